@@ -1,0 +1,126 @@
+//! What the attributes mean, independent of how they were written.
+
+use proc_macro2::Span;
+use syn::{Expr, Generics, Ident, LitStr};
+
+/// The whole derive input.
+pub struct Model {
+    pub ident: Ident,
+    pub generics: Generics,
+    /// Path of the runtime crate (`::specmint_runtime` unless `crate = ".."`).
+    pub krate: syn::Path,
+    /// `false` when the input is not a struct with named fields (already an error).
+    pub named_fields: bool,
+    pub fields: Vec<Field>,
+    pub struct_rules: Vec<StructRule>,
+}
+
+/// One named field and its rules, in attribute order.
+pub struct Field {
+    pub ident: Ident,
+    /// The field's name as it appears in paths (raw identifiers unprefixed).
+    pub name: String,
+    pub rules: Vec<FieldRule>,
+}
+
+/// A violation code: the user's, or the rule's default.
+pub struct Code {
+    pub custom: Option<LitStr>,
+    pub default: &'static str,
+}
+
+/// A numeric limit: a `usize` expression.
+pub struct Limit {
+    pub expr: Expr,
+}
+
+/// A rule on one text value.
+pub enum TextRule {
+    NonBlank { code: Code, span: Span },
+    MaxChars { max: Limit, code: Code, span: Span },
+}
+
+/// `pair(A, B)` / `pair(A, B, ignore_case)` of `contradiction`.
+pub struct Pair {
+    pub a: Expr,
+    pub b: Expr,
+    pub ignore_case: bool,
+}
+
+/// A rule on one field.
+pub enum FieldRule {
+    Text(TextRule),
+    MaxItems {
+        max: Limit,
+        code: Code,
+        span: Span,
+    },
+    Each {
+        rules: Vec<TextRule>,
+        span: Span,
+    },
+    Nested {
+        span: Span,
+    },
+    MaxItemsPerGroup {
+        by: Ident,
+        max: Limit,
+        code: Code,
+        span: Span,
+    },
+    UniqueBy {
+        key: Ident,
+        key_name: String,
+        trim: bool,
+        ignore_case: bool,
+        code: Code,
+        span: Span,
+    },
+    Contradiction {
+        by: Ident,
+        value: Ident,
+        value_name: String,
+        pairs: Vec<Pair>,
+        code: Code,
+        span: Span,
+    },
+}
+
+/// A rule on the whole struct.
+pub enum StructRule {
+    NotEqual {
+        a: Ident,
+        b: Ident,
+        code: Code,
+        span: Span,
+    },
+    MaxJsonBytes {
+        max: Limit,
+        code: Code,
+        span: Span,
+    },
+}
+
+impl TextRule {
+    /// Span of the rule's name, where type errors about it point.
+    pub fn span(&self) -> Span {
+        match self {
+            TextRule::NonBlank { span, .. } | TextRule::MaxChars { span, .. } => *span,
+        }
+    }
+}
+
+impl FieldRule {
+    /// Span of the rule's name, where type errors about it point.
+    pub fn span(&self) -> Span {
+        match self {
+            FieldRule::Text(rule) => rule.span(),
+            FieldRule::MaxItems { span, .. }
+            | FieldRule::Each { span, .. }
+            | FieldRule::Nested { span }
+            | FieldRule::MaxItemsPerGroup { span, .. }
+            | FieldRule::UniqueBy { span, .. }
+            | FieldRule::Contradiction { span, .. } => *span,
+        }
+    }
+}

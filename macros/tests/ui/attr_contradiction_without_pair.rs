@@ -1,0 +1,14 @@
+use specmint_macros::Validate;
+
+#[derive(Validate)]
+struct Item {
+    kind: u8,
+    value: String,
+}
+
+#[derive(Validate)]
+struct S {
+    #[validate(contradiction(by = kind, value = value))]
+    items: Vec<Item>,
+}
+fn main() {}

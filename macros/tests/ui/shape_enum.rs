@@ -1,0 +1,8 @@
+use specmint_macros::Validate;
+
+#[derive(Validate)]
+enum E {
+    A,
+    B,
+}
+fn main() {}

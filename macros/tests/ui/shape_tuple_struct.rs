@@ -1,0 +1,5 @@
+use specmint_macros::Validate;
+
+#[derive(Validate)]
+struct S(String);
+fn main() {}

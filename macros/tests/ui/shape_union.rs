@@ -1,0 +1,8 @@
+use specmint_macros::Validate;
+
+#[derive(Validate)]
+union U {
+    a: u32,
+    b: f32,
+}
+fn main() {}

@@ -1,0 +1,13 @@
+use specmint_macros::Validate;
+
+#[derive(Validate)]
+struct Item {
+    id: String,
+}
+
+#[derive(Validate)]
+struct S {
+    #[validate(unique_by(key = idd))]
+    items: Vec<Item>,
+}
+fn main() {}

@@ -1,0 +1,12 @@
+use specmint_macros::Validate;
+
+struct Plain {
+    name: String,
+}
+
+#[derive(Validate)]
+struct S {
+    #[validate(nested)]
+    plain: Plain,
+}
+fn main() {}

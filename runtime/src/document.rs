@@ -1,0 +1,720 @@
+//! Document entry point: bytes in, a validated value or a [`Report`] out.
+//!
+//! Generated code for each spec calls [`parse_document`] (or [`parse_document_str`]) with its
+//! own [`DocumentSpec`] constant. Every refusal is a [`Report`] whose violations carry the
+//! same `code` / `path` / `pointer` / `message` fields as the validation rules, so callers
+//! handle "not JSON", "wrong shape", "forbidden key" and "rule broken" uniformly.
+//!
+//! [`locate`] and [`locate_key`] turn a violation's RFC 6901 pointer back into a 1-based
+//! line and column of the input, for editors and error listings. Their columns count chars;
+//! the `line L column C` that `serde_json` puts in parse-error messages counts bytes.
+
+use std::borrow::Cow;
+use std::fmt::{self, Write as _};
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+use crate::{Report, Validate, Violation};
+
+/// How one kind of document is parsed: its name in messages, its error codes, the keys it
+/// refuses anywhere, and its input size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocumentSpec {
+    /// What the document is called in messages, e.g. `"packet"`.
+    pub name: &'static str,
+    /// Code of every violation that means "this input could not be parsed", e.g.
+    /// `"invalid_packet"`.
+    pub parse_error_code: &'static str,
+    /// Object keys refused anywhere in the document, at any depth (exact, case-sensitive).
+    pub forbidden_keys: &'static [&'static str],
+    /// Code of the violation reported for each forbidden key found.
+    pub forbidden_key_code: &'static str,
+    /// Inputs longer than this many bytes are refused before parsing.
+    pub max_input_bytes: usize,
+}
+
+/// The input size limit generated documents use unless the caller sets another (1 MiB).
+/// Larger inputs are refused before any parsing, so memory stays bounded by the limit.
+pub const DEFAULT_MAX_INPUT_BYTES: usize = 1 << 20;
+
+/// The canonical form of a document: compact JSON of the value as its type serializes it
+/// (generated types write unions tagged and omit optional members holding their default).
+///
+/// Serialization of types whose map keys are strings cannot fail; if a hand-written type's
+/// `Serialize` impl reports an error anyway, its message is returned as a JSON string so the
+/// caller still gets JSON.
+#[must_use]
+pub fn to_canonical_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|err| serde_json::Value::String(err.to_string()).to_string())
+}
+
+/// Deepest nesting the forbidden-key scanner descends into. `serde_json`'s own recursion
+/// limit (128) normally stops the walk first; this guard holds even if it is disabled.
+const MAX_SCAN_DEPTH: usize = 128;
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parses `input` as a JSON document of type `T` and validates it.
+///
+/// In order:
+/// 1. more than `spec.max_input_bytes` bytes: refused unparsed (`parse_error_code`, measured
+///    and limit set);
+/// 2. a leading UTF-8 byte order mark, or bytes that are not UTF-8: refused
+///    (`parse_error_code`, the message names the byte offset);
+/// 3. `T` is deserialized; on success [`Validate::validate`] runs and its report is returned
+///    on failure;
+/// 4. if deserialization failed and the input is well-formed JSON containing any of
+///    `spec.forbidden_keys` as an object key, one `forbidden_key_code` violation per
+///    occurrence, in document order;
+/// 5. otherwise one `parse_error_code` violation: serde's message verbatim (with `serde_json`'s
+///    `at line L column C`), at the path of the value that failed.
+///
+/// Forbidden keys are looked for only when the typed parse fails, so `T` must refuse them
+/// itself: `#[serde(deny_unknown_fields)]` and no free-form JSON (`serde_json::Value`, maps,
+/// `#[serde(flatten)]`) where such a key could be accepted.
+///
+/// # Errors
+///
+/// A [`Report`] with at least one violation whenever the document is refused.
+pub fn parse_document<T>(input: &[u8], spec: &DocumentSpec) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate,
+{
+    check_size(input.len(), spec)?;
+    check_bom(input, spec)?;
+    let text = std::str::from_utf8(input).map_err(|err| utf8_error(input, &err, spec))?;
+    parse_text(text, spec)
+}
+
+/// [`parse_document`] for input that is already a `str` (the UTF-8 check is skipped; the
+/// size limit and the byte-order-mark check still apply).
+///
+/// # Errors
+///
+/// A [`Report`] with at least one violation whenever the document is refused.
+pub fn parse_document_str<T>(input: &str, spec: &DocumentSpec) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate,
+{
+    check_size(input.len(), spec)?;
+    check_bom(input.as_bytes(), spec)?;
+    parse_text(input, spec)
+}
+
+fn single(violation: Violation) -> Report {
+    Report {
+        violations: vec![violation],
+    }
+}
+
+fn document_violation(code: &'static str, message: String) -> Violation {
+    Violation {
+        code,
+        path: String::new(),
+        pointer: String::new(),
+        message,
+        measured: None,
+        limit: None,
+    }
+}
+
+fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
+    if len <= spec.max_input_bytes {
+        return Ok(());
+    }
+    let mut violation = document_violation(
+        spec.parse_error_code,
+        format!(
+            "the {} is {len} bytes (max {}) and was not parsed",
+            spec.name, spec.max_input_bytes
+        ),
+    );
+    violation.measured = Some(len as u64);
+    violation.limit = Some(spec.max_input_bytes as u64);
+    Err(single(violation))
+}
+
+fn check_bom(input: &[u8], spec: &DocumentSpec) -> Result<(), Report> {
+    if !input.starts_with(UTF8_BOM) {
+        return Ok(());
+    }
+    Err(single(document_violation(
+        spec.parse_error_code,
+        format!(
+            "the {} starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow; \
+             remove the first 3 bytes",
+            spec.name
+        ),
+    )))
+}
+
+fn utf8_error(input: &[u8], err: &std::str::Utf8Error, spec: &DocumentSpec) -> Report {
+    let offset = err.valid_up_to();
+    let detail = match (err.error_len(), input.get(offset)) {
+        (Some(_), Some(byte)) => format!("invalid byte 0x{byte:02X} at byte offset {offset}"),
+        _ => format!("truncated UTF-8 sequence at byte offset {offset} (end of input)"),
+    };
+    single(document_violation(
+        spec.parse_error_code,
+        format!("the {} is not valid UTF-8: {detail}", spec.name),
+    ))
+}
+
+fn parse_text<T>(text: &str, spec: &DocumentSpec) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate,
+{
+    let mut de = serde_json::Deserializer::from_str(text);
+    let failure = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(value) => match de.end() {
+            Ok(()) => {
+                value.validate()?;
+                return Ok(value);
+            }
+            // Trailing characters after the value: the document, not a field, is at fault.
+            Err(err) => (String::new(), String::new(), err),
+        },
+        Err(err) => {
+            let (path, pointer) = convert_path(err.path());
+            (path, pointer, err.into_inner())
+        }
+    };
+
+    if let Some(found) = scan_forbidden_keys(text, spec.forbidden_keys) {
+        if !found.is_empty() {
+            let violations = found
+                .into_iter()
+                .map(|hit| Violation {
+                    code: spec.forbidden_key_code,
+                    message: format!(
+                        "`{}` is a forbidden key (`{}` may not appear anywhere in the {})",
+                        hit.path, hit.key, spec.name
+                    ),
+                    path: hit.path,
+                    pointer: hit.pointer,
+                    measured: None,
+                    limit: None,
+                })
+                .collect();
+            return Err(Report { violations });
+        }
+    }
+
+    let (path, pointer, err) = failure;
+    Err(single(Violation {
+        code: spec.parse_error_code,
+        path,
+        pointer,
+        message: err.to_string(),
+        measured: None,
+        limit: None,
+    }))
+}
+
+/// `serde_path_to_error`'s segments as our dotted path and RFC 6901 pointer. A segment it could
+/// not name (a non-string map key) ends the path at its nearest known ancestor.
+fn convert_path(path: &serde_path_to_error::Path) -> (String, String) {
+    use serde_path_to_error::Segment;
+    let mut dotted = String::new();
+    let mut pointer = String::new();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => push_index(&mut dotted, &mut pointer, *index),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                push_key(&mut dotted, &mut pointer, key);
+            }
+            Segment::Unknown => break,
+        }
+    }
+    (dotted, pointer)
+}
+
+fn push_index(dotted: &mut String, pointer: &mut String, index: usize) {
+    // Writing to a String cannot fail.
+    let _ = write!(dotted, "[{index}]");
+    let _ = write!(pointer, "/{index}");
+}
+
+fn push_key(dotted: &mut String, pointer: &mut String, key: &str) {
+    if !dotted.is_empty() {
+        dotted.push('.');
+    }
+    dotted.push_str(key);
+    pointer.push('/');
+    for c in key.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Forbidden-key scanner: one streaming pass over the raw JSON, no value tree.
+
+struct ForbiddenHit {
+    key: String,
+    path: String,
+    pointer: String,
+}
+
+enum ScanSeg<'de> {
+    Key(Cow<'de, str>),
+    Index(usize),
+}
+
+struct ScanState<'s, 'de> {
+    forbidden: &'s [&'static str],
+    stack: Vec<ScanSeg<'de>>,
+    found: Vec<ForbiddenHit>,
+}
+
+impl ScanState<'_, '_> {
+    fn record(&mut self, key: &str) {
+        let mut path = String::new();
+        let mut pointer = String::new();
+        for seg in &self.stack {
+            match seg {
+                ScanSeg::Key(k) => push_key(&mut path, &mut pointer, k),
+                ScanSeg::Index(i) => push_index(&mut path, &mut pointer, *i),
+            }
+        }
+        push_key(&mut path, &mut pointer, key);
+        self.found.push(ForbiddenHit {
+            key: key.to_owned(),
+            path,
+            pointer,
+        });
+    }
+}
+
+/// Every occurrence of a forbidden key, in document order; `None` if the input is not one
+/// well-formed JSON value (or nests deeper than the scanner's limit).
+fn scan_forbidden_keys(text: &str, forbidden: &[&'static str]) -> Option<Vec<ForbiddenHit>> {
+    if forbidden.is_empty() {
+        return None;
+    }
+    let mut state = ScanState {
+        forbidden,
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    ScanValue {
+        state: &mut state,
+        depth: 0,
+    }
+    .deserialize(&mut de)
+    .ok()?;
+    de.end().ok()?;
+    Some(state.found)
+}
+
+struct ScanValue<'a, 's, 'de> {
+    state: &'a mut ScanState<'s, 'de>,
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for ScanValue<'_, '_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl ScanValue<'_, '_, '_> {
+    fn enter<E: de::Error>(&self) -> Result<usize, E> {
+        if self.depth >= MAX_SCAN_DEPTH {
+            return Err(E::custom("nesting too deep"));
+        }
+        Ok(self.depth + 1)
+    }
+}
+
+impl<'de> Visitor<'de> for ScanValue<'_, '_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let depth = self.enter()?;
+        let state = self.state;
+        let mut index = 0;
+        loop {
+            state.stack.push(ScanSeg::Index(index));
+            let more = seq.next_element_seed(ScanValue {
+                state: &mut *state,
+                depth,
+            })?;
+            state.stack.pop();
+            if more.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let depth = self.enter()?;
+        let state = self.state;
+        while let Some(key) = map.next_key_seed(ScanKey)? {
+            if state.forbidden.iter().any(|f| *f == key) {
+                state.record(&key);
+            }
+            state.stack.push(ScanSeg::Key(key));
+            map.next_value_seed(ScanValue {
+                state: &mut *state,
+                depth,
+            })?;
+            state.stack.pop();
+        }
+        Ok(())
+    }
+}
+
+/// An object key, borrowed from the input unless it contains escapes.
+struct ScanKey;
+
+impl<'de> DeserializeSeed<'de> for ScanKey {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ScanKey {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// locate / locate_key: a small iterative JSON walker over bytes, no dependencies.
+
+/// Where the value at the RFC 6901 `pointer` starts in `input`, as a 1-based
+/// `(line, column)`; the column counts chars (Unicode scalar values), not bytes, and lines
+/// are separated by `\n`.
+///
+/// The empty pointer is the whole document (its first non-whitespace character). Object
+/// members are matched by their unescaped key (the first member if a key repeats); array
+/// elements by a decimal index without leading zeros. `None` if the pointer does not
+/// resolve, is not a valid pointer, or the input is malformed along the way. Only the part
+/// of the input on the way to the target is examined; this never panics and never
+/// recurses.
+#[must_use]
+pub fn locate(input: &str, pointer: &str) -> Option<(usize, usize)> {
+    let offset = find(input.as_bytes(), pointer, false)?;
+    line_col(input, offset)
+}
+
+/// Where the key of the object member at `pointer` starts in `input` (its opening quote),
+/// as a 1-based `(line, column)` like [`locate`]: `"/findings/0/reasoning"` gives the
+/// position of `"reasoning"` inside `findings[0]`. Use it for problems with a key itself
+/// (an unknown or forbidden key). `None` for the empty pointer, for an array element, or
+/// when [`locate`] would give `None`.
+#[must_use]
+pub fn locate_key(input: &str, pointer: &str) -> Option<(usize, usize)> {
+    let offset = find(input.as_bytes(), pointer, true)?;
+    line_col(input, offset)
+}
+
+fn line_col(input: &str, offset: usize) -> Option<(usize, usize)> {
+    let before = input.get(..offset)?;
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+    let column = before.get(line_start..)?.chars().count() + 1;
+    Some((line, column))
+}
+
+/// RFC 6901 reference tokens, unescaped (`~1` → `/`, `~0` → `~`).
+fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/')
+        .map(|raw| {
+            let mut token = String::with_capacity(raw.len());
+            let mut chars = raw.chars();
+            while let Some(c) = chars.next() {
+                if c == '~' {
+                    match chars.next()? {
+                        '0' => token.push('~'),
+                        '1' => token.push('/'),
+                        _ => return None,
+                    }
+                } else {
+                    token.push(c);
+                }
+            }
+            Some(token)
+        })
+        .collect()
+}
+
+/// Byte offset of the target value (or, with `want_key`, of the target member's key).
+fn find(b: &[u8], pointer: &str, want_key: bool) -> Option<usize> {
+    let tokens = pointer_tokens(pointer)?;
+    let mut pos = skip_ws(b, 0);
+    if !is_value_start(*b.get(pos)?) {
+        return None;
+    }
+    if tokens.is_empty() {
+        return if want_key { None } else { Some(pos) };
+    }
+    let last = tokens.len() - 1;
+    for (n, token) in tokens.iter().enumerate() {
+        match *b.get(pos)? {
+            b'{' => {
+                let (key_pos, value_pos) = find_member(b, pos, token)?;
+                if want_key && n == last {
+                    return Some(key_pos);
+                }
+                pos = value_pos;
+            }
+            b'[' => {
+                if want_key && n == last {
+                    return None;
+                }
+                pos = find_element(b, pos, array_index(token)?)?;
+            }
+            _ => return None,
+        }
+    }
+    Some(pos)
+}
+
+fn array_index(token: &str) -> Option<usize> {
+    let bytes = token.as_bytes();
+    let well_formed = !bytes.is_empty()
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes.len() == 1 || bytes[0] != b'0');
+    if well_formed {
+        token.parse().ok()
+    } else {
+        None
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+fn is_value_start(c: u8) -> bool {
+    matches!(
+        c,
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    )
+}
+
+/// In the object opening at `open`, the member whose key equals `key`: (key offset, value
+/// offset).
+fn find_member(b: &[u8], open: usize, key: &str) -> Option<(usize, usize)> {
+    let mut i = skip_ws(b, open + 1);
+    if *b.get(i)? == b'}' {
+        return None;
+    }
+    loop {
+        if *b.get(i)? != b'"' {
+            return None;
+        }
+        let key_pos = i;
+        let (after_key, matches) = string_equals(b, i, key)?;
+        i = skip_ws(b, after_key);
+        if *b.get(i)? != b':' {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        if !is_value_start(*b.get(i)?) {
+            return None;
+        }
+        if matches {
+            return Some((key_pos, i));
+        }
+        i = skip_ws(b, skip_value(b, i)?);
+        match *b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// In the array opening at `open`, the offset of element `index`.
+fn find_element(b: &[u8], open: usize, index: usize) -> Option<usize> {
+    let mut i = skip_ws(b, open + 1);
+    let mut n = 0;
+    loop {
+        if !is_value_start(*b.get(i)?) {
+            return None;
+        }
+        if n == index {
+            return Some(i);
+        }
+        i = skip_ws(b, skip_value(b, i)?);
+        match *b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            _ => return None,
+        }
+        n += 1;
+    }
+}
+
+/// Offset just past the value starting at `i`. Containers are skipped by counting brackets
+/// (iteratively; strings are skipped whole), scalars up to the next delimiter.
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match *b.get(j)? {
+                    b'"' => {
+                        j = skip_string(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        c if is_value_start(c) => {
+            let mut j = i + 1;
+            while let Some(&c) = b.get(j) {
+                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                    break;
+                }
+                j += 1;
+            }
+            Some(j)
+        }
+        _ => None,
+    }
+}
+
+/// Offset just past the string whose opening quote is at `i`.
+fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => j += 2,
+            _ => j += 1,
+        }
+    }
+}
+
+/// Offset just past the string whose opening quote is at `i`, and whether its unescaped
+/// content equals `want`.
+fn string_equals(b: &[u8], i: usize, want: &str) -> Option<(usize, bool)> {
+    let end = skip_string(b, i)?;
+    let raw = b.get(i + 1..end - 1)?;
+    if !raw.contains(&b'\\') {
+        return Some((end, raw == want.as_bytes()));
+    }
+    // A key that does not unescape (bad escape, lone surrogate) matches nothing.
+    let matches = unescape(raw).is_some_and(|s| s == want);
+    Some((end, matches))
+}
+
+fn unescape(raw: &[u8]) -> Option<String> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&c) = raw.get(i) {
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let escaped = match *raw.get(i + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = hex4(raw.get(i + 2..i + 6)?)?;
+                i += 6;
+                let code = if (0xD800..0xDC00).contains(&high) {
+                    if raw.get(i..i + 2)? != b"\\u" {
+                        return None;
+                    }
+                    let low = hex4(raw.get(i + 2..i + 6)?)?;
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return None;
+                    }
+                    i += 6;
+                    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    high
+                };
+                let mut buf = [0; 4];
+                out.extend_from_slice(char::from_u32(code)?.encode_utf8(&mut buf).as_bytes());
+                continue;
+            }
+            _ => return None,
+        };
+        let mut buf = [0; 4];
+        out.extend_from_slice(escaped.encode_utf8(&mut buf).as_bytes());
+        i += 2;
+    }
+    String::from_utf8(out).ok()
+}
+
+fn hex4(digits: &[u8]) -> Option<u32> {
+    std::str::from_utf8(digits)
+        .ok()
+        .and_then(|s| u32::from_str_radix(s, 16).ok())
+        .filter(|_| digits.iter().all(u8::is_ascii_hexdigit))
+}

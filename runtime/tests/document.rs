@@ -1,0 +1,581 @@
+//! Tests for `specmint_runtime::document`: parsing, forbidden keys, and locating pointers.
+
+use serde::{Deserialize, Serialize};
+use specmint_runtime::document::{
+    locate, locate_key, parse_document, parse_document_str, DocumentSpec,
+};
+use specmint_runtime::{Path, Report, Validate, Violation};
+
+const SPEC: DocumentSpec = DocumentSpec {
+    name: "packet",
+    parse_error_code: "invalid_packet",
+    forbidden_keys: &["reasoning", "chain_of_thought"],
+    forbidden_key_code: "forbidden_provider_field",
+    max_input_bytes: 4096,
+};
+
+#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Packet {
+    objective: String,
+    #[serde(default)]
+    findings: Vec<Finding>,
+}
+
+#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Finding {
+    id: String,
+    #[serde(default)]
+    notes: Vec<String>,
+}
+
+fn blank(path: &Path<'_>, report: &mut Report) {
+    report.violations.push(Violation {
+        code: "blank_field",
+        path: path.dotted(),
+        pointer: path.pointer(),
+        message: format!("`{}` must not be blank", path.dotted()),
+        measured: None,
+        limit: None,
+    });
+}
+
+impl Validate for Packet {
+    fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
+        if self.objective.trim().is_empty() {
+            blank(&path.field("objective"), report);
+        }
+        let findings = path.field("findings");
+        for (i, finding) in self.findings.iter().enumerate() {
+            finding.validate_at(&findings.index(i), report);
+        }
+    }
+}
+
+impl Validate for Finding {
+    fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
+        if self.id.trim().is_empty() {
+            blank(&path.field("id"), report);
+        }
+    }
+}
+
+/// A recursive type, for nesting-depth tests.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Node {
+    #[serde(default)]
+    child: Option<Box<Node>>,
+}
+
+impl Validate for Node {
+    fn validate_at(&self, _: &Path<'_>, _: &mut Report) {}
+}
+
+fn only(report: Report) -> Violation {
+    assert_eq!(report.violations.len(), 1, "{:#?}", report.violations);
+    report.violations.into_iter().next().unwrap()
+}
+
+fn refuse(input: &str) -> Violation {
+    only(parse_document::<Packet>(input.as_bytes(), &SPEC).unwrap_err())
+}
+
+fn parse_violation(path: &str, pointer: &str, message: &str) -> Violation {
+    Violation {
+        code: "invalid_packet",
+        path: path.into(),
+        pointer: pointer.into(),
+        message: message.into(),
+        measured: None,
+        limit: None,
+    }
+}
+
+#[test]
+fn valid_document_parses() {
+    let packet: Packet = parse_document(
+        br#"{"objective": "ship", "findings": [{"id": "F1", "notes": ["a"]}]}"#,
+        &SPEC,
+    )
+    .unwrap();
+    assert_eq!(packet.findings[0].notes, ["a"]);
+    let same: Packet = parse_document_str(&serde_json::to_string(&packet).unwrap(), &SPEC).unwrap();
+    assert_eq!(same, packet);
+}
+
+#[test]
+fn validation_report_is_returned_unchanged() {
+    let report = parse_document::<Packet>(
+        br#"{"objective": " ", "findings": [{"id": "F1"}, {"id": ""}]}"#,
+        &SPEC,
+    )
+    .unwrap_err();
+    let got: Vec<_> = report
+        .violations
+        .iter()
+        .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("blank_field", "objective", "/objective"),
+            ("blank_field", "findings[1].id", "/findings/1/id"),
+        ]
+    );
+}
+
+#[test]
+fn oversize_input_is_refused_unparsed() {
+    let input = format!(r#"{{"objective": "{}"}}"#, "x".repeat(4100));
+    let v = refuse(&input);
+    assert_eq!(
+        v,
+        Violation {
+            code: "invalid_packet",
+            path: String::new(),
+            pointer: String::new(),
+            message: "the packet is 4117 bytes (max 4096) and was not parsed".into(),
+            measured: Some(4117),
+            limit: Some(4096),
+        }
+    );
+    // The &str entry point measures bytes too, and exactly the limit is accepted.
+    let v = only(parse_document_str::<Packet>(&input, &SPEC).unwrap_err());
+    assert_eq!(v.measured, Some(4117));
+    let at_limit = format!(r#"{{"objective": "{}"}}"#, "x".repeat(4096 - 17));
+    assert_eq!(at_limit.len(), 4096);
+    assert!(parse_document::<Packet>(at_limit.as_bytes(), &SPEC).is_ok());
+}
+
+#[test]
+fn byte_order_mark_is_refused() {
+    let mut input = b"\xEF\xBB\xBF".to_vec();
+    input.extend_from_slice(br#"{"objective": "ship"}"#);
+    let expected = parse_violation(
+        "",
+        "",
+        "the packet starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow; \
+         remove the first 3 bytes",
+    );
+    assert_eq!(
+        only(parse_document::<Packet>(&input, &SPEC).unwrap_err()),
+        expected
+    );
+    let text = String::from_utf8(input).unwrap();
+    assert_eq!(
+        only(parse_document_str::<Packet>(&text, &SPEC).unwrap_err()),
+        expected
+    );
+}
+
+#[test]
+fn invalid_utf8_names_the_byte_offset() {
+    let v = only(parse_document::<Packet>(b"{\"objective\": \"ab\xFFcd\"}", &SPEC).unwrap_err());
+    assert_eq!(
+        v,
+        parse_violation(
+            "",
+            "",
+            "the packet is not valid UTF-8: invalid byte 0xFF at byte offset 17"
+        )
+    );
+    // A multi-byte sequence cut off by the end of the input.
+    let v = only(parse_document::<Packet>(b"{\"objective\": \"\xE4\xB8", &SPEC).unwrap_err());
+    assert_eq!(
+        v.message,
+        "the packet is not valid UTF-8: truncated UTF-8 sequence at byte offset 15 (end of input)"
+    );
+}
+
+#[test]
+fn missing_field_is_reported_at_its_struct() {
+    assert_eq!(
+        refuse(r#"{"findings": []}"#),
+        parse_violation("", "", "missing field `objective` at line 1 column 16")
+    );
+    assert_eq!(
+        refuse("{\"objective\": \"ship\",\n \"findings\": [{\"id\": \"F1\"}, {\"notes\": []}]}"),
+        parse_violation(
+            "findings[1]",
+            "/findings/1",
+            "missing field `id` at line 2 column 41"
+        )
+    );
+}
+
+#[test]
+fn unknown_field_at_depth_is_reported_at_the_key() {
+    assert_eq!(
+        refuse(r#"{"objective": "ship", "findings": [{"id": "F1"}, {"id": "F2", "note": []}]}"#),
+        parse_violation(
+            "findings[1].note",
+            "/findings/1/note",
+            "unknown field `note`, expected `id` or `notes` at line 1 column 68"
+        )
+    );
+}
+
+#[test]
+fn serde_json_columns_count_bytes_locate_counts_chars() {
+    let input = r#"{"objective": "渡す", "note": 1}"#;
+    let v = refuse(input);
+    assert_eq!(
+        v.message,
+        "unknown field `note`, expected `objective` or `findings` at line 1 column 30"
+    );
+    assert_eq!(locate_key(input, &v.pointer), Some((1, 21)));
+}
+
+#[test]
+fn wrong_type_is_reported_at_the_value() {
+    assert_eq!(
+        refuse(r#"{"objective": "ship", "findings": [{"id": "F1", "notes": ["a", 7]}]}"#),
+        parse_violation(
+            "findings[0].notes[1]",
+            "/findings/0/notes/1",
+            "invalid type: integer `7`, expected a string at line 1 column 64"
+        )
+    );
+}
+
+#[test]
+fn forbidden_key_nested_in_an_array_element() {
+    let v = refuse(r#"{"objective": "ship", "findings": [{"id": "F1", "reasoning": "because"}]}"#);
+    assert_eq!(
+        v,
+        Violation {
+            code: "forbidden_provider_field",
+            path: "findings[0].reasoning".into(),
+            pointer: "/findings/0/reasoning".into(),
+            message: "`findings[0].reasoning` is a forbidden key \
+                      (`reasoning` may not appear anywhere in the packet)"
+                .into(),
+            measured: None,
+            limit: None,
+        }
+    );
+}
+
+#[test]
+fn forbidden_keys_are_all_reported_in_document_order() {
+    let input = r#"{
+        "chain_of_thought": {"reasoning": 1},
+        "objective": "ship",
+        "findings": [{"id": "F1"}, {"id": "F2", "notes": [{"reasoning": []}]}],
+        "reasonings": "not forbidden", "Reasoning": "case-sensitive"
+    }"#;
+    let report = parse_document::<Packet>(input.as_bytes(), &SPEC).unwrap_err();
+    let got: Vec<_> = report
+        .violations
+        .iter()
+        .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "forbidden_provider_field",
+                "chain_of_thought",
+                "/chain_of_thought"
+            ),
+            (
+                "forbidden_provider_field",
+                "chain_of_thought.reasoning",
+                "/chain_of_thought/reasoning"
+            ),
+            (
+                "forbidden_provider_field",
+                "findings[1].notes[0].reasoning",
+                "/findings/1/notes/0/reasoning"
+            ),
+        ]
+    );
+    assert_eq!(
+        report.violations[0].message,
+        "`chain_of_thought` is a forbidden key \
+         (`chain_of_thought` may not appear anywhere in the packet)"
+    );
+}
+
+#[test]
+fn escaped_forbidden_key_is_still_found() {
+    let v = refuse(r#"{"objective": "ship", "reas\u006fning": true}"#);
+    assert_eq!(
+        (v.code, v.path.as_str()),
+        ("forbidden_provider_field", "reasoning")
+    );
+}
+
+#[test]
+fn forbidden_key_in_malformed_json_is_a_parse_error() {
+    let v = refuse(r#"{"objective": "ship", "reasoning": "x", "findings": [}"#);
+    assert_eq!(v.code, "invalid_packet");
+}
+
+#[test]
+fn duplicate_key_is_refused_never_last_wins() {
+    // serde reports a duplicate at the object holding it; the message names the key.
+    assert_eq!(
+        refuse(r#"{"objective": "a", "objective": "b"}"#),
+        parse_violation("", "", "duplicate field `objective` at line 1 column 30")
+    );
+    assert_eq!(
+        refuse(r#"{"objective": "a", "findings": [{"id": "F1", "id": "F2"}]}"#),
+        parse_violation(
+            "findings[0]",
+            "/findings/0",
+            "duplicate field `id` at line 1 column 49"
+        )
+    );
+}
+
+#[test]
+fn trailing_garbage_is_refused() {
+    assert_eq!(
+        refuse(r#"{"objective": "ship"} x"#),
+        parse_violation("", "", "trailing characters at line 1 column 23")
+    );
+    // Two documents back to back are not one document.
+    assert_eq!(
+        refuse(r#"{"objective": "a"}{"objective": "b"}"#).code,
+        "invalid_packet"
+    );
+    // Trailing whitespace is fine.
+    assert!(parse_document::<Packet>(b"{\"objective\": \"ship\"}\n\t ", &SPEC).is_ok());
+}
+
+#[test]
+fn nul_bytes_and_lone_surrogates_are_refused() {
+    assert_eq!(
+        refuse("{\"objective\": \"a\0b\"}"),
+        parse_violation(
+            "objective",
+            "/objective",
+            "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 17"
+        )
+    );
+    assert_eq!(
+        refuse("{\"objective\": \"ship\"}\0"),
+        parse_violation("", "", "trailing characters at line 1 column 22")
+    );
+    assert_eq!(
+        refuse(r#"{"objective": "\ud800"}"#),
+        parse_violation(
+            "objective",
+            "/objective",
+            "unexpected end of hex escape at line 1 column 22"
+        )
+    );
+    assert_eq!(
+        refuse(r#"{"objective": "\ud800\u0041"}"#),
+        parse_violation(
+            "objective",
+            "/objective",
+            "lone leading surrogate in hex escape at line 1 column 27"
+        )
+    );
+    // In a key: refused before the forbidden-key scan could match anything.
+    assert_eq!(
+        refuse(r#"{"objective": "ship", "findings": [{"\udc00": 1}]}"#),
+        parse_violation(
+            "findings[0]",
+            "/findings/0",
+            "lone leading surrogate in hex escape at line 1 column 43"
+        )
+    );
+}
+
+#[test]
+fn empty_and_whitespace_input_is_refused() {
+    for input in ["", "  \n", "null", "[]", "\"packet\""] {
+        assert_eq!(refuse(input).code, "invalid_packet", "{input:?}");
+    }
+}
+
+#[test]
+fn ten_thousand_deep_nesting_is_an_error_not_an_overflow() {
+    const DEEP: DocumentSpec = DocumentSpec {
+        max_input_bytes: 1 << 20,
+        ..SPEC
+    };
+    let depth = 10_000;
+    // Within serde_json's recursion limit (128) a nested document parses.
+    let shallow = format!("{}{{}}{}", r#"{"child":"#.repeat(100), "}".repeat(100));
+    let node: Node = parse_document_str(&shallow, &DEEP).unwrap();
+    assert!(node.child.is_some());
+    // Deep in the typed structure: serde_json's recursion limit stops the typed parse.
+    let input = format!("{}null{}", r#"{"child":"#.repeat(depth), "}".repeat(depth));
+    let v = only(parse_document::<Node>(input.as_bytes(), &DEEP).unwrap_err());
+    assert_eq!(v.code, "invalid_packet");
+    assert!(
+        v.message
+            .starts_with("recursion limit exceeded at line 1 column "),
+        "{}",
+        v.message
+    );
+    // Deep in an untyped place, with a forbidden key before it: the scanner stops too and the
+    // document is refused as unparsable.
+    let input = format!(
+        r#"{{"reasoning": 1, "objective": {}{}}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let deep = |input: &str| only(parse_document_str::<Packet>(input, &DEEP).unwrap_err());
+    let v = deep(&input);
+    assert_eq!(v.code, "invalid_packet");
+    // Open brackets only.
+    assert_eq!(deep(&"[".repeat(depth)).code, "invalid_packet");
+    assert_eq!(deep(&r#"{"a":"#.repeat(depth)).code, "invalid_packet");
+    assert_eq!(
+        deep(&r#"{"reasoning":"#.repeat(depth)).code,
+        "invalid_packet"
+    );
+    // locate walks iteratively.
+    let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let pointer = "/0".repeat(depth);
+    assert_eq!(locate(&deep, &pointer), Some((1, depth + 1)));
+    assert_eq!(locate(&deep, "/1"), None);
+}
+
+const MULTILINE: &str = "{\n  \"objective\": \"出荷する\", \"findings\": [\n    {\"id\": \"F1\"},\n    {\"id\": \"渡す\", \"reasoning\": \"なぜなら\"}\n  ]\n}\n";
+
+#[test]
+fn locate_counts_columns_in_chars() {
+    assert_eq!(locate(MULTILINE, ""), Some((1, 1)));
+    assert_eq!(locate(MULTILINE, "/objective"), Some((2, 16)));
+    // Four CJK chars (12 bytes) precede `"findings"` on line 2: its value is at char 36.
+    assert_eq!(locate(MULTILINE, "/findings"), Some((2, 36)));
+    assert_eq!(locate(MULTILINE, "/findings/0"), Some((3, 5)));
+    assert_eq!(locate(MULTILINE, "/findings/0/id"), Some((3, 12)));
+    // Two CJK chars before `reasoning`'s value on line 4.
+    assert_eq!(locate(MULTILINE, "/findings/1/reasoning"), Some((4, 31)));
+    assert_eq!(locate("  \n\t 7 ", ""), Some((2, 3)));
+}
+
+#[test]
+fn locate_key_points_at_the_key() {
+    assert_eq!(
+        locate_key(MULTILINE, "/findings/1/reasoning"),
+        Some((4, 18))
+    );
+    assert_eq!(locate_key(MULTILINE, "/objective"), Some((2, 3)));
+    assert_eq!(locate_key(MULTILINE, "/findings"), Some((2, 24)));
+    // No key for the document or for an array element.
+    assert_eq!(locate_key(MULTILINE, ""), None);
+    assert_eq!(locate_key(MULTILINE, "/findings/0"), None);
+    assert_eq!(locate_key(MULTILINE, "/findings/0/reasoning"), None);
+}
+
+#[test]
+fn locate_matches_the_pointer_of_a_forbidden_key_violation() {
+    let report = parse_document_str::<Packet>(MULTILINE, &SPEC).unwrap_err();
+    let v = only(report);
+    assert_eq!(v.pointer, "/findings/1/reasoning");
+    assert_eq!(locate_key(MULTILINE, &v.pointer), Some((4, 18)));
+}
+
+#[test]
+fn locate_unescapes_pointer_tokens_and_keys() {
+    let input = r#"{"a/b": 1, "m~n": 2, "\u00e9t\u00e9": 3, "x\"y": [10, 20], "": 5}"#;
+    assert_eq!(locate(input, "/a~1b"), Some((1, 9)));
+    assert_eq!(locate(input, "/m~0n"), Some((1, 19)));
+    assert_eq!(locate(input, "/été"), Some((1, 39)));
+    assert_eq!(locate(input, "/x\"y/1"), Some((1, 55)));
+    assert_eq!(locate(input, "/"), Some((1, 64)));
+    assert_eq!(locate_key(input, "/m~0n"), Some((1, 12)));
+}
+
+#[test]
+fn locate_returns_none_when_the_pointer_does_not_resolve() {
+    let input = r#"{"a": [1, {"b": null}], "c": "s"}"#;
+    for pointer in [
+        "a",        // not a pointer
+        "/z",       // no such key
+        "/a/2",     // out of range
+        "/a/-",     // past-the-end marker names no value
+        "/a/01",    // leading zero
+        "/a/1/b/c", // into null
+        "/c/0",     // into a string
+        "/a~2",     // bad escape
+        "/a/x",     // not an index
+    ] {
+        assert_eq!(locate(input, pointer), None, "{pointer}");
+    }
+    assert_eq!(locate(input, "/a/1/b"), Some((1, 17)));
+    assert_eq!(locate("", ""), None);
+    assert_eq!(locate("   ", ""), None);
+}
+
+#[test]
+fn locate_never_panics_on_malformed_input() {
+    let inputs = [
+        "{",
+        "[",
+        "{\"a\"",
+        "{\"a\":",
+        "{\"a\":1",
+        "{\"a\":1,",
+        "[1,",
+        "[1,]",
+        "{\"a\\",
+        "\"",
+        "{\"a\": \"\\",
+        "}",
+        "]",
+        ":",
+        ",",
+        "{,}",
+        "[,1]",
+        "{\"a\" 1}",
+        "{1:2}",
+        "\u{FEFF}{}",
+        "{\"\\ud800\": 1, \"a\": 2}",
+        "{\"\\uZZZZ\": 1}",
+        "{\"\\u12",
+        "[[[[",
+        "]]]]",
+        "{\"a\":}",
+    ];
+    let pointers = ["", "/a", "/0", "/a/0", "/1", "/\u{FFFD}", "/a/b/c"];
+    for input in inputs {
+        for pointer in pointers {
+            let _ = locate(input, pointer);
+            let _ = locate_key(input, pointer);
+        }
+    }
+    // Lone-surrogate key matches nothing, but later keys are still found.
+    assert_eq!(locate("{\"\\ud800\": 1, \"a\": 2}", "/a"), Some((1, 20)));
+    assert_eq!(locate("[1,]", "/1"), None);
+    assert_eq!(locate("{\"a\":}", "/a"), None);
+}
+
+#[test]
+fn locate_never_panics_on_generated_input() {
+    // Deterministic pseudo-random token soup (xorshift), checked against every pointer shape.
+    const ALPHABET: &[&str] = &[
+        "{", "}", "[", "]", "\"", ":", ",", " ", "\n", "\\", "u", "d800", "a", "0", "1", "-", "~",
+        "/", "é", "渡", "null", "\"a\"", "\"a\":",
+    ];
+    const POINTERS: &[&str] = &[
+        "", "/", "/a", "/0", "/1", "/a/0", "/0/a", "/a/a/a", "/~0", "/~1",
+    ];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..5_000 {
+        let len = (next() % 24) as usize;
+        let input: String = (0..len)
+            .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+            .collect();
+        for pointer in POINTERS {
+            let _ = locate(&input, pointer);
+            let _ = locate_key(&input, pointer);
+        }
+    }
+}

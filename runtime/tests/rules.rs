@@ -1,0 +1,393 @@
+//! Unit behaviour of the rule functions and paths.
+
+use specmint_runtime::rules::{self, Fold, Pair};
+use specmint_runtime::{Path, Report, Seg, Validate, Violation};
+
+fn run(f: impl FnOnce(&Path<'_>, &mut Report)) -> Vec<Violation> {
+    let mut report = Report::default();
+    let root = Path::ROOT;
+    let list = root.field("list");
+    f(&list, &mut report);
+    report.violations
+}
+
+fn text(value: &str, max: usize) -> Vec<Violation> {
+    run(|p, r| {
+        rules::non_blank(value, p, "blank", r);
+        rules::max_chars(value, p, max, "long", r);
+    })
+}
+
+#[test]
+fn chars_not_bytes() {
+    let cjk = "漢".repeat(200);
+    assert_eq!(cjk.len(), 600);
+    assert!(text(&cjk, 200).is_empty());
+    let emoji = "😀".repeat(200);
+    assert_eq!(emoji.len(), 800);
+    assert!(text(&emoji, 200).is_empty());
+
+    for long in ["漢".repeat(201), "😀".repeat(201), "a".repeat(201)] {
+        let got = text(&long, 200);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].code, "long");
+        assert_eq!(got[0].measured, Some(201));
+        assert_eq!(got[0].limit, Some(200));
+        assert_eq!(got[0].message, "`list` is 201 chars (max 200)");
+    }
+}
+
+#[test]
+fn chars_counted_untrimmed() {
+    let got = text("  abc  ", 5);
+    assert_eq!(got[0].measured, Some(7));
+}
+
+#[test]
+fn blank_is_unicode_whitespace() {
+    for blank in ["", " ", "\t\n", "\u{3000}", "\u{00a0}\u{2003}"] {
+        let got = text(blank, 100);
+        assert_eq!(got.len(), 1, "{blank:?}");
+        assert_eq!(got[0].message, "`list` must not be blank");
+        assert_eq!(got[0].measured, None);
+    }
+    assert!(text("\u{3000}x", 100).is_empty());
+}
+
+#[test]
+fn option_none_is_not_checked() {
+    let none: Option<String> = None;
+    let got = run(|p, r| {
+        rules::non_blank(&none, p, "blank", r);
+        rules::max_chars(&none, p, 0, "long", r);
+        rules::max_items(&None::<Vec<u8>>, p, 0, "many", r);
+    });
+    assert!(got.is_empty());
+}
+
+struct Item {
+    key: &'static str,
+    kind: &'static str,
+}
+
+fn items(keys: &[(&'static str, &'static str)]) -> Vec<Item> {
+    keys.iter().map(|&(kind, key)| Item { key, kind }).collect()
+}
+
+fn unique(list: &[Item], fold: Fold) -> Vec<(String, String)> {
+    run(|p, r| rules::unique_by(list, "key", |i: &Item| i.key, fold, p, "dup", r))
+        .into_iter()
+        .map(|v| (v.path, v.message))
+        .collect()
+}
+
+#[test]
+fn unique_by_flags() {
+    let list = items(&[("", "C1"), ("", " c1"), ("", "C1 "), ("", "C1"), ("", "x")]);
+    let verbatim = unique(&list, Fold::default());
+    assert_eq!(
+        verbatim,
+        [(
+            "list[3].key".to_string(),
+            "`list[3].key` `C1` duplicates `list[0].key`".to_string()
+        )]
+    );
+    let trimmed = unique(
+        &list,
+        Fold {
+            trim: true,
+            ignore_case: false,
+        },
+    );
+    assert_eq!(trimmed.len(), 2); // "C1 " and "C1" duplicate [0]; " c1" differs in case
+    let both = unique(
+        &list,
+        Fold {
+            trim: true,
+            ignore_case: true,
+        },
+    );
+    assert_eq!(
+        both.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(),
+        ["list[1].key", "list[2].key", "list[3].key"]
+    );
+    assert!(both
+        .iter()
+        .all(|v| v.1.ends_with("duplicates `list[0].key`")));
+    let case_only = unique(
+        &list,
+        Fold {
+            trim: false,
+            ignore_case: true,
+        },
+    );
+    assert_eq!(case_only.len(), 1);
+    // Unicode lowercasing, char by char.
+    let greek = items(&[("", "ΣΑΣ"), ("", "σασ")]);
+    assert_eq!(
+        unique(
+            &greek,
+            Fold {
+                trim: false,
+                ignore_case: true
+            }
+        )
+        .len(),
+        1
+    );
+}
+
+#[test]
+fn unique_by_long_list_matches_pairwise() {
+    // Same verdicts above and below the hash-map threshold.
+    let keys: Vec<String> = (0..200).map(|i| format!(" K{} ", i % 70)).collect();
+    let keys: Vec<&'static str> = keys
+        .into_iter()
+        .map(|k| &*Box::leak(k.into_boxed_str()))
+        .collect();
+    let list: Vec<Item> = keys.iter().map(|&key| Item { key, kind: "" }).collect();
+    let fold = Fold {
+        trim: true,
+        ignore_case: true,
+    };
+    let long = unique(&list, fold);
+    assert_eq!(long.len(), 130);
+    assert_eq!(
+        long[0],
+        (
+            "list[70].key".to_string(),
+            "`list[70].key` ` K0 ` duplicates `list[0].key`".to_string()
+        )
+    );
+    // Pairwise on a prefix gives the same first hits.
+    let short = unique(&list[..64], fold);
+    assert!(short.is_empty());
+}
+
+fn contradictions(list: &[Item], pairs: &[Pair<&str>]) -> Vec<String> {
+    run(|p, r| {
+        rules::contradiction(
+            list,
+            |i: &Item| &i.kind,
+            "value",
+            |i: &Item| i.key,
+            pairs,
+            p,
+            "contra",
+            r,
+        )
+    })
+    .into_iter()
+    .map(|v| v.message)
+    .collect()
+}
+
+#[test]
+fn contradiction_verbatim_vs_ignore_case() {
+    let list = items(&[
+        ("must", "Mail"),
+        ("must_not", "mail"),
+        ("must_not", "Mail"),
+        ("note", "Mail"),
+    ]);
+    let verbatim = [Pair {
+        a: "must",
+        b: "must_not",
+        ignore_case: false,
+    }];
+    assert_eq!(
+        contradictions(&list, &verbatim),
+        ["`list[2].value` `Mail` (must_not) contradicts `list[0].value` (must)"]
+    );
+    let folded = [Pair {
+        a: "must",
+        b: "must_not",
+        ignore_case: true,
+    }];
+    assert_eq!(
+        contradictions(&list, &folded),
+        [
+            "`list[1].value` `mail` (must_not) contradicts `list[0].value` (must)",
+            "`list[2].value` `Mail` (must_not) contradicts `list[0].value` (must)",
+        ]
+    );
+    // Order of the pair's sides does not matter; items of the same side never contradict.
+    let reversed = [Pair {
+        a: "must_not",
+        b: "must",
+        ignore_case: true,
+    }];
+    assert_eq!(
+        contradictions(&list, &reversed),
+        contradictions(&list, &folded)
+    );
+}
+
+#[test]
+fn contradiction_long_list_matches_pairwise() {
+    let mut spec = vec![("note", "x"); 100];
+    spec[3] = ("must", "Tool");
+    spec[80] = ("must_not", "tool");
+    spec[90] = ("must_not", "TOOL");
+    spec[95] = ("must", "tool");
+    let list = items(&spec);
+    let pairs = [Pair {
+        a: "must",
+        b: "must_not",
+        ignore_case: true,
+    }];
+    assert_eq!(
+        contradictions(&list, &pairs),
+        [
+            "`list[80].value` `tool` (must_not) contradicts `list[3].value` (must)",
+            "`list[90].value` `TOOL` (must_not) contradicts `list[3].value` (must)",
+            "`list[95].value` `tool` (must) contradicts `list[80].value` (must_not)",
+        ]
+    );
+    // Same list, shortened below the threshold, pairwise.
+    let short: Vec<Item> = items(&[
+        ("must", "Tool"),
+        ("must_not", "tool"),
+        ("must_not", "TOOL"),
+        ("must", "tool"),
+    ]);
+    assert_eq!(
+        contradictions(&short, &pairs),
+        [
+            "`list[1].value` `tool` (must_not) contradicts `list[0].value` (must)",
+            "`list[2].value` `TOOL` (must_not) contradicts `list[0].value` (must)",
+            "`list[3].value` `tool` (must) contradicts `list[1].value` (must_not)",
+        ]
+    );
+}
+
+#[test]
+fn max_items_per_group_reports_each_group_once() {
+    let list = items(&[
+        ("a", ""),
+        ("b", ""),
+        ("a", ""),
+        ("a", ""),
+        ("b", ""),
+        ("b", ""),
+    ]);
+    let got = run(|p, r| rules::max_items_per_group(&list, |i: &Item| i.kind, p, 2, "group", r));
+    let msgs: Vec<_> = got.iter().map(|v| v.message.as_str()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "`list` has 3 items of kind `a` (max 2)",
+            "`list` has 3 items of kind `b` (max 2)"
+        ]
+    );
+    assert_eq!((got[0].measured, got[0].limit), (Some(3), Some(2)));
+}
+
+#[test]
+fn not_equal_path_and_message() {
+    let mut report = Report::default();
+    let root = Path::ROOT;
+    let nested = root.field("handoff");
+    rules::not_equal("x", "from", "x", "to", &nested, "same", &mut report);
+    rules::not_equal("x", "from", "y", "to", &nested, "same", &mut report);
+    assert_eq!(report.len(), 1);
+    assert_eq!(report.violations[0].path, "handoff.to");
+    assert_eq!(report.violations[0].pointer, "/handoff/to");
+    assert_eq!(
+        report.violations[0].message,
+        "`handoff.to` must differ from `handoff.from` (both `x`)"
+    );
+}
+
+#[derive(serde::Serialize)]
+struct Doc {
+    title: String,
+    tags: Vec<&'static str>,
+}
+
+#[test]
+fn max_json_bytes_counts_compact_json() {
+    let doc = Doc {
+        title: "héllo \"q\"".into(),
+        tags: vec!["a", "b"],
+    };
+    let compact = serde_json::to_string(&doc).unwrap().len() as u64;
+    assert!(compact < serde_json::to_string_pretty(&doc).unwrap().len() as u64);
+    assert_eq!(rules::json_bytes(&doc), Some(compact));
+
+    let mut report = Report::default();
+    rules::max_json_bytes(&doc, &Path::ROOT, compact as usize, "big", &mut report);
+    assert!(report.is_empty());
+    rules::max_json_bytes(&doc, &Path::ROOT, compact as usize - 1, "big", &mut report);
+    let v = &report.violations[0];
+    assert_eq!(v.path, "");
+    assert_eq!(v.pointer, "");
+    assert_eq!(
+        v.message,
+        format!(
+            "the document is {compact} bytes as compact JSON (max {})",
+            compact - 1
+        )
+    );
+    assert_eq!((v.measured, v.limit), (Some(compact), Some(compact - 1)));
+}
+
+#[test]
+fn paths_dotted_and_pointer() {
+    let root = Path::ROOT;
+    assert_eq!(root.dotted(), "");
+    assert_eq!(root.pointer(), "");
+    assert!(root.is_root());
+    let c = root.field("constraints");
+    let i = c.index(3);
+    let t = i.field("text");
+    assert_eq!(t.dotted(), "constraints[3].text");
+    assert_eq!(t.pointer(), "/constraints/3/text");
+    assert_eq!(t.last(), Some(Seg::Field("text")));
+    assert_eq!(t.to_string(), "constraints[3].text");
+    assert!(!t.is_root());
+    let a = root.field("audience");
+    let a1 = a.index(1);
+    assert_eq!(
+        (a1.dotted(), a1.pointer()),
+        ("audience[1]".into(), "/audience/1".into())
+    );
+    // Top-level list.
+    let top = root.index(0);
+    assert_eq!((top.dotted(), top.pointer()), ("[0]".into(), "/0".into()));
+}
+
+#[test]
+fn pointer_escapes_per_rfc6901() {
+    let root = Path::ROOT;
+    let odd = root.field("a/b");
+    let odder = odd.field("m~n");
+    let both = odder.field("~/~1");
+    assert_eq!(odder.pointer(), "/a~1b/m~0n");
+    assert_eq!(both.pointer(), "/a~1b/m~0n/~0~1~01");
+    // Dotted notation is for humans and is not escaped.
+    assert_eq!(odder.dotted(), "a/b.m~n");
+}
+
+struct Leaf(&'static str);
+
+impl Validate for Leaf {
+    fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
+        rules::non_blank(self.0, path, "blank", report);
+    }
+}
+
+#[test]
+fn blanket_impls_index_and_unwrap() {
+    let list = vec![Leaf("a"), Leaf(" ")];
+    let err = list.validate().unwrap_err();
+    assert_eq!(err.violations[0].path, "[1]");
+    let nested: Option<Box<Vec<Leaf>>> = Some(Box::new(vec![Leaf(""), Leaf("")]));
+    let err = nested.validate().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`[0]` must not be blank\n`[1]` must not be blank"
+    );
+    assert_eq!(err.codes().collect::<Vec<_>>(), ["blank", "blank"]);
+    assert!(None::<Leaf>.validate().is_ok());
+}
