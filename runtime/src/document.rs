@@ -161,25 +161,34 @@ fn utf8_error(input: &[u8], err: &std::str::Utf8Error, spec: &DocumentSpec) -> R
     ))
 }
 
-fn parse_text<T>(text: &str, spec: &DocumentSpec) -> Result<T, Report>
-where
-    T: DeserializeOwned + Validate,
-{
+/// Re-parses a refused document with path tracking: (path, pointer, serde's error).
+fn locate_failure<T: DeserializeOwned>(text: &str) -> (String, String, serde_json::Error) {
     let mut de = serde_json::Deserializer::from_str(text);
-    let failure = match serde_path_to_error::deserialize::<_, T>(&mut de) {
-        Ok(value) => match de.end() {
-            Ok(()) => {
-                value.validate()?;
-                return Ok(value);
-            }
-            // Trailing characters after the value: the document, not a field, is at fault.
+    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        // Trailing characters after the value: the document, not a field, is at fault.
+        Ok(_) => match de.end() {
             Err(err) => (String::new(), String::new(), err),
+            // Only a `Deserialize` impl that answers differently on a second run gets here.
+            Ok(()) => (String::new(), String::new(), de::Error::custom("the document parsed on a second attempt only")),
         },
         Err(err) => {
             let (path, pointer) = convert_path(err.path());
             (path, pointer, err.into_inner())
         }
-    };
+    }
+}
+
+fn parse_text<T>(text: &str, spec: &DocumentSpec) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate,
+{
+    // Fast path: plain serde_json, no path tracking. Only a refused document pays for the
+    // second, path-tracking parse that says where it went wrong.
+    if let Ok(value) = serde_json::from_str::<T>(text) {
+        value.validate()?;
+        return Ok(value);
+    }
+    let failure = locate_failure::<T>(text);
 
     if let Some(found) = scan_forbidden_keys(text, spec.forbidden_keys) {
         if !found.is_empty() {
