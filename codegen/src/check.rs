@@ -1,0 +1,1930 @@
+//! Check phase: cross-checks the Markdown tables against each other and the sidecar, and
+//! builds the model. Every problem is reported to the context; nothing stops at the first.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{Context, Pos};
+use crate::markdown::{self, Cell, Document, Table};
+use crate::model::*;
+use crate::names::{
+    is_ident, is_lower_snake, is_raw_keyword, is_screaming_snake, snake_case, upper_camel,
+};
+use crate::sidecar::{self, Sidecar, Sp};
+use crate::SpecSource;
+
+const PATH_HINT: &str =
+    "a path names members from the root, joined by `.`, with `[]` to step into array elements (`items[].name`)";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TableKind {
+    Field,
+    Enum,
+    Union,
+    Cap,
+    Error,
+    Forbidden,
+}
+
+fn classify(header: &[Cell]) -> Option<TableKind> {
+    let h: Vec<String> = header
+        .iter()
+        .map(|c| c.plain.trim().to_lowercase())
+        .collect();
+    let h: Vec<&str> = h.iter().map(String::as_str).collect();
+    match h.as_slice() {
+        ["field", "type", "required", "meaning"] => Some(TableKind::Field),
+        ["value", "meaning"] => Some(TableKind::Enum),
+        [_, "fields", "meaning"] => Some(TableKind::Union),
+        ["cap", "value", "constant"] => Some(TableKind::Cap),
+        ["code", "when"] => Some(TableKind::Error),
+        ["forbidden key", "why"] => Some(TableKind::Forbidden),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Enum,
+    Union,
+}
+
+/// A resolved path: a field of an object, possibly stepping into its elements.
+#[derive(Debug, Clone, Copy)]
+struct Target {
+    obj: usize,
+    field: usize,
+    elems: bool,
+}
+
+struct Checker<'a> {
+    ctx: Context,
+    doc: Document,
+    side: Sidecar,
+    source: &'a SpecSource,
+    /// table name → kind
+    kinds: BTreeMap<String, Kind>,
+    rust_names: BTreeMap<String, String>,
+    objects: Vec<Object>,
+    enums: Vec<Enum>,
+    unions: Vec<Union>,
+    /// spec order: (kind, index)
+    order: Vec<(Kind, usize)>,
+    /// error table: code → position of its row
+    codes: BTreeMap<String, Pos>,
+    code_rows: Vec<ErrorCode>,
+    produced: BTreeSet<String>,
+    /// `[errors]` rule kind → (code, position)
+    error_map: BTreeMap<String, Sp<String>>,
+    missing_mapping_reported: BTreeSet<String>,
+    constants: BTreeMap<String, Pos>,
+    rules: Vec<Rule>,
+    /// (table, key) of rows already reported as broken: paths through them stay silent.
+    poisoned: BTreeSet<(String, String)>,
+}
+
+/// Loads, checks and models one spec.
+pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
+    let mut ctx = Context::new(&source.md_path, &source.toml_path);
+    let doc = markdown::parse(&source.md);
+    let side = if source.toml.trim().is_empty() {
+        // Everything else depends on the sidecar: report this alone.
+        ctx.md(
+            Pos { line: 1, col: 1 },
+            format!("the sidecar `{}` is missing or empty", source.toml_path),
+            "create it next to the Markdown with at least `[spec]` `root = \"<field table>\"`",
+        );
+        ctx.finish()?;
+        unreachable!("an error was reported")
+    } else {
+        sidecar::parse(&mut ctx, &source.toml)
+    };
+    let mut c = Checker {
+        ctx,
+        doc,
+        side,
+        source,
+        kinds: BTreeMap::new(),
+        rust_names: BTreeMap::new(),
+        objects: Vec::new(),
+        enums: Vec::new(),
+        unions: Vec::new(),
+        order: Vec::new(),
+        codes: BTreeMap::new(),
+        code_rows: Vec::new(),
+        produced: BTreeSet::new(),
+        error_map: BTreeMap::new(),
+        missing_mapping_reported: BTreeSet::new(),
+        constants: BTreeMap::new(),
+        rules: Vec::new(),
+        poisoned: BTreeSet::new(),
+    };
+    let spec = c.run();
+    let Checker { ctx, .. } = c;
+    ctx.finish()?;
+    Ok(spec)
+}
+
+fn parse_required(cell: &str) -> Option<(bool, Option<String>)> {
+    let s = cell.trim();
+    match s {
+        "✔" | "✓" | "yes" | "Yes" => return Some((true, None)),
+        "—" | "–" | "-" | "no" | "No" => return Some((false, None)),
+        _ => {}
+    }
+    let rest = ["—", "–", "-", "no", "No"]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))?
+        .trim();
+    let inner = rest.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let v = inner.strip_prefix("default")?.trim();
+    Some((false, Some(v.to_owned())))
+}
+
+impl Checker<'_> {
+    fn rust_name_of(&self, name: &str) -> String {
+        self.rust_names
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| upper_camel(name))
+    }
+
+    fn run(&mut self) -> Spec {
+        let title = match &self.doc.title {
+            Some(t) => t.clone(),
+            None => {
+                self.ctx.md(
+                    Pos { line: 1, col: 1 },
+                    "the spec has no level-1 heading",
+                    "start the Markdown with `# <Title>`; it becomes the schema's title",
+                );
+                self.source.name.clone()
+            }
+        };
+
+        // Classify tables and collect names.
+        let tables = std::mem::take(&mut self.doc.tables);
+        let mut named: Vec<(Kind, String, Pos, &Table)> = Vec::new();
+        let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
+        let mut caps_tables = Vec::new();
+        let mut error_tables = Vec::new();
+        let mut forbidden_tables = Vec::new();
+        for t in &tables {
+            let Some(kind) = classify(&t.header) else {
+                continue;
+            };
+            let kind = match kind {
+                TableKind::Field => Kind::Object,
+                TableKind::Enum => Kind::Enum,
+                TableKind::Union => Kind::Union,
+                TableKind::Cap => {
+                    caps_tables.push(t);
+                    continue;
+                }
+                TableKind::Error => {
+                    error_tables.push(t);
+                    continue;
+                }
+                TableKind::Forbidden => {
+                    forbidden_tables.push(t);
+                    continue;
+                }
+            };
+            let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.clone()) else {
+                self.ctx.md(
+                    t.pos,
+                    "this table has no name",
+                    "put the table's name in a code span in the heading above it: ## Members of a `name`",
+                );
+                continue;
+            };
+            if !is_lower_snake(&code.text) {
+                self.ctx.md(
+                    code.pos,
+                    format!("table name `{}` is not lower_snake_case", code.text),
+                    "name tables like `tool_scope`: lowercase ASCII letters, digits and `_`",
+                );
+                continue;
+            }
+            if let Some(prev) = names_seen.get(&code.text) {
+                self.ctx.md(
+                    code.pos,
+                    format!("duplicate table name `{}`", code.text),
+                    format!(
+                        "it is already the name of the table under line {}",
+                        prev.line
+                    ),
+                );
+                continue;
+            }
+            names_seen.insert(code.text.clone(), code.pos);
+            self.kinds.insert(code.text.clone(), kind);
+            named.push((kind, code.text.clone(), code.pos, t));
+        }
+
+        // [types]
+        for (k, v) in std::mem::take(&mut self.side.types) {
+            if !self.kinds.contains_key(&k.v) {
+                self.ctx.toml(
+                    k.pos,
+                    format!("[types] names `{}`, which is no table in the spec", k.v),
+                    format!("known tables: {}", self.known_tables()),
+                );
+            } else if !is_ident(&v.v) || is_raw_keyword(&v.v) {
+                self.ctx.toml(
+                    v.pos,
+                    format!("`{}` is not a Rust type name", v.v),
+                    "write an UpperCamelCase identifier",
+                );
+            } else {
+                self.rust_names.insert(k.v, v.v);
+            }
+        }
+        let mut rust_seen: BTreeMap<String, String> = BTreeMap::new();
+        for (_, name, pos, _) in &named {
+            let rn = self.rust_name_of(name);
+            if let Some(other) = rust_seen.get(&rn) {
+                self.ctx.md(
+                    *pos,
+                    format!("tables `{other}` and `{name}` both become the Rust type `{rn}`"),
+                    "rename one, or give one another Rust name in the sidecar's [types]",
+                );
+            }
+            rust_seen.insert(rn, name.clone());
+        }
+
+        // Error table and mapping.
+        for t in &error_tables {
+            self.error_table(t);
+        }
+        let errors_enum = match self.side.errors_enum.clone() {
+            Some(e) if is_ident(&e.v) && !is_raw_keyword(&e.v) => e.v,
+            Some(e) => {
+                self.ctx.toml(
+                    e.pos,
+                    format!("`{}` is not a Rust type name", e.v),
+                    "write an UpperCamelCase identifier",
+                );
+                String::new()
+            }
+            None => format!("{}Error", upper_camel(&self.source.name)),
+        };
+        if let Some(other) = rust_seen.get(&errors_enum) {
+            self.ctx.toml(
+                self.side
+                    .errors_enum
+                    .as_ref()
+                    .map_or(self.side.spec_pos, |e| e.pos),
+                format!("the error enum `{errors_enum}` clashes with the type of table `{other}`"),
+                "choose another `enum` in [errors]",
+            );
+        }
+        for (rule, code) in std::mem::take(&mut self.side.error_map) {
+            self.use_code(&code);
+            self.error_map.insert(rule.v, code);
+        }
+
+        // Enums first (field defaults refer to their values), then objects and unions.
+        for (kind, name, _, t) in &named {
+            match kind {
+                Kind::Enum => {
+                    let e = self.enum_table(name, t);
+                    self.order.push((Kind::Enum, self.enums.len()));
+                    self.enums.push(e);
+                }
+                Kind::Object => self.order.push((Kind::Object, usize::MAX)),
+                Kind::Union => self.order.push((Kind::Union, usize::MAX)),
+            }
+        }
+        for (i, (kind, name, _, t)) in named.iter().enumerate() {
+            match kind {
+                Kind::Object => {
+                    let o = self.field_table(name, t);
+                    self.order[i].1 = self.objects.len();
+                    self.objects.push(o);
+                }
+                Kind::Union => {
+                    let u = self.union_table(name, t);
+                    self.order[i].1 = self.unions.len();
+                    self.unions.push(u);
+                }
+                Kind::Enum => {}
+            }
+        }
+        // [unions.*]
+        for (k, short) in std::mem::take(&mut self.side.unions) {
+            match self.unions.iter_mut().find(|u| u.name == k.v) {
+                Some(u) => u.short_form = short.is_some_and(|s| s.v),
+                None => self.ctx.toml(
+                    k.pos,
+                    format!("[unions.{}] names no union table", k.v),
+                    "union tables have the header `<tag> | Fields | Meaning`",
+                ),
+            }
+        }
+
+        // Root.
+        let root = match self.side.root.clone() {
+            None => {
+                if !self.source.toml.trim().is_empty() {
+                    self.ctx.toml(
+                        self.side.spec_pos,
+                        "the sidecar does not say which table is the document",
+                        "add `[spec]` with `root = \"<field table>\"`",
+                    );
+                }
+                None
+            }
+            Some(r) => match self.objects.iter().position(|o| o.name == r.v) {
+                Some(i) => Some(i),
+                None => {
+                    self.ctx.toml(
+                        r.pos,
+                        format!("root `{}` is not a field table", r.v),
+                        format!("field tables: {}", self.object_names()),
+                    );
+                    None
+                }
+            },
+        };
+        let parse_code = self.mapped(
+            "parse",
+            "document parse errors",
+            self.side.spec_pos,
+            crate::diag::File::Toml,
+        );
+
+        // Non-blank codes.
+        self.non_blank_codes(&named);
+
+        // Caps.
+        let mut caps = Vec::new();
+        for t in &caps_tables {
+            for row in &t.rows {
+                if let Some(cap) = self.cap_row(row, root) {
+                    caps.push(cap);
+                }
+            }
+        }
+        for sc in std::mem::take(&mut self.side.caps) {
+            if !caps.iter().any(|c: &Cap| c.constant == sc.constant.v) {
+                self.ctx.toml(
+                    sc.constant.pos,
+                    format!("[caps.{}] names no cap row", sc.constant.v),
+                    format!(
+                        "the Constant column of the cap table has: {}",
+                        caps.iter()
+                            .map(|c| c.constant.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
+        }
+
+        // Cross-field rules.
+        self.unique_rules(root);
+        self.not_equal_rules(root);
+        self.contradiction_rules(root);
+
+        // Forbidden keys.
+        let mut forbidden_keys = Vec::new();
+        for t in &forbidden_tables {
+            for row in &t.rows {
+                let Some(cell) = row.cells.first() else {
+                    continue;
+                };
+                let key = cell.key().to_owned();
+                if key.is_empty() {
+                    continue;
+                }
+                if let Some(o) = self
+                    .objects
+                    .iter()
+                    .find(|o| o.fields.iter().any(|f| f.key == key))
+                {
+                    self.ctx.md(
+                        cell.pos,
+                        format!("forbidden key `{key}` is a field of `{}`", o.name),
+                        "a key cannot be both declared and forbidden: remove the row or the field",
+                    );
+                } else if forbidden_keys.contains(&key) {
+                    self.ctx.md(
+                        cell.pos,
+                        format!("duplicate forbidden key `{key}`"),
+                        "remove one row",
+                    );
+                } else {
+                    forbidden_keys.push(key);
+                }
+            }
+        }
+        let forbidden_code = if forbidden_keys.is_empty() {
+            self.error_map.get("forbidden_key").map(|c| c.v.clone())
+        } else {
+            let pos = forbidden_tables[0].pos;
+            self.mapped(
+                "forbidden_key",
+                "forbidden keys",
+                pos,
+                crate::diag::File::Md,
+            )
+        };
+
+        // Examples.
+        let examples = self.examples();
+
+        // Every code in the table is produced by something.
+        for row in &self.code_rows {
+            if !self.produced.contains(&row.code) {
+                let pos = self.codes[&row.code];
+                self.ctx.md(
+                    pos,
+                    format!("error code `{}` is produced by nothing", row.code),
+                    "map a rule to it in the sidecar ([errors] or a rule's `code`), or remove the row",
+                );
+            }
+        }
+
+        let document_name = self
+            .side
+            .document
+            .as_ref()
+            .map(|d| d.v.clone())
+            .or_else(|| self.side.root.as_ref().map(|r| r.v.clone()))
+            .unwrap_or_default();
+        let mut rule_codes: Vec<(String, String)> = self
+            .error_map
+            .iter()
+            .map(|(k, v)| (k.clone(), v.v.clone()))
+            .collect();
+        rule_codes.sort();
+        let parse = parse_code.unwrap_or_default();
+        let errors = Errors {
+            enum_name: errors_enum,
+            codes: self.code_rows.clone(),
+            forbidden_key: forbidden_code.unwrap_or_else(|| parse.clone()),
+            parse,
+            rule_codes,
+        };
+        let types = self
+            .order
+            .iter()
+            .filter(|(_, i)| *i != usize::MAX)
+            .map(|(k, i)| match k {
+                Kind::Object => TypeDef::Object(self.objects[*i].clone()),
+                Kind::Enum => TypeDef::Enum(self.enums[*i].clone()),
+                Kind::Union => TypeDef::Union(self.unions[*i].clone()),
+            })
+            .collect();
+        Spec {
+            name: self.source.name.clone(),
+            md_path: self.source.md_path.clone(),
+            title,
+            root: root
+                .map(|r| self.objects[r].name.clone())
+                .unwrap_or_default(),
+            document_name,
+            types,
+            caps,
+            errors,
+            rules: std::mem::take(&mut self.rules),
+            forbidden_keys,
+            examples,
+        }
+    }
+
+    fn known_tables(&self) -> String {
+        self.kinds
+            .keys()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn object_names(&self) -> String {
+        self.objects
+            .iter()
+            .map(|o| format!("`{}`", o.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Marks a code as produced and checks that the error table has it.
+    fn use_code(&mut self, code: &Sp<String>) {
+        self.produced.insert(code.v.clone());
+        if !self.codes.contains_key(&code.v) {
+            self.ctx.toml(
+                code.pos,
+                format!("code `{}` is not in the error table", code.v),
+                format!(
+                    "add a row `| `{}` | <when> |` to the error table of {}, or fix the spelling",
+                    code.v, self.source.md_path
+                ),
+            );
+        }
+    }
+
+    /// The code `[errors]` maps `rule` to; reports (once per rule) when it is missing.
+    fn mapped(
+        &mut self,
+        rule: &str,
+        what: &str,
+        pos: Pos,
+        file: crate::diag::File,
+    ) -> Option<String> {
+        if let Some(c) = self.error_map.get(rule) {
+            return Some(c.v.clone());
+        }
+        if self.missing_mapping_reported.insert(rule.to_owned()) {
+            self.ctx.error(
+                file,
+                pos,
+                format!("no error code for {what}"),
+                format!(
+                    "add `{rule} = \"<code>\"` to [errors] in {}",
+                    self.source.toml_path
+                ),
+            );
+        }
+        None
+    }
+
+    fn error_table(&mut self, t: &Table) {
+        for row in &t.rows {
+            let (Some(code_cell), when) = (row.cells.first(), row.cells.get(1)) else {
+                continue;
+            };
+            let code = code_cell.key().to_owned();
+            if code.is_empty() {
+                self.ctx.md(
+                    code_cell.pos,
+                    "empty error code",
+                    "write the code in the Code cell",
+                );
+                continue;
+            }
+            if self.codes.contains_key(&code) {
+                self.ctx.md(
+                    code_cell.pos,
+                    format!("duplicate error code `{code}`"),
+                    "remove one row",
+                );
+                continue;
+            }
+            let variant = upper_camel(&code);
+            if let Some(other) = self.code_rows.iter().find(|r| r.variant == variant) {
+                self.ctx.md(
+                    code_cell.pos,
+                    format!(
+                        "codes `{}` and `{code}` both become the variant `{variant}`",
+                        other.code
+                    ),
+                    "spell the codes differently",
+                );
+                continue;
+            }
+            self.codes.insert(code.clone(), code_cell.pos);
+            self.code_rows.push(ErrorCode {
+                code,
+                variant,
+                doc: when.map(|c| c.md.clone()).unwrap_or_default(),
+            });
+        }
+    }
+
+    fn enum_table(&mut self, name: &str, t: &Table) -> Enum {
+        let mut values: Vec<EnumValue> = Vec::new();
+        for row in &t.rows {
+            let Some(cell) = row.cells.first() else {
+                continue;
+            };
+            let value = cell.key().to_owned();
+            let variant = upper_camel(&value);
+            if value.is_empty() || variant.is_empty() {
+                self.ctx.md(
+                    cell.pos,
+                    "empty enum value",
+                    "write the JSON spelling in the Value cell",
+                );
+                continue;
+            }
+            if values.iter().any(|v| v.value == value) {
+                self.ctx.md(
+                    cell.pos,
+                    format!("duplicate value `{value}` in enum `{name}`"),
+                    "remove one row",
+                );
+                continue;
+            }
+            if let Some(other) = values.iter().find(|v| v.variant == variant) {
+                self.ctx.md(
+                    cell.pos,
+                    format!(
+                        "values `{}` and `{value}` both become the variant `{variant}`",
+                        other.value
+                    ),
+                    "spell the values differently",
+                );
+                continue;
+            }
+            values.push(EnumValue {
+                value,
+                variant,
+                doc: row.cells.get(1).map(|c| c.md.clone()).unwrap_or_default(),
+            });
+        }
+        if values.is_empty() {
+            self.ctx.md(
+                t.pos,
+                format!("enum `{name}` has no values"),
+                "add at least one row",
+            );
+        }
+        Enum {
+            name: name.to_owned(),
+            rust_name: self.rust_name_of(name),
+            doc: t.heading.as_ref().map(|h| h.md.clone()).unwrap_or_default(),
+            values,
+        }
+    }
+
+    fn parse_type(&mut self, text: &str, pos: Pos) -> Option<TypeRef> {
+        let mut s = text.trim();
+        let mut non_blank = false;
+        if let Some(rest) = s.strip_prefix("non-blank") {
+            non_blank = true;
+            s = rest.trim_start();
+        }
+        let mut nullable = false;
+        if let Some(rest) = s.strip_suffix('?') {
+            nullable = true;
+            s = rest.trim_end();
+        }
+        let mut array = false;
+        if let Some(rest) = s.strip_suffix("[]") {
+            array = true;
+            s = rest.trim_end();
+        }
+        let base = match s {
+            "string" => Base::String,
+            "bool" => Base::Bool,
+            "uint32" => Base::U32,
+            "uint64" => Base::U64,
+            "int64" => Base::I64,
+            "number" => Base::Number,
+            other => match self.kinds.get(other) {
+                Some(Kind::Object) => Base::Object(other.to_owned()),
+                Some(Kind::Enum) => Base::Enum(other.to_owned()),
+                Some(Kind::Union) => Base::Union(other.to_owned()),
+                None => {
+                    self.ctx.md(
+                        pos,
+                        format!("unknown type `{other}` in `{}`", text.trim()),
+                        format!(
+                            "use string, bool, uint32, uint64, int64, number, or a table of this spec: {}",
+                            self.known_tables()
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
+        if non_blank && base != Base::String {
+            self.ctx.md(
+                pos,
+                format!("`non-blank` applies to strings only, not `{s}`"),
+                "remove `non-blank`",
+            );
+            return None;
+        }
+        Some(TypeRef {
+            base,
+            array,
+            nullable,
+            non_blank,
+        })
+    }
+
+    fn parse_default(&mut self, ty: &TypeRef, v: &str, pos: Pos) -> Option<DefaultValue> {
+        let v = v.trim().trim_matches('`');
+        let bad = |c: &mut Context, what: &str| {
+            c.md(
+                pos,
+                format!("default `{v}` is not {what}"),
+                "write a default that the field's type can hold",
+            );
+        };
+        if ty.array || ty.nullable {
+            self.ctx.md(
+                pos,
+                format!("a stated default (`{v}`) on an array or `?` field"),
+                "arrays default to `[]` and `?` fields to `null`: write just `—`",
+            );
+            return None;
+        }
+        match &ty.base {
+            Base::Bool => match v {
+                "true" => Some(DefaultValue::Bool(true)),
+                "false" => Some(DefaultValue::Bool(false)),
+                _ => {
+                    bad(&mut self.ctx, "a bool");
+                    None
+                }
+            },
+            Base::U32 | Base::U64 => {
+                let n = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| ty.base == Base::U64 || *n <= u64::from(u32::MAX));
+                match n {
+                    Some(n) => Some(DefaultValue::UInt(n)),
+                    None => {
+                        bad(&mut self.ctx, "an unsigned integer in range");
+                        None
+                    }
+                }
+            }
+            Base::I64 => match v.parse() {
+                Ok(n) => Some(DefaultValue::Int(n)),
+                Err(_) => {
+                    bad(&mut self.ctx, "an int64");
+                    None
+                }
+            },
+            Base::Number => match v.parse::<f64>() {
+                Ok(n) if n.is_finite() => Some(DefaultValue::Number(n)),
+                _ => {
+                    bad(&mut self.ctx, "a number");
+                    None
+                }
+            },
+            Base::String => {
+                let s = serde_json::from_str::<String>(v).unwrap_or_else(|_| v.to_owned());
+                if ty.non_blank && s.trim().is_empty() {
+                    bad(&mut self.ctx, "non-blank");
+                    return None;
+                }
+                Some(DefaultValue::String(s))
+            }
+            Base::Enum(name) => {
+                let e = self.enums.iter().find(|e| &e.name == name)?;
+                match e.values.iter().find(|x| x.value == v) {
+                    Some(x) => Some(DefaultValue::Enum {
+                        value: x.value.clone(),
+                        variant: x.variant.clone(),
+                    }),
+                    None => {
+                        let vals: Vec<String> =
+                            e.values.iter().map(|x| format!("`{}`", x.value)).collect();
+                        self.ctx.md(
+                            pos,
+                            format!("default `{v}` is not a value of `{name}`"),
+                            format!("use one of {}", vals.join(", ")),
+                        );
+                        None
+                    }
+                }
+            }
+            Base::Object(_) | Base::Union(_) => {
+                self.ctx.md(
+                    pos,
+                    format!("a stated default (`{v}`) on an object or union field"),
+                    "make the field `T?` (default null) or required",
+                );
+                None
+            }
+        }
+    }
+
+    fn new_field(
+        &mut self,
+        key: &str,
+        pos: Pos,
+        seen: &mut Vec<(String, String)>,
+    ) -> Option<String> {
+        let rust = snake_case(key);
+        if key.is_empty() || !is_ident(&rust) {
+            self.ctx.md(
+                pos,
+                format!("`{key}` cannot be a Rust field name"),
+                "use a key with ASCII letters and digits",
+            );
+            return None;
+        }
+        if let Some((other, _)) = seen.iter().find(|(k, r)| k == key || *r == rust) {
+            self.ctx.md(
+                pos,
+                if other == key {
+                    format!("duplicate field `{key}`")
+                } else {
+                    format!("fields `{other}` and `{key}` both become the Rust field `{rust}`")
+                },
+                "remove or rename one row",
+            );
+            return None;
+        }
+        seen.push((key.to_owned(), rust.clone()));
+        Some(rust)
+    }
+
+    fn field_table(&mut self, name: &str, t: &Table) -> Object {
+        let mut fields = Vec::new();
+        let mut seen = Vec::new();
+        for row in &t.rows {
+            let [key_cell, ty_cell, req_cell, meaning, ..] = row.cells.as_slice() else {
+                self.ctx.md(
+                    row.pos,
+                    "a field row needs four cells",
+                    "write `| key | type | ✔ | meaning |`",
+                );
+                continue;
+            };
+            let key = key_cell.key().to_owned();
+            let rust = self.new_field(&key, key_cell.pos, &mut seen);
+            let ty = self.parse_type(&ty_cell.plain, ty_cell.pos);
+            let Some((required, default_text)) = parse_required(&req_cell.plain) else {
+                self.ctx.md(
+                    req_cell.pos,
+                    format!("cannot read the Required cell `{}`", req_cell.plain),
+                    "write `✔` (or `yes`), `—` (or `no`), or `— (default V)`",
+                );
+                continue;
+            };
+            let (Some(rust), Some(ty)) = (rust, ty) else {
+                self.poisoned.insert((name.to_owned(), key));
+                continue;
+            };
+            let default = match &default_text {
+                Some(v) => self.parse_default(&ty, v, req_cell.pos),
+                None => None,
+            };
+            if !required && default_text.is_none() && !ty.array && !ty.nullable {
+                self.ctx.md(
+                    req_cell.pos,
+                    format!("optional field `{key}` has no default"),
+                    "write `— (default V)`, make the type `T?` (default null), or mark it required with `✔`",
+                );
+            }
+            fields.push(Field {
+                key,
+                rust_name: rust,
+                ty,
+                required,
+                default,
+                doc: meaning.md.clone(),
+                rules: FieldRules::default(),
+            });
+        }
+        Object {
+            name: name.to_owned(),
+            rust_name: self.rust_name_of(name),
+            doc: t.heading.as_ref().map(|h| h.md.clone()).unwrap_or_default(),
+            fields,
+            not_equal: Vec::new(),
+            max_json_bytes: None,
+        }
+    }
+
+    fn union_table(&mut self, name: &str, t: &Table) -> Union {
+        let tag = t.header[0].key().to_owned();
+        let mut variants: Vec<Variant> = Vec::new();
+        for row in &t.rows {
+            let [tag_cell, fields_cell, meaning, ..] = row.cells.as_slice() else {
+                self.ctx.md(
+                    row.pos,
+                    "a union row needs three cells",
+                    "write `| tag | `name: type`, ... | meaning |`",
+                );
+                continue;
+            };
+            let value = tag_cell.key().to_owned();
+            let rust = upper_camel(&value);
+            if value.is_empty()
+                || rust.is_empty()
+                || variants
+                    .iter()
+                    .any(|v| v.tag_value == value || v.rust_name == rust)
+            {
+                self.ctx.md(
+                    tag_cell.pos,
+                    format!("empty or duplicate tag value `{value}` in union `{name}`"),
+                    "give each row its own tag value",
+                );
+                continue;
+            }
+            let mut members = Vec::new();
+            let mut seen = vec![(tag.clone(), snake_case(&tag))];
+            for code in &fields_cell.codes {
+                let Some((k, ty)) = code.text.split_once(':') else {
+                    self.ctx.md(
+                        code.pos,
+                        format!("cannot read member `{}`", code.text),
+                        "write each member as a code span `name: type`",
+                    );
+                    continue;
+                };
+                let k = k.trim();
+                let rust_m = self.new_field(k, code.pos, &mut seen);
+                let ty = self.parse_type(ty, code.pos);
+                if let (Some(rust_m), Some(ty)) = (rust_m, ty) {
+                    members.push(Field {
+                        key: k.to_owned(),
+                        rust_name: rust_m,
+                        required: !ty.nullable,
+                        ty,
+                        default: None,
+                        doc: format!("Member `{k}` of the `{value}` form."),
+                        rules: FieldRules::default(),
+                    });
+                }
+            }
+            variants.push(Variant {
+                tag_value: value,
+                rust_name: rust,
+                doc: meaning.md.clone(),
+                members,
+            });
+        }
+        Union {
+            name: name.to_owned(),
+            rust_name: self.rust_name_of(name),
+            doc: t.heading.as_ref().map(|h| h.md.clone()).unwrap_or_default(),
+            tag,
+            short_form: false,
+            variants,
+        }
+    }
+
+    fn non_blank_codes(&mut self, named: &[(Kind, String, Pos, &Table)]) {
+        // The first non-blank Type cell is where a missing mapping is reported.
+        let first = named.iter().find_map(|(k, _, _, t)| {
+            if *k != Kind::Object {
+                return None;
+            }
+            t.rows.iter().find_map(|r| {
+                r.cells
+                    .get(1)
+                    .filter(|c| c.plain.trim_start().starts_with("non-blank"))
+                    .map(|c| c.pos)
+            })
+        });
+        let in_unions = self
+            .unions
+            .iter()
+            .flat_map(|u| u.variants.iter().flat_map(|v| v.members.iter()))
+            .any(|m| m.ty.non_blank);
+        let any = self
+            .objects
+            .iter()
+            .flat_map(|o| o.fields.iter())
+            .any(|f| f.ty.non_blank)
+            || in_unions;
+        if !any {
+            return;
+        }
+        let pos = first.unwrap_or(Pos { line: 1, col: 1 });
+        let Some(code) = self.mapped("non_blank", "non-blank fields", pos, crate::diag::File::Md)
+        else {
+            return;
+        };
+        for o in &mut self.objects {
+            for f in &mut o.fields {
+                if f.ty.non_blank {
+                    f.rules.non_blank = Some(code.clone());
+                }
+            }
+        }
+        for u in &mut self.unions {
+            for v in &mut u.variants {
+                for m in &mut v.members {
+                    if m.ty.non_blank {
+                        m.rules.non_blank = Some(code.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Resolves a spec path from the root object.
+    fn resolve(&self, root: usize, path: &str) -> Result<Target, String> {
+        if path.trim().is_empty() {
+            return Err("the path is empty".to_owned());
+        }
+        let segs: Vec<&str> = path.split('.').collect();
+        let mut obj = root;
+        for (i, seg) in segs.iter().enumerate() {
+            let (name, elems) = match seg.strip_suffix("[]") {
+                Some(n) => (n, true),
+                None => (*seg, false),
+            };
+            let o = &self.objects[obj];
+            let Some(fi) = o.fields.iter().position(|f| f.key == name) else {
+                if self.poisoned.contains(&(o.name.clone(), name.to_owned())) {
+                    return Err(String::new());
+                }
+                let keys: Vec<String> = o.fields.iter().map(|f| format!("`{}`", f.key)).collect();
+                return Err(format!(
+                    "`{}` has no field `{name}` (fields: {})",
+                    o.name,
+                    keys.join(", ")
+                ));
+            };
+            let f = &o.fields[fi];
+            if elems && !f.ty.array {
+                return Err(format!(
+                    "`{name}` is not an array, so `{name}[]` steps into nothing"
+                ));
+            }
+            if i + 1 == segs.len() {
+                return Ok(Target {
+                    obj,
+                    field: fi,
+                    elems,
+                });
+            }
+            if f.ty.array && !elems {
+                return Err(format!(
+                    "`{name}` is an array: write `{name}[]` to step into its elements"
+                ));
+            }
+            match &f.ty.base {
+                Base::Object(n) => {
+                    obj = self
+                        .objects
+                        .iter()
+                        .position(|o| &o.name == n)
+                        .expect("checked type");
+                }
+                other => {
+                    return Err(format!(
+                        "`{name}` is {}, which has no members",
+                        base_words(other)
+                    ));
+                }
+            }
+        }
+        unreachable!("the loop returns at the last segment")
+    }
+
+    fn cap_row(&mut self, row: &markdown::Row, root: Option<usize>) -> Option<Cap> {
+        let [cap_cell, value_cell, const_cell, ..] = row.cells.as_slice() else {
+            self.ctx.md(
+                row.pos,
+                "a cap row needs three cells",
+                "write `| what | 200 chars | CONSTANT |`",
+            );
+            return None;
+        };
+        let constant = const_cell.key().to_owned();
+        if !is_screaming_snake(&constant) {
+            self.ctx.md(
+                const_cell.pos,
+                format!("constant `{constant}` is not SCREAMING_SNAKE_CASE"),
+                "write the Rust constant's name, like `ITEMS_MAX`",
+            );
+            return None;
+        }
+        if let Some(prev) = self.constants.get(&constant) {
+            self.ctx.md(
+                const_cell.pos,
+                format!("duplicate constant `{constant}`"),
+                format!("it is already defined on line {}", prev.line),
+            );
+            return None;
+        }
+        self.constants.insert(constant.clone(), const_cell.pos);
+
+        // Value: number and unit.
+        let mut words = value_cell.plain.split_whitespace();
+        let number = words.next().and_then(|w| w.parse::<u64>().ok());
+        let unit_word = words.next();
+        let Some(value) = number else {
+            self.ctx.md(
+                value_cell.pos,
+                format!("cap value `{}` is not a number", value_cell.plain),
+                "write a number and a unit: `200 chars`, `16384 bytes`, `12 items`",
+            );
+            return None;
+        };
+        let mut unit = match unit_word {
+            None => None,
+            Some("chars" | "char" | "characters") => Some(Unit::Chars),
+            Some("bytes" | "byte") => Some(Unit::Bytes),
+            Some("items" | "item") => Some(Unit::Items),
+            Some(other) => {
+                self.ctx.md(
+                    value_cell.pos,
+                    format!("unknown unit `{other}` in `{}`", value_cell.plain),
+                    "units are `chars` (Unicode scalar values), `bytes` (compact JSON) and `items`",
+                );
+                return None;
+            }
+        };
+
+        let side_idx = self.side.caps.iter().position(|c| c.constant.v == constant);
+        let side = side_idx.map(|i| self.side.caps.remove(i));
+        let cell_path = cap_cell
+            .codes
+            .first()
+            .map(|c| (c.text.trim().to_owned(), c.pos));
+        let root = root?;
+
+        let label = cap_cell.md.clone();
+        let value_text = value_cell.plain.clone();
+        let cap = |unit: Unit, binding: String| Cap {
+            label: label.clone(),
+            value_text: value_text.clone(),
+            value,
+            unit,
+            constant: constant.clone(),
+            binding,
+        };
+
+        // Bound in the sidecar.
+        if let Some(sc) = side {
+            let rule = sc.rule.clone();
+            let rule_name = rule.as_ref().map(|r| r.v.as_str());
+            match rule_name {
+                Some("document_bytes") => {
+                    if unit != Some(Unit::Bytes) {
+                        self.ctx.md(
+                            value_cell.pos,
+                            format!("the document byte cap `{constant}` is not in bytes"),
+                            "write the value as `N bytes`",
+                        );
+                        return None;
+                    }
+                    if let Some(p) = &sc.path {
+                        self.ctx.toml(
+                            p.pos,
+                            "`path` does not apply to rule `document_bytes`",
+                            "remove `path`: the rule measures the whole document",
+                        );
+                    }
+                    let code = match &sc.code {
+                        Some(c) => {
+                            self.use_code(c);
+                            Some(c.v.clone())
+                        }
+                        None => self.mapped(
+                            "max_bytes",
+                            "the document byte cap",
+                            sc.constant.pos,
+                            crate::diag::File::Toml,
+                        ),
+                    }?;
+                    self.objects[root].max_json_bytes = Some(CapUse {
+                        constant: constant.clone(),
+                        value,
+                        code: code.clone(),
+                    });
+                    self.rules.push(Rule {
+                        kind: "document_bytes".into(),
+                        path: String::new(),
+                        code,
+                    });
+                    return Some(cap(Unit::Bytes, "document bytes".into()));
+                }
+                Some("max_items_per_group") => {
+                    if unit == Some(Unit::Chars) || unit == Some(Unit::Bytes) {
+                        self.ctx.md(
+                            value_cell.pos,
+                            format!(
+                                "a per-group cap counts items, not {}",
+                                unit_word.unwrap_or("")
+                            ),
+                            "write the value as `N` or `N items`",
+                        );
+                        return None;
+                    }
+                    let path = self.cap_path(&sc.path, &cell_path, sc.constant.pos, &constant)?;
+                    let path_file = if sc.path.is_some() {
+                        crate::diag::File::Toml
+                    } else {
+                        crate::diag::File::Md
+                    };
+                    let Some(by) = sc.by.clone() else {
+                        self.ctx.toml(
+                            sc.constant.pos,
+                            format!("[caps.{constant}] has rule `max_items_per_group` but no `by`"),
+                            "add `by = \"<member of the items>\"`",
+                        );
+                        return None;
+                    };
+                    let (obj, fi) = self.array_of_objects(root, &path, path_file)?;
+                    let elem = self.elem_object(obj, fi)?;
+                    let Some(by_field) = self.objects[elem]
+                        .fields
+                        .iter()
+                        .find(|f| f.key == by.v)
+                        .cloned()
+                    else {
+                        self.ctx.toml(
+                            by.pos,
+                            format!(
+                                "`by = \"{}\"` names no member of `{}`",
+                                by.v, self.objects[elem].name
+                            ),
+                            format!("members: {}", self.member_list(elem)),
+                        );
+                        return None;
+                    };
+                    let code = match &sc.code {
+                        Some(c) => {
+                            self.use_code(c);
+                            Some(c.v.clone())
+                        }
+                        None => self.mapped(
+                            "max_items_per_group",
+                            "per-group caps",
+                            sc.constant.pos,
+                            crate::diag::File::Toml,
+                        ),
+                    }?;
+                    self.objects[obj].fields[fi]
+                        .rules
+                        .max_items_per_group
+                        .push(GroupCap {
+                            by: by_field.key.clone(),
+                            by_rust: by_field.rust_name.clone(),
+                            cap: CapUse {
+                                constant: constant.clone(),
+                                value,
+                                code: code.clone(),
+                            },
+                        });
+                    self.rules.push(Rule {
+                        kind: "max_items_per_group".into(),
+                        path: path.v.clone(),
+                        code,
+                    });
+                    return Some(cap(Unit::Items, format!("{} per {}", path.v, by_field.key)));
+                }
+                Some("max_chars" | "max_items") | None => {
+                    if let Some(by) = &sc.by {
+                        self.ctx.toml(
+                            by.pos,
+                            "`by` applies only to rule `max_items_per_group`",
+                            "remove `by` or set `rule = \"max_items_per_group\"`",
+                        );
+                    }
+                    if rule_name == Some("max_chars") {
+                        unit = unit.or(Some(Unit::Chars));
+                    }
+                    if rule_name == Some("max_items") {
+                        unit = unit.or(Some(Unit::Items));
+                    }
+                    let path = self.cap_path(&sc.path, &cell_path, sc.constant.pos, &constant)?;
+                    let path_file = if sc.path.is_some() {
+                        crate::diag::File::Toml
+                    } else {
+                        crate::diag::File::Md
+                    };
+                    return self.bind_path_in(
+                        root,
+                        &path,
+                        unit,
+                        unit_word,
+                        value_cell,
+                        &constant,
+                        value,
+                        sc.code.as_ref(),
+                        cap,
+                        path_file,
+                    );
+                }
+                Some(other) => {
+                    let pos = rule.as_ref().map(|r| r.pos).unwrap_or(sc.constant.pos);
+                    self.ctx.toml(pos, format!("unknown cap rule `{other}`"), "rules are `document_bytes`, `max_items_per_group`, `max_chars` and `max_items`");
+                    return None;
+                }
+            }
+        }
+
+        // Bound by its own Cap cell.
+        let Some((path, pos)) = cell_path else {
+            self.ctx.md(
+                cap_cell.pos,
+                format!("cap row `{constant}` is bound to nothing"),
+                format!("put the path in a code span in the Cap cell, or bind it in the sidecar with `[caps.{constant}]` and a `rule`"),
+            );
+            return None;
+        };
+        let path = Sp { v: path, pos };
+        self.bind_path_md(
+            root, &path, unit, unit_word, value_cell, &constant, value, cap,
+        )
+    }
+
+    fn member_list(&self, obj: usize) -> String {
+        self.objects[obj]
+            .fields
+            .iter()
+            .map(|f| format!("`{}`", f.key))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The path of a sidecar-bound cap: the sidecar's `path`, else the Cap cell's code span.
+    fn cap_path(
+        &mut self,
+        side: &Option<Sp<String>>,
+        cell: &Option<(String, Pos)>,
+        sc_pos: Pos,
+        constant: &str,
+    ) -> Option<Sp<String>> {
+        match (side, cell) {
+            (Some(s), Some((c, _))) if s.v != *c => {
+                self.ctx.toml(
+                    s.pos,
+                    format!(
+                        "[caps.{constant}] path `{}` differs from the Cap cell's `{c}`",
+                        s.v
+                    ),
+                    "remove `path` from the sidecar: the table already says it",
+                );
+                None
+            }
+            (Some(s), _) => Some(s.clone()),
+            (None, Some((c, pos))) => Some(Sp {
+                v: c.clone(),
+                pos: *pos,
+            }),
+            (None, None) => {
+                self.ctx.toml(
+                    sc_pos,
+                    format!("[caps.{constant}] has no `path` and its Cap cell names none"),
+                    "add `path = \"...\"`, or put the path in a code span in the Cap cell",
+                );
+                None
+            }
+        }
+    }
+
+    /// Resolves a sidecar path that must name an array of objects (not stepping into it).
+    fn array_of_objects(
+        &mut self,
+        root: usize,
+        path: &Sp<String>,
+        file: crate::diag::File,
+    ) -> Option<(usize, usize)> {
+        match self.resolve(root, &path.v) {
+            Ok(t) => {
+                let f = &self.objects[t.obj].fields[t.field];
+                if t.elems || !f.ty.array || !matches!(f.ty.base, Base::Object(_)) {
+                    self.ctx.error(
+                        file,
+                        path.pos,
+                        format!("`{}` is not an array of objects", path.v),
+                        "name an array field whose items are a field table, without `[]`",
+                    );
+                    return None;
+                }
+                Some((t.obj, t.field))
+            }
+            Err(e) => {
+                if !e.is_empty() {
+                    self.ctx.error(
+                        file,
+                        path.pos,
+                        format!("path `{}` does not resolve: {e}", path.v),
+                        PATH_HINT,
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    fn elem_object(&self, obj: usize, fi: usize) -> Option<usize> {
+        match &self.objects[obj].fields[fi].ty.base {
+            Base::Object(n) => self.objects.iter().position(|o| &o.name == n),
+            _ => None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bind_path_md(
+        &mut self,
+        root: usize,
+        path: &Sp<String>,
+        unit: Option<Unit>,
+        unit_word: Option<&str>,
+        value_cell: &Cell,
+        constant: &str,
+        value: u64,
+        cap: impl Fn(Unit, String) -> Cap,
+    ) -> Option<Cap> {
+        self.bind_path_in(
+            root,
+            path,
+            unit,
+            unit_word,
+            value_cell,
+            constant,
+            value,
+            None,
+            cap,
+            crate::diag::File::Md,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bind_path_in(
+        &mut self,
+        root: usize,
+        path: &Sp<String>,
+        unit: Option<Unit>,
+        unit_word: Option<&str>,
+        value_cell: &Cell,
+        constant: &str,
+        value: u64,
+        code: Option<&Sp<String>>,
+        cap: impl Fn(Unit, String) -> Cap,
+        path_file: crate::diag::File,
+    ) -> Option<Cap> {
+        let t = match self.resolve(root, &path.v) {
+            Ok(t) => t,
+            Err(e) => {
+                if !e.is_empty() {
+                    self.ctx.error(
+                        path_file,
+                        path.pos,
+                        format!("path `{}` does not resolve: {e}", path.v),
+                        PATH_HINT,
+                    );
+                }
+                return None;
+            }
+        };
+        let f = self.objects[t.obj].fields[t.field].clone();
+        let is_array_target = f.ty.array && !t.elems;
+        let is_string_target = f.ty.base == Base::String && !is_array_target;
+        let unit = match unit {
+            Some(u) => u,
+            None if is_array_target => Unit::Items,
+            None => {
+                self.ctx.md(
+                    value_cell.pos,
+                    format!(
+                        "cap `{constant}` has no unit and `{}` is not an array",
+                        path.v
+                    ),
+                    if is_string_target {
+                        "write `N chars` for a string cap".to_owned()
+                    } else {
+                        "write the unit: `N chars`, `N bytes` or `N items`".to_owned()
+                    },
+                );
+                return None;
+            }
+        };
+        let misfit = |c: &mut Context, why: &str| {
+            c.md(
+                value_cell.pos,
+                format!("unit `{}` does not fit `{}`: {why}", unit_word.unwrap_or("items"), path.v),
+                "chars caps bind to strings (`tags[]` for the elements of a string array), items caps to arrays; byte caps are bound in the sidecar with `rule = \"document_bytes\"`",
+            );
+        };
+        let code = |s: &mut Self, rule: &str, what: &str| -> Option<String> {
+            match code {
+                Some(c) => {
+                    s.use_code(c);
+                    Some(c.v.clone())
+                }
+                None => s.mapped(rule, what, value_cell.pos, crate::diag::File::Md),
+            }
+        };
+        match unit {
+            Unit::Chars => {
+                if !is_string_target {
+                    misfit(
+                        &mut self.ctx,
+                        if is_array_target {
+                            "it is an array (write `[]` to cap its elements)"
+                        } else {
+                            "it is not a string"
+                        },
+                    );
+                    return None;
+                }
+                let code = code(self, "max_chars", "char caps")?;
+                let rules = &mut self.objects[t.obj].fields[t.field].rules;
+                if rules.max_chars.is_some() {
+                    self.ctx.md(
+                        value_cell.pos,
+                        format!("`{}` already has a char cap", path.v),
+                        "keep one cap row per path and unit",
+                    );
+                    return None;
+                }
+                rules.max_chars = Some(CapUse {
+                    constant: constant.to_owned(),
+                    value,
+                    code,
+                });
+                Some(cap(Unit::Chars, path.v.clone()))
+            }
+            Unit::Items => {
+                if !is_array_target {
+                    misfit(&mut self.ctx, "it is not an array");
+                    return None;
+                }
+                let code = code(self, "max_items", "item caps")?;
+                let rules = &mut self.objects[t.obj].fields[t.field].rules;
+                if rules.max_items.is_some() {
+                    self.ctx.md(
+                        value_cell.pos,
+                        format!("`{}` already has an item cap", path.v),
+                        "keep one cap row per path and unit",
+                    );
+                    return None;
+                }
+                rules.max_items = Some(CapUse {
+                    constant: constant.to_owned(),
+                    value,
+                    code,
+                });
+                Some(cap(Unit::Items, path.v.clone()))
+            }
+            Unit::Bytes => {
+                misfit(
+                    &mut self.ctx,
+                    "byte caps measure compact JSON of the whole document",
+                );
+                None
+            }
+        }
+    }
+
+    fn required<'s>(
+        &mut self,
+        v: &'s Option<Sp<String>>,
+        pos: Pos,
+        what: &str,
+        key: &str,
+    ) -> Option<&'s Sp<String>> {
+        if v.is_none() {
+            self.ctx.toml(
+                pos,
+                format!("{what} has no `{key}`"),
+                format!("add `{key} = \"...\"`"),
+            );
+        }
+        v.as_ref()
+    }
+
+    fn rule_code(&mut self, code: &Option<Sp<String>>, pos: Pos, what: &str) -> Option<String> {
+        let c = self.required(code, pos, what, "code")?.clone();
+        self.use_code(&c);
+        Some(c.v)
+    }
+
+    fn member(&mut self, obj: usize, name: &Sp<String>) -> Option<Field> {
+        match self.objects[obj].fields.iter().find(|f| f.key == name.v) {
+            Some(f) => Some(f.clone()),
+            None if self
+                .poisoned
+                .contains(&(self.objects[obj].name.clone(), name.v.clone())) =>
+            {
+                None
+            }
+            None => {
+                self.ctx.toml(
+                    name.pos,
+                    format!("`{}` is no field of `{}`", name.v, self.objects[obj].name),
+                    format!("fields: {}", self.member_list(obj)),
+                );
+                None
+            }
+        }
+    }
+
+    fn unique_rules(&mut self, root: Option<usize>) {
+        for u in std::mem::take(&mut self.side.unique) {
+            let what = "[[unique]]";
+            let code = self.rule_code(&u.code, u.pos, what);
+            let path = self.required(&u.path, u.pos, what, "path").cloned();
+            let key = self.required(&u.key, u.pos, what, "key").cloned();
+            let (Some(root), Some(path), Some(key), Some(code)) = (root, path, key, code) else {
+                continue;
+            };
+            let Some((obj, fi)) = self.array_of_objects(root, &path, crate::diag::File::Toml)
+            else {
+                continue;
+            };
+            let Some(elem) = self.elem_object(obj, fi) else {
+                continue;
+            };
+            let Some(kf) = self.member(elem, &key) else {
+                continue;
+            };
+            if kf.ty.base != Base::String || kf.ty.array {
+                self.ctx.toml(
+                    key.pos,
+                    format!("unique key `{}` is not a string", key.v),
+                    "unique_by compares string keys",
+                );
+                continue;
+            }
+            self.objects[obj].fields[fi].rules.unique_by.push(UniqueBy {
+                key: kf.key,
+                key_rust: kf.rust_name,
+                ignore_case: u.ignore_case,
+                trim: u.trim,
+                code: code.clone(),
+            });
+            self.rules.push(Rule {
+                kind: "unique".into(),
+                path: path.v,
+                code,
+            });
+        }
+    }
+
+    fn not_equal_rules(&mut self, root: Option<usize>) {
+        for n in std::mem::take(&mut self.side.not_equal) {
+            let what = "[[not_equal]]";
+            let code = self.rule_code(&n.code, n.pos, what);
+            let a = self.required(&n.a, n.pos, what, "a").cloned();
+            let b = self.required(&n.b, n.pos, what, "b").cloned();
+            let (Some(root), Some(a), Some(b), Some(code)) = (root, a, b, code) else {
+                continue;
+            };
+            let obj = match &n.path {
+                None => root,
+                Some(p) => match self.resolve(root, &p.v) {
+                    Ok(t) => match &self.objects[t.obj].fields[t.field].ty {
+                        TypeRef {
+                            base: Base::Object(name),
+                            array,
+                            ..
+                        } if *array == t.elems => self
+                            .objects
+                            .iter()
+                            .position(|o| &o.name == name)
+                            .expect("checked"),
+                        _ => {
+                            self.ctx.toml(p.pos, format!("`{}` is not an object", p.v), "name a field whose type is a field table (with `[]` for an array of them)");
+                            continue;
+                        }
+                    },
+                    Err(e) => {
+                        if !e.is_empty() {
+                            self.ctx.toml(
+                                p.pos,
+                                format!("path `{}` does not resolve: {e}", p.v),
+                                PATH_HINT,
+                            );
+                        }
+                        continue;
+                    }
+                },
+            };
+            let (Some(fa), Some(fb)) = (self.member(obj, &a), self.member(obj, &b)) else {
+                continue;
+            };
+            if fa.ty != fb.ty {
+                self.ctx.toml(
+                    b.pos,
+                    format!("`{}` and `{}` have different types", a.v, b.v),
+                    "not_equal compares two fields of one type",
+                );
+                continue;
+            }
+            self.objects[obj].not_equal.push(NotEqual {
+                a: fa.key,
+                a_rust: fa.rust_name,
+                b: fb.key,
+                b_rust: fb.rust_name,
+                code: code.clone(),
+            });
+            let path = n.path.map(|p| p.v).unwrap_or_default();
+            self.rules.push(Rule {
+                kind: "not_equal".into(),
+                path,
+                code,
+            });
+        }
+    }
+
+    fn contradiction_rules(&mut self, root: Option<usize>) {
+        for c in std::mem::take(&mut self.side.contradiction) {
+            let what = "[[contradiction]]";
+            let code = self.rule_code(&c.code, c.pos, what);
+            let path = self.required(&c.path, c.pos, what, "path").cloned();
+            let by = self.required(&c.by, c.pos, what, "by").cloned();
+            let value = self.required(&c.value, c.pos, what, "value").cloned();
+            let (Some(root), Some(path), Some(by), Some(value), Some(code)) =
+                (root, path, by, value, code)
+            else {
+                continue;
+            };
+            let Some((obj, fi)) = self.array_of_objects(root, &path, crate::diag::File::Toml)
+            else {
+                continue;
+            };
+            let Some(elem) = self.elem_object(obj, fi) else {
+                continue;
+            };
+            let (Some(bf), Some(vf)) = (self.member(elem, &by), self.member(elem, &value)) else {
+                continue;
+            };
+            let enum_name = match (&bf.ty.base, bf.ty.array || bf.ty.nullable) {
+                (Base::Enum(e), false) => e.clone(),
+                _ => {
+                    self.ctx.toml(
+                        by.pos,
+                        format!("`by = \"{}\"` is not a plain enum field", by.v),
+                        "contradiction pairs are values of an enum table",
+                    );
+                    continue;
+                }
+            };
+            if vf.ty.base != Base::String || vf.ty.array || vf.ty.nullable {
+                self.ctx.toml(
+                    value.pos,
+                    format!("`value = \"{}\"` is not a string field", value.v),
+                    "contradiction compares string values",
+                );
+                continue;
+            }
+            let e = self
+                .enums
+                .iter()
+                .find(|e| e.name == enum_name)
+                .cloned()
+                .expect("checked");
+            if c.pairs.is_empty() {
+                self.ctx.toml(
+                    c.pos,
+                    "[[contradiction]] has no `pairs`",
+                    "add `pairs = [{ a = \"..\", b = \"..\" }]`",
+                );
+                continue;
+            }
+            let mut pairs = Vec::new();
+            for p in &c.pairs {
+                let a = self.required(&p.a, p.pos, "a pair", "a").cloned();
+                let b = self.required(&p.b, p.pos, "a pair", "b").cloned();
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                let mut side = |s: &Sp<String>| match e.values.iter().find(|v| v.value == s.v) {
+                    Some(v) => Some(v.variant.clone()),
+                    None => {
+                        let vals: Vec<String> =
+                            e.values.iter().map(|v| format!("`{}`", v.value)).collect();
+                        self.ctx.toml(
+                            s.pos,
+                            format!("`{}` is not a value of `{}`", s.v, e.name),
+                            format!("values: {}", vals.join(", ")),
+                        );
+                        None
+                    }
+                };
+                let (Some(ar), Some(br)) = (side(&a), side(&b)) else {
+                    continue;
+                };
+                pairs.push(Pair {
+                    a: a.v,
+                    a_rust: ar,
+                    b: b.v,
+                    b_rust: br,
+                    ignore_case: p.ignore_case,
+                });
+            }
+            self.objects[obj].fields[fi]
+                .rules
+                .contradiction
+                .push(Contradiction {
+                    by: bf.key,
+                    by_rust: bf.rust_name,
+                    value: vf.key,
+                    value_rust: vf.rust_name,
+                    enum_rust: e.rust_name,
+                    pairs,
+                    code: code.clone(),
+                });
+            self.rules.push(Rule {
+                kind: "contradiction".into(),
+                path: path.v,
+                code,
+            });
+        }
+    }
+
+    fn examples(&mut self) -> Vec<Example> {
+        let fences = std::mem::take(&mut self.doc.fences);
+        let mut out = Vec::new();
+        let hint = "mark it ```json valid, ```json valid const=NAME, ```json invalid code@path, or ```json fragment";
+        for f in &fences {
+            let mut words = f.info.split_whitespace();
+            if words.next() != Some("json") {
+                continue;
+            }
+            let kind_word = words.next();
+            let rest: Vec<&str> = words.collect();
+            let mut const_name = None;
+            let kind = match kind_word {
+                None => {
+                    self.ctx
+                        .md(f.info_pos, "a `json` example does not say what it is", hint);
+                    continue;
+                }
+                Some("fragment") => ExampleKind::Fragment,
+                Some("valid") => {
+                    for w in &rest {
+                        match w.strip_prefix("const=") {
+                            Some(n) if is_screaming_snake(n) => {
+                                if self.constants.contains_key(n) {
+                                    self.ctx.md(
+                                        f.info_pos,
+                                        format!("duplicate constant `{n}`"),
+                                        "give the example another name",
+                                    );
+                                } else {
+                                    self.constants.insert(n.to_owned(), f.info_pos);
+                                    const_name = Some(n.to_owned());
+                                }
+                            }
+                            _ => self.ctx.md(
+                                f.info_pos,
+                                format!("unknown marker `{w}` on a valid example"),
+                                "the only marker after `valid` is `const=SCREAMING_SNAKE_NAME`",
+                            ),
+                        }
+                    }
+                    if let Err(e) = serde_json::from_str::<serde_json::Value>(&f.text) {
+                        self.ctx.md(
+                            f.pos,
+                            format!("a valid example is not JSON: {e}"),
+                            "fix the example or mark it `invalid`",
+                        );
+                    }
+                    ExampleKind::Valid
+                }
+                Some("invalid") => {
+                    let mut expect = Vec::new();
+                    for w in &rest {
+                        let Some((code, path)) = w.split_once('@') else {
+                            self.ctx.md(f.info_pos, format!("`{w}` is not `code@path`"), "write each expected violation as `code@path` (`code@` for the document)");
+                            continue;
+                        };
+                        if !self.codes.contains_key(code) {
+                            self.ctx.md(
+                                f.info_pos,
+                                format!("code `{code}` is not in the error table"),
+                                "use a code from the error table",
+                            );
+                        }
+                        expect.push((code.to_owned(), path.to_owned()));
+                    }
+                    if expect.is_empty() {
+                        self.ctx.md(
+                            f.info_pos,
+                            "an invalid example names no violation",
+                            "write the expected violations: ```json invalid code@path",
+                        );
+                    }
+                    ExampleKind::Invalid(expect)
+                }
+                Some(other) => {
+                    self.ctx.md(
+                        f.info_pos,
+                        format!("unknown example marker `{other}`"),
+                        hint,
+                    );
+                    continue;
+                }
+            };
+            out.push(Example {
+                kind,
+                const_name,
+                text: f.text.clone(),
+                line: f.pos.line,
+            });
+        }
+        for name in ["FORBIDDEN_KEYS", "DOCUMENT"] {
+            if let Some(p) = self.constants.get(name) {
+                let p = *p;
+                self.ctx.md(
+                    p,
+                    format!("constant `{name}` is reserved"),
+                    "specmint emits a constant of that name; choose another",
+                );
+            }
+        }
+        out
+    }
+}
+
+fn base_words(b: &Base) -> String {
+    match b {
+        Base::String => "a string".into(),
+        Base::Bool => "a bool".into(),
+        Base::U32 | Base::U64 | Base::I64 | Base::Number => "a number".into(),
+        Base::Enum(n) => format!("the enum `{n}`"),
+        Base::Union(n) => format!("the union `{n}`"),
+        Base::Object(n) => format!("the object `{n}`"),
+    }
+}

@@ -1,0 +1,421 @@
+//! The checked model of one spec (IR). Everything the emitters need, nothing they must check.
+
+/// One checked spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// Module name, the file stem (`orders`).
+    pub name: String,
+    /// The Markdown file as displayed (`spec/orders.md`).
+    pub md_path: String,
+    /// The first level-1 heading.
+    pub title: String,
+    /// Table name of the root field table.
+    pub root: String,
+    /// What the document is called in messages (`order`).
+    pub document_name: String,
+    /// Field, enum and union tables, in spec order.
+    pub types: Vec<TypeDef>,
+    /// Cap rows, in table order.
+    pub caps: Vec<Cap>,
+    /// The error table and the rule → code mapping.
+    pub errors: Errors,
+    /// Cross-field rules from the sidecar, with where they apply.
+    pub rules: Vec<Rule>,
+    /// Keys refused anywhere in the document.
+    pub forbidden_keys: Vec<String>,
+    /// Fenced `json` examples, in document order.
+    pub examples: Vec<Example>,
+}
+
+impl Spec {
+    /// The type definition named `name` (a table name).
+    pub fn type_def(&self, name: &str) -> Option<&TypeDef> {
+        self.types.iter().find(|t| t.name() == name)
+    }
+
+    /// The root object.
+    pub fn root_object(&self) -> &Object {
+        match self.type_def(&self.root) {
+            Some(TypeDef::Object(o)) => o,
+            _ => unreachable!("checked: the root is a field table"),
+        }
+    }
+}
+
+/// A named type: one field, enum or union table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeDef {
+    /// A field table: a JSON object.
+    Object(Object),
+    /// An enum table: a closed set of strings.
+    Enum(Enum),
+    /// A union table: a tagged object.
+    Union(Union),
+}
+
+impl TypeDef {
+    /// The table name.
+    pub fn name(&self) -> &str {
+        match self {
+            TypeDef::Object(o) => &o.name,
+            TypeDef::Enum(e) => &e.name,
+            TypeDef::Union(u) => &u.name,
+        }
+    }
+
+    /// The Rust type name.
+    pub fn rust_name(&self) -> &str {
+        match self {
+            TypeDef::Object(o) => &o.rust_name,
+            TypeDef::Enum(e) => &e.rust_name,
+            TypeDef::Union(u) => &u.rust_name,
+        }
+    }
+}
+
+/// A field table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Object {
+    /// Table name (`line_item`).
+    pub name: String,
+    /// Rust type name (`LineItem`).
+    pub rust_name: String,
+    /// The heading above the table, as Markdown.
+    pub doc: String,
+    /// Rows, in table order.
+    pub fields: Vec<Field>,
+    /// `a` ≠ `b` rules on this object's fields.
+    pub not_equal: Vec<NotEqual>,
+    /// Compact-JSON byte cap on the whole object (the root's document cap).
+    pub max_json_bytes: Option<CapUse>,
+}
+
+/// One row of a field table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The JSON key.
+    pub key: String,
+    /// The Rust field name (snake_case of the key; no `r#`).
+    pub rust_name: String,
+    /// The parsed Type cell.
+    pub ty: TypeRef,
+    /// Whether the key must be present.
+    pub required: bool,
+    /// The value an absent optional key means.
+    pub default: Option<DefaultValue>,
+    /// The Meaning cell, as Markdown.
+    pub doc: String,
+    /// Field rules.
+    pub rules: FieldRules,
+}
+
+/// Rules on one field. String rules apply to each element when the field is an array.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FieldRules {
+    /// Not blank, with its code.
+    pub non_blank: Option<String>,
+    /// Char cap.
+    pub max_chars: Option<CapUse>,
+    /// Item cap.
+    pub max_items: Option<CapUse>,
+    /// Per-group item caps.
+    pub max_items_per_group: Vec<GroupCap>,
+    /// Unique keys among the items.
+    pub unique_by: Vec<UniqueBy>,
+    /// Contradictory pairs among the items.
+    pub contradiction: Vec<Contradiction>,
+}
+
+/// A cap as used by a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapUse {
+    /// The Rust constant.
+    pub constant: String,
+    /// The number.
+    pub value: u64,
+    /// The error code.
+    pub code: String,
+}
+
+/// At most `cap` items share one value of `by`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupCap {
+    /// JSON key of the grouping member.
+    pub by: String,
+    /// Rust name of the grouping member.
+    pub by_rust: String,
+    /// The cap.
+    pub cap: CapUse,
+}
+
+/// No two items share a key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniqueBy {
+    /// JSON key of the key member.
+    pub key: String,
+    /// Rust name of the key member.
+    pub key_rust: String,
+    /// Compare ignoring case.
+    pub ignore_case: bool,
+    /// Compare trimmed.
+    pub trim: bool,
+    /// The error code.
+    pub code: String,
+}
+
+/// A value under both sides of a pair is refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contradiction {
+    /// JSON key of the enum member.
+    pub by: String,
+    /// Rust name of the enum member.
+    pub by_rust: String,
+    /// JSON key of the value member.
+    pub value: String,
+    /// Rust name of the value member.
+    pub value_rust: String,
+    /// Rust name of the enum of `by`.
+    pub enum_rust: String,
+    /// The pairs.
+    pub pairs: Vec<Pair>,
+    /// The error code.
+    pub code: String,
+}
+
+/// One contradictory pair of enum values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pair {
+    /// JSON spelling of one side.
+    pub a: String,
+    /// Rust variant of `a`.
+    pub a_rust: String,
+    /// JSON spelling of the other side.
+    pub b: String,
+    /// Rust variant of `b`.
+    pub b_rust: String,
+    /// Values compare ignoring case.
+    pub ignore_case: bool,
+}
+
+/// Two fields of one object must differ.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotEqual {
+    /// JSON key of the first field.
+    pub a: String,
+    /// Rust name of the first field.
+    pub a_rust: String,
+    /// JSON key of the second field.
+    pub b: String,
+    /// Rust name of the second field.
+    pub b_rust: String,
+    /// The error code.
+    pub code: String,
+}
+
+/// A parsed Type cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeRef {
+    /// The element type.
+    pub base: Base,
+    /// `[]`.
+    pub array: bool,
+    /// `?`.
+    pub nullable: bool,
+    /// `non-blank`.
+    pub non_blank: bool,
+}
+
+/// A base type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// `string`.
+    String,
+    /// `bool`.
+    Bool,
+    /// `uint32`.
+    U32,
+    /// `uint64`.
+    U64,
+    /// `int64`.
+    I64,
+    /// `number` (f64).
+    Number,
+    /// A field table (by table name).
+    Object(String),
+    /// An enum table.
+    Enum(String),
+    /// A union table.
+    Union(String),
+}
+
+/// A stated default.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultValue {
+    /// A boolean.
+    Bool(bool),
+    /// An unsigned integer.
+    UInt(u64),
+    /// A signed integer.
+    Int(i64),
+    /// A number.
+    Number(f64),
+    /// A string.
+    String(String),
+    /// An enum value: JSON spelling and Rust variant.
+    Enum {
+        /// JSON spelling.
+        value: String,
+        /// Rust variant.
+        variant: String,
+    },
+}
+
+/// An enum table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Enum {
+    /// Table name.
+    pub name: String,
+    /// Rust type name.
+    pub rust_name: String,
+    /// The heading above the table.
+    pub doc: String,
+    /// Rows.
+    pub values: Vec<EnumValue>,
+}
+
+/// One row of an enum table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumValue {
+    /// JSON spelling.
+    pub value: String,
+    /// Rust variant.
+    pub variant: String,
+    /// Meaning cell.
+    pub doc: String,
+}
+
+/// A union table: a tagged object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Union {
+    /// Table name.
+    pub name: String,
+    /// Rust type name.
+    pub rust_name: String,
+    /// The heading above the table.
+    pub doc: String,
+    /// The tag key (`kind`).
+    pub tag: String,
+    /// Whether a bare tag value is accepted for all-optional variants.
+    pub short_form: bool,
+    /// Rows.
+    pub variants: Vec<Variant>,
+}
+
+/// One row of a union table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// The tag value.
+    pub tag_value: String,
+    /// Rust variant.
+    pub rust_name: String,
+    /// Meaning cell.
+    pub doc: String,
+    /// Extra members.
+    pub members: Vec<Field>,
+}
+
+impl Variant {
+    /// Whether the bare tag can stand for this variant (every member optional).
+    pub fn all_optional(&self) -> bool {
+        self.members.iter().all(|m| m.ty.nullable)
+    }
+}
+
+/// Unit of a cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Unicode scalar values.
+    Chars,
+    /// Compact JSON bytes.
+    Bytes,
+    /// Array items.
+    Items,
+}
+
+/// One cap row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cap {
+    /// The Cap cell, as Markdown.
+    pub label: String,
+    /// The Value cell.
+    pub value_text: String,
+    /// The number.
+    pub value: u64,
+    /// The unit.
+    pub unit: Unit,
+    /// The Rust constant.
+    pub constant: String,
+    /// What the row binds to, in words (`items[].name`, `document bytes`).
+    pub binding: String,
+}
+
+/// The error table and the mapping from rule kinds to codes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Errors {
+    /// Rust name of the error enum.
+    pub enum_name: String,
+    /// Rows.
+    pub codes: Vec<ErrorCode>,
+    /// Code for a document that is not JSON or not the shape.
+    pub parse: String,
+    /// Code for a forbidden key (the parse code when the sidecar names none).
+    pub forbidden_key: String,
+    /// `[errors]` rule kind → code, as written in the sidecar (sorted by rule kind).
+    pub rule_codes: Vec<(String, String)>,
+}
+
+/// One row of the error table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorCode {
+    /// The code as spelled.
+    pub code: String,
+    /// Rust variant.
+    pub variant: String,
+    /// When cell.
+    pub doc: String,
+}
+
+/// A cross-field rule, as declared (for reports and schemas).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    /// Rule kind (`unique`, `not_equal`, `contradiction`, `max_items_per_group`, `document_bytes`).
+    pub kind: String,
+    /// Where it applies (spec path; empty for the document).
+    pub path: String,
+    /// Its code.
+    pub code: String,
+}
+
+/// A fenced `json` example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// What the example claims.
+    pub kind: ExampleKind,
+    /// `const=NAME`, if any.
+    pub const_name: Option<String>,
+    /// The exact fenced text, without the final newline.
+    pub text: String,
+    /// Line of the opening fence in the Markdown.
+    pub line: usize,
+}
+
+/// What an example claims.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExampleKind {
+    /// Must parse and validate.
+    Valid,
+    /// Must fail with exactly these `(code, path)` violations.
+    Invalid(Vec<(String, String)>),
+    /// An illustration; not tested.
+    Fragment,
+}

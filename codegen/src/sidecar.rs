@@ -1,0 +1,410 @@
+//! Load phase, sidecar side: the TOML walked with spans; unknown keys and wrong types are
+//! reported here, meaning is checked in `check`.
+
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::diag::{Context, LineIndex, Pos};
+
+/// A value with its position in the sidecar.
+#[derive(Debug, Clone)]
+pub(crate) struct Sp<T> {
+    pub v: T,
+    pub pos: Pos,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Sidecar {
+    pub root: Option<Sp<String>>,
+    pub document: Option<Sp<String>>,
+    pub types: Vec<(Sp<String>, Sp<String>)>,
+    pub errors_enum: Option<Sp<String>>,
+    /// `[errors]` rule kind → code (without `enum`).
+    pub error_map: Vec<(Sp<String>, Sp<String>)>,
+    pub unions: Vec<(Sp<String>, Option<Sp<bool>>)>,
+    pub caps: Vec<SideCap>,
+    pub unique: Vec<SideUnique>,
+    pub not_equal: Vec<SideNotEqual>,
+    pub contradiction: Vec<SideContradiction>,
+    /// Where the `[spec]` table is (or the file start).
+    pub spec_pos: Pos,
+}
+
+#[derive(Debug)]
+pub(crate) struct SideCap {
+    pub constant: Sp<String>,
+    pub rule: Option<Sp<String>>,
+    pub path: Option<Sp<String>>,
+    pub by: Option<Sp<String>>,
+    pub code: Option<Sp<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct SideUnique {
+    pub pos: Pos,
+    pub path: Option<Sp<String>>,
+    pub key: Option<Sp<String>>,
+    pub ignore_case: bool,
+    pub trim: bool,
+    pub code: Option<Sp<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct SideNotEqual {
+    pub pos: Pos,
+    pub path: Option<Sp<String>>,
+    pub a: Option<Sp<String>>,
+    pub b: Option<Sp<String>>,
+    pub code: Option<Sp<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct SideContradiction {
+    pub pos: Pos,
+    pub path: Option<Sp<String>>,
+    pub by: Option<Sp<String>>,
+    pub value: Option<Sp<String>>,
+    pub code: Option<Sp<String>>,
+    pub pairs: Vec<SidePair>,
+}
+
+#[derive(Debug)]
+pub(crate) struct SidePair {
+    pub pos: Pos,
+    pub a: Option<Sp<String>>,
+    pub b: Option<Sp<String>>,
+    pub ignore_case: bool,
+}
+
+/// Rule kinds `[errors]` may map to a code.
+pub(crate) const ERROR_RULES: &[&str] = &[
+    "parse",
+    "forbidden_key",
+    "non_blank",
+    "max_chars",
+    "max_items",
+    "max_items_per_group",
+    "max_bytes",
+];
+
+struct Walker<'a> {
+    text: &'a str,
+    lines: LineIndex,
+}
+
+impl Walker<'_> {
+    fn pos(&self, offset: usize) -> Pos {
+        self.lines.pos(self.text, offset)
+    }
+
+    /// Reports keys of `table` not in `allowed`.
+    fn known_keys(&self, ctx: &mut Context, table: &DeTable<'_>, allowed: &[&str], what: &str) {
+        for (k, _) in table.iter() {
+            if !allowed.contains(&k.get_ref().as_ref()) {
+                ctx.toml(
+                    self.pos(k.span().start),
+                    format!("unknown key `{}` in {what}", k.get_ref()),
+                    format!("expected one of: {}", allowed.join(", ")),
+                );
+            }
+        }
+    }
+
+    fn string(
+        &self,
+        ctx: &mut Context,
+        table: &DeTable<'_>,
+        key: &str,
+        what: &str,
+    ) -> Option<Sp<String>> {
+        let v = table.get(key)?;
+        match v.get_ref() {
+            DeValue::String(s) => Some(Sp {
+                v: s.to_string(),
+                pos: self.pos(v.span().start),
+            }),
+            other => {
+                ctx.toml(
+                    self.pos(v.span().start),
+                    format!(
+                        "`{key}` in {what} must be a string, found {}",
+                        other.type_str()
+                    ),
+                    format!("write `{key} = \"...\"`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn boolean(
+        &self,
+        ctx: &mut Context,
+        table: &DeTable<'_>,
+        key: &str,
+        what: &str,
+    ) -> Option<Sp<bool>> {
+        let v = table.get(key)?;
+        match v.get_ref() {
+            DeValue::Boolean(b) => Some(Sp {
+                v: *b,
+                pos: self.pos(v.span().start),
+            }),
+            other => {
+                ctx.toml(
+                    self.pos(v.span().start),
+                    format!(
+                        "`{key}` in {what} must be a boolean, found {}",
+                        other.type_str()
+                    ),
+                    format!("write `{key} = true` or `{key} = false`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn table<'t, 'i>(
+        &self,
+        ctx: &mut Context,
+        v: &'t Spanned<DeValue<'i>>,
+        what: &str,
+    ) -> Option<&'t DeTable<'i>> {
+        match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            other => {
+                ctx.toml(
+                    self.pos(v.span().start),
+                    format!("{what} must be a table, found {}", other.type_str()),
+                    format!("write it as `[{what}]`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The tables of an array of tables (`[[unique]]`), each with its position.
+    fn tables<'t, 'i>(
+        &self,
+        ctx: &mut Context,
+        v: &'t Spanned<DeValue<'i>>,
+        what: &str,
+    ) -> Vec<(Pos, &'t DeTable<'i>)> {
+        match v.get_ref() {
+            DeValue::Array(items) => items
+                .iter()
+                .filter_map(|item| {
+                    let t = self.table(ctx, item, what)?;
+                    Some((self.pos(item.span().start), t))
+                })
+                .collect(),
+            other => {
+                ctx.toml(
+                    self.pos(v.span().start),
+                    format!(
+                        "`{what}` must be an array of tables, found {}",
+                        other.type_str()
+                    ),
+                    format!("write each entry as `[[{what}]]`"),
+                );
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Walks the sidecar text. A TOML syntax error is reported and yields an empty sidecar.
+pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
+    let w = Walker {
+        text,
+        lines: LineIndex::new(text),
+    };
+    let mut out = Sidecar {
+        spec_pos: Pos { line: 1, col: 1 },
+        ..Sidecar::default()
+    };
+    let doc = match DeTable::parse(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let pos = e.span().map_or(Pos { line: 1, col: 1 }, |s| w.pos(s.start));
+            ctx.toml(
+                pos,
+                format!("the sidecar is not valid TOML: {}", e.message().trim()),
+                "fix the TOML syntax",
+            );
+            return out;
+        }
+    };
+    let doc = doc.get_ref();
+    w.known_keys(
+        ctx,
+        doc,
+        &[
+            "spec",
+            "types",
+            "errors",
+            "unions",
+            "caps",
+            "unique",
+            "not_equal",
+            "contradiction",
+        ],
+        "the sidecar",
+    );
+
+    if let Some(v) = doc.get("spec") {
+        if let Some(t) = w.table(ctx, v, "spec") {
+            out.spec_pos = w.pos(v.span().start);
+            if let Some((k, _)) = doc.get_key_value("spec") {
+                out.spec_pos = w.pos(k.span().start);
+            }
+            w.known_keys(ctx, t, &["root", "document"], "[spec]");
+            out.root = w.string(ctx, t, "root", "[spec]");
+            out.document = w.string(ctx, t, "document", "[spec]");
+        }
+    }
+    if let Some(v) = doc.get("types") {
+        if let Some(t) = w.table(ctx, v, "types") {
+            for (k, v) in t.iter() {
+                let key = Sp {
+                    v: k.get_ref().to_string(),
+                    pos: w.pos(k.span().start),
+                };
+                if let Some(s) = w.string(ctx, t, k.get_ref(), "[types]") {
+                    out.types.push((key, s));
+                }
+                let _ = v;
+            }
+        }
+    }
+    if let Some(v) = doc.get("errors") {
+        if let Some(t) = w.table(ctx, v, "errors") {
+            let mut allowed = vec!["enum"];
+            allowed.extend_from_slice(ERROR_RULES);
+            w.known_keys(ctx, t, &allowed, "[errors]");
+            out.errors_enum = w.string(ctx, t, "enum", "[errors]");
+            for rule in ERROR_RULES {
+                if let Some(code) = w.string(ctx, t, rule, "[errors]") {
+                    let (k, _) = t.get_key_value(*rule).expect("present");
+                    out.error_map.push((
+                        Sp {
+                            v: (*rule).to_owned(),
+                            pos: w.pos(k.span().start),
+                        },
+                        code,
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(v) = doc.get("unions") {
+        if let Some(t) = w.table(ctx, v, "unions") {
+            for (k, v) in t.iter() {
+                let what = format!("[unions.{}]", k.get_ref());
+                let key = Sp {
+                    v: k.get_ref().to_string(),
+                    pos: w.pos(k.span().start),
+                };
+                if let Some(u) = w.table(ctx, v, &what) {
+                    w.known_keys(ctx, u, &["short_form"], &what);
+                    out.unions
+                        .push((key, w.boolean(ctx, u, "short_form", &what)));
+                }
+            }
+        }
+    }
+    if let Some(v) = doc.get("caps") {
+        if let Some(t) = w.table(ctx, v, "caps") {
+            for (k, v) in t.iter() {
+                let what = format!("[caps.{}]", k.get_ref());
+                let constant = Sp {
+                    v: k.get_ref().to_string(),
+                    pos: w.pos(k.span().start),
+                };
+                if let Some(c) = w.table(ctx, v, &what) {
+                    w.known_keys(ctx, c, &["rule", "path", "by", "code"], &what);
+                    out.caps.push(SideCap {
+                        constant,
+                        rule: w.string(ctx, c, "rule", &what),
+                        path: w.string(ctx, c, "path", &what),
+                        by: w.string(ctx, c, "by", &what),
+                        code: w.string(ctx, c, "code", &what),
+                    });
+                }
+            }
+        }
+    }
+    if let Some(v) = doc.get("unique") {
+        for (pos, t) in w.tables(ctx, v, "unique") {
+            let what = "[[unique]]";
+            w.known_keys(
+                ctx,
+                t,
+                &["path", "key", "ignore_case", "trim", "code"],
+                what,
+            );
+            out.unique.push(SideUnique {
+                pos,
+                path: w.string(ctx, t, "path", what),
+                key: w.string(ctx, t, "key", what),
+                ignore_case: w.boolean(ctx, t, "ignore_case", what).is_some_and(|b| b.v),
+                trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.v),
+                code: w.string(ctx, t, "code", what),
+            });
+        }
+    }
+    if let Some(v) = doc.get("not_equal") {
+        for (pos, t) in w.tables(ctx, v, "not_equal") {
+            let what = "[[not_equal]]";
+            w.known_keys(ctx, t, &["path", "a", "b", "code"], what);
+            out.not_equal.push(SideNotEqual {
+                pos,
+                path: w.string(ctx, t, "path", what),
+                a: w.string(ctx, t, "a", what),
+                b: w.string(ctx, t, "b", what),
+                code: w.string(ctx, t, "code", what),
+            });
+        }
+    }
+    if let Some(v) = doc.get("contradiction") {
+        for (pos, t) in w.tables(ctx, v, "contradiction") {
+            let what = "[[contradiction]]";
+            w.known_keys(ctx, t, &["path", "by", "value", "code", "pairs"], what);
+            let mut pairs = Vec::new();
+            if let Some(pv) = t.get("pairs") {
+                match pv.get_ref() {
+                    DeValue::Array(items) => {
+                        for item in items.iter() {
+                            let what = "a pair of [[contradiction]]";
+                            if let Some(p) = w.table(ctx, item, what) {
+                                w.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
+                                pairs.push(SidePair {
+                                    pos: w.pos(item.span().start),
+                                    a: w.string(ctx, p, "a", what),
+                                    b: w.string(ctx, p, "b", what),
+                                    ignore_case: w
+                                        .boolean(ctx, p, "ignore_case", what)
+                                        .is_some_and(|b| b.v),
+                                });
+                            }
+                        }
+                    }
+                    other => ctx.toml(
+                        w.pos(pv.span().start),
+                        format!("`pairs` must be an array, found {}", other.type_str()),
+                        "write `pairs = [{ a = \"..\", b = \"..\" }]`",
+                    ),
+                }
+            }
+            out.contradiction.push(SideContradiction {
+                pos,
+                path: w.string(ctx, t, "path", what),
+                by: w.string(ctx, t, "by", what),
+                value: w.string(ctx, t, "value", what),
+                code: w.string(ctx, t, "code", what),
+                pairs,
+            });
+        }
+    }
+    out
+}

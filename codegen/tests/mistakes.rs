@@ -1,0 +1,306 @@
+//! Spec mistakes: each is reported at its exact `file:LINE:COL` with a hint, and several
+//! mistakes are all reported together.
+
+use specmint_codegen::{generate, load, Options, SpecSource};
+
+const MD: &str = "# Mini v1
+
+## Fields of a `doc`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | non-blank string | ✔ | The name. |
+| `tags` | string[] | — | Tags. |
+| `kind` | shade | — (default dark) | The shade. |
+
+## Shades: `shade`
+
+| Value | Meaning |
+|---|---|
+| `dark` | Dark. |
+| `light` | Light. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| `name` | 10 chars | NAME_MAX_CHARS |
+| `tags` items | 3 | TAGS_MAX |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_doc` | Not the shape. |
+| `blank` | Blank. |
+| `too_long` | Too long. |
+| `too_many` | Too many. |
+
+```json valid
+{\"name\": \"x\"}
+```
+";
+
+const TOML: &str = "[spec]
+root = \"doc\"
+
+[errors]
+enum = \"DocError\"
+parse = \"bad_doc\"
+non_blank = \"blank\"
+max_chars = \"too_long\"
+max_items = \"too_many\"
+";
+
+fn source(md: &str, toml: &str) -> SpecSource {
+    SpecSource {
+        name: "mini".into(),
+        md_path: "spec/mini.md".into(),
+        md: md.into(),
+        toml_path: "spec/mini.toml".into(),
+        toml: toml.into(),
+    }
+}
+
+/// Every diagnostic as its two lines.
+fn errors(md: &str, toml: &str) -> Vec<(String, String)> {
+    let d = load(&source(md, toml)).expect_err("the spec has a mistake");
+    let text = d.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        2 * d.len(),
+        "each diagnostic is two lines:\n{text}"
+    );
+    lines
+        .chunks(2)
+        .map(|c| {
+            assert!(c[1].starts_with("  hint: ") && c[1].len() > 10, "{text}");
+            (c[0].to_owned(), c[1].to_owned())
+        })
+        .collect()
+}
+
+/// Exactly one diagnostic, whose first line is `expected`.
+fn one(md: &str, toml: &str, expected: &str) {
+    let errs = errors(md, toml);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(errs[0].0, expected, "hint: {}", errs[0].1);
+}
+
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from:?} not in the base spec");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn base_spec_loads() {
+    let spec = load(&source(MD, TOML)).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(spec.caps.len(), 2);
+    let files = generate(&[source(MD, TOML)], &Options::default()).unwrap();
+    assert!(files["rust/mini.rs"].contains("pub const NAME_MAX_CHARS: usize = 10;"));
+}
+
+#[test]
+fn sidecar_key_naming_no_row() {
+    let toml = format!("{TOML}\n[caps.NOPE]\nrule = \"document_bytes\"\n");
+    one(
+        MD,
+        &toml,
+        "spec/mini.toml:11:7: error: [caps.NOPE] names no cap row",
+    );
+}
+
+#[test]
+fn cap_row_bound_to_nothing() {
+    let md = edit(
+        MD,
+        "| `tags` items | 3 | TAGS_MAX |",
+        "| Tag count | 3 | TAGS_MAX |",
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:23:3: error: cap row `TAGS_MAX` is bound to nothing",
+    );
+}
+
+#[test]
+fn cap_with_no_unit_on_a_string() {
+    let md = edit(MD, "| `name` | 10 chars |", "| `name` | 10 |");
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:22:12: error: cap `NAME_MAX_CHARS` has no unit and `name` is not an array",
+    );
+}
+
+#[test]
+fn unknown_unit() {
+    let md = edit(MD, "10 chars", "10 glyphs");
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:22:12: error: unknown unit `glyphs` in `10 glyphs`",
+    );
+}
+
+#[test]
+fn unit_that_does_not_fit() {
+    let md = edit(MD, "| `tags` items | 3 |", "| `tags` items | 3 chars |");
+    one(&md, TOML, "spec/mini.md:23:18: error: unit `chars` does not fit `tags`: it is an array (write `[]` to cap its elements)");
+}
+
+#[test]
+fn unknown_type() {
+    let md = edit(MD, "| `tags` | string[] |", "| `tags` | strng[] |");
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:8:12: error: unknown type `strng` in `strng[]`",
+    );
+}
+
+#[test]
+fn path_that_does_not_resolve() {
+    let md = edit(MD, "| `name` | 10 chars |", "| `nmae` | 10 chars |");
+    one(&md, TOML, "spec/mini.md:22:3: error: path `nmae` does not resolve: `doc` has no field `nmae` (fields: `name`, `tags`, `kind`)");
+}
+
+#[test]
+fn code_used_but_not_in_the_table() {
+    let toml = edit(TOML, "max_items = \"too_many\"", "max_items = \"too_mny\"");
+    let errs = errors(MD, &toml);
+    let lines: Vec<&str> = errs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            // The table row nothing produces any more, then the misspelt sidecar code.
+            "spec/mini.md:32:3: error: error code `too_many` is produced by nothing",
+            "spec/mini.toml:9:13: error: code `too_mny` is not in the error table",
+        ]
+    );
+}
+
+#[test]
+fn code_in_the_table_produced_by_nothing() {
+    let md = edit(
+        MD,
+        "| `too_many` | Too many. |",
+        "| `too_many` | Too many. |\n| `unused` | Never. |",
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:33:3: error: error code `unused` is produced by nothing",
+    );
+}
+
+#[test]
+fn unmarked_json_fence() {
+    let md = edit(MD, "```json valid", "```json");
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:34:4: error: a `json` example does not say what it is",
+    );
+}
+
+#[test]
+fn missing_sidecar() {
+    one(
+        MD,
+        "",
+        "spec/mini.md:1:1: error: the sidecar `spec/mini.toml` is missing or empty",
+    );
+}
+
+#[test]
+fn unknown_sidecar_key() {
+    let toml = edit(TOML, "root = \"doc\"", "root = \"doc\"\nrot = \"doc\"");
+    one(
+        MD,
+        &toml,
+        "spec/mini.toml:3:1: error: unknown key `rot` in [spec]",
+    );
+}
+
+#[test]
+fn optional_field_without_default() {
+    let md = edit(MD, "| shade | — (default dark) |", "| shade | — |");
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:9:20: error: optional field `kind` has no default",
+    );
+}
+
+#[test]
+fn duplicate_constant() {
+    let md = edit(MD, "| 3 | TAGS_MAX |", "| 3 | NAME_MAX_CHARS |");
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:23:22: error: duplicate constant `NAME_MAX_CHARS`",
+    );
+}
+
+#[test]
+fn several_mistakes_are_all_reported_in_order() {
+    let md = edit(MD, "| `tags` | string[] |", "| `tags` | strng[] |");
+    let md = edit(&md, "```json valid", "```json");
+    let md = edit(&md, "10 chars", "10 glyphs");
+    // A broken row is reported once: the cap on `tags` stays silent.
+    let toml = format!("{TOML}unknown = 1\n");
+    let errs = errors(&md, &toml);
+    let lines: Vec<&str> = errs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "spec/mini.md:8:12: error: unknown type `strng` in `strng[]`",
+            "spec/mini.md:22:12: error: unknown unit `glyphs` in `10 glyphs`",
+            "spec/mini.md:34:4: error: a `json` example does not say what it is",
+            "spec/mini.toml:10:1: error: unknown key `unknown` in [errors]",
+        ]
+    );
+}
+
+#[test]
+fn generate_reports_every_spec() {
+    let bad = source(&edit(MD, "10 chars", "10 glyphs"), TOML);
+    let mut other = source(MD, "");
+    other.name = "other".into();
+    other.md_path = "spec/other.md".into();
+    other.toml_path = "spec/other.toml".into();
+    let d = generate(&[bad, other], &Options::default()).unwrap_err();
+    assert_eq!(d.len(), 2, "{d}");
+}
+
+#[test]
+fn sidecar_rule_naming_no_field() {
+    let md = edit(
+        MD,
+        "| `bad_doc` | Not the shape. |",
+        "| `bad_doc` | Not the shape. |\n| `same` | Equal. |",
+    );
+    let toml = format!("{TOML}\n[[not_equal]]\na = \"name\"\nb = \"nmae\"\ncode = \"same\"\n");
+    one(
+        &md,
+        &toml,
+        "spec/mini.toml:13:5: error: `nmae` is no field of `doc`",
+    );
+}
+
+#[test]
+fn sidecar_code_missing_from_the_table_in_a_rule() {
+    let toml = format!("{TOML}\n[[unique]]\npath = \"tags\"\nkey = \"id\"\ncode = \"dup\"\n");
+    let errs = errors(MD, &toml);
+    let lines: Vec<&str> = errs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "spec/mini.toml:12:8: error: `tags` is not an array of objects",
+            "spec/mini.toml:14:8: error: code `dup` is not in the error table",
+        ]
+    );
+}

@@ -1,0 +1,60 @@
+//! The registry of bundled specs, by the names the CLI uses.
+
+use crate::runtime::document::{parse_document, DocumentSpec};
+use crate::Report;
+
+/// One bundled spec, as the CLI and other generic callers see it.
+#[derive(Debug, Clone, Copy)]
+pub struct Bundled {
+    /// The CLI's name for the document type (`task-packet`).
+    pub cli_name: &'static str,
+    /// The spec's module name and file stem (`task_packet`).
+    pub module: &'static str,
+    /// How documents of this type are parsed (limits, codes, forbidden keys).
+    pub document: &'static DocumentSpec,
+    /// The emitted JSON Schema.
+    pub json_schema: &'static str,
+    /// Parse + validate `input` under `document`, returning the canonical JSON.
+    pub check: fn(&[u8], &DocumentSpec) -> Result<String, Report>,
+}
+
+impl Bundled {
+    /// Parses and validates `input`; on success returns its canonical (normalized, compact) JSON.
+    /// `max_input_bytes` overrides the document's input size limit.
+    pub fn validate(&self, input: &[u8], max_input_bytes: Option<usize>) -> Result<String, Report> {
+        let document = DocumentSpec {
+            max_input_bytes: max_input_bytes.unwrap_or(self.document.max_input_bytes),
+            ..*self.document
+        };
+        (self.check)(input, &document)
+    }
+}
+
+macro_rules! bundled {
+    ($($cli:literal => $module:ident :: $root:ident),* $(,)?) => {
+        /// Every bundled spec, in CLI-name order.
+        pub const ALL: &[Bundled] = &[$(Bundled {
+            cli_name: $cli,
+            module: stringify!($module),
+            document: &crate::$module::DOCUMENT,
+            json_schema: crate::$module::JSON_SCHEMA,
+            check: |input, document| {
+                parse_document::<crate::$module::$root>(input, document).map(|value| value.to_canonical_json())
+            },
+        }),*];
+    };
+}
+
+bundled! {
+    "task-packet" => task_packet::TaskPacket,
+}
+
+/// Finds a bundled spec by its CLI name (`task-packet`).
+pub fn find(cli_name: &str) -> Option<&'static Bundled> {
+    ALL.iter().find(|b| b.cli_name == cli_name)
+}
+
+/// The CLI names of every bundled spec, for usage messages.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|b| b.cli_name).collect()
+}

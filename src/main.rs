@@ -1,0 +1,261 @@
+//! The `specmint` command line: a thin layer over the library.
+//!
+//! ```text
+//! specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
+//! specmint schema <TYPE>
+//! specmint generate [--spec DIR] [--out DIR] [--check]
+//! ```
+//! Exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use specmint::bundled::{self, Bundled};
+use specmint::runtime::document::{locate, locate_key};
+use specmint::Violation;
+
+const USAGE: &str = "\
+usage:
+  specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
+  specmint schema <TYPE>
+  specmint generate [--spec DIR] [--out DIR] [--check]
+  specmint --help
+
+exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
+
+/// A failure that is not a verdict: bad usage or I/O. Exit status 2.
+struct UsageError(String);
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => ExitCode::from(code),
+        Err(UsageError(message)) => {
+            eprintln!("specmint: {message}");
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<u8, UsageError> {
+    match args.first().map(String::as_str) {
+        Some("validate") => validate(&args[1..]),
+        Some("schema") => schema(&args[1..]),
+        Some("generate") => generate(&args[1..]),
+        Some("--help" | "-h" | "help") => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        Some(other) => Err(UsageError(format!("unknown command `{other}`"))),
+        None => Err(UsageError("missing command".to_owned())),
+    }
+}
+
+fn find_type(name: Option<&String>) -> Result<&'static Bundled, UsageError> {
+    let known = bundled::names().join(", ");
+    let name = name.ok_or_else(|| UsageError(format!("missing TYPE (one of: {known})")))?;
+    bundled::find(name).ok_or_else(|| UsageError(format!("unknown TYPE `{name}` (one of: {known})")))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Human,
+    Json,
+}
+
+fn validate(args: &[String]) -> Result<u8, UsageError> {
+    let mut positional = Vec::new();
+    let mut format = Format::Human;
+    let mut max_input_bytes = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--format" => {
+                format = match rest.next().map(String::as_str) {
+                    Some("human") => Format::Human,
+                    Some("json") => Format::Json,
+                    other => {
+                        return Err(UsageError(format!(
+                            "--format takes `human` or `json`, got {}",
+                            other.map_or("nothing".to_owned(), |o| format!("`{o}`"))
+                        )))
+                    }
+                }
+            }
+            "--max-input-bytes" => {
+                let value = rest.next().and_then(|v| v.parse::<usize>().ok());
+                max_input_bytes = Some(value.ok_or_else(|| {
+                    UsageError("--max-input-bytes takes a non-negative integer".to_owned())
+                })?);
+            }
+            flag if flag.starts_with("--") => return Err(UsageError(format!("unknown option `{flag}`"))),
+            _ => positional.push(arg),
+        }
+    }
+    let bundled = find_type(positional.first().copied())?;
+    let file = positional.get(1).ok_or_else(|| UsageError("missing FILE (or `-` for stdin)".to_owned()))?;
+    if positional.len() > 2 {
+        return Err(UsageError(format!("unexpected argument `{}`", positional[2])));
+    }
+    let (display, input) = read_input(file)?;
+    let verdict = bundled.validate(&input, max_input_bytes);
+    let violations = verdict.as_ref().err().map_or(&[][..], |report| &report.violations[..]);
+    let text = String::from_utf8_lossy(&input);
+    let located: Vec<Located> = violations.iter().map(|v| Located::new(v, &text, bundled)).collect();
+    let mut stdout = std::io::stdout().lock();
+    let written = match format {
+        Format::Json => writeln!(stdout, "{}", json_verdict(bundled, &located)),
+        Format::Human => human_verdict(&mut stdout, bundled, &display, &located),
+    };
+    written.map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    Ok(if verdict.is_ok() { 0 } else { 1 })
+}
+
+fn read_input(file: &str) -> Result<(String, Vec<u8>), UsageError> {
+    let mut input = Vec::new();
+    if file == "-" {
+        std::io::stdin()
+            .read_to_end(&mut input)
+            .map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
+        Ok(("<stdin>".to_owned(), input))
+    } else {
+        let input = std::fs::read(file).map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
+        Ok((file.to_owned(), input))
+    }
+}
+
+/// A violation with the place in the input it points at.
+struct Located<'a> {
+    violation: &'a Violation,
+    line_col: Option<(usize, usize)>,
+}
+
+impl<'a> Located<'a> {
+    fn new(violation: &'a Violation, input: &str, bundled: &Bundled) -> Self {
+        let line_col = if violation.code == bundled.document.forbidden_key_code {
+            locate_key(input, &violation.pointer)
+        } else if violation.code == bundled.document.parse_error_code {
+            serde_json_position(&violation.message).or_else(|| nearest(input, &violation.pointer))
+        } else {
+            nearest(input, &violation.pointer)
+        };
+        Located { violation, line_col }
+    }
+}
+
+/// The position of the value at `pointer`, or of its nearest ancestor that exists
+/// (a missing field points at the object that lacks it).
+fn nearest(input: &str, pointer: &str) -> Option<(usize, usize)> {
+    let mut pointer = pointer;
+    loop {
+        if let Some(found) = locate(input, pointer) {
+            return Some(found);
+        }
+        pointer = &pointer[..pointer.rfind('/')?];
+    }
+}
+
+/// serde_json ends its messages with ` at line L column C`; the CLI reuses that position.
+fn serde_json_position(message: &str) -> Option<(usize, usize)> {
+    let (_, tail) = message.rsplit_once(" at line ")?;
+    let (line, column) = tail.split_once(" column ")?;
+    Some((line.parse().ok()?, column.parse().ok()?))
+}
+
+fn json_verdict(bundled: &Bundled, located: &[Located]) -> String {
+    let errors: Vec<serde_json::Value> = located
+        .iter()
+        .map(|l| {
+            let v = l.violation;
+            let mut error = serde_json::json!({
+                "code": v.code,
+                "path": v.path,
+                "pointer": v.pointer,
+                "message": v.message,
+            });
+            let fields = [
+                ("measured", v.measured),
+                ("limit", v.limit),
+                ("line", l.line_col.map(|(line, _)| line as u64)),
+                ("column", l.line_col.map(|(_, column)| column as u64)),
+            ];
+            for (key, value) in fields {
+                if let Some(value) = value {
+                    error[key] = value.into();
+                }
+            }
+            error
+        })
+        .collect();
+    serde_json::json!({ "valid": located.is_empty(), "type": bundled.cli_name, "errors": errors }).to_string()
+}
+
+fn human_verdict(out: &mut impl Write, bundled: &Bundled, display: &str, located: &[Located]) -> std::io::Result<()> {
+    for l in located {
+        let v = l.violation;
+        match l.line_col {
+            Some((line, column)) => write!(out, "{display}:{line}:{column}: ")?,
+            None => write!(out, "{display}: ")?,
+        }
+        writeln!(out, "error[{}]: {}", v.code, v.message)?;
+    }
+    match located.len() {
+        0 => writeln!(out, "{display}: valid {}", bundled.cli_name),
+        1 => writeln!(out, "{display}: invalid {} (1 error)", bundled.cli_name),
+        n => writeln!(out, "{display}: invalid {} ({n} errors)", bundled.cli_name),
+    }
+}
+
+fn schema(args: &[String]) -> Result<u8, UsageError> {
+    let bundled = find_type(args.first())?;
+    if let Some(extra) = args.get(1) {
+        return Err(UsageError(format!("unexpected argument `{extra}`")));
+    }
+    print!("{}", bundled.json_schema);
+    Ok(0)
+}
+
+fn generate(args: &[String]) -> Result<u8, UsageError> {
+    let mut spec_dir = PathBuf::from(specmint::SPEC_DIR);
+    let mut out_dir = PathBuf::from(specmint::GENERATED_DIR);
+    let mut check = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--check" => check = true,
+            "--spec" | "--out" => {
+                let dir = rest.next().ok_or_else(|| UsageError(format!("{arg} takes a directory")))?;
+                if arg == "--spec" { spec_dir = dir.into() } else { out_dir = dir.into() }
+            }
+            other => return Err(UsageError(format!("unexpected argument `{other}`"))),
+        }
+    }
+    let display_prefix = spec_dir.display().to_string();
+    let sources = specmint_codegen::read_spec_dir(&spec_dir, &display_prefix)
+        .map_err(|e| UsageError(format!("cannot read specs in `{}`: {e}", spec_dir.display())))?;
+    let files = match specmint_codegen::generate(&sources, &specmint::bundle_options()) {
+        Ok(files) => files,
+        Err(diagnostics) => {
+            eprintln!("{diagnostics}");
+            return Ok(1);
+        }
+    };
+    if check {
+        let drifted = specmint_codegen::check_dir(&out_dir, &files);
+        if drifted.is_empty() {
+            println!("{}: up to date ({} files)", out_dir.display(), files.len());
+            return Ok(0);
+        }
+        for path in &drifted {
+            println!("{}: out of date", out_dir.join(path).display());
+        }
+        println!("run `specmint generate` to refresh {}", out_dir.display());
+        return Ok(1);
+    }
+    specmint_codegen::write_if_changed(&out_dir, &files)
+        .map_err(|e| UsageError(format!("cannot write `{}`: {e}", out_dir.display())))?;
+    println!("{}: wrote {} files", out_dir.display(), files.len());
+    Ok(0)
+}
