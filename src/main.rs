@@ -56,7 +56,8 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
 fn find_type(name: Option<&String>) -> Result<&'static Bundled, UsageError> {
     let known = bundled::names().join(", ");
     let name = name.ok_or_else(|| UsageError(format!("missing TYPE (one of: {known})")))?;
-    bundled::find(name).ok_or_else(|| UsageError(format!("unknown TYPE `{name}` (one of: {known})")))
+    bundled::find(name)
+        .ok_or_else(|| UsageError(format!("unknown TYPE `{name}` (one of: {known})")))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -90,20 +91,33 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
                     UsageError("--max-input-bytes takes a non-negative integer".to_owned())
                 })?);
             }
-            flag if flag.starts_with("--") => return Err(UsageError(format!("unknown option `{flag}`"))),
+            flag if flag.starts_with("--") => {
+                return Err(UsageError(format!("unknown option `{flag}`")))
+            }
             _ => positional.push(arg),
         }
     }
     let bundled = find_type(positional.first().copied())?;
-    let file = positional.get(1).ok_or_else(|| UsageError("missing FILE (or `-` for stdin)".to_owned()))?;
+    let file = positional
+        .get(1)
+        .ok_or_else(|| UsageError("missing FILE (or `-` for stdin)".to_owned()))?;
     if positional.len() > 2 {
-        return Err(UsageError(format!("unexpected argument `{}`", positional[2])));
+        return Err(UsageError(format!(
+            "unexpected argument `{}`",
+            positional[2]
+        )));
     }
     let (display, input) = read_input(file)?;
     let verdict = bundled.validate(&input, max_input_bytes);
-    let violations = verdict.as_ref().err().map_or(&[][..], |report| &report.violations[..]);
+    let violations = verdict
+        .as_ref()
+        .err()
+        .map_or(&[][..], |report| &report.violations[..]);
     let text = String::from_utf8_lossy(&input);
-    let located: Vec<Located> = violations.iter().map(|v| Located::new(v, &text, bundled)).collect();
+    let located: Vec<Located> = violations
+        .iter()
+        .map(|v| Located::new(v, &text, bundled))
+        .collect();
     let mut stdout = std::io::stdout().lock();
     let written = match format {
         Format::Json => writeln!(stdout, "{}", json_verdict(bundled, &located)),
@@ -121,7 +135,8 @@ fn read_input(file: &str) -> Result<(String, Vec<u8>), UsageError> {
             .map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
         Ok(("<stdin>".to_owned(), input))
     } else {
-        let input = std::fs::read(file).map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
+        let input =
+            std::fs::read(file).map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
         Ok((file.to_owned(), input))
     }
 }
@@ -141,7 +156,10 @@ impl<'a> Located<'a> {
         } else {
             nearest(input, &violation.pointer)
         };
-        Located { violation, line_col }
+        Located {
+            violation,
+            line_col,
+        }
     }
 }
 
@@ -189,10 +207,16 @@ fn json_verdict(bundled: &Bundled, located: &[Located]) -> String {
             error
         })
         .collect();
-    serde_json::json!({ "valid": located.is_empty(), "type": bundled.cli_name, "errors": errors }).to_string()
+    serde_json::json!({ "valid": located.is_empty(), "type": bundled.cli_name, "errors": errors })
+        .to_string()
 }
 
-fn human_verdict(out: &mut impl Write, bundled: &Bundled, display: &str, located: &[Located]) -> std::io::Result<()> {
+fn human_verdict(
+    out: &mut impl Write,
+    bundled: &Bundled,
+    display: &str,
+    located: &[Located],
+) -> std::io::Result<()> {
     for l in located {
         let v = l.violation;
         match l.line_col {
@@ -226,15 +250,25 @@ fn generate(args: &[String]) -> Result<u8, UsageError> {
         match arg.as_str() {
             "--check" => check = true,
             "--spec" | "--out" => {
-                let dir = rest.next().ok_or_else(|| UsageError(format!("{arg} takes a directory")))?;
-                if arg == "--spec" { spec_dir = dir.into() } else { out_dir = dir.into() }
+                let dir = rest
+                    .next()
+                    .ok_or_else(|| UsageError(format!("{arg} takes a directory")))?;
+                if arg == "--spec" {
+                    spec_dir = dir.into()
+                } else {
+                    out_dir = dir.into()
+                }
             }
             other => return Err(UsageError(format!("unexpected argument `{other}`"))),
         }
     }
     let display_prefix = spec_dir.display().to_string();
-    let sources = specmint_codegen::read_spec_dir(&spec_dir, &display_prefix)
-        .map_err(|e| UsageError(format!("cannot read specs in `{}`: {e}", spec_dir.display())))?;
+    let sources = specmint_codegen::read_spec_dir(&spec_dir, &display_prefix).map_err(|e| {
+        UsageError(format!(
+            "cannot read specs in `{}`: {e}",
+            spec_dir.display()
+        ))
+    })?;
     let files = match specmint_codegen::generate(&sources, &specmint::bundle_options()) {
         Ok(files) => files,
         Err(diagnostics) => {

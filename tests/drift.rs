@@ -12,8 +12,11 @@ use std::process::Command;
 use common::{root, specmint, specmint_in};
 
 fn generate_bundled() -> std::collections::BTreeMap<String, String> {
-    let sources = specmint_codegen::read_spec_dir(&root().join(specmint::SPEC_DIR), specmint::SPEC_DIR).unwrap();
-    specmint_codegen::generate(&sources, &specmint::bundle_options()).unwrap_or_else(|d| panic!("{d}"))
+    let sources =
+        specmint_codegen::read_spec_dir(&root().join(specmint::SPEC_DIR), specmint::SPEC_DIR)
+            .unwrap();
+    specmint_codegen::generate(&sources, &specmint::bundle_options())
+        .unwrap_or_else(|d| panic!("{d}"))
 }
 
 #[test]
@@ -37,7 +40,8 @@ fn build_script_output_is_the_committed_snapshot() {
     let built = include_str!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
     let committed = std::fs::read_to_string(root().join("generated/rust/task_packet.rs")).unwrap();
     assert_eq!(built, committed);
-    let schema = std::fs::read_to_string(root().join("generated/schema/task_packet.schema.json")).unwrap();
+    let schema =
+        std::fs::read_to_string(root().join("generated/schema/task_packet.schema.json")).unwrap();
     assert_eq!(specmint::task_packet::JSON_SCHEMA, schema);
 }
 
@@ -92,14 +96,31 @@ fn generate_reports_spec_mistakes_with_file_line_col() {
     copy_dir(&root().join("spec"), &dir.join("spec"));
     let md = dir.join("spec/task_packet.md");
     let text = std::fs::read_to_string(&md).unwrap();
-    std::fs::write(&md, text.replace("| 200 chars | CONSTRAINT_TEXT_MAX_CHARS |", "| 200 | CONSTRAINT_TEXT_MAX_CHARS |")).unwrap();
+    std::fs::write(
+        &md,
+        text.replace(
+            "| 200 chars | CONSTRAINT_TEXT_MAX_CHARS |",
+            "| 200 | CONSTRAINT_TEXT_MAX_CHARS |",
+        ),
+    )
+    .unwrap();
     let out = specmint_in(&dir, &["generate", "--out", "out"], b"");
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let line = text.lines().position(|l| l.contains("CONSTRAINT_TEXT_MAX_CHARS")).unwrap() + 1;
-    assert!(stderr.contains(&format!("spec/task_packet.md:{line}:")), "{stderr}");
+    let line = text
+        .lines()
+        .position(|l| l.contains("CONSTRAINT_TEXT_MAX_CHARS"))
+        .unwrap()
+        + 1;
+    assert!(
+        stderr.contains(&format!("spec/task_packet.md:{line}:")),
+        "{stderr}"
+    );
     assert!(stderr.contains("hint:"), "{stderr}");
-    assert!(!dir.join("out").exists(), "nothing is written when the spec is wrong");
+    assert!(
+        !dir.join("out").exists(),
+        "nothing is written when the spec is wrong"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -135,21 +156,41 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
             .unwrap()
     };
     let out = cargo(&["run", "--quiet", "--offline", "--", "generate"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let rust = std::fs::read_to_string(dir.join("generated/rust/task_packet.rs")).unwrap();
     assert!(rust.contains("pub const CONSTRAINT_TEXT_MAX_CHARS: usize = 150;"));
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("generated/schema/task_packet.schema.json")).unwrap())
-            .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("generated/schema/task_packet.schema.json")).unwrap(),
+    )
+    .unwrap();
     let text_max = schema.pointer("/$defs/constraint/properties/text/maxLength");
     assert_eq!(text_max, Some(&serde_json::json!(150)));
 
     // The validator follows: 151 chars pass here and fail in the edited copy.
     let input = common::packet_with(&common::constraints(1, 0, &"é".repeat(151)));
-    assert_eq!(specmint(&["validate", "task-packet", "-"], input.as_bytes()).status.code(), Some(0));
+    assert_eq!(
+        specmint(&["validate", "task-packet", "-"], input.as_bytes())
+            .status
+            .code(),
+        Some(0)
+    );
     let mut child = Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--offline", "--", "validate", "task-packet", "-", "--format", "json"])
+        .args([
+            "run",
+            "--quiet",
+            "--offline",
+            "--",
+            "validate",
+            "task-packet",
+            "-",
+            "--format",
+            "json",
+        ])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", target_dir().join("cap-edit"))
         .stdin(std::process::Stdio::piped())
@@ -162,7 +203,10 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["errors"][0]["code"], "field_too_long");
     assert_eq!(verdict["errors"][0]["path"], "constraints[0].text");
-    assert_eq!(verdict["errors"][0]["message"], "`constraints[0].text` is 151 chars (max 150)");
+    assert_eq!(
+        verdict["errors"][0]["message"],
+        "`constraints[0].text` is 151 chars (max 150)"
+    );
 
     // Nothing but the spec was edited: the only differences from the committed snapshot are the cap.
     let committed = std::fs::read_to_string(root().join("generated/rust/task_packet.rs")).unwrap();

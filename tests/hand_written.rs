@@ -6,7 +6,10 @@ use specmint::Validate;
 const TITLE_MAX: usize = 10;
 
 #[derive(serde::Serialize, specmint::Validate)]
-#[validate(crate = "::specmint::runtime", max_json_bytes(max = 200, code = "order_too_large"))]
+#[validate(
+    crate = "::specmint::runtime",
+    max_json_bytes(max = 200, code = "order_too_large")
+)]
 #[validate(not_equal(a = buyer, b = seller, code = "self_trade"))]
 struct Order {
     #[validate(non_blank, max_chars = TITLE_MAX)]
@@ -47,10 +50,17 @@ fn each_rule_reports_code_path_pointer_and_message() {
     o.title = "ten chars!!".into();
     o.seller = "ann".into();
     o.tags = vec!["ok".into(), " ".into(), "toolong".into(), "x".into()];
-    o.lines = vec![Line { sku: "a".into() }, Line { sku: " ".into() }, Line { sku: " A ".into() }];
+    o.lines = vec![
+        Line { sku: "a".into() },
+        Line { sku: " ".into() },
+        Line { sku: " A ".into() },
+    ];
     let report = o.validate().unwrap_err();
-    let got: Vec<(&str, &str, &str)> =
-        report.violations.iter().map(|v| (v.code, v.path.as_str(), v.pointer.as_str())).collect();
+    let got: Vec<(&str, &str, &str)> = report
+        .violations
+        .iter()
+        .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
+        .collect();
     assert_eq!(
         got,
         [

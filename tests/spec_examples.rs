@@ -36,18 +36,33 @@ fn every_spec_example_gets_its_stated_verdict() {
             match &example.kind {
                 ExampleKind::Fragment => continue,
                 ExampleKind::Valid => {
-                    assert!(verdict.is_ok(), "{at}: valid example refused: {:?}", verdict.err());
-                    assert!(validator.is_valid(&instance), "{at}: valid example refused by the schema");
+                    assert!(
+                        verdict.is_ok(),
+                        "{at}: valid example refused: {:?}",
+                        verdict.err()
+                    );
+                    assert!(
+                        validator.is_valid(&instance),
+                        "{at}: valid example refused by the schema"
+                    );
                 }
                 ExampleKind::Invalid(expected) => {
                     let report = verdict.expect_err(&at);
-                    let got: Vec<(String, String)> =
-                        report.violations.iter().map(|v| (v.code.to_owned(), v.path.clone())).collect();
-                    let want: Vec<(String, String)> =
-                        expected.clone();
+                    let got: Vec<(String, String)> = report
+                        .violations
+                        .iter()
+                        .map(|v| (v.code.to_owned(), v.path.clone()))
+                        .collect();
+                    let want: Vec<(String, String)> = expected.clone();
                     assert_eq!(got, want, "{at}");
-                    if expected.iter().all(|(code, _)| expressible.contains(&code.as_str())) {
-                        assert!(!validator.is_valid(&instance), "{at}: invalid example accepted by the schema");
+                    if expected
+                        .iter()
+                        .all(|(code, _)| expressible.contains(&code.as_str()))
+                    {
+                        assert!(
+                            !validator.is_valid(&instance),
+                            "{at}: invalid example accepted by the schema"
+                        );
                     }
                 }
             }
@@ -61,7 +76,10 @@ fn every_spec_example_gets_its_stated_verdict() {
 fn every_emitted_schema_is_valid_draft_2020_12() {
     for bundled in bundled::ALL {
         let schema: serde_json::Value = serde_json::from_str(bundled.json_schema).unwrap();
-        assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        assert_eq!(
+            schema["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
         jsonschema::meta::validate(&schema)
             .unwrap_or_else(|e| panic!("{}: not a valid 2020-12 schema: {e}", bundled.module));
     }

@@ -214,10 +214,23 @@ impl Ctx<'_> {
         }
     }
 
-    /// `#[validate(..)]` rule list for one field.
+    /// `#[validate(..)]` rule list for one field, in the order violations are reported:
+    /// the list's own counts, then each element (text rules, nested values), then the rules
+    /// that compare elements with each other.
     fn field_rules(&self, f: &Field) -> Vec<TokenStream> {
         let r = &f.rules;
         let mut rules = Vec::new();
+        if let Some(cap) = &r.max_items {
+            let c = ident(&cap.constant);
+            let code = &cap.code;
+            rules.push(quote!(max_items(max = #c, code = #code)));
+        }
+        for g in &r.max_items_per_group {
+            let by = ident(&g.by_rust);
+            let c = ident(&g.cap.constant);
+            let code = &g.cap.code;
+            rules.push(quote!(max_items_per_group(by = #by, max = #c, code = #code)));
+        }
         let mut text = Vec::new();
         if let Some(code) = &r.non_blank {
             text.push(quote!(non_blank(code = #code)));
@@ -234,16 +247,8 @@ impl Ctx<'_> {
                 rules.extend(text);
             }
         }
-        if let Some(cap) = &r.max_items {
-            let c = ident(&cap.constant);
-            let code = &cap.code;
-            rules.push(quote!(max_items(max = #c, code = #code)));
-        }
-        for g in &r.max_items_per_group {
-            let by = ident(&g.by_rust);
-            let c = ident(&g.cap.constant);
-            let code = &g.cap.code;
-            rules.push(quote!(max_items_per_group(by = #by, max = #c, code = #code)));
+        if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
+            rules.push(quote!(nested));
         }
         for u in &r.unique_by {
             let key = ident(&u.key_rust);
@@ -273,9 +278,6 @@ impl Ctx<'_> {
             });
             let code = &c.code;
             rules.push(quote!(contradiction(by = #by, value = #value, #(#pairs,)* code = #code)));
-        }
-        if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
-            rules.push(quote!(nested));
         }
         rules
     }

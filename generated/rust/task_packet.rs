@@ -238,18 +238,18 @@ pub struct TaskPacket {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     #[validate(
         max_items(max = CONSTRAINTS_MAX, code = "too_many_items"),
-        unique_by(key = id, ignore_case, trim, code = "duplicate_constraint_id"),
-        nested
+        nested,
+        unique_by(key = id, ignore_case, trim, code = "duplicate_constraint_id")
     )]
     pub constraints: ::std::vec::Vec<Constraint>,
     /// Allowlist of role / channel ids this content may reach. Empty means "no declared audience", read as the enclosing task's audience, never "everyone". Incompressible.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     #[validate(
+        max_items(max = AUDIENCE_MAX, code = "too_many_items"),
         each(
             non_blank(code = "blank_field"),
             max_chars(max = AUDIENCE_ID_MAX_CHARS, code = "field_too_long")
-        ),
-        max_items(max = AUDIENCE_MAX, code = "too_many_items")
+        )
     )]
     pub audience: ::std::vec::Vec<::std::string::String>,
     /// Machine-checkable acceptance assertions.
@@ -260,6 +260,7 @@ pub struct TaskPacket {
             max = ASSERTION_LIST_MAX,
             code = "too_many_items"
         ),
+        nested,
         contradiction(
             by = kind,
             value = value,
@@ -270,8 +271,7 @@ pub struct TaskPacket {
             ),
             pair(AcceptanceKind::OutputContains, AcceptanceKind::OutputNotContains),
             code = "contradictory_assertion"
-        ),
-        nested
+        )
     )]
     pub acceptance: ::std::vec::Vec<Assertion>,
     /// Points back at the goal's frozen acceptance_criteria_baseline.

@@ -14,6 +14,7 @@ use std::fmt::{self, Write as _};
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
+use crate::strict::Strict;
 use crate::{Report, Validate, Violation};
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
@@ -164,7 +165,7 @@ fn utf8_error(input: &[u8], err: &std::str::Utf8Error, spec: &DocumentSpec) -> R
 /// Re-parses a refused document with path tracking: (path, pointer, serde's error).
 fn locate_failure<T: DeserializeOwned>(text: &str) -> (String, String, serde_json::Error) {
     let mut de = serde_json::Deserializer::from_str(text);
-    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+    match serde_path_to_error::deserialize::<_, T>(Strict::new(&mut de)) {
         // Trailing characters after the value: the document, not a field, is at fault.
         Ok(_) => match de.end() {
             Err(err) => (String::new(), String::new(), err),
@@ -178,13 +179,21 @@ fn locate_failure<T: DeserializeOwned>(text: &str) -> (String, String, serde_jso
     }
 }
 
+/// `serde_json::from_str` through [`Strict`]: structs only from JSON objects.
+fn parse_strict<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(Strict::new(&mut de))?;
+    de.end()?;
+    Ok(value)
+}
+
 fn parse_text<T>(text: &str, spec: &DocumentSpec) -> Result<T, Report>
 where
     T: DeserializeOwned + Validate,
 {
     // Fast path: plain serde_json, no path tracking. Only a refused document pays for the
     // second, path-tracking parse that says where it went wrong.
-    if let Ok(value) = serde_json::from_str::<T>(text) {
+    if let Ok(value) = parse_strict::<T>(text) {
         value.validate()?;
         return Ok(value);
     }

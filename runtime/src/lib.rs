@@ -28,6 +28,7 @@ pub mod document;
 pub mod path;
 pub mod report;
 pub mod rules;
+pub mod strict;
 
 pub use path::{Path, Seg};
 pub use report::{Report, Violation};

@@ -31,9 +31,16 @@ pub fn specmint_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
 
 /// `specmint validate task-packet - --format json` on `input`: (exit code, parsed JSON verdict).
 pub fn validate_json(input: &str) -> (i32, serde_json::Value) {
-    let out = specmint(&["validate", "task-packet", "-", "--format", "json"], input.as_bytes());
-    let verdict = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("json verdict ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let out = specmint(
+        &["validate", "task-packet", "-", "--format", "json"],
+        input.as_bytes(),
+    );
+    let verdict = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "json verdict ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
     (out.status.code().unwrap(), verdict)
 }
 
@@ -43,7 +50,12 @@ pub fn codes_and_paths(verdict: &serde_json::Value) -> Vec<(String, String)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["code"].as_str().unwrap().to_owned(), e["path"].as_str().unwrap().to_owned()))
+        .map(|e| {
+            (
+                e["code"].as_str().unwrap().to_owned(),
+                e["path"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -58,7 +70,11 @@ pub fn packet_with(extra: &str) -> String {
 pub fn constraints(n: usize, long_at: usize, text: &str) -> String {
     let items: Vec<String> = (0..n)
         .map(|i| {
-            let t = if i == long_at { text.to_owned() } else { format!("c{i}") };
+            let t = if i == long_at {
+                text.to_owned()
+            } else {
+                format!("c{i}")
+            };
             serde_json::json!({ "id": format!("c{i}"), "text": t }).to_string()
         })
         .collect();
