@@ -179,7 +179,8 @@ fn nearest(input: &str, pointer: &str) -> Option<(usize, usize)> {
 fn serde_json_position(message: &str) -> Option<(usize, usize)> {
     let (_, tail) = message.rsplit_once(" at line ")?;
     let (line, column) = tail.split_once(" column ")?;
-    Some((line.parse().ok()?, column.parse().ok()?))
+    // serde_json reports column 0 when the bad value starts a line; columns here are 1-based.
+    Some((line.parse().ok()?, column.parse::<usize>().ok()?.max(1)))
 }
 
 fn json_verdict(bundled: &Bundled, located: &[Located]) -> String {

@@ -170,7 +170,11 @@ fn locate_failure<T: DeserializeOwned>(text: &str) -> (String, String, serde_jso
         Ok(_) => match de.end() {
             Err(err) => (String::new(), String::new(), err),
             // Only a `Deserialize` impl that answers differently on a second run gets here.
-            Ok(()) => (String::new(), String::new(), de::Error::custom("the document parsed on a second attempt only")),
+            Ok(()) => (
+                String::new(),
+                String::new(),
+                de::Error::custom("the document parsed on a second attempt only"),
+            ),
         },
         Err(err) => {
             let (path, pointer) = convert_path(err.path());

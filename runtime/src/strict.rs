@@ -10,7 +10,9 @@
 //! [`deserialize_struct`](Deserializer::deserialize_struct) becomes
 //! [`deserialize_map`](Deserializer::deserialize_map); a struct variant of an enum likewise
 //! refuses a sequence. The refusal is the inner format's own "wrong type" error, e.g.
-//! `serde_json`'s `invalid type: sequence, expected struct Item at line 1 column 1`.
+//! `serde_json`'s `invalid type: sequence, expected struct Item at line 1 column 0`
+//! (`serde_json` places a wrong-type value it found by peeking, as for any map given an
+//! array, at the character before the value).
 //!
 //! The adaptor applies recursively: the visitor handed to the inner deserializer is
 //! wrapped, and so is every [`SeqAccess`], [`MapAccess`], [`EnumAccess`] and
@@ -34,7 +36,7 @@
 //! assert_eq!(read(r#"{"id": "a"}"#).unwrap().id, "a");
 //! assert_eq!(
 //!     read(r#"["a"]"#).unwrap_err(),
-//!     "invalid type: sequence, expected struct Item at line 1 column 1"
+//!     "invalid type: sequence, expected struct Item at line 1 column 0"
 //! );
 //! ```
 //!
@@ -53,8 +55,7 @@
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess,
-    Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
 /// A [`Deserializer`] that reads structs only from maps, recursively. See the
