@@ -39,10 +39,16 @@ fn build_script_output_is_the_committed_snapshot() {
     // The crate compiles what build.rs wrote to OUT_DIR; the snapshot must be that same text.
     let built = include_str!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
     let committed = std::fs::read_to_string(root().join("generated/rust/task_packet.rs")).unwrap();
-    assert_eq!(built, committed);
+    assert!(
+        built == committed,
+        "generated/rust/task_packet.rs differs from OUT_DIR's: run `cargo run -- generate`"
+    );
     let schema =
         std::fs::read_to_string(root().join("generated/schema/task_packet.schema.json")).unwrap();
-    assert_eq!(specmint::task_packet::JSON_SCHEMA, schema);
+    assert!(
+        specmint::task_packet::JSON_SCHEMA == schema,
+        "generated/schema/task_packet.schema.json is stale: run `cargo run -- generate`"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -124,12 +130,6 @@ fn generate_reports_spec_mistakes_with_file_line_col() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The target directory this test binary was built in (`target/debug/deps/drift-…` → `target`).
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors().nth(3).unwrap().to_path_buf()
-}
-
 #[test]
 fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
     let dir = temp_dir("cap-edit");
@@ -151,7 +151,7 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
         Command::new(env!("CARGO"))
             .args(args)
             .current_dir(&dir)
-            .env("CARGO_TARGET_DIR", target_dir().join("cap-edit"))
+            .env("CARGO_TARGET_DIR", common::scratch_target_dir())
             .output()
             .unwrap()
     };
@@ -192,7 +192,7 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
             "json",
         ])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", target_dir().join("cap-edit"))
+        .env("CARGO_TARGET_DIR", common::scratch_target_dir())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

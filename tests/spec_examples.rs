@@ -33,8 +33,18 @@ fn every_spec_example_gets_its_stated_verdict() {
             let at = format!("{}:{}", source.md_path, example.line);
             let verdict = bundled.validate(example.text.as_bytes(), None);
             let instance: serde_json::Value = serde_json::from_str(&example.text).unwrap();
+            if example.kind == ExampleKind::Fragment {
+                continue;
+            }
+            // The CLI gives the same verdict, by exit status and in its JSON output.
+            let out = common::specmint(
+                &["validate", bundled.cli_name, "-", "--format", "json"],
+                example.text.as_bytes(),
+            );
+            let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let cli_pairs = common::codes_and_paths(&cli);
             match &example.kind {
-                ExampleKind::Fragment => continue,
+                ExampleKind::Fragment => unreachable!("skipped above"),
                 ExampleKind::Valid => {
                     assert!(
                         verdict.is_ok(),
@@ -55,6 +65,8 @@ fn every_spec_example_gets_its_stated_verdict() {
                         .collect();
                     let want: Vec<(String, String)> = expected.clone();
                     assert_eq!(got, want, "{at}");
+                    assert_eq!(out.status.code(), Some(1), "{at}: {cli}");
+                    assert_eq!(cli_pairs, want, "{at}");
                     if expected
                         .iter()
                         .all(|(code, _)| expressible.contains(&code.as_str()))

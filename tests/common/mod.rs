@@ -80,3 +80,12 @@ pub fn constraints(n: usize, long_at: usize, text: &str) -> String {
         .collect();
     format!(r#","constraints":[{}]"#, items.join(","))
 }
+
+/// A target directory for the cargo builds tests start themselves (a copy of the project,
+/// a downstream crate): beside this test binary's own, so its dependencies are built once and
+/// reused across runs, but never the directory whose `specmint` binary the other tests run.
+pub fn scratch_target_dir() -> PathBuf {
+    // This binary is target/<profile>/deps/<name>-<hash>.
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors().nth(3).unwrap().join("scratch")
+}
