@@ -14,3 +14,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
 .venv/bin/python scripts/check_schemas.py
+
+# Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
+# datamodel-code-generator against generated/schema/, with the agreement table.
+# (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
+./scripts/conformance/run.sh

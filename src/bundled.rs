@@ -46,7 +46,10 @@ macro_rules! bundled {
 }
 
 bundled! {
+    "action-envelope" => action_envelope::ActionEnvelope,
+    "task-envelope" => task_envelope::TaskEnvelope,
     "task-packet" => task_packet::TaskPacket,
+    "taskpack" => taskpack::FlatTaskPack,
 }
 
 /// Finds a bundled spec by its CLI name (`task-packet`).

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{locate, locate_key};
+use specmint::runtime::document::{check_size, locate, locate_key, DocumentSpec};
 use specmint::Violation;
 
 const USAGE: &str = "\
@@ -107,8 +107,19 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
             positional[2]
         )));
     }
-    let (display, input) = read_input(file)?;
-    let verdict = bundled.validate(&input, max_input_bytes);
+    // Read at most one byte over the limit, so an oversized input is refused without being
+    // held in memory; the rest is only counted, for the violation's `measured`.
+    let limit = max_input_bytes.unwrap_or(bundled.document.max_input_bytes);
+    let (display, input, total) = read_input(file, limit)?;
+    let verdict = if total > input.len() as u64 {
+        let document = DocumentSpec {
+            max_input_bytes: limit,
+            ..*bundled.document
+        };
+        check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
+    } else {
+        bundled.validate(&input, max_input_bytes)
+    };
     let violations = verdict
         .as_ref()
         .err()
@@ -127,18 +138,28 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     Ok(if verdict.is_ok() { 0 } else { 1 })
 }
 
-fn read_input(file: &str) -> Result<(String, Vec<u8>), UsageError> {
-    let mut input = Vec::new();
-    if file == "-" {
-        std::io::stdin()
-            .read_to_end(&mut input)
-            .map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
-        Ok(("<stdin>".to_owned(), input))
+/// The input's first `limit + 1` bytes at most, and its total length in bytes.
+fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), UsageError> {
+    let (display, reader): (String, Box<dyn Read>) = if file == "-" {
+        ("<stdin>".to_owned(), Box::new(std::io::stdin().lock()))
     } else {
-        let input =
-            std::fs::read(file).map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
-        Ok((file.to_owned(), input))
+        let f = std::fs::File::open(file)
+            .map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
+        (file.to_owned(), Box::new(f))
+    };
+    let fail = |e: std::io::Error| UsageError(format!("cannot read `{display}`: {e}"));
+    let mut reader = reader;
+    let mut input = Vec::new();
+    let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    (&mut reader)
+        .take(head)
+        .read_to_end(&mut input)
+        .map_err(fail)?;
+    let mut total = input.len() as u64;
+    if input.len() > limit {
+        total += std::io::copy(&mut reader, &mut std::io::sink()).map_err(fail)?;
     }
+    Ok((display, input, total))
 }
 
 /// A violation with the place in the input it points at.

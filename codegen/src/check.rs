@@ -23,6 +23,8 @@ enum TableKind {
     Cap,
     Error,
     Forbidden,
+    States,
+    Transitions,
 }
 
 fn classify(header: &[Cell]) -> Option<TableKind> {
@@ -38,6 +40,8 @@ fn classify(header: &[Cell]) -> Option<TableKind> {
         ["cap", "value", "constant"] => Some(TableKind::Cap),
         ["code", "when"] => Some(TableKind::Error),
         ["forbidden key", "why"] => Some(TableKind::Forbidden),
+        ["state", "terminal", "meaning"] => Some(TableKind::States),
+        ["from", "to", "on"] | ["from", "to"] => Some(TableKind::Transitions),
         _ => None,
     }
 }
@@ -81,6 +85,16 @@ struct Checker<'a> {
     rules: Vec<Rule>,
     /// (table, key) of rows already reported as broken: paths through them stay silent.
     poisoned: BTreeSet<(String, String)>,
+    /// (table, key) → position of the row's Type cell.
+    type_pos: BTreeMap<(String, String), Pos>,
+    /// `[errors.tables]`: table → code.
+    table_codes: BTreeMap<String, String>,
+    /// `[errors.paths]` resolved: (table, key) → code.
+    path_codes: BTreeMap<(String, String), String>,
+    /// `if `field` is `value`` cells waiting for their code: (table, key, position).
+    pending_required_if: Vec<(String, String, Pos)>,
+    /// `[errors] engine`, as spelled.
+    side_engine: Vec<String>,
 }
 
 /// Loads, checks and models one spec.
@@ -118,6 +132,11 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
         constants: BTreeMap::new(),
         rules: Vec::new(),
         poisoned: BTreeSet::new(),
+        type_pos: BTreeMap::new(),
+        table_codes: BTreeMap::new(),
+        path_codes: BTreeMap::new(),
+        pending_required_if: Vec::new(),
+        side_engine: Vec::new(),
     };
     let spec = c.run();
     let Checker { ctx, .. } = c;
@@ -125,12 +144,39 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
     Ok(spec)
 }
 
-fn parse_required(cell: &str) -> Option<(bool, Option<String>)> {
-    let s = cell.trim();
+/// A parsed Required cell.
+enum Req {
+    /// `✔`, or `✔ `code`` with the code span.
+    Yes(Option<markdown::CodeSpan>),
+    /// `—`, or `— (default V)`.
+    No(Option<String>),
+    /// `if `field` is `value``.
+    If(markdown::CodeSpan, markdown::CodeSpan),
+}
+
+fn parse_required(cell: &Cell) -> Option<Req> {
+    let s = cell.plain.trim();
     match s {
-        "✔" | "✓" | "yes" | "Yes" => return Some((true, None)),
-        "—" | "–" | "-" | "no" | "No" => return Some((false, None)),
+        "✔" | "✓" | "yes" | "Yes" => return Some(Req::Yes(None)),
+        "—" | "–" | "-" | "no" | "No" => return Some(Req::No(None)),
         _ => {}
+    }
+    if let Some(rest) = ["✔", "✓", "yes", "Yes"]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))
+    {
+        return match cell.codes.as_slice() {
+            [code] if rest.trim() == code.text => Some(Req::Yes(Some(code.clone()))),
+            _ => None,
+        };
+    }
+    if s.starts_with("if ") {
+        return match cell.codes.as_slice() {
+            [field, value] if s == format!("if {} is {}", field.text, value.text).as_str() => {
+                Some(Req::If(field.clone(), value.clone()))
+            }
+            _ => None,
+        };
     }
     let rest = ["—", "–", "-", "no", "No"]
         .iter()
@@ -138,7 +184,7 @@ fn parse_required(cell: &str) -> Option<(bool, Option<String>)> {
         .trim();
     let inner = rest.strip_prefix('(')?.strip_suffix(')')?.trim();
     let v = inner.strip_prefix("default")?.trim();
-    Some((false, Some(v.to_owned())))
+    Some(Req::No(Some(v.to_owned())))
 }
 
 impl Checker<'_> {
@@ -163,12 +209,19 @@ impl Checker<'_> {
         };
 
         // Classify tables and collect names.
-        let tables = std::mem::take(&mut self.doc.tables);
+        let mut tables = std::mem::take(&mut self.doc.tables);
+        for t in &mut tables {
+            if classify(&t.header).is_some() {
+                self.drop_malformed_rows(t);
+            }
+        }
         let mut named: Vec<(Kind, String, Pos, &Table)> = Vec::new();
         let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
         let mut caps_tables = Vec::new();
         let mut error_tables = Vec::new();
         let mut forbidden_tables = Vec::new();
+        let mut states_tables: Vec<(String, Pos, &Table)> = Vec::new();
+        let mut transition_tables: Vec<&Table> = Vec::new();
         for t in &tables {
             let Some(kind) = classify(&t.header) else {
                 continue;
@@ -189,7 +242,13 @@ impl Checker<'_> {
                     forbidden_tables.push(t);
                     continue;
                 }
+                TableKind::Transitions => {
+                    transition_tables.push(t);
+                    continue;
+                }
+                TableKind::States => Kind::Enum,
             };
+            let is_states = kind == Kind::Enum && classify(&t.header) == Some(TableKind::States);
             let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.clone()) else {
                 self.ctx.md(
                     t.pos,
@@ -218,6 +277,10 @@ impl Checker<'_> {
                 continue;
             }
             names_seen.insert(code.text.clone(), code.pos);
+            if is_states {
+                states_tables.push((code.text.clone(), code.pos, t));
+                continue;
+            }
             self.kinds.insert(code.text.clone(), kind);
             named.push((kind, code.text.clone(), code.pos, t));
         }
@@ -241,7 +304,11 @@ impl Checker<'_> {
             }
         }
         let mut rust_seen: BTreeMap<String, String> = BTreeMap::new();
-        for (_, name, pos, _) in &named {
+        let all_named = named
+            .iter()
+            .map(|(_, n, p, _)| (n, p))
+            .chain(states_tables.iter().map(|(n, p, _)| (n, p)));
+        for (name, pos) in all_named {
             let rn = self.rust_name_of(name);
             if let Some(other) = rust_seen.get(&rn) {
                 self.ctx.md(
@@ -323,6 +390,9 @@ impl Checker<'_> {
             }
         }
 
+        self.selectors();
+        self.defaultables();
+
         // Root.
         let root = match self.side.root.clone() {
             None => {
@@ -354,8 +424,27 @@ impl Checker<'_> {
             crate::diag::File::Toml,
         );
 
-        // Non-blank codes.
+        // Code overrides, then the codes of type rules.
+        self.code_overrides(root);
         self.non_blank_codes(&named);
+        self.type_rule_codes();
+        for code in std::mem::take(&mut self.side.engine) {
+            self.use_code(&code);
+            self.side_engine.push(code.v);
+        }
+        let extract = match self.side.extract.take() {
+            None => Extract::Whole,
+            Some(e) if e.v == "whole" => Extract::Whole,
+            Some(e) if e.v == "outermost-object" => Extract::OutermostObject,
+            Some(e) => {
+                self.ctx.toml(
+                    e.pos,
+                    format!("unknown extract `{}`", e.v),
+                    "write `extract = \"whole\"` (the default) or `extract = \"outermost-object\"`",
+                );
+                Extract::Whole
+            }
+        };
 
         // Caps.
         let mut caps = Vec::new();
@@ -386,6 +475,9 @@ impl Checker<'_> {
         self.unique_rules(root);
         self.not_equal_rules(root);
         self.contradiction_rules(root);
+        self.not_contains_rules(root);
+        self.digest_rules(root);
+        let machines = self.machines(&states_tables, &transition_tables);
 
         // Forbidden keys.
         let mut forbidden_keys = Vec::new();
@@ -466,6 +558,7 @@ impl Checker<'_> {
             forbidden_key: forbidden_code.unwrap_or_else(|| parse.clone()),
             parse,
             rule_codes,
+            engine: self.side_engine.clone(),
         };
         let types = self
             .order
@@ -491,6 +584,8 @@ impl Checker<'_> {
             rules: std::mem::take(&mut self.rules),
             forbidden_keys,
             examples,
+            extract,
+            machines,
         }
     }
 
@@ -649,12 +744,103 @@ impl Checker<'_> {
         }
     }
 
-    fn parse_type(&mut self, text: &str, pos: Pos) -> Option<TypeRef> {
+    fn parse_type(
+        &mut self,
+        text: &str,
+        codes: &[markdown::CodeSpan],
+        pos: Pos,
+    ) -> Option<TypeRef> {
         let mut s = text.trim();
         let mut non_blank = false;
-        if let Some(rest) = s.strip_prefix("non-blank") {
-            non_blank = true;
-            s = rest.trim_start();
+        let mut relative_path = false;
+        loop {
+            if let Some(rest) = s.strip_prefix("non-blank ") {
+                non_blank = true;
+                s = rest.trim_start();
+            } else if let Some(rest) = s.strip_prefix("relative-path ") {
+                relative_path = true;
+                s = rest.trim_start();
+            } else {
+                break;
+            }
+        }
+        // A quoted literal: a string that must equal it.
+        if s.starts_with('"') {
+            return match serde_json::from_str::<String>(s) {
+                Ok(lit) if !non_blank && !relative_path => Some(TypeRef {
+                    base: Base::String,
+                    array: false,
+                    nullable: false,
+                    non_blank: false,
+                    literal: Some(lit),
+                    pattern: None,
+                    relative_path: false,
+                }),
+                Ok(_) => {
+                    self.ctx.md(
+                        pos,
+                        format!("a literal type `{s}` takes no qualifier"),
+                        "remove `non-blank` / `relative-path`: the literal says the exact value",
+                    );
+                    None
+                }
+                Err(_) => {
+                    self.ctx.md(
+                        pos,
+                        format!("cannot read the literal type `{s}`"),
+                        "write a JSON string literal such as `\"0.1\"` (the whole cell)",
+                    );
+                    None
+                }
+            };
+        }
+        // `string matching `REGEX``: the regex is the cell's last code span.
+        let mut pattern = None;
+        if let Some(code) = codes.last() {
+            if let Some(head) = s.strip_suffix(code.text.as_str()) {
+                if let Some(head) = head.trim_end().strip_suffix("matching") {
+                    if code.text.trim().is_empty() {
+                        self.ctx.md(
+                            code.pos,
+                            "`matching` has an empty regex",
+                            "write the regex in a code span: string matching `^[a-z]+$`",
+                        );
+                        return None;
+                    }
+                    pattern = Some(code.text.clone());
+                    s = head.trim_end();
+                    if s != "string" {
+                        self.ctx.md(
+                            pos,
+                            format!("`matching` applies to `string`, not `{s}`"),
+                            "write `string matching `REGEX``",
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
+        // `object by `field``.
+        if let Some(rest) = s.strip_prefix("object by") {
+            let by = rest.trim();
+            let ok = codes.len() == 1 && codes[0].text == by && !by.is_empty();
+            if !ok || non_blank || relative_path {
+                self.ctx.md(
+                    pos,
+                    format!("cannot read the type `{}`", text.trim()),
+                    "write `object by `field`` with the name of an enum field of this table in a code span",
+                );
+                return None;
+            }
+            return Some(TypeRef {
+                base: Base::Selected(by.to_owned()),
+                array: false,
+                nullable: false,
+                non_blank: false,
+                literal: None,
+                pattern: None,
+                relative_path: false,
+            });
         }
         let mut nullable = false;
         if let Some(rest) = s.strip_suffix('?') {
@@ -673,6 +859,14 @@ impl Checker<'_> {
             "uint64" => Base::U64,
             "int64" => Base::I64,
             "number" => Base::Number,
+            "object" => {
+                self.ctx.md(
+                    pos,
+                    format!("`object` alone is not a type in `{}`", text.trim()),
+                    "name a field table, or write `object by `field`` for members chosen by an enum field",
+                );
+                return None;
+            }
             other => match self.kinds.get(other) {
                 Some(Kind::Object) => Base::Object(other.to_owned()),
                 Some(Kind::Enum) => Base::Enum(other.to_owned()),
@@ -698,11 +892,22 @@ impl Checker<'_> {
             );
             return None;
         }
+        if relative_path && base != Base::String {
+            self.ctx.md(
+                pos,
+                format!("`relative-path` applies to strings only, not `{s}`"),
+                "remove `relative-path`",
+            );
+            return None;
+        }
         Some(TypeRef {
             base,
             array,
             nullable,
             non_blank,
+            literal: None,
+            pattern,
+            relative_path,
         })
     }
 
@@ -786,7 +991,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            Base::Object(_) | Base::Union(_) => {
+            Base::Object(_) | Base::Union(_) | Base::Selected(_) => {
                 self.ctx.md(
                     pos,
                     format!("a stated default (`{v}`) on an object or union field"),
@@ -828,6 +1033,31 @@ impl Checker<'_> {
         Some(rust)
     }
 
+    /// Reports, and drops, each row whose source holds another number of cells than the
+    /// header (GFM would silently pad it or drop its extra cells), so the row is reported
+    /// once and not misread.
+    fn drop_malformed_rows(&mut self, t: &mut Table) {
+        let want = t.header.len();
+        let rows = std::mem::take(&mut t.rows);
+        for row in rows {
+            let got = row.source_cells;
+            if got == want {
+                t.rows.push(row);
+                continue;
+            }
+            let hint = if got > want {
+                "a `|` inside a cell ends the cell, even inside a code span: write it as `\\|`"
+            } else {
+                "give the row one cell per header column (an empty cell is `| |`)"
+            };
+            self.ctx.md(
+                row.pos,
+                format!("this row has {got} cells but the table's header has {want}"),
+                hint,
+            );
+        }
+    }
+
     fn field_table(&mut self, name: &str, t: &Table) -> Object {
         let mut fields = Vec::new();
         let mut seen = Vec::new();
@@ -842,12 +1072,12 @@ impl Checker<'_> {
             };
             let key = key_cell.key().to_owned();
             let rust = self.new_field(&key, key_cell.pos, &mut seen);
-            let ty = self.parse_type(&ty_cell.plain, ty_cell.pos);
-            let Some((required, default_text)) = parse_required(&req_cell.plain) else {
+            let ty = self.parse_type(&ty_cell.plain, &ty_cell.codes, ty_cell.pos);
+            let Some(req) = parse_required(req_cell) else {
                 self.ctx.md(
                     req_cell.pos,
                     format!("cannot read the Required cell `{}`", req_cell.plain),
-                    "write `✔` (or `yes`), `—` (or `no`), or `— (default V)`",
+                    "write `✔` (or `yes`), `✔ `code``, `—` (or `no`), `— (default V)`, or `if `field` is `value``",
                 );
                 continue;
             };
@@ -855,16 +1085,80 @@ impl Checker<'_> {
                 self.poisoned.insert((name.to_owned(), key));
                 continue;
             };
+            self.type_pos
+                .insert((name.to_owned(), key.clone()), ty_cell.pos);
+            let mut rules = FieldRules::default();
+            let conditional = matches!(req, Req::If(..));
+            let (required, default_text) = match req {
+                Req::Yes(None) => (true, None),
+                Req::Yes(Some(code)) => {
+                    self.use_code_md(&code);
+                    if ty.literal.is_some() || matches!(ty.base, Base::Selected(_)) {
+                        self.ctx.md(
+                            code.pos,
+                            format!("`{key}` cannot have a coded requirement"),
+                            "a literal or `object by` field is required by its shape: write just `✔`",
+                        );
+                    }
+                    rules.required = Some(code.text.clone());
+                    (true, None)
+                }
+                Req::No(d) => (false, d),
+                Req::If(field, value) => {
+                    if !ty.nullable {
+                        self.ctx.md(
+                            req_cell.pos,
+                            format!("`{key}` is required only sometimes, so its type must be `T?`"),
+                            "add `?` to the type: absent (or null) is allowed while the condition does not hold",
+                        );
+                    } else {
+                        if let Some((field_rust, enum_rust, variant)) =
+                            self.required_if_target(&t.rows, &field, &value)
+                        {
+                            rules.required_if = Some(RequiredIf {
+                                field: field.text.clone(),
+                                field_rust,
+                                enum_rust,
+                                value: value.text.clone(),
+                                variant,
+                                code: String::new(),
+                            });
+                            self.pending_required_if.push((
+                                name.to_owned(),
+                                key.clone(),
+                                req_cell.pos,
+                            ));
+                        }
+                    }
+                    (false, None)
+                }
+            };
+            if matches!(ty.base, Base::Selected(_)) && (!required || rules.required.is_some()) {
+                self.ctx.md(
+                    req_cell.pos,
+                    format!("`{key}` is chosen by another field, so it must be required"),
+                    "write `✔`: an action without members takes `{}`",
+                );
+            }
             let default = match &default_text {
                 Some(v) => self.parse_default(&ty, v, req_cell.pos),
                 None => None,
             };
-            if !required && default_text.is_none() && !ty.array && !ty.nullable {
+            if !required && default_text.is_none() && !ty.array && !ty.nullable && !conditional {
                 self.ctx.md(
                     req_cell.pos,
                     format!("optional field `{key}` has no default"),
                     "write `— (default V)`, make the type `T?` (default null), or mark it required with `✔`",
                 );
+            }
+            if let (Some(lit), Some(DefaultValue::String(d))) = (&ty.literal, &default) {
+                if lit != d {
+                    self.ctx.md(
+                        req_cell.pos,
+                        format!("default `{d}` is not the literal `{lit}`"),
+                        "a literal field can only default to its literal",
+                    );
+                }
             }
             fields.push(Field {
                 key,
@@ -873,7 +1167,8 @@ impl Checker<'_> {
                 required,
                 default,
                 doc: meaning.md.clone(),
-                rules: FieldRules::default(),
+                rules,
+                absent_is_empty: false,
             });
         }
         Object {
@@ -883,6 +1178,78 @@ impl Checker<'_> {
             fields,
             not_equal: Vec::new(),
             max_json_bytes: None,
+            not_contains: Vec::new(),
+            digest: Vec::new(),
+            selector: None,
+            defaultable: false,
+            synthesized: false,
+        }
+    }
+
+    /// Resolves `if `field` is `value``: a plain enum field of the same table and one of its
+    /// values. Returns (Rust field, Rust enum, Rust variant).
+    fn required_if_target(
+        &mut self,
+        rows: &[markdown::Row],
+        field: &markdown::CodeSpan,
+        value: &markdown::CodeSpan,
+    ) -> Option<(String, String, String)> {
+        let row = rows
+            .iter()
+            .find(|r| r.cells.first().is_some_and(|c| c.key() == field.text));
+        let Some(row) = row else {
+            self.ctx.md(
+                field.pos,
+                format!("`{}` is no field of this table", field.text),
+                "name an enum field of the same table",
+            );
+            return None;
+        };
+        let ty_text = row
+            .cells
+            .get(1)
+            .map(|c| c.plain.trim().to_owned())
+            .unwrap_or_default();
+        let enum_def = self.enums.iter().find(|e| e.name == ty_text).cloned();
+        let Some(e) = enum_def else {
+            self.ctx.md(
+                field.pos,
+                format!(
+                    "`{}` is not a plain enum field (its type is `{ty_text}`)",
+                    field.text
+                ),
+                "a condition compares an enum field with one of its values",
+            );
+            return None;
+        };
+        let Some(v) = e.values.iter().find(|v| v.value == value.text) else {
+            let vals: Vec<String> = e.values.iter().map(|v| format!("`{}`", v.value)).collect();
+            self.ctx.md(
+                value.pos,
+                format!("`{}` is not a value of `{}`", value.text, e.name),
+                format!("values: {}", vals.join(", ")),
+            );
+            return None;
+        };
+        Some((
+            snake_case(&field.text),
+            e.rust_name.clone(),
+            v.variant.clone(),
+        ))
+    }
+
+    /// Marks a code named in the Markdown as produced and checks that the error table has it.
+    fn use_code_md(&mut self, code: &markdown::CodeSpan) {
+        self.produced.insert(code.text.clone());
+        if !self.codes.contains_key(&code.text) {
+            self.ctx.md(
+                code.pos,
+                format!("code `{}` is not in the error table", code.text),
+                format!(
+                    "add a row `| `{}` | <when> |` to the error table, or fix the spelling",
+                    code.text
+                ),
+            );
         }
     }
 
@@ -926,7 +1293,7 @@ impl Checker<'_> {
                 };
                 let k = k.trim();
                 let rust_m = self.new_field(k, code.pos, &mut seen);
-                let ty = self.parse_type(ty, code.pos);
+                let ty = self.parse_type(ty, &[], code.pos);
                 if let (Some(rust_m), Some(ty)) = (rust_m, ty) {
                     members.push(Field {
                         key: k.to_owned(),
@@ -936,6 +1303,7 @@ impl Checker<'_> {
                         default: None,
                         doc: format!("Member `{k}` of the `{value}` form."),
                         rules: FieldRules::default(),
+                        absent_is_empty: false,
                     });
                 }
             }
@@ -984,17 +1352,21 @@ impl Checker<'_> {
             return;
         }
         let pos = first.unwrap_or(Pos { line: 1, col: 1 });
+        for oi in 0..self.objects.len() {
+            for fi in 0..self.objects[oi].fields.len() {
+                if self.objects[oi].fields[fi].ty.non_blank {
+                    let code = self.field_code(oi, fi, "non_blank", "non-blank fields");
+                    self.objects[oi].fields[fi].rules.non_blank = code;
+                }
+            }
+        }
+        if !in_unions {
+            return;
+        }
         let Some(code) = self.mapped("non_blank", "non-blank fields", pos, crate::diag::File::Md)
         else {
             return;
         };
-        for o in &mut self.objects {
-            for f in &mut o.fields {
-                if f.ty.non_blank {
-                    f.rules.non_blank = Some(code.clone());
-                }
-            }
-        }
         for u in &mut self.unions {
             for v in &mut u.variants {
                 for m in &mut v.members {
@@ -1493,7 +1865,10 @@ impl Checker<'_> {
                     s.use_code(c);
                     Some(c.v.clone())
                 }
-                None => s.mapped(rule, what, value_cell.pos, crate::diag::File::Md),
+                None => match s.override_code(t.obj, t.field) {
+                    Some(c) => Some(c),
+                    None => s.mapped(rule, what, value_cell.pos, crate::diag::File::Md),
+                },
             }
         };
         match unit {
@@ -1606,8 +1981,43 @@ impl Checker<'_> {
             let what = "[[unique]]";
             let code = self.rule_code(&u.code, u.pos, what);
             let path = self.required(&u.path, u.pos, what, "path").cloned();
-            let key = self.required(&u.key, u.pos, what, "key").cloned();
-            let (Some(root), Some(path), Some(key), Some(code)) = (root, path, key, code) else {
+            let (Some(root), Some(path), Some(code)) = (root, path, code) else {
+                continue;
+            };
+            let Some(key) = u.key.clone() else {
+                // The items themselves: a list of text.
+                match self.resolve(root, &path.v) {
+                    Ok(t) => {
+                        let f = &self.objects[t.obj].fields[t.field];
+                        if t.elems || !f.ty.array || f.ty.base != Base::String {
+                            self.ctx.toml(
+                                path.pos,
+                                format!("`{}` is not a list of text", path.v),
+                                "without `key`, [[unique]] compares the items of a `string[]` field; with `key`, a member of an array of objects",
+                            );
+                            continue;
+                        }
+                        self.objects[t.obj].fields[t.field].rules.unique = Some(UniqueItems {
+                            ignore_case: u.ignore_case,
+                            trim: u.trim,
+                            code: code.clone(),
+                        });
+                        self.rules.push(Rule {
+                            kind: "unique".into(),
+                            path: path.v,
+                            code,
+                        });
+                    }
+                    Err(e) => {
+                        if !e.is_empty() {
+                            self.ctx.toml(
+                                path.pos,
+                                format!("path `{}` does not resolve: {e}", path.v),
+                                PATH_HINT,
+                            );
+                        }
+                    }
+                }
                 continue;
             };
             let Some((obj, fi)) = self.array_of_objects(root, &path, crate::diag::File::Toml)
@@ -1813,6 +2223,738 @@ impl Checker<'_> {
         }
     }
 
+    /// The code `[errors.paths]` or `[errors.tables]` gives the rules on a field, if any.
+    fn override_code(&self, obj: usize, fi: usize) -> Option<String> {
+        let o = &self.objects[obj];
+        let f = &o.fields[fi];
+        self.path_codes
+            .get(&(o.name.clone(), f.key.clone()))
+            .or_else(|| self.table_codes.get(&o.name))
+            .cloned()
+    }
+
+    /// The code of a rule of `kind` on a field: the path override, else the table override,
+    /// else `[errors]` (a missing mapping is reported at the field's Type cell).
+    fn field_code(&mut self, obj: usize, fi: usize, kind: &str, what: &str) -> Option<String> {
+        if let Some(c) = self.override_code(obj, fi) {
+            return Some(c);
+        }
+        let key = (
+            self.objects[obj].name.clone(),
+            self.objects[obj].fields[fi].key.clone(),
+        );
+        let pos = self
+            .type_pos
+            .get(&key)
+            .copied()
+            .unwrap_or(Pos { line: 1, col: 1 });
+        self.mapped(kind, what, pos, crate::diag::File::Md)
+    }
+
+    /// `[errors.tables]` and `[errors.paths]`.
+    fn code_overrides(&mut self, root: Option<usize>) {
+        for (table, code) in std::mem::take(&mut self.side.error_tables) {
+            self.use_code(&code);
+            if !self
+                .objects
+                .iter()
+                .any(|o| o.name == table.v && !o.synthesized)
+            {
+                self.ctx.toml(
+                    table.pos,
+                    format!(
+                        "[errors.tables] names `{}`, which is no field table",
+                        table.v
+                    ),
+                    format!("field tables: {}", self.object_names()),
+                );
+                continue;
+            }
+            self.table_codes.insert(table.v, code.v);
+        }
+        for (path, code) in std::mem::take(&mut self.side.error_paths) {
+            self.use_code(&code);
+            let Some(root) = root else { continue };
+            match self.resolve(root, &path.v) {
+                Ok(t) if !t.elems => {
+                    let o = &self.objects[t.obj];
+                    self.path_codes
+                        .insert((o.name.clone(), o.fields[t.field].key.clone()), code.v);
+                }
+                Ok(_) => self.ctx.toml(
+                    path.pos,
+                    format!("[errors.paths] `{}` ends in `[]`", path.v),
+                    "name the field itself: its rules apply to each element",
+                ),
+                Err(e) => {
+                    if !e.is_empty() {
+                        self.ctx.toml(
+                            path.pos,
+                            format!("path `{}` does not resolve: {e}", path.v),
+                            PATH_HINT,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Codes of the rules a Type or Required cell states: literals, patterns, relative
+    /// paths, conditional requirements.
+    fn type_rule_codes(&mut self) {
+        for oi in 0..self.objects.len() {
+            for fi in 0..self.objects[oi].fields.len() {
+                let ty = self.objects[oi].fields[fi].ty.clone();
+                if ty.literal.is_some() {
+                    let c = self.field_code(oi, fi, "equals", "literal types");
+                    self.objects[oi].fields[fi].rules.equals = c;
+                }
+                if ty.pattern.is_some() {
+                    let c = self.field_code(oi, fi, "pattern", "`matching` types");
+                    self.objects[oi].fields[fi].rules.pattern = c;
+                }
+                if ty.relative_path {
+                    let c = self.field_code(oi, fi, "relative_path", "`relative-path` types");
+                    self.objects[oi].fields[fi].rules.relative_path = c;
+                }
+            }
+        }
+        for (table, key, pos) in std::mem::take(&mut self.pending_required_if) {
+            let Some(oi) = self.objects.iter().position(|o| o.name == table) else {
+                continue;
+            };
+            let Some(fi) = self.objects[oi].fields.iter().position(|f| f.key == key) else {
+                continue;
+            };
+            let code = match self.override_code(oi, fi) {
+                Some(c) => Some(c),
+                None => self.mapped(
+                    "required_if",
+                    "conditional requirements",
+                    pos,
+                    crate::diag::File::Md,
+                ),
+            };
+            if let (Some(code), Some(r)) =
+                (code, self.objects[oi].fields[fi].rules.required_if.as_mut())
+            {
+                r.code = code;
+            }
+        }
+    }
+
+    /// `object by `field``: checks the choosing field and finds (or synthesizes, empty) the
+    /// table of each (value, member).
+    fn selectors(&mut self) {
+        let mut synthesized: Vec<Object> = Vec::new();
+        for oi in 0..self.objects.len() {
+            let o = self.objects[oi].clone();
+            let sel: Vec<&Field> = o
+                .fields
+                .iter()
+                .filter(|f| matches!(f.ty.base, Base::Selected(_)))
+                .collect();
+            let Some(first) = sel.first() else { continue };
+            let Base::Selected(by) = &first.ty.base else {
+                unreachable!("filtered")
+            };
+            let pos_of = |f: &Field| {
+                self.type_pos
+                    .get(&(o.name.clone(), f.key.clone()))
+                    .copied()
+                    .unwrap_or(Pos { line: 1, col: 1 })
+            };
+            if let Some(other) = sel.iter().find(|f| f.ty.base != first.ty.base) {
+                let p = pos_of(other);
+                self.ctx.md(
+                    p,
+                    format!(
+                        "`{}` is chosen by another field than `{}`",
+                        other.key, first.key
+                    ),
+                    "all `object by` fields of one table are chosen by the same enum field",
+                );
+                continue;
+            }
+            let p = pos_of(first);
+            let Some(byf) = o.fields.iter().find(|f| &f.key == by) else {
+                self.ctx.md(
+                    p,
+                    format!("`{by}` is no field of `{}`", o.name),
+                    format!("fields: {}", self.member_list(oi)),
+                );
+                continue;
+            };
+            let enum_name = match &byf.ty.base {
+                Base::Enum(e)
+                    if !byf.ty.array
+                        && !byf.ty.nullable
+                        && byf.required
+                        && byf.rules.required.is_none() =>
+                {
+                    e.clone()
+                }
+                _ => {
+                    self.ctx.md(
+                        p,
+                        format!("`{by}` is not a required plain enum field"),
+                        "`object by` names a field of the same table whose type is an enum table, marked `✔`",
+                    );
+                    continue;
+                }
+            };
+            if o.fields.iter().any(|f| {
+                f.rust_name == "body" && !matches!(f.ty.base, Base::Selected(_)) && &f.key != by
+            }) {
+                self.ctx.md(
+                    p,
+                    format!("`{}` has `object by` fields and a field `body`", o.name),
+                    "the generated struct holds the chosen members in a field `body`: rename the field",
+                );
+                continue;
+            }
+            let e = self
+                .enums
+                .iter()
+                .find(|e| e.name == enum_name)
+                .cloned()
+                .expect("checked type");
+            let members: Vec<String> = sel.iter().map(|f| f.key.clone()).collect();
+            let mut cases = Vec::new();
+            for v in &e.values {
+                let mut tables = Vec::new();
+                for m in &members {
+                    let tn = format!("{}_{m}", v.value);
+                    match self.kinds.get(&tn) {
+                        Some(Kind::Object) => {}
+                        Some(_) => self.ctx.md(
+                            p,
+                            format!("`{tn}` is not a field table"),
+                            "the shape of a chosen member is a field table named `<value>_<member>`",
+                        ),
+                        None => {
+                            if !synthesized.iter().any(|x| x.name == tn) {
+                                synthesized.push(Object {
+                                    rust_name: self.rust_name_of(&tn),
+                                    name: tn.clone(),
+                                    doc: format!(
+                                        "`{m}` of `{}`: no members (the spec has no table `{tn}`).",
+                                        v.value
+                                    ),
+                                    fields: Vec::new(),
+                                    not_equal: Vec::new(),
+                                    max_json_bytes: None,
+                                    not_contains: Vec::new(),
+                                    digest: Vec::new(),
+                                    selector: None,
+                                    defaultable: false,
+                                    synthesized: true,
+                                });
+                            }
+                        }
+                    }
+                    tables.push(tn);
+                }
+                cases.push(SelectorCase {
+                    value: v.value.clone(),
+                    variant: v.variant.clone(),
+                    tables,
+                });
+            }
+            self.objects[oi].selector = Some(Selector {
+                by: byf.key.clone(),
+                by_rust: byf.rust_name.clone(),
+                enum_name: e.name.clone(),
+                enum_rust: e.rust_name.clone(),
+                body_rust: format!("{}Body", e.rust_name),
+                members,
+                cases,
+            });
+        }
+        for o in synthesized {
+            self.kinds.insert(o.name.clone(), Kind::Object);
+            self.order.push((Kind::Object, self.objects.len()));
+            self.objects.push(o);
+        }
+    }
+
+    /// Objects that read as `{}` when absent, and the plain `✔` fields that hold them.
+    fn defaultables(&mut self) {
+        let mut names = BTreeSet::new();
+        for o in &mut self.objects {
+            let all_optional = o
+                .fields
+                .iter()
+                .all(|f| f.read_optional() || f.ty.nullable || f.ty.array || f.default.is_some());
+            o.defaultable = all_optional && o.fields.iter().any(|f| f.rules.required.is_some());
+            if o.defaultable {
+                names.insert(o.name.clone());
+            }
+        }
+        for o in &mut self.objects {
+            for f in &mut o.fields {
+                if f.required && f.rules.required.is_none() && !f.ty.nullable && !f.ty.array {
+                    if let Base::Object(n) = &f.ty.base {
+                        f.absent_is_empty = names.contains(n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The object at a sidecar `path` (default: the root).
+    fn object_at(&mut self, root: usize, path: &Option<Sp<String>>) -> Option<usize> {
+        let Some(p) = path else {
+            return Some(root);
+        };
+        match self.resolve(root, &p.v) {
+            Ok(t) => match &self.objects[t.obj].fields[t.field].ty {
+                TypeRef {
+                    base: Base::Object(name),
+                    array,
+                    ..
+                } if *array == t.elems || !*array => {
+                    self.objects.iter().position(|o| &o.name == name)
+                }
+                _ => {
+                    self.ctx.toml(
+                        p.pos,
+                        format!("`{}` is not an object", p.v),
+                        "name a field whose type is a field table (with `[]` for an array of them)",
+                    );
+                    None
+                }
+            },
+            Err(e) => {
+                if !e.is_empty() {
+                    self.ctx.toml(
+                        p.pos,
+                        format!("path `{}` does not resolve: {e}", p.v),
+                        PATH_HINT,
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    fn not_contains_rules(&mut self, root: Option<usize>) {
+        for n in std::mem::take(&mut self.side.not_contains) {
+            let what = "[[not_contains]]";
+            let code = self.rule_code(&n.code, n.pos, what);
+            let list = self.required(&n.list, n.pos, what, "list").cloned();
+            let value = self.required(&n.value, n.pos, what, "value").cloned();
+            let (Some(root), Some(list), Some(value), Some(code)) = (root, list, value, code)
+            else {
+                continue;
+            };
+            let Some(obj) = self.object_at(root, &n.path) else {
+                continue;
+            };
+            let (Some(lf), Some(vf)) = (self.member(obj, &list), self.member(obj, &value)) else {
+                continue;
+            };
+            if !lf.ty.array || lf.ty.base != Base::String {
+                self.ctx.toml(
+                    list.pos,
+                    format!("`{}` is not a list of text", list.v),
+                    "`list` names a `string[]` field",
+                );
+                continue;
+            }
+            if vf.ty.array || vf.ty.base != Base::String {
+                self.ctx.toml(
+                    value.pos,
+                    format!("`{}` is not a text field", value.v),
+                    "`value` names a `string` (or `string?`) field of the same object",
+                );
+                continue;
+            }
+            self.objects[obj].not_contains.push(NotContains {
+                list: lf.key,
+                list_rust: lf.rust_name,
+                value: vf.key,
+                value_rust: vf.rust_name,
+                code: code.clone(),
+            });
+            self.rules.push(Rule {
+                kind: "not_contains".into(),
+                path: n.path.map(|p| p.v).unwrap_or_default(),
+                code,
+            });
+        }
+    }
+
+    fn digest_rules(&mut self, root: Option<usize>) {
+        for d in std::mem::take(&mut self.side.digest) {
+            let what = "[[digest]]";
+            let code = self.rule_code(&d.code, d.pos, what);
+            let path = self.required(&d.path, d.pos, what, "path").cloned();
+            let sha = self.required(&d.sha256, d.pos, what, "sha256").cloned();
+            let data = self.required(&d.data, d.pos, what, "data").cloned();
+            let enc = self.required(&d.encoding, d.pos, what, "encoding").cloned();
+            let (Some(root), Some(path), Some(sha), Some(data), Some(enc), Some(code)) =
+                (root, path, sha, data, enc, code)
+            else {
+                continue;
+            };
+            let obj = match self.resolve(root, &path.v) {
+                Ok(t) => match &self.objects[t.obj].fields[t.field].ty.base {
+                    Base::Object(n) if !t.elems => self.objects.iter().position(|o| &o.name == n),
+                    _ => {
+                        self.ctx.toml(
+                            path.pos,
+                            format!("`{}` is not an object or an array of objects", path.v),
+                            "name a field whose type is a field table (or an array of one), without `[]`",
+                        );
+                        None
+                    }
+                },
+                Err(e) => {
+                    if !e.is_empty() {
+                        self.ctx.toml(
+                            path.pos,
+                            format!("path `{}` does not resolve: {e}", path.v),
+                            PATH_HINT,
+                        );
+                    }
+                    None
+                }
+            };
+            let Some(obj) = obj else { continue };
+            let mut ok = true;
+            let mut text = |s: &mut Self, m: &Sp<String>, what: &str| -> Option<(String, String)> {
+                let f = s.member(obj, m)?;
+                let fits = !f.ty.array
+                    && match what {
+                        "encoding" => matches!(f.ty.base, Base::String | Base::Enum(_)),
+                        "length" => matches!(f.ty.base, Base::U32 | Base::U64 | Base::I64),
+                        _ => f.ty.base == Base::String,
+                    };
+                if !fits {
+                    s.ctx.toml(
+                        m.pos,
+                        format!("`{}` cannot be the digest's `{what}`", m.v),
+                        "`sha256`, `data` and `label` name text members, `encoding` a text or enum member (`utf8` / `base64`), `length` an integer member",
+                    );
+                    ok = false;
+                    return None;
+                }
+                Some((f.key, f.rust_name))
+            };
+            let sha = text(self, &sha, "sha256");
+            let data = text(self, &data, "data");
+            let enc = text(self, &enc, "encoding");
+            let length = d.length.as_ref().map(|l| text(self, l, "length"));
+            let label = d.label.as_ref().map(|l| text(self, l, "label"));
+            let (Some(sha256), Some(data), Some(encoding)) = (sha, data, enc) else {
+                continue;
+            };
+            if !ok {
+                continue;
+            }
+            self.objects[obj].digest.push(Digest {
+                sha256,
+                data,
+                encoding,
+                length: length.flatten(),
+                label: label.flatten(),
+                code: code.clone(),
+            });
+            self.rules.push(Rule {
+                kind: "digest".into(),
+                path: path.v,
+                code,
+            });
+        }
+    }
+
+    /// States tables with their transitions tables.
+    fn machines(
+        &mut self,
+        states: &[(String, Pos, &Table)],
+        transitions: &[&Table],
+    ) -> Vec<Machine> {
+        let mut machines: Vec<Machine> = Vec::new();
+        for (name, _, t) in states {
+            let mut list: Vec<State> = Vec::new();
+            for row in &t.rows {
+                let [state, terminal, meaning, ..] = row.cells.as_slice() else {
+                    self.ctx.md(
+                        row.pos,
+                        "a state row needs three cells",
+                        "write `| `STATE` | no | meaning |`",
+                    );
+                    continue;
+                };
+                let value = state.key().to_owned();
+                let variant = upper_camel(&value);
+                if value.is_empty() || variant.is_empty() {
+                    self.ctx.md(
+                        state.pos,
+                        "empty state",
+                        "write the state in the State cell",
+                    );
+                    continue;
+                }
+                if list
+                    .iter()
+                    .any(|s| s.value == value || s.variant == variant)
+                {
+                    self.ctx.md(
+                        state.pos,
+                        format!("duplicate state `{value}` in `{name}`"),
+                        "give each row its own state",
+                    );
+                    continue;
+                }
+                let terminal = match terminal.plain.trim().to_lowercase().as_str() {
+                    "yes" => true,
+                    "no" => false,
+                    other => {
+                        self.ctx.md(
+                            terminal.pos,
+                            format!("cannot read the Terminal cell `{other}`"),
+                            "write `yes` or `no`",
+                        );
+                        false
+                    }
+                };
+                list.push(State {
+                    value,
+                    variant,
+                    terminal,
+                    doc: meaning.md.clone(),
+                });
+            }
+            if list.is_empty() {
+                self.ctx.md(
+                    t.pos,
+                    format!("states table `{name}` has no states"),
+                    "add at least one row",
+                );
+            }
+            machines.push(Machine {
+                name: name.clone(),
+                rust_name: self.rust_name_of(name),
+                doc: t.heading.as_ref().map(|h| h.md.clone()).unwrap_or_default(),
+                states: list,
+                transitions: Vec::new(),
+                on: None,
+            });
+        }
+        for (k, on) in std::mem::take(&mut self.side.machines) {
+            let Some(i) = machines.iter().position(|m| m.name == k.v) else {
+                self.ctx.toml(
+                    k.pos,
+                    format!("[machines.{}] names no states table", k.v),
+                    "states tables have the header `State | Terminal | Meaning`",
+                );
+                continue;
+            };
+            match on {
+                None => self.ctx.toml(
+                    k.pos,
+                    format!("[machines.{}] has no `on`", k.v),
+                    "add `on = \"<enum table>\"`: the enum whose values label the moves",
+                ),
+                Some(on) if self.kinds.get(&on.v) == Some(&Kind::Enum) => {
+                    machines[i].on = Some(on.v);
+                }
+                Some(on) => self.ctx.toml(
+                    on.pos,
+                    format!("`on = \"{}\"` names no enum table", on.v),
+                    "name the enum table whose values fill the On column",
+                ),
+            }
+        }
+        let mut done = BTreeSet::new();
+        for t in transitions {
+            let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.clone()) else {
+                self.ctx.md(
+                    t.pos,
+                    "this transitions table names no states table",
+                    "put the states table's name in a code span in the heading: ### Transitions of a `name`",
+                );
+                continue;
+            };
+            let Some(mi) = machines.iter().position(|m| m.name == code.text) else {
+                self.ctx.md(
+                    code.pos,
+                    format!("`{}` is no states table", code.text),
+                    "states tables have the header `State | Terminal | Meaning`",
+                );
+                continue;
+            };
+            if !done.insert(mi) {
+                self.ctx.md(
+                    code.pos,
+                    format!("a second transitions table for `{}`", code.text),
+                    "keep all moves of one machine in one table",
+                );
+                continue;
+            }
+            let with_on = t.header.len() == 3;
+            let on_enum = machines[mi].on.clone();
+            if with_on && on_enum.is_none() {
+                self.ctx.md(
+                    t.pos,
+                    format!(
+                        "the transitions of `{}` have an On column, but no enum names its values",
+                        code.text
+                    ),
+                    format!(
+                        "add `[machines.{}]` with `on = \"<enum table>\"` to the sidecar",
+                        code.text
+                    ),
+                );
+            }
+            if !with_on && on_enum.is_some() {
+                self.ctx.md(
+                    t.pos,
+                    format!(
+                        "[machines.{}] names an `on` enum, but the table has no On column",
+                        code.text
+                    ),
+                    "add an On column, or remove `on` from the sidecar",
+                );
+            }
+            let on_values: Vec<String> = on_enum
+                .as_ref()
+                .and_then(|n| self.enums.iter().find(|e| &e.name == n))
+                .map(|e| e.values.iter().map(|v| v.value.clone()).collect())
+                .unwrap_or_default();
+            let m = machines[mi].clone();
+            let lookup = |c: &mut Context, s: &markdown::CodeSpan| -> Option<usize> {
+                let i = m.states.iter().position(|x| x.value == s.text);
+                if i.is_none() {
+                    let names: Vec<String> =
+                        m.states.iter().map(|x| format!("`{}`", x.value)).collect();
+                    c.md(
+                        s.pos,
+                        format!("`{}` is no state of `{}`", s.text, m.name),
+                        format!("states: {}", names.join(", ")),
+                    );
+                }
+                i
+            };
+            let mut edges: Vec<Transition> = Vec::new();
+            for row in &t.rows {
+                let (Some(from_cell), Some(to_cell)) = (row.cells.first(), row.cells.get(1)) else {
+                    continue;
+                };
+                let froms: Vec<usize> = if from_cell.plain.trim() == "*" {
+                    (0..m.states.len())
+                        .filter(|&i| !m.states[i].terminal)
+                        .collect()
+                } else {
+                    if from_cell.codes.is_empty() {
+                        self.ctx.md(
+                            from_cell.pos,
+                            format!("cannot read the From cell `{}`", from_cell.plain),
+                            "write states in code spans, comma-separated, or `*` for every non-terminal state",
+                        );
+                    }
+                    let mut out = Vec::new();
+                    for c in &from_cell.codes {
+                        if let Some(i) = lookup(&mut self.ctx, c) {
+                            if m.states[i].terminal {
+                                self.ctx.md(
+                                    c.pos,
+                                    format!("terminal state `{}` has an outgoing move", c.text),
+                                    "a terminal state has no moves: remove it from From, or mark it `no` in Terminal",
+                                );
+                            } else {
+                                out.push(i);
+                            }
+                        }
+                    }
+                    out
+                };
+                if to_cell.codes.is_empty() {
+                    self.ctx.md(
+                        to_cell.pos,
+                        format!("cannot read the To cell `{}`", to_cell.plain),
+                        "write states in code spans, comma-separated",
+                    );
+                }
+                let tos: Vec<usize> = to_cell
+                    .codes
+                    .iter()
+                    .filter_map(|c| lookup(&mut self.ctx, c))
+                    .collect();
+                let on = if with_on {
+                    let cell = row.cells.get(2);
+                    let v = cell.map(|c| c.key().to_owned()).unwrap_or_default();
+                    if on_enum.is_some() && !on_values.contains(&v) {
+                        self.ctx.md(
+                            cell.map_or(row.pos, |c| c.pos),
+                            format!(
+                                "`{v}` is not a value of `{}`",
+                                on_enum.as_deref().unwrap_or("")
+                            ),
+                            format!(
+                                "values: {}",
+                                on_values
+                                    .iter()
+                                    .map(|v| format!("`{v}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        );
+                        continue;
+                    }
+                    Some(v)
+                } else {
+                    None
+                };
+                for &f in &froms {
+                    for &to in &tos {
+                        if edges
+                            .iter()
+                            .any(|e| e.from == f && e.to == to && e.on == on)
+                        {
+                            continue;
+                        }
+                        if let Some(other) = edges
+                            .iter()
+                            .find(|e| on.is_some() && e.from == f && e.on == on)
+                        {
+                            self.ctx.md(
+                                row.pos,
+                                format!(
+                                    "`{}` on `{}` goes to both `{}` and `{}`",
+                                    m.states[f].value,
+                                    on.as_deref().unwrap_or(""),
+                                    m.states[other.to].value,
+                                    m.states[to].value
+                                ),
+                                "one state and one event lead to one state: remove one row",
+                            );
+                            continue;
+                        }
+                        edges.push(Transition {
+                            from: f,
+                            to,
+                            on: on.clone(),
+                        });
+                    }
+                }
+            }
+            machines[mi].transitions = edges;
+        }
+        for (i, (name, pos, _)) in states.iter().enumerate() {
+            if i < machines.len() && machines[i].transitions.is_empty() {
+                self.ctx.md(
+                    *pos,
+                    format!("the machine `{name}` has no transitions"),
+                    format!("add a table `| From | To |` (or `| From | To | On |`) under a heading naming `{name}`"),
+                );
+            }
+        }
+        machines
+    }
+
     fn examples(&mut self) -> Vec<Example> {
         let fences = std::mem::take(&mut self.doc.fences);
         let mut out = Vec::new();
@@ -1926,5 +3068,6 @@ fn base_words(b: &Base) -> String {
         Base::Enum(n) => format!("the enum `{n}`"),
         Base::Union(n) => format!("the union `{n}`"),
         Base::Object(n) => format!("the object `{n}`"),
+        Base::Selected(n) => format!("an object chosen by `{n}`"),
     }
 }

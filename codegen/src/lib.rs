@@ -18,8 +18,10 @@
 #![deny(missing_docs)]
 
 mod check;
+mod corpus;
 mod diag;
 mod markdown;
+mod mermaid;
 mod model;
 mod names;
 mod rust;
@@ -72,7 +74,8 @@ pub fn load(source: &SpecSource) -> Result<Spec, Diagnostics> {
     check::check(source)
 }
 
-/// Loads every spec and renders its files: `rust/<name>.rs` and `schema/<name>.schema.json`.
+/// Loads every spec and renders its files: `rust/<name>.rs`, `schema/<name>.schema.json`,
+/// and `diagrams/<name>.<states>.mmd` for each state machine.
 /// Pure and deterministic; all specs are checked and every problem is returned together.
 pub fn generate(
     sources: &[SpecSource],
@@ -126,6 +129,16 @@ pub fn generate(
         files.insert(
             format!("schema/{}.schema.json", spec.name),
             schema::emit(spec),
+        );
+        for m in &spec.machines {
+            files.insert(
+                format!("diagrams/{}.{}.mmd", spec.name, m.name),
+                mermaid::emit(spec, m),
+            );
+        }
+        files.insert(
+            format!("corpus/{}/cases.json", spec.name),
+            corpus::emit(spec),
         );
     }
     Ok(files)

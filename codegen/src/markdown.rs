@@ -34,6 +34,10 @@ impl Cell {
 pub(crate) struct Row {
     pub cells: Vec<Cell>,
     pub pos: Pos,
+    /// How many cells the row's source line holds (see [`source_cells`]). GFM pads a short
+    /// row with empty cells and drops the cells past the header's count, so `cells` alone
+    /// cannot show that a row was malformed.
+    pub source_cells: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -122,6 +126,7 @@ pub(crate) fn parse(md: &str) -> Document {
                 row = Some(Row {
                     cells: Vec::new(),
                     pos: pos(range.start),
+                    source_cells: source_cells(md[range.clone()].lines().next().unwrap_or("")),
                 });
             }
             Event::End(TagEnd::TableRow) => {
@@ -219,4 +224,29 @@ pub(crate) fn parse(md: &str) -> Document {
         }
     }
     doc
+}
+
+/// The number of cells in the source line of a table row, split as GFM splits it: at every
+/// `|` not escaped by a backslash (a code span does not protect a pipe), not counting a
+/// leading and a trailing `|`.
+pub(crate) fn source_cells(line: &str) -> usize {
+    let b = line.trim().as_bytes();
+    let mut pipes = 0usize;
+    let (mut first, mut last) = (None, None);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'|' => {
+                pipes += 1;
+                first.get_or_insert(i);
+                last = Some(i);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    let leading = first == Some(0);
+    let trailing = last == Some(b.len().wrapping_sub(1)) && !(leading && pipes == 1);
+    (pipes + 1).saturating_sub(usize::from(leading) + usize::from(trailing))
 }

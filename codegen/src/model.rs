@@ -25,6 +25,61 @@ pub struct Spec {
     pub forbidden_keys: Vec<String>,
     /// Fenced `json` examples, in document order.
     pub examples: Vec<Example>,
+    /// How the document is found in the input text.
+    pub extract: Extract,
+    /// State machines (a states table and its transitions table), in spec order.
+    pub machines: Vec<Machine>,
+}
+
+/// How the document is found in the input text (sidecar `[spec] extract`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Extract {
+    /// The whole text is the JSON document.
+    #[default]
+    Whole,
+    /// The whole text first; when it is not JSON, the text from the first `{` to the last `}`.
+    OutermostObject,
+}
+
+/// A states table with its transitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Machine {
+    /// Table name of the states table (`package_state`).
+    pub name: String,
+    /// Rust type name of the states enum.
+    pub rust_name: String,
+    /// The heading above the states table.
+    pub doc: String,
+    /// Rows of the states table.
+    pub states: Vec<State>,
+    /// Legal moves, in table order (a row with several states expands in cell order).
+    pub transitions: Vec<Transition>,
+    /// Table name of the enum whose values label the moves (sidecar `[machines.<name>] on`).
+    pub on: Option<String>,
+}
+
+/// One row of a states table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// The state as spelled.
+    pub value: String,
+    /// Rust variant.
+    pub variant: String,
+    /// Whether no move leaves it.
+    pub terminal: bool,
+    /// Meaning cell.
+    pub doc: String,
+}
+
+/// One legal move.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transition {
+    /// Index into [`Machine::states`].
+    pub from: usize,
+    /// Index into [`Machine::states`].
+    pub to: usize,
+    /// The event (a value of the `on` enum, as spelled), when the table has an On column.
+    pub on: Option<String>,
 }
 
 impl Spec {
@@ -44,6 +99,7 @@ impl Spec {
 
 /// A named type: one field, enum or union table.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // built once per spec; unboxed keeps matching simple
 pub enum TypeDef {
     /// A field table: a JSON object.
     Object(Object),
@@ -88,6 +144,79 @@ pub struct Object {
     pub not_equal: Vec<NotEqual>,
     /// Compact-JSON byte cap on the whole object (the root's document cap).
     pub max_json_bytes: Option<CapUse>,
+    /// A list field must not contain a text field's value.
+    pub not_contains: Vec<NotContains>,
+    /// The object's content must match its declared digest.
+    pub digest: Vec<Digest>,
+    /// Members whose shape an enum field of this object chooses (`object by `field``).
+    pub selector: Option<Selector>,
+    /// Whether the object can be read from an absent key as `{}` (every member optional in
+    /// Rust, at least one with a coded `required`); such objects implement `Default`.
+    pub defaultable: bool,
+    /// Whether the table was synthesized (an empty object for a selector case without a table).
+    pub synthesized: bool,
+}
+
+/// `object by `field``: the members chosen by an enum field of the same object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selector {
+    /// JSON key of the choosing enum field.
+    pub by: String,
+    /// Rust name of the choosing field.
+    pub by_rust: String,
+    /// Table name of its enum.
+    pub enum_name: String,
+    /// Rust name of its enum.
+    pub enum_rust: String,
+    /// Rust name of the generated body enum (`<Enum>Body`).
+    pub body_rust: String,
+    /// JSON keys of the chosen members, in table order.
+    pub members: Vec<String>,
+    /// One case per enum value, in enum order.
+    pub cases: Vec<SelectorCase>,
+}
+
+/// One enum value of a selector and the object table of each chosen member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelectorCase {
+    /// JSON spelling of the enum value.
+    pub value: String,
+    /// Rust variant.
+    pub variant: String,
+    /// For each member (in [`Selector::members`] order), the table name of its shape.
+    pub tables: Vec<String>,
+}
+
+/// A list must not contain the value of another field of the same object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotContains {
+    /// JSON key of the list field.
+    pub list: String,
+    /// Rust name of the list field.
+    pub list_rust: String,
+    /// JSON key of the value field.
+    pub value: String,
+    /// Rust name of the value field.
+    pub value_rust: String,
+    /// The error code.
+    pub code: String,
+}
+
+/// Declared digest (and length) of content held in the object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Digest {
+    /// (JSON key, Rust name) of the hex SHA-256 member.
+    pub sha256: (String, String),
+    /// (JSON key, Rust name) of the content member.
+    pub data: (String, String),
+    /// (JSON key, Rust name) of the encoding member (`utf8` / `base64`).
+    pub encoding: (String, String),
+    /// (JSON key, Rust name) of the byte-count member.
+    pub length: Option<(String, String)>,
+    /// (JSON key, Rust name) of the member naming the content in messages.
+    pub label: Option<(String, String)>,
+    /// The error code.
+    pub code: String,
 }
 
 /// One row of a field table.
@@ -107,6 +236,17 @@ pub struct Field {
     pub doc: String,
     /// Field rules.
     pub rules: FieldRules,
+    /// An absent key reads as the empty object (`{}`): a plain `✔` field whose table is
+    /// [`Object::defaultable`].
+    pub absent_is_empty: bool,
+}
+
+impl Field {
+    /// Whether the Rust field is `Option<T>` although the type has no `?` (a coded or
+    /// conditional requirement: presence is checked by a rule, not by the parser).
+    pub fn read_optional(&self) -> bool {
+        self.rules.required.is_some() || self.rules.required_if.is_some()
+    }
 }
 
 /// Rules on one field. String rules apply to each element when the field is an array.
@@ -124,6 +264,46 @@ pub struct FieldRules {
     pub unique_by: Vec<UniqueBy>,
     /// Contradictory pairs among the items.
     pub contradiction: Vec<Contradiction>,
+    /// Must equal the literal of the Type cell, with its code.
+    pub equals: Option<String>,
+    /// Must match the Type cell's regex, with its code.
+    pub pattern: Option<String>,
+    /// Must be a relative path without `..`, with its code.
+    pub relative_path: Option<String>,
+    /// Must be present and not blank/empty (`✔ `code``), with its code.
+    pub required: Option<String>,
+    /// Required when a sibling enum field has a value.
+    pub required_if: Option<RequiredIf>,
+    /// The items (text) are unique.
+    pub unique: Option<UniqueItems>,
+}
+
+/// `if `field` is `value``.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequiredIf {
+    /// JSON key of the sibling.
+    pub field: String,
+    /// Rust name of the sibling.
+    pub field_rust: String,
+    /// Rust name of the sibling's enum.
+    pub enum_rust: String,
+    /// The value as spelled.
+    pub value: String,
+    /// Its Rust variant.
+    pub variant: String,
+    /// The error code.
+    pub code: String,
+}
+
+/// No two items of a list of text are equal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniqueItems {
+    /// Compare ignoring case.
+    pub ignore_case: bool,
+    /// Compare trimmed.
+    pub trim: bool,
+    /// The error code.
+    pub code: String,
 }
 
 /// A cap as used by a rule.
@@ -223,6 +403,12 @@ pub struct TypeRef {
     pub nullable: bool,
     /// `non-blank`.
     pub non_blank: bool,
+    /// A quoted literal (`"0.1"`): the string must equal it.
+    pub literal: Option<String>,
+    /// `string matching `REGEX``: the string must match it.
+    pub pattern: Option<String>,
+    /// `relative-path`: a relative path without `..`.
+    pub relative_path: bool,
 }
 
 /// A base type.
@@ -246,6 +432,9 @@ pub enum Base {
     Enum(String),
     /// A union table.
     Union(String),
+    /// `object by `field``: an object whose members the sibling enum field (JSON key here)
+    /// chooses; see [`Object::selector`].
+    Selected(String),
 }
 
 /// A stated default.
@@ -372,6 +561,8 @@ pub struct Errors {
     pub forbidden_key: String,
     /// `[errors]` rule kind → code, as written in the sidecar (sorted by rule kind).
     pub rule_codes: Vec<(String, String)>,
+    /// Codes raised by hand-written behaviour (`[errors] engine`), not by a rule.
+    pub engine: Vec<String>,
 }
 
 /// One row of the error table.

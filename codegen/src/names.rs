@@ -55,7 +55,7 @@ pub(crate) fn snake_case(s: &str) -> String {
     out
 }
 
-/// `UpperCamelCase`: `mcp_only` → `McpOnly`, `INVALID_ENVELOPE` → `InvalidEnvelope`.
+/// `UpperCamelCase`: `mcp_only` → `McpOnly`, `INVALID_ORDER` → `InvalidOrder`.
 pub(crate) fn upper_camel(s: &str) -> String {
     let mut out = String::new();
     for part in s.split(|c: char| !c.is_ascii_alphanumeric()) {
@@ -101,7 +101,7 @@ mod tests {
         assert_eq!(snake_case("order_id"), "order_id");
         assert_eq!(snake_case("max-cost USD"), "max_cost_usd");
         assert_eq!(upper_camel("mcp_only"), "McpOnly");
-        assert_eq!(upper_camel("INVALID_ENVELOPE"), "InvalidEnvelope");
+        assert_eq!(upper_camel("INVALID_ORDER"), "InvalidOrder");
         assert_eq!(upper_camel("output_format"), "OutputFormat");
         assert!(is_screaming_snake("ITEMS_MAX"));
         assert!(!is_screaming_snake("Items"));

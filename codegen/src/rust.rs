@@ -73,6 +73,9 @@ pub(crate) fn emit(spec: &Spec, options: &Options) -> String {
             items.push(c.union(u));
         }
     }
+    for m in &spec.machines {
+        items.push(c.machine(m));
+    }
     items.push(c.error_enum());
     items.push(c.consts());
     items.push(c.document());
@@ -123,6 +126,7 @@ impl Ctx<'_> {
                 let i = self.type_name(n);
                 quote!(#i)
             }
+            Base::Selected(_) => unreachable!("chosen members live in the body enum"),
         };
         let t = if ty.array {
             quote!(::std::vec::Vec<#base>)
@@ -133,6 +137,16 @@ impl Ctx<'_> {
             quote!(::core::option::Option<#t>)
         } else {
             t
+        }
+    }
+
+    /// The Rust type of a field: its type, in `Option` when a rule checks its presence.
+    fn field_type(&self, f: &Field) -> TokenStream {
+        let ty = self.rust_type(&f.ty);
+        if f.read_optional() && !f.ty.nullable {
+            quote!(::core::option::Option<#ty>)
+        } else {
+            ty
         }
     }
 
@@ -220,6 +234,16 @@ impl Ctx<'_> {
     fn field_rules(&self, f: &Field) -> Vec<TokenStream> {
         let r = &f.rules;
         let mut rules = Vec::new();
+        if let Some(code) = &r.required {
+            rules.push(quote!(required(code = #code)));
+        }
+        if let Some(ri) = &r.required_if {
+            let field = ident(&ri.field_rust);
+            let en = ident(&ri.enum_rust);
+            let v = ident(&ri.variant);
+            let code = &ri.code;
+            rules.push(quote!(required_if(field = #field, equals = #en::#v, code = #code)));
+        }
         if let Some(cap) = &r.max_items {
             let c = ident(&cap.constant);
             let code = &cap.code;
@@ -240,6 +264,15 @@ impl Ctx<'_> {
             let code = &cap.code;
             text.push(quote!(max_chars(max = #c, code = #code)));
         }
+        if let (Some(code), Some(lit)) = (&r.equals, &f.ty.literal) {
+            text.push(quote!(equals(value = #lit, code = #code)));
+        }
+        if let (Some(code), Some(re)) = (&r.pattern, &f.ty.pattern) {
+            text.push(quote!(pattern(regex = #re, code = #code)));
+        }
+        if let Some(code) = &r.relative_path {
+            text.push(quote!(relative_path(code = #code)));
+        }
         if !text.is_empty() {
             if f.ty.array {
                 rules.push(quote!(each(#(#text),*)));
@@ -249,6 +282,18 @@ impl Ctx<'_> {
         }
         if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
             rules.push(quote!(nested));
+        }
+        if let Some(u) = &r.unique {
+            let mut args = Vec::new();
+            if u.ignore_case {
+                args.push(quote!(ignore_case));
+            }
+            if u.trim {
+                args.push(quote!(trim));
+            }
+            let code = &u.code;
+            args.push(quote!(code = #code));
+            rules.push(quote!(unique(#(#args),*)));
         }
         for u in &r.unique_by {
             let key = ident(&u.key_rust);
@@ -282,6 +327,33 @@ impl Ctx<'_> {
         rules
     }
 
+    /// The default function's name of an optional field with a stated default.
+    fn default_fns(&self, o: &Object, f: &Field) -> (Ident, Ident) {
+        let base = format!("{}_{}", crate::names::snake_case(&o.rust_name), f.rust_name);
+        (
+            format_ident!("default_{}", base),
+            format_ident!("is_default_{}", base),
+        )
+    }
+
+    /// `value` (an expression of the field's type, by reference) is the value an absent key
+    /// means, so it is left out when writing; `None` when the field is always written.
+    fn skip_expr(&self, o: &Object, f: &Field, value: TokenStream) -> Option<TokenStream> {
+        if f.required && !f.read_optional() {
+            return None;
+        }
+        if f.default.is_some() {
+            let (_, ifn) = self.default_fns(o, f);
+            Some(quote!(#ifn(#value)))
+        } else if f.ty.nullable || f.read_optional() {
+            Some(quote!(::core::option::Option::is_none(#value)))
+        } else if f.ty.array {
+            Some(quote!(::std::vec::Vec::is_empty(#value)))
+        } else {
+            None
+        }
+    }
+
     fn object(&self, o: &Object) -> TokenStream {
         let name = ident(&o.rust_name);
         let d = if o.name == self.spec.root {
@@ -291,49 +363,70 @@ impl Ctx<'_> {
         };
         let rt_str = &self.rt_str;
         let derive = &self.derive;
+        let custom_serde = o.selector.is_some();
         let mut helpers = Vec::new();
-        let fields = o.fields.iter().map(|f| {
-            let fd = doc(&f.doc);
-            let fi = ident(&f.rust_name);
-            let ty = self.rust_type(&f.ty);
-            let mut serde_args = Vec::new();
-            if f.rust_name != f.key {
-                let k = &f.key;
-                serde_args.push(quote!(rename = #k));
-            }
-            if !f.required {
-                if let Some(v) = &f.default {
-                    let base =
-                        format!("{}_{}", crate::names::snake_case(&o.rust_name), f.rust_name);
-                    let dfn = format_ident!("default_{}", base);
-                    let ifn = format_ident!("is_default_{}", base);
-                    let dfn_s = dfn.to_string();
-                    let ifn_s = ifn.to_string();
-                    let expr = self.default_expr(&f.ty, v);
-                    let ty2 = ty.clone();
-                    let is_default = match v {
-                        DefaultValue::Bool(true) => quote!(*value),
-                        DefaultValue::Bool(false) => quote!(!*value),
-                        _ => quote!(*value == #expr),
-                    };
-                    helpers.push(quote! {
-                        fn #dfn() -> #ty2 { #expr }
-                        fn #ifn(value: &#ty2) -> bool { #is_default }
-                    });
-                    serde_args.push(quote!(default = #dfn_s, skip_serializing_if = #ifn_s));
-                } else if f.ty.nullable {
-                    serde_args.push(quote!(
-                        default,
-                        skip_serializing_if = "::core::option::Option::is_none"
-                    ));
-                } else if f.ty.array {
-                    serde_args.push(quote!(
-                        default,
-                        skip_serializing_if = "::std::vec::Vec::is_empty"
-                    ));
+        let mut fields = Vec::new();
+        let mut body_done = false;
+        for f in &o.fields {
+            if let Some(sel) = &o.selector {
+                if f.key == sel.by || sel.members.contains(&f.key) {
+                    if !body_done {
+                        body_done = true;
+                        let body = ident(&sel.body_rust);
+                        let mut names = vec![format!("`{}`", sel.by)];
+                        names.extend(sel.members.iter().map(|m| format!("`{m}`")));
+                        let bd = doc(&format!(
+                            "{} and the members it chooses, in one value: the members' shapes cannot disagree with it.",
+                            names.join(", ")
+                        ));
+                        fields.push(quote!(#bd #[validate(nested)] pub body: #body,));
+                    }
+                    continue;
                 }
             }
-            let serde_attr = if serde_args.is_empty() {
+            let fd = doc(&f.doc);
+            let fi = ident(&f.rust_name);
+            let ty = self.field_type(f);
+            let mut serde_args = Vec::new();
+            let mut rename_attr = quote!();
+            if f.rust_name != f.key {
+                let k = &f.key;
+                if custom_serde {
+                    rename_attr = quote!(#[validate(rename = #k)]);
+                } else {
+                    serde_args.push(quote!(rename = #k));
+                }
+            }
+            if let Some(v) = &f.default {
+                let (dfn, ifn) = self.default_fns(o, f);
+                let dfn_s = dfn.to_string();
+                let ifn_s = ifn.to_string();
+                let expr = self.default_expr(&f.ty, v);
+                let is_default = match v {
+                    DefaultValue::Bool(true) => quote!(*value),
+                    DefaultValue::Bool(false) => quote!(!*value),
+                    _ => quote!(*value == #expr),
+                };
+                let ty2 = ty.clone();
+                helpers.push(quote! {
+                    fn #dfn() -> #ty2 { #expr }
+                    fn #ifn(value: &#ty2) -> bool { #is_default }
+                });
+                serde_args.push(quote!(default = #dfn_s, skip_serializing_if = #ifn_s));
+            } else if (!f.required && f.ty.nullable) || f.read_optional() {
+                serde_args.push(quote!(
+                    default,
+                    skip_serializing_if = "::core::option::Option::is_none"
+                ));
+            } else if !f.required && f.ty.array {
+                serde_args.push(quote!(
+                    default,
+                    skip_serializing_if = "::std::vec::Vec::is_empty"
+                ));
+            } else if f.absent_is_empty {
+                serde_args.push(quote!(default));
+            }
+            let serde_attr = if serde_args.is_empty() || custom_serde {
                 quote!()
             } else {
                 quote!(#[serde(#(#serde_args),*)])
@@ -344,15 +437,41 @@ impl Ctx<'_> {
             } else {
                 quote!(#[validate(#(#rules),*)])
             };
-            quote!(#fd #serde_attr #validate_attr pub #fi: #ty,)
-        });
-        let fields: Vec<TokenStream> = fields.collect();
+            fields.push(quote!(#fd #serde_attr #rename_attr #validate_attr pub #fi: #ty,));
+        }
         let mut struct_rules = Vec::new();
         for n in &o.not_equal {
             let a = ident(&n.a_rust);
             let b = ident(&n.b_rust);
             let code = &n.code;
             struct_rules.push(quote!(not_equal(a = #a, b = #b, code = #code)));
+        }
+        for n in &o.not_contains {
+            let list = ident(&n.list_rust);
+            let value = ident(&n.value_rust);
+            let code = &n.code;
+            struct_rules.push(quote!(not_contains(list = #list, value = #value, code = #code)));
+        }
+        for g in &o.digest {
+            let sha = ident(&g.sha256.1);
+            let data = ident(&g.data.1);
+            let enc = ident(&g.encoding.1);
+            let mut args = vec![
+                quote!(sha256 = #sha),
+                quote!(data = #data),
+                quote!(encoding = #enc),
+            ];
+            if let Some((_, l)) = &g.label {
+                let l = ident(l);
+                args.push(quote!(label = #l));
+            }
+            if let Some((_, l)) = &g.length {
+                let l = ident(l);
+                args.push(quote!(length = #l));
+            }
+            let code = &g.code;
+            args.push(quote!(code = #code));
+            struct_rules.push(quote!(digest(#(#args),*)));
         }
         if let Some(cap) = &o.max_json_bytes {
             let c = ident(&cap.constant);
@@ -364,6 +483,55 @@ impl Ctx<'_> {
         } else {
             quote!(#[validate(#(#struct_rules),*)])
         };
+        let default_impl = if o.defaultable {
+            let inits = o.fields.iter().map(|f| {
+                let fi = ident(&f.rust_name);
+                let v = if f.default.is_some() {
+                    let (dfn, _) = self.default_fns(o, f);
+                    quote!(#dfn())
+                } else {
+                    quote!(::core::default::Default::default())
+                };
+                quote!(#fi: #v,)
+            });
+            let dd = doc("The value an absent key means: `{}`.");
+            quote! {
+                impl ::core::default::Default for #name {
+                    #dd
+                    fn default() -> Self {
+                        #name { #(#inits)* }
+                    }
+                }
+            }
+        } else {
+            quote!()
+        };
+        if let Some(sel) = &o.selector {
+            let serde_impls = self.selector_serde(o, sel);
+            let body = self.body_enum(sel);
+            let by = ident(&sel.by_rust);
+            let en = ident(&sel.enum_rust);
+            let md = doc(&format!("The value of `{}`.", sel.by));
+            return quote! {
+                #d
+                #[derive(Debug, Clone, PartialEq, #derive)]
+                #[validate(crate = #rt_str)]
+                #struct_attr
+                pub struct #name { #(#fields)* }
+
+                impl #name {
+                    #md
+                    pub const fn #by(&self) -> #en {
+                        self.body.#by()
+                    }
+                }
+
+                #serde_impls
+                #body
+                #default_impl
+                #(#helpers)*
+            };
+        }
         quote! {
             #d
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, #derive)]
@@ -371,7 +539,318 @@ impl Ctx<'_> {
             #[validate(crate = #rt_str)]
             #struct_attr
             pub struct #name { #(#fields)* }
+            #default_impl
             #(#helpers)*
+        }
+    }
+
+    /// The body enum of a selector, with its `Validate`.
+    fn body_enum(&self, sel: &Selector) -> TokenStream {
+        let rt = &self.rt;
+        let body = ident(&sel.body_rust);
+        let en = ident(&sel.enum_rust);
+        let by = ident(&sel.by_rust);
+        let member_idents: Vec<Ident> =
+            sel.members.iter().map(|m| ident(&member_rust(m))).collect();
+        let en_def = self.spec.type_def(&sel.enum_name);
+        let value_doc = |v: &str| match en_def {
+            Some(TypeDef::Enum(e)) => e
+                .values
+                .iter()
+                .find(|x| x.value == v)
+                .map(|x| x.doc.clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let variants = sel.cases.iter().map(|c| {
+            let vd = doc(&format!("`{}`: {}", c.value, value_doc(&c.value)));
+            let vi = ident(&c.variant);
+            let ms = c
+                .tables
+                .iter()
+                .zip(&member_idents)
+                .zip(&sel.members)
+                .map(|((t, mi), m)| {
+                    let ti = self.type_name(t);
+                    let md = doc(&format!("`{m}` of `{}`.", c.value));
+                    quote!(#md #mi: #ti,)
+                });
+            quote!(#vd #vi { #(#ms)* },)
+        });
+        let by_arms = sel.cases.iter().map(|c| {
+            let vi = ident(&c.variant);
+            quote!(#body::#vi { .. } => #en::#vi,)
+        });
+        let validate_arms = sel.cases.iter().map(|c| {
+            let vi = ident(&c.variant);
+            let checks = sel.members.iter().zip(&member_idents).map(|(k, mi)| {
+                quote!(#rt::Validate::validate_at(#mi, &#rt::Path::ROOT.field(#k), &mut inner);)
+            });
+            quote!(#body::#vi { #(#member_idents),* } => { #(#checks)* })
+        });
+        let d = doc(&format!(
+            "`{}` with the members it chooses ({}): one variant per value, each holding the members' tables.",
+            sel.by,
+            sel.members
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let md = doc(&format!("The value of `{}`.", sel.by));
+        quote! {
+            #d
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #body { #(#variants)* }
+
+            impl #body {
+                #md
+                pub const fn #by(&self) -> #en {
+                    match self { #(#by_arms)* }
+                }
+            }
+
+            /// The members are reported at the owner's path (`basis`, not `body.basis`):
+            /// `path` is the owner's `body` field, which the JSON does not have.
+            impl #rt::Validate for #body {
+                fn validate_at(&self, path: &#rt::Path<'_>, report: &mut #rt::Report) {
+                    let mut inner = #rt::Report::new();
+                    match self { #(#validate_arms)* }
+                    if inner.is_empty() {
+                        return;
+                    }
+                    let dotted = path.dotted();
+                    let pointer = path.pointer();
+                    let owner = dotted.strip_suffix("body").unwrap_or(&dotted).trim_end_matches('.');
+                    let owner_pointer = pointer.strip_suffix("/body").unwrap_or(&pointer);
+                    for mut v in inner.violations {
+                        if !owner.is_empty() {
+                            let full = ::std::format!("{owner}.{}", v.path);
+                            v.message = v.message.replace(
+                                &::std::format!("`{}", v.path),
+                                &::std::format!("`{full}"),
+                            );
+                            v.path = full;
+                            v.pointer = ::std::format!("{owner_pointer}{}", v.pointer);
+                        }
+                        report.push(v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Serialize` (flat, in table order) and `Deserialize` (members in any order) of an
+    /// object with a selector.
+    fn selector_serde(&self, o: &Object, sel: &Selector) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&o.rust_name);
+        let body = ident(&sel.body_rust);
+        let en = ident(&sel.enum_rust);
+        let by_i = ident(&sel.by_rust);
+        // Serialize.
+        let ser = o.fields.iter().map(|f| {
+            let k = &f.key;
+            if f.key == sel.by {
+                return quote!(map.serialize_entry(#k, &self.body.#by_i())?;);
+            }
+            if sel.members.contains(&f.key) {
+                let mi = ident(&member_rust(&f.key));
+                let arms = sel.cases.iter().map(|c| {
+                    let vi = ident(&c.variant);
+                    quote!(#body::#vi { #mi, .. } => map.serialize_entry(#k, #mi)?,)
+                });
+                return quote!(match &self.body { #(#arms)* });
+            }
+            let fi = ident(&f.rust_name);
+            match self.skip_expr(o, f, quote!(&self.#fi)) {
+                Some(skip) => quote!(if !#skip { map.serialize_entry(#k, &self.#fi)?; }),
+                None => quote!(map.serialize_entry(#k, &self.#fi)?;),
+            }
+        });
+        // Deserialize.
+        let keys: Vec<&str> = o.fields.iter().map(|f| f.key.as_str()).collect();
+        let plain: Vec<&Field> = o
+            .fields
+            .iter()
+            .filter(|f| f.key != sel.by && !sel.members.contains(&f.key))
+            .collect();
+        let local = |k: &str| format_ident!("field_{}", crate::names::snake_case(k));
+        let typed = |c: &SelectorCase, m: &str| {
+            format_ident!(
+                "case_{}_{}",
+                crate::names::snake_case(&c.variant),
+                crate::names::snake_case(m)
+            )
+        };
+        let raw = |m: &str| format_ident!("raw_{}", crate::names::snake_case(m));
+        let seen = |m: &str| format_ident!("seen_{}", crate::names::snake_case(m));
+        let mut decls = Vec::new();
+        for f in &plain {
+            let l = local(&f.key);
+            let ty = self.field_type(f);
+            decls.push(
+                quote!(let mut #l: ::core::option::Option<#ty> = ::core::option::Option::None;),
+            );
+        }
+        let by_local = local(&sel.by);
+        decls.push(
+            quote!(let mut #by_local: ::core::option::Option<#en> = ::core::option::Option::None;),
+        );
+        for m in &sel.members {
+            let r = raw(m);
+            let s = seen(m);
+            decls.push(quote! {
+                let mut #r: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut #s = false;
+            });
+            for c in &sel.cases {
+                let t = typed(c, m);
+                let ti = self
+                    .type_name(&c.tables[sel.members.iter().position(|x| x == m).expect("member")]);
+                decls.push(
+                    quote!(let mut #t: ::core::option::Option<#ti> = ::core::option::Option::None;),
+                );
+            }
+        }
+        let mut arms = Vec::new();
+        for f in &plain {
+            let k = &f.key;
+            let l = local(k);
+            arms.push(quote! {
+                #k => {
+                    if #l.is_some() {
+                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#k));
+                    }
+                    #l = ::core::option::Option::Some(map.next_value()?);
+                }
+            });
+        }
+        {
+            let k = &sel.by;
+            arms.push(quote! {
+                #k => {
+                    if #by_local.is_some() {
+                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#k));
+                    }
+                    #by_local = ::core::option::Option::Some(map.next_value()?);
+                }
+            });
+        }
+        for m in &sel.members {
+            let r = raw(m);
+            let s = seen(m);
+            let case_arms = sel.cases.iter().map(|c| {
+                let vi = ident(&c.variant);
+                let t = typed(c, m);
+                quote!(::core::option::Option::Some(#en::#vi) => #t = ::core::option::Option::Some(map.next_value()?),)
+            });
+            arms.push(quote! {
+                #m => {
+                    if #s {
+                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#m));
+                    }
+                    #s = true;
+                    match #by_local {
+                        #(#case_arms)*
+                        ::core::option::Option::None => #r = ::core::option::Option::Some(map.next_value()?),
+                    }
+                }
+            });
+        }
+        let mut finals = Vec::new();
+        let mut inits = Vec::new();
+        for f in &plain {
+            let k = &f.key;
+            let l = local(k);
+            let fi = ident(&f.rust_name);
+            let v = if f.default.is_some() {
+                let (dfn, _) = self.default_fns(o, f);
+                quote!(#l.unwrap_or_else(#dfn))
+            } else if f.ty.nullable || f.read_optional() {
+                quote!(#l.flatten())
+            } else if f.absent_is_empty || (!f.required && f.ty.array) {
+                quote!(#l.unwrap_or_default())
+            } else {
+                quote!(#l.ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(#k))?)
+            };
+            finals.push(quote!(let #l = #v;));
+            inits.push(quote!(#fi: #l,));
+        }
+        let by_key = &sel.by;
+        let body_arms = sel.cases.iter().map(|c| {
+            let vi = ident(&c.variant);
+            let ms = sel.members.iter().enumerate().map(|(i, m)| {
+                let mi = ident(&member_rust(m));
+                let t = typed(c, m);
+                let r = raw(m);
+                let ti = self.type_name(&c.tables[i]);
+                let prefix = format!("`{m}`: {{}}");
+                quote! {
+                    #mi: match (#t, #r.take()) {
+                        (::core::option::Option::Some(v), _) => v,
+                        (::core::option::Option::None, ::core::option::Option::Some(raw)) => {
+                            <#ti as ::serde::Deserialize>::deserialize(#rt::strict::Strict::new(raw))
+                                .map_err(|e| <A::Error as ::serde::de::Error>::custom(::core::format_args!(#prefix, e)))?
+                        }
+                        (::core::option::Option::None, ::core::option::Option::None) => {
+                            return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::missing_field(#m));
+                        }
+                    },
+                }
+            });
+            quote!(#en::#vi => #body::#vi { #(#ms)* },)
+        });
+        let expecting = format!("struct {}", o.rust_name);
+        let struct_name = o.rust_name.clone();
+        quote! {
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    use ::serde::ser::SerializeMap as _;
+                    let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                    #(#ser)*
+                    map.end()
+                }
+            }
+
+            /// Members in any order. A chosen member that comes after the choosing field is
+            /// read in place, typed (errors inside it carry its path); one that comes before is
+            /// buffered and read at the end, and its errors are reported at this object's path
+            /// with the member's name in the message.
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    const FIELDS: &[&str] = &[#(#keys),*];
+
+                    struct Visitor;
+
+                    impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                        type Value = #name;
+
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+
+                        fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
+                            #(#decls)*
+                            while let ::core::option::Option::Some(key) = map.next_key::<::std::string::String>()? {
+                                match key.as_str() {
+                                    #(#arms)*
+                                    other => {
+                                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(other, FIELDS));
+                                    }
+                                }
+                            }
+                            #(#finals)*
+                            let body = match #by_local.ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(#by_key))? {
+                                #(#body_arms)*
+                            };
+                            ::core::result::Result::Ok(#name { #(#inits)* body })
+                        }
+                    }
+
+                    deserializer.deserialize_struct(#struct_name, FIELDS, Visitor)
+                }
+            }
         }
     }
 
@@ -556,6 +1035,146 @@ impl Ctx<'_> {
         }
     }
 
+    /// A states table: the enum, its terminal states and its legal moves.
+    fn machine(&self, m: &Machine) -> TokenStream {
+        let name = ident(&m.rust_name);
+        let d = doc(&m.doc);
+        let vi = |i: usize| ident(&m.states[i].variant);
+        let variants = m.states.iter().map(|s| {
+            let sd = doc(&format!(
+                "{}{}",
+                s.doc,
+                if s.terminal { " (terminal)" } else { "" }
+            ));
+            let v = ident(&s.variant);
+            let st = &s.value;
+            quote!(#sd #[serde(rename = #st)] #v,)
+        });
+        let all = (0..m.states.len()).map(|i| {
+            let v = vi(i);
+            quote!(#name::#v)
+        });
+        let arms = m.states.iter().map(|s| {
+            let v = ident(&s.variant);
+            let st = &s.value;
+            quote!(#name::#v => #st,)
+        });
+        let terminal: Vec<TokenStream> = (0..m.states.len())
+            .filter(|&i| m.states[i].terminal)
+            .map(|i| {
+                let v = vi(i);
+                quote!(#name::#v)
+            })
+            .collect();
+        let is_terminal = if terminal.is_empty() {
+            quote!({
+                let _ = self;
+                false
+            })
+        } else {
+            quote!(matches!(self, #(#terminal)|*))
+        };
+        let on_ty = m.on.as_ref().map(|e| self.type_name(e));
+        let (transitions, can, on_fn) = match &on_ty {
+            Some(ev) => {
+                let edges = m.transitions.iter().map(|t| {
+                    let (f, to) = (vi(t.from), vi(t.to));
+                    let e = self.event_variant(m, t);
+                    quote!((#name::#f, #ev::#e, #name::#to))
+                });
+                let on_arms = m.transitions.iter().map(|t| {
+                    let (f, to) = (vi(t.from), vi(t.to));
+                    let e = self.event_variant(m, t);
+                    quote!((#name::#f, #ev::#e) => ::core::option::Option::Some(#name::#to),)
+                });
+                (
+                    quote! {
+                        /// Every legal move as (from, event, to), in table order.
+                        pub const TRANSITIONS: &'static [(#name, #ev, #name)] = &[#(#edges),*];
+                    },
+                    quote!(Self::TRANSITIONS
+                        .iter()
+                        .any(|&(f, _, t)| f == self && t == to)),
+                    quote! {
+                        /// The state `event` leads to from this one, if the move is legal.
+                        pub const fn on(self, event: #ev) -> ::core::option::Option<Self> {
+                            match (self, event) {
+                                #(#on_arms)*
+                                _ => ::core::option::Option::None,
+                            }
+                        }
+                    },
+                )
+            }
+            None => {
+                let edges = m.transitions.iter().map(|t| {
+                    let (f, to) = (vi(t.from), vi(t.to));
+                    quote!((#name::#f, #name::#to))
+                });
+                (
+                    quote! {
+                        /// Every legal move as (from, to), in table order.
+                        pub const TRANSITIONS: &'static [(#name, #name)] = &[#(#edges),*];
+                    },
+                    quote!(Self::TRANSITIONS.iter().any(|&(f, t)| f == self && t == to)),
+                    quote!(),
+                )
+            }
+        };
+        quote! {
+            #d
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+            pub enum #name { #(#variants)* }
+
+            impl #name {
+                /// Every state, in table order.
+                pub const ALL: &'static [#name] = &[#(#all),*];
+
+                /// The terminal states: no move leaves them.
+                pub const TERMINAL: &'static [#name] = &[#(#terminal),*];
+
+                #transitions
+
+                /// The state as spelled in the spec.
+                pub const fn as_str(self) -> &'static str {
+                    match self { #(#arms)* }
+                }
+
+                /// Whether no move leaves this state.
+                pub const fn is_terminal(self) -> bool {
+                    #is_terminal
+                }
+
+                /// Whether moving from this state to `to` is legal.
+                pub fn can_transition(self, to: Self) -> bool {
+                    #can
+                }
+
+                #on_fn
+            }
+
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+        }
+    }
+
+    /// The Rust variant of a transition's event.
+    fn event_variant(&self, m: &Machine, t: &Transition) -> Ident {
+        let e = m.on.as_deref().and_then(|n| match self.spec.type_def(n) {
+            Some(TypeDef::Enum(e)) => Some(e),
+            _ => None,
+        });
+        let on = t.on.as_deref().unwrap_or_default();
+        let v = e
+            .and_then(|e| e.values.iter().find(|v| v.value == on))
+            .map(|v| v.variant.clone())
+            .expect("checked: the event is a value of the `on` enum");
+        ident(&v)
+    }
+
     fn error_enum(&self) -> TokenStream {
         let e = &self.spec.errors;
         let name = ident(&e.enum_name);
@@ -646,6 +1265,10 @@ impl Ctx<'_> {
         let d = doc(&format!(
             "How a {dn} document is read: its name, parse error code and forbidden keys."
         ));
+        let extract = match spec.extract {
+            Extract::Whole => quote!(#rt::document::Extract::Whole),
+            Extract::OutermostObject => quote!(#rt::document::Extract::OutermostObject),
+        };
         let slice_doc = doc(&format!(
             "Parses and validates a {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
         ));
@@ -661,6 +1284,7 @@ impl Ctx<'_> {
                 forbidden_keys: FORBIDDEN_KEYS,
                 forbidden_key_code: #fk,
                 max_input_bytes: #rt::document::DEFAULT_MAX_INPUT_BYTES,
+                extract: #extract,
             };
 
             impl #root {
@@ -681,6 +1305,11 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// The Rust name of a chosen member (its key in snake_case).
+fn member_rust(key: &str) -> String {
+    crate::names::snake_case(key)
 }
 
 impl Variant {

@@ -23,6 +23,42 @@ pub(crate) fn emit(spec: &Spec) -> String {
         };
         defs.insert(t.name().to_owned(), v);
     }
+    for m in &spec.machines {
+        let transitions: Vec<Value> = m
+            .transitions
+            .iter()
+            .map(|t| {
+                let mut e = Map::new();
+                e.insert("from".into(), json!(m.states[t.from].value));
+                e.insert("to".into(), json!(m.states[t.to].value));
+                if let Some(on) = &t.on {
+                    e.insert("on".into(), json!(on));
+                }
+                Value::Object(e)
+            })
+            .collect();
+        let mut v = Map::new();
+        v.insert("type".into(), json!("string"));
+        v.insert(
+            "enum".into(),
+            json!(m.states.iter().map(|s| s.value.clone()).collect::<Vec<_>>()),
+        );
+        v.insert("description".into(), json!(m.doc));
+        v.insert(
+            "x-terminal".into(),
+            json!(m
+                .states
+                .iter()
+                .filter(|s| s.terminal)
+                .map(|s| s.value.clone())
+                .collect::<Vec<_>>()),
+        );
+        v.insert("x-transitions".into(), json!(transitions));
+        if let Some(on) = &m.on {
+            v.insert("x-on".into(), json!(on));
+        }
+        defs.insert(m.name.clone(), Value::Object(v));
+    }
     let mut top = Map::new();
     top.insert(
         "$schema".into(),
@@ -43,6 +79,9 @@ pub(crate) fn emit(spec: &Spec) -> String {
     top.insert("$ref".into(), json!(format!("#/$defs/{}", spec.root)));
     top.insert("$defs".into(), Value::Object(defs));
     top.insert("x-document".into(), json!(spec.document_name));
+    if spec.extract == Extract::OutermostObject {
+        top.insert("x-extract".into(), json!("outermost-object"));
+    }
     top.insert("x-forbidden-keys".into(), json!(spec.forbidden_keys));
     let mut rules = Map::new();
     for (k, v) in &spec.errors.rule_codes {
@@ -54,15 +93,16 @@ pub(crate) fn emit(spec: &Spec) -> String {
         .iter()
         .map(|c| (c.code.clone(), json!(c.doc)))
         .collect();
-    top.insert(
-        "x-error-codes".into(),
-        json!({
-            "codes": codes,
-            "rules": rules,
-            "forbidden_key": spec.errors.forbidden_key,
-            "parse": spec.errors.parse,
-        }),
-    );
+    let mut error_codes = json!({
+        "codes": codes,
+        "rules": rules,
+        "forbidden_key": spec.errors.forbidden_key,
+        "parse": spec.errors.parse,
+    });
+    if !spec.errors.engine.is_empty() {
+        error_codes["engine"] = json!(spec.errors.engine);
+    }
+    top.insert("x-error-codes".into(), error_codes);
     top.insert(
         "x-schema-expressible-codes".into(),
         json!(expressible_codes(spec)),
@@ -109,18 +149,43 @@ fn base(b: &Base) -> Value {
         Base::I64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
         Base::Number => json!({"type": "number"}),
         Base::Object(n) | Base::Enum(n) | Base::Union(n) => json!({"$ref": format!("#/$defs/{n}")}),
+        Base::Selected(by) => json!({"type": "object", "x-chosen-by": by}),
     }
 }
 
+/// A relative path that cannot leave its base, exactly as the runtime's `relative_path`:
+/// not empty, no leading `/` or `\`, no drive letter and `:`, no `..` segment (segments split
+/// on `/` and `\`).
+const RELATIVE_PATH: &str = r"^(?![/\\])(?![A-Za-z]:)(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))[\s\S]+$";
+
 /// Adds the string rules of a field to a string schema.
-fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, non_blank: bool) {
-    if non_blank {
+fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
+    let mut patterns = Vec::new();
+    if ty.non_blank || (r.required.is_some() && !ty.array) {
         s.insert("minLength".into(), json!(1));
-        s.insert("pattern".into(), json!(format!("[^{WS}]")));
+        patterns.push(format!("[^{WS}]"));
         s.insert("x-non-blank".into(), json!(true));
     }
     if let Some(c) = &r.max_chars {
         s.insert("maxLength".into(), json!(c.value));
+    }
+    if let Some(lit) = &ty.literal {
+        s.insert("const".into(), json!(lit));
+    }
+    if let Some(p) = &ty.pattern {
+        patterns.push(p.clone());
+    }
+    if ty.relative_path {
+        patterns.push(RELATIVE_PATH.to_owned());
+        s.insert("x-relative-path".into(), json!(true));
+    }
+    let mut rest = patterns.into_iter();
+    if let Some(first) = rest.next() {
+        s.insert("pattern".into(), json!(first));
+    }
+    let more: Vec<Value> = rest.map(|p| json!({ "pattern": p })).collect();
+    if !more.is_empty() {
+        s.insert("allOf".into(), json!(more));
     }
 }
 
@@ -138,7 +203,7 @@ fn field_schema(f: &Field) -> Value {
     let r = &f.rules;
     let mut elem = base(&f.ty.base);
     if f.ty.base == Base::String {
-        string_rules(elem.as_object_mut().expect("object"), r, f.ty.non_blank);
+        string_rules(elem.as_object_mut().expect("object"), r, &f.ty);
     }
     let mut v = if f.ty.array {
         let mut a = Map::new();
@@ -146,6 +211,18 @@ fn field_schema(f: &Field) -> Value {
         a.insert("items".into(), elem);
         if let Some(c) = &r.max_items {
             a.insert("maxItems".into(), json!(c.value));
+        }
+        if r.required.is_some() {
+            a.insert("minItems".into(), json!(1));
+        }
+        if let Some(u) = &r.unique {
+            if !u.ignore_case && !u.trim {
+                a.insert("uniqueItems".into(), json!(true));
+            }
+            a.insert(
+                "x-unique".into(),
+                json!({"ignore-case": u.ignore_case, "trim": u.trim, "code": u.code}),
+            );
         }
         for g in &r.max_items_per_group {
             a.insert(
@@ -226,6 +303,84 @@ fn object(spec: &Spec, o: &Object) -> Value {
         o.doc.clone()
     };
     m.insert("description".into(), json!(desc));
+    let mut all_of = Vec::new();
+    for f in &o.fields {
+        if let Some(ri) = &f.rules.required_if {
+            let mut then_ty = field_schema(&Field {
+                ty: TypeRef {
+                    nullable: false,
+                    ..f.ty.clone()
+                },
+                required: true,
+                doc: String::new(),
+                ..f.clone()
+            });
+            if let Some(t) = then_ty.as_object_mut() {
+                t.remove("description");
+            }
+            all_of.push(json!({
+                "if": {"properties": {ri.field.clone(): {"const": ri.value}}, "required": [ri.field]},
+                "then": {"properties": {f.key.clone(): then_ty}, "required": [f.key]},
+            }));
+        }
+    }
+    if !all_of.is_empty() {
+        m.insert("allOf".into(), json!(all_of));
+    }
+    if let Some(sel) = &o.selector {
+        let branches: Vec<Value> = sel
+            .cases
+            .iter()
+            .map(|c| {
+                let mut props = Map::new();
+                props.insert(sel.by.clone(), json!({"const": c.value}));
+                for (member, table) in sel.members.iter().zip(&c.tables) {
+                    let synthesized = spec.types.iter().any(
+                        |t| matches!(t, TypeDef::Object(x) if &x.name == table && x.synthesized),
+                    );
+                    let v = if synthesized {
+                        json!({"type": "object", "additionalProperties": false})
+                    } else {
+                        json!({"$ref": format!("#/$defs/{table}")})
+                    };
+                    props.insert(member.clone(), v);
+                }
+                json!({"properties": props})
+            })
+            .collect();
+        m.insert("oneOf".into(), json!(branches));
+        m.insert(
+            "x-chosen-by".into(),
+            json!({"by": sel.by, "members": sel.members}),
+        );
+    }
+    if !o.not_contains.is_empty() {
+        m.insert(
+            "x-not-contains".into(),
+            json!(o
+                .not_contains
+                .iter()
+                .map(|n| json!({"list": n.list, "value": n.value, "code": n.code}))
+                .collect::<Vec<_>>()),
+        );
+    }
+    if !o.digest.is_empty() {
+        m.insert(
+            "x-digest".into(),
+            json!(o
+                .digest
+                .iter()
+                .map(|d| json!({
+                    "sha256": d.sha256.0,
+                    "data": d.data.0,
+                    "encoding": d.encoding.0,
+                    "length": d.length.as_ref().map(|l| &l.0),
+                    "label": d.label.as_ref().map(|l| &l.0),
+                    "code": d.code,
+                }))
+                .collect::<Vec<_>>()),
+        );
+    }
     if !o.not_equal.is_empty() {
         m.insert(
             "x-not-equal".into(),

@@ -26,8 +26,41 @@ pub(crate) struct Sidecar {
     pub unique: Vec<SideUnique>,
     pub not_equal: Vec<SideNotEqual>,
     pub contradiction: Vec<SideContradiction>,
+    pub not_contains: Vec<SideNotContains>,
+    pub digest: Vec<SideDigest>,
+    /// `[spec] extract`.
+    pub extract: Option<Sp<String>>,
+    /// `[errors] engine`: codes raised by hand-written behaviour.
+    pub engine: Vec<Sp<String>>,
+    /// `[errors.tables]`: table name → code.
+    pub error_tables: Vec<(Sp<String>, Sp<String>)>,
+    /// `[errors.paths]`: spec path → code.
+    pub error_paths: Vec<(Sp<String>, Sp<String>)>,
+    /// `[machines.<states>]` with its `on`.
+    pub machines: Vec<(Sp<String>, Option<Sp<String>>)>,
     /// Where the `[spec]` table is (or the file start).
     pub spec_pos: Pos,
+}
+
+#[derive(Debug)]
+pub(crate) struct SideNotContains {
+    pub pos: Pos,
+    pub path: Option<Sp<String>>,
+    pub list: Option<Sp<String>>,
+    pub value: Option<Sp<String>>,
+    pub code: Option<Sp<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct SideDigest {
+    pub pos: Pos,
+    pub path: Option<Sp<String>>,
+    pub sha256: Option<Sp<String>>,
+    pub data: Option<Sp<String>>,
+    pub encoding: Option<Sp<String>>,
+    pub length: Option<Sp<String>>,
+    pub label: Option<Sp<String>>,
+    pub code: Option<Sp<String>>,
 }
 
 #[derive(Debug)]
@@ -85,6 +118,10 @@ pub(crate) const ERROR_RULES: &[&str] = &[
     "max_items",
     "max_items_per_group",
     "max_bytes",
+    "equals",
+    "pattern",
+    "relative_path",
+    "required_if",
 ];
 
 struct Walker<'a> {
@@ -248,6 +285,9 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
             "unique",
             "not_equal",
             "contradiction",
+            "not_contains",
+            "digest",
+            "machines",
         ],
         "the sidecar",
     );
@@ -258,8 +298,9 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
             if let Some((k, _)) = doc.get_key_value("spec") {
                 out.spec_pos = w.pos(k.span().start);
             }
-            w.known_keys(ctx, t, &["root", "document"], "[spec]");
+            w.known_keys(ctx, t, &["root", "document", "extract"], "[spec]");
             out.root = w.string(ctx, t, "root", "[spec]");
+            out.extract = w.string(ctx, t, "extract", "[spec]");
             out.document = w.string(ctx, t, "document", "[spec]");
         }
     }
@@ -279,10 +320,59 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
     }
     if let Some(v) = doc.get("errors") {
         if let Some(t) = w.table(ctx, v, "errors") {
-            let mut allowed = vec!["enum"];
+            let mut allowed = vec!["enum", "engine", "tables", "paths"];
             allowed.extend_from_slice(ERROR_RULES);
             w.known_keys(ctx, t, &allowed, "[errors]");
             out.errors_enum = w.string(ctx, t, "enum", "[errors]");
+            if let Some(v) = t.get("engine") {
+                match v.get_ref() {
+                    DeValue::Array(items) => {
+                        for item in items.iter() {
+                            match item.get_ref() {
+                                DeValue::String(s) => out.engine.push(Sp {
+                                    v: s.to_string(),
+                                    pos: w.pos(item.span().start),
+                                }),
+                                other => ctx.toml(
+                                    w.pos(item.span().start),
+                                    format!(
+                                        "`engine` in [errors] must list strings, found {}",
+                                        other.type_str()
+                                    ),
+                                    "write `engine = [\"CODE\", ...]`",
+                                ),
+                            }
+                        }
+                    }
+                    other => ctx.toml(
+                        w.pos(v.span().start),
+                        format!(
+                            "`engine` in [errors] must be an array, found {}",
+                            other.type_str()
+                        ),
+                        "write `engine = [\"CODE\", ...]`",
+                    ),
+                }
+            }
+            for (sub, dest) in [
+                ("tables", &mut out.error_tables),
+                ("paths", &mut out.error_paths),
+            ] {
+                let what = format!("[errors.{sub}]");
+                if let Some(v) = t.get(sub) {
+                    if let Some(m) = w.table(ctx, v, &what) {
+                        for (k, _) in m.iter() {
+                            let key = Sp {
+                                v: k.get_ref().to_string(),
+                                pos: w.pos(k.span().start),
+                            };
+                            if let Some(code) = w.string(ctx, m, k.get_ref(), &what) {
+                                dest.push((key, code));
+                            }
+                        }
+                    }
+                }
+            }
             for rule in ERROR_RULES {
                 if let Some(code) = w.string(ctx, t, rule, "[errors]") {
                     let (k, _) = t.get_key_value(*rule).expect("present");
@@ -351,6 +441,57 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                 trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.v),
                 code: w.string(ctx, t, "code", what),
             });
+        }
+    }
+    if let Some(v) = doc.get("not_contains") {
+        for (pos, t) in w.tables(ctx, v, "not_contains") {
+            let what = "[[not_contains]]";
+            w.known_keys(ctx, t, &["path", "list", "value", "code"], what);
+            out.not_contains.push(SideNotContains {
+                pos,
+                path: w.string(ctx, t, "path", what),
+                list: w.string(ctx, t, "list", what),
+                value: w.string(ctx, t, "value", what),
+                code: w.string(ctx, t, "code", what),
+            });
+        }
+    }
+    if let Some(v) = doc.get("digest") {
+        for (pos, t) in w.tables(ctx, v, "digest") {
+            let what = "[[digest]]";
+            w.known_keys(
+                ctx,
+                t,
+                &[
+                    "path", "sha256", "data", "encoding", "length", "label", "code",
+                ],
+                what,
+            );
+            out.digest.push(SideDigest {
+                pos,
+                path: w.string(ctx, t, "path", what),
+                sha256: w.string(ctx, t, "sha256", what),
+                data: w.string(ctx, t, "data", what),
+                encoding: w.string(ctx, t, "encoding", what),
+                length: w.string(ctx, t, "length", what),
+                label: w.string(ctx, t, "label", what),
+                code: w.string(ctx, t, "code", what),
+            });
+        }
+    }
+    if let Some(v) = doc.get("machines") {
+        if let Some(t) = w.table(ctx, v, "machines") {
+            for (k, v) in t.iter() {
+                let what = format!("[machines.{}]", k.get_ref());
+                let key = Sp {
+                    v: k.get_ref().to_string(),
+                    pos: w.pos(k.span().start),
+                };
+                if let Some(m) = w.table(ctx, v, &what) {
+                    w.known_keys(ctx, m, &["on"], &what);
+                    out.machines.push((key, w.string(ctx, m, "on", &what)));
+                }
+            }
         }
     }
     if let Some(v) = doc.get("not_equal") {

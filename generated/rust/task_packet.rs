@@ -681,7 +681,7 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
     "encrypted_content",
 ];
 
-/// The valid example at spec/task_packet.md:201, verbatim.
+/// The valid example at spec/task_packet.md:208, verbatim.
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 
 /// How a packet document is read: its name, parse error code and forbidden keys.
@@ -691,6 +691,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     forbidden_keys: FORBIDDEN_KEYS,
     forbidden_key_code: "forbidden_provider_field",
     max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
+    extract: ::specmint::runtime::document::Extract::Whole,
 };
 
 impl TaskPacket {

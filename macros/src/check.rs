@@ -1,29 +1,65 @@
 //! Phase 2: checks that need the whole model (references between fields).
 
-use crate::errors::Errors;
-use crate::model::{Model, StructRule};
+use syn::Ident;
 
-/// Records an error for every struct rule naming a field the struct does not have.
+use crate::errors::Errors;
+use crate::model::{FieldRule, Model, StructRule};
+
+/// Records an error for every rule naming a field the struct does not have.
 pub fn check(model: &Model, errors: &mut Errors) {
     if !model.named_fields {
         return;
     }
+    let must_exist = |name: &Ident, errors: &mut Errors| {
+        if !model.fields.iter().any(|f| f.ident == *name) {
+            errors.at(
+                name.span(),
+                format!("`{}` has no field `{name}`", model.ident),
+            );
+        }
+    };
+    for field in &model.fields {
+        for rule in &field.rules {
+            if let FieldRule::RequiredIf { field, .. } = rule {
+                must_exist(field, errors);
+            }
+        }
+    }
     for rule in &model.struct_rules {
-        if let StructRule::NotEqual { a, b, .. } = rule {
-            for name in [a, b] {
-                if !model.fields.iter().any(|f| f.ident == *name) {
+        match rule {
+            StructRule::NotEqual { a, b, .. } => {
+                must_exist(a, errors);
+                must_exist(b, errors);
+                if a == b {
                     errors.at(
-                        name.span(),
-                        format!("`{}` has no field `{name}`", model.ident),
+                        b.span(),
+                        format!(
+                            "`not_equal` compares `{a}` with itself; name two different fields"
+                        ),
                     );
                 }
             }
-            if a == b {
-                errors.at(
-                    b.span(),
-                    format!("`not_equal` compares `{a}` with itself; name two different fields"),
-                );
+            StructRule::NotContains { list, value, .. } => {
+                must_exist(list, errors);
+                must_exist(value, errors);
             }
+            StructRule::Digest {
+                sha256,
+                data,
+                encoding,
+                label,
+                length,
+                ..
+            } => {
+                for name in [sha256, data, encoding]
+                    .into_iter()
+                    .chain(label.as_ref())
+                    .chain(length.as_ref())
+                {
+                    must_exist(name, errors);
+                }
+            }
+            StructRule::MaxJsonBytes { .. } => {}
         }
     }
 }

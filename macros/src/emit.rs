@@ -53,8 +53,8 @@ fn code(code: &Code) -> TokenStream {
 /// The `impl Validate` for a model that passed every check.
 pub fn emit(model: &Model) -> TokenStream {
     let l = Locals::new(model);
-    let fields = model.fields.iter().map(|f| field(f, &l));
-    let struct_rules = model.struct_rules.iter().map(|r| struct_rule(r, &l));
+    let fields = model.fields.iter().map(|f| field(model, f, &l));
+    let struct_rules = model.struct_rules.iter().map(|r| struct_rule(model, r, &l));
     let body = quote! {
         #(#fields)*
         #(#struct_rules)*
@@ -101,7 +101,40 @@ fn wrap(model: &Model, l: &Locals, body: TokenStream) -> TokenStream {
     }
 }
 
-fn field(f: &Field, l: &Locals) -> TokenStream {
+/// The name of field `ident` in paths (its `Field::name`).
+fn name_of(model: &Model, ident: &Ident) -> String {
+    model
+        .fields
+        .iter()
+        .find(|f| f.ident == *ident)
+        .map_or_else(|| unraw(ident), |f| f.name.clone())
+}
+
+/// `TaskEnvelope` → `task envelope`, `HTTPServer` → `http server`.
+fn words(ident: &Ident) -> String {
+    let name = unraw(ident);
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            continue;
+        }
+        if c.is_uppercase() && i > 0 && !out.is_empty() && !out.ends_with(' ') {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
+                out.push(' ');
+            }
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     if f.rules.is_empty() {
         return TokenStream::new();
     }
@@ -109,7 +142,7 @@ fn field(f: &Field, l: &Locals) -> TokenStream {
         path, field_path, ..
     } = l;
     let name = &f.name;
-    let rules = f.rules.iter().map(|r| field_rule(f, r, l));
+    let rules = f.rules.iter().map(|r| field_rule(model, f, r, l));
     quote! {
         {
             let #field_path = #path.field(#name);
@@ -137,7 +170,7 @@ fn text_rule(rule: &TextRule, value: &TokenStream, at: &Ident, l: &Locals) -> To
     }
 }
 
-fn field_rule(f: &Field, rule: &FieldRule, l: &Locals) -> TokenStream {
+fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenStream {
     let Locals {
         krate,
         report,
@@ -243,10 +276,79 @@ fn field_rule(f: &Field, rule: &FieldRule, l: &Locals) -> TokenStream {
                 );
             }
         }
+        FieldRule::Equals {
+            value: expected,
+            code: c,
+            ..
+        } => {
+            let c = code(c);
+            quote_spanned! {ty=>
+                #krate::rules::equals(#value, #expected, &#field_path, #c, #report);
+            }
+        }
+        FieldRule::Pattern { regex, code: c, .. } => {
+            let c = code(c);
+            let stat = Ident::new("__SPECMINT_PATTERN", Span::mixed_site());
+            quote_spanned! {ty=>
+                {
+                    static #stat: #krate::rules::Pattern = #krate::rules::Pattern::new(#regex);
+                    #krate::rules::pattern(#value, &#stat, &#field_path, #c, #report);
+                }
+            }
+        }
+        FieldRule::RelativePath { code: c, .. } => {
+            let c = code(c);
+            quote_spanned! {ty=>
+                #krate::rules::relative_path(#value, &#field_path, #c, #report);
+            }
+        }
+        FieldRule::Required { code: c, .. } => {
+            let c = code(c);
+            quote_spanned! {ty=>
+                #krate::rules::required(#value, &#field_path, #c, #report);
+            }
+        }
+        FieldRule::RequiredIf {
+            field: sibling,
+            equals,
+            code: c,
+            ..
+        } => {
+            let c = code(c);
+            let sibling_name = name_of(model, sibling);
+            quote_spanned! {ty=>
+                #krate::rules::required_if(
+                    #value,
+                    #sibling_name,
+                    &self.#sibling,
+                    &#equals,
+                    &#field_path,
+                    #c,
+                    #report,
+                );
+            }
+        }
+        FieldRule::Unique {
+            trim,
+            ignore_case,
+            code: c,
+            ..
+        } => {
+            let c = code(c);
+            quote_spanned! {ty=>
+                #krate::rules::unique(
+                    #value,
+                    #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },
+                    &#field_path,
+                    #c,
+                    #report,
+                );
+            }
+        }
     }
 }
 
-fn struct_rule(rule: &StructRule, l: &Locals) -> TokenStream {
+fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
     let Locals {
         krate,
         path,
@@ -261,7 +363,7 @@ fn struct_rule(rule: &StructRule, l: &Locals) -> TokenStream {
             span,
         } => {
             let c = code(c);
-            let (a_name, b_name) = (unraw(a), unraw(b));
+            let (a_name, b_name) = (name_of(model, a), name_of(model, b));
             quote_spanned! {*span=>
                 #krate::rules::not_equal(&self.#a, #a_name, &self.#b, #b_name, #path, #c, #report);
             }
@@ -270,6 +372,77 @@ fn struct_rule(rule: &StructRule, l: &Locals) -> TokenStream {
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {*span=>
                 #krate::rules::max_json_bytes(self, #path, #max, #c, #report);
+            }
+        }
+        StructRule::NotContains {
+            list,
+            value,
+            code: c,
+            span,
+        } => {
+            let c = code(c);
+            let (list_name, value_name) = (name_of(model, list), name_of(model, value));
+            let owner = words(&model.ident);
+            quote_spanned! {*span=>
+                #krate::rules::not_contains(
+                    &self.#list,
+                    #list_name,
+                    &self.#value,
+                    #value_name,
+                    #owner,
+                    #path,
+                    #c,
+                    #report,
+                );
+            }
+        }
+        StructRule::Digest {
+            sha256,
+            data,
+            encoding,
+            label,
+            length,
+            code: c,
+            span,
+        } => {
+            let c = code(c);
+            let text = |ident: &Ident| {
+                quote_spanned! {ident.span()=>
+                    #krate::rules::TextField::text(&self.#ident)
+                }
+            };
+            let (sha256_name, data_name) = (name_of(model, sha256), name_of(model, data));
+            let (sha256, data) = (text(sha256), text(data));
+            let encoding = quote_spanned! {encoding.span()=> &self.#encoding};
+            let label = match label {
+                Some(ident) => text(ident),
+                None => quote!(::core::option::Option::None),
+            };
+            let (length, length_name) = match length {
+                Some(ident) => (
+                    quote_spanned! {ident.span()=>
+                        #krate::rules::ByteCount::byte_count(&self.#ident)
+                    },
+                    name_of(model, ident),
+                ),
+                None => (quote!(::core::option::Option::None), String::new()),
+            };
+            quote_spanned! {*span=>
+                #krate::rules::digest(
+                    &#krate::rules::DigestFields {
+                        sha256: #sha256,
+                        sha256_name: #sha256_name,
+                        data: #data,
+                        data_name: #data_name,
+                        encoding: #encoding,
+                        label: #label,
+                        length: #length,
+                        length_name: #length_name,
+                    },
+                    #path,
+                    #c,
+                    #report,
+                );
             }
         }
     }

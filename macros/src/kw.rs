@@ -12,10 +12,21 @@ pub const NESTED: &str = "nested";
 pub const MAX_ITEMS_PER_GROUP: &str = "max_items_per_group";
 pub const UNIQUE_BY: &str = "unique_by";
 pub const CONTRADICTION: &str = "contradiction";
+pub const EQUALS: &str = "equals";
+pub const PATTERN: &str = "pattern";
+pub const RELATIVE_PATH: &str = "relative_path";
+pub const REQUIRED: &str = "required";
+pub const REQUIRED_IF: &str = "required_if";
+pub const UNIQUE: &str = "unique";
+
+// Field settings.
+pub const RENAME: &str = "rename";
 
 // Struct rules and settings.
 pub const NOT_EQUAL: &str = "not_equal";
 pub const MAX_JSON_BYTES: &str = "max_json_bytes";
+pub const NOT_CONTAINS: &str = "not_contains";
+pub const DIGEST: &str = "digest";
 pub const CRATE: &str = "crate";
 
 // Rule arguments.
@@ -29,6 +40,14 @@ pub const B: &str = "b";
 pub const TRIM: &str = "trim";
 pub const IGNORE_CASE: &str = "ignore_case";
 pub const PAIR: &str = "pair";
+pub const REGEX: &str = "regex";
+pub const FIELD: &str = "field";
+pub const LIST: &str = "list";
+pub const SHA256: &str = "sha256";
+pub const DATA: &str = "data";
+pub const ENCODING: &str = "encoding";
+pub const LABEL: &str = "label";
+pub const LENGTH: &str = "length";
 
 /// Every field rule, for "unknown rule" messages.
 pub const FIELD_RULES: &[&str] = &[
@@ -40,10 +59,16 @@ pub const FIELD_RULES: &[&str] = &[
     MAX_ITEMS_PER_GROUP,
     UNIQUE_BY,
     CONTRADICTION,
+    EQUALS,
+    PATTERN,
+    RELATIVE_PATH,
+    REQUIRED,
+    REQUIRED_IF,
+    UNIQUE,
 ];
 
 /// Every struct-level key, for "unknown rule" messages.
-pub const STRUCT_RULES: &[&str] = &[NOT_EQUAL, MAX_JSON_BYTES, CRATE];
+pub const STRUCT_RULES: &[&str] = &[NOT_EQUAL, MAX_JSON_BYTES, NOT_CONTAINS, DIGEST, CRATE];
 
 /// Rules allowed inside `each(..)`.
 pub const EACH_RULES: &[&str] = &[NON_BLANK, MAX_CHARS];
@@ -56,6 +81,13 @@ pub const CODE_DUPLICATE: &str = "duplicate_key";
 pub const CODE_CONTRADICTORY: &str = "contradictory_values";
 pub const CODE_EQUAL: &str = "fields_equal";
 pub const CODE_TOO_LARGE: &str = "document_too_large";
+pub const CODE_UNEXPECTED: &str = "unexpected_value";
+pub const CODE_PATTERN: &str = "pattern_mismatch";
+pub const CODE_PATH: &str = "invalid_path";
+pub const CODE_REQUIRED: &str = "required";
+pub const CODE_DUPLICATE_ITEM: &str = "duplicate_item";
+pub const CODE_CONTAINS_SELF: &str = "contains_self";
+pub const CODE_DIGEST: &str = "digest_mismatch";
 
 /// `a`, `b` and `c` as "`a`, `b`, `c`".
 pub fn list(names: &[&str]) -> String {

@@ -39,9 +39,11 @@ use proc_macro::TokenStream;
 /// Derives `specmint_runtime::Validate` from `#[validate(...)]` attributes.
 ///
 /// Field rules: `non_blank`, `max_chars`, `max_items`, `each(..)`, `nested`,
-/// `max_items_per_group(..)`, `unique_by(..)`, `contradiction(..)`. Struct rules:
-/// `not_equal(..)`, `max_json_bytes`, and `crate = ".."` to name the runtime. See
-/// `docs/validate.md` for the grammar and the exact messages.
+/// `max_items_per_group(..)`, `unique_by(..)`, `contradiction(..)`, `equals(..)`,
+/// `pattern(..)`, `relative_path`, `required`, `required_if(..)`, `unique`; field setting
+/// `rename = ".."`. Struct rules: `not_equal(..)`, `max_json_bytes`, `not_contains(..)`,
+/// `digest(..)`, and `crate = ".."` to name the runtime. Paths use serde's field names
+/// (`rename`, `rename_all`). See `docs/validate.md` for the grammar and the exact messages.
 #[proc_macro_derive(Validate, attributes(validate))]
 pub fn derive_validate(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -18,7 +18,9 @@ pub struct Model {
 /// One named field and its rules, in attribute order.
 pub struct Field {
     pub ident: Ident,
-    /// The field's name as it appears in paths (raw identifiers unprefixed).
+    /// The field's name as it appears in paths: `#[validate(rename)]`, else serde's
+    /// (deserialize) name from `rename` / the struct's `rename_all`, else the identifier
+    /// (raw identifiers unprefixed).
     pub name: String,
     pub rules: Vec<FieldRule>,
 }
@@ -84,6 +86,36 @@ pub enum FieldRule {
         code: Code,
         span: Span,
     },
+    Equals {
+        value: Expr,
+        code: Code,
+        span: Span,
+    },
+    Pattern {
+        regex: LitStr,
+        code: Code,
+        span: Span,
+    },
+    RelativePath {
+        code: Code,
+        span: Span,
+    },
+    Required {
+        code: Code,
+        span: Span,
+    },
+    RequiredIf {
+        field: Ident,
+        equals: Expr,
+        code: Code,
+        span: Span,
+    },
+    Unique {
+        trim: bool,
+        ignore_case: bool,
+        code: Code,
+        span: Span,
+    },
 }
 
 /// A rule on the whole struct.
@@ -96,6 +128,21 @@ pub enum StructRule {
     },
     MaxJsonBytes {
         max: Limit,
+        code: Code,
+        span: Span,
+    },
+    NotContains {
+        list: Ident,
+        value: Ident,
+        code: Code,
+        span: Span,
+    },
+    Digest {
+        sha256: Ident,
+        data: Ident,
+        encoding: Ident,
+        label: Option<Ident>,
+        length: Option<Ident>,
         code: Code,
         span: Span,
     },
@@ -120,7 +167,13 @@ impl FieldRule {
             | FieldRule::Nested { span }
             | FieldRule::MaxItemsPerGroup { span, .. }
             | FieldRule::UniqueBy { span, .. }
-            | FieldRule::Contradiction { span, .. } => *span,
+            | FieldRule::Contradiction { span, .. }
+            | FieldRule::Equals { span, .. }
+            | FieldRule::Pattern { span, .. }
+            | FieldRule::RelativePath { span, .. }
+            | FieldRule::Required { span, .. }
+            | FieldRule::RequiredIf { span, .. }
+            | FieldRule::Unique { span, .. } => *span,
         }
     }
 }

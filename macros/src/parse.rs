@@ -78,6 +78,7 @@ pub fn parse(input: &DeriveInput) -> (Model, Errors) {
         }
     }
 
+    let rename_all = serde_names(&input.attrs, "rename_all");
     let what = match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => {
@@ -86,19 +87,27 @@ pub fn parse(input: &DeriveInput) -> (Model, Errors) {
                         continue;
                     };
                     let mut rules = Vec::new();
+                    let mut rename = None;
                     let mut seen: Vec<(String, Span)> = Vec::new();
                     for items in attr_items(&field.attrs, &mut errors) {
                         for item in items {
-                            if let Some(rule) = field_rule(item, &mut seen, &mut errors) {
+                            if item.name == kw::RENAME {
+                                rename_setting(item, &mut seen, &mut rename, &mut errors);
+                            } else if let Some(rule) = field_rule(item, &mut seen, &mut errors) {
                                 rules.push(rule);
                             }
                         }
                     }
-                    model.fields.push(Field {
-                        name: ident.unraw().to_string(),
-                        ident,
-                        rules,
-                    });
+                    let rust_name = ident.unraw().to_string();
+                    let name = rename
+                        .or_else(|| serde_names(&field.attrs, "rename"))
+                        .or_else(|| {
+                            rename_all
+                                .as_deref()
+                                .and_then(|rule| apply_rename_all(rule, &rust_name))
+                        })
+                        .unwrap_or(rust_name);
+                    model.fields.push(Field { name, ident, rules });
                 }
                 model.named_fields = true;
                 return (model, errors);
@@ -117,6 +126,104 @@ pub fn parse(input: &DeriveInput) -> (Model, Errors) {
         ),
     );
     (model, errors)
+}
+
+/// `#[validate(rename = "name")]`: the field's name in paths, overriding serde's.
+fn rename_setting(
+    item: Item,
+    seen: &mut Vec<(String, Span)>,
+    rename: &mut Option<String>,
+    errors: &mut Errors,
+) {
+    if duplicate(&item.name, seen, "setting", errors) {
+        return;
+    }
+    match item.form {
+        Form::Value(Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        })) if !s.value().is_empty() => *rename = Some(s.value()),
+        Form::Value(other) => errors.at(
+            other.span(),
+            "`rename` must be a non-empty string literal, e.g. `rename = \"outputFormat\"`",
+        ),
+        _ => errors.at(
+            item.name.span(),
+            "expected `rename = \"name\"`: the field's name in paths",
+        ),
+    }
+}
+
+/// The name serde reads for `key` (`rename` or `rename_all`) among `#[serde(..)]`
+/// attributes: `key = ".."`, or the `deserialize` half of `key(serialize = .., deserialize = ..)`.
+/// Anything this cannot read is left to serde's own derive to report.
+fn serde_names(attrs: &[syn::Attribute], key: &str) -> Option<String> {
+    fn skip(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+        if meta.input.peek(Token![=]) {
+            meta.value()?.parse::<Expr>()?;
+        } else if meta.input.peek(token::Paren) {
+            let _content;
+            parenthesized!(_content in meta.input);
+        }
+        Ok(())
+    }
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident(key) {
+                return skip(&meta);
+            }
+            if meta.input.peek(Token![=]) {
+                found = Some(meta.value()?.parse::<LitStr>()?.value());
+                return Ok(());
+            }
+            meta.parse_nested_meta(|half| {
+                if half.path.is_ident("deserialize") {
+                    found = Some(half.value()?.parse::<LitStr>()?.value());
+                    Ok(())
+                } else {
+                    skip(&half)
+                }
+            })
+        });
+    }
+    found
+}
+
+/// serde's `rename_all` applied to a field name (serde's own rules for fields, which are
+/// snake_case already); `None` for a rule serde does not know.
+fn apply_rename_all(rule: &str, field: &str) -> Option<String> {
+    let pascal = || {
+        let mut out = String::new();
+        let mut capitalize = true;
+        for ch in field.chars() {
+            if ch == '_' {
+                capitalize = true;
+            } else if capitalize {
+                out.push(ch.to_ascii_uppercase());
+                capitalize = false;
+            } else {
+                out.push(ch);
+            }
+        }
+        out
+    };
+    Some(match rule {
+        "lowercase" | "snake_case" => field.to_owned(),
+        "UPPERCASE" | "SCREAMING_SNAKE_CASE" => field.to_ascii_uppercase(),
+        "PascalCase" => pascal(),
+        "camelCase" => {
+            let p = pascal();
+            let mut chars = p.chars();
+            match chars.next() {
+                Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+                None => p,
+            }
+        }
+        "kebab-case" => field.replace('_', "-"),
+        "SCREAMING-KEBAB-CASE" => field.to_ascii_uppercase().replace('_', "-"),
+        _ => return None,
+    })
 }
 
 /// The entries of every `#[validate(...)]` among `attrs`.
@@ -179,7 +286,7 @@ fn field_rule(
         errors.at(
             span,
             format!(
-                "unknown rule `{name}`; field rules are {}",
+                "unknown rule `{name}`; field rules are {} (and the setting `rename = \"..\"`)",
                 kw::list(kw::FIELD_RULES)
             ),
         );
@@ -253,7 +360,113 @@ fn field_rule(
                 span,
             })
         }
+        kw::EQUALS => {
+            let args = args(item, &[kw::VALUE, kw::CODE], errors)?;
+            let value = args.require_expr(kw::VALUE, "\"..\"", errors)?;
+            Some(FieldRule::Equals {
+                value,
+                code: args.code(kw::CODE_UNEXPECTED),
+                span,
+            })
+        }
+        kw::PATTERN => {
+            let args = args(item, &[kw::REGEX, kw::CODE], errors)?;
+            let regex = args.require_expr(kw::REGEX, "\"^..$\"", errors)?;
+            let regex = match regex {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => s,
+                other => {
+                    errors.at(
+                        other.span(),
+                        "`regex` must be a string literal, e.g. `regex = \"^[a-z]+$\"`",
+                    );
+                    return None;
+                }
+            };
+            if let Err(err) = regex_lite::Regex::new(&regex.value()) {
+                errors.at(regex.span(), format!("invalid regex: {err}"));
+                return None;
+            }
+            Some(FieldRule::Pattern {
+                regex,
+                code: args.code(kw::CODE_PATTERN),
+                span,
+            })
+        }
+        kw::RELATIVE_PATH => {
+            let code = code_only(item, kw::CODE_PATH, errors)?;
+            Some(FieldRule::RelativePath { code, span })
+        }
+        kw::REQUIRED => {
+            let code = code_only(item, kw::CODE_REQUIRED, errors)?;
+            Some(FieldRule::Required { code, span })
+        }
+        kw::REQUIRED_IF => {
+            let args = args(item, &[kw::FIELD, kw::EQUALS, kw::CODE], errors)?;
+            let field = args.require_ident(kw::FIELD, errors);
+            let equals = args.require_expr(kw::EQUALS, "Enum::Variant", errors);
+            Some(FieldRule::RequiredIf {
+                field: field?,
+                equals: equals?,
+                code: args.code(kw::CODE_REQUIRED),
+                span,
+            })
+        }
+        kw::UNIQUE => {
+            let (trim, ignore_case, code) = match item.form {
+                Form::Bare => (
+                    false,
+                    false,
+                    Code {
+                        custom: None,
+                        default: kw::CODE_DUPLICATE_ITEM,
+                    },
+                ),
+                Form::Value(_) => {
+                    errors.at(
+                        span,
+                        "`unique` takes no value: write `unique` or `unique(ignore_case, trim, code = \"..\")`",
+                    );
+                    return None;
+                }
+                _ => {
+                    let args = args(item, &[kw::IGNORE_CASE, kw::TRIM, kw::CODE], errors)?;
+                    (
+                        args.trim,
+                        args.ignore_case,
+                        args.code(kw::CODE_DUPLICATE_ITEM),
+                    )
+                }
+            };
+            Some(FieldRule::Unique {
+                trim,
+                ignore_case,
+                code,
+                span,
+            })
+        }
         _ => unreachable!("every name in FIELD_RULES is handled"),
+    }
+}
+
+/// `rule` or `rule(code = "..")`.
+fn code_only(item: Item, default: &'static str, errors: &mut Errors) -> Option<Code> {
+    match item.form {
+        Form::Bare => Some(Code {
+            custom: None,
+            default,
+        }),
+        Form::Value(_) => {
+            let name = item.name.unraw();
+            errors.at(
+                item.name.span(),
+                format!("`{name}` takes no value: write `{name}` or `{name}(code = \"..\")`"),
+            );
+            None
+        }
+        _ => Some(args(item, &[kw::CODE], errors)?.code(default)),
     }
 }
 
@@ -357,6 +570,9 @@ struct Args {
     max: Option<Expr>,
     code: Option<LitStr>,
     idents: Vec<(&'static str, Ident)>,
+    /// Arguments that take any expression (`equals`'s `value`, `regex`, `required_if`'s
+    /// `equals`).
+    exprs: Vec<(&'static str, Expr)>,
     trim: bool,
     ignore_case: bool,
     pairs: Vec<Pair>,
@@ -380,6 +596,28 @@ impl Args {
             );
         }
         self.max.clone().map(|expr| Limit { expr })
+    }
+
+    fn require_expr(&self, key: &'static str, example: &str, errors: &mut Errors) -> Option<Expr> {
+        let found = self
+            .exprs
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, e)| e.clone());
+        if found.is_none() && !self.written.contains(&key) {
+            errors.at(
+                self.rule.span(),
+                format!("`{}` needs `{key} = {example}`", self.rule.unraw()),
+            );
+        }
+        found
+    }
+
+    fn optional_ident(&self, key: &'static str) -> Option<Ident> {
+        self.idents
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, i)| i.clone())
     }
 
     fn require_ident(&self, key: &'static str, errors: &mut Errors) -> Option<Ident> {
@@ -421,6 +659,7 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
         max: None,
         code: None,
         idents: Vec::new(),
+        exprs: Vec::new(),
         trim: false,
         ignore_case: false,
         pairs: Vec::new(),
@@ -464,6 +703,7 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
             (kw::PAIR, _) => errors.at(span, "expected `pair(A, B)` or `pair(A, B, ignore_case)`"),
             (_, Form::Value(expr)) => match key {
                 kw::MAX => out.max = Some(expr),
+                _ if takes_expr(&rule_name, key) => out.exprs.push((key, expr)),
                 kw::CODE => match expr {
                     Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Str(s),
@@ -486,6 +726,14 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
         }
     }
     Some(out)
+}
+
+/// Whether `key` of `rule` takes any expression rather than a field name.
+fn takes_expr(rule: &str, key: &str) -> bool {
+    matches!(
+        (rule, key),
+        (kw::EQUALS, kw::VALUE) | (kw::PATTERN, kw::REGEX) | (kw::REQUIRED_IF, kw::EQUALS)
+    )
 }
 
 /// `ident` in `key = ident`.
@@ -570,6 +818,48 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
                 model
                     .struct_rules
                     .push(StructRule::MaxJsonBytes { max, code, span });
+            }
+        }
+        kw::NOT_CONTAINS => {
+            let Some(args) = args(item, &[kw::LIST, kw::VALUE, kw::CODE], errors) else {
+                return;
+            };
+            let list = args.require_ident(kw::LIST, errors);
+            let value = args.require_ident(kw::VALUE, errors);
+            if let (Some(list), Some(value)) = (list, value) {
+                model.struct_rules.push(StructRule::NotContains {
+                    list,
+                    value,
+                    code: args.code(kw::CODE_CONTAINS_SELF),
+                    span,
+                });
+            }
+        }
+        kw::DIGEST => {
+            let allowed = [
+                kw::SHA256,
+                kw::DATA,
+                kw::ENCODING,
+                kw::LABEL,
+                kw::LENGTH,
+                kw::CODE,
+            ];
+            let Some(args) = args(item, &allowed, errors) else {
+                return;
+            };
+            let sha256 = args.require_ident(kw::SHA256, errors);
+            let data = args.require_ident(kw::DATA, errors);
+            let encoding = args.require_ident(kw::ENCODING, errors);
+            if let (Some(sha256), Some(data), Some(encoding)) = (sha256, data, encoding) {
+                model.struct_rules.push(StructRule::Digest {
+                    sha256,
+                    data,
+                    encoding,
+                    label: args.optional_ident(kw::LABEL),
+                    length: args.optional_ident(kw::LENGTH),
+                    code: args.code(kw::CODE_DIGEST),
+                    span,
+                });
             }
         }
         kw::CRATE => match item.form {

@@ -32,6 +32,65 @@ pub struct DocumentSpec {
     pub forbidden_key_code: &'static str,
     /// Inputs longer than this many bytes are refused before parsing.
     pub max_input_bytes: usize,
+    /// Which part of the input is the document: all of it, or (for text that wraps a JSON
+    /// object in prose) the outermost object.
+    pub extract: Extract,
+}
+
+/// Which part of the input [`parse_document`] parses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Extract {
+    /// The whole input is the document.
+    #[default]
+    Whole,
+    /// The whole input, or, when it fails the typed parse and is not syntactically valid
+    /// JSON at all (prose around an object, e.g. a model's reply), the text from its first
+    /// `{` to its last `}`, run through the same pipeline. See [`extracted_range`].
+    OutermostObject,
+}
+
+/// The byte range of `input` that [`parse_document`] parses instead of the whole input, if
+/// any: with [`Extract::OutermostObject`], when `input` is not syntactically valid JSON and
+/// holds a `{` followed somewhere by a `}`, the range from the first `{` to the last `}`
+/// (inclusive). `None` means the whole input is parsed.
+///
+/// Violations from an extracted document describe the slice: their paths and pointers are
+/// the same as for the slice on its own, and `serde_json`'s `line L column C` and
+/// [`locate`] / [`locate_key`] positions count within the slice. To point into the whole
+/// input, locate in `&input[range.clone()]` and add the slice's start (its line and column
+/// via the text before `range.start`).
+///
+/// ```
+/// use specmint_runtime::document::{extracted_range, DocumentSpec, Extract};
+///
+/// let spec = DocumentSpec {
+///     name: "reply",
+///     parse_error_code: "invalid_reply",
+///     forbidden_keys: &[],
+///     forbidden_key_code: "forbidden_key",
+///     max_input_bytes: 1024,
+///     extract: Extract::OutermostObject,
+/// };
+/// assert_eq!(extracted_range("Sure: {\"a\": 1}. Done.", &spec), Some(6..14));
+/// assert_eq!(extracted_range("{\"a\": 1}", &spec), None); // valid JSON: parsed whole
+/// assert_eq!(extracted_range("no object here", &spec), None);
+/// ```
+#[must_use]
+pub fn extracted_range(input: &str, spec: &DocumentSpec) -> Option<core::ops::Range<usize>> {
+    if spec.extract != Extract::OutermostObject || is_json(input) {
+        return None;
+    }
+    let start = input.find('{')?;
+    let end = input.rfind('}')?;
+    (start < end).then_some(start..end + 1)
+}
+
+/// `true` when `text` is one syntactically valid JSON value (any type), surrounded by
+/// whitespace only.
+fn is_json(text: &str) -> bool {
+    use serde::Deserialize as _;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de::IgnoredAny::deserialize(&mut de).is_ok() && de.end().is_ok()
 }
 
 /// The input size limit generated documents use unless the caller sets another (1 MiB).
@@ -70,6 +129,10 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 ///    occurrence, in document order;
 /// 5. otherwise one `parse_error_code` violation: serde's message verbatim (with `serde_json`'s
 ///    `at line L column C`), at the path of the value that failed.
+///
+/// With [`Extract::OutermostObject`], an input that fails step 3 and is not syntactically
+/// valid JSON goes through steps 3 to 5 again as the text from its first `{` to its last
+/// `}` (see [`extracted_range`]).
 ///
 /// Forbidden keys are looked for only when the typed parse fails, so `T` must refuse them
 /// itself: `#[serde(deny_unknown_fields)]` and no free-form JSON (`serde_json::Value`, maps,
@@ -120,7 +183,15 @@ fn document_violation(code: &'static str, message: String) -> Violation {
     }
 }
 
-fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
+/// Step 1 of [`parse_document`] on its own: refuses an input of `len` bytes when it is over
+/// `spec.max_input_bytes` (`parse_error_code`, empty path, `measured` = `len`, `limit` set).
+/// For callers that learn an input's length without holding it (a file, a stream read up to
+/// the limit), so an oversized input is refused without being read into memory.
+///
+/// # Errors
+///
+/// The one-violation [`Report`] when `len` is over the limit.
+pub fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
     if len <= spec.max_input_bytes {
         return Ok(());
     }
@@ -200,6 +271,24 @@ where
     if let Ok(value) = parse_strict::<T>(text) {
         value.validate()?;
         return Ok(value);
+    }
+    match extracted_range(text, spec) {
+        Some(range) => parse_failed::<T>(&text[range], spec, true),
+        None => parse_failed::<T>(text, spec, false),
+    }
+}
+
+/// Steps 3 to 5 for `text` whose plain typed parse failed (`retry`: it has not been tried
+/// yet, as for an extracted object).
+fn parse_failed<T>(text: &str, spec: &DocumentSpec, retry: bool) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate,
+{
+    if retry {
+        if let Ok(value) = parse_strict::<T>(text) {
+            value.validate()?;
+            return Ok(value);
+        }
     }
     let failure = locate_failure::<T>(text);
 

@@ -13,6 +13,7 @@ use core::fmt::Display;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
+use std::sync::OnceLock;
 
 use crate::path::Path;
 use crate::report::{Report, Violation};
@@ -24,7 +25,7 @@ pub const SMALL_LIST: usize = 64;
 /// A field that holds text, or maybe no text (`None` is not checked).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a text field",
-    label = "`non_blank` and `max_chars` apply to `String`, `&str`, `Box<str>`, `Cow<str>` or an `Option` of one",
+    label = "text rules apply to `String`, `&str`, `Box<str>`, `Cow<str>` or an `Option` of one",
     note = "for a list of strings, use `each(non_blank, max_chars = N)`"
 )]
 pub trait TextField {
@@ -267,6 +268,36 @@ pub fn max_items_per_group<L, K, F>(
     }
 }
 
+/// Calls `found(j, i)` for every later item `j` whose key equals (under `fold`) the key of an
+/// earlier item, with `i` the first such item. Items without a key are skipped. Pairwise
+/// without allocating for at most [`SMALL_LIST`] items, through a hash map above.
+fn each_duplicate<'a, I, F>(items: &'a [I], key: F, fold: Fold, mut found: impl FnMut(usize, usize))
+where
+    F: Fn(&'a I) -> Option<&'a str>,
+{
+    if items.len() <= SMALL_LIST {
+        for j in 1..items.len() {
+            let Some(kj) = key(&items[j]) else { continue };
+            if let Some(i) =
+                (0..j).find(|&i| key(&items[i]).is_some_and(|ki| fold_eq(ki, kj, fold)))
+            {
+                found(j, i);
+            }
+        }
+    } else {
+        let mut first: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(items.len());
+        for (j, item) in items.iter().enumerate() {
+            let Some(k) = key(item) else { continue };
+            match first.entry(fold_key(k, fold)) {
+                std::collections::hash_map::Entry::Occupied(e) => found(j, *e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(j);
+                }
+            }
+        }
+    }
+}
+
 /// No two items may have equal keys (compared under `fold`). Each later duplicate is
 /// reported once, against the first item with that key; the path is the later item's key
 /// (`list[j].key_name`).
@@ -285,37 +316,48 @@ pub fn unique_by<L, F>(
     F: Fn(&L::Item) -> &str,
 {
     let Some(items) = list.items() else { return };
-    let found = |j: usize, i: usize, report: &mut Report| {
-        let later_item = path.index(j);
-        let later = later_item.field(key_name);
-        let first_item = path.index(i);
-        let first = first_item.field(key_name);
+    each_duplicate(
+        items,
+        |item| Some(key(item)),
+        fold,
+        |j, i| {
+            let later_item = path.index(j);
+            let later = later_item.field(key_name);
+            let first_item = path.index(i);
+            let first = first_item.field(key_name);
+            let message = format!(
+                "`{}` `{}` duplicates `{}`",
+                later.dotted(),
+                key(&items[j]),
+                first.dotted()
+            );
+            report.push(Violation::new(code, &later, message));
+        },
+    );
+}
+
+/// No two elements of a list of text may be equal (compared under `fold`); `None` elements
+/// are skipped. Each later duplicate is reported once, against the first equal element,
+/// showing the later element verbatim; the path is the later element (`list[j]`).
+///
+/// Message: `` `dependsOn[2]` `t-1` repeats `dependsOn[0]` ``.
+pub fn unique<L>(list: &L, fold: Fold, path: &Path<'_>, code: &'static str, report: &mut Report)
+where
+    L: ListField + ?Sized,
+    L::Item: TextField,
+{
+    let Some(items) = list.items() else { return };
+    each_duplicate(items, TextField::text, fold, |j, i| {
+        let later = path.index(j);
+        let first = path.index(i);
         let message = format!(
-            "`{}` `{}` duplicates `{}`",
+            "`{}` `{}` repeats `{}`",
             later.dotted(),
-            key(&items[j]),
+            items[j].text().unwrap_or_default(),
             first.dotted()
         );
         report.push(Violation::new(code, &later, message));
-    };
-    if items.len() <= SMALL_LIST {
-        for j in 1..items.len() {
-            let kj = key(&items[j]);
-            if let Some(i) = (0..j).find(|&i| fold_eq(key(&items[i]), kj, fold)) {
-                found(j, i, report);
-            }
-        }
-    } else {
-        let mut first: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(items.len());
-        for (j, item) in items.iter().enumerate() {
-            match first.entry(fold_key(key(item), fold)) {
-                std::collections::hash_map::Entry::Occupied(e) => found(j, *e.get(), report),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(j);
-                }
-            }
-        }
-    }
+    });
 }
 
 /// An item whose `by` is one side of a [`Pair`] and whose `value` equals (verbatim, or
@@ -506,5 +548,600 @@ pub fn max_json_bytes<T: serde::Serialize + ?Sized>(
             )
         };
         report.push(Violation::new(code, path, message).with_numbers(bytes, n(max)));
+    }
+}
+
+/// Longest prefix of a value (in chars) that messages quote; longer values end in `…`.
+pub const SHOWN_CHARS: usize = 64;
+
+/// `s` as messages quote it: at most [`SHOWN_CHARS`] chars, then `…` if it was longer.
+pub fn shown(s: &str) -> Shown<'_> {
+    Shown(s, SHOWN_CHARS)
+}
+
+/// A value quoted in a message, cut to a number of chars (see [`shown`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a>(&'a str, usize);
+
+impl Display for Shown<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0.char_indices().nth(self.1) {
+            Some((cut, _)) => {
+                f.write_str(&self.0[..cut])?;
+                f.write_str("…")
+            }
+            None => f.write_str(self.0),
+        }
+    }
+}
+
+/// The text must equal `expected` exactly (no trimming, case-sensitive). `None` passes.
+///
+/// Message: `` `protocol_version` is `0.2`, expected `0.1` `` (the actual value cut to
+/// [`SHOWN_CHARS`] chars).
+pub fn equals<V: TextField + ?Sized>(
+    value: &V,
+    expected: &str,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(s) = value.text() else { return };
+    if s != expected {
+        let message = format!(
+            "`{}` is `{}`, expected `{expected}`",
+            path.dotted(),
+            shown(s)
+        );
+        report.push(Violation::new(code, path, message));
+    }
+}
+
+/// A regular expression for [`pattern`], compiled on first use and kept for the life of
+/// the program. Declare one per call site as a `static`:
+///
+/// ```
+/// use specmint_runtime::rules::{self, Pattern};
+/// use specmint_runtime::{Path, Report};
+///
+/// static ID: Pattern = Pattern::new("^pkg_[a-z]+$");
+/// let mut report = Report::new();
+/// rules::pattern("pkg_", &ID, &Path::ROOT.field("id"), "pattern_mismatch", &mut report);
+/// assert_eq!(report.to_string(), "`id` `pkg_` does not match `^pkg_[a-z]+$`");
+/// ```
+///
+/// The syntax is `regex-lite`'s (Perl-like, Unicode-aware, no look-around); the regex is
+/// anchored only by its own `^` and `$`. `#[derive(Validate)]` checks it at compile time.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Option<regex_lite::Regex>>,
+}
+
+impl Pattern {
+    /// A pattern that is compiled the first time it is used.
+    pub const fn new(source: &'static str) -> Self {
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The regular expression as written.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// `Some(true)` when `s` matches, `None` when the pattern is not a valid regex.
+    pub fn is_match(&self, s: &str) -> Option<bool> {
+        self.compiled
+            .get_or_init(|| regex_lite::Regex::new(self.source).ok())
+            .as_ref()
+            .map(|re| re.is_match(s))
+    }
+}
+
+/// The text must match `pattern` (anchored only by the pattern's own `^`/`$`). `None`
+/// passes. After the first call through a given [`Pattern`], checking allocates nothing.
+///
+/// Message: `` `package_id` `pkg_` does not match `^pkg_[A-Za-z0-9_-]{1,63}$` `` (the value
+/// cut to [`SHOWN_CHARS`] chars). A pattern that does not compile (the derive refuses those
+/// at compile time) gives `` `package_id` cannot be checked: `(` is not a valid regex ``.
+pub fn pattern<V: TextField + ?Sized>(
+    value: &V,
+    pattern: &Pattern,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(s) = value.text() else { return };
+    let message = match pattern.is_match(s) {
+        Some(true) => return,
+        Some(false) => format!(
+            "`{}` `{}` does not match `{}`",
+            path.dotted(),
+            shown(s),
+            pattern.source()
+        ),
+        None => format!(
+            "`{}` cannot be checked: `{}` is not a valid regex",
+            path.dotted(),
+            pattern.source()
+        ),
+    };
+    report.push(Violation::new(code, path, message));
+}
+
+/// Why `s` is not a safe relative path, if it is not: `"is empty"`, `"is absolute"` (starts
+/// with `/` or `\`, or with a drive letter and `:` as in `C:\x`, `C:/x`, `C:x`), or
+/// `` "contains `..`" `` (a segment, split on `/` and `\`, equal to `..`).
+pub fn relative_path_problem(s: &str) -> Option<&'static str> {
+    let b = s.as_bytes();
+    if b.is_empty() {
+        Some("is empty")
+    } else if b[0] == b'/'
+        || b[0] == b'\\'
+        || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+    {
+        Some("is absolute")
+    } else if s.split(['/', '\\']).any(|seg| seg == "..") {
+        Some("contains `..`")
+    } else {
+        None
+    }
+}
+
+/// The text must be a relative path that cannot leave its base: not empty, not absolute,
+/// no `..` segment (see [`relative_path_problem`]). `None` passes.
+///
+/// Message: `` `payload.logical_path` `../x` must be a relative path without `..` (it contains `..`) ``,
+/// likewise `(it is absolute)` and `(it is empty)`; the value cut to [`SHOWN_CHARS`] chars.
+pub fn relative_path<V: TextField + ?Sized>(
+    value: &V,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(s) = value.text() else { return };
+    if let Some(problem) = relative_path_problem(s) {
+        let message = format!(
+            "`{}` `{}` must be a relative path without `..` (it {problem})",
+            path.dotted(),
+            shown(s)
+        );
+        report.push(Violation::new(code, path, message));
+    }
+}
+
+/// Whether a value counts as given, for [`required`] and [`required_if`].
+///
+/// Implemented for `Option<T>` (`None` is `"missing"`, `Some(x)` is whatever `x` is), text
+/// (`str`, `String`, `Cow<str>`, and `Box<str>` through `Box<T>`: `""` is `"empty"`,
+/// other blank text `"blank"`), lists (`Vec<T>`, `[T]`,
+/// `[T; N]`: empty is `"empty"`), `&T`, `Box<T>`, and numbers, `bool` and `char` (always
+/// given). Any other type opts in with an empty impl, which counts every value as given:
+///
+/// ```
+/// struct Budget { tokens: u32 }
+/// impl specmint_runtime::rules::Filled for Budget {}
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Filled`",
+    label = "`required` and `required_if` need `Filled`",
+    note = "opt in with an empty `impl specmint_runtime::rules::Filled for {Self} {{}}` (every value counts as given)"
+)]
+pub trait Filled {
+    /// `None` when the value counts as given; otherwise why not: `"missing"`, `"empty"` or
+    /// `"blank"`.
+    fn unfilled(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+fn text_unfilled(s: &str) -> Option<&'static str> {
+    if s.is_empty() {
+        Some("empty")
+    } else if is_blank(s) {
+        Some("blank")
+    } else {
+        None
+    }
+}
+
+impl Filled for str {
+    fn unfilled(&self) -> Option<&'static str> {
+        text_unfilled(self)
+    }
+}
+
+impl Filled for String {
+    fn unfilled(&self) -> Option<&'static str> {
+        text_unfilled(self)
+    }
+}
+
+impl Filled for Cow<'_, str> {
+    fn unfilled(&self) -> Option<&'static str> {
+        text_unfilled(self)
+    }
+}
+
+impl<T> Filled for [T] {
+    fn unfilled(&self) -> Option<&'static str> {
+        self.is_empty().then_some("empty")
+    }
+}
+
+impl<T, const N: usize> Filled for [T; N] {
+    fn unfilled(&self) -> Option<&'static str> {
+        self.as_slice().unfilled()
+    }
+}
+
+impl<T> Filled for Vec<T> {
+    fn unfilled(&self) -> Option<&'static str> {
+        self.as_slice().unfilled()
+    }
+}
+
+impl<T: Filled> Filled for Option<T> {
+    fn unfilled(&self) -> Option<&'static str> {
+        match self {
+            Some(value) => value.unfilled(),
+            None => Some("missing"),
+        }
+    }
+}
+
+impl<T: Filled + ?Sized> Filled for &T {
+    fn unfilled(&self) -> Option<&'static str> {
+        (**self).unfilled()
+    }
+}
+
+impl<T: Filled + ?Sized> Filled for Box<T> {
+    fn unfilled(&self) -> Option<&'static str> {
+        (**self).unfilled()
+    }
+}
+
+macro_rules! always_filled {
+    ($($t:ty),*) => { $(impl Filled for $t {})* };
+}
+always_filled!(
+    bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+fn required_message(path: &Path<'_>, why: &str, when: Option<(&str, &dyn Display)>) -> String {
+    let mut message = format!("`{}` is required", path.dotted());
+    if let Some((name, value)) = when {
+        message.push_str(&format!(" when `{name}` is `{value}`"));
+    }
+    if why != "missing" {
+        message.push_str(&format!(" (it is {why})"));
+    }
+    message
+}
+
+/// The value must be given (see [`Filled`]): not `None`, and when it is text not blank,
+/// when it is a list not empty.
+///
+/// Message: `` `objective` is required ``; for a value that is present but unfilled
+/// `` `boundaries` is required (it is empty) `` or `` `objective` is required (it is blank) ``
+/// (`empty` for `""`).
+pub fn required<V: Filled + ?Sized>(
+    value: &V,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    if let Some(why) = value.unfilled() {
+        report.push(Violation::new(
+            code,
+            path,
+            required_message(path, why, None),
+        ));
+    }
+}
+
+/// When the sibling field `sibling_name` equals `equals`, the value must be given as for
+/// [`required`]; otherwise nothing is checked.
+///
+/// Message: `` `payload.exclusion_reason` is required when `disposition` is `excluded` ``
+/// (the sibling by its bare name and its `Display`), plus ` (it is empty)` / ` (it is blank)`
+/// as for [`required`].
+#[allow(clippy::too_many_arguments)]
+pub fn required_if<V, S, E>(
+    value: &V,
+    sibling_name: &'static str,
+    sibling: &S,
+    equals: &E,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) where
+    V: Filled + ?Sized,
+    S: PartialEq<E> + Display + ?Sized,
+    E: ?Sized,
+{
+    if *sibling != *equals {
+        return;
+    }
+    if let Some(why) = value.unfilled() {
+        let message = required_message(path, why, Some((sibling_name, &sibling)));
+        report.push(Violation::new(code, path, message));
+    }
+}
+
+/// No element of the list field `list_name` (of the struct at `path`) may equal, verbatim,
+/// the text of the field `value_name`; a `None` value or element is not checked. Every such
+/// element is reported, at its own path (`list[j]`). `owner` names what the struct is
+/// (`#[derive(Validate)]` passes the struct's name in lowercase words: `Task` → `task`).
+///
+/// Message: `` `dependsOn[1]` is the task's own `taskID` `t-9` `` (the value by its bare
+/// name, cut to [`SHOWN_CHARS`] chars).
+#[allow(clippy::too_many_arguments)]
+pub fn not_contains<L, V>(
+    list: &L,
+    list_name: &'static str,
+    value: &V,
+    value_name: &'static str,
+    owner: &'static str,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) where
+    L: ListField + ?Sized,
+    L::Item: TextField,
+    V: TextField + ?Sized,
+{
+    let (Some(items), Some(own)) = (list.items(), value.text()) else {
+        return;
+    };
+    let list_path = path.field(list_name);
+    for (j, item) in items.iter().enumerate() {
+        if item.text() == Some(own) {
+            let at = list_path.index(j);
+            let message = format!(
+                "`{}` is the {owner}'s own `{value_name}` `{}`",
+                at.dotted(),
+                shown(own)
+            );
+            report.push(Violation::new(code, &at, message));
+        }
+    }
+}
+
+/// A declared byte count, for [`digest`]'s `length`: any integer, or an `Option` of one
+/// (`None` is not checked).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a byte count",
+    label = "`length` must name an integer field (or an `Option` of one)"
+)]
+pub trait ByteCount {
+    /// The declared count, `None` when nothing is declared.
+    fn byte_count(&self) -> Option<i128>;
+}
+
+macro_rules! byte_count {
+    ($($t:ty),*) => {$(
+        impl ByteCount for $t {
+            fn byte_count(&self) -> Option<i128> {
+                Some(i128::from(*self))
+            }
+        }
+    )*};
+}
+byte_count!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+impl ByteCount for usize {
+    fn byte_count(&self) -> Option<i128> {
+        Some(i128::try_from(*self).unwrap_or(i128::MAX))
+    }
+}
+
+impl ByteCount for isize {
+    fn byte_count(&self) -> Option<i128> {
+        Some(i128::try_from(*self).unwrap_or(i128::MAX))
+    }
+}
+
+impl<T: ByteCount> ByteCount for Option<T> {
+    fn byte_count(&self) -> Option<i128> {
+        self.as_ref().and_then(ByteCount::byte_count)
+    }
+}
+
+impl<T: ByteCount + ?Sized> ByteCount for &T {
+    fn byte_count(&self) -> Option<i128> {
+        (**self).byte_count()
+    }
+}
+
+/// The fields [`digest`] reads, already taken out of the struct (the derive fills this in
+/// with [`TextField::text`] and [`ByteCount::byte_count`]). Names are the fields' names in
+/// paths.
+#[derive(Clone, Copy)]
+pub struct DigestFields<'a> {
+    /// The declared SHA-256, hex (either case); `None`: the digest is not checked.
+    pub sha256: Option<&'a str>,
+    /// Name of the `sha256` field.
+    pub sha256_name: &'static str,
+    /// The content; `None`: nothing is checked.
+    pub data: Option<&'a str>,
+    /// Name of the `data` field.
+    pub data_name: &'static str,
+    /// How `data` is encoded, by its `Display`: `utf8` (its UTF-8 bytes) or `base64`
+    /// (standard alphabet, padded). Any other encoding: nothing is checked.
+    pub encoding: &'a dyn Display,
+    /// A name for the content in messages (e.g. a file name), if any.
+    pub label: Option<&'a str>,
+    /// The declared byte count, if any.
+    pub length: Option<i128>,
+    /// Name of the `length` field (`""` when the rule has none).
+    pub length_name: &'static str,
+}
+
+impl core::fmt::Debug for DigestFields<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DigestFields")
+            .field("sha256", &self.sha256)
+            .field("data", &self.data.map(shown))
+            .field("encoding", &format_args!("{}", self.encoding))
+            .field("label", &self.label)
+            .field("length", &self.length)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `true` when `value`'s `Display` is exactly `expected`, without allocating.
+pub fn display_eq(value: &dyn Display, expected: &str) -> bool {
+    struct Eq<'e> {
+        rest: &'e str,
+        ok: bool,
+    }
+    impl core::fmt::Write for Eq<'_> {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            match self.rest.strip_prefix(s) {
+                Some(rest) if self.ok => self.rest = rest,
+                _ => self.ok = false,
+            }
+            Ok(())
+        }
+    }
+    let mut w = Eq {
+        rest: expected,
+        ok: true,
+    };
+    core::fmt::write(&mut w, format_args!("{value}")).is_ok() && w.ok && w.rest.is_empty()
+}
+
+/// Feeds the bytes `data` encodes into `sink`, chunk by chunk on the stack; `None` when the
+/// encoding is unknown, `Some(Err(()))` when base64 does not decode.
+fn decode_into(
+    data: &str,
+    encoding: &dyn Display,
+    mut sink: impl FnMut(&[u8]),
+) -> Option<Result<(), ()>> {
+    use base64::Engine as _;
+    if display_eq(encoding, "utf8") {
+        sink(data.as_bytes());
+        return Some(Ok(()));
+    }
+    if !display_eq(encoding, "base64") {
+        return None;
+    }
+    // Standard alphabet with canonical padding: cutting the input at multiples of 4 chars
+    // gives the same bytes (and the same verdict) as decoding it whole.
+    const CHUNK: usize = 1024;
+    let mut buf = [0u8; CHUNK / 4 * 3];
+    let bytes = data.as_bytes();
+    if bytes.len() % 4 != 0 {
+        return Some(Err(()));
+    }
+    for chunk in bytes.chunks(CHUNK) {
+        match base64::engine::general_purpose::STANDARD.decode_slice(chunk, &mut buf) {
+            Ok(n) => sink(&buf[..n]),
+            Err(_) => return Some(Err(())),
+        }
+    }
+    Some(Ok(()))
+}
+
+fn hex_lower(bytes: &[u8; 32]) -> [u8; 64] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; 64];
+    for (i, b) in bytes.iter().enumerate() {
+        out[2 * i] = HEX[usize::from(b >> 4)];
+        out[2 * i + 1] = HEX[usize::from(b & 15)];
+    }
+    out
+}
+
+/// Cuts `s` to 8 chars, then `…`, for digests in messages.
+fn short_hex(s: &str) -> Shown<'_> {
+    Shown(s, 8)
+}
+
+/// The content of a struct must match its declared SHA-256 (and byte count). `path` is the
+/// struct's. Nothing is checked when `data` is `None` or the encoding is neither `utf8` nor
+/// `base64`; otherwise, when `sha256` or `length` is declared, the content is decoded
+/// (without allocating) and hashed, and in this order:
+///
+/// - base64 that does not decode: `` `attachments[1].data` is not valid base64 `` (with a
+///   label: `` `attachments[1].data` (`brief.txt`) is not valid base64 ``), path the data
+///   field's; nothing else is checked;
+/// - a declared digest that differs (hex compared ignoring ASCII case):
+///   `` `attachments[1]` (`brief.txt`): declared sha256 `abcdef01…` does not match its bytes (`e3b0c442…`) ``
+///   (without a label: `` `attachments[1]`: declared ... ``; at the root: `the document: ...`;
+///   both digests cut to 8 chars), path the `sha256` field's;
+/// - a declared byte count that differs:
+///   `` `attachments[1].bytes` is 10 but `brief.txt` has 12 bytes `` (without a label, the
+///   data field's path in backticks instead of the label), path the `length` field's.
+pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, report: &mut Report) {
+    use sha2::Digest as _;
+    let Some(data) = fields.data else { return };
+    if fields.sha256.is_none() && fields.length.is_none() {
+        return;
+    }
+    let mut hasher = sha2::Sha256::new();
+    let mut len: u64 = 0;
+    let decoded = decode_into(data, fields.encoding, |bytes| {
+        hasher.update(bytes);
+        len += n(bytes.len());
+    });
+    let label = fields.label.map(shown);
+    match decoded {
+        None => return,
+        Some(Ok(())) => {}
+        Some(Err(())) => {
+            let at = path.field(fields.data_name);
+            let message = match label {
+                Some(label) => format!("`{}` (`{label}`) is not valid base64", at.dotted()),
+                None => format!("`{}` is not valid base64", at.dotted()),
+            };
+            report.push(Violation::new(code, &at, message));
+            return;
+        }
+    }
+    let actual: [u8; 32] = hasher.finalize().into();
+    let actual = hex_lower(&actual);
+    if let Some(declared) = fields.sha256 {
+        if !declared.as_bytes().eq_ignore_ascii_case(&actual) {
+            let at = path.field(fields.sha256_name);
+            let subject = if path.is_root() {
+                "the document".to_owned()
+            } else {
+                format!("`{}`", path.dotted())
+            };
+            let actual = core::str::from_utf8(&actual).unwrap_or_default();
+            let message = match label {
+                Some(label) => format!(
+                    "{subject} (`{label}`): declared sha256 `{}` does not match its bytes (`{}`)",
+                    short_hex(declared),
+                    short_hex(actual)
+                ),
+                None => format!(
+                    "{subject}: declared sha256 `{}` does not match its bytes (`{}`)",
+                    short_hex(declared),
+                    short_hex(actual)
+                ),
+            };
+            report.push(Violation::new(code, &at, message));
+        }
+    }
+    if let Some(declared) = fields.length {
+        if declared != i128::from(len) {
+            let at = path.field(fields.length_name);
+            let what = match label {
+                Some(label) => format!("`{label}`"),
+                None => format!("`{}`", path.field(fields.data_name).dotted()),
+            };
+            let message = format!("`{}` is {declared} but {what} has {len} bytes", at.dotted());
+            let mut v = Violation::new(code, &at, message);
+            v.measured = Some(len);
+            v.limit = u64::try_from(declared).ok();
+            report.push(v);
+        }
     }
 }

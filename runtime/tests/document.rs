@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use specmint_runtime::document::{
-    locate, locate_key, parse_document, parse_document_str, DocumentSpec,
+    locate, locate_key, parse_document, parse_document_str, DocumentSpec, Extract,
 };
 use specmint_runtime::{Path, Report, Validate, Violation};
 
@@ -12,6 +12,7 @@ const SPEC: DocumentSpec = DocumentSpec {
     forbidden_keys: &["reasoning", "chain_of_thought"],
     forbidden_key_code: "forbidden_provider_field",
     max_input_bytes: 4096,
+    extract: Extract::Whole,
 };
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]

@@ -391,3 +391,60 @@ fn blanket_impls_index_and_unwrap() {
     assert_eq!(err.codes().collect::<Vec<_>>(), ["blank", "blank"]);
     assert!(None::<Leaf>.validate().is_ok());
 }
+
+mod newer_rules {
+    use specmint_runtime::rules::{self, Pattern};
+    use specmint_runtime::{Path, Report};
+
+    #[test]
+    fn relative_path_problems() {
+        use rules::relative_path_problem as p;
+        assert_eq!(p(""), Some("is empty"));
+        for abs in ["/x", "\\x", "C:\\x", "C:/x", "c:x", "//server/share"] {
+            assert_eq!(p(abs), Some("is absolute"), "{abs:?}");
+        }
+        for up in ["..", "../x", "a/..", "a\\..\\b", "a/b/../../c"] {
+            assert_eq!(p(up), Some("contains `..`"), "{up:?}");
+        }
+        for ok in [" ", ".", "a", "a/b", "...", "a..b", "./x", "1:x"] {
+            assert_eq!(p(ok), None, "{ok:?}");
+        }
+    }
+
+    #[test]
+    fn shown_cuts_at_64_chars() {
+        assert_eq!(rules::shown("abc").to_string(), "abc");
+        assert_eq!(rules::shown(&"a".repeat(64)).to_string(), "a".repeat(64));
+        assert_eq!(
+            rules::shown(&"😀".repeat(65)).to_string(),
+            format!("{}…", "😀".repeat(64))
+        );
+    }
+
+    #[test]
+    fn display_eq_compares_without_building_a_string() {
+        assert!(rules::display_eq(&"utf8", "utf8"));
+        assert!(rules::display_eq(&format_args!("{}{}", "ut", "f8"), "utf8"));
+        assert!(!rules::display_eq(&"utf8x", "utf8"));
+        assert!(!rules::display_eq(&"utf", "utf8"));
+        assert!(!rules::display_eq(&"", "utf8"));
+    }
+
+    #[test]
+    fn an_invalid_pattern_is_reported_not_panicked() {
+        static BAD: Pattern = Pattern::new("(");
+        assert_eq!(BAD.is_match("x"), None);
+        let mut report = Report::new();
+        rules::pattern(
+            "x",
+            &BAD,
+            &Path::ROOT.field("id"),
+            "pattern_mismatch",
+            &mut report,
+        );
+        assert_eq!(
+            report.to_string(),
+            "`id` cannot be checked: `(` is not a valid regex"
+        );
+    }
+}

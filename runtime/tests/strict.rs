@@ -14,6 +14,7 @@ const SPEC: DocumentSpec = DocumentSpec {
     forbidden_keys: &["reasoning"],
     forbidden_key_code: "forbidden_field",
     max_input_bytes: 1 << 16,
+    extract: specmint_runtime::document::Extract::Whole,
 };
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Prints one Markdown table of ratios against issue 5's targets from a bench run's results
+directory (target/bench-results/), then the raw numbers behind it.
+
+Times are criterion's median point estimates, all from the same process run per bench
+binary. Ratios of two contenders on the same fixture are `other / specmint` (higher is
+better for specmint) except the floor ratio, `specmint / serde_floor` (lower is better).
+"""
+import json
+import pathlib
+import statistics
+import sys
+
+out = pathlib.Path(sys.argv[1])
+crit = out / "criterion"
+
+
+def load_criterion():
+    """{(group, function): median ns}"""
+    times = {}
+    for bench in crit.rglob("new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        est = json.loads((bench.parent / "estimates.json").read_text())
+        times[(meta["group_id"], meta["function_id"] or meta["value_str"])] = est["median"]["point_estimate"]
+    return times
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "—"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} µs"
+    return f"{ns:.0f} ns"
+
+
+times = load_criterion()
+allocs = [json.loads(l) for l in (out / "alloc.jsonl").read_text().splitlines() if l.strip()]
+compile_cost = json.loads((out / "compile.json").read_text()) if (out / "compile.json").exists() else None
+
+# Fixtures and contenders, in the order criterion saw them.
+verdict = {}
+for (group, fn), ns in times.items():
+    parts = group.split("/")
+    if parts[0] in ("verdict", "validate_only") and len(parts) == 3:
+        verdict.setdefault((parts[0], parts[1], parts[2]), {})[fn] = ns
+valid = {(a["spec"], a["fixture"]): a for a in allocs if a["contender"] == "specmint"}
+fixture_valid = {}
+for a in allocs:
+    if a["contender"] == "specmint":
+        fixture_valid[(a["spec"], a["fixture"])] = a["validate_only_allocs"] == 0
+
+rows = []  # (measure, value, target, met)
+
+
+def row(measure, value, target, met):
+    rows.append((measure, value, target, "—" if met is None else ("met" if met else "**missed**")))
+
+
+specs_fixtures = sorted({(s, f) for (kind, s, f) in verdict if kind == "verdict"},
+                        key=lambda sf: (sf[0], ["minimal", "full", "cjk_near_cap", "invalid_many"].index(sf[1])
+                                        if sf[1] in ["minimal", "full", "cjk_near_cap", "invalid_many"] else 9, sf[1]))
+for spec, fixture in specs_fixtures:
+    t = verdict[("verdict", spec, fixture)]
+    sm = t.get("specmint")
+    is_valid = "invalid" not in fixture
+    tag = f"{spec}/{fixture}"
+    if "serde_floor" in t and sm:
+        r = sm / t["serde_floor"]
+        row(f"{tag}: specmint ÷ serde floor", f"{r:.2f}×", "≤ 1.10× (valid)" if is_valid else "info",
+            (r <= 1.10) if is_valid else None)
+    for other, target, need in [("jsonschema", "≥ 3×", 3.0), ("garde", "≥ 1×", 1.0),
+                                ("hand_written", "≥ 1×", 1.0), ("hand_written_tuned", "info", None)]:
+        if other in t and sm:
+            r = t[other] / sm
+            row(f"{tag}: {other} ÷ specmint", f"{r:.2f}×", target if need else "info",
+                (r >= need) if need else None)
+
+for (spec, fixture), a in sorted(valid.items()):
+    if "invalid" in fixture:
+        continue
+    n = a["validate_only_allocs"]
+    row(f"{spec}/{fixture}: allocations in validate (valid)", str(n), "0", n == 0)
+
+cg = {fn: ns for (g, fn), ns in times.items() if g == "codegen"}
+if "rows_1000" in cg:
+    row("codegen: 1,000-row spec load+check+emit", fmt_ns(cg["rows_1000"]), "< 100 ms", cg["rows_1000"] < 100e6)
+if "rows_1000" in cg and "rows_10000" in cg:
+    g = cg["rows_10000"] / cg["rows_1000"]
+    row("codegen: 10,000 rows ÷ 1,000 rows", f"{g:.2f}×", "< 12×", g < 12)
+if compile_cost:
+    cpu = {k: statistics.median(v) for k, v in compile_cost["cpu"].items()}
+    over = cpu["with_validate"] / cpu["serde_only"] - 1
+    row(f"derive compile cost, {compile_cost['structs']} structs (CPU time over serde only)",
+        f"+{over * 100:.0f}%", "< +25%", over < 0.25)
+
+print("## Ratios against the targets\n")
+print("| measure | measured | target | |")
+print("|---|---|---|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+
+print("\n## Times (criterion median)\n")
+contenders = []
+for t in verdict.values():
+    for c in t:
+        if c not in contenders:
+            contenders.append(c)
+print("| step | fixture | " + " | ".join(contenders) + " |")
+print("|---|---|" + "---|" * len(contenders))
+for kind in ("verdict", "validate_only"):
+    for spec, fixture in specs_fixtures:
+        t = verdict.get((kind, spec, fixture), {})
+        print(f"| {kind} | {spec}/{fixture} | " + " | ".join(fmt_ns(t.get(c)) for c in contenders) + " |")
+
+print("\n## Allocations per call\n")
+print("| fixture | contender | bytes → verdict | validate only |")
+print("|---|---|---|---|")
+for a in allocs:
+    v = a["validate_only_allocs"]
+    print(f"| {a['spec']}/{a['fixture']} | {a['contender']} | {a['verdict_allocs']} | {'—' if v is None else v} |")
+
+print("\n## Codegen (load + check + emit)\n")
+print("| spec | time | growth vs previous size |")
+print("|---|---|---|")
+prev = None
+for name in ["bundled", "rows_10", "rows_100", "rows_1000", "rows_10000"]:
+    if name in cg:
+        growth = f"{cg[name] / prev:.1f}× (10× rows)" if prev and name != "rows_10" else ""
+        print(f"| {name} | {fmt_ns(cg[name])} | {growth} |")
+        if name.startswith("rows_"):
+            prev = cg[name]
+
+if compile_cost:
+    print("\n## Derive compile cost\n")
+    print("| crate | CPU s (median) | wall s (median) | runs (CPU) |")
+    print("|---|---|---|---|")
+    for name in ["serde_only", "with_validate"]:
+        c = compile_cost["cpu"][name]
+        w = compile_cost["wall"][name]
+        print(f"| {name} | {statistics.median(c):.2f} | {statistics.median(w):.2f} | "
+              + ", ".join(f"{x:.2f}" for x in c) + " |")

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Non-Rust consumers of generated/schema/ over the conformance corpus generated/corpus/:
+# Python jsonschema, Node ajv, datamodel-code-generator (Pydantic). Prints the agreement
+# table (consumer x spec -> cases, agreed, x-only) and exits 1 on any disagreement.
+# Expects .venv with scripts/requirements.txt installed (scripts/test.sh does that).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+py=.venv/bin/python
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+status=0
+
+# Node: ajv pinned by package-lock.json; `npm ci` only when the lock changed.
+if ! command -v node >/dev/null; then
+  echo "conformance: node is required (ajv)" >&2
+  exit 1
+fi
+lock=scripts/conformance/package-lock.json
+stamp=scripts/conformance/node_modules/.specmint-lock
+if [ ! -f "$stamp" ] || ! cmp -s "$lock" "$stamp"; then
+  (cd scripts/conformance && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$lock" "$stamp"
+fi
+
+$py scripts/conformance/check_corpus.py --out "$out/python.json" || status=1
+node scripts/conformance/check_corpus.mjs --out "$out/node.json" || status=1
+$py scripts/conformance/check_datamodel.py --out "$out/datamodel.json" || status=1
+$py - "$out" <<'PY'
+import json, pathlib, sys
+rows = []
+for name in ("python", "node", "datamodel"):
+    p = pathlib.Path(sys.argv[1]) / f"{name}.json"
+    if p.exists():
+        rows += json.loads(p.read_text())
+print()
+print("agreement table (expressible cases must all agree; x-only rest on x- keywords; "
+      "datamodel-code-generator: valid cases loaded)")
+print(f"| {'consumer':<52} | {'spec':<16} | {'cases':>5} | {'agreed':>6} | {'x-only':>6} |")
+print(f"|{'-'*54}|{'-'*18}|{'-'*7}|{'-'*8}|{'-'*8}|")
+for r in rows:
+    print(f"| {r['consumer']:<52} | {r['spec']:<16} | {r['cases']:>5} | {r['agreed']:>6} | {r['x_only']:>6} |")
+xs = sorted({i for r in rows for i in r.get("x_only_ids", [])})
+if xs:
+    print(f"\nx-only cases (not held to the schema's verdict; what the schema said):")
+    for i in xs:
+        print(f"  {i}")
+PY
+exit $status

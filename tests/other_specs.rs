@@ -1,0 +1,211 @@
+//! Action Envelope v0.1, Task Envelopes and TaskPack 0.1 through the same pipeline: the
+//! acceptance cases of each, by their exact codes and paths.
+
+mod common;
+
+use specmint::bundled;
+
+fn verdict(cli_name: &str, input: &str) -> Vec<(String, String)> {
+    let spec = bundled::find(cli_name).unwrap();
+    match spec.validate(input.as_bytes(), None) {
+        Ok(_) => Vec::new(),
+        Err(report) => report
+            .violations
+            .iter()
+            .map(|v| (v.code.to_owned(), v.path.clone()))
+            .collect(),
+    }
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(c, p)| ((*c).to_owned(), (*p).to_owned()))
+        .collect()
+}
+
+const ENVELOPE: &str = r#"{
+  "protocol_version": "0.1",
+  "action_id": "act_01HXYZ",
+  "package_id": "pkg_demo_001",
+  "expected_revision": 7,
+  "action": "confirm_summary",
+  "basis": { "summary_sha256": "abc123" },
+  "payload": { "operator_id": "vincent" }
+}"#;
+
+#[test]
+fn action_envelope_validates_bare_and_wrapped_in_prose() {
+    assert_eq!(verdict("action-envelope", ENVELOPE), []);
+    let wrapped = format!("Sure! Here is the envelope you asked for:\n\n```json\n{ENVELOPE}\n```\nLet me know {{if}} that works.");
+    // The closing `}` of the prose is the last one, so the extracted text is not JSON.
+    assert_eq!(
+        verdict("action-envelope", &wrapped),
+        pairs(&[("INVALID_ENVELOPE", "")])
+    );
+    let wrapped = format!("Sure! Here is the envelope you asked for:\n\n```json\n{ENVELOPE}\n```\nLet me know if that works.");
+    assert_eq!(verdict("action-envelope", &wrapped), []);
+}
+
+#[test]
+fn action_envelope_refusals() {
+    let with = |from: &str, to: &str| ENVELOPE.replace(from, to);
+    assert_eq!(
+        verdict("action-envelope", &with("pkg_demo_001", "pkg_")),
+        pairs(&[("INVALID_ENVELOPE", "package_id")])
+    );
+    assert_eq!(
+        verdict("action-envelope", &format!("{ENVELOPE}\n{ENVELOPE}")),
+        pairs(&[("INVALID_ENVELOPE", "")])
+    );
+    let set_objective = r#"{"protocol_version":"0.1","action_id":"a","package_id":"pkg_a","expected_revision":1,"action":"set_objective","basis":{},"payload":{"statement":"s","colour":"red"}}"#;
+    assert_eq!(
+        verdict("action-envelope", set_objective),
+        pairs(&[("INVALID_ENVELOPE", "payload.colour")])
+    );
+    for (revision, why) in [
+        ("-1", "negative"),
+        ("7.5", "float"),
+        ("\"7\"", "string"),
+        ("true", "bool"),
+    ] {
+        let got = verdict(
+            "action-envelope",
+            &with(
+                "\"expected_revision\": 7",
+                &format!("\"expected_revision\": {revision}"),
+            ),
+        );
+        assert_eq!(
+            got,
+            pairs(&[("INVALID_ENVELOPE", "expected_revision")]),
+            "{why}"
+        );
+    }
+    assert_eq!(
+        verdict(
+            "action-envelope",
+            &with("confirm_summary", "delete_everything")
+        ),
+        pairs(&[("INVALID_ENVELOPE", "action")])
+    );
+    assert_eq!(
+        verdict("action-envelope", "no json here"),
+        pairs(&[("INVALID_ENVELOPE", "")])
+    );
+    assert_eq!(
+        verdict("action-envelope", "[1, 2]"),
+        pairs(&[("INVALID_ENVELOPE", "")])
+    );
+    assert_eq!(
+        verdict("action-envelope", &with("act_01HXYZ", &"x".repeat(65))),
+        pairs(&[("INVALID_ENVELOPE", "action_id")])
+    );
+}
+
+#[test]
+fn action_envelope_payload_semantics_are_invalid_payload() {
+    let draft = |path: &str| {
+        format!(
+            r#"{{"protocol_version":"0.1","action_id":"a","package_id":"pkg_a","expected_revision":1,"action":"record_draft_artifact","basis":{{}},"payload":{{"artifact_id":"d","kind":"md","logical_path":{},"content":"x"}}}}"#,
+            serde_json::to_string(path).unwrap()
+        )
+    };
+    assert_eq!(verdict("action-envelope", &draft("docs/draft.md")), []);
+    for bad in [
+        "/etc/passwd",
+        "../up",
+        "a/../../b",
+        "C:\\x",
+        "\\\\server\\share",
+        "",
+    ] {
+        assert_eq!(
+            verdict("action-envelope", &draft(bad)),
+            pairs(&[("INVALID_PAYLOAD", "payload.logical_path")]),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn task_envelope_reports_each_missing_field_by_name() {
+    let input = r#"{"outputFormat":"a diff","toolAndSourceGuidance":"git","boundaries":["no pushes"],"filesAndInterfaces":["a.rs"],"acceptanceCheck":{"endToEndVerification":"run it"},"contextID":"c-1"}"#;
+    assert_eq!(
+        verdict("task-envelope", input),
+        pairs(&[
+            ("objective_required", "objective"),
+            (
+                "acceptance_check_command_required",
+                "acceptanceCheck.passFailCommand"
+            ),
+        ])
+    );
+    // Blank counts as missing.
+    let blank = input.replace(r#"{"outputFormat""#, r#"{"objective":"  ","outputFormat""#);
+    assert_eq!(
+        verdict("task-envelope", &blank)[0],
+        ("objective_required".to_owned(), "objective".to_owned())
+    );
+}
+
+#[test]
+fn taskpack_refusals_name_the_ask_the_version_and_the_attachment() {
+    let pack = |asks: &str, version: &str, attachments: &str| {
+        format!(
+            r#"{{"taskpack":"{version}","encoding":"flat","passport":{{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z","lineage":{{"root_id":"TP-1","from_version":1}},"passport":{{"goal":"g"}},"asks":[{asks}]}},"attachments":[{attachments}]}}"#
+        )
+    };
+    let good_ask = r#"{"id":"a1","what":"w","accept":"yes"}"#;
+    let good_file = r#"{"name":"brief.txt","encoding":"utf8","sha256":"b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9","bytes":11,"data":"hello world"}"#;
+    assert_eq!(verdict("taskpack", &pack(good_ask, "0.1", good_file)), []);
+
+    let no_accept = format!(r#"{good_ask},{{"id":"a2","what":"w"}}"#);
+    let report = bundled::find("taskpack")
+        .unwrap()
+        .validate(pack(&no_accept, "0.1", "").as_bytes(), None)
+        .unwrap_err();
+    assert_eq!(report.violations.len(), 1);
+    assert_eq!(report.violations[0].code, "ask_without_accept");
+    assert_eq!(report.violations[0].path, "passport.asks[1].accept");
+
+    let report = bundled::find("taskpack")
+        .unwrap()
+        .validate(pack(good_ask, "9.9", "").as_bytes(), None)
+        .unwrap_err();
+    assert_eq!(report.violations[0].code, "unknown_version");
+    assert_eq!(report.violations[0].path, "taskpack");
+    assert!(
+        report.violations[0].message.contains("9.9"),
+        "{}",
+        report.violations[0].message
+    );
+
+    let tampered = good_file.replace("hello world", "hello there");
+    let report = bundled::find("taskpack")
+        .unwrap()
+        .validate(pack(good_ask, "0.1", &tampered).as_bytes(), None)
+        .unwrap_err();
+    assert_eq!(report.violations[0].code, "attachment_mismatch");
+    assert_eq!(report.violations[0].path, "attachments[0].sha256");
+    assert!(
+        report.violations[0].message.contains("brief.txt"),
+        "{}",
+        report.violations[0].message
+    );
+
+    let base64 = r#"{"name":"logo.bin","encoding":"base64","bytes":3,"data":"AAE*"}"#;
+    assert_eq!(
+        verdict("taskpack", &pack(good_ask, "0.1", base64))[0].0,
+        "attachment_mismatch"
+    );
+}
+
+#[test]
+fn fact_scope_defaults_to_machine() {
+    let input = r#"{"taskpack":"0.1","encoding":"flat","passport":{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z","lineage":{"root_id":"TP-1","from_version":1},"passport":{"goal":"g","facts":[{"text":"it builds"}]}}}"#;
+    let pack = specmint::taskpack::FlatTaskPack::from_json_str(input).unwrap();
+    assert_eq!(
+        pack.passport.passport.facts[0].scope,
+        specmint::taskpack::FactScope::Machine
+    );
+}
