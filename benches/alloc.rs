@@ -23,7 +23,7 @@ fn main() {
                 let validate_allocs = contender.validate_only.as_ref().map(|prepare| {
                     let run = prepare(&fixture.bytes);
                     run();
-                    counting::count(|| run()).1
+                    counting::count(run).1
                 });
                 println!(
                     "{}",

@@ -4,7 +4,6 @@
 #[allow(dead_code)]
 #[path = "../benches/support/counting.rs"]
 mod counting;
-#[allow(dead_code, unused_imports)]
 #[path = "../benches/support/mod.rs"]
 mod support;
 
@@ -23,7 +22,7 @@ fn validate_allocates_nothing_on_valid_input() {
         let prepare = specmint.validate_only.as_ref().unwrap();
         for fixture in spec.fixtures.iter().filter(|f| f.valid) {
             let run = prepare(&fixture.bytes);
-            let (valid, allocs) = counting::count(|| run());
+            let (valid, allocs) = counting::count(run);
             assert!(valid, "{}/{} is valid", spec.spec, fixture.name);
             assert_eq!(
                 allocs, 0,

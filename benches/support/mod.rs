@@ -261,5 +261,10 @@ pub(crate) use spec_bench;
 /// Every spec benchmarked. A new bundled spec: `spec_bench!(module::Root)`, plus its own
 /// fixtures and hand-written contenders when it has them.
 pub fn specs() -> Vec<SpecBench> {
-    vec![task_packet::bench()]
+    vec![
+        task_packet::bench(),
+        spec_bench!(action_envelope::ActionEnvelope),
+        spec_bench!(task_envelope::TaskEnvelope),
+        spec_bench!(taskpack::FlatTaskPack),
+    ]
 }

@@ -405,6 +405,8 @@ impl Ctx<'_> {
                 let is_default = match v {
                     DefaultValue::Bool(true) => quote!(*value),
                     DefaultValue::Bool(false) => quote!(!*value),
+                    // Compare a string with the literal, not with a freshly allocated String.
+                    DefaultValue::String(text) => quote!(*value == #text),
                     _ => quote!(*value == #expr),
                 };
                 let ty2 = ty.clone();

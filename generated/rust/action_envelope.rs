@@ -1233,7 +1233,7 @@ fn default_confirm_summary_payload_operator_id() -> ::std::string::String {
 fn is_default_confirm_summary_payload_operator_id(
     value: &::std::string::String,
 ) -> bool {
-    *value == ::std::string::String::from("operator")
+    *value == "operator"
 }
 
 /// Payload of `record_draft_artifact_payload`
