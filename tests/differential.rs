@@ -72,6 +72,22 @@ fn x_rules(v: &Value, out: &mut Vec<XRule>) {
                         code: x["code"].as_str().unwrap_or_default().to_owned(),
                         limit: None,
                     }),
+                    // Object rules a schema cannot state.
+                    "x-not-contains" | "x-digest" => {
+                        for c in x.as_array().into_iter().flatten() {
+                            out.push(XRule {
+                                code: c["code"].as_str().unwrap_or_default().to_owned(),
+                                limit: None,
+                            });
+                        }
+                    }
+                    // Unique items: `uniqueItems` states an exact comparison, not a folded one.
+                    "x-unique" if x["ignore-case"] == true || x["trim"] == true => {
+                        out.push(XRule {
+                            code: x["code"].as_str().unwrap_or_default().to_owned(),
+                            limit: None,
+                        })
+                    }
                     "x-contradictions" | "x-not-equal-codes" => {
                         for c in x.as_array().into_iter().flatten() {
                             let code = c.get("code").unwrap_or(c);

@@ -56,7 +56,10 @@ fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        if ["target", ".git", ".venv", "node_modules", "fuzz"].iter().any(|skip| name == *skip) {
+        if ["target", ".git", ".venv", "node_modules", "fuzz"]
+            .iter()
+            .any(|skip| name == *skip)
+        {
             continue;
         }
         let (src, dst) = (entry.path(), to.join(&name));

@@ -209,3 +209,45 @@ fn fact_scope_defaults_to_machine() {
         specmint::taskpack::FactScope::Machine
     );
 }
+
+#[test]
+fn transition_tables_generate_state_machines() {
+    use specmint::action_envelope::{Action, PackageState};
+    use specmint::task_envelope::TaskState;
+
+    assert_eq!(
+        PackageState::Intake.on(Action::PrepareSummary),
+        Some(PackageState::SummaryPending)
+    );
+    assert_eq!(PackageState::Intake.on(Action::ConfirmSummary), None);
+    assert_eq!(
+        PackageState::AuthoringAuthorized.on(Action::ReviseIntake),
+        Some(PackageState::Intake)
+    );
+    // `*` is every non-terminal state: cancel works from each of them and from nothing terminal.
+    for state in PackageState::ALL {
+        let cancelled = state.on(Action::Cancel);
+        assert_eq!(cancelled.is_some(), !state.is_terminal(), "{state}");
+    }
+    assert_eq!(PackageState::TERMINAL, &[PackageState::Cancelled]);
+    assert!(PackageState::Cancelled.is_terminal());
+    assert_eq!(PackageState::SummaryPending.to_string(), "SUMMARY_PENDING");
+
+    assert!(TaskState::Submitted.can_transition(TaskState::Working));
+    assert!(TaskState::InputRequired.can_transition(TaskState::Working));
+    assert!(!TaskState::Submitted.can_transition(TaskState::Completed));
+    // Terminal states have no outgoing edges, so a finished task cannot be reopened.
+    for terminal in TaskState::TERMINAL {
+        for to in TaskState::ALL {
+            assert!(!terminal.can_transition(*to), "{terminal} -> {to}");
+        }
+    }
+    assert_eq!(TaskState::TERMINAL.len(), 4);
+    let diagram = std::fs::read_to_string(
+        common::root().join("generated/diagrams/task_envelope.task_state.mmd"),
+    )
+    .unwrap();
+    assert!(diagram.contains("stateDiagram-v2"));
+    assert!(diagram.contains("Working --> Completed"));
+    assert!(diagram.contains("Rejected --> [*]"));
+}

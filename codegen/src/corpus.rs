@@ -22,6 +22,9 @@ const SCRIPTS: &[(&str, &str, usize)] = &[
     ("combining", "e\u{301}", 2),
 ];
 
+/// Expected `(code, path)` violations.
+type Expected = Vec<(String, String)>;
+
 /// The unknown key added at each object level.
 const UNKNOWN_KEY: &str = "x_unknown_key";
 
@@ -34,6 +37,8 @@ struct Case {
     errors: Vec<(String, String)>,
     document: Value,
     traps: Vec<&'static str>,
+    /// Why an x-only case is x-only when its rule is one the schema states elsewhere.
+    reason: Option<String>,
 }
 
 /// One step from an object into a field; arrays are entered at element 0.
@@ -42,6 +47,8 @@ struct Hop<'a> {
     field: &'a Field,
     /// The object type holding the field.
     owner: &'a Object,
+    /// For a chosen member (`object by`): the selector and the index of the chosen case.
+    case: Option<(&'a Selector, usize)>,
 }
 
 /// Renders `corpus/<spec>/cases.json`: pretty, sorted keys, cases sorted by id, trailing LF.
@@ -50,6 +57,8 @@ pub(crate) fn emit(spec: &Spec) -> String {
         spec,
         cases: Vec::new(),
         notes: Vec::new(),
+        scope: String::new(),
+        reason: None,
     };
     g.run();
     let Gen {
@@ -57,7 +66,9 @@ pub(crate) fn emit(spec: &Spec) -> String {
     } = g;
     cases.sort_by(|a, b| a.id.cmp(&b.id));
     let mut seen = std::collections::BTreeSet::new();
-    cases.retain(|c| seen.insert(c.id.clone()));
+    for c in &cases {
+        assert!(seen.insert(c.id.clone()), "corpus case id `{}` twice", c.id);
+    }
     let rendered: Vec<Value> = cases
         .iter()
         .map(|c| {
@@ -83,6 +94,9 @@ pub(crate) fn emit(spec: &Spec) -> String {
             if !c.traps.is_empty() {
                 m.insert("traps".into(), json!(c.traps));
             }
+            if let Some(r) = &c.reason {
+                m.insert("x_only_reason".into(), json!(r));
+            }
             Value::Object(m)
         })
         .collect();
@@ -106,6 +120,20 @@ struct Gen<'a> {
     spec: &'a Spec,
     cases: Vec<Case>,
     notes: Vec<String>,
+    /// Prefix of case ids while generating under a chosen member (`action=cancel:`).
+    scope: String,
+    /// The x-only reason given to the next pushed case.
+    reason: Option<String>,
+}
+
+/// The id prefix of a location under chosen members: `action=cancel:`.
+fn scope_of(hops: &[Hop<'_>]) -> String {
+    hops.iter()
+        .filter_map(|h| {
+            h.case
+                .map(|(sel, i)| format!("{}={}:", sel.by, sel.cases[i].value))
+        })
+        .collect()
 }
 
 /// Dotted path of a field location (`constraints[0].text`), arrays entered at 0 except the last.
@@ -196,7 +224,7 @@ impl<'a> Gen<'a> {
                     m.insert(u.tag.clone(), json!(v.tag_value));
                     for f in &v.members {
                         if !f.ty.nullable {
-                            m.insert(f.key.clone(), self.synth_field(&f.ty, i, 0, depth + 1));
+                            m.insert(f.key.clone(), self.synth_field(f, i, 0, depth + 1));
                         }
                     }
                     Value::Object(m)
@@ -207,27 +235,149 @@ impl<'a> Gen<'a> {
                 Some(o) if depth < 8 => self.synth_object(o, i, depth + 1),
                 _ => json!({}),
             },
+            // Filled in by `synth_object` once the choosing field has its value.
             Base::Selected(_) => json!({}),
         }
     }
 
+    /// A valid text value of a field: its literal, a value matching its pattern (taken from
+    /// the spec's valid examples), or a token.
+    fn synth_text(&self, f: &Field, i: usize) -> Value {
+        if let Some(lit) = &f.ty.literal {
+            return json!(lit);
+        }
+        if let Some(p) = &f.ty.pattern {
+            if let Some(v) = self.example_text(f, p) {
+                return json!(v);
+            }
+        }
+        json!(token(i))
+    }
+
+    /// A string under `f`'s key in the spec's examples that matches `pattern`.
+    fn example_text(&self, f: &Field, pattern: &str) -> Option<String> {
+        let re = regex_lite::Regex::new(pattern).ok()?;
+        let mut found = Vec::new();
+        for e in &self.spec.examples {
+            if let Ok(v) = serde_json::from_str::<Value>(&e.text) {
+                strings_under(&v, &f.key, &mut found);
+            }
+        }
+        found.into_iter().find(|s| re.is_match(s))
+    }
+
     /// A valid value of a required field's full type.
-    fn synth_field(&self, ty: &TypeRef, i: usize, shift: usize, depth: usize) -> Value {
-        if ty.array {
-            json!([])
+    fn synth_field(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
+        if f.ty.array {
+            if f.rules.required.is_some() {
+                let one = if f.ty.base == Base::String {
+                    self.synth_text(f, i)
+                } else {
+                    self.synth_base(&f.ty.base, i, shift, depth)
+                };
+                json!([one])
+            } else {
+                json!([])
+            }
+        } else if f.ty.base == Base::String {
+            self.synth_text(f, i)
         } else {
-            self.synth_base(&ty.base, i, shift, depth)
+            self.synth_base(&f.ty.base, i, shift, depth)
         }
     }
 
-    /// A valid object with its required fields only; `b` sides of `not_equal` get another value.
+    /// A valid object with its required fields only; `b` sides of `not_equal` get another
+    /// value, chosen members get the shape their choosing field picks, conditional
+    /// requirements that hold are met, and declared digests match.
     fn synth_object(&self, o: &Object, i: usize, depth: usize) -> Value {
         let mut m = Map::new();
         for f in o.fields.iter().filter(|f| f.required) {
             let shift = usize::from(o.not_equal.iter().any(|n| n.b == f.key));
-            m.insert(f.key.clone(), self.synth_field(&f.ty, i, shift, depth));
+            m.insert(f.key.clone(), self.synth_field(f, i, shift, depth));
         }
+        if let Some(sel) = &o.selector {
+            self.choose(o, sel, &mut m, true);
+        }
+        self.meet_required_if(o, &mut m);
+        self.fix_digests(o, &mut m, None);
         Value::Object(m)
+    }
+
+    /// Gives the chosen members the shape of the case the choosing field holds (`force`:
+    /// even when they are already objects).
+    fn choose(&self, _o: &Object, sel: &Selector, m: &mut Map<String, Value>, force: bool) {
+        let Some(value) = m.get(&sel.by).and_then(Value::as_str) else {
+            return;
+        };
+        let Some(case) = sel.cases.iter().find(|c| c.value == value) else {
+            return;
+        };
+        for (member, table) in sel.members.iter().zip(&case.tables) {
+            if force || !m.get(member).is_some_and(Value::is_object) {
+                let v = match self.object(table) {
+                    Some(t) => self.synth_object(t, 0, 1),
+                    None => json!({}),
+                };
+                m.insert(member.clone(), v);
+            }
+        }
+    }
+
+    /// Fills every conditionally required field whose condition holds and that is absent.
+    fn meet_required_if(&self, o: &Object, m: &mut Map<String, Value>) {
+        for f in &o.fields {
+            let Some(ri) = &f.rules.required_if else {
+                continue;
+            };
+            let holds = m.get(&ri.field).and_then(Value::as_str) == Some(ri.value.as_str());
+            if holds && m.get(&f.key).is_none_or(Value::is_null) {
+                let v = self.synth_field(f, 0, 0, 1);
+                m.insert(f.key.clone(), v);
+            }
+        }
+    }
+
+    /// Makes each declared digest (and length) match the content. With `old`, the object as
+    /// it was before one member changed: a changed encoding re-encodes the same bytes.
+    fn fix_digests(
+        &self,
+        o: &Object,
+        m: &mut Map<String, Value>,
+        old: Option<&Map<String, Value>>,
+    ) {
+        for d in &o.digest {
+            let enc = |m: &Map<String, Value>| {
+                m.get(&d.encoding.0)
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            };
+            let data = |m: &Map<String, Value>| {
+                m.get(&d.data.0).and_then(Value::as_str).map(str::to_owned)
+            };
+            if let Some(old) = old {
+                if let (Some(oe), Some(ne), Some(od), Some(nd)) =
+                    (enc(old), enc(m), data(old), data(m))
+                {
+                    if oe != ne && od == nd {
+                        if let Some(text) = decode(&oe, &od).and_then(|b| encode(&ne, &b)) {
+                            m.insert(d.data.0.clone(), json!(text));
+                        }
+                    }
+                }
+            }
+            let (Some(e), Some(text)) = (enc(m), data(m)) else {
+                continue;
+            };
+            let Some(bytes) = decode(&e, &text) else {
+                continue;
+            };
+            if let Some((len, _)) = &d.length {
+                m.insert(len.clone(), json!(bytes.len()));
+            }
+            if m.get(&d.sha256.0).is_some_and(Value::is_string) {
+                m.insert(d.sha256.0.clone(), json!(sha256_hex(&bytes)));
+            }
+        }
     }
 
     /// The base document: the spec's first valid example.
@@ -239,28 +389,49 @@ impl<'a> Gen<'a> {
             .and_then(|e| serde_json::from_str(&e.text).ok())
     }
 
-    /// Every field location reachable from the root through objects (and arrays of objects),
-    /// not through unions; each object type is entered once per path, depth-limited.
+    /// The object type a hop enters: its field table, or the chosen case's table.
+    fn entered(&self, h: &Hop<'_>) -> Option<&'a Object> {
+        match (&h.field.ty.base, h.case) {
+            (Base::Object(n), _) => self.object(n),
+            (Base::Selected(_), Some((sel, i))) => {
+                let m = sel.members.iter().position(|m| *m == h.field.key)?;
+                self.object(&sel.cases[i].tables[m])
+            }
+            _ => None,
+        }
+    }
+
+    /// Every field location reachable from the root through objects (and arrays of objects)
+    /// and through chosen members (once per case), not through unions; each object type is
+    /// entered once per path, depth-limited.
     fn locations(&self) -> Vec<Vec<Hop<'a>>> {
         let mut out = Vec::new();
         let mut stack: Vec<Vec<Hop<'a>>> = Vec::new();
         let root = self.spec.root_object();
-        for f in root.fields.iter().rev() {
-            stack.push(vec![Hop {
-                field: f,
-                owner: root,
-            }]);
-        }
+        let push_fields = |stack: &mut Vec<Vec<Hop<'a>>>, prefix: &[Hop<'a>], o: &'a Object| {
+            for f in o.fields.iter().rev() {
+                let mut cases = vec![None];
+                if let (Base::Selected(_), Some(sel)) = (&f.ty.base, &o.selector) {
+                    cases = (0..sel.cases.len()).rev().map(|i| Some((sel, i))).collect();
+                }
+                for case in cases {
+                    let mut next = prefix.to_vec();
+                    next.push(Hop {
+                        field: f,
+                        owner: o,
+                        case,
+                    });
+                    stack.push(next);
+                }
+            }
+        };
+        push_fields(&mut stack, &[], root);
         while let Some(hops) = stack.pop() {
-            let last = hops.last().expect("non-empty").field;
-            if let Base::Object(n) = &last.ty.base {
-                let seen = hops.iter().any(|h| h.owner.name == *n);
-                if let (Some(o), false, true) = (self.object(n), seen, hops.len() < 6) {
-                    for f in o.fields.iter().rev() {
-                        let mut next = hops.clone();
-                        next.push(Hop { field: f, owner: o });
-                        stack.push(next);
-                    }
+            let last = hops.last().expect("non-empty");
+            if let Some(o) = self.entered(last) {
+                let seen = hops.iter().any(|h| h.owner.name == o.name);
+                if !seen && hops.len() < 6 {
+                    push_fields(&mut stack, &hops, o);
                 }
             }
             out.push(hops);
@@ -268,38 +439,82 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// Makes sure every container on the way to the last hop exists (synthesizing objects and
-    /// one-element arrays) and returns the object that holds the last hop's field.
-    fn owner_mut<'v>(&self, doc: &'v mut Value, hops: &[Hop<'_>]) -> &'v mut Map<String, Value> {
-        let mut cur = doc;
-        for h in &hops[..hops.len() - 1] {
-            let obj = cur.as_object_mut().expect("an object on the way");
-            let name = match &h.field.ty.base {
-                Base::Object(n) => n.clone(),
-                _ => unreachable!("only objects are stepped through"),
-            };
-            let o = self.object(&name).expect("object type");
-            let slot = obj.entry(h.field.key.clone()).or_insert(Value::Null);
-            if h.field.ty.array {
-                if !matches!(slot.as_array(), Some(a) if !a.is_empty()) {
-                    *slot = json!([self.synth_object(o, 0, 0)]);
-                }
-                cur = &mut slot.as_array_mut().expect("array")[0];
+    /// Steps from the object `obj` through hop `h` (creating what is missing: a synthesized
+    /// object, a one-element array, the chosen case) and returns the object entered.
+    fn step<'v>(&self, obj: &'v mut Map<String, Value>, h: &Hop<'_>) -> &'v mut Value {
+        let o = self.entered(h);
+        if let Some((sel, i)) = h.case {
+            let value = &sel.cases[i].value;
+            if obj.get(&sel.by).and_then(Value::as_str) != Some(value.as_str()) {
+                obj.insert(sel.by.clone(), json!(value));
+                self.choose(h.owner, sel, obj, true);
             } else {
-                if !slot.is_object() {
-                    *slot = self.synth_object(o, 0, 0);
-                }
-                cur = slot;
+                self.choose(h.owner, sel, obj, false);
             }
         }
-        cur.as_object_mut().expect("the owner is an object")
+        let synth = |g: &Self| o.map_or(json!({}), |o| g.synth_object(o, 0, 0));
+        let slot = obj.entry(h.field.key.clone()).or_insert(Value::Null);
+        if h.field.ty.array {
+            if !matches!(slot.as_array(), Some(a) if !a.is_empty() && a[0].is_object()) {
+                *slot = json!([synth(self)]);
+            }
+            &mut slot.as_array_mut().expect("array")[0]
+        } else {
+            if !slot.is_object() {
+                *slot = synth(self);
+            }
+            slot
+        }
     }
 
-    /// The base with the last hop's field set to `value`.
+    /// Makes sure every container on the way through `hops` exists and returns the last one.
+    fn walk_mut<'v>(&self, doc: &'v mut Value, hops: &[Hop<'_>]) -> &'v mut Map<String, Value> {
+        let mut cur = doc;
+        for h in hops {
+            let obj = cur.as_object_mut().expect("an object on the way");
+            cur = self.step(obj, h);
+        }
+        cur.as_object_mut().expect("the container is an object")
+    }
+
+    /// Makes sure every container on the way to the last hop exists and returns the object
+    /// that holds the last hop's field.
+    fn owner_mut<'v>(&self, doc: &'v mut Value, hops: &[Hop<'_>]) -> &'v mut Map<String, Value> {
+        let owner = self.walk_mut(doc, &hops[..hops.len() - 1]);
+        if let Some((sel, i)) = hops.last().expect("non-empty").case {
+            let value = &sel.cases[i].value;
+            if owner.get(&sel.by).and_then(Value::as_str) != Some(value.as_str()) {
+                owner.insert(sel.by.clone(), json!(value));
+                self.choose(hops.last().expect("non-empty").owner, sel, owner, true);
+            }
+        }
+        owner
+    }
+
+    /// The base with the last hop's field set to `value`; the object stays consistent where
+    /// the value is not what is probed: a new choosing value brings its members' shapes, a
+    /// condition that starts to hold brings its field, and digests follow changed content.
     fn with(&self, base: &Value, hops: &[Hop<'_>], value: Value) -> Value {
         let mut doc = base.clone();
-        let key = hops.last().expect("non-empty").field.key.clone();
-        self.owner_mut(&mut doc, hops).insert(key, value);
+        let last = hops.last().expect("non-empty");
+        let key = last.field.key.clone();
+        let o = last.owner;
+        let owner = self.owner_mut(&mut doc, hops);
+        let before = owner.clone();
+        let changed = before.get(&key) != Some(&value);
+        owner.insert(key.clone(), value);
+        if changed {
+            if let Some(sel) = o.selector.as_ref().filter(|s| s.by == key) {
+                self.choose(o, sel, owner, true);
+            }
+            self.meet_required_if(o, owner);
+            if o.digest
+                .iter()
+                .any(|d| d.data.0 == key || d.encoding.0 == key)
+            {
+                self.fix_digests(o, owner, Some(&before));
+            }
+        }
         doc
     }
 
@@ -321,13 +536,14 @@ impl<'a> Gen<'a> {
             }
         }
         self.cases.push(Case {
-            id,
+            id: format!("{}{id}", self.scope),
             description,
             rule: rule.to_owned(),
             expressible,
             errors,
             document,
             traps,
+            reason: self.reason.take(),
         });
     }
 
@@ -354,6 +570,7 @@ impl<'a> Gen<'a> {
             let f = hops.last().expect("non-empty").field;
             let path = dotted(hops);
             let owner = owner_path(hops);
+            self.scope = scope_of(hops);
             self.char_caps(&base, hops, &path);
             self.item_caps(&base, hops, &path);
             self.non_blank(&base, hops, &path);
@@ -361,20 +578,28 @@ impl<'a> Gen<'a> {
             self.unions(&base, hops, &path, &parse);
             self.wrong_type(&base, hops, &path, &parse);
             self.integers(&base, hops, &path, &parse);
+            self.literals(&base, hops, &path, &parse);
+            self.patterns(&base, hops, &path);
+            self.relative_paths(&base, hops, &path);
+            self.coded_required(&base, hops, &path);
+            self.required_if(&base, hops, &path);
+            self.unique_items(&base, hops, &path);
             if f.required {
                 let mut doc = base.clone();
                 self.owner_mut(&mut doc, hops).remove(&f.key);
+                let errors = self.missing(f, &path, &owner, &parse);
                 self.push(
                     format!("required.{path}"),
                     format!("required `{path}` missing"),
                     "required",
                     true,
-                    vec![(parse.clone(), owner.clone())],
+                    errors,
                     doc,
                     vec![],
                 );
             }
             self.cross_field(&base, hops, &path);
+            self.scope.clear();
         }
         self.object_levels(&base, &locations, &parse);
         self.byte_cap(&base);
@@ -403,6 +628,7 @@ impl<'a> Gen<'a> {
                 errors,
                 document,
                 traps: vec![],
+                reason: (!ok).then(|| "a code it names is also produced by an x- rule".to_owned()),
             });
         }
     }
@@ -730,7 +956,7 @@ impl<'a> Gen<'a> {
             let mut m = Map::new();
             m.insert(u.tag.clone(), json!(v.tag_value));
             for mem in v.members.iter().filter(|m| !m.ty.nullable) {
-                m.insert(mem.key.clone(), self.synth_field(&mem.ty, 0, 0, 0));
+                m.insert(mem.key.clone(), self.synth_field(mem, 0, 0, 0));
             }
             let tv = &v.tag_value;
             cases.push((
@@ -867,12 +1093,13 @@ impl<'a> Gen<'a> {
         );
         if !f.ty.nullable {
             let doc = self.with(base, hops, Value::Null);
+            let code = f.rules.required.clone().unwrap_or_else(|| parse.to_owned());
             self.push(
                 format!("type.{path}.null"),
                 format!("`{path}` = null: not nullable"),
                 "type",
                 true,
-                vec![(parse.to_owned(), path.to_owned())],
+                vec![(code, path.to_owned())],
                 doc,
                 vec![],
             );
@@ -913,6 +1140,7 @@ impl<'a> Gen<'a> {
             Base::I64 => vals.push(("fraction", json!(1.5), false)),
             _ => return,
         }
+        vals.push(("whole_float", json!(7.0), false));
         for (label, v, ok) in vals {
             let doc = self.with(base, hops, v.clone());
             let errors = if ok {
@@ -920,12 +1148,310 @@ impl<'a> Gen<'a> {
             } else {
                 vec![(parse.to_owned(), path.to_owned())]
             };
+            let expressible = label != "whole_float";
+            if !expressible {
+                self.reason = Some(
+                    "JSON Schema's `integer` accepts a number with a zero fraction (7.0); the Rust reader refuses any float"
+                        .into(),
+                );
+            }
             self.push(
                 format!("integer.{path}.{label}"),
                 format!("`{path}` = {v}"),
                 "type",
+                expressible,
+                errors,
+                doc,
+                vec![],
+            );
+        }
+    }
+
+    /// What a missing required field is reported as: its own code (coded requirement), the
+    /// codes of its members (an object read as `{}` when absent), or a parse error at the
+    /// object holding it.
+    fn missing(&self, f: &Field, path: &str, owner: &str, parse: &str) -> Vec<(String, String)> {
+        if let Some(code) = &f.rules.required {
+            return vec![(code.clone(), path.to_owned())];
+        }
+        if f.absent_is_empty {
+            if let Base::Object(n) = &f.ty.base {
+                if let Some(o) = self.object(n) {
+                    return o
+                        .fields
+                        .iter()
+                        .filter_map(|m| {
+                            m.rules
+                                .required
+                                .as_ref()
+                                .map(|c| (c.clone(), join(path, &m.key)))
+                        })
+                        .collect();
+                }
+            }
+        }
+        vec![(parse.to_owned(), owner.to_owned())]
+    }
+
+    /// A coded requirement: blank text or an empty list is missing too.
+    fn coded_required(&mut self, base: &Value, hops: &[Hop<'_>], path: &str) {
+        let f = hops.last().expect("non-empty").field;
+        let Some(code) = f.rules.required.clone() else {
+            return;
+        };
+        let cases: Vec<(&str, Value, bool)> = if f.ty.array {
+            vec![("empty_list", json!([]), true)]
+        } else if f.ty.base == Base::String && !f.ty.non_blank {
+            vec![
+                ("empty", json!(""), true),
+                ("spaces", json!(" \t "), true),
+                ("ideographic_space", json!("\u{3000}"), true),
+                ("bom", json!("\u{feff}"), false),
+            ]
+        } else {
+            vec![]
+        };
+        for (label, v, missing) in cases {
+            let doc = self.with(base, hops, v.clone());
+            let errors = if missing {
+                vec![(code.clone(), path.to_owned())]
+            } else {
+                vec![]
+            };
+            self.push(
+                format!("required_coded.{path}.{label}"),
+                format!("`{path}` = {v}: counts as missing ({code})"),
+                "required",
                 true,
                 errors,
+                doc,
+                vec![],
+            );
+        }
+    }
+
+    /// A literal type: the literal, and near misses of it.
+    fn literals(&mut self, base: &Value, hops: &[Hop<'_>], path: &str, _parse: &str) {
+        let f = hops.last().expect("non-empty").field;
+        let (Some(lit), Some(code)) = (f.ty.literal.clone(), f.rules.equals.clone()) else {
+            return;
+        };
+        let mut misses = vec![
+            ("other", format!("{lit}0")),
+            ("upper", lit.to_uppercase()),
+            ("padded", format!(" {lit}")),
+            ("empty", String::new()),
+        ];
+        misses.retain(|(_, m)| *m != lit);
+        let doc = self.with(base, hops, json!(lit));
+        self.push(
+            format!("equals.{path}.exact"),
+            format!("`{path}` = `{lit}`"),
+            "equals",
+            true,
+            vec![],
+            doc,
+            vec![],
+        );
+        for (label, m) in misses {
+            let doc = self.with(base, hops, json!(m));
+            self.push(
+                format!("equals.{path}.{label}"),
+                format!("`{path}` = `{m}`, not `{lit}`"),
+                "equals",
+                true,
+                vec![(code.clone(), path.to_owned())],
+                doc,
+                vec![],
+            );
+        }
+    }
+
+    /// A `matching` type: a matching value and near misses, judged by the spec's regex.
+    fn patterns(&mut self, base: &Value, hops: &[Hop<'_>], path: &str) {
+        let f = hops.last().expect("non-empty").field;
+        let (Some(p), Some(code)) = (f.ty.pattern.clone(), f.rules.pattern.clone()) else {
+            return;
+        };
+        if f.ty.array {
+            return;
+        }
+        let Ok(re) = regex_lite::Regex::new(&p) else {
+            return;
+        };
+        let good = self
+            .synth_text(f, 0)
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let mut cands = vec![
+            ("valid", good.clone()),
+            ("trailing_space", format!("{good} ")),
+            ("leading_space", format!(" {good}")),
+            ("upper", good.to_uppercase()),
+            ("lower", good.to_lowercase()),
+            ("x", "x".to_owned()),
+        ];
+        if !f.ty.non_blank {
+            cands.push(("empty", String::new()));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (label, v) in cands {
+            if !seen.insert(v.clone()) || (label != "valid" && v == good) {
+                continue;
+            }
+            let ok = re.is_match(&v);
+            let doc = self.with(base, hops, json!(v));
+            self.push(
+                format!("pattern.{path}.{label}"),
+                format!(
+                    "`{path}` = `{v}` {} `{p}`",
+                    if ok { "matches" } else { "does not match" }
+                ),
+                "pattern",
+                true,
+                if ok {
+                    vec![]
+                } else {
+                    vec![(code.clone(), path.to_owned())]
+                },
+                doc,
+                vec![],
+            );
+        }
+    }
+
+    /// A `relative-path` type: relative paths, and absolute ones, drive letters and `..`.
+    fn relative_paths(&mut self, base: &Value, hops: &[Hop<'_>], path: &str) {
+        let f = hops.last().expect("non-empty").field;
+        let Some(code) = f.rules.relative_path.clone() else {
+            return;
+        };
+        if f.ty.array {
+            return;
+        }
+        let mut cases: Vec<(&str, &str, bool)> = vec![
+            ("plain", "docs/a.md", true),
+            ("dots3", ".../x", true),
+            ("inner_dots", "a..b/c", true),
+            ("dot", "./a", true),
+            ("slash_abs", "/etc/x", false),
+            ("backslash_abs", "\\x", false),
+            ("unc", "//server/x", false),
+            ("drive", "C:\\x", false),
+            ("drive_relative", "c:x", false),
+            ("dotdot", "..", false),
+            ("inner_dotdot", "a/../b", false),
+            ("backslash_dotdot", "a\\..", false),
+        ];
+        if !f.ty.non_blank {
+            cases.push(("empty", "", false));
+            cases.push(("space", " ", true));
+        }
+        for (label, v, ok) in cases {
+            let doc = self.with(base, hops, json!(v));
+            self.push(
+                format!("relative_path.{path}.{label}"),
+                format!("`{path}` = `{v}`"),
+                "relative_path",
+                true,
+                if ok {
+                    vec![]
+                } else {
+                    vec![(code.clone(), path.to_owned())]
+                },
+                doc,
+                vec![],
+            );
+        }
+    }
+
+    /// A conditional requirement: absent or null while the condition holds, and absent
+    /// while it does not.
+    fn required_if(&mut self, base: &Value, hops: &[Hop<'_>], path: &str) {
+        let last = hops.last().expect("non-empty");
+        let f = last.field;
+        let Some(ri) = f.rules.required_if.clone() else {
+            return;
+        };
+        let others: Vec<String> = last
+            .owner
+            .fields
+            .iter()
+            .find(|x| x.key == ri.field)
+            .and_then(|x| match &x.ty.base {
+                Base::Enum(e) => Some(
+                    self.enum_values(e)
+                        .into_iter()
+                        .filter(|v| *v != ri.value)
+                        .map(str::to_owned)
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let mut cases: Vec<(String, String, Option<Value>, bool)> = vec![
+            ("absent".into(), ri.value.clone(), None, false),
+            ("null".into(), ri.value.clone(), Some(Value::Null), false),
+        ];
+        if let Some(o) = others.first() {
+            cases.push((format!("absent_when_{o}"), o.clone(), None, true));
+        }
+        for (label, trigger, v, ok) in cases {
+            let mut doc = base.clone();
+            let owner = self.owner_mut(&mut doc, hops);
+            owner.insert(ri.field.clone(), json!(trigger));
+            match v {
+                Some(v) => owner.insert(f.key.clone(), v),
+                None => owner.remove(&f.key),
+            };
+            self.push(
+                format!("required_if.{path}.{label}"),
+                format!("`{path}` {label} with `{}` = `{trigger}`", ri.field),
+                "required_if",
+                true,
+                if ok {
+                    vec![]
+                } else {
+                    vec![(ri.code.clone(), path.to_owned())]
+                },
+                doc,
+                vec![],
+            );
+        }
+    }
+
+    /// Unique items of a list of text: exact repeats (the schema's `uniqueItems` when the
+    /// comparison is exact), and the folds the rule applies.
+    fn unique_items(&mut self, base: &Value, hops: &[Hop<'_>], path: &str) {
+        let f = hops.last().expect("non-empty").field;
+        let Some(u) = f.rules.unique.clone() else {
+            return;
+        };
+        let exact = !u.ignore_case && !u.trim;
+        let a = format!("Item{}", self.synth_text(f, 20).as_str().unwrap_or("u"));
+        let mut cases: Vec<(&str, Vec<String>, bool)> = vec![
+            ("distinct", vec![a.clone(), format!("{a}2")], true),
+            ("repeat", vec![a.clone(), a.clone()], false),
+        ];
+        cases.push((
+            "case_differs",
+            vec![a.clone(), a.to_lowercase()],
+            !u.ignore_case,
+        ));
+        cases.push(("padded", vec![a.clone(), format!(" {a}\u{3000}")], !u.trim));
+        for (label, items, ok) in cases {
+            let doc = self.with(base, hops, json!(items));
+            self.push(
+                format!("unique.{path}.{label}"),
+                format!("`{path}` = {items:?}"),
+                "unique",
+                exact || ok,
+                if ok {
+                    vec![]
+                } else {
+                    vec![(u.code.clone(), format!("{path}[1]"))]
+                },
                 doc,
                 vec![],
             );
@@ -1029,60 +1555,34 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// An unknown key and a forbidden key in every object the corpus reaches.
+    /// An unknown key and a forbidden key in every object the corpus reaches, and the object
+    /// rules (`not_contains`, `digest`) of each.
     fn object_levels(&mut self, base: &Value, locations: &[Vec<Hop<'a>>], parse: &str) {
         // The root, then each object-typed location (by the hops that reach it).
         let mut levels: Vec<Vec<Hop<'a>>> = vec![vec![]];
         for hops in locations {
-            if let Base::Object(_) = hops.last().expect("non-empty").field.ty.base {
+            if self.entered(hops.last().expect("non-empty")).is_some() {
                 levels.push(hops.clone());
             }
         }
         let forbidden = self.spec.forbidden_keys.clone();
         let fk_code = self.spec.errors.forbidden_key.clone();
         for hops in levels {
+            self.scope = scope_of(&hops);
             let mut doc = base.clone();
-            let at = if hops.is_empty() {
-                String::new()
-            } else {
-                // Make the container exist, then point at it.
-                let key = hops.last().expect("non-empty").field.key.clone();
-                let owner = self.owner_mut(&mut doc, &hops);
-                let name = match &hops.last().expect("non-empty").field.ty.base {
-                    Base::Object(n) => n.clone(),
-                    _ => unreachable!(),
-                };
-                let o = self.object(&name).expect("object");
-                let array = hops.last().expect("non-empty").field.ty.array;
-                let slot = owner.entry(key).or_insert(Value::Null);
-                if array {
-                    if !matches!(slot.as_array(), Some(a) if !a.is_empty()) {
-                        *slot = json!([self.synth_object(o, 0, 0)]);
-                    }
-                } else if !slot.is_object() {
-                    *slot = self.synth_object(o, 0, 0);
-                }
-                dotted(&hops) + if array { "[0]" } else { "" }
+            self.walk_mut(&mut doc, &hops);
+            let at = match hops.last() {
+                None => String::new(),
+                Some(h) => dotted(&hops) + if h.field.ty.array { "[0]" } else { "" },
             };
             let level_id = if at.is_empty() {
                 "$root".to_owned()
             } else {
                 at.clone()
             };
-            let put = |doc: &mut Value, key: &str, value: Value| {
-                let mut cur = doc;
-                for h in &hops {
-                    cur = &mut cur[&h.field.key];
-                    if h.field.ty.array {
-                        cur = &mut cur[0];
-                    }
-                }
-                cur.as_object_mut()
-                    .expect("object")
-                    .insert(key.to_owned(), value);
-            };
             let mut d = doc.clone();
-            put(&mut d, UNKNOWN_KEY, json!("x"));
+            self.walk_mut(&mut d, &hops)
+                .insert(UNKNOWN_KEY.to_owned(), json!("x"));
             self.push(
                 format!("unknown_key.{level_id}"),
                 format!("an unknown key `{UNKNOWN_KEY}` in the object at `{level_id}`"),
@@ -1099,7 +1599,7 @@ impl<'a> Gen<'a> {
             };
             for k in keys {
                 let mut d = doc.clone();
-                put(&mut d, k, json!([]));
+                self.walk_mut(&mut d, &hops).insert(k.clone(), json!([]));
                 self.push(
                     format!("forbidden_key.{level_id}.{k}"),
                     format!("the forbidden key `{k}` in the object at `{level_id}`"),
@@ -1107,6 +1607,162 @@ impl<'a> Gen<'a> {
                     true,
                     vec![(fk_code.clone(), join(&at, k))],
                     d,
+                    vec![],
+                );
+            }
+            let o = match hops.last() {
+                None => self.spec.root_object(),
+                Some(h) => self.entered(h).expect("an object level"),
+            };
+            self.not_contains(&doc, &hops, o, &at, &level_id);
+            self.digests(&doc, &hops, o, &at, &level_id);
+            self.scope.clear();
+        }
+    }
+
+    /// `not_contains`: the list holding the object's own value, once and among others.
+    fn not_contains(&mut self, doc: &Value, hops: &[Hop<'a>], o: &Object, at: &str, level: &str) {
+        for n in &o.not_contains {
+            let (Some(lf), Some(vf)) = (
+                o.fields.iter().find(|f| f.key == n.list),
+                o.fields.iter().find(|f| f.key == n.value),
+            ) else {
+                continue;
+            };
+            let own = self.synth_text(vf, 11).as_str().unwrap_or("own").to_owned();
+            let other = self
+                .synth_text(lf, 12)
+                .as_str()
+                .unwrap_or("other")
+                .to_owned();
+            for (label, list, bad) in [
+                ("self", vec![own.clone()], vec![0]),
+                (
+                    "self_among_others",
+                    vec![other.clone(), own.clone()],
+                    vec![1],
+                ),
+                ("others", vec![other.clone()], vec![]),
+                ("case_differs", vec![own.to_uppercase()], vec![]),
+            ] {
+                if label == "case_differs" && own.to_uppercase() == own {
+                    continue;
+                }
+                let mut d = doc.clone();
+                let obj = self.walk_mut(&mut d, hops);
+                obj.insert(n.value.clone(), json!(own));
+                obj.insert(n.list.clone(), json!(list));
+                let list_path = join(at, &n.list);
+                self.push(
+                    format!("not_contains.{level}.{}.{label}", n.list),
+                    format!("`{list_path}` = {list:?} with `{}` = `{own}`", n.value),
+                    "not_contains",
+                    false,
+                    bad.iter()
+                        .map(|i| (n.code.clone(), format!("{list_path}[{i}]")))
+                        .collect(),
+                    d,
+                    vec![],
+                );
+            }
+        }
+    }
+
+    /// `digest`: matching content (also with an upper-case digest), a wrong digest, a wrong
+    /// length, and content that does not decode.
+    fn digests(&mut self, doc: &Value, hops: &[Hop<'a>], o: &Object, at: &str, level: &str) {
+        for (k, d) in o.digest.iter().enumerate() {
+            let mut good = doc.clone();
+            {
+                let obj = self.walk_mut(&mut good, hops);
+                if !obj.get(&d.sha256.0).is_some_and(Value::is_string) {
+                    obj.insert(d.sha256.0.clone(), json!(""));
+                }
+                self.fix_digests(o, obj, None);
+            }
+            let obj = self.walk_mut(&mut good.clone(), hops).clone();
+            let sha = obj
+                .get(&d.sha256.0)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let mut cases: Vec<(&str, String, Value, Expected)> = Vec::new();
+            cases.push((
+                "matches",
+                "declared digest and length match".into(),
+                good.clone(),
+                vec![],
+            ));
+            let mut upper = good.clone();
+            self.walk_mut(&mut upper, hops)
+                .insert(d.sha256.0.clone(), json!(sha.to_uppercase()));
+            cases.push((
+                "upper_hex",
+                "the digest in upper-case hex".into(),
+                upper,
+                vec![],
+            ));
+            let mut wrong = good.clone();
+            let flipped: String = sha
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i == 0 {
+                        if c == '0' {
+                            '1'
+                        } else {
+                            '0'
+                        }
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            self.walk_mut(&mut wrong, hops)
+                .insert(d.sha256.0.clone(), json!(flipped));
+            cases.push((
+                "wrong_sha256",
+                "a declared digest that does not match".into(),
+                wrong,
+                vec![(d.code.clone(), join(at, &d.sha256.0))],
+            ));
+            if let Some((len, _)) = &d.length {
+                let mut long = good.clone();
+                let obj = self.walk_mut(&mut long, hops);
+                let n = obj.get(len).and_then(Value::as_u64).unwrap_or(0);
+                obj.insert(len.clone(), json!(n + 1));
+                cases.push((
+                    "wrong_length",
+                    "a declared length one more than the content".into(),
+                    long,
+                    vec![(d.code.clone(), join(at, len))],
+                ));
+            }
+            let enc_field = o.fields.iter().find(|f| f.key == d.encoding.0);
+            let b64_ok = match enc_field.map(|f| &f.ty.base) {
+                Some(Base::Enum(e)) => self.enum_values(e).contains(&"base64"),
+                _ => true,
+            };
+            if b64_ok {
+                let mut bad = good.clone();
+                let obj = self.walk_mut(&mut bad, hops);
+                obj.insert(d.encoding.0.clone(), json!("base64"));
+                obj.insert(d.data.0.clone(), json!("%%%="));
+                cases.push((
+                    "bad_base64",
+                    "base64 content that does not decode (reported alone)".into(),
+                    bad,
+                    vec![(d.code.clone(), join(at, &d.data.0))],
+                ));
+            }
+            for (label, what, document, errors) in cases {
+                self.push(
+                    format!("digest.{level}.{k}.{label}"),
+                    format!("`{level}`: {what}"),
+                    "digest",
+                    false,
+                    errors,
+                    document,
                     vec![],
                 );
             }
@@ -1313,5 +1969,87 @@ fn expressible_codes(spec: &Spec) -> Vec<&str> {
                     .iter()
                     .any(|(kind, c)| c == code && X_ONLY_RULE_KINDS.contains(&kind.as_str()))
         })
+        .collect()
+}
+
+/// Every string value under the key `key` anywhere in `v`.
+fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == key {
+                    if let Some(s) = x.as_str() {
+                        out.push(s.to_owned());
+                    }
+                }
+                strings_under(x, key, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings_under(x, key, out)),
+        _ => {}
+    }
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// The bytes of `data` held in `encoding` (`utf8` or canonical standard base64).
+fn decode(encoding: &str, data: &str) -> Option<Vec<u8>> {
+    match encoding {
+        "utf8" => Some(data.as_bytes().to_vec()),
+        "base64" => {
+            let bytes = data.as_bytes();
+            if bytes.len() % 4 != 0 {
+                return None;
+            }
+            let mut out = Vec::new();
+            for chunk in bytes.chunks(4) {
+                let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+                if pad > 2 {
+                    return None;
+                }
+                let mut n = 0u32;
+                for &c in &chunk[..4 - pad] {
+                    n = n << 6 | B64.iter().position(|&x| x == c)? as u32;
+                }
+                n <<= 6 * pad as u32;
+                let got = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+                out.extend_from_slice(&got[..3 - pad]);
+            }
+            (encode("base64", &out).as_deref() == Some(data)).then_some(out)
+        }
+        _ => None,
+    }
+}
+
+/// `bytes` written in `encoding` (`None` when `utf8` and they are not UTF-8).
+fn encode(encoding: &str, bytes: &[u8]) -> Option<String> {
+    match encoding {
+        "utf8" => String::from_utf8(bytes.to_vec()).ok(),
+        "base64" => {
+            let mut s = String::new();
+            for chunk in bytes.chunks(3) {
+                let mut b = [0u8; 3];
+                b[..chunk.len()].copy_from_slice(chunk);
+                let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+                for i in 0..4 {
+                    if i <= chunk.len() {
+                        s.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+                    } else {
+                        s.push('=');
+                    }
+                }
+            }
+            Some(s)
+        }
+        _ => None,
+    }
+}
+
+/// Lower-case hex SHA-256.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
         .collect()
 }

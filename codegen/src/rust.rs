@@ -823,6 +823,34 @@ impl Ctx<'_> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                     const FIELDS: &[&str] = &[#(#keys),*];
 
+                    /// Reads a member name, refusing an unknown one while it is read, so the
+                    /// error's path is the member's (as serde's derive does).
+                    struct Key;
+
+                    impl<'de> ::serde::de::DeserializeSeed<'de> for Key {
+                        type Value = ::std::string::String;
+
+                        fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> ::core::result::Result<Self::Value, D::Error> {
+                            deserializer.deserialize_identifier(self)
+                        }
+                    }
+
+                    impl<'de> ::serde::de::Visitor<'de> for Key {
+                        type Value = ::std::string::String;
+
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str("field identifier")
+                        }
+
+                        fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<Self::Value, E> {
+                            if FIELDS.contains(&v) {
+                                ::core::result::Result::Ok(::std::string::String::from(v))
+                            } else {
+                                ::core::result::Result::Err(E::unknown_field(v, FIELDS))
+                            }
+                        }
+                    }
+
                     struct Visitor;
 
                     impl<'de> ::serde::de::Visitor<'de> for Visitor {
@@ -834,7 +862,7 @@ impl Ctx<'_> {
 
                         fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
                             #(#decls)*
-                            while let ::core::option::Option::Some(key) = map.next_key::<::std::string::String>()? {
+                            while let ::core::option::Option::Some(key) = map.next_key_seed(Key)? {
                                 match key.as_str() {
                                     #(#arms)*
                                     other => {

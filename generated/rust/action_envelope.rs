@@ -317,6 +317,37 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
             "basis",
             "payload",
         ];
+        /// Reads a member name, refusing an unknown one while it is read, so the
+        /// error's path is the member's (as serde's derive does).
+        struct Key;
+        impl<'de> ::serde::de::DeserializeSeed<'de> for Key {
+            type Value = ::std::string::String;
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> ::core::result::Result<Self::Value, D::Error> {
+                deserializer.deserialize_identifier(self)
+            }
+        }
+        impl<'de> ::serde::de::Visitor<'de> for Key {
+            type Value = ::std::string::String;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::core::result::Result<Self::Value, E> {
+                if FIELDS.contains(&v) {
+                    ::core::result::Result::Ok(::std::string::String::from(v))
+                } else {
+                    ::core::result::Result::Err(E::unknown_field(v, FIELDS))
+                }
+            }
+        }
         struct Visitor;
         impl<'de> ::serde::de::Visitor<'de> for Visitor {
             type Value = ActionEnvelope;
@@ -381,9 +412,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                     RecordDraftArtifactPayload,
                 > = ::core::option::Option::None;
                 let mut case_cancel_payload: ::core::option::Option<CancelPayload> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(key) = map
-                    .next_key::<::std::string::String>()?
-                {
+                while let ::core::option::Option::Some(key) = map.next_key_seed(Key)? {
                     match key.as_str() {
                         "protocol_version" => {
                             if field_protocol_version.is_some() {
