@@ -231,11 +231,13 @@ pub fn spec_examples(module: &str) -> Vec<Fixture> {
             bytes: min.as_bytes().to_vec(),
             valid: true,
         });
-        out.push(Fixture {
-            name: "full".to_owned(),
-            bytes: max.as_bytes().to_vec(),
-            valid: true,
-        });
+        if valid.len() > 1 {
+            out.push(Fixture {
+                name: "full".to_owned(),
+                bytes: max.as_bytes().to_vec(),
+                valid: true,
+            });
+        }
     }
     out
 }

@@ -518,9 +518,16 @@ impl io::Write for ByteCounter {
 /// Size of the compact `serde_json` serialization of `value`, measured without allocating.
 /// `None` when `value` fails to serialize.
 pub fn json_bytes<T: serde::Serialize + ?Sized>(value: &T) -> Option<u64> {
-    let mut counter = ByteCounter::default();
-    serde_json::to_writer(&mut counter, value).ok()?;
-    Some(counter.bytes)
+    // Computed without running serde_json's per-byte escape loop; the same number.
+    match crate::json_size::compact_len(value) {
+        Ok(bytes) => Some(bytes),
+        Err(crate::json_size::SizeError::Custom) => None,
+        Err(crate::json_size::SizeError::Fallback) => {
+            let mut counter = ByteCounter::default();
+            serde_json::to_writer(&mut counter, value).ok()?;
+            Some(counter.bytes)
+        }
+    }
 }
 
 /// The compact JSON serialization of `value` must be at most `max` bytes. A value that fails

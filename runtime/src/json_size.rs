@@ -1,0 +1,561 @@
+//! The length of `serde_json`'s compact serialization of a value, computed by a
+//! [`serde::Serializer`] that writes nothing.
+//!
+//! [`crate::rules::json_bytes`] calls this. It gives the same number as serializing with
+//! `serde_json::to_writer` into a byte counter, without `serde_json`'s per-byte escape loop:
+//! a string's length is its byte length plus what escaping adds, found with one scan for the
+//! bytes JSON escapes. Floats and map keys, where `serde_json`'s exact spelling matters, are
+//! measured by `serde_json` itself. Types that use `serde_json`'s private magic struct names
+//! (`arbitrary_precision` numbers, `RawValue`) are refused here, and the caller falls back to
+//! `serde_json`.
+
+use core::fmt::{self, Display, Write as _};
+
+use serde::ser::{self, Serialize};
+
+/// Why a value was not measured: its own `Serialize` failed, or it needs `serde_json`.
+#[derive(Debug)]
+pub(crate) enum SizeError {
+    /// Raised by the value's `Serialize` impl, or a map key `serde_json` refuses.
+    Custom,
+    /// A `serde_json`-private type: measure with `serde_json` instead.
+    Fallback,
+}
+
+impl Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("value not measured")
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+impl ser::Error for SizeError {
+    fn custom<T: Display>(_msg: T) -> Self {
+        SizeError::Custom
+    }
+}
+
+type Result<T = ()> = core::result::Result<T, SizeError>;
+
+/// Compact `serde_json` length of `value`.
+pub(crate) fn compact_len<T: Serialize + ?Sized>(value: &T) -> Result<u64> {
+    let mut size = Size { bytes: 0 };
+    value.serialize(&mut size)?;
+    Ok(size.bytes)
+}
+
+/// Bytes `serde_json` adds when escaping `b` inside a string (0 for most bytes).
+const fn escape_extra(b: u8) -> u8 {
+    match b {
+        // \b \t \n \f \r
+        0x08 | 0x09 | 0x0A | 0x0C | 0x0D => 1,
+        // \u00XX
+        0x00..=0x1F => 5,
+        // \" \\
+        b'"' | b'\\' => 1,
+        _ => 0,
+    }
+}
+
+const ESCAPE_EXTRA: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = escape_extra(i as u8);
+        i += 1;
+    }
+    table
+};
+
+/// Escaped length of `s` without the quotes.
+fn escaped_len(s: &str) -> u64 {
+    let bytes = s.as_bytes();
+    // Most strings need no escaping: one branch-free pass decides.
+    let needs = bytes.iter().fold(false, |acc, &b| {
+        acc | (b < 0x20) | (b == b'"') | (b == b'\\')
+    });
+    let mut n = bytes.len() as u64;
+    if needs {
+        n += bytes
+            .iter()
+            .map(|&b| u64::from(ESCAPE_EXTRA[b as usize]))
+            .sum::<u64>();
+    }
+    n
+}
+
+fn decimal_len(mut v: u128) -> u64 {
+    let mut n = 1;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
+}
+
+fn signed_len(v: i128) -> u64 {
+    decimal_len(v.unsigned_abs()) + u64::from(v < 0)
+}
+
+/// Measures through `serde_json` (floats, map keys), counting its output.
+fn by_serde_json<T: Serialize + ?Sized>(value: &T) -> Result<u64> {
+    let mut counter = crate::rules::ByteCounter::default();
+    serde_json::to_writer(&mut counter, value).map_err(|_| SizeError::Custom)?;
+    Ok(counter.bytes)
+}
+
+/// A map key as `serde_json` writes it: `{KEY:null}` minus the 7 bytes around the key.
+struct KeyOnly<'a, K: ?Sized>(&'a K);
+
+impl<K: Serialize + ?Sized> Serialize for KeyOnly<'_, K> {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        use ser::SerializeMap as _;
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, &())?;
+        map.end()
+    }
+}
+
+struct Size {
+    bytes: u64,
+}
+
+impl Size {
+    fn str(&mut self, s: &str) {
+        self.bytes += 2 + escaped_len(s);
+    }
+}
+
+/// Counts the escaped length of `Display` output without building a string.
+struct EscapedCounter(u64);
+
+impl fmt::Write for EscapedCounter {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 += escaped_len(s);
+        Ok(())
+    }
+}
+
+/// Compound state: whether an element was written (a comma goes before every later one).
+struct Compound<'a> {
+    size: &'a mut Size,
+    first: bool,
+}
+
+impl Compound<'_> {
+    fn comma(&mut self) {
+        if self.first {
+            self.first = false;
+        } else {
+            self.size.bytes += 1;
+        }
+    }
+}
+
+impl<'a> ser::Serializer for &'a mut Size {
+    type Ok = ();
+    type Error = SizeError;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result {
+        self.bytes += if v { 4 } else { 5 };
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result {
+        self.bytes += signed_len(v.into());
+        Ok(())
+    }
+    fn serialize_i16(self, v: i16) -> Result {
+        self.bytes += signed_len(v.into());
+        Ok(())
+    }
+    fn serialize_i32(self, v: i32) -> Result {
+        self.bytes += signed_len(v.into());
+        Ok(())
+    }
+    fn serialize_i64(self, v: i64) -> Result {
+        self.bytes += signed_len(v.into());
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result {
+        self.bytes += signed_len(v);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result {
+        self.bytes += decimal_len(v.into());
+        Ok(())
+    }
+    fn serialize_u16(self, v: u16) -> Result {
+        self.bytes += decimal_len(v.into());
+        Ok(())
+    }
+    fn serialize_u32(self, v: u32) -> Result {
+        self.bytes += decimal_len(v.into());
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result {
+        self.bytes += decimal_len(v.into());
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result {
+        self.bytes += decimal_len(v);
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result {
+        self.bytes += by_serde_json(&v)?;
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result {
+        self.bytes += by_serde_json(&v)?;
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result {
+        self.str(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result {
+        self.str(v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result {
+        // `serde_json` writes bytes as an array of numbers.
+        self.bytes += 2 + v.len().saturating_sub(1) as u64;
+        self.bytes += v.iter().map(|&b| decimal_len(b.into())).sum::<u64>();
+        Ok(())
+    }
+    fn serialize_none(self) -> Result {
+        self.bytes += 4;
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result {
+        self.bytes += 4;
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result {
+        self.bytes += 4;
+        Ok(())
+    }
+    fn serialize_unit_variant(self, _n: &'static str, _i: u32, variant: &'static str) -> Result {
+        self.str(variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result {
+        // {"variant":value}
+        self.bytes += 3;
+        self.str(variant);
+        value.serialize(self)
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.bytes += 2;
+        Ok(Compound {
+            size: self,
+            first: true,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a>> {
+        // {"variant":[..]}
+        self.bytes += 3;
+        self.str(variant);
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.bytes += 2;
+        Ok(Compound {
+            size: self,
+            first: true,
+        })
+    }
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Compound<'a>> {
+        if name.starts_with("$serde_json::private::") {
+            return Err(SizeError::Fallback);
+        }
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a>> {
+        // {"variant":{..}}
+        self.bytes += 3;
+        self.str(variant);
+        self.serialize_map(Some(len))
+    }
+    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result {
+        let mut counter = EscapedCounter(0);
+        write!(counter, "{value}").map_err(|_| SizeError::Custom)?;
+        self.bytes += 2 + counter.0;
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        self.comma();
+        value.serialize(&mut *self.size)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
+        self.comma();
+        // `{KEY:null}` as serde_json writes it, minus `{`, `:null}`; plus our `:`.
+        self.size.bytes += by_serde_json(&KeyOnly(key))? - 7 + 1;
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        value.serialize(&mut *self.size)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
+        self.comma();
+        self.size.str(key);
+        self.size.bytes += 1;
+        value.serialize(&mut *self.size)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = SizeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    fn end(self) -> Result {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+    use serde_json::json;
+
+    use super::compact_len;
+
+    fn same<T: Serialize + ?Sized>(value: &T) {
+        let expected = serde_json::to_vec(value).map(|v| v.len() as u64).ok();
+        let got = compact_len(value).ok();
+        assert_eq!(got, expected, "{:?}", serde_json::to_string(value));
+    }
+
+    #[derive(Serialize)]
+    enum E {
+        Unit,
+        New(u8),
+        Tuple(i32, String),
+        Struct { a: Option<f64>, b: Vec<bool> },
+    }
+
+    #[derive(Serialize)]
+    struct Unit;
+
+    #[derive(Serialize)]
+    struct Newtype(String);
+
+    #[derive(Serialize)]
+    #[serde(tag = "kind")]
+    enum Tagged {
+        A { x: u32 },
+        B,
+    }
+
+    #[derive(Serialize)]
+    struct Skips {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        a: Option<u8>,
+        b: u8,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        c: Vec<u8>,
+    }
+
+    struct Fails;
+    impl Serialize for Fails {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("no"))
+        }
+    }
+
+    #[test]
+    fn agrees_with_serde_json() {
+        let strings = [
+            "",
+            "a",
+            "\"",
+            "\\",
+            "\n\t\r\u{8}\u{c}",
+            "\u{0}\u{1f}\u{7f}",
+            "/",
+            "é漢字🦀",
+            "a\"b\\c\u{1}d",
+            "\u{2028}\u{2029}",
+        ];
+        for s in strings {
+            same(s);
+            same(&s.chars().next());
+        }
+        for v in [0i64, 9, 10, -1, -10, i64::MIN, i64::MAX, 1_000_000] {
+            same(&v);
+        }
+        for v in [0u64, 9, 10, 99, 100, u64::MAX] {
+            same(&v);
+        }
+        same(&u128::MAX);
+        same(&i128::MIN);
+        for v in [
+            0.0f64,
+            -0.0,
+            1.25,
+            1e300,
+            5e-324,
+            f64::NAN,
+            f64::INFINITY,
+            0.1 + 0.2,
+        ] {
+            same(&v);
+        }
+        same(&1.5f32);
+        same(&());
+        same(&Unit);
+        same(&Newtype("x\"".into()));
+        same(&E::Unit);
+        same(&E::New(7));
+        same(&E::Tuple(-3, "t".into()));
+        same(&E::Struct {
+            a: Some(2.5),
+            b: vec![true, false],
+        });
+        same(&E::Struct { a: None, b: vec![] });
+        same(&Tagged::A { x: 3 });
+        same(&Tagged::B);
+        same(&Skips {
+            a: None,
+            b: 1,
+            c: vec![],
+        });
+        same(&Skips {
+            a: Some(2),
+            b: 1,
+            c: vec![1, 2, 3],
+        });
+        same(&serde_bytes_like());
+        same(&(1, "two", [3.0]));
+        let mut m = BTreeMap::new();
+        m.insert("k\"ey", vec![1]);
+        m.insert("", vec![]);
+        same(&m);
+        let mut ints = BTreeMap::new();
+        ints.insert(-12i32, "v");
+        ints.insert(7, "w");
+        same(&ints);
+        let mut bools = BTreeMap::new();
+        bools.insert(true, 1);
+        same(&bools);
+        let mut bad = BTreeMap::new();
+        bad.insert(vec![1u8], 1);
+        same(&bad);
+        same(&Fails);
+        same(&vec![Some(Fails)]);
+        same(&json!({"a": [1, 2.5, null, true, "x\u{1}"], "b": {"c": {}}, "d": []}));
+        same(&format_args!("disp\"lay {}", 5));
+    }
+
+    fn serde_bytes_like() -> impl Serialize {
+        struct B(&'static [u8]);
+        impl Serialize for B {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(self.0)
+            }
+        }
+        (B(b""), B(b"\x00\x09\xff"))
+    }
+}
