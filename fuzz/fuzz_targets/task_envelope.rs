@@ -1,0 +1,8 @@
+#![no_main]
+//! TaskEnvelope: parse + validate arbitrary bytes (for the Action Envelope this includes prose
+//! extraction); accepted documents round-trip canonically.
+
+use libfuzzer_sys::fuzz_target;
+use specmint::task_envelope::{TaskEnvelope, DOCUMENT};
+
+fuzz_target!(|data: &[u8]| specmint_fuzz::document::<TaskEnvelope>(data, &DOCUMENT));
