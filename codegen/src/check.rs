@@ -1871,57 +1871,56 @@ impl Checker<'_> {
                 },
             }
         };
+        // Char and item caps differ only in what they fit and which slot of the field's rules
+        // they fill; one path handles both.
+        let (fits, why_not, rule, what, noun) = match unit {
+            Unit::Chars => (
+                is_string_target,
+                if is_array_target {
+                    "it is an array (write `[]` to cap its elements)"
+                } else {
+                    "it is not a string"
+                },
+                "max_chars",
+                "char caps",
+                "a char cap",
+            ),
+            Unit::Items => (
+                is_array_target,
+                "it is not an array",
+                "max_items",
+                "item caps",
+                "an item cap",
+            ),
+            Unit::Bytes => (false, "", "", "", ""),
+        };
         match unit {
-            Unit::Chars => {
-                if !is_string_target {
-                    misfit(
-                        &mut self.ctx,
-                        if is_array_target {
-                            "it is an array (write `[]` to cap its elements)"
-                        } else {
-                            "it is not a string"
-                        },
-                    );
+            Unit::Chars | Unit::Items => {
+                if !fits {
+                    misfit(&mut self.ctx, why_not);
                     return None;
                 }
-                let code = code(self, "max_chars", "char caps")?;
+                let code = code(self, rule, what)?;
                 let rules = &mut self.objects[t.obj].fields[t.field].rules;
-                if rules.max_chars.is_some() {
+                let slot = if unit == Unit::Chars {
+                    &mut rules.max_chars
+                } else {
+                    &mut rules.max_items
+                };
+                if slot.is_some() {
                     self.ctx.md(
                         value_cell.pos,
-                        format!("`{}` already has a char cap", path.v),
+                        format!("`{}` already has {noun}", path.v),
                         "keep one cap row per path and unit",
                     );
                     return None;
                 }
-                rules.max_chars = Some(CapUse {
+                *slot = Some(CapUse {
                     constant: constant.to_owned(),
                     value,
                     code,
                 });
-                Some(cap(Unit::Chars, path.v.clone()))
-            }
-            Unit::Items => {
-                if !is_array_target {
-                    misfit(&mut self.ctx, "it is not an array");
-                    return None;
-                }
-                let code = code(self, "max_items", "item caps")?;
-                let rules = &mut self.objects[t.obj].fields[t.field].rules;
-                if rules.max_items.is_some() {
-                    self.ctx.md(
-                        value_cell.pos,
-                        format!("`{}` already has an item cap", path.v),
-                        "keep one cap row per path and unit",
-                    );
-                    return None;
-                }
-                rules.max_items = Some(CapUse {
-                    constant: constant.to_owned(),
-                    value,
-                    code,
-                });
-                Some(cap(Unit::Items, path.v.clone()))
+                Some(cap(unit, path.v.clone()))
             }
             Unit::Bytes => {
                 misfit(
