@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{check_size, locate, locate_key, DocumentSpec};
+use specmint::runtime::document::{check_size, extracted_range, locate, locate_key, DocumentSpec};
 use specmint::Violation;
 
 const USAGE: &str = "\
@@ -170,18 +170,37 @@ struct Located<'a> {
 
 impl<'a> Located<'a> {
     fn new(violation: &'a Violation, input: &str, bundled: &Bundled) -> Self {
-        let line_col = if violation.code == bundled.document.forbidden_key_code {
-            locate_key(input, &violation.pointer)
+        // A document cut out of surrounding prose was judged on that slice: find the position
+        // in the slice, then move it to where the slice starts in the input.
+        let range = extracted_range(input, bundled.document).unwrap_or(0..input.len());
+        let slice = &input[range.clone()];
+        // A forbidden key points at the key itself. (A spec without its own code for forbidden
+        // keys reports them with its parse code, so the key's name decides, not the code.)
+        let last_key = violation.pointer.rsplit('/').next().unwrap_or_default();
+        let forbidden = violation.code == bundled.document.forbidden_key_code
+            && bundled.document.forbidden_keys.contains(&last_key);
+        let in_slice = if forbidden {
+            locate_key(slice, &violation.pointer)
         } else if violation.code == bundled.document.parse_error_code {
-            serde_json_position(&violation.message).or_else(|| nearest(input, &violation.pointer))
+            serde_json_position(&violation.message).or_else(|| nearest(slice, &violation.pointer))
         } else {
-            nearest(input, &violation.pointer)
+            nearest(slice, &violation.pointer)
         };
         Located {
             violation,
-            line_col,
+            line_col: in_slice.map(|at| shift(&input[..range.start], at)),
         }
     }
+}
+
+/// A (line, column) found in a slice, moved past `before`, the text that precedes the slice.
+fn shift(before: &str, (line, column): (usize, usize)) -> (usize, usize) {
+    let lines_before = before.matches('\n').count();
+    if line > 1 {
+        return (line + lines_before, column);
+    }
+    let last_line = &before[before.rfind('\n').map_or(0, |at| at + 1)..];
+    (1 + lines_before, column + last_line.chars().count())
 }
 
 /// The position of the value at `pointer`, or of its nearest ancestor that exists

@@ -251,3 +251,17 @@ fn transition_tables_generate_state_machines() {
     assert!(diagram.contains("Working --> Completed"));
     assert!(diagram.contains("Rejected --> [*]"));
 }
+
+#[test]
+fn human_output_points_into_the_prose_around_an_extracted_envelope() {
+    let input = "Here you go:\n  {\"protocol_version\":\"0.1\",\"action_id\":\"a\",\"package_id\":\"pkg_\",\"expected_revision\":1,\"action\":\"cancel\",\"basis\":{},\"payload\":{}}\nthanks";
+    let out = common::specmint(&["validate", "action-envelope", "-"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let column = input.lines().nth(1).unwrap().find("\"pkg_\"").unwrap() + 1;
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "<stdin>:2:{column}: error[INVALID_ENVELOPE]: `package_id` `pkg_` does not match `^pkg_[A-Za-z0-9_-]{{1,63}}$`\n<stdin>: invalid action-envelope (1 error)\n"
+        )
+    );
+}
