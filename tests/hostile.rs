@@ -622,3 +622,75 @@ fn fuzz_empty_key_is_refused_with_pointer_slash() {
     );
     assert_eq!(v.pointer, "/");
 }
+
+/// The document-level rows, for every bundled spec: each refusal is the spec's own parse code
+/// at the empty path, with no panic, whatever the document type.
+#[test]
+fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
+    let deep = "[".repeat(10_000);
+    let deep_object = format!("{}{}", "{\"a\":".repeat(10_000), "}".repeat(10_000));
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("10,000-deep array", deep.into_bytes()),
+        ("10,000-deep object", deep_object.into_bytes()),
+        ("invalid UTF-8", b"{\"a\":\"\xff\"}".to_vec()),
+        ("BOM", b"\xEF\xBB\xBF{}".to_vec()),
+        ("lone surrogate", br#"{"x":"\ud800"}"#.to_vec()),
+        ("NUL", b"\0".to_vec()),
+        ("empty", Vec::new()),
+        (
+            "over the size limit",
+            vec![b' '; specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES + 1],
+        ),
+    ];
+    for spec in specmint::bundled::ALL {
+        for (row, input) in &cases {
+            let report = spec.validate(input, None).expect_err(row);
+            assert_eq!(
+                report.violations.len(),
+                1,
+                "{} {row}: {report:?}",
+                spec.cli_name
+            );
+            let v = &report.violations[0];
+            assert_eq!(
+                v.code, spec.document.parse_error_code,
+                "{} {row}",
+                spec.cli_name
+            );
+            assert!(!v.message.is_empty());
+        }
+    }
+}
+
+#[test]
+fn duplicate_members_of_an_action_envelope_are_refused_never_last_wins() {
+    let spec = specmint::bundled::find("action-envelope").unwrap();
+    for (member, duplicated) in [
+        ("action", r#""action":"cancel","action":"cancel""#),
+        ("basis", r#""action":"cancel","basis":{},"basis":{}"#),
+        (
+            "payload member",
+            r#""action":"cancel","payload":{"reason":"a","reason":"b"}"#,
+        ),
+        ("action_id", r#""action":"cancel","action_id":"b""#),
+    ] {
+        let input = format!(
+            r#"{{"protocol_version":"0.1","action_id":"a","package_id":"pkg_a","expected_revision":1,{duplicated}{}}}"#,
+            if duplicated.contains("\"basis\"") {
+                r#","payload":{}"#
+            } else if duplicated.contains("\"payload\"") {
+                r#","basis":{}"#
+            } else {
+                r#","basis":{},"payload":{}"#
+            }
+        );
+        let report = spec.validate(input.as_bytes(), None).expect_err(member);
+        assert_eq!(report.violations.len(), 1, "{member}: {report:?}");
+        assert_eq!(report.violations[0].code, "INVALID_ENVELOPE", "{member}");
+        assert!(
+            report.violations[0].message.contains("duplicate"),
+            "{member}: {}",
+            report.violations[0].message
+        );
+    }
+}
