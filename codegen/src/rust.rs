@@ -379,7 +379,7 @@ impl Ctx<'_> {
                             "{} and the members it chooses, in one value: the members' shapes cannot disagree with it.",
                             names.join(", ")
                         ));
-                        fields.push(quote!(#bd #[validate(nested)] pub body: #body,));
+                        fields.push(quote!(#bd #[validate(nested(flatten))] pub body: #body,));
                     }
                     continue;
                 }
@@ -586,7 +586,7 @@ impl Ctx<'_> {
         let validate_arms = sel.cases.iter().map(|c| {
             let vi = ident(&c.variant);
             let checks = sel.members.iter().zip(&member_idents).map(|(k, mi)| {
-                quote!(#rt::Validate::validate_at(#mi, &#rt::Path::ROOT.field(#k), &mut inner);)
+                quote!(#rt::Validate::validate_at(#mi, &path.field(#k), report);)
             });
             quote!(#body::#vi { #(#member_idents),* } => { #(#checks)* })
         });
@@ -612,31 +612,12 @@ impl Ctx<'_> {
                 }
             }
 
-            /// The members are reported at the owner's path (`basis`, not `body.basis`):
-            /// `path` is the owner's `body` field, which the JSON does not have.
+            /// `path` is the owner's own path: the owner holds this value with
+            /// `#[validate(nested(flatten))]`, because its members sit beside the owner's in
+            /// the JSON (`basis`, not `body.basis`).
             impl #rt::Validate for #body {
                 fn validate_at(&self, path: &#rt::Path<'_>, report: &mut #rt::Report) {
-                    let mut inner = #rt::Report::new();
                     match self { #(#validate_arms)* }
-                    if inner.is_empty() {
-                        return;
-                    }
-                    let dotted = path.dotted();
-                    let pointer = path.pointer();
-                    let owner = dotted.strip_suffix("body").unwrap_or(&dotted).trim_end_matches('.');
-                    let owner_pointer = pointer.strip_suffix("/body").unwrap_or(&pointer);
-                    for mut v in inner.violations {
-                        if !owner.is_empty() {
-                            let full = ::std::format!("{owner}.{}", v.path);
-                            v.message = v.message.replace(
-                                &::std::format!("`{}", v.path),
-                                &::std::format!("`{full}"),
-                            );
-                            v.path = full;
-                            v.pointer = ::std::format!("{owner_pointer}{}", v.pointer);
-                        }
-                        report.push(v);
-                    }
                 }
             }
         }

@@ -231,7 +231,7 @@ pub struct ActionEnvelope {
     /// The package revision the caller saw: a non-negative integer (not a float, a string or a bool).
     pub expected_revision: u64,
     /// `action`, `basis`, `payload` and the members it chooses, in one value: the members' shapes cannot disagree with it.
-    #[validate(nested)]
+    #[validate(nested(flatten))]
     pub body: ActionBody,
 }
 
@@ -1045,118 +1045,100 @@ impl ActionBody {
     }
 }
 
-/// The members are reported at the owner's path (`basis`, not `body.basis`):
-/// `path` is the owner's `body` field, which the JSON does not have.
+/// `path` is the owner's own path: the owner holds this value with
+/// `#[validate(nested(flatten))]`, because its members sit beside the owner's in
+/// the JSON (`basis`, not `body.basis`).
 impl ::specmint::runtime::Validate for ActionBody {
     fn validate_at(
         &self,
         path: &::specmint::runtime::Path<'_>,
         report: &mut ::specmint::runtime::Report,
     ) {
-        let mut inner = ::specmint::runtime::Report::new();
         match self {
             ActionBody::RecordInput { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
             ActionBody::SetObjective { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
             ActionBody::PrepareSummary { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
             ActionBody::ConfirmSummary { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
             ActionBody::ReviseIntake { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
             ActionBody::RecordDraftArtifact { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
             ActionBody::Cancel { basis, payload } => {
                 ::specmint::runtime::Validate::validate_at(
                     basis,
-                    &::specmint::runtime::Path::ROOT.field("basis"),
-                    &mut inner,
+                    &path.field("basis"),
+                    report,
                 );
                 ::specmint::runtime::Validate::validate_at(
                     payload,
-                    &::specmint::runtime::Path::ROOT.field("payload"),
-                    &mut inner,
+                    &path.field("payload"),
+                    report,
                 );
             }
-        }
-        if inner.is_empty() {
-            return;
-        }
-        let dotted = path.dotted();
-        let pointer = path.pointer();
-        let owner = dotted.strip_suffix("body").unwrap_or(&dotted).trim_end_matches('.');
-        let owner_pointer = pointer.strip_suffix("/body").unwrap_or(&pointer);
-        for mut v in inner.violations {
-            if !owner.is_empty() {
-                let full = ::std::format!("{owner}.{}", v.path);
-                v.message = v
-                    .message
-                    .replace(&::std::format!("`{}", v.path), &::std::format!("`{full}"));
-                v.path = full;
-                v.pointer = ::std::format!("{owner_pointer}{}", v.pointer);
-            }
-            report.push(v);
         }
     }
 }

@@ -211,9 +211,15 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
                 }
             }
         }
-        FieldRule::Nested { .. } => quote_spanned! {ty=>
+        FieldRule::Nested { flatten: false, .. } => quote_spanned! {ty=>
             #krate::Validate::validate_at(#value, &#field_path, #report);
         },
+        FieldRule::Nested { flatten: true, .. } => {
+            let path = &l.path;
+            quote_spanned! {ty=>
+                #krate::Validate::validate_at(#value, #path, #report);
+            }
+        }
         FieldRule::MaxItemsPerGroup {
             by, max, code: c, ..
         } => {

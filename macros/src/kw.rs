@@ -9,6 +9,8 @@ pub const MAX_CHARS: &str = "max_chars";
 pub const MAX_ITEMS: &str = "max_items";
 pub const EACH: &str = "each";
 pub const NESTED: &str = "nested";
+/// `nested(flatten)`: the inner value is validated at the struct's own path.
+pub const FLATTEN: &str = "flatten";
 pub const MAX_ITEMS_PER_GROUP: &str = "max_items_per_group";
 pub const UNIQUE_BY: &str = "unique_by";
 pub const CONTRADICTION: &str = "contradiction";

@@ -62,6 +62,9 @@ pub enum FieldRule {
         span: Span,
     },
     Nested {
+        /// `nested(flatten)`: the inner value's members sit beside this struct's own (its
+        /// serialization is flattened), so its paths start at the struct's path, not the field's.
+        flatten: bool,
         span: Span,
     },
     MaxItemsPerGroup {
@@ -164,7 +167,7 @@ impl FieldRule {
             FieldRule::Text(rule) => rule.span(),
             FieldRule::MaxItems { span, .. }
             | FieldRule::Each { span, .. }
-            | FieldRule::Nested { span }
+            | FieldRule::Nested { span, .. }
             | FieldRule::MaxItemsPerGroup { span, .. }
             | FieldRule::UniqueBy { span, .. }
             | FieldRule::Contradiction { span, .. }

@@ -301,10 +301,26 @@ fn field_rule(
             let (max, code) = limit_rule(item, kw::CODE_TOO_MANY, errors)?;
             Some(FieldRule::MaxItems { max, code, span })
         }
-        kw::NESTED => match item.form {
-            Form::Bare => Some(FieldRule::Nested { span }),
+        kw::NESTED => match &item.form {
+            Form::Bare => Some(FieldRule::Nested {
+                flatten: false,
+                span,
+            }),
+            Form::List(args)
+                if args.len() == 1
+                    && args[0].name == kw::FLATTEN
+                    && matches!(args[0].form, Form::Bare) =>
+            {
+                Some(FieldRule::Nested {
+                    flatten: true,
+                    span,
+                })
+            }
             _ => {
-                errors.at(span, "`nested` takes no arguments: write `nested`");
+                errors.at(
+                    span,
+                    "`nested` takes no arguments but `flatten`: write `nested` or `nested(flatten)`",
+                );
                 None
             }
         },

@@ -815,3 +815,56 @@ fn hygiene_with_shadowed_prelude() {
     // The encoding (`x`) is neither `utf8` nor `base64`: `digest` checks nothing.
     assert_eq!(codes, ["duplicate_item", "contains_self", "contains_self"]);
 }
+
+mod flatten {
+    use specmint_runtime::Validate;
+
+    /// Members that sit beside the owner's own in the JSON (a flattened or hand-read value).
+    struct Body {
+        inner: Inner,
+    }
+
+    #[derive(specmint_macros::Validate)]
+    struct Inner {
+        #[validate(non_blank)]
+        name: String,
+    }
+
+    impl Validate for Body {
+        fn validate_at(
+            &self,
+            path: &specmint_runtime::Path<'_>,
+            report: &mut specmint_runtime::Report,
+        ) {
+            Validate::validate_at(&self.inner, &path.field("inner"), report);
+        }
+    }
+
+    #[derive(specmint_macros::Validate)]
+    struct Owner {
+        #[validate(nested(flatten))]
+        body: Body,
+        #[validate(nested)]
+        kept: Inner,
+    }
+
+    #[test]
+    fn nested_flatten_reports_at_the_owners_path_not_the_fields() {
+        let owner = Owner {
+            body: Body {
+                inner: Inner { name: " ".into() },
+            },
+            kept: Inner {
+                name: String::new(),
+            },
+        };
+        let report = owner.validate().unwrap_err();
+        let paths: Vec<&str> = report.violations.iter().map(|v| v.path.as_str()).collect();
+        assert_eq!(paths, ["inner.name", "kept.name"]);
+        assert_eq!(report.violations[0].pointer, "/inner/name");
+        assert_eq!(
+            report.violations[0].message,
+            "`inner.name` must not be blank"
+        );
+    }
+}
