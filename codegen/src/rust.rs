@@ -585,9 +585,10 @@ impl Ctx<'_> {
         });
         let validate_arms = sel.cases.iter().map(|c| {
             let vi = ident(&c.variant);
-            let checks = sel.members.iter().zip(&member_idents).map(|(k, mi)| {
-                quote!(#rt::Validate::validate_at(#mi, &path.field(#k), report);)
-            });
+            let checks =
+                sel.members.iter().zip(&member_idents).map(
+                    |(k, mi)| quote!(#rt::Validate::validate_at(#mi, &path.field(#k), report);),
+                );
             quote!(#body::#vi { #(#member_idents),* } => { #(#checks)* })
         });
         let d = doc(&format!(
