@@ -179,13 +179,20 @@ fn n(x: usize) -> u64 {
 /// `blank_field`-style rule: the text must not be blank. `None` passes.
 ///
 /// Message: `` `audience[1]` must not be blank ``.
+#[inline]
 pub fn non_blank<V: TextField + ?Sized>(
     value: &V,
     path: &Path<'_>,
     code: &'static str,
     report: &mut Report,
 ) {
-    if let Some(s) = value.text() {
+    non_blank_text(value.text(), path, code, report);
+}
+
+// The generic rules are thin shells over non-generic cores, so a crate deriving `Validate` on
+// many structs compiles each rule's body once, here, not once per field type.
+fn non_blank_text(text: Option<&str>, path: &Path<'_>, code: &'static str, report: &mut Report) {
+    if let Some(s) = text {
         if is_blank(s) {
             let message = format!("`{}` must not be blank", path.dotted());
             report.push(Violation::new(code, path, message));
@@ -196,6 +203,7 @@ pub fn non_blank<V: TextField + ?Sized>(
 /// The text must have at most `max` chars (Unicode scalar values, untrimmed). `None` passes.
 ///
 /// Message: `` `constraints[3].text` is 240 chars (max 200) ``.
+#[inline]
 pub fn max_chars<V: TextField + ?Sized>(
     value: &V,
     path: &Path<'_>,
@@ -203,7 +211,17 @@ pub fn max_chars<V: TextField + ?Sized>(
     code: &'static str,
     report: &mut Report,
 ) {
-    let Some(s) = value.text() else { return };
+    max_chars_text(value.text(), path, max, code, report);
+}
+
+fn max_chars_text(
+    text: Option<&str>,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(s) = text else { return };
     // At most 4 bytes per char: a short string cannot be too long.
     if s.len() <= max {
         return;
@@ -218,6 +236,7 @@ pub fn max_chars<V: TextField + ?Sized>(
 /// The list must have at most `max` items. `None` passes.
 ///
 /// Message: `` `constraints` has 13 items (max 12) ``.
+#[inline]
 pub fn max_items<L: ListField + ?Sized>(
     list: &L,
     path: &Path<'_>,
@@ -225,10 +244,20 @@ pub fn max_items<L: ListField + ?Sized>(
     code: &'static str,
     report: &mut Report,
 ) {
-    let Some(items) = list.items() else { return };
-    if items.len() > max {
-        let message = format!("`{}` has {} items (max {max})", path.dotted(), items.len());
-        report.push(Violation::new(code, path, message).with_numbers(n(items.len()), n(max)));
+    max_items_len(list.items().map(<[L::Item]>::len), path, max, code, report);
+}
+
+fn max_items_len(
+    len: Option<usize>,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(len) = len else { return };
+    if len > max {
+        let message = format!("`{}` has {len} items (max {max})", path.dotted());
+        report.push(Violation::new(code, path, message).with_numbers(n(len), n(max)));
     }
 }
 
@@ -275,19 +304,27 @@ fn each_duplicate<'a, I, F>(items: &'a [I], key: F, fold: Fold, mut found: impl 
 where
     F: Fn(&'a I) -> Option<&'a str>,
 {
-    if items.len() <= SMALL_LIST {
-        for j in 1..items.len() {
-            let Some(kj) = key(&items[j]) else { continue };
-            if let Some(i) =
-                (0..j).find(|&i| key(&items[i]).is_some_and(|ki| fold_eq(ki, kj, fold)))
-            {
+    each_duplicate_index(items.len(), &|i| key(&items[i]), fold, &mut found);
+}
+
+/// The core of [`each_duplicate`], over item indexes (`key(i)` is item `i`'s key).
+fn each_duplicate_index<'a>(
+    len: usize,
+    key: &dyn Fn(usize) -> Option<&'a str>,
+    fold: Fold,
+    found: &mut dyn FnMut(usize, usize),
+) {
+    if len <= SMALL_LIST {
+        for j in 1..len {
+            let Some(kj) = key(j) else { continue };
+            if let Some(i) = (0..j).find(|&i| key(i).is_some_and(|ki| fold_eq(ki, kj, fold))) {
                 found(j, i);
             }
         }
     } else {
-        let mut first: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(items.len());
-        for (j, item) in items.iter().enumerate() {
-            let Some(k) = key(item) else { continue };
+        let mut first: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(len);
+        for j in 0..len {
+            let Some(k) = key(j) else { continue };
             match first.entry(fold_key(k, fold)) {
                 std::collections::hash_map::Entry::Occupied(e) => found(j, *e.get()),
                 std::collections::hash_map::Entry::Vacant(e) => {
@@ -316,24 +353,40 @@ pub fn unique_by<L, F>(
     F: Fn(&L::Item) -> &str,
 {
     let Some(items) = list.items() else { return };
-    each_duplicate(
-        items,
-        |item| Some(key(item)),
+    unique_by_keys(
+        items.len(),
+        &|i| key(&items[i]),
+        key_name,
         fold,
-        |j, i| {
-            let later_item = path.index(j);
-            let later = later_item.field(key_name);
-            let first_item = path.index(i);
-            let first = first_item.field(key_name);
-            let message = format!(
-                "`{}` `{}` duplicates `{}`",
-                later.dotted(),
-                key(&items[j]),
-                first.dotted()
-            );
-            report.push(Violation::new(code, &later, message));
-        },
+        path,
+        code,
+        report,
     );
+}
+
+/// The core of [`unique_by`], over item indexes.
+fn unique_by_keys<'a>(
+    len: usize,
+    key: &dyn Fn(usize) -> &'a str,
+    key_name: &'static str,
+    fold: Fold,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    each_duplicate_index(len, &|i| Some(key(i)), fold, &mut |j, i| {
+        let later_item = path.index(j);
+        let later = later_item.field(key_name);
+        let first_item = path.index(i);
+        let first = first_item.field(key_name);
+        let message = format!(
+            "`{}` `{}` duplicates `{}`",
+            later.dotted(),
+            key(j),
+            first.dotted()
+        );
+        report.push(Violation::new(code, &later, message));
+    });
 }
 
 /// No two elements of a list of text may be equal (compared under `fold`); `None` elements
