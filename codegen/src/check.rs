@@ -2506,24 +2506,38 @@ impl Checker<'_> {
         let Some(p) = path else {
             return Some(root);
         };
+        self.object_of_path(
+            root,
+            p,
+            |ty, elems| !ty.array || ty.array == elems,
+            "is not an object",
+            "name a field whose type is a field table (with `[]` for an array of them)",
+        )
+    }
+
+    /// The field table a sidecar path names, when `fits(field type, path steps into elements)`;
+    /// otherwise a diagnostic at the path (`` `p` {what} ``, or that it does not resolve).
+    fn object_of_path(
+        &mut self,
+        root: usize,
+        p: &Sp<String>,
+        fits: impl Fn(&TypeRef, bool) -> bool,
+        what: &str,
+        hint: &str,
+    ) -> Option<usize> {
         match self.resolve(root, &p.v) {
-            Ok(t) => match &self.objects[t.obj].fields[t.field].ty {
-                TypeRef {
-                    base: Base::Object(name),
-                    array,
-                    ..
-                } if *array == t.elems || !*array => {
-                    self.objects.iter().position(|o| &o.name == name)
+            Ok(t) => {
+                let ty = &self.objects[t.obj].fields[t.field].ty;
+                match &ty.base {
+                    Base::Object(name) if fits(ty, t.elems) => {
+                        self.objects.iter().position(|o| &o.name == name)
+                    }
+                    _ => {
+                        self.ctx.toml(p.pos, format!("`{}` {what}", p.v), hint);
+                        None
+                    }
                 }
-                _ => {
-                    self.ctx.toml(
-                        p.pos,
-                        format!("`{}` is not an object", p.v),
-                        "name a field whose type is a field table (with `[]` for an array of them)",
-                    );
-                    None
-                }
-            },
+            }
             Err(e) => {
                 if !e.is_empty() {
                     self.ctx.toml(
@@ -2597,29 +2611,13 @@ impl Checker<'_> {
             else {
                 continue;
             };
-            let obj = match self.resolve(root, &path.v) {
-                Ok(t) => match &self.objects[t.obj].fields[t.field].ty.base {
-                    Base::Object(n) if !t.elems => self.objects.iter().position(|o| &o.name == n),
-                    _ => {
-                        self.ctx.toml(
-                            path.pos,
-                            format!("`{}` is not an object or an array of objects", path.v),
-                            "name a field whose type is a field table (or an array of one), without `[]`",
-                        );
-                        None
-                    }
-                },
-                Err(e) => {
-                    if !e.is_empty() {
-                        self.ctx.toml(
-                            path.pos,
-                            format!("path `{}` does not resolve: {e}", path.v),
-                            PATH_HINT,
-                        );
-                    }
-                    None
-                }
-            };
+            let obj = self.object_of_path(
+                root,
+                &path,
+                |_, elems| !elems,
+                "is not an object or an array of objects",
+                "name a field whose type is a field table (or an array of one), without `[]`",
+            );
             let Some(obj) = obj else { continue };
             let mut ok = true;
             let mut text = |s: &mut Self, m: &Sp<String>, what: &str| -> Option<(String, String)> {
