@@ -5,7 +5,7 @@
 #   ./scripts/bench.sh --quick    # shorter criterion runs, one compile-cost repetition
 #
 # Results: target/bench-results/ (criterion data, alloc.jsonl, compile.json, report.md).
-# Not part of scripts/test.sh: nothing here is a test, and nothing asserts a time.
+# Not part of test.sh: nothing here is a test, and nothing asserts a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"

@@ -6,7 +6,7 @@
 # Works on the stable toolchain: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass its -Z flags, and
 # --sanitizer none avoids -Zsanitizer=address (which needs a nightly std). Findings land in
 # fuzz/artifacts/<target>/; each run's stats are in fuzz/logs/<target>.log. Not part of
-# scripts/test.sh (CI time). Needs `cargo install cargo-fuzz` and a C++ compiler.
+# test.sh (CI time). Needs `cargo install cargo-fuzz` and a C++ compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

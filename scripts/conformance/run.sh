@@ -2,7 +2,7 @@
 # Non-Rust consumers of generated/schema/ over the conformance corpus generated/corpus/:
 # Python jsonschema, Node ajv, datamodel-code-generator (Pydantic). Prints the agreement
 # table (consumer x spec -> cases, agreed, x-only) and exits 1 on any disagreement.
-# Expects .venv with scripts/requirements.txt installed (scripts/test.sh does that).
+# Expects .venv with scripts/requirements.txt installed (test.sh does that).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 py=.venv/bin/python

@@ -2,7 +2,7 @@
 # The whole test suite: the Rust workspace (unit, integration, trybuild UI, doc tests),
 # the drift check, and the non-Rust consumers of the emitted schemas.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")"
 
 cargo test --workspace --all-targets
 cargo test --workspace --doc
