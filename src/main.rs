@@ -45,7 +45,7 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("schema") => schema(&args[1..]),
         Some("generate") => generate(&args[1..]),
         Some("--help" | "-h" | "help") => {
-            println!("{USAGE}");
+            println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)
         }
         Some(other) => Err(UsageError(format!("unknown command `{other}`"))),

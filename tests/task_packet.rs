@@ -319,6 +319,11 @@ fn cli_exit_codes_and_usage() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
+    let help = specmint(&["--help"], b"");
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8(help.stdout)
+        .unwrap()
+        .ends_with("TYPE: action-envelope | task-envelope | task-packet | taskpack\n"));
     let out = specmint(&["schema", "task-packet"], b"");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
