@@ -1275,14 +1275,14 @@ impl Ctx<'_> {
         let parse = &spec.errors.parse;
         let fk = &spec.errors.forbidden_key;
         let d = doc(&format!(
-            "How a {dn} document is read: its name, parse error code and forbidden keys."
+            "How {dn} documents are read: their name, parse error code and forbidden keys."
         ));
         let extract = match spec.extract {
             Extract::Whole => quote!(#rt::document::Extract::Whole),
             Extract::OutermostObject => quote!(#rt::document::Extract::OutermostObject),
         };
         let slice_doc = doc(&format!(
-            "Parses and validates a {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
+            "Parses and validates one {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
         ));
         let str_doc = doc(&format!("Like [`{root}::from_json_slice`], from a string."));
         let canon_doc = doc(&format!(

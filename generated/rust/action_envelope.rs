@@ -1593,7 +1593,7 @@ impl ::core::fmt::Display for EnvelopeError {
 /// Keys refused anywhere in the envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
-/// How a envelope document is read: its name, parse error code and forbidden keys.
+/// How envelope documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
     name: "envelope",
     parse_error_code: "INVALID_ENVELOPE",
@@ -1604,7 +1604,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
 };
 
 impl ActionEnvelope {
-    /// Parses and validates a envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
+    /// Parses and validates one envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(
         input: &[u8],
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {

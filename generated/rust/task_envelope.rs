@@ -561,7 +561,7 @@ impl ::core::fmt::Display for TaskEnvelopeError {
 /// Keys refused anywhere in the task envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
-/// How a task envelope document is read: its name, parse error code and forbidden keys.
+/// How task envelope documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
     name: "task envelope",
     parse_error_code: "invalid_task_envelope",
@@ -572,7 +572,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
 };
 
 impl TaskEnvelope {
-    /// Parses and validates a task envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
+    /// Parses and validates one task envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(
         input: &[u8],
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {

@@ -684,7 +684,7 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
 /// The valid example at spec/task_packet.md:208, verbatim.
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 
-/// How a packet document is read: its name, parse error code and forbidden keys.
+/// How packet documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
     name: "packet",
     parse_error_code: "invalid_packet",
@@ -695,7 +695,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
 };
 
 impl TaskPacket {
-    /// Parses and validates a packet from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
+    /// Parses and validates one packet from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(
         input: &[u8],
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {

@@ -608,7 +608,7 @@ impl ::core::fmt::Display for TaskPackError {
 /// Keys refused anywhere in the taskpack (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this_file"];
 
-/// How a taskpack document is read: its name, parse error code and forbidden keys.
+/// How taskpack documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
     name: "taskpack",
     parse_error_code: "invalid_taskpack",
@@ -619,7 +619,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
 };
 
 impl FlatTaskPack {
-    /// Parses and validates a taskpack from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
+    /// Parses and validates one taskpack from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(
         input: &[u8],
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {
