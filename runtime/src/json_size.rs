@@ -68,15 +68,53 @@ const ESCAPE_EXTRA: [u8; 256] = {
     table
 };
 
+/// Whether any byte of `chunk` is one JSON escapes. A fixed-size, branch-free loop the
+/// compiler turns into a few vector instructions.
+#[inline]
+fn chunk_needs_escape(chunk: &[u8; 16]) -> bool {
+    let mut any = 0u8;
+    for &b in chunk {
+        any |= u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\');
+    }
+    any != 0
+}
+
+/// Whether any byte of the 8 bytes in `x` is one JSON escapes (below 0x20, `"` or `\\`),
+/// by the classic SWAR tests: exact as a yes/no answer for the whole word.
+#[inline]
+fn word_needs_escape(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let below_0x20 = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+    below_0x20 || has_zero(x ^ (ONES * u64::from(b'"'))) || has_zero(x ^ (ONES * u64::from(b'\\')))
+}
+
+/// Whether any byte of `bytes` is one JSON escapes. Long inputs go 16 bytes at a time and
+/// end with the last 16 (overlapping what was checked: only a yes/no is needed); 8 to 15
+/// bytes are two overlapping words; shorter ones byte by byte.
+fn needs_escape(bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    if len >= 16 {
+        let mut chunks = bytes.chunks_exact(16);
+        if chunks.any(|c| chunk_needs_escape(c.try_into().expect("16 bytes"))) {
+            return true;
+        }
+        return chunk_needs_escape(bytes[len - 16..].try_into().expect("16 bytes"));
+    }
+    if len >= 8 {
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        return word_needs_escape(word(&bytes[..8])) || word_needs_escape(word(&bytes[len - 8..]));
+    }
+    bytes.iter().any(|&b| ESCAPE_EXTRA[b as usize] != 0)
+}
+
 /// Escaped length of `s` without the quotes.
 fn escaped_len(s: &str) -> u64 {
     let bytes = s.as_bytes();
-    // Most strings need no escaping: one branch-free pass decides.
-    let needs = bytes.iter().fold(false, |acc, &b| {
-        acc | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
     let mut n = bytes.len() as u64;
-    if needs {
+    // Most strings need no escaping: one vectorised pass decides.
+    if needs_escape(bytes) {
         n += bytes
             .iter()
             .map(|&b| u64::from(ESCAPE_EXTRA[b as usize]))
@@ -547,6 +585,27 @@ mod tests {
         same(&vec![Some(Fails)]);
         same(&json!({"a": [1, 2.5, null, true, "x\u{1}"], "b": {"c": {}}, "d": []}));
         same(&format_args!("disp\"lay {}", 5));
+    }
+
+    /// The escape scan reads 16-byte chunks, a last overlapping chunk, two overlapping words
+    /// or single bytes, by length: put every escaped byte at every position of every length
+    /// through 40, on a background of ASCII and of multi-byte chars.
+    #[test]
+    fn escapes_found_at_every_position_and_length() {
+        let escaped: Vec<char> = (0u8..0x20).map(char::from).chain(['"', '\\']).collect();
+        for background in ['a', 'é', '漢', '🦀', '\u{7f}', '!', '#', '[', ']', '\u{9f}'] {
+            for len in 0..40 {
+                let base: Vec<char> = vec![background; len];
+                same(&base.iter().collect::<String>());
+                for pos in 0..len {
+                    for &e in &escaped {
+                        let mut chars = base.clone();
+                        chars[pos] = e;
+                        same(&chars.iter().collect::<String>());
+                    }
+                }
+            }
+        }
     }
 
     fn serde_bytes_like() -> impl Serialize {

@@ -138,7 +138,9 @@ pub struct Pair<P> {
 
 /// `true` when `s` is empty after trimming Unicode whitespace (U+3000 alone is blank).
 pub fn is_blank(s: &str) -> bool {
-    s.trim().is_empty()
+    // What `s.trim().is_empty()` says, stopping at the first char that is not whitespace
+    // (almost always the first) instead of trimming from both ends.
+    s.chars().all(char::is_whitespace)
 }
 
 /// Number of Unicode scalar values, on the untrimmed value.
@@ -153,13 +155,27 @@ pub fn fold_eq(a: &str, b: &str, fold: Fold) -> bool {
     } else {
         (a, b)
     };
-    if fold.ignore_case {
-        a.chars()
-            .flat_map(char::to_lowercase)
-            .eq(b.chars().flat_map(char::to_lowercase))
-    } else {
-        a == b
+    if !fold.ignore_case {
+        return a == b;
     }
+    // Identical bytes are identical chars: skip the common prefix (backed up to a char
+    // boundary) and lowercase only from the first difference on.
+    let common = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let start = (0..=common)
+        .rev()
+        .find(|&i| a.is_char_boundary(i))
+        .unwrap_or(0);
+    let (a, b) = (&a[start..], &b[start..]);
+    if a.is_ascii() && b.is_ascii() {
+        return a.eq_ignore_ascii_case(b);
+    }
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// The key `fold_eq` compares, materialised (used for long lists only).
