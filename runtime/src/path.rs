@@ -1,6 +1,6 @@
 //! Locations inside a document, built on the stack while validating.
 
-use core::fmt::{self, Write as _};
+use core::fmt;
 
 /// One step of a [`Path`]: a struct field or a list index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,64 +75,143 @@ impl<'a> Path<'a> {
 
     /// Dotted/indexed notation: `constraints[3].text`; root fields bare; `""` for the root.
     pub fn dotted(&self) -> String {
-        let mut out = String::new();
-        self.write_dotted(&mut out);
-        out
+        self.render().0
     }
 
     /// RFC 6901 JSON pointer: `/constraints/3/text`; `""` for the root. `~` is escaped as
     /// `~0` and `/` as `~1`.
     pub fn pointer(&self) -> String {
-        let mut out = String::new();
-        self.write_pointer(&mut out);
-        out
+        self.render().1
     }
 
-    fn write_dotted(&self, out: &mut String) {
-        if let Some(parent) = self.parent {
-            parent.write_dotted(out);
-        }
+    /// Both notations, `(dotted, pointer)`, each allocated once at its exact length.
+    pub fn render(&self) -> (String, String) {
+        let (dotted_len, pointer_len) = self.rendered_len();
+        let mut dotted = String::with_capacity(dotted_len);
+        let mut pointer = String::with_capacity(pointer_len);
+        self.write(&mut dotted, &mut pointer);
+        debug_assert_eq!((dotted.len(), pointer.len()), (dotted_len, pointer_len));
+        (dotted, pointer)
+    }
+
+    /// Byte lengths of the two notations.
+    fn rendered_len(&self) -> (usize, usize) {
+        let (mut dotted, mut pointer) = match self.parent {
+            Some(parent) => parent.rendered_len(),
+            None => (0, 0),
+        };
         match self.seg {
             None => {}
             Some(Seg::Field(name)) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
+                dotted += name.len() + usize::from(dotted != 0);
+                pointer +=
+                    1 + name.len() + name.bytes().filter(|&b| b == b'~' || b == b'/').count();
             }
             Some(Seg::Index(i)) => {
-                // Writing to a String cannot fail.
-                let _ = write!(out, "[{i}]");
+                let digits = decimal(i).len();
+                dotted += digits + 2;
+                pointer += digits + 1;
             }
         }
+        (dotted, pointer)
     }
 
-    fn write_pointer(&self, out: &mut String) {
+    fn write(&self, dotted: &mut String, pointer: &mut String) {
         if let Some(parent) = self.parent {
-            parent.write_pointer(out);
+            parent.write(dotted, pointer);
         }
         match self.seg {
             None => {}
             Some(Seg::Field(name)) => {
-                out.push('/');
-                for c in name.chars() {
-                    match c {
-                        '~' => out.push_str("~0"),
-                        '/' => out.push_str("~1"),
-                        c => out.push(c),
+                if !dotted.is_empty() {
+                    dotted.push('.');
+                }
+                dotted.push_str(name);
+                pointer.push('/');
+                if name.bytes().any(|b| b == b'~' || b == b'/') {
+                    for c in name.chars() {
+                        match c {
+                            '~' => pointer.push_str("~0"),
+                            '/' => pointer.push_str("~1"),
+                            c => pointer.push(c),
+                        }
                     }
+                } else {
+                    pointer.push_str(name);
                 }
             }
             Some(Seg::Index(i)) => {
-                let _ = write!(out, "/{i}");
+                let digits = decimal(i);
+                dotted.push('[');
+                dotted.push_str(digits.as_str());
+                dotted.push(']');
+                pointer.push('/');
+                pointer.push_str(digits.as_str());
             }
         }
+    }
+}
+
+impl Path<'_> {
+    /// Writes the dotted notation without allocating; `started` says whether anything was
+    /// written before (a field after it takes a `.`).
+    fn write_dotted(&self, f: &mut fmt::Formatter<'_>, started: &mut bool) -> fmt::Result {
+        if let Some(parent) = self.parent {
+            parent.write_dotted(f, started)?;
+        }
+        match self.seg {
+            None => return Ok(()),
+            Some(Seg::Field(name)) => {
+                if *started {
+                    f.write_str(".")?;
+                }
+                f.write_str(name)?;
+            }
+            Some(Seg::Index(i)) => {
+                f.write_str("[")?;
+                f.write_str(decimal(i).as_str())?;
+                f.write_str("]")?;
+            }
+        }
+        *started = true;
+        Ok(())
+    }
+}
+
+/// The decimal digits of `i`, on the stack (no `fmt` machinery).
+fn decimal(mut i: usize) -> Digits {
+    let mut buf = [0u8; 20];
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    Digits { buf, start }
+}
+
+struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    fn as_str(&self) -> &str {
+        // ASCII digits only.
+        core::str::from_utf8(&self.buf[self.start..]).unwrap_or_default()
+    }
+
+    fn len(&self) -> usize {
+        self.buf.len() - self.start
     }
 }
 
 impl fmt::Display for Path<'_> {
     /// Formats the dotted notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.dotted())
+        self.write_dotted(f, &mut false)
     }
 }

@@ -24,11 +24,22 @@ pub struct Violation {
 impl Violation {
     /// A violation at `path`, rendering the path in both notations.
     pub fn new(code: &'static str, path: &Path<'_>, message: String) -> Self {
+        Self::with_message(code, path, |_| message)
+    }
+
+    /// A violation at `path` whose message is written from the dotted path, which is
+    /// rendered once for both: `Violation::with_message(code, path, |at| format!("`{at}` …"))`.
+    pub fn with_message(
+        code: &'static str,
+        path: &Path<'_>,
+        message: impl FnOnce(&str) -> String,
+    ) -> Self {
+        let (dotted, pointer) = path.render();
         Violation {
             code,
-            path: path.dotted(),
-            pointer: path.pointer(),
-            message,
+            message: message(&dotted),
+            path: dotted,
+            pointer,
             measured: None,
             limit: None,
         }

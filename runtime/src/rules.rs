@@ -18,6 +18,19 @@ use std::sync::OnceLock;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
+/// A violation message that starts with the dotted path `at`, written into a string sized
+/// for it up front (`format!` would start small and grow).
+macro_rules! message {
+    ($at:expr, $($fmt:tt)*) => {{
+        use core::fmt::Write as _;
+        let at: &str = $at;
+        let mut out = String::with_capacity(at.len() * 2 + 64);
+        // Writing to a String cannot fail.
+        let _ = write!(out, $($fmt)*);
+        out
+    }};
+}
+
 /// Lists longer than this are checked by [`unique_by`] and [`contradiction`] with a hash
 /// map (which allocates); shorter ones pairwise, without allocating.
 pub const SMALL_LIST: usize = 64;
@@ -210,8 +223,9 @@ pub fn non_blank<V: TextField + ?Sized>(
 fn non_blank_text(text: Option<&str>, path: &Path<'_>, code: &'static str, report: &mut Report) {
     if let Some(s) = text {
         if is_blank(s) {
-            let message = format!("`{}` must not be blank", path.dotted());
-            report.push(Violation::new(code, path, message));
+            report.push(Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` must not be blank")
+            }));
         }
     }
 }
@@ -244,8 +258,10 @@ fn max_chars_text(
     }
     let count = char_count(s);
     if count > max {
-        let message = format!("`{}` is {count} chars (max {max})", path.dotted());
-        report.push(Violation::new(code, path, message).with_numbers(n(count), n(max)));
+        let v = Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` is {count} chars (max {max})")
+        });
+        report.push(v.with_numbers(n(count), n(max)));
     }
 }
 
@@ -263,7 +279,8 @@ pub fn max_items<L: ListField + ?Sized>(
     max_items_len(list.items().map(<[L::Item]>::len), path, max, code, report);
 }
 
-fn max_items_len(
+#[doc(hidden)] // called by `#[derive(Validate)]`, which hands it the length itself
+pub fn max_items_len(
     len: Option<usize>,
     path: &Path<'_>,
     max: usize,
@@ -272,8 +289,10 @@ fn max_items_len(
 ) {
     let Some(len) = len else { return };
     if len > max {
-        let message = format!("`{}` has {len} items (max {max})", path.dotted());
-        report.push(Violation::new(code, path, message).with_numbers(n(len), n(max)));
+        let v = Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` has {len} items (max {max})")
+        });
+        report.push(v.with_numbers(n(len), n(max)));
     }
 }
 
@@ -304,11 +323,10 @@ pub fn max_items_per_group<L, K, F>(
         }
         let count = 1 + items[i + 1..].iter().filter(|x| by(x) == kind).count();
         if count > max {
-            let message = format!(
-                "`{}` has {count} items of kind `{kind}` (max {max})",
-                path.dotted()
-            );
-            report.push(Violation::new(code, path, message).with_numbers(n(count), n(max)));
+            let v = Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
+            });
+            report.push(v.with_numbers(n(count), n(max)));
         }
     }
 }
@@ -381,7 +399,8 @@ pub fn unique_by<L, F>(
 }
 
 /// The core of [`unique_by`], over item indexes.
-fn unique_by_keys<'a>(
+#[doc(hidden)] // called by `#[derive(Validate)]`, which passes a key accessor over its own list
+pub fn unique_by_keys<'a>(
     len: usize,
     key: &dyn Fn(usize) -> &'a str,
     key_name: &'static str,
@@ -395,13 +414,9 @@ fn unique_by_keys<'a>(
         let later = later_item.field(key_name);
         let first_item = path.index(i);
         let first = first_item.field(key_name);
-        let message = format!(
-            "`{}` `{}` duplicates `{}`",
-            later.dotted(),
-            key(j),
-            first.dotted()
-        );
-        report.push(Violation::new(code, &later, message));
+        report.push(Violation::with_message(code, &later, |at| {
+            message!(at, "`{at}` `{}` duplicates `{first}`", key(j))
+        }));
     });
 }
 
@@ -419,13 +434,10 @@ where
     each_duplicate(items, TextField::text, fold, |j, i| {
         let later = path.index(j);
         let first = path.index(i);
-        let message = format!(
-            "`{}` `{}` repeats `{}`",
-            later.dotted(),
-            items[j].text().unwrap_or_default(),
-            first.dotted()
-        );
-        report.push(Violation::new(code, &later, message));
+        report.push(Violation::with_message(code, &later, |at| {
+            let text = items[j].text().unwrap_or_default();
+            message!(at, "`{at}` `{text}` repeats `{first}`")
+        }));
     });
 }
 
@@ -475,15 +487,15 @@ pub fn contradiction<L, K, P, FB, FV>(
         let later = later_item.field(value_name);
         let first_item = path.index(i);
         let first = first_item.field(value_name);
-        let message = format!(
-            "`{}` `{}` ({}) contradicts `{}` ({})",
-            later.dotted(),
-            value(&items[j]),
-            by(&items[j]),
-            first.dotted(),
-            by(&items[i]),
-        );
-        report.push(Violation::new(code, &later, message));
+        report.push(Violation::with_message(code, &later, |at| {
+            message!(
+                at,
+                "`{at}` `{}` ({}) contradicts `{first}` ({})",
+                value(&items[j]),
+                by(&items[j]),
+                by(&items[i]),
+            )
+        }));
     };
     if items.len() <= SMALL_LIST {
         for j in 1..items.len() {
@@ -554,12 +566,9 @@ pub fn not_equal<A, B>(
     if *a == *b {
         let pa = path.field(a_name);
         let pb = path.field(b_name);
-        let message = format!(
-            "`{}` must differ from `{}` (both `{a}`)",
-            pb.dotted(),
-            pa.dotted()
-        );
-        report.push(Violation::new(code, &pb, message));
+        report.push(Violation::with_message(code, &pb, |at| {
+            message!(at, "`{at}` must differ from `{pa}` (both `{a}`)")
+        }));
     }
 }
 

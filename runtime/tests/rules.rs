@@ -448,3 +448,124 @@ mod newer_rules {
         );
     }
 }
+
+/// `fold_eq` skips the common byte prefix before lowercasing: the difference may fall
+/// inside a multi-byte char, after a shared prefix, or between chars of different widths.
+#[test]
+fn fold_eq_ignoring_case_agrees_with_lowercasing_everything() {
+    use specmint_runtime::rules::{fold_eq, Fold};
+    let fold = Fold {
+        trim: true,
+        ignore_case: true,
+    };
+    let naive = |a: &str, b: &str| {
+        let low = |s: &str| {
+            s.trim()
+                .chars()
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        };
+        low(a) == low(b)
+    };
+    let words = [
+        "",
+        "a",
+        "A",
+        "aé",
+        "aÉ",
+        "école",
+        "ÉCOLE",
+        "\u{212A}elvin",
+        "kelvin",
+        "KELVIN",
+        "İ",
+        "i̇",
+        "ß",
+        "SS",
+        "ss",
+        "channel:漢字",
+        "CHANNEL:漢字",
+        "channel:漢子",
+        " c1 ",
+        "C1",
+        "c1x",
+        "straße",
+        "STRASSE",
+        "ΣΑΣ",
+        "σας",
+        "🦀a",
+        "🦀A",
+        "🦀b",
+    ];
+    for a in words {
+        for b in words {
+            assert_eq!(fold_eq(a, b, fold), naive(a, b), "{a:?} vs {b:?}");
+        }
+    }
+    assert!(fold_eq("aé", "aÉ", fold));
+    assert!(fold_eq("\u{212A}elvin", "kelvin", fold));
+    assert!(!fold_eq("channel:漢字", "channel:漢子", fold));
+    assert!(
+        !fold_eq("ß", "SS", fold),
+        "lowercasing, not full case folding"
+    );
+}
+
+#[test]
+fn is_blank_matches_trim() {
+    use specmint_runtime::rules::is_blank;
+    for s in [
+        "",
+        " ",
+        "\u{3000}",
+        "\t\n",
+        " a ",
+        "a",
+        "\u{3000}x",
+        "\u{85}",
+        "\u{200B}",
+    ] {
+        assert_eq!(is_blank(s), s.trim().is_empty(), "{s:?}");
+    }
+}
+
+/// Both notations are rendered in one walk at their exact lengths: check them on escapes,
+/// the largest index and paths that start with an index.
+#[test]
+fn paths_render_in_both_notations() {
+    let root = Path::ROOT;
+    let a = root.field("a~b/c");
+    let big = a.index(usize::MAX);
+    let zero = big.index(0);
+    let leaf = zero.field("x");
+    assert_eq!(
+        leaf.render(),
+        (
+            format!("a~b/c[{}][0].x", usize::MAX),
+            format!("/a~0b~1c/{}/0/x", usize::MAX)
+        )
+    );
+    let first = root.index(10);
+    let field = first.field("id");
+    assert_eq!(field.render(), ("[10].id".to_owned(), "/10/id".to_owned()));
+    assert_eq!(root.render(), (String::new(), String::new()));
+    assert_eq!(root.field("").pointer(), "/");
+}
+
+#[test]
+fn path_display_is_the_dotted_notation() {
+    let root = Path::ROOT;
+    let first = root.index(3);
+    let field = first.field("id");
+    let list = field.field("list");
+    let item = list.index(12);
+    for p in [&root, &first, &field, &list, &item] {
+        assert_eq!(p.to_string(), p.dotted());
+    }
+    assert_eq!(item.to_string(), "[3].id.list[12]");
+    assert_eq!(
+        format!("{:>4}", root.field("a")),
+        "a",
+        "no padding is applied"
+    );
+}
