@@ -40,6 +40,20 @@ impl Locals {
     }
 }
 
+/// `ListField::items(value)` with every token at `span` (the rule's name), so that a field
+/// that is no list gets one error there, not a second one at the derive for the call's type.
+fn list_items(krate: &syn::Path, value: &TokenStream, span: Span) -> TokenStream {
+    let call = quote!(#krate::rules::ListField::items);
+    let call: TokenStream = call
+        .into_iter()
+        .map(|mut tt| {
+            tt.set_span(span);
+            tt
+        })
+        .collect();
+    quote_spanned!(span=> #call(#value))
+}
+
 fn code(code: &Code) -> TokenStream {
     match &code.custom {
         Some(lit) => lit.to_token_stream(),
@@ -189,24 +203,37 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
     let value = quote_spanned!(ty=> &self.#ident);
     match rule {
         FieldRule::Text(rule) => text_rule(rule, &value, field_path, l),
+        // List rules call the runtime's non-generic cores with the slice's length and an
+        // accessor over it: the only code instantiated per item type is `ListField::items`
+        // (shared by every rule on the field), not a generic rule shell per rule.
         FieldRule::MaxItems { max, code: c, .. } => {
+            let list = list_items(krate, &value, ty);
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {ty=>
-                #krate::rules::max_items(#value, &#field_path, #max, #c, #report);
+                if let ::core::option::Option::Some(#items) = #list {
+                    #krate::rules::max_items_len(
+                        ::core::option::Option::Some(#items.len()),
+                        &#field_path,
+                        #max,
+                        #c,
+                        #report,
+                    );
+                }
             }
         }
         FieldRule::Each { rules, .. } => {
+            let list = list_items(krate, &value, ty);
             let element = quote!(#item);
             let rules = rules.iter().map(|r| text_rule(r, &element, item_path, l));
+            // An index loop: less for rustc to check and compile than iterator adaptors.
             quote_spanned! {ty=>
-                if let ::core::option::Option::Some(#items) =
-                    #krate::rules::ListField::items(#value)
-                {
-                    for (#index, #item) in ::core::iter::Iterator::enumerate(
-                        ::core::iter::IntoIterator::into_iter(#items),
-                    ) {
+                if let ::core::option::Option::Some(#items) = #list {
+                    let mut #index: usize = 0;
+                    while #index < #items.len() {
+                        let #item = &#items[#index];
                         let #item_path = #field_path.index(#index);
                         #(#rules)*
+                        #index += 1;
                     }
                 }
             }
@@ -244,16 +271,19 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             ..
         } => {
             let c = code(c);
+            let list = list_items(krate, &value, ty);
             quote_spanned! {ty=>
-                #krate::rules::unique_by(
-                    #value,
-                    #key_name,
-                    |#it| ::core::convert::AsRef::<str>::as_ref(&#it.#key),
-                    #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },
-                    &#field_path,
-                    #c,
-                    #report,
-                );
+                if let ::core::option::Option::Some(#items) = #list {
+                    #krate::rules::unique_by_keys(
+                        #items.len(),
+                        &|#index: usize| ::core::convert::AsRef::<str>::as_ref(&#items[#index].#key),
+                        #key_name,
+                        #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },
+                        &#field_path,
+                        #c,
+                        #report,
+                    );
+                }
             }
         }
         FieldRule::Contradiction {

@@ -57,8 +57,13 @@ pub trait Validate {
 
 impl<T: Validate> Validate for [T] {
     fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
-        for (i, item) in self.iter().enumerate() {
-            item.validate_at(&path.index(i), report);
+        // An index loop, not `iter().enumerate()`: this impl is instantiated once per element
+        // type in every crate that derives `Validate`, and iterator adaptors cost a handful of
+        // extra functions per instantiation to compile.
+        let mut i = 0;
+        while i < self.len() {
+            self[i].validate_at(&path.index(i), report);
+            i += 1;
         }
     }
 }
