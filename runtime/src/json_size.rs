@@ -6,8 +6,15 @@
 //! a string's length is its byte length plus what escaping adds, found with one scan for the
 //! bytes JSON escapes. Floats and map keys, where `serde_json`'s exact spelling matters, are
 //! measured by `serde_json` itself. Types that use `serde_json`'s private magic struct names
-//! (`arbitrary_precision` numbers, `RawValue`) are refused here, and the caller falls back to
-//! `serde_json`.
+//! (`arbitrary_precision` numbers, `RawValue`) are measured as `serde_json` writes them: their
+//! string verbatim when `serde_json` was built with the feature that makes them special (asked
+//! of `serde_json` itself), a plain struct otherwise.
+//!
+//! [`Measured`] is what `#[derive(Validate)]` hands to `max_json_bytes`: the length computed
+//! here up front, carried by one concrete type. `max_json_bytes` and `json_bytes` are generic
+//! over the value and also hold a `serde_json` fallback; called on every struct with the rule,
+//! they would compile a second serializer (`serde_json`'s) for every type reachable from it.
+//! Through [`Measured`], each such type's `Serialize` is compiled once, for [`Size`].
 
 use core::fmt::{self, Display, Write as _};
 
@@ -18,7 +25,9 @@ use serde::ser::{self, Serialize};
 pub(crate) enum SizeError {
     /// Raised by the value's `Serialize` impl, or a map key `serde_json` refuses.
     Custom,
-    /// A `serde_json`-private type: measure with `serde_json` instead.
+    /// A `serde_json`-private type: measure with `serde_json` instead. No longer raised (those
+    /// types are measured here); `rules::json_bytes` still handles it.
+    #[allow(dead_code)]
     Fallback,
 }
 
@@ -40,9 +49,86 @@ type Result<T = ()> = core::result::Result<T, SizeError>;
 
 /// Compact `serde_json` length of `value`.
 pub(crate) fn compact_len<T: Serialize + ?Sized>(value: &T) -> Result<u64> {
-    let mut size = Size { bytes: 0 };
+    let mut size = Size {
+        bytes: 0,
+        mode: Mode::Json,
+    };
     value.serialize(&mut size)?;
     Ok(size.bytes)
+}
+
+/// The compact JSON length of a value, measured when built, for `max_json_bytes`.
+///
+/// [`max_json_bytes_of`] passes a `Measured` to [`max_json_bytes`], so that rule is compiled
+/// once, for this type, and each measured type's `Serialize` only for the size counter.
+/// Serializing a `Measured` with this module's counter gives the length (or the value's own
+/// failure); with any other serializer, the length as a number (never done).
+///
+/// [`max_json_bytes`]: crate::rules::max_json_bytes
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Measured(Option<u64>);
+
+/// The newtype name that tells [`Size`] a [`Measured`] carries its own length.
+const MEASURED: &str = "$specmint::private::Measured";
+
+impl Measured {
+    /// Measures `value`: `None` inside when it fails to serialize.
+    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Self {
+        Measured(compact_len(value).ok())
+    }
+}
+
+impl Serialize for Measured {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(bytes) => s.serialize_newtype_struct(MEASURED, &bytes),
+            None => Err(ser::Error::custom("value not measured")),
+        }
+    }
+}
+
+/// `max_json_bytes` on a [`Measured`], compiled here once for every crate that derives.
+fn max_json_bytes_measured(
+    value: &Measured,
+    path: &crate::Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut crate::Report,
+) {
+    crate::rules::max_json_bytes(value, path, max, code, report);
+}
+
+/// `#[derive(Validate)]`'s `max_json_bytes`: `value` measured by [`Size`] alone, then the
+/// rule, compiled once here, on the [`Measured`] length.
+pub fn max_json_bytes_of<T: Serialize + ?Sized>(
+    value: &T,
+    path: &crate::Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut crate::Report,
+) {
+    max_json_bytes_measured(&Measured::of(value), path, max, code, report);
+}
+
+/// `serde_json`'s private struct names (`arbitrary_precision` numbers, `RawValue`).
+const SERDE_JSON_TOKENS: [&str; 2] = [
+    "$serde_json::private::Number",
+    "$serde_json::private::RawValue",
+];
+
+/// Whether `serde_json`, as built, writes struct `name` as its field's string verbatim
+/// (`name` is one of [`SERDE_JSON_TOKENS`] and its feature is on), rather than as an object.
+fn serde_json_special(name: &'static str) -> bool {
+    struct Probe(&'static str);
+    impl Serialize for Probe {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+            use ser::SerializeStruct as _;
+            let mut st = s.serialize_struct(self.0, 1)?;
+            st.serialize_field(self.0, "0")?;
+            st.end()
+        }
+    }
+    SERDE_JSON_TOKENS.contains(&name) && matches!(by_serde_json(&Probe(name)), Ok(1))
 }
 
 /// Bytes `serde_json` adds when escaping `b` inside a string (0 for most bytes).
@@ -157,11 +243,42 @@ impl<K: Serialize + ?Sized> Serialize for KeyOnly<'_, K> {
 
 struct Size {
     bytes: u64,
+    mode: Mode,
+}
+
+/// What [`Size`] is measuring.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A value, as `serde_json` writes it.
+    Json,
+    /// The field of a `serde_json` private struct: only a string, written verbatim.
+    Raw,
+    /// The length carried by a [`Measured`]: only a `u64`, the length itself.
+    Measured,
 }
 
 impl Size {
     fn str(&mut self, s: &str) {
         self.bytes += 2 + escaped_len(s);
+    }
+
+    /// Refuses anything but a plain value where `serde_json` expects only a string.
+    fn json(&self) -> Result {
+        if self.mode == Mode::Json {
+            Ok(())
+        } else {
+            Err(SizeError::Custom)
+        }
+    }
+}
+
+/// Counts the length of `Display` output, unescaped.
+struct RawCounter(u64);
+
+impl fmt::Write for RawCounter {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 += s.len() as u64;
+        Ok(())
     }
 }
 
@@ -179,9 +296,28 @@ impl fmt::Write for EscapedCounter {
 struct Compound<'a> {
     size: &'a mut Size,
     first: bool,
+    /// For a `serde_json` private struct that `serde_json` writes verbatim: its name.
+    special: Option<&'static str>,
 }
 
 impl Compound<'_> {
+    /// Before a struct field's value (kept out of the generic `serialize_field`): `"key":`,
+    /// or, in a `serde_json` private struct, switching to its verbatim string.
+    fn key(&mut self, key: &'static str) -> Result {
+        if let Some(name) = self.special {
+            // As `serde_json` does: only the field named like the struct, its string verbatim.
+            if key != name {
+                return Err(SizeError::Custom);
+            }
+            self.size.mode = Mode::Raw;
+            return Ok(());
+        }
+        self.comma();
+        self.size.str(key);
+        self.size.bytes += 1;
+        Ok(())
+    }
+
     fn comma(&mut self) {
         if self.first {
             self.first = false;
@@ -203,95 +339,129 @@ impl<'a> ser::Serializer for &'a mut Size {
     type SerializeStructVariant = Compound<'a>;
 
     fn serialize_bool(self, v: bool) -> Result {
+        self.json()?;
         self.bytes += if v { 4 } else { 5 };
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Result {
+        self.json()?;
         self.bytes += signed_len(v.into());
         Ok(())
     }
     fn serialize_i16(self, v: i16) -> Result {
+        self.json()?;
         self.bytes += signed_len(v.into());
         Ok(())
     }
     fn serialize_i32(self, v: i32) -> Result {
+        self.json()?;
         self.bytes += signed_len(v.into());
         Ok(())
     }
     fn serialize_i64(self, v: i64) -> Result {
+        self.json()?;
         self.bytes += signed_len(v.into());
         Ok(())
     }
     fn serialize_i128(self, v: i128) -> Result {
+        self.json()?;
         self.bytes += signed_len(v);
         Ok(())
     }
     fn serialize_u8(self, v: u8) -> Result {
+        self.json()?;
         self.bytes += decimal_len(v.into());
         Ok(())
     }
     fn serialize_u16(self, v: u16) -> Result {
+        self.json()?;
         self.bytes += decimal_len(v.into());
         Ok(())
     }
     fn serialize_u32(self, v: u32) -> Result {
+        self.json()?;
         self.bytes += decimal_len(v.into());
         Ok(())
     }
     fn serialize_u64(self, v: u64) -> Result {
-        self.bytes += decimal_len(v.into());
+        match self.mode {
+            Mode::Json => self.bytes += decimal_len(v.into()),
+            Mode::Measured => self.bytes += v,
+            Mode::Raw => return Err(SizeError::Custom),
+        }
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> Result {
+        self.json()?;
         self.bytes += decimal_len(v);
         Ok(())
     }
     fn serialize_f32(self, v: f32) -> Result {
+        self.json()?;
         self.bytes += by_serde_json(&v)?;
         Ok(())
     }
     fn serialize_f64(self, v: f64) -> Result {
+        self.json()?;
         self.bytes += by_serde_json(&v)?;
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result {
+        self.json()?;
         self.str(v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
     fn serialize_str(self, v: &str) -> Result {
-        self.str(v);
+        match self.mode {
+            Mode::Json => self.str(v),
+            Mode::Raw => self.bytes += v.len() as u64,
+            Mode::Measured => return Err(SizeError::Custom),
+        }
         Ok(())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result {
+        self.json()?;
         // `serde_json` writes bytes as an array of numbers.
         self.bytes += 2 + v.len().saturating_sub(1) as u64;
         self.bytes += v.iter().map(|&b| decimal_len(b.into())).sum::<u64>();
         Ok(())
     }
     fn serialize_none(self) -> Result {
+        self.json()?;
         self.bytes += 4;
         Ok(())
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result {
+        self.json()?;
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result {
+        self.json()?;
         self.bytes += 4;
         Ok(())
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result {
+        self.json()?;
         self.bytes += 4;
         Ok(())
     }
     fn serialize_unit_variant(self, _n: &'static str, _i: u32, variant: &'static str) -> Result {
+        self.json()?;
         self.str(variant);
         Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result {
+        self.json()?;
+        if name == MEASURED {
+            self.mode = Mode::Measured;
+            let result = value.serialize(&mut *self);
+            self.mode = Mode::Json;
+            return result;
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -301,16 +471,19 @@ impl<'a> ser::Serializer for &'a mut Size {
         variant: &'static str,
         value: &T,
     ) -> Result {
+        self.json()?;
         // {"variant":value}
         self.bytes += 3;
         self.str(variant);
         value.serialize(self)
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.json()?;
         self.bytes += 2;
         Ok(Compound {
             size: self,
             first: true,
+            special: None,
         })
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
@@ -326,21 +499,29 @@ impl<'a> ser::Serializer for &'a mut Size {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'a>> {
+        self.json()?;
         // {"variant":[..]}
         self.bytes += 3;
         self.str(variant);
         self.serialize_seq(Some(len))
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.json()?;
         self.bytes += 2;
         Ok(Compound {
             size: self,
             first: true,
+            special: None,
         })
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<Compound<'a>> {
-        if name.starts_with("$serde_json::private::") {
-            return Err(SizeError::Fallback);
+        self.json()?;
+        if name.starts_with("$serde_json::private::") && serde_json_special(name) {
+            return Ok(Compound {
+                size: self,
+                first: true,
+                special: Some(name),
+            });
         }
         self.serialize_map(Some(len))
     }
@@ -351,12 +532,23 @@ impl<'a> ser::Serializer for &'a mut Size {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'a>> {
+        self.json()?;
         // {"variant":{..}}
         self.bytes += 3;
         self.str(variant);
         self.serialize_map(Some(len))
     }
     fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result {
+        match self.mode {
+            Mode::Json => {}
+            Mode::Raw => {
+                let mut counter = RawCounter(0);
+                write!(counter, "{value}").map_err(|_| SizeError::Custom)?;
+                self.bytes += counter.0;
+                return Ok(());
+            }
+            Mode::Measured => return Err(SizeError::Custom),
+        }
         let mut counter = EscapedCounter(0);
         write!(counter, "{value}").map_err(|_| SizeError::Custom)?;
         self.bytes += 2 + counter.0;
@@ -430,10 +622,10 @@ impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
     type Error = SizeError;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.comma();
-        self.size.str(key);
-        self.size.bytes += 1;
-        value.serialize(&mut *self.size)
+        self.key(key)?;
+        let result = value.serialize(&mut *self.size);
+        self.size.mode = Mode::Json;
+        result
     }
     fn end(self) -> Result {
         Ok(())
@@ -606,6 +798,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Without `serde_json`'s `arbitrary_precision` / `raw_value` features, a struct that
+    /// borrows their private names is an ordinary object to `serde_json`, and here.
+    #[test]
+    fn serde_json_private_names_follow_serde_json() {
+        #[derive(Serialize)]
+        #[serde(rename = "$serde_json::private::RawValue")]
+        struct Raw {
+            #[serde(rename = "$serde_json::private::RawValue")]
+            json: &'static str,
+        }
+        #[derive(Serialize)]
+        #[serde(rename = "$serde_json::private::Number")]
+        struct Number {
+            #[serde(rename = "$serde_json::private::Number")]
+            n: String,
+            other: u8,
+        }
+        same(&Raw { json: "{\"a\":1}" });
+        same(&Number {
+            n: "1.50".into(),
+            other: 3,
+        });
+        same(&json!({"n": 1.5, "big": u64::MAX}));
+    }
+
+    /// Inside a `serde_json` private struct: only strings, verbatim, as `serde_json`'s
+    /// emitters write them; anything else fails.
+    #[test]
+    fn raw_mode_takes_strings_verbatim() {
+        fn raw<T: Serialize + ?Sized>(value: &T) -> Option<u64> {
+            let mut size = super::Size {
+                bytes: 0,
+                mode: super::Mode::Raw,
+            };
+            value.serialize(&mut size).ok().map(|()| size.bytes)
+        }
+        assert_eq!(raw("{\"a\": [1, 2]}"), Some(13));
+        assert_eq!(raw(&format_args!("1.{}", "25")), Some(4));
+        assert_eq!(raw(&1u64), None);
+        assert_eq!(raw(&Some("x")), None);
+        assert_eq!(raw(&vec!["x"]), None);
+    }
+
+    /// `Measured` carries the length, or the failure, to `rules::max_json_bytes`.
+    #[test]
+    fn measured_gives_the_same_length() {
+        use super::Measured;
+        use crate::rules::json_bytes;
+        let value = json!({"a": [1, 2.5, null, true, "x\u{1}"], "b": "漢字"});
+        let expected = serde_json::to_vec(&value).unwrap().len() as u64;
+        assert_eq!(json_bytes(&Measured::of(&value)), Some(expected));
+        assert_eq!(json_bytes(&Measured::of(&Fails)), None);
+        assert_eq!(json_bytes(&Measured::of(&vec![Some(Fails)])), None);
+        assert_eq!(json_bytes(&Measured::of(&0u8)), Some(1));
     }
 
     fn serde_bytes_like() -> impl Serialize {
