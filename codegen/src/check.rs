@@ -1,7 +1,7 @@
 //! Check phase: cross-checks the Markdown tables against each other and the sidecar, and
 //! builds the model. Every problem is reported to the context; nothing stops at the first.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::diag::{Context, Pos};
 use crate::markdown::{self, Cell, Document, Table};
@@ -70,6 +70,10 @@ struct Checker<'a> {
     kinds: BTreeMap<String, Kind>,
     rust_names: BTreeMap<String, String>,
     objects: Vec<Object>,
+    /// object name → index in `objects`; per object, field key → index in its `fields`.
+    /// Paths are resolved through these, so a spec's check time grows linearly with its rows.
+    object_by_name: HashMap<String, usize>,
+    field_by_key: Vec<HashMap<String, usize>>,
     enums: Vec<Enum>,
     unions: Vec<Union>,
     /// spec order: (kind, index)
@@ -121,6 +125,8 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
         kinds: BTreeMap::new(),
         rust_names: BTreeMap::new(),
         objects: Vec::new(),
+        object_by_name: HashMap::new(),
+        field_by_key: Vec::new(),
         enums: Vec::new(),
         unions: Vec::new(),
         order: Vec::new(),
@@ -367,8 +373,7 @@ impl Checker<'_> {
             match kind {
                 Kind::Object => {
                     let o = self.field_table(name, t);
-                    self.order[i].1 = self.objects.len();
-                    self.objects.push(o);
+                    self.order[i].1 = self.push_object(o);
                 }
                 Kind::Union => {
                     let u = self.union_table(name, t);
@@ -405,7 +410,7 @@ impl Checker<'_> {
                 }
                 None
             }
-            Some(r) => match self.objects.iter().position(|o| o.name == r.v) {
+            Some(r) => match self.object_index(&r.v) {
                 Some(i) => Some(i),
                 None => {
                     self.ctx.toml(
@@ -1002,12 +1007,7 @@ impl Checker<'_> {
         }
     }
 
-    fn new_field(
-        &mut self,
-        key: &str,
-        pos: Pos,
-        seen: &mut Vec<(String, String)>,
-    ) -> Option<String> {
+    fn new_field(&mut self, key: &str, pos: Pos, seen: &mut Seen) -> Option<String> {
         let rust = snake_case(key);
         if key.is_empty() || !is_ident(&rust) {
             self.ctx.md(
@@ -1017,7 +1017,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        if let Some((other, _)) = seen.iter().find(|(k, r)| k == key || *r == rust) {
+        if let Some(other) = seen.conflict(key, &rust) {
             self.ctx.md(
                 pos,
                 if other == key {
@@ -1029,7 +1029,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        seen.push((key.to_owned(), rust.clone()));
+        seen.insert(key, &rust);
         Some(rust)
     }
 
@@ -1060,7 +1060,7 @@ impl Checker<'_> {
 
     fn field_table(&mut self, name: &str, t: &Table) -> Object {
         let mut fields = Vec::new();
-        let mut seen = Vec::new();
+        let mut seen = Seen::default();
         for row in &t.rows {
             let [key_cell, ty_cell, req_cell, meaning, ..] = row.cells.as_slice() else {
                 self.ctx.md(
@@ -1281,7 +1281,8 @@ impl Checker<'_> {
                 continue;
             }
             let mut members = Vec::new();
-            let mut seen = vec![(tag.clone(), snake_case(&tag))];
+            let mut seen = Seen::default();
+            seen.insert(&tag, &snake_case(&tag));
             for code in &fields_cell.codes {
                 let Some((k, ty)) = code.text.split_once(':') else {
                     self.ctx.md(
@@ -1391,7 +1392,7 @@ impl Checker<'_> {
                 None => (*seg, false),
             };
             let o = &self.objects[obj];
-            let Some(fi) = o.fields.iter().position(|f| f.key == name) else {
+            let Some(fi) = self.field_index(obj, name) else {
                 if self.poisoned.contains(&(o.name.clone(), name.to_owned())) {
                     return Err(String::new());
                 }
@@ -1422,11 +1423,7 @@ impl Checker<'_> {
             }
             match &f.ty.base {
                 Base::Object(n) => {
-                    obj = self
-                        .objects
-                        .iter()
-                        .position(|o| &o.name == n)
-                        .expect("checked type");
+                    obj = self.object_index(n).expect("checked type");
                 }
                 other => {
                     return Err(format!(
@@ -1769,9 +1766,32 @@ impl Checker<'_> {
         }
     }
 
+    /// Adds a field table, indexing it by name and its fields by key; returns its index.
+    fn push_object(&mut self, o: Object) -> usize {
+        let i = self.objects.len();
+        self.object_by_name.entry(o.name.clone()).or_insert(i);
+        let mut keys = HashMap::with_capacity(o.fields.len());
+        for (fi, f) in o.fields.iter().enumerate() {
+            keys.entry(f.key.clone()).or_insert(fi);
+        }
+        self.field_by_key.push(keys);
+        self.objects.push(o);
+        i
+    }
+
+    /// The first field table named `name`.
+    fn object_index(&self, name: &str) -> Option<usize> {
+        self.object_by_name.get(name).copied()
+    }
+
+    /// The first field of object `obj` with JSON key `key`.
+    fn field_index(&self, obj: usize, key: &str) -> Option<usize> {
+        self.field_by_key.get(obj)?.get(key).copied()
+    }
+
     fn elem_object(&self, obj: usize, fi: usize) -> Option<usize> {
         match &self.objects[obj].fields[fi].ty.base {
-            Base::Object(n) => self.objects.iter().position(|o| &o.name == n),
+            Base::Object(n) => self.object_index(n),
             _ => None,
         }
     }
@@ -2069,11 +2089,7 @@ impl Checker<'_> {
                             base: Base::Object(name),
                             array,
                             ..
-                        } if *array == t.elems => self
-                            .objects
-                            .iter()
-                            .position(|o| &o.name == name)
-                            .expect("checked"),
+                        } if *array == t.elems => self.object_index(name).expect("checked"),
                         _ => {
                             self.ctx.toml(p.pos, format!("`{}` is not an object", p.v), "name a field whose type is a field table (with `[]` for an array of them)");
                             continue;
@@ -2319,10 +2335,10 @@ impl Checker<'_> {
             }
         }
         for (table, key, pos) in std::mem::take(&mut self.pending_required_if) {
-            let Some(oi) = self.objects.iter().position(|o| o.name == table) else {
+            let Some(oi) = self.object_index(&table) else {
                 continue;
             };
-            let Some(fi) = self.objects[oi].fields.iter().position(|f| f.key == key) else {
+            let Some(fi) = self.field_index(oi, &key) else {
                 continue;
             };
             let code = match self.override_code(oi, fi) {
@@ -2472,8 +2488,8 @@ impl Checker<'_> {
         }
         for o in synthesized {
             self.kinds.insert(o.name.clone(), Kind::Object);
-            self.order.push((Kind::Object, self.objects.len()));
-            self.objects.push(o);
+            let i = self.push_object(o);
+            self.order.push((Kind::Object, i));
         }
     }
 
@@ -2529,9 +2545,7 @@ impl Checker<'_> {
             Ok(t) => {
                 let ty = &self.objects[t.obj].fields[t.field].ty;
                 match &ty.base {
-                    Base::Object(name) if fits(ty, t.elems) => {
-                        self.objects.iter().position(|o| &o.name == name)
-                    }
+                    Base::Object(name) if fits(ty, t.elems) => self.object_index(name),
                     _ => {
                         self.ctx.toml(p.pos, format!("`{}` {what}", p.v), hint);
                         None
@@ -3066,5 +3080,34 @@ fn base_words(b: &Base) -> String {
         Base::Union(n) => format!("the union `{n}`"),
         Base::Object(n) => format!("the object `{n}`"),
         Base::Selected(n) => format!("an object chosen by `{n}`"),
+    }
+}
+
+/// The fields of one table so far, by JSON key and by Rust name, to find a row that repeats
+/// either without comparing it with every earlier row.
+#[derive(Default)]
+struct Seen {
+    /// (key, Rust name) in row order.
+    rows: Vec<(String, String)>,
+    by_key: HashMap<String, usize>,
+    by_rust: HashMap<String, usize>,
+}
+
+impl Seen {
+    /// The key of the earliest row with this key or this Rust name.
+    fn conflict(&self, key: &str, rust: &str) -> Option<String> {
+        let i = match (self.by_key.get(key), self.by_rust.get(rust)) {
+            (Some(&a), Some(&b)) => a.min(b),
+            (Some(&i), None) | (None, Some(&i)) => i,
+            (None, None) => return None,
+        };
+        Some(self.rows[i].0.clone())
+    }
+
+    fn insert(&mut self, key: &str, rust: &str) {
+        let i = self.rows.len();
+        self.by_key.entry(key.to_owned()).or_insert(i);
+        self.by_rust.entry(rust.to_owned()).or_insert(i);
+        self.rows.push((key.to_owned(), rust.to_owned()));
     }
 }
