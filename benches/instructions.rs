@@ -10,6 +10,9 @@
 
 mod support;
 
+/// One measured step: bytes → verdict, or validate-only on a parsed value.
+type Step<'a> = Box<dyn Fn() -> bool + 'a>;
+
 /// Iterations per measurement: enough that the per-call count is stable.
 const ITERS: u32 = 50;
 
@@ -30,7 +33,7 @@ fn main() {
         spec.assert_verdicts();
         for fixture in &spec.fixtures {
             for contender in &spec.contenders {
-                let mut steps: Vec<(&str, Box<dyn Fn() -> bool>)> = vec![(
+                let mut steps: Vec<(&str, Step)> = vec![(
                     "verdict",
                     Box::new(|| (contender.check)(std::hint::black_box(&fixture.bytes))),
                 )];

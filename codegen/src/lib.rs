@@ -20,6 +20,7 @@
 mod check;
 mod corpus;
 mod diag;
+mod growth;
 mod markdown;
 mod mermaid;
 mod model;

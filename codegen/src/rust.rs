@@ -1281,6 +1281,13 @@ impl Ctx<'_> {
             Extract::Whole => quote!(#rt::document::Extract::Whole),
             Extract::OutermostObject => quote!(#rt::document::Extract::OutermostObject),
         };
+        let growth = match crate::growth::canonical_growth(spec) {
+            Some(g) => {
+                let g = usize::try_from(g).unwrap_or(usize::MAX);
+                quote!(::core::option::Option::Some(#g))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let slice_doc = doc(&format!(
             "Parses and validates one {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
         ));
@@ -1297,6 +1304,7 @@ impl Ctx<'_> {
                 forbidden_key_code: #fk,
                 max_input_bytes: #rt::document::DEFAULT_MAX_INPUT_BYTES,
                 extract: #extract,
+                canonical_growth: #growth,
             };
 
             impl #root {

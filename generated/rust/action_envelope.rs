@@ -1601,6 +1601,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     forbidden_key_code: "INVALID_ENVELOPE",
     max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
     extract: ::specmint::runtime::document::Extract::OutermostObject,
+    canonical_growth: ::core::option::Option::None,
 };
 
 impl ActionEnvelope {

@@ -569,6 +569,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     forbidden_key_code: "invalid_task_envelope",
     max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
     extract: ::specmint::runtime::document::Extract::Whole,
+    canonical_growth: ::core::option::Option::Some(21usize),
 };
 
 impl TaskEnvelope {

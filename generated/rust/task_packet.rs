@@ -692,6 +692,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     forbidden_key_code: "forbidden_provider_field",
     max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
     extract: ::specmint::runtime::document::Extract::Whole,
+    canonical_growth: ::core::option::Option::Some(46usize),
 };
 
 impl TaskPacket {

@@ -15,7 +15,7 @@ use std::fmt::{self, Write as _};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::strict::Strict;
-use crate::{Report, Validate, Violation};
+use crate::{Path, Report, Validate, Violation};
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
 /// refuses anywhere, and its input size limit.
@@ -35,6 +35,14 @@ pub struct DocumentSpec {
     /// Which part of the input is the document: all of it, or (for text that wraps a JSON
     /// object in prose) the outermost object.
     pub extract: Extract,
+    /// How many bytes longer the compact JSON of a document can be than the text it was
+    /// read from, when that is known (specmint-codegen works it out from the spec: a
+    /// union's bare token is written as its tagged object, for instance). With it, a
+    /// document read from `N` bytes is known to be at most `N + growth` bytes as compact
+    /// JSON, and `max_json_bytes` rules with a larger cap pass without measuring (see
+    /// [`Report::assume_json_bytes_at_most`](crate::Report::assume_json_bytes_at_most)).
+    /// `None`: always measure. A bound that is too small lets oversized documents through.
+    pub canonical_growth: Option<usize>,
 }
 
 /// Which part of the input [`parse_document`] parses.
@@ -70,6 +78,7 @@ pub enum Extract {
 ///     forbidden_key_code: "forbidden_key",
 ///     max_input_bytes: 1024,
 ///     extract: Extract::OutermostObject,
+///     canonical_growth: None,
 /// };
 /// assert_eq!(extracted_range("Sure: {\"a\": 1}. Done.", &spec), Some(6..14));
 /// assert_eq!(extracted_range("{\"a\": 1}", &spec), None); // valid JSON: parsed whole
@@ -147,7 +156,12 @@ where
 {
     check_size(input.len(), spec)?;
     check_bom(input, spec)?;
-    let text = std::str::from_utf8(input).map_err(|err| utf8_error(input, &err, spec))?;
+    // SIMD validation (several times faster than `std` on text that is not ASCII); `std`
+    // says where the first bad byte is, for the message, only when there is one.
+    let text = match simdutf8::basic::from_utf8(input) {
+        Ok(text) => text,
+        Err(_) => std::str::from_utf8(input).map_err(|err| utf8_error(input, &err, spec))?,
+    };
     parse_text(text, spec)
 }
 
@@ -167,9 +181,7 @@ where
 }
 
 fn single(violation: Violation) -> Report {
-    Report {
-        violations: vec![violation],
-    }
+    Report::from_violations(vec![violation])
 }
 
 fn document_violation(code: &'static str, message: String) -> Violation {
@@ -269,12 +281,29 @@ where
     // Fast path: plain serde_json, no path tracking. Only a refused document pays for the
     // second, path-tracking parse that says where it went wrong.
     if let Ok(value) = parse_strict::<T>(text) {
-        value.validate()?;
+        validate_read(&value, text, spec)?;
         return Ok(value);
     }
     match extracted_range(text, spec) {
         Some(range) => parse_failed::<T>(&text[range], spec, true),
         None => parse_failed::<T>(text, spec, false),
+    }
+}
+
+/// Every rule on `value`, read from `text`: with the spec's `canonical_growth`, the
+/// value is known to be at most `text.len() + growth` bytes as compact JSON, and byte caps
+/// at least that large pass without measuring.
+fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Result<(), Report> {
+    let mut report = Report::new();
+    if let Some(growth) = spec.canonical_growth {
+        let bound = u64::try_from(text.len().saturating_add(growth)).unwrap_or(u64::MAX);
+        report.assume_json_bytes_at_most(bound);
+    }
+    value.validate_at(&Path::ROOT, &mut report);
+    if report.is_empty() {
+        Ok(())
+    } else {
+        Err(Report::from_violations(report.violations))
     }
 }
 
@@ -286,7 +315,7 @@ where
 {
     if retry {
         if let Ok(value) = parse_strict::<T>(text) {
-            value.validate()?;
+            validate_read(&value, text, spec)?;
             return Ok(value);
         }
     }
@@ -308,7 +337,7 @@ where
                     limit: None,
                 })
                 .collect();
-            return Err(Report { violations });
+            return Err(Report::from_violations(violations));
         }
     }
 

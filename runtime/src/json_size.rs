@@ -107,6 +107,10 @@ pub fn max_json_bytes_of<T: Serialize + ?Sized>(
     code: &'static str,
     report: &mut crate::Report,
 ) {
+    // Known short enough (see `Report::assume_json_bytes_at_most`): nothing to measure.
+    if report.json_bytes_within(max) {
+        return;
+    }
     max_json_bytes_measured(&Measured::of(value), path, max, code, report);
 }
 
@@ -154,12 +158,12 @@ const ESCAPE_EXTRA: [u8; 256] = {
     table
 };
 
-/// Whether any byte of `chunk` is one JSON escapes. A fixed-size, branch-free loop the
-/// compiler turns into a few vector instructions.
-#[inline]
-fn chunk_needs_escape(chunk: &[u8; 16]) -> bool {
+/// Whether any byte of `block` is one JSON escapes. A fixed-size, branch-free loop the
+/// compiler turns into a few vector instructions per 16 bytes.
+#[inline(always)]
+fn block_needs_escape<const N: usize>(block: &[u8; N]) -> bool {
     let mut any = 0u8;
-    for &b in chunk {
+    for &b in block {
         any |= u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\');
     }
     any != 0
@@ -176,17 +180,21 @@ fn word_needs_escape(x: u64) -> bool {
     below_0x20 || has_zero(x ^ (ONES * u64::from(b'"'))) || has_zero(x ^ (ONES * u64::from(b'\\')))
 }
 
-/// Whether any byte of `bytes` is one JSON escapes. Long inputs go 16 bytes at a time and
-/// end with the last 16 (overlapping what was checked: only a yes/no is needed); 8 to 15
-/// bytes are two overlapping words; shorter ones byte by byte.
+/// Whether any byte of `bytes` is one JSON escapes. Long inputs go 64 bytes at a time,
+/// then 16, and end with the last 16 (overlapping what was checked: only a yes/no is
+/// needed); 8 to 15 bytes are two overlapping words; shorter ones byte by byte.
 fn needs_escape(bytes: &[u8]) -> bool {
     let len = bytes.len();
     if len >= 16 {
-        let mut chunks = bytes.chunks_exact(16);
-        if chunks.any(|c| chunk_needs_escape(c.try_into().expect("16 bytes"))) {
+        let mut blocks = bytes.chunks_exact(64);
+        if blocks.any(|c| block_needs_escape::<64>(c.try_into().expect("64 bytes"))) {
             return true;
         }
-        return chunk_needs_escape(bytes[len - 16..].try_into().expect("16 bytes"));
+        let mut chunks = blocks.remainder().chunks_exact(16);
+        if chunks.any(|c| block_needs_escape::<16>(c.try_into().expect("16 bytes"))) {
+            return true;
+        }
+        return block_needs_escape::<16>(bytes[len - 16..].try_into().expect("16 bytes"));
     }
     if len >= 8 {
         let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
@@ -779,14 +787,15 @@ mod tests {
         same(&format_args!("disp\"lay {}", 5));
     }
 
-    /// The escape scan reads 16-byte chunks, a last overlapping chunk, two overlapping words
-    /// or single bytes, by length: put every escaped byte at every position of every length
-    /// through 40, on a background of ASCII and of multi-byte chars.
+    /// The escape scan reads 64-byte blocks, 16-byte chunks, a last overlapping chunk, two
+    /// overlapping words or single bytes, by length: put every escaped byte at every
+    /// position of every length through 40 and of lengths around 64 and 128 chars, on a
+    /// background of ASCII and of multi-byte chars.
     #[test]
     fn escapes_found_at_every_position_and_length() {
         let escaped: Vec<char> = (0u8..0x20).map(char::from).chain(['"', '\\']).collect();
         for background in ['a', 'é', '漢', '🦀', '\u{7f}', '!', '#', '[', ']', '\u{9f}'] {
-            for len in 0..40 {
+            for len in (0..40).chain([63, 64, 65, 79, 80, 81, 129]) {
                 let base: Vec<char> = vec![background; len];
                 same(&base.iter().collect::<String>());
                 for pos in 0..len {

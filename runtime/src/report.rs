@@ -60,18 +60,62 @@ impl fmt::Display for Violation {
 }
 
 /// Every violation found, in document order. Its `Display` prints one message per line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Two reports are equal when their violations are.
+#[derive(Clone, Debug, Default)]
 pub struct Report {
     /// The violations, in the order they were found.
     pub violations: Vec<Violation>,
+    /// A proven upper bound on the compact JSON length of the value being validated.
+    json_bytes_at_most: Option<u64>,
 }
+
+impl PartialEq for Report {
+    fn eq(&self, other: &Self) -> bool {
+        self.violations == other.violations
+    }
+}
+
+impl Eq for Report {}
 
 impl Report {
     /// An empty report (does not allocate).
     pub const fn new() -> Self {
         Report {
             violations: Vec::new(),
+            json_bytes_at_most: None,
         }
+    }
+
+    /// A report holding `violations`.
+    pub const fn from_violations(violations: Vec<Violation>) -> Self {
+        Report {
+            violations,
+            json_bytes_at_most: None,
+        }
+    }
+
+    /// Tells the rules that the value about to be validated is at most `bytes` long as
+    /// compact JSON, and so is every part of it (a part's JSON is a slice of the whole's).
+    /// A `max_json_bytes` rule whose cap is at least `bytes` then passes without measuring.
+    /// [`parse_document`](crate::document::parse_document) sets this from the input's
+    /// length and the document's
+    /// [`canonical_growth`](crate::document::DocumentSpec::canonical_growth). A bound that
+    /// is too small lets oversized values through.
+    pub fn assume_json_bytes_at_most(&mut self, bytes: u64) {
+        self.json_bytes_at_most = Some(bytes);
+    }
+
+    /// The bound given to [`Report::assume_json_bytes_at_most`], if any.
+    pub fn json_bytes_at_most(&self) -> Option<u64> {
+        self.json_bytes_at_most
+    }
+
+    /// Whether the value being validated is known to be at most `max` bytes as compact JSON
+    /// (a byte cap of `max` needs no measuring).
+    pub fn json_bytes_within(&self, max: usize) -> bool {
+        self.json_bytes_at_most
+            .is_some_and(|bound| bound <= u64::try_from(max).unwrap_or(u64::MAX))
     }
 
     /// Records a violation.

@@ -173,11 +173,7 @@ pub fn fold_eq(a: &str, b: &str, fold: Fold) -> bool {
     }
     // Identical bytes are identical chars: skip the common prefix (backed up to a char
     // boundary) and lowercase only from the first difference on.
-    let common = a
-        .bytes()
-        .zip(b.bytes())
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
+    let common = common_prefix_len(a.as_bytes(), b.as_bytes());
     let start = (0..=common)
         .rev()
         .find(|&i| a.is_char_boundary(i))
@@ -189,6 +185,26 @@ pub fn fold_eq(a: &str, b: &str, fold: Fold) -> bool {
     a.chars()
         .flat_map(char::to_lowercase)
         .eq(b.chars().flat_map(char::to_lowercase))
+}
+
+/// Length of the longest common prefix of `a` and `b`, 16 bytes at a time.
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 16 <= n {
+        let word = |s: &[u8]| u128::from_le_bytes(s[i..i + 16].try_into().expect("16 bytes"));
+        let diff = word(a) ^ word(b);
+        if diff != 0 {
+            // Little-endian: the lowest set bit is in the first differing byte.
+            return i + (diff.trailing_zeros() / 8) as usize;
+        }
+        i += 16;
+    }
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The key `fold_eq` compares, materialised (used for long lists only).
@@ -349,9 +365,18 @@ fn each_duplicate_index<'a>(
     found: &mut dyn FnMut(usize, usize),
 ) {
     if len <= SMALL_LIST {
+        // Each key trimmed once, on the stack, rather than once per pair.
+        let mut keys: [Option<&str>; SMALL_LIST] = [None; SMALL_LIST];
+        for (i, k) in keys.iter_mut().enumerate().take(len) {
+            *k = key(i).map(|k| if fold.trim { k.trim() } else { k });
+        }
+        let fold = Fold {
+            trim: false,
+            ..fold
+        };
         for j in 1..len {
-            let Some(kj) = key(j) else { continue };
-            if let Some(i) = (0..j).find(|&i| key(i).is_some_and(|ki| fold_eq(ki, kj, fold))) {
+            let Some(kj) = keys[j] else { continue };
+            if let Some(i) = (0..j).find(|&i| keys[i].is_some_and(|ki| fold_eq(ki, kj, fold))) {
                 found(j, i);
             }
         }
@@ -609,7 +634,8 @@ pub fn json_bytes<T: serde::Serialize + ?Sized>(value: &T) -> Option<u64> {
 }
 
 /// The compact JSON serialization of `value` must be at most `max` bytes. A value that fails
-/// to serialize is not measured (serialization will report it).
+/// to serialize is not measured (serialization will report it), nor is one the report
+/// already knows to be short enough ([`Report::assume_json_bytes_at_most`]).
 ///
 /// Message at the root: `the document is 17020 bytes as compact JSON (max 16384)`;
 /// elsewhere: `` `x` is 17020 bytes as compact JSON (max 16384) ``.
@@ -620,6 +646,9 @@ pub fn max_json_bytes<T: serde::Serialize + ?Sized>(
     code: &'static str,
     report: &mut Report,
 ) {
+    if report.json_bytes_within(max) {
+        return;
+    }
     let Some(bytes) = json_bytes(value) else {
         return;
     };

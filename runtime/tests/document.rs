@@ -13,6 +13,7 @@ const SPEC: DocumentSpec = DocumentSpec {
     forbidden_key_code: "forbidden_provider_field",
     max_input_bytes: 4096,
     extract: Extract::Whole,
+    canonical_growth: None,
 };
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]
@@ -579,4 +580,80 @@ fn locate_never_panics_on_generated_input() {
             let _ = locate_key(&input, pointer);
         }
     }
+}
+
+/// A value that counts how often it is serialized: the byte cap's measurement.
+mod measured {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    pub static SERIALIZED: AtomicUsize = AtomicUsize::new(0);
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(transparent)]
+    pub struct Counted(pub String);
+
+    impl serde::Serialize for Counted {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            SERIALIZED.fetch_add(1, Ordering::SeqCst);
+            s.serialize_str(&self.0)
+        }
+    }
+
+    #[derive(Debug, serde::Deserialize, serde::Serialize, specmint_macros::Validate)]
+    #[serde(deny_unknown_fields)]
+    #[validate(
+        crate = "specmint_runtime",
+        max_json_bytes(max = 20, code = "too_large")
+    )]
+    pub struct Capped {
+        pub text: Counted,
+    }
+
+    pub fn count() -> usize {
+        SERIALIZED.load(Ordering::SeqCst)
+    }
+}
+
+/// With a growth bound, an input short enough that input + growth is within the cap is not
+/// measured; a longer one is, and is still refused when its compact JSON is over the cap.
+#[test]
+fn byte_cap_is_skipped_only_when_the_input_bounds_it() {
+    use measured::{count, Capped};
+    const GROWING: DocumentSpec = DocumentSpec {
+        canonical_growth: Some(2),
+        ..SPEC
+    };
+    // {"text":"abcdefg"} is 18 bytes: 18 + 2 is within the cap of 20, nothing measured.
+    let before = count();
+    let doc: Capped = parse_document_str(r#"{"text":"abcdefg"}"#, &GROWING).unwrap();
+    assert_eq!(doc.text.0, "abcdefg");
+    assert_eq!(count(), before);
+    // 20 input bytes + growth 2 = 22 > 20: measured, and 20 bytes passes.
+    let before = count();
+    let _: Capped = parse_document_str(r#"{"text":"abcdefghi"}"#, &GROWING).unwrap();
+    assert_eq!(count(), before + 1);
+    // Whitespace makes the input long, the compact JSON short: measured, accepted.
+    let before = count();
+    let _: Capped = parse_document_str("{ \"text\" : \"abc\" }           ", &GROWING).unwrap();
+    assert_eq!(count(), before + 1);
+    // Over the cap: measured and refused, with or without a bound.
+    for spec in [&GROWING, &SPEC] {
+        let report =
+            parse_document_str::<Capped>(r#"{"text":"abcdefghijklmn"}"#, spec).unwrap_err();
+        assert_eq!(report.violations.len(), 1);
+        let v = &report.violations[0];
+        assert_eq!((v.code, v.path.as_str()), ("too_large", ""));
+        assert_eq!(
+            v.message,
+            "the document is 25 bytes as compact JSON (max 20)"
+        );
+    }
+    // Without a bound every document is measured.
+    let before = count();
+    let _: Capped = parse_document_str(r#"{"text":"a"}"#, &SPEC).unwrap();
+    assert_eq!(count(), before + 1);
+    // The bound never leaks into a returned report.
+    let report =
+        parse_document_str::<Capped>(r#"{"text":"abcdefghijklmn"}"#, &GROWING).unwrap_err();
+    assert_eq!(report.json_bytes_at_most(), None);
 }

@@ -14,6 +14,7 @@ const SPEC: DocumentSpec = DocumentSpec {
     forbidden_key_code: "forbidden_field",
     max_input_bytes: 4096,
     extract: Extract::OutermostObject,
+    canonical_growth: None,
 };
 
 const WHOLE: DocumentSpec = DocumentSpec {

@@ -502,6 +502,24 @@ fn fold_eq_ignoring_case_agrees_with_lowercasing_everything() {
             assert_eq!(fold_eq(a, b, fold), naive(a, b), "{a:?} vs {b:?}");
         }
     }
+    // Long shared prefixes: the difference at every offset up to past two 16-byte blocks,
+    // on ASCII and on multi-byte chars (a difference inside a char included).
+    for prefix in ["", "a", "漢", "é"] {
+        for n in 0..40 {
+            let base = prefix.repeat(n);
+            for (x, y) in [
+                ("x", "X"),
+                ("x", "y"),
+                ("é", "É"),
+                ("漢", "字"),
+                ("", "z"),
+                ("Σ", "σ"),
+            ] {
+                let (a, b) = (format!("{base}{x}tail"), format!("{base}{y}tail"));
+                assert_eq!(fold_eq(&a, &b, fold), naive(&a, &b), "{a:?} vs {b:?}");
+            }
+        }
+    }
     assert!(fold_eq("aé", "aÉ", fold));
     assert!(fold_eq("\u{212A}elvin", "kelvin", fold));
     assert!(!fold_eq("channel:漢字", "channel:漢子", fold));

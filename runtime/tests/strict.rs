@@ -15,6 +15,7 @@ const SPEC: DocumentSpec = DocumentSpec {
     forbidden_key_code: "forbidden_field",
     max_input_bytes: 1 << 16,
     extract: specmint_runtime::document::Extract::Whole,
+    canonical_growth: None,
 };
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]

@@ -1,0 +1,183 @@
+//! How many bytes longer a document's canonical compact JSON can be than the input it was
+//! read from: the `canonical_growth` of the generated `DOCUMENT`.
+//!
+//! A document's byte cap is measured on its canonical form, which costs a walk over the
+//! whole value. When the input was `N` bytes, its canonical form is at most `N + growth`
+//! bytes, so an input short enough that `N + growth` is within the cap needs no walk.
+//!
+//! The bound follows from how the generated types read and write JSON:
+//!
+//! * strings, numbers of the integer types, booleans and enum values are written in their
+//!   shortest spelling, and reading accepts no shorter one (integers take integer tokens
+//!   only; enum values are matched exactly);
+//! * whitespace, escapes, `null` for an optional member and members holding their default
+//!   are dropped or shortened, never lengthened;
+//! * unknown and repeated keys are refused, so nothing read is dropped either way;
+//! * what does grow: a number's spelling, a union's bare token is written as its tagged object, a union's
+//!   optional member that was left out is written as `null`, and an absent object member
+//!   that reads as `{}` is written as `"key":{}`. Inside a list, each element may grow, so
+//!   the list's item cap multiplies the element's growth.
+//!
+//! * a `number` is written as `serde_json` spells an `f64`: at most 24 bytes, from an input
+//!   of at least 1.
+//!
+//! Where no bound is known (objects whose members an enum chooses, growing elements in a
+//! list without an item cap, recursive tables), the growth is `None` and the byte cap is
+//! always measured.
+
+use std::collections::BTreeSet;
+
+use crate::model::{Base, Field, Object, Spec, TypeDef, TypeRef, Union};
+
+/// The growth bound of the spec's root document, `None` when none is known.
+pub(crate) fn canonical_growth(spec: &Spec) -> Option<u64> {
+    Growth {
+        spec,
+        visiting: BTreeSet::new(),
+    }
+    .object(&spec.root)
+}
+
+struct Growth<'a> {
+    spec: &'a Spec,
+    /// Tables on the current path: a table reached again is recursive, with no bound.
+    visiting: BTreeSet<String>,
+}
+
+/// Length of `s` as a JSON string, quotes included.
+fn quoted(s: &str) -> u64 {
+    serde_json::to_string(s).map_or(u64::MAX / 4, |q| q.len() as u64)
+}
+
+/// Whether an absent field is written anyway: an object member read as `{}`, which has no
+/// `skip_serializing_if` (the same choice as the field's serde attributes in `rust.rs`).
+fn written_when_absent(f: &Field) -> bool {
+    let skipped = f.default.is_some()
+        || (!f.required && f.ty.nullable)
+        || f.read_optional()
+        || (!f.required && f.ty.array);
+    f.absent_is_empty && !skipped
+}
+
+/// `,"key":null`: an optional member left out of the input and written as `null`.
+fn null_member(key: &str) -> u64 {
+    1 + quoted(key) + 1 + 4
+}
+
+impl<'a> Growth<'a> {
+    fn object(&mut self, name: &str) -> Option<u64> {
+        let o = self.find_object(name)?;
+        if o.selector.is_some() || !self.visiting.insert(name.to_owned()) {
+            return None;
+        }
+        let total = o
+            .fields
+            .iter()
+            .try_fold(0u64, |sum, f| sum.checked_add(self.field(f)?));
+        self.visiting.remove(name);
+        total
+    }
+
+    /// The most a field can add: when present, its value's growth; when absent, what is
+    /// written in its place (nothing, except `"key":{}` for an object read as `{}`).
+    fn field(&mut self, f: &Field) -> Option<u64> {
+        let present = self.value(&f.ty, f)?;
+        let absent = if written_when_absent(f) {
+            let Base::Object(name) = &f.ty.base else {
+                return None;
+            };
+            1 + quoted(&f.key) + 1 + self.empty_len(name)?
+        } else {
+            0
+        };
+        Some(present.max(absent))
+    }
+
+    /// Canonical length of an object read from `{}`: its members that read as `{}` too are
+    /// written out, every other member holds its default and is left out.
+    fn empty_len(&mut self, name: &str) -> Option<u64> {
+        let o = self.find_object(name)?;
+        if o.selector.is_some() || !self.visiting.insert(name.to_owned()) {
+            return None;
+        }
+        let mut len = 2u64;
+        let mut first = true;
+        for f in &o.fields {
+            if written_when_absent(f) {
+                let Base::Object(child) = &f.ty.base else {
+                    return None;
+                };
+                len += u64::from(!first) + quoted(&f.key) + 1 + self.empty_len(child)?;
+                first = false;
+            }
+        }
+        self.visiting.remove(name);
+        Some(len)
+    }
+
+    /// Growth of a value of type `ty` (a list: each element's growth times the item cap).
+    fn value(&mut self, ty: &TypeRef, f: &Field) -> Option<u64> {
+        let element = match &ty.base {
+            Base::String | Base::Bool | Base::U32 | Base::U64 | Base::I64 | Base::Enum(_) => 0,
+            // `serde_json` writes an `f64` in at most 24 bytes (`ryu`'s buffer); the input
+            // spelled it in at least 1 (`5` comes back as `5.0`, `1e15` as
+            // `1000000000000000.0`).
+            Base::Number => 23,
+            Base::Selected(_) => return None,
+            Base::Object(name) => self.object(name)?,
+            Base::Union(name) => self.union(name)?,
+        };
+        if !ty.array || element == 0 {
+            return Some(element);
+        }
+        element.checked_mul(f.rules.max_items.as_ref()?.value)
+    }
+
+    /// The larger of: a bare token written as its tagged object (every member `null`), or
+    /// a tagged object whose optional members were left out and whose members grow.
+    fn union(&mut self, name: &str) -> Option<u64> {
+        let spec: &'a Spec = self.spec;
+        let u: &'a Union = spec.types.iter().find_map(|t| match t {
+            TypeDef::Union(u) if u.name == name => Some(u),
+            _ => None,
+        })?;
+        if !self.visiting.insert(name.to_owned()) {
+            return None;
+        }
+        let mut most = 0u64;
+        for v in &u.variants {
+            let mut tagged = 0u64;
+            for m in &v.members {
+                let absent = if m.ty.nullable {
+                    null_member(&m.key)
+                } else {
+                    0
+                };
+                tagged = tagged.checked_add(self.value(&m.ty, m)?.max(absent))?;
+            }
+            let short = if u.short_form && v.all_optional() {
+                // `{"tag":"value",...}` written for `"value"`.
+                let written = 1
+                    + quoted(&u.tag)
+                    + 1
+                    + quoted(&v.tag_value)
+                    + v.members.iter().map(|m| null_member(&m.key)).sum::<u64>()
+                    + 1;
+                written - quoted(&v.tag_value)
+            } else {
+                0
+            };
+            most = most.max(tagged).max(short);
+        }
+        self.visiting.remove(name);
+        Some(most)
+    }
+
+    fn find_object(&self, name: &str) -> Option<&'a Object> {
+        let spec: &'a Spec = self.spec;
+        spec.types.iter().find_map(|t| match t {
+            TypeDef::Object(o) if o.name == name => Some(o),
+            _ => None,
+        })
+    }
+}
