@@ -51,37 +51,82 @@ for a in allocs:
     if a["contender"] == "specmint":
         fixture_valid[(a["spec"], a["fixture"])] = a["validate_only_allocs"] == 0
 
-rows = []  # (measure, value, target, met)
+def load_instructions():
+    """{(step, spec, fixture): {contender: instructions per call}} from the callgrind run
+    (benches/instructions.rs under valgrind: one dump per measurement, in ids.txt order)."""
+    d = out / "instructions"
+    ids_file = d / "ids.txt"
+    if not ids_file.exists():
+        return {}
+    ids = [json.loads(l) for l in ids_file.read_text().splitlines() if l.strip()]
+    dumps = sorted(d.glob("cg.*.*"), key=lambda f: int(f.name.rsplit(".", 1)[1]))
+    if len(dumps) != len(ids):
+        sys.exit(f"{d}: {len(dumps)} callgrind dumps for {len(ids)} measurements")
+    result = {}
+    for i, f in zip(ids, dumps):
+        total = next(int(l.split()[1]) for l in f.read_text().splitlines() if l.startswith("summary:"))
+        result.setdefault((i["step"], i["spec"], i["fixture"]), {})[i["contender"]] = total / i["iters"]
+    return result
 
 
-def row(measure, value, target, met):
-    rows.append((measure, value, target, "—" if met is None else ("met" if met else "**missed**")))
+instr = load_instructions()
+
+rows = []  # (measure, time value, instructions value, target, met by time, met by instructions)
 
 
-specs_fixtures = sorted({(s, f) for (kind, s, f) in verdict if kind == "verdict"},
+def verdict_word(met):
+    return "—" if met is None else ("met" if met else "**missed**")
+
+
+def row(measure, value, target, met, ivalue="—", imet=None):
+    rows.append((measure, value, ivalue, target, verdict_word(met), verdict_word(imet)))
+
+
+def ratios(t):
+    """(measure suffix, ratio, target, need, lower is better) for one fixture's contenders."""
+    sm = t.get("specmint")
+    out_ = []
+    if sm and "serde_floor" in t:
+        out_.append(("specmint ÷ serde floor", sm / t["serde_floor"]))
+    for other in ["jsonschema", "garde", "hand_written", "hand_written_tuned"]:
+        if sm and other in t:
+            out_.append((f"{other} ÷ specmint", t[other] / sm))
+    return dict(out_)
+
+
+targets = {"specmint ÷ serde floor": ("≤ 1.10× (valid)", 1.10, True),
+           "jsonschema ÷ specmint": ("≥ 3×", 3.0, False),
+           "garde ÷ specmint": ("≥ 1×", 1.0, False),
+           "hand_written ÷ specmint": ("≥ 1×", 1.0, False),
+           "hand_written_tuned ÷ specmint": ("info", None, False)}
+
+specs_fixtures = sorted({(s, f) for (kind, s, f) in list(verdict) + list(instr) if kind == "verdict"},
                         key=lambda sf: (sf[0], ["minimal", "full", "cjk_near_cap", "invalid_many"].index(sf[1])
                                         if sf[1] in ["minimal", "full", "cjk_near_cap", "invalid_many"] else 9, sf[1]))
 for spec, fixture in specs_fixtures:
-    t = verdict[("verdict", spec, fixture)]
-    sm = t.get("specmint")
+    by_time = ratios(verdict.get(("verdict", spec, fixture), {}))
+    by_instr = ratios(instr.get(("verdict", spec, fixture), {}))
     is_valid = "invalid" not in fixture
-    tag = f"{spec}/{fixture}"
-    if "serde_floor" in t and sm:
-        r = sm / t["serde_floor"]
-        row(f"{tag}: specmint ÷ serde floor", f"{r:.2f}×", "≤ 1.10× (valid)" if is_valid else "info",
-            (r <= 1.10) if is_valid else None)
-    for other, target, need in [("jsonschema", "≥ 3×", 3.0), ("garde", "≥ 1×", 1.0),
-                                ("hand_written", "≥ 1×", 1.0), ("hand_written_tuned", "info", None)]:
-        if other in t and sm:
-            r = t[other] / sm
-            row(f"{tag}: {other} ÷ specmint", f"{r:.2f}×", target if need else "info",
-                (r >= need) if need else None)
+    for measure, (target, need, lower) in targets.items():
+        if measure not in by_time and measure not in by_instr:
+            continue
+        if lower and not is_valid:
+            target, need = "info", None
+
+        def met(r):
+            if r is None or need is None:
+                return None
+            return r <= need if lower else r >= need
+
+        rt, ri = by_time.get(measure), by_instr.get(measure)
+        row(f"{spec}/{fixture}: {measure}", f"{rt:.2f}×" if rt else "—", target, met(rt),
+            f"{ri:.2f}×" if ri else "—", met(ri))
 
 for (spec, fixture), a in sorted(valid.items()):
     if "invalid" in fixture:
         continue
     n = a["validate_only_allocs"]
-    row(f"{spec}/{fixture}: allocations in validate (valid)", str(n), "0", n == 0)
+    row(f"{spec}/{fixture}: allocations in validate (valid)", str(n), "0", n == 0, "", None)
 
 cg = {fn: ns for (g, fn), ns in times.items() if g == "codegen"}
 if "rows_1000" in cg:
@@ -96,8 +141,10 @@ if compile_cost:
         f"+{over * 100:.0f}%", "< +25%", over < 0.25)
 
 print("## Ratios against the targets\n")
-print("| measure | measured | target | |")
-print("|---|---|---|---|")
+print("Time: criterion medians. Instructions: callgrind, per call (deterministic; the")
+print("shared machine moves times by up to 2×, not instruction counts).\n")
+print("| measure | measured (time) | measured (instructions) | target | met (time) | met (instructions) |")
+print("|---|---|---|---|---|---|")
 for r in rows:
     print("| " + " | ".join(r) + " |")
 
@@ -113,6 +160,21 @@ for kind in ("verdict", "validate_only"):
     for spec, fixture in specs_fixtures:
         t = verdict.get((kind, spec, fixture), {})
         print(f"| {kind} | {spec}/{fixture} | " + " | ".join(fmt_ns(t.get(c)) for c in contenders) + " |")
+
+if instr:
+    print("\n## Instructions per call (callgrind)\n")
+    icont = []
+    for t in instr.values():
+        for c in t:
+            if c not in icont:
+                icont.append(c)
+    print("| step | fixture | " + " | ".join(icont) + " |")
+    print("|---|---|" + "---|" * len(icont))
+    for kind in ("verdict", "validate_only"):
+        for spec, fixture in specs_fixtures:
+            t = instr.get((kind, spec, fixture), {})
+            print(f"| {kind} | {spec}/{fixture} | "
+                  + " | ".join(f"{t[c]:,.0f}" if c in t else "—" for c in icont) + " |")
 
 print("\n## Allocations per call\n")
 print("| fixture | contender | bytes → verdict | validate only |")

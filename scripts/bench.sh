@@ -22,18 +22,35 @@ if [ "$QUICK" = 1 ]; then
   CRIT_ARGS=(--warm-up-time 0.3 --measurement-time 1)
 fi
 
-echo "== 1/4 allocations per call (counting allocator)" >&2
+echo "== 1/5 allocations per call (counting allocator)" >&2
 cargo bench --quiet --bench alloc > "$OUT/alloc.jsonl"
 
-echo "== 2/4 bytes -> verdict and validate-only (criterion)" >&2
+echo "== 2/5 instructions per call (callgrind)" >&2
+if command -v valgrind > /dev/null; then
+  mkdir -p "$OUT/instructions"
+  BIN=$(cargo bench --no-run --bench instructions --message-format=json 2>/dev/null \
+    | python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "instructions" and m.get("executable"):
+        print(m["executable"])')
+  (cd "$OUT/instructions" && valgrind --tool=callgrind \
+      --toggle-collect='instructions::measured' --dump-after='instructions::measured' \
+      --callgrind-out-file='cg.%p' "$BIN" > ids.txt 2> valgrind.log) \
+    || { tail -20 "$OUT/instructions/valgrind.log" >&2; exit 1; }
+else
+  echo "   valgrind not found: no instruction counts (apt-get install valgrind)" >&2
+fi
+
+echo "== 3/5 bytes -> verdict and validate-only (criterion)" >&2
 cargo bench --quiet --bench validate -- --noplot "${CRIT_ARGS[@]}" > "$OUT/validate.txt" 2>&1 \
   || { cat "$OUT/validate.txt" >&2; exit 1; }
 
-echo "== 3/4 codegen scaling (criterion)" >&2
+echo "== 4/5 codegen scaling (criterion)" >&2
 cargo bench --quiet --bench codegen -- --noplot > "$OUT/codegen.txt" 2>&1 \
   || { cat "$OUT/codegen.txt" >&2; exit 1; }
 
-echo "== 4/4 derive compile cost: 200 structs, serde only vs serde + Validate" >&2
+echo "== 5/5 derive compile cost: 200 structs, serde only vs serde + Validate" >&2
 REPS=5
 [ "$QUICK" = 1 ] && REPS=1
 python3 benches/compile_cost.py --root "$ROOT" --reps "$REPS" --out "$OUT/compile.json"

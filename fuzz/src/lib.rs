@@ -9,9 +9,10 @@ use specmint_runtime::Validate;
 
 /// Parse + validate arbitrary bytes as a document of type `T` under `spec`.
 ///
-/// Asserts: every refusal carries at least one violation, each with a non-empty code and a
-/// an empty path whenever its pointer is empty; an accepted document's canonical JSON parses back,
-/// under the same spec, to an equal value whose canonical JSON is identical.
+/// Asserts: every refusal carries at least one violation, each with a non-empty code and
+/// an empty path whenever its pointer is empty; an accepted document's canonical JSON is at
+/// most the spec's `canonical_growth` longer than the input, and parses back, under the same
+/// spec, to an equal value whose canonical JSON is identical.
 pub fn document<T>(data: &[u8], spec: &DocumentSpec)
 where
     T: DeserializeOwned + Serialize + Validate + PartialEq + Debug,
@@ -19,6 +20,13 @@ where
     match parse_document::<T>(data, spec) {
         Ok(value) => {
             let canonical = to_canonical_json(&value);
+            // The byte cap is skipped when input + growth is within it: the bound must hold.
+            if let Some(growth) = spec.canonical_growth {
+                assert!(
+                    canonical.len() <= data.len() + growth,
+                    "canonical JSON {canonical} is more than {growth} bytes longer than its input"
+                );
+            }
             let again = parse_document::<T>(canonical.as_bytes(), spec).unwrap_or_else(|report| {
                 panic!("canonical JSON {canonical} is refused: {report:?}")
             });
