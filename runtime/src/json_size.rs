@@ -98,8 +98,10 @@ fn max_json_bytes_measured(
     crate::rules::max_json_bytes(value, path, max, code, report);
 }
 
-/// `#[derive(Validate)]`'s `max_json_bytes`: `value` measured by [`Size`] alone, then the
-/// rule, compiled once here, on the [`Measured`] length.
+/// `#[derive(Validate)]`'s `max_json_bytes`: `value` measured by this module's size counter
+/// alone (no `serde_json` serializer compiled for its type), then
+/// [`rules::max_json_bytes`](crate::rules::max_json_bytes), compiled once here, on the
+/// measured length.
 pub fn max_json_bytes_of<T: Serialize + ?Sized>(
     value: &T,
     path: &crate::Path<'_>,
