@@ -7,7 +7,9 @@ directory), builds every dependency once, then times rebuilding each crate alone
 src/lib.rs`, `cargo build -p CRATE`), alternating the two, --reps times, dev profile.
 Prints nothing; writes {"wall": {crate: [s..]}, "cpu": {crate: [s..]}} to --out. CPU time
 (user + sys of cargo and rustc) is the figure compared: wall time on a shared 2-core machine
-moves with whatever else runs.
+moves with whatever else runs. CPU time still moves by 15-20 % between identical runs there,
+so --instructions also builds each crate once with rustc under callgrind (every thread) and
+adds {"instructions": {crate: n}}: a count that other load does not change.
 """
 import argparse
 import json
@@ -89,11 +91,40 @@ def build(cmd, cwd, env) -> tuple:
     return wall, cpu
 
 
+def instructions(base, env, cargo, name) -> int:
+    """rustc's instructions (all threads) building crate `name` alone, under callgrind: the
+    crate's rustc runs through a RUSTC_WORKSPACE_WRAPPER that starts valgrind (cargo may
+    also run the wrapper for a version probe: the largest count is the compile)."""
+    out_dir = base / f"callgrind-{name}"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir()
+    wrapper = base / "callgrind-rustc.sh"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        "exec valgrind --tool=callgrind --log-file=/dev/null "
+        f'--callgrind-out-file="{out_dir}/cg.%p" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    (base / name / "src" / "lib.rs").touch()
+    build(cargo + ["-p", name], base, dict(env, RUSTC_WORKSPACE_WRAPPER=str(wrapper)))
+    counts = []
+    for f in out_dir.glob("cg.*"):
+        for line in f.read_text(errors="replace").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                counts.append(int(line.split()[1]))
+                break
+    if not counts:
+        raise SystemExit(f"{out_dir}: no callgrind output")
+    return max(counts)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", required=True)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count rustc's instructions per crate under callgrind")
     args = ap.parse_args()
     root = pathlib.Path(args.root).resolve()
     base = root / "target" / "bench-compile"
@@ -120,6 +151,8 @@ def main() -> None:
             wall[name].append(w)
             cpu[name].append(c)
     result = {"structs": STRUCTS, "wall": wall, "cpu": cpu}
+    if args.instructions:
+        result["instructions"] = {n: instructions(base, env, cargo, n) for n in names}
     pathlib.Path(args.out).write_text(json.dumps(result))
 
 

@@ -137,8 +137,11 @@ if "rows_1000" in cg and "rows_10000" in cg:
 if compile_cost:
     cpu = {k: statistics.median(v) for k, v in compile_cost["cpu"].items()}
     over = cpu["with_validate"] / cpu["serde_only"] - 1
-    row(f"derive compile cost, {compile_cost['structs']} structs (CPU time over serde only)",
-        f"+{over * 100:.0f}%", "< +25%", over < 0.25)
+    ins = compile_cost.get("instructions")
+    iover = ins["with_validate"] / ins["serde_only"] - 1 if ins else None
+    row(f"derive compile cost, {compile_cost['structs']} structs (over serde derive only)",
+        f"+{over * 100:.0f}% CPU", "< +25%", over < 0.25,
+        f"+{iover * 100:.1f}% rustc instructions" if ins else "—", (iover < 0.25) if ins else None)
 
 print("## Ratios against the targets\n")
 print("Time: criterion medians. Instructions: callgrind, per call (deterministic; the")
@@ -203,3 +206,8 @@ if compile_cost:
         w = compile_cost["wall"][name]
         print(f"| {name} | {statistics.median(c):.2f} | {statistics.median(w):.2f} | "
               + ", ".join(f"{x:.2f}" for x in c) + " |")
+    if compile_cost.get("instructions"):
+        print("\n| crate | rustc instructions (callgrind, all threads) |")
+        print("|---|---|")
+        for name in ["serde_only", "with_validate"]:
+            print(f"| {name} | {compile_cost['instructions'][name]:,} |")

@@ -53,6 +53,8 @@ cargo bench --quiet --bench codegen -- --noplot > "$OUT/codegen.txt" 2>&1 \
 echo "== 5/5 derive compile cost: 200 structs, serde only vs serde + Validate" >&2
 REPS=5
 [ "$QUICK" = 1 ] && REPS=1
-python3 benches/compile_cost.py --root "$ROOT" --reps "$REPS" --out "$OUT/compile.json"
+INSTR=()
+command -v valgrind > /dev/null && INSTR=(--instructions)
+python3 benches/compile_cost.py --root "$ROOT" --reps "$REPS" "${INSTR[@]}" --out "$OUT/compile.json"
 
 python3 benches/report.py "$OUT" | tee "$OUT/report.md"
