@@ -7,19 +7,20 @@
 //!
 //! The bound follows from how the generated types read and write JSON:
 //!
-//! * strings, numbers of the integer types, booleans and enum values are written in their
-//!   shortest spelling, and reading accepts no shorter one (integers take integer tokens
-//!   only; enum values are matched exactly);
+//! * strings, integers, booleans and enum values are written in their shortest spelling,
+//!   and reading accepts no shorter one (integers take integer tokens only; enum values
+//!   are matched exactly);
 //! * whitespace, escapes, `null` for an optional member and members holding their default
 //!   are dropped or shortened, never lengthened;
-//! * unknown and repeated keys are refused, so nothing read is dropped either way;
-//! * what does grow: a number's spelling, a union's bare token is written as its tagged object, a union's
-//!   optional member that was left out is written as `null`, and an absent object member
-//!   that reads as `{}` is written as `"key":{}`. Inside a list, each element may grow, so
-//!   the list's item cap multiplies the element's growth.
-//!
-//! * a `number` is written as `serde_json` spells an `f64`: at most 24 bytes, from an input
-//!   of at least 1.
+//! * unknown and repeated keys are refused, so every member written was read;
+//! * what can grow:
+//!   * a union's bare token, written as its tagged object (`"json"` →
+//!     `{"kind":"json","schema":null}`);
+//!   * a union's optional member left out of the input, written as `null`;
+//!   * an absent object member that reads as `{}`, written as `"key":{}`;
+//!   * a `number`, written as `serde_json` spells an `f64`: at most 24 bytes, from an input
+//!     of at least 1 (`5` → `5.0`, `1e15` → `1000000000000000.0`);
+//!   * inside a list, each element, so the list's item cap multiplies the element's growth.
 //!
 //! Where no bound is known (objects whose members an enum chooses, growing elements in a
 //! list without an item cap, recursive tables), the growth is `None` and the byte cap is
