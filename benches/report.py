@@ -151,33 +151,28 @@ print("|---|---|---|---|---|---|")
 for r in rows:
     print("| " + " | ".join(r) + " |")
 
-print("\n## Times (criterion median)\n")
-contenders = []
-for t in verdict.values():
-    for c in t:
-        if c not in contenders:
-            contenders.append(c)
-print("| step | fixture | " + " | ".join(contenders) + " |")
-print("|---|---|" + "---|" * len(contenders))
-for kind in ("verdict", "validate_only"):
-    for spec, fixture in specs_fixtures:
-        t = verdict.get((kind, spec, fixture), {})
-        print(f"| {kind} | {spec}/{fixture} | " + " | ".join(fmt_ns(t.get(c)) for c in contenders) + " |")
 
-if instr:
-    print("\n## Instructions per call (callgrind)\n")
-    icont = []
-    for t in instr.values():
+
+def per_step_table(title, results, fmt):
+    """One row per step and fixture, one column per contender seen in `results`."""
+    print(f"\n## {title}\n")
+    names = []
+    for t in results.values():
         for c in t:
-            if c not in icont:
-                icont.append(c)
-    print("| step | fixture | " + " | ".join(icont) + " |")
-    print("|---|---|" + "---|" * len(icont))
+            if c not in names:
+                names.append(c)
+    print("| step | fixture | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
     for kind in ("verdict", "validate_only"):
         for spec, fixture in specs_fixtures:
-            t = instr.get((kind, spec, fixture), {})
+            t = results.get((kind, spec, fixture), {})
             print(f"| {kind} | {spec}/{fixture} | "
-                  + " | ".join(f"{t[c]:,.0f}" if c in t else "—" for c in icont) + " |")
+                  + " | ".join(fmt(t[c]) if c in t else "—" for c in names) + " |")
+
+
+per_step_table("Times (criterion median)", verdict, fmt_ns)
+if instr:
+    per_step_table("Instructions per call (callgrind)", instr, lambda n: f"{n:,.0f}")
 
 print("\n## Allocations per call\n")
 print("| fixture | contender | bytes → verdict | validate only |")
