@@ -160,20 +160,23 @@ impl Path<'_> {
             parent.write_dotted(f, started)?;
         }
         match self.seg {
-            None => return Ok(()),
+            None => {}
             Some(Seg::Field(name)) => {
                 if *started {
                     f.write_str(".")?;
                 }
                 f.write_str(name)?;
+                // As in `render`: a `.` goes before a field once anything was written (an
+                // empty key writes nothing).
+                *started |= !name.is_empty();
             }
             Some(Seg::Index(i)) => {
                 f.write_str("[")?;
                 f.write_str(decimal(i).as_str())?;
                 f.write_str("]")?;
+                *started = true;
             }
         }
-        *started = true;
         Ok(())
     }
 }

@@ -577,9 +577,24 @@ fn path_display_is_the_dotted_notation() {
     let field = first.field("id");
     let list = field.field("list");
     let item = list.index(12);
-    for p in [&root, &first, &field, &list, &item] {
+    let empty = root.field("");
+    let after_empty = empty.field("a");
+    let empty_after = after_empty.field("");
+    let twice = empty_after.field("b");
+    for p in [
+        &root,
+        &first,
+        &field,
+        &list,
+        &item,
+        &empty,
+        &after_empty,
+        &empty_after,
+        &twice,
+    ] {
         assert_eq!(p.to_string(), p.dotted());
     }
+    assert_eq!(twice.to_string(), "a..b");
     assert_eq!(item.to_string(), "[3].id.list[12]");
     assert_eq!(
         format!("{:>4}", root.field("a")),
