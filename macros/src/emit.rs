@@ -16,7 +16,9 @@ struct Locals {
     path: Ident,
     report: Ident,
     field_path: Ident,
+    list: Ident,
     items: Ident,
+    keys: Ident,
     index: Ident,
     item: Ident,
     item_path: Ident,
@@ -31,7 +33,9 @@ impl Locals {
             path: local("__specmint_path"),
             report: local("__specmint_report"),
             field_path: local("__specmint_field_path"),
+            list: local("__specmint_list"),
             items: local("__specmint_items"),
+            keys: local("__specmint_keys"),
             index: local("__specmint_index"),
             item: local("__specmint_item"),
             item_path: local("__specmint_item_path"),
@@ -153,13 +157,33 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
         return TokenStream::new();
     }
     let Locals {
-        path, field_path, ..
+        krate,
+        path,
+        field_path,
+        list,
+        ..
     } = l;
     let name = &f.name;
+    // One `ListField::items` call per field, shared by its list rules, at the first list
+    // rule's name (where a field that is no list gets its one error).
+    let list_rule = f.rules.iter().find(|r| {
+        matches!(
+            r,
+            FieldRule::MaxItems { .. } | FieldRule::Each { .. } | FieldRule::UniqueBy { .. }
+        )
+    });
+    let bind_list = list_rule.map(|r| {
+        let ty = r.span();
+        let mut ident = f.ident.clone();
+        ident.set_span(ty);
+        let items = list_items(krate, &quote_spanned!(ty=> &self.#ident), ty);
+        quote_spanned!(ty=> let #list = #items;)
+    });
     let rules = f.rules.iter().map(|r| field_rule(model, f, r, l));
     quote! {
         {
             let #field_path = #path.field(#name);
+            #bind_list
             #(#rules)*
         }
     }
@@ -189,7 +213,9 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
         krate,
         report,
         field_path,
+        list,
         items,
+        keys,
         index,
         item,
         item_path,
@@ -203,11 +229,10 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
     let value = quote_spanned!(ty=> &self.#ident);
     match rule {
         FieldRule::Text(rule) => text_rule(rule, &value, field_path, l),
-        // List rules call the runtime's non-generic cores with the slice's length and an
-        // accessor over it: the only code instantiated per item type is `ListField::items`
-        // (shared by every rule on the field), not a generic rule shell per rule.
+        // List rules call the runtime's non-generic cores with the slice `field()` bound
+        // once per field: the only code instantiated per item type is `ListField::items`,
+        // not a generic rule shell per rule.
         FieldRule::MaxItems { max, code: c, .. } => {
-            let list = list_items(krate, &value, ty);
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {ty=>
                 if let ::core::option::Option::Some(#items) = #list {
@@ -222,7 +247,6 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             }
         }
         FieldRule::Each { rules, .. } => {
-            let list = list_items(krate, &value, ty);
             let element = quote!(#item);
             let rules = rules.iter().map(|r| text_rule(r, &element, item_path, l));
             // An index loop: less for rustc to check and compile than iterator adaptors.
@@ -271,18 +295,23 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             ..
         } => {
             let c = code(c);
-            let list = list_items(krate, &value, ty);
+            // The keys are pushed one by one into the runtime's checker: no key accessor
+            // (a closure, its `dyn Fn` vtable and shims) to compile per item type.
             quote_spanned! {ty=>
                 if let ::core::option::Option::Some(#items) = #list {
-                    #krate::rules::unique_by_keys(
+                    let mut #keys = #krate::rules::UniqueByKeys::new(
                         #items.len(),
-                        &|#index: usize| ::core::convert::AsRef::<str>::as_ref(&#items[#index].#key),
                         #key_name,
                         #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },
                         &#field_path,
                         #c,
                         #report,
                     );
+                    let mut #index: usize = 0;
+                    while #index < #items.len() {
+                        #keys.key(::core::convert::AsRef::<str>::as_ref(&#items[#index].#key));
+                        #index += 1;
+                    }
                 }
             }
         }

@@ -525,3 +525,53 @@ fn crate_attribute_points_at_a_reexport() {
     .unwrap_err();
     assert_eq!(e.to_string(), "`name` must not be blank");
 }
+
+#[derive(Validate)]
+struct Keyed {
+    #[validate(unique_by(key = id, ignore_case, trim))]
+    folded: Vec<Constraint>,
+    #[validate(unique_by(key = id))]
+    exact: Option<Vec<Constraint>>,
+}
+
+/// The derive feeds `unique_by` its keys one by one (`rules::UniqueByKeys`): it must report
+/// exactly what `rules::unique_by` does, pairwise on short lists and through the hash map on
+/// lists longer than `SMALL_LIST`.
+#[test]
+fn derived_unique_by_matches_the_rule_on_short_and_long_lists() {
+    use specmint_runtime::{rules, Path};
+    let mut seen_duplicates = false;
+    for n in [0, 1, 5, rules::SMALL_LIST, rules::SMALL_LIST + 1, 150] {
+        let list: Vec<Constraint> = (0..n)
+            .map(|i| match i % 3 {
+                0 => c(&format!("K{}", i % 7), "t"),
+                1 => c(&format!(" k{} ", i % 5), "t"),
+                _ => c(&format!("X{i}"), "t"),
+            })
+            .collect();
+        let keyed = Keyed {
+            folded: list.clone(),
+            exact: Some(list.clone()),
+        };
+        let mut expected = Report::default();
+        fn key(x: &Constraint) -> &str {
+            &x.id
+        }
+        let folded = rules::Fold {
+            trim: true,
+            ignore_case: true,
+        };
+        let exact = rules::Fold::default();
+        let (f, e) = (Path::ROOT.field("folded"), Path::ROOT.field("exact"));
+        rules::unique_by(&list, "id", key, folded, &f, "duplicate_key", &mut expected);
+        rules::unique_by(&list, "id", key, exact, &e, "duplicate_key", &mut expected);
+        let got = keyed
+            .validate()
+            .err()
+            .map(|r| r.violations)
+            .unwrap_or_default();
+        seen_duplicates |= !got.is_empty();
+        assert_eq!(got, expected.violations, "{n} items");
+    }
+    assert!(seen_duplicates);
+}

@@ -1259,3 +1259,80 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
         }
     }
 }
+
+/// [`unique_by`] for `#[derive(Validate)]`, fed one key at a time: the derived code pushes
+/// each item's key itself, so no key accessor (a closure and its `dyn Fn` vtable) is
+/// compiled per item type. Same comparisons, order and messages as [`unique_by`]: keys are
+/// trimmed once, compared pairwise without allocating for at most [`SMALL_LIST`] items,
+/// through a hash map above.
+#[doc(hidden)]
+pub struct UniqueByKeys<'a, 'r> {
+    keys: [&'a str; SMALL_LIST],
+    first: Option<HashMap<Cow<'a, str>, usize>>,
+    next: usize,
+    fold: Fold,
+    key_name: &'static str,
+    path: &'r Path<'r>,
+    code: &'static str,
+    report: &'r mut Report,
+}
+
+impl<'a, 'r> UniqueByKeys<'a, 'r> {
+    /// Starts checking a list of `len` items (the number of keys that will be pushed).
+    #[doc(hidden)]
+    pub fn new(
+        len: usize,
+        key_name: &'static str,
+        fold: Fold,
+        path: &'r Path<'r>,
+        code: &'static str,
+        report: &'r mut Report,
+    ) -> Self {
+        UniqueByKeys {
+            keys: [""; SMALL_LIST],
+            first: (len > SMALL_LIST).then(|| HashMap::with_capacity(len)),
+            next: 0,
+            fold,
+            key_name,
+            path,
+            code,
+            report,
+        }
+    }
+
+    /// The next item's key; reports it if it duplicates an earlier one.
+    #[doc(hidden)]
+    pub fn key(&mut self, key: &'a str) {
+        let j = self.next;
+        self.next += 1;
+        let first = match &mut self.first {
+            Some(first) => match first.entry(fold_key(key, self.fold)) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(j);
+                    None
+                }
+            },
+            None => {
+                let kj = if self.fold.trim { key.trim() } else { key };
+                let fold = Fold {
+                    trim: false,
+                    ..self.fold
+                };
+                let found = (0..j).find(|&i| fold_eq(self.keys[i], kj, fold));
+                self.keys[j] = kj;
+                found
+            }
+        };
+        if let Some(i) = first {
+            let later_item = self.path.index(j);
+            let later = later_item.field(self.key_name);
+            let first_item = self.path.index(i);
+            let first = first_item.field(self.key_name);
+            self.report
+                .push(Violation::with_message(self.code, &later, |at| {
+                    message!(at, "`{at}` `{}` duplicates `{first}`", key)
+                }));
+        }
+    }
+}
