@@ -364,31 +364,70 @@ fn each_duplicate_index<'a>(
     fold: Fold,
     found: &mut dyn FnMut(usize, usize),
 ) {
-    if len <= SMALL_LIST {
-        // Each key trimmed once, on the stack, rather than once per pair.
-        let mut keys: [Option<&str>; SMALL_LIST] = [None; SMALL_LIST];
-        for (i, k) in keys.iter_mut().enumerate().take(len) {
-            *k = key(i).map(|k| if fold.trim { k.trim() } else { k });
+    let mut duplicates = Duplicates::new(len, fold);
+    for j in 0..len {
+        if let Some(i) = duplicates.push(key(j)) {
+            found(j, i);
         }
-        let fold = Fold {
-            trim: false,
-            ..fold
-        };
-        for j in 1..len {
-            let Some(kj) = keys[j] else { continue };
-            if let Some(i) = (0..j).find(|&i| keys[i].is_some_and(|ki| fold_eq(ki, kj, fold))) {
-                found(j, i);
+    }
+}
+
+/// Finds duplicates one key at a time: for each key pushed, the first earlier key equal to
+/// it under `fold`. Pairwise, each key trimmed once, on the stack, for lists of at most
+/// [`SMALL_LIST`] keys; through a hash map of folded keys above (the map is also built if
+/// more keys arrive than announced).
+struct Duplicates<'a> {
+    /// The keys so far, trimmed when `fold.trim` (pairwise mode).
+    keys: [Option<&'a str>; SMALL_LIST],
+    /// Folded key → first index (hash mode).
+    first: Option<HashMap<Cow<'a, str>, usize>>,
+    next: usize,
+    fold: Fold,
+}
+
+impl<'a> Duplicates<'a> {
+    /// For a list of about `len` keys.
+    fn new(len: usize, fold: Fold) -> Self {
+        Duplicates {
+            keys: [None; SMALL_LIST],
+            first: (len > SMALL_LIST).then(|| HashMap::with_capacity(len)),
+            next: 0,
+            fold,
+        }
+    }
+
+    /// The next item's key (`None`: the item has none and is skipped); returns the index of
+    /// the first earlier item with an equal key.
+    fn push(&mut self, key: Option<&'a str>) -> Option<usize> {
+        let j = self.next;
+        self.next += 1;
+        if self.first.is_none() && j >= SMALL_LIST {
+            let mut first = HashMap::with_capacity(2 * SMALL_LIST);
+            for (i, k) in self.keys.iter().enumerate() {
+                if let Some(k) = k {
+                    first.entry(fold_key(k, self.fold)).or_insert(i);
+                }
             }
+            self.first = Some(first);
         }
-    } else {
-        let mut first: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(len);
-        for j in 0..len {
-            let Some(k) = key(j) else { continue };
-            match first.entry(fold_key(k, fold)) {
-                std::collections::hash_map::Entry::Occupied(e) => found(j, *e.get()),
+        let key = key?;
+        match &mut self.first {
+            Some(first) => match first.entry(fold_key(key, self.fold)) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(j);
+                    None
                 }
+            },
+            None => {
+                let kj = if self.fold.trim { key.trim() } else { key };
+                let fold = Fold {
+                    trim: false,
+                    ..self.fold
+                };
+                let found = (0..j).find(|&i| self.keys[i].is_some_and(|ki| fold_eq(ki, kj, fold)));
+                self.keys[j] = Some(kj);
+                found
             }
         }
     }
@@ -424,8 +463,7 @@ pub fn unique_by<L, F>(
 }
 
 /// The core of [`unique_by`], over item indexes.
-#[doc(hidden)] // called by `#[derive(Validate)]`, which passes a key accessor over its own list
-pub fn unique_by_keys<'a>(
+fn unique_by_keys<'a>(
     len: usize,
     key: &dyn Fn(usize) -> &'a str,
     key_name: &'static str,
@@ -434,15 +472,10 @@ pub fn unique_by_keys<'a>(
     code: &'static str,
     report: &mut Report,
 ) {
-    each_duplicate_index(len, &|i| Some(key(i)), fold, &mut |j, i| {
-        let later_item = path.index(j);
-        let later = later_item.field(key_name);
-        let first_item = path.index(i);
-        let first = first_item.field(key_name);
-        report.push(Violation::with_message(code, &later, |at| {
-            message!(at, "`{at}` `{}` duplicates `{first}`", key(j))
-        }));
-    });
+    let mut keys = UniqueByKeys::new(len, key_name, fold, path, code, report);
+    for i in 0..len {
+        keys.key(key(i));
+    }
 }
 
 /// No two elements of a list of text may be equal (compared under `fold`); `None` elements
@@ -1267,10 +1300,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
 /// through a hash map above.
 #[doc(hidden)]
 pub struct UniqueByKeys<'a, 'r> {
-    keys: [&'a str; SMALL_LIST],
-    first: Option<HashMap<Cow<'a, str>, usize>>,
-    next: usize,
-    fold: Fold,
+    duplicates: Duplicates<'a>,
     key_name: &'static str,
     path: &'r Path<'r>,
     code: &'static str,
@@ -1289,10 +1319,7 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
         report: &'r mut Report,
     ) -> Self {
         UniqueByKeys {
-            keys: [""; SMALL_LIST],
-            first: (len > SMALL_LIST).then(|| HashMap::with_capacity(len)),
-            next: 0,
-            fold,
+            duplicates: Duplicates::new(len, fold),
             key_name,
             path,
             code,
@@ -1303,28 +1330,8 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
     /// The next item's key; reports it if it duplicates an earlier one.
     #[doc(hidden)]
     pub fn key(&mut self, key: &'a str) {
-        let j = self.next;
-        self.next += 1;
-        let first = match &mut self.first {
-            Some(first) => match first.entry(fold_key(key, self.fold)) {
-                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(j);
-                    None
-                }
-            },
-            None => {
-                let kj = if self.fold.trim { key.trim() } else { key };
-                let fold = Fold {
-                    trim: false,
-                    ..self.fold
-                };
-                let found = (0..j).find(|&i| fold_eq(self.keys[i], kj, fold));
-                self.keys[j] = kj;
-                found
-            }
-        };
-        if let Some(i) = first {
+        let j = self.duplicates.next;
+        if let Some(i) = self.duplicates.push(Some(key)) {
             let later_item = self.path.index(j);
             let later = later_item.field(self.key_name);
             let first_item = self.path.index(i);

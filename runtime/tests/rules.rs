@@ -602,3 +602,35 @@ fn path_display_is_the_dotted_notation() {
         "no padding is applied"
     );
 }
+
+/// The derive's key-at-a-time checker agrees with `unique_by`, also when more keys arrive
+/// than it was told (it moves from pairwise to its hash map past `SMALL_LIST` keys).
+#[test]
+fn unique_by_keys_one_at_a_time_agrees_even_past_the_announced_length() {
+    let fold = Fold {
+        trim: true,
+        ignore_case: true,
+    };
+    let mut keys: Vec<String> = (0..70).map(|i| format!("k{i}")).collect();
+    keys.extend([" K3 ".to_owned(), "k69".to_owned(), "K0".to_owned()]);
+    struct Item(String);
+    let items: Vec<Item> = keys.iter().cloned().map(Item).collect();
+    let expected = run(|p, r| rules::unique_by(&items, "id", |it: &Item| &it.0, fold, p, "dup", r));
+    assert_eq!(
+        expected.iter().map(|v| v.path.as_str()).collect::<Vec<_>>(),
+        ["list[70].id", "list[71].id", "list[72].id"]
+    );
+    for announced in [0, 10, 64, 73, 200] {
+        let got = run(|p, r| {
+            let mut checker = rules::UniqueByKeys::new(announced, "id", fold, p, "dup", r);
+            for k in &keys {
+                checker.key(k);
+            }
+        });
+        assert_eq!(got, expected, "announced {announced}");
+    }
+    assert_eq!(
+        expected[0].message,
+        "`list[70].id` ` K3 ` duplicates `list[3].id`"
+    );
+}
