@@ -433,18 +433,10 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
                 #krate::rules::not_equal(&self.#a, #a_name, &self.#b, #b_name, #path, #c, #report);
             }
         }
-        // Not `rules::max_json_bytes(self, ..)`: that would compile `serde_json`'s serializer
-        // (its fallback) for every type reachable from the struct, on top of the size counter.
         StructRule::MaxJsonBytes { max, code: c, span } => {
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {*span=>
-                #krate::__private::max_json_bytes_of(
-                    self,
-                    #path,
-                    #max,
-                    #c,
-                    #report,
-                );
+                #krate::rules::max_json_bytes(self, #path, #max, #c, #report);
             }
         }
         StructRule::NotContains {

@@ -10,25 +10,19 @@
 //! string verbatim when `serde_json` was built with the feature that makes them special (asked
 //! of `serde_json` itself), a plain struct otherwise.
 //!
-//! [`Measured`] is what `#[derive(Validate)]` hands to `max_json_bytes`: the length computed
-//! here up front, carried by one concrete type. `max_json_bytes` and `json_bytes` are generic
-//! over the value and also hold a `serde_json` fallback; called on every struct with the rule,
-//! they would compile a second serializer (`serde_json`'s) for every type reachable from it.
-//! Through [`Measured`], each such type's `Serialize` is compiled once, for [`Size`].
+//! Nothing else is needed: with no `serde_json` fallback, a type with a byte cap compiles
+//! its `Serialize` for [`Size`] only, not a second time for `serde_json`'s serializer.
 
 use core::fmt::{self, Display, Write as _};
 
 use serde::ser::{self, Serialize};
 
-/// Why a value was not measured: its own `Serialize` failed, or it needs `serde_json`.
+/// Why a value was not measured: its own `Serialize` failed, or a map key `serde_json`
+/// refuses.
 #[derive(Debug)]
 pub(crate) enum SizeError {
     /// Raised by the value's `Serialize` impl, or a map key `serde_json` refuses.
     Custom,
-    /// A `serde_json`-private type: measure with `serde_json` instead. No longer raised (those
-    /// types are measured here); `rules::json_bytes` still handles it.
-    #[allow(dead_code)]
-    Fallback,
 }
 
 impl Display for SizeError {
@@ -55,65 +49,6 @@ pub(crate) fn compact_len<T: Serialize + ?Sized>(value: &T) -> Result<u64> {
     };
     value.serialize(&mut size)?;
     Ok(size.bytes)
-}
-
-/// The compact JSON length of a value, measured when built, for `max_json_bytes`.
-///
-/// [`max_json_bytes_of`] passes a `Measured` to [`max_json_bytes`], so that rule is compiled
-/// once, for this type, and each measured type's `Serialize` only for the size counter.
-/// Serializing a `Measured` with this module's counter gives the length (or the value's own
-/// failure); with any other serializer, the length as a number (never done).
-///
-/// [`max_json_bytes`]: crate::rules::max_json_bytes
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Measured(Option<u64>);
-
-/// The newtype name that tells [`Size`] a [`Measured`] carries its own length.
-const MEASURED: &str = "$specmint::private::Measured";
-
-impl Measured {
-    /// Measures `value`: `None` inside when it fails to serialize.
-    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Self {
-        Measured(compact_len(value).ok())
-    }
-}
-
-impl Serialize for Measured {
-    fn serialize<S: ser::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        match self.0 {
-            Some(bytes) => s.serialize_newtype_struct(MEASURED, &bytes),
-            None => Err(ser::Error::custom("value not measured")),
-        }
-    }
-}
-
-/// `max_json_bytes` on a [`Measured`], compiled here once for every crate that derives.
-fn max_json_bytes_measured(
-    value: &Measured,
-    path: &crate::Path<'_>,
-    max: usize,
-    code: &'static str,
-    report: &mut crate::Report,
-) {
-    crate::rules::max_json_bytes(value, path, max, code, report);
-}
-
-/// `#[derive(Validate)]`'s `max_json_bytes`: `value` measured by this module's size counter
-/// alone (no `serde_json` serializer compiled for its type), then
-/// [`rules::max_json_bytes`](crate::rules::max_json_bytes), compiled once here, on the
-/// measured length.
-pub fn max_json_bytes_of<T: Serialize + ?Sized>(
-    value: &T,
-    path: &crate::Path<'_>,
-    max: usize,
-    code: &'static str,
-    report: &mut crate::Report,
-) {
-    // Known short enough (see `Report::assume_json_bytes_at_most`): nothing to measure.
-    if report.json_bytes_within(max) {
-        return;
-    }
-    max_json_bytes_measured(&Measured::of(value), path, max, code, report);
 }
 
 /// `serde_json`'s private struct names (`arbitrary_precision` numbers, `RawValue`).
@@ -263,8 +198,6 @@ enum Mode {
     Json,
     /// The field of a `serde_json` private struct: only a string, written verbatim.
     Raw,
-    /// The length carried by a [`Measured`]: only a `u64`, the length itself.
-    Measured,
 }
 
 impl Size {
@@ -394,11 +327,8 @@ impl<'a> ser::Serializer for &'a mut Size {
         Ok(())
     }
     fn serialize_u64(self, v: u64) -> Result {
-        match self.mode {
-            Mode::Json => self.bytes += decimal_len(v.into()),
-            Mode::Measured => self.bytes += v,
-            Mode::Raw => return Err(SizeError::Custom),
-        }
+        self.json()?;
+        self.bytes += decimal_len(v.into());
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> Result {
@@ -425,7 +355,6 @@ impl<'a> ser::Serializer for &'a mut Size {
         match self.mode {
             Mode::Json => self.str(v),
             Mode::Raw => self.bytes += v.len() as u64,
-            Mode::Measured => return Err(SizeError::Custom),
         }
         Ok(())
     }
@@ -462,16 +391,10 @@ impl<'a> ser::Serializer for &'a mut Size {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        name: &'static str,
+        _name: &'static str,
         value: &T,
     ) -> Result {
         self.json()?;
-        if name == MEASURED {
-            self.mode = Mode::Measured;
-            let result = value.serialize(&mut *self);
-            self.mode = Mode::Json;
-            return result;
-        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -557,7 +480,6 @@ impl<'a> ser::Serializer for &'a mut Size {
                 self.bytes += counter.0;
                 return Ok(());
             }
-            Mode::Measured => return Err(SizeError::Custom),
         }
         let mut counter = EscapedCounter(0);
         write!(counter, "{value}").map_err(|_| SizeError::Custom)?;
@@ -852,19 +774,6 @@ mod tests {
         assert_eq!(raw(&1u64), None);
         assert_eq!(raw(&Some("x")), None);
         assert_eq!(raw(&vec!["x"]), None);
-    }
-
-    /// `Measured` carries the length, or the failure, to `rules::max_json_bytes`.
-    #[test]
-    fn measured_gives_the_same_length() {
-        use super::Measured;
-        use crate::rules::json_bytes;
-        let value = json!({"a": [1, 2.5, null, true, "x\u{1}"], "b": "漢字"});
-        let expected = serde_json::to_vec(&value).unwrap().len() as u64;
-        assert_eq!(json_bytes(&Measured::of(&value)), Some(expected));
-        assert_eq!(json_bytes(&Measured::of(&Fails)), None);
-        assert_eq!(json_bytes(&Measured::of(&vec![Some(Fails)])), None);
-        assert_eq!(json_bytes(&Measured::of(&0u8)), Some(1));
     }
 
     fn serde_bytes_like() -> impl Serialize {

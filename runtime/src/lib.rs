@@ -33,11 +33,6 @@ pub mod strict;
 
 pub use path::{Path, Seg};
 
-/// Not public API: what `#[derive(Validate)]` expands to, beyond [`rules`].
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::json_size::max_json_bytes_of;
-}
 pub use report::{Report, Violation};
 
 /// A value that can check itself against its declared rules.
