@@ -655,15 +655,7 @@ impl io::Write for ByteCounter {
 /// `None` when `value` fails to serialize.
 pub fn json_bytes<T: serde::Serialize + ?Sized>(value: &T) -> Option<u64> {
     // Computed without running serde_json's per-byte escape loop; the same number.
-    match crate::json_size::compact_len(value) {
-        Ok(bytes) => Some(bytes),
-        Err(crate::json_size::SizeError::Custom) => None,
-        Err(crate::json_size::SizeError::Fallback) => {
-            let mut counter = ByteCounter::default();
-            serde_json::to_writer(&mut counter, value).ok()?;
-            Some(counter.bytes)
-        }
-    }
+    crate::json_size::compact_len(value).ok()
 }
 
 /// The compact JSON serialization of `value` must be at most `max` bytes. A value that fails
@@ -682,19 +674,28 @@ pub fn max_json_bytes<T: serde::Serialize + ?Sized>(
     if report.json_bytes_within(max) {
         return;
     }
-    let Some(bytes) = json_bytes(value) else {
-        return;
-    };
+    if let Some(bytes) = json_bytes(value) {
+        max_json_bytes_len(bytes, path, max, code, report);
+    }
+}
+
+/// The core of [`max_json_bytes`], on the measured length.
+fn max_json_bytes_len(
+    bytes: u64,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
     if bytes > n(max) {
-        let message = if path.is_root() {
-            format!("the document is {bytes} bytes as compact JSON (max {max})")
-        } else {
-            format!(
-                "`{}` is {bytes} bytes as compact JSON (max {max})",
-                path.dotted()
-            )
-        };
-        report.push(Violation::new(code, path, message).with_numbers(bytes, n(max)));
+        let v = Violation::with_message(code, path, |at| {
+            if path.is_root() {
+                format!("the document is {bytes} bytes as compact JSON (max {max})")
+            } else {
+                message!(at, "`{at}` is {bytes} bytes as compact JSON (max {max})")
+            }
+        });
+        report.push(v.with_numbers(bytes, n(max)));
     }
 }
 
@@ -735,12 +736,9 @@ pub fn equals<V: TextField + ?Sized>(
 ) {
     let Some(s) = value.text() else { return };
     if s != expected {
-        let message = format!(
-            "`{}` is `{}`, expected `{expected}`",
-            path.dotted(),
-            shown(s)
-        );
-        report.push(Violation::new(code, path, message));
+        report.push(Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` is `{}`, expected `{expected}`", shown(s))
+        }));
     }
 }
 
@@ -802,21 +800,18 @@ pub fn pattern<V: TextField + ?Sized>(
     report: &mut Report,
 ) {
     let Some(s) = value.text() else { return };
-    let message = match pattern.is_match(s) {
-        Some(true) => return,
-        Some(false) => format!(
-            "`{}` `{}` does not match `{}`",
-            path.dotted(),
-            shown(s),
-            pattern.source()
+    let matched = pattern.is_match(s);
+    if matched == Some(true) {
+        return;
+    }
+    let source = pattern.source();
+    report.push(Violation::with_message(code, path, |at| match matched {
+        Some(_) => message!(at, "`{at}` `{}` does not match `{source}`", shown(s)),
+        None => message!(
+            at,
+            "`{at}` cannot be checked: `{source}` is not a valid regex"
         ),
-        None => format!(
-            "`{}` cannot be checked: `{}` is not a valid regex",
-            path.dotted(),
-            pattern.source()
-        ),
-    };
-    report.push(Violation::new(code, path, message));
+    }));
 }
 
 /// Why `s` is not a safe relative path, if it is not: `"is empty"`, `"is absolute"` (starts
@@ -851,12 +846,13 @@ pub fn relative_path<V: TextField + ?Sized>(
 ) {
     let Some(s) = value.text() else { return };
     if let Some(problem) = relative_path_problem(s) {
-        let message = format!(
-            "`{}` `{}` must be a relative path without `..` (it {problem})",
-            path.dotted(),
-            shown(s)
-        );
-        report.push(Violation::new(code, path, message));
+        report.push(Violation::with_message(code, path, |at| {
+            message!(
+                at,
+                "`{at}` `{}` must be a relative path without `..` (it {problem})",
+                shown(s)
+            )
+        }));
     }
 }
 
@@ -959,13 +955,16 @@ always_filled!(
     bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
 );
 
-fn required_message(path: &Path<'_>, why: &str, when: Option<(&str, &dyn Display)>) -> String {
-    let mut message = format!("`{}` is required", path.dotted());
+/// `` `at` is required[ when `name` is `value`][ (it is why)] ``.
+fn required_message(at: &str, why: &str, when: Option<(&str, &dyn Display)>) -> String {
+    use core::fmt::Write as _;
+    let mut message = message!(at, "`{at}` is required");
+    // Writing to a String cannot fail.
     if let Some((name, value)) = when {
-        message.push_str(&format!(" when `{name}` is `{value}`"));
+        let _ = write!(message, " when `{name}` is `{value}`");
     }
     if why != "missing" {
-        message.push_str(&format!(" (it is {why})"));
+        let _ = write!(message, " (it is {why})");
     }
     message
 }
@@ -983,11 +982,9 @@ pub fn required<V: Filled + ?Sized>(
     report: &mut Report,
 ) {
     if let Some(why) = value.unfilled() {
-        report.push(Violation::new(
-            code,
-            path,
-            required_message(path, why, None),
-        ));
+        report.push(Violation::with_message(code, path, |at| {
+            required_message(at, why, None)
+        }));
     }
 }
 
@@ -1015,8 +1012,9 @@ pub fn required_if<V, S, E>(
         return;
     }
     if let Some(why) = value.unfilled() {
-        let message = required_message(path, why, Some((sibling_name, &sibling)));
-        report.push(Violation::new(code, path, message));
+        report.push(Violation::with_message(code, path, |at| {
+            required_message(at, why, Some((sibling_name, &sibling)))
+        }));
     }
 }
 
@@ -1049,12 +1047,13 @@ pub fn not_contains<L, V>(
     for (j, item) in items.iter().enumerate() {
         if item.text() == Some(own) {
             let at = list_path.index(j);
-            let message = format!(
-                "`{}` is the {owner}'s own `{value_name}` `{}`",
-                at.dotted(),
-                shown(own)
-            );
-            report.push(Violation::new(code, &at, message));
+            report.push(Violation::with_message(code, &at, |at| {
+                message!(
+                    at,
+                    "`{at}` is the {owner}'s own `{value_name}` `{}`",
+                    shown(own)
+                )
+            }));
         }
     }
 }
@@ -1243,11 +1242,10 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
         Some(Ok(())) => {}
         Some(Err(())) => {
             let at = path.field(fields.data_name);
-            let message = match label {
-                Some(label) => format!("`{}` (`{label}`) is not valid base64", at.dotted()),
-                None => format!("`{}` is not valid base64", at.dotted()),
-            };
-            report.push(Violation::new(code, &at, message));
+            report.push(Violation::with_message(code, &at, |at| match label {
+                Some(label) => message!(at, "`{at}` (`{label}`) is not valid base64"),
+                None => message!(at, "`{at}` is not valid base64"),
+            }));
             return;
         }
     }
@@ -1259,7 +1257,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
             let subject = if path.is_root() {
                 "the document".to_owned()
             } else {
-                format!("`{}`", path.dotted())
+                format!("`{path}`")
             };
             let actual = core::str::from_utf8(&actual).unwrap_or_default();
             let message = match label {
@@ -1280,12 +1278,11 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
     if let Some(declared) = fields.length {
         if declared != i128::from(len) {
             let at = path.field(fields.length_name);
-            let what = match label {
-                Some(label) => format!("`{label}`"),
-                None => format!("`{}`", path.field(fields.data_name).dotted()),
-            };
-            let message = format!("`{}` is {declared} but {what} has {len} bytes", at.dotted());
-            let mut v = Violation::new(code, &at, message);
+            let data = path.field(fields.data_name);
+            let mut v = Violation::with_message(code, &at, |at| match label {
+                Some(label) => message!(at, "`{at}` is {declared} but `{label}` has {len} bytes"),
+                None => message!(at, "`{at}` is {declared} but `{data}` has {len} bytes"),
+            });
             v.measured = Some(len);
             v.limit = u64::try_from(declared).ok();
             report.push(v);
