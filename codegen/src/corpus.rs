@@ -912,11 +912,7 @@ impl<'a> Gen<'a> {
                 let other = values.iter().find(|v| **v != s).copied().unwrap_or(s);
                 g.owner_mut(&mut doc, hops).insert(p.clone(), json!(other));
             }
-            let errors = if ok {
-                vec![]
-            } else {
-                vec![(parse.to_owned(), at.clone())]
-            };
+            let errors = unless(ok, parse.to_owned(), at.clone());
             g.push(id, what, &format!("enum:{name}"), true, errors, doc, vec![]);
         };
         for v in &values {
@@ -1050,11 +1046,7 @@ impl<'a> Gen<'a> {
             } else {
                 path.to_owned()
             };
-            let errors = if ok {
-                vec![]
-            } else {
-                vec![(parse.to_owned(), at)]
-            };
+            let errors = unless(ok, parse.to_owned(), at);
             self.push(
                 format!("union.{path}.{label}"),
                 format!("`{path}`: {what}"),
@@ -1143,11 +1135,7 @@ impl<'a> Gen<'a> {
         vals.push(("whole_float", json!(7.0), false));
         for (label, v, ok) in vals {
             let doc = self.with(base, hops, v.clone());
-            let errors = if ok {
-                vec![]
-            } else {
-                vec![(parse.to_owned(), path.to_owned())]
-            };
+            let errors = unless(ok, parse.to_owned(), path.to_owned());
             let expressible = label != "whole_float";
             if !expressible {
                 self.reason = Some(
@@ -1310,11 +1298,7 @@ impl<'a> Gen<'a> {
                 ),
                 "pattern",
                 true,
-                if ok {
-                    vec![]
-                } else {
-                    vec![(code.clone(), path.to_owned())]
-                },
+                unless(ok, code.clone(), path.to_owned()),
                 doc,
                 vec![],
             );
@@ -1355,11 +1339,7 @@ impl<'a> Gen<'a> {
                 format!("`{path}` = `{v}`"),
                 "relative_path",
                 true,
-                if ok {
-                    vec![]
-                } else {
-                    vec![(code.clone(), path.to_owned())]
-                },
+                unless(ok, code.clone(), path.to_owned()),
                 doc,
                 vec![],
             );
@@ -1410,11 +1390,7 @@ impl<'a> Gen<'a> {
                 format!("`{path}` {label} with `{}` = `{trigger}`", ri.field),
                 "required_if",
                 true,
-                if ok {
-                    vec![]
-                } else {
-                    vec![(ri.code.clone(), path.to_owned())]
-                },
+                unless(ok, ri.code.clone(), path.to_owned()),
                 doc,
                 vec![],
             );
@@ -1447,11 +1423,7 @@ impl<'a> Gen<'a> {
                 format!("`{path}` = {items:?}"),
                 "unique",
                 exact || ok,
-                if ok {
-                    vec![]
-                } else {
-                    vec![(u.code.clone(), format!("{path}[1]"))]
-                },
+                unless(ok, u.code.clone(), format!("{path}[1]")),
                 doc,
                 vec![],
             );
@@ -2052,4 +2024,13 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// A case's expected errors: none when `ok`, else the one `code` at `path`.
+fn unless(ok: bool, code: impl Into<String>, path: impl Into<String>) -> Vec<(String, String)> {
+    if ok {
+        vec![]
+    } else {
+        vec![(code.into(), path.into())]
+    }
 }

@@ -283,29 +283,24 @@ impl Ctx<'_> {
         if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
             rules.push(quote!(nested));
         }
-        if let Some(u) = &r.unique {
-            let mut args = Vec::new();
-            if u.ignore_case {
+        // `ignore_case`, `trim` and `code = ".."`, after any leading arguments.
+        let fold_args = |mut args: Vec<TokenStream>, ignore_case: bool, trim: bool, code: &str| {
+            if ignore_case {
                 args.push(quote!(ignore_case));
             }
-            if u.trim {
+            if trim {
                 args.push(quote!(trim));
             }
-            let code = &u.code;
             args.push(quote!(code = #code));
+            args
+        };
+        if let Some(u) = &r.unique {
+            let args = fold_args(Vec::new(), u.ignore_case, u.trim, &u.code);
             rules.push(quote!(unique(#(#args),*)));
         }
         for u in &r.unique_by {
             let key = ident(&u.key_rust);
-            let mut args = vec![quote!(key = #key)];
-            if u.ignore_case {
-                args.push(quote!(ignore_case));
-            }
-            if u.trim {
-                args.push(quote!(trim));
-            }
-            let code = &u.code;
-            args.push(quote!(code = #code));
+            let args = fold_args(vec![quote!(key = #key)], u.ignore_case, u.trim, &u.code);
             rules.push(quote!(unique_by(#(#args),*)));
         }
         for c in &r.contradiction {
