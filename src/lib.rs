@@ -28,33 +28,15 @@ pub mod bundled;
 
 pub use bundle::{bundle_options, GENERATED_DIR, SPEC_DIR};
 
-macro_rules! bundled_spec {
-    ($(#[$doc:meta])* $module:ident) => {
-        $(#[$doc])*
-        #[deny(warnings, missing_docs)]
-        pub mod $module {
-            include!(concat!(env!("OUT_DIR"), "/rust/", stringify!($module), ".rs"));
-
-            /// The JSON Schema (draft 2020-12) emitted from the same spec.
-            pub const JSON_SCHEMA: &str =
-                include_str!(concat!(env!("OUT_DIR"), "/schema/", stringify!($module), ".schema.json"));
-        }
-    };
-}
-
-bundled_spec! {
-    /// TaskPacket v1.0: the role-to-role handoff packet (`spec/task_packet.md`).
-    task_packet
-}
-bundled_spec! {
-    /// Action Envelope v0.1: how a model proposes a state change (`spec/action_envelope.md`).
-    action_envelope
-}
-bundled_spec! {
-    /// Task Envelopes: the delegated task contract and its lifecycle (`spec/task_envelope.md`).
-    task_envelope
-}
-bundled_spec! {
-    /// TaskPack 0.1: the portable handoff container, flat form (`spec/taskpack.md`).
-    taskpack
-}
+/// Action Envelope v0.1: how a model proposes a state change (`spec/action_envelope.md`).
+#[deny(warnings, missing_docs)]
+pub mod action_envelope;
+/// Task Envelopes: the delegated task contract and its lifecycle (`spec/task_envelope.md`).
+#[deny(warnings, missing_docs)]
+pub mod task_envelope;
+/// TaskPacket v1.0: the role-to-role handoff packet (`spec/task_packet.md`).
+#[deny(warnings, missing_docs)]
+pub mod task_packet;
+/// TaskPack 0.1: the portable handoff container, flat form (`spec/taskpack.md`).
+#[deny(warnings, missing_docs)]
+pub mod taskpack;

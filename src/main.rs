@@ -7,13 +7,16 @@
 //! ```
 //! Exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
 use specmint::runtime::document::{check_size, extracted_range, locate, locate_key, DocumentSpec};
 use specmint::Violation;
+
+mod cli;
+use cli::{read_input, Format, UsageError};
 
 const USAGE: &str = "\
 usage:
@@ -23,9 +26,6 @@ usage:
   specmint --help
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
-
-/// A failure that is not a verdict: bad usage or I/O. Exit status 2.
-struct UsageError(String);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,12 +60,6 @@ fn find_type(name: Option<&String>) -> Result<&'static Bundled, UsageError> {
         .ok_or_else(|| UsageError(format!("unknown TYPE `{name}` (one of: {known})")))
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Format {
-    Human,
-    Json,
-}
-
 fn validate(args: &[String]) -> Result<u8, UsageError> {
     let mut positional = Vec::new();
     let mut format = Format::Human;
@@ -73,18 +67,7 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--format" => {
-                format = match rest.next().map(String::as_str) {
-                    Some("human") => Format::Human,
-                    Some("json") => Format::Json,
-                    other => {
-                        return Err(UsageError(format!(
-                            "--format takes `human` or `json`, got {}",
-                            other.map_or("nothing".to_owned(), |o| format!("`{o}`"))
-                        )))
-                    }
-                }
-            }
+            "--format" => format = Format::parse(rest.next())?,
             "--max-input-bytes" => {
                 let value = rest.next().and_then(|v| v.parse::<usize>().ok());
                 max_input_bytes = Some(value.ok_or_else(|| {
@@ -136,30 +119,6 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     };
     written.map_err(|e| UsageError(format!("cannot write output: {e}")))?;
     Ok(if verdict.is_ok() { 0 } else { 1 })
-}
-
-/// The input's first `limit + 1` bytes at most, and its total length in bytes.
-fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), UsageError> {
-    let (display, reader): (String, Box<dyn Read>) = if file == "-" {
-        ("<stdin>".to_owned(), Box::new(std::io::stdin().lock()))
-    } else {
-        let f = std::fs::File::open(file)
-            .map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
-        (file.to_owned(), Box::new(f))
-    };
-    let fail = |e: std::io::Error| UsageError(format!("cannot read `{display}`: {e}"));
-    let mut reader = reader;
-    let mut input = Vec::new();
-    let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    (&mut reader)
-        .take(head)
-        .read_to_end(&mut input)
-        .map_err(fail)?;
-    let mut total = input.len() as u64;
-    if input.len() > limit {
-        total += std::io::copy(&mut reader, &mut std::io::sink()).map_err(fail)?;
-    }
-    Ok((display, input, total))
 }
 
 /// A violation with the place in the input it points at.

@@ -1,0 +1,8 @@
+// The generated types, constants, error enum and validator of spec/task_packet.md, then this
+// protocol's hand-written behaviour in the sibling files of this folder.
+
+include!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
+
+/// The JSON Schema (draft 2020-12) emitted from the same spec.
+pub const JSON_SCHEMA: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/schema/task_packet.schema.json"));
