@@ -4,6 +4,9 @@
 //! specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
 //! specmint schema <TYPE>
 //! specmint generate [--spec DIR] [--out DIR] [--check]
+//! specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
+//! specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
+//! specmint mcp --home DIR --agent ID
 //! ```
 //! Exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error.
 
@@ -23,6 +26,9 @@ usage:
   specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
   specmint schema <TYPE>
   specmint generate [--spec DIR] [--out DIR] [--check]
+  specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
+  specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
+  specmint mcp --home DIR --agent ID
   specmint --help
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
@@ -44,6 +50,8 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("validate") => validate(&args[1..]),
         Some("schema") => schema(&args[1..]),
         Some("generate") => generate(&args[1..]),
+        Some("handoff") => cli::handoff::run(&args[1..]),
+        Some("mcp") => cli::mcp::run(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)

@@ -587,6 +587,73 @@ impl ::specmint::runtime::Validate for OutputFormat {
     }
 }
 
+/// Legal edges: `stage`
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+pub enum Stage {
+    /// Plans the goal and fans it out.
+    #[serde(rename = "planner")]
+    Planner,
+    /// Does the work.
+    #[serde(rename = "executor")]
+    Executor,
+    /// Checks the work; hands back for repair.
+    #[serde(rename = "verifier")]
+    Verifier,
+}
+
+impl Stage {
+    /// Every state, in table order.
+    pub const ALL: &'static [Stage] = &[
+        Stage::Planner,
+        Stage::Executor,
+        Stage::Verifier,
+    ];
+    /// The terminal states: no move leaves them.
+    pub const TERMINAL: &'static [Stage] = &[];
+    /// Every legal move as (from, to), in table order.
+    pub const TRANSITIONS: &'static [(Stage, Stage)] = &[
+        (Stage::Planner, Stage::Executor),
+        (Stage::Executor, Stage::Verifier),
+        (Stage::Verifier, Stage::Executor),
+    ];
+    /// The state as spelled in the spec.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Stage::Planner => "planner",
+            Stage::Executor => "executor",
+            Stage::Verifier => "verifier",
+        }
+    }
+    /// Whether no move leaves this state.
+    pub const fn is_terminal(self) -> bool {
+        {
+            let _ = self;
+            false
+        }
+    }
+    /// Whether moving from this state to `to` is legal.
+    pub fn can_transition(self, to: Self) -> bool {
+        Self::TRANSITIONS.iter().any(|&(f, t)| f == self && t == to)
+    }
+}
+
+impl ::core::fmt::Display for Stage {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Error codes of spec/task_packet.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PacketError {
@@ -608,6 +675,26 @@ pub enum PacketError {
     SelfHandoff,
     /// The normalized packet is over the byte cap as compact JSON.
     PacketTooLarge,
+    /// No `packet` argument (the CLI: an empty or all-whitespace input).
+    MissingPacket,
+    /// The caller is not a role member (no `[team_member]`, no parseable `[agent] role`, or no readable `agent.toml`).
+    NotATeamMember,
+    /// A `[team_member]` table exists but cannot be read. Deliberately not a fallback: degrading would silently drop the task/round pinning.
+    TeamMemberUnreadable,
+    /// `from_role` is not the caller's role.
+    FromRoleMismatch,
+    /// `goal_id` is not the task the caller was assigned.
+    TaskIdMismatch,
+    /// `round` is not the round the caller is on.
+    RoundMismatch,
+    /// `from_role → to_role` is not one of the three stage transitions.
+    InvalidHandoffEdge,
+    /// `goal_id` is not 1–64 bytes of `[A-Za-z0-9_-]`, or `round` exceeds 10000.
+    InvalidPathComponent,
+    /// The packet could not be filed (I/O, or a leg already holding 100 packets).
+    WriteFailed,
+    /// The caller identity is not 1–64 bytes of `[A-Za-z0-9_-]`.
+    InvalidAgentId,
 }
 
 impl PacketError {
@@ -622,6 +709,16 @@ impl PacketError {
         PacketError::ContradictoryAssertion,
         PacketError::SelfHandoff,
         PacketError::PacketTooLarge,
+        PacketError::MissingPacket,
+        PacketError::NotATeamMember,
+        PacketError::TeamMemberUnreadable,
+        PacketError::FromRoleMismatch,
+        PacketError::TaskIdMismatch,
+        PacketError::RoundMismatch,
+        PacketError::InvalidHandoffEdge,
+        PacketError::InvalidPathComponent,
+        PacketError::WriteFailed,
+        PacketError::InvalidAgentId,
     ];
     /// The code as spelled in the spec.
     pub const fn code(self) -> &'static str {
@@ -635,6 +732,16 @@ impl PacketError {
             PacketError::ContradictoryAssertion => "contradictory_assertion",
             PacketError::SelfHandoff => "self_handoff",
             PacketError::PacketTooLarge => "packet_too_large",
+            PacketError::MissingPacket => "missing_packet",
+            PacketError::NotATeamMember => "not_a_team_member",
+            PacketError::TeamMemberUnreadable => "team_member_unreadable",
+            PacketError::FromRoleMismatch => "from_role_mismatch",
+            PacketError::TaskIdMismatch => "task_id_mismatch",
+            PacketError::RoundMismatch => "round_mismatch",
+            PacketError::InvalidHandoffEdge => "invalid_handoff_edge",
+            PacketError::InvalidPathComponent => "invalid_path_component",
+            PacketError::WriteFailed => "write_failed",
+            PacketError::InvalidAgentId => "invalid_agent_id",
         }
     }
     /// The variant whose code is `code`, if the spec has one.
@@ -656,6 +763,30 @@ impl PacketError {
             "self_handoff" => ::core::option::Option::Some(PacketError::SelfHandoff),
             "packet_too_large" => {
                 ::core::option::Option::Some(PacketError::PacketTooLarge)
+            }
+            "missing_packet" => ::core::option::Option::Some(PacketError::MissingPacket),
+            "not_a_team_member" => {
+                ::core::option::Option::Some(PacketError::NotATeamMember)
+            }
+            "team_member_unreadable" => {
+                ::core::option::Option::Some(PacketError::TeamMemberUnreadable)
+            }
+            "from_role_mismatch" => {
+                ::core::option::Option::Some(PacketError::FromRoleMismatch)
+            }
+            "task_id_mismatch" => {
+                ::core::option::Option::Some(PacketError::TaskIdMismatch)
+            }
+            "round_mismatch" => ::core::option::Option::Some(PacketError::RoundMismatch),
+            "invalid_handoff_edge" => {
+                ::core::option::Option::Some(PacketError::InvalidHandoffEdge)
+            }
+            "invalid_path_component" => {
+                ::core::option::Option::Some(PacketError::InvalidPathComponent)
+            }
+            "write_failed" => ::core::option::Option::Some(PacketError::WriteFailed),
+            "invalid_agent_id" => {
+                ::core::option::Option::Some(PacketError::InvalidAgentId)
             }
             _ => ::core::option::Option::None,
         }

@@ -3,6 +3,9 @@
 
 use std::io::Read;
 
+pub mod handoff;
+pub mod mcp;
+
 /// A failure that is not a verdict: bad usage or I/O. Exit status 2.
 pub struct UsageError(pub String);
 

@@ -6,3 +6,8 @@ include!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
 /// The JSON Schema (draft 2020-12) emitted from the same spec.
 pub const JSON_SCHEMA: &str =
     include_str!(concat!(env!("OUT_DIR"), "/schema/task_packet.schema.json"));
+
+pub mod audit;
+pub mod compose;
+pub mod handoff;
+pub mod leg;

@@ -1,0 +1,99 @@
+//! The home's audit logs: one JSON object per line, appended whole.
+//!
+//! Several processes file packets into one home at once, so each row is written with a single
+//! `write` under an exclusive advisory lock on its log file: rows never interleave or tear.
+//! Logging is best effort: a log that cannot be written never turns a filed packet into a
+//! refusal (the packet is already on disk), and a refusal is still returned.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use fs4::FileExt;
+
+/// `<home>/artifacts.jsonl`: provenance of what agents produced.
+pub const ARTIFACTS_LOG: &str = "artifacts.jsonl";
+/// `<home>/security_audit.jsonl`: security-relevant events.
+pub const SECURITY_AUDIT_LOG: &str = "security_audit.jsonl";
+/// `<home>/tool_calls.jsonl`: tool calls that were refused, with their error class.
+pub const TOOL_CALLS_LOG: &str = "tool_calls.jsonl";
+
+/// The longest `params.detail` a `tool_calls.jsonl` row carries, in chars.
+pub const DETAIL_MAX_CHARS: usize = 200;
+
+/// Appends `row` as one line to `<home>/<log>` (created 0600 when absent).
+pub(crate) fn append(home: &Path, log: &str, row: &serde_json::Value) -> std::io::Result<()> {
+    let mut line = row.to_string();
+    line.push('\n');
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(home.join(log))?;
+    FileExt::lock(&file)?;
+    file.write_all(line.as_bytes())
+    // Dropping the file closes it, which releases the lock.
+}
+
+/// `text` cut to its first `max` chars (never inside a char, so CJK text stays valid UTF-8).
+#[must_use]
+pub fn truncate_chars(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
+/// The current time as RFC 3339 UTC with milliseconds: `2026-11-30T10:15:14.123Z`.
+pub(crate) fn now_rfc3339() -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_counts_chars_and_never_splits_one() {
+        let cjk = "約".repeat(250);
+        let cut = truncate_chars(&cjk, DETAIL_MAX_CHARS);
+        assert_eq!(cut.chars().count(), 200);
+        assert_eq!(cut.len(), 600);
+        assert_eq!(truncate_chars("short", DETAIL_MAX_CHARS), "short");
+        assert_eq!(truncate_chars("a約b", 2), "a約");
+    }
+
+    #[test]
+    fn dates_follow_the_gregorian_calendar() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+    }
+}

@@ -1,0 +1,328 @@
+//! The composer's side of a handoff: read one leg's packets back, and render a packet for
+//! the role that receives it, with `constraints` and `audience` under the never-trim headers.
+//!
+//! A leg is read by slot number (the canonical file, then `.01`, `.02`, …; the first missing
+//! slot ends the scan). Every file is revalidated, including its identity against the leg,
+//! because a filename proves nothing; one that fails is skipped with a `team_packet_skipped`
+//! row in `security_audit.jsonl`. A leg with no valid packet fails the stage.
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde_json::json;
+
+use super::audit::{self, SECURITY_AUDIT_LOG};
+use super::handoff::Refusal;
+use super::leg::Leg;
+use super::{PacketError, Role, TaskPacket};
+
+/// The code of a leg that holds no valid packet: the stage fails.
+pub const NO_VALID_PACKETS: &str = "no_valid_packets";
+
+/// The header the constraints section is rendered under (spec: "Never-trim sections").
+pub const SECTION_HEADER_CONSTRAINTS: &str = "## 約束";
+/// The header the audience section is rendered under.
+pub const SECTION_HEADER_AUDIENCE: &str = "## 受眾";
+
+/// A section prompt compression must leave whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NeverTrim {
+    /// `constraints`.
+    Constraints,
+    /// `audience`.
+    Audience,
+}
+
+impl NeverTrim {
+    /// Both sections, in the spec's order.
+    pub const ALL: [NeverTrim; 2] = [NeverTrim::Constraints, NeverTrim::Audience];
+
+    /// The header the composer writes.
+    #[must_use]
+    pub const fn header(self) -> &'static str {
+        match self {
+            NeverTrim::Constraints => SECTION_HEADER_CONSTRAINTS,
+            NeverTrim::Audience => SECTION_HEADER_AUDIENCE,
+        }
+    }
+
+    /// The other spelling also recognized as this section's header.
+    #[must_use]
+    pub const fn also_recognized(self) -> &'static str {
+        match self {
+            NeverTrim::Constraints => "## Constraints",
+            NeverTrim::Audience => "## Audience",
+        }
+    }
+
+    /// The section `line` is the header of: an exact match after trimming whitespace, so a
+    /// decorated variant (`## 約束（勿刪）`) protects nothing.
+    #[must_use]
+    pub fn of_header(line: &str) -> Option<NeverTrim> {
+        let line = line.trim();
+        NeverTrim::ALL
+            .into_iter()
+            .find(|s| line == s.header() || line == s.also_recognized())
+    }
+}
+
+/// The byte ranges of `text` that are never-trim sections: each from its header line to the
+/// next level-1 or level-2 heading (or the end).
+#[must_use]
+pub fn protected_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let heading = trimmed.starts_with("# ") || trimmed.starts_with("## ") || {
+            let t = trimmed.trim_end();
+            t == "#" || t == "##"
+        };
+        if heading {
+            if let Some(start) = open.take() {
+                ranges.push(start..at);
+            }
+            if NeverTrim::of_header(line).is_some() {
+                open = Some(at);
+            }
+        }
+        at += line.len();
+    }
+    if let Some(start) = open {
+        ranges.push(start..text.len());
+    }
+    ranges
+}
+
+/// One packet of a leg, as read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegPacket {
+    /// Its file, relative to the home.
+    pub path: String,
+    /// The packet.
+    pub packet: TaskPacket,
+}
+
+/// A file of a leg that was skipped, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Its file, relative to the home.
+    pub path: String,
+    /// The first violation's code, `leg_mismatch`, or `unreadable`.
+    pub code: &'static str,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// What a leg holds: its valid packets in slot order, and the files skipped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegReading {
+    /// The valid packets.
+    pub packets: Vec<LegPacket>,
+    /// The malformed ones.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Reads the leg (task, round, from → to) under `home`.
+///
+/// # Errors
+///
+/// `invalid_path_component` when `task_id` or `round` cannot name a leg, and
+/// [`NO_VALID_PACKETS`] when the leg holds no valid packet (its message lists what was
+/// skipped).
+pub fn read_leg(
+    home: &Path,
+    task_id: &str,
+    round: u32,
+    from: Role,
+    to: Role,
+) -> Result<LegReading, Refusal> {
+    let leg = Leg::new(task_id, round, from, to).ok_or_else(|| Refusal {
+        code: PacketError::InvalidPathComponent.code(),
+        message: format!("task {task_id:?} round {round} cannot name a leg"),
+    })?;
+    let mut reading = LegReading {
+        packets: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for path in leg.files(home) {
+        match read_one(home, &path, task_id, round, from, to) {
+            Ok(packet) => reading.packets.push(LegPacket { path, packet }),
+            Err((code, message)) => {
+                let row = json!({
+                    "timestamp": audit::now_rfc3339(),
+                    "event": "team_packet_skipped",
+                    "details": { "path": path, "code": code, "message": message },
+                });
+                let _ = audit::append(home, SECURITY_AUDIT_LOG, &row);
+                reading.skipped.push(Skipped {
+                    path,
+                    code,
+                    message,
+                });
+            }
+        }
+    }
+    if reading.packets.is_empty() {
+        let skipped: Vec<String> = reading
+            .skipped
+            .iter()
+            .map(|s| format!("{} ({})", s.path, s.code))
+            .collect();
+        return Err(Refusal {
+            code: NO_VALID_PACKETS,
+            message: format!(
+                "the leg `{}/{}` holds no valid packet{}",
+                leg.dir,
+                leg.stem,
+                if skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; skipped: {}", skipped.join(", "))
+                }
+            ),
+        });
+    }
+    Ok(reading)
+}
+
+fn read_one(
+    home: &Path,
+    path: &str,
+    task_id: &str,
+    round: u32,
+    from: Role,
+    to: Role,
+) -> Result<TaskPacket, (&'static str, String)> {
+    let bytes = std::fs::read(home.join(path)).map_err(|e| ("unreadable", e.to_string()))?;
+    let packet = TaskPacket::from_json_slice(&bytes).map_err(|report| {
+        let code = report.iter().next().map_or("invalid_packet", |v| v.code);
+        let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
+        (code, messages.join("; "))
+    })?;
+    let claims = (
+        packet.goal_id.as_str(),
+        packet.round,
+        packet.from_role,
+        packet.to_role,
+    );
+    if claims != (task_id, round, from, to) {
+        return Err((
+            "leg_mismatch",
+            format!(
+                "the packet claims task {:?} round {} {} → {}, not this leg",
+                claims.0, claims.1, claims.2, claims.3
+            ),
+        ));
+    }
+    Ok(packet)
+}
+
+/// The packet as Markdown for the receiving role. `constraints` and `audience` are always
+/// present, under [`SECTION_HEADER_CONSTRAINTS`] and [`SECTION_HEADER_AUDIENCE`].
+#[must_use]
+pub fn render_for_role(packet: &TaskPacket) -> String {
+    let mut out = format!(
+        "# TaskPacket `{}` ({} → {}, task `{}`, round {})\n\n**Objective:** {}\n\n**Output format:** {}\n",
+        packet.packet_id,
+        packet.from_role,
+        packet.to_role,
+        packet.goal_id,
+        packet.round,
+        packet.objective,
+        crate::runtime::document::to_canonical_json(&packet.output_format),
+    );
+    if let Some(parent) = &packet.parent_packet {
+        out.push_str(&format!("\n**Answers packet:** `{parent}`\n"));
+    }
+    out.push_str(&format!("\n{SECTION_HEADER_CONSTRAINTS}\n\n"));
+    if packet.constraints.is_empty() {
+        out.push_str("(none)\n");
+    }
+    for c in &packet.constraints {
+        out.push_str(&format!("- `{}`: {}\n", c.id, c.text));
+    }
+    out.push_str(&format!("\n{SECTION_HEADER_AUDIENCE}\n\n"));
+    if packet.audience.is_empty() {
+        out.push_str("(none declared: the task's own audience applies)\n");
+    }
+    for a in &packet.audience {
+        out.push_str(&format!("- {a}\n"));
+    }
+    let lists: [(&str, Vec<String>); 9] = [
+        ("Boundaries", packet.boundaries.clone()),
+        (
+            "Acceptance",
+            packet
+                .acceptance
+                .iter()
+                .map(|a| format!("{}: {}", a.kind, a.value))
+                .collect(),
+        ),
+        (
+            "Artifacts",
+            packet.artifacts.iter().map(|a| a.id.clone()).collect(),
+        ),
+        (
+            "Findings",
+            packet
+                .findings
+                .iter()
+                .map(|f| format!("{} (evidence: {})", f.text, f.evidence.join(", ")))
+                .collect(),
+        ),
+        ("Evidence index", packet.evidence_index.clone()),
+        ("Open questions", packet.open_questions.clone()),
+        ("Blockers", packet.blockers.clone()),
+        ("Next steps", packet.next_steps.clone()),
+        (
+            "References",
+            packet
+                .wiki_refs
+                .iter()
+                .chain(&packet.memory_refs)
+                .chain(&packet.state_keys)
+                .cloned()
+                .collect(),
+        ),
+    ];
+    for (title, items) in lists.iter().filter(|(_, items)| !items.is_empty()) {
+        out.push_str(&format!("\n## {title}\n\n"));
+        for item in items {
+            out.push_str(&format!("- {item}\n"));
+        }
+    }
+    out.push_str(&format!("\n**Fidelity:** {}\n", packet.fidelity));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_exact_headers_are_protected() {
+        assert_eq!(
+            NeverTrim::of_header("## 約束"),
+            Some(NeverTrim::Constraints)
+        );
+        assert_eq!(
+            NeverTrim::of_header("  ## Audience \t"),
+            Some(NeverTrim::Audience)
+        );
+        assert_eq!(NeverTrim::of_header("## 約束（勿刪）"), None);
+        assert_eq!(NeverTrim::of_header("### 約束"), None);
+        assert_eq!(NeverTrim::of_header("## constraints"), None);
+    }
+
+    #[test]
+    fn a_section_runs_to_the_next_level_one_or_two_heading() {
+        let text = "# T\n## 約束\n- a\n### sub\n- b\n## Other\nx\n## Audience\n- v\n";
+        let ranges = protected_ranges(text);
+        assert_eq!(ranges.len(), 2);
+        assert_eq!(&text[ranges[0].clone()], "## 約束\n- a\n### sub\n- b\n");
+        assert_eq!(&text[ranges[1].clone()], "## Audience\n- v\n");
+        assert!(protected_ranges("## 約束（勿刪）\n- a\n").is_empty());
+    }
+}

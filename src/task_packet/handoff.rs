@@ -1,0 +1,473 @@
+//! `team_handoff`: the one door a packet moves through (spec/task_packet.md, "Handoff tool").
+//!
+//! [`team_handoff`] files a packet under a home directory for the agent the process runs as:
+//! it resolves the caller's team record, fills the identity keys the caller left out,
+//! cross-checks the ones it wrote, validates the packet with the generated validator (refused
+//! whole, never truncated), and writes it atomically into its leg (see [`super::leg`]). Every
+//! refusal carries a code of the spec's error table ([`PacketError`]) and is logged to
+//! `tool_calls.jsonl`; a filing is logged to `artifacts.jsonl` and `security_audit.jsonl`.
+//! The CLI (`specmint handoff`) and the MCP server (`specmint mcp`) are thin layers over it.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value};
+
+use super::audit::{self, ARTIFACTS_LOG, DETAIL_MAX_CHARS, SECURITY_AUDIT_LOG, TOOL_CALLS_LOG};
+use super::leg::{is_path_component, Leg, PACKET_ROUND_MAX};
+use super::{PacketError, Role, Stage, TaskPacket, JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
+
+/// The tool's name, as MCP clients call it and the logs record it.
+pub const TOOL_NAME: &str = "team_handoff";
+
+/// The keys filled from the caller's record when the packet leaves them out.
+pub const FILLED_KEYS: [&str; 4] = ["goal_id", "round", "from_role", "to_role"];
+
+/// A filed packet: the tool's result `{"ok": true, "path", "bytes"}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filed {
+    /// Where the packet was written, relative to the home, `/`-separated.
+    pub path: String,
+    /// The size of the file: the packet's canonical compact JSON.
+    pub bytes: usize,
+}
+
+impl Filed {
+    /// `{"ok": true, "path": .., "bytes": ..}`.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        json!({ "ok": true, "path": self.path, "bytes": self.bytes })
+    }
+}
+
+/// A refused call: a code of the spec's error table and a message that teaches the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The spec's code (`invalid_packet`, `not_a_team_member`, ...).
+    pub code: &'static str,
+    /// What is wrong and, for shape errors, what to send instead.
+    pub message: String,
+}
+
+impl Refusal {
+    fn new(code: PacketError, message: impl Into<String>) -> Self {
+        Refusal {
+            code: code.code(),
+            message: message.into(),
+        }
+    }
+
+    /// `{"ok": false, "code": .., "message": ..}`.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        json!({ "ok": false, "code": self.code, "message": self.message })
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+/// Files one packet for `agent` under `home`.
+///
+/// `packet` is the JSON text of the tool's `packet` argument: an object, or a JSON string
+/// holding one; `None` when the argument is absent. Refusals are logged to
+/// `<home>/tool_calls.jsonl` and write nothing else.
+///
+/// # Errors
+///
+/// The [`Refusal`] with the spec's code, checks in the spec's order: agent id, argument,
+/// identity, shape and validation, `from_role`, `goal_id`, `round`, the edge, the path, the
+/// write.
+pub fn team_handoff(home: &Path, agent: &str, packet: Option<&str>) -> Result<Filed, Refusal> {
+    let result = file(home, agent, packet);
+    if let Err(refusal) = &result {
+        let row = json!({
+            "timestamp": audit::now_rfc3339(),
+            "agent_id": agent,
+            "tool": TOOL_NAME,
+            "outcome": "refused",
+            "error_class": refusal.code,
+            "params": { "detail": audit::truncate_chars(&refusal.to_string(), DETAIL_MAX_CHARS) },
+        });
+        let _ = audit::append(home, TOOL_CALLS_LOG, &row);
+    }
+    result
+}
+
+fn file(home: &Path, agent: &str, packet: Option<&str>) -> Result<Filed, Refusal> {
+    if !is_path_component(agent) {
+        return Err(Refusal::new(
+            PacketError::InvalidAgentId,
+            format!(
+                "the caller identity {agent:?} is not an agent id (1–64 bytes of [A-Za-z0-9_-])"
+            ),
+        ));
+    }
+    let Some(argument) = packet else {
+        return Err(Refusal::new(
+            PacketError::MissingPacket,
+            format!("the `packet` argument is required{}", shape_hint()),
+        ));
+    };
+    let member = Member::read(home, agent)?;
+    let text = packet_text(argument)?;
+    let filled = fill(&text, &member);
+    let packet = TaskPacket::from_json_str(filled.as_deref().unwrap_or(&text))
+        .map_err(|report| validation_refusal(&report))?;
+    member.cross_check(&packet)?;
+    let legal = stage(packet.from_role)
+        .zip(stage(packet.to_role))
+        .is_some_and(|(from, to)| from.can_transition(to));
+    if !legal {
+        let edges: Vec<String> = Stage::TRANSITIONS
+            .iter()
+            .map(|(from, to)| format!("{from} → {to}"))
+            .collect();
+        return Err(Refusal::new(
+            PacketError::InvalidHandoffEdge,
+            format!(
+                "`{}` → `{}` is not a stage transition (legal: {})",
+                packet.from_role,
+                packet.to_role,
+                edges.join(", ")
+            ),
+        ));
+    }
+    let leg = Leg::new(
+        &packet.goal_id,
+        packet.round,
+        packet.from_role,
+        packet.to_role,
+    )
+    .ok_or_else(|| path_refusal(&packet))?;
+    let bytes = packet.to_canonical_json();
+    let path = leg
+        .file(home, &packet.packet_id, bytes.as_bytes())
+        .map_err(|e| {
+            Refusal::new(
+                PacketError::WriteFailed,
+                format!("could not file the packet in `{}`: {e}", leg.dir),
+            )
+        })?;
+    let filed = Filed {
+        path,
+        bytes: bytes.len(),
+    };
+    log_filing(home, agent, &packet, &filed);
+    Ok(filed)
+}
+
+/// The packet's JSON text: the argument itself, or the text a JSON string argument holds.
+fn packet_text(argument: &str) -> Result<String, Refusal> {
+    if !argument.trim_start().starts_with('"') {
+        return Ok(argument.to_owned());
+    }
+    serde_json::from_str::<String>(argument)
+        .map_err(|e| Refusal::new(PacketError::InvalidPacket, format!("{e}{}", shape_hint())))
+}
+
+/// The text with the identity keys it lacks appended from the record, or `None` when nothing
+/// is missing (or the text is not an object, which the typed parse then reports).
+///
+/// The keys are written into the caller's own text, before its closing brace, so the strict
+/// reading (duplicate keys, integer tokens) and serde's positions still apply to what the
+/// caller sent.
+fn fill(text: &str, member: &Member) -> Option<String> {
+    let object: Map<String, Value> = serde_json::from_str(text).ok()?;
+    let to_role = stage(member.role)
+        .and_then(|from| Stage::TRANSITIONS.iter().find(|(f, _)| *f == from))
+        .map(|(_, to)| to.as_str());
+    let values = [
+        member.task_id.as_deref().map(Value::from),
+        member.round.map(Value::from),
+        Some(Value::from(member.role.as_str())),
+        to_role.map(Value::from),
+    ];
+    let mut added = String::new();
+    for (key, value) in FILLED_KEYS.iter().zip(values) {
+        if let (false, Some(value)) = (object.contains_key(*key), value) {
+            if !object.is_empty() || !added.is_empty() {
+                added.push(',');
+            }
+            added.push_str(&format!("{}:{value}", Value::from(*key)));
+        }
+    }
+    if added.is_empty() {
+        return None;
+    }
+    let close = text.rfind('}')?;
+    Some(format!("{}{added}{}", &text[..close], &text[close..]))
+}
+
+/// The stage a role occupies; `utility` occupies none.
+fn stage(role: Role) -> Option<Stage> {
+    Stage::ALL
+        .iter()
+        .copied()
+        .find(|s| s.as_str() == role.as_str())
+}
+
+fn validation_refusal(report: &crate::Report) -> Refusal {
+    let first = report.iter().next().map_or("invalid_packet", |v| v.code);
+    let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
+    let mut message = messages.join("; ");
+    if first == PacketError::InvalidPacket.code() {
+        message.push_str(&shape_hint());
+    }
+    Refusal {
+        code: first,
+        message,
+    }
+}
+
+fn path_refusal(packet: &TaskPacket) -> Refusal {
+    let message = if packet.round > PACKET_ROUND_MAX {
+        format!("`round` {} is over {PACKET_ROUND_MAX}", packet.round)
+    } else {
+        format!(
+            "`goal_id` {:?} is not usable as a path component (1–64 bytes of [A-Za-z0-9_-])",
+            packet.goal_id
+        )
+    };
+    Refusal::new(PacketError::InvalidPathComponent, message)
+}
+
+/// What to send instead, appended to every shape refusal: the minimal packet and the optional
+/// keys, both from the spec (the `const=` example and the emitted schema).
+#[must_use]
+pub fn shape_hint() -> String {
+    format!(
+        " · send this shape — these seven keys are enough: {MINIMAL_PACKET_EXAMPLE} · optional keys, all defaulting to empty: {}",
+        optional_keys().join(", ")
+    )
+}
+
+/// The packet's optional keys: the emitted schema's properties that it does not require.
+#[must_use]
+pub fn optional_keys() -> &'static [String] {
+    static KEYS: OnceLock<Vec<String>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let schema: Value = serde_json::from_str(JSON_SCHEMA).unwrap_or_default();
+        let packet = &schema["$defs"]["packet"];
+        let required = packet["required"].as_array().cloned().unwrap_or_default();
+        packet["properties"]
+            .as_object()
+            .map(|properties| {
+                properties
+                    .keys()
+                    .filter(|key| !required.iter().any(|r| r == key.as_str()))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
+}
+
+fn log_filing(home: &Path, agent: &str, packet: &TaskPacket, filed: &Filed) {
+    let timestamp = audit::now_rfc3339();
+    let artifact = json!({
+        "timestamp": timestamp,
+        "agent_id": agent,
+        "origin": "produced",
+        "task_id": packet.goal_id,
+        "round": packet.round,
+        "path": filed.path,
+        "bytes": filed.bytes,
+        "display_name": format!("handoff {} → {} r{}", packet.from_role, packet.to_role, packet.round),
+    });
+    let event = json!({
+        "timestamp": timestamp,
+        "event": TOOL_NAME,
+        "agent_id": agent,
+        "details": {
+            "task_id": packet.goal_id,
+            "round": packet.round,
+            "from_role": packet.from_role,
+            "to_role": packet.to_role,
+            "bytes": filed.bytes,
+            "constraints": packet.constraints.len(),
+            "audience": packet.audience,
+            "path": filed.path,
+        },
+    });
+    let _ = audit::append(home, ARTIFACTS_LOG, &artifact);
+    let _ = audit::append(home, SECURITY_AUDIT_LOG, &event);
+}
+
+/// The caller's team record: its role and, when pinned, its task and round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The caller's role.
+    pub role: Role,
+    /// The task it was spawned for (`[team_member] task_id`, when not blank).
+    pub task_id: Option<String>,
+    /// The round it is on (`[team_member] round`).
+    pub round: Option<u32>,
+}
+
+/// `[team_member]` as the spawn scaffold writes it. Other keys are ignored.
+#[derive(serde::Deserialize)]
+struct TeamMemberTable {
+    role: Role,
+    #[serde(default)]
+    task_id: Option<String>,
+    #[serde(default)]
+    round: Option<u32>,
+    #[serde(default)]
+    #[allow(dead_code)] // read so that a `parent` of the wrong type is refused
+    parent: Option<String>,
+}
+
+impl Member {
+    /// The caller's agent directory: `<home>/agents/.ephemeral/<id>/` when it exists (where
+    /// role members live), else `<home>/agents/<id>/`.
+    #[must_use]
+    pub fn dir(home: &Path, agent: &str) -> PathBuf {
+        let ephemeral = home.join("agents").join(".ephemeral").join(agent);
+        if ephemeral.is_dir() {
+            ephemeral
+        } else {
+            home.join("agents").join(agent)
+        }
+    }
+
+    /// Reads the record of `agent` (a valid agent id) under `home`.
+    ///
+    /// # Errors
+    ///
+    /// `team_member_unreadable` when a `[team_member]` table exists but cannot be read;
+    /// `not_a_team_member` when there is no readable `agent.toml`, or it has no
+    /// `[team_member]` and no `[agent] role` naming a team role.
+    pub fn read(home: &Path, agent: &str) -> Result<Member, Refusal> {
+        let path = Member::dir(home, agent).join("agent.toml");
+        let not_member = |why: String| {
+            Refusal::new(
+                PacketError::NotATeamMember,
+                format!("only a role member of a team may file a TaskPacket: {why}"),
+            )
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| not_member(format!("cannot read `{}`: {e}", path.display())))?;
+        let mut document: toml::Table = toml::from_str(&text)
+            .map_err(|e| not_member(format!("`{}` is not TOML: {e}", path.display())))?;
+        if let Some(table) = document.remove("team_member") {
+            let record: TeamMemberTable = table.try_into().map_err(|e| {
+                Refusal::new(
+                    PacketError::TeamMemberUnreadable,
+                    format!(
+                        "`[team_member]` in `{}` cannot be read: {}",
+                        path.display(),
+                        e.to_string().trim_end()
+                    ),
+                )
+            })?;
+            return Ok(Member {
+                role: record.role,
+                task_id: record.task_id.filter(|t| !t.trim().is_empty()),
+                round: record.round,
+            });
+        }
+        let role = document
+            .get("agent")
+            .and_then(|agent| agent.get("role"))
+            .and_then(toml::Value::as_str);
+        match role.and_then(|r| Role::ALL.iter().find(|role| role.as_str() == r)) {
+            Some(&role) => Ok(Member {
+                role,
+                task_id: None,
+                round: None,
+            }),
+            None => {
+                Err(not_member(format!(
+                "`{}` has no `[team_member]` table and no `[agent] role` that is a team role ({})",
+                path.display(),
+                Role::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(", ")
+            )))
+            }
+        }
+    }
+
+    /// Refuses a packet that claims another role, task or round than this record.
+    fn cross_check(&self, packet: &TaskPacket) -> Result<(), Refusal> {
+        if packet.from_role != self.role {
+            return Err(Refusal::new(
+                PacketError::FromRoleMismatch,
+                format!(
+                    "you are `{}`, but the packet says from_role `{}`",
+                    self.role, packet.from_role
+                ),
+            ));
+        }
+        if let Some(task) = self.task_id.as_deref().filter(|t| *t != packet.goal_id) {
+            return Err(Refusal::new(
+                PacketError::TaskIdMismatch,
+                format!(
+                    "you are assigned task {task:?}, but the packet says goal_id {:?}",
+                    packet.goal_id
+                ),
+            ));
+        }
+        if let Some(round) = self.round.filter(|r| *r != packet.round) {
+            return Err(Refusal::new(
+                PacketError::RoundMismatch,
+                format!(
+                    "you are on round {round}, but the packet says round {}",
+                    packet.round
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(task: Option<&str>, round: Option<u32>) -> Member {
+        Member {
+            role: Role::Planner,
+            task_id: task.map(str::to_owned),
+            round,
+        }
+    }
+
+    #[test]
+    fn fill_appends_only_the_missing_keys_before_the_closing_brace() {
+        let m = member(Some("t-1"), Some(3));
+        assert_eq!(
+            fill(r#"{"packet_id":"p","round":3} "#, &m).as_deref(),
+            Some(
+                r#"{"packet_id":"p","round":3,"goal_id":"t-1","from_role":"planner","to_role":"executor"} "#
+            )
+        );
+        assert_eq!(
+            fill("{}", &m).as_deref(),
+            Some(r#"{"goal_id":"t-1","round":3,"from_role":"planner","to_role":"executor"}"#)
+        );
+        let complete = r#"{"goal_id":"g","round":1,"from_role":"planner","to_role":"executor"}"#;
+        assert_eq!(fill(complete, &m), None);
+        assert_eq!(fill("[1]", &m), None);
+    }
+
+    #[test]
+    fn an_unpinned_record_fills_only_the_roles() {
+        assert_eq!(
+            fill("{}", &member(None, None)).as_deref(),
+            Some(r#"{"from_role":"planner","to_role":"executor"}"#)
+        );
+    }
+
+    #[test]
+    fn optional_keys_are_the_schema_properties_minus_the_required_seven() {
+        let keys = optional_keys();
+        assert_eq!(keys.len(), 19);
+        assert!(keys.iter().any(|k| k == "constraints"));
+        assert!(!keys.iter().any(|k| k == "objective"));
+        let minimal: Map<String, Value> = serde_json::from_str(MINIMAL_PACKET_EXAMPLE).unwrap();
+        assert_eq!(minimal.len(), 7, "the hint says `these seven keys`");
+    }
+}

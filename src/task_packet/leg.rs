@@ -1,0 +1,200 @@
+//! The on-disk layout of filed packets: `<home>/team_packets/<task_id>/r<round>/`, one *leg*
+//! (`<from>-to-<to>`) holding the canonical file and its numbered siblings.
+//!
+//! Writers serialize per leg on an exclusive `flock` of the leg's lock file, so choosing a
+//! slot and filling it is one step for every process; the bytes go to a temp file that is
+//! fsynced and renamed over the slot, so a reader sees the old file or the new one, never a
+//! torn one. Readers take no lock: a rename is atomic.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+
+use fs4::FileExt;
+
+use super::Role;
+
+/// The directory under the home that holds every leg.
+pub const TEAM_PACKETS_DIR: &str = "team_packets";
+/// The highest `round` a path may carry (the spec's "round exceeds 10000").
+pub const PACKET_ROUND_MAX: u32 = 10_000;
+/// Numbered siblings a leg may hold besides its canonical file (`.01` … `.99`).
+pub const SIBLINGS_MAX: u32 = 99;
+/// The longest agent id or task id usable as one path component, in bytes.
+pub const PATH_COMPONENT_MAX_BYTES: usize = 64;
+
+/// Set to a file path, a filing creates that file once its temp file is written and fsynced,
+/// then stops before the rename until the process is killed. Tests use it to kill a writer
+/// mid-write; nothing else should set it.
+#[doc(hidden)]
+pub const PAUSE_BEFORE_RENAME_ENV: &str = "SPECMINT_TEST_PAUSE_BEFORE_RENAME";
+
+/// Whether `s` is 1–64 bytes of `[A-Za-z0-9_-]`: an agent id, or a task id usable as one
+/// path component (no separator, no `.`/`..`, nothing a shell or a log would mangle).
+#[must_use]
+pub fn is_path_component(s: &str) -> bool {
+    (1..=PATH_COMPONENT_MAX_BYTES).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// One leg: the packets one role hands another in one round of one task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leg {
+    /// `team_packets/<task_id>/r<round>`, relative to the home, `/`-separated.
+    pub dir: String,
+    /// `<from>-to-<to>`.
+    pub stem: String,
+}
+
+impl Leg {
+    /// The leg of (task, round, from → to); `None` when `task_id` is not a path component or
+    /// `round` is over [`PACKET_ROUND_MAX`].
+    #[must_use]
+    pub fn new(task_id: &str, round: u32, from: Role, to: Role) -> Option<Self> {
+        (is_path_component(task_id) && round <= PACKET_ROUND_MAX).then(|| Leg {
+            dir: format!("{TEAM_PACKETS_DIR}/{task_id}/r{round}"),
+            stem: format!("{from}-to-{to}"),
+        })
+    }
+
+    /// The file of slot `n`, relative to the home: 0 is the canonical
+    /// `<from>-to-<to>.json`, 1 to 99 the siblings `<from>-to-<to>.NN.json`.
+    #[must_use]
+    pub fn slot(&self, n: u32) -> String {
+        match n {
+            0 => format!("{}/{}.json", self.dir, self.stem),
+            n => format!("{}/{}.{n:02}.json", self.dir, self.stem),
+        }
+    }
+
+    /// Writes `bytes` (a packet whose id is `packet_id`) into this leg under `home`: into the
+    /// slot already holding `packet_id`, else the lowest free slot. Returns the slot's path
+    /// relative to the home. Every slot taken by another packet is an error.
+    pub fn file(&self, home: &Path, packet_id: &str, bytes: &[u8]) -> io::Result<String> {
+        let dir = home.join(&self.dir);
+        fs::create_dir_all(&dir)?;
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let lock = options.open(dir.join(format!(".{}.lock", self.stem)))?;
+        FileExt::lock(&lock)?;
+        let slot = self.choose_slot(home, packet_id)?;
+        let target = home.join(&slot);
+        let temp = dir.join(format!(".{}.json.tmp", self.stem));
+        write_synced(&temp, bytes)?;
+        if let Some(marker) = std::env::var_os(PAUSE_BEFORE_RENAME_ENV) {
+            File::create(marker)?;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(60));
+            }
+        }
+        fs::rename(&temp, &target)?;
+        // The rename is durable once the directory entry is.
+        File::open(&dir)?.sync_all()?;
+        Ok(slot)
+        // Dropping `lock` releases it.
+    }
+
+    /// The slot for `packet_id`: the one holding it, else the lowest free one.
+    fn choose_slot(&self, home: &Path, packet_id: &str) -> io::Result<String> {
+        let mut free = None;
+        for n in 0..=SIBLINGS_MAX {
+            let slot = self.slot(n);
+            match fs::read(home.join(&slot)) {
+                Ok(bytes) => {
+                    if packet_id_of(&bytes).as_deref() == Some(packet_id) {
+                        return Ok(slot);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    free.get_or_insert(slot);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        free.ok_or_else(|| {
+            io::Error::other(format!(
+                "the leg `{}/{}` already holds {} packets",
+                self.dir,
+                self.stem,
+                SIBLINGS_MAX + 1
+            ))
+        })
+    }
+
+    /// The files of this leg in slot order, relative to the home: the canonical file, then
+    /// `.01`, `.02`, … up to the first missing slot.
+    pub fn files(&self, home: &Path) -> Vec<String> {
+        (0..=SIBLINGS_MAX)
+            .map(|n| self.slot(n))
+            .take_while(|slot| home.join(slot).is_file())
+            .collect()
+    }
+}
+
+/// The `packet_id` of a filed packet, if its bytes are a JSON object holding one.
+fn packet_id_of(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        packet_id: String,
+    }
+    serde_json::from_slice::<Id>(bytes)
+        .ok()
+        .map(|id| id.packet_id)
+}
+
+/// Creates or truncates `path` (mode 0600), writes `bytes` and fsyncs it.
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.create(true).write(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    // A temp file that already existed keeps its mode; set it again.
+    #[cfg(unix)]
+    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_components_are_short_plain_ascii() {
+        assert!(is_path_component("task-1183_b"));
+        assert!(is_path_component(&"a".repeat(64)));
+        for bad in [
+            "",
+            "..",
+            ".",
+            "a/b",
+            "a\\b",
+            "a b",
+            "任務",
+            "a.json",
+            &"a".repeat(65),
+        ] {
+            assert!(!is_path_component(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn slots_are_the_canonical_file_then_two_digit_siblings() {
+        let leg = Leg::new("t-1", 2, Role::Planner, Role::Executor).unwrap();
+        assert_eq!(leg.slot(0), "team_packets/t-1/r2/planner-to-executor.json");
+        assert_eq!(
+            leg.slot(1),
+            "team_packets/t-1/r2/planner-to-executor.01.json"
+        );
+        assert_eq!(
+            leg.slot(99),
+            "team_packets/t-1/r2/planner-to-executor.99.json"
+        );
+        assert!(Leg::new("t-1", PACKET_ROUND_MAX + 1, Role::Planner, Role::Executor).is_none());
+        assert!(Leg::new("../x", 1, Role::Planner, Role::Executor).is_none());
+    }
+}
