@@ -256,7 +256,18 @@ fn error_enum_holds_the_specs_codes() {
             "duplicate_constraint_id",
             "contradictory_assertion",
             "self_handoff",
-            "packet_too_large"
+            "packet_too_large",
+            // The team_handoff tool's own refusals (the spec's engine codes).
+            "missing_packet",
+            "not_a_team_member",
+            "team_member_unreadable",
+            "from_role_mismatch",
+            "task_id_mismatch",
+            "round_mismatch",
+            "invalid_handoff_edge",
+            "invalid_path_component",
+            "write_failed",
+            "invalid_agent_id"
         ]
     );
     assert_eq!(

@@ -1,0 +1,977 @@
+//! `team_handoff` end to end: every refusal code through the library, the CLI and the MCP
+//! server (a raw JSON-RPC client over the server's stdio), filing and re-filing, the audit
+//! rows, concurrent writers in real processes, a writer killed mid-write, and the composer's
+//! read side.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{json, Value};
+use specmint::task_packet::compose::{self, NeverTrim, NO_VALID_PACKETS};
+use specmint::task_packet::handoff::{self, team_handoff};
+use specmint::task_packet::leg::{Leg, PAUSE_BEFORE_RENAME_ENV};
+use specmint::task_packet::{PacketError, Role, TaskPacket, MINIMAL_PACKET_EXAMPLE};
+
+const PLANNER: &str =
+    "[team_member]\nrole = \"planner\"\ntask_id = \"task-1\"\nround = 2\nparent = \"boss\"\n";
+const LEG: &str = "team_packets/task-1/r2/planner-to-executor";
+
+/// A home directory under the system temp dir, removed on drop.
+struct Home(PathBuf);
+
+impl Home {
+    fn new() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "specmint-handoff-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Home(dir)
+    }
+
+    /// A home with `agent` as a role member (ephemeral layout) whose record is `toml`.
+    fn with_member(agent: &str, toml: &str) -> Self {
+        let home = Home::new();
+        home.member(agent, toml);
+        home
+    }
+
+    fn member(&self, agent: &str, toml: &str) {
+        let dir = self.0.join("agents/.ephemeral").join(agent);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("agent.toml"), toml).unwrap();
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Every file under the home except `tool_calls.jsonl`, with its bytes.
+    fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
+        fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for entry in entries {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(root, &path, out);
+                } else {
+                    let rel = path.strip_prefix(root).unwrap().display().to_string();
+                    if rel != "tool_calls.jsonl" {
+                        out.insert(rel, std::fs::read(&path).unwrap());
+                    }
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        walk(&self.0, &self.0, &mut out);
+        out
+    }
+
+    fn rows(&self, log: &str) -> Vec<Value> {
+        std::fs::read_to_string(self.0.join(log))
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+}
+
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The refusal cases (tests/fixtures/handoff_refusals.json), through three doors.
+
+struct Case {
+    name: String,
+    code: String,
+    agent: String,
+    /// `None`: the argument is absent.
+    packet: Option<Value>,
+    message_starts: Option<String>,
+    home: Home,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(common::root().join("tests/fixtures/handoff_refusals.json"))
+        .unwrap();
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    let default_toml = fixture["default_agent_toml"].as_str().unwrap();
+    fixture["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            let agent = case
+                .get("agent")
+                .or(fixture.get("default_agent"))
+                .and_then(Value::as_str)
+                .unwrap()
+                .to_owned();
+            let home = Home::new();
+            let toml = match case.get("agent_toml") {
+                None => Some(default_toml),
+                Some(value) => value.as_str(),
+            };
+            if let Some(toml) = toml {
+                // An invalid agent id is never resolved; give its record a plain name.
+                let dir_name = if agent.is_empty() || agent.contains('/') || agent.len() > 64 {
+                    "eph-p1"
+                } else {
+                    agent.as_str()
+                };
+                home.member(dir_name, toml);
+            }
+            let mut packet = case.get("packet").cloned();
+            if let (Some(pad), Some(Value::Object(object))) = (case.get("pad"), packet.as_mut()) {
+                let text = pad["repeat"]
+                    .as_str()
+                    .unwrap()
+                    .repeat(pad["times"].as_u64().unwrap() as usize);
+                let value = if pad["list"] == true {
+                    json!([text])
+                } else {
+                    json!(text)
+                };
+                object.insert(pad["key"].as_str().unwrap().to_owned(), value);
+            }
+            match case.get("setup").and_then(Value::as_str) {
+                Some("full_leg") => fill_leg(&home, 100),
+                Some("team_packets_is_a_file") => {
+                    std::fs::write(home.path().join("team_packets"), "").unwrap()
+                }
+                Some(other) => panic!("unknown setup `{other}`"),
+                None => {}
+            }
+            Case {
+                name: case["name"].as_str().unwrap().to_owned(),
+                code: case["code"].as_str().unwrap().to_owned(),
+                agent,
+                packet,
+                message_starts: case
+                    .get("message_starts")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                home,
+            }
+        })
+        .collect()
+}
+
+/// Files `n` distinct packets on the leg task-1/r2 planner → executor, through the library.
+fn fill_leg(home: &Home, n: usize) {
+    for i in 0..n {
+        let packet =
+            json!({"packet_id": format!("pk-fill-{i}"), "objective": "x", "output_format": "diff"});
+        team_handoff(home.path(), "filler", Some(&packet.to_string()))
+            .map(|_| ())
+            .or_else(|r| {
+                // The first call makes the filler a member.
+                assert_eq!(r.code, "not_a_team_member");
+                home.member("filler", PLANNER);
+                team_handoff(home.path(), "filler", Some(&packet.to_string())).map(|_| ())
+            })
+            .unwrap();
+    }
+}
+
+/// Runs every case through `door` (which returns the refusal's code and message) and checks
+/// the code, that nothing but one `tool_calls.jsonl` row was written, and that row.
+fn each_case(door: impl Fn(&Case) -> (String, String)) {
+    let cases = cases();
+    for case in &cases {
+        let before = case.home.snapshot();
+        let calls_before = case.home.rows("tool_calls.jsonl").len();
+        let (code, message) = door(case);
+        let name = &case.name;
+        assert_eq!(code, case.code, "{name}: {message}");
+        if let Some(start) = &case.message_starts {
+            assert!(message.starts_with(start.as_str()), "{name}: {message}");
+        }
+        if code == "invalid_packet" || code == "missing_packet" {
+            assert!(
+                message.contains(MINIMAL_PACKET_EXAMPLE),
+                "{name}: {message}"
+            );
+        }
+        assert_eq!(
+            case.home.snapshot(),
+            before,
+            "{name}: a refusal wrote files"
+        );
+        let calls = case.home.rows("tool_calls.jsonl");
+        assert_eq!(calls.len(), calls_before + 1, "{name}");
+        let row = calls.last().unwrap();
+        assert_eq!(row["error_class"], case.code, "{name}");
+        assert_eq!(row["tool"], "team_handoff", "{name}");
+        assert_eq!(row["agent_id"], case.agent.as_str(), "{name}");
+        let detail = row["params"]["detail"].as_str().unwrap();
+        assert!(detail.chars().count() <= 200, "{name}");
+        assert!(
+            format!("{code}: {message}").starts_with(detail),
+            "{name}: the detail is the message's head"
+        );
+    }
+    // Every code of the spec's error table has a case, and no case names another code.
+    let covered: BTreeSet<&str> = cases.iter().map(|c| c.code.as_str()).collect();
+    let table: BTreeSet<&str> = PacketError::ALL.iter().map(|e| e.code()).collect();
+    assert_eq!(covered, table);
+}
+
+#[test]
+fn every_refusal_code_through_the_library() {
+    each_case(|case| {
+        let argument = case.packet.as_ref().map(Value::to_string);
+        let refusal =
+            team_handoff(case.home.path(), &case.agent, argument.as_deref()).expect_err(&case.name);
+        (refusal.code.to_owned(), refusal.message)
+    });
+}
+
+#[test]
+fn every_refusal_code_through_the_cli() {
+    each_case(|case| {
+        let input = case
+            .packet
+            .as_ref()
+            .map(Value::to_string)
+            .unwrap_or_default();
+        let home = case.home.path().to_str().unwrap();
+        let out = common::specmint(
+            &[
+                "handoff",
+                "--home",
+                home,
+                "--agent",
+                &case.agent,
+                "-",
+                "--format",
+                "json",
+            ],
+            input.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", case.name);
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(result["ok"], false, "{}", case.name);
+        assert_eq!(result.as_object().unwrap().len(), 3, "{}", case.name);
+        (
+            result["code"].as_str().unwrap().to_owned(),
+            result["message"].as_str().unwrap().to_owned(),
+        )
+    });
+}
+
+#[test]
+fn every_refusal_code_through_the_mcp_server() {
+    each_case(|case| {
+        let mut server = McpServer::start(case.home.path(), &case.agent);
+        let arguments = match &case.packet {
+            Some(packet) => json!({ "packet": packet }),
+            None => json!({}),
+        };
+        let result = server.call(&arguments);
+        assert_eq!(result["isError"], true, "{}", case.name);
+        let text = result["content"][0]["text"].as_str().unwrap();
+        let (code, message) = text.split_once(": ").unwrap();
+        (code.to_owned(), message.to_owned())
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// A raw MCP client: JSON-RPC lines over the server's stdin and stdout.
+
+struct McpServer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl McpServer {
+    fn start(home: &Path, agent: &str) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+            .args(["mcp", "--home", home.to_str().unwrap(), "--agent", agent])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut server = McpServer {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let init = server.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": { "name": "specmint-tests", "version": "0" },
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "specmint", "{init}");
+        server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server hung up"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// `tools/call team_handoff` with `arguments`: the call's result.
+    fn call(&mut self, arguments: &Value) -> Value {
+        let response = self.request(
+            "tools/call",
+            json!({ "name": "team_handoff", "arguments": arguments }),
+        );
+        response["result"].clone()
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_mcp_tool_shows_the_minimal_packet_and_takes_only_a_packet() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let mut server = McpServer::start(home.path(), "eph-p1");
+    let list = server.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    let tool = &tools[0];
+    assert_eq!(tool["name"], "team_handoff");
+    assert!(tool["description"]
+        .as_str()
+        .unwrap()
+        .contains(MINIMAL_PACKET_EXAMPLE));
+    let schema = &tool["inputSchema"];
+    assert_eq!(schema["required"], json!(["packet"]));
+    assert_eq!(
+        schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["packet"]
+    );
+    // The packet is the emitted schema, less the four keys the server fills.
+    let emitted: Value = serde_json::from_str(specmint::task_packet::JSON_SCHEMA).unwrap();
+    let mut packet = emitted["$defs"]["packet"].clone();
+    packet["required"] = json!(["objective", "output_format", "packet_id"]);
+    assert_eq!(schema["$defs"]["packet"], packet);
+    assert_eq!(
+        schema["properties"]["packet"]["anyOf"][0]["$ref"],
+        emitted["$ref"]
+    );
+
+    // A filing through the server, the identity from its --agent.
+    let result = server.call(&json!({ "packet": { "packet_id": "pk-1", "objective": "do it", "output_format": "markdown" }, "agent": "someone-else" }));
+    assert_eq!(result["isError"], false, "{result}");
+    let filed: Value =
+        serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        filed,
+        json!({ "ok": true, "path": format!("{LEG}.json"), "bytes": filed["bytes"] })
+    );
+    assert_eq!(result["structuredContent"], filed);
+    assert_eq!(home.rows("security_audit.jsonl")[0]["agent_id"], "eph-p1");
+}
+
+// ---------------------------------------------------------------------------------------
+// Filing.
+
+fn minimal(packet_id: &str) -> String {
+    json!({ "packet_id": packet_id, "objective": "do it", "output_format": "markdown" }).to_string()
+}
+
+#[test]
+fn a_packet_is_filled_from_the_record_and_written_canonical_and_private() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let argument = r#"{"packet_id":"pk-1","objective":"整理清單","output_format":" JSON ","constraints":[{"id":"c1","text":"只讀"}],"audience":["verifier","channel:telegram"]}"#;
+    let filed = team_handoff(home.path(), "eph-p1", Some(argument)).unwrap();
+    assert_eq!(filed.path, format!("{LEG}.json"));
+    let written = std::fs::read_to_string(home.path().join(&filed.path)).unwrap();
+    assert_eq!(filed.bytes, written.len());
+    assert_eq!(
+        written,
+        r#"{"packet_id":"pk-1","goal_id":"task-1","round":2,"from_role":"planner","to_role":"executor","objective":"整理清單","output_format":{"kind":"json","schema":null},"constraints":[{"id":"c1","text":"只讀"}],"audience":["verifier","channel:telegram"]}"#
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(home.path().join(&filed.path))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert_eq!(
+        filed.to_json(),
+        json!({ "ok": true, "path": filed.path, "bytes": filed.bytes })
+    );
+
+    let artifacts = home.rows("artifacts.jsonl");
+    assert_eq!(artifacts.len(), 1);
+    let a = &artifacts[0];
+    assert_eq!(
+        (
+            a["origin"].as_str(),
+            a["task_id"].as_str(),
+            a["round"].as_u64()
+        ),
+        (Some("produced"), Some("task-1"), Some(2))
+    );
+    assert_eq!(a["path"], filed.path.as_str());
+    let events = home.rows("security_audit.jsonl");
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["event"], "team_handoff");
+    assert_eq!(
+        events[0]["details"],
+        json!({
+            "task_id": "task-1", "round": 2, "from_role": "planner", "to_role": "executor",
+            "bytes": filed.bytes, "constraints": 1, "audience": ["verifier", "channel:telegram"],
+            "path": filed.path,
+        })
+    );
+    assert!(home.rows("tool_calls.jsonl").is_empty());
+}
+
+#[test]
+fn a_json_string_holding_the_packet_is_the_same_packet() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let argument = Value::from(minimal("pk-1")).to_string();
+    let filed = team_handoff(home.path(), "eph-p1", Some(&argument)).unwrap();
+    assert_eq!(filed.path, format!("{LEG}.json"));
+}
+
+#[test]
+fn written_identity_is_kept_when_it_agrees_with_the_record() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let filed = team_handoff(
+        home.path(),
+        "eph-p1",
+        Some(r#"{"packet_id":"p","goal_id":"task-1","round":2,"from_role":"planner","to_role":"executor","objective":"x","output_format":"diff"}"#),
+    )
+    .unwrap();
+    assert_eq!(filed.path, format!("{LEG}.json"));
+}
+
+#[test]
+fn the_plain_layout_and_the_agent_role_fallback_file_unpinned() {
+    let home = Home::new();
+    let dir = home.path().join("agents/exec-7");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("agent.toml"), "[agent]\nrole = \"executor\"\n").unwrap();
+    let argument =
+        r#"{"packet_id":"p","goal_id":"task-5","round":9,"objective":"x","output_format":"files"}"#;
+    let filed = team_handoff(home.path(), "exec-7", Some(argument)).unwrap();
+    assert_eq!(
+        filed.path,
+        "team_packets/task-5/r9/executor-to-verifier.json"
+    );
+    // Unpinned, the goal_id cannot be filled.
+    let refusal = team_handoff(home.path(), "exec-7", Some(&minimal("q"))).unwrap_err();
+    assert_eq!(refusal.code, "invalid_packet");
+    assert!(
+        refusal.message.starts_with("missing field `goal_id`"),
+        "{}",
+        refusal.message
+    );
+}
+
+#[test]
+fn the_ephemeral_layout_wins_over_the_plain_one() {
+    let home = Home::with_member("eph-1", PLANNER);
+    let plain = home.path().join("agents/eph-1");
+    std::fs::create_dir_all(&plain).unwrap();
+    std::fs::write(plain.join("agent.toml"), "[agent]\nrole = \"main\"\n").unwrap();
+    assert!(team_handoff(home.path(), "eph-1", Some(&minimal("p"))).is_ok());
+}
+
+#[test]
+fn re_filing_overwrites_its_own_slot_and_new_ids_take_the_lowest_free_one() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let file = |id: &str, objective: &str| {
+        let argument = json!({ "packet_id": id, "objective": objective, "output_format": "diff" });
+        team_handoff(home.path(), "eph-p1", Some(&argument.to_string()))
+            .unwrap()
+            .path
+    };
+    assert_eq!(file("a", "1"), format!("{LEG}.json"));
+    assert_eq!(file("b", "1"), format!("{LEG}.01.json"));
+    assert_eq!(file("c", "1"), format!("{LEG}.02.json"));
+    assert_eq!(file("a", "2"), format!("{LEG}.json"));
+    let canonical = std::fs::read_to_string(home.path().join(format!("{LEG}.json"))).unwrap();
+    assert!(canonical.contains(r#""objective":"2""#));
+    // The spec: re-filing overwrites its own file, even with a lower slot free.
+    std::fs::remove_file(home.path().join(format!("{LEG}.01.json"))).unwrap();
+    assert_eq!(file("c", "2"), format!("{LEG}.02.json"));
+    assert_eq!(file("d", "1"), format!("{LEG}.01.json"));
+}
+
+#[test]
+fn a_refusal_detail_is_cut_to_200_chars_on_a_char_boundary() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let goal = "任".repeat(300);
+    let argument =
+        json!({ "packet_id": "p", "goal_id": goal, "objective": "x", "output_format": "diff" });
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&argument.to_string())).unwrap_err();
+    assert_eq!(refusal.code, "task_id_mismatch");
+    let detail = home.rows("tool_calls.jsonl")[0]["params"]["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(detail.chars().count(), 200);
+    assert!(refusal.to_string().starts_with(&detail));
+}
+
+#[test]
+fn validation_refusals_carry_every_indexed_message() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let argument =
+        r#"{"packet_id":" ","objective":"x","output_format":"diff","audience":["v","　"]}"#;
+    let refusal = team_handoff(home.path(), "eph-p1", Some(argument)).unwrap_err();
+    assert_eq!(refusal.code, "blank_field");
+    assert_eq!(
+        refusal.message,
+        "`packet_id` must not be blank; `audience[1]` must not be blank"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Real processes at once.
+
+fn cli_filing(home: &Path, packet: &str) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+        .args([
+            "handoff",
+            "--home",
+            home.to_str().unwrap(),
+            "--agent",
+            "eph-p1",
+            "-",
+            "--format",
+            "json",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(packet.as_bytes())
+        .unwrap();
+    child
+}
+
+fn leg_packets(home: &Home) -> Vec<compose::LegPacket> {
+    let reading =
+        compose::read_leg(home.path(), "task-1", 2, Role::Planner, Role::Executor).unwrap();
+    assert!(reading.skipped.is_empty(), "{:?}", reading.skipped);
+    reading.packets
+}
+
+#[test]
+fn thirty_two_processes_filing_distinct_packets_fill_thirty_two_slots() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let children: Vec<Child> = (0..32)
+        .map(|i| cli_filing(home.path(), &minimal(&format!("pk-{i}"))))
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let packets = leg_packets(&home);
+    let slots: Vec<&str> = packets.iter().map(|p| p.path.as_str()).collect();
+    let expected: Vec<String> = (0..32)
+        .map(|n| {
+            Leg::new("task-1", 2, Role::Planner, Role::Executor)
+                .unwrap()
+                .slot(n)
+        })
+        .collect();
+    assert_eq!(slots, expected);
+    let ids: BTreeSet<&str> = packets
+        .iter()
+        .map(|p| p.packet.packet_id.as_str())
+        .collect();
+    assert_eq!(ids.len(), 32);
+    assert_eq!(home.rows("artifacts.jsonl").len(), 32);
+    assert_eq!(home.rows("security_audit.jsonl").len(), 32);
+}
+
+#[test]
+fn sixteen_processes_re_filing_one_packet_leave_one_file() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let children: Vec<Child> = (0..16)
+        .map(|_| cli_filing(home.path(), &minimal("pk-same")))
+        .collect();
+    for child in children {
+        assert_eq!(child.wait_with_output().unwrap().status.code(), Some(0));
+    }
+    let packets = leg_packets(&home);
+    assert_eq!(packets.len(), 1);
+    assert_eq!(packets[0].packet.packet_id, "pk-same");
+    let files: Vec<String> = std::fs::read_dir(home.path().join("team_packets/task-1/r2"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".json"))
+        .collect();
+    assert_eq!(files, ["planner-to-executor.json"]);
+}
+
+#[test]
+fn a_writer_killed_before_its_rename_leaves_no_partial_packet() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    team_handoff(home.path(), "eph-p1", Some(&minimal("pk-old"))).unwrap();
+    let before = std::fs::read(home.path().join(format!("{LEG}.json"))).unwrap();
+    let marker = home.path().join("paused");
+    // Re-file pk-old with another objective, and a new packet, each killed mid-write.
+    for packet in [
+        json!({ "packet_id": "pk-old", "objective": "changed", "output_format": "diff" })
+            .to_string(),
+        minimal("pk-new"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+            .args([
+                "handoff",
+                "--home",
+                home.path().to_str().unwrap(),
+                "--agent",
+                "eph-p1",
+                "-",
+            ])
+            .env(PAUSE_BEFORE_RENAME_ENV, &marker)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(packet.as_bytes())
+            .unwrap();
+        while !marker.exists() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        std::fs::remove_file(&marker).unwrap();
+        // The canonical file is the old one, whole; no sibling appeared.
+        assert_eq!(
+            std::fs::read(home.path().join(format!("{LEG}.json"))).unwrap(),
+            before
+        );
+        assert_eq!(leg_packets(&home).len(), 1);
+        assert!(home
+            .path()
+            .join("team_packets/task-1/r2/.planner-to-executor.json.tmp")
+            .exists());
+    }
+    // The next filing on the leg takes the stale temp file's place.
+    let filed = team_handoff(home.path(), "eph-p1", Some(&minimal("pk-new"))).unwrap();
+    assert_eq!(filed.path, format!("{LEG}.01.json"));
+    assert!(!home
+        .path()
+        .join("team_packets/task-1/r2/.planner-to-executor.json.tmp")
+        .exists());
+    assert_eq!(leg_packets(&home).len(), 2);
+}
+
+// ---------------------------------------------------------------------------------------
+// The composer's read side.
+
+#[test]
+fn reading_a_leg_skips_malformed_siblings_and_stops_at_a_gap() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    for id in ["a", "b", "c", "d"] {
+        team_handoff(home.path(), "eph-p1", Some(&minimal(id))).unwrap();
+    }
+    // .01 torn by hand, .02 claims another leg, .03 removed so .04 is never reached.
+    std::fs::write(
+        home.path().join(format!("{LEG}.01.json")),
+        "{\"packet_id\":",
+    )
+    .unwrap();
+    let other = r#"{"packet_id":"c","goal_id":"task-1","round":2,"from_role":"verifier","to_role":"executor","objective":"x","output_format":"diff"}"#;
+    std::fs::write(home.path().join(format!("{LEG}.02.json")), other).unwrap();
+    std::fs::rename(
+        home.path().join(format!("{LEG}.03.json")),
+        home.path().join(format!("{LEG}.04.json")),
+    )
+    .unwrap();
+    let reading =
+        compose::read_leg(home.path(), "task-1", 2, Role::Planner, Role::Executor).unwrap();
+    let ids: Vec<&str> = reading
+        .packets
+        .iter()
+        .map(|p| p.packet.packet_id.as_str())
+        .collect();
+    assert_eq!(ids, ["a"]);
+    let skipped: Vec<(&str, &str)> = reading
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.code))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            (format!("{LEG}.01.json").as_str(), "invalid_packet"),
+            (format!("{LEG}.02.json").as_str(), "leg_mismatch"),
+        ]
+    );
+    let audit: Vec<Value> = home
+        .rows("security_audit.jsonl")
+        .into_iter()
+        .filter(|row| row["event"] == "team_packet_skipped")
+        .collect();
+    assert_eq!(audit.len(), 2);
+    assert_eq!(audit[1]["details"]["path"], format!("{LEG}.02.json"));
+}
+
+#[test]
+fn a_leg_without_a_valid_packet_fails_the_stage() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let refusal =
+        compose::read_leg(home.path(), "task-1", 2, Role::Planner, Role::Executor).unwrap_err();
+    assert_eq!(refusal.code, NO_VALID_PACKETS);
+    let dir = home.path().join("team_packets/task-1/r2");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("planner-to-executor.json"), "not json").unwrap();
+    let refusal =
+        compose::read_leg(home.path(), "task-1", 2, Role::Planner, Role::Executor).unwrap_err();
+    assert_eq!(refusal.code, NO_VALID_PACKETS);
+    assert!(
+        refusal
+            .message
+            .contains("planner-to-executor.json (invalid_packet)"),
+        "{}",
+        refusal.message
+    );
+    let bad = compose::read_leg(home.path(), "../x", 2, Role::Planner, Role::Executor).unwrap_err();
+    assert_eq!(bad.code, "invalid_path_component");
+
+    let out = common::specmint(
+        &[
+            "handoff",
+            "read",
+            "--home",
+            home.path().to_str().unwrap(),
+            "task-1",
+            "2",
+            "planner",
+            "executor",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["code"], NO_VALID_PACKETS);
+}
+
+#[test]
+fn the_cli_reads_a_leg_back_rendered_for_the_receiving_role() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let argument = r#"{"packet_id":"pk-1","objective":"do it","output_format":"markdown","constraints":[{"id":"c1","text":"只讀"}],"audience":["verifier"]}"#;
+    let out = common::specmint(
+        &[
+            "handoff",
+            "--home",
+            home.path().to_str().unwrap(),
+            "--agent",
+            "eph-p1",
+            "-",
+        ],
+        argument.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("filed {LEG}.json (216 bytes)\n")
+    );
+    let out = common::specmint(
+        &[
+            "handoff",
+            "read",
+            "--home",
+            home.path().to_str().unwrap(),
+            "task-1",
+            "2",
+            "planner",
+            "executor",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["ok"], true);
+    assert_eq!(result["skipped"], json!([]));
+    let packet = &result["packets"][0];
+    assert_eq!(packet["path"], format!("{LEG}.json"));
+    assert_eq!(packet["packet"]["goal_id"], "task-1");
+    let rendered = packet["rendered"].as_str().unwrap();
+    let protected: Vec<&str> = compose::protected_ranges(rendered)
+        .into_iter()
+        .map(|r| &rendered[r])
+        .collect();
+    assert_eq!(
+        protected,
+        [
+            "## 約束\n\n- `c1`: 只讀\n\n",
+            "## 受眾\n\n- verifier\n\n**Fidelity:** none\n"
+        ]
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["handoff", "--agent", "a", "-"][..],
+        &["handoff", "--home", "h", "-"],
+        &["handoff", "--home", "h", "--agent", "a"],
+        &[
+            "handoff",
+            "--home",
+            "h",
+            "--agent",
+            "a",
+            "/nonexistent/packet.json",
+        ],
+        &[
+            "handoff", "read", "--home", "h", "t", "x", "planner", "executor",
+        ],
+        &[
+            "handoff", "read", "--home", "h", "t", "1", "boss", "executor",
+        ],
+        &["mcp", "--home", "h"],
+    ] {
+        assert_eq!(
+            common::specmint(args, b"").status.code(),
+            Some(2),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_cli_input_is_the_missing_argument() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let out = common::specmint(
+        &[
+            "handoff",
+            "--home",
+            home.path().to_str().unwrap(),
+            "--agent",
+            "eph-p1",
+            "-",
+        ],
+        b" \n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("refused: missing_packet: "));
+}
+
+// ---------------------------------------------------------------------------------------
+// The spec's tables.
+
+#[test]
+fn the_never_trim_headers_are_the_specs_table() {
+    let spec = std::fs::read_to_string(common::root().join("spec/task_packet.md")).unwrap();
+    let rows: Vec<Vec<String>> = spec
+        .lines()
+        .skip_while(|line| !line.starts_with("| Constant | Header | Also recognized |"))
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            line.trim_matches('|')
+                .split('|')
+                .map(|cell| cell.trim().trim_matches('`').to_owned())
+                .collect()
+        })
+        .collect();
+    let ours: Vec<Vec<String>> = NeverTrim::ALL
+        .iter()
+        .zip(["SECTION_HEADER_CONSTRAINTS", "SECTION_HEADER_AUDIENCE"])
+        .map(|(s, constant)| {
+            vec![
+                constant.to_owned(),
+                s.header().to_owned(),
+                s.also_recognized().to_owned(),
+            ]
+        })
+        .collect();
+    assert_eq!(rows, ours);
+    assert_eq!(
+        compose::SECTION_HEADER_CONSTRAINTS,
+        NeverTrim::Constraints.header()
+    );
+    assert_eq!(
+        compose::SECTION_HEADER_AUDIENCE,
+        NeverTrim::Audience.header()
+    );
+}
+
+#[test]
+fn the_shape_hint_is_the_minimal_packet_and_the_optional_keys() {
+    let hint = handoff::shape_hint();
+    assert!(hint.contains(MINIMAL_PACKET_EXAMPLE));
+    let packet = TaskPacket::from_json_str(MINIMAL_PACKET_EXAMPLE).unwrap();
+    let full: Value = serde_json::from_str(&packet.to_canonical_json()).unwrap();
+    for key in full.as_object().unwrap().keys() {
+        assert!(!handoff::optional_keys().contains(key), "{key} is required");
+    }
+    assert!(hint.ends_with(&handoff::optional_keys().join(", ")));
+}
