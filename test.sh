@@ -15,6 +15,10 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
 .venv/bin/python scripts/check_schemas.py
 
+# MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
+cargo build --quiet --bin specmint
+.venv/bin/python scripts/mcp_client.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
+
 # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
 # datamodel-code-generator against generated/schema/, with the agreement table.
 # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
