@@ -1,1 +1,152 @@
-fn main() {}
+//! team_handoff filings: per second and p50/p99 latency of one filing, through the library and
+//! through `specmint mcp` (one client, sequential calls over stdio), each against a baseline
+//! measured in the same process.
+//!
+//! ```text
+//! cargo bench --bench handoff [-- ITERATIONS]
+//! ```
+//!
+//! - `atomic write (floor)`: what every filing must pay, the durable write alone: the
+//!   packet's bytes to a temp file, fsync, rename, fsync of the directory;
+//! - `library`: `team_handoff` re-filing one packet (identity read, validation, the leg lock,
+//!   the slot scan, the atomic write, two audit rows);
+//! - `mcp`: the same call as a `tools/call` through the server.
+//!
+//! Ratios: library ÷ floor, mcp ÷ library (medians). Wall-clock on a shared machine moves
+//! between runs; the ratios, taken in one process a few seconds apart, move much less.
+
+#[path = "../tests/mcp_client/mod.rs"]
+mod mcp_client;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use specmint::task_packet::handoff::team_handoff;
+
+const AGENT: &str = "eph-bench";
+const RECORD: &str = "[team_member]\nrole = \"planner\"\ntask_id = \"task-1\"\nround = 1\n";
+
+fn packet() -> serde_json::Value {
+    json!({
+        "packet_id": "pk-bench",
+        "objective": "整理 2026 Q2 到期的客戶合約清單，輸出 CSV",
+        "output_format": "files",
+        "constraints": [{ "id": "c1", "text": "只讀 2026-04-01 至 2026-06-30 的合約" }],
+        "audience": ["verifier"],
+    })
+}
+
+fn home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("specmint-bench-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let member = dir.join("agents/.ephemeral").join(AGENT);
+    std::fs::create_dir_all(&member).unwrap();
+    std::fs::write(member.join("agent.toml"), RECORD).unwrap();
+    dir
+}
+
+/// Latencies of `iterations` calls of `f` after 20 warm-up calls.
+fn measure(iterations: usize, mut f: impl FnMut()) -> Vec<Duration> {
+    for _ in 0..20 {
+        f();
+    }
+    let mut times: Vec<Duration> = (0..iterations)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times
+}
+
+struct Row {
+    name: &'static str,
+    times: Vec<Duration>,
+}
+
+impl Row {
+    fn percentile(&self, p: f64) -> Duration {
+        let at = ((self.times.len() as f64 * p).ceil() as usize).clamp(1, self.times.len());
+        self.times[at - 1]
+    }
+
+    fn per_second(&self) -> f64 {
+        self.times.len() as f64 / self.times.iter().sum::<Duration>().as_secs_f64()
+    }
+}
+
+fn atomic_write(dir: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    let temp = dir.join(".floor.tmp");
+    let mut file = std::fs::File::create(&temp).unwrap();
+    file.write_all(bytes).unwrap();
+    file.sync_all().unwrap();
+    std::fs::rename(&temp, dir.join("floor.json")).unwrap();
+    std::fs::File::open(dir).unwrap().sync_all().unwrap();
+}
+
+fn main() {
+    let iterations: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(300);
+    let argument = packet().to_string();
+
+    let floor_home = home("floor");
+    let bytes = specmint::task_packet::TaskPacket::from_json_str(&argument.replace(
+        r#""packet_id""#,
+        r#""goal_id":"task-1","round":1,"from_role":"planner","to_role":"executor","packet_id""#,
+    ))
+    .unwrap()
+    .to_canonical_json();
+    let floor = Row {
+        name: "atomic write (floor)",
+        times: measure(iterations, || atomic_write(&floor_home, bytes.as_bytes())),
+    };
+
+    let library_home = home("library");
+    let library = Row {
+        name: "library",
+        times: measure(iterations, || {
+            team_handoff(&library_home, AGENT, Some(&argument)).unwrap();
+        }),
+    };
+
+    let mcp_home = home("mcp");
+    let mut server = mcp_client::McpServer::start(env!("CARGO_BIN_EXE_specmint"), &mcp_home, AGENT);
+    let arguments = json!({ "packet": packet() });
+    let mcp = Row {
+        name: "mcp (one client, sequential)",
+        times: measure(iterations, || {
+            let result = server.call(&arguments);
+            assert_eq!(result["isError"], false, "{result}");
+        }),
+    };
+    drop(server);
+
+    println!("| path | filings/s | p50 | p99 |");
+    println!("|---|---:|---:|---:|");
+    for row in [&floor, &library, &mcp] {
+        println!(
+            "| {} | {:.0} | {:.3} ms | {:.3} ms |",
+            row.name,
+            row.per_second(),
+            row.percentile(0.50).as_secs_f64() * 1e3,
+            row.percentile(0.99).as_secs_f64() * 1e3,
+        );
+    }
+    let ratio =
+        |a: &Row, b: &Row| a.percentile(0.5).as_secs_f64() / b.percentile(0.5).as_secs_f64();
+    println!();
+    println!(
+        "{iterations} filings each; p50 ratios: library ÷ floor = {:.2}×, mcp ÷ library = {:.2}×",
+        ratio(&library, &floor),
+        ratio(&mcp, &library)
+    );
+    for dir in [floor_home, library_home, mcp_home] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

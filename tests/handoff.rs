@@ -4,13 +4,15 @@
 //! read side.
 
 mod common;
+mod mcp_client;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use mcp_client::McpServer;
 use serde_json::{json, Value};
 use specmint::task_packet::compose::{self, NeverTrim, NO_VALID_PACKETS};
 use specmint::task_packet::handoff::{self, team_handoff};
@@ -277,7 +279,11 @@ fn every_refusal_code_through_the_cli() {
 #[test]
 fn every_refusal_code_through_the_mcp_server() {
     each_case(|case| {
-        let mut server = McpServer::start(case.home.path(), &case.agent);
+        let mut server = McpServer::start(
+            env!("CARGO_BIN_EXE_specmint"),
+            case.home.path(),
+            &case.agent,
+        );
         let arguments = match &case.packet {
             Some(packet) => json!({ "packet": packet }),
             None => json!({}),
@@ -290,89 +296,10 @@ fn every_refusal_code_through_the_mcp_server() {
     });
 }
 
-// ---------------------------------------------------------------------------------------
-// A raw MCP client: JSON-RPC lines over the server's stdin and stdout.
-
-struct McpServer {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl McpServer {
-    fn start(home: &Path, agent: &str) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
-            .args(["mcp", "--home", home.to_str().unwrap(), "--agent", agent])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = McpServer {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-        };
-        let init = server.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": { "name": "specmint-tests", "version": "0" },
-            }),
-        );
-        assert_eq!(init["result"]["serverInfo"]["name"], "specmint", "{init}");
-        server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
-        server
-    }
-
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).unwrap() > 0,
-                "the server hung up"
-            );
-            let message: Value = serde_json::from_str(&line).unwrap();
-            if message["id"] == id {
-                return message;
-            }
-        }
-    }
-
-    /// `tools/call team_handoff` with `arguments`: the call's result.
-    fn call(&mut self, arguments: &Value) -> Value {
-        let response = self.request(
-            "tools/call",
-            json!({ "name": "team_handoff", "arguments": arguments }),
-        );
-        response["result"].clone()
-    }
-}
-
-impl Drop for McpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn the_mcp_tool_shows_the_minimal_packet_and_takes_only_a_packet() {
     let home = Home::with_member("eph-p1", PLANNER);
-    let mut server = McpServer::start(home.path(), "eph-p1");
+    let mut server = McpServer::start(env!("CARGO_BIN_EXE_specmint"), home.path(), "eph-p1");
     let list = server.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().unwrap();
     assert_eq!(tools.len(), 1);
