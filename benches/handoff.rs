@@ -46,19 +46,21 @@ fn home(name: &str) -> PathBuf {
     dir
 }
 
-/// Latencies of `iterations` calls of `f` after 20 warm-up calls.
-fn measure(iterations: usize, mut f: impl FnMut()) -> Vec<Duration> {
+/// Latencies of `iterations` calls of each step, after 20 warm-up rounds. The steps take
+/// turns, call by call, so a slow stretch of the shared disk falls on all of them alike.
+fn measure(iterations: usize, steps: &mut [&mut dyn FnMut()]) -> Vec<Vec<Duration>> {
     for _ in 0..20 {
-        f();
+        steps.iter_mut().for_each(|f| f());
     }
-    let mut times: Vec<Duration> = (0..iterations)
-        .map(|_| {
+    let mut times = vec![Vec::with_capacity(iterations); steps.len()];
+    for _ in 0..iterations {
+        for (f, times) in steps.iter_mut().zip(&mut times) {
             let start = Instant::now();
             f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
+            times.push(start.elapsed());
+        }
+    }
+    times.iter_mut().for_each(|t| t.sort());
     times
 }
 
@@ -102,29 +104,33 @@ fn main() {
     ))
     .unwrap()
     .to_canonical_json();
-    let floor = Row {
-        name: "atomic write (floor)",
-        times: measure(iterations, || atomic_write(&floor_home, bytes.as_bytes())),
-    };
-
     let library_home = home("library");
-    let library = Row {
-        name: "library",
-        times: measure(iterations, || {
-            team_handoff(&library_home, AGENT, Some(&argument)).unwrap();
-        }),
-    };
-
     let mcp_home = home("mcp");
     let mut server = mcp_client::McpServer::start(env!("CARGO_BIN_EXE_specmint"), &mcp_home, AGENT);
     let arguments = json!({ "packet": packet() });
-    let mcp = Row {
-        name: "mcp (one client, sequential)",
-        times: measure(iterations, || {
-            let result = server.call(&arguments);
-            assert_eq!(result["isError"], false, "{result}");
-        }),
+    let mut times = measure(
+        iterations,
+        &mut [
+            &mut || atomic_write(&floor_home, bytes.as_bytes()),
+            &mut || {
+                team_handoff(&library_home, AGENT, Some(&argument)).unwrap();
+            },
+            &mut || {
+                let result = server.call(&arguments);
+                assert_eq!(result["isError"], false, "{result}");
+            },
+        ],
+    )
+    .into_iter();
+    let mut row = |name| Row {
+        name,
+        times: times.next().unwrap(),
     };
+    let (floor, library, mcp) = (
+        row("atomic write (floor)"),
+        row("library"),
+        row("mcp (one client, sequential)"),
+    );
     drop(server);
 
     println!("| path | filings/s | p50 | p99 |");

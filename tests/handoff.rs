@@ -506,29 +506,24 @@ fn validation_refusals_carry_every_indexed_message() {
 // ---------------------------------------------------------------------------------------
 // Real processes at once.
 
-fn cli_filing(home: &Path, packet: &str) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+/// `specmint handoff --home HOME --agent eph-p1 - --format json` on `packet`, started; with
+/// `pause`, the writer stops before its rename and creates that file.
+fn cli_filing(home: &Path, packet: &str, pause: Option<&Path>) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+    let home = home.to_str().unwrap();
+    command
         .args([
-            "handoff",
-            "--home",
-            home.to_str().unwrap(),
-            "--agent",
-            "eph-p1",
-            "-",
-            "--format",
-            "json",
+            "handoff", "--home", home, "--agent", "eph-p1", "-", "--format", "json",
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(packet.as_bytes())
-        .unwrap();
+        .stderr(Stdio::piped());
+    if let Some(marker) = pause {
+        command.env(PAUSE_BEFORE_RENAME_ENV, marker);
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(packet.as_bytes()).unwrap();
     child
 }
 
@@ -543,7 +538,7 @@ fn leg_packets(home: &Home) -> Vec<compose::LegPacket> {
 fn thirty_two_processes_filing_distinct_packets_fill_thirty_two_slots() {
     let home = Home::with_member("eph-p1", PLANNER);
     let children: Vec<Child> = (0..32)
-        .map(|i| cli_filing(home.path(), &minimal(&format!("pk-{i}"))))
+        .map(|i| cli_filing(home.path(), &minimal(&format!("pk-{i}")), None))
         .collect();
     for child in children {
         let out = child.wait_with_output().unwrap();
@@ -577,7 +572,7 @@ fn thirty_two_processes_filing_distinct_packets_fill_thirty_two_slots() {
 fn sixteen_processes_re_filing_one_packet_leave_one_file() {
     let home = Home::with_member("eph-p1", PLANNER);
     let children: Vec<Child> = (0..16)
-        .map(|_| cli_filing(home.path(), &minimal("pk-same")))
+        .map(|_| cli_filing(home.path(), &minimal("pk-same"), None))
         .collect();
     for child in children {
         assert_eq!(child.wait_with_output().unwrap().status.code(), Some(0));
@@ -605,26 +600,7 @@ fn a_writer_killed_before_its_rename_leaves_no_partial_packet() {
             .to_string(),
         minimal("pk-new"),
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
-            .args([
-                "handoff",
-                "--home",
-                home.path().to_str().unwrap(),
-                "--agent",
-                "eph-p1",
-                "-",
-            ])
-            .env(PAUSE_BEFORE_RENAME_ENV, &marker)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(packet.as_bytes())
-            .unwrap();
+        let mut child = cli_filing(home.path(), &packet, Some(&marker));
         while !marker.exists() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
@@ -725,63 +701,43 @@ fn a_leg_without_a_valid_packet_fails_the_stage() {
     let bad = compose::read_leg(home.path(), "../x", 2, Role::Planner, Role::Executor).unwrap_err();
     assert_eq!(bad.code, "invalid_path_component");
 
-    let out = common::specmint(
-        &[
-            "handoff",
-            "read",
-            "--home",
-            home.path().to_str().unwrap(),
-            "task-1",
-            "2",
-            "planner",
-            "executor",
-            "--format",
-            "json",
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (exit, result) = read_leg_cli(&home);
+    assert_eq!(exit, Some(1));
     assert_eq!(result["code"], NO_VALID_PACKETS);
+}
+
+/// `specmint handoff --home HOME --agent eph-p1 -` on `input`: exit code and stdout.
+fn file_cli_human(home: &Home, input: &[u8]) -> (Option<i32>, String) {
+    let home = home.path().to_str().unwrap();
+    let out = common::specmint(
+        &["handoff", "--home", home, "--agent", "eph-p1", "-"],
+        input,
+    );
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// `specmint handoff read --home HOME task-1 2 planner executor --format json`.
+fn read_leg_cli(home: &Home) -> (Option<i32>, Value) {
+    let home = home.path().to_str().unwrap();
+    let args = [
+        "handoff", "read", "--home", home, "task-1", "2", "planner", "executor", "--format", "json",
+    ];
+    let out = common::specmint(&args, b"");
+    (
+        out.status.code(),
+        serde_json::from_slice(&out.stdout).unwrap(),
+    )
 }
 
 #[test]
 fn the_cli_reads_a_leg_back_rendered_for_the_receiving_role() {
     let home = Home::with_member("eph-p1", PLANNER);
     let argument = r#"{"packet_id":"pk-1","objective":"do it","output_format":"markdown","constraints":[{"id":"c1","text":"只讀"}],"audience":["verifier"]}"#;
-    let out = common::specmint(
-        &[
-            "handoff",
-            "--home",
-            home.path().to_str().unwrap(),
-            "--agent",
-            "eph-p1",
-            "-",
-        ],
-        argument.as_bytes(),
-    );
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        format!("filed {LEG}.json (216 bytes)\n")
-    );
-    let out = common::specmint(
-        &[
-            "handoff",
-            "read",
-            "--home",
-            home.path().to_str().unwrap(),
-            "task-1",
-            "2",
-            "planner",
-            "executor",
-            "--format",
-            "json",
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (exit, stdout) = file_cli_human(&home, argument.as_bytes());
+    assert_eq!(exit, Some(0));
+    assert_eq!(stdout, format!("filed {LEG}.json (216 bytes)\n"));
+    let (exit, result) = read_leg_cli(&home);
+    assert_eq!(exit, Some(0));
     assert_eq!(result["ok"], true);
     assert_eq!(result["skipped"], json!([]));
     let packet = &result["packets"][0];
@@ -834,21 +790,9 @@ fn usage_errors_exit_2() {
 #[test]
 fn an_empty_cli_input_is_the_missing_argument() {
     let home = Home::with_member("eph-p1", PLANNER);
-    let out = common::specmint(
-        &[
-            "handoff",
-            "--home",
-            home.path().to_str().unwrap(),
-            "--agent",
-            "eph-p1",
-            "-",
-        ],
-        b" \n",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stdout)
-        .unwrap()
-        .starts_with("refused: missing_packet: "));
+    let (exit, stdout) = file_cli_human(&home, b" \n");
+    assert_eq!(exit, Some(1));
+    assert!(stdout.starts_with("refused: missing_packet: "), "{stdout}");
 }
 
 // ---------------------------------------------------------------------------------------
