@@ -46,10 +46,10 @@ fn home(name: &str) -> PathBuf {
     dir
 }
 
-/// Latencies of `iterations` calls of each step, after 20 warm-up rounds. The steps take
+/// Latencies of `iterations` calls of each step, after up to 20 warm-up rounds. The steps take
 /// turns, call by call, so a slow stretch of the shared disk falls on all of them alike.
 fn measure(iterations: usize, steps: &mut [&mut dyn FnMut()]) -> Vec<Vec<Duration>> {
-    for _ in 0..20 {
+    for _ in 0..iterations.min(20) {
         steps.iter_mut().for_each(|f| f());
     }
     let mut times = vec![Vec::with_capacity(iterations); steps.len()];
@@ -91,10 +91,12 @@ fn atomic_write(dir: &Path, bytes: &[u8]) {
 }
 
 fn main() {
+    // `cargo bench` passes `--bench`; without it (`cargo test --all-targets`) a short smoke run.
+    let bench = std::env::args().any(|a| a == "--bench");
     let iterations: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
-        .unwrap_or(300);
+        .unwrap_or(if bench { 300 } else { 3 });
     let argument = packet().to_string();
 
     let floor_home = home("floor");
