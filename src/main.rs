@@ -23,7 +23,18 @@ usage:
   specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
   specmint schema <TYPE>
   specmint generate [--spec DIR] [--out DIR] [--check]
+  specmint envelope new PACKAGE_ID [--intent TEXT] --store DB
+  specmint envelope apply --store DB FILE|-
+  specmint envelope show PACKAGE_ID --store DB
+  specmint task submit --store DB FILE|-
+  specmint task claim|show --store DB ID
+  specmint task move --store DB ID STATE [--reason TEXT]
+  specmint task complete --store DB ID --evidence FILE|-
+  specmint task reject --store DB ID --reason TEXT
+  specmint task bind --store DB ID --ledger FILE
   specmint --help
+
+envelope and task commands take --format human|json
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
 
@@ -44,6 +55,8 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("validate") => validate(&args[1..]),
         Some("schema") => schema(&args[1..]),
         Some("generate") => generate(&args[1..]),
+        Some("envelope") => cli::envelope::run(&args[1..]),
+        Some("task") => cli::task::run(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)

@@ -447,6 +447,14 @@ pub enum TaskEnvelopeError {
     IllegalTransition,
     /// A move to `completed` without evidence that the acceptance check passed.
     CompletionWithoutEvidence,
+    /// No task with that id is in the store.
+    UnknownTask,
+    /// A task with that `taskID` is already in the store.
+    DuplicateTask,
+    /// A claim while a `dependsOn` task is not `completed` (not in the store, still open, or finished otherwise).
+    DependencyUnresolved,
+    /// A rejection without a stated (non-blank) reason.
+    ReasonRequired,
 }
 
 impl TaskEnvelopeError {
@@ -466,6 +474,10 @@ impl TaskEnvelopeError {
         TaskEnvelopeError::DuplicateDependency,
         TaskEnvelopeError::IllegalTransition,
         TaskEnvelopeError::CompletionWithoutEvidence,
+        TaskEnvelopeError::UnknownTask,
+        TaskEnvelopeError::DuplicateTask,
+        TaskEnvelopeError::DependencyUnresolved,
+        TaskEnvelopeError::ReasonRequired,
     ];
     /// The code as spelled in the spec.
     pub const fn code(self) -> &'static str {
@@ -492,6 +504,10 @@ impl TaskEnvelopeError {
             TaskEnvelopeError::DuplicateDependency => "duplicate_dependency",
             TaskEnvelopeError::IllegalTransition => "illegal_transition",
             TaskEnvelopeError::CompletionWithoutEvidence => "completion_without_evidence",
+            TaskEnvelopeError::UnknownTask => "unknown_task",
+            TaskEnvelopeError::DuplicateTask => "duplicate_task",
+            TaskEnvelopeError::DependencyUnresolved => "dependency_unresolved",
+            TaskEnvelopeError::ReasonRequired => "reason_required",
         }
     }
     /// The variant whose code is `code`, if the spec has one.
@@ -546,6 +562,18 @@ impl TaskEnvelopeError {
                 ::core::option::Option::Some(
                     TaskEnvelopeError::CompletionWithoutEvidence,
                 )
+            }
+            "unknown_task" => {
+                ::core::option::Option::Some(TaskEnvelopeError::UnknownTask)
+            }
+            "duplicate_task" => {
+                ::core::option::Option::Some(TaskEnvelopeError::DuplicateTask)
+            }
+            "dependency_unresolved" => {
+                ::core::option::Option::Some(TaskEnvelopeError::DependencyUnresolved)
+            }
+            "reason_required" => {
+                ::core::option::Option::Some(TaskEnvelopeError::ReasonRequired)
             }
             _ => ::core::option::Option::None,
         }
