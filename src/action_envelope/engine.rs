@@ -245,14 +245,14 @@ fn from_sql_revision(revision: i64) -> Result<u64, StoreError> {
     u64::try_from(revision).map_err(|_| StoreError::new("store: a negative revision is stored"))
 }
 
-/// The digest that decides "identical content": SHA-256 of the envelope's canonical JSON
-/// without `expected_revision`, so a retry sent with a fresher revision still replays.
+/// The digest that decides "identical content": SHA-256 of the envelope's canonical JSON with
+/// `expected_revision` written as 0, so a retry sent with a fresher revision still replays.
 pub fn content_sha256(envelope: &ActionEnvelope) -> String {
-    let mut value = serde_json::to_value(envelope).unwrap_or_default();
-    if let Some(object) = value.as_object_mut() {
-        object.remove("expected_revision");
-    }
-    sha256_hex(value.to_string().as_bytes())
+    let unrevised = ActionEnvelope {
+        expected_revision: 0,
+        ..envelope.clone()
+    };
+    sha256_hex(unrevised.to_canonical_json().as_bytes())
 }
 
 /// The refusal for an envelope that does not read: `INVALID_ENVELOPE` when any violation is a
