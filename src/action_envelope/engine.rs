@@ -30,7 +30,7 @@ use rusqlite::{params, OptionalExtension as _};
 use super::manifest::{Manifest, Refusal};
 use super::{ActionEnvelope, EnvelopeError, PackageState};
 use crate::runtime::Validate as _;
-use crate::store::{now_utc, sha256_hex, Failure, Store, StoreError, Transaction};
+use crate::store::{now_utc, sha256_hex, Failure, Store, StoreError, Synchronous, Transaction};
 use crate::Report;
 
 /// What an engine operation that did not succeed ends in.
@@ -78,8 +78,17 @@ impl PackageStore {
     ///
     /// The file cannot be opened as a store.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with(path, Synchronous::Full)
+    }
+
+    /// [`PackageStore::open`] with another [`Synchronous`] setting (`Full` is the default).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be opened as a store.
+    pub fn open_with(path: &Path, synchronous: Synchronous) -> Result<Self, StoreError> {
         Ok(PackageStore {
-            store: Store::open(path, SCHEMA)?,
+            store: Store::open_with(path, SCHEMA, synchronous)?,
         })
     }
 
