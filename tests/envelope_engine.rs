@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -16,15 +15,8 @@ use specmint::action_envelope::manifest::{Confirmation, Manifest, Summary};
 use specmint::action_envelope::{Action, ActionEnvelope, EnvelopeError, PackageState};
 use specmint::store::Failure;
 
-/// A fresh database path for one test (its old files removed).
 fn fresh_db(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("envelope_engine");
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join(format!("{name}.db"));
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    db
+    common::fresh_db("envelope_engine", name)
 }
 
 /// An envelope's text.
@@ -98,20 +90,7 @@ fn draft(action_id: &str, package: &str, revision: u64, logical_path: &str) -> S
     )
 }
 
-/// `specmint ARGS --format json` with `stdin`: (exit code, the JSON printed).
-fn cli(args: &[&str], stdin: &str) -> (i32, Value) {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    let out = common::specmint(&all, stdin.as_bytes());
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: not JSON ({e}): {} / {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap(), json)
-}
+use common::specmint_json as cli;
 
 fn apply(db: &Path, text: &str) -> (i32, Value) {
     cli(
@@ -606,22 +585,7 @@ fn next_envelope(store: &mut PackageStore, p: &str, action: Action, id: &str) ->
 
 /// The shortest list of actions that leads from the table's first state to `target`.
 fn path_to(target: PackageState) -> Vec<Action> {
-    let mut queue = VecDeque::from([(PackageState::ALL[0], Vec::new())]);
-    let mut seen = vec![PackageState::ALL[0]];
-    while let Some((state, path)) = queue.pop_front() {
-        if state == target {
-            return path;
-        }
-        for &(from, action, to) in PackageState::TRANSITIONS {
-            if from == state && !seen.contains(&to) {
-                seen.push(to);
-                let mut longer = path.clone();
-                longer.push(action);
-                queue.push_back((to, longer));
-            }
-        }
-    }
-    panic!("{target} is not reachable from {}", PackageState::ALL[0]);
+    common::shortest_path(PackageState::TRANSITIONS, PackageState::ALL[0], target)
 }
 
 #[test]
@@ -750,37 +714,21 @@ fn library_apply_validates_an_envelope_built_in_code() {
     assert_eq!(store.apply(&envelope).unwrap().revision, 1);
 }
 
-/// Starts `specmint envelope apply --store DB FILE --format json` for each file at once,
-/// then waits for all: their (exit code, JSON).
+/// `specmint envelope apply --store DB FILE` for each file, started at once.
 fn apply_at_once(db: &Path, files: &[PathBuf]) -> Vec<(i32, Value)> {
-    let children: Vec<_> = files
+    let args: Vec<Vec<&str>> = files
         .iter()
         .map(|file| {
-            Command::new(env!("CARGO_BIN_EXE_specmint"))
-                .args([
-                    "envelope",
-                    "apply",
-                    "--store",
-                    db.to_str().unwrap(),
-                    file.to_str().unwrap(),
-                    "--format",
-                    "json",
-                ])
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap()
+            vec![
+                "envelope",
+                "apply",
+                "--store",
+                db.to_str().unwrap(),
+                file.to_str().unwrap(),
+            ]
         })
         .collect();
-    children
-        .into_iter()
-        .map(|child| {
-            let out = child.wait_with_output().unwrap();
-            (
-                out.status.code().unwrap(),
-                serde_json::from_slice(&out.stdout).unwrap(),
-            )
-        })
-        .collect()
+    common::specmint_json_at_once(&args)
 }
 
 fn write_file(db: &Path, name: &str, text: &str) -> PathBuf {

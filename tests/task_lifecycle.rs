@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 use specmint::store::Failure;
@@ -15,13 +13,7 @@ use specmint::task_envelope::lifecycle::{TaskError, TaskStore};
 use specmint::task_envelope::{TaskEnvelope, TaskEnvelopeError, TaskState};
 
 fn fresh_db(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("task_lifecycle");
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join(format!("{name}.db"));
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    db
+    common::fresh_db("task_lifecycle", name)
 }
 
 /// A complete envelope with `extra` members merged in (a `null` removes one).
@@ -60,16 +52,8 @@ fn passing_evidence() -> Value {
 fn cli(db: &Path, args: &[&str], stdin: &str) -> (i32, Value) {
     let mut all = vec!["task"];
     all.extend(args);
-    all.extend(["--store", db.to_str().unwrap(), "--format", "json"]);
-    let out = common::specmint(&all, stdin.as_bytes());
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: not JSON ({e}): {} / {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap(), json)
+    all.extend(["--store", db.to_str().unwrap()]);
+    common::specmint_json(&all, stdin)
 }
 
 fn moved(id: &str, state: &str) -> (i32, Value) {
@@ -188,22 +172,11 @@ fn submit_stores_a_valid_envelope_and_names_every_missing_field() {
 
 /// The shortest list of states that leads from the table's first state to `target`.
 fn path_to(target: TaskState) -> Vec<TaskState> {
-    let mut queue = VecDeque::from([(TaskState::ALL[0], Vec::new())]);
-    let mut seen = vec![TaskState::ALL[0]];
-    while let Some((state, path)) = queue.pop_front() {
-        if state == target {
-            return path;
-        }
-        for &(from, to) in TaskState::TRANSITIONS {
-            if from == state && !seen.contains(&to) {
-                seen.push(to);
-                let mut longer = path.clone();
-                longer.push(to);
-                queue.push_back((to, longer));
-            }
-        }
-    }
-    panic!("{target} is not reachable");
+    let edges: Vec<_> = TaskState::TRANSITIONS
+        .iter()
+        .map(|&(from, to)| (from, to, to))
+        .collect();
+    common::shortest_path(&edges, TaskState::ALL[0], target)
 }
 
 #[test]
@@ -328,45 +301,35 @@ fn completion_needs_evidence_that_the_acceptance_check_passed() {
         "completion_without_evidence",
     );
     assert!(message.contains("no recorded evidence"), "{message}");
-    let mut failing = passing_evidence();
-    failing["exitStatus"] = json!(1);
-    let message = assert_refused(
-        cli(
+    let refusals: [(&str, Value, &str); 3] = [
+        ("exitStatus", json!(1), "exited 1"),
+        (
+            "acceptanceCommand",
+            json!("true"),
+            "not the acceptance check's passFailCommand",
+        ),
+        (
+            "endToEndVerification",
+            Value::Null,
+            "end-to-end verification",
+        ),
+    ];
+    for (member, value, why) in refusals {
+        let mut evidence = passing_evidence();
+        match value {
+            Value::Null => {
+                evidence.as_object_mut().unwrap().remove(member);
+            }
+            value => evidence[member] = value,
+        }
+        let outcome = cli(
             &db,
             &["complete", "t-1", "--evidence", "-"],
-            &failing.to_string(),
-        ),
-        "completion_without_evidence",
-    );
-    assert!(message.contains("exited 1"), "{message}");
-    let mut other_command = passing_evidence();
-    other_command["acceptanceCommand"] = json!("true");
-    let message = assert_refused(
-        cli(
-            &db,
-            &["complete", "t-1", "--evidence", "-"],
-            &other_command.to_string(),
-        ),
-        "completion_without_evidence",
-    );
-    assert!(
-        message.contains("not the acceptance check's passFailCommand"),
-        "{message}"
-    );
-    let mut no_verification = passing_evidence();
-    no_verification
-        .as_object_mut()
-        .unwrap()
-        .remove("endToEndVerification");
-    let message = assert_refused(
-        cli(
-            &db,
-            &["complete", "t-1", "--evidence", "-"],
-            &no_verification.to_string(),
-        ),
-        "completion_without_evidence",
-    );
-    assert!(message.contains("end-to-end verification"), "{message}");
+            &evidence.to_string(),
+        );
+        let message = assert_refused(outcome, "completion_without_evidence");
+        assert!(message.contains(why), "{member}: {message}");
+    }
     // Refused evidence is not recorded and nothing moved.
     let shown = cli(&db, &["show", "t-1"], "").1;
     assert_eq!(
@@ -518,7 +481,7 @@ fn two_processes_completing_one_task_one_completes_one_is_refused() {
         cli(&db, &["claim", "t-1"], "");
         let evidence = db.with_file_name(format!("evidence_{round}.json"));
         std::fs::write(&evidence, passing_evidence().to_string()).unwrap();
-        let args = [
+        let args = vec![
             "task",
             "complete",
             "t-1",
@@ -526,28 +489,8 @@ fn two_processes_completing_one_task_one_completes_one_is_refused() {
             evidence.to_str().unwrap(),
             "--store",
             db.to_str().unwrap(),
-            "--format",
-            "json",
         ];
-        let children: Vec<_> = (0..2)
-            .map(|_| {
-                Command::new(env!("CARGO_BIN_EXE_specmint"))
-                    .args(args)
-                    .stdout(Stdio::piped())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        let mut outcomes: Vec<(i32, Value)> = children
-            .into_iter()
-            .map(|c| {
-                let out = c.wait_with_output().unwrap();
-                (
-                    out.status.code().unwrap(),
-                    serde_json::from_slice(&out.stdout).unwrap(),
-                )
-            })
-            .collect();
+        let mut outcomes = common::specmint_json_at_once(&[args.clone(), args]);
         outcomes.sort_by_key(|(code, _)| *code);
         assert_eq!(outcomes[0], moved("t-1", "completed"), "round {round}");
         assert_eq!(
