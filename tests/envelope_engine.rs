@@ -450,6 +450,9 @@ fn revise_intake_invalidates_the_confirmation() {
         (revised["summary"].clone(), revised["confirmation"].clone()),
         (Value::Null, Value::Null)
     );
+    // Intake material stays.
+    assert_eq!(revised["inputs"][0]["input_id"], json!("i-1"));
+    assert_eq!(revised["objective"]["statement"], json!("ship the guide"));
     apply(&db, &record_input("r-2", p, 5, "i-2"));
     apply(&db, &bare("r-3", p, 6, "prepare_summary"));
     let new_digest = show(&db, p)["summary"]["canonical_sha256"]
@@ -497,6 +500,12 @@ fn action_id_reuse_replay_and_refusals_not_recorded() {
         "basis":{},"action":"record_input","expected_revision":0,"package_id":"pkg_a","action_id":"a-1","protocol_version":"0.1"}"#;
     assert_eq!(apply(&db, reordered), applied(1, "INTAKE", true, p));
     assert_eq!(show(&db, p)["revision"], json!(2));
+    // The key is per package: the same action_id on another package is another action.
+    new_package(&db, "pkg_other", Some("i"));
+    assert_eq!(
+        apply(&db, &record_input("a-1", "pkg_other", 0, "i-1")),
+        applied(1, "INTAKE", false, "pkg_other")
+    );
 
     // A refusal is not recorded: the same action_id is judged afresh once its cause is gone,
     // and may even carry other content.
@@ -918,4 +927,59 @@ fn sigkill_mid_burst_leaves_every_committed_apply_and_nothing_half_applied() {
         );
         reported = revision;
     }
+}
+
+#[test]
+fn a_shape_violation_outranks_a_payload_violation_and_every_message_is_kept() {
+    let db = fresh_db("precedence");
+    new_package(&db, "pkg_a", Some("i"));
+    let both = envelope(
+        " ",
+        "pkg_a",
+        0,
+        "set_objective",
+        json!({}),
+        json!({"statement": " "}),
+    );
+    let message = assert_refused(apply(&db, &both), "INVALID_ENVELOPE");
+    assert!(
+        message.contains("`action_id`") && message.contains("`payload.statement`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn set_objective_replaces_and_cancel_records_its_reason() {
+    let db = fresh_db("objective_cancel");
+    let p = "pkg_a";
+    new_package(&db, p, Some("i"));
+    apply(&db, &set_objective("a-1", p, 0));
+    let second = envelope(
+        "a-2",
+        p,
+        1,
+        "set_objective",
+        json!({}),
+        json!({"statement": "the second", "desired_outcomes": ["o"]}),
+    );
+    assert_eq!(apply(&db, &second), applied(2, "INTAKE", false, p));
+    assert_eq!(
+        show(&db, p)["objective"],
+        json!({"statement": "the second", "desired_outcomes": ["o"]})
+    );
+    let cancel = envelope(
+        "a-3",
+        p,
+        2,
+        "cancel",
+        json!({}),
+        json!({"reason": "superseded"}),
+    );
+    assert_eq!(apply(&db, &cancel), applied(3, "CANCELLED", false, p));
+    assert_eq!(show(&db, p)["cancel_reason"], json!("superseded"));
+    // Cancelled is final: even cancel is illegal now.
+    assert_refused(
+        apply(&db, &bare("a-4", p, 3, "cancel")),
+        "ILLEGAL_TRANSITION",
+    );
 }

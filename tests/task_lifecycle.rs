@@ -532,3 +532,50 @@ fn the_library_reports_refusals_with_the_spec_codes() {
         Some("withdrawn")
     );
 }
+
+#[test]
+fn verdict_source_and_second_opinion_are_recorded_not_judged() {
+    let db = fresh_db("verdict");
+    cli(&db, &["submit", "-"], &task(json!({"taskID": "t-1"})));
+    cli(&db, &["claim", "t-1"], "");
+    let mut evidence = passing_evidence();
+    evidence["verdictSource"] = json!("llm_judge");
+    evidence["secondOpinion"] = json!({"verdict": "fail", "notes": "flaky on CI"});
+    let outcome = cli(
+        &db,
+        &["complete", "t-1", "--evidence", "-"],
+        &evidence.to_string(),
+    );
+    assert_eq!(outcome, moved("t-1", "completed"));
+    assert_eq!(cli(&db, &["show", "t-1"], "").1["evidence"], evidence);
+}
+
+#[test]
+fn binding_again_records_the_last_grant() {
+    let db = fresh_db("rebind");
+    let wide = db.with_file_name("wide.json");
+    let narrow = db.with_file_name("narrow.json");
+    std::fs::write(&wide, r#"["git", "shell"]"#).unwrap();
+    std::fs::write(&narrow, r#"["git"]"#).unwrap();
+    cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"taskID": "t-1", "toolsAllowed": ["shell", "git"]})),
+    );
+    cli(
+        &db,
+        &["bind", "t-1", "--ledger", wide.to_str().unwrap()],
+        "",
+    );
+    let outcome = cli(
+        &db,
+        &["bind", "t-1", "--ledger", narrow.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(outcome.1["tools"], json!(["git"]));
+    let mut store = TaskStore::open(&db).unwrap();
+    assert_eq!(
+        store.task("t-1").unwrap().unwrap().tools,
+        Some(vec!["git".to_owned()])
+    );
+}
