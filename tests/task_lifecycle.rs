@@ -579,3 +579,30 @@ fn binding_again_records_the_last_grant() {
         Some(vec!["git".to_owned()])
     );
 }
+
+#[test]
+fn processes_submitting_at_once_to_a_new_store_get_distinct_minted_ids() {
+    let db = fresh_db("mint_race");
+    let file = db.with_file_name("no_id.json");
+    std::fs::write(&file, task(json!({}))).unwrap();
+    let args = vec![
+        "task",
+        "submit",
+        "--store",
+        db.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ];
+    let outcomes = common::specmint_json_at_once(&vec![args; 6]);
+    let mut ids: Vec<&str> = outcomes
+        .iter()
+        .map(|(code, json)| {
+            assert_eq!(*code, 0, "{json}");
+            json["task_id"].as_str().unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(
+        ids,
+        ["task-1", "task-2", "task-3", "task-4", "task-5", "task-6"]
+    );
+}
