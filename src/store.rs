@@ -145,6 +145,8 @@ impl Store {
             Synchronous::Normal => "NORMAL",
         };
         conn.pragma_update(None, "synchronous", level)?;
+        // An outcome row names its package; SQLite checks that only when asked.
+        conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = Store { conn };
         store.write(|tx| tx.execute_batch(schema).map_err(StoreError::from))?;
         Ok(store)
