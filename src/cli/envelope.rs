@@ -113,7 +113,7 @@ fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, U
             print_verdict(format, &json, &human)?;
             Ok(0)
         }
-        Err(Failure::Refused(Refusal { code, message, .. })) => {
+        Err(Failure::Refused(Refusal { code, message })) => {
             let json = json!({ "ok": false, "code": code.code(), "message": message });
             print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
             Ok(1)
