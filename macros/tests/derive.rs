@@ -534,7 +534,7 @@ struct Keyed {
     exact: Option<Vec<Constraint>>,
 }
 
-/// The derive feeds `unique_by` its keys one by one (`rules::UniqueByKeys`): it must report
+/// The derive feeds `unique_by` its keys one by one (`__private::UniqueByKeys`): it must report
 /// exactly what `rules::unique_by` does, pairwise on short lists and through the hash map on
 /// lists longer than `SMALL_LIST`.
 #[test]
