@@ -106,18 +106,15 @@ fn v(
     message: &str,
     numbers: Option<(u64, u64)>,
 ) -> Violation {
-    Violation {
-        code,
-        path: path.into(),
-        pointer: pointer.into(),
-        message: message.into(),
-        measured: numbers.map(|n| n.0),
-        limit: numbers.map(|n| n.1),
+    let v = Violation::from_parts(code, path.into(), pointer.into(), message.into());
+    match numbers {
+        Some((measured, limit)) => v.with_numbers(measured, limit),
+        None => v,
     }
 }
 
 fn violations(p: &Packet) -> Vec<Violation> {
-    p.validate().err().map(|r| r.violations).unwrap_or_default()
+    p.validate().err().map(Report::into_vec).unwrap_or_default()
 }
 
 #[test]
@@ -394,7 +391,7 @@ fn max_json_bytes_on_nested_struct() {
     };
     let report: Report = o.validate().unwrap_err();
     assert_eq!(
-        report.violations,
+        report.as_slice(),
         [v(
             "inner_too_large",
             "inner",
@@ -425,7 +422,7 @@ fn raw_identifiers_are_unprefixed_in_paths() {
     };
     let got = r.validate().unwrap_err();
     assert_eq!(
-        got.violations,
+        got.as_slice(),
         [
             v(
                 "blank_field",
@@ -568,10 +565,10 @@ fn derived_unique_by_matches_the_rule_on_short_and_long_lists() {
         let got = keyed
             .validate()
             .err()
-            .map(|r| r.violations)
+            .map(Report::into_vec)
             .unwrap_or_default();
         seen_duplicates |= !got.is_empty();
-        assert_eq!(got, expected.violations, "{n} items");
+        assert_eq!(got, expected.into_vec(), "{n} items");
     }
     assert!(seen_duplicates);
 }

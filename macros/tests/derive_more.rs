@@ -6,24 +6,17 @@
 use serde::Serialize;
 use specmint_macros::Validate;
 use specmint_runtime::rules::Filled;
-use specmint_runtime::{Validate as _, Violation};
+use specmint_runtime::{Report, Validate as _, Violation};
 
 fn v(code: &'static str, path: &str, pointer: &str, message: &str) -> Violation {
-    Violation {
-        code,
-        path: path.into(),
-        pointer: pointer.into(),
-        message: message.into(),
-        measured: None,
-        limit: None,
-    }
+    Violation::from_parts(code, path.into(), pointer.into(), message.into())
 }
 
 fn violations<T: specmint_runtime::Validate>(value: &T) -> Vec<Violation> {
     value
         .validate()
         .err()
-        .map(|r| r.violations)
+        .map(Report::into_vec)
         .unwrap_or_default()
 }
 
@@ -859,11 +852,11 @@ mod flatten {
             },
         };
         let report = owner.validate().unwrap_err();
-        let paths: Vec<&str> = report.violations.iter().map(|v| v.path.as_str()).collect();
+        let paths: Vec<&str> = report.iter().map(|v| v.path.as_str()).collect();
         assert_eq!(paths, ["inner.name", "kept.name"]);
-        assert_eq!(report.violations[0].pointer, "/inner/name");
+        assert_eq!(report.as_slice()[0].pointer, "/inner/name");
         assert_eq!(
-            report.violations[0].message,
+            report.as_slice()[0].message,
             "`inner.name` must not be blank"
         );
     }

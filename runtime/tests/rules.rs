@@ -8,7 +8,7 @@ fn run(f: impl FnOnce(&Path<'_>, &mut Report)) -> Vec<Violation> {
     let root = Path::ROOT;
     let list = root.field("list");
     f(&list, &mut report);
-    report.violations
+    report.into_vec()
 }
 
 fn text(value: &str, max: usize) -> Vec<Violation> {
@@ -291,10 +291,10 @@ fn not_equal_path_and_message() {
     rules::not_equal("x", "from", "x", "to", &nested, "same", &mut report);
     rules::not_equal("x", "from", "y", "to", &nested, "same", &mut report);
     assert_eq!(report.len(), 1);
-    assert_eq!(report.violations[0].path, "handoff.to");
-    assert_eq!(report.violations[0].pointer, "/handoff/to");
+    assert_eq!(report.as_slice()[0].path, "handoff.to");
+    assert_eq!(report.as_slice()[0].pointer, "/handoff/to");
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`handoff.to` must differ from `handoff.from` (both `x`)"
     );
 }
@@ -319,7 +319,7 @@ fn max_json_bytes_counts_compact_json() {
     rules::max_json_bytes(&doc, &Path::ROOT, compact as usize, "big", &mut report);
     assert!(report.is_empty());
     rules::max_json_bytes(&doc, &Path::ROOT, compact as usize - 1, "big", &mut report);
-    let v = &report.violations[0];
+    let v = &report.as_slice()[0];
     assert_eq!(v.path, "");
     assert_eq!(v.pointer, "");
     assert_eq!(
@@ -381,7 +381,7 @@ impl Validate for Leaf {
 fn blanket_impls_index_and_unwrap() {
     let list = vec![Leaf("a"), Leaf(" ")];
     let err = list.validate().unwrap_err();
-    assert_eq!(err.violations[0].path, "[1]");
+    assert_eq!(err.as_slice()[0].path, "[1]");
     let nested: Option<Box<Vec<Leaf>>> = Some(Box::new(vec![Leaf(""), Leaf("")]));
     let err = nested.validate().unwrap_err();
     assert_eq!(
