@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{check_size, extracted_range, locate, locate_key, DocumentSpec};
+use specmint::runtime::document::{check_size, extracted_range, locate, locate_key};
 use specmint::Violation;
 
 mod cli;
@@ -108,10 +108,7 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     let limit = max_input_bytes.unwrap_or(bundled.document.max_input_bytes);
     let (display, input, total) = read_input(file, limit)?;
     let verdict = if total > input.len() as u64 {
-        let document = DocumentSpec {
-            max_input_bytes: limit,
-            ..*bundled.document
-        };
+        let document = bundled.document.with_max_input_bytes(limit);
         check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
     } else {
         bundled.validate(&input, max_input_bytes)
@@ -119,7 +116,7 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     let violations = verdict
         .as_ref()
         .err()
-        .map_or(&[][..], |report| &report.violations[..]);
+        .map_or(&[][..], |report| report.as_slice());
     let text = String::from_utf8_lossy(&input);
     let located: Vec<Located> = violations
         .iter()

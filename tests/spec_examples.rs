@@ -59,7 +59,6 @@ fn every_spec_example_gets_its_stated_verdict() {
                 ExampleKind::Invalid(expected) => {
                     let report = verdict.expect_err(&at);
                     let got: Vec<(String, String)> = report
-                        .violations
                         .iter()
                         .map(|v| (v.code.to_owned(), v.path.clone()))
                         .collect();

@@ -1276,13 +1276,10 @@ impl Ctx<'_> {
             Extract::Whole => quote!(#rt::document::Extract::Whole),
             Extract::OutermostObject => quote!(#rt::document::Extract::OutermostObject),
         };
-        let growth = match crate::growth::canonical_growth(spec) {
-            Some(g) => {
-                let g = usize::try_from(g).unwrap_or(usize::MAX);
-                quote!(::core::option::Option::Some(#g))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let growth = crate::growth::canonical_growth(spec).map(|g| {
+            let g = usize::try_from(g).unwrap_or(usize::MAX);
+            quote!(.with_canonical_growth(#g))
+        });
         let slice_doc = doc(&format!(
             "Parses and validates one {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
         ));
@@ -1292,15 +1289,11 @@ impl Ctx<'_> {
         ));
         quote! {
             #d
-            pub const DOCUMENT: #rt::document::DocumentSpec = #rt::document::DocumentSpec {
-                name: #dn,
-                parse_error_code: #parse,
-                forbidden_keys: FORBIDDEN_KEYS,
-                forbidden_key_code: #fk,
-                max_input_bytes: #rt::document::DEFAULT_MAX_INPUT_BYTES,
-                extract: #extract,
-                canonical_growth: #growth,
-            };
+            pub const DOCUMENT: #rt::document::DocumentSpec =
+                #rt::document::DocumentSpec::new(#dn, #parse)
+                    .with_forbidden_keys(FORBIDDEN_KEYS, #fk)
+                    .with_extract(#extract)
+                    #growth;
 
             impl #root {
                 #slice_doc

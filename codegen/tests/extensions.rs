@@ -150,7 +150,7 @@ fn the_extensions_load_and_generate() {
         "Drop {\n        /// `body` of `drop`.\n        body: DropBody,\n    }",
         "pub struct DropBody {}",
         "pub const fn on(self, event: Op) -> ::core::option::Option<Self>",
-        "extract: ::specmint_runtime::document::Extract::OutermostObject",
+        ".with_extract(::specmint_runtime::document::Extract::OutermostObject)",
         "impl ::core::default::Default for Check",
     ] {
         assert!(rust.contains(needle), "missing `{needle}` in\n{rust}");

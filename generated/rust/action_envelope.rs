@@ -1594,16 +1594,12 @@ impl ::core::fmt::Display for EnvelopeError {
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
 /// How envelope documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "envelope",
-    parse_error_code: "INVALID_ENVELOPE",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "INVALID_ENVELOPE",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::OutermostObject,
-    canonical_growth: ::core::option::Option::None,
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "envelope",
+        "INVALID_ENVELOPE",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "INVALID_ENVELOPE")
+    .with_extract(::specmint::runtime::document::Extract::OutermostObject);
 impl ActionEnvelope {
     /// Parses and validates one envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

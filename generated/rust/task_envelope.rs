@@ -590,16 +590,13 @@ impl ::core::fmt::Display for TaskEnvelopeError {
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
 /// How task envelope documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "task envelope",
-    parse_error_code: "invalid_task_envelope",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "invalid_task_envelope",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(21usize),
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "task envelope",
+        "invalid_task_envelope",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "invalid_task_envelope")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(21usize);
 impl TaskEnvelope {
     /// Parses and validates one task envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

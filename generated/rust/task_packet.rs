@@ -685,16 +685,13 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 
 /// How packet documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "packet",
-    parse_error_code: "invalid_packet",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "forbidden_provider_field",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(46usize),
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "packet",
+        "invalid_packet",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_provider_field")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(46usize);
 impl TaskPacket {
     /// Parses and validates one packet from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

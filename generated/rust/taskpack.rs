@@ -609,16 +609,13 @@ impl ::core::fmt::Display for TaskPackError {
 pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this_file"];
 
 /// How taskpack documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "taskpack",
-    parse_error_code: "invalid_taskpack",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "forbidden_field",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(0usize),
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "taskpack",
+        "invalid_taskpack",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_field")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(0usize);
 impl FlatTaskPack {
     /// Parses and validates one taskpack from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

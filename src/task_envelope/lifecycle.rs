@@ -49,11 +49,13 @@ CREATE TABLE IF NOT EXISTS tasks (
 
 /// How a recorded evidence document is read (`task complete --evidence`): as the envelope's
 /// `evidence` member, with the envelope's codes.
-pub const EVIDENCE_DOCUMENT: DocumentSpec = DocumentSpec {
-    name: "evidence",
-    canonical_growth: None,
-    ..super::DOCUMENT
-};
+pub const EVIDENCE_DOCUMENT: DocumentSpec =
+    DocumentSpec::new("evidence", super::DOCUMENT.parse_error_code)
+        .with_forbidden_keys(
+            super::DOCUMENT.forbidden_keys,
+            super::DOCUMENT.forbidden_key_code,
+        )
+        .with_max_input_bytes(super::DOCUMENT.max_input_bytes);
 
 /// Why a lifecycle operation was refused: the spec's code and a message naming the cause.
 #[derive(Debug, Clone, PartialEq, Eq)]
