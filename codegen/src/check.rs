@@ -9,7 +9,7 @@ use crate::model::*;
 use crate::names::{
     is_ident, is_lower_snake, is_raw_keyword, is_screaming_snake, snake_case, upper_camel,
 };
-use crate::sidecar::{self, Sidecar, Sp};
+use crate::sidecar::{self, Sidecar, Spanned};
 use crate::SpecSource;
 
 const PATH_HINT: &str =
@@ -83,7 +83,7 @@ struct Checker<'a> {
     code_rows: Vec<ErrorCode>,
     produced: BTreeSet<String>,
     /// `[errors]` rule kind → (code, position)
-    error_map: BTreeMap<String, Sp<String>>,
+    error_map: BTreeMap<String, Spanned<String>>,
     missing_mapping_reported: BTreeSet<String>,
     constants: BTreeMap<String, Pos>,
     rules: Vec<Rule>,
@@ -293,20 +293,20 @@ impl Checker<'_> {
 
         // [types]
         for (k, v) in std::mem::take(&mut self.side.types) {
-            if !self.kinds.contains_key(&k.v) {
+            if !self.kinds.contains_key(&k.value) {
                 self.ctx.toml(
                     k.pos,
-                    format!("[types] names `{}`, which is no table in the spec", k.v),
+                    format!("[types] names `{}`, which is no table in the spec", k.value),
                     format!("known tables: {}", self.known_tables()),
                 );
-            } else if !is_ident(&v.v) || is_raw_keyword(&v.v) {
+            } else if !is_ident(&v.value) || is_raw_keyword(&v.value) {
                 self.ctx.toml(
                     v.pos,
-                    format!("`{}` is not a Rust type name", v.v),
+                    format!("`{}` is not a Rust type name", v.value),
                     "write an UpperCamelCase identifier",
                 );
             } else {
-                self.rust_names.insert(k.v, v.v);
+                self.rust_names.insert(k.value, v.value);
             }
         }
         let mut rust_seen: BTreeMap<String, String> = BTreeMap::new();
@@ -331,11 +331,11 @@ impl Checker<'_> {
             self.error_table(t);
         }
         let errors_enum = match self.side.errors_enum.clone() {
-            Some(e) if is_ident(&e.v) && !is_raw_keyword(&e.v) => e.v,
+            Some(e) if is_ident(&e.value) && !is_raw_keyword(&e.value) => e.value,
             Some(e) => {
                 self.ctx.toml(
                     e.pos,
-                    format!("`{}` is not a Rust type name", e.v),
+                    format!("`{}` is not a Rust type name", e.value),
                     "write an UpperCamelCase identifier",
                 );
                 String::new()
@@ -354,7 +354,7 @@ impl Checker<'_> {
         }
         for (rule, code) in std::mem::take(&mut self.side.error_map) {
             self.use_code(&code);
-            self.error_map.insert(rule.v, code);
+            self.error_map.insert(rule.value, code);
         }
 
         // Enums first (field defaults refer to their values), then objects and unions.
@@ -385,11 +385,11 @@ impl Checker<'_> {
         }
         // [unions.*]
         for (k, short) in std::mem::take(&mut self.side.unions) {
-            match self.unions.iter_mut().find(|u| u.name == k.v) {
-                Some(u) => u.short_form = short.is_some_and(|s| s.v),
+            match self.unions.iter_mut().find(|u| u.name == k.value) {
+                Some(u) => u.short_form = short.is_some_and(|s| s.value),
                 None => self.ctx.toml(
                     k.pos,
-                    format!("[unions.{}] names no union table", k.v),
+                    format!("[unions.{}] names no union table", k.value),
                     "union tables have the header `<tag> | Fields | Meaning`",
                 ),
             }
@@ -410,12 +410,12 @@ impl Checker<'_> {
                 }
                 None
             }
-            Some(r) => match self.object_index(&r.v) {
+            Some(r) => match self.object_index(&r.value) {
                 Some(i) => Some(i),
                 None => {
                     self.ctx.toml(
                         r.pos,
-                        format!("root `{}` is not a field table", r.v),
+                        format!("root `{}` is not a field table", r.value),
                         format!("field tables: {}", self.object_names()),
                     );
                     None
@@ -435,16 +435,16 @@ impl Checker<'_> {
         self.type_rule_codes();
         for code in std::mem::take(&mut self.side.engine) {
             self.use_code(&code);
-            self.side_engine.push(code.v);
+            self.side_engine.push(code.value);
         }
         let extract = match self.side.extract.take() {
             None => Extract::Whole,
-            Some(e) if e.v == "whole" => Extract::Whole,
-            Some(e) if e.v == "outermost-object" => Extract::OutermostObject,
+            Some(e) if e.value == "whole" => Extract::Whole,
+            Some(e) if e.value == "outermost-object" => Extract::OutermostObject,
             Some(e) => {
                 self.ctx.toml(
                     e.pos,
-                    format!("unknown extract `{}`", e.v),
+                    format!("unknown extract `{}`", e.value),
                     "write `extract = \"whole\"` (the default) or `extract = \"outermost-object\"`",
                 );
                 Extract::Whole
@@ -461,10 +461,10 @@ impl Checker<'_> {
             }
         }
         for sc in std::mem::take(&mut self.side.caps) {
-            if !caps.iter().any(|c: &Cap| c.constant == sc.constant.v) {
+            if !caps.iter().any(|c: &Cap| c.constant == sc.constant.value) {
                 self.ctx.toml(
                     sc.constant.pos,
-                    format!("[caps.{}] names no cap row", sc.constant.v),
+                    format!("[caps.{}] names no cap row", sc.constant.value),
                     format!(
                         "the Constant column of the cap table has: {}",
                         caps.iter()
@@ -517,7 +517,7 @@ impl Checker<'_> {
             }
         }
         let forbidden_code = if forbidden_keys.is_empty() {
-            self.error_map.get("forbidden_key").map(|c| c.v.clone())
+            self.error_map.get("forbidden_key").map(|c| c.value.clone())
         } else {
             let pos = forbidden_tables[0].pos;
             self.mapped(
@@ -547,13 +547,13 @@ impl Checker<'_> {
             .side
             .document
             .as_ref()
-            .map(|d| d.v.clone())
-            .or_else(|| self.side.root.as_ref().map(|r| r.v.clone()))
+            .map(|d| d.value.clone())
+            .or_else(|| self.side.root.as_ref().map(|r| r.value.clone()))
             .unwrap_or_default();
         let mut rule_codes: Vec<(String, String)> = self
             .error_map
             .iter()
-            .map(|(k, v)| (k.clone(), v.v.clone()))
+            .map(|(k, v)| (k.clone(), v.value.clone()))
             .collect();
         rule_codes.sort();
         let parse = parse_code.unwrap_or_default();
@@ -611,15 +611,15 @@ impl Checker<'_> {
     }
 
     /// Marks a code as produced and checks that the error table has it.
-    fn use_code(&mut self, code: &Sp<String>) {
-        self.produced.insert(code.v.clone());
-        if !self.codes.contains_key(&code.v) {
+    fn use_code(&mut self, code: &Spanned<String>) {
+        self.produced.insert(code.value.clone());
+        if !self.codes.contains_key(&code.value) {
             self.ctx.toml(
                 code.pos,
-                format!("code `{}` is not in the error table", code.v),
+                format!("code `{}` is not in the error table", code.value),
                 format!(
                     "add a row `| `{}` | <when> |` to the error table of {}, or fix the spelling",
-                    code.v, self.source.md_path
+                    code.value, self.source.md_path
                 ),
             );
         }
@@ -634,7 +634,7 @@ impl Checker<'_> {
         file: crate::diag::File,
     ) -> Option<String> {
         if let Some(c) = self.error_map.get(rule) {
-            return Some(c.v.clone());
+            return Some(c.value.clone());
         }
         if self.missing_mapping_reported.insert(rule.to_owned()) {
             self.ctx.error(
@@ -1116,11 +1116,15 @@ impl Checker<'_> {
                             self.required_if_target(&t.rows, &field, &value)
                         {
                             rules.required_if = Some(RequiredIf {
-                                field: field.text.clone(),
-                                field_rust,
+                                field: Member {
+                                    key: field.text.clone(),
+                                    rust: field_rust,
+                                },
                                 enum_rust,
-                                value: value.text.clone(),
-                                variant,
+                                value: Member {
+                                    key: value.text.clone(),
+                                    rust: variant,
+                                },
                                 code: String::new(),
                             });
                             self.pending_required_if.push((
@@ -1491,7 +1495,11 @@ impl Checker<'_> {
             }
         };
 
-        let side_idx = self.side.caps.iter().position(|c| c.constant.v == constant);
+        let side_idx = self
+            .side
+            .caps
+            .iter()
+            .position(|c| c.constant.value == constant);
         let side = side_idx.map(|i| self.side.caps.remove(i));
         let cell_path = cap_cell
             .codes
@@ -1513,7 +1521,7 @@ impl Checker<'_> {
         // Bound in the sidecar.
         if let Some(sc) = side {
             let rule = sc.rule.clone();
-            let rule_name = rule.as_ref().map(|r| r.v.as_str());
+            let rule_name = rule.as_ref().map(|r| r.value.as_str());
             match rule_name {
                 Some("document_bytes") => {
                     if unit != Some(Unit::Bytes) {
@@ -1534,7 +1542,7 @@ impl Checker<'_> {
                     let code = match &sc.code {
                         Some(c) => {
                             self.use_code(c);
-                            Some(c.v.clone())
+                            Some(c.value.clone())
                         }
                         None => self.mapped(
                             "max_bytes",
@@ -1586,14 +1594,14 @@ impl Checker<'_> {
                     let Some(by_field) = self.objects[elem]
                         .fields
                         .iter()
-                        .find(|f| f.key == by.v)
+                        .find(|f| f.key == by.value)
                         .cloned()
                     else {
                         self.ctx.toml(
                             by.pos,
                             format!(
                                 "`by = \"{}\"` names no member of `{}`",
-                                by.v, self.objects[elem].name
+                                by.value, self.objects[elem].name
                             ),
                             format!("members: {}", self.member_list(elem)),
                         );
@@ -1602,7 +1610,7 @@ impl Checker<'_> {
                     let code = match &sc.code {
                         Some(c) => {
                             self.use_code(c);
-                            Some(c.v.clone())
+                            Some(c.value.clone())
                         }
                         None => self.mapped(
                             "max_items_per_group",
@@ -1615,8 +1623,7 @@ impl Checker<'_> {
                         .rules
                         .max_items_per_group
                         .push(GroupCap {
-                            by: by_field.key.clone(),
-                            by_rust: by_field.rust_name.clone(),
+                            by: by_field.member(),
                             cap: CapUse {
                                 constant: constant.clone(),
                                 value,
@@ -1625,10 +1632,13 @@ impl Checker<'_> {
                         });
                     self.rules.push(Rule {
                         kind: "max_items_per_group".into(),
-                        path: path.v.clone(),
+                        path: path.value.clone(),
                         code,
                     });
-                    return Some(cap(Unit::Items, format!("{} per {}", path.v, by_field.key)));
+                    return Some(cap(
+                        Unit::Items,
+                        format!("{} per {}", path.value, by_field.key),
+                    ));
                 }
                 Some("max_chars" | "max_items") | None => {
                     if let Some(by) = &sc.by {
@@ -1680,7 +1690,7 @@ impl Checker<'_> {
             );
             return None;
         };
-        let path = Sp { v: path, pos };
+        let path = Spanned { value: path, pos };
         self.bind_path_md(
             root, &path, unit, unit_word, value_cell, &constant, value, cap,
         )
@@ -1698,26 +1708,26 @@ impl Checker<'_> {
     /// The path of a sidecar-bound cap: the sidecar's `path`, else the Cap cell's code span.
     fn cap_path(
         &mut self,
-        side: &Option<Sp<String>>,
+        side: &Option<Spanned<String>>,
         cell: &Option<(String, Pos)>,
         sc_pos: Pos,
         constant: &str,
-    ) -> Option<Sp<String>> {
+    ) -> Option<Spanned<String>> {
         match (side, cell) {
-            (Some(s), Some((c, _))) if s.v != *c => {
+            (Some(s), Some((c, _))) if s.value != *c => {
                 self.ctx.toml(
                     s.pos,
                     format!(
                         "[caps.{constant}] path `{}` differs from the Cap cell's `{c}`",
-                        s.v
+                        s.value
                     ),
                     "remove `path` from the sidecar: the table already says it",
                 );
                 None
             }
             (Some(s), _) => Some(s.clone()),
-            (None, Some((c, pos))) => Some(Sp {
-                v: c.clone(),
+            (None, Some((c, pos))) => Some(Spanned {
+                value: c.clone(),
                 pos: *pos,
             }),
             (None, None) => {
@@ -1735,17 +1745,17 @@ impl Checker<'_> {
     fn array_of_objects(
         &mut self,
         root: usize,
-        path: &Sp<String>,
+        path: &Spanned<String>,
         file: crate::diag::File,
     ) -> Option<(usize, usize)> {
-        match self.resolve(root, &path.v) {
+        match self.resolve(root, &path.value) {
             Ok(t) => {
                 let f = &self.objects[t.obj].fields[t.field];
                 if t.elems || !f.ty.array || !matches!(f.ty.base, Base::Object(_)) {
                     self.ctx.error(
                         file,
                         path.pos,
-                        format!("`{}` is not an array of objects", path.v),
+                        format!("`{}` is not an array of objects", path.value),
                         "name an array field whose items are a field table, without `[]`",
                     );
                     return None;
@@ -1757,7 +1767,7 @@ impl Checker<'_> {
                     self.ctx.error(
                         file,
                         path.pos,
-                        format!("path `{}` does not resolve: {e}", path.v),
+                        format!("path `{}` does not resolve: {e}", path.value),
                         PATH_HINT,
                     );
                 }
@@ -1800,7 +1810,7 @@ impl Checker<'_> {
     fn bind_path_md(
         &mut self,
         root: usize,
-        path: &Sp<String>,
+        path: &Spanned<String>,
         unit: Option<Unit>,
         unit_word: Option<&str>,
         value_cell: &Cell,
@@ -1826,24 +1836,24 @@ impl Checker<'_> {
     fn bind_path_in(
         &mut self,
         root: usize,
-        path: &Sp<String>,
+        path: &Spanned<String>,
         unit: Option<Unit>,
         unit_word: Option<&str>,
         value_cell: &Cell,
         constant: &str,
         value: u64,
-        code: Option<&Sp<String>>,
+        code: Option<&Spanned<String>>,
         cap: impl Fn(Unit, String) -> Cap,
         path_file: crate::diag::File,
     ) -> Option<Cap> {
-        let t = match self.resolve(root, &path.v) {
+        let t = match self.resolve(root, &path.value) {
             Ok(t) => t,
             Err(e) => {
                 if !e.is_empty() {
                     self.ctx.error(
                         path_file,
                         path.pos,
-                        format!("path `{}` does not resolve: {e}", path.v),
+                        format!("path `{}` does not resolve: {e}", path.value),
                         PATH_HINT,
                     );
                 }
@@ -1861,7 +1871,7 @@ impl Checker<'_> {
                     value_cell.pos,
                     format!(
                         "cap `{constant}` has no unit and `{}` is not an array",
-                        path.v
+                        path.value
                     ),
                     if is_string_target {
                         "write `N chars` for a string cap".to_owned()
@@ -1875,7 +1885,7 @@ impl Checker<'_> {
         let misfit = |c: &mut Context, why: &str| {
             c.md(
                 value_cell.pos,
-                format!("unit `{}` does not fit `{}`: {why}", unit_word.unwrap_or("items"), path.v),
+                format!("unit `{}` does not fit `{}`: {why}", unit_word.unwrap_or("items"), path.value),
                 "chars caps bind to strings (`tags[]` for the elements of a string array), items caps to arrays; byte caps are bound in the sidecar with `rule = \"document_bytes\"`",
             );
         };
@@ -1883,7 +1893,7 @@ impl Checker<'_> {
             match code {
                 Some(c) => {
                     s.use_code(c);
-                    Some(c.v.clone())
+                    Some(c.value.clone())
                 }
                 None => match s.override_code(t.obj, t.field) {
                     Some(c) => Some(c),
@@ -1930,7 +1940,7 @@ impl Checker<'_> {
                 if slot.is_some() {
                     self.ctx.md(
                         value_cell.pos,
-                        format!("`{}` already has {noun}", path.v),
+                        format!("`{}` already has {noun}", path.value),
                         "keep one cap row per path and unit",
                     );
                     return None;
@@ -1940,7 +1950,7 @@ impl Checker<'_> {
                     value,
                     code,
                 });
-                Some(cap(unit, path.v.clone()))
+                Some(cap(unit, path.value.clone()))
             }
             Unit::Bytes => {
                 misfit(
@@ -1954,11 +1964,11 @@ impl Checker<'_> {
 
     fn required<'s>(
         &mut self,
-        v: &'s Option<Sp<String>>,
+        v: &'s Option<Spanned<String>>,
         pos: Pos,
         what: &str,
         key: &str,
-    ) -> Option<&'s Sp<String>> {
+    ) -> Option<&'s Spanned<String>> {
         if v.is_none() {
             self.ctx.toml(
                 pos,
@@ -1969,25 +1979,37 @@ impl Checker<'_> {
         v.as_ref()
     }
 
-    fn rule_code(&mut self, code: &Option<Sp<String>>, pos: Pos, what: &str) -> Option<String> {
+    fn rule_code(
+        &mut self,
+        code: &Option<Spanned<String>>,
+        pos: Pos,
+        what: &str,
+    ) -> Option<String> {
         let c = self.required(code, pos, what, "code")?.clone();
         self.use_code(&c);
-        Some(c.v)
+        Some(c.value)
     }
 
-    fn member(&mut self, obj: usize, name: &Sp<String>) -> Option<Field> {
-        match self.objects[obj].fields.iter().find(|f| f.key == name.v) {
+    fn member(&mut self, obj: usize, name: &Spanned<String>) -> Option<Field> {
+        match self.objects[obj]
+            .fields
+            .iter()
+            .find(|f| f.key == name.value)
+        {
             Some(f) => Some(f.clone()),
             None if self
                 .poisoned
-                .contains(&(self.objects[obj].name.clone(), name.v.clone())) =>
+                .contains(&(self.objects[obj].name.clone(), name.value.clone())) =>
             {
                 None
             }
             None => {
                 self.ctx.toml(
                     name.pos,
-                    format!("`{}` is no field of `{}`", name.v, self.objects[obj].name),
+                    format!(
+                        "`{}` is no field of `{}`",
+                        name.value, self.objects[obj].name
+                    ),
                     format!("fields: {}", self.member_list(obj)),
                 );
                 None
@@ -2005,13 +2027,13 @@ impl Checker<'_> {
             };
             let Some(key) = u.key.clone() else {
                 // The items themselves: a list of text.
-                match self.resolve(root, &path.v) {
+                match self.resolve(root, &path.value) {
                     Ok(t) => {
                         let f = &self.objects[t.obj].fields[t.field];
                         if t.elems || !f.ty.array || f.ty.base != Base::String {
                             self.ctx.toml(
                                 path.pos,
-                                format!("`{}` is not a list of text", path.v),
+                                format!("`{}` is not a list of text", path.value),
                                 "without `key`, [[unique]] compares the items of a `string[]` field; with `key`, a member of an array of objects",
                             );
                             continue;
@@ -2023,7 +2045,7 @@ impl Checker<'_> {
                         });
                         self.rules.push(Rule {
                             kind: "unique".into(),
-                            path: path.v,
+                            path: path.value,
                             code,
                         });
                     }
@@ -2031,7 +2053,7 @@ impl Checker<'_> {
                         if !e.is_empty() {
                             self.ctx.toml(
                                 path.pos,
-                                format!("path `{}` does not resolve: {e}", path.v),
+                                format!("path `{}` does not resolve: {e}", path.value),
                                 PATH_HINT,
                             );
                         }
@@ -2052,21 +2074,20 @@ impl Checker<'_> {
             if kf.ty.base != Base::String || kf.ty.array {
                 self.ctx.toml(
                     key.pos,
-                    format!("unique key `{}` is not a string", key.v),
+                    format!("unique key `{}` is not a string", key.value),
                     "unique_by compares string keys",
                 );
                 continue;
             }
             self.objects[obj].fields[fi].rules.unique_by.push(UniqueBy {
-                key: kf.key,
-                key_rust: kf.rust_name,
+                key: kf.member(),
                 ignore_case: u.ignore_case,
                 trim: u.trim,
                 code: code.clone(),
             });
             self.rules.push(Rule {
                 kind: "unique".into(),
-                path: path.v,
+                path: path.value,
                 code,
             });
         }
@@ -2083,7 +2104,7 @@ impl Checker<'_> {
             };
             let obj = match &n.path {
                 None => root,
-                Some(p) => match self.resolve(root, &p.v) {
+                Some(p) => match self.resolve(root, &p.value) {
                     Ok(t) => match &self.objects[t.obj].fields[t.field].ty {
                         TypeRef {
                             base: Base::Object(name),
@@ -2091,7 +2112,7 @@ impl Checker<'_> {
                             ..
                         } if *array == t.elems => self.object_index(name).expect("checked"),
                         _ => {
-                            self.ctx.toml(p.pos, format!("`{}` is not an object", p.v), "name a field whose type is a field table (with `[]` for an array of them)");
+                            self.ctx.toml(p.pos, format!("`{}` is not an object", p.value), "name a field whose type is a field table (with `[]` for an array of them)");
                             continue;
                         }
                     },
@@ -2099,7 +2120,7 @@ impl Checker<'_> {
                         if !e.is_empty() {
                             self.ctx.toml(
                                 p.pos,
-                                format!("path `{}` does not resolve: {e}", p.v),
+                                format!("path `{}` does not resolve: {e}", p.value),
                                 PATH_HINT,
                             );
                         }
@@ -2113,19 +2134,17 @@ impl Checker<'_> {
             if fa.ty != fb.ty {
                 self.ctx.toml(
                     b.pos,
-                    format!("`{}` and `{}` have different types", a.v, b.v),
+                    format!("`{}` and `{}` have different types", a.value, b.value),
                     "not_equal compares two fields of one type",
                 );
                 continue;
             }
             self.objects[obj].not_equal.push(NotEqual {
-                a: fa.key,
-                a_rust: fa.rust_name,
-                b: fb.key,
-                b_rust: fb.rust_name,
+                a: fa.member(),
+                b: fb.member(),
                 code: code.clone(),
             });
-            let path = n.path.map(|p| p.v).unwrap_or_default();
+            let path = n.path.map(|p| p.value).unwrap_or_default();
             self.rules.push(Rule {
                 kind: "not_equal".into(),
                 path,
@@ -2161,7 +2180,7 @@ impl Checker<'_> {
                 _ => {
                     self.ctx.toml(
                         by.pos,
-                        format!("`by = \"{}\"` is not a plain enum field", by.v),
+                        format!("`by = \"{}\"` is not a plain enum field", by.value),
                         "contradiction pairs are values of an enum table",
                     );
                     continue;
@@ -2170,7 +2189,7 @@ impl Checker<'_> {
             if vf.ty.base != Base::String || vf.ty.array || vf.ty.nullable {
                 self.ctx.toml(
                     value.pos,
-                    format!("`value = \"{}\"` is not a string field", value.v),
+                    format!("`value = \"{}\"` is not a string field", value.value),
                     "contradiction compares string values",
                 );
                 continue;
@@ -2194,27 +2213,32 @@ impl Checker<'_> {
                 let a = self.required(&p.a, p.pos, "a pair", "a").cloned();
                 let b = self.required(&p.b, p.pos, "a pair", "b").cloned();
                 let (Some(a), Some(b)) = (a, b) else { continue };
-                let mut side = |s: &Sp<String>| match e.values.iter().find(|v| v.value == s.v) {
-                    Some(v) => Some(v.variant.clone()),
-                    None => {
-                        let vals: Vec<String> =
-                            e.values.iter().map(|v| format!("`{}`", v.value)).collect();
-                        self.ctx.toml(
-                            s.pos,
-                            format!("`{}` is not a value of `{}`", s.v, e.name),
-                            format!("values: {}", vals.join(", ")),
-                        );
-                        None
-                    }
-                };
+                let mut side =
+                    |s: &Spanned<String>| match e.values.iter().find(|v| v.value == s.value) {
+                        Some(v) => Some(v.variant.clone()),
+                        None => {
+                            let vals: Vec<String> =
+                                e.values.iter().map(|v| format!("`{}`", v.value)).collect();
+                            self.ctx.toml(
+                                s.pos,
+                                format!("`{}` is not a value of `{}`", s.value, e.name),
+                                format!("values: {}", vals.join(", ")),
+                            );
+                            None
+                        }
+                    };
                 let (Some(ar), Some(br)) = (side(&a), side(&b)) else {
                     continue;
                 };
                 pairs.push(Pair {
-                    a: a.v,
-                    a_rust: ar,
-                    b: b.v,
-                    b_rust: br,
+                    a: Member {
+                        key: a.value,
+                        rust: ar,
+                    },
+                    b: Member {
+                        key: b.value,
+                        rust: br,
+                    },
                     ignore_case: p.ignore_case,
                 });
             }
@@ -2222,17 +2246,15 @@ impl Checker<'_> {
                 .rules
                 .contradiction
                 .push(Contradiction {
-                    by: bf.key,
-                    by_rust: bf.rust_name,
-                    value: vf.key,
-                    value_rust: vf.rust_name,
+                    by: bf.member(),
+                    value: vf.member(),
                     enum_rust: e.rust_name,
                     pairs,
                     code: code.clone(),
                 });
             self.rules.push(Rule {
                 kind: "contradiction".into(),
-                path: path.v,
+                path: path.value,
                 code,
             });
         }
@@ -2273,39 +2295,39 @@ impl Checker<'_> {
             if !self
                 .objects
                 .iter()
-                .any(|o| o.name == table.v && !o.synthesized)
+                .any(|o| o.name == table.value && !o.synthesized)
             {
                 self.ctx.toml(
                     table.pos,
                     format!(
                         "[errors.tables] names `{}`, which is no field table",
-                        table.v
+                        table.value
                     ),
                     format!("field tables: {}", self.object_names()),
                 );
                 continue;
             }
-            self.table_codes.insert(table.v, code.v);
+            self.table_codes.insert(table.value, code.value);
         }
         for (path, code) in std::mem::take(&mut self.side.error_paths) {
             self.use_code(&code);
             let Some(root) = root else { continue };
-            match self.resolve(root, &path.v) {
+            match self.resolve(root, &path.value) {
                 Ok(t) if !t.elems => {
                     let o = &self.objects[t.obj];
                     self.path_codes
-                        .insert((o.name.clone(), o.fields[t.field].key.clone()), code.v);
+                        .insert((o.name.clone(), o.fields[t.field].key.clone()), code.value);
                 }
                 Ok(_) => self.ctx.toml(
                     path.pos,
-                    format!("[errors.paths] `{}` ends in `[]`", path.v),
+                    format!("[errors.paths] `{}` ends in `[]`", path.value),
                     "name the field itself: its rules apply to each element",
                 ),
                 Err(e) => {
                     if !e.is_empty() {
                         self.ctx.toml(
                             path.pos,
-                            format!("path `{}` does not resolve: {e}", path.v),
+                            format!("path `{}` does not resolve: {e}", path.value),
                             PATH_HINT,
                         );
                     }
@@ -2477,8 +2499,7 @@ impl Checker<'_> {
                 });
             }
             self.objects[oi].selector = Some(Selector {
-                by: byf.key.clone(),
-                by_rust: byf.rust_name.clone(),
+                by: byf.member(),
                 enum_name: e.name.clone(),
                 enum_rust: e.rust_name.clone(),
                 body_rust: format!("{}Body", e.rust_name),
@@ -2518,7 +2539,7 @@ impl Checker<'_> {
     }
 
     /// The object at a sidecar `path` (default: the root).
-    fn object_at(&mut self, root: usize, path: &Option<Sp<String>>) -> Option<usize> {
+    fn object_at(&mut self, root: usize, path: &Option<Spanned<String>>) -> Option<usize> {
         let Some(p) = path else {
             return Some(root);
         };
@@ -2536,18 +2557,18 @@ impl Checker<'_> {
     fn object_of_path(
         &mut self,
         root: usize,
-        p: &Sp<String>,
+        p: &Spanned<String>,
         fits: impl Fn(&TypeRef, bool) -> bool,
         what: &str,
         hint: &str,
     ) -> Option<usize> {
-        match self.resolve(root, &p.v) {
+        match self.resolve(root, &p.value) {
             Ok(t) => {
                 let ty = &self.objects[t.obj].fields[t.field].ty;
                 match &ty.base {
                     Base::Object(name) if fits(ty, t.elems) => self.object_index(name),
                     _ => {
-                        self.ctx.toml(p.pos, format!("`{}` {what}", p.v), hint);
+                        self.ctx.toml(p.pos, format!("`{}` {what}", p.value), hint);
                         None
                     }
                 }
@@ -2556,7 +2577,7 @@ impl Checker<'_> {
                 if !e.is_empty() {
                     self.ctx.toml(
                         p.pos,
-                        format!("path `{}` does not resolve: {e}", p.v),
+                        format!("path `{}` does not resolve: {e}", p.value),
                         PATH_HINT,
                     );
                 }
@@ -2584,7 +2605,7 @@ impl Checker<'_> {
             if !lf.ty.array || lf.ty.base != Base::String {
                 self.ctx.toml(
                     list.pos,
-                    format!("`{}` is not a list of text", list.v),
+                    format!("`{}` is not a list of text", list.value),
                     "`list` names a `string[]` field",
                 );
                 continue;
@@ -2592,21 +2613,19 @@ impl Checker<'_> {
             if vf.ty.array || vf.ty.base != Base::String {
                 self.ctx.toml(
                     value.pos,
-                    format!("`{}` is not a text field", value.v),
+                    format!("`{}` is not a text field", value.value),
                     "`value` names a `string` (or `string?`) field of the same object",
                 );
                 continue;
             }
             self.objects[obj].not_contains.push(NotContains {
-                list: lf.key,
-                list_rust: lf.rust_name,
-                value: vf.key,
-                value_rust: vf.rust_name,
+                list: lf.member(),
+                value: vf.member(),
                 code: code.clone(),
             });
             self.rules.push(Rule {
                 kind: "not_contains".into(),
-                path: n.path.map(|p| p.v).unwrap_or_default(),
+                path: n.path.map(|p| p.value).unwrap_or_default(),
                 code,
             });
         }
@@ -2634,7 +2653,7 @@ impl Checker<'_> {
             );
             let Some(obj) = obj else { continue };
             let mut ok = true;
-            let mut text = |s: &mut Self, m: &Sp<String>, what: &str| -> Option<(String, String)> {
+            let mut text = |s: &mut Self, m: &Spanned<String>, what: &str| -> Option<Member> {
                 let f = s.member(obj, m)?;
                 let fits = !f.ty.array
                     && match what {
@@ -2645,13 +2664,13 @@ impl Checker<'_> {
                 if !fits {
                     s.ctx.toml(
                         m.pos,
-                        format!("`{}` cannot be the digest's `{what}`", m.v),
+                        format!("`{}` cannot be the digest's `{what}`", m.value),
                         "`sha256`, `data` and `label` name text members, `encoding` a text or enum member (`utf8` / `base64`), `length` an integer member",
                     );
                     ok = false;
                     return None;
                 }
-                Some((f.key, f.rust_name))
+                Some(f.member())
             };
             let sha = text(self, &sha, "sha256");
             let data = text(self, &data, "data");
@@ -2674,7 +2693,7 @@ impl Checker<'_> {
             });
             self.rules.push(Rule {
                 kind: "digest".into(),
-                path: path.v,
+                path: path.value,
                 code,
             });
         }
@@ -2755,10 +2774,10 @@ impl Checker<'_> {
             });
         }
         for (k, on) in std::mem::take(&mut self.side.machines) {
-            let Some(i) = machines.iter().position(|m| m.name == k.v) else {
+            let Some(i) = machines.iter().position(|m| m.name == k.value) else {
                 self.ctx.toml(
                     k.pos,
-                    format!("[machines.{}] names no states table", k.v),
+                    format!("[machines.{}] names no states table", k.value),
                     "states tables have the header `State | Terminal | Meaning`",
                 );
                 continue;
@@ -2766,15 +2785,15 @@ impl Checker<'_> {
             match on {
                 None => self.ctx.toml(
                     k.pos,
-                    format!("[machines.{}] has no `on`", k.v),
+                    format!("[machines.{}] has no `on`", k.value),
                     "add `on = \"<enum table>\"`: the enum whose values label the moves",
                 ),
-                Some(on) if self.kinds.get(&on.v) == Some(&Kind::Enum) => {
-                    machines[i].on = Some(on.v);
+                Some(on) if self.kinds.get(&on.value) == Some(&Kind::Enum) => {
+                    machines[i].on = Some(on.value);
                 }
                 Some(on) => self.ctx.toml(
                     on.pos,
-                    format!("`on = \"{}\"` names no enum table", on.v),
+                    format!("`on = \"{}\"` names no enum table", on.value),
                     "name the enum table whose values fill the On column",
                 ),
             }

@@ -131,7 +131,7 @@ fn scope_of(hops: &[Hop<'_>]) -> String {
     hops.iter()
         .filter_map(|h| {
             h.case
-                .map(|(sel, i)| format!("{}={}:", sel.by, sel.cases[i].value))
+                .map(|(sel, i)| format!("{}={}:", sel.by.key, sel.cases[i].value))
         })
         .collect()
 }
@@ -292,7 +292,7 @@ impl<'a> Gen<'a> {
     fn synth_object(&self, o: &Object, i: usize, depth: usize) -> Value {
         let mut m = Map::new();
         for f in o.fields.iter().filter(|f| f.required) {
-            let shift = usize::from(o.not_equal.iter().any(|n| n.b == f.key));
+            let shift = usize::from(o.not_equal.iter().any(|n| n.b.key == f.key));
             m.insert(f.key.clone(), self.synth_field(f, i, shift, depth));
         }
         if let Some(sel) = &o.selector {
@@ -306,7 +306,7 @@ impl<'a> Gen<'a> {
     /// Gives the chosen members the shape of the case the choosing field holds (`force`:
     /// even when they are already objects).
     fn choose(&self, _o: &Object, sel: &Selector, m: &mut Map<String, Value>, force: bool) {
-        let Some(value) = m.get(&sel.by).and_then(Value::as_str) else {
+        let Some(value) = m.get(&sel.by.key).and_then(Value::as_str) else {
             return;
         };
         let Some(case) = sel.cases.iter().find(|c| c.value == value) else {
@@ -329,7 +329,7 @@ impl<'a> Gen<'a> {
             let Some(ri) = &f.rules.required_if else {
                 continue;
             };
-            let holds = m.get(&ri.field).and_then(Value::as_str) == Some(ri.value.as_str());
+            let holds = m.get(&ri.field.key).and_then(Value::as_str) == Some(ri.value.key.as_str());
             if holds && m.get(&f.key).is_none_or(Value::is_null) {
                 let v = self.synth_field(f, 0, 0, 1);
                 m.insert(f.key.clone(), v);
@@ -347,12 +347,14 @@ impl<'a> Gen<'a> {
     ) {
         for d in &o.digest {
             let enc = |m: &Map<String, Value>| {
-                m.get(&d.encoding.0)
+                m.get(&d.encoding.key)
                     .and_then(Value::as_str)
                     .map(str::to_owned)
             };
             let data = |m: &Map<String, Value>| {
-                m.get(&d.data.0).and_then(Value::as_str).map(str::to_owned)
+                m.get(&d.data.key)
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
             };
             if let Some(old) = old {
                 if let (Some(oe), Some(ne), Some(od), Some(nd)) =
@@ -360,7 +362,7 @@ impl<'a> Gen<'a> {
                 {
                     if oe != ne && od == nd {
                         if let Some(text) = decode(&oe, &od).and_then(|b| encode(&ne, &b)) {
-                            m.insert(d.data.0.clone(), json!(text));
+                            m.insert(d.data.key.clone(), json!(text));
                         }
                     }
                 }
@@ -371,11 +373,11 @@ impl<'a> Gen<'a> {
             let Some(bytes) = decode(&e, &text) else {
                 continue;
             };
-            if let Some((len, _)) = &d.length {
+            if let Some(Member { key: len, .. }) = &d.length {
                 m.insert(len.clone(), json!(bytes.len()));
             }
-            if m.get(&d.sha256.0).is_some_and(Value::is_string) {
-                m.insert(d.sha256.0.clone(), json!(sha256_hex(&bytes)));
+            if m.get(&d.sha256.key).is_some_and(Value::is_string) {
+                m.insert(d.sha256.key.clone(), json!(sha256_hex(&bytes)));
             }
         }
     }
@@ -445,8 +447,8 @@ impl<'a> Gen<'a> {
         let o = self.entered(h);
         if let Some((sel, i)) = h.case {
             let value = &sel.cases[i].value;
-            if obj.get(&sel.by).and_then(Value::as_str) != Some(value.as_str()) {
-                obj.insert(sel.by.clone(), json!(value));
+            if obj.get(&sel.by.key).and_then(Value::as_str) != Some(value.as_str()) {
+                obj.insert(sel.by.key.clone(), json!(value));
                 self.choose(h.owner, sel, obj, true);
             } else {
                 self.choose(h.owner, sel, obj, false);
@@ -483,8 +485,8 @@ impl<'a> Gen<'a> {
         let owner = self.walk_mut(doc, &hops[..hops.len() - 1]);
         if let Some((sel, i)) = hops.last().expect("non-empty").case {
             let value = &sel.cases[i].value;
-            if owner.get(&sel.by).and_then(Value::as_str) != Some(value.as_str()) {
-                owner.insert(sel.by.clone(), json!(value));
+            if owner.get(&sel.by.key).and_then(Value::as_str) != Some(value.as_str()) {
+                owner.insert(sel.by.key.clone(), json!(value));
                 self.choose(hops.last().expect("non-empty").owner, sel, owner, true);
             }
         }
@@ -504,13 +506,13 @@ impl<'a> Gen<'a> {
         let changed = before.get(&key) != Some(&value);
         owner.insert(key.clone(), value);
         if changed {
-            if let Some(sel) = o.selector.as_ref().filter(|s| s.by == key) {
+            if let Some(sel) = o.selector.as_ref().filter(|s| s.by.key == key) {
                 self.choose(o, sel, owner, true);
             }
             self.meet_required_if(o, owner);
             if o.digest
                 .iter()
-                .any(|d| d.data.0 == key || d.encoding.0 == key)
+                .any(|d| d.data.key == key || d.encoding.key == key)
             {
                 self.fix_digests(o, owner, Some(&before));
             }
@@ -726,14 +728,14 @@ impl<'a> Gen<'a> {
         }
         for g in &f.rules.max_items_per_group {
             let n = g.cap.value as usize;
-            let groups = self.group_values(f, &g.by);
+            let groups = self.group_values(f, &g.by.key);
             let Some(first) = groups.first().cloned() else {
                 continue;
             };
             for (label, len) in [("n", n), ("n+1", n + 1)] {
                 let mut items = self.elements(f, len);
                 for it in &mut items {
-                    it[&g.by] = json!(first);
+                    it[&g.by.key] = json!(first);
                 }
                 let doc = self.with(base, hops, Value::Array(items));
                 let errors = if len > n {
@@ -745,7 +747,7 @@ impl<'a> Gen<'a> {
                     format!("max_items_per_group.{path}.{label}"),
                     format!(
                         "`{path}` with {len} items of {} `{first}`, cap {n} per group ({})",
-                        g.by, g.cap.constant
+                        g.by.key, g.cap.constant
                     ),
                     &format!("max_items_per_group:{}", g.cap.constant),
                     false,
@@ -768,7 +770,7 @@ impl<'a> Gen<'a> {
                         "`{path}` with {} items spread over the {} values of {}: no group over {n}",
                         n + 1,
                         groups.len(),
-                        g.by
+                        g.by.key
                     ),
                     &format!("max_items_per_group:{}", g.cap.constant),
                     false,
@@ -798,12 +800,12 @@ impl<'a> Gen<'a> {
     fn spread(&self, f: &Field, len: usize) -> Vec<Value> {
         let mut items = self.elements(f, len);
         for g in &f.rules.max_items_per_group {
-            let groups = self.group_values(f, &g.by);
+            let groups = self.group_values(f, &g.by.key);
             if groups.is_empty() {
                 continue;
             }
             for (i, it) in items.iter_mut().enumerate() {
-                it[&g.by] = json!(groups[i % groups.len()]);
+                it[&g.by.key] = json!(groups[i % groups.len()]);
             }
         }
         items
@@ -898,10 +900,10 @@ impl<'a> Gen<'a> {
         let wrap = |v: Value| if f.ty.array { json!([v]) } else { v };
         // The other side of a `not_equal` moves out of the way of the value under test.
         let partner = last.owner.not_equal.iter().find_map(|n| {
-            if n.a == f.key {
-                Some(n.b.clone())
-            } else if n.b == f.key {
-                Some(n.a.clone())
+            if n.a.key == f.key {
+                Some(n.b.key.clone())
+            } else if n.b.key == f.key {
+                Some(n.a.key.clone())
             } else {
                 None
             }
@@ -1358,12 +1360,12 @@ impl<'a> Gen<'a> {
             .owner
             .fields
             .iter()
-            .find(|x| x.key == ri.field)
+            .find(|x| x.key == ri.field.key)
             .and_then(|x| match &x.ty.base {
                 Base::Enum(e) => Some(
                     self.enum_values(e)
                         .into_iter()
-                        .filter(|v| *v != ri.value)
+                        .filter(|v| *v != ri.value.key)
                         .map(str::to_owned)
                         .collect(),
                 ),
@@ -1371,8 +1373,13 @@ impl<'a> Gen<'a> {
             })
             .unwrap_or_default();
         let mut cases: Vec<(String, String, Option<Value>, bool)> = vec![
-            ("absent".into(), ri.value.clone(), None, false),
-            ("null".into(), ri.value.clone(), Some(Value::Null), false),
+            ("absent".into(), ri.value.key.clone(), None, false),
+            (
+                "null".into(),
+                ri.value.key.clone(),
+                Some(Value::Null),
+                false,
+            ),
         ];
         if let Some(o) = others.first() {
             cases.push((format!("absent_when_{o}"), o.clone(), None, true));
@@ -1380,14 +1387,14 @@ impl<'a> Gen<'a> {
         for (label, trigger, v, ok) in cases {
             let mut doc = base.clone();
             let owner = self.owner_mut(&mut doc, hops);
-            owner.insert(ri.field.clone(), json!(trigger));
+            owner.insert(ri.field.key.clone(), json!(trigger));
             match v {
                 Some(v) => owner.insert(f.key.clone(), v),
                 None => owner.remove(&f.key),
             };
             self.push(
                 format!("required_if.{path}.{label}"),
-                format!("`{path}` {label} with `{}` = `{trigger}`", ri.field),
+                format!("`{path}` {label} with `{}` = `{trigger}`", ri.field.key),
                 "required_if",
                 true,
                 unless(ok, ri.code.clone(), path.to_owned()),
@@ -1444,20 +1451,20 @@ impl<'a> Gen<'a> {
             if u.trim {
                 second = format!(" {second}\u{3000}");
             }
-            items[0][&u.key] = json!(first);
-            items[1][&u.key] = json!(second);
+            items[0][&u.key.key] = json!(first);
+            items[1][&u.key.key] = json!(second);
             let doc = self.with(base, hops, Value::Array(items.clone()));
             self.push(
                 format!("unique.{path}.duplicate"),
-                format!("`{path}[1].{}` `{second}` duplicates `{first}`", u.key),
+                format!("`{path}[1].{}` `{second}` duplicates `{first}`", u.key.key),
                 "unique",
                 false,
-                vec![(u.code.clone(), format!("{path}[1].{}", u.key))],
+                vec![(u.code.clone(), format!("{path}[1].{}", u.key.key))],
                 doc,
                 vec![],
             );
             if !u.ignore_case {
-                items[1][&u.key] = json!(first.to_lowercase());
+                items[1][&u.key.key] = json!(first.to_lowercase());
                 let doc = self.with(base, hops, Value::Array(items));
                 self.push(
                     format!("unique.{path}.case_differs"),
@@ -1473,28 +1480,31 @@ impl<'a> Gen<'a> {
         for c in &f.rules.contradiction {
             for (k, p) in c.pairs.iter().enumerate() {
                 let mut items = self.elements(f, 2);
-                items[0][&c.by] = json!(p.a);
-                items[1][&c.by] = json!(p.b);
-                items[0][&c.value] = json!("Value1");
-                items[1][&c.value] = json!(if p.ignore_case { "value1" } else { "Value1" });
+                items[0][&c.by.key] = json!(p.a.key);
+                items[1][&c.by.key] = json!(p.b.key);
+                items[0][&c.value.key] = json!("Value1");
+                items[1][&c.value.key] = json!(if p.ignore_case { "value1" } else { "Value1" });
                 let doc = self.with(base, hops, Value::Array(items.clone()));
                 self.push(
                     format!("contradiction.{path}.pair{k}"),
-                    format!("`{path}`: one value under both `{}` and `{}`", p.a, p.b),
+                    format!(
+                        "`{path}`: one value under both `{}` and `{}`",
+                        p.a.key, p.b.key
+                    ),
                     "contradiction",
                     false,
-                    vec![(c.code.clone(), format!("{path}[1].{}", c.value))],
+                    vec![(c.code.clone(), format!("{path}[1].{}", c.value.key))],
                     doc,
                     vec![],
                 );
                 if !p.ignore_case {
-                    items[1][&c.value] = json!("value1");
+                    items[1][&c.value.key] = json!("value1");
                     let doc = self.with(base, hops, Value::Array(items));
                     self.push(
                         format!("contradiction.{path}.pair{k}.case_differs"),
                         format!(
                             "`{path}`: `{}` and `{}` values differ in case: compared verbatim",
-                            p.a, p.b
+                            p.a.key, p.b.key
                         ),
                         "contradiction",
                         false,
@@ -1506,18 +1516,18 @@ impl<'a> Gen<'a> {
             }
         }
         for n in &last.owner.not_equal {
-            if n.b != f.key {
+            if n.b.key != f.key {
                 continue;
             }
             let mut doc = base.clone();
             let owner = self.owner_mut(&mut doc, hops);
-            let Some(a) = owner.get(&n.a).cloned() else {
+            let Some(a) = owner.get(&n.a.key).cloned() else {
                 continue;
             };
-            owner.insert(n.b.clone(), a);
+            owner.insert(n.b.key.clone(), a);
             self.push(
                 format!("not_equal.{path}"),
-                format!("`{path}` equals `{}`", n.a),
+                format!("`{path}` equals `{}`", n.a.key),
                 "not_equal",
                 false,
                 vec![(n.code.clone(), path.to_owned())],
@@ -1596,8 +1606,8 @@ impl<'a> Gen<'a> {
     fn not_contains(&mut self, doc: &Value, hops: &[Hop<'a>], o: &Object, at: &str, level: &str) {
         for n in &o.not_contains {
             let (Some(lf), Some(vf)) = (
-                o.fields.iter().find(|f| f.key == n.list),
-                o.fields.iter().find(|f| f.key == n.value),
+                o.fields.iter().find(|f| f.key == n.list.key),
+                o.fields.iter().find(|f| f.key == n.value.key),
             ) else {
                 continue;
             };
@@ -1622,12 +1632,12 @@ impl<'a> Gen<'a> {
                 }
                 let mut d = doc.clone();
                 let obj = self.walk_mut(&mut d, hops);
-                obj.insert(n.value.clone(), json!(own));
-                obj.insert(n.list.clone(), json!(list));
-                let list_path = join(at, &n.list);
+                obj.insert(n.value.key.clone(), json!(own));
+                obj.insert(n.list.key.clone(), json!(list));
+                let list_path = join(at, &n.list.key);
                 self.push(
-                    format!("not_contains.{level}.{}.{label}", n.list),
-                    format!("`{list_path}` = {list:?} with `{}` = `{own}`", n.value),
+                    format!("not_contains.{level}.{}.{label}", n.list.key),
+                    format!("`{list_path}` = {list:?} with `{}` = `{own}`", n.value.key),
                     "not_contains",
                     false,
                     bad.iter()
@@ -1647,14 +1657,14 @@ impl<'a> Gen<'a> {
             let mut good = doc.clone();
             {
                 let obj = self.walk_mut(&mut good, hops);
-                if !obj.get(&d.sha256.0).is_some_and(Value::is_string) {
-                    obj.insert(d.sha256.0.clone(), json!(""));
+                if !obj.get(&d.sha256.key).is_some_and(Value::is_string) {
+                    obj.insert(d.sha256.key.clone(), json!(""));
                 }
                 self.fix_digests(o, obj, None);
             }
             let obj = self.walk_mut(&mut good.clone(), hops).clone();
             let sha = obj
-                .get(&d.sha256.0)
+                .get(&d.sha256.key)
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned();
@@ -1667,7 +1677,7 @@ impl<'a> Gen<'a> {
             ));
             let mut upper = good.clone();
             self.walk_mut(&mut upper, hops)
-                .insert(d.sha256.0.clone(), json!(sha.to_uppercase()));
+                .insert(d.sha256.key.clone(), json!(sha.to_uppercase()));
             cases.push((
                 "upper_hex",
                 "the digest in upper-case hex".into(),
@@ -1691,14 +1701,14 @@ impl<'a> Gen<'a> {
                 })
                 .collect();
             self.walk_mut(&mut wrong, hops)
-                .insert(d.sha256.0.clone(), json!(flipped));
+                .insert(d.sha256.key.clone(), json!(flipped));
             cases.push((
                 "wrong_sha256",
                 "a declared digest that does not match".into(),
                 wrong,
-                vec![(d.code.clone(), join(at, &d.sha256.0))],
+                vec![(d.code.clone(), join(at, &d.sha256.key))],
             ));
-            if let Some((len, _)) = &d.length {
+            if let Some(Member { key: len, .. }) = &d.length {
                 let mut long = good.clone();
                 let obj = self.walk_mut(&mut long, hops);
                 let n = obj.get(len).and_then(Value::as_u64).unwrap_or(0);
@@ -1710,7 +1720,7 @@ impl<'a> Gen<'a> {
                     vec![(d.code.clone(), join(at, len))],
                 ));
             }
-            let enc_field = o.fields.iter().find(|f| f.key == d.encoding.0);
+            let enc_field = o.fields.iter().find(|f| f.key == d.encoding.key);
             let b64_ok = match enc_field.map(|f| &f.ty.base) {
                 Some(Base::Enum(e)) => self.enum_values(e).contains(&"base64"),
                 _ => true,
@@ -1718,13 +1728,13 @@ impl<'a> Gen<'a> {
             if b64_ok {
                 let mut bad = good.clone();
                 let obj = self.walk_mut(&mut bad, hops);
-                obj.insert(d.encoding.0.clone(), json!("base64"));
-                obj.insert(d.data.0.clone(), json!("%%%="));
+                obj.insert(d.encoding.key.clone(), json!("base64"));
+                obj.insert(d.data.key.clone(), json!("%%%="));
                 cases.push((
                     "bad_base64",
                     "base64 content that does not decode (reported alone)".into(),
                     bad,
-                    vec![(d.code.clone(), join(at, &d.data.0))],
+                    vec![(d.code.clone(), join(at, &d.data.key))],
                 ));
             }
             for (label, what, document, errors) in cases {

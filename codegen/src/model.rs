@@ -160,10 +160,8 @@ pub struct Object {
 /// `object by `field``: the members chosen by an enum field of the same object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Selector {
-    /// JSON key of the choosing enum field.
-    pub by: String,
-    /// Rust name of the choosing field.
-    pub by_rust: String,
+    /// The choosing enum field.
+    pub by: Member,
     /// Table name of its enum.
     pub enum_name: String,
     /// Rust name of its enum.
@@ -187,17 +185,23 @@ pub struct SelectorCase {
     pub tables: Vec<String>,
 }
 
+/// A name as the JSON spells it and its Rust name: a member's key and Rust field, or an
+/// enum value and its variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// As spelled in JSON.
+    pub key: String,
+    /// The Rust identifier (field or variant, without `r#`).
+    pub rust: String,
+}
+
 /// A list must not contain the value of another field of the same object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotContains {
-    /// JSON key of the list field.
-    pub list: String,
-    /// Rust name of the list field.
-    pub list_rust: String,
-    /// JSON key of the value field.
-    pub value: String,
-    /// Rust name of the value field.
-    pub value_rust: String,
+    /// The list field.
+    pub list: Member,
+    /// The value field.
+    pub value: Member,
     /// The error code.
     pub code: String,
 }
@@ -205,16 +209,16 @@ pub struct NotContains {
 /// Declared digest (and length) of content held in the object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Digest {
-    /// (JSON key, Rust name) of the hex SHA-256 member.
-    pub sha256: (String, String),
-    /// (JSON key, Rust name) of the content member.
-    pub data: (String, String),
-    /// (JSON key, Rust name) of the encoding member (`utf8` / `base64`).
-    pub encoding: (String, String),
-    /// (JSON key, Rust name) of the byte-count member.
-    pub length: Option<(String, String)>,
-    /// (JSON key, Rust name) of the member naming the content in messages.
-    pub label: Option<(String, String)>,
+    /// The hex SHA-256 member.
+    pub sha256: Member,
+    /// The content member.
+    pub data: Member,
+    /// The encoding member (`utf8` / `base64`).
+    pub encoding: Member,
+    /// The byte-count member.
+    pub length: Option<Member>,
+    /// The member naming the content in messages.
+    pub label: Option<Member>,
     /// The error code.
     pub code: String,
 }
@@ -242,6 +246,14 @@ pub struct Field {
 }
 
 impl Field {
+    /// The field's JSON key and Rust name.
+    pub fn member(&self) -> Member {
+        Member {
+            key: self.key.clone(),
+            rust: self.rust_name.clone(),
+        }
+    }
+
     /// Whether the Rust field is `Option<T>` although the type has no `?` (a coded or
     /// conditional requirement: presence is checked by a rule, not by the parser).
     pub fn read_optional(&self) -> bool {
@@ -281,16 +293,12 @@ pub struct FieldRules {
 /// `if `field` is `value``.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequiredIf {
-    /// JSON key of the sibling.
-    pub field: String,
-    /// Rust name of the sibling.
-    pub field_rust: String,
+    /// The sibling enum field.
+    pub field: Member,
     /// Rust name of the sibling's enum.
     pub enum_rust: String,
-    /// The value as spelled.
-    pub value: String,
-    /// Its Rust variant.
-    pub variant: String,
+    /// The value (as spelled, and its Rust variant).
+    pub value: Member,
     /// The error code.
     pub code: String,
 }
@@ -320,10 +328,8 @@ pub struct CapUse {
 /// At most `cap` items share one value of `by`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupCap {
-    /// JSON key of the grouping member.
-    pub by: String,
-    /// Rust name of the grouping member.
-    pub by_rust: String,
+    /// The grouping member.
+    pub by: Member,
     /// The cap.
     pub cap: CapUse,
 }
@@ -331,10 +337,8 @@ pub struct GroupCap {
 /// No two items share a key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UniqueBy {
-    /// JSON key of the key member.
-    pub key: String,
-    /// Rust name of the key member.
-    pub key_rust: String,
+    /// The key member.
+    pub key: Member,
     /// Compare ignoring case.
     pub ignore_case: bool,
     /// Compare trimmed.
@@ -346,14 +350,10 @@ pub struct UniqueBy {
 /// A value under both sides of a pair is refused.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contradiction {
-    /// JSON key of the enum member.
-    pub by: String,
-    /// Rust name of the enum member.
-    pub by_rust: String,
-    /// JSON key of the value member.
-    pub value: String,
-    /// Rust name of the value member.
-    pub value_rust: String,
+    /// The enum member.
+    pub by: Member,
+    /// The value member.
+    pub value: Member,
     /// Rust name of the enum of `by`.
     pub enum_rust: String,
     /// The pairs.
@@ -365,14 +365,10 @@ pub struct Contradiction {
 /// One contradictory pair of enum values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pair {
-    /// JSON spelling of one side.
-    pub a: String,
-    /// Rust variant of `a`.
-    pub a_rust: String,
-    /// JSON spelling of the other side.
-    pub b: String,
-    /// Rust variant of `b`.
-    pub b_rust: String,
+    /// One side (JSON spelling and Rust variant).
+    pub a: Member,
+    /// The other side.
+    pub b: Member,
     /// Values compare ignoring case.
     pub ignore_case: bool,
 }
@@ -380,14 +376,10 @@ pub struct Pair {
 /// Two fields of one object must differ.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotEqual {
-    /// JSON key of the first field.
-    pub a: String,
-    /// Rust name of the first field.
-    pub a_rust: String,
-    /// JSON key of the second field.
-    pub b: String,
-    /// Rust name of the second field.
-    pub b_rust: String,
+    /// The first field.
+    pub a: Member,
+    /// The second field.
+    pub b: Member,
     /// The error code.
     pub code: String,
 }

@@ -238,9 +238,9 @@ impl Ctx<'_> {
             rules.push(quote!(required(code = #code)));
         }
         if let Some(ri) = &r.required_if {
-            let field = ident(&ri.field_rust);
+            let field = ident(&ri.field.rust);
             let en = ident(&ri.enum_rust);
-            let v = ident(&ri.variant);
+            let v = ident(&ri.value.rust);
             let code = &ri.code;
             rules.push(quote!(required_if(field = #field, equals = #en::#v, code = #code)));
         }
@@ -250,7 +250,7 @@ impl Ctx<'_> {
             rules.push(quote!(max_items(max = #c, code = #code)));
         }
         for g in &r.max_items_per_group {
-            let by = ident(&g.by_rust);
+            let by = ident(&g.by.rust);
             let c = ident(&g.cap.constant);
             let code = &g.cap.code;
             rules.push(quote!(max_items_per_group(by = #by, max = #c, code = #code)));
@@ -299,17 +299,17 @@ impl Ctx<'_> {
             rules.push(quote!(unique(#(#args),*)));
         }
         for u in &r.unique_by {
-            let key = ident(&u.key_rust);
+            let key = ident(&u.key.rust);
             let args = fold_args(vec![quote!(key = #key)], u.ignore_case, u.trim, &u.code);
             rules.push(quote!(unique_by(#(#args),*)));
         }
         for c in &r.contradiction {
-            let by = ident(&c.by_rust);
-            let value = ident(&c.value_rust);
+            let by = ident(&c.by.rust);
+            let value = ident(&c.value.rust);
             let en = ident(&c.enum_rust);
             let pairs = c.pairs.iter().map(|p| {
-                let a = ident(&p.a_rust);
-                let b = ident(&p.b_rust);
+                let a = ident(&p.a.rust);
+                let b = ident(&p.b.rust);
                 if p.ignore_case {
                     quote!(pair(#en::#a, #en::#b, ignore_case))
                 } else {
@@ -364,11 +364,11 @@ impl Ctx<'_> {
         let mut body_done = false;
         for f in &o.fields {
             if let Some(sel) = &o.selector {
-                if f.key == sel.by || sel.members.contains(&f.key) {
+                if f.key == sel.by.key || sel.members.contains(&f.key) {
                     if !body_done {
                         body_done = true;
                         let body = ident(&sel.body_rust);
-                        let mut names = vec![format!("`{}`", sel.by)];
+                        let mut names = vec![format!("`{}`", sel.by.key)];
                         names.extend(sel.members.iter().map(|m| format!("`{m}`")));
                         let bd = doc(&format!(
                             "{} and the members it chooses, in one value: the members' shapes cannot disagree with it.",
@@ -438,31 +438,31 @@ impl Ctx<'_> {
         }
         let mut struct_rules = Vec::new();
         for n in &o.not_equal {
-            let a = ident(&n.a_rust);
-            let b = ident(&n.b_rust);
+            let a = ident(&n.a.rust);
+            let b = ident(&n.b.rust);
             let code = &n.code;
             struct_rules.push(quote!(not_equal(a = #a, b = #b, code = #code)));
         }
         for n in &o.not_contains {
-            let list = ident(&n.list_rust);
-            let value = ident(&n.value_rust);
+            let list = ident(&n.list.rust);
+            let value = ident(&n.value.rust);
             let code = &n.code;
             struct_rules.push(quote!(not_contains(list = #list, value = #value, code = #code)));
         }
         for g in &o.digest {
-            let sha = ident(&g.sha256.1);
-            let data = ident(&g.data.1);
-            let enc = ident(&g.encoding.1);
+            let sha = ident(&g.sha256.rust);
+            let data = ident(&g.data.rust);
+            let enc = ident(&g.encoding.rust);
             let mut args = vec![
                 quote!(sha256 = #sha),
                 quote!(data = #data),
                 quote!(encoding = #enc),
             ];
-            if let Some((_, l)) = &g.label {
+            if let Some(Member { rust: l, .. }) = &g.label {
                 let l = ident(l);
                 args.push(quote!(label = #l));
             }
-            if let Some((_, l)) = &g.length {
+            if let Some(Member { rust: l, .. }) = &g.length {
                 let l = ident(l);
                 args.push(quote!(length = #l));
             }
@@ -506,9 +506,9 @@ impl Ctx<'_> {
         if let Some(sel) = &o.selector {
             let serde_impls = self.selector_serde(o, sel);
             let body = self.body_enum(sel);
-            let by = ident(&sel.by_rust);
+            let by = ident(&sel.by.rust);
             let en = ident(&sel.enum_rust);
-            let md = doc(&format!("The value of `{}`.", sel.by));
+            let md = doc(&format!("The value of `{}`.", sel.by.key));
             return quote! {
                 #d
                 #[derive(Debug, Clone, PartialEq, #derive)]
@@ -546,7 +546,7 @@ impl Ctx<'_> {
         let rt = &self.rt;
         let body = ident(&sel.body_rust);
         let en = ident(&sel.enum_rust);
-        let by = ident(&sel.by_rust);
+        let by = ident(&sel.by.rust);
         let member_idents: Vec<Ident> =
             sel.members.iter().map(|m| ident(&member_rust(m))).collect();
         let en_def = self.spec.type_def(&sel.enum_name);
@@ -588,14 +588,14 @@ impl Ctx<'_> {
         });
         let d = doc(&format!(
             "`{}` with the members it chooses ({}): one variant per value, each holding the members' tables.",
-            sel.by,
+            sel.by.key,
             sel.members
                 .iter()
                 .map(|m| format!("`{m}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        let md = doc(&format!("The value of `{}`.", sel.by));
+        let md = doc(&format!("The value of `{}`.", sel.by.key));
         quote! {
             #d
             #[derive(Debug, Clone, PartialEq)]
@@ -626,11 +626,11 @@ impl Ctx<'_> {
         let name = ident(&o.rust_name);
         let body = ident(&sel.body_rust);
         let en = ident(&sel.enum_rust);
-        let by_i = ident(&sel.by_rust);
+        let by_i = ident(&sel.by.rust);
         // Serialize.
         let ser = o.fields.iter().map(|f| {
             let k = &f.key;
-            if f.key == sel.by {
+            if f.key == sel.by.key {
                 return quote!(map.serialize_entry(#k, &self.body.#by_i())?;);
             }
             if sel.members.contains(&f.key) {
@@ -652,7 +652,7 @@ impl Ctx<'_> {
         let plain: Vec<&Field> = o
             .fields
             .iter()
-            .filter(|f| f.key != sel.by && !sel.members.contains(&f.key))
+            .filter(|f| f.key != sel.by.key && !sel.members.contains(&f.key))
             .collect();
         let local = |k: &str| format_ident!("field_{}", crate::names::snake_case(k));
         let typed = |c: &SelectorCase, m: &str| {
@@ -672,7 +672,7 @@ impl Ctx<'_> {
                 quote!(let mut #l: ::core::option::Option<#ty> = ::core::option::Option::None;),
             );
         }
-        let by_local = local(&sel.by);
+        let by_local = local(&sel.by.key);
         decls.push(
             quote!(let mut #by_local: ::core::option::Option<#en> = ::core::option::Option::None;),
         );
@@ -706,7 +706,7 @@ impl Ctx<'_> {
             });
         }
         {
-            let k = &sel.by;
+            let k = &sel.by.key;
             arms.push(quote! {
                 #k => {
                     if #by_local.is_some() {
@@ -756,7 +756,7 @@ impl Ctx<'_> {
             finals.push(quote!(let #l = #v;));
             inits.push(quote!(#fi: #l,));
         }
-        let by_key = &sel.by;
+        let by_key = &sel.by.key;
         let body_arms = sel.cases.iter().map(|c| {
             let vi = ident(&c.variant);
             let ms = sel.members.iter().enumerate().map(|(i, m)| {

@@ -2,26 +2,25 @@
 //! reported here, meaning is checked in `check`.
 
 use toml::de::{DeTable, DeValue};
-use toml::Spanned;
 
 use crate::diag::{Context, LineIndex, Pos};
 
 /// A value with its position in the sidecar.
 #[derive(Debug, Clone)]
-pub(crate) struct Sp<T> {
-    pub v: T,
+pub(crate) struct Spanned<T> {
+    pub value: T,
     pub pos: Pos,
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct Sidecar {
-    pub root: Option<Sp<String>>,
-    pub document: Option<Sp<String>>,
-    pub types: Vec<(Sp<String>, Sp<String>)>,
-    pub errors_enum: Option<Sp<String>>,
+    pub root: Option<Spanned<String>>,
+    pub document: Option<Spanned<String>>,
+    pub types: Vec<(Spanned<String>, Spanned<String>)>,
+    pub errors_enum: Option<Spanned<String>>,
     /// `[errors]` rule kind → code (without `enum`).
-    pub error_map: Vec<(Sp<String>, Sp<String>)>,
-    pub unions: Vec<(Sp<String>, Option<Sp<bool>>)>,
+    pub error_map: Vec<(Spanned<String>, Spanned<String>)>,
+    pub unions: Vec<(Spanned<String>, Option<Spanned<bool>>)>,
     pub caps: Vec<SideCap>,
     pub unique: Vec<SideUnique>,
     pub not_equal: Vec<SideNotEqual>,
@@ -29,15 +28,15 @@ pub(crate) struct Sidecar {
     pub not_contains: Vec<SideNotContains>,
     pub digest: Vec<SideDigest>,
     /// `[spec] extract`.
-    pub extract: Option<Sp<String>>,
+    pub extract: Option<Spanned<String>>,
     /// `[errors] engine`: codes raised by hand-written behaviour.
-    pub engine: Vec<Sp<String>>,
+    pub engine: Vec<Spanned<String>>,
     /// `[errors.tables]`: table name → code.
-    pub error_tables: Vec<(Sp<String>, Sp<String>)>,
+    pub error_tables: Vec<(Spanned<String>, Spanned<String>)>,
     /// `[errors.paths]`: spec path → code.
-    pub error_paths: Vec<(Sp<String>, Sp<String>)>,
+    pub error_paths: Vec<(Spanned<String>, Spanned<String>)>,
     /// `[machines.<states>]` with its `on`.
-    pub machines: Vec<(Sp<String>, Option<Sp<String>>)>,
+    pub machines: Vec<(Spanned<String>, Option<Spanned<String>>)>,
     /// Where the `[spec]` table is (or the file start).
     pub spec_pos: Pos,
 }
@@ -45,67 +44,67 @@ pub(crate) struct Sidecar {
 #[derive(Debug)]
 pub(crate) struct SideNotContains {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub list: Option<Sp<String>>,
-    pub value: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub list: Option<Spanned<String>>,
+    pub value: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideDigest {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub sha256: Option<Sp<String>>,
-    pub data: Option<Sp<String>>,
-    pub encoding: Option<Sp<String>>,
-    pub length: Option<Sp<String>>,
-    pub label: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub sha256: Option<Spanned<String>>,
+    pub data: Option<Spanned<String>>,
+    pub encoding: Option<Spanned<String>>,
+    pub length: Option<Spanned<String>>,
+    pub label: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideCap {
-    pub constant: Sp<String>,
-    pub rule: Option<Sp<String>>,
-    pub path: Option<Sp<String>>,
-    pub by: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub constant: Spanned<String>,
+    pub rule: Option<Spanned<String>>,
+    pub path: Option<Spanned<String>>,
+    pub by: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideUnique {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub key: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub key: Option<Spanned<String>>,
     pub ignore_case: bool,
     pub trim: bool,
-    pub code: Option<Sp<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideNotEqual {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub a: Option<Sp<String>>,
-    pub b: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub a: Option<Spanned<String>>,
+    pub b: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideContradiction {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub by: Option<Sp<String>>,
-    pub value: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub by: Option<Spanned<String>>,
+    pub value: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
     pub pairs: Vec<SidePair>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SidePair {
     pub pos: Pos,
-    pub a: Option<Sp<String>>,
-    pub b: Option<Sp<String>>,
+    pub a: Option<Spanned<String>>,
+    pub b: Option<Spanned<String>>,
     pub ignore_case: bool,
 }
 
@@ -153,11 +152,11 @@ impl Walker<'_> {
         table: &DeTable<'_>,
         key: &str,
         what: &str,
-    ) -> Option<Sp<String>> {
+    ) -> Option<Spanned<String>> {
         let v = table.get(key)?;
         match v.get_ref() {
-            DeValue::String(s) => Some(Sp {
-                v: s.to_string(),
+            DeValue::String(s) => Some(Spanned {
+                value: s.to_string(),
                 pos: self.pos(v.span().start),
             }),
             other => {
@@ -180,11 +179,11 @@ impl Walker<'_> {
         table: &DeTable<'_>,
         key: &str,
         what: &str,
-    ) -> Option<Sp<bool>> {
+    ) -> Option<Spanned<bool>> {
         let v = table.get(key)?;
         match v.get_ref() {
-            DeValue::Boolean(b) => Some(Sp {
-                v: *b,
+            DeValue::Boolean(b) => Some(Spanned {
+                value: *b,
                 pos: self.pos(v.span().start),
             }),
             other => {
@@ -204,7 +203,7 @@ impl Walker<'_> {
     fn table<'t, 'i>(
         &self,
         ctx: &mut Context,
-        v: &'t Spanned<DeValue<'i>>,
+        v: &'t toml::Spanned<DeValue<'i>>,
         what: &str,
     ) -> Option<&'t DeTable<'i>> {
         match v.get_ref() {
@@ -224,7 +223,7 @@ impl Walker<'_> {
     fn tables<'t, 'i>(
         &self,
         ctx: &mut Context,
-        v: &'t Spanned<DeValue<'i>>,
+        v: &'t toml::Spanned<DeValue<'i>>,
         what: &str,
     ) -> Vec<(Pos, &'t DeTable<'i>)> {
         match v.get_ref() {
@@ -307,8 +306,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
     if let Some(v) = doc.get("types") {
         if let Some(t) = w.table(ctx, v, "types") {
             for (k, v) in t.iter() {
-                let key = Sp {
-                    v: k.get_ref().to_string(),
+                let key = Spanned {
+                    value: k.get_ref().to_string(),
                     pos: w.pos(k.span().start),
                 };
                 if let Some(s) = w.string(ctx, t, k.get_ref(), "[types]") {
@@ -329,8 +328,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                     DeValue::Array(items) => {
                         for item in items.iter() {
                             match item.get_ref() {
-                                DeValue::String(s) => out.engine.push(Sp {
-                                    v: s.to_string(),
+                                DeValue::String(s) => out.engine.push(Spanned {
+                                    value: s.to_string(),
                                     pos: w.pos(item.span().start),
                                 }),
                                 other => ctx.toml(
@@ -362,8 +361,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                 if let Some(v) = t.get(sub) {
                     if let Some(m) = w.table(ctx, v, &what) {
                         for (k, _) in m.iter() {
-                            let key = Sp {
-                                v: k.get_ref().to_string(),
+                            let key = Spanned {
+                                value: k.get_ref().to_string(),
                                 pos: w.pos(k.span().start),
                             };
                             if let Some(code) = w.string(ctx, m, k.get_ref(), &what) {
@@ -377,8 +376,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                 if let Some(code) = w.string(ctx, t, rule, "[errors]") {
                     let (k, _) = t.get_key_value(*rule).expect("present");
                     out.error_map.push((
-                        Sp {
-                            v: (*rule).to_owned(),
+                        Spanned {
+                            value: (*rule).to_owned(),
                             pos: w.pos(k.span().start),
                         },
                         code,
@@ -391,8 +390,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         if let Some(t) = w.table(ctx, v, "unions") {
             for (k, v) in t.iter() {
                 let what = format!("[unions.{}]", k.get_ref());
-                let key = Sp {
-                    v: k.get_ref().to_string(),
+                let key = Spanned {
+                    value: k.get_ref().to_string(),
                     pos: w.pos(k.span().start),
                 };
                 if let Some(u) = w.table(ctx, v, &what) {
@@ -407,8 +406,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         if let Some(t) = w.table(ctx, v, "caps") {
             for (k, v) in t.iter() {
                 let what = format!("[caps.{}]", k.get_ref());
-                let constant = Sp {
-                    v: k.get_ref().to_string(),
+                let constant = Spanned {
+                    value: k.get_ref().to_string(),
                     pos: w.pos(k.span().start),
                 };
                 if let Some(c) = w.table(ctx, v, &what) {
@@ -437,8 +436,10 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                 pos,
                 path: w.string(ctx, t, "path", what),
                 key: w.string(ctx, t, "key", what),
-                ignore_case: w.boolean(ctx, t, "ignore_case", what).is_some_and(|b| b.v),
-                trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.v),
+                ignore_case: w
+                    .boolean(ctx, t, "ignore_case", what)
+                    .is_some_and(|b| b.value),
+                trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.value),
                 code: w.string(ctx, t, "code", what),
             });
         }
@@ -483,8 +484,8 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         if let Some(t) = w.table(ctx, v, "machines") {
             for (k, v) in t.iter() {
                 let what = format!("[machines.{}]", k.get_ref());
-                let key = Sp {
-                    v: k.get_ref().to_string(),
+                let key = Spanned {
+                    value: k.get_ref().to_string(),
                     pos: w.pos(k.span().start),
                 };
                 if let Some(m) = w.table(ctx, v, &what) {
@@ -525,7 +526,7 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                                     b: w.string(ctx, p, "b", what),
                                     ignore_case: w
                                         .boolean(ctx, p, "ignore_case", what)
-                                        .is_some_and(|b| b.v),
+                                        .is_some_and(|b| b.value),
                                 });
                             }
                         }
