@@ -1557,7 +1557,7 @@ impl Checker<'_> {
                         code: code.clone(),
                     });
                     self.rules.push(Rule {
-                        kind: "document_bytes".into(),
+                        kind: RuleKind::DocumentBytes,
                         path: String::new(),
                         code,
                     });
@@ -1631,7 +1631,7 @@ impl Checker<'_> {
                             },
                         });
                     self.rules.push(Rule {
-                        kind: "max_items_per_group".into(),
+                        kind: RuleKind::MaxItemsPerGroup,
                         path: path.value.clone(),
                         code,
                     });
@@ -2044,7 +2044,7 @@ impl Checker<'_> {
                             code: code.clone(),
                         });
                         self.rules.push(Rule {
-                            kind: "unique".into(),
+                            kind: RuleKind::Unique,
                             path: path.value,
                             code,
                         });
@@ -2086,7 +2086,7 @@ impl Checker<'_> {
                 code: code.clone(),
             });
             self.rules.push(Rule {
-                kind: "unique".into(),
+                kind: RuleKind::Unique,
                 path: path.value,
                 code,
             });
@@ -2146,7 +2146,7 @@ impl Checker<'_> {
             });
             let path = n.path.map(|p| p.value).unwrap_or_default();
             self.rules.push(Rule {
-                kind: "not_equal".into(),
+                kind: RuleKind::NotEqual,
                 path,
                 code,
             });
@@ -2253,7 +2253,7 @@ impl Checker<'_> {
                     code: code.clone(),
                 });
             self.rules.push(Rule {
-                kind: "contradiction".into(),
+                kind: RuleKind::Contradiction,
                 path: path.value,
                 code,
             });
@@ -2624,7 +2624,7 @@ impl Checker<'_> {
                 code: code.clone(),
             });
             self.rules.push(Rule {
-                kind: "not_contains".into(),
+                kind: RuleKind::NotContains,
                 path: n.path.map(|p| p.value).unwrap_or_default(),
                 code,
             });
@@ -2692,7 +2692,7 @@ impl Checker<'_> {
                 code: code.clone(),
             });
             self.rules.push(Rule {
-                kind: "digest".into(),
+                kind: RuleKind::Digest,
                 path: path.value,
                 code,
             });

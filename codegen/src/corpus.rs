@@ -608,7 +608,7 @@ impl<'a> Gen<'a> {
     }
 
     fn examples(&mut self) {
-        let expressible = expressible_codes(self.spec);
+        let expressible = self.spec.expressible_codes();
         let examples = self.spec.examples.clone();
         for e in &examples {
             let Ok(document) = serde_json::from_str::<Value>(&e.text) else {
@@ -1931,27 +1931,6 @@ fn near_misses(values: &[&str]) -> Vec<(String, String)> {
         }
     }
     out
-}
-
-/// Rule kinds of the sidecar's `[errors]` that JSON Schema cannot state (as in `schema.rs`).
-const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes"];
-
-/// The codes every producer of which the schema states; used only for the spec's own
-/// examples, whose rule is not known (mutations are classified by their rule).
-fn expressible_codes(spec: &Spec) -> Vec<&str> {
-    spec.errors
-        .codes
-        .iter()
-        .map(|c| c.code.as_str())
-        .filter(|code| {
-            !spec.rules.iter().any(|r| r.code == *code)
-                && !spec
-                    .errors
-                    .rule_codes
-                    .iter()
-                    .any(|(kind, c)| c == code && X_ONLY_RULE_KINDS.contains(&kind.as_str()))
-        })
-        .collect()
 }
 
 /// Every string value under the key `key` anywhere in `v`.

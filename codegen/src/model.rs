@@ -88,6 +88,31 @@ impl Spec {
         self.types.iter().find(|t| t.name() == name)
     }
 
+    /// The error codes every producer of which the schema itself states (structure, types,
+    /// `maxLength`, `maxItems`, non-blank `pattern`, `additionalProperties: false` for
+    /// forbidden keys), sorted: a document refused only with these codes is refused by any
+    /// 2020-12 validator too. A code that any cross-field or `x-` rule also produces is left
+    /// out.
+    pub fn expressible_codes(&self) -> Vec<&str> {
+        let x_only = |code: &str| {
+            self.rules.iter().any(|r| r.code == code)
+                || self
+                    .errors
+                    .rule_codes
+                    .iter()
+                    .any(|(kind, c)| c == code && X_ONLY_RULE_KINDS.contains(&kind.as_str()))
+        };
+        let mut codes: Vec<&str> = self
+            .errors
+            .codes
+            .iter()
+            .map(|c| c.code.as_str())
+            .filter(|c| !x_only(c))
+            .collect();
+        codes.sort_unstable();
+        codes
+    }
+
     /// The root object.
     pub fn root_object(&self) -> &Object {
         match self.type_def(&self.root) {
@@ -557,6 +582,10 @@ pub struct Errors {
     pub engine: Vec<String>,
 }
 
+/// Rule kinds of the sidecar's `[errors]` whose codes only an `x-` keyword states: a JSON
+/// Schema cannot say them.
+pub(crate) const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes"];
+
 /// One row of the error table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorCode {
@@ -571,12 +600,46 @@ pub struct ErrorCode {
 /// A cross-field rule, as declared (for reports and schemas).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rule {
-    /// Rule kind (`unique`, `not_equal`, `contradiction`, `max_items_per_group`, `document_bytes`).
-    pub kind: String,
+    /// Rule kind.
+    pub kind: RuleKind,
     /// Where it applies (spec path; empty for the document).
     pub path: String,
     /// Its code.
     pub code: String,
+}
+
+/// The kind of a cross-field rule: the sidecar table or cap rule that declared it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RuleKind {
+    /// `[[unique]]`: unique items, or unique by a key member.
+    Unique,
+    /// `[[not_equal]]`: two fields of one object differ.
+    NotEqual,
+    /// `[[contradiction]]`: contradictory pairs among the items.
+    Contradiction,
+    /// `[[not_contains]]`: a list does not contain a sibling's value.
+    NotContains,
+    /// `[[digest]]`: content matches its declared digest.
+    Digest,
+    /// A cap with `rule = "max_items_per_group"`.
+    MaxItemsPerGroup,
+    /// A cap with `rule = "document_bytes"`.
+    DocumentBytes,
+}
+
+impl RuleKind {
+    /// The kind as the sidecar spells it (`not_equal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Unique => "unique",
+            RuleKind::NotEqual => "not_equal",
+            RuleKind::Contradiction => "contradiction",
+            RuleKind::NotContains => "not_contains",
+            RuleKind::Digest => "digest",
+            RuleKind::MaxItemsPerGroup => "max_items_per_group",
+            RuleKind::DocumentBytes => "document_bytes",
+        }
+    }
 }
 
 /// A fenced `json` example.

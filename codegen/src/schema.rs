@@ -105,39 +105,12 @@ pub(crate) fn emit(spec: &Spec) -> String {
     top.insert("x-error-codes".into(), error_codes);
     top.insert(
         "x-schema-expressible-codes".into(),
-        json!(expressible_codes(spec)),
+        json!(spec.expressible_codes()),
     );
     // serde_json's Map is a BTreeMap here (no preserve_order), so keys come out sorted.
     let mut s = serde_json::to_string_pretty(&Value::Object(top)).expect("a Value serializes");
     s.push('\n');
     s
-}
-
-/// Rule kinds of the sidecar's `[errors]` that a JSON Schema cannot state.
-const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes"];
-
-/// The error codes every producer of which the schema itself states (structure, types,
-/// `maxLength`, `maxItems`, non-blank `pattern`, `additionalProperties: false` for forbidden
-/// keys): a document refused only with these codes is refused by any 2020-12 validator too.
-/// A code that any cross-field or `x-` rule also produces is left out.
-fn expressible_codes(spec: &Spec) -> Vec<&str> {
-    let x_only = |code: &str| {
-        spec.rules.iter().any(|r| r.code == code)
-            || spec
-                .errors
-                .rule_codes
-                .iter()
-                .any(|(kind, c)| c == code && X_ONLY_RULE_KINDS.contains(&kind.as_str()))
-    };
-    let mut codes: Vec<&str> = spec
-        .errors
-        .codes
-        .iter()
-        .map(|c| c.code.as_str())
-        .filter(|c| !x_only(c))
-        .collect();
-    codes.sort_unstable();
-    codes
 }
 
 fn base(b: &Base) -> Value {
