@@ -120,13 +120,13 @@ struct Gen<'a> {
     spec: &'a Spec,
     cases: Vec<Case>,
     notes: Vec<String>,
-    /// Prefix of case ids while generating under a chosen member (`action=cancel:`).
+    /// Prefix of case ids while generating under a chosen member (`kind=close:`).
     scope: String,
     /// The x-only reason given to the next pushed case.
     reason: Option<String>,
 }
 
-/// The id prefix of a location under chosen members: `action=cancel:`.
+/// The id prefix of a location under chosen members: `kind=close:`.
 fn scope_of(hops: &[Hop<'_>]) -> String {
     hops.iter()
         .filter_map(|h| {
