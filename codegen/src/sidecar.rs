@@ -249,6 +249,21 @@ impl Walker<'_> {
     }
 }
 
+/// Top-level keys of the sidecar.
+const TOP_KEYS: &[&str] = &[
+    "spec",
+    "types",
+    "errors",
+    "unions",
+    "caps",
+    "unique",
+    "not_equal",
+    "contradiction",
+    "not_contains",
+    "digest",
+    "machines",
+];
+
 /// Walks the sidecar text. A TOML syntax error is reported and yields an empty sidecar.
 pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
     let w = Walker {
@@ -256,13 +271,13 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         lines: LineIndex::new(text),
     };
     let mut out = Sidecar {
-        spec_pos: Pos { line: 1, col: 1 },
+        spec_pos: Pos::TOP,
         ..Sidecar::default()
     };
     let doc = match DeTable::parse(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let pos = e.span().map_or(Pos { line: 1, col: 1 }, |s| w.pos(s.start));
+            let pos = e.span().map_or(Pos::TOP, |s| w.pos(s.start));
             ctx.toml(
                 pos,
                 format!("the sidecar is not valid TOML: {}", e.message().trim()),
@@ -272,281 +287,278 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         }
     };
     let doc = doc.get_ref();
-    w.known_keys(
-        ctx,
-        doc,
-        &[
-            "spec",
-            "types",
-            "errors",
-            "unions",
-            "caps",
-            "unique",
-            "not_equal",
-            "contradiction",
-            "not_contains",
-            "digest",
-            "machines",
-        ],
-        "the sidecar",
-    );
-
-    if let Some(v) = doc.get("spec") {
-        if let Some(t) = w.table(ctx, v, "spec") {
-            out.spec_pos = w.pos(v.span().start);
-            if let Some((k, _)) = doc.get_key_value("spec") {
-                out.spec_pos = w.pos(k.span().start);
-            }
-            w.known_keys(ctx, t, &["root", "document", "extract"], "[spec]");
-            out.root = w.string(ctx, t, "root", "[spec]");
-            out.extract = w.string(ctx, t, "extract", "[spec]");
-            out.document = w.string(ctx, t, "document", "[spec]");
-        }
+    w.known_keys(ctx, doc, TOP_KEYS, "the sidecar");
+    w.spec(ctx, doc, &mut out);
+    if let Some(t) = doc.get("types").and_then(|v| w.table(ctx, v, "types")) {
+        out.types = w.strings(ctx, t, "[types]");
     }
-    if let Some(v) = doc.get("types") {
-        if let Some(t) = w.table(ctx, v, "types") {
-            for (k, v) in t.iter() {
-                let key = Spanned {
-                    value: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(s) = w.string(ctx, t, k.get_ref(), "[types]") {
-                    out.types.push((key, s));
-                }
-                let _ = v;
-            }
-        }
+    if let Some(t) = doc.get("errors").and_then(|v| w.table(ctx, v, "errors")) {
+        w.errors(ctx, t, &mut out);
     }
-    if let Some(v) = doc.get("errors") {
-        if let Some(t) = w.table(ctx, v, "errors") {
-            let mut allowed = vec!["enum", "engine", "tables", "paths"];
-            allowed.extend_from_slice(ERROR_RULES);
-            w.known_keys(ctx, t, &allowed, "[errors]");
-            out.errors_enum = w.string(ctx, t, "enum", "[errors]");
-            if let Some(v) = t.get("engine") {
-                match v.get_ref() {
-                    DeValue::Array(items) => {
-                        for item in items.iter() {
-                            match item.get_ref() {
-                                DeValue::String(s) => out.engine.push(Spanned {
-                                    value: s.to_string(),
-                                    pos: w.pos(item.span().start),
-                                }),
-                                other => ctx.toml(
-                                    w.pos(item.span().start),
-                                    format!(
-                                        "`engine` in [errors] must list strings, found {}",
-                                        other.type_str()
-                                    ),
-                                    "write `engine = [\"CODE\", ...]`",
-                                ),
-                            }
-                        }
-                    }
-                    other => ctx.toml(
-                        w.pos(v.span().start),
-                        format!(
-                            "`engine` in [errors] must be an array, found {}",
-                            other.type_str()
-                        ),
-                        "write `engine = [\"CODE\", ...]`",
-                    ),
-                }
-            }
-            for (sub, dest) in [
-                ("tables", &mut out.error_tables),
-                ("paths", &mut out.error_paths),
-            ] {
-                let what = format!("[errors.{sub}]");
-                if let Some(v) = t.get(sub) {
-                    if let Some(m) = w.table(ctx, v, &what) {
-                        for (k, _) in m.iter() {
-                            let key = Spanned {
-                                value: k.get_ref().to_string(),
-                                pos: w.pos(k.span().start),
-                            };
-                            if let Some(code) = w.string(ctx, m, k.get_ref(), &what) {
-                                dest.push((key, code));
-                            }
-                        }
-                    }
-                }
-            }
-            for rule in ERROR_RULES {
-                if let Some(code) = w.string(ctx, t, rule, "[errors]") {
-                    let (k, _) = t.get_key_value(*rule).expect("present");
-                    out.error_map.push((
-                        Spanned {
-                            value: (*rule).to_owned(),
-                            pos: w.pos(k.span().start),
-                        },
-                        code,
-                    ));
-                }
-            }
-        }
+    for (key, what, u) in w.keyed(ctx, doc, "unions") {
+        w.known_keys(ctx, u, &["short_form"], &what);
+        out.unions
+            .push((key, w.boolean(ctx, u, "short_form", &what)));
     }
-    if let Some(v) = doc.get("unions") {
-        if let Some(t) = w.table(ctx, v, "unions") {
-            for (k, v) in t.iter() {
-                let what = format!("[unions.{}]", k.get_ref());
-                let key = Spanned {
-                    value: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(u) = w.table(ctx, v, &what) {
-                    w.known_keys(ctx, u, &["short_form"], &what);
-                    out.unions
-                        .push((key, w.boolean(ctx, u, "short_form", &what)));
-                }
-            }
-        }
+    for (constant, what, c) in w.keyed(ctx, doc, "caps") {
+        w.known_keys(ctx, c, &["rule", "path", "by", "code"], &what);
+        out.caps.push(SideCap {
+            constant,
+            rule: w.string(ctx, c, "rule", &what),
+            path: w.string(ctx, c, "path", &what),
+            by: w.string(ctx, c, "by", &what),
+            code: w.string(ctx, c, "code", &what),
+        });
     }
-    if let Some(v) = doc.get("caps") {
-        if let Some(t) = w.table(ctx, v, "caps") {
-            for (k, v) in t.iter() {
-                let what = format!("[caps.{}]", k.get_ref());
-                let constant = Spanned {
-                    value: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(c) = w.table(ctx, v, &what) {
-                    w.known_keys(ctx, c, &["rule", "path", "by", "code"], &what);
-                    out.caps.push(SideCap {
-                        constant,
-                        rule: w.string(ctx, c, "rule", &what),
-                        path: w.string(ctx, c, "path", &what),
-                        by: w.string(ctx, c, "by", &what),
-                        code: w.string(ctx, c, "code", &what),
-                    });
-                }
-            }
-        }
-    }
-    if let Some(v) = doc.get("unique") {
-        for (pos, t) in w.tables(ctx, v, "unique") {
-            let what = "[[unique]]";
-            w.known_keys(
-                ctx,
-                t,
-                &["path", "key", "ignore_case", "trim", "code"],
-                what,
-            );
-            out.unique.push(SideUnique {
-                pos,
-                path: w.string(ctx, t, "path", what),
-                key: w.string(ctx, t, "key", what),
-                ignore_case: w
-                    .boolean(ctx, t, "ignore_case", what)
-                    .is_some_and(|b| b.value),
-                trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.value),
-                code: w.string(ctx, t, "code", what),
-            });
-        }
-    }
-    if let Some(v) = doc.get("not_contains") {
-        for (pos, t) in w.tables(ctx, v, "not_contains") {
-            let what = "[[not_contains]]";
-            w.known_keys(ctx, t, &["path", "list", "value", "code"], what);
-            out.not_contains.push(SideNotContains {
-                pos,
-                path: w.string(ctx, t, "path", what),
-                list: w.string(ctx, t, "list", what),
-                value: w.string(ctx, t, "value", what),
-                code: w.string(ctx, t, "code", what),
-            });
-        }
-    }
-    if let Some(v) = doc.get("digest") {
-        for (pos, t) in w.tables(ctx, v, "digest") {
-            let what = "[[digest]]";
-            w.known_keys(
-                ctx,
-                t,
-                &[
-                    "path", "sha256", "data", "encoding", "length", "label", "code",
-                ],
-                what,
-            );
-            out.digest.push(SideDigest {
-                pos,
-                path: w.string(ctx, t, "path", what),
-                sha256: w.string(ctx, t, "sha256", what),
-                data: w.string(ctx, t, "data", what),
-                encoding: w.string(ctx, t, "encoding", what),
-                length: w.string(ctx, t, "length", what),
-                label: w.string(ctx, t, "label", what),
-                code: w.string(ctx, t, "code", what),
-            });
-        }
-    }
-    if let Some(v) = doc.get("machines") {
-        if let Some(t) = w.table(ctx, v, "machines") {
-            for (k, v) in t.iter() {
-                let what = format!("[machines.{}]", k.get_ref());
-                let key = Spanned {
-                    value: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(m) = w.table(ctx, v, &what) {
-                    w.known_keys(ctx, m, &["on"], &what);
-                    out.machines.push((key, w.string(ctx, m, "on", &what)));
-                }
-            }
-        }
-    }
-    if let Some(v) = doc.get("not_equal") {
-        for (pos, t) in w.tables(ctx, v, "not_equal") {
-            let what = "[[not_equal]]";
-            w.known_keys(ctx, t, &["path", "a", "b", "code"], what);
-            out.not_equal.push(SideNotEqual {
-                pos,
-                path: w.string(ctx, t, "path", what),
-                a: w.string(ctx, t, "a", what),
-                b: w.string(ctx, t, "b", what),
-                code: w.string(ctx, t, "code", what),
-            });
-        }
-    }
-    if let Some(v) = doc.get("contradiction") {
-        for (pos, t) in w.tables(ctx, v, "contradiction") {
-            let what = "[[contradiction]]";
-            w.known_keys(ctx, t, &["path", "by", "value", "code", "pairs"], what);
-            let mut pairs = Vec::new();
-            if let Some(pv) = t.get("pairs") {
-                match pv.get_ref() {
-                    DeValue::Array(items) => {
-                        for item in items.iter() {
-                            let what = "a pair of [[contradiction]]";
-                            if let Some(p) = w.table(ctx, item, what) {
-                                w.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
-                                pairs.push(SidePair {
-                                    pos: w.pos(item.span().start),
-                                    a: w.string(ctx, p, "a", what),
-                                    b: w.string(ctx, p, "b", what),
-                                    ignore_case: w
-                                        .boolean(ctx, p, "ignore_case", what)
-                                        .is_some_and(|b| b.value),
-                                });
-                            }
-                        }
-                    }
-                    other => ctx.toml(
-                        w.pos(pv.span().start),
-                        format!("`pairs` must be an array, found {}", other.type_str()),
-                        "write `pairs = [{ a = \"..\", b = \"..\" }]`",
-                    ),
-                }
-            }
-            out.contradiction.push(SideContradiction {
-                pos,
-                path: w.string(ctx, t, "path", what),
-                by: w.string(ctx, t, "by", what),
-                value: w.string(ctx, t, "value", what),
-                code: w.string(ctx, t, "code", what),
-                pairs,
-            });
-        }
-    }
+    w.rules(ctx, doc, &mut out);
     out
+}
+
+impl Walker<'_> {
+    /// A key of a table, with its position.
+    fn key(&self, k: &toml::Spanned<std::borrow::Cow<'_, str>>) -> Spanned<String> {
+        Spanned {
+            value: k.get_ref().to_string(),
+            pos: self.pos(k.span().start),
+        }
+    }
+
+    /// `[spec]`.
+    fn spec(&self, ctx: &mut Context, doc: &DeTable<'_>, out: &mut Sidecar) {
+        let Some(v) = doc.get("spec") else { return };
+        let Some(t) = self.table(ctx, v, "spec") else {
+            return;
+        };
+        out.spec_pos = self.pos(v.span().start);
+        if let Some((k, _)) = doc.get_key_value("spec") {
+            out.spec_pos = self.pos(k.span().start);
+        }
+        self.known_keys(ctx, t, &["root", "document", "extract"], "[spec]");
+        out.root = self.string(ctx, t, "root", "[spec]");
+        out.extract = self.string(ctx, t, "extract", "[spec]");
+        out.document = self.string(ctx, t, "document", "[spec]");
+    }
+
+    /// Every key of `t` with its string value (`[types]`, `[errors.tables]`, ...).
+    fn strings(
+        &self,
+        ctx: &mut Context,
+        t: &DeTable<'_>,
+        what: &str,
+    ) -> Vec<(Spanned<String>, Spanned<String>)> {
+        let mut out = Vec::new();
+        for (k, _) in t.iter() {
+            let key = self.key(k);
+            if let Some(s) = self.string(ctx, t, k.get_ref(), what) {
+                out.push((key, s));
+            }
+        }
+        out
+    }
+
+    /// The sub-tables of table `name` (`[caps.<KEY>]`): key, `[name.<key>]`, table.
+    fn keyed<'t, 'i>(
+        &self,
+        ctx: &mut Context,
+        doc: &'t DeTable<'i>,
+        name: &str,
+    ) -> Vec<(Spanned<String>, String, &'t DeTable<'i>)> {
+        let mut out = Vec::new();
+        let Some(t) = doc.get(name).and_then(|v| self.table(ctx, v, name)) else {
+            return out;
+        };
+        for (k, v) in t.iter() {
+            let what = format!("[{name}.{}]", k.get_ref());
+            let key = self.key(k);
+            if let Some(sub) = self.table(ctx, v, &what) {
+                out.push((key, what, sub));
+            }
+        }
+        out
+    }
+
+    /// `[errors]`: the enum, engine codes, overrides by table and path, rule kind → code.
+    fn errors(&self, ctx: &mut Context, t: &DeTable<'_>, out: &mut Sidecar) {
+        let mut allowed = vec!["enum", "engine", "tables", "paths"];
+        allowed.extend_from_slice(ERROR_RULES);
+        self.known_keys(ctx, t, &allowed, "[errors]");
+        out.errors_enum = self.string(ctx, t, "enum", "[errors]");
+        if let Some(v) = t.get("engine") {
+            out.engine = self.engine(ctx, v);
+        }
+        for (sub, dest) in [
+            ("tables", &mut out.error_tables),
+            ("paths", &mut out.error_paths),
+        ] {
+            let what = format!("[errors.{sub}]");
+            if let Some(m) = t.get(sub).and_then(|v| self.table(ctx, v, &what)) {
+                dest.extend(self.strings(ctx, m, &what));
+            }
+        }
+        for rule in ERROR_RULES {
+            if let Some(code) = self.string(ctx, t, rule, "[errors]") {
+                let (k, _) = t.get_key_value(*rule).expect("present");
+                out.error_map.push((
+                    Spanned {
+                        value: (*rule).to_owned(),
+                        pos: self.pos(k.span().start),
+                    },
+                    code,
+                ));
+            }
+        }
+    }
+
+    /// `[errors] engine`: a list of codes.
+    fn engine(&self, ctx: &mut Context, v: &toml::Spanned<DeValue<'_>>) -> Vec<Spanned<String>> {
+        let mut out = Vec::new();
+        let DeValue::Array(items) = v.get_ref() else {
+            ctx.toml(
+                self.pos(v.span().start),
+                format!(
+                    "`engine` in [errors] must be an array, found {}",
+                    v.get_ref().type_str()
+                ),
+                "write `engine = [\"CODE\", ...]`",
+            );
+            return out;
+        };
+        for item in items.iter() {
+            match item.get_ref() {
+                DeValue::String(s) => out.push(Spanned {
+                    value: s.to_string(),
+                    pos: self.pos(item.span().start),
+                }),
+                other => ctx.toml(
+                    self.pos(item.span().start),
+                    format!(
+                        "`engine` in [errors] must list strings, found {}",
+                        other.type_str()
+                    ),
+                    "write `engine = [\"CODE\", ...]`",
+                ),
+            }
+        }
+        out
+    }
+
+    /// The cross-field rules: `[[unique]]`, `[[not_contains]]`, `[[digest]]`,
+    /// `[machines.*]`, `[[not_equal]]`, `[[contradiction]]`.
+    fn rules(&self, ctx: &mut Context, doc: &DeTable<'_>, out: &mut Sidecar) {
+        let w = self;
+        if let Some(v) = doc.get("unique") {
+            for (pos, t) in w.tables(ctx, v, "unique") {
+                let what = "[[unique]]";
+                w.known_keys(
+                    ctx,
+                    t,
+                    &["path", "key", "ignore_case", "trim", "code"],
+                    what,
+                );
+                out.unique.push(SideUnique {
+                    pos,
+                    path: w.string(ctx, t, "path", what),
+                    key: w.string(ctx, t, "key", what),
+                    ignore_case: w
+                        .boolean(ctx, t, "ignore_case", what)
+                        .is_some_and(|b| b.value),
+                    trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.value),
+                    code: w.string(ctx, t, "code", what),
+                });
+            }
+        }
+        if let Some(v) = doc.get("not_contains") {
+            for (pos, t) in w.tables(ctx, v, "not_contains") {
+                let what = "[[not_contains]]";
+                w.known_keys(ctx, t, &["path", "list", "value", "code"], what);
+                out.not_contains.push(SideNotContains {
+                    pos,
+                    path: w.string(ctx, t, "path", what),
+                    list: w.string(ctx, t, "list", what),
+                    value: w.string(ctx, t, "value", what),
+                    code: w.string(ctx, t, "code", what),
+                });
+            }
+        }
+        if let Some(v) = doc.get("digest") {
+            for (pos, t) in w.tables(ctx, v, "digest") {
+                let what = "[[digest]]";
+                w.known_keys(
+                    ctx,
+                    t,
+                    &[
+                        "path", "sha256", "data", "encoding", "length", "label", "code",
+                    ],
+                    what,
+                );
+                out.digest.push(SideDigest {
+                    pos,
+                    path: w.string(ctx, t, "path", what),
+                    sha256: w.string(ctx, t, "sha256", what),
+                    data: w.string(ctx, t, "data", what),
+                    encoding: w.string(ctx, t, "encoding", what),
+                    length: w.string(ctx, t, "length", what),
+                    label: w.string(ctx, t, "label", what),
+                    code: w.string(ctx, t, "code", what),
+                });
+            }
+        }
+        for (key, what, m) in w.keyed(ctx, doc, "machines") {
+            w.known_keys(ctx, m, &["on"], &what);
+            out.machines.push((key, w.string(ctx, m, "on", &what)));
+        }
+        if let Some(v) = doc.get("not_equal") {
+            for (pos, t) in w.tables(ctx, v, "not_equal") {
+                let what = "[[not_equal]]";
+                w.known_keys(ctx, t, &["path", "a", "b", "code"], what);
+                out.not_equal.push(SideNotEqual {
+                    pos,
+                    path: w.string(ctx, t, "path", what),
+                    a: w.string(ctx, t, "a", what),
+                    b: w.string(ctx, t, "b", what),
+                    code: w.string(ctx, t, "code", what),
+                });
+            }
+        }
+        if let Some(v) = doc.get("contradiction") {
+            for (pos, t) in w.tables(ctx, v, "contradiction") {
+                let what = "[[contradiction]]";
+                w.known_keys(ctx, t, &["path", "by", "value", "code", "pairs"], what);
+                let mut pairs = Vec::new();
+                if let Some(pv) = t.get("pairs") {
+                    match pv.get_ref() {
+                        DeValue::Array(items) => {
+                            for item in items.iter() {
+                                let what = "a pair of [[contradiction]]";
+                                if let Some(p) = w.table(ctx, item, what) {
+                                    w.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
+                                    pairs.push(SidePair {
+                                        pos: w.pos(item.span().start),
+                                        a: w.string(ctx, p, "a", what),
+                                        b: w.string(ctx, p, "b", what),
+                                        ignore_case: w
+                                            .boolean(ctx, p, "ignore_case", what)
+                                            .is_some_and(|b| b.value),
+                                    });
+                                }
+                            }
+                        }
+                        other => ctx.toml(
+                            w.pos(pv.span().start),
+                            format!("`pairs` must be an array, found {}", other.type_str()),
+                            "write `pairs = [{ a = \"..\", b = \"..\" }]`",
+                        ),
+                    }
+                }
+                out.contradiction.push(SideContradiction {
+                    pos,
+                    path: w.string(ctx, t, "path", what),
+                    by: w.string(ctx, t, "by", what),
+                    value: w.string(ctx, t, "value", what),
+                    code: w.string(ctx, t, "code", what),
+                    pairs,
+                });
+            }
+        }
+    }
 }
