@@ -1,7 +1,12 @@
 //! The checked model of one spec (IR). Everything the emitters need, nothing they must check.
+//!
+//! [`crate::load`] builds it; the emitters read it. Its types are `#[non_exhaustive]` (but
+//! [`ExampleKind`], whose three kinds the spec format closes), so a new spec-format feature
+//! can add a field or a variant without breaking a reader.
 
 /// One checked spec.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Spec {
     /// Module name, the file stem (`orders`).
     pub name: String,
@@ -33,6 +38,7 @@ pub struct Spec {
 
 /// How the document is found in the input text (sidecar `[spec] extract`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Extract {
     /// The whole text is the JSON document.
     #[default]
@@ -43,6 +49,7 @@ pub enum Extract {
 
 /// A states table with its transitions.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Machine {
     /// Table name of the states table (`package_state`).
     pub name: String,
@@ -60,6 +67,7 @@ pub struct Machine {
 
 /// One row of a states table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct State {
     /// The state as spelled.
     pub value: String,
@@ -73,6 +81,7 @@ pub struct State {
 
 /// One legal move.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Transition {
     /// Index into [`Machine::states`].
     pub from: usize,
@@ -125,6 +134,7 @@ impl Spec {
 /// A named type: one field, enum or union table.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)] // built once per spec; unboxed keeps matching simple
+#[non_exhaustive]
 pub enum TypeDef {
     /// A field table: a JSON object.
     Object(Object),
@@ -156,6 +166,7 @@ impl TypeDef {
 
 /// A field table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Object {
     /// Table name (`line_item`).
     pub name: String,
@@ -184,6 +195,7 @@ pub struct Object {
 
 /// `object by `field``: the members chosen by an enum field of the same object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Selector {
     /// The choosing enum field.
     pub by: Member,
@@ -201,6 +213,7 @@ pub struct Selector {
 
 /// One enum value of a selector and the object table of each chosen member.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SelectorCase {
     /// JSON spelling of the enum value.
     pub value: String,
@@ -213,6 +226,7 @@ pub struct SelectorCase {
 /// A name as the JSON spells it and its Rust name: a member's key and Rust field, or an
 /// enum value and its variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Member {
     /// As spelled in JSON.
     pub key: String,
@@ -222,6 +236,7 @@ pub struct Member {
 
 /// A list must not contain the value of another field of the same object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct NotContains {
     /// The list field.
     pub list: Member,
@@ -233,6 +248,7 @@ pub struct NotContains {
 
 /// Declared digest (and length) of content held in the object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Digest {
     /// The hex SHA-256 member.
     pub sha256: Member,
@@ -250,6 +266,7 @@ pub struct Digest {
 
 /// One row of a field table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Field {
     /// The JSON key.
     pub key: String,
@@ -288,6 +305,7 @@ impl Field {
 
 /// Rules on one field. String rules apply to each element when the field is an array.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct FieldRules {
     /// Not blank, with its code.
     pub non_blank: Option<String>,
@@ -317,6 +335,7 @@ pub struct FieldRules {
 
 /// `if `field` is `value``.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RequiredIf {
     /// The sibling enum field.
     pub field: Member,
@@ -330,6 +349,7 @@ pub struct RequiredIf {
 
 /// No two items of a list of text are equal.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UniqueItems {
     /// Compare ignoring case.
     pub ignore_case: bool,
@@ -341,6 +361,7 @@ pub struct UniqueItems {
 
 /// A cap as used by a rule.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CapUse {
     /// The Rust constant.
     pub constant: String,
@@ -352,6 +373,7 @@ pub struct CapUse {
 
 /// At most `cap` items share one value of `by`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GroupCap {
     /// The grouping member.
     pub by: Member,
@@ -361,6 +383,7 @@ pub struct GroupCap {
 
 /// No two items share a key.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UniqueBy {
     /// The key member.
     pub key: Member,
@@ -374,6 +397,7 @@ pub struct UniqueBy {
 
 /// A value under both sides of a pair is refused.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Contradiction {
     /// The enum member.
     pub by: Member,
@@ -389,6 +413,7 @@ pub struct Contradiction {
 
 /// One contradictory pair of enum values.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Pair {
     /// One side (JSON spelling and Rust variant).
     pub a: Member,
@@ -400,6 +425,7 @@ pub struct Pair {
 
 /// Two fields of one object must differ.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct NotEqual {
     /// The first field.
     pub a: Member,
@@ -411,6 +437,7 @@ pub struct NotEqual {
 
 /// A parsed Type cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TypeRef {
     /// The element type.
     pub base: Base,
@@ -430,6 +457,7 @@ pub struct TypeRef {
 
 /// A base type.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Base {
     /// `string`.
     String,
@@ -456,6 +484,7 @@ pub enum Base {
 
 /// A stated default.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum DefaultValue {
     /// A boolean.
     Bool(bool),
@@ -478,6 +507,7 @@ pub enum DefaultValue {
 
 /// An enum table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Enum {
     /// Table name.
     pub name: String,
@@ -491,6 +521,7 @@ pub struct Enum {
 
 /// One row of an enum table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct EnumValue {
     /// JSON spelling.
     pub value: String,
@@ -502,6 +533,7 @@ pub struct EnumValue {
 
 /// A union table: a tagged object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Union {
     /// Table name.
     pub name: String,
@@ -519,6 +551,7 @@ pub struct Union {
 
 /// One row of a union table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Variant {
     /// The tag value.
     pub tag_value: String,
@@ -539,6 +572,7 @@ impl Variant {
 
 /// Unit of a cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unit {
     /// Unicode scalar values.
     Chars,
@@ -550,6 +584,7 @@ pub enum Unit {
 
 /// One cap row.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Cap {
     /// The Cap cell, as Markdown.
     pub label: String,
@@ -567,6 +602,7 @@ pub struct Cap {
 
 /// The error table and the mapping from rule kinds to codes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Errors {
     /// Rust name of the error enum.
     pub enum_name: String,
@@ -588,6 +624,7 @@ pub(crate) const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_byte
 
 /// One row of the error table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ErrorCode {
     /// The code as spelled.
     pub code: String,
@@ -599,6 +636,7 @@ pub struct ErrorCode {
 
 /// A cross-field rule, as declared (for reports and schemas).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Rule {
     /// Rule kind.
     pub kind: RuleKind,
@@ -610,6 +648,7 @@ pub struct Rule {
 
 /// The kind of a cross-field rule: the sidecar table or cap rule that declared it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum RuleKind {
     /// `[[unique]]`: unique items, or unique by a key member.
     Unique,
@@ -644,6 +683,7 @@ impl RuleKind {
 
 /// A fenced `json` example.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Example {
     /// What the example claims.
     pub kind: ExampleKind,
