@@ -442,123 +442,131 @@ impl Walker<'_> {
         out
     }
 
+    /// The tables of `[[name]]`, each with its position; keys not in `keys` are reported.
+    fn array_tables<'t, 'i>(
+        &self,
+        ctx: &mut Context,
+        doc: &'t DeTable<'i>,
+        name: &str,
+        keys: &[&str],
+    ) -> Vec<(Pos, &'t DeTable<'i>)> {
+        let Some(v) = doc.get(name) else {
+            return Vec::new();
+        };
+        let what = format!("[[{name}]]");
+        let tables = self.tables(ctx, v, name);
+        for (_, t) in &tables {
+            self.known_keys(ctx, t, keys, &what);
+        }
+        tables
+    }
+
     /// The cross-field rules: `[[unique]]`, `[[not_contains]]`, `[[digest]]`,
     /// `[machines.*]`, `[[not_equal]]`, `[[contradiction]]`.
     fn rules(&self, ctx: &mut Context, doc: &DeTable<'_>, out: &mut Sidecar) {
         let w = self;
-        if let Some(v) = doc.get("unique") {
-            for (pos, t) in w.tables(ctx, v, "unique") {
-                let what = "[[unique]]";
-                w.known_keys(
-                    ctx,
-                    t,
-                    &["path", "key", "ignore_case", "trim", "code"],
-                    what,
-                );
-                out.unique.push(SideUnique {
-                    pos,
-                    path: w.string(ctx, t, "path", what),
-                    key: w.string(ctx, t, "key", what),
-                    ignore_case: w
-                        .boolean(ctx, t, "ignore_case", what)
-                        .is_some_and(|b| b.value),
-                    trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.value),
-                    code: w.string(ctx, t, "code", what),
-                });
-            }
+        let keys = ["path", "key", "ignore_case", "trim", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "unique", &keys) {
+            let what = "[[unique]]";
+            let flag =
+                |ctx: &mut Context, key| w.boolean(ctx, t, key, what).is_some_and(|b| b.value);
+            out.unique.push(SideUnique {
+                pos,
+                path: w.string(ctx, t, "path", what),
+                key: w.string(ctx, t, "key", what),
+                ignore_case: flag(ctx, "ignore_case"),
+                trim: flag(ctx, "trim"),
+                code: w.string(ctx, t, "code", what),
+            });
         }
-        if let Some(v) = doc.get("not_contains") {
-            for (pos, t) in w.tables(ctx, v, "not_contains") {
-                let what = "[[not_contains]]";
-                w.known_keys(ctx, t, &["path", "list", "value", "code"], what);
-                out.not_contains.push(SideNotContains {
-                    pos,
-                    path: w.string(ctx, t, "path", what),
-                    list: w.string(ctx, t, "list", what),
-                    value: w.string(ctx, t, "value", what),
-                    code: w.string(ctx, t, "code", what),
-                });
-            }
+        let keys = ["path", "list", "value", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "not_contains", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[not_contains]]");
+            out.not_contains.push(SideNotContains {
+                pos,
+                path: s(ctx, "path"),
+                list: s(ctx, "list"),
+                value: s(ctx, "value"),
+                code: s(ctx, "code"),
+            });
         }
-        if let Some(v) = doc.get("digest") {
-            for (pos, t) in w.tables(ctx, v, "digest") {
-                let what = "[[digest]]";
-                w.known_keys(
-                    ctx,
-                    t,
-                    &[
-                        "path", "sha256", "data", "encoding", "length", "label", "code",
-                    ],
-                    what,
-                );
-                out.digest.push(SideDigest {
-                    pos,
-                    path: w.string(ctx, t, "path", what),
-                    sha256: w.string(ctx, t, "sha256", what),
-                    data: w.string(ctx, t, "data", what),
-                    encoding: w.string(ctx, t, "encoding", what),
-                    length: w.string(ctx, t, "length", what),
-                    label: w.string(ctx, t, "label", what),
-                    code: w.string(ctx, t, "code", what),
-                });
-            }
+        let keys = [
+            "path", "sha256", "data", "encoding", "length", "label", "code",
+        ];
+        for (pos, t) in w.array_tables(ctx, doc, "digest", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[digest]]");
+            out.digest.push(SideDigest {
+                pos,
+                path: s(ctx, "path"),
+                sha256: s(ctx, "sha256"),
+                data: s(ctx, "data"),
+                encoding: s(ctx, "encoding"),
+                length: s(ctx, "length"),
+                label: s(ctx, "label"),
+                code: s(ctx, "code"),
+            });
         }
         for (key, what, m) in w.keyed(ctx, doc, "machines") {
             w.known_keys(ctx, m, &["on"], &what);
             out.machines.push((key, w.string(ctx, m, "on", &what)));
         }
-        if let Some(v) = doc.get("not_equal") {
-            for (pos, t) in w.tables(ctx, v, "not_equal") {
-                let what = "[[not_equal]]";
-                w.known_keys(ctx, t, &["path", "a", "b", "code"], what);
-                out.not_equal.push(SideNotEqual {
-                    pos,
-                    path: w.string(ctx, t, "path", what),
-                    a: w.string(ctx, t, "a", what),
-                    b: w.string(ctx, t, "b", what),
-                    code: w.string(ctx, t, "code", what),
+        let keys = ["path", "a", "b", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "not_equal", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[not_equal]]");
+            out.not_equal.push(SideNotEqual {
+                pos,
+                path: s(ctx, "path"),
+                a: s(ctx, "a"),
+                b: s(ctx, "b"),
+                code: s(ctx, "code"),
+            });
+        }
+        let keys = ["path", "by", "value", "code", "pairs"];
+        for (pos, t) in w.array_tables(ctx, doc, "contradiction", &keys) {
+            let pairs = t
+                .get("pairs")
+                .map(|pv| w.pairs(ctx, pv))
+                .unwrap_or_default();
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[contradiction]]");
+            out.contradiction.push(SideContradiction {
+                pos,
+                path: s(ctx, "path"),
+                by: s(ctx, "by"),
+                value: s(ctx, "value"),
+                code: s(ctx, "code"),
+                pairs,
+            });
+        }
+    }
+
+    /// The `pairs` of a `[[contradiction]]`.
+    fn pairs(&self, ctx: &mut Context, pv: &toml::Spanned<DeValue<'_>>) -> Vec<SidePair> {
+        let DeValue::Array(items) = pv.get_ref() else {
+            ctx.toml(
+                self.pos(pv.span().start),
+                format!(
+                    "`pairs` must be an array, found {}",
+                    pv.get_ref().type_str()
+                ),
+                "write `pairs = [{ a = \"..\", b = \"..\" }]`",
+            );
+            return Vec::new();
+        };
+        let what = "a pair of [[contradiction]]";
+        let mut pairs = Vec::new();
+        for item in items.iter() {
+            if let Some(p) = self.table(ctx, item, what) {
+                self.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
+                pairs.push(SidePair {
+                    pos: self.pos(item.span().start),
+                    a: self.string(ctx, p, "a", what),
+                    b: self.string(ctx, p, "b", what),
+                    ignore_case: self
+                        .boolean(ctx, p, "ignore_case", what)
+                        .is_some_and(|b| b.value),
                 });
             }
         }
-        if let Some(v) = doc.get("contradiction") {
-            for (pos, t) in w.tables(ctx, v, "contradiction") {
-                let what = "[[contradiction]]";
-                w.known_keys(ctx, t, &["path", "by", "value", "code", "pairs"], what);
-                let mut pairs = Vec::new();
-                if let Some(pv) = t.get("pairs") {
-                    match pv.get_ref() {
-                        DeValue::Array(items) => {
-                            for item in items.iter() {
-                                let what = "a pair of [[contradiction]]";
-                                if let Some(p) = w.table(ctx, item, what) {
-                                    w.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
-                                    pairs.push(SidePair {
-                                        pos: w.pos(item.span().start),
-                                        a: w.string(ctx, p, "a", what),
-                                        b: w.string(ctx, p, "b", what),
-                                        ignore_case: w
-                                            .boolean(ctx, p, "ignore_case", what)
-                                            .is_some_and(|b| b.value),
-                                    });
-                                }
-                            }
-                        }
-                        other => ctx.toml(
-                            w.pos(pv.span().start),
-                            format!("`pairs` must be an array, found {}", other.type_str()),
-                            "write `pairs = [{ a = \"..\", b = \"..\" }]`",
-                        ),
-                    }
-                }
-                out.contradiction.push(SideContradiction {
-                    pos,
-                    path: w.string(ctx, t, "path", what),
-                    by: w.string(ctx, t, "by", what),
-                    value: w.string(ctx, t, "value", what),
-                    code: w.string(ctx, t, "code", what),
-                    pairs,
-                });
-            }
-        }
+        pairs
     }
 }

@@ -156,18 +156,10 @@ impl Checker<'_> {
 
     /// The empty table `name` that a member `m` chosen by `value` has when the spec has none.
     fn empty_case_table(&self, name: &str, m: &str, value: &str) -> Object {
+        let doc = format!("`{m}` of `{value}`: no members (the spec has no table `{name}`).");
         Object {
-            rust_name: self.index.rust_name_of(name),
-            name: name.to_owned(),
-            doc: format!("`{m}` of `{value}`: no members (the spec has no table `{name}`)."),
-            fields: Vec::new(),
-            not_equal: Vec::new(),
-            max_json_bytes: None,
-            not_contains: Vec::new(),
-            digest: Vec::new(),
-            selector: None,
-            defaultable: false,
             synthesized: true,
+            ..self.new_object(name, doc, Vec::new())
         }
     }
 

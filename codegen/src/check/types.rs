@@ -161,10 +161,15 @@ impl Checker<'_> {
                 fields.push(f);
             }
         }
+        self.new_object(name, heading_doc(t), fields)
+    }
+
+    /// A field table's object with `fields`, before cross-field rules and selectors.
+    pub(super) fn new_object(&self, name: &str, doc: String, fields: Vec<Field>) -> Object {
         Object {
             name: name.to_owned(),
             rust_name: self.index.rust_name_of(name),
-            doc: heading_doc(t),
+            doc,
             fields,
             not_equal: Vec::new(),
             max_json_bytes: None,
