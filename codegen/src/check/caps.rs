@@ -233,15 +233,7 @@ impl Checker<'_> {
                 "remove `path`: the rule measures the whole document",
             );
         }
-        let ask = Ask::new(
-            "max_bytes",
-            "the document byte cap",
-            sc.constant.pos,
-            File::Toml,
-        );
-        let code = self
-            .book
-            .code_for(&mut self.ctx, sc.code.as_ref(), None, ask)?;
+        let code = self.sidecar_cap_code(sc, "max_bytes", "the document byte cap")?;
         self.index.objects[root].max_json_bytes = Some(r.cap_use(code.clone()));
         self.rules.push(Rule {
             kind: RuleKind::DocumentBytes,
@@ -294,15 +286,7 @@ impl Checker<'_> {
             );
             return None;
         };
-        let ask = Ask::new(
-            "max_items_per_group",
-            "per-group caps",
-            sc.constant.pos,
-            File::Toml,
-        );
-        let code = self
-            .book
-            .code_for(&mut self.ctx, sc.code.as_ref(), None, ask)?;
+        let code = self.sidecar_cap_code(sc, "max_items_per_group", "per-group caps")?;
         self.index.objects[obj].fields[fi]
             .rules
             .max_items_per_group
@@ -316,6 +300,14 @@ impl Checker<'_> {
             code,
         });
         Some(r.cap(Unit::Items, format!("{} per {}", path.value, by_field.key)))
+    }
+
+    /// The code of a sidecar-bound cap rule: its `code`, else `[errors] <rule>` (a missing
+    /// mapping is reported at the `[caps.*]` key).
+    fn sidecar_cap_code(&mut self, sc: &SideCap, rule: &str, what: &str) -> Option<String> {
+        let ask = Ask::new(rule, what, sc.constant.pos, File::Toml);
+        self.book
+            .code_for(&mut self.ctx, sc.code.as_ref(), None, ask)
     }
 
     /// The path of a sidecar-bound cap, and the file it is written in: the sidecar's `path`,
