@@ -126,10 +126,9 @@ fn words(text: &str) -> Vec<String> {
     let mut word = String::new();
     let mut prev_lower = false;
     for c in text.chars() {
-        if !c.is_alphanumeric() || (c.is_uppercase() && prev_lower) {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
+        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && prev_lower);
+        if boundary && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
         }
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
