@@ -5,7 +5,8 @@
 mod common;
 
 use specmint::bundled;
-use specmint_codegen::{ExampleKind, SpecSource};
+use specmint_codegen::model::ExampleKind;
+use specmint_codegen::SpecSource;
 
 fn bundled_sources() -> Vec<SpecSource> {
     let root = common::root();

@@ -2,7 +2,8 @@
 //! types, `object by`, coded and conditional requirements, states and transitions, and the
 //! sidecar's overrides and rules. Each misuse is reported at its exact `file:LINE:COL`.
 
-use specmint_codegen::{generate, load, Base, Extract, Options, SpecSource};
+use specmint_codegen::model::{Base, Extract};
+use specmint_codegen::{generate, load, Options, SpecSource};
 
 const MD: &str = "# Ext v1
 

@@ -43,6 +43,22 @@ impl ::core::fmt::Display for VerdictSource {
     }
 }
 
+impl ::core::str::FromStr for VerdictSource {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "script" => ::core::result::Result::Ok(VerdictSource::Script),
+            "llm_judge" => ::core::result::Result::Ok(VerdictSource::LlmJudge),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `VerdictSource`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Verdicts: `verdict`
 #[derive(
     Debug,
@@ -80,6 +96,22 @@ impl Verdict {
 impl ::core::fmt::Display for Verdict {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for Verdict {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "pass" => ::core::result::Result::Ok(Verdict::Pass),
+            "fail" => ::core::result::Result::Ok(Verdict::Fail),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Verdict`", s),
+                )
+            }
+        }
     }
 }
 
@@ -416,6 +448,28 @@ impl ::core::fmt::Display for TaskState {
     }
 }
 
+impl ::core::str::FromStr for TaskState {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "submitted" => ::core::result::Result::Ok(TaskState::Submitted),
+            "working" => ::core::result::Result::Ok(TaskState::Working),
+            "input_required" => ::core::result::Result::Ok(TaskState::InputRequired),
+            "auth_required" => ::core::result::Result::Ok(TaskState::AuthRequired),
+            "completed" => ::core::result::Result::Ok(TaskState::Completed),
+            "failed" => ::core::result::Result::Ok(TaskState::Failed),
+            "canceled" => ::core::result::Result::Ok(TaskState::Canceled),
+            "rejected" => ::core::result::Result::Ok(TaskState::Rejected),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a state of `TaskState`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Error codes of spec/task_envelope.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskEnvelopeError {
@@ -583,6 +637,76 @@ impl TaskEnvelopeError {
 impl ::core::fmt::Display for TaskEnvelopeError {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+impl ::core::str::FromStr for TaskEnvelopeError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_task_envelope" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::InvalidTaskEnvelope)
+            }
+            "objective_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::ObjectiveRequired)
+            }
+            "output_format_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::OutputFormatRequired)
+            }
+            "tool_and_source_guidance_required" => {
+                ::core::result::Result::Ok(
+                    TaskEnvelopeError::ToolAndSourceGuidanceRequired,
+                )
+            }
+            "boundaries_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::BoundariesRequired)
+            }
+            "files_and_interfaces_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::FilesAndInterfacesRequired)
+            }
+            "acceptance_check_command_required" => {
+                ::core::result::Result::Ok(
+                    TaskEnvelopeError::AcceptanceCheckCommandRequired,
+                )
+            }
+            "acceptance_check_verification_required" => {
+                ::core::result::Result::Ok(
+                    TaskEnvelopeError::AcceptanceCheckVerificationRequired,
+                )
+            }
+            "context_id_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::ContextIdRequired)
+            }
+            "blank_field" => ::core::result::Result::Ok(TaskEnvelopeError::BlankField),
+            "self_dependency" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::SelfDependency)
+            }
+            "duplicate_dependency" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::DuplicateDependency)
+            }
+            "illegal_transition" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::IllegalTransition)
+            }
+            "completion_without_evidence" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::CompletionWithoutEvidence)
+            }
+            "unknown_task" => ::core::result::Result::Ok(TaskEnvelopeError::UnknownTask),
+            "duplicate_task" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::DuplicateTask)
+            }
+            "dependency_unresolved" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::DependencyUnresolved)
+            }
+            "reason_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::ReasonRequired)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `TaskEnvelopeError`", s),
+                )
+            }
+        }
     }
 }
 

@@ -83,6 +83,24 @@ impl ::core::fmt::Display for Role {
     }
 }
 
+impl ::core::str::FromStr for Role {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "planner" => ::core::result::Result::Ok(Role::Planner),
+            "executor" => ::core::result::Result::Ok(Role::Executor),
+            "verifier" => ::core::result::Result::Ok(Role::Verifier),
+            "utility" => ::core::result::Result::Ok(Role::Utility),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Role`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Acceptance kinds: `acceptance_kind`
 #[derive(
     Debug,
@@ -136,6 +154,30 @@ impl ::core::fmt::Display for AcceptanceKind {
     }
 }
 
+impl ::core::str::FromStr for AcceptanceKind {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "must_use_tools" => ::core::result::Result::Ok(AcceptanceKind::MustUseTools),
+            "must_not_use_tools" => {
+                ::core::result::Result::Ok(AcceptanceKind::MustNotUseTools)
+            }
+            "output_contains" => {
+                ::core::result::Result::Ok(AcceptanceKind::OutputContains)
+            }
+            "output_not_contains" => {
+                ::core::result::Result::Ok(AcceptanceKind::OutputNotContains)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AcceptanceKind`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Evidence grade: `fidelity`
 #[derive(
     Debug,
@@ -181,6 +223,23 @@ impl Fidelity {
 impl ::core::fmt::Display for Fidelity {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for Fidelity {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "full" => ::core::result::Result::Ok(Fidelity::Full),
+            "mcp_only" => ::core::result::Result::Ok(Fidelity::McpOnly),
+            "none" => ::core::result::Result::Ok(Fidelity::None),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Fidelity`", s),
+                )
+            }
+        }
     }
 }
 
@@ -665,6 +724,35 @@ impl PacketError {
 impl ::core::fmt::Display for PacketError {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+impl ::core::str::FromStr for PacketError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_packet" => ::core::result::Result::Ok(PacketError::InvalidPacket),
+            "forbidden_provider_field" => {
+                ::core::result::Result::Ok(PacketError::ForbiddenProviderField)
+            }
+            "blank_field" => ::core::result::Result::Ok(PacketError::BlankField),
+            "field_too_long" => ::core::result::Result::Ok(PacketError::FieldTooLong),
+            "too_many_items" => ::core::result::Result::Ok(PacketError::TooManyItems),
+            "duplicate_constraint_id" => {
+                ::core::result::Result::Ok(PacketError::DuplicateConstraintId)
+            }
+            "contradictory_assertion" => {
+                ::core::result::Result::Ok(PacketError::ContradictoryAssertion)
+            }
+            "self_handoff" => ::core::result::Result::Ok(PacketError::SelfHandoff),
+            "packet_too_large" => ::core::result::Result::Ok(PacketError::PacketTooLarge),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `PacketError`", s),
+                )
+            }
+        }
     }
 }
 

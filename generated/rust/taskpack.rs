@@ -43,6 +43,22 @@ impl ::core::fmt::Display for AttachmentEncoding {
     }
 }
 
+impl ::core::str::FromStr for AttachmentEncoding {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "utf8" => ::core::result::Result::Ok(AttachmentEncoding::Utf8),
+            "base64" => ::core::result::Result::Ok(AttachmentEncoding::Base64),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AttachmentEncoding`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Pack kinds: `pack_kind`
 #[derive(
     Debug,
@@ -80,6 +96,22 @@ impl PackKind {
 impl ::core::fmt::Display for PackKind {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for PackKind {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "handoff" => ::core::result::Result::Ok(PackKind::Handoff),
+            "receipt" => ::core::result::Result::Ok(PackKind::Receipt),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `PackKind`", s),
+                )
+            }
+        }
     }
 }
 
@@ -131,6 +163,23 @@ impl ::core::fmt::Display for FactScope {
     }
 }
 
+impl ::core::str::FromStr for FactScope {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "universal" => ::core::result::Result::Ok(FactScope::Universal),
+            "org" => ::core::result::Result::Ok(FactScope::Org),
+            "machine" => ::core::result::Result::Ok(FactScope::Machine),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `FactScope`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Ask statuses: `ask_status`
 #[derive(
     Debug,
@@ -168,6 +217,22 @@ impl AskStatus {
 impl ::core::fmt::Display for AskStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for AskStatus {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "open" => ::core::result::Result::Ok(AskStatus::Open),
+            "answered" => ::core::result::Result::Ok(AskStatus::Answered),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AskStatus`", s),
+                )
+            }
+        }
     }
 }
 
@@ -602,6 +667,43 @@ impl TaskPackError {
 impl ::core::fmt::Display for TaskPackError {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+impl ::core::str::FromStr for TaskPackError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_taskpack" => {
+                ::core::result::Result::Ok(TaskPackError::InvalidTaskpack)
+            }
+            "unknown_version" => {
+                ::core::result::Result::Ok(TaskPackError::UnknownVersion)
+            }
+            "unknown_spec" => ::core::result::Result::Ok(TaskPackError::UnknownSpec),
+            "unknown_encoding" => {
+                ::core::result::Result::Ok(TaskPackError::UnknownEncoding)
+            }
+            "forbidden_field" => {
+                ::core::result::Result::Ok(TaskPackError::ForbiddenField)
+            }
+            "blank_field" => ::core::result::Result::Ok(TaskPackError::BlankField),
+            "invalid_timestamp" => {
+                ::core::result::Result::Ok(TaskPackError::InvalidTimestamp)
+            }
+            "ask_without_accept" => {
+                ::core::result::Result::Ok(TaskPackError::AskWithoutAccept)
+            }
+            "attachment_mismatch" => {
+                ::core::result::Result::Ok(TaskPackError::AttachmentMismatch)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `TaskPackError`", s),
+                )
+            }
+        }
     }
 }
 
