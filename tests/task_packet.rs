@@ -350,3 +350,42 @@ fn input_size_limit_is_configurable_and_checked_before_parsing() {
     );
     assert_eq!(verdict["errors"][0]["limit"], 16);
 }
+
+#[test]
+fn blank_is_refused_only_where_the_spec_says_non_blank() {
+    // The reference accepts a blank artifact id, finding text and parent packet; the spec
+    // states no rule for them, so neither the validator nor the CLI refuses them.
+    for blank in ["", " ", "\u{3000}"] {
+        let b = serde_json::to_string(blank).unwrap();
+        let input = packet_with(&format!(
+            r#","parent_packet":{b},"artifacts":[{{"id":{b}}}],"findings":[{{"text":{b},"evidence":[]}}]"#
+        ));
+        let packet = TaskPacket::from_json_str(&input).unwrap_or_else(|r| panic!("{b}: {r}"));
+        assert_eq!(packet.parent_packet.as_deref(), Some(blank));
+        assert_eq!(packet.artifacts[0].id, blank);
+        assert_eq!(packet.findings[0].text, blank);
+        let (code, verdict) = validate_json(&input);
+        assert_eq!(
+            (code, &verdict["valid"]),
+            (0, &serde_json::json!(true)),
+            "{verdict}"
+        );
+    }
+    // Where the spec says non-blank, blank is still refused, each at its own path.
+    let input = packet_with(
+        r#","constraints":[{"id":" ","text":""}],"audience":[" "],"acceptance":[{"kind":"output_contains","value":"　"}]"#,
+    )
+    .replace(r#""goal_id":"t-1""#, r#""goal_id":"""#);
+    let (code, verdict) = validate_json(&input);
+    assert_eq!(code, 1);
+    assert_eq!(
+        codes_and_paths(&verdict),
+        [
+            ("blank_field".to_owned(), "goal_id".to_owned()),
+            ("blank_field".to_owned(), "constraints[0].id".to_owned()),
+            ("blank_field".to_owned(), "constraints[0].text".to_owned()),
+            ("blank_field".to_owned(), "audience[0]".to_owned()),
+            ("blank_field".to_owned(), "acceptance[0].value".to_owned()),
+        ]
+    );
+}

@@ -269,7 +269,6 @@ pub struct TaskPacket {
     pub goal_id: ::std::string::String,
     /// The packet this one answers. Absent for the first packet of a round.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    #[validate(non_blank(code = "blank_field"))]
     pub parent_packet: ::core::option::Option<::std::string::String>,
     /// Goal-loop round, shared with task_iterations.round.
     pub round: u32,
@@ -481,7 +480,6 @@ pub struct Assertion {
 #[validate(crate = "::specmint::runtime")]
 pub struct Artifact {
     /// Artifact id in artifacts.jsonl.
-    #[validate(non_blank(code = "blank_field"))]
     pub id: ::std::string::String,
     /// Where the artifact lives.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -504,7 +502,6 @@ pub struct Artifact {
 #[validate(crate = "::specmint::runtime")]
 pub struct Finding {
     /// The confirmed fact.
-    #[validate(non_blank(code = "blank_field"))]
     pub text: ::std::string::String,
     /// What it rests on. Required as a key so a finding with no evidence says so: `[]`.
     pub evidence: ::std::vec::Vec<::std::string::String>,
