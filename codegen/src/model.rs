@@ -186,8 +186,9 @@ pub struct Object {
     pub digest: Vec<Digest>,
     /// Members whose shape an enum field of this object chooses (`object by `field``).
     pub selector: Option<Selector>,
-    /// Whether the object can be read from an absent key as `{}` (every member optional in
-    /// Rust, at least one with a coded `required`); such objects implement `Default`.
+    /// Whether the object can be read from an absent key as `{}`: every member optional in
+    /// Rust and at least one with a coded `required`, or the table of an optional (`—`)
+    /// field without `?` (every member plain optional). Such objects implement `Default`.
     pub defaultable: bool,
     /// Whether the table was synthesized (an empty object for a selector case without a table).
     pub synthesized: bool,
@@ -283,8 +284,12 @@ pub struct Field {
     /// Field rules.
     pub rules: FieldRules,
     /// An absent key reads as the empty object (`{}`): a plain `✔` field whose table is
-    /// [`Object::defaultable`].
+    /// [`Object::defaultable`] (always written), or an optional (`—`) field typed as a field
+    /// table without `?` (left out when written while it holds that default).
     pub absent_is_empty: bool,
+    /// Written even while it holds its default (the sidecar's `[canonical] always_written`):
+    /// an absent key is written as that default.
+    pub always_written: bool,
 }
 
 impl Field {
@@ -300,6 +305,30 @@ impl Field {
     /// conditional requirement: presence is checked by a rule, not by the parser).
     pub fn read_optional(&self) -> bool {
         self.rules.required.is_some() || self.rules.required_if.is_some()
+    }
+
+    /// Whether an absent key is written anyway: an always-written field (as its default), or
+    /// a required object read as `{}`.
+    pub fn written_when_absent(&self) -> bool {
+        self.always_written || (self.absent_is_empty && self.required)
+    }
+
+    /// The JSON value an absent key means: the stated default, `null` (`T?`), `{}` (an
+    /// object read as `{}`) or `[]` (arrays); `None` for a key that must be present.
+    pub fn default_json(&self) -> Option<serde_json::Value> {
+        use serde_json::{json, Value};
+        Some(match &self.default {
+            Some(DefaultValue::Bool(b)) => json!(b),
+            Some(DefaultValue::UInt(n)) => json!(n),
+            Some(DefaultValue::Int(n)) => json!(n),
+            Some(DefaultValue::Number(n)) => json!(n),
+            Some(DefaultValue::String(s)) => json!(s),
+            Some(DefaultValue::Enum { value, .. }) => json!(value),
+            None if self.absent_is_empty => json!({}),
+            None if self.required && !self.read_optional() => return None,
+            None if self.ty.nullable || self.read_optional() => Value::Null,
+            None => json!([]),
+        })
     }
 }
 

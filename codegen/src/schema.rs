@@ -238,17 +238,9 @@ fn field_schema(f: &Field) -> Value {
         m.insert("description".into(), json!(f.doc));
     }
     if !f.required {
-        let d = match &f.default {
-            Some(DefaultValue::Bool(b)) => json!(b),
-            Some(DefaultValue::UInt(n)) => json!(n),
-            Some(DefaultValue::Int(n)) => json!(n),
-            Some(DefaultValue::Number(n)) => json!(n),
-            Some(DefaultValue::String(s)) => json!(s),
-            Some(DefaultValue::Enum { value, .. }) => json!(value),
-            None if f.ty.nullable => Value::Null,
-            None => json!([]),
-        };
-        m.insert("default".into(), d);
+        if let Some(d) = f.default_json() {
+            m.insert("default".into(), d);
+        }
     }
     wrapped
 }

@@ -37,6 +37,8 @@ pub(crate) struct Sidecar {
     pub error_paths: Vec<(Spanned<String>, Spanned<String>)>,
     /// `[machines.<states>]` with its `on`.
     pub machines: Vec<(Spanned<String>, Option<Spanned<String>>)>,
+    /// `[canonical] always_written`: paths of fields written even at their default.
+    pub always_written: Vec<Spanned<String>>,
     /// Where the `[spec]` table is (or the file start).
     pub spec_pos: Pos,
 }
@@ -262,6 +264,7 @@ const TOP_KEYS: &[&str] = &[
     "not_contains",
     "digest",
     "machines",
+    "canonical",
 ];
 
 /// Walks the sidecar text. A TOML syntax error is reported and yields an empty sidecar.
@@ -309,6 +312,15 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
             by: w.string(ctx, c, "by", &what),
             code: w.string(ctx, c, "code", &what),
         });
+    }
+    if let Some(t) = doc
+        .get("canonical")
+        .and_then(|v| w.table(ctx, v, "canonical"))
+    {
+        w.known_keys(ctx, t, &["always_written"], "[canonical]");
+        if let Some(v) = t.get("always_written") {
+            out.always_written = w.string_list(ctx, v, "always_written", "[canonical]");
+        }
     }
     w.rules(ctx, doc, &mut out);
     out
@@ -384,7 +396,7 @@ impl Walker<'_> {
         self.known_keys(ctx, t, &allowed, "[errors]");
         out.errors_enum = self.string(ctx, t, "enum", "[errors]");
         if let Some(v) = t.get("engine") {
-            out.engine = self.engine(ctx, v);
+            out.engine = self.string_list(ctx, v, "engine", "[errors]");
         }
         for (sub, dest) in [
             ("tables", &mut out.error_tables),
@@ -409,17 +421,24 @@ impl Walker<'_> {
         }
     }
 
-    /// `[errors] engine`: a list of codes.
-    fn engine(&self, ctx: &mut Context, v: &toml::Spanned<DeValue<'_>>) -> Vec<Spanned<String>> {
+    /// An array of strings (`engine = ["A", "B"]` in `what`), each with its position.
+    fn string_list(
+        &self,
+        ctx: &mut Context,
+        v: &toml::Spanned<DeValue<'_>>,
+        key: &str,
+        what: &str,
+    ) -> Vec<Spanned<String>> {
         let mut out = Vec::new();
+        let hint = format!("write `{key} = [\"...\", ...]`");
         let DeValue::Array(items) = v.get_ref() else {
             ctx.toml(
                 self.pos(v.span().start),
                 format!(
-                    "`engine` in [errors] must be an array, found {}",
+                    "`{key}` in {what} must be an array, found {}",
                     v.get_ref().type_str()
                 ),
-                "write `engine = [\"CODE\", ...]`",
+                hint,
             );
             return out;
         };
@@ -432,10 +451,10 @@ impl Walker<'_> {
                 other => ctx.toml(
                     self.pos(item.span().start),
                     format!(
-                        "`engine` in [errors] must list strings, found {}",
+                        "`{key}` in {what} must list strings, found {}",
                         other.type_str()
                     ),
-                    "write `engine = [\"CODE\", ...]`",
+                    hint.clone(),
                 ),
             }
         }

@@ -304,3 +304,68 @@ fn sidecar_code_missing_from_the_table_in_a_rule() {
         ]
     );
 }
+
+#[test]
+fn optional_object_whose_table_cannot_read_empty() {
+    // `—` on a field table without `?` means `{}`, which a table with a required member is not.
+    let md = edit(MD, "| `tags` | string[] | — | Tags. |", "| `tags` | string[] | — | Tags. |\n| `box` | box | — | A box. |")
+        + "\n## Members of a `box`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `lid` | string | ✔ | The lid. |\n";
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:9:17: error: optional field `box` has no default: `{}` is not a `box` (`lid` of `box` is required)",
+    );
+    // A table that would contain itself has no `{}` either.
+    let md = edit(
+        MD,
+        "| `tags` | string[] | — | Tags. |",
+        "| `tags` | string[] | — | Tags. |\n| `again` | doc | — | Recursion. |",
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:9:19: error: optional field `again` has no default: `{}` is not a `doc` (`doc` would contain itself)",
+    );
+}
+
+#[test]
+fn always_written_misuses() {
+    let toml = |paths: &str| format!("{TOML}\n[canonical]\nalways_written = [{paths}]\n");
+    let errs = errors(MD, &toml(r#""name", "tags[]", "nope", "kind", "kind""#));
+    let firsts: Vec<&str> = errs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(
+        firsts,
+        [
+            "spec/mini.toml:12:19: error: [canonical] always_written names `name`, which is required",
+            "spec/mini.toml:12:27: error: [canonical] always_written `tags[]` ends in `[]`",
+            "spec/mini.toml:12:37: error: path `nope` does not resolve: `doc` has no field `nope` (fields: `name`, `tags`, `kind`)",
+            "spec/mini.toml:12:53: error: [canonical] always_written names the field of `kind` twice",
+        ]
+    );
+    one(
+        MD,
+        &toml(r#"1"#),
+        "spec/mini.toml:12:19: error: `always_written` in [canonical] must list strings, found integer",
+    );
+    one(
+        MD,
+        &format!("{TOML}\n[canonical]\nalways = []\n"),
+        "spec/mini.toml:12:1: error: unknown key `always` in [canonical]",
+    );
+}
+
+#[test]
+fn always_written_fields_have_no_skip() {
+    let toml = format!("{TOML}\n[canonical]\nalways_written = [\"kind\", \"tags\"]\n");
+    let files = generate(&[source(MD, &toml)], &Options::default()).unwrap();
+    let rust = &files["rust/mini.rs"];
+    assert!(
+        rust.contains("#[serde(default = \"default_doc_kind\")]\n    pub kind: Shade,"),
+        "{rust}"
+    );
+    assert!(
+        rust.contains("#[serde(default)]\n    #[validate(max_items(max = TAGS_MAX"),
+        "{rust}"
+    );
+    assert!(!rust.contains("is_default_doc_kind"), "{rust}");
+}

@@ -5,9 +5,10 @@
 //! the tables, Rust type names), `codes` (the error table, the `[errors]` mapping, and the
 //! code of every rule a cell states), `types` (enum, field and union tables; their cells are
 //! read by the free functions of `parse`), `objects` (the root, selectors, defaultable
-//! objects), `caps`, `rules` (the sidecar's cross-field rules), `machines`, `forbidden` and
-//! `examples`. The type index (`index::TypeIndex`) and the error-code book
-//! (`codes::CodeBook`) are structs of their own, so each phase says which it reads.
+//! objects, `[canonical] always_written`), `caps`, `rules` (the sidecar's cross-field rules),
+//! `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
+//! error-code book (`codes::CodeBook`) are structs of their own, so each phase says which it
+//! reads.
 
 mod caps;
 mod codes;
@@ -50,6 +51,9 @@ struct Checker<'a> {
     rules: Vec<Rule>,
     /// `if `field` is `value`` cells waiting for their code: (table, key, position).
     pending_required_if: Vec<(String, String, Pos)>,
+    /// Optional (`—`) fields typed as a field table, no `?`: (table, key, position of the
+    /// Required cell). Each reads as `{}` when absent, if its table can.
+    pending_empty_defaults: Vec<(String, String, Pos)>,
 }
 
 /// Loads, checks and models one spec.
@@ -78,6 +82,7 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
         constants: BTreeMap::new(),
         rules: Vec::new(),
         pending_required_if: Vec::new(),
+        pending_empty_defaults: Vec::new(),
     };
     let spec = c.run();
     let Checker { ctx, .. } = c;
@@ -102,6 +107,7 @@ impl Checker<'_> {
         self.union_forms();
         self.selectors();
         self.defaultables();
+        self.empty_object_defaults();
         let root = self.root();
         let parse_code = self.book.mapped(
             &mut self.ctx,
@@ -114,6 +120,7 @@ impl Checker<'_> {
         );
         // Code overrides, then the codes of type rules.
         self.code_overrides(root);
+        self.always_written(root);
         self.non_blank_codes(&tables.named);
         self.type_rule_codes();
         self.engine_codes();

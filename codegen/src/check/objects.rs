@@ -1,10 +1,12 @@
 //! Objects phase: the root table, `object by` selectors (and the empty tables they
-//! synthesize), and the objects that read as `{}` when absent.
+//! synthesize), the objects that read as `{}` when absent, and the fields written even at
+//! their default (`[canonical] always_written`).
 
 use std::collections::BTreeSet;
 
 use super::index::Kind;
 use super::Checker;
+use crate::diag::File;
 use crate::model::*;
 
 impl Checker<'_> {
@@ -167,10 +169,7 @@ impl Checker<'_> {
     pub(super) fn defaultables(&mut self) {
         let mut names = BTreeSet::new();
         for o in &mut self.index.objects {
-            let all_optional = o
-                .fields
-                .iter()
-                .all(|f| f.read_optional() || f.ty.nullable || f.ty.array || f.default.is_some());
+            let all_optional = o.fields.iter().all(|f| !f.required || f.read_optional());
             o.defaultable = all_optional && o.fields.iter().any(|f| f.rules.required.is_some());
             if o.defaultable {
                 names.insert(o.name.clone());
@@ -183,6 +182,87 @@ impl Checker<'_> {
                         f.absent_is_empty = names.contains(n);
                     }
                 }
+            }
+        }
+    }
+
+    /// Optional (`—`) fields typed as a field table without `?`: absent, they mean `{}`, so
+    /// their table must read `{}` (every member plain optional: no `✔`, no coded or
+    /// conditional requirement). Such a table implements `Default`; the field is left out
+    /// when written while it holds that default, and `null` is refused (no `?`).
+    pub(super) fn empty_object_defaults(&mut self) {
+        for (owner, key, pos) in std::mem::take(&mut self.pending_empty_defaults) {
+            let Some(oi) = self.index.object_index(&owner) else {
+                continue;
+            };
+            let Some(fi) = self.index.field_index(oi, &key) else {
+                continue;
+            };
+            let Base::Object(table) = self.index.objects[oi].fields[fi].ty.base.clone() else {
+                continue;
+            };
+            let Some(ti) = self.index.object_index(&table) else {
+                continue;
+            };
+            let blocking = self.index.objects[ti]
+                .fields
+                .iter()
+                .find(|m| m.required || m.rules.required_if.is_some())
+                .map(|m| m.key.clone());
+            if ti == oi || blocking.is_some() {
+                let why = match blocking {
+                    Some(m) if ti != oi => format!("`{m}` of `{table}` is required"),
+                    _ => format!("`{table}` would contain itself"),
+                };
+                self.ctx.md(
+                    pos,
+                    format!("optional field `{key}` has no default: `{{}}` is not a `{table}` ({why})"),
+                    format!(
+                        "make the type `{table}?` (default null), mark it required with `✔`, or make every member of `{table}` optional"
+                    ),
+                );
+                continue;
+            }
+            self.index.objects[oi].fields[fi].absent_is_empty = true;
+            self.index.objects[ti].defaultable = true;
+        }
+    }
+
+    /// `[canonical] always_written`: optional fields written even while they hold their
+    /// default. The path names a field of a table, so it holds wherever that table is used.
+    pub(super) fn always_written(&mut self, root: Option<usize>) {
+        let mut seen = BTreeSet::new();
+        for path in std::mem::take(&mut self.side.always_written) {
+            let Some(t) = root.and_then(|root| self.resolve_at(root, &path, File::Toml)) else {
+                continue;
+            };
+            let f = &self.index.objects[t.obj].fields[t.field];
+            if t.elems {
+                self.ctx.toml(
+                    path.pos,
+                    format!("[canonical] always_written `{}` ends in `[]`", path.value),
+                    "name the field itself: elements are always written",
+                );
+            } else if f.required {
+                self.ctx.toml(
+                    path.pos,
+                    format!(
+                        "[canonical] always_written names `{}`, which is required",
+                        path.value
+                    ),
+                    "a required field is always written: list only optional (`—`) fields",
+                );
+            } else if !seen.insert((t.obj, t.field)) {
+                self.ctx.toml(
+                    path.pos,
+                    format!(
+                        "[canonical] always_written names the field of `{}` twice",
+                        path.value
+                    ),
+                    "list each field once (a path names a table's field wherever it is used)",
+                );
+            } else {
+                self.index.objects[t.obj].fields[t.field].always_written = true;
             }
         }
     }

@@ -252,7 +252,14 @@ impl Checker<'_> {
             }
             None => None,
         };
-        if !required && default_text.is_none() && !ty.array && !ty.nullable && !conditional {
+        let no_default =
+            !required && default_text.is_none() && !ty.array && !ty.nullable && !conditional;
+        if no_default && matches!(ty.base, Base::Object(_)) {
+            // Its default is `{}` when its table can read `{}`: decided once every table is
+            // known (`empty_object_defaults`).
+            self.pending_empty_defaults
+                .push((table.to_owned(), key.clone(), req_cell.pos));
+        } else if no_default {
             self.ctx.md(
                 req_cell.pos,
                 format!("optional field `{key}` has no default"),
@@ -277,6 +284,7 @@ impl Checker<'_> {
             doc: meaning.md.clone(),
             rules,
             absent_is_empty: false,
+            always_written: false,
         })
     }
 
@@ -448,6 +456,7 @@ impl Checker<'_> {
                     doc: format!("Member `{k}` of the `{value}` form."),
                     rules: FieldRules::default(),
                     absent_is_empty: false,
+                    always_written: false,
                 });
             }
         }

@@ -19,8 +19,19 @@ impl<'a> Gen<'a> {
         };
         let mut out = Map::new();
         for f in &o.fields {
-            let Some(x) = m.get(&f.key) else { continue };
-            if !f.required {
+            let absent;
+            let x = match m.get(&f.key) {
+                Some(x) => x,
+                None if f.written_when_absent() => match f.default_json() {
+                    Some(d) => {
+                        absent = d;
+                        &absent
+                    }
+                    None => continue,
+                },
+                None => continue,
+            };
+            if !f.required && !f.always_written {
                 let omitted = match &f.default {
                     Some(DefaultValue::Bool(b)) => x == &json!(b),
                     Some(DefaultValue::UInt(n)) => x.as_u64() == Some(*n),
@@ -29,6 +40,10 @@ impl<'a> Gen<'a> {
                     Some(DefaultValue::String(s)) => x.as_str() == Some(s),
                     Some(DefaultValue::Enum { value, .. }) => x.as_str() == Some(value),
                     None if f.ty.nullable => x.is_null(),
+                    // Read as `{}` when absent: left out while written as `{}` would be.
+                    None if f.absent_is_empty => {
+                        self.canonical_field(&f.ty, x) == self.canonical_field(&f.ty, &json!({}))
+                    }
                     None => x.as_array().is_some_and(|a| a.is_empty()),
                 };
                 if omitted {

@@ -118,10 +118,10 @@ impl Ctx<'_> {
         f: &Field,
         value: TokenStream,
     ) -> Option<TokenStream> {
-        if f.required && !f.read_optional() {
+        if f.always_written || (f.required && !f.read_optional()) {
             return None;
         }
-        if f.default.is_some() {
+        if f.default.is_some() || f.absent_is_empty {
             let (_, ifn) = self.default_fns(o, f);
             Some(quote!(#ifn(#value)))
         } else if f.ty.nullable || f.read_optional() {
@@ -131,6 +131,58 @@ impl Ctx<'_> {
         } else {
             None
         }
+    }
+
+    /// The serde arguments saying what an absent key means (`default`) and when the field is
+    /// left out when written (`skip_serializing_if`, never for an always-written field); the
+    /// functions they name go to `helpers`.
+    fn default_args(
+        &self,
+        o: &Object,
+        f: &Field,
+        ty: &TokenStream,
+        helpers: &mut Vec<TokenStream>,
+    ) -> Vec<TokenStream> {
+        let (dfn, ifn) = self.default_fns(o, f);
+        // The `is_default` test of the `skip_serializing_if` function, if one is emitted.
+        let mut is_default = None;
+        let (default, skip) = if let Some(v) = &f.default {
+            let dfn_s = dfn.to_string();
+            let expr = self.default_expr(&f.ty, v);
+            helpers.push(quote!(fn #dfn() -> #ty { #expr }));
+            is_default = Some(match v {
+                DefaultValue::Bool(true) => quote!(*value),
+                DefaultValue::Bool(false) => quote!(!*value),
+                // Compare a string with the literal, not with a freshly allocated String.
+                DefaultValue::String(text) => quote!(*value == #text),
+                _ => quote!(*value == #expr),
+            });
+            (quote!(default = #dfn_s), Some(ifn.to_string()))
+        } else if (!f.required && f.ty.nullable) || f.read_optional() {
+            let skip = "::core::option::Option::is_none".to_owned();
+            (quote!(default), Some(skip))
+        } else if !f.required && f.ty.array {
+            (
+                quote!(default),
+                Some("::std::vec::Vec::is_empty".to_owned()),
+            )
+        } else if f.absent_is_empty && !f.required {
+            // Absent means `{}`: left out while it holds that value.
+            is_default = Some(quote!(*value == <#ty as ::core::default::Default>::default()));
+            (quote!(default), Some(ifn.to_string()))
+        } else if f.absent_is_empty {
+            (quote!(default), None)
+        } else {
+            return Vec::new();
+        };
+        let mut args = vec![default];
+        if let Some(skip) = skip.filter(|_| !f.always_written) {
+            if let Some(test) = is_default {
+                helpers.push(quote!(fn #ifn(value: &#ty) -> bool { #test }));
+            }
+            args.push(quote!(skip_serializing_if = #skip));
+        }
+        args
     }
 
     /// One field of a struct: its doc, serde, rename and `#[validate(..)]` attributes; the
@@ -150,37 +202,7 @@ impl Ctx<'_> {
                 serde_args.push(quote!(rename = #k));
             }
         }
-        if let Some(v) = &f.default {
-            let (dfn, ifn) = self.default_fns(o, f);
-            let dfn_s = dfn.to_string();
-            let ifn_s = ifn.to_string();
-            let expr = self.default_expr(&f.ty, v);
-            let is_default = match v {
-                DefaultValue::Bool(true) => quote!(*value),
-                DefaultValue::Bool(false) => quote!(!*value),
-                // Compare a string with the literal, not with a freshly allocated String.
-                DefaultValue::String(text) => quote!(*value == #text),
-                _ => quote!(*value == #expr),
-            };
-            let ty2 = ty.clone();
-            helpers.push(quote! {
-                fn #dfn() -> #ty2 { #expr }
-                fn #ifn(value: &#ty2) -> bool { #is_default }
-            });
-            serde_args.push(quote!(default = #dfn_s, skip_serializing_if = #ifn_s));
-        } else if (!f.required && f.ty.nullable) || f.read_optional() {
-            serde_args.push(quote!(
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            ));
-        } else if !f.required && f.ty.array {
-            serde_args.push(quote!(
-                default,
-                skip_serializing_if = "::std::vec::Vec::is_empty"
-            ));
-        } else if f.absent_is_empty {
-            serde_args.push(quote!(default));
-        }
+        serde_args.extend(self.default_args(o, f, &ty, helpers));
         let serde_attr = if serde_args.is_empty() || custom_serde {
             quote!()
         } else {
