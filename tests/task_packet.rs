@@ -389,3 +389,46 @@ fn blank_is_refused_only_where_the_spec_says_non_blank() {
         ]
     );
 }
+
+#[test]
+fn tool_scope_and_budget_are_objects_never_null() {
+    // The spec types both without `?`, and the reference refuses `null` with invalid_packet.
+    for (field, expected) in [("tool_scope", "ToolScope"), ("budget", "Budget")] {
+        let input = packet_with(&format!(r#","{field}":null"#));
+        let report = TaskPacket::from_json_str(&input).unwrap_err();
+        assert_eq!(pairs(&report), [("invalid_packet", field)]);
+        assert_eq!(report.as_slice()[0].pointer, format!("/{field}"));
+        assert!(
+            report.as_slice()[0]
+                .message
+                .starts_with(&format!("invalid type: null, expected struct {expected}")),
+            "{}",
+            report.as_slice()[0].message
+        );
+        let (code, verdict) = validate_json(&input);
+        assert_eq!(code, 1);
+        assert_eq!(
+            codes_and_paths(&verdict),
+            [("invalid_packet".to_owned(), field.to_owned())]
+        );
+    }
+    // Absent, `{}` or all members at their defaults: the same packet, and not written.
+    let absent = TaskPacket::from_json_str(&packet_with("")).unwrap();
+    for extra in [
+        r#","tool_scope":{},"budget":{}"#,
+        r#","tool_scope":{"allowed":[],"denied":[]},"budget":{"max_turns":null}"#,
+    ] {
+        let packet = TaskPacket::from_json_str(&packet_with(extra)).unwrap();
+        assert_eq!(packet, absent, "{extra}");
+        let written = packet.to_canonical_json();
+        assert!(
+            !written.contains("tool_scope") && !written.contains("budget"),
+            "{written}"
+        );
+    }
+    let packet = TaskPacket::from_json_str(&packet_with(r#","budget":{"max_turns":3}"#)).unwrap();
+    assert_eq!(packet.budget.max_turns, Some(3));
+    assert!(packet
+        .to_canonical_json()
+        .contains(r#""budget":{"max_turns":3}"#));
+}

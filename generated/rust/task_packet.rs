@@ -286,9 +286,9 @@ pub struct TaskPacket {
     #[validate(nested)]
     pub output_format: OutputFormat,
     /// Human-readable only: carried and validated, read by nothing. A role member's real tool envelope comes from the employee's capabilities.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(default, skip_serializing_if = "is_default_task_packet_tool_scope")]
     #[validate(nested)]
-    pub tool_scope: ::core::option::Option<ToolScope>,
+    pub tool_scope: ToolScope,
     /// Explicitly what NOT to do.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub boundaries: ::std::vec::Vec<::std::string::String>,
@@ -372,9 +372,9 @@ pub struct TaskPacket {
     )]
     pub fidelity: Fidelity,
     /// Unset members mean "the dispatcher's own limit applies", not "unlimited".
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(default, skip_serializing_if = "is_default_task_packet_budget")]
     #[validate(nested)]
-    pub budget: ::core::option::Option<Budget>,
+    pub budget: Budget,
     /// Human-readable only: triggers nothing.
     #[serde(
         default = "default_task_packet_irreversible",
@@ -383,12 +383,20 @@ pub struct TaskPacket {
     pub irreversible: bool,
 }
 
+fn is_default_task_packet_tool_scope(value: &ToolScope) -> bool {
+    *value == <ToolScope as ::core::default::Default>::default()
+}
+
 fn default_task_packet_fidelity() -> Fidelity {
     Fidelity::None
 }
 
 fn is_default_task_packet_fidelity(value: &Fidelity) -> bool {
     *value == Fidelity::None
+}
+
+fn is_default_task_packet_budget(value: &Budget) -> bool {
+    *value == <Budget as ::core::default::Default>::default()
 }
 
 fn default_task_packet_irreversible() -> bool {
@@ -417,6 +425,16 @@ pub struct ToolScope {
     /// Tools the sender expects the recipient not to use.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub denied: ::std::vec::Vec<::std::string::String>,
+}
+
+impl ::core::default::Default for ToolScope {
+    /// The value an absent key means: `{}`.
+    fn default() -> Self {
+        ToolScope {
+            allowed: ::core::default::Default::default(),
+            denied: ::core::default::Default::default(),
+        }
+    }
 }
 
 /// Members of a `constraint`
@@ -531,6 +549,18 @@ pub struct Budget {
     /// Cost limit in US dollars.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub max_cost_usd: ::core::option::Option<f64>,
+}
+
+impl ::core::default::Default for Budget {
+    /// The value an absent key means: `{}`.
+    fn default() -> Self {
+        Budget {
+            max_turns: ::core::default::Default::default(),
+            max_tokens: ::core::default::Default::default(),
+            wall_clock_secs: ::core::default::Default::default(),
+            max_cost_usd: ::core::default::Default::default(),
+        }
+    }
 }
 
 /// Product shape: `output_format`
