@@ -5,7 +5,8 @@ mod common;
 use common::{codes_and_paths, constraints, packet_with, specmint, validate_json};
 use specmint::task_packet::{
     self, AcceptanceKind, OutputFormat, PacketError, Role, TaskPacket, CONSTRAINT_TEXT_MAX_CHARS,
-    MINIMAL_PACKET_EXAMPLE, TASK_PACKET_MAX_BYTES,
+    FULL_PACKET_EXAMPLE, FULL_PACKET_WRITTEN, MINIMAL_PACKET_EXAMPLE, MINIMAL_PACKET_WRITTEN,
+    TASK_PACKET_MAX_BYTES,
 };
 
 fn pairs(report: &specmint::Report) -> Vec<(&str, &str)> {
@@ -18,10 +19,16 @@ fn minimal_packet_is_valid_and_round_trips_to_itself_tagged() {
     assert_eq!(packet.from_role, Role::Planner);
     assert_eq!(packet.to_role, Role::Executor);
     assert_eq!(packet.output_format, OutputFormat::Markdown);
-    let expected = MINIMAL_PACKET_EXAMPLE.replace(
-        r#""output_format":"markdown""#,
-        r#""output_format":{"kind":"markdown"}"#,
-    );
+    // Written tagged, with `fidelity` and `irreversible` at their defaults (as the reference
+    // writes it; spec/task_packet.md, "The packet as written").
+    let expected = MINIMAL_PACKET_EXAMPLE
+        .replace(
+            r#""output_format":"markdown""#,
+            r#""output_format":{"kind":"markdown"}"#,
+        )
+        .strip_suffix('}')
+        .map(|head| format!(r#"{head},"fidelity":"none","irreversible":false}}"#))
+        .unwrap();
     assert_eq!(packet.to_canonical_json(), expected);
     let (code, verdict) = validate_json(MINIMAL_PACKET_EXAMPLE);
     assert_eq!(code, 0, "{verdict}");
@@ -188,11 +195,12 @@ fn byte_cap_is_measured_on_the_normalized_compact_packet() {
     let input = packet_with(&format!(r#","boundaries":["{}"]"#, "b".repeat(at_cap)));
     let packet = TaskPacket::from_json_str(&input).unwrap();
     assert_eq!(packet.to_canonical_json().len(), TASK_PACKET_MAX_BYTES);
-    // Whitespace in the input does not count: the same packet pretty-printed is over the cap
-    // as text but not as a normalized packet.
+    // Whitespace in the input does not count: the same packet pretty-printed and indented
+    // further is over the cap as text but not as a normalized packet.
     let pretty =
         serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&input).unwrap())
-            .unwrap();
+            .unwrap()
+            .replace('\n', &format!("\n{}", " ".repeat(16)));
     assert!(pretty.len() > TASK_PACKET_MAX_BYTES);
     assert!(TaskPacket::from_json_str(&pretty).is_ok());
     let over = packet_with(&format!(r#","boundaries":["{}"]"#, "b".repeat(at_cap + 1)));
@@ -431,4 +439,88 @@ fn tool_scope_and_budget_are_objects_never_null() {
     assert!(packet
         .to_canonical_json()
         .contains(r#""budget":{"max_turns":3}"#));
+}
+
+/// The minimal packet of the spec with goal_id `task-1`, as a caller sends it.
+fn minimal_task_1() -> String {
+    MINIMAL_PACKET_EXAMPLE.replace("<your task_id>", "task-1")
+}
+
+#[test]
+fn the_spec_examples_are_written_as_the_reference_writes_them() {
+    let minimal = TaskPacket::from_json_str(&minimal_task_1()).unwrap();
+    assert_eq!(minimal.to_canonical_json(), MINIMAL_PACKET_WRITTEN);
+    assert_eq!(
+        MINIMAL_PACKET_WRITTEN,
+        r#"{"packet_id":"pk-1","goal_id":"task-1","round":1,"from_role":"planner","to_role":"executor","objective":"one sentence: what the next role must do","output_format":{"kind":"markdown"},"fidelity":"none","irreversible":false}"#
+    );
+    let full = TaskPacket::from_json_str(FULL_PACKET_EXAMPLE).unwrap();
+    assert_eq!(full.to_canonical_json(), FULL_PACKET_WRITTEN);
+    assert_eq!(FULL_PACKET_WRITTEN.len(), 1347);
+    // The written form is a packet that is written as itself.
+    for written in [MINIMAL_PACKET_WRITTEN, FULL_PACKET_WRITTEN] {
+        let again = TaskPacket::from_json_str(written).unwrap();
+        assert_eq!(again.to_canonical_json(), written);
+    }
+}
+
+#[test]
+fn members_are_written_at_their_defaults_where_the_reference_writes_them() {
+    let written = |extra: &str| {
+        TaskPacket::from_json_str(&packet_with(extra))
+            .unwrap()
+            .to_canonical_json()
+    };
+    // `fidelity` and `irreversible` always, last but for `budget` between them.
+    assert!(written("").ends_with(r#","fidelity":"none","irreversible":false}"#));
+    assert!(written(r#","irreversible":true,"budget":{"max_turns":2}"#)
+        .ends_with(r#","fidelity":"none","budget":{"max_turns":2},"irreversible":true}"#));
+    // A written tool_scope carries both lists; an empty one is not written.
+    assert!(written(r#","tool_scope":{"denied":["mail_send"]}"#)
+        .contains(r#","tool_scope":{"allowed":[],"denied":["mail_send"]},"#));
+    assert!(!written(r#","tool_scope":{"allowed":[]}"#).contains("tool_scope"));
+    // `json` is written with its schema, null or not.
+    let json = packet_with("").replace(r#""markdown""#, r#"{"kind":"json"}"#);
+    assert!(TaskPacket::from_json_str(&json)
+        .unwrap()
+        .to_canonical_json()
+        .contains(r#""output_format":{"kind":"json","schema":null},"#));
+}
+
+/// The spec's cap vector: the minimal packet (goal_id `task-1`) with one boundary of `n` `a`s.
+fn cap_vector(n: usize) -> String {
+    let minimal = minimal_task_1();
+    format!(
+        r#"{},"boundaries":["{}"]}}"#,
+        &minimal[..minimal.len() - 1],
+        "a".repeat(n)
+    )
+}
+
+#[test]
+fn byte_cap_vector_at_16384_and_16385_bytes_as_written() {
+    let at_cap = cap_vector(16144);
+    assert_eq!(at_cap.len(), 16336);
+    let packet = TaskPacket::from_json_str(&at_cap).unwrap();
+    assert_eq!(packet.to_canonical_json().len(), TASK_PACKET_MAX_BYTES);
+    let (code, verdict) = validate_json(&at_cap);
+    assert_eq!(code, 0, "{verdict}");
+
+    let over = cap_vector(16145);
+    assert_eq!(over.len(), 16337);
+    let report = TaskPacket::from_json_str(&over).unwrap_err();
+    assert_eq!(pairs(&report), [("packet_too_large", "")]);
+    assert_eq!(report.as_slice()[0].measured, Some(16385));
+    assert_eq!(report.as_slice()[0].limit, Some(16384));
+    assert_eq!(
+        report.as_slice()[0].message,
+        "the document is 16385 bytes as compact JSON (max 16384)"
+    );
+    let (code, verdict) = validate_json(&over);
+    assert_eq!(code, 1);
+    assert_eq!(
+        codes_and_paths(&verdict),
+        [("packet_too_large".to_owned(), String::new())]
+    );
+    assert_eq!(verdict["errors"][0]["measured"], 16385);
 }

@@ -48,13 +48,21 @@ fn loads_without_diagnostics_and_has_the_expected_shape() {
         .iter()
         .filter(|e| e.kind == ExampleKind::Fragment)
         .count();
-    assert_eq!((valid, invalid, fragments), (5, 9, 1));
+    assert_eq!((valid, invalid, fragments), (7, 9, 1));
     let consts: Vec<_> = spec
         .examples
         .iter()
         .filter_map(|e| e.const_name.as_deref())
         .collect();
-    assert_eq!(consts, ["MINIMAL_PACKET_EXAMPLE"]);
+    assert_eq!(
+        consts,
+        [
+            "MINIMAL_PACKET_EXAMPLE",
+            "FULL_PACKET_EXAMPLE",
+            "MINIMAL_PACKET_WRITTEN",
+            "FULL_PACKET_WRITTEN"
+        ]
+    );
     let unions = spec
         .types
         .iter()

@@ -366,20 +366,14 @@ pub struct TaskPacket {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub next_steps: ::std::vec::Vec<::std::string::String>,
     /// Evidence grade of the upstream role's observations.
-    #[serde(
-        default = "default_task_packet_fidelity",
-        skip_serializing_if = "is_default_task_packet_fidelity"
-    )]
+    #[serde(default = "default_task_packet_fidelity")]
     pub fidelity: Fidelity,
     /// Unset members mean "the dispatcher's own limit applies", not "unlimited".
     #[serde(default, skip_serializing_if = "is_default_task_packet_budget")]
     #[validate(nested)]
     pub budget: Budget,
     /// Human-readable only: triggers nothing.
-    #[serde(
-        default = "default_task_packet_irreversible",
-        skip_serializing_if = "is_default_task_packet_irreversible"
-    )]
+    #[serde(default = "default_task_packet_irreversible")]
     pub irreversible: bool,
 }
 
@@ -391,20 +385,12 @@ fn default_task_packet_fidelity() -> Fidelity {
     Fidelity::None
 }
 
-fn is_default_task_packet_fidelity(value: &Fidelity) -> bool {
-    *value == Fidelity::None
-}
-
 fn is_default_task_packet_budget(value: &Budget) -> bool {
     *value == <Budget as ::core::default::Default>::default()
 }
 
 fn default_task_packet_irreversible() -> bool {
     false
-}
-
-fn is_default_task_packet_irreversible(value: &bool) -> bool {
-    !*value
 }
 
 /// Members of a `tool_scope`
@@ -420,10 +406,10 @@ fn is_default_task_packet_irreversible(value: &bool) -> bool {
 #[validate(crate = "::specmint::runtime")]
 pub struct ToolScope {
     /// Tools the sender expects the recipient to use.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(default)]
     pub allowed: ::std::vec::Vec<::std::string::String>,
     /// Tools the sender expects the recipient not to use.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(default)]
     pub denied: ::std::vec::Vec<::std::string::String>,
 }
 
@@ -692,7 +678,7 @@ pub enum PacketError {
     ContradictoryAssertion,
     /// `to_role` equals `from_role`.
     SelfHandoff,
-    /// The normalized packet is over the byte cap as compact JSON.
+    /// The packet as written is over the byte cap as compact JSON.
     PacketTooLarge,
 }
 
@@ -796,8 +782,17 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
     "encrypted_content",
 ];
 
-/// The valid example at spec/task_packet.md:208, verbatim.
+/// The valid example at spec/task_packet.md:210, verbatim.
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
+
+/// The valid example at spec/task_packet.md:218, verbatim.
+pub const FULL_PACKET_EXAMPLE: &str = "{\n  \"packet_id\": \"pk-9f2a\",\n  \"goal_id\": \"task-1183\",\n  \"parent_packet\": \"pk-9f29\",\n  \"round\": 2,\n  \"from_role\": \"planner\",\n  \"to_role\": \"executor\",\n  \"objective\": \"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\n  \"output_format\": { \"kind\": \"files\" },\n  \"tool_scope\": {\n    \"allowed\": [\"db_select\", \"csv_read\", \"file_read\"],\n    \"denied\": [\"mail_send\"]\n  },\n  \"boundaries\": [\"不要主動聯絡客戶\", \"不要修改 CRM 中的任何紀錄\"],\n  \"constraints\": [\n    { \"id\": \"c1\", \"text\": \"只讀 2026-04-01 至 2026-06-30 的合約\" },\n    { \"id\": \"c2\", \"text\": \"金額一律以新台幣顯示，不換算\" }\n  ],\n  \"audience\": [\"verifier\", \"channel:telegram\"],\n  \"acceptance\": [\n    { \"kind\": \"must_use_tools\", \"value\": \"db_select\" },\n    { \"kind\": \"must_not_use_tools\", \"value\": \"mail_send\" },\n    { \"kind\": \"output_contains\", \"value\": \"到期日\" }\n  ],\n  \"acceptance_baseline_ref\": \"task-1183#baseline\",\n  \"artifacts\": [\n    { \"id\": \"a-77\", \"path\": \"data/contracts.csv\", \"sha256\": \"9c1f…\" }\n  ],\n  \"wiki_refs\": [\"auto/sop/contract-renewal\"],\n  \"memory_refs\": [\"m-4021\"],\n  \"state_keys\": [\"reporting_quarter\"],\n  \"evidence_index\": [\"合約母檔 · a-77\"],\n  \"findings\": [\n    { \"text\": \"母檔共 412 筆，其中 14 筆落在本季\", \"evidence\": [\"a-77\"] }\n  ],\n  \"open_questions\": [\"自動續約的合約要不要算進來？\"],\n  \"blockers\": [],\n  \"next_steps\": [\"產出 CSV 後交給 verifier 核對筆數\"],\n  \"fidelity\": \"mcp_only\",\n  \"budget\": {\n    \"max_turns\": 5,\n    \"max_tokens\": 120000,\n    \"wall_clock_secs\": 900,\n    \"max_cost_usd\": 1.25\n  },\n  \"irreversible\": false\n}";
+
+/// The valid example at spec/task_packet.md:294, verbatim.
+pub const MINIMAL_PACKET_WRITTEN: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"task-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":{\"kind\":\"markdown\"},\"fidelity\":\"none\",\"irreversible\":false}";
+
+/// The valid example at spec/task_packet.md:300, verbatim.
+pub const FULL_PACKET_WRITTEN: &str = "{\"packet_id\":\"pk-9f2a\",\"goal_id\":\"task-1183\",\"parent_packet\":\"pk-9f29\",\"round\":2,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\"output_format\":{\"kind\":\"files\"},\"tool_scope\":{\"allowed\":[\"db_select\",\"csv_read\",\"file_read\"],\"denied\":[\"mail_send\"]},\"boundaries\":[\"不要主動聯絡客戶\",\"不要修改 CRM 中的任何紀錄\"],\"constraints\":[{\"id\":\"c1\",\"text\":\"只讀 2026-04-01 至 2026-06-30 的合約\"},{\"id\":\"c2\",\"text\":\"金額一律以新台幣顯示，不換算\"}],\"audience\":[\"verifier\",\"channel:telegram\"],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"db_select\"},{\"kind\":\"must_not_use_tools\",\"value\":\"mail_send\"},{\"kind\":\"output_contains\",\"value\":\"到期日\"}],\"acceptance_baseline_ref\":\"task-1183#baseline\",\"artifacts\":[{\"id\":\"a-77\",\"path\":\"data/contracts.csv\",\"sha256\":\"9c1f…\"}],\"wiki_refs\":[\"auto/sop/contract-renewal\"],\"memory_refs\":[\"m-4021\"],\"state_keys\":[\"reporting_quarter\"],\"evidence_index\":[\"合約母檔 · a-77\"],\"findings\":[{\"text\":\"母檔共 412 筆，其中 14 筆落在本季\",\"evidence\":[\"a-77\"]}],\"open_questions\":[\"自動續約的合約要不要算進來？\"],\"next_steps\":[\"產出 CSV 後交給 verifier 核對筆數\"],\"fidelity\":\"mcp_only\",\"budget\":{\"max_turns\":5,\"max_tokens\":120000,\"wall_clock_secs\":900,\"max_cost_usd\":1.25},\"irreversible\":false}";
 
 /// How packet documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
@@ -806,7 +801,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_provider_field")
     .with_extract(::specmint::runtime::document::Extract::Whole)
-    .with_canonical_growth(46usize);
+    .with_canonical_growth(110usize);
 impl TaskPacket {
     /// Parses and validates one packet from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(
