@@ -112,7 +112,7 @@ fn input_of_100_mb_is_refused_by_the_size_limit_before_parsing() {
     let report = timed(Duration::from_millis(200), || refuse(&input));
     let v = only(
         &report,
-        "invalid_packet",
+        "packet_too_large",
         "",
         "the packet is 104857600 bytes (max 1048576) and was not parsed",
     );
@@ -128,7 +128,7 @@ fn size_limit_is_configurable() {
         .unwrap_err();
     let v = only(
         &report,
-        "invalid_packet",
+        "packet_too_large",
         "",
         "(max 100) and was not parsed",
     );
@@ -153,7 +153,7 @@ fn cli_refuses_an_oversized_stdin_without_holding_it() {
     assert_eq!(out.status.code(), Some(1));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let error = &verdict["errors"][0];
-    assert_eq!(error["code"], "invalid_packet");
+    assert_eq!(error["code"], "packet_too_large");
     assert_eq!(error["measured"], 3 << 20);
     assert_eq!(error["limit"], 1000);
     assert_eq!(verdict["errors"].as_array().unwrap().len(), 1);
@@ -353,7 +353,7 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
     // Under the default limit: refused unparsed.
     let v = only(
         &refuse(input.as_bytes()),
-        "invalid_packet",
+        "packet_too_large",
         "",
         "and was not parsed",
     );
@@ -373,7 +373,8 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
         got,
         [
             ("too_many_items", "audience", Some(1_000_000), Some(16)),
-            ("packet_too_large", "", Some(4_000_158), Some(16384)),
+            // As written: with `"fidelity":"none","irreversible":false`.
+            ("packet_too_large", "", Some(4_000_197), Some(16384)),
         ]
     );
     assert_eq!(
@@ -618,7 +619,8 @@ fn fuzz_empty_key_is_refused_with_pointer_slash() {
 }
 
 /// The document-level rows, for every bundled spec: each refusal is the spec's own parse code
-/// at the empty path, with no panic, whatever the document type.
+/// (its size code for an input over the size limit) at the empty path, with no panic,
+/// whatever the document type.
 #[test]
 fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
     let deep = "[".repeat(10_000);
@@ -641,11 +643,12 @@ fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
             let report = spec.validate(input, None).expect_err(row);
             assert_eq!(report.len(), 1, "{} {row}: {report:?}", spec.cli_name);
             let v = &report.as_slice()[0];
-            assert_eq!(
-                v.code, spec.document.parse_error_code,
-                "{} {row}",
-                spec.cli_name
-            );
+            let code = if *row == "over the size limit" {
+                spec.document.too_large_code
+            } else {
+                spec.document.parse_error_code
+            };
+            assert_eq!(v.code, code, "{} {row}", spec.cli_name);
             assert!(!v.message.is_empty());
         }
     }

@@ -264,3 +264,57 @@ fn human_output_points_into_the_prose_around_an_extracted_envelope() {
         )
     );
 }
+
+/// An input over the reader's size limit is refused unparsed with the spec's own size code
+/// (the code of its document byte cap) where it has one, else with its parse code.
+#[test]
+fn oversized_input_gets_each_specs_own_size_code() {
+    let codes: Vec<(&str, &str, &str)> = bundled::ALL
+        .iter()
+        .map(|b| {
+            (
+                b.cli_name,
+                b.document.too_large_code,
+                b.document.parse_error_code,
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("action-envelope", "INVALID_ENVELOPE", "INVALID_ENVELOPE"),
+            (
+                "task-envelope",
+                "invalid_task_envelope",
+                "invalid_task_envelope"
+            ),
+            ("task-packet", "packet_too_large", "invalid_packet"),
+            ("taskpack", "invalid_taskpack", "invalid_taskpack"),
+        ]
+    );
+    for b in bundled::ALL {
+        let report = b.validate(b"{}", Some(1)).unwrap_err();
+        assert_eq!(report.len(), 1);
+        let v = &report.as_slice()[0];
+        assert_eq!((v.code, v.path.as_str()), (b.document.too_large_code, ""));
+        assert_eq!((v.measured, v.limit), (Some(2), Some(1)));
+        let out = common::specmint(
+            &[
+                "validate",
+                b.cli_name,
+                "-",
+                "--format",
+                "json",
+                "--max-input-bytes",
+                "1",
+            ],
+            b"{}",
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", b.cli_name);
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            common::codes_and_paths(&verdict),
+            [(b.document.too_large_code.to_owned(), String::new())]
+        );
+    }
+}

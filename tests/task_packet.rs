@@ -352,11 +352,19 @@ fn input_size_limit_is_configurable_and_checked_before_parsing() {
     );
     assert_eq!(out.status.code(), Some(1));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Over the size the reader takes in is the spec's size code, not "not the shape".
     assert_eq!(
         codes_and_paths(&verdict),
-        [("invalid_packet".to_owned(), String::new())]
+        [("packet_too_large".to_owned(), String::new())]
     );
     assert_eq!(verdict["errors"][0]["limit"], 16);
+    assert_eq!(
+        verdict["errors"][0]["message"],
+        format!(
+            "the packet is {} bytes (max 16) and was not parsed",
+            MINIMAL_PACKET_EXAMPLE.len()
+        )
+    );
 }
 
 #[test]

@@ -369,3 +369,35 @@ fn always_written_fields_have_no_skip() {
     );
     assert!(!rust.contains("is_default_doc_kind"), "{rust}");
 }
+
+#[test]
+fn input_size_guard_takes_the_byte_caps_code_or_the_parse_code() {
+    // Without a document byte cap, DocumentSpec::new's default (the parse code) stands.
+    let files = generate(&[source(MD, TOML)], &Options::default()).unwrap();
+    let rust = &files["rust/mini.rs"];
+    assert!(
+        rust.contains("DocumentSpec::new(\n        \"doc\",\n        \"bad_doc\",\n    )"),
+        "{rust}"
+    );
+    assert!(!rust.contains("with_too_large_code"), "{rust}");
+    let md = edit(
+        MD,
+        "| `tags` items | 3 | TAGS_MAX |",
+        "| `tags` items | 3 | TAGS_MAX |\n| Whole doc | 100 bytes | DOC_MAX_BYTES |",
+    )
+    .replace(
+        "| `too_many` | Too many. |",
+        "| `too_many` | Too many. |\n| `too_big` | Too big. |",
+    );
+    let toml = format!(
+        "{}\n[caps.DOC_MAX_BYTES]\nrule = \"document_bytes\"\n",
+        TOML.replace(
+            "max_items = \"too_many\"",
+            "max_items = \"too_many\"\nmax_bytes = \"too_big\""
+        )
+    );
+    let files =
+        generate(&[source(&md, &toml)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let rust = &files["rust/mini.rs"];
+    assert!(rust.contains(".with_too_large_code(\"too_big\")"), "{rust}");
+}

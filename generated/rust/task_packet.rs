@@ -800,6 +800,7 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
         "invalid_packet",
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_provider_field")
+    .with_too_large_code("packet_too_large")
     .with_extract(::specmint::runtime::document::Extract::Whole)
     .with_canonical_growth(110usize);
 impl TaskPacket {

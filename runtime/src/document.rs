@@ -31,6 +31,8 @@ use crate::{Path, Report, Validate, Violation};
 ///     .with_forbidden_keys(&["transcript"], "forbidden_key")
 ///     .with_extract(Extract::OutermostObject);
 /// assert_eq!(REPLY.max_input_bytes, DEFAULT_MAX_INPUT_BYTES);
+/// assert_eq!(REPLY.too_large_code, "invalid_reply");
+/// assert_eq!(REPLY.with_too_large_code("reply_too_large").too_large_code, "reply_too_large");
 /// assert_eq!(REPLY.with_max_input_bytes(100).max_input_bytes, 100);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,9 @@ pub struct DocumentSpec {
     pub forbidden_key_code: &'static str,
     /// Inputs longer than this many bytes are refused before parsing.
     pub max_input_bytes: usize,
+    /// Code of the violation for an input over `max_input_bytes`: a spec's own size code
+    /// where it has one (the code of its document byte cap), else `parse_error_code`.
+    pub too_large_code: &'static str,
     /// Which part of the input is the document: all of it, or (for text that wraps a JSON
     /// object in prose) the outermost object.
     pub extract: Extract,
@@ -63,7 +68,8 @@ pub struct DocumentSpec {
 impl DocumentSpec {
     /// A document called `name` in messages, refused with `parse_error_code` when it cannot
     /// be parsed: no forbidden keys, inputs up to [`DEFAULT_MAX_INPUT_BYTES`], the whole
-    /// input parsed ([`Extract::Whole`]), byte caps always measured.
+    /// input parsed ([`Extract::Whole`]), byte caps always measured, an input over the size
+    /// limit refused with `parse_error_code`.
     pub const fn new(name: &'static str, parse_error_code: &'static str) -> Self {
         DocumentSpec {
             name,
@@ -71,6 +77,7 @@ impl DocumentSpec {
             forbidden_keys: &[],
             forbidden_key_code: parse_error_code,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+            too_large_code: parse_error_code,
             extract: Extract::Whole,
             canonical_growth: None,
         }
@@ -92,6 +99,14 @@ impl DocumentSpec {
     #[must_use]
     pub const fn with_max_input_bytes(mut self, bytes: usize) -> Self {
         self.max_input_bytes = bytes;
+        self
+    }
+
+    /// Refuses an input over the size limit with `code` (a spec's own size code) instead of
+    /// `parse_error_code`.
+    #[must_use]
+    pub const fn with_too_large_code(mut self, code: &'static str) -> Self {
+        self.too_large_code = code;
         self
     }
 
@@ -187,7 +202,7 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Parses `input` as a JSON document of type `T` and validates it.
 ///
 /// In order:
-/// 1. more than `spec.max_input_bytes` bytes: refused unparsed (`parse_error_code`, measured
+/// 1. more than `spec.max_input_bytes` bytes: refused unparsed (`too_large_code`, measured
 ///    and limit set);
 /// 2. a leading UTF-8 byte order mark, or bytes that are not UTF-8: refused
 ///    (`parse_error_code`, the message names the byte offset);
@@ -249,7 +264,7 @@ fn document_violation(code: &'static str, message: String) -> Violation {
 }
 
 /// Step 1 of [`parse_document`] on its own: refuses an input of `len` bytes when it is over
-/// `spec.max_input_bytes` (`parse_error_code`, empty path, `measured` = `len`, `limit` set).
+/// `spec.max_input_bytes` (`too_large_code`, empty path, `measured` = `len`, `limit` set).
 /// For callers that learn an input's length without holding it (a file, a stream read up to
 /// the limit), so an oversized input is refused without being read into memory.
 ///
@@ -261,7 +276,7 @@ pub fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
         return Ok(());
     }
     let violation = document_violation(
-        spec.parse_error_code,
+        spec.too_large_code,
         format!(
             "the {} is {len} bytes (max {}) and was not parsed",
             spec.name, spec.max_input_bytes

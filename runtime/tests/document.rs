@@ -11,7 +11,8 @@ const SPEC: DocumentSpec = DocumentSpec::new("packet", "invalid_packet")
         &["reasoning", "chain_of_thought"],
         "forbidden_provider_field",
     )
-    .with_max_input_bytes(4096);
+    .with_max_input_bytes(4096)
+    .with_too_large_code("packet_too_large");
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -126,7 +127,7 @@ fn oversize_input_is_refused_unparsed() {
     assert_eq!(
         v,
         Violation::from_parts(
-            "invalid_packet",
+            "packet_too_large",
             String::new(),
             String::new(),
             "the packet is 4117 bytes (max 4096) and was not parsed".into(),

@@ -24,6 +24,11 @@ impl Ctx<'_> {
             let g = usize::try_from(g).unwrap_or(usize::MAX);
             quote!(.with_canonical_growth(#g))
         });
+        // An input too large to read is over the document's byte cap too: its code, if any.
+        let too_large = spec.root_object().max_json_bytes.as_ref().map(|cap| {
+            let code = &cap.code;
+            quote!(.with_too_large_code(#code))
+        });
         let slice_doc = doc(&format!(
             "Parses and validates one {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
         ));
@@ -36,6 +41,7 @@ impl Ctx<'_> {
             pub const DOCUMENT: #rt::document::DocumentSpec =
                 #rt::document::DocumentSpec::new(#dn, #parse)
                     .with_forbidden_keys(FORBIDDEN_KEYS, #fk)
+                    #too_large
                     .with_extract(#extract)
                     #growth;
 
