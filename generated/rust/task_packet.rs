@@ -678,7 +678,7 @@ pub enum PacketError {
     ContradictoryAssertion,
     /// `to_role` equals `from_role`.
     SelfHandoff,
-    /// The packet as written is over the byte cap as compact JSON.
+    /// The packet as written is over the byte cap as compact JSON, or the input is over the reader's size limit (1 MiB by default) and was not read.
     PacketTooLarge,
 }
 
