@@ -48,7 +48,7 @@ fn loads_without_diagnostics_and_has_the_expected_shape() {
         .iter()
         .filter(|e| e.kind == ExampleKind::Fragment)
         .count();
-    assert_eq!((valid, invalid, fragments), (7, 9, 1));
+    assert_eq!((valid, invalid, fragments), (7, 13, 1));
     let consts: Vec<_> = spec
         .examples
         .iter()
