@@ -1,0 +1,240 @@
+//! What a pack must never carry (TaskPack §4.1): credentials and chat transcripts.
+//!
+//! One definition, used by every side that needs it: `conformance` (C7, C8) judges with it and
+//! packing refuses with it, because §6 requires the judge to be exactly as strict as the writer.
+//! The patterns are the reference's (`CREDENTIAL` and `TRANSCRIPT` in task-passport's `bag.js`),
+//! with JavaScript's `\s` spelled out so that it means here what it means there.
+//!
+//! They are applied to every key and string of the pack object (field values, not serialized
+//! JSON: serialization turns a newline into `\n` and would blind the line-anchored transcript
+//! pattern) and to the whole of every attachment, streamed. Each pattern is compiled once into
+//! a DFA that is stepped one byte at a time, so a match that straddles two reads is found and an
+//! attachment of any size is scanned in constant memory. Bytes that are not UTF-8 match nothing,
+//! exactly as the U+FFFD that JavaScript decodes them to matches nothing.
+
+use std::sync::OnceLock;
+
+use regex_automata::dfa::{dense, Automaton};
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::Anchored;
+
+use super::json::Json;
+
+/// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
+const JS_WHITESPACE: &str =
+    r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+
+/// What a pattern finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finding {
+    /// A private key block or a common token shape (C7).
+    Credential,
+    /// A line that opens like a chat turn (`User:`, `助手：`) (C8).
+    Transcript,
+}
+
+impl Finding {
+    /// Both, in check order.
+    pub const ALL: [Finding; 2] = [Finding::Credential, Finding::Transcript];
+
+    /// The pattern, in regex syntax.
+    pub fn pattern(self) -> String {
+        match self {
+            Finding::Credential => r"(sk-[A-Za-z0-9]{16,}|ghp_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|-----BEGIN [A-Z ]*PRIVATE KEY-----)".to_owned(),
+            Finding::Transcript => format!(
+                r"(^|\n){JS_WHITESPACE}*(User|Assistant|Human|用户|助手){JS_WHITESPACE}*[:：]"
+            ),
+        }
+    }
+
+    /// What it is, in the words of a refusal or a failed check.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Finding::Credential => "a credential",
+            Finding::Transcript => "a chat transcript",
+        }
+    }
+
+    fn dfa(self) -> &'static dense::DFA<Vec<u32>> {
+        static DFAS: [OnceLock<dense::DFA<Vec<u32>>>; 2] = [OnceLock::new(), OnceLock::new()];
+        DFAS[self as usize].get_or_init(|| {
+            dense::DFA::new(&self.pattern()).expect("the TaskPack patterns compile")
+        })
+    }
+}
+
+/// One pattern stepped over a stream of bytes.
+#[derive(Clone)]
+pub struct Scanner {
+    finding: Finding,
+    dfa: &'static dense::DFA<Vec<u32>>,
+    state: StateID,
+    found: bool,
+}
+
+impl Scanner {
+    /// A scanner at the start of a text.
+    pub fn new(finding: Finding) -> Scanner {
+        let dfa = finding.dfa();
+        let state = dfa
+            .start_state(&start::Config::new().anchored(Anchored::No))
+            .expect("an unanchored start state exists");
+        Scanner {
+            finding,
+            dfa,
+            state,
+            found: false,
+        }
+    }
+
+    /// Feeds the next bytes of the text.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        if self.found {
+            return;
+        }
+        let dfa = self.dfa;
+        let mut state = self.state;
+        for &byte in bytes {
+            state = dfa.next_state(state, byte);
+            if dfa.is_special_state(state) && dfa.is_match_state(state) {
+                self.found = true;
+                return;
+            }
+        }
+        self.state = state;
+    }
+
+    /// Ends the text; whether the pattern matched anywhere in it.
+    pub fn finish(mut self) -> Option<Finding> {
+        if !self.found {
+            let end = self.dfa.next_eoi_state(self.state);
+            self.found = self.dfa.is_match_state(end);
+        }
+        self.found.then_some(self.finding)
+    }
+}
+
+/// Every pattern, stepped together over one stream (an attachment).
+#[derive(Clone)]
+pub struct StreamScan {
+    scanners: Vec<Scanner>,
+}
+
+impl Default for StreamScan {
+    fn default() -> Self {
+        StreamScan {
+            scanners: Finding::ALL.into_iter().map(Scanner::new).collect(),
+        }
+    }
+}
+
+impl StreamScan {
+    /// Feeds the next bytes.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        for scanner in &mut self.scanners {
+            scanner.feed(bytes);
+        }
+    }
+
+    /// What was found, in [`Finding::ALL`] order.
+    pub fn finish(self) -> Vec<Finding> {
+        self.scanners
+            .into_iter()
+            .filter_map(Scanner::finish)
+            .collect()
+    }
+}
+
+/// The findings in one text.
+pub fn scan_text(text: &str) -> Vec<Finding> {
+    let mut scan = StreamScan::default();
+    scan.feed(text.as_bytes());
+    scan.finish()
+}
+
+/// Every key and string of a pack object that a pattern matches: `(finding, pointer)`, in
+/// document order.
+pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
+    let mut found = Vec::new();
+    value.walk(&mut String::new(), &mut |pointer, value| match value {
+        Json::String(text) => {
+            for finding in scan_text(text) {
+                found.push((finding, pointer.to_owned()));
+            }
+        }
+        Json::Object(members) => {
+            for (key, _) in members {
+                for finding in scan_text(key) {
+                    found.push((finding, format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"))));
+                }
+            }
+        }
+        _ => {}
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn streamed(text: &str, chunk: usize) -> Vec<Finding> {
+        let mut scan = StreamScan::default();
+        for piece in text.as_bytes().chunks(chunk) {
+            scan.feed(piece);
+        }
+        scan.finish()
+    }
+
+    #[test]
+    fn finds_the_reference_shapes() {
+        for credential in [
+            "key sk-abcdefghijklmnop0123 here",
+            "ghp_abcdefghijklmnopqrstuvwx",
+            "xoxb-1234567890-abc",
+            "AKIAABCDEFGHIJKLMNOP",
+            "-----BEGIN OPENSSH PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----",
+        ] {
+            assert_eq!(scan_text(credential), vec![Finding::Credential], "{credential}");
+        }
+        for near_miss in ["sk-short", "AKIAabcdefghijklmnop", "-----BEGIN PUBLIC KEY-----", "ghp_tooshort"] {
+            assert_eq!(scan_text(near_miss), vec![], "{near_miss}");
+        }
+    }
+
+    #[test]
+    fn transcript_is_line_anchored_with_javascripts_whitespace() {
+        assert_eq!(scan_text("User: hi"), vec![Finding::Transcript]);
+        assert_eq!(scan_text("notes\n\u{3000} 助手：好的"), vec![Finding::Transcript]);
+        assert_eq!(scan_text("notes\n\u{feff}Human :x"), vec![Finding::Transcript]);
+        // U+0085 is whitespace to Rust's `\s` but not to JavaScript's.
+        assert_eq!(scan_text("x\n\u{85}User: hi"), vec![]);
+        assert_eq!(scan_text("the User: field"), vec![]);
+    }
+
+    #[test]
+    fn a_match_across_reads_is_found_at_every_split() {
+        let text = "prefix\n  Assistant: sure, sk-0123456789abcdefXYZ";
+        for chunk in 1..text.len() {
+            assert_eq!(
+                streamed(text, chunk),
+                vec![Finding::Credential, Finding::Transcript],
+                "chunk {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn scans_keys_and_values_with_their_pointers() {
+        let json = Json::parse(r#"{"a":["ok","User: hi"],"AKIAABCDEFGHIJKLMNOP":1}"#).unwrap();
+        assert_eq!(
+            scan_json(&json),
+            vec![
+                (Finding::Credential, "/AKIAABCDEFGHIJKLMNOP".to_owned()),
+                (Finding::Transcript, "/a/1".to_owned())
+            ]
+        );
+    }
+}
