@@ -23,6 +23,8 @@ usage:
   specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
   specmint schema <TYPE>
   specmint generate [--spec DIR] [--out DIR] [--check]
+  specmint taskpack convert IN OUT [--max-inline-bytes N]
+  specmint taskpack conformance FILE [--format human|json]
   specmint --help
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
@@ -44,6 +46,7 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("validate") => validate(&args[1..]),
         Some("schema") => schema(&args[1..]),
         Some("generate") => generate(&args[1..]),
+        Some("taskpack") => cli::taskpack::run(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)

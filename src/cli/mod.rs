@@ -3,6 +3,8 @@
 
 use std::io::Read;
 
+pub mod taskpack;
+
 /// A failure that is not a verdict: bad usage or I/O. Exit status 2.
 pub struct UsageError(pub String);
 

@@ -244,7 +244,7 @@ fn spec_problem(passport: &Json) -> Option<String> {
 fn describe(value: Option<&Json>) -> String {
     match value {
         None => "missing".to_owned(),
-        Some(v) => format!("`{}`", v.to_js_pretty().replace('\n', "").replace("  ", " ")),
+        Some(v) => v.to_js_compact(),
     }
 }
 

@@ -127,7 +127,7 @@ pub fn is_readable_text(bytes: &[u8]) -> bool {
 fn shown(value: Option<&Json>) -> String {
     match value {
         None => "missing".to_owned(),
-        Some(v) => format!("`{}`", v.to_js_pretty()),
+        Some(v) => format!("`{}`", v.to_js_compact()),
     }
 }
 
@@ -242,7 +242,7 @@ fn read_attachment(pack: &mut FlatPack, index: usize, attachment: &Json) -> Resu
         Some(Json::Number(n)) if n.as_u64() == Some(bytes.len() as u64) => {}
         Some(declared) => pack.mismatches.push(format!(
             "attachment `{name}` declares {} bytes but holds {}",
-            declared.to_js_pretty(),
+            declared.to_js_compact(),
             bytes.len()
         )),
     }
@@ -313,10 +313,9 @@ fn with_member(object: Json, key: &str, value: Json) -> Json {
         return object;
     };
     let mut present = false;
-    for (k, v) in members.iter_mut().filter(|(k, _)| k == key) {
+    for (_, v) in members.iter_mut().filter(|(k, _)| k == key) {
         *v = value.clone();
         present = true;
-        let _ = k;
     }
     if !present {
         members.push((key.to_owned(), value));

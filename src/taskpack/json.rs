@@ -101,7 +101,14 @@ impl Json {
     /// `JSON.stringify(self, null, 2)`.
     pub fn to_js_pretty(&self) -> String {
         let mut out = String::new();
-        write_pretty(&mut out, self, 0);
+        write_pretty(&mut out, self, Some(0));
+        out
+    }
+
+    /// `JSON.stringify(self)`: one line, for messages.
+    pub fn to_js_compact(&self) -> String {
+        let mut out = String::new();
+        write_pretty(&mut out, self, None);
         out
     }
 
@@ -156,14 +163,18 @@ fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-fn indent(out: &mut String, depth: usize) {
-    out.push('\n');
-    for _ in 0..depth {
-        out.push_str("  ");
+/// A line break and two spaces per level; nothing when compact (`depth` is `None`).
+fn indent(out: &mut String, depth: Option<usize>) {
+    if let Some(depth) = depth {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
     }
 }
 
-fn write_pretty(out: &mut String, value: &Json, depth: usize) {
+fn write_pretty(out: &mut String, value: &Json, depth: Option<usize>) {
+    let inner = depth.map(|d| d + 1);
     match value {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -176,8 +187,8 @@ fn write_pretty(out: &mut String, value: &Json, depth: usize) {
                 if i > 0 {
                     out.push(',');
                 }
-                indent(out, depth + 1);
-                write_pretty(out, item, depth + 1);
+                indent(out, inner);
+                write_pretty(out, item, inner);
             }
             indent(out, depth);
             out.push(']');
@@ -195,11 +206,11 @@ fn write_pretty(out: &mut String, value: &Json, depth: usize) {
                     out.push(',');
                 }
                 first = false;
-                indent(out, depth + 1);
+                indent(out, inner);
                 write_js_string(out, key);
-                out.push_str(": ");
+                out.push_str(if depth.is_some() { ": " } else { ":" });
                 let last = value_of_last(members, key);
-                write_pretty(out, last, depth + 1);
+                write_pretty(out, last, inner);
             }
             indent(out, depth);
             out.push('}');
