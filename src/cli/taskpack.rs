@@ -125,6 +125,7 @@ fn json_verdict(file: &str, verdict: &Verdict) -> serde_json::Value {
         "file": file,
         "conformant": verdict.conformant(),
         "failed": verdict.failed(),
+        "skipped": verdict.skipped(),
         "checks": checks,
     })
 }
@@ -140,7 +141,7 @@ fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io
         )?;
     }
     let failed = verdict.failed();
-    if failed.is_empty() {
+    if verdict.conformant() {
         writeln!(
             out,
             "{file}: conformant ({} of {} checks pass)",
@@ -148,9 +149,15 @@ fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io
             verdict.checks.len()
         )
     } else {
+        let skipped = verdict.skipped();
+        let not_judged = if skipped.is_empty() {
+            String::new()
+        } else {
+            format!("; not judged: {}", skipped.join(", "))
+        };
         writeln!(
             out,
-            "{file}: not conformant ({} not passed)",
+            "{file}: not conformant (failed: {}{not_judged})",
             failed.join(", ")
         )
     }

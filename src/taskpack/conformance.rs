@@ -89,11 +89,20 @@ impl Verdict {
         self.checks.iter().all(|c| c.status == Status::Pass)
     }
 
-    /// The ids of the checks that did not pass.
+    /// The ids of the checks that failed.
     pub fn failed(&self) -> Vec<&'static str> {
+        self.with_status(Status::Fail)
+    }
+
+    /// The ids of the checks that could not be judged.
+    pub fn skipped(&self) -> Vec<&'static str> {
+        self.with_status(Status::Skip)
+    }
+
+    fn with_status(&self, status: Status) -> Vec<&'static str> {
         self.checks
             .iter()
-            .filter(|c| c.status != Status::Pass)
+            .filter(|c| c.status == status)
             .map(|c| c.id)
             .collect()
     }

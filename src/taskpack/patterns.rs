@@ -14,8 +14,8 @@
 
 use std::sync::OnceLock;
 
-use regex_automata::dfa::{dense, Automaton};
-use regex_automata::util::primitives::StateID;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
 use regex_automata::util::start;
 use regex_automata::Anchored;
 
@@ -56,10 +56,15 @@ impl Finding {
         }
     }
 
-    fn dfa(self) -> &'static dense::DFA<Vec<u32>> {
-        static DFAS: [OnceLock<dense::DFA<Vec<u32>>>; 2] = [OnceLock::new(), OnceLock::new()];
+    fn dfa(self) -> &'static DFA {
+        static DFAS: [OnceLock<DFA>; 2] = [OnceLock::new(), OnceLock::new()];
         DFAS[self as usize].get_or_init(|| {
-            dense::DFA::new(&self.pattern()).expect("the TaskPack patterns compile")
+            DFA::builder()
+                // Never give up for a full cache: these DFAs are small, a fallback would be
+                // a second matcher to keep equal to this one.
+                .configure(DFA::config().minimum_cache_clear_count(None))
+                .build(&self.pattern())
+                .expect("the TaskPack patterns compile")
         })
     }
 }
@@ -68,8 +73,9 @@ impl Finding {
 #[derive(Clone)]
 pub struct Scanner {
     finding: Finding,
-    dfa: &'static dense::DFA<Vec<u32>>,
-    state: StateID,
+    dfa: &'static DFA,
+    cache: Cache,
+    state: LazyStateID,
     found: bool,
 }
 
@@ -77,12 +83,14 @@ impl Scanner {
     /// A scanner at the start of a text.
     pub fn new(finding: Finding) -> Scanner {
         let dfa = finding.dfa();
+        let mut cache = dfa.create_cache();
         let state = dfa
-            .start_state(&start::Config::new().anchored(Anchored::No))
+            .start_state(&mut cache, &start::Config::new().anchored(Anchored::No))
             .expect("an unanchored start state exists");
         Scanner {
             finding,
             dfa,
+            cache,
             state,
             found: false,
         }
@@ -93,11 +101,13 @@ impl Scanner {
         if self.found {
             return;
         }
-        let dfa = self.dfa;
+        let (dfa, cache) = (self.dfa, &mut self.cache);
         let mut state = self.state;
         for &byte in bytes {
-            state = dfa.next_state(state, byte);
-            if dfa.is_special_state(state) && dfa.is_match_state(state) {
+            state = dfa
+                .next_state(cache, state, byte)
+                .expect("a lazy DFA that never gives up always has a next state");
+            if state.is_tagged() && state.is_match() {
                 self.found = true;
                 return;
             }
@@ -108,8 +118,11 @@ impl Scanner {
     /// Ends the text; whether the pattern matched anywhere in it.
     pub fn finish(mut self) -> Option<Finding> {
         if !self.found {
-            let end = self.dfa.next_eoi_state(self.state);
-            self.found = self.dfa.is_match_state(end);
+            let end = self
+                .dfa
+                .next_eoi_state(&mut self.cache, self.state)
+                .expect("a lazy DFA that never gives up always has an end state");
+            self.found = end.is_match();
         }
         self.found.then_some(self.finding)
     }
