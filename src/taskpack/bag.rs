@@ -258,14 +258,19 @@ pub fn read_zip<R: Read + Seek>(
     keep_luggage: bool,
     observer: &mut dyn Observer,
 ) -> Result<Bag, BagError> {
-    let mut archive =
-        zip::ZipArchive::new(reader).map_err(|e| BagError::NotZip(e.to_string()))?;
+    let archive = zip::ZipArchive::new(reader).map_err(|e| BagError::NotZip(e.to_string()))?;
     if archive.len() > limits.max_entries {
         return Err(BagError::TooManyEntries {
             limit: limits.max_entries,
         });
     }
-    let mut seen = HashSet::new();
+    // The zip reader keys entries by name, so a second entry of the same name would vanish
+    // unseen: the central directory's records are counted and named here first.
+    let start = archive.central_directory_start();
+    let mut reader = archive.into_inner();
+    refuse_duplicates(&mut reader, start, limits.max_entries)?;
+    let mut archive =
+        zip::ZipArchive::new(reader).map_err(|e| BagError::NotZip(e.to_string()))?;
     let mut total = 0u64;
     let mut bag = Bag::default();
     let mut buffer = vec![0u8; 64 * 1024];
@@ -274,9 +279,6 @@ pub fn read_zip<R: Read + Seek>(
             .by_index(index)
             .map_err(|e| BagError::NotZip(format!("entry {index}: {e}")))?;
         let name = safe_name(file.name_raw())?;
-        if !seen.insert(name.clone()) {
-            return Err(BagError::Duplicate { entry: name });
-        }
         if file.is_symlink() {
             return Err(BagError::Symlink { entry: name });
         }
@@ -337,6 +339,40 @@ pub fn read_zip<R: Read + Seek>(
         });
     }
     Ok(bag)
+}
+
+/// Walks the central directory's records from `start` and refuses a name that appears twice
+/// (or more than `max_entries` records).
+fn refuse_duplicates<R: Read + Seek>(
+    reader: &mut R,
+    start: u64,
+    max_entries: usize,
+) -> Result<(), BagError> {
+    const RECORD: [u8; 4] = 0x0201_4b50u32.to_le_bytes();
+    let corrupt = |e: std::io::Error| BagError::NotZip(format!("central directory: {e}"));
+    reader.seek(std::io::SeekFrom::Start(start)).map_err(corrupt)?;
+    let mut reader = std::io::BufReader::new(reader);
+    let mut names = HashSet::new();
+    let mut fixed = [0u8; 46];
+    loop {
+        if reader.read_exact(&mut fixed[..4]).is_err() || fixed[..4] != RECORD {
+            return Ok(());
+        }
+        reader.read_exact(&mut fixed[4..]).map_err(corrupt)?;
+        let field = |at: usize| u16::from_le_bytes([fixed[at], fixed[at + 1]]) as usize;
+        let mut name = vec![0u8; field(28)];
+        reader.read_exact(&mut name).map_err(corrupt)?;
+        let skip = (field(30) + field(32)) as i64;
+        reader.seek_relative(skip).map_err(corrupt)?;
+        if !names.insert(name.clone()) {
+            return Err(BagError::Duplicate {
+                entry: String::from_utf8_lossy(&name).into_owned(),
+            });
+        }
+        if names.len() > max_entries {
+            return Err(BagError::TooManyEntries { limit: max_entries });
+        }
+    }
 }
 
 /// A zip entry name that stays inside the bag: UTF-8, relative, no `.`/`..` or empty segment,
