@@ -230,14 +230,18 @@ impl Bag {
     }
 }
 
-/// Sees every payload file's bytes as they are inflated.
-pub trait Observer {
-    /// A payload file starts.
+/// Sees every luggage file's bytes as they are inflated.
+pub trait Observer: Send {
+    /// A luggage file starts.
     fn start(&mut self, name: &str);
     /// Its next bytes.
     fn chunk(&mut self, bytes: &[u8]);
     /// It ended.
     fn finish(&mut self);
+    /// Whether it looks at the bytes at all (if not, no thread is started for it).
+    fn wants_bytes(&self) -> bool {
+        true
+    }
 }
 
 /// An observer that looks at nothing.
@@ -247,12 +251,83 @@ impl Observer for Ignore {
     fn start(&mut self, _: &str) {}
     fn chunk(&mut self, _: &[u8]) {}
     fn finish(&mut self) {}
+    fn wants_bytes(&self) -> bool {
+        false
+    }
+}
+
+/// What the reading thread hands to the observer's thread.
+enum Event {
+    Start(String),
+    Chunk(Vec<u8>),
+    Finish,
+}
+
+/// An observer that forwards every event to another thread, recycling the buffers it gets back.
+struct Forward {
+    events: std::sync::mpsc::SyncSender<Event>,
+    spare: std::sync::mpsc::Receiver<Vec<u8>>,
+}
+
+impl Observer for Forward {
+    fn start(&mut self, name: &str) {
+        let _ = self.events.send(Event::Start(name.to_owned()));
+    }
+
+    fn chunk(&mut self, bytes: &[u8]) {
+        let mut buffer = self.spare.try_recv().unwrap_or_default();
+        buffer.clear();
+        buffer.extend_from_slice(bytes);
+        let _ = self.events.send(Event::Chunk(buffer));
+    }
+
+    fn finish(&mut self) {
+        let _ = self.events.send(Event::Finish);
+    }
+}
+
+/// Runs `read` with an observer whose events `observer` handles on a second thread, so that
+/// inflating and hashing (here) overlap with what the observer does with the bytes (there).
+/// A few chunks are in flight at most; the thread ends when `read` returns.
+fn on_second_thread<T>(observer: &mut dyn Observer, read: impl FnOnce(&mut dyn Observer) -> T) -> T {
+    std::thread::scope(|scope| {
+        let (events, inbox) = std::sync::mpsc::sync_channel::<Event>(8);
+        let (recycle, spare) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            for event in inbox {
+                match event {
+                    Event::Start(name) => observer.start(&name),
+                    Event::Chunk(bytes) => {
+                        observer.chunk(&bytes);
+                        let _ = recycle.send(bytes);
+                    }
+                    Event::Finish => observer.finish(),
+                }
+            }
+        });
+        let mut forward = Forward { events, spare };
+        read(&mut forward)
+    })
 }
 
 /// Reads a zip into a [`Bag`]: hostile archives are refused (see the module doc), every entry
 /// is hashed, tag files and `data/passport.json` are kept, luggage bytes only when
-/// `keep_luggage`. The manifests are not checked here: see [`verify`].
+/// `keep_luggage`. The manifests are not checked here: see [`verify`]. The observer sees the
+/// luggage on a thread of its own, while this one inflates and hashes.
 pub fn read_zip<R: Read + Seek>(
+    reader: R,
+    limits: Limits,
+    keep_luggage: bool,
+    observer: &mut dyn Observer,
+) -> Result<Bag, BagError> {
+    if observer.wants_bytes() {
+        on_second_thread(observer, |forward| read_entries(reader, limits, keep_luggage, forward))
+    } else {
+        read_entries(reader, limits, keep_luggage, observer)
+    }
+}
+
+fn read_entries<R: Read + Seek>(
     reader: R,
     limits: Limits,
     keep_luggage: bool,

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
 use regex_automata::util::start;
-use regex_automata::Anchored;
+use regex_automata::{Anchored, MatchKind};
 
 use super::json::Json;
 
@@ -55,89 +55,48 @@ impl Finding {
             Finding::Transcript => "a chat transcript",
         }
     }
-
-    fn dfa(self) -> &'static DFA {
-        static DFAS: [OnceLock<DFA>; 2] = [OnceLock::new(), OnceLock::new()];
-        DFAS[self as usize].get_or_init(|| {
-            DFA::builder()
-                // Never give up for a full cache: these DFAs are small, a fallback would be
-                // a second matcher to keep equal to this one.
-                .configure(DFA::config().minimum_cache_clear_count(None))
-                .build(&self.pattern())
-                .expect("the TaskPack patterns compile")
-        })
-    }
 }
 
-/// One pattern stepped over a stream of bytes.
+/// Both patterns in one lazy DFA (every match reported, so finding one does not stop the
+/// other), stepped once per byte.
+fn dfa() -> &'static DFA {
+    static DFA_: OnceLock<DFA> = OnceLock::new();
+    DFA_.get_or_init(|| {
+        let patterns = Finding::ALL.map(Finding::pattern);
+        DFA::builder()
+            // Never give up for a full cache: this DFA is small, and a fallback would be a
+            // second matcher to keep equal to this one.
+            .configure(
+                DFA::config()
+                    .match_kind(MatchKind::All)
+                    .minimum_cache_clear_count(None),
+            )
+            .build_many(&patterns)
+            .expect("the TaskPack patterns compile")
+    })
+}
+
+/// Every pattern, stepped together over one stream (an attachment, a string).
 #[derive(Clone)]
-pub struct Scanner {
-    finding: Finding,
+pub struct StreamScan {
     dfa: &'static DFA,
     cache: Cache,
     state: LazyStateID,
-    found: bool,
-}
-
-impl Scanner {
-    /// A scanner at the start of a text.
-    pub fn new(finding: Finding) -> Scanner {
-        let dfa = finding.dfa();
-        let mut cache = dfa.create_cache();
-        let state = dfa
-            .start_state(&mut cache, &start::Config::new().anchored(Anchored::No))
-            .expect("an unanchored start state exists");
-        Scanner {
-            finding,
-            dfa,
-            cache,
-            state,
-            found: false,
-        }
-    }
-
-    /// Feeds the next bytes of the text.
-    pub fn feed(&mut self, bytes: &[u8]) {
-        if self.found {
-            return;
-        }
-        let (dfa, cache) = (self.dfa, &mut self.cache);
-        let mut state = self.state;
-        for &byte in bytes {
-            state = dfa
-                .next_state(cache, state, byte)
-                .expect("a lazy DFA that never gives up always has a next state");
-            if state.is_tagged() && state.is_match() {
-                self.found = true;
-                return;
-            }
-        }
-        self.state = state;
-    }
-
-    /// Ends the text; whether the pattern matched anywhere in it.
-    pub fn finish(mut self) -> Option<Finding> {
-        if !self.found {
-            let end = self
-                .dfa
-                .next_eoi_state(&mut self.cache, self.state)
-                .expect("a lazy DFA that never gives up always has an end state");
-            self.found = end.is_match();
-        }
-        self.found.then_some(self.finding)
-    }
-}
-
-/// Every pattern, stepped together over one stream (an attachment).
-#[derive(Clone)]
-pub struct StreamScan {
-    scanners: Vec<Scanner>,
+    found: [bool; 2],
 }
 
 impl Default for StreamScan {
     fn default() -> Self {
+        let dfa = dfa();
+        let mut cache = dfa.create_cache();
+        let state = dfa
+            .start_state(&mut cache, &start::Config::new().anchored(Anchored::No))
+            .expect("an unanchored start state exists");
         StreamScan {
-            scanners: Finding::ALL.into_iter().map(Scanner::new).collect(),
+            dfa,
+            cache,
+            state,
+            found: [false; 2],
         }
     }
 }
@@ -145,17 +104,51 @@ impl Default for StreamScan {
 impl StreamScan {
     /// Feeds the next bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
-        for scanner in &mut self.scanners {
-            scanner.feed(bytes);
+        if self.found == [true; 2] {
+            return;
         }
+        let (dfa, cache) = (self.dfa, &mut self.cache);
+        let mut state = self.state;
+        for &byte in bytes {
+            // The fast path: from a known, unremarkable state, a step is one table lookup.
+            let next = if state.is_tagged() {
+                None
+            } else {
+                Some(dfa.next_state_untagged(cache, state, byte)).filter(|n| !n.is_unknown())
+            };
+            state = match next {
+                Some(next) => next,
+                None => dfa
+                    .next_state(cache, state, byte)
+                    .expect("a lazy DFA that never gives up always has a next state"),
+            };
+            if state.is_match() {
+                record(dfa, cache, state, &mut self.found);
+            }
+        }
+        self.state = state;
     }
 
     /// What was found, in [`Finding::ALL`] order.
-    pub fn finish(self) -> Vec<Finding> {
-        self.scanners
+    pub fn finish(mut self) -> Vec<Finding> {
+        let end = self
+            .dfa
+            .next_eoi_state(&mut self.cache, self.state)
+            .expect("a lazy DFA that never gives up always has an end state");
+        if end.is_match() {
+            record(self.dfa, &self.cache, end, &mut self.found);
+        }
+        Finding::ALL
             .into_iter()
-            .filter_map(Scanner::finish)
+            .filter(|f| self.found[*f as usize])
             .collect()
+    }
+}
+
+/// Marks the patterns a match state reports.
+fn record(dfa: &DFA, cache: &Cache, state: LazyStateID, found: &mut [bool; 2]) {
+    for i in 0..dfa.match_len(cache, state) {
+        found[dfa.match_pattern(cache, state, i).as_usize()] = true;
     }
 }
 
