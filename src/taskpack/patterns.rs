@@ -83,6 +83,40 @@ pub struct StreamScan {
     cache: Cache,
     state: LazyStateID,
     found: [bool; 2],
+    idle: Idle,
+}
+
+/// The state the DFA rests in between candidates (no match under way, not after a line
+/// break), and the bytes that leave it there: a run of those is skipped without stepping, which
+/// is most of any text. Lazy state ids change when the cache is cleared (never seen with these
+/// patterns, whose DFA is small), so skipping stops after a clear.
+#[derive(Clone)]
+struct Idle {
+    state: LazyStateID,
+    stays: [bool; 256],
+    clears: usize,
+}
+
+impl Idle {
+    fn derive(dfa: &DFA, cache: &mut Cache, start: LazyStateID) -> Idle {
+        let step = |cache: &mut Cache, from, byte| {
+            dfa.next_state(cache, from, byte)
+                .expect("a lazy DFA that never gives up always has a next state")
+        };
+        let once = step(cache, start, b'Q');
+        let state = step(cache, once, b'Q');
+        let mut stays = [false; 256];
+        if state == once {
+            for byte in 0..=255u8 {
+                stays[byte as usize] = step(cache, state, byte) == state;
+            }
+        }
+        Idle {
+            state,
+            stays,
+            clears: cache.clear_count(),
+        }
+    }
 }
 
 impl Default for StreamScan {
@@ -92,11 +126,13 @@ impl Default for StreamScan {
         let state = dfa
             .start_state(&mut cache, &start::Config::new().anchored(Anchored::No))
             .expect("an unanchored start state exists");
+        let idle = Idle::derive(dfa, &mut cache, state);
         StreamScan {
             dfa,
             cache,
             state,
             found: [false; 2],
+            idle,
         }
     }
 }
@@ -109,7 +145,14 @@ impl StreamScan {
         }
         let (dfa, cache) = (self.dfa, &mut self.cache);
         let mut state = self.state;
-        for &byte in bytes {
+        let mut rest = bytes;
+        while let Some((&byte, tail)) = rest.split_first() {
+            if state == self.idle.state && self.idle.stays[byte as usize] {
+                let run = rest.iter().position(|b| !self.idle.stays[*b as usize]);
+                rest = &rest[run.unwrap_or(rest.len())..];
+                continue;
+            }
+            rest = tail;
             // The fast path: from a known, unremarkable state, a step is one table lookup.
             let next = if state.is_tagged() {
                 None
@@ -124,6 +167,12 @@ impl StreamScan {
             };
             if state.is_match() {
                 record(dfa, cache, state, &mut self.found);
+            }
+            if cache.clear_count() != self.idle.clears {
+                // The idle state's id died with the cache. Re-deriving it would step the DFA
+                // and could clear the cache again under the current state, so skipping just
+                // stops; every byte is stepped from here on.
+                self.idle.stays = [false; 256];
             }
         }
         self.state = state;
@@ -230,6 +279,18 @@ mod tests {
                 "chunk {chunk}"
             );
         }
+    }
+
+    #[test]
+    fn only_bytes_that_start_nothing_are_skipped() {
+        let scan = StreamScan::default();
+        let leaves: Vec<u8> = (0..=255u8).filter(|b| !scan.idle.stays[*b as usize]).collect();
+        // Leaving the idle state: the first bytes of the credential shapes and a line break.
+        assert_eq!(leaves, b"\n-Agsx");
+        // A match after a long skippable run, and one that starts right after a run.
+        let mut text = "Q".repeat(100_000);
+        text.push_str("\nHuman: hi ghp_abcdefghijklmnopqrstuvwx");
+        assert_eq!(streamed(&text, 4096), vec![Finding::Credential, Finding::Transcript]);
     }
 
     #[test]
