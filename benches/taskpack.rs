@@ -31,7 +31,12 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("big.taskpack");
     let me = std::env::current_exe().unwrap();
-    assert!(Command::new(&me).arg("--make").arg(&file).status().unwrap().success());
+    assert!(Command::new(&me)
+        .arg("--make")
+        .arg(&file)
+        .status()
+        .unwrap()
+        .success());
     let size = std::fs::metadata(&file).unwrap().len();
     println!(
         "taskpack conformance: one {} MiB attachment (log-like text), {:.1} MiB zipped",
@@ -157,7 +162,11 @@ fn timed(command: &mut Command) -> (Duration, u64) {
     let start = Instant::now();
     let out = command.output().unwrap();
     let elapsed = start.elapsed();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rss = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
     (elapsed, rss)
 }

@@ -64,15 +64,31 @@ fn acceptance_attachments() -> Vec<Attachment> {
         *b = x as u8;
     }
     vec![
-        Attachment { name: "empty.txt".into(), bytes: Vec::new() },
-        Attachment { name: "logo.png".into(), bytes: binary() },
-        Attachment { name: "设计说明.md".into(), bytes: "中文说明\n".as_bytes().to_vec() },
-        Attachment { name: "dump.bin".into(), bytes: big },
+        Attachment {
+            name: "empty.txt".into(),
+            bytes: Vec::new(),
+        },
+        Attachment {
+            name: "logo.png".into(),
+            bytes: binary(),
+        },
+        Attachment {
+            name: "设计说明.md".into(),
+            bytes: "中文说明\n".as_bytes().to_vec(),
+        },
+        Attachment {
+            name: "dump.bin".into(),
+            bytes: big,
+        },
     ]
 }
 
 fn write(path: &Path, encoding: Encoding, passport: &Json, attachments: &[Attachment]) {
-    fs::write(path, convert::encode(encoding, passport, attachments, None).unwrap()).unwrap();
+    fs::write(
+        path,
+        convert::encode(encoding, passport, attachments, None).unwrap(),
+    )
+    .unwrap();
 }
 
 fn run(args: &[&str]) -> std::process::Output {
@@ -85,15 +101,24 @@ fn path(p: &Path) -> &str {
 
 fn convert_cli(from: &Path, to: &Path) -> Vec<u8> {
     let out = run(&["taskpack", "convert", path(from), path(to)]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     fs::read(to).unwrap()
 }
 
 /// `specmint taskpack conformance FILE --format json`: (exit code, verdict).
 fn judge(file: &Path) -> (i32, serde_json::Value) {
     let out = run(&["taskpack", "conformance", path(file), "--format", "json"]);
-    let verdict = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("json verdict ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let verdict = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "json verdict ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
     (out.status.code().unwrap(), verdict)
 }
 
@@ -107,7 +132,12 @@ fn ids(verdict: &serde_json::Value, key: &str) -> Vec<String> {
 }
 
 fn reason(verdict: &serde_json::Value, id: &str) -> String {
-    let check = verdict["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
+    let check = verdict["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap();
     check["reason"].as_str().unwrap().to_owned()
 }
 
@@ -132,15 +162,27 @@ fn round_trips_are_byte_identical_both_ways_with_the_acceptance_attachments() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| (a["name"].as_str().unwrap(), a["encoding"].as_str().unwrap(), a["bytes"].as_u64().unwrap()))
+        .map(|a| {
+            (
+                a["name"].as_str().unwrap(),
+                a["encoding"].as_str().unwrap(),
+                a["bytes"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         shapes,
-        [("empty.txt", "utf8", 0), ("logo.png", "base64", 10), ("设计说明.md", "utf8", 13), ("dump.bin", "base64", 3 << 20)]
+        [
+            ("empty.txt", "utf8", 0),
+            ("logo.png", "base64", 10),
+            ("设计说明.md", "utf8", 13),
+            ("dump.bin", "base64", 3 << 20)
+        ]
     );
 
     // Read back, the luggage is the bytes that went in.
-    let (read_back, luggage) = convert::read_pack(&dir.join("c.taskpack"), Limits::default()).unwrap();
+    let (read_back, luggage) =
+        convert::read_pack(&dir.join("c.taskpack"), Limits::default()).unwrap();
     assert_eq!(read_back, passport);
     assert_eq!(luggage, attachments);
 
@@ -155,24 +197,44 @@ fn round_trips_are_byte_identical_both_ways_with_the_acceptance_attachments() {
 fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
     let dir = scratch("inline");
     let zip = dir.join("a.taskpack");
-    write(&zip, Encoding::Zip, &pack_object(|_| {}), &acceptance_attachments());
+    write(
+        &zip,
+        Encoding::Zip,
+        &pack_object(|_| {}),
+        &acceptance_attachments(),
+    );
     let out_file = dir.join("a.taskpack.json");
-    let out = run(&["taskpack", "convert", path(&zip), path(&out_file), "--max-inline-bytes", "1048576"]);
+    let out = run(&[
+        "taskpack",
+        "convert",
+        path(&zip),
+        path(&out_file),
+        "--max-inline-bytes",
+        "1048576",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("attachment `dump.bin` is 3145728 bytes, over the 1048576-byte inline limit"),
+        stderr
+            .contains("attachment `dump.bin` is 3145728 bytes, over the 1048576-byte inline limit"),
         "{stderr}"
     );
     assert!(!out_file.exists());
-    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "nothing but the input is left");
+    assert_eq!(
+        fs::read_dir(&dir).unwrap().count(),
+        1,
+        "nothing but the input is left"
+    );
     assert_eq!(flat::MAX_INLINE_ATTACHMENT_BYTES, 1 << 20);
 }
 
 #[test]
 fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
     let dir = scratch("bom");
-    let attachments = vec![Attachment { name: "big.txt".into(), bytes: "x".repeat(800 << 10).into_bytes() }];
+    let attachments = vec![Attachment {
+        name: "big.txt".into(),
+        bytes: "x".repeat(800 << 10).into_bytes(),
+    }];
     let text = flat::write_flat(&pack_object(|_| {}), &attachments, None).unwrap();
     let file = dir.join("a.taskpack.json");
     fs::write(&file, format!("\u{feff}{text}")).unwrap();
@@ -187,24 +249,45 @@ fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
 
 #[test]
 fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
-    let text = flat::write_flat(&pack_object(|_| {}), &[Attachment { name: "brief.txt".into(), bytes: b"hello world".to_vec() }], None).unwrap();
-    let digest = text.replace("b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9", &"0".repeat(64));
+    let text = flat::write_flat(
+        &pack_object(|_| {}),
+        &[Attachment {
+            name: "brief.txt".into(),
+            bytes: b"hello world".to_vec(),
+        }],
+        None,
+    )
+    .unwrap();
+    let digest = text.replace(
+        "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9",
+        &"0".repeat(64),
+    );
     assert_ne!(digest, text);
     assert_eq!(
         flat::read_flat(digest.as_bytes()),
-        Err(FlatError::Mismatch("attachment `brief.txt` does not match its declared sha256".into()))
+        Err(FlatError::Mismatch(
+            "attachment `brief.txt` does not match its declared sha256".into()
+        ))
     );
     let length = text.replace("\"bytes\": 11", "\"bytes\": 12");
     assert_eq!(
         flat::read_flat(length.as_bytes()),
-        Err(FlatError::Mismatch("attachment `brief.txt` declares 12 bytes but holds 11".into()))
+        Err(FlatError::Mismatch(
+            "attachment `brief.txt` declares 12 bytes but holds 11".into()
+        ))
     );
     let version = text.replace("\"taskpack\": \"0.1\"", "\"taskpack\": true");
-    assert_eq!(flat::read_flat(version.as_bytes()), Err(FlatError::UnknownVersion("`true`".into())));
+    assert_eq!(
+        flat::read_flat(version.as_bytes()),
+        Err(FlatError::UnknownVersion("`true`".into()))
+    );
     let escape = text.replace("\"name\": \"brief.txt\"", "\"name\": \"../brief.txt\"");
     assert_eq!(
         flat::read_flat(escape.as_bytes()),
-        Err(FlatError::Attachment { name: "../brief.txt".into(), reason: "the name is not a safe relative path under data/files/".into() })
+        Err(FlatError::Attachment {
+            name: "../brief.txt".into(),
+            reason: "the name is not a safe relative path under data/files/".into()
+        })
     );
 }
 
@@ -230,19 +313,33 @@ fn a_retired_tpx_file_is_mapped_member_for_member_and_never_written() {
             "asks": [{ "id": "a1", "what": "w", "accept": "yes or no" }], "landing_checks": []
         })
     );
-    let out = run(&["taskpack", "convert", path(&dir.join("new.taskpack.json")), path(&dir.join("again.tpx"))]);
+    let out = run(&[
+        "taskpack",
+        "convert",
+        path(&dir.join("new.taskpack.json")),
+        path(&dir.join("again.tpx")),
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("again.tpx`: .tpx is a retired encoding, read but never written"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("again.tpx`: .tpx is a retired encoding, read but never written"));
     let (code, verdict) = judge(&tpx);
     assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C0".to_owned()]));
-    assert!(reason(&verdict, "C0").contains("a retired .tpx/0.1 file"), "{verdict}");
+    assert!(
+        reason(&verdict, "C0").contains("a retired .tpx/0.1 file"),
+        "{verdict}"
+    );
 }
 
 /// One pack per check, each failing that check alone.
 #[test]
 fn each_check_has_a_pack_that_fails_only_it() {
     let dir = scratch("checks");
-    let brief = || vec![Attachment { name: "brief.txt".into(), bytes: b"hello world".to_vec() }];
+    let brief = || {
+        vec![Attachment {
+            name: "brief.txt".into(),
+            bytes: b"hello world".to_vec(),
+        }]
+    };
     let flat_with = |name: &str, edit: &dyn Fn(String) -> String| {
         let text = flat::write_flat(&pack_object(|_| {}), &brief(), None).unwrap();
         let edited = edit(text.clone());
@@ -251,11 +348,12 @@ fn each_check_has_a_pack_that_fails_only_it() {
         fs::write(&file, edited).unwrap();
         file
     };
-    let zip_with = |name: &str, edit: &dyn Fn(&mut serde_json::Value), attachments: Vec<Attachment>| {
-        let file = dir.join(format!("{name}.taskpack"));
-        write(&file, Encoding::Zip, &pack_object(edit), &attachments);
-        file
-    };
+    let zip_with =
+        |name: &str, edit: &dyn Fn(&mut serde_json::Value), attachments: Vec<Attachment>| {
+            let file = dir.join(format!("{name}.taskpack"));
+            write(&file, Encoding::Zip, &pack_object(edit), &attachments);
+            file
+        };
     let cases: Vec<(&str, PathBuf, &str)> = vec![
         ("C0", flat_with("c0", &|t| t.replace("      \"sha256\": \"b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9\",\n", "")), "attachment `brief.txt` declares no sha256"),
         ("C1", flat_with("c1", &|t| t.replace("b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9", &"a".repeat(64))), "attachment `brief.txt` does not match its declared sha256"),
@@ -280,11 +378,22 @@ fn each_check_has_a_pack_that_fails_only_it() {
     ];
     for (id, file, why) in cases {
         let (code, verdict) = judge(&file);
-        assert_eq!((code, ids(&verdict, "failed")), (2, vec![id.to_owned()]), "{id}: {verdict}");
-        assert!(reason(&verdict, id).contains(why), "{id}: {}", reason(&verdict, id));
+        assert_eq!(
+            (code, ids(&verdict, "failed")),
+            (2, vec![id.to_owned()]),
+            "{id}: {verdict}"
+        );
+        assert!(
+            reason(&verdict, id).contains(why),
+            "{id}: {}",
+            reason(&verdict, id)
+        );
         let skipped = ids(&verdict, "skipped");
         if id == "C2" {
-            assert_eq!(skipped, ["C0", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"]);
+            assert_eq!(
+                skipped,
+                ["C0", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"]
+            );
         } else {
             assert!(skipped.is_empty(), "{id}: {skipped:?}");
         }
@@ -293,7 +402,11 @@ fn each_check_has_a_pack_that_fails_only_it() {
         assert_eq!(out.status.code(), Some(2));
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(text.lines().count(), 12);
-        assert!(text.lines().any(|l| l.starts_with(&format!("{id:<3} fail  "))), "{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("{id:<3} fail  "))),
+            "{text}"
+        );
     }
 }
 
@@ -301,7 +414,8 @@ fn each_check_has_a_pack_that_fails_only_it() {
 fn forbidden_keys_are_a_c0_failure_anywhere_in_the_pack() {
     let dir = scratch("forbidden");
     let file = dir.join("a.taskpack");
-    let passport = pack_object(|v| v["landing_checks"][0]["how_to_use_this_file"] = "run me".into());
+    let passport =
+        pack_object(|v| v["landing_checks"][0]["how_to_use_this_file"] = "run me".into());
     write(&file, Encoding::Zip, &passport, &[]);
     let (code, verdict) = judge(&file);
     assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C0".to_owned()]));
@@ -317,7 +431,15 @@ fn a_credential_deep_in_a_large_attachment_is_found() {
     let mut bytes = "a".repeat(5 << 20).into_bytes();
     bytes.extend_from_slice(b"\n-----BEGIN RSA PRIVATE KEY-----\n");
     let file = dir.join("a.taskpack");
-    write(&file, Encoding::Zip, &pack_object(|_| {}), &[Attachment { name: "log.txt".into(), bytes }]);
+    write(
+        &file,
+        Encoding::Zip,
+        &pack_object(|_| {}),
+        &[Attachment {
+            name: "log.txt".into(),
+            bytes,
+        }],
+    );
     let (code, verdict) = judge(&file);
     assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C7".to_owned()]));
     assert_eq!(reason(&verdict, "C7"), "`log.txt` carries a credential");
@@ -346,23 +468,41 @@ fn rebag(payload: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
         use sha2::Digest;
         bag::hex(&sha2::Sha256::digest(b).into())
     };
-    let manifest: String = payload.iter().map(|(n, b)| format!("{}  {n}\n", hex(b))).collect();
+    let manifest: String = payload
+        .iter()
+        .map(|(n, b)| format!("{}  {n}\n", hex(b)))
+        .collect();
     let octets: usize = payload.iter().map(|(_, b)| b.len()).sum();
     let tags = vec![
         ("bagit.txt".to_owned(), b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".to_vec()),
         ("bag-info.txt".to_owned(), format!("External-Identifier: TP-X\nPayload-Oxum: {octets}.{}\nBag-Spec: task-passport-bag/0.1\n", payload.len()).into_bytes()),
         ("manifest-sha256.txt".to_owned(), manifest.into_bytes()),
     ];
-    let tag_manifest: String = tags.iter().map(|(n, b)| format!("{}  {n}\n", hex(b))).collect();
+    let tag_manifest: String = tags
+        .iter()
+        .map(|(n, b)| format!("{}  {n}\n", hex(b)))
+        .collect();
     let mut all = tags;
-    all.push(("tagmanifest-sha256.txt".to_owned(), tag_manifest.into_bytes()));
+    all.push((
+        "tagmanifest-sha256.txt".to_owned(),
+        tag_manifest.into_bytes(),
+    ));
     all.extend(payload.iter().cloned());
     all
 }
 
 fn zip_bytes(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
     let bag = bag::Bag {
-        entries: entries.iter().map(|(n, b)| bag::Entry::new(n.clone(), b.clone())).collect(),
+        entries: entries
+            .iter()
+            .map(|(n, b)| bag::Entry::new(n.clone(), b.clone()))
+            .collect(),
     };
-    bag::write_zip(std::io::Cursor::new(Vec::new()), &bag, "2026-08-16T03:11:04Z").unwrap().into_inner()
+    bag::write_zip(
+        std::io::Cursor::new(Vec::new()),
+        &bag,
+        "2026-08-16T03:11:04Z",
+    )
+    .unwrap()
+    .into_inner()
 }

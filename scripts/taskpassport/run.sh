@@ -8,12 +8,7 @@ if ! command -v node >/dev/null; then
   echo "taskpack interop: node is required (task-passport)" >&2
   exit 1
 fi
-lock=scripts/taskpassport/package-lock.json
-stamp=scripts/taskpassport/node_modules/.specmint-lock
-if [ ! -f "$stamp" ] || ! cmp -s "$lock" "$stamp"; then
-  (cd scripts/taskpassport && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$lock" "$stamp"
-fi
+./scripts/npm-ci.sh scripts/taskpassport
 cargo build --quiet --bin specmint
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

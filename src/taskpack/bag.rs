@@ -289,7 +289,10 @@ impl Observer for Forward {
 /// Runs `read` with an observer whose events `observer` handles on a second thread, so that
 /// inflating and hashing (here) overlap with what the observer does with the bytes (there).
 /// A few chunks are in flight at most; the thread ends when `read` returns.
-fn on_second_thread<T>(observer: &mut dyn Observer, read: impl FnOnce(&mut dyn Observer) -> T) -> T {
+fn on_second_thread<T>(
+    observer: &mut dyn Observer,
+    read: impl FnOnce(&mut dyn Observer) -> T,
+) -> T {
     std::thread::scope(|scope| {
         let (events, inbox) = std::sync::mpsc::sync_channel::<Event>(8);
         let (recycle, spare) = std::sync::mpsc::channel();
@@ -321,7 +324,9 @@ pub fn read_zip<R: Read + Seek>(
     observer: &mut dyn Observer,
 ) -> Result<Bag, BagError> {
     if observer.wants_bytes() {
-        on_second_thread(observer, |forward| read_entries(reader, limits, keep_luggage, forward))
+        on_second_thread(observer, |forward| {
+            read_entries(reader, limits, keep_luggage, forward)
+        })
     } else {
         read_entries(reader, limits, keep_luggage, observer)
     }
@@ -344,8 +349,7 @@ fn read_entries<R: Read + Seek>(
     let start = archive.central_directory_start();
     let mut reader = archive.into_inner();
     refuse_duplicates(&mut reader, start, limits.max_entries)?;
-    let mut archive =
-        zip::ZipArchive::new(reader).map_err(|e| BagError::NotZip(e.to_string()))?;
+    let mut archive = zip::ZipArchive::new(reader).map_err(|e| BagError::NotZip(e.to_string()))?;
     let mut total = 0u64;
     let mut bag = Bag::default();
     let mut buffer = vec![0u8; 64 * 1024];
@@ -425,7 +429,9 @@ fn refuse_duplicates<R: Read + Seek>(
 ) -> Result<(), BagError> {
     const RECORD: [u8; 4] = 0x0201_4b50u32.to_le_bytes();
     let corrupt = |e: std::io::Error| BagError::NotZip(format!("central directory: {e}"));
-    reader.seek(std::io::SeekFrom::Start(start)).map_err(corrupt)?;
+    reader
+        .seek(std::io::SeekFrom::Start(start))
+        .map_err(corrupt)?;
     let mut reader = std::io::BufReader::new(reader);
     let mut names = HashSet::new();
     let mut fixed = [0u8; 46];
@@ -533,7 +539,11 @@ pub fn verify(bag: &Bag) -> Vec<BagError> {
     };
     match bag.bytes(BAGIT_TXT) {
         None => problems.push(tag(BAGIT_TXT, "missing: not a BagIt bag")),
-        Some(text) if !text.split(|b| *b == b'\n').any(|l| l == b"BagIt-Version: 1.0") => {
+        Some(text)
+            if !text
+                .split(|b| *b == b'\n')
+                .any(|l| l == b"BagIt-Version: 1.0") =>
+        {
             problems.push(tag(BAGIT_TXT, "does not declare `BagIt-Version: 1.0`"))
         }
         Some(_) => {}
@@ -672,15 +682,31 @@ pub fn tag_files(passport: &Json, payload: &[(&str, u64, [u8; 32])]) -> Vec<Entr
     let actor = origin_field("actor");
     let machine = origin_field("machine");
     let packed_at = Json::js_string(passport.get("packed_at"));
-    let spec = or_js(passport.get("spec"), Some(&Json::String(BAG_SPEC.to_owned())));
+    let spec = or_js(
+        passport.get("spec"),
+        Some(&Json::String(BAG_SPEC.to_owned())),
+    );
     let octets: u64 = payload.iter().map(|(_, size, _)| size).sum();
     let bag_info = [
         "Bag-Software-Agent: task-passport".to_owned(),
         format!("Bagging-Date: {}", js_slice(&packed_at, 10)),
         format!("External-Identifier: {}", Json::js_string(id)),
         format!("External-Description: {}", one_line(&or_js(title, id), 200)),
-        format!("Source-Organization: {}", one_line(if actor.is_empty() { "unknown" } else { &actor }, 120)),
-        format!("Internal-Sender-Identifier: {}", one_line(if machine.is_empty() { "unknown" } else { &machine }, 120)),
+        format!(
+            "Source-Organization: {}",
+            one_line(if actor.is_empty() { "unknown" } else { &actor }, 120)
+        ),
+        format!(
+            "Internal-Sender-Identifier: {}",
+            one_line(
+                if machine.is_empty() {
+                    "unknown"
+                } else {
+                    &machine
+                },
+                120
+            )
+        ),
         format!("Payload-Oxum: {octets}.{}", payload.len()),
         format!("Bag-Spec: {spec}"),
     ]
@@ -777,7 +803,10 @@ pub fn write_zip<W: Write + Seek>(out: W, bag: &Bag, packed_at: &str) -> zip::re
         .last_modified_time(dos_time(packed_at))
         .unix_permissions(0o644);
     for entry in &bag.entries {
-        let bytes = entry.bytes.as_deref().expect("a bag to write holds its bytes");
+        let bytes = entry
+            .bytes
+            .as_deref()
+            .expect("a bag to write holds its bytes");
         let options = options.large_file(bytes.len() as u64 >= u32::MAX as u64);
         writer.start_file(entry.name.as_str(), options)?;
         writer.write_all(bytes)?;

@@ -63,14 +63,20 @@ pub struct Check {
 
 /// The checks of §6, in order.
 pub const REQUIREMENTS: [(&str, &str); 11] = [
-    ("C0", "the file is conformant as written: reading it required no repair"),
+    (
+        "C0",
+        "the file is conformant as written: reading it required no repair",
+    ),
     ("C1", "BagIt structure and sha256 manifests agree"),
     ("C2", "data/passport.json parses"),
     ("C3", "kind is handoff or receipt"),
     ("C4", "lineage carries root_id and from_version"),
     ("C5", "every ask has an accept"),
     ("C6", "no machine-scoped fact crosses wearing a ✓"),
-    ("C7", "no credentials, in any field of the pack object or in the luggage"),
+    (
+        "C7",
+        "no credentials, in any field of the pack object or in the luggage",
+    ),
     ("C8", "no chat transcript"),
     ("C9", "the two encodings round-trip byte-for-byte"),
     ("C10", "packed_at is declared"),
@@ -191,7 +197,11 @@ pub fn judge_flat(input: &[u8]) -> Verdict {
     for attachment in &pack.attachments {
         let mut scan = StreamScan::default();
         scan.feed(&attachment.bytes);
-        luggage.extend(scan.finish().into_iter().map(|f| (f, attachment.name.clone())));
+        luggage.extend(
+            scan.finish()
+                .into_iter()
+                .map(|f| (f, attachment.name.clone())),
+        );
     }
     let bag = flat::to_bag(&pack);
     let round_trip = round_trip_problems(&bag, &pack.passport);
@@ -212,7 +222,10 @@ fn unreadable(reason: String) -> Verdict {
             let (status, reason) = if id == "C1" {
                 (Status::Fail, reason.clone())
             } else {
-                (Status::Skip, "not judged: the file could not be read as a pack (C1)".to_owned())
+                (
+                    Status::Skip,
+                    "not judged: the file could not be read as a pack (C1)".to_owned(),
+                )
             };
             Check {
                 id,
@@ -229,7 +242,8 @@ fn read_passport(bag: &Bag) -> Result<Json, String> {
     let raw = bag
         .bytes(PASSPORT_JSON)
         .ok_or_else(|| format!("{PASSPORT_JSON} is missing"))?;
-    let text = std::str::from_utf8(raw).map_err(|e| format!("{PASSPORT_JSON} is not UTF-8: {e}"))?;
+    let text =
+        std::str::from_utf8(raw).map_err(|e| format!("{PASSPORT_JSON} is not UTF-8: {e}"))?;
     let passport =
         Json::parse(strip_bom(text)).map_err(|e| format!("{PASSPORT_JSON} is not JSON: {e}"))?;
     if passport.is_object() {
@@ -263,7 +277,12 @@ fn describe(value: Option<&Json>) -> String {
 /// payload derive.
 fn round_trip_problems(bag: &Bag, passport: &Json) -> Vec<String> {
     let mut problems = Vec::new();
-    let tags = [bag::BAGIT_TXT, bag::BAG_INFO_TXT, bag::MANIFEST, bag::TAG_MANIFEST];
+    let tags = [
+        bag::BAGIT_TXT,
+        bag::BAG_INFO_TXT,
+        bag::MANIFEST,
+        bag::TAG_MANIFEST,
+    ];
     for entry in &bag.entries {
         if let Some(name) = entry.luggage_name() {
             let kept = bag::luggage_path(name);
@@ -331,7 +350,10 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
 /// `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, the shape spec/taskpack.md fixes for `packed_at`.
 fn is_rfc3339(text: &str) -> bool {
     let b = text.as_bytes();
-    let digits = |range: std::ops::Range<usize>| b.get(range).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    let digits = |range: std::ops::Range<usize>| {
+        b.get(range)
+            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+    };
     if b.len() < 20
         || !digits(0..4)
         || b[4] != b'-'
@@ -368,8 +390,16 @@ fn judge(material: Material) -> Verdict {
     let mut checks = Vec::new();
     let mut record = |index: usize, problems: Vec<String>, ok: String| {
         let (id, requirement) = REQUIREMENTS[index];
-        let status = if problems.is_empty() { Status::Pass } else { Status::Fail };
-        let reason = if problems.is_empty() { ok } else { problems.join("; ") };
+        let status = if problems.is_empty() {
+            Status::Pass
+        } else {
+            Status::Fail
+        };
+        let reason = if problems.is_empty() {
+            ok
+        } else {
+            problems.join("; ")
+        };
         checks.push(Check {
             id,
             requirement,
@@ -382,7 +412,11 @@ fn judge(material: Material) -> Verdict {
         Err(why) => {
             let mut verdict = unreadable(String::new());
             verdict.checks[1] = Check {
-                status: if material.structure.is_empty() { Status::Pass } else { Status::Fail },
+                status: if material.structure.is_empty() {
+                    Status::Pass
+                } else {
+                    Status::Fail
+                },
                 reason: if material.structure.is_empty() {
                     "the manifests agree with the bag".to_owned()
                 } else {
@@ -406,18 +440,41 @@ fn judge(material: Material) -> Verdict {
     let mut as_written = material.as_written.clone();
     as_written.extend(model_findings(passport));
     record(0, as_written, "nothing needed repair".to_owned());
-    record(1, material.structure, "the manifests agree with the bag".to_owned());
+    record(
+        1,
+        material.structure,
+        "the manifests agree with the bag".to_owned(),
+    );
     record(2, Vec::new(), "the pack object parses".to_owned());
     let kind = passport.get("kind");
     let kind_ok = matches!(kind.and_then(Json::as_str), Some("handoff" | "receipt"));
     record(
         3,
-        if kind_ok { vec![] } else { vec![format!("kind is {}, not handoff or receipt", describe(kind))] },
+        if kind_ok {
+            vec![]
+        } else {
+            vec![format!(
+                "kind is {}, not handoff or receipt",
+                describe(kind)
+            )]
+        },
         format!("kind is {}", describe(kind)),
     );
-    record(4, lineage_problems(passport.get("lineage")), "lineage carries root_id and from_version".to_owned());
-    record(5, ask_problems(passport.get("asks")), "every ask has an accept".to_owned());
-    record(6, fact_problems(passport), "no machine-scoped or unscoped fact is marked verified".to_owned());
+    record(
+        4,
+        lineage_problems(passport.get("lineage")),
+        "lineage carries root_id and from_version".to_owned(),
+    );
+    record(
+        5,
+        ask_problems(passport.get("asks")),
+        "every ask has an accept".to_owned(),
+    );
+    record(
+        6,
+        fact_problems(passport),
+        "no machine-scoped or unscoped fact is marked verified".to_owned(),
+    );
     for (index, finding) in [(7, Finding::Credential), (8, Finding::Transcript)] {
         let mut found: Vec<String> = patterns::scan_json(passport)
             .into_iter()
@@ -431,14 +488,29 @@ fn judge(material: Material) -> Verdict {
                 .filter(|(f, _)| *f == finding)
                 .map(|(f, name)| format!("`{name}` carries {}", f.describe())),
         );
-        record(index, found, format!("no {} in the pack object or the luggage", &finding.describe()[2..]));
+        record(
+            index,
+            found,
+            format!(
+                "no {} in the pack object or the luggage",
+                &finding.describe()[2..]
+            ),
+        );
     }
-    record(9, material.round_trip, "flat and bag reproduce each other byte for byte".to_owned());
+    record(
+        9,
+        material.round_trip,
+        "flat and bag reproduce each other byte for byte".to_owned(),
+    );
     let packed_at = passport.get("packed_at");
-    let declared = packed_at.and_then(Json::as_str).is_some_and(|s| !s.trim().is_empty());
+    let declared = non_blank(packed_at);
     record(
         10,
-        if declared { vec![] } else { vec![format!("packed_at is {}", describe(packed_at))] },
+        if declared {
+            vec![]
+        } else {
+            vec![format!("packed_at is {}", describe(packed_at))]
+        },
         format!("packed_at is {}", describe(packed_at)),
     );
     Verdict { checks }
@@ -449,8 +521,11 @@ fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
         return vec![format!("lineage is {}, not an object", describe(lineage))];
     };
     let mut problems = Vec::new();
-    if !lineage.get("root_id").and_then(Json::as_str).is_some_and(|s| !s.trim().is_empty()) {
-        problems.push(format!("lineage.root_id is {}", describe(lineage.get("root_id"))));
+    if !non_blank(lineage.get("root_id")) {
+        problems.push(format!(
+            "lineage.root_id is {}",
+            describe(lineage.get("root_id"))
+        ));
     }
     if !matches!(lineage.get("from_version"), Some(Json::Number(n)) if n.as_u64().is_some()) {
         problems.push(format!(
@@ -461,6 +536,13 @@ fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
     problems
 }
 
+/// A string that is not empty after trimming.
+fn non_blank(value: Option<&Json>) -> bool {
+    value
+        .and_then(Json::as_str)
+        .is_some_and(|s| !s.trim().is_empty())
+}
+
 fn ask_problems(asks: Option<&Json>) -> Vec<String> {
     let asks = match asks {
         None => return Vec::new(),
@@ -469,7 +551,7 @@ fn ask_problems(asks: Option<&Json>) -> Vec<String> {
     };
     asks.iter()
         .enumerate()
-        .filter(|(_, ask)| !ask.get("accept").and_then(Json::as_str).is_some_and(|s| !s.trim().is_empty()))
+        .filter(|(_, ask)| !non_blank(ask.get("accept")))
         .map(|(i, ask)| match ask.get("id").and_then(Json::as_str) {
             Some(id) => format!("ask `{id}` (asks[{i}]) has no accept"),
             None => format!("asks[{i}] has no accept"),
@@ -490,17 +572,23 @@ fn fact_problems(passport: &Json) -> Vec<String> {
         .enumerate()
         .filter(|(_, fact)| {
             let scope = fact.get("scope").and_then(Json::as_str);
-            !matches!(scope, Some("universal" | "org")) && fact.get("verified") == Some(&Json::Bool(true))
+            !matches!(scope, Some("universal" | "org"))
+                && fact.get("verified") == Some(&Json::Bool(true))
         })
         .map(|(i, fact)| {
             let scope = match fact.get("scope") {
                 None => "no scope (machine)".to_owned(),
                 some => format!("scope {}", describe(some)),
             };
-            let words = fact.get("claim").or_else(|| fact.get("text")).map(|w| Json::js_string(Some(w)));
+            let words = fact
+                .get("claim")
+                .or_else(|| fact.get("text"))
+                .map(|w| Json::js_string(Some(w)));
             format!(
                 "passport.facts[{i}]{} has {scope} and crosses with verified: true",
-                words.map(|w| format!(" (`{}`)", w.chars().take(60).collect::<String>())).unwrap_or_default()
+                words
+                    .map(|w| format!(" (`{}`)", w.chars().take(60).collect::<String>()))
+                    .unwrap_or_default()
             )
         })
         .collect()
@@ -527,7 +615,8 @@ impl Observer for LuggageScan {
 
     fn finish(&mut self) {
         if let Some((name, scan)) = self.current.take() {
-            self.found.extend(scan.finish().into_iter().map(|f| (f, name.clone())));
+            self.found
+                .extend(scan.finish().into_iter().map(|f| (f, name.clone())));
         }
     }
 }

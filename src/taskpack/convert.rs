@@ -116,14 +116,19 @@ pub fn encode(
     max_inline: Option<u64>,
 ) -> Result<Vec<u8>, FlatError> {
     match encoding {
-        Encoding::Flat => flat::write_flat(passport, attachments, max_inline).map(String::into_bytes),
+        Encoding::Flat => {
+            flat::write_flat(passport, attachments, max_inline).map(String::into_bytes)
+        }
         Encoding::Zip | Encoding::RetiredTpx => {
             let luggage = attachments
                 .iter()
                 .map(|a| (a.name.clone(), a.bytes.clone()))
                 .collect();
             let bag = bag::assemble(passport, luggage);
-            let packed_at = passport.get("packed_at").and_then(Json::as_str).unwrap_or_default();
+            let packed_at = passport
+                .get("packed_at")
+                .and_then(Json::as_str)
+                .unwrap_or_default();
             let cursor = bag::write_zip(std::io::Cursor::new(Vec::new()), &bag, packed_at)
                 .expect("writing a zip into memory cannot fail");
             Ok(cursor.into_inner())

@@ -136,7 +136,9 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
     let text = std::str::from_utf8(input).map_err(|e| FlatError::NotJson(e.to_string()))?;
     let raw = Json::parse(strip_bom(text)).map_err(|e| FlatError::NotJson(e.to_string()))?;
     if !raw.is_object() {
-        return Err(FlatError::NotTaskPack("the file is not a JSON object".to_owned()));
+        return Err(FlatError::NotTaskPack(
+            "the file is not a JSON object".to_owned(),
+        ));
     }
     let mut as_written = Vec::new();
     let passport = if let Some(version) = raw.get("taskpack") {
@@ -165,7 +167,9 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
         ));
     };
     for duplicate in raw.duplicate_keys() {
-        as_written.push(format!("the key at `{duplicate}` appears twice in its object"));
+        as_written.push(format!(
+            "the key at `{duplicate}` appears twice in its object"
+        ));
     }
     let mut pack = FlatPack {
         passport,
@@ -176,7 +180,11 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
     let attachments = match raw.get("attachments") {
         None => &[][..],
         Some(Json::Array(items)) => &items[..],
-        Some(_) => return Err(FlatError::NotTaskPack("`attachments` is not an array".to_owned())),
+        Some(_) => {
+            return Err(FlatError::NotTaskPack(
+                "`attachments` is not an array".to_owned(),
+            ))
+        }
     };
     for (index, attachment) in attachments.iter().enumerate() {
         read_attachment(&mut pack, index, attachment)?;
@@ -191,14 +199,18 @@ fn read_attachment(pack: &mut FlatPack, index: usize, attachment: &Json) -> Resu
         .filter(|n| !n.is_empty())
         .map(str::to_owned);
     let fail = |reason: &str| FlatError::Attachment {
-        name: name.clone().unwrap_or_else(|| format!("attachments[{index}]")),
+        name: name
+            .clone()
+            .unwrap_or_else(|| format!("attachments[{index}]")),
         reason: reason.to_owned(),
     };
     let Some(name) = name.clone() else {
         return Err(fail("no name"));
     };
     if bag::safe_name(format!("{FILES_DIR}{name}").as_bytes()).is_err() {
-        return Err(fail("the name is not a safe relative path under data/files/"));
+        return Err(fail(
+            "the name is not a safe relative path under data/files/",
+        ));
     }
     if pack.attachments.iter().any(|a| a.name == name) {
         return Err(fail("the name appears twice"));
@@ -215,7 +227,11 @@ fn read_attachment(pack: &mut FlatPack, index: usize, attachment: &Json) -> Resu
             .map_err(|e| fail(&format!("`data` is not valid base64 ({e})")))?,
         _ => return Err(fail("`encoding` is neither `utf8` nor `base64`")),
     };
-    let rule = if is_readable_text(&bytes) { "utf8" } else { "base64" };
+    let rule = if is_readable_text(&bytes) {
+        "utf8"
+    } else {
+        "base64"
+    };
     if encoding != Some(rule) {
         pack.as_written.push(format!(
             "attachment `{name}` is written as {}, but its bytes travel as {rule}",
@@ -291,19 +307,30 @@ fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
         .cloned()
         .unwrap_or(Json::String(String::new()));
     let passport = match raw.get("facts") {
-        Some(facts @ Json::Array(items)) if !items.is_empty() => with_member(state, "facts", facts.clone()),
+        Some(facts @ Json::Array(items)) if !items.is_empty() => {
+            with_member(state, "facts", facts.clone())
+        }
         _ => state,
     };
     Ok(Json::Object(vec![
         ("spec".to_owned(), Json::String(BAG_SPEC.to_owned())),
         ("kind".to_owned(), Json::String(kind.to_owned())),
-        ("packed_at".to_owned(), or("issued_at", Json::String(String::new()))),
+        (
+            "packed_at".to_owned(),
+            or("issued_at", Json::String(String::new())),
+        ),
         ("origin".to_owned(), or("origin", Json::Object(Vec::new()))),
-        ("lineage".to_owned(), or("lineage", Json::Object(default_lineage))),
+        (
+            "lineage".to_owned(),
+            or("lineage", Json::Object(default_lineage)),
+        ),
         ("note".to_owned(), note),
         ("passport".to_owned(), passport),
         ("asks".to_owned(), or("asks", Json::Array(Vec::new()))),
-        ("landing_checks".to_owned(), or("landing_checks", Json::Array(Vec::new()))),
+        (
+            "landing_checks".to_owned(),
+            or("landing_checks", Json::Array(Vec::new())),
+        ),
     ]))
 }
 
@@ -352,7 +379,10 @@ pub fn write_flat(
         items.push(Json::Object(vec![
             ("name".to_owned(), string(&attachment.name)),
             ("encoding".to_owned(), string(encoding)),
-            ("sha256".to_owned(), string(&hex(&Sha256::digest(&attachment.bytes).into()))),
+            (
+                "sha256".to_owned(),
+                string(&hex(&Sha256::digest(&attachment.bytes).into())),
+            ),
             ("bytes".to_owned(), Json::Number(size.into())),
             ("data".to_owned(), Json::String(data)),
         ]));
@@ -360,7 +390,10 @@ pub fn write_flat(
     let flat = Json::Object(vec![
         ("taskpack".to_owned(), Json::String(FLAT_VERSION.to_owned())),
         ("encoding".to_owned(), Json::String("flat".to_owned())),
-        ("note_to_reader".to_owned(), Json::String(NOTE_TO_READER.to_owned())),
+        (
+            "note_to_reader".to_owned(),
+            Json::String(NOTE_TO_READER.to_owned()),
+        ),
         ("passport".to_owned(), passport.clone()),
         ("attachments".to_owned(), Json::Array(items)),
     ]);
@@ -382,8 +415,10 @@ pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<Attachment>), FlatError> {
     let raw = bag
         .bytes(PASSPORT_JSON)
         .ok_or_else(|| FlatError::NotTaskPack(format!("{PASSPORT_JSON} is missing")))?;
-    let text = std::str::from_utf8(raw).map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
-    let passport = Json::parse(strip_bom(text)).map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
+    let text = std::str::from_utf8(raw)
+        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
+    let passport = Json::parse(strip_bom(text))
+        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
     if !passport.is_object() {
         return Err(FlatError::NoPassport);
     }
@@ -394,7 +429,10 @@ pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<Attachment>), FlatError> {
             let name = entry.name.strip_prefix(FILES_DIR)?;
             Some(Attachment {
                 name: name.to_owned(),
-                bytes: entry.bytes.clone().expect("a bag read for the flat form keeps its luggage"),
+                bytes: entry
+                    .bytes
+                    .clone()
+                    .expect("a bag read for the flat form keeps its luggage"),
             })
         })
         .collect();

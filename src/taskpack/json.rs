@@ -380,10 +380,16 @@ mod tests {
     #[test]
     fn strings_and_truthiness_follow_javascript() {
         assert_eq!(Json::js_string(None), "undefined");
-        assert_eq!(Json::js_string(Some(&Json::parse("[1,null,\"x\"]").unwrap())), "1,,x");
+        assert_eq!(
+            Json::js_string(Some(&Json::parse("[1,null,\"x\"]").unwrap())),
+            "1,,x"
+        );
         assert!(!Json::truthy(Some(&Json::String(String::new()))));
         assert!(!Json::truthy(Some(&Json::parse("0").unwrap())));
         assert!(Json::truthy(Some(&Json::parse("[]").unwrap())));
-        assert_eq!(js_number(&serde_json::Number::from(9_007_199_254_740_993u64)), "9007199254740992");
+        assert_eq!(
+            js_number(&serde_json::Number::from(9_007_199_254_740_993u64)),
+            "9007199254740992"
+        );
     }
 }

@@ -22,8 +22,7 @@ use regex_automata::{Anchored, MatchKind};
 use super::json::Json;
 
 /// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
-const JS_WHITESPACE: &str =
-    r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+const JS_WHITESPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
 
 /// What a pattern finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,7 +220,10 @@ pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
         Json::Object(members) => {
             for (key, _) in members {
                 for finding in scan_text(key) {
-                    found.push((finding, format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"))));
+                    found.push((
+                        finding,
+                        format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    ));
                 }
             }
         }
@@ -252,9 +254,18 @@ mod tests {
             "-----BEGIN OPENSSH PRIVATE KEY-----",
             "-----BEGIN PRIVATE KEY-----",
         ] {
-            assert_eq!(scan_text(credential), vec![Finding::Credential], "{credential}");
+            assert_eq!(
+                scan_text(credential),
+                vec![Finding::Credential],
+                "{credential}"
+            );
         }
-        for near_miss in ["sk-short", "AKIAabcdefghijklmnop", "-----BEGIN PUBLIC KEY-----", "ghp_tooshort"] {
+        for near_miss in [
+            "sk-short",
+            "AKIAabcdefghijklmnop",
+            "-----BEGIN PUBLIC KEY-----",
+            "ghp_tooshort",
+        ] {
             assert_eq!(scan_text(near_miss), vec![], "{near_miss}");
         }
     }
@@ -262,8 +273,14 @@ mod tests {
     #[test]
     fn transcript_is_line_anchored_with_javascripts_whitespace() {
         assert_eq!(scan_text("User: hi"), vec![Finding::Transcript]);
-        assert_eq!(scan_text("notes\n\u{3000} 助手：好的"), vec![Finding::Transcript]);
-        assert_eq!(scan_text("notes\n\u{feff}Human :x"), vec![Finding::Transcript]);
+        assert_eq!(
+            scan_text("notes\n\u{3000} 助手：好的"),
+            vec![Finding::Transcript]
+        );
+        assert_eq!(
+            scan_text("notes\n\u{feff}Human :x"),
+            vec![Finding::Transcript]
+        );
         // U+0085 is whitespace to Rust's `\s` but not to JavaScript's.
         assert_eq!(scan_text("x\n\u{85}User: hi"), vec![]);
         assert_eq!(scan_text("the User: field"), vec![]);
@@ -284,13 +301,18 @@ mod tests {
     #[test]
     fn only_bytes_that_start_nothing_are_skipped() {
         let scan = StreamScan::default();
-        let leaves: Vec<u8> = (0..=255u8).filter(|b| !scan.idle.stays[*b as usize]).collect();
+        let leaves: Vec<u8> = (0..=255u8)
+            .filter(|b| !scan.idle.stays[*b as usize])
+            .collect();
         // Leaving the idle state: the first bytes of the credential shapes and a line break.
         assert_eq!(leaves, b"\n-Agsx");
         // A match after a long skippable run, and one that starts right after a run.
         let mut text = "Q".repeat(100_000);
         text.push_str("\nHuman: hi ghp_abcdefghijklmnopqrstuvwx");
-        assert_eq!(streamed(&text, 4096), vec![Finding::Credential, Finding::Transcript]);
+        assert_eq!(
+            streamed(&text, 4096),
+            vec![Finding::Credential, Finding::Transcript]
+        );
     }
 
     #[test]
