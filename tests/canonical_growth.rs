@@ -145,8 +145,8 @@ fn a_packet_one_byte_over_the_cap_is_refused_though_its_input_is_under_it() {
     let over = packet_of_canonical_len(TASK_PACKET_MAX_BYTES + 1);
     assert_eq!(over.len(), TASK_PACKET_MAX_BYTES + 1 - 37);
     let report = TaskPacket::from_json_str(&over).unwrap_err();
-    assert_eq!(report.violations.len(), 1, "{report}");
-    let v = &report.violations[0];
+    assert_eq!(report.len(), 1, "{report}");
+    let v = &report.as_slice()[0];
     assert_eq!((v.code, v.path.as_str()), ("packet_too_large", ""));
     assert_eq!(
         v.message,

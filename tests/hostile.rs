@@ -11,7 +11,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{packet_with, specmint};
-use specmint::runtime::document::{locate, locate_key, DocumentSpec, DEFAULT_MAX_INPUT_BYTES};
+use specmint::runtime::document::{locate, locate_key, DEFAULT_MAX_INPUT_BYTES};
 use specmint::task_packet::{TaskPacket, DOCUMENT};
 use specmint::{Report, Violation};
 use specmint_codegen::{generate, load, read_spec_dir, Options, SpecSource};
@@ -30,7 +30,7 @@ fn refuse(input: &[u8]) -> Report {
 /// `fragment`. Returns it for further checks.
 fn only(report: &Report, code: &str, path: &str, fragment: &str) -> Violation {
     assert_eq!(report.len(), 1, "{report:#?}");
-    let v = &report.violations[0];
+    let v = &report.as_slice()[0];
     assert_eq!((v.code, v.path.as_str()), (code, path), "{v:#?}");
     assert!(
         v.message.contains(fragment),
@@ -123,10 +123,7 @@ fn input_of_100_mb_is_refused_by_the_size_limit_before_parsing() {
 #[test]
 fn size_limit_is_configurable() {
     let input = packet_with("");
-    let spec = DocumentSpec {
-        max_input_bytes: 100,
-        ..DOCUMENT
-    };
+    let spec = DOCUMENT.with_max_input_bytes(100);
     let report = specmint::runtime::document::parse_document::<TaskPacket>(input.as_bytes(), &spec)
         .unwrap_err();
     let v = only(
@@ -362,10 +359,7 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
     );
     assert_eq!(v.measured, Some(input.len() as u64));
     // With the limit lifted: parsed, refused by the item cap (and the byte cap), quickly.
-    let spec = DocumentSpec {
-        max_input_bytes: usize::MAX,
-        ..DOCUMENT
-    };
+    let spec = DOCUMENT.with_max_input_bytes(usize::MAX);
     // Budget for an unoptimized test build; a release build takes well under a second.
     let report = timed(Duration::from_secs(15), || {
         specmint::runtime::document::parse_document::<TaskPacket>(input.as_bytes(), &spec)
@@ -383,7 +377,7 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
         ]
     );
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`audience` has 1000000 items (max 16)"
     );
 }
@@ -645,13 +639,8 @@ fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
     for spec in specmint::bundled::ALL {
         for (row, input) in &cases {
             let report = spec.validate(input, None).expect_err(row);
-            assert_eq!(
-                report.violations.len(),
-                1,
-                "{} {row}: {report:?}",
-                spec.cli_name
-            );
-            let v = &report.violations[0];
+            assert_eq!(report.len(), 1, "{} {row}: {report:?}", spec.cli_name);
+            let v = &report.as_slice()[0];
             assert_eq!(
                 v.code, spec.document.parse_error_code,
                 "{} {row}",
@@ -685,12 +674,12 @@ fn duplicate_members_of_an_action_envelope_are_refused_never_last_wins() {
             }
         );
         let report = spec.validate(input.as_bytes(), None).expect_err(member);
-        assert_eq!(report.violations.len(), 1, "{member}: {report:?}");
-        assert_eq!(report.violations[0].code, "INVALID_ENVELOPE", "{member}");
+        assert_eq!(report.len(), 1, "{member}: {report:?}");
+        assert_eq!(report.as_slice()[0].code, "INVALID_ENVELOPE", "{member}");
         assert!(
-            report.violations[0].message.contains("duplicate"),
+            report.as_slice()[0].message.contains("duplicate"),
             "{member}: {}",
-            report.violations[0].message
+            report.as_slice()[0].message
         );
     }
 }

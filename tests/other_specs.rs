@@ -10,7 +10,6 @@ fn verdict(cli_name: &str, input: &str) -> Vec<(String, String)> {
     match spec.validate(input.as_bytes(), None) {
         Ok(_) => Vec::new(),
         Err(report) => report
-            .violations
             .iter()
             .map(|v| (v.code.to_owned(), v.path.clone()))
             .collect(),
@@ -164,20 +163,20 @@ fn taskpack_refusals_name_the_ask_the_version_and_the_attachment() {
         .unwrap()
         .validate(pack(&no_accept, "0.1", "").as_bytes(), None)
         .unwrap_err();
-    assert_eq!(report.violations.len(), 1);
-    assert_eq!(report.violations[0].code, "ask_without_accept");
-    assert_eq!(report.violations[0].path, "passport.asks[1].accept");
+    assert_eq!(report.len(), 1);
+    assert_eq!(report.as_slice()[0].code, "ask_without_accept");
+    assert_eq!(report.as_slice()[0].path, "passport.asks[1].accept");
 
     let report = bundled::find("taskpack")
         .unwrap()
         .validate(pack(good_ask, "9.9", "").as_bytes(), None)
         .unwrap_err();
-    assert_eq!(report.violations[0].code, "unknown_version");
-    assert_eq!(report.violations[0].path, "taskpack");
+    assert_eq!(report.as_slice()[0].code, "unknown_version");
+    assert_eq!(report.as_slice()[0].path, "taskpack");
     assert!(
-        report.violations[0].message.contains("9.9"),
+        report.as_slice()[0].message.contains("9.9"),
         "{}",
-        report.violations[0].message
+        report.as_slice()[0].message
     );
 
     let tampered = good_file.replace("hello world", "hello there");
@@ -185,12 +184,12 @@ fn taskpack_refusals_name_the_ask_the_version_and_the_attachment() {
         .unwrap()
         .validate(pack(good_ask, "0.1", &tampered).as_bytes(), None)
         .unwrap_err();
-    assert_eq!(report.violations[0].code, "attachment_mismatch");
-    assert_eq!(report.violations[0].path, "attachments[0].sha256");
+    assert_eq!(report.as_slice()[0].code, "attachment_mismatch");
+    assert_eq!(report.as_slice()[0].path, "attachments[0].sha256");
     assert!(
-        report.violations[0].message.contains("brief.txt"),
+        report.as_slice()[0].message.contains("brief.txt"),
         "{}",
-        report.violations[0].message
+        report.as_slice()[0].message
     );
 
     let base64 = r#"{"name":"logo.bin","encoding":"base64","bytes":3,"data":"AAE*"}"#;

@@ -9,11 +9,7 @@ use specmint::task_packet::{
 };
 
 fn pairs(report: &specmint::Report) -> Vec<(&str, &str)> {
-    report
-        .violations
-        .iter()
-        .map(|v| (v.code, v.path.as_str()))
-        .collect()
+    report.iter().map(|v| (v.code, v.path.as_str())).collect()
 }
 
 #[test]
@@ -65,7 +61,7 @@ fn char_caps_count_unicode_scalar_values_not_bytes_or_utf16_units() {
             assert_eq!(result.is_ok(), valid, "{n} × {unit}");
             if let Err(report) = result {
                 assert_eq!(pairs(&report), [("field_too_long", "constraints[0].text")]);
-                assert_eq!(report.violations[0].measured, Some(201));
+                assert_eq!(report.as_slice()[0].measured, Some(201));
             }
         }
     }
@@ -129,8 +125,8 @@ fn short_output_format_is_trimmed_case_insensitive_and_written_tagged() {
     ] {
         let input = packet_with("").replace(r#""markdown""#, bad);
         let report = TaskPacket::from_json_str(&input).unwrap_err();
-        assert_eq!(report.violations.len(), 1, "{bad}");
-        assert_eq!(report.violations[0].code, "invalid_packet", "{bad}");
+        assert_eq!(report.len(), 1, "{bad}");
+        assert_eq!(report.as_slice()[0].code, "invalid_packet", "{bad}");
     }
 }
 
@@ -152,11 +148,11 @@ fn every_violation_is_reported_in_document_order() {
         ]
     );
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`packet_id` must not be blank"
     );
     assert_eq!(
-        report.violations[3].message,
+        report.as_slice()[3].message,
         "`audience[0]` must not be blank"
     );
 }
@@ -177,7 +173,7 @@ fn per_kind_acceptance_cap_counts_each_kind_separately() {
     let report = TaskPacket::from_json_str(&input).unwrap_err();
     assert_eq!(pairs(&report), [("too_many_items", "acceptance")]);
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`acceptance` has 7 items of kind `must_use_tools` (max 6)"
     );
     assert_eq!(AcceptanceKind::ALL.len(), 4);
@@ -203,11 +199,11 @@ fn byte_cap_is_measured_on_the_normalized_compact_packet() {
     let report = TaskPacket::from_json_str(&over).unwrap_err();
     assert_eq!(pairs(&report), [("packet_too_large", "")]);
     assert_eq!(
-        report.violations[0].measured,
+        report.as_slice()[0].measured,
         Some(TASK_PACKET_MAX_BYTES as u64 + 1)
     );
     assert_eq!(
-        report.violations[0].limit,
+        report.as_slice()[0].limit,
         Some(TASK_PACKET_MAX_BYTES as u64)
     );
 }
@@ -232,12 +228,12 @@ fn parse_errors_are_invalid_packet_with_serdes_message() {
         ),
     ] {
         let report = TaskPacket::from_json_str(input).unwrap_err();
-        assert_eq!(report.violations.len(), 1, "{input}");
-        assert_eq!(report.violations[0].code, "invalid_packet", "{input}");
+        assert_eq!(report.len(), 1, "{input}");
+        assert_eq!(report.as_slice()[0].code, "invalid_packet", "{input}");
         assert!(
-            report.violations[0].message.contains(needle),
+            report.as_slice()[0].message.contains(needle),
             "{input}: {}",
-            report.violations[0].message
+            report.as_slice()[0].message
         );
     }
 }

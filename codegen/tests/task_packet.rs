@@ -4,9 +4,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use specmint_codegen::{
-    generate, load, read_spec_dir, Base, ExampleKind, Options, Spec, SpecSource, TypeDef,
-};
+use specmint_codegen::model::{Base, ExampleKind, Spec, TypeDef};
+use specmint_codegen::{generate, load, read_spec_dir, Options, SpecSource};
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec")

@@ -83,6 +83,24 @@ impl ::core::fmt::Display for Role {
     }
 }
 
+impl ::core::str::FromStr for Role {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "planner" => ::core::result::Result::Ok(Role::Planner),
+            "executor" => ::core::result::Result::Ok(Role::Executor),
+            "verifier" => ::core::result::Result::Ok(Role::Verifier),
+            "utility" => ::core::result::Result::Ok(Role::Utility),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Role`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Acceptance kinds: `acceptance_kind`
 #[derive(
     Debug,
@@ -136,6 +154,30 @@ impl ::core::fmt::Display for AcceptanceKind {
     }
 }
 
+impl ::core::str::FromStr for AcceptanceKind {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "must_use_tools" => ::core::result::Result::Ok(AcceptanceKind::MustUseTools),
+            "must_not_use_tools" => {
+                ::core::result::Result::Ok(AcceptanceKind::MustNotUseTools)
+            }
+            "output_contains" => {
+                ::core::result::Result::Ok(AcceptanceKind::OutputContains)
+            }
+            "output_not_contains" => {
+                ::core::result::Result::Ok(AcceptanceKind::OutputNotContains)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AcceptanceKind`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Evidence grade: `fidelity`
 #[derive(
     Debug,
@@ -181,6 +223,23 @@ impl Fidelity {
 impl ::core::fmt::Display for Fidelity {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for Fidelity {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "full" => ::core::result::Result::Ok(Fidelity::Full),
+            "mcp_only" => ::core::result::Result::Ok(Fidelity::McpOnly),
+            "none" => ::core::result::Result::Ok(Fidelity::None),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Fidelity`", s),
+                )
+            }
+        }
     }
 }
 
@@ -668,6 +727,35 @@ impl ::core::fmt::Display for PacketError {
     }
 }
 
+impl ::core::str::FromStr for PacketError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_packet" => ::core::result::Result::Ok(PacketError::InvalidPacket),
+            "forbidden_provider_field" => {
+                ::core::result::Result::Ok(PacketError::ForbiddenProviderField)
+            }
+            "blank_field" => ::core::result::Result::Ok(PacketError::BlankField),
+            "field_too_long" => ::core::result::Result::Ok(PacketError::FieldTooLong),
+            "too_many_items" => ::core::result::Result::Ok(PacketError::TooManyItems),
+            "duplicate_constraint_id" => {
+                ::core::result::Result::Ok(PacketError::DuplicateConstraintId)
+            }
+            "contradictory_assertion" => {
+                ::core::result::Result::Ok(PacketError::ContradictoryAssertion)
+            }
+            "self_handoff" => ::core::result::Result::Ok(PacketError::SelfHandoff),
+            "packet_too_large" => ::core::result::Result::Ok(PacketError::PacketTooLarge),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `PacketError`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Keys refused anywhere in the packet (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[
     "transcript",
@@ -685,16 +773,13 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 
 /// How packet documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "packet",
-    parse_error_code: "invalid_packet",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "forbidden_provider_field",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(46usize),
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "packet",
+        "invalid_packet",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_provider_field")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(46usize);
 impl TaskPacket {
     /// Parses and validates one packet from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

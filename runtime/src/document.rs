@@ -19,7 +19,22 @@ use crate::{Path, Report, Validate, Violation};
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
 /// refuses anywhere, and its input size limit.
+///
+/// Built with [`DocumentSpec::new`] and the `with_*` methods, all `const fn`, so a spec is a
+/// `const`; the fields are read directly (`#[non_exhaustive]`: fields may be added without
+/// breaking callers).
+///
+/// ```
+/// use specmint_runtime::document::{DocumentSpec, Extract, DEFAULT_MAX_INPUT_BYTES};
+///
+/// const REPLY: DocumentSpec = DocumentSpec::new("reply", "invalid_reply")
+///     .with_forbidden_keys(&["transcript"], "forbidden_key")
+///     .with_extract(Extract::OutermostObject);
+/// assert_eq!(REPLY.max_input_bytes, DEFAULT_MAX_INPUT_BYTES);
+/// assert_eq!(REPLY.with_max_input_bytes(100).max_input_bytes, 100);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DocumentSpec {
     /// What the document is called in messages, e.g. `"packet"`.
     pub name: &'static str,
@@ -43,6 +58,57 @@ pub struct DocumentSpec {
     /// [`Report::assume_json_bytes_at_most`](crate::Report::assume_json_bytes_at_most)).
     /// `None`: always measure. A bound that is too small lets oversized documents through.
     pub canonical_growth: Option<usize>,
+}
+
+impl DocumentSpec {
+    /// A document called `name` in messages, refused with `parse_error_code` when it cannot
+    /// be parsed: no forbidden keys, inputs up to [`DEFAULT_MAX_INPUT_BYTES`], the whole
+    /// input parsed ([`Extract::Whole`]), byte caps always measured.
+    pub const fn new(name: &'static str, parse_error_code: &'static str) -> Self {
+        DocumentSpec {
+            name,
+            parse_error_code,
+            forbidden_keys: &[],
+            forbidden_key_code: parse_error_code,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+            extract: Extract::Whole,
+            canonical_growth: None,
+        }
+    }
+
+    /// Refuses `keys` anywhere in the document, one `code` violation per occurrence.
+    #[must_use]
+    pub const fn with_forbidden_keys(
+        mut self,
+        keys: &'static [&'static str],
+        code: &'static str,
+    ) -> Self {
+        self.forbidden_keys = keys;
+        self.forbidden_key_code = code;
+        self
+    }
+
+    /// Refuses inputs longer than `bytes` before parsing.
+    #[must_use]
+    pub const fn with_max_input_bytes(mut self, bytes: usize) -> Self {
+        self.max_input_bytes = bytes;
+        self
+    }
+
+    /// Which part of the input is the document.
+    #[must_use]
+    pub const fn with_extract(mut self, extract: Extract) -> Self {
+        self.extract = extract;
+        self
+    }
+
+    /// The document's compact JSON is at most `growth` bytes longer than the text it was
+    /// read from (see [`DocumentSpec::canonical_growth`]).
+    #[must_use]
+    pub const fn with_canonical_growth(mut self, growth: usize) -> Self {
+        self.canonical_growth = Some(growth);
+        self
+    }
 }
 
 /// Which part of the input [`parse_document`] parses.
@@ -71,15 +137,9 @@ pub enum Extract {
 /// ```
 /// use specmint_runtime::document::{extracted_range, DocumentSpec, Extract};
 ///
-/// let spec = DocumentSpec {
-///     name: "reply",
-///     parse_error_code: "invalid_reply",
-///     forbidden_keys: &[],
-///     forbidden_key_code: "forbidden_key",
-///     max_input_bytes: 1024,
-///     extract: Extract::OutermostObject,
-///     canonical_growth: None,
-/// };
+/// let spec = DocumentSpec::new("reply", "invalid_reply")
+///     .with_max_input_bytes(1024)
+///     .with_extract(Extract::OutermostObject);
 /// assert_eq!(extracted_range("Sure: {\"a\": 1}. Done.", &spec), Some(6..14));
 /// assert_eq!(extracted_range("{\"a\": 1}", &spec), None); // valid JSON: parsed whole
 /// assert_eq!(extracted_range("no object here", &spec), None);
@@ -185,14 +245,7 @@ fn single(violation: Violation) -> Report {
 }
 
 fn document_violation(code: &'static str, message: String) -> Violation {
-    Violation {
-        code,
-        path: String::new(),
-        pointer: String::new(),
-        message,
-        measured: None,
-        limit: None,
-    }
+    Violation::new(code, &Path::ROOT, message)
 }
 
 /// Step 1 of [`parse_document`] on its own: refuses an input of `len` bytes when it is over
@@ -207,16 +260,16 @@ pub fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
     if len <= spec.max_input_bytes {
         return Ok(());
     }
-    let mut violation = document_violation(
+    let violation = document_violation(
         spec.parse_error_code,
         format!(
             "the {} is {len} bytes (max {}) and was not parsed",
             spec.name, spec.max_input_bytes
         ),
     );
-    violation.measured = Some(len as u64);
-    violation.limit = Some(spec.max_input_bytes as u64);
-    Err(single(violation))
+    Err(single(
+        violation.with_numbers(len as u64, spec.max_input_bytes as u64),
+    ))
 }
 
 fn check_bom(input: &[u8], spec: &DocumentSpec) -> Result<(), Report> {
@@ -303,7 +356,7 @@ fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Res
     if report.is_empty() {
         Ok(())
     } else {
-        Err(Report::from_violations(report.violations))
+        Err(Report::from_violations(report.into_vec()))
     }
 }
 
@@ -325,16 +378,12 @@ where
         if !found.is_empty() {
             let violations = found
                 .into_iter()
-                .map(|hit| Violation {
-                    code: spec.forbidden_key_code,
-                    message: format!(
+                .map(|hit| {
+                    let message = format!(
                         "`{}` is a forbidden key (`{}` may not appear anywhere in the {})",
                         hit.path, hit.key, spec.name
-                    ),
-                    path: hit.path,
-                    pointer: hit.pointer,
-                    measured: None,
-                    limit: None,
+                    );
+                    Violation::from_parts(spec.forbidden_key_code, hit.path, hit.pointer, message)
                 })
                 .collect();
             return Err(Report::from_violations(violations));
@@ -342,14 +391,12 @@ where
     }
 
     let (path, pointer, err) = failure;
-    Err(single(Violation {
-        code: spec.parse_error_code,
+    Err(single(Violation::from_parts(
+        spec.parse_error_code,
         path,
         pointer,
-        message: err.to_string(),
-        measured: None,
-        limit: None,
-    }))
+        err.to_string(),
+    )))
 }
 
 /// `serde_path_to_error`'s segments as our dotted path and RFC 6901 pointer. A segment it could
