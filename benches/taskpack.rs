@@ -80,6 +80,9 @@ fn main() {
         println!("  task-passport: not measured (needs node and scripts/taskpassport/node_modules; run ./test.sh once)");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+    if let Some((_, script)) = node {
+        std::fs::remove_file(script).unwrap();
+    }
 }
 
 /// Writes the bench pack: a realistic pack object and one attachment of log-like lines.

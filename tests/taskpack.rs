@@ -13,14 +13,6 @@ use specmint::taskpack::convert::{self, Encoding};
 use specmint::taskpack::flat::{self, Attachment, FlatError};
 use specmint::taskpack::json::Json;
 
-/// A fresh directory for one test.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("specmint-taskpack-{tag}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A conformant pack object in the shape the reference writes, with `edit` applied.
 fn pack_object(edit: impl FnOnce(&mut serde_json::Value)) -> Json {
     let mut value = serde_json::json!({
@@ -143,7 +135,7 @@ fn reason(verdict: &serde_json::Value, id: &str) -> String {
 
 #[test]
 fn round_trips_are_byte_identical_both_ways_with_the_acceptance_attachments() {
-    let dir = scratch("roundtrip");
+    let dir = common::scratch("taskpack-roundtrip");
     let passport = pack_object(|_| {});
     let attachments = acceptance_attachments();
     let zip = dir.join("a.taskpack");
@@ -195,7 +187,7 @@ fn round_trips_are_byte_identical_both_ways_with_the_acceptance_attachments() {
 
 #[test]
 fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
-    let dir = scratch("inline");
+    let dir = common::scratch("taskpack-inline");
     let zip = dir.join("a.taskpack");
     write(
         &zip,
@@ -221,7 +213,7 @@ fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
     );
     assert!(!out_file.exists());
     assert_eq!(
-        fs::read_dir(&dir).unwrap().count(),
+        fs::read_dir(&*dir).unwrap().count(),
         1,
         "nothing but the input is left"
     );
@@ -230,7 +222,7 @@ fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
 
 #[test]
 fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
-    let dir = scratch("bom");
+    let dir = common::scratch("taskpack-bom");
     let attachments = vec![Attachment {
         name: "big.txt".into(),
         bytes: "x".repeat(800 << 10).into_bytes(),
@@ -293,7 +285,7 @@ fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
 
 #[test]
 fn a_retired_tpx_file_is_mapped_member_for_member_and_never_written() {
-    let dir = scratch("tpx");
+    let dir = common::scratch("taskpack-tpx");
     let tpx = dir.join("old.tpx");
     fs::write(
         &tpx,
@@ -333,7 +325,7 @@ fn a_retired_tpx_file_is_mapped_member_for_member_and_never_written() {
 /// One pack per check, each failing that check alone.
 #[test]
 fn each_check_has_a_pack_that_fails_only_it() {
-    let dir = scratch("checks");
+    let dir = common::scratch("taskpack-checks");
     let brief = || {
         vec![Attachment {
             name: "brief.txt".into(),
@@ -412,7 +404,7 @@ fn each_check_has_a_pack_that_fails_only_it() {
 
 #[test]
 fn forbidden_keys_are_a_c0_failure_anywhere_in_the_pack() {
-    let dir = scratch("forbidden");
+    let dir = common::scratch("taskpack-forbidden");
     let file = dir.join("a.taskpack");
     let passport =
         pack_object(|v| v["landing_checks"][0]["how_to_use_this_file"] = "run me".into());
@@ -427,7 +419,7 @@ fn forbidden_keys_are_a_c0_failure_anywhere_in_the_pack() {
 
 #[test]
 fn a_credential_deep_in_a_large_attachment_is_found() {
-    let dir = scratch("deep");
+    let dir = common::scratch("taskpack-deep");
     let mut bytes = "a".repeat(5 << 20).into_bytes();
     bytes.extend_from_slice(b"\n-----BEGIN RSA PRIVATE KEY-----\n");
     let file = dir.join("a.taskpack");

@@ -5,17 +5,10 @@ mod common;
 
 use std::fs;
 use std::io::{Cursor, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use specmint::taskpack::bag::{self, BagError, Limits, MANIFEST};
 use specmint::taskpack::json::Json;
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("specmint-hostile-{tag}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The entries of a valid bag with one piece of luggage, `data/files/a.txt`.
 fn valid_entries() -> Vec<(String, Vec<u8>)> {
@@ -119,7 +112,7 @@ fn problems(bytes: &[u8]) -> Vec<BagError> {
 /// The CLI refuses `bytes` naming `entry`: conformance fails C1 with exit 2, convert exits 1
 /// and writes nothing anywhere.
 fn assert_cli_refuses(tag: &str, bytes: &[u8], expected: &str) {
-    let dir = scratch(tag);
+    let dir = common::scratch(&format!("hostile-{tag}"));
     let input = dir.join("hostile.taskpack");
     fs::write(&input, bytes).unwrap();
     let path = |p: &Path| p.to_str().unwrap().to_owned();
@@ -152,7 +145,7 @@ fn assert_cli_refuses(tag: &str, bytes: &[u8], expected: &str) {
     assert_eq!(out.status.code(), Some(1), "{tag}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(expected), "{tag}: {stderr}");
-    let left: Vec<_> = fs::read_dir(&dir)
+    let left: Vec<_> = fs::read_dir(&*dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();

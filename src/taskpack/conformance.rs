@@ -216,26 +216,43 @@ pub fn judge_flat(input: &[u8]) -> Verdict {
 
 /// A file that could not be read as a pack at all: C1 fails, the rest cannot be judged.
 fn unreadable(reason: String) -> Verdict {
-    let checks = REQUIREMENTS
-        .iter()
-        .map(|&(id, requirement)| {
-            let (status, reason) = if id == "C1" {
-                (Status::Fail, reason.clone())
-            } else {
-                (
-                    Status::Skip,
-                    "not judged: the file could not be read as a pack (C1)".to_owned(),
-                )
-            };
-            Check {
-                id,
-                requirement,
-                status,
-                reason,
-            }
+    let checks = (0..REQUIREMENTS.len())
+        .map(|index| match index {
+            1 => Check::judged(index, vec![reason.clone()], String::new()),
+            _ => Check::skipped(index, "the file could not be read as a pack (C1)"),
         })
         .collect();
     Verdict { checks }
+}
+
+impl Check {
+    /// Check `index` of [`REQUIREMENTS`]: passed with `ok` as its reason when there are no
+    /// problems, else failed with all of them.
+    fn judged(index: usize, problems: Vec<String>, ok: String) -> Check {
+        let (id, requirement) = REQUIREMENTS[index];
+        let (status, reason) = if problems.is_empty() {
+            (Status::Pass, ok)
+        } else {
+            (Status::Fail, problems.join("; "))
+        };
+        Check {
+            id,
+            requirement,
+            status,
+            reason,
+        }
+    }
+
+    /// Check `index`, not judged because of `why`.
+    fn skipped(index: usize, why: &str) -> Check {
+        let (id, requirement) = REQUIREMENTS[index];
+        Check {
+            id,
+            requirement,
+            status: Status::Skip,
+            reason: format!("not judged: {why}"),
+        }
+    }
 }
 
 fn read_passport(bag: &Bag) -> Result<Json, String> {
@@ -387,64 +404,28 @@ fn is_rfc3339(text: &str) -> bool {
 }
 
 fn judge(material: Material) -> Verdict {
-    let mut checks = Vec::new();
-    let mut record = |index: usize, problems: Vec<String>, ok: String| {
-        let (id, requirement) = REQUIREMENTS[index];
-        let status = if problems.is_empty() {
-            Status::Pass
-        } else {
-            Status::Fail
-        };
-        let reason = if problems.is_empty() {
-            ok
-        } else {
-            problems.join("; ")
-        };
-        checks.push(Check {
-            id,
-            requirement,
-            status,
-            reason,
-        });
-    };
+    const MANIFESTS_AGREE: &str = "the manifests agree with the bag";
     let passport = match &material.passport {
         Ok(passport) => passport,
         Err(why) => {
-            let mut verdict = unreadable(String::new());
-            verdict.checks[1] = Check {
-                status: if material.structure.is_empty() {
-                    Status::Pass
-                } else {
-                    Status::Fail
-                },
-                reason: if material.structure.is_empty() {
-                    "the manifests agree with the bag".to_owned()
-                } else {
-                    material.structure.join("; ")
-                },
-                ..verdict.checks[1].clone()
-            };
-            verdict.checks[2] = Check {
-                status: Status::Fail,
-                reason: why.clone(),
-                ..verdict.checks[2].clone()
-            };
-            for check in &mut verdict.checks {
-                if check.status == Status::Skip {
-                    check.reason = "not judged: there is no pack object to judge (C2)".to_owned();
-                }
-            }
-            return verdict;
+            let checks = (0..REQUIREMENTS.len())
+                .map(|index| match index {
+                    1 => Check::judged(1, material.structure.clone(), MANIFESTS_AGREE.to_owned()),
+                    2 => Check::judged(2, vec![why.clone()], String::new()),
+                    _ => Check::skipped(index, "there is no pack object to judge (C2)"),
+                })
+                .collect();
+            return Verdict { checks };
         }
+    };
+    let mut checks = Vec::new();
+    let mut record = |index: usize, problems: Vec<String>, ok: String| {
+        checks.push(Check::judged(index, problems, ok));
     };
     let mut as_written = material.as_written.clone();
     as_written.extend(model_findings(passport));
     record(0, as_written, "nothing needed repair".to_owned());
-    record(
-        1,
-        material.structure,
-        "the manifests agree with the bag".to_owned(),
-    );
+    record(1, material.structure, MANIFESTS_AGREE.to_owned());
     record(2, Vec::new(), "the pack object parses".to_owned());
     let kind = passport.get("kind");
     let kind_ok = matches!(kind.and_then(Json::as_str), Some("handoff" | "receipt"));
