@@ -348,3 +348,25 @@ fn too_many_entries_are_refused() {
     );
     assert_cli_refuses("entries", &bytes, "the zip has more than 10000 entries");
 }
+
+#[test]
+fn a_compression_method_other_than_store_or_deflate_is_refused_by_name() {
+    let mut bytes = hostile(|_| {}, &[("data/files/b.bz2", b"BZh9", None)]);
+    // The method sits at offset 8 of the local header and 10 of the central one: 12 is bzip2.
+    let local = bytes
+        .windows(4)
+        .rposition(|w| w == [0x50, 0x4b, 0x03, 0x04])
+        .unwrap();
+    bytes[local + 8] = 12;
+    let central = bytes
+        .windows(4)
+        .rposition(|w| w == [0x50, 0x4b, 0x01, 0x02])
+        .unwrap();
+    bytes[central + 10] = 12;
+    let found = problems(&bytes);
+    assert!(
+        matches!(&found[..], [BagError::Unsupported { entry, .. }] if entry == "data/files/b.bz2"),
+        "{found:?}"
+    );
+    assert_cli_refuses("method", &bytes, "`data/files/b.bz2`: ");
+}

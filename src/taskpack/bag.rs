@@ -354,9 +354,14 @@ fn read_entries<R: Read + Seek>(
     let mut bag = Bag::default();
     let mut buffer = vec![0u8; 64 * 1024];
     for index in 0..archive.len() {
-        let mut file = archive
-            .by_index(index)
-            .map_err(|e| BagError::NotZip(format!("entry {index}: {e}")))?;
+        let shown = archive.name_for_index(index).map(str::to_owned);
+        let mut file = archive.by_index(index).map_err(|e| match shown {
+            Some(entry) => BagError::Unsupported {
+                entry,
+                reason: e.to_string(),
+            },
+            None => BagError::NotZip(format!("entry {index}: {e}")),
+        })?;
         let name = safe_name(file.name_raw())?;
         if file.is_symlink() {
             return Err(BagError::Symlink { entry: name });
