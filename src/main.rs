@@ -32,6 +32,8 @@ usage:
   specmint task complete --store DB ID --evidence FILE|-
   specmint task reject --store DB ID --reason TEXT
   specmint task bind --store DB ID --ledger FILE
+  specmint taskpack convert IN OUT [--max-inline-bytes N]
+  specmint taskpack conformance FILE [--format human|json]
   specmint --help
 
 envelope and task commands take --format human|json
@@ -57,6 +59,7 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("generate") => generate(&args[1..]),
         Some("envelope") => cli::envelope::run(&args[1..]),
         Some("task") => cli::task::run(&args[1..]),
+        Some("taskpack") => cli::taskpack::run(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)

@@ -11,6 +11,8 @@ use specmint::Report;
 pub mod envelope;
 pub mod task;
 
+pub mod taskpack;
+
 /// A failure that is not a verdict: bad usage or I/O. Exit status 2.
 pub struct UsageError(pub String);
 

@@ -166,3 +166,27 @@ where
     }
     panic!("{target:?} is not reachable from {start:?}");
 }
+
+/// A fresh directory under the system's temp dir for one test, removed when it is dropped.
+pub fn scratch(tag: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("specmint-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+/// A directory removed when the test that made it ends.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
