@@ -23,3 +23,6 @@ cargo build --quiet --bin specmint
 # datamodel-code-generator against generated/schema/, with the agreement table.
 # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
 ./scripts/conformance/run.sh
+
+# TaskPack interop with its reference implementation, task-passport (npm, pinned).
+./scripts/taskpassport/run.sh

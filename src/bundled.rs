@@ -22,10 +22,9 @@ impl Bundled {
     /// Parses and validates `input`; on success returns its canonical (normalized, compact) JSON.
     /// `max_input_bytes` overrides the document's input size limit.
     pub fn validate(&self, input: &[u8], max_input_bytes: Option<usize>) -> Result<String, Report> {
-        let document = DocumentSpec {
-            max_input_bytes: max_input_bytes.unwrap_or(self.document.max_input_bytes),
-            ..*self.document
-        };
+        let document = self
+            .document
+            .with_max_input_bytes(max_input_bytes.unwrap_or(self.document.max_input_bytes));
         (self.check)(input, &document)
     }
 }

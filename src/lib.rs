@@ -25,6 +25,7 @@ pub use specmint_runtime::{Report, Validate, Violation};
 
 mod bundle;
 pub mod bundled;
+pub mod store;
 
 pub use bundle::{bundle_options, GENERATED_DIR, SPEC_DIR};
 

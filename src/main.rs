@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{check_size, extracted_range, locate, locate_key, DocumentSpec};
+use specmint::runtime::document::{check_size, extracted_range, locate, locate_key};
 use specmint::Violation;
 
 mod cli;
@@ -29,7 +29,20 @@ usage:
   specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
   specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
   specmint mcp --home DIR --agent ID
+  specmint envelope new PACKAGE_ID [--intent TEXT] --store DB
+  specmint envelope apply --store DB FILE|-
+  specmint envelope show PACKAGE_ID --store DB
+  specmint task submit --store DB FILE|-
+  specmint task claim|show --store DB ID
+  specmint task move --store DB ID STATE [--reason TEXT]
+  specmint task complete --store DB ID --evidence FILE|-
+  specmint task reject --store DB ID --reason TEXT
+  specmint task bind --store DB ID --ledger FILE
+  specmint taskpack convert IN OUT [--max-inline-bytes N]
+  specmint taskpack conformance FILE [--format human|json]
   specmint --help
+
+envelope and task commands take --format human|json
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
 
@@ -52,6 +65,9 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("generate") => generate(&args[1..]),
         Some("handoff") => cli::handoff::run(&args[1..]),
         Some("mcp") => cli::mcp::run(&args[1..]),
+        Some("envelope") => cli::envelope::run(&args[1..]),
+        Some("task") => cli::task::run(&args[1..]),
+        Some("taskpack") => cli::taskpack::run(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)
@@ -103,10 +119,7 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     let limit = max_input_bytes.unwrap_or(bundled.document.max_input_bytes);
     let (display, input, total) = read_input(file, limit)?;
     let verdict = if total > input.len() as u64 {
-        let document = DocumentSpec {
-            max_input_bytes: limit,
-            ..*bundled.document
-        };
+        let document = bundled.document.with_max_input_bytes(limit);
         check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
     } else {
         bundled.validate(&input, max_input_bytes)
@@ -114,7 +127,7 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     let violations = verdict
         .as_ref()
         .err()
-        .map_or(&[][..], |report| &report.violations[..]);
+        .map_or(&[][..], |report| report.as_slice());
     let text = String::from_utf8_lossy(&input);
     let located: Vec<Located> = violations
         .iter()

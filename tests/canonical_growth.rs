@@ -31,9 +31,12 @@ fn every_spec_states_a_bound_where_one_is_known() {
             ("action_envelope", None),
             // An absent `acceptanceCheck` is written as `,"acceptanceCheck":{}`.
             ("task_envelope", Some(21)),
-            // `"json"` written as `{"kind":"json","schema":null}` (23), and a `number`
-            // (`max_cost_usd`) spelled in 1 byte and written in up to 24 (23).
-            ("task_packet", Some(46)),
+            // `"json"` written as `{"kind":"json","schema":null}` (23), a `number`
+            // (`max_cost_usd`) spelled in 1 byte and written in up to 24 (23), and the
+            // members written at their defaults when absent: `,"fidelity":"none"` (18),
+            // `,"irreversible":false` (21), a tool_scope's `,"allowed":[]` (13) and
+            // `,"denied":[]` (12).
+            ("task_packet", Some(110)),
             ("taskpack", Some(0)),
         ]
     );
@@ -75,9 +78,10 @@ fn the_ways_a_packet_grows_stay_within_the_bound() {
         .find(|b| b.module == "task_packet")
         .unwrap();
     let bound = DOCUMENT.canonical_growth.unwrap() as i64;
-    let packet = |format: &str, budget: &str| {
+    // With `fidelity` and `irreversible` given, so each other source is measured alone.
+    let packet = |format: &str, extra: &str| {
         format!(
-            r#"{{"packet_id":"p","goal_id":"g","round":1,"from_role":"planner","to_role":"executor","objective":"o","output_format":{format}{budget}}}"#
+            r#"{{"packet_id":"p","goal_id":"g","round":1,"from_role":"planner","to_role":"executor","objective":"o","output_format":{format}{extra},"fidelity":"none","irreversible":false}}"#
         )
     };
     let tagged = r#"{"kind":"markdown"}"#;
@@ -94,30 +98,41 @@ fn the_ways_a_packet_grows_stay_within_the_bound() {
         growth_of(b, &packet(tagged, r#","budget":{"max_cost_usd":5}"#)),
         2
     );
-    // Whitespace, escapes, `null` and defaults only shrink.
+    // Members written at their defaults: `fidelity` and `irreversible` when absent, and the
+    // list a written `tool_scope` lacks.
+    let bare = packet(tagged, "").replace(r#","fidelity":"none","irreversible":false"#, "");
+    assert_eq!(growth_of(b, &bare), 39);
+    assert_eq!(
+        growth_of(b, &packet(tagged, r#","tool_scope":{"allowed":["a"]}"#)),
+        12
+    );
+    assert_eq!(
+        growth_of(b, &packet(tagged, r#","tool_scope":{"denied":["a"]}"#)),
+        13
+    );
+    // Whitespace, escapes, `null` and defaults only shrink (`{}` objects are not written).
     assert!(
         growth_of(
             b,
             &packet(tagged, r#", "budget" : { "max_turns" : null } "#)
         ) < 0
     );
-    assert!(
-        growth_of(
-            b,
-            &packet(tagged, r#","fidelity":"full","irreversible":false"#)
-        ) < 0
-    );
+    assert!(growth_of(b, &packet(tagged, r#","tool_scope":{},"budget":{}"#)) < 0);
     let worst = growth_of(
         b,
-        &packet(r#""json""#, r#","budget":{"max_cost_usd":-1e15}"#),
+        &packet(
+            r#""json""#,
+            r#","tool_scope":{"allowed":["a"]},"budget":{"max_cost_usd":-1e15}"#,
+        )
+        .replace(r#","fidelity":"none","irreversible":false"#, ""),
     );
-    assert_eq!(worst, 37);
+    assert_eq!(worst, 23 + 12 + 14 + 39);
     assert!(worst <= bound);
 }
 
 /// A packet padded with `boundaries` so that its canonical form is exactly `canonical`
-/// bytes, written with a bare `output_format` token and a short number, so its input is
-/// 37 bytes shorter.
+/// bytes, written with a bare `output_format` token and a short number and without the
+/// members written at their defaults, so its input is 76 bytes shorter.
 fn packet_of_canonical_len(canonical: usize) -> String {
     let build = |pad: usize| {
         let mut boundaries: Vec<String> = vec!["x".repeat(100); 150];
@@ -143,10 +158,10 @@ fn packet_of_canonical_len(canonical: usize) -> String {
 #[test]
 fn a_packet_one_byte_over_the_cap_is_refused_though_its_input_is_under_it() {
     let over = packet_of_canonical_len(TASK_PACKET_MAX_BYTES + 1);
-    assert_eq!(over.len(), TASK_PACKET_MAX_BYTES + 1 - 37);
+    assert_eq!(over.len(), TASK_PACKET_MAX_BYTES + 1 - 76);
     let report = TaskPacket::from_json_str(&over).unwrap_err();
-    assert_eq!(report.violations.len(), 1, "{report}");
-    let v = &report.violations[0];
+    assert_eq!(report.len(), 1, "{report}");
+    let v = &report.as_slice()[0];
     assert_eq!((v.code, v.path.as_str()), ("packet_too_large", ""));
     assert_eq!(
         v.message,

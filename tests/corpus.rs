@@ -64,7 +64,6 @@ fn the_rust_validator_and_the_schema_agree_with_every_case() {
                 Ok(_) => vec![],
                 Err(report) => {
                     let mut v: Vec<(String, String)> = report
-                        .violations
                         .iter()
                         .map(|v| (v.code.to_owned(), v.path.clone()))
                         .collect();

@@ -375,7 +375,7 @@ fn run(spec_module: &str, docs: usize, seed: u64) -> Stats {
                 schema_valid
             }
             Err(report) => {
-                let expressible = report.violations.iter().any(|v| {
+                let expressible = report.iter().any(|v| {
                     !xr.iter()
                         .any(|x| x.code == v.code && (x.limit.is_none() || x.limit == v.limit))
                 });
@@ -392,12 +392,7 @@ fn run(spec_module: &str, docs: usize, seed: u64) -> Stats {
             let codes: Vec<String> = rust
                 .as_ref()
                 .err()
-                .map(|r| {
-                    r.violations
-                        .iter()
-                        .map(|v| format!("{}@{}", v.code, v.path))
-                        .collect()
-                })
+                .map(|r| r.iter().map(|v| format!("{}@{}", v.code, v.path)).collect())
                 .unwrap_or_default();
             stats.disagreements.push(format!(
                 "{spec_module} ({kinds:?}): rust {codes:?}, schema valid={schema_valid}: {}",

@@ -83,7 +83,7 @@ fn main() {
     let ok = orders::Order::from_json_str(r#"{"order_id":"o-1","lines":[{"sku":"A","note":"ten chars!"}]}"#);
     assert_eq!(ok.unwrap().priority, orders::Priority::Normal);
     let bad = orders::Order::from_json_str(r#"{"order_id":" ","lines":[{"sku":"A","note":"eleven char"},{"sku":"a"}]}"#);
-    for v in bad.unwrap_err().violations {
+    for v in bad.unwrap_err() {
         println!("{} {} {}", v.code, v.path, v.message);
     }
     println!("{}", orders::LINES_MAX);

@@ -57,7 +57,6 @@ fn each_rule_reports_code_path_pointer_and_message() {
     ];
     let report = o.validate().unwrap_err();
     let got: Vec<(&str, &str, &str)> = report
-        .violations
         .iter()
         .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
         .collect();
@@ -73,8 +72,8 @@ fn each_rule_reports_code_path_pointer_and_message() {
             ("self_trade", "seller", "/seller"),
         ]
     );
-    assert_eq!(report.violations[0].message, "`title` is 11 chars (max 10)");
-    assert_eq!(report.violations[3].message, "`tags[2]` is 7 chars (max 4)");
+    assert_eq!(report.as_slice()[0].message, "`title` is 11 chars (max 10)");
+    assert_eq!(report.as_slice()[3].message, "`tags[2]` is 7 chars (max 4)");
 }
 
 #[test]
@@ -82,8 +81,8 @@ fn struct_level_byte_cap_applies_to_hand_written_types() {
     let mut o = order();
     o.buyer = "b".repeat(300);
     let report = o.validate().unwrap_err();
-    assert_eq!(report.violations.len(), 1);
-    assert_eq!(report.violations[0].code, "order_too_large");
-    assert_eq!(report.violations[0].path, "");
-    assert_eq!(report.violations[0].limit, Some(200));
+    assert_eq!(report.len(), 1);
+    assert_eq!(report.as_slice()[0].code, "order_too_large");
+    assert_eq!(report.as_slice()[0].path, "");
+    assert_eq!(report.as_slice()[0].limit, Some(200));
 }

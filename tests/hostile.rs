@@ -11,7 +11,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{packet_with, specmint};
-use specmint::runtime::document::{locate, locate_key, DocumentSpec, DEFAULT_MAX_INPUT_BYTES};
+use specmint::runtime::document::{locate, locate_key, DEFAULT_MAX_INPUT_BYTES};
 use specmint::task_packet::{TaskPacket, DOCUMENT};
 use specmint::{Report, Violation};
 use specmint_codegen::{generate, load, read_spec_dir, Options, SpecSource};
@@ -30,7 +30,7 @@ fn refuse(input: &[u8]) -> Report {
 /// `fragment`. Returns it for further checks.
 fn only(report: &Report, code: &str, path: &str, fragment: &str) -> Violation {
     assert_eq!(report.len(), 1, "{report:#?}");
-    let v = &report.violations[0];
+    let v = &report.as_slice()[0];
     assert_eq!((v.code, v.path.as_str()), (code, path), "{v:#?}");
     assert!(
         v.message.contains(fragment),
@@ -112,7 +112,7 @@ fn input_of_100_mb_is_refused_by_the_size_limit_before_parsing() {
     let report = timed(Duration::from_millis(200), || refuse(&input));
     let v = only(
         &report,
-        "invalid_packet",
+        "packet_too_large",
         "",
         "the packet is 104857600 bytes (max 1048576) and was not parsed",
     );
@@ -123,15 +123,12 @@ fn input_of_100_mb_is_refused_by_the_size_limit_before_parsing() {
 #[test]
 fn size_limit_is_configurable() {
     let input = packet_with("");
-    let spec = DocumentSpec {
-        max_input_bytes: 100,
-        ..DOCUMENT
-    };
+    let spec = DOCUMENT.with_max_input_bytes(100);
     let report = specmint::runtime::document::parse_document::<TaskPacket>(input.as_bytes(), &spec)
         .unwrap_err();
     let v = only(
         &report,
-        "invalid_packet",
+        "packet_too_large",
         "",
         "(max 100) and was not parsed",
     );
@@ -156,7 +153,7 @@ fn cli_refuses_an_oversized_stdin_without_holding_it() {
     assert_eq!(out.status.code(), Some(1));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let error = &verdict["errors"][0];
-    assert_eq!(error["code"], "invalid_packet");
+    assert_eq!(error["code"], "packet_too_large");
     assert_eq!(error["measured"], 3 << 20);
     assert_eq!(error["limit"], 1000);
     assert_eq!(verdict["errors"].as_array().unwrap().len(), 1);
@@ -356,16 +353,13 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
     // Under the default limit: refused unparsed.
     let v = only(
         &refuse(input.as_bytes()),
-        "invalid_packet",
+        "packet_too_large",
         "",
         "and was not parsed",
     );
     assert_eq!(v.measured, Some(input.len() as u64));
     // With the limit lifted: parsed, refused by the item cap (and the byte cap), quickly.
-    let spec = DocumentSpec {
-        max_input_bytes: usize::MAX,
-        ..DOCUMENT
-    };
+    let spec = DOCUMENT.with_max_input_bytes(usize::MAX);
     // Budget for an unoptimized test build; a release build takes well under a second.
     let report = timed(Duration::from_secs(15), || {
         specmint::runtime::document::parse_document::<TaskPacket>(input.as_bytes(), &spec)
@@ -379,11 +373,12 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
         got,
         [
             ("too_many_items", "audience", Some(1_000_000), Some(16)),
-            ("packet_too_large", "", Some(4_000_158), Some(16384)),
+            // As written: with `"fidelity":"none","irreversible":false`.
+            ("packet_too_large", "", Some(4_000_197), Some(16384)),
         ]
     );
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`audience` has 1000000 items (max 16)"
     );
 }
@@ -624,7 +619,8 @@ fn fuzz_empty_key_is_refused_with_pointer_slash() {
 }
 
 /// The document-level rows, for every bundled spec: each refusal is the spec's own parse code
-/// at the empty path, with no panic, whatever the document type.
+/// (its size code for an input over the size limit) at the empty path, with no panic,
+/// whatever the document type.
 #[test]
 fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
     let deep = "[".repeat(10_000);
@@ -645,18 +641,14 @@ fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
     for spec in specmint::bundled::ALL {
         for (row, input) in &cases {
             let report = spec.validate(input, None).expect_err(row);
-            assert_eq!(
-                report.violations.len(),
-                1,
-                "{} {row}: {report:?}",
-                spec.cli_name
-            );
-            let v = &report.violations[0];
-            assert_eq!(
-                v.code, spec.document.parse_error_code,
-                "{} {row}",
-                spec.cli_name
-            );
+            assert_eq!(report.len(), 1, "{} {row}: {report:?}", spec.cli_name);
+            let v = &report.as_slice()[0];
+            let code = if *row == "over the size limit" {
+                spec.document.too_large_code
+            } else {
+                spec.document.parse_error_code
+            };
+            assert_eq!(v.code, code, "{} {row}", spec.cli_name);
             assert!(!v.message.is_empty());
         }
     }
@@ -685,12 +677,12 @@ fn duplicate_members_of_an_action_envelope_are_refused_never_last_wins() {
             }
         );
         let report = spec.validate(input.as_bytes(), None).expect_err(member);
-        assert_eq!(report.violations.len(), 1, "{member}: {report:?}");
-        assert_eq!(report.violations[0].code, "INVALID_ENVELOPE", "{member}");
+        assert_eq!(report.len(), 1, "{member}: {report:?}");
+        assert_eq!(report.as_slice()[0].code, "INVALID_ENVELOPE", "{member}");
         assert!(
-            report.violations[0].message.contains("duplicate"),
+            report.as_slice()[0].message.contains("duplicate"),
             "{member}: {}",
-            report.violations[0].message
+            report.as_slice()[0].message
         );
     }
 }

@@ -10,7 +10,6 @@ fn verdict(cli_name: &str, input: &str) -> Vec<(String, String)> {
     match spec.validate(input.as_bytes(), None) {
         Ok(_) => Vec::new(),
         Err(report) => report
-            .violations
             .iter()
             .map(|v| (v.code.to_owned(), v.path.clone()))
             .collect(),
@@ -164,20 +163,20 @@ fn taskpack_refusals_name_the_ask_the_version_and_the_attachment() {
         .unwrap()
         .validate(pack(&no_accept, "0.1", "").as_bytes(), None)
         .unwrap_err();
-    assert_eq!(report.violations.len(), 1);
-    assert_eq!(report.violations[0].code, "ask_without_accept");
-    assert_eq!(report.violations[0].path, "passport.asks[1].accept");
+    assert_eq!(report.len(), 1);
+    assert_eq!(report.as_slice()[0].code, "ask_without_accept");
+    assert_eq!(report.as_slice()[0].path, "passport.asks[1].accept");
 
     let report = bundled::find("taskpack")
         .unwrap()
         .validate(pack(good_ask, "9.9", "").as_bytes(), None)
         .unwrap_err();
-    assert_eq!(report.violations[0].code, "unknown_version");
-    assert_eq!(report.violations[0].path, "taskpack");
+    assert_eq!(report.as_slice()[0].code, "unknown_version");
+    assert_eq!(report.as_slice()[0].path, "taskpack");
     assert!(
-        report.violations[0].message.contains("9.9"),
+        report.as_slice()[0].message.contains("9.9"),
         "{}",
-        report.violations[0].message
+        report.as_slice()[0].message
     );
 
     let tampered = good_file.replace("hello world", "hello there");
@@ -185,12 +184,12 @@ fn taskpack_refusals_name_the_ask_the_version_and_the_attachment() {
         .unwrap()
         .validate(pack(good_ask, "0.1", &tampered).as_bytes(), None)
         .unwrap_err();
-    assert_eq!(report.violations[0].code, "attachment_mismatch");
-    assert_eq!(report.violations[0].path, "attachments[0].sha256");
+    assert_eq!(report.as_slice()[0].code, "attachment_mismatch");
+    assert_eq!(report.as_slice()[0].path, "attachments[0].sha256");
     assert!(
-        report.violations[0].message.contains("brief.txt"),
+        report.as_slice()[0].message.contains("brief.txt"),
         "{}",
-        report.violations[0].message
+        report.as_slice()[0].message
     );
 
     let base64 = r#"{"name":"logo.bin","encoding":"base64","bytes":3,"data":"AAE*"}"#;
@@ -264,4 +263,58 @@ fn human_output_points_into_the_prose_around_an_extracted_envelope() {
             "<stdin>:2:{column}: error[INVALID_ENVELOPE]: `package_id` `pkg_` does not match `^pkg_[A-Za-z0-9_-]{{1,63}}$`\n<stdin>: invalid action-envelope (1 error)\n"
         )
     );
+}
+
+/// An input over the reader's size limit is refused unparsed with the spec's own size code
+/// (the code of its document byte cap) where it has one, else with its parse code.
+#[test]
+fn oversized_input_gets_each_specs_own_size_code() {
+    let codes: Vec<(&str, &str, &str)> = bundled::ALL
+        .iter()
+        .map(|b| {
+            (
+                b.cli_name,
+                b.document.too_large_code,
+                b.document.parse_error_code,
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("action-envelope", "INVALID_ENVELOPE", "INVALID_ENVELOPE"),
+            (
+                "task-envelope",
+                "invalid_task_envelope",
+                "invalid_task_envelope"
+            ),
+            ("task-packet", "packet_too_large", "invalid_packet"),
+            ("taskpack", "invalid_taskpack", "invalid_taskpack"),
+        ]
+    );
+    for b in bundled::ALL {
+        let report = b.validate(b"{}", Some(1)).unwrap_err();
+        assert_eq!(report.len(), 1);
+        let v = &report.as_slice()[0];
+        assert_eq!((v.code, v.path.as_str()), (b.document.too_large_code, ""));
+        assert_eq!((v.measured, v.limit), (Some(2), Some(1)));
+        let out = common::specmint(
+            &[
+                "validate",
+                b.cli_name,
+                "-",
+                "--format",
+                "json",
+                "--max-input-bytes",
+                "1",
+            ],
+            b"{}",
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", b.cli_name);
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            common::codes_and_paths(&verdict),
+            [(b.document.too_large_code.to_owned(), String::new())]
+        );
+    }
 }

@@ -5,7 +5,8 @@
 mod common;
 
 use specmint::bundled;
-use specmint_codegen::{ExampleKind, SpecSource};
+use specmint_codegen::model::ExampleKind;
+use specmint_codegen::SpecSource;
 
 fn bundled_sources() -> Vec<SpecSource> {
     let root = common::root();
@@ -59,7 +60,6 @@ fn every_spec_example_gets_its_stated_verdict() {
                 ExampleKind::Invalid(expected) => {
                     let report = verdict.expect_err(&at);
                     let got: Vec<(String, String)> = report
-                        .violations
                         .iter()
                         .map(|v| (v.code.to_owned(), v.path.clone()))
                         .collect();

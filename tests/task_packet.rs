@@ -5,15 +5,12 @@ mod common;
 use common::{codes_and_paths, constraints, packet_with, specmint, validate_json};
 use specmint::task_packet::{
     self, AcceptanceKind, OutputFormat, PacketError, Role, TaskPacket, CONSTRAINT_TEXT_MAX_CHARS,
-    MINIMAL_PACKET_EXAMPLE, TASK_PACKET_MAX_BYTES,
+    FULL_PACKET_EXAMPLE, FULL_PACKET_WRITTEN, MINIMAL_PACKET_EXAMPLE, MINIMAL_PACKET_WRITTEN,
+    TASK_PACKET_MAX_BYTES,
 };
 
 fn pairs(report: &specmint::Report) -> Vec<(&str, &str)> {
-    report
-        .violations
-        .iter()
-        .map(|v| (v.code, v.path.as_str()))
-        .collect()
+    report.iter().map(|v| (v.code, v.path.as_str())).collect()
 }
 
 #[test]
@@ -22,10 +19,16 @@ fn minimal_packet_is_valid_and_round_trips_to_itself_tagged() {
     assert_eq!(packet.from_role, Role::Planner);
     assert_eq!(packet.to_role, Role::Executor);
     assert_eq!(packet.output_format, OutputFormat::Markdown);
-    let expected = MINIMAL_PACKET_EXAMPLE.replace(
-        r#""output_format":"markdown""#,
-        r#""output_format":{"kind":"markdown"}"#,
-    );
+    // Written tagged, with `fidelity` and `irreversible` at their defaults (as the reference
+    // writes it; spec/task_packet.md, "The packet as written").
+    let expected = MINIMAL_PACKET_EXAMPLE
+        .replace(
+            r#""output_format":"markdown""#,
+            r#""output_format":{"kind":"markdown"}"#,
+        )
+        .strip_suffix('}')
+        .map(|head| format!(r#"{head},"fidelity":"none","irreversible":false}}"#))
+        .unwrap();
     assert_eq!(packet.to_canonical_json(), expected);
     let (code, verdict) = validate_json(MINIMAL_PACKET_EXAMPLE);
     assert_eq!(code, 0, "{verdict}");
@@ -65,7 +68,7 @@ fn char_caps_count_unicode_scalar_values_not_bytes_or_utf16_units() {
             assert_eq!(result.is_ok(), valid, "{n} × {unit}");
             if let Err(report) = result {
                 assert_eq!(pairs(&report), [("field_too_long", "constraints[0].text")]);
-                assert_eq!(report.violations[0].measured, Some(201));
+                assert_eq!(report.as_slice()[0].measured, Some(201));
             }
         }
     }
@@ -129,8 +132,8 @@ fn short_output_format_is_trimmed_case_insensitive_and_written_tagged() {
     ] {
         let input = packet_with("").replace(r#""markdown""#, bad);
         let report = TaskPacket::from_json_str(&input).unwrap_err();
-        assert_eq!(report.violations.len(), 1, "{bad}");
-        assert_eq!(report.violations[0].code, "invalid_packet", "{bad}");
+        assert_eq!(report.len(), 1, "{bad}");
+        assert_eq!(report.as_slice()[0].code, "invalid_packet", "{bad}");
     }
 }
 
@@ -152,11 +155,11 @@ fn every_violation_is_reported_in_document_order() {
         ]
     );
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`packet_id` must not be blank"
     );
     assert_eq!(
-        report.violations[3].message,
+        report.as_slice()[3].message,
         "`audience[0]` must not be blank"
     );
 }
@@ -177,7 +180,7 @@ fn per_kind_acceptance_cap_counts_each_kind_separately() {
     let report = TaskPacket::from_json_str(&input).unwrap_err();
     assert_eq!(pairs(&report), [("too_many_items", "acceptance")]);
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`acceptance` has 7 items of kind `must_use_tools` (max 6)"
     );
     assert_eq!(AcceptanceKind::ALL.len(), 4);
@@ -192,22 +195,23 @@ fn byte_cap_is_measured_on_the_normalized_compact_packet() {
     let input = packet_with(&format!(r#","boundaries":["{}"]"#, "b".repeat(at_cap)));
     let packet = TaskPacket::from_json_str(&input).unwrap();
     assert_eq!(packet.to_canonical_json().len(), TASK_PACKET_MAX_BYTES);
-    // Whitespace in the input does not count: the same packet pretty-printed is over the cap
-    // as text but not as a normalized packet.
+    // Whitespace in the input does not count: the same packet pretty-printed and indented
+    // further is over the cap as text but not as a normalized packet.
     let pretty =
         serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&input).unwrap())
-            .unwrap();
+            .unwrap()
+            .replace('\n', &format!("\n{}", " ".repeat(16)));
     assert!(pretty.len() > TASK_PACKET_MAX_BYTES);
     assert!(TaskPacket::from_json_str(&pretty).is_ok());
     let over = packet_with(&format!(r#","boundaries":["{}"]"#, "b".repeat(at_cap + 1)));
     let report = TaskPacket::from_json_str(&over).unwrap_err();
     assert_eq!(pairs(&report), [("packet_too_large", "")]);
     assert_eq!(
-        report.violations[0].measured,
+        report.as_slice()[0].measured,
         Some(TASK_PACKET_MAX_BYTES as u64 + 1)
     );
     assert_eq!(
-        report.violations[0].limit,
+        report.as_slice()[0].limit,
         Some(TASK_PACKET_MAX_BYTES as u64)
     );
 }
@@ -232,12 +236,12 @@ fn parse_errors_are_invalid_packet_with_serdes_message() {
         ),
     ] {
         let report = TaskPacket::from_json_str(input).unwrap_err();
-        assert_eq!(report.violations.len(), 1, "{input}");
-        assert_eq!(report.violations[0].code, "invalid_packet", "{input}");
+        assert_eq!(report.len(), 1, "{input}");
+        assert_eq!(report.as_slice()[0].code, "invalid_packet", "{input}");
         assert!(
-            report.violations[0].message.contains(needle),
+            report.as_slice()[0].message.contains(needle),
             "{input}: {}",
-            report.violations[0].message
+            report.as_slice()[0].message
         );
     }
 }
@@ -359,9 +363,183 @@ fn input_size_limit_is_configurable_and_checked_before_parsing() {
     );
     assert_eq!(out.status.code(), Some(1));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Over the size the reader takes in is the spec's size code, not "not the shape".
     assert_eq!(
         codes_and_paths(&verdict),
-        [("invalid_packet".to_owned(), String::new())]
+        [("packet_too_large".to_owned(), String::new())]
     );
     assert_eq!(verdict["errors"][0]["limit"], 16);
+    assert_eq!(
+        verdict["errors"][0]["message"],
+        format!(
+            "the packet is {} bytes (max 16) and was not parsed",
+            MINIMAL_PACKET_EXAMPLE.len()
+        )
+    );
+}
+
+#[test]
+fn blank_is_refused_only_where_the_spec_says_non_blank() {
+    // The reference accepts a blank artifact id, finding text and parent packet; the spec
+    // states no rule for them, so neither the validator nor the CLI refuses them.
+    for blank in ["", " ", "\u{3000}"] {
+        let b = serde_json::to_string(blank).unwrap();
+        let input = packet_with(&format!(
+            r#","parent_packet":{b},"artifacts":[{{"id":{b}}}],"findings":[{{"text":{b},"evidence":[]}}]"#
+        ));
+        let packet = TaskPacket::from_json_str(&input).unwrap_or_else(|r| panic!("{b}: {r}"));
+        assert_eq!(packet.parent_packet.as_deref(), Some(blank));
+        assert_eq!(packet.artifacts[0].id, blank);
+        assert_eq!(packet.findings[0].text, blank);
+        let (code, verdict) = validate_json(&input);
+        assert_eq!(
+            (code, &verdict["valid"]),
+            (0, &serde_json::json!(true)),
+            "{verdict}"
+        );
+    }
+    // Where the spec says non-blank, blank is still refused, each at its own path.
+    let input = packet_with(
+        r#","constraints":[{"id":" ","text":""}],"audience":[" "],"acceptance":[{"kind":"output_contains","value":"　"}]"#,
+    )
+    .replace(r#""goal_id":"t-1""#, r#""goal_id":"""#);
+    let (code, verdict) = validate_json(&input);
+    assert_eq!(code, 1);
+    assert_eq!(
+        codes_and_paths(&verdict),
+        [
+            ("blank_field".to_owned(), "goal_id".to_owned()),
+            ("blank_field".to_owned(), "constraints[0].id".to_owned()),
+            ("blank_field".to_owned(), "constraints[0].text".to_owned()),
+            ("blank_field".to_owned(), "audience[0]".to_owned()),
+            ("blank_field".to_owned(), "acceptance[0].value".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn tool_scope_and_budget_are_objects_never_null() {
+    // The spec types both without `?`, and the reference refuses `null` with invalid_packet.
+    for (field, expected) in [("tool_scope", "ToolScope"), ("budget", "Budget")] {
+        let input = packet_with(&format!(r#","{field}":null"#));
+        let report = TaskPacket::from_json_str(&input).unwrap_err();
+        assert_eq!(pairs(&report), [("invalid_packet", field)]);
+        assert_eq!(report.as_slice()[0].pointer, format!("/{field}"));
+        assert!(
+            report.as_slice()[0]
+                .message
+                .starts_with(&format!("invalid type: null, expected struct {expected}")),
+            "{}",
+            report.as_slice()[0].message
+        );
+        let (code, verdict) = validate_json(&input);
+        assert_eq!(code, 1);
+        assert_eq!(
+            codes_and_paths(&verdict),
+            [("invalid_packet".to_owned(), field.to_owned())]
+        );
+    }
+    // Absent, `{}` or all members at their defaults: the same packet, and not written.
+    let absent = TaskPacket::from_json_str(&packet_with("")).unwrap();
+    for extra in [
+        r#","tool_scope":{},"budget":{}"#,
+        r#","tool_scope":{"allowed":[],"denied":[]},"budget":{"max_turns":null}"#,
+    ] {
+        let packet = TaskPacket::from_json_str(&packet_with(extra)).unwrap();
+        assert_eq!(packet, absent, "{extra}");
+        let written = packet.to_canonical_json();
+        assert!(
+            !written.contains("tool_scope") && !written.contains("budget"),
+            "{written}"
+        );
+    }
+    let packet = TaskPacket::from_json_str(&packet_with(r#","budget":{"max_turns":3}"#)).unwrap();
+    assert_eq!(packet.budget.max_turns, Some(3));
+    assert!(packet
+        .to_canonical_json()
+        .contains(r#""budget":{"max_turns":3}"#));
+}
+
+/// The minimal packet of the spec with goal_id `task-1`, as a caller sends it.
+fn minimal_task_1() -> String {
+    MINIMAL_PACKET_EXAMPLE.replace("<your task_id>", "task-1")
+}
+
+#[test]
+fn the_spec_examples_are_written_as_the_reference_writes_them() {
+    let minimal = TaskPacket::from_json_str(&minimal_task_1()).unwrap();
+    assert_eq!(minimal.to_canonical_json(), MINIMAL_PACKET_WRITTEN);
+    assert_eq!(
+        MINIMAL_PACKET_WRITTEN,
+        r#"{"packet_id":"pk-1","goal_id":"task-1","round":1,"from_role":"planner","to_role":"executor","objective":"one sentence: what the next role must do","output_format":{"kind":"markdown"},"fidelity":"none","irreversible":false}"#
+    );
+    let full = TaskPacket::from_json_str(FULL_PACKET_EXAMPLE).unwrap();
+    assert_eq!(full.to_canonical_json(), FULL_PACKET_WRITTEN);
+    assert_eq!(FULL_PACKET_WRITTEN.len(), 1347);
+    // The written form is a packet that is written as itself.
+    for written in [MINIMAL_PACKET_WRITTEN, FULL_PACKET_WRITTEN] {
+        let again = TaskPacket::from_json_str(written).unwrap();
+        assert_eq!(again.to_canonical_json(), written);
+    }
+}
+
+#[test]
+fn members_are_written_at_their_defaults_where_the_reference_writes_them() {
+    let written = |extra: &str| {
+        TaskPacket::from_json_str(&packet_with(extra))
+            .unwrap()
+            .to_canonical_json()
+    };
+    // `fidelity` and `irreversible` always, last but for `budget` between them.
+    assert!(written("").ends_with(r#","fidelity":"none","irreversible":false}"#));
+    assert!(written(r#","irreversible":true,"budget":{"max_turns":2}"#)
+        .ends_with(r#","fidelity":"none","budget":{"max_turns":2},"irreversible":true}"#));
+    // A written tool_scope carries both lists; an empty one is not written.
+    assert!(written(r#","tool_scope":{"denied":["mail_send"]}"#)
+        .contains(r#","tool_scope":{"allowed":[],"denied":["mail_send"]},"#));
+    assert!(!written(r#","tool_scope":{"allowed":[]}"#).contains("tool_scope"));
+    // `json` is written with its schema, null or not.
+    let json = packet_with("").replace(r#""markdown""#, r#"{"kind":"json"}"#);
+    assert!(TaskPacket::from_json_str(&json)
+        .unwrap()
+        .to_canonical_json()
+        .contains(r#""output_format":{"kind":"json","schema":null},"#));
+}
+
+/// The spec's cap vector: the minimal packet (goal_id `task-1`) with one boundary of `n` `a`s.
+fn cap_vector(n: usize) -> String {
+    let minimal = minimal_task_1();
+    format!(
+        r#"{},"boundaries":["{}"]}}"#,
+        &minimal[..minimal.len() - 1],
+        "a".repeat(n)
+    )
+}
+
+#[test]
+fn byte_cap_vector_at_16384_and_16385_bytes_as_written() {
+    let at_cap = cap_vector(16144);
+    assert_eq!(at_cap.len(), 16336);
+    let packet = TaskPacket::from_json_str(&at_cap).unwrap();
+    assert_eq!(packet.to_canonical_json().len(), TASK_PACKET_MAX_BYTES);
+    let (code, verdict) = validate_json(&at_cap);
+    assert_eq!(code, 0, "{verdict}");
+
+    let over = cap_vector(16145);
+    assert_eq!(over.len(), 16337);
+    let report = TaskPacket::from_json_str(&over).unwrap_err();
+    assert_eq!(pairs(&report), [("packet_too_large", "")]);
+    assert_eq!(report.as_slice()[0].measured, Some(16385));
+    assert_eq!(report.as_slice()[0].limit, Some(16384));
+    assert_eq!(
+        report.as_slice()[0].message,
+        "the document is 16385 bytes as compact JSON (max 16384)"
+    );
+    let (code, verdict) = validate_json(&over);
+    assert_eq!(code, 1);
+    assert_eq!(
+        codes_and_paths(&verdict),
+        [("packet_too_large".to_owned(), String::new())]
+    );
+    assert_eq!(verdict["errors"][0]["measured"], 16385);
 }

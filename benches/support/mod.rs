@@ -220,7 +220,7 @@ pub fn spec_examples(module: &str) -> Vec<Fixture> {
     let mut valid: Vec<&str> = spec
         .examples
         .iter()
-        .filter(|e| e.kind == specmint_codegen::ExampleKind::Valid)
+        .filter(|e| e.kind == specmint_codegen::model::ExampleKind::Valid)
         .map(|e| e.text.as_str())
         .collect();
     valid.sort_by_key(|t| t.len());

@@ -178,10 +178,6 @@ fn non_blank<S: AsRef<str>>(value: &S, _: &()) -> garde::Result {
     Ok(())
 }
 
-fn non_blank_opt(value: &Option<String>, ctx: &()) -> garde::Result {
-    value.as_ref().map_or(Ok(()), |v| non_blank(v, ctx))
-}
-
 fn differs_from(other: &Role) -> impl FnOnce(&Role, &()) -> garde::Result + '_ {
     move |value, _| {
         if value == other {
@@ -263,14 +259,11 @@ fn max_json_bytes<T: Serialize>(whole: &T) -> impl FnOnce(&bool, &()) -> garde::
     }
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
 fn default_fidelity() -> specmint::task_packet::Fidelity {
     specmint::task_packet::Fidelity::None
 }
-fn is_default_fidelity(f: &specmint::task_packet::Fidelity) -> bool {
-    *f == specmint::task_packet::Fidelity::None
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 #[derive(Serialize, Deserialize, garde::Validate)]
@@ -281,7 +274,7 @@ pub struct GardePacket {
     #[garde(custom(non_blank))]
     goal_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[garde(custom(non_blank_opt))]
+    #[garde(skip)]
     parent_packet: Option<String>,
     #[garde(skip)]
     round: u32,
@@ -293,9 +286,9 @@ pub struct GardePacket {
     objective: String,
     #[garde(skip)]
     output_format: OutputFormat,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[garde(skip)]
-    tool_scope: Option<ToolScope>,
+    tool_scope: ToolScope,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[garde(skip)]
     boundaries: Vec<String>,
@@ -341,16 +334,13 @@ pub struct GardePacket {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[garde(skip)]
     next_steps: Vec<String>,
-    #[serde(
-        default = "default_fidelity",
-        skip_serializing_if = "is_default_fidelity"
-    )]
+    #[serde(default = "default_fidelity")]
     #[garde(skip)]
     fidelity: specmint::task_packet::Fidelity,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[garde(skip)]
-    budget: Option<Budget>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    budget: Budget,
+    #[serde(default)]
     #[garde(custom(max_json_bytes(self)))]
     irreversible: bool,
 }
@@ -376,7 +366,7 @@ pub struct GardeAssertion {
 #[derive(Serialize, Deserialize, garde::Validate)]
 #[serde(deny_unknown_fields)]
 pub struct GardeArtifact {
-    #[garde(custom(non_blank))]
+    #[garde(skip)]
     id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[garde(skip)]
@@ -389,7 +379,7 @@ pub struct GardeArtifact {
 #[derive(Serialize, Deserialize, garde::Validate)]
 #[serde(deny_unknown_fields)]
 pub struct GardeFinding {
-    #[garde(custom(non_blank))]
+    #[garde(skip)]
     text: String,
     #[garde(skip)]
     evidence: Vec<String>,
@@ -437,9 +427,6 @@ pub fn hand_validate<const TUNED: bool>(p: &TaskPacket) -> Result<(), Vec<String
     let mut e = Vec::new();
     text_rules(&mut e, &|| "packet_id".into(), &p.packet_id, None);
     text_rules(&mut e, &|| "goal_id".into(), &p.goal_id, None);
-    if let Some(parent) = &p.parent_packet {
-        text_rules(&mut e, &|| "parent_packet".into(), parent, None);
-    }
     text_rules(
         &mut e,
         &|| "objective".into(),
@@ -519,18 +506,12 @@ pub fn hand_validate<const TUNED: bool>(p: &TaskPacket) -> Result<(), Vec<String
         }
     }
 
-    for (i, a) in p.artifacts.iter().enumerate() {
-        text_rules(&mut e, &|| format!("artifacts[{i}].id"), &a.id, None);
-    }
     list_max(
         &mut e,
         "evidence_index",
         p.evidence_index.len(),
         EVIDENCE_INDEX_MAX,
     );
-    for (i, f) in p.findings.iter().enumerate() {
-        text_rules(&mut e, &|| format!("findings[{i}].text"), &f.text, None);
-    }
     if p.from_role == p.to_role {
         e.push(format!(
             "`to_role` must differ from `from_role` (both `{}`)",

@@ -11,6 +11,11 @@ pub struct Pos {
     pub col: usize,
 }
 
+impl Pos {
+    /// The first line's first column: where a problem of the whole file is reported.
+    pub(crate) const TOP: Pos = Pos { line: 1, col: 1 };
+}
+
 /// One problem found in a spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {

@@ -17,7 +17,9 @@
 //!   * a union's bare token, written as its tagged object (`"json"` →
 //!     `{"kind":"json","schema":null}`);
 //!   * a union's optional member left out of the input, written as `null`;
-//!   * an absent object member that reads as `{}`, written as `"key":{}`;
+//!   * an absent member written anyway: a required object read as `{}` (`"key":{}`), or
+//!     a member the sidecar's `[canonical] always_written` lists, written at its default
+//!     (`"irreversible":false`);
 //!   * a `number`, written as `serde_json` spells an `f64`: at most 24 bytes, from an input
 //!     of at least 1 (`5` → `5.0`, `1e15` → `1000000000000000.0`);
 //!   * inside a list, each element, so the list's item cap multiplies the element's growth.
@@ -50,16 +52,6 @@ fn quoted(s: &str) -> u64 {
     serde_json::to_string(s).map_or(u64::MAX / 4, |q| q.len() as u64)
 }
 
-/// Whether an absent field is written anyway: an object member read as `{}`, which has no
-/// `skip_serializing_if` (the same choice as the field's serde attributes in `rust.rs`).
-fn written_when_absent(f: &Field) -> bool {
-    let skipped = f.default.is_some()
-        || (!f.required && f.ty.nullable)
-        || f.read_optional()
-        || (!f.required && f.ty.array);
-    f.absent_is_empty && !skipped
-}
-
 /// `,"key":null`: an optional member left out of the input and written as `null`.
 fn null_member(key: &str) -> u64 {
     1 + quoted(key) + 1 + 4
@@ -80,22 +72,30 @@ impl<'a> Growth<'a> {
     }
 
     /// The most a field can add: when present, its value's growth; when absent, what is
-    /// written in its place (nothing, except `"key":{}` for an object read as `{}`).
+    /// written in its place (nothing, except `,"key":` and its default for a field written
+    /// when absent).
     fn field(&mut self, f: &Field) -> Option<u64> {
         let present = self.value(&f.ty, f)?;
-        let absent = if written_when_absent(f) {
-            let Base::Object(name) = &f.ty.base else {
-                return None;
-            };
-            1 + quoted(&f.key) + 1 + self.empty_len(name)?
+        let absent = if f.written_when_absent() {
+            1 + quoted(&f.key) + 1 + self.default_len(f)?
         } else {
             0
         };
         Some(present.max(absent))
     }
 
-    /// Canonical length of an object read from `{}`: its members that read as `{}` too are
-    /// written out, every other member holds its default and is left out.
+    /// Canonical length of the default an absent field is written as.
+    fn default_len(&mut self, f: &Field) -> Option<u64> {
+        match &f.ty.base {
+            Base::Object(name) if f.absent_is_empty => self.empty_len(name),
+            _ => serde_json::to_string(&f.default_json()?)
+                .ok()
+                .map(|s| s.len() as u64),
+        }
+    }
+
+    /// Canonical length of an object read from `{}`: its members written when absent are
+    /// written as their defaults, every other member is left out.
     fn empty_len(&mut self, name: &str) -> Option<u64> {
         let o = self.find_object(name)?;
         if o.selector.is_some() || !self.visiting.insert(name.to_owned()) {
@@ -104,11 +104,8 @@ impl<'a> Growth<'a> {
         let mut len = 2u64;
         let mut first = true;
         for f in &o.fields {
-            if written_when_absent(f) {
-                let Base::Object(child) = &f.ty.base else {
-                    return None;
-                };
-                len += u64::from(!first) + quoted(&f.key) + 1 + self.empty_len(child)?;
+            if f.written_when_absent() {
+                len += u64::from(!first) + quoted(&f.key) + 1 + self.default_len(f)?;
                 first = false;
             }
         }

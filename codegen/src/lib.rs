@@ -3,8 +3,11 @@
 //!
 //! Phases: **load** ([`pulldown_cmark`] tables, headings and fences with positions; the
 //! sidecar walked with [`toml::Spanned`] spans) → **check** (every cross-check, all problems
-//! collected) → **model** ([`Spec`]) → **emit** (cannot fail). [`generate`] is pure: it
-//! returns files and touches no disk; [`Config`] is the `build.rs` adapter.
+//! collected) → **model** ([`model::Spec`]) → **emit** (cannot fail). [`generate`] is pure:
+//! it returns files and touches no disk; [`Config`] is the `build.rs` adapter.
+//!
+//! The front door is [`Config`] (for `build.rs`), [`generate`] and [`load`], and the
+//! [`Diagnostics`] they report; the checked model lives in [`model`].
 //!
 //! In `build.rs`:
 //!
@@ -23,7 +26,7 @@ mod diag;
 mod growth;
 mod markdown;
 mod mermaid;
-mod model;
+pub mod model;
 mod names;
 mod rust;
 mod schema;
@@ -35,7 +38,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Diagnostic, Diagnostics, Pos};
-pub use model::*;
 
 /// One spec's two files, as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +73,7 @@ impl Default for Options {
 }
 
 /// Loads and checks one spec into its model.
-pub fn load(source: &SpecSource) -> Result<Spec, Diagnostics> {
+pub fn load(source: &SpecSource) -> Result<model::Spec, Diagnostics> {
     check::check(source)
 }
 

@@ -5,7 +5,7 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use crate::diag::{LineIndex, Pos};
 
 /// A code span with its position.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CodeSpan {
     pub text: String,
     pub pos: Pos,

@@ -1,7 +1,12 @@
 //! The checked model of one spec (IR). Everything the emitters need, nothing they must check.
+//!
+//! [`crate::load`] builds it; the emitters read it. Its types are `#[non_exhaustive]` (but
+//! [`ExampleKind`], whose three kinds the spec format closes), so a new spec-format feature
+//! can add a field or a variant without breaking a reader.
 
 /// One checked spec.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Spec {
     /// Module name, the file stem (`orders`).
     pub name: String,
@@ -33,6 +38,7 @@ pub struct Spec {
 
 /// How the document is found in the input text (sidecar `[spec] extract`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Extract {
     /// The whole text is the JSON document.
     #[default]
@@ -43,6 +49,7 @@ pub enum Extract {
 
 /// A states table with its transitions.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Machine {
     /// Table name of the states table (`package_state`).
     pub name: String,
@@ -60,6 +67,7 @@ pub struct Machine {
 
 /// One row of a states table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct State {
     /// The state as spelled.
     pub value: String,
@@ -73,6 +81,7 @@ pub struct State {
 
 /// One legal move.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Transition {
     /// Index into [`Machine::states`].
     pub from: usize,
@@ -88,6 +97,31 @@ impl Spec {
         self.types.iter().find(|t| t.name() == name)
     }
 
+    /// The error codes every producer of which the schema itself states (structure, types,
+    /// `maxLength`, `maxItems`, non-blank `pattern`, `additionalProperties: false` for
+    /// forbidden keys), sorted: a document refused only with these codes is refused by any
+    /// 2020-12 validator too. A code that any cross-field or `x-` rule also produces is left
+    /// out.
+    pub fn expressible_codes(&self) -> Vec<&str> {
+        let x_only = |code: &str| {
+            self.rules.iter().any(|r| r.code == code)
+                || self
+                    .errors
+                    .rule_codes
+                    .iter()
+                    .any(|(kind, c)| c == code && X_ONLY_RULE_KINDS.contains(&kind.as_str()))
+        };
+        let mut codes: Vec<&str> = self
+            .errors
+            .codes
+            .iter()
+            .map(|c| c.code.as_str())
+            .filter(|c| !x_only(c))
+            .collect();
+        codes.sort_unstable();
+        codes
+    }
+
     /// The root object.
     pub fn root_object(&self) -> &Object {
         match self.type_def(&self.root) {
@@ -100,6 +134,7 @@ impl Spec {
 /// A named type: one field, enum or union table.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)] // built once per spec; unboxed keeps matching simple
+#[non_exhaustive]
 pub enum TypeDef {
     /// A field table: a JSON object.
     Object(Object),
@@ -131,6 +166,7 @@ impl TypeDef {
 
 /// A field table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Object {
     /// Table name (`line_item`).
     pub name: String,
@@ -150,8 +186,9 @@ pub struct Object {
     pub digest: Vec<Digest>,
     /// Members whose shape an enum field of this object chooses (`object by `field``).
     pub selector: Option<Selector>,
-    /// Whether the object can be read from an absent key as `{}` (every member optional in
-    /// Rust, at least one with a coded `required`); such objects implement `Default`.
+    /// Whether the object can be read from an absent key as `{}`: every member optional in
+    /// Rust and at least one with a coded `required`, or the table of an optional (`—`)
+    /// field without `?` (every member plain optional). Such objects implement `Default`.
     pub defaultable: bool,
     /// Whether the table was synthesized (an empty object for a selector case without a table).
     pub synthesized: bool,
@@ -159,11 +196,10 @@ pub struct Object {
 
 /// `object by `field``: the members chosen by an enum field of the same object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Selector {
-    /// JSON key of the choosing enum field.
-    pub by: String,
-    /// Rust name of the choosing field.
-    pub by_rust: String,
+    /// The choosing enum field.
+    pub by: Member,
     /// Table name of its enum.
     pub enum_name: String,
     /// Rust name of its enum.
@@ -178,6 +214,7 @@ pub struct Selector {
 
 /// One enum value of a selector and the object table of each chosen member.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SelectorCase {
     /// JSON spelling of the enum value.
     pub value: String,
@@ -187,40 +224,50 @@ pub struct SelectorCase {
     pub tables: Vec<String>,
 }
 
+/// A name as the JSON spells it and its Rust name: a member's key and Rust field, or an
+/// enum value and its variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Member {
+    /// As spelled in JSON.
+    pub key: String,
+    /// The Rust identifier (field or variant, without `r#`).
+    pub rust: String,
+}
+
 /// A list must not contain the value of another field of the same object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct NotContains {
-    /// JSON key of the list field.
-    pub list: String,
-    /// Rust name of the list field.
-    pub list_rust: String,
-    /// JSON key of the value field.
-    pub value: String,
-    /// Rust name of the value field.
-    pub value_rust: String,
+    /// The list field.
+    pub list: Member,
+    /// The value field.
+    pub value: Member,
     /// The error code.
     pub code: String,
 }
 
 /// Declared digest (and length) of content held in the object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Digest {
-    /// (JSON key, Rust name) of the hex SHA-256 member.
-    pub sha256: (String, String),
-    /// (JSON key, Rust name) of the content member.
-    pub data: (String, String),
-    /// (JSON key, Rust name) of the encoding member (`utf8` / `base64`).
-    pub encoding: (String, String),
-    /// (JSON key, Rust name) of the byte-count member.
-    pub length: Option<(String, String)>,
-    /// (JSON key, Rust name) of the member naming the content in messages.
-    pub label: Option<(String, String)>,
+    /// The hex SHA-256 member.
+    pub sha256: Member,
+    /// The content member.
+    pub data: Member,
+    /// The encoding member (`utf8` / `base64`).
+    pub encoding: Member,
+    /// The byte-count member.
+    pub length: Option<Member>,
+    /// The member naming the content in messages.
+    pub label: Option<Member>,
     /// The error code.
     pub code: String,
 }
 
 /// One row of a field table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Field {
     /// The JSON key.
     pub key: String,
@@ -237,20 +284,57 @@ pub struct Field {
     /// Field rules.
     pub rules: FieldRules,
     /// An absent key reads as the empty object (`{}`): a plain `✔` field whose table is
-    /// [`Object::defaultable`].
+    /// [`Object::defaultable`] (always written), or an optional (`—`) field typed as a field
+    /// table without `?` (left out when written while it holds that default).
     pub absent_is_empty: bool,
+    /// Written even while it holds its default (the sidecar's `[canonical] always_written`):
+    /// an absent key is written as that default.
+    pub always_written: bool,
 }
 
 impl Field {
+    /// The field's JSON key and Rust name.
+    pub fn member(&self) -> Member {
+        Member {
+            key: self.key.clone(),
+            rust: self.rust_name.clone(),
+        }
+    }
+
     /// Whether the Rust field is `Option<T>` although the type has no `?` (a coded or
     /// conditional requirement: presence is checked by a rule, not by the parser).
     pub fn read_optional(&self) -> bool {
         self.rules.required.is_some() || self.rules.required_if.is_some()
     }
+
+    /// Whether an absent key is written anyway: an always-written field (as its default), or
+    /// a required object read as `{}`.
+    pub fn written_when_absent(&self) -> bool {
+        self.always_written || (self.absent_is_empty && self.required)
+    }
+
+    /// The JSON value an absent key means: the stated default, `null` (`T?`), `{}` (an
+    /// object read as `{}`) or `[]` (arrays); `None` for a key that must be present.
+    pub fn default_json(&self) -> Option<serde_json::Value> {
+        use serde_json::{json, Value};
+        Some(match &self.default {
+            Some(DefaultValue::Bool(b)) => json!(b),
+            Some(DefaultValue::UInt(n)) => json!(n),
+            Some(DefaultValue::Int(n)) => json!(n),
+            Some(DefaultValue::Number(n)) => json!(n),
+            Some(DefaultValue::String(s)) => json!(s),
+            Some(DefaultValue::Enum { value, .. }) => json!(value),
+            None if self.absent_is_empty => json!({}),
+            None if self.required && !self.read_optional() => return None,
+            None if self.ty.nullable || self.read_optional() => Value::Null,
+            None => json!([]),
+        })
+    }
 }
 
 /// Rules on one field. String rules apply to each element when the field is an array.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct FieldRules {
     /// Not blank, with its code.
     pub non_blank: Option<String>,
@@ -280,23 +364,21 @@ pub struct FieldRules {
 
 /// `if `field` is `value``.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RequiredIf {
-    /// JSON key of the sibling.
-    pub field: String,
-    /// Rust name of the sibling.
-    pub field_rust: String,
+    /// The sibling enum field.
+    pub field: Member,
     /// Rust name of the sibling's enum.
     pub enum_rust: String,
-    /// The value as spelled.
-    pub value: String,
-    /// Its Rust variant.
-    pub variant: String,
+    /// The value (as spelled, and its Rust variant).
+    pub value: Member,
     /// The error code.
     pub code: String,
 }
 
 /// No two items of a list of text are equal.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UniqueItems {
     /// Compare ignoring case.
     pub ignore_case: bool,
@@ -308,6 +390,7 @@ pub struct UniqueItems {
 
 /// A cap as used by a rule.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CapUse {
     /// The Rust constant.
     pub constant: String,
@@ -319,22 +402,20 @@ pub struct CapUse {
 
 /// At most `cap` items share one value of `by`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GroupCap {
-    /// JSON key of the grouping member.
-    pub by: String,
-    /// Rust name of the grouping member.
-    pub by_rust: String,
+    /// The grouping member.
+    pub by: Member,
     /// The cap.
     pub cap: CapUse,
 }
 
 /// No two items share a key.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UniqueBy {
-    /// JSON key of the key member.
-    pub key: String,
-    /// Rust name of the key member.
-    pub key_rust: String,
+    /// The key member.
+    pub key: Member,
     /// Compare ignoring case.
     pub ignore_case: bool,
     /// Compare trimmed.
@@ -345,15 +426,12 @@ pub struct UniqueBy {
 
 /// A value under both sides of a pair is refused.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Contradiction {
-    /// JSON key of the enum member.
-    pub by: String,
-    /// Rust name of the enum member.
-    pub by_rust: String,
-    /// JSON key of the value member.
-    pub value: String,
-    /// Rust name of the value member.
-    pub value_rust: String,
+    /// The enum member.
+    pub by: Member,
+    /// The value member.
+    pub value: Member,
     /// Rust name of the enum of `by`.
     pub enum_rust: String,
     /// The pairs.
@@ -364,36 +442,31 @@ pub struct Contradiction {
 
 /// One contradictory pair of enum values.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Pair {
-    /// JSON spelling of one side.
-    pub a: String,
-    /// Rust variant of `a`.
-    pub a_rust: String,
-    /// JSON spelling of the other side.
-    pub b: String,
-    /// Rust variant of `b`.
-    pub b_rust: String,
+    /// One side (JSON spelling and Rust variant).
+    pub a: Member,
+    /// The other side.
+    pub b: Member,
     /// Values compare ignoring case.
     pub ignore_case: bool,
 }
 
 /// Two fields of one object must differ.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct NotEqual {
-    /// JSON key of the first field.
-    pub a: String,
-    /// Rust name of the first field.
-    pub a_rust: String,
-    /// JSON key of the second field.
-    pub b: String,
-    /// Rust name of the second field.
-    pub b_rust: String,
+    /// The first field.
+    pub a: Member,
+    /// The second field.
+    pub b: Member,
     /// The error code.
     pub code: String,
 }
 
 /// A parsed Type cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TypeRef {
     /// The element type.
     pub base: Base,
@@ -413,6 +486,7 @@ pub struct TypeRef {
 
 /// A base type.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Base {
     /// `string`.
     String,
@@ -439,6 +513,7 @@ pub enum Base {
 
 /// A stated default.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum DefaultValue {
     /// A boolean.
     Bool(bool),
@@ -461,6 +536,7 @@ pub enum DefaultValue {
 
 /// An enum table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Enum {
     /// Table name.
     pub name: String,
@@ -474,6 +550,7 @@ pub struct Enum {
 
 /// One row of an enum table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct EnumValue {
     /// JSON spelling.
     pub value: String,
@@ -485,6 +562,7 @@ pub struct EnumValue {
 
 /// A union table: a tagged object.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Union {
     /// Table name.
     pub name: String,
@@ -502,6 +580,7 @@ pub struct Union {
 
 /// One row of a union table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Variant {
     /// The tag value.
     pub tag_value: String,
@@ -522,6 +601,7 @@ impl Variant {
 
 /// Unit of a cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unit {
     /// Unicode scalar values.
     Chars,
@@ -533,6 +613,7 @@ pub enum Unit {
 
 /// One cap row.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Cap {
     /// The Cap cell, as Markdown.
     pub label: String,
@@ -550,6 +631,7 @@ pub struct Cap {
 
 /// The error table and the mapping from rule kinds to codes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Errors {
     /// Rust name of the error enum.
     pub enum_name: String,
@@ -565,8 +647,13 @@ pub struct Errors {
     pub engine: Vec<String>,
 }
 
+/// Rule kinds of the sidecar's `[errors]` whose codes only an `x-` keyword states: a JSON
+/// Schema cannot say them.
+pub(crate) const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes"];
+
 /// One row of the error table.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ErrorCode {
     /// The code as spelled.
     pub code: String,
@@ -578,17 +665,54 @@ pub struct ErrorCode {
 
 /// A cross-field rule, as declared (for reports and schemas).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Rule {
-    /// Rule kind (`unique`, `not_equal`, `contradiction`, `max_items_per_group`, `document_bytes`).
-    pub kind: String,
+    /// Rule kind.
+    pub kind: RuleKind,
     /// Where it applies (spec path; empty for the document).
     pub path: String,
     /// Its code.
     pub code: String,
 }
 
+/// The kind of a cross-field rule: the sidecar table or cap rule that declared it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum RuleKind {
+    /// `[[unique]]`: unique items, or unique by a key member.
+    Unique,
+    /// `[[not_equal]]`: two fields of one object differ.
+    NotEqual,
+    /// `[[contradiction]]`: contradictory pairs among the items.
+    Contradiction,
+    /// `[[not_contains]]`: a list does not contain a sibling's value.
+    NotContains,
+    /// `[[digest]]`: content matches its declared digest.
+    Digest,
+    /// A cap with `rule = "max_items_per_group"`.
+    MaxItemsPerGroup,
+    /// A cap with `rule = "document_bytes"`.
+    DocumentBytes,
+}
+
+impl RuleKind {
+    /// The kind as the sidecar spells it (`not_equal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Unique => "unique",
+            RuleKind::NotEqual => "not_equal",
+            RuleKind::Contradiction => "contradiction",
+            RuleKind::NotContains => "not_contains",
+            RuleKind::Digest => "digest",
+            RuleKind::MaxItemsPerGroup => "max_items_per_group",
+            RuleKind::DocumentBytes => "document_bytes",
+        }
+    }
+}
+
 /// A fenced `json` example.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Example {
     /// What the example claims.
     pub kind: ExampleKind,

@@ -105,39 +105,12 @@ pub(crate) fn emit(spec: &Spec) -> String {
     top.insert("x-error-codes".into(), error_codes);
     top.insert(
         "x-schema-expressible-codes".into(),
-        json!(expressible_codes(spec)),
+        json!(spec.expressible_codes()),
     );
     // serde_json's Map is a BTreeMap here (no preserve_order), so keys come out sorted.
     let mut s = serde_json::to_string_pretty(&Value::Object(top)).expect("a Value serializes");
     s.push('\n');
     s
-}
-
-/// Rule kinds of the sidecar's `[errors]` that a JSON Schema cannot state.
-const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes"];
-
-/// The error codes every producer of which the schema itself states (structure, types,
-/// `maxLength`, `maxItems`, non-blank `pattern`, `additionalProperties: false` for forbidden
-/// keys): a document refused only with these codes is refused by any 2020-12 validator too.
-/// A code that any cross-field or `x-` rule also produces is left out.
-fn expressible_codes(spec: &Spec) -> Vec<&str> {
-    let x_only = |code: &str| {
-        spec.rules.iter().any(|r| r.code == code)
-            || spec
-                .errors
-                .rule_codes
-                .iter()
-                .any(|(kind, c)| c == code && X_ONLY_RULE_KINDS.contains(&kind.as_str()))
-    };
-    let mut codes: Vec<&str> = spec
-        .errors
-        .codes
-        .iter()
-        .map(|c| c.code.as_str())
-        .filter(|c| !x_only(c))
-        .collect();
-    codes.sort_unstable();
-    codes
 }
 
 fn base(b: &Base) -> Value {
@@ -227,13 +200,13 @@ fn field_schema(f: &Field) -> Value {
         for g in &r.max_items_per_group {
             a.insert(
                 "x-max-items-per-group".into(),
-                json!({"by": g.by, "max": g.cap.value, "code": g.cap.code}),
+                json!({"by": g.by.key, "max": g.cap.value, "code": g.cap.code}),
             );
         }
         for u in &r.unique_by {
             a.insert(
                 "x-unique-by".into(),
-                json!({"key": u.key, "ignore-case": u.ignore_case, "trim": u.trim, "code": u.code}),
+                json!({"key": u.key.key, "ignore-case": u.ignore_case, "trim": u.trim, "code": u.code}),
             );
         }
         if !r.contradiction.is_empty() {
@@ -242,10 +215,10 @@ fn field_schema(f: &Field) -> Value {
                 .iter()
                 .map(|c| {
                     json!({
-                        "by": c.by,
-                        "value": c.value,
+                        "by": c.by.key,
+                        "value": c.value.key,
                         "code": c.code,
-                        "pairs": c.pairs.iter().map(|p| json!({"a": p.a, "b": p.b, "ignore-case": p.ignore_case})).collect::<Vec<_>>(),
+                        "pairs": c.pairs.iter().map(|p| json!({"a": p.a.key, "b": p.b.key, "ignore-case": p.ignore_case})).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
@@ -265,17 +238,9 @@ fn field_schema(f: &Field) -> Value {
         m.insert("description".into(), json!(f.doc));
     }
     if !f.required {
-        let d = match &f.default {
-            Some(DefaultValue::Bool(b)) => json!(b),
-            Some(DefaultValue::UInt(n)) => json!(n),
-            Some(DefaultValue::Int(n)) => json!(n),
-            Some(DefaultValue::Number(n)) => json!(n),
-            Some(DefaultValue::String(s)) => json!(s),
-            Some(DefaultValue::Enum { value, .. }) => json!(value),
-            None if f.ty.nullable => Value::Null,
-            None => json!([]),
-        };
-        m.insert("default".into(), d);
+        if let Some(d) = f.default_json() {
+            m.insert("default".into(), d);
+        }
     }
     wrapped
 }
@@ -319,7 +284,7 @@ fn object(spec: &Spec, o: &Object) -> Value {
                 t.remove("description");
             }
             all_of.push(json!({
-                "if": {"properties": {ri.field.clone(): {"const": ri.value}}, "required": [ri.field]},
+                "if": {"properties": {ri.field.key.clone(): {"const": ri.value.key}}, "required": [ri.field.key]},
                 "then": {"properties": {f.key.clone(): then_ty}, "required": [f.key]},
             }));
         }
@@ -333,7 +298,7 @@ fn object(spec: &Spec, o: &Object) -> Value {
             .iter()
             .map(|c| {
                 let mut props = Map::new();
-                props.insert(sel.by.clone(), json!({"const": c.value}));
+                props.insert(sel.by.key.clone(), json!({"const": c.value}));
                 for (member, table) in sel.members.iter().zip(&c.tables) {
                     let synthesized = spec.types.iter().any(
                         |t| matches!(t, TypeDef::Object(x) if &x.name == table && x.synthesized),
@@ -351,7 +316,7 @@ fn object(spec: &Spec, o: &Object) -> Value {
         m.insert("oneOf".into(), json!(branches));
         m.insert(
             "x-chosen-by".into(),
-            json!({"by": sel.by, "members": sel.members}),
+            json!({"by": sel.by.key, "members": sel.members}),
         );
     }
     if !o.not_contains.is_empty() {
@@ -360,7 +325,7 @@ fn object(spec: &Spec, o: &Object) -> Value {
             json!(o
                 .not_contains
                 .iter()
-                .map(|n| json!({"list": n.list, "value": n.value, "code": n.code}))
+                .map(|n| json!({"list": n.list.key, "value": n.value.key, "code": n.code}))
                 .collect::<Vec<_>>()),
         );
     }
@@ -371,11 +336,11 @@ fn object(spec: &Spec, o: &Object) -> Value {
                 .digest
                 .iter()
                 .map(|d| json!({
-                    "sha256": d.sha256.0,
-                    "data": d.data.0,
-                    "encoding": d.encoding.0,
-                    "length": d.length.as_ref().map(|l| &l.0),
-                    "label": d.label.as_ref().map(|l| &l.0),
+                    "sha256": d.sha256.key,
+                    "data": d.data.key,
+                    "encoding": d.encoding.key,
+                    "length": d.length.as_ref().map(|l| &l.key),
+                    "label": d.label.as_ref().map(|l| &l.key),
                     "code": d.code,
                 }))
                 .collect::<Vec<_>>()),
@@ -387,7 +352,7 @@ fn object(spec: &Spec, o: &Object) -> Value {
             json!(o
                 .not_equal
                 .iter()
-                .map(|n| json!([n.a, n.b]))
+                .map(|n| json!([n.a.key, n.b.key]))
                 .collect::<Vec<_>>()),
         );
         m.insert(

@@ -2,26 +2,25 @@
 //! reported here, meaning is checked in `check`.
 
 use toml::de::{DeTable, DeValue};
-use toml::Spanned;
 
 use crate::diag::{Context, LineIndex, Pos};
 
 /// A value with its position in the sidecar.
 #[derive(Debug, Clone)]
-pub(crate) struct Sp<T> {
-    pub v: T,
+pub(crate) struct Spanned<T> {
+    pub value: T,
     pub pos: Pos,
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct Sidecar {
-    pub root: Option<Sp<String>>,
-    pub document: Option<Sp<String>>,
-    pub types: Vec<(Sp<String>, Sp<String>)>,
-    pub errors_enum: Option<Sp<String>>,
+    pub root: Option<Spanned<String>>,
+    pub document: Option<Spanned<String>>,
+    pub types: Vec<(Spanned<String>, Spanned<String>)>,
+    pub errors_enum: Option<Spanned<String>>,
     /// `[errors]` rule kind → code (without `enum`).
-    pub error_map: Vec<(Sp<String>, Sp<String>)>,
-    pub unions: Vec<(Sp<String>, Option<Sp<bool>>)>,
+    pub error_map: Vec<(Spanned<String>, Spanned<String>)>,
+    pub unions: Vec<(Spanned<String>, Option<Spanned<bool>>)>,
     pub caps: Vec<SideCap>,
     pub unique: Vec<SideUnique>,
     pub not_equal: Vec<SideNotEqual>,
@@ -29,15 +28,17 @@ pub(crate) struct Sidecar {
     pub not_contains: Vec<SideNotContains>,
     pub digest: Vec<SideDigest>,
     /// `[spec] extract`.
-    pub extract: Option<Sp<String>>,
+    pub extract: Option<Spanned<String>>,
     /// `[errors] engine`: codes raised by hand-written behaviour.
-    pub engine: Vec<Sp<String>>,
+    pub engine: Vec<Spanned<String>>,
     /// `[errors.tables]`: table name → code.
-    pub error_tables: Vec<(Sp<String>, Sp<String>)>,
+    pub error_tables: Vec<(Spanned<String>, Spanned<String>)>,
     /// `[errors.paths]`: spec path → code.
-    pub error_paths: Vec<(Sp<String>, Sp<String>)>,
+    pub error_paths: Vec<(Spanned<String>, Spanned<String>)>,
     /// `[machines.<states>]` with its `on`.
-    pub machines: Vec<(Sp<String>, Option<Sp<String>>)>,
+    pub machines: Vec<(Spanned<String>, Option<Spanned<String>>)>,
+    /// `[canonical] always_written`: paths of fields written even at their default.
+    pub always_written: Vec<Spanned<String>>,
     /// Where the `[spec]` table is (or the file start).
     pub spec_pos: Pos,
 }
@@ -45,67 +46,67 @@ pub(crate) struct Sidecar {
 #[derive(Debug)]
 pub(crate) struct SideNotContains {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub list: Option<Sp<String>>,
-    pub value: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub list: Option<Spanned<String>>,
+    pub value: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideDigest {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub sha256: Option<Sp<String>>,
-    pub data: Option<Sp<String>>,
-    pub encoding: Option<Sp<String>>,
-    pub length: Option<Sp<String>>,
-    pub label: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub sha256: Option<Spanned<String>>,
+    pub data: Option<Spanned<String>>,
+    pub encoding: Option<Spanned<String>>,
+    pub length: Option<Spanned<String>>,
+    pub label: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideCap {
-    pub constant: Sp<String>,
-    pub rule: Option<Sp<String>>,
-    pub path: Option<Sp<String>>,
-    pub by: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub constant: Spanned<String>,
+    pub rule: Option<Spanned<String>>,
+    pub path: Option<Spanned<String>>,
+    pub by: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideUnique {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub key: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub key: Option<Spanned<String>>,
     pub ignore_case: bool,
     pub trim: bool,
-    pub code: Option<Sp<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideNotEqual {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub a: Option<Sp<String>>,
-    pub b: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub a: Option<Spanned<String>>,
+    pub b: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SideContradiction {
     pub pos: Pos,
-    pub path: Option<Sp<String>>,
-    pub by: Option<Sp<String>>,
-    pub value: Option<Sp<String>>,
-    pub code: Option<Sp<String>>,
+    pub path: Option<Spanned<String>>,
+    pub by: Option<Spanned<String>>,
+    pub value: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
     pub pairs: Vec<SidePair>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SidePair {
     pub pos: Pos,
-    pub a: Option<Sp<String>>,
-    pub b: Option<Sp<String>>,
+    pub a: Option<Spanned<String>>,
+    pub b: Option<Spanned<String>>,
     pub ignore_case: bool,
 }
 
@@ -153,11 +154,11 @@ impl Walker<'_> {
         table: &DeTable<'_>,
         key: &str,
         what: &str,
-    ) -> Option<Sp<String>> {
+    ) -> Option<Spanned<String>> {
         let v = table.get(key)?;
         match v.get_ref() {
-            DeValue::String(s) => Some(Sp {
-                v: s.to_string(),
+            DeValue::String(s) => Some(Spanned {
+                value: s.to_string(),
                 pos: self.pos(v.span().start),
             }),
             other => {
@@ -180,11 +181,11 @@ impl Walker<'_> {
         table: &DeTable<'_>,
         key: &str,
         what: &str,
-    ) -> Option<Sp<bool>> {
+    ) -> Option<Spanned<bool>> {
         let v = table.get(key)?;
         match v.get_ref() {
-            DeValue::Boolean(b) => Some(Sp {
-                v: *b,
+            DeValue::Boolean(b) => Some(Spanned {
+                value: *b,
                 pos: self.pos(v.span().start),
             }),
             other => {
@@ -204,7 +205,7 @@ impl Walker<'_> {
     fn table<'t, 'i>(
         &self,
         ctx: &mut Context,
-        v: &'t Spanned<DeValue<'i>>,
+        v: &'t toml::Spanned<DeValue<'i>>,
         what: &str,
     ) -> Option<&'t DeTable<'i>> {
         match v.get_ref() {
@@ -224,7 +225,7 @@ impl Walker<'_> {
     fn tables<'t, 'i>(
         &self,
         ctx: &mut Context,
-        v: &'t Spanned<DeValue<'i>>,
+        v: &'t toml::Spanned<DeValue<'i>>,
         what: &str,
     ) -> Vec<(Pos, &'t DeTable<'i>)> {
         match v.get_ref() {
@@ -250,6 +251,22 @@ impl Walker<'_> {
     }
 }
 
+/// Top-level keys of the sidecar.
+const TOP_KEYS: &[&str] = &[
+    "spec",
+    "types",
+    "errors",
+    "unions",
+    "caps",
+    "unique",
+    "not_equal",
+    "contradiction",
+    "not_contains",
+    "digest",
+    "machines",
+    "canonical",
+];
+
 /// Walks the sidecar text. A TOML syntax error is reported and yields an empty sidecar.
 pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
     let w = Walker {
@@ -257,13 +274,13 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         lines: LineIndex::new(text),
     };
     let mut out = Sidecar {
-        spec_pos: Pos { line: 1, col: 1 },
+        spec_pos: Pos::TOP,
         ..Sidecar::default()
     };
     let doc = match DeTable::parse(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let pos = e.span().map_or(Pos { line: 1, col: 1 }, |s| w.pos(s.start));
+            let pos = e.span().map_or(Pos::TOP, |s| w.pos(s.start));
             ctx.toml(
                 pos,
                 format!("the sidecar is not valid TOML: {}", e.message().trim()),
@@ -273,279 +290,302 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         }
     };
     let doc = doc.get_ref();
-    w.known_keys(
-        ctx,
-        doc,
-        &[
-            "spec",
-            "types",
-            "errors",
-            "unions",
-            "caps",
-            "unique",
-            "not_equal",
-            "contradiction",
-            "not_contains",
-            "digest",
-            "machines",
-        ],
-        "the sidecar",
-    );
+    w.known_keys(ctx, doc, TOP_KEYS, "the sidecar");
+    w.spec(ctx, doc, &mut out);
+    if let Some(t) = doc.get("types").and_then(|v| w.table(ctx, v, "types")) {
+        out.types = w.strings(ctx, t, "[types]");
+    }
+    if let Some(t) = doc.get("errors").and_then(|v| w.table(ctx, v, "errors")) {
+        w.errors(ctx, t, &mut out);
+    }
+    for (key, what, u) in w.keyed(ctx, doc, "unions") {
+        w.known_keys(ctx, u, &["short_form"], &what);
+        out.unions
+            .push((key, w.boolean(ctx, u, "short_form", &what)));
+    }
+    for (constant, what, c) in w.keyed(ctx, doc, "caps") {
+        w.known_keys(ctx, c, &["rule", "path", "by", "code"], &what);
+        out.caps.push(SideCap {
+            constant,
+            rule: w.string(ctx, c, "rule", &what),
+            path: w.string(ctx, c, "path", &what),
+            by: w.string(ctx, c, "by", &what),
+            code: w.string(ctx, c, "code", &what),
+        });
+    }
+    if let Some(t) = doc
+        .get("canonical")
+        .and_then(|v| w.table(ctx, v, "canonical"))
+    {
+        w.known_keys(ctx, t, &["always_written"], "[canonical]");
+        if let Some(v) = t.get("always_written") {
+            out.always_written = w.string_list(ctx, v, "always_written", "[canonical]");
+        }
+    }
+    w.rules(ctx, doc, &mut out);
+    out
+}
 
-    if let Some(v) = doc.get("spec") {
-        if let Some(t) = w.table(ctx, v, "spec") {
-            out.spec_pos = w.pos(v.span().start);
-            if let Some((k, _)) = doc.get_key_value("spec") {
-                out.spec_pos = w.pos(k.span().start);
-            }
-            w.known_keys(ctx, t, &["root", "document", "extract"], "[spec]");
-            out.root = w.string(ctx, t, "root", "[spec]");
-            out.extract = w.string(ctx, t, "extract", "[spec]");
-            out.document = w.string(ctx, t, "document", "[spec]");
+impl Walker<'_> {
+    /// A key of a table, with its position.
+    fn key(&self, k: &toml::Spanned<std::borrow::Cow<'_, str>>) -> Spanned<String> {
+        Spanned {
+            value: k.get_ref().to_string(),
+            pos: self.pos(k.span().start),
         }
     }
-    if let Some(v) = doc.get("types") {
-        if let Some(t) = w.table(ctx, v, "types") {
-            for (k, v) in t.iter() {
-                let key = Sp {
-                    v: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(s) = w.string(ctx, t, k.get_ref(), "[types]") {
-                    out.types.push((key, s));
-                }
-                let _ = v;
+
+    /// `[spec]`.
+    fn spec(&self, ctx: &mut Context, doc: &DeTable<'_>, out: &mut Sidecar) {
+        let Some(v) = doc.get("spec") else { return };
+        let Some(t) = self.table(ctx, v, "spec") else {
+            return;
+        };
+        out.spec_pos = self.pos(v.span().start);
+        if let Some((k, _)) = doc.get_key_value("spec") {
+            out.spec_pos = self.pos(k.span().start);
+        }
+        self.known_keys(ctx, t, &["root", "document", "extract"], "[spec]");
+        out.root = self.string(ctx, t, "root", "[spec]");
+        out.extract = self.string(ctx, t, "extract", "[spec]");
+        out.document = self.string(ctx, t, "document", "[spec]");
+    }
+
+    /// Every key of `t` with its string value (`[types]`, `[errors.tables]`, ...).
+    fn strings(
+        &self,
+        ctx: &mut Context,
+        t: &DeTable<'_>,
+        what: &str,
+    ) -> Vec<(Spanned<String>, Spanned<String>)> {
+        let mut out = Vec::new();
+        for (k, _) in t.iter() {
+            let key = self.key(k);
+            if let Some(s) = self.string(ctx, t, k.get_ref(), what) {
+                out.push((key, s));
             }
         }
+        out
     }
-    if let Some(v) = doc.get("errors") {
-        if let Some(t) = w.table(ctx, v, "errors") {
-            let mut allowed = vec!["enum", "engine", "tables", "paths"];
-            allowed.extend_from_slice(ERROR_RULES);
-            w.known_keys(ctx, t, &allowed, "[errors]");
-            out.errors_enum = w.string(ctx, t, "enum", "[errors]");
-            if let Some(v) = t.get("engine") {
-                match v.get_ref() {
-                    DeValue::Array(items) => {
-                        for item in items.iter() {
-                            match item.get_ref() {
-                                DeValue::String(s) => out.engine.push(Sp {
-                                    v: s.to_string(),
-                                    pos: w.pos(item.span().start),
-                                }),
-                                other => ctx.toml(
-                                    w.pos(item.span().start),
-                                    format!(
-                                        "`engine` in [errors] must list strings, found {}",
-                                        other.type_str()
-                                    ),
-                                    "write `engine = [\"CODE\", ...]`",
-                                ),
-                            }
-                        }
-                    }
-                    other => ctx.toml(
-                        w.pos(v.span().start),
-                        format!(
-                            "`engine` in [errors] must be an array, found {}",
-                            other.type_str()
-                        ),
-                        "write `engine = [\"CODE\", ...]`",
-                    ),
-                }
-            }
-            for (sub, dest) in [
-                ("tables", &mut out.error_tables),
-                ("paths", &mut out.error_paths),
-            ] {
-                let what = format!("[errors.{sub}]");
-                if let Some(v) = t.get(sub) {
-                    if let Some(m) = w.table(ctx, v, &what) {
-                        for (k, _) in m.iter() {
-                            let key = Sp {
-                                v: k.get_ref().to_string(),
-                                pos: w.pos(k.span().start),
-                            };
-                            if let Some(code) = w.string(ctx, m, k.get_ref(), &what) {
-                                dest.push((key, code));
-                            }
-                        }
-                    }
-                }
-            }
-            for rule in ERROR_RULES {
-                if let Some(code) = w.string(ctx, t, rule, "[errors]") {
-                    let (k, _) = t.get_key_value(*rule).expect("present");
-                    out.error_map.push((
-                        Sp {
-                            v: (*rule).to_owned(),
-                            pos: w.pos(k.span().start),
-                        },
-                        code,
-                    ));
-                }
+
+    /// The sub-tables of table `name` (`[caps.<KEY>]`): key, `[name.<key>]`, table.
+    fn keyed<'t, 'i>(
+        &self,
+        ctx: &mut Context,
+        doc: &'t DeTable<'i>,
+        name: &str,
+    ) -> Vec<(Spanned<String>, String, &'t DeTable<'i>)> {
+        let mut out = Vec::new();
+        let Some(t) = doc.get(name).and_then(|v| self.table(ctx, v, name)) else {
+            return out;
+        };
+        for (k, v) in t.iter() {
+            let what = format!("[{name}.{}]", k.get_ref());
+            let key = self.key(k);
+            if let Some(sub) = self.table(ctx, v, &what) {
+                out.push((key, what, sub));
             }
         }
+        out
     }
-    if let Some(v) = doc.get("unions") {
-        if let Some(t) = w.table(ctx, v, "unions") {
-            for (k, v) in t.iter() {
-                let what = format!("[unions.{}]", k.get_ref());
-                let key = Sp {
-                    v: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(u) = w.table(ctx, v, &what) {
-                    w.known_keys(ctx, u, &["short_form"], &what);
-                    out.unions
-                        .push((key, w.boolean(ctx, u, "short_form", &what)));
-                }
+
+    /// `[errors]`: the enum, engine codes, overrides by table and path, rule kind → code.
+    fn errors(&self, ctx: &mut Context, t: &DeTable<'_>, out: &mut Sidecar) {
+        let mut allowed = vec!["enum", "engine", "tables", "paths"];
+        allowed.extend_from_slice(ERROR_RULES);
+        self.known_keys(ctx, t, &allowed, "[errors]");
+        out.errors_enum = self.string(ctx, t, "enum", "[errors]");
+        if let Some(v) = t.get("engine") {
+            out.engine = self.string_list(ctx, v, "engine", "[errors]");
+        }
+        for (sub, dest) in [
+            ("tables", &mut out.error_tables),
+            ("paths", &mut out.error_paths),
+        ] {
+            let what = format!("[errors.{sub}]");
+            if let Some(m) = t.get(sub).and_then(|v| self.table(ctx, v, &what)) {
+                dest.extend(self.strings(ctx, m, &what));
+            }
+        }
+        for rule in ERROR_RULES {
+            if let Some(code) = self.string(ctx, t, rule, "[errors]") {
+                let (k, _) = t.get_key_value(*rule).expect("present");
+                out.error_map.push((
+                    Spanned {
+                        value: (*rule).to_owned(),
+                        pos: self.pos(k.span().start),
+                    },
+                    code,
+                ));
             }
         }
     }
-    if let Some(v) = doc.get("caps") {
-        if let Some(t) = w.table(ctx, v, "caps") {
-            for (k, v) in t.iter() {
-                let what = format!("[caps.{}]", k.get_ref());
-                let constant = Sp {
-                    v: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(c) = w.table(ctx, v, &what) {
-                    w.known_keys(ctx, c, &["rule", "path", "by", "code"], &what);
-                    out.caps.push(SideCap {
-                        constant,
-                        rule: w.string(ctx, c, "rule", &what),
-                        path: w.string(ctx, c, "path", &what),
-                        by: w.string(ctx, c, "by", &what),
-                        code: w.string(ctx, c, "code", &what),
-                    });
-                }
-            }
-        }
-    }
-    if let Some(v) = doc.get("unique") {
-        for (pos, t) in w.tables(ctx, v, "unique") {
-            let what = "[[unique]]";
-            w.known_keys(
-                ctx,
-                t,
-                &["path", "key", "ignore_case", "trim", "code"],
-                what,
+
+    /// An array of strings (`engine = ["A", "B"]` in `what`), each with its position.
+    fn string_list(
+        &self,
+        ctx: &mut Context,
+        v: &toml::Spanned<DeValue<'_>>,
+        key: &str,
+        what: &str,
+    ) -> Vec<Spanned<String>> {
+        let mut out = Vec::new();
+        let hint = format!("write `{key} = [\"...\", ...]`");
+        let DeValue::Array(items) = v.get_ref() else {
+            ctx.toml(
+                self.pos(v.span().start),
+                format!(
+                    "`{key}` in {what} must be an array, found {}",
+                    v.get_ref().type_str()
+                ),
+                hint,
             );
+            return out;
+        };
+        for item in items.iter() {
+            match item.get_ref() {
+                DeValue::String(s) => out.push(Spanned {
+                    value: s.to_string(),
+                    pos: self.pos(item.span().start),
+                }),
+                other => ctx.toml(
+                    self.pos(item.span().start),
+                    format!(
+                        "`{key}` in {what} must list strings, found {}",
+                        other.type_str()
+                    ),
+                    hint.clone(),
+                ),
+            }
+        }
+        out
+    }
+
+    /// The tables of `[[name]]`, each with its position; keys not in `keys` are reported.
+    fn array_tables<'t, 'i>(
+        &self,
+        ctx: &mut Context,
+        doc: &'t DeTable<'i>,
+        name: &str,
+        keys: &[&str],
+    ) -> Vec<(Pos, &'t DeTable<'i>)> {
+        let Some(v) = doc.get(name) else {
+            return Vec::new();
+        };
+        let what = format!("[[{name}]]");
+        let tables = self.tables(ctx, v, name);
+        for (_, t) in &tables {
+            self.known_keys(ctx, t, keys, &what);
+        }
+        tables
+    }
+
+    /// The cross-field rules: `[[unique]]`, `[[not_contains]]`, `[[digest]]`,
+    /// `[machines.*]`, `[[not_equal]]`, `[[contradiction]]`.
+    fn rules(&self, ctx: &mut Context, doc: &DeTable<'_>, out: &mut Sidecar) {
+        let w = self;
+        let keys = ["path", "key", "ignore_case", "trim", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "unique", &keys) {
+            let what = "[[unique]]";
+            let flag =
+                |ctx: &mut Context, key| w.boolean(ctx, t, key, what).is_some_and(|b| b.value);
             out.unique.push(SideUnique {
                 pos,
                 path: w.string(ctx, t, "path", what),
                 key: w.string(ctx, t, "key", what),
-                ignore_case: w.boolean(ctx, t, "ignore_case", what).is_some_and(|b| b.v),
-                trim: w.boolean(ctx, t, "trim", what).is_some_and(|b| b.v),
+                ignore_case: flag(ctx, "ignore_case"),
+                trim: flag(ctx, "trim"),
                 code: w.string(ctx, t, "code", what),
             });
         }
-    }
-    if let Some(v) = doc.get("not_contains") {
-        for (pos, t) in w.tables(ctx, v, "not_contains") {
-            let what = "[[not_contains]]";
-            w.known_keys(ctx, t, &["path", "list", "value", "code"], what);
+        let keys = ["path", "list", "value", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "not_contains", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[not_contains]]");
             out.not_contains.push(SideNotContains {
                 pos,
-                path: w.string(ctx, t, "path", what),
-                list: w.string(ctx, t, "list", what),
-                value: w.string(ctx, t, "value", what),
-                code: w.string(ctx, t, "code", what),
+                path: s(ctx, "path"),
+                list: s(ctx, "list"),
+                value: s(ctx, "value"),
+                code: s(ctx, "code"),
             });
         }
-    }
-    if let Some(v) = doc.get("digest") {
-        for (pos, t) in w.tables(ctx, v, "digest") {
-            let what = "[[digest]]";
-            w.known_keys(
-                ctx,
-                t,
-                &[
-                    "path", "sha256", "data", "encoding", "length", "label", "code",
-                ],
-                what,
-            );
+        let keys = [
+            "path", "sha256", "data", "encoding", "length", "label", "code",
+        ];
+        for (pos, t) in w.array_tables(ctx, doc, "digest", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[digest]]");
             out.digest.push(SideDigest {
                 pos,
-                path: w.string(ctx, t, "path", what),
-                sha256: w.string(ctx, t, "sha256", what),
-                data: w.string(ctx, t, "data", what),
-                encoding: w.string(ctx, t, "encoding", what),
-                length: w.string(ctx, t, "length", what),
-                label: w.string(ctx, t, "label", what),
-                code: w.string(ctx, t, "code", what),
+                path: s(ctx, "path"),
+                sha256: s(ctx, "sha256"),
+                data: s(ctx, "data"),
+                encoding: s(ctx, "encoding"),
+                length: s(ctx, "length"),
+                label: s(ctx, "label"),
+                code: s(ctx, "code"),
             });
         }
-    }
-    if let Some(v) = doc.get("machines") {
-        if let Some(t) = w.table(ctx, v, "machines") {
-            for (k, v) in t.iter() {
-                let what = format!("[machines.{}]", k.get_ref());
-                let key = Sp {
-                    v: k.get_ref().to_string(),
-                    pos: w.pos(k.span().start),
-                };
-                if let Some(m) = w.table(ctx, v, &what) {
-                    w.known_keys(ctx, m, &["on"], &what);
-                    out.machines.push((key, w.string(ctx, m, "on", &what)));
-                }
-            }
+        for (key, what, m) in w.keyed(ctx, doc, "machines") {
+            w.known_keys(ctx, m, &["on"], &what);
+            out.machines.push((key, w.string(ctx, m, "on", &what)));
         }
-    }
-    if let Some(v) = doc.get("not_equal") {
-        for (pos, t) in w.tables(ctx, v, "not_equal") {
-            let what = "[[not_equal]]";
-            w.known_keys(ctx, t, &["path", "a", "b", "code"], what);
+        let keys = ["path", "a", "b", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "not_equal", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[not_equal]]");
             out.not_equal.push(SideNotEqual {
                 pos,
-                path: w.string(ctx, t, "path", what),
-                a: w.string(ctx, t, "a", what),
-                b: w.string(ctx, t, "b", what),
-                code: w.string(ctx, t, "code", what),
+                path: s(ctx, "path"),
+                a: s(ctx, "a"),
+                b: s(ctx, "b"),
+                code: s(ctx, "code"),
             });
         }
-    }
-    if let Some(v) = doc.get("contradiction") {
-        for (pos, t) in w.tables(ctx, v, "contradiction") {
-            let what = "[[contradiction]]";
-            w.known_keys(ctx, t, &["path", "by", "value", "code", "pairs"], what);
-            let mut pairs = Vec::new();
-            if let Some(pv) = t.get("pairs") {
-                match pv.get_ref() {
-                    DeValue::Array(items) => {
-                        for item in items.iter() {
-                            let what = "a pair of [[contradiction]]";
-                            if let Some(p) = w.table(ctx, item, what) {
-                                w.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
-                                pairs.push(SidePair {
-                                    pos: w.pos(item.span().start),
-                                    a: w.string(ctx, p, "a", what),
-                                    b: w.string(ctx, p, "b", what),
-                                    ignore_case: w
-                                        .boolean(ctx, p, "ignore_case", what)
-                                        .is_some_and(|b| b.v),
-                                });
-                            }
-                        }
-                    }
-                    other => ctx.toml(
-                        w.pos(pv.span().start),
-                        format!("`pairs` must be an array, found {}", other.type_str()),
-                        "write `pairs = [{ a = \"..\", b = \"..\" }]`",
-                    ),
-                }
-            }
+        let keys = ["path", "by", "value", "code", "pairs"];
+        for (pos, t) in w.array_tables(ctx, doc, "contradiction", &keys) {
+            let pairs = t
+                .get("pairs")
+                .map(|pv| w.pairs(ctx, pv))
+                .unwrap_or_default();
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[contradiction]]");
             out.contradiction.push(SideContradiction {
                 pos,
-                path: w.string(ctx, t, "path", what),
-                by: w.string(ctx, t, "by", what),
-                value: w.string(ctx, t, "value", what),
-                code: w.string(ctx, t, "code", what),
+                path: s(ctx, "path"),
+                by: s(ctx, "by"),
+                value: s(ctx, "value"),
+                code: s(ctx, "code"),
                 pairs,
             });
         }
     }
-    out
+
+    /// The `pairs` of a `[[contradiction]]`.
+    fn pairs(&self, ctx: &mut Context, pv: &toml::Spanned<DeValue<'_>>) -> Vec<SidePair> {
+        let DeValue::Array(items) = pv.get_ref() else {
+            ctx.toml(
+                self.pos(pv.span().start),
+                format!(
+                    "`pairs` must be an array, found {}",
+                    pv.get_ref().type_str()
+                ),
+                "write `pairs = [{ a = \"..\", b = \"..\" }]`",
+            );
+            return Vec::new();
+        };
+        let what = "a pair of [[contradiction]]";
+        let mut pairs = Vec::new();
+        for item in items.iter() {
+            if let Some(p) = self.table(ctx, item, what) {
+                self.known_keys(ctx, p, &["a", "b", "ignore_case"], what);
+                pairs.push(SidePair {
+                    pos: self.pos(item.span().start),
+                    a: self.string(ctx, p, "a", what),
+                    b: self.string(ctx, p, "b", what),
+                    ignore_case: self
+                        .boolean(ctx, p, "ignore_case", what)
+                        .is_some_and(|b| b.value),
+                });
+            }
+        }
+        pairs
+    }
 }

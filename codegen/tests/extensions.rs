@@ -2,7 +2,8 @@
 //! types, `object by`, coded and conditional requirements, states and transitions, and the
 //! sidecar's overrides and rules. Each misuse is reported at its exact `file:LINE:COL`.
 
-use specmint_codegen::{generate, load, Base, Extract, Options, SpecSource};
+use specmint_codegen::model::{Base, Extract};
+use specmint_codegen::{generate, load, Options, SpecSource};
 
 const MD: &str = "# Ext v1
 
@@ -150,7 +151,7 @@ fn the_extensions_load_and_generate() {
         "Drop {\n        /// `body` of `drop`.\n        body: DropBody,\n    }",
         "pub struct DropBody {}",
         "pub const fn on(self, event: Op) -> ::core::option::Option<Self>",
-        "extract: ::specmint_runtime::document::Extract::OutermostObject",
+        ".with_extract(::specmint_runtime::document::Extract::OutermostObject)",
         "impl ::core::default::Default for Check",
     ] {
         assert!(rust.contains(needle), "missing `{needle}` in\n{rust}");

@@ -304,3 +304,100 @@ fn sidecar_code_missing_from_the_table_in_a_rule() {
         ]
     );
 }
+
+#[test]
+fn optional_object_whose_table_cannot_read_empty() {
+    // `—` on a field table without `?` means `{}`, which a table with a required member is not.
+    let md = edit(MD, "| `tags` | string[] | — | Tags. |", "| `tags` | string[] | — | Tags. |\n| `box` | box | — | A box. |")
+        + "\n## Members of a `box`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `lid` | string | ✔ | The lid. |\n";
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:9:17: error: optional field `box` has no default: `{}` is not a `box` (`lid` of `box` is required)",
+    );
+    // A table that would contain itself has no `{}` either.
+    let md = edit(
+        MD,
+        "| `tags` | string[] | — | Tags. |",
+        "| `tags` | string[] | — | Tags. |\n| `again` | doc | — | Recursion. |",
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:9:19: error: optional field `again` has no default: `{}` is not a `doc` (`doc` would contain itself)",
+    );
+}
+
+#[test]
+fn always_written_misuses() {
+    let toml = |paths: &str| format!("{TOML}\n[canonical]\nalways_written = [{paths}]\n");
+    let errs = errors(MD, &toml(r#""name", "tags[]", "nope", "kind", "kind""#));
+    let firsts: Vec<&str> = errs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(
+        firsts,
+        [
+            "spec/mini.toml:12:19: error: [canonical] always_written names `name`, which is required",
+            "spec/mini.toml:12:27: error: [canonical] always_written `tags[]` ends in `[]`",
+            "spec/mini.toml:12:37: error: path `nope` does not resolve: `doc` has no field `nope` (fields: `name`, `tags`, `kind`)",
+            "spec/mini.toml:12:53: error: [canonical] always_written names the field of `kind` twice",
+        ]
+    );
+    one(
+        MD,
+        &toml(r#"1"#),
+        "spec/mini.toml:12:19: error: `always_written` in [canonical] must list strings, found integer",
+    );
+    one(
+        MD,
+        &format!("{TOML}\n[canonical]\nalways = []\n"),
+        "spec/mini.toml:12:1: error: unknown key `always` in [canonical]",
+    );
+}
+
+#[test]
+fn always_written_fields_have_no_skip() {
+    let toml = format!("{TOML}\n[canonical]\nalways_written = [\"kind\", \"tags\"]\n");
+    let files = generate(&[source(MD, &toml)], &Options::default()).unwrap();
+    let rust = &files["rust/mini.rs"];
+    assert!(
+        rust.contains("#[serde(default = \"default_doc_kind\")]\n    pub kind: Shade,"),
+        "{rust}"
+    );
+    assert!(
+        rust.contains("#[serde(default)]\n    #[validate(max_items(max = TAGS_MAX"),
+        "{rust}"
+    );
+    assert!(!rust.contains("is_default_doc_kind"), "{rust}");
+}
+
+#[test]
+fn input_size_guard_takes_the_byte_caps_code_or_the_parse_code() {
+    // Without a document byte cap, DocumentSpec::new's default (the parse code) stands.
+    let files = generate(&[source(MD, TOML)], &Options::default()).unwrap();
+    let rust = &files["rust/mini.rs"];
+    assert!(
+        rust.contains("DocumentSpec::new(\n        \"doc\",\n        \"bad_doc\",\n    )"),
+        "{rust}"
+    );
+    assert!(!rust.contains("with_too_large_code"), "{rust}");
+    let md = edit(
+        MD,
+        "| `tags` items | 3 | TAGS_MAX |",
+        "| `tags` items | 3 | TAGS_MAX |\n| Whole doc | 100 bytes | DOC_MAX_BYTES |",
+    )
+    .replace(
+        "| `too_many` | Too many. |",
+        "| `too_many` | Too many. |\n| `too_big` | Too big. |",
+    );
+    let toml = format!(
+        "{}\n[caps.DOC_MAX_BYTES]\nrule = \"document_bytes\"\n",
+        TOML.replace(
+            "max_items = \"too_many\"",
+            "max_items = \"too_many\"\nmax_bytes = \"too_big\""
+        )
+    );
+    let files =
+        generate(&[source(&md, &toml)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let rust = &files["rust/mini.rs"];
+    assert!(rust.contains(".with_too_large_code(\"too_big\")"), "{rust}");
+}

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use specmint_codegen::{generate, load, read_spec_dir, ExampleKind, Options};
+use specmint_codegen::model::ExampleKind;
+use specmint_codegen::{generate, load, read_spec_dir, Options};
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec")

@@ -4,9 +4,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use specmint_codegen::{
-    generate, load, read_spec_dir, Base, ExampleKind, Options, Spec, SpecSource, TypeDef,
-};
+use specmint_codegen::model::{Base, ExampleKind, Spec, TypeDef};
+use specmint_codegen::{generate, load, read_spec_dir, Options, SpecSource};
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec")
@@ -50,13 +49,21 @@ fn loads_without_diagnostics_and_has_the_expected_shape() {
         .iter()
         .filter(|e| e.kind == ExampleKind::Fragment)
         .count();
-    assert_eq!((valid, invalid, fragments), (4, 7, 1));
+    assert_eq!((valid, invalid, fragments), (7, 13, 1));
     let consts: Vec<_> = spec
         .examples
         .iter()
         .filter_map(|e| e.const_name.as_deref())
         .collect();
-    assert_eq!(consts, ["MINIMAL_PACKET_EXAMPLE"]);
+    assert_eq!(
+        consts,
+        [
+            "MINIMAL_PACKET_EXAMPLE",
+            "FULL_PACKET_EXAMPLE",
+            "MINIMAL_PACKET_WRITTEN",
+            "FULL_PACKET_WRITTEN"
+        ]
+    );
     let unions = spec
         .types
         .iter()

@@ -71,6 +71,29 @@ impl ::core::fmt::Display for Action {
     }
 }
 
+impl ::core::str::FromStr for Action {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "record_input" => ::core::result::Result::Ok(Action::RecordInput),
+            "set_objective" => ::core::result::Result::Ok(Action::SetObjective),
+            "prepare_summary" => ::core::result::Result::Ok(Action::PrepareSummary),
+            "confirm_summary" => ::core::result::Result::Ok(Action::ConfirmSummary),
+            "revise_intake" => ::core::result::Result::Ok(Action::ReviseIntake),
+            "record_draft_artifact" => {
+                ::core::result::Result::Ok(Action::RecordDraftArtifact)
+            }
+            "cancel" => ::core::result::Result::Ok(Action::Cancel),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Action`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Kinds of input: `input_kind`
 #[derive(
     Debug,
@@ -124,6 +147,24 @@ impl ::core::fmt::Display for InputKind {
     }
 }
 
+impl ::core::str::FromStr for InputKind {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "text" => ::core::result::Result::Ok(InputKind::Text),
+            "url" => ::core::result::Result::Ok(InputKind::Url),
+            "file-reference" => ::core::result::Result::Ok(InputKind::FileReference),
+            "constraint" => ::core::result::Result::Ok(InputKind::Constraint),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `InputKind`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Sources of input: `input_source`
 #[derive(
     Debug,
@@ -167,6 +208,22 @@ impl ::core::fmt::Display for InputSource {
     }
 }
 
+impl ::core::str::FromStr for InputSource {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "operator" => ::core::result::Result::Ok(InputSource::Operator),
+            "adapter" => ::core::result::Result::Ok(InputSource::Adapter),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `InputSource`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Dispositions: `disposition`
 #[derive(
     Debug,
@@ -207,6 +264,22 @@ impl Disposition {
 impl ::core::fmt::Display for Disposition {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for Disposition {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "incorporated" => ::core::result::Result::Ok(Disposition::Incorporated),
+            "excluded" => ::core::result::Result::Ok(Disposition::Excluded),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Disposition`", s),
+                )
+            }
+        }
     }
 }
 
@@ -1522,6 +1595,27 @@ impl ::core::fmt::Display for PackageState {
     }
 }
 
+impl ::core::str::FromStr for PackageState {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "INTAKE" => ::core::result::Result::Ok(PackageState::Intake),
+            "SUMMARY_PENDING" => ::core::result::Result::Ok(PackageState::SummaryPending),
+            "AUTHORING_AUTHORIZED" => {
+                ::core::result::Result::Ok(PackageState::AuthoringAuthorized)
+            }
+            "DRAFT_READY" => ::core::result::Result::Ok(PackageState::DraftReady),
+            "CANCELLED" => ::core::result::Result::Ok(PackageState::Cancelled),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a state of `PackageState`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Error codes of spec/action_envelope.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EnvelopeError {
@@ -1590,20 +1684,44 @@ impl ::core::fmt::Display for EnvelopeError {
     }
 }
 
+impl ::core::str::FromStr for EnvelopeError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "INVALID_ENVELOPE" => {
+                ::core::result::Result::Ok(EnvelopeError::InvalidEnvelope)
+            }
+            "ILLEGAL_TRANSITION" => {
+                ::core::result::Result::Ok(EnvelopeError::IllegalTransition)
+            }
+            "GATE_UNSATISFIED" => {
+                ::core::result::Result::Ok(EnvelopeError::GateUnsatisfied)
+            }
+            "STALE_ACTION" => ::core::result::Result::Ok(EnvelopeError::StaleAction),
+            "ACTION_ID_REUSE" => ::core::result::Result::Ok(EnvelopeError::ActionIdReuse),
+            "INVALID_PAYLOAD" => {
+                ::core::result::Result::Ok(EnvelopeError::InvalidPayload)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `EnvelopeError`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Keys refused anywhere in the envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
 /// How envelope documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "envelope",
-    parse_error_code: "INVALID_ENVELOPE",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "INVALID_ENVELOPE",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::OutermostObject,
-    canonical_growth: ::core::option::Option::None,
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "envelope",
+        "INVALID_ENVELOPE",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "INVALID_ENVELOPE")
+    .with_extract(::specmint::runtime::document::Extract::OutermostObject);
 impl ActionEnvelope {
     /// Parses and validates one envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

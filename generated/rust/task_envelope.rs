@@ -43,6 +43,22 @@ impl ::core::fmt::Display for VerdictSource {
     }
 }
 
+impl ::core::str::FromStr for VerdictSource {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "script" => ::core::result::Result::Ok(VerdictSource::Script),
+            "llm_judge" => ::core::result::Result::Ok(VerdictSource::LlmJudge),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `VerdictSource`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Verdicts: `verdict`
 #[derive(
     Debug,
@@ -80,6 +96,22 @@ impl Verdict {
 impl ::core::fmt::Display for Verdict {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for Verdict {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "pass" => ::core::result::Result::Ok(Verdict::Pass),
+            "fail" => ::core::result::Result::Ok(Verdict::Fail),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Verdict`", s),
+                )
+            }
+        }
     }
 }
 
@@ -416,6 +448,28 @@ impl ::core::fmt::Display for TaskState {
     }
 }
 
+impl ::core::str::FromStr for TaskState {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "submitted" => ::core::result::Result::Ok(TaskState::Submitted),
+            "working" => ::core::result::Result::Ok(TaskState::Working),
+            "input_required" => ::core::result::Result::Ok(TaskState::InputRequired),
+            "auth_required" => ::core::result::Result::Ok(TaskState::AuthRequired),
+            "completed" => ::core::result::Result::Ok(TaskState::Completed),
+            "failed" => ::core::result::Result::Ok(TaskState::Failed),
+            "canceled" => ::core::result::Result::Ok(TaskState::Canceled),
+            "rejected" => ::core::result::Result::Ok(TaskState::Rejected),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a state of `TaskState`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Error codes of spec/task_envelope.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskEnvelopeError {
@@ -447,6 +501,14 @@ pub enum TaskEnvelopeError {
     IllegalTransition,
     /// A move to `completed` without evidence that the acceptance check passed.
     CompletionWithoutEvidence,
+    /// No task with that id is in the store.
+    UnknownTask,
+    /// A task with that `taskID` is already in the store.
+    DuplicateTask,
+    /// A claim while a `dependsOn` task is not `completed` (not in the store, still open, or finished otherwise).
+    DependencyUnresolved,
+    /// A rejection without a stated (non-blank) reason.
+    ReasonRequired,
 }
 
 impl TaskEnvelopeError {
@@ -466,6 +528,10 @@ impl TaskEnvelopeError {
         TaskEnvelopeError::DuplicateDependency,
         TaskEnvelopeError::IllegalTransition,
         TaskEnvelopeError::CompletionWithoutEvidence,
+        TaskEnvelopeError::UnknownTask,
+        TaskEnvelopeError::DuplicateTask,
+        TaskEnvelopeError::DependencyUnresolved,
+        TaskEnvelopeError::ReasonRequired,
     ];
     /// The code as spelled in the spec.
     pub const fn code(self) -> &'static str {
@@ -492,6 +558,10 @@ impl TaskEnvelopeError {
             TaskEnvelopeError::DuplicateDependency => "duplicate_dependency",
             TaskEnvelopeError::IllegalTransition => "illegal_transition",
             TaskEnvelopeError::CompletionWithoutEvidence => "completion_without_evidence",
+            TaskEnvelopeError::UnknownTask => "unknown_task",
+            TaskEnvelopeError::DuplicateTask => "duplicate_task",
+            TaskEnvelopeError::DependencyUnresolved => "dependency_unresolved",
+            TaskEnvelopeError::ReasonRequired => "reason_required",
         }
     }
     /// The variant whose code is `code`, if the spec has one.
@@ -547,6 +617,18 @@ impl TaskEnvelopeError {
                     TaskEnvelopeError::CompletionWithoutEvidence,
                 )
             }
+            "unknown_task" => {
+                ::core::option::Option::Some(TaskEnvelopeError::UnknownTask)
+            }
+            "duplicate_task" => {
+                ::core::option::Option::Some(TaskEnvelopeError::DuplicateTask)
+            }
+            "dependency_unresolved" => {
+                ::core::option::Option::Some(TaskEnvelopeError::DependencyUnresolved)
+            }
+            "reason_required" => {
+                ::core::option::Option::Some(TaskEnvelopeError::ReasonRequired)
+            }
             _ => ::core::option::Option::None,
         }
     }
@@ -558,20 +640,87 @@ impl ::core::fmt::Display for TaskEnvelopeError {
     }
 }
 
+impl ::core::str::FromStr for TaskEnvelopeError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_task_envelope" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::InvalidTaskEnvelope)
+            }
+            "objective_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::ObjectiveRequired)
+            }
+            "output_format_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::OutputFormatRequired)
+            }
+            "tool_and_source_guidance_required" => {
+                ::core::result::Result::Ok(
+                    TaskEnvelopeError::ToolAndSourceGuidanceRequired,
+                )
+            }
+            "boundaries_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::BoundariesRequired)
+            }
+            "files_and_interfaces_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::FilesAndInterfacesRequired)
+            }
+            "acceptance_check_command_required" => {
+                ::core::result::Result::Ok(
+                    TaskEnvelopeError::AcceptanceCheckCommandRequired,
+                )
+            }
+            "acceptance_check_verification_required" => {
+                ::core::result::Result::Ok(
+                    TaskEnvelopeError::AcceptanceCheckVerificationRequired,
+                )
+            }
+            "context_id_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::ContextIdRequired)
+            }
+            "blank_field" => ::core::result::Result::Ok(TaskEnvelopeError::BlankField),
+            "self_dependency" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::SelfDependency)
+            }
+            "duplicate_dependency" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::DuplicateDependency)
+            }
+            "illegal_transition" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::IllegalTransition)
+            }
+            "completion_without_evidence" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::CompletionWithoutEvidence)
+            }
+            "unknown_task" => ::core::result::Result::Ok(TaskEnvelopeError::UnknownTask),
+            "duplicate_task" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::DuplicateTask)
+            }
+            "dependency_unresolved" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::DependencyUnresolved)
+            }
+            "reason_required" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::ReasonRequired)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `TaskEnvelopeError`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Keys refused anywhere in the task envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
 /// How task envelope documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "task envelope",
-    parse_error_code: "invalid_task_envelope",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "invalid_task_envelope",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(21usize),
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "task envelope",
+        "invalid_task_envelope",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "invalid_task_envelope")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(21usize);
 impl TaskEnvelope {
     /// Parses and validates one task envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

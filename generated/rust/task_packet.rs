@@ -83,6 +83,24 @@ impl ::core::fmt::Display for Role {
     }
 }
 
+impl ::core::str::FromStr for Role {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "planner" => ::core::result::Result::Ok(Role::Planner),
+            "executor" => ::core::result::Result::Ok(Role::Executor),
+            "verifier" => ::core::result::Result::Ok(Role::Verifier),
+            "utility" => ::core::result::Result::Ok(Role::Utility),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Role`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Acceptance kinds: `acceptance_kind`
 #[derive(
     Debug,
@@ -136,6 +154,30 @@ impl ::core::fmt::Display for AcceptanceKind {
     }
 }
 
+impl ::core::str::FromStr for AcceptanceKind {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "must_use_tools" => ::core::result::Result::Ok(AcceptanceKind::MustUseTools),
+            "must_not_use_tools" => {
+                ::core::result::Result::Ok(AcceptanceKind::MustNotUseTools)
+            }
+            "output_contains" => {
+                ::core::result::Result::Ok(AcceptanceKind::OutputContains)
+            }
+            "output_not_contains" => {
+                ::core::result::Result::Ok(AcceptanceKind::OutputNotContains)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AcceptanceKind`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Evidence grade: `fidelity`
 #[derive(
     Debug,
@@ -184,6 +226,23 @@ impl ::core::fmt::Display for Fidelity {
     }
 }
 
+impl ::core::str::FromStr for Fidelity {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "full" => ::core::result::Result::Ok(Fidelity::Full),
+            "mcp_only" => ::core::result::Result::Ok(Fidelity::McpOnly),
+            "none" => ::core::result::Result::Ok(Fidelity::None),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `Fidelity`", s),
+                )
+            }
+        }
+    }
+}
+
 /// TaskPacket v1.0
 ///
 /// Top-level fields of a `packet`
@@ -210,7 +269,6 @@ pub struct TaskPacket {
     pub goal_id: ::std::string::String,
     /// The packet this one answers. Absent for the first packet of a round.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    #[validate(non_blank(code = "blank_field"))]
     pub parent_packet: ::core::option::Option<::std::string::String>,
     /// Goal-loop round, shared with task_iterations.round.
     pub round: u32,
@@ -228,9 +286,9 @@ pub struct TaskPacket {
     #[validate(nested)]
     pub output_format: OutputFormat,
     /// Human-readable only: carried and validated, read by nothing. A role member's real tool envelope comes from the employee's capabilities.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(default, skip_serializing_if = "is_default_task_packet_tool_scope")]
     #[validate(nested)]
-    pub tool_scope: ::core::option::Option<ToolScope>,
+    pub tool_scope: ToolScope,
     /// Explicitly what NOT to do.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub boundaries: ::std::vec::Vec<::std::string::String>,
@@ -308,37 +366,31 @@ pub struct TaskPacket {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub next_steps: ::std::vec::Vec<::std::string::String>,
     /// Evidence grade of the upstream role's observations.
-    #[serde(
-        default = "default_task_packet_fidelity",
-        skip_serializing_if = "is_default_task_packet_fidelity"
-    )]
+    #[serde(default = "default_task_packet_fidelity")]
     pub fidelity: Fidelity,
     /// Unset members mean "the dispatcher's own limit applies", not "unlimited".
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(default, skip_serializing_if = "is_default_task_packet_budget")]
     #[validate(nested)]
-    pub budget: ::core::option::Option<Budget>,
+    pub budget: Budget,
     /// Human-readable only: triggers nothing.
-    #[serde(
-        default = "default_task_packet_irreversible",
-        skip_serializing_if = "is_default_task_packet_irreversible"
-    )]
+    #[serde(default = "default_task_packet_irreversible")]
     pub irreversible: bool,
+}
+
+fn is_default_task_packet_tool_scope(value: &ToolScope) -> bool {
+    *value == <ToolScope as ::core::default::Default>::default()
 }
 
 fn default_task_packet_fidelity() -> Fidelity {
     Fidelity::None
 }
 
-fn is_default_task_packet_fidelity(value: &Fidelity) -> bool {
-    *value == Fidelity::None
+fn is_default_task_packet_budget(value: &Budget) -> bool {
+    *value == <Budget as ::core::default::Default>::default()
 }
 
 fn default_task_packet_irreversible() -> bool {
     false
-}
-
-fn is_default_task_packet_irreversible(value: &bool) -> bool {
-    !*value
 }
 
 /// Members of a `tool_scope`
@@ -354,11 +406,21 @@ fn is_default_task_packet_irreversible(value: &bool) -> bool {
 #[validate(crate = "::specmint::runtime")]
 pub struct ToolScope {
     /// Tools the sender expects the recipient to use.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(default)]
     pub allowed: ::std::vec::Vec<::std::string::String>,
     /// Tools the sender expects the recipient not to use.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(default)]
     pub denied: ::std::vec::Vec<::std::string::String>,
+}
+
+impl ::core::default::Default for ToolScope {
+    /// The value an absent key means: `{}`.
+    fn default() -> Self {
+        ToolScope {
+            allowed: ::core::default::Default::default(),
+            denied: ::core::default::Default::default(),
+        }
+    }
 }
 
 /// Members of a `constraint`
@@ -422,7 +484,6 @@ pub struct Assertion {
 #[validate(crate = "::specmint::runtime")]
 pub struct Artifact {
     /// Artifact id in artifacts.jsonl.
-    #[validate(non_blank(code = "blank_field"))]
     pub id: ::std::string::String,
     /// Where the artifact lives.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -445,7 +506,6 @@ pub struct Artifact {
 #[validate(crate = "::specmint::runtime")]
 pub struct Finding {
     /// The confirmed fact.
-    #[validate(non_blank(code = "blank_field"))]
     pub text: ::std::string::String,
     /// What it rests on. Required as a key so a finding with no evidence says so: `[]`.
     pub evidence: ::std::vec::Vec<::std::string::String>,
@@ -475,6 +535,18 @@ pub struct Budget {
     /// Cost limit in US dollars.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub max_cost_usd: ::core::option::Option<f64>,
+}
+
+impl ::core::default::Default for Budget {
+    /// The value an absent key means: `{}`.
+    fn default() -> Self {
+        Budget {
+            max_turns: ::core::default::Default::default(),
+            max_tokens: ::core::default::Default::default(),
+            wall_clock_secs: ::core::default::Default::default(),
+            max_cost_usd: ::core::default::Default::default(),
+        }
+    }
 }
 
 /// Product shape: `output_format`
@@ -654,6 +726,23 @@ impl ::core::fmt::Display for Stage {
     }
 }
 
+impl ::core::str::FromStr for Stage {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "planner" => ::core::result::Result::Ok(Stage::Planner),
+            "executor" => ::core::result::Result::Ok(Stage::Executor),
+            "verifier" => ::core::result::Result::Ok(Stage::Verifier),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a state of `Stage`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Error codes of spec/task_packet.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PacketError {
@@ -673,7 +762,7 @@ pub enum PacketError {
     ContradictoryAssertion,
     /// `to_role` equals `from_role`.
     SelfHandoff,
-    /// The normalized packet is over the byte cap as compact JSON.
+    /// The packet as written is over the byte cap as compact JSON, or the input is over the reader's size limit (1 MiB by default) and was not read.
     PacketTooLarge,
     /// No `packet` argument (the CLI: an empty or all-whitespace input).
     MissingPacket,
@@ -799,6 +888,55 @@ impl ::core::fmt::Display for PacketError {
     }
 }
 
+impl ::core::str::FromStr for PacketError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_packet" => ::core::result::Result::Ok(PacketError::InvalidPacket),
+            "forbidden_provider_field" => {
+                ::core::result::Result::Ok(PacketError::ForbiddenProviderField)
+            }
+            "blank_field" => ::core::result::Result::Ok(PacketError::BlankField),
+            "field_too_long" => ::core::result::Result::Ok(PacketError::FieldTooLong),
+            "too_many_items" => ::core::result::Result::Ok(PacketError::TooManyItems),
+            "duplicate_constraint_id" => {
+                ::core::result::Result::Ok(PacketError::DuplicateConstraintId)
+            }
+            "contradictory_assertion" => {
+                ::core::result::Result::Ok(PacketError::ContradictoryAssertion)
+            }
+            "self_handoff" => ::core::result::Result::Ok(PacketError::SelfHandoff),
+            "packet_too_large" => ::core::result::Result::Ok(PacketError::PacketTooLarge),
+            "missing_packet" => ::core::result::Result::Ok(PacketError::MissingPacket),
+            "not_a_team_member" => {
+                ::core::result::Result::Ok(PacketError::NotATeamMember)
+            }
+            "team_member_unreadable" => {
+                ::core::result::Result::Ok(PacketError::TeamMemberUnreadable)
+            }
+            "from_role_mismatch" => {
+                ::core::result::Result::Ok(PacketError::FromRoleMismatch)
+            }
+            "task_id_mismatch" => ::core::result::Result::Ok(PacketError::TaskIdMismatch),
+            "round_mismatch" => ::core::result::Result::Ok(PacketError::RoundMismatch),
+            "invalid_handoff_edge" => {
+                ::core::result::Result::Ok(PacketError::InvalidHandoffEdge)
+            }
+            "invalid_path_component" => {
+                ::core::result::Result::Ok(PacketError::InvalidPathComponent)
+            }
+            "write_failed" => ::core::result::Result::Ok(PacketError::WriteFailed),
+            "invalid_agent_id" => ::core::result::Result::Ok(PacketError::InvalidAgentId),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `PacketError`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Keys refused anywhere in the packet (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[
     "transcript",
@@ -812,20 +950,27 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
     "encrypted_content",
 ];
 
-/// The valid example at spec/task_packet.md:208, verbatim.
+/// The valid example at spec/task_packet.md:210, verbatim.
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 
-/// How packet documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "packet",
-    parse_error_code: "invalid_packet",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "forbidden_provider_field",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(46usize),
-};
+/// The valid example at spec/task_packet.md:218, verbatim.
+pub const FULL_PACKET_EXAMPLE: &str = "{\n  \"packet_id\": \"pk-9f2a\",\n  \"goal_id\": \"task-1183\",\n  \"parent_packet\": \"pk-9f29\",\n  \"round\": 2,\n  \"from_role\": \"planner\",\n  \"to_role\": \"executor\",\n  \"objective\": \"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\n  \"output_format\": { \"kind\": \"files\" },\n  \"tool_scope\": {\n    \"allowed\": [\"db_select\", \"csv_read\", \"file_read\"],\n    \"denied\": [\"mail_send\"]\n  },\n  \"boundaries\": [\"不要主動聯絡客戶\", \"不要修改 CRM 中的任何紀錄\"],\n  \"constraints\": [\n    { \"id\": \"c1\", \"text\": \"只讀 2026-04-01 至 2026-06-30 的合約\" },\n    { \"id\": \"c2\", \"text\": \"金額一律以新台幣顯示，不換算\" }\n  ],\n  \"audience\": [\"verifier\", \"channel:telegram\"],\n  \"acceptance\": [\n    { \"kind\": \"must_use_tools\", \"value\": \"db_select\" },\n    { \"kind\": \"must_not_use_tools\", \"value\": \"mail_send\" },\n    { \"kind\": \"output_contains\", \"value\": \"到期日\" }\n  ],\n  \"acceptance_baseline_ref\": \"task-1183#baseline\",\n  \"artifacts\": [\n    { \"id\": \"a-77\", \"path\": \"data/contracts.csv\", \"sha256\": \"9c1f…\" }\n  ],\n  \"wiki_refs\": [\"auto/sop/contract-renewal\"],\n  \"memory_refs\": [\"m-4021\"],\n  \"state_keys\": [\"reporting_quarter\"],\n  \"evidence_index\": [\"合約母檔 · a-77\"],\n  \"findings\": [\n    { \"text\": \"母檔共 412 筆，其中 14 筆落在本季\", \"evidence\": [\"a-77\"] }\n  ],\n  \"open_questions\": [\"自動續約的合約要不要算進來？\"],\n  \"blockers\": [],\n  \"next_steps\": [\"產出 CSV 後交給 verifier 核對筆數\"],\n  \"fidelity\": \"mcp_only\",\n  \"budget\": {\n    \"max_turns\": 5,\n    \"max_tokens\": 120000,\n    \"wall_clock_secs\": 900,\n    \"max_cost_usd\": 1.25\n  },\n  \"irreversible\": false\n}";
 
+/// The valid example at spec/task_packet.md:294, verbatim.
+pub const MINIMAL_PACKET_WRITTEN: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"task-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":{\"kind\":\"markdown\"},\"fidelity\":\"none\",\"irreversible\":false}";
+
+/// The valid example at spec/task_packet.md:300, verbatim.
+pub const FULL_PACKET_WRITTEN: &str = "{\"packet_id\":\"pk-9f2a\",\"goal_id\":\"task-1183\",\"parent_packet\":\"pk-9f29\",\"round\":2,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\"output_format\":{\"kind\":\"files\"},\"tool_scope\":{\"allowed\":[\"db_select\",\"csv_read\",\"file_read\"],\"denied\":[\"mail_send\"]},\"boundaries\":[\"不要主動聯絡客戶\",\"不要修改 CRM 中的任何紀錄\"],\"constraints\":[{\"id\":\"c1\",\"text\":\"只讀 2026-04-01 至 2026-06-30 的合約\"},{\"id\":\"c2\",\"text\":\"金額一律以新台幣顯示，不換算\"}],\"audience\":[\"verifier\",\"channel:telegram\"],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"db_select\"},{\"kind\":\"must_not_use_tools\",\"value\":\"mail_send\"},{\"kind\":\"output_contains\",\"value\":\"到期日\"}],\"acceptance_baseline_ref\":\"task-1183#baseline\",\"artifacts\":[{\"id\":\"a-77\",\"path\":\"data/contracts.csv\",\"sha256\":\"9c1f…\"}],\"wiki_refs\":[\"auto/sop/contract-renewal\"],\"memory_refs\":[\"m-4021\"],\"state_keys\":[\"reporting_quarter\"],\"evidence_index\":[\"合約母檔 · a-77\"],\"findings\":[{\"text\":\"母檔共 412 筆，其中 14 筆落在本季\",\"evidence\":[\"a-77\"]}],\"open_questions\":[\"自動續約的合約要不要算進來？\"],\"next_steps\":[\"產出 CSV 後交給 verifier 核對筆數\"],\"fidelity\":\"mcp_only\",\"budget\":{\"max_turns\":5,\"max_tokens\":120000,\"wall_clock_secs\":900,\"max_cost_usd\":1.25},\"irreversible\":false}";
+
+/// How packet documents are read: their name, parse error code and forbidden keys.
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "packet",
+        "invalid_packet",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_provider_field")
+    .with_too_large_code("packet_too_large")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(110usize);
 impl TaskPacket {
     /// Parses and validates one packet from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

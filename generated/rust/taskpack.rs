@@ -43,6 +43,22 @@ impl ::core::fmt::Display for AttachmentEncoding {
     }
 }
 
+impl ::core::str::FromStr for AttachmentEncoding {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "utf8" => ::core::result::Result::Ok(AttachmentEncoding::Utf8),
+            "base64" => ::core::result::Result::Ok(AttachmentEncoding::Base64),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AttachmentEncoding`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Pack kinds: `pack_kind`
 #[derive(
     Debug,
@@ -80,6 +96,22 @@ impl PackKind {
 impl ::core::fmt::Display for PackKind {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for PackKind {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "handoff" => ::core::result::Result::Ok(PackKind::Handoff),
+            "receipt" => ::core::result::Result::Ok(PackKind::Receipt),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `PackKind`", s),
+                )
+            }
+        }
     }
 }
 
@@ -131,6 +163,23 @@ impl ::core::fmt::Display for FactScope {
     }
 }
 
+impl ::core::str::FromStr for FactScope {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "universal" => ::core::result::Result::Ok(FactScope::Universal),
+            "org" => ::core::result::Result::Ok(FactScope::Org),
+            "machine" => ::core::result::Result::Ok(FactScope::Machine),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `FactScope`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Ask statuses: `ask_status`
 #[derive(
     Debug,
@@ -168,6 +217,22 @@ impl AskStatus {
 impl ::core::fmt::Display for AskStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl ::core::str::FromStr for AskStatus {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "open" => ::core::result::Result::Ok(AskStatus::Open),
+            "answered" => ::core::result::Result::Ok(AskStatus::Answered),
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a value of `AskStatus`", s),
+                )
+            }
+        }
     }
 }
 
@@ -605,20 +670,54 @@ impl ::core::fmt::Display for TaskPackError {
     }
 }
 
+impl ::core::str::FromStr for TaskPackError {
+    type Err = ::std::string::String;
+    /// The variant spelled `s`; any other text is an error naming it.
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        match s {
+            "invalid_taskpack" => {
+                ::core::result::Result::Ok(TaskPackError::InvalidTaskpack)
+            }
+            "unknown_version" => {
+                ::core::result::Result::Ok(TaskPackError::UnknownVersion)
+            }
+            "unknown_spec" => ::core::result::Result::Ok(TaskPackError::UnknownSpec),
+            "unknown_encoding" => {
+                ::core::result::Result::Ok(TaskPackError::UnknownEncoding)
+            }
+            "forbidden_field" => {
+                ::core::result::Result::Ok(TaskPackError::ForbiddenField)
+            }
+            "blank_field" => ::core::result::Result::Ok(TaskPackError::BlankField),
+            "invalid_timestamp" => {
+                ::core::result::Result::Ok(TaskPackError::InvalidTimestamp)
+            }
+            "ask_without_accept" => {
+                ::core::result::Result::Ok(TaskPackError::AskWithoutAccept)
+            }
+            "attachment_mismatch" => {
+                ::core::result::Result::Ok(TaskPackError::AttachmentMismatch)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    ::std::format!("`{}` is not a code of `TaskPackError`", s),
+                )
+            }
+        }
+    }
+}
+
 /// Keys refused anywhere in the taskpack (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this_file"];
 
 /// How taskpack documents are read: their name, parse error code and forbidden keys.
-pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec {
-    name: "taskpack",
-    parse_error_code: "invalid_taskpack",
-    forbidden_keys: FORBIDDEN_KEYS,
-    forbidden_key_code: "forbidden_field",
-    max_input_bytes: ::specmint::runtime::document::DEFAULT_MAX_INPUT_BYTES,
-    extract: ::specmint::runtime::document::Extract::Whole,
-    canonical_growth: ::core::option::Option::Some(0usize),
-};
-
+pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
+        "taskpack",
+        "invalid_taskpack",
+    )
+    .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_field")
+    .with_extract(::specmint::runtime::document::Extract::Whole)
+    .with_canonical_growth(0usize);
 impl FlatTaskPack {
     /// Parses and validates one taskpack from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

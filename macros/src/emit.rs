@@ -236,7 +236,7 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {ty=>
                 if let ::core::option::Option::Some(#items) = #list {
-                    #krate::rules::max_items_len(
+                    #krate::__private::max_items_len(
                         ::core::option::Option::Some(#items.len()),
                         &#field_path,
                         #max,
@@ -299,7 +299,7 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             // (a closure, its `dyn Fn` vtable and shims) to compile per item type.
             quote_spanned! {ty=>
                 if let ::core::option::Option::Some(#items) = #list {
-                    let mut #keys = #krate::rules::UniqueByKeys::new(
+                    let mut #keys = #krate::__private::UniqueByKeys::new(
                         #items.len(),
                         #key_name,
                         #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },

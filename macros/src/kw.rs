@@ -3,40 +3,93 @@
 /// The attribute this derive reads.
 pub const VALIDATE: &str = "validate";
 
-// Field rules.
-pub const NON_BLANK: &str = "non_blank";
-pub const MAX_CHARS: &str = "max_chars";
-pub const MAX_ITEMS: &str = "max_items";
-pub const EACH: &str = "each";
-pub const NESTED: &str = "nested";
-/// `nested(flatten)`: the inner value is validated at the struct's own path.
-pub const FLATTEN: &str = "flatten";
-pub const MAX_ITEMS_PER_GROUP: &str = "max_items_per_group";
-pub const UNIQUE_BY: &str = "unique_by";
-pub const CONTRADICTION: &str = "contradiction";
-pub const EQUALS: &str = "equals";
-pub const PATTERN: &str = "pattern";
-pub const RELATIVE_PATH: &str = "relative_path";
-pub const REQUIRED: &str = "required";
-pub const REQUIRED_IF: &str = "required_if";
-pub const UNIQUE: &str = "unique";
-
-// Field settings.
+/// The field setting: the field's name in paths.
 pub const RENAME: &str = "rename";
 
-// Struct rules and settings.
-pub const NOT_EQUAL: &str = "not_equal";
-pub const MAX_JSON_BYTES: &str = "max_json_bytes";
-pub const NOT_CONTAINS: &str = "not_contains";
-pub const DIGEST: &str = "digest";
-pub const CRATE: &str = "crate";
+/// Declares an enum of rule names with its spellings, in the order "unknown rule" messages
+/// list them. The parser's `match` on the enum is exhaustive: a rule added here and not
+/// handled there does not compile.
+macro_rules! rule_names {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:expr,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($variant,)*
+        }
+
+        impl $name {
+            /// Every name, in table order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The name as written in `#[validate(..)]`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The rule written `name`, if it is one of these.
+            pub fn from_name(name: &str) -> Option<Self> {
+                Self::ALL.iter().copied().find(|rule| rule.name() == name)
+            }
+
+            /// Every name as "`a`, `b`, `c`", for "unknown rule" messages.
+            pub fn list() -> String {
+                list(&Self::ALL.iter().map(|rule| rule.name()).collect::<Vec<_>>())
+            }
+        }
+    };
+}
+
+rule_names! {
+    /// The rules on one text value, which `each(..)` also applies to every element.
+    TextRuleName {
+        NonBlank = "non_blank",
+        MaxChars = "max_chars",
+    }
+}
+
+rule_names! {
+    /// The rules on a field.
+    FieldRuleName {
+        NonBlank = TextRuleName::NonBlank.name(),
+        MaxChars = TextRuleName::MaxChars.name(),
+        MaxItems = "max_items",
+        Each = "each",
+        Nested = "nested",
+        MaxItemsPerGroup = "max_items_per_group",
+        UniqueBy = "unique_by",
+        Contradiction = "contradiction",
+        Equals = "equals",
+        Pattern = "pattern",
+        RelativePath = "relative_path",
+        Required = "required",
+        RequiredIf = "required_if",
+        Unique = "unique",
+    }
+}
+
+rule_names! {
+    /// The rules and settings on the struct.
+    StructRuleName {
+        NotEqual = "not_equal",
+        MaxJsonBytes = "max_json_bytes",
+        NotContains = "not_contains",
+        Digest = "digest",
+        Crate = "crate",
+    }
+}
 
 // Rule arguments.
+/// `nested(flatten)`: the inner value is validated at the struct's own path.
+pub const FLATTEN: &str = "flatten";
 pub const MAX: &str = "max";
 pub const CODE: &str = "code";
 pub const BY: &str = "by";
 pub const KEY: &str = "key";
 pub const VALUE: &str = "value";
+/// `required_if`'s sibling value.
+pub const EQUALS: &str = "equals";
 pub const A: &str = "a";
 pub const B: &str = "b";
 pub const TRIM: &str = "trim";
@@ -50,30 +103,6 @@ pub const DATA: &str = "data";
 pub const ENCODING: &str = "encoding";
 pub const LABEL: &str = "label";
 pub const LENGTH: &str = "length";
-
-/// Every field rule, for "unknown rule" messages.
-pub const FIELD_RULES: &[&str] = &[
-    NON_BLANK,
-    MAX_CHARS,
-    MAX_ITEMS,
-    EACH,
-    NESTED,
-    MAX_ITEMS_PER_GROUP,
-    UNIQUE_BY,
-    CONTRADICTION,
-    EQUALS,
-    PATTERN,
-    RELATIVE_PATH,
-    REQUIRED,
-    REQUIRED_IF,
-    UNIQUE,
-];
-
-/// Every struct-level key, for "unknown rule" messages.
-pub const STRUCT_RULES: &[&str] = &[NOT_EQUAL, MAX_JSON_BYTES, NOT_CONTAINS, DIGEST, CRATE];
-
-/// Rules allowed inside `each(..)`.
-pub const EACH_RULES: &[&str] = &[NON_BLANK, MAX_CHARS];
 
 // Default violation codes.
 pub const CODE_BLANK: &str = "blank_field";
@@ -98,4 +127,32 @@ pub fn list(names: &[&str]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FieldRuleName, StructRuleName, TextRuleName};
+
+    /// Each name reads back as its own rule, and a name is a field rule or a struct rule,
+    /// never both (the parser says "is a struct rule" / "is a field rule" by that).
+    #[test]
+    fn names_read_back_and_the_tables_do_not_overlap() {
+        for &rule in FieldRuleName::ALL {
+            assert_eq!(FieldRuleName::from_name(rule.name()), Some(rule));
+            assert_eq!(StructRuleName::from_name(rule.name()), None);
+        }
+        for &rule in StructRuleName::ALL {
+            assert_eq!(StructRuleName::from_name(rule.name()), Some(rule));
+        }
+        for &rule in TextRuleName::ALL {
+            assert_eq!(TextRuleName::from_name(rule.name()), Some(rule));
+            assert!(FieldRuleName::from_name(rule.name()).is_some());
+        }
+        assert_eq!(FieldRuleName::from_name("rename"), None);
+        assert_eq!(
+            TextRuleName::list(),
+            "`non_blank`, `max_chars`",
+            "`each` lists its rules in table order"
+        );
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! The derive reads `#[validate(...)]` attributes into a model, checks it, and emits an
 //! `impl Validate` that only wires fields to the rule functions of `specmint-runtime`
-//! (`::specmint_runtime::rules::*`); all rule logic lives there. The phases are fixed:
+//! (`::specmint_runtime::rules::*`, plus the derive-only helpers of its hidden `__private`
+//! module); all rule logic lives there. The phases are fixed:
 //! parse → check → emit, and emit cannot fail. Every misuse is collected and reported
 //! together, each spanned at the offending token; on error the derive emits the
 //! `compile_error!`s plus a stub `impl Validate`, so users see only the real error.

@@ -11,7 +11,7 @@ use syn::spanned::Spanned as _;
 use syn::{parenthesized, token, Data, DeriveInput, Expr, Fields, Ident, LitStr, Token};
 
 use crate::errors::Errors;
-use crate::kw;
+use crate::kw::{self, FieldRuleName, StructRuleName, TextRuleName};
 use crate::model::{Code, Field, FieldRule, Limit, Model, Pair, StructRule, TextRule};
 
 /// One comma-separated entry of an attribute: `name`, `name = expr`, `name(items..)`, or
@@ -275,33 +275,38 @@ fn field_rule(
 ) -> Option<FieldRule> {
     let name = item.name.unraw().to_string();
     let span = item.name.span();
-    if kw::STRUCT_RULES.contains(&name.as_str()) {
-        errors.at(
-            span,
-            format!("`{name}` is a struct rule: put it in a `#[validate(..)]` on the struct"),
-        );
+    let Some(rule) = FieldRuleName::from_name(&name) else {
+        if StructRuleName::from_name(&name).is_some() {
+            errors.at(
+                span,
+                format!("`{name}` is a struct rule: put it in a `#[validate(..)]` on the struct"),
+            );
+        } else {
+            errors.at(
+                span,
+                format!(
+                    "unknown rule `{name}`; field rules are {} (and the setting `rename = \"..\"`)",
+                    FieldRuleName::list()
+                ),
+            );
+        }
         return None;
-    }
-    if !kw::FIELD_RULES.contains(&name.as_str()) {
-        errors.at(
-            span,
-            format!(
-                "unknown rule `{name}`; field rules are {} (and the setting `rename = \"..\"`)",
-                kw::list(kw::FIELD_RULES)
-            ),
-        );
-        return None;
-    }
+    };
     if duplicate(&item.name, seen, "rule", errors) {
         return None;
     }
-    match name.as_str() {
-        kw::NON_BLANK | kw::MAX_CHARS => text_rule(item, errors).map(FieldRule::Text),
-        kw::MAX_ITEMS => {
+    match rule {
+        FieldRuleName::NonBlank => {
+            text_rule(item, TextRuleName::NonBlank, errors).map(FieldRule::Text)
+        }
+        FieldRuleName::MaxChars => {
+            text_rule(item, TextRuleName::MaxChars, errors).map(FieldRule::Text)
+        }
+        FieldRuleName::MaxItems => {
             let (max, code) = limit_rule(item, kw::CODE_TOO_MANY, errors)?;
             Some(FieldRule::MaxItems { max, code, span })
         }
-        kw::NESTED => match &item.form {
+        FieldRuleName::Nested => match &item.form {
             Form::Bare => Some(FieldRule::Nested {
                 flatten: false,
                 span,
@@ -324,8 +329,8 @@ fn field_rule(
                 None
             }
         },
-        kw::EACH => each_rule(item, errors),
-        kw::MAX_ITEMS_PER_GROUP => {
+        FieldRuleName::Each => each_rule(item, errors),
+        FieldRuleName::MaxItemsPerGroup => {
             let args = args(item, &[kw::BY, kw::MAX, kw::CODE], errors)?;
             let by = args.require_ident(kw::BY, errors);
             let max = args.require_max(errors);
@@ -337,7 +342,7 @@ fn field_rule(
                 span,
             })
         }
-        kw::UNIQUE_BY => {
+        FieldRuleName::UniqueBy => {
             let args = args(
                 item,
                 &[kw::KEY, kw::TRIM, kw::IGNORE_CASE, kw::CODE],
@@ -353,7 +358,7 @@ fn field_rule(
                 span,
             })
         }
-        kw::CONTRADICTION => {
+        FieldRuleName::Contradiction => {
             let args = args(item, &[kw::BY, kw::VALUE, kw::PAIR, kw::CODE], errors)?;
             let by = args.require_ident(kw::BY, errors);
             let value = args.require_ident(kw::VALUE, errors);
@@ -376,7 +381,7 @@ fn field_rule(
                 span,
             })
         }
-        kw::EQUALS => {
+        FieldRuleName::Equals => {
             let args = args(item, &[kw::VALUE, kw::CODE], errors)?;
             let value = args.require_expr(kw::VALUE, "\"..\"", errors)?;
             Some(FieldRule::Equals {
@@ -385,7 +390,7 @@ fn field_rule(
                 span,
             })
         }
-        kw::PATTERN => {
+        FieldRuleName::Pattern => {
             let args = args(item, &[kw::REGEX, kw::CODE], errors)?;
             let regex = args.require_expr(kw::REGEX, "\"^..$\"", errors)?;
             let regex = match regex {
@@ -411,15 +416,15 @@ fn field_rule(
                 span,
             })
         }
-        kw::RELATIVE_PATH => {
+        FieldRuleName::RelativePath => {
             let code = code_only(item, kw::CODE_PATH, errors)?;
             Some(FieldRule::RelativePath { code, span })
         }
-        kw::REQUIRED => {
+        FieldRuleName::Required => {
             let code = code_only(item, kw::CODE_REQUIRED, errors)?;
             Some(FieldRule::Required { code, span })
         }
-        kw::REQUIRED_IF => {
+        FieldRuleName::RequiredIf => {
             let args = args(item, &[kw::FIELD, kw::EQUALS, kw::CODE], errors)?;
             let field = args.require_ident(kw::FIELD, errors);
             let equals = args.require_expr(kw::EQUALS, "Enum::Variant", errors);
@@ -430,7 +435,7 @@ fn field_rule(
                 span,
             })
         }
-        kw::UNIQUE => {
+        FieldRuleName::Unique => {
             let (trim, ignore_case, code) = match item.form {
                 Form::Bare => (
                     false,
@@ -463,7 +468,6 @@ fn field_rule(
                 span,
             })
         }
-        _ => unreachable!("every name in FIELD_RULES is handled"),
     }
 }
 
@@ -486,27 +490,30 @@ fn code_only(item: Item, default: &'static str, errors: &mut Errors) -> Option<C
     }
 }
 
-fn text_rule(item: Item, errors: &mut Errors) -> Option<TextRule> {
+fn text_rule(item: Item, rule: TextRuleName, errors: &mut Errors) -> Option<TextRule> {
     let span = item.name.span();
-    if item.name == kw::NON_BLANK {
-        let code = match item.form {
-            Form::Bare => Code {
-                custom: None,
-                default: kw::CODE_BLANK,
-            },
-            Form::Value(_) => {
-                errors.at(
-                    span,
-                    "`non_blank` takes no value: write `non_blank` or `non_blank(code = \"..\")`",
-                );
-                return None;
-            }
-            _ => args(item, &[kw::CODE], errors)?.code(kw::CODE_BLANK),
-        };
-        Some(TextRule::NonBlank { code, span })
-    } else {
-        let (max, code) = limit_rule(item, kw::CODE_TOO_LONG, errors)?;
-        Some(TextRule::MaxChars { max, code, span })
+    match rule {
+        TextRuleName::NonBlank => {
+            let code = match item.form {
+                Form::Bare => Code {
+                    custom: None,
+                    default: kw::CODE_BLANK,
+                },
+                Form::Value(_) => {
+                    errors.at(
+                        span,
+                        "`non_blank` takes no value: write `non_blank` or `non_blank(code = \"..\")`",
+                    );
+                    return None;
+                }
+                _ => args(item, &[kw::CODE], errors)?.code(kw::CODE_BLANK),
+            };
+            Some(TextRule::NonBlank { code, span })
+        }
+        TextRuleName::MaxChars => {
+            let (max, code) = limit_rule(item, kw::CODE_TOO_LONG, errors)?;
+            Some(TextRule::MaxChars { max, code, span })
+        }
     }
 }
 
@@ -530,9 +537,9 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     let mut rules = Vec::new();
     for inner in items {
         let name = inner.name.unraw().to_string();
-        if !kw::EACH_RULES.contains(&name.as_str()) {
-            let why = if kw::FIELD_RULES.contains(&name.as_str())
-                || kw::STRUCT_RULES.contains(&name.as_str())
+        let Some(rule) = TextRuleName::from_name(&name) else {
+            let why = if FieldRuleName::from_name(&name).is_some()
+                || StructRuleName::from_name(&name).is_some()
             {
                 format!("`{name}` is not an element rule")
             } else {
@@ -540,14 +547,14 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
             };
             errors.at(
                 inner.name.span(),
-                format!("{why}; `each` supports {}", kw::list(kw::EACH_RULES)),
+                format!("{why}; `each` supports {}", TextRuleName::list()),
             );
             continue;
-        }
+        };
         if duplicate(&inner.name, &mut seen, "element rule", errors) {
             continue;
         }
-        if let Some(rule) = text_rule(inner, errors) {
+        if let Some(rule) = text_rule(inner, rule, errors) {
             rules.push(rule);
         }
     }
@@ -747,8 +754,10 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
 /// Whether `key` of `rule` takes any expression rather than a field name.
 fn takes_expr(rule: &str, key: &str) -> bool {
     matches!(
-        (rule, key),
-        (kw::EQUALS, kw::VALUE) | (kw::PATTERN, kw::REGEX) | (kw::REQUIRED_IF, kw::EQUALS)
+        (FieldRuleName::from_name(rule), key),
+        (Some(FieldRuleName::Equals), kw::VALUE)
+            | (Some(FieldRuleName::Pattern), kw::REGEX)
+            | (Some(FieldRuleName::RequiredIf), kw::EQUALS)
     )
 }
 
@@ -796,25 +805,25 @@ fn pair(span: Span, exprs: Vec<Expr>, errors: &mut Errors) -> Option<Pair> {
 fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, errors: &mut Errors) {
     let name = item.name.unraw().to_string();
     let span = item.name.span();
-    if kw::FIELD_RULES.contains(&name.as_str()) {
-        errors.at(span, format!("`{name}` is a field rule: put it on a field"));
+    let Some(rule) = StructRuleName::from_name(&name) else {
+        if FieldRuleName::from_name(&name).is_some() {
+            errors.at(span, format!("`{name}` is a field rule: put it on a field"));
+        } else {
+            errors.at(
+                span,
+                format!(
+                    "unknown struct rule `{name}`; struct rules are {}",
+                    StructRuleName::list()
+                ),
+            );
+        }
         return;
-    }
-    if !kw::STRUCT_RULES.contains(&name.as_str()) {
-        errors.at(
-            span,
-            format!(
-                "unknown struct rule `{name}`; struct rules are {}",
-                kw::list(kw::STRUCT_RULES)
-            ),
-        );
-        return;
-    }
+    };
     if duplicate(&item.name, seen, "struct rule", errors) {
         return;
     }
-    match name.as_str() {
-        kw::NOT_EQUAL => {
+    match rule {
+        StructRuleName::NotEqual => {
             let Some(args) = args(item, &[kw::A, kw::B, kw::CODE], errors) else {
                 return;
             };
@@ -829,14 +838,14 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
                 });
             }
         }
-        kw::MAX_JSON_BYTES => {
+        StructRuleName::MaxJsonBytes => {
             if let Some((max, code)) = limit_rule(item, kw::CODE_TOO_LARGE, errors) {
                 model
                     .struct_rules
                     .push(StructRule::MaxJsonBytes { max, code, span });
             }
         }
-        kw::NOT_CONTAINS => {
+        StructRuleName::NotContains => {
             let Some(args) = args(item, &[kw::LIST, kw::VALUE, kw::CODE], errors) else {
                 return;
             };
@@ -851,7 +860,7 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
                 });
             }
         }
-        kw::DIGEST => {
+        StructRuleName::Digest => {
             let allowed = [
                 kw::SHA256,
                 kw::DATA,
@@ -878,7 +887,7 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
                 });
             }
         }
-        kw::CRATE => match item.form {
+        StructRuleName::Crate => match item.form {
             Form::Value(Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Str(s),
                 ..
@@ -898,6 +907,5 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
                 "expected `crate = \"path::to::runtime\"` (a string literal)",
             ),
         },
-        _ => unreachable!("every name in STRUCT_RULES is handled"),
     }
 }

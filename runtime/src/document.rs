@@ -19,7 +19,24 @@ use crate::{Path, Report, Validate, Violation};
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
 /// refuses anywhere, and its input size limit.
+///
+/// Built with [`DocumentSpec::new`] and the `with_*` methods, all `const fn`, so a spec is a
+/// `const`; the fields are read directly (`#[non_exhaustive]`: fields may be added without
+/// breaking callers).
+///
+/// ```
+/// use specmint_runtime::document::{DocumentSpec, Extract, DEFAULT_MAX_INPUT_BYTES};
+///
+/// const REPLY: DocumentSpec = DocumentSpec::new("reply", "invalid_reply")
+///     .with_forbidden_keys(&["transcript"], "forbidden_key")
+///     .with_extract(Extract::OutermostObject);
+/// assert_eq!(REPLY.max_input_bytes, DEFAULT_MAX_INPUT_BYTES);
+/// assert_eq!(REPLY.too_large_code, "invalid_reply");
+/// assert_eq!(REPLY.with_too_large_code("reply_too_large").too_large_code, "reply_too_large");
+/// assert_eq!(REPLY.with_max_input_bytes(100).max_input_bytes, 100);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DocumentSpec {
     /// What the document is called in messages, e.g. `"packet"`.
     pub name: &'static str,
@@ -32,6 +49,9 @@ pub struct DocumentSpec {
     pub forbidden_key_code: &'static str,
     /// Inputs longer than this many bytes are refused before parsing.
     pub max_input_bytes: usize,
+    /// Code of the violation for an input over `max_input_bytes`: a spec's own size code
+    /// where it has one (the code of its document byte cap), else `parse_error_code`.
+    pub too_large_code: &'static str,
     /// Which part of the input is the document: all of it, or (for text that wraps a JSON
     /// object in prose) the outermost object.
     pub extract: Extract,
@@ -43,6 +63,67 @@ pub struct DocumentSpec {
     /// [`Report::assume_json_bytes_at_most`](crate::Report::assume_json_bytes_at_most)).
     /// `None`: always measure. A bound that is too small lets oversized documents through.
     pub canonical_growth: Option<usize>,
+}
+
+impl DocumentSpec {
+    /// A document called `name` in messages, refused with `parse_error_code` when it cannot
+    /// be parsed: no forbidden keys, inputs up to [`DEFAULT_MAX_INPUT_BYTES`], the whole
+    /// input parsed ([`Extract::Whole`]), byte caps always measured, an input over the size
+    /// limit refused with `parse_error_code`.
+    pub const fn new(name: &'static str, parse_error_code: &'static str) -> Self {
+        DocumentSpec {
+            name,
+            parse_error_code,
+            forbidden_keys: &[],
+            forbidden_key_code: parse_error_code,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+            too_large_code: parse_error_code,
+            extract: Extract::Whole,
+            canonical_growth: None,
+        }
+    }
+
+    /// Refuses `keys` anywhere in the document, one `code` violation per occurrence.
+    #[must_use]
+    pub const fn with_forbidden_keys(
+        mut self,
+        keys: &'static [&'static str],
+        code: &'static str,
+    ) -> Self {
+        self.forbidden_keys = keys;
+        self.forbidden_key_code = code;
+        self
+    }
+
+    /// Refuses inputs longer than `bytes` before parsing.
+    #[must_use]
+    pub const fn with_max_input_bytes(mut self, bytes: usize) -> Self {
+        self.max_input_bytes = bytes;
+        self
+    }
+
+    /// Refuses an input over the size limit with `code` (a spec's own size code) instead of
+    /// `parse_error_code`.
+    #[must_use]
+    pub const fn with_too_large_code(mut self, code: &'static str) -> Self {
+        self.too_large_code = code;
+        self
+    }
+
+    /// Which part of the input is the document.
+    #[must_use]
+    pub const fn with_extract(mut self, extract: Extract) -> Self {
+        self.extract = extract;
+        self
+    }
+
+    /// The document's compact JSON is at most `growth` bytes longer than the text it was
+    /// read from (see [`DocumentSpec::canonical_growth`]).
+    #[must_use]
+    pub const fn with_canonical_growth(mut self, growth: usize) -> Self {
+        self.canonical_growth = Some(growth);
+        self
+    }
 }
 
 /// Which part of the input [`parse_document`] parses.
@@ -71,15 +152,9 @@ pub enum Extract {
 /// ```
 /// use specmint_runtime::document::{extracted_range, DocumentSpec, Extract};
 ///
-/// let spec = DocumentSpec {
-///     name: "reply",
-///     parse_error_code: "invalid_reply",
-///     forbidden_keys: &[],
-///     forbidden_key_code: "forbidden_key",
-///     max_input_bytes: 1024,
-///     extract: Extract::OutermostObject,
-///     canonical_growth: None,
-/// };
+/// let spec = DocumentSpec::new("reply", "invalid_reply")
+///     .with_max_input_bytes(1024)
+///     .with_extract(Extract::OutermostObject);
 /// assert_eq!(extracted_range("Sure: {\"a\": 1}. Done.", &spec), Some(6..14));
 /// assert_eq!(extracted_range("{\"a\": 1}", &spec), None); // valid JSON: parsed whole
 /// assert_eq!(extracted_range("no object here", &spec), None);
@@ -127,7 +202,7 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Parses `input` as a JSON document of type `T` and validates it.
 ///
 /// In order:
-/// 1. more than `spec.max_input_bytes` bytes: refused unparsed (`parse_error_code`, measured
+/// 1. more than `spec.max_input_bytes` bytes: refused unparsed (`too_large_code`, measured
 ///    and limit set);
 /// 2. a leading UTF-8 byte order mark, or bytes that are not UTF-8: refused
 ///    (`parse_error_code`, the message names the byte offset);
@@ -185,18 +260,11 @@ fn single(violation: Violation) -> Report {
 }
 
 fn document_violation(code: &'static str, message: String) -> Violation {
-    Violation {
-        code,
-        path: String::new(),
-        pointer: String::new(),
-        message,
-        measured: None,
-        limit: None,
-    }
+    Violation::new(code, &Path::ROOT, message)
 }
 
 /// Step 1 of [`parse_document`] on its own: refuses an input of `len` bytes when it is over
-/// `spec.max_input_bytes` (`parse_error_code`, empty path, `measured` = `len`, `limit` set).
+/// `spec.max_input_bytes` (`too_large_code`, empty path, `measured` = `len`, `limit` set).
 /// For callers that learn an input's length without holding it (a file, a stream read up to
 /// the limit), so an oversized input is refused without being read into memory.
 ///
@@ -207,16 +275,16 @@ pub fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
     if len <= spec.max_input_bytes {
         return Ok(());
     }
-    let mut violation = document_violation(
-        spec.parse_error_code,
+    let violation = document_violation(
+        spec.too_large_code,
         format!(
             "the {} is {len} bytes (max {}) and was not parsed",
             spec.name, spec.max_input_bytes
         ),
     );
-    violation.measured = Some(len as u64);
-    violation.limit = Some(spec.max_input_bytes as u64);
-    Err(single(violation))
+    Err(single(
+        violation.with_numbers(len as u64, spec.max_input_bytes as u64),
+    ))
 }
 
 fn check_bom(input: &[u8], spec: &DocumentSpec) -> Result<(), Report> {
@@ -303,7 +371,7 @@ fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Res
     if report.is_empty() {
         Ok(())
     } else {
-        Err(Report::from_violations(report.violations))
+        Err(Report::from_violations(report.into_vec()))
     }
 }
 
@@ -325,16 +393,12 @@ where
         if !found.is_empty() {
             let violations = found
                 .into_iter()
-                .map(|hit| Violation {
-                    code: spec.forbidden_key_code,
-                    message: format!(
+                .map(|hit| {
+                    let message = format!(
                         "`{}` is a forbidden key (`{}` may not appear anywhere in the {})",
                         hit.path, hit.key, spec.name
-                    ),
-                    path: hit.path,
-                    pointer: hit.pointer,
-                    measured: None,
-                    limit: None,
+                    );
+                    Violation::from_parts(spec.forbidden_key_code, hit.path, hit.pointer, message)
                 })
                 .collect();
             return Err(Report::from_violations(violations));
@@ -342,14 +406,12 @@ where
     }
 
     let (path, pointer, err) = failure;
-    Err(single(Violation {
-        code: spec.parse_error_code,
+    Err(single(Violation::from_parts(
+        spec.parse_error_code,
         path,
         pointer,
-        message: err.to_string(),
-        measured: None,
-        limit: None,
-    }))
+        err.to_string(),
+    )))
 }
 
 /// `serde_path_to_error`'s segments as our dotted path and RFC 6901 pointer. A segment it could

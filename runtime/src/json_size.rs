@@ -1,7 +1,7 @@
 //! The length of `serde_json`'s compact serialization of a value, computed by a
 //! [`serde::Serializer`] that writes nothing.
 //!
-//! [`crate::rules::json_bytes`] calls this. It gives the same number as serializing with
+//! [`crate::rules::json_bytes`] calls this; nothing here depends on the rules. It gives the same number as serializing with
 //! `serde_json::to_writer` into a byte counter, without `serde_json`'s per-byte escape loop:
 //! a string's length is its byte length plus what escaping adds, found with one scan for the
 //! bytes JSON escapes. Floats and map keys, where `serde_json`'s exact spelling matters, are
@@ -169,9 +169,30 @@ fn signed_len(v: i128) -> u64 {
 
 /// Measures through `serde_json` (floats, map keys), counting its output.
 fn by_serde_json<T: Serialize + ?Sized>(value: &T) -> Result<u64> {
-    let mut counter = crate::rules::ByteCounter::default();
+    let mut counter = ByteCounter::default();
     serde_json::to_writer(&mut counter, value).map_err(|_| SizeError::Custom)?;
     Ok(counter.bytes)
+}
+
+/// An `io::Write` that only counts bytes.
+#[derive(Debug, Default)]
+struct ByteCounter {
+    /// Bytes written so far.
+    bytes: u64,
+}
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.bytes += buf.len() as u64;
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A map key as `serde_json` writes it: `{KEY:null}` minus the 7 bytes around the key.

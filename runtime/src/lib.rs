@@ -35,6 +35,13 @@ pub use path::{Path, Seg};
 
 pub use report::{Report, Violation};
 
+/// What `#[derive(Validate)]` expands to and nothing else calls: not public API, may change
+/// in any release (as `serde::__private`).
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::rules::list::{max_items_len, UniqueByKeys};
+}
+
 /// A value that can check itself against its declared rules.
 ///
 /// Implemented by `#[derive(Validate)]`, and for `Vec<T>`, `[T]`, `Option<T>`, `Box<T>` and

@@ -5,7 +5,12 @@ use core::fmt;
 use crate::path::Path;
 
 /// One broken rule.
+///
+/// Its fields are read directly; it is built through [`Violation::new`],
+/// [`Violation::with_message`] or [`Violation::from_parts`] (`#[non_exhaustive]`: fields may
+/// be added without breaking callers).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Violation {
     /// Stable machine-readable code, e.g. `field_too_long`.
     pub code: &'static str,
@@ -45,6 +50,20 @@ impl Violation {
         }
     }
 
+    /// A violation whose path is already rendered: `path` in dotted notation, `pointer` as
+    /// RFC 6901 (both `""` for the document), e.g. for a location found while scanning
+    /// input rather than walking a value.
+    pub fn from_parts(code: &'static str, path: String, pointer: String, message: String) -> Self {
+        Violation {
+            code,
+            path,
+            pointer,
+            message,
+            measured: None,
+            limit: None,
+        }
+    }
+
     /// Adds the measured value and the limit.
     pub fn with_numbers(mut self, measured: u64, limit: u64) -> Self {
         self.measured = Some(measured);
@@ -61,11 +80,12 @@ impl fmt::Display for Violation {
 
 /// Every violation found, in document order. Its `Display` prints one message per line.
 ///
-/// Two reports are equal when their violations are.
+/// Two reports are equal when their violations are. The violations are read through
+/// [`Report::iter`], [`Report::as_slice`] or [`Report::into_vec`] (or by iterating the report).
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// The violations, in the order they were found.
-    pub violations: Vec<Violation>,
+    violations: Vec<Violation>,
     /// A proven upper bound on the compact JSON length of the value being validated.
     json_bytes_at_most: Option<u64>,
 }
@@ -106,14 +126,9 @@ impl Report {
         self.json_bytes_at_most = Some(bytes);
     }
 
-    /// The bound given to [`Report::assume_json_bytes_at_most`], if any.
-    pub fn json_bytes_at_most(&self) -> Option<u64> {
-        self.json_bytes_at_most
-    }
-
     /// Whether the value being validated is known to be at most `max` bytes as compact JSON
     /// (a byte cap of `max` needs no measuring).
-    pub fn json_bytes_within(&self, max: usize) -> bool {
+    pub(crate) fn json_bytes_within(&self, max: usize) -> bool {
         self.json_bytes_at_most
             .is_some_and(|bound| bound <= u64::try_from(max).unwrap_or(u64::MAX))
     }
@@ -136,6 +151,16 @@ impl Report {
     /// The violations, in document order.
     pub fn iter(&self) -> core::slice::Iter<'_, Violation> {
         self.violations.iter()
+    }
+
+    /// The violations, in document order, as a slice.
+    pub fn as_slice(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// The violations, in document order, taken out of the report.
+    pub fn into_vec(self) -> Vec<Violation> {
+        self.violations
     }
 
     /// The codes of the violations, in document order.

@@ -2,19 +2,17 @@
 
 use serde::{Deserialize, Serialize};
 use specmint_runtime::document::{
-    locate, locate_key, parse_document, parse_document_str, DocumentSpec, Extract,
+    locate, locate_key, parse_document, parse_document_str, DocumentSpec,
 };
 use specmint_runtime::{Path, Report, Validate, Violation};
 
-const SPEC: DocumentSpec = DocumentSpec {
-    name: "packet",
-    parse_error_code: "invalid_packet",
-    forbidden_keys: &["reasoning", "chain_of_thought"],
-    forbidden_key_code: "forbidden_provider_field",
-    max_input_bytes: 4096,
-    extract: Extract::Whole,
-    canonical_growth: None,
-};
+const SPEC: DocumentSpec = DocumentSpec::new("packet", "invalid_packet")
+    .with_forbidden_keys(
+        &["reasoning", "chain_of_thought"],
+        "forbidden_provider_field",
+    )
+    .with_max_input_bytes(4096)
+    .with_too_large_code("packet_too_large");
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -33,14 +31,11 @@ struct Finding {
 }
 
 fn blank(path: &Path<'_>, report: &mut Report) {
-    report.violations.push(Violation {
-        code: "blank_field",
-        path: path.dotted(),
-        pointer: path.pointer(),
-        message: format!("`{}` must not be blank", path.dotted()),
-        measured: None,
-        limit: None,
-    });
+    report.push(Violation::new(
+        "blank_field",
+        path,
+        format!("`{}` must not be blank", path.dotted()),
+    ));
 }
 
 impl Validate for Packet {
@@ -76,8 +71,8 @@ impl Validate for Node {
 }
 
 fn only(report: Report) -> Violation {
-    assert_eq!(report.violations.len(), 1, "{:#?}", report.violations);
-    report.violations.into_iter().next().unwrap()
+    assert_eq!(report.len(), 1, "{report:#?}");
+    report.into_iter().next().unwrap()
 }
 
 fn refuse(input: &str) -> Violation {
@@ -85,14 +80,12 @@ fn refuse(input: &str) -> Violation {
 }
 
 fn parse_violation(path: &str, pointer: &str, message: &str) -> Violation {
-    Violation {
-        code: "invalid_packet",
-        path: path.into(),
-        pointer: pointer.into(),
-        message: message.into(),
-        measured: None,
-        limit: None,
-    }
+    Violation::from_parts(
+        "invalid_packet",
+        path.into(),
+        pointer.into(),
+        message.into(),
+    )
 }
 
 #[test]
@@ -115,7 +108,6 @@ fn validation_report_is_returned_unchanged() {
     )
     .unwrap_err();
     let got: Vec<_> = report
-        .violations
         .iter()
         .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
         .collect();
@@ -134,14 +126,13 @@ fn oversize_input_is_refused_unparsed() {
     let v = refuse(&input);
     assert_eq!(
         v,
-        Violation {
-            code: "invalid_packet",
-            path: String::new(),
-            pointer: String::new(),
-            message: "the packet is 4117 bytes (max 4096) and was not parsed".into(),
-            measured: Some(4117),
-            limit: Some(4096),
-        }
+        Violation::from_parts(
+            "packet_too_large",
+            String::new(),
+            String::new(),
+            "the packet is 4117 bytes (max 4096) and was not parsed".into(),
+        )
+        .with_numbers(4117, 4096)
     );
     // The &str entry point measures bytes too, and exactly the limit is accepted.
     let v = only(parse_document_str::<Packet>(&input, &SPEC).unwrap_err());
@@ -247,16 +238,14 @@ fn forbidden_key_nested_in_an_array_element() {
     let v = refuse(r#"{"objective": "ship", "findings": [{"id": "F1", "reasoning": "because"}]}"#);
     assert_eq!(
         v,
-        Violation {
-            code: "forbidden_provider_field",
-            path: "findings[0].reasoning".into(),
-            pointer: "/findings/0/reasoning".into(),
-            message: "`findings[0].reasoning` is a forbidden key \
+        Violation::from_parts(
+            "forbidden_provider_field",
+            "findings[0].reasoning".into(),
+            "/findings/0/reasoning".into(),
+            "`findings[0].reasoning` is a forbidden key \
                       (`reasoning` may not appear anywhere in the packet)"
                 .into(),
-            measured: None,
-            limit: None,
-        }
+        )
     );
 }
 
@@ -270,7 +259,6 @@ fn forbidden_keys_are_all_reported_in_document_order() {
     }"#;
     let report = parse_document::<Packet>(input.as_bytes(), &SPEC).unwrap_err();
     let got: Vec<_> = report
-        .violations
         .iter()
         .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
         .collect();
@@ -295,7 +283,7 @@ fn forbidden_keys_are_all_reported_in_document_order() {
         ]
     );
     assert_eq!(
-        report.violations[0].message,
+        report.as_slice()[0].message,
         "`chain_of_thought` is a forbidden key \
          (`chain_of_thought` may not appear anywhere in the packet)"
     );
@@ -398,10 +386,7 @@ fn empty_and_whitespace_input_is_refused() {
 
 #[test]
 fn ten_thousand_deep_nesting_is_an_error_not_an_overflow() {
-    const DEEP: DocumentSpec = DocumentSpec {
-        max_input_bytes: 1 << 20,
-        ..SPEC
-    };
+    const DEEP: DocumentSpec = SPEC.with_max_input_bytes(1 << 20);
     let depth = 10_000;
     // Within serde_json's recursion limit (128) a nested document parses.
     let shallow = format!("{}{{}}{}", r#"{"child":"#.repeat(100), "}".repeat(100));
@@ -619,10 +604,7 @@ mod measured {
 #[test]
 fn byte_cap_is_skipped_only_when_the_input_bounds_it() {
     use measured::{count, Capped};
-    const GROWING: DocumentSpec = DocumentSpec {
-        canonical_growth: Some(2),
-        ..SPEC
-    };
+    const GROWING: DocumentSpec = SPEC.with_canonical_growth(2);
     // {"text":"abcdefg"} is 18 bytes: 18 + 2 is within the cap of 20, nothing measured.
     let before = count();
     let doc: Capped = parse_document_str(r#"{"text":"abcdefg"}"#, &GROWING).unwrap();
@@ -640,8 +622,8 @@ fn byte_cap_is_skipped_only_when_the_input_bounds_it() {
     for spec in [&GROWING, &SPEC] {
         let report =
             parse_document_str::<Capped>(r#"{"text":"abcdefghijklmn"}"#, spec).unwrap_err();
-        assert_eq!(report.violations.len(), 1);
-        let v = &report.violations[0];
+        assert_eq!(report.len(), 1);
+        let v = &report.as_slice()[0];
         assert_eq!((v.code, v.path.as_str()), ("too_large", ""));
         assert_eq!(
             v.message,
@@ -652,8 +634,11 @@ fn byte_cap_is_skipped_only_when_the_input_bounds_it() {
     let before = count();
     let _: Capped = parse_document_str(r#"{"text":"a"}"#, &SPEC).unwrap();
     assert_eq!(count(), before + 1);
-    // The bound never leaks into a returned report.
-    let report =
+    // The bound (25 input bytes + 2) never leaks into a returned report: a byte cap of 27
+    // checked against it later still measures, and refuses 42 bytes.
+    let mut report =
         parse_document_str::<Capped>(r#"{"text":"abcdefghijklmn"}"#, &GROWING).unwrap_err();
-    assert_eq!(report.json_bytes_at_most(), None);
+    let long = "x".repeat(40);
+    specmint_runtime::rules::max_json_bytes(&long, &Path::ROOT, 27, "late", &mut report);
+    assert_eq!(report.codes().collect::<Vec<_>>(), ["too_large", "late"]);
 }

@@ -7,20 +7,12 @@ use specmint_runtime::document::{
 };
 use specmint_runtime::{Path, Report, Validate, Violation};
 
-const SPEC: DocumentSpec = DocumentSpec {
-    name: "reply",
-    parse_error_code: "invalid_reply",
-    forbidden_keys: &["reasoning"],
-    forbidden_key_code: "forbidden_field",
-    max_input_bytes: 4096,
-    extract: Extract::OutermostObject,
-    canonical_growth: None,
-};
+const SPEC: DocumentSpec = DocumentSpec::new("reply", "invalid_reply")
+    .with_forbidden_keys(&["reasoning"], "forbidden_field")
+    .with_max_input_bytes(4096)
+    .with_extract(Extract::OutermostObject);
 
-const WHOLE: DocumentSpec = DocumentSpec {
-    extract: Extract::Whole,
-    ..SPEC
-};
+const WHOLE: DocumentSpec = SPEC.with_extract(Extract::Whole);
 
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -40,7 +32,7 @@ fn parse(input: &str) -> Result<Reply, Report> {
 
 fn only(report: &Report) -> &Violation {
     assert_eq!(report.len(), 1, "{report:?}");
-    &report.violations[0]
+    &report.as_slice()[0]
 }
 
 fn reply(answer: &str) -> Reply {
@@ -141,14 +133,12 @@ fn extracted_documents_go_through_the_whole_pipeline() {
     let report = parse("Answer: {\"answer\": \" \"}.").unwrap_err();
     assert_eq!(
         only(&report),
-        &Violation {
-            code: "blank",
-            path: "answer".into(),
-            pointer: "/answer".into(),
-            message: "`answer` must not be blank".into(),
-            measured: None,
-            limit: None,
-        }
+        &Violation::from_parts(
+            "blank",
+            "answer".into(),
+            "/answer".into(),
+            "`answer` must not be blank".into(),
+        )
     );
     // Forbidden keys.
     let report = parse("Answer: {\"answer\": \"x\", \"reasoning\": \"...\"}.").unwrap_err();

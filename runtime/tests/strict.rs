@@ -8,15 +8,9 @@ use specmint_runtime::document::{parse_document, to_canonical_json, DocumentSpec
 use specmint_runtime::strict::Strict;
 use specmint_runtime::{Path, Report, Validate, Violation};
 
-const SPEC: DocumentSpec = DocumentSpec {
-    name: "doc",
-    parse_error_code: "invalid_doc",
-    forbidden_keys: &["reasoning"],
-    forbidden_key_code: "forbidden_field",
-    max_input_bytes: 1 << 16,
-    extract: specmint_runtime::document::Extract::Whole,
-    canonical_growth: None,
-};
+const SPEC: DocumentSpec = DocumentSpec::new("doc", "invalid_doc")
+    .with_forbidden_keys(&["reasoning"], "forbidden_field")
+    .with_max_input_bytes(1 << 16);
 
 #[derive(Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -98,8 +92,8 @@ fn strict<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, String> {
 }
 
 fn only(report: Report) -> Violation {
-    assert_eq!(report.violations.len(), 1, "{:#?}", report.violations);
-    report.violations.into_iter().next().unwrap()
+    assert_eq!(report.len(), 1, "{report:#?}");
+    report.into_iter().next().unwrap()
 }
 
 /// `MINIMAL` with `"key": value` added.

@@ -15,12 +15,7 @@ if ! command -v node >/dev/null; then
   echo "conformance: node is required (ajv)" >&2
   exit 1
 fi
-lock=scripts/conformance/package-lock.json
-stamp=scripts/conformance/node_modules/.specmint-lock
-if [ ! -f "$stamp" ] || ! cmp -s "$lock" "$stamp"; then
-  (cd scripts/conformance && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$lock" "$stamp"
-fi
+./scripts/npm-ci.sh scripts/conformance
 
 $py scripts/conformance/check_corpus.py --out "$out/python.json" || status=1
 node scripts/conformance/check_corpus.mjs --out "$out/node.json" || status=1

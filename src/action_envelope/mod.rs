@@ -8,3 +8,6 @@ pub const JSON_SCHEMA: &str = include_str!(concat!(
     env!("OUT_DIR"),
     "/schema/action_envelope.schema.json"
 ));
+
+pub mod engine;
+pub mod manifest;

@@ -1,7 +1,17 @@
 //! What every command of the `specmint` binary shares: the usage error, `--format`, reading
 //! an input file or stdin. Each command family lives in its own file beside this one.
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use specmint::runtime::document::{check_size, DocumentSpec};
+use specmint::store::StoreError;
+use specmint::Report;
+
+pub mod envelope;
+pub mod task;
+
+pub mod taskpack;
 
 pub mod handoff;
 pub mod mcp;
@@ -53,4 +63,109 @@ pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), Us
         total += std::io::copy(&mut reader, &mut std::io::sink()).map_err(fail)?;
     }
     Ok((display, input, total))
+}
+
+/// The options of a behaviour command (`envelope`, `task`): `--store DB`, `--format`, the
+/// flags it takes a value for, and its positional arguments, in order.
+pub struct Options {
+    /// `--format`, human unless given.
+    pub format: Format,
+    store: Option<PathBuf>,
+    values: Vec<(&'static str, String)>,
+    positional: Vec<String>,
+}
+
+impl Options {
+    /// Parses `args`; `value_flags` are the command's own flags that take a value.
+    pub fn parse(args: &[String], value_flags: &[&'static str]) -> Result<Self, UsageError> {
+        let mut options = Options {
+            format: Format::Human,
+            store: None,
+            values: Vec::new(),
+            positional: Vec::new(),
+        };
+        let mut rest = args.iter();
+        while let Some(arg) = rest.next() {
+            match arg.as_str() {
+                "--format" => options.format = Format::parse(rest.next())?,
+                "--store" => {
+                    let db = rest
+                        .next()
+                        .ok_or_else(|| UsageError("--store takes a database file".to_owned()))?;
+                    options.store = Some(PathBuf::from(db));
+                }
+                flag if flag.starts_with("--") => {
+                    let Some(&known) = value_flags.iter().find(|&&f| f == flag) else {
+                        return Err(UsageError(format!("unknown option `{flag}`")));
+                    };
+                    let value = rest
+                        .next()
+                        .ok_or_else(|| UsageError(format!("{known} takes a value")))?;
+                    options.values.push((known, value.clone()));
+                }
+                _ => options.positional.push(arg.clone()),
+            }
+        }
+        Ok(options)
+    }
+
+    /// The `--store` database file.
+    pub fn store(&self) -> Result<&Path, UsageError> {
+        self.store
+            .as_deref()
+            .ok_or_else(|| UsageError("missing --store DB".to_owned()))
+    }
+
+    /// The value of `flag`, when given (the last one wins).
+    pub fn value(&self, flag: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(f, _)| *f == flag)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The positional arguments, refusing more or fewer than `names` (used in messages).
+    pub fn positional(&self, names: &[&str]) -> Result<&[String], UsageError> {
+        if let Some(missing) = names.get(self.positional.len()) {
+            return Err(UsageError(format!("missing {missing}")));
+        }
+        if let Some(extra) = self.positional.get(names.len()) {
+            return Err(UsageError(format!("unexpected argument `{extra}`")));
+        }
+        Ok(&self.positional)
+    }
+}
+
+/// Reads a document from `file` (or stdin for `-`) no longer than `document` allows: the
+/// bytes, or the size violation when the input is over the limit.
+pub fn read_document(
+    file: &str,
+    document: &DocumentSpec,
+) -> Result<Result<Vec<u8>, Report>, UsageError> {
+    let (_, input, total) = read_input(file, document.max_input_bytes)?;
+    if total > input.len() as u64 {
+        let len = usize::try_from(total).unwrap_or(usize::MAX);
+        return Ok(Err(check_size(len, document).err().unwrap_or_default()));
+    }
+    Ok(Ok(input))
+}
+
+/// Prints a verdict: `json` as one line with `--format json`, else the `human` line.
+pub fn print_verdict(
+    format: Format,
+    json: &serde_json::Value,
+    human: &str,
+) -> Result<(), UsageError> {
+    let mut stdout = std::io::stdout().lock();
+    match format {
+        Format::Json => writeln!(stdout, "{json}"),
+        Format::Human => writeln!(stdout, "{human}"),
+    }
+    .map_err(|e| UsageError(format!("cannot write output: {e}")))
+}
+
+/// A store failure (I/O, a locked or corrupt database) is not a verdict: exit 2.
+pub fn store_failure(err: StoreError) -> UsageError {
+    UsageError(err.to_string())
 }

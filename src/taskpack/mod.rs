@@ -6,3 +6,10 @@ include!(concat!(env!("OUT_DIR"), "/rust/taskpack.rs"));
 /// The JSON Schema (draft 2020-12) emitted from the same spec.
 pub const JSON_SCHEMA: &str =
     include_str!(concat!(env!("OUT_DIR"), "/schema/taskpack.schema.json"));
+
+pub mod bag;
+pub mod conformance;
+pub mod convert;
+pub mod flat;
+pub mod json;
+pub mod patterns;

@@ -89,3 +89,104 @@ pub fn scratch_target_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     exe.ancestors().nth(3).unwrap().join("scratch")
 }
+
+/// A fresh database path under this build's temporary folder, `<suite>/<name>.db`, its old
+/// files (and write-ahead log) removed.
+pub fn fresh_db(suite: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(suite);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join(format!("{name}.db"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    db
+}
+
+/// Runs the `specmint` binary with `args` and `--format json`, feeding `stdin`: its exit code
+/// and the JSON it printed.
+pub fn specmint_json(args: &[&str], stdin: &str) -> (i32, serde_json::Value) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let out = specmint(&all, stdin.as_bytes());
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: not JSON ({e}): {} / {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), json)
+}
+
+/// Starts one `specmint ARGS --format json` process per argument list, all before waiting for
+/// any, then waits for all: their exit codes and JSON, in order.
+pub fn specmint_json_at_once(arg_lists: &[Vec<&str>]) -> Vec<(i32, serde_json::Value)> {
+    let children: Vec<_> = arg_lists
+        .iter()
+        .map(|args| {
+            Command::new(env!("CARGO_BIN_EXE_specmint"))
+                .args(args)
+                .args(["--format", "json"])
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("the specmint binary starts")
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|child| {
+            let out = child.wait_with_output().unwrap();
+            let json = serde_json::from_slice(&out.stdout).unwrap();
+            (out.status.code().unwrap(), json)
+        })
+        .collect()
+}
+
+/// The labels of the shortest walk from `start` to `target` along `edges` (from, label, to),
+/// found breadth-first: how a test reaches a state using only a generated transition table.
+pub fn shortest_path<S, L>(edges: &[(S, L, S)], start: S, target: S) -> Vec<L>
+where
+    S: Copy + PartialEq + std::fmt::Debug,
+    L: Copy,
+{
+    let mut queue = std::collections::VecDeque::from([(start, Vec::new())]);
+    let mut seen = vec![start];
+    while let Some((state, path)) = queue.pop_front() {
+        if state == target {
+            return path;
+        }
+        for &(from, label, to) in edges {
+            if from == state && !seen.contains(&to) {
+                seen.push(to);
+                let mut longer = path.clone();
+                longer.push(label);
+                queue.push_back((to, longer));
+            }
+        }
+    }
+    panic!("{target:?} is not reachable from {start:?}");
+}
+
+/// A fresh directory under the system's temp dir for one test, removed when it is dropped.
+pub fn scratch(tag: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("specmint-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+/// A directory removed when the test that made it ends.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,454 @@
+//! Caps phase: each cap row's constant, number and unit, and what it binds to: its own Cap
+//! cell's path, or the sidecar's `[caps.<CONSTANT>]` (a path, a per-group cap, the
+//! document's byte cap).
+
+use super::codes::Ask;
+use super::Checker;
+use crate::diag::{Context, File};
+use crate::markdown::{Cell, Row, Table};
+use crate::model::*;
+use crate::names::is_screaming_snake;
+use crate::sidecar::{SideCap, Spanned};
+
+/// A cap row's cells, read.
+struct CapRow<'r> {
+    constant: String,
+    value: u64,
+    /// The unit the Value cell states.
+    unit: Option<Unit>,
+    /// The unit as written.
+    unit_word: Option<&'r str>,
+    value_cell: &'r Cell,
+    /// The Cap cell, as Markdown.
+    label: String,
+    /// The path in the Cap cell's code span, if any.
+    cell_path: Option<Spanned<String>>,
+}
+
+impl CapRow<'_> {
+    /// The model of this row, bound as `binding`, in `unit`.
+    fn cap(&self, unit: Unit, binding: String) -> Cap {
+        Cap {
+            label: self.label.clone(),
+            value_text: self.value_cell.plain.clone(),
+            value: self.value,
+            unit,
+            constant: self.constant.clone(),
+            binding,
+        }
+    }
+
+    fn cap_use(&self, code: String) -> CapUse {
+        CapUse {
+            constant: self.constant.clone(),
+            value: self.value,
+            code,
+        }
+    }
+
+    /// Reports a unit that does not fit the path it binds to.
+    fn misfit(&self, ctx: &mut Context, unit_word: &str, path: &str, why: &str) {
+        ctx.md(
+            self.value_cell.pos,
+            format!("unit `{unit_word}` does not fit `{path}`: {why}"),
+            "chars caps bind to strings (`tags[]` for the elements of a string array), items caps to arrays; byte caps are bound in the sidecar with `rule = \"document_bytes\"`",
+        );
+    }
+}
+
+impl Checker<'_> {
+    /// Every cap row, in table order; then `[caps.*]` that name no row.
+    pub(super) fn caps(&mut self, tables: &[&Table], root: Option<usize>) -> Vec<Cap> {
+        let mut caps = Vec::new();
+        for t in tables {
+            for row in &t.rows {
+                if let Some(cap) = self.cap_row(row, root) {
+                    caps.push(cap);
+                }
+            }
+        }
+        for sc in std::mem::take(&mut self.side.caps) {
+            if !caps.iter().any(|c: &Cap| c.constant == sc.constant.value) {
+                self.ctx.toml(
+                    sc.constant.pos,
+                    format!("[caps.{}] names no cap row", sc.constant.value),
+                    format!(
+                        "the Constant column of the cap table has: {}",
+                        caps.iter()
+                            .map(|c| c.constant.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
+        }
+        caps
+    }
+
+    fn cap_row(&mut self, row: &Row, root: Option<usize>) -> Option<Cap> {
+        let r = self.read_cap_row(row)?;
+        let side_idx = self
+            .side
+            .caps
+            .iter()
+            .position(|c| c.constant.value == r.constant);
+        let side = side_idx.map(|i| self.side.caps.remove(i));
+        let root = root?;
+        match side {
+            Some(sc) => self.sidecar_cap(root, &r, &sc),
+            None => self.cell_cap(root, &r, &row.cells[0]),
+        }
+    }
+
+    /// The constant (SCREAMING_SNAKE_CASE, not repeated), the number and the unit.
+    fn read_cap_row<'r>(&mut self, row: &'r Row) -> Option<CapRow<'r>> {
+        let [cap_cell, value_cell, const_cell, ..] = row.cells.as_slice() else {
+            self.ctx.md(
+                row.pos,
+                "a cap row needs three cells",
+                "write `| what | 200 chars | CONSTANT |`",
+            );
+            return None;
+        };
+        let constant = const_cell.key().to_owned();
+        if !is_screaming_snake(&constant) {
+            self.ctx.md(
+                const_cell.pos,
+                format!("constant `{constant}` is not SCREAMING_SNAKE_CASE"),
+                "write the Rust constant's name, like `ITEMS_MAX`",
+            );
+            return None;
+        }
+        if let Some(prev) = self.constants.get(&constant) {
+            self.ctx.md(
+                const_cell.pos,
+                format!("duplicate constant `{constant}`"),
+                format!("it is already defined on line {}", prev.line),
+            );
+            return None;
+        }
+        self.constants.insert(constant.clone(), const_cell.pos);
+
+        // Value: number and unit.
+        let mut words = value_cell.plain.split_whitespace();
+        let number = words.next().and_then(|w| w.parse::<u64>().ok());
+        let unit_word = words.next();
+        let Some(value) = number else {
+            self.ctx.md(
+                value_cell.pos,
+                format!("cap value `{}` is not a number", value_cell.plain),
+                "write a number and a unit: `200 chars`, `16384 bytes`, `12 items`",
+            );
+            return None;
+        };
+        let unit = match unit_word {
+            None => None,
+            Some("chars" | "char" | "characters") => Some(Unit::Chars),
+            Some("bytes" | "byte") => Some(Unit::Bytes),
+            Some("items" | "item") => Some(Unit::Items),
+            Some(other) => {
+                self.ctx.md(
+                    value_cell.pos,
+                    format!("unknown unit `{other}` in `{}`", value_cell.plain),
+                    "units are `chars` (Unicode scalar values), `bytes` (compact JSON) and `items`",
+                );
+                return None;
+            }
+        };
+        Some(CapRow {
+            constant,
+            value,
+            unit,
+            unit_word,
+            value_cell,
+            label: cap_cell.md.clone(),
+            cell_path: cap_cell.codes.first().map(|c| Spanned {
+                value: c.text.trim().to_owned(),
+                pos: c.pos,
+            }),
+        })
+    }
+
+    /// A row bound by its own Cap cell.
+    fn cell_cap(&mut self, root: usize, r: &CapRow<'_>, cap_cell: &Cell) -> Option<Cap> {
+        let Some(path) = &r.cell_path else {
+            self.ctx.md(
+                cap_cell.pos,
+                format!("cap row `{}` is bound to nothing", r.constant),
+                format!("put the path in a code span in the Cap cell, or bind it in the sidecar with `[caps.{}]` and a `rule`", r.constant),
+            );
+            return None;
+        };
+        self.bind_path(root, r, r.unit, path, None, File::Md)
+    }
+
+    /// A row bound in the sidecar, by its `rule`.
+    fn sidecar_cap(&mut self, root: usize, r: &CapRow<'_>, sc: &SideCap) -> Option<Cap> {
+        let rule_name = sc.rule.as_ref().map(|r| r.value.as_str());
+        match rule_name {
+            Some("document_bytes") => self.document_bytes_cap(root, r, sc),
+            Some("max_items_per_group") => self.group_cap(root, r, sc),
+            Some("max_chars" | "max_items") | None => {
+                if let Some(by) = &sc.by {
+                    self.ctx.toml(
+                        by.pos,
+                        "`by` applies only to rule `max_items_per_group`",
+                        "remove `by` or set `rule = \"max_items_per_group\"`",
+                    );
+                }
+                let unit = match rule_name {
+                    Some("max_chars") => r.unit.or(Some(Unit::Chars)),
+                    Some("max_items") => r.unit.or(Some(Unit::Items)),
+                    _ => r.unit,
+                };
+                let (path, file) = self.cap_path(r, sc)?;
+                self.bind_path(root, r, unit, &path, sc.code.as_ref(), file)
+            }
+            Some(other) => {
+                let pos = sc.rule.as_ref().map_or(sc.constant.pos, |r| r.pos);
+                self.ctx.toml(
+                    pos,
+                    format!("unknown cap rule `{other}`"),
+                    "rules are `document_bytes`, `max_items_per_group`, `max_chars` and `max_items`",
+                );
+                None
+            }
+        }
+    }
+
+    /// `rule = "document_bytes"`: a byte cap on the root's compact JSON.
+    fn document_bytes_cap(&mut self, root: usize, r: &CapRow<'_>, sc: &SideCap) -> Option<Cap> {
+        if r.unit != Some(Unit::Bytes) {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!("the document byte cap `{}` is not in bytes", r.constant),
+                "write the value as `N bytes`",
+            );
+            return None;
+        }
+        if let Some(p) = &sc.path {
+            self.ctx.toml(
+                p.pos,
+                "`path` does not apply to rule `document_bytes`",
+                "remove `path`: the rule measures the whole document",
+            );
+        }
+        let code = self.sidecar_cap_code(sc, "max_bytes", "the document byte cap")?;
+        self.index.objects[root].max_json_bytes = Some(r.cap_use(code.clone()));
+        self.rules.push(Rule {
+            kind: RuleKind::DocumentBytes,
+            path: String::new(),
+            code,
+        });
+        Some(r.cap(Unit::Bytes, "document bytes".into()))
+    }
+
+    /// `rule = "max_items_per_group"`: at most N items of an array share one value of `by`.
+    fn group_cap(&mut self, root: usize, r: &CapRow<'_>, sc: &SideCap) -> Option<Cap> {
+        if r.unit == Some(Unit::Chars) || r.unit == Some(Unit::Bytes) {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!(
+                    "a per-group cap counts items, not {}",
+                    r.unit_word.unwrap_or("")
+                ),
+                "write the value as `N` or `N items`",
+            );
+            return None;
+        }
+        let (path, path_file) = self.cap_path(r, sc)?;
+        let Some(by) = sc.by.clone() else {
+            self.ctx.toml(
+                sc.constant.pos,
+                format!(
+                    "[caps.{}] has rule `max_items_per_group` but no `by`",
+                    r.constant
+                ),
+                "add `by = \"<member of the items>\"`",
+            );
+            return None;
+        };
+        let (obj, fi) = self.array_of_objects(root, &path, path_file)?;
+        let elem = self.index.elem_object(obj, fi)?;
+        let Some(by_field) = self.index.objects[elem]
+            .fields
+            .iter()
+            .find(|f| f.key == by.value)
+            .cloned()
+        else {
+            self.ctx.toml(
+                by.pos,
+                format!(
+                    "`by = \"{}\"` names no member of `{}`",
+                    by.value, self.index.objects[elem].name
+                ),
+                format!("members: {}", self.index.member_list(elem)),
+            );
+            return None;
+        };
+        let code = self.sidecar_cap_code(sc, "max_items_per_group", "per-group caps")?;
+        self.index.objects[obj].fields[fi]
+            .rules
+            .max_items_per_group
+            .push(GroupCap {
+                by: by_field.member(),
+                cap: r.cap_use(code.clone()),
+            });
+        self.rules.push(Rule {
+            kind: RuleKind::MaxItemsPerGroup,
+            path: path.value.clone(),
+            code,
+        });
+        Some(r.cap(Unit::Items, format!("{} per {}", path.value, by_field.key)))
+    }
+
+    /// The code of a sidecar-bound cap rule: its `code`, else `[errors] <rule>` (a missing
+    /// mapping is reported at the `[caps.*]` key).
+    fn sidecar_cap_code(&mut self, sc: &SideCap, rule: &str, what: &str) -> Option<String> {
+        let ask = Ask::new(rule, what, sc.constant.pos, File::Toml);
+        self.book
+            .code_for(&mut self.ctx, sc.code.as_ref(), None, ask)
+    }
+
+    /// The path of a sidecar-bound cap, and the file it is written in: the sidecar's `path`,
+    /// else the Cap cell's code span.
+    fn cap_path(&mut self, r: &CapRow<'_>, sc: &SideCap) -> Option<(Spanned<String>, File)> {
+        match (&sc.path, &r.cell_path) {
+            (Some(s), Some(c)) if s.value != c.value => {
+                self.ctx.toml(
+                    s.pos,
+                    format!(
+                        "[caps.{}] path `{}` differs from the Cap cell's `{}`",
+                        r.constant, s.value, c.value
+                    ),
+                    "remove `path` from the sidecar: the table already says it",
+                );
+                None
+            }
+            (Some(s), _) => Some((s.clone(), File::Toml)),
+            (None, Some(c)) => Some((c.clone(), File::Md)),
+            (None, None) => {
+                self.ctx.toml(
+                    sc.constant.pos,
+                    format!(
+                        "[caps.{}] has no `path` and its Cap cell names none",
+                        r.constant
+                    ),
+                    "add `path = \"...\"`, or put the path in a code span in the Cap cell",
+                );
+                None
+            }
+        }
+    }
+
+    /// Resolves a sidecar path that must name an array of objects (not stepping into it).
+    pub(super) fn array_of_objects(
+        &mut self,
+        root: usize,
+        path: &Spanned<String>,
+        file: File,
+    ) -> Option<(usize, usize)> {
+        let t = self.resolve_at(root, path, file)?;
+        let f = &self.index.objects[t.obj].fields[t.field];
+        if t.elems || !f.ty.array || !matches!(f.ty.base, Base::Object(_)) {
+            self.ctx.error(
+                file,
+                path.pos,
+                format!("`{}` is not an array of objects", path.value),
+                "name an array field whose items are a field table, without `[]`",
+            );
+            return None;
+        }
+        Some((t.obj, t.field))
+    }
+
+    /// A char or item cap on the field at `path` (written in `path_file`), in `unit` (else
+    /// items for an array), with the code the rule states (`code`) or its field's.
+    fn bind_path(
+        &mut self,
+        root: usize,
+        r: &CapRow<'_>,
+        unit: Option<Unit>,
+        path: &Spanned<String>,
+        code: Option<&Spanned<String>>,
+        path_file: File,
+    ) -> Option<Cap> {
+        let t = self.resolve_at(root, path, path_file)?;
+        let f = &self.index.objects[t.obj].fields[t.field];
+        let is_array_target = f.ty.array && !t.elems;
+        let is_string_target = f.ty.base == Base::String && !is_array_target;
+        let unit = match unit {
+            Some(u) => u,
+            None if is_array_target => Unit::Items,
+            None => {
+                self.ctx.md(
+                    r.value_cell.pos,
+                    format!(
+                        "cap `{}` has no unit and `{}` is not an array",
+                        r.constant, path.value
+                    ),
+                    if is_string_target {
+                        "write `N chars` for a string cap"
+                    } else {
+                        "write the unit: `N chars`, `N bytes` or `N items`"
+                    },
+                );
+                return None;
+            }
+        };
+        let unit_word = r.unit_word.unwrap_or("items");
+        // Char and item caps differ only in what they fit and which slot of the field's rules
+        // they fill; one path handles both.
+        let (fits, why_not, rule, what, noun) = match unit {
+            Unit::Chars => (
+                is_string_target,
+                if is_array_target {
+                    "it is an array (write `[]` to cap its elements)"
+                } else {
+                    "it is not a string"
+                },
+                "max_chars",
+                "char caps",
+                "a char cap",
+            ),
+            Unit::Items => (
+                is_array_target,
+                "it is not an array",
+                "max_items",
+                "item caps",
+                "an item cap",
+            ),
+            Unit::Bytes => {
+                let why = "byte caps measure compact JSON of the whole document";
+                r.misfit(&mut self.ctx, unit_word, &path.value, why);
+                return None;
+            }
+        };
+        if !fits {
+            r.misfit(&mut self.ctx, unit_word, &path.value, why_not);
+            return None;
+        }
+        let o = &self.index.objects[t.obj];
+        let field = (o.name.clone(), o.fields[t.field].key.clone());
+        let ask = Ask::new(rule, what, r.value_cell.pos, File::Md);
+        let code = self
+            .book
+            .code_for(&mut self.ctx, code, Some((&field.0, &field.1)), ask)?;
+        let rules = &mut self.index.objects[t.obj].fields[t.field].rules;
+        let slot = if unit == Unit::Chars {
+            &mut rules.max_chars
+        } else {
+            &mut rules.max_items
+        };
+        if slot.is_some() {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!("`{}` already has {noun}", path.value),
+                "keep one cap row per path and unit",
+            );
+            return None;
+        }
+        *slot = Some(r.cap_use(code));
+        Some(r.cap(unit, path.value.clone()))
+    }
+}

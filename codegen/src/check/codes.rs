@@ -1,0 +1,429 @@
+//! Error codes phase: the error table, the sidecar's `[errors]` mapping and overrides, and
+//! the code every rule gets. The code book is its own struct: which codes exist, which are
+//! produced, and how a rule finds its code (stated → `[errors.paths]`/`[errors.tables]` →
+//! `[errors]`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::index::Kind;
+use super::tables::{clash, Clash, Named};
+use super::Checker;
+use crate::diag::{Context, File, Pos};
+use crate::markdown::{CodeSpan, Table};
+use crate::model::*;
+use crate::names::{is_ident, is_raw_keyword, upper_camel};
+use crate::sidecar::Spanned;
+use crate::SpecSource;
+
+/// A rule kind of `[errors]`, and where to say so when the sidecar maps it to no code.
+pub(super) struct Ask<'w> {
+    rule: &'w str,
+    what: &'w str,
+    pos: Pos,
+    file: File,
+}
+
+impl<'w> Ask<'w> {
+    /// `rule` is the `[errors]` key; `what` names the rules in the message ("no error code
+    /// for {what}").
+    pub fn new(rule: &'w str, what: &'w str, pos: Pos, file: File) -> Self {
+        Ask {
+            rule,
+            what,
+            pos,
+            file,
+        }
+    }
+}
+
+/// The error table and every way a rule finds its code.
+pub(super) struct CodeBook {
+    md_path: String,
+    toml_path: String,
+    /// Rows of the error table.
+    pub rows: Vec<ErrorCode>,
+    /// code → position of its row.
+    row_pos: BTreeMap<String, Pos>,
+    produced: BTreeSet<String>,
+    /// `[errors]` rule kind → code.
+    rule_map: BTreeMap<String, Spanned<String>>,
+    missing_reported: BTreeSet<String>,
+    /// `[errors.tables]`: table → code.
+    table_codes: BTreeMap<String, String>,
+    /// `[errors.paths]` resolved: (table, key) → code.
+    path_codes: BTreeMap<(String, String), String>,
+    /// `[errors] engine`, as spelled.
+    pub engine: Vec<String>,
+}
+
+impl CodeBook {
+    pub fn new(source: &SpecSource) -> Self {
+        CodeBook {
+            md_path: source.md_path.clone(),
+            toml_path: source.toml_path.clone(),
+            rows: Vec::new(),
+            row_pos: BTreeMap::new(),
+            produced: BTreeSet::new(),
+            rule_map: BTreeMap::new(),
+            missing_reported: BTreeSet::new(),
+            table_codes: BTreeMap::new(),
+            path_codes: BTreeMap::new(),
+            engine: Vec::new(),
+        }
+    }
+
+    /// Whether the error table has `code`.
+    pub fn has(&self, code: &str) -> bool {
+        self.row_pos.contains_key(code)
+    }
+
+    /// Reads one error table's rows.
+    pub fn error_table(&mut self, ctx: &mut Context, t: &Table) {
+        for row in &t.rows {
+            let (Some(code_cell), when) = (row.cells.first(), row.cells.get(1)) else {
+                continue;
+            };
+            let code = code_cell.key().to_owned();
+            if code.is_empty() {
+                ctx.md(
+                    code_cell.pos,
+                    "empty error code",
+                    "write the code in the Code cell",
+                );
+                continue;
+            }
+            let variant = upper_camel(&code);
+            match clash(&self.rows, |r| (&r.code, &r.variant), &code, &variant) {
+                Some(Clash::Value) => {
+                    ctx.md(
+                        code_cell.pos,
+                        format!("duplicate error code `{code}`"),
+                        "remove one row",
+                    );
+                    continue;
+                }
+                Some(Clash::Variant(other)) => {
+                    ctx.md(
+                        code_cell.pos,
+                        format!("codes `{other}` and `{code}` both become the variant `{variant}`"),
+                        "spell the codes differently",
+                    );
+                    continue;
+                }
+                None => {}
+            }
+            self.row_pos.insert(code.clone(), code_cell.pos);
+            self.rows.push(ErrorCode {
+                code,
+                variant,
+                doc: when.map(|c| c.md.clone()).unwrap_or_default(),
+            });
+        }
+    }
+
+    /// Marks a code named in the sidecar as produced and checks that the error table has it.
+    pub fn use_code(&mut self, ctx: &mut Context, code: &Spanned<String>) {
+        self.produced.insert(code.value.clone());
+        if !self.has(&code.value) {
+            ctx.toml(
+                code.pos,
+                format!("code `{}` is not in the error table", code.value),
+                format!(
+                    "add a row `| `{}` | <when> |` to the error table of {}, or fix the spelling",
+                    code.value, self.md_path
+                ),
+            );
+        }
+    }
+
+    /// Marks a code named in the Markdown as produced and checks that the error table has it.
+    pub fn use_code_md(&mut self, ctx: &mut Context, code: &CodeSpan) {
+        self.produced.insert(code.text.clone());
+        if !self.has(&code.text) {
+            ctx.md(
+                code.pos,
+                format!("code `{}` is not in the error table", code.text),
+                format!(
+                    "add a row `| `{}` | <when> |` to the error table, or fix the spelling",
+                    code.text
+                ),
+            );
+        }
+    }
+
+    /// The code `[errors]` maps a rule kind to, if any (nothing reported).
+    pub fn mapping(&self, rule: &str) -> Option<String> {
+        self.rule_map.get(rule).map(|c| c.value.clone())
+    }
+
+    /// The code `[errors]` maps `ask.rule` to; reports (once per rule) when it is missing.
+    pub fn mapped(&mut self, ctx: &mut Context, ask: Ask<'_>) -> Option<String> {
+        if let Some(c) = self.mapping(ask.rule) {
+            return Some(c);
+        }
+        if self.missing_reported.insert(ask.rule.to_owned()) {
+            ctx.error(
+                ask.file,
+                ask.pos,
+                format!("no error code for {}", ask.what),
+                format!(
+                    "add `{} = \"<code>\"` to [errors] in {}",
+                    ask.rule, self.toml_path
+                ),
+            );
+        }
+        None
+    }
+
+    /// The code of one rule: the code the rule states (checked against the table), else the
+    /// override of its field (`[errors.paths]` / `[errors.tables]`), else `[errors]`.
+    pub fn code_for(
+        &mut self,
+        ctx: &mut Context,
+        stated: Option<&Spanned<String>>,
+        field: Option<(&str, &str)>,
+        ask: Ask<'_>,
+    ) -> Option<String> {
+        if let Some(c) = stated {
+            self.use_code(ctx, c);
+            return Some(c.value.clone());
+        }
+        if let Some(c) = field.and_then(|(table, key)| self.override_for(table, key)) {
+            return Some(c);
+        }
+        self.mapped(ctx, ask)
+    }
+
+    /// The code `[errors.paths]` or `[errors.tables]` gives the rules on a field, if any.
+    fn override_for(&self, table: &str, key: &str) -> Option<String> {
+        self.path_codes
+            .get(&(table.to_owned(), key.to_owned()))
+            .or_else(|| self.table_codes.get(table))
+            .cloned()
+    }
+
+    /// `[errors]` rule kind → code, sorted by rule kind.
+    pub fn rule_codes(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .rule_map
+            .iter()
+            .map(|(k, v)| (k.clone(), v.value.clone()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Every code in the table is produced by something.
+    pub fn unproduced(&self, ctx: &mut Context) {
+        for row in &self.rows {
+            if !self.produced.contains(&row.code) {
+                ctx.md(
+                    self.row_pos[&row.code],
+                    format!("error code `{}` is produced by nothing", row.code),
+                    "map a rule to it in the sidecar ([errors] or a rule's `code`), or remove the row",
+                );
+            }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// `[errors] enum` (default `<Spec>Error`), which no table's Rust type may be.
+    pub(super) fn errors_enum(&mut self, rust_types: &BTreeMap<String, String>) -> String {
+        let errors_enum = match self.side.errors_enum.clone() {
+            Some(e) if is_ident(&e.value) && !is_raw_keyword(&e.value) => e.value,
+            Some(e) => {
+                self.ctx.toml(
+                    e.pos,
+                    format!("`{}` is not a Rust type name", e.value),
+                    "write an UpperCamelCase identifier",
+                );
+                String::new()
+            }
+            None => format!("{}Error", upper_camel(&self.source.name)),
+        };
+        if let Some(other) = rust_types.get(&errors_enum) {
+            self.ctx.toml(
+                self.side
+                    .errors_enum
+                    .as_ref()
+                    .map_or(self.side.spec_pos, |e| e.pos),
+                format!("the error enum `{errors_enum}` clashes with the type of table `{other}`"),
+                "choose another `enum` in [errors]",
+            );
+        }
+        errors_enum
+    }
+
+    /// `[errors]`: rule kind → code.
+    pub(super) fn rule_map(&mut self) {
+        for (rule, code) in std::mem::take(&mut self.side.error_map) {
+            self.book.use_code(&mut self.ctx, &code);
+            self.book.rule_map.insert(rule.value, code);
+        }
+    }
+
+    /// `[errors] engine`: codes raised by hand-written behaviour.
+    pub(super) fn engine_codes(&mut self) {
+        for code in std::mem::take(&mut self.side.engine) {
+            self.book.use_code(&mut self.ctx, &code);
+            self.book.engine.push(code.value);
+        }
+    }
+
+    /// `[errors.tables]` and `[errors.paths]`.
+    pub(super) fn code_overrides(&mut self, root: Option<usize>) {
+        for (table, code) in std::mem::take(&mut self.side.error_tables) {
+            self.book.use_code(&mut self.ctx, &code);
+            if !self
+                .index
+                .objects
+                .iter()
+                .any(|o| o.name == table.value && !o.synthesized)
+            {
+                self.ctx.toml(
+                    table.pos,
+                    format!(
+                        "[errors.tables] names `{}`, which is no field table",
+                        table.value
+                    ),
+                    format!("field tables: {}", self.index.object_names()),
+                );
+                continue;
+            }
+            self.book.table_codes.insert(table.value, code.value);
+        }
+        for (path, code) in std::mem::take(&mut self.side.error_paths) {
+            self.book.use_code(&mut self.ctx, &code);
+            let Some(root) = root else { continue };
+            match self.resolve_at(root, &path, File::Toml) {
+                Some(t) if !t.elems => {
+                    let o = &self.index.objects[t.obj];
+                    self.book
+                        .path_codes
+                        .insert((o.name.clone(), o.fields[t.field].key.clone()), code.value);
+                }
+                Some(_) => self.ctx.toml(
+                    path.pos,
+                    format!("[errors.paths] `{}` ends in `[]`", path.value),
+                    "name the field itself: its rules apply to each element",
+                ),
+                None => {}
+            }
+        }
+    }
+
+    /// The code of a rule of `kind` on a field: the path override, else the table override,
+    /// else `[errors]` (a missing mapping is reported at `pos`, default the field's Type
+    /// cell).
+    fn field_code(
+        &mut self,
+        obj: usize,
+        fi: usize,
+        kind: &str,
+        what: &str,
+        pos: Option<Pos>,
+    ) -> Option<String> {
+        let o = &self.index.objects[obj];
+        let (table, key) = (o.name.clone(), o.fields[fi].key.clone());
+        let pos = pos.unwrap_or_else(|| self.index.type_pos_of(&table, &key));
+        let ask = Ask::new(kind, what, pos, File::Md);
+        self.book
+            .code_for(&mut self.ctx, None, Some((&table, &key)), ask)
+    }
+
+    /// The codes of non-blank fields (and union members, which have no override).
+    pub(super) fn non_blank_codes(&mut self, named: &[Named<'_>]) {
+        // The first non-blank Type cell is where a missing mapping is reported.
+        let first = named.iter().find_map(|n| {
+            if n.kind != Kind::Object {
+                return None;
+            }
+            n.table.rows.iter().find_map(|r| {
+                r.cells
+                    .get(1)
+                    .filter(|c| c.plain.trim_start().starts_with("non-blank"))
+                    .map(|c| c.pos)
+            })
+        });
+        let in_unions = self
+            .index
+            .unions
+            .iter()
+            .flat_map(|u| u.variants.iter().flat_map(|v| v.members.iter()))
+            .any(|m| m.ty.non_blank);
+        let any = self
+            .index
+            .objects
+            .iter()
+            .flat_map(|o| o.fields.iter())
+            .any(|f| f.ty.non_blank)
+            || in_unions;
+        if !any {
+            return;
+        }
+        let pos = first.unwrap_or(Pos::TOP);
+        for oi in 0..self.index.objects.len() {
+            for fi in 0..self.index.objects[oi].fields.len() {
+                if self.index.objects[oi].fields[fi].ty.non_blank {
+                    let code = self.field_code(oi, fi, "non_blank", "non-blank fields", None);
+                    self.index.objects[oi].fields[fi].rules.non_blank = code;
+                }
+            }
+        }
+        if !in_unions {
+            return;
+        }
+        let ask = Ask::new("non_blank", "non-blank fields", pos, File::Md);
+        let Some(code) = self.book.mapped(&mut self.ctx, ask) else {
+            return;
+        };
+        for u in &mut self.index.unions {
+            for v in &mut u.variants {
+                for m in &mut v.members {
+                    if m.ty.non_blank {
+                        m.rules.non_blank = Some(code.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Codes of the rules a Type or Required cell states: literals, patterns, relative
+    /// paths, conditional requirements.
+    pub(super) fn type_rule_codes(&mut self) {
+        for oi in 0..self.index.objects.len() {
+            for fi in 0..self.index.objects[oi].fields.len() {
+                let ty = self.index.objects[oi].fields[fi].ty.clone();
+                if ty.literal.is_some() {
+                    let c = self.field_code(oi, fi, "equals", "literal types", None);
+                    self.index.objects[oi].fields[fi].rules.equals = c;
+                }
+                if ty.pattern.is_some() {
+                    let c = self.field_code(oi, fi, "pattern", "`matching` types", None);
+                    self.index.objects[oi].fields[fi].rules.pattern = c;
+                }
+                if ty.relative_path {
+                    let c = self.field_code(oi, fi, "relative_path", "`relative-path` types", None);
+                    self.index.objects[oi].fields[fi].rules.relative_path = c;
+                }
+            }
+        }
+        for (table, key, pos) in std::mem::take(&mut self.pending_required_if) {
+            let Some(oi) = self.index.object_index(&table) else {
+                continue;
+            };
+            let Some(fi) = self.index.field_index(oi, &key) else {
+                continue;
+            };
+            let code =
+                self.field_code(oi, fi, "required_if", "conditional requirements", Some(pos));
+            if let (Some(code), Some(r)) = (
+                code,
+                self.index.objects[oi].fields[fi].rules.required_if.as_mut(),
+            ) {
+                r.code = code;
+            }
+        }
+    }
+}

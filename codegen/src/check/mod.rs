@@ -1,0 +1,226 @@
+//! Check phase: cross-checks the Markdown tables against each other and the sidecar, and
+//! builds the model. Every problem is reported to the context; nothing stops at the first.
+//!
+//! One file per phase, in the order [`Checker::run`] calls them: `tables` (classify and name
+//! the tables, Rust type names), `codes` (the error table, the `[errors]` mapping, and the
+//! code of every rule a cell states), `types` (enum, field and union tables; their cells are
+//! read by the free functions of `parse`), `objects` (the root, selectors, defaultable
+//! objects, `[canonical] always_written`), `caps`, `rules` (the sidecar's cross-field rules),
+//! `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
+//! error-code book (`codes::CodeBook`) are structs of their own, so each phase says which it
+//! reads.
+
+mod caps;
+mod codes;
+mod examples;
+mod forbidden;
+mod index;
+mod machines;
+mod objects;
+mod parse;
+mod rules;
+mod tables;
+mod types;
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Context, File, Pos};
+use crate::markdown::{self, Document};
+use crate::model::*;
+use crate::sidecar::{self, Sidecar, Spanned};
+use crate::SpecSource;
+
+use codes::{Ask, CodeBook};
+use index::{Target, TypeIndex, Unresolved};
+
+const PATH_HINT: &str =
+    "a path names members from the root, joined by `.`, with `[]` to step into array elements (`items[].name`)";
+
+/// The state of one spec's check: its inputs, the diagnostics, the type index, the code
+/// book, and what the phases have found so far.
+struct Checker<'a> {
+    ctx: Context,
+    doc: Document,
+    side: Sidecar,
+    source: &'a SpecSource,
+    index: TypeIndex,
+    book: CodeBook,
+    /// Constants of cap rows and of examples: name → where defined.
+    constants: BTreeMap<String, Pos>,
+    /// Cross-field rules, as declared.
+    rules: Vec<Rule>,
+    /// `if `field` is `value`` cells waiting for their code: (table, key, position).
+    pending_required_if: Vec<(String, String, Pos)>,
+    /// Optional (`—`) fields typed as a field table, no `?`: (table, key, position of the
+    /// Required cell). Each reads as `{}` when absent, if its table can.
+    pending_empty_defaults: Vec<(String, String, Pos)>,
+}
+
+/// Loads, checks and models one spec.
+pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
+    let mut ctx = Context::new(&source.md_path, &source.toml_path);
+    let doc = markdown::parse(&source.md);
+    let side = if source.toml.trim().is_empty() {
+        // Everything else depends on the sidecar: report this alone.
+        ctx.md(
+            Pos::TOP,
+            format!("the sidecar `{}` is missing or empty", source.toml_path),
+            "create it next to the Markdown with at least `[spec]` `root = \"<field table>\"`",
+        );
+        ctx.finish()?;
+        unreachable!("an error was reported")
+    } else {
+        sidecar::parse(&mut ctx, &source.toml)
+    };
+    let mut c = Checker {
+        ctx,
+        doc,
+        side,
+        source,
+        index: TypeIndex::default(),
+        book: CodeBook::new(source),
+        constants: BTreeMap::new(),
+        rules: Vec::new(),
+        pending_required_if: Vec::new(),
+        pending_empty_defaults: Vec::new(),
+    };
+    let spec = c.run();
+    let Checker { ctx, .. } = c;
+    ctx.finish()?;
+    Ok(spec)
+}
+
+impl Checker<'_> {
+    /// The phases, in order: later ones read what earlier ones found.
+    fn run(&mut self) -> Spec {
+        let title = self.title();
+        let mut all = std::mem::take(&mut self.doc.tables);
+        let tables = self.tables(&mut all);
+        let rust_types = self.rust_names(&tables);
+        for t in &tables.errors {
+            self.book.error_table(&mut self.ctx, t);
+        }
+        let errors_enum = self.errors_enum(&rust_types);
+        self.rule_map();
+        // Enums first (field defaults refer to their values), then objects and unions.
+        self.types(&tables.named);
+        self.union_forms();
+        self.selectors();
+        self.defaultables();
+        self.empty_object_defaults();
+        let root = self.root();
+        let parse_code = self.book.mapped(
+            &mut self.ctx,
+            Ask::new(
+                "parse",
+                "document parse errors",
+                self.side.spec_pos,
+                File::Toml,
+            ),
+        );
+        // Code overrides, then the codes of type rules.
+        self.code_overrides(root);
+        self.always_written(root);
+        self.non_blank_codes(&tables.named);
+        self.type_rule_codes();
+        self.engine_codes();
+        let extract = self.extract();
+        let caps = self.caps(&tables.caps, root);
+        self.unique_rules(root);
+        self.not_equal_rules(root);
+        self.contradiction_rules(root);
+        self.not_contains_rules(root);
+        self.digest_rules(root);
+        let machines = self.machines(&tables.states, &tables.transitions);
+        let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
+        let examples = self.examples();
+        self.book.unproduced(&mut self.ctx);
+
+        let parse = parse_code.unwrap_or_default();
+        let errors = Errors {
+            enum_name: errors_enum,
+            codes: self.book.rows.clone(),
+            forbidden_key: forbidden_code.unwrap_or_else(|| parse.clone()),
+            parse,
+            rule_codes: self.book.rule_codes(),
+            engine: self.book.engine.clone(),
+        };
+        Spec {
+            name: self.source.name.clone(),
+            md_path: self.source.md_path.clone(),
+            title,
+            root: root
+                .map(|r| self.index.objects[r].name.clone())
+                .unwrap_or_default(),
+            document_name: self.document_name(),
+            types: self.index.types(),
+            caps,
+            errors,
+            rules: std::mem::take(&mut self.rules),
+            forbidden_keys,
+            examples,
+            extract,
+            machines,
+        }
+    }
+
+    /// The first level-1 heading (the spec's name when there is none).
+    fn title(&mut self) -> String {
+        match &self.doc.title {
+            Some(t) => t.clone(),
+            None => {
+                self.ctx.md(
+                    Pos::TOP,
+                    "the spec has no level-1 heading",
+                    "start the Markdown with `# <Title>`; it becomes the schema's title",
+                );
+                self.source.name.clone()
+            }
+        }
+    }
+
+    /// What the document is called in messages: `[spec] document`, else the root's name.
+    fn document_name(&self) -> String {
+        self.side
+            .document
+            .as_ref()
+            .map(|d| d.value.clone())
+            .or_else(|| self.side.root.as_ref().map(|r| r.value.clone()))
+            .unwrap_or_default()
+    }
+
+    /// `[spec] extract`.
+    fn extract(&mut self) -> Extract {
+        match self.side.extract.take() {
+            None => Extract::Whole,
+            Some(e) if e.value == "whole" => Extract::Whole,
+            Some(e) if e.value == "outermost-object" => Extract::OutermostObject,
+            Some(e) => {
+                self.ctx.toml(
+                    e.pos,
+                    format!("unknown extract `{}`", e.value),
+                    "write `extract = \"whole\"` (the default) or `extract = \"outermost-object\"`",
+                );
+                Extract::Whole
+            }
+        }
+    }
+
+    /// Resolves a spec path from the root; reports one that does not resolve (unless it goes
+    /// through a row already reported) in `file` at the path.
+    fn resolve_at(&mut self, root: usize, path: &Spanned<String>, file: File) -> Option<Target> {
+        match self.index.resolve(root, &path.value) {
+            Ok(t) => Some(t),
+            Err(Unresolved::Silent) => None,
+            Err(Unresolved::Why(e)) => {
+                self.ctx.error(
+                    file,
+                    path.pos,
+                    format!("path `{}` does not resolve: {e}", path.value),
+                    PATH_HINT,
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,575 @@
+//! Reading one cell: the Type cell, a stated default, the Required cell. Free functions of
+//! the cell's text (and the names they may refer to); the caller reports a [`Problem`].
+
+use std::collections::BTreeMap;
+
+use super::index::Kind;
+use crate::diag::{Context, Pos};
+use crate::markdown::{Cell, CodeSpan};
+use crate::model::*;
+
+/// A diagnostic on the Markdown, not yet reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Problem {
+    pub pos: Pos,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Problem {
+    fn new(pos: Pos, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Problem {
+            pos,
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+}
+
+/// Reports a problem; `None` for it, the value otherwise.
+pub(super) fn report<T>(ctx: &mut Context, r: Result<T, Problem>) -> Option<T> {
+    r.map_err(|p| ctx.md(p.pos, p.message, p.hint)).ok()
+}
+
+/// A parsed Required cell.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Req {
+    /// `✔`, or `✔ `code`` with the code span.
+    Yes(Option<CodeSpan>),
+    /// `—`, or `— (default V)`.
+    No(Option<String>),
+    /// `if `field` is `value``.
+    If(CodeSpan, CodeSpan),
+}
+
+/// Reads a Required cell; `None` when it is none of the forms.
+pub(super) fn parse_required(cell: &Cell) -> Option<Req> {
+    let s = cell.plain.trim();
+    match s {
+        "✔" | "✓" | "yes" | "Yes" => return Some(Req::Yes(None)),
+        "—" | "–" | "-" | "no" | "No" => return Some(Req::No(None)),
+        _ => {}
+    }
+    if let Some(rest) = ["✔", "✓", "yes", "Yes"]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))
+    {
+        return match cell.codes.as_slice() {
+            [code] if rest.trim() == code.text => Some(Req::Yes(Some(code.clone()))),
+            _ => None,
+        };
+    }
+    if s.starts_with("if ") {
+        return match cell.codes.as_slice() {
+            [field, value] if s == format!("if {} is {}", field.text, value.text).as_str() => {
+                Some(Req::If(field.clone(), value.clone()))
+            }
+            _ => None,
+        };
+    }
+    let rest = ["—", "–", "-", "no", "No"]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))?
+        .trim();
+    let inner = rest.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let v = inner.strip_prefix("default")?.trim();
+    Some(Req::No(Some(v.to_owned())))
+}
+
+/// A plain type: nothing but its base.
+fn plain(base: Base) -> TypeRef {
+    TypeRef {
+        base,
+        array: false,
+        nullable: false,
+        non_blank: false,
+        literal: None,
+        pattern: None,
+        relative_path: false,
+    }
+}
+
+/// Reads a Type cell (`text`, its code spans `codes`, at `pos`); `kinds` are the spec's
+/// tables, which a type may name.
+pub(super) fn parse_type(
+    text: &str,
+    codes: &[CodeSpan],
+    pos: Pos,
+    kinds: &BTreeMap<String, Kind>,
+) -> Result<TypeRef, Problem> {
+    let mut s = text.trim();
+    let mut non_blank = false;
+    let mut relative_path = false;
+    loop {
+        if let Some(rest) = s.strip_prefix("non-blank ") {
+            non_blank = true;
+            s = rest.trim_start();
+        } else if let Some(rest) = s.strip_prefix("relative-path ") {
+            relative_path = true;
+            s = rest.trim_start();
+        } else {
+            break;
+        }
+    }
+    // A quoted literal: a string that must equal it.
+    if s.starts_with('"') {
+        return match serde_json::from_str::<String>(s) {
+            Ok(lit) if !non_blank && !relative_path => Ok(TypeRef {
+                literal: Some(lit),
+                ..plain(Base::String)
+            }),
+            Ok(_) => Err(Problem::new(
+                pos,
+                format!("a literal type `{s}` takes no qualifier"),
+                "remove `non-blank` / `relative-path`: the literal says the exact value",
+            )),
+            Err(_) => Err(Problem::new(
+                pos,
+                format!("cannot read the literal type `{s}`"),
+                "write a JSON string literal such as `\"0.1\"` (the whole cell)",
+            )),
+        };
+    }
+    // `string matching `REGEX``: the regex is the cell's last code span.
+    let mut pattern = None;
+    if let Some(code) = codes.last() {
+        if let Some(head) = s.strip_suffix(code.text.as_str()) {
+            if let Some(head) = head.trim_end().strip_suffix("matching") {
+                if code.text.trim().is_empty() {
+                    return Err(Problem::new(
+                        code.pos,
+                        "`matching` has an empty regex",
+                        "write the regex in a code span: string matching `^[a-z]+$`",
+                    ));
+                }
+                pattern = Some(code.text.clone());
+                s = head.trim_end();
+                if s != "string" {
+                    return Err(Problem::new(
+                        pos,
+                        format!("`matching` applies to `string`, not `{s}`"),
+                        "write `string matching `REGEX``",
+                    ));
+                }
+            }
+        }
+    }
+    // `object by `field``.
+    if let Some(rest) = s.strip_prefix("object by") {
+        let by = rest.trim();
+        let ok = codes.len() == 1 && codes[0].text == by && !by.is_empty();
+        if !ok || non_blank || relative_path {
+            return Err(Problem::new(
+                pos,
+                format!("cannot read the type `{}`", text.trim()),
+                "write `object by `field`` with the name of an enum field of this table in a code span",
+            ));
+        }
+        return Ok(plain(Base::Selected(by.to_owned())));
+    }
+    let mut nullable = false;
+    if let Some(rest) = s.strip_suffix('?') {
+        nullable = true;
+        s = rest.trim_end();
+    }
+    let mut array = false;
+    if let Some(rest) = s.strip_suffix("[]") {
+        array = true;
+        s = rest.trim_end();
+    }
+    let base = match s {
+        "string" => Base::String,
+        "bool" => Base::Bool,
+        "uint32" => Base::U32,
+        "uint64" => Base::U64,
+        "int64" => Base::I64,
+        "number" => Base::Number,
+        "object" => {
+            return Err(Problem::new(
+                pos,
+                format!("`object` alone is not a type in `{}`", text.trim()),
+                "name a field table, or write `object by `field`` for members chosen by an enum field",
+            ));
+        }
+        other => match kinds.get(other) {
+            Some(Kind::Object) => Base::Object(other.to_owned()),
+            Some(Kind::Enum) => Base::Enum(other.to_owned()),
+            Some(Kind::Union) => Base::Union(other.to_owned()),
+            None => {
+                let known: Vec<String> = kinds.keys().map(|k| format!("`{k}`")).collect();
+                return Err(Problem::new(
+                    pos,
+                    format!("unknown type `{other}` in `{}`", text.trim()),
+                    format!(
+                        "use string, bool, uint32, uint64, int64, number, or a table of this spec: {}",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        },
+    };
+    if non_blank && base != Base::String {
+        return Err(Problem::new(
+            pos,
+            format!("`non-blank` applies to strings only, not `{s}`"),
+            "remove `non-blank`",
+        ));
+    }
+    if relative_path && base != Base::String {
+        return Err(Problem::new(
+            pos,
+            format!("`relative-path` applies to strings only, not `{s}`"),
+            "remove `relative-path`",
+        ));
+    }
+    Ok(TypeRef {
+        base,
+        array,
+        nullable,
+        non_blank,
+        literal: None,
+        pattern,
+        relative_path,
+    })
+}
+
+/// Reads the default `v` stated for a field of type `ty` (the Required cell at `pos`);
+/// `enums` holds the values an enum default may take.
+pub(super) fn parse_default(
+    ty: &TypeRef,
+    v: &str,
+    pos: Pos,
+    enums: &[Enum],
+) -> Result<DefaultValue, Problem> {
+    let v = v.trim().trim_matches('`');
+    let bad = |what: &str| {
+        Problem::new(
+            pos,
+            format!("default `{v}` is not {what}"),
+            "write a default that the field's type can hold",
+        )
+    };
+    if ty.array || ty.nullable {
+        return Err(Problem::new(
+            pos,
+            format!("a stated default (`{v}`) on an array or `?` field"),
+            "arrays default to `[]` and `?` fields to `null`: write just `—`",
+        ));
+    }
+    match &ty.base {
+        Base::Bool => match v {
+            "true" => Ok(DefaultValue::Bool(true)),
+            "false" => Ok(DefaultValue::Bool(false)),
+            _ => Err(bad("a bool")),
+        },
+        Base::U32 | Base::U64 => v
+            .parse::<u64>()
+            .ok()
+            .filter(|n| ty.base == Base::U64 || *n <= u64::from(u32::MAX))
+            .map(DefaultValue::UInt)
+            .ok_or_else(|| bad("an unsigned integer in range")),
+        Base::I64 => v
+            .parse()
+            .map(DefaultValue::Int)
+            .map_err(|_| bad("an int64")),
+        Base::Number => match v.parse::<f64>() {
+            Ok(n) if n.is_finite() => Ok(DefaultValue::Number(n)),
+            _ => Err(bad("a number")),
+        },
+        Base::String => {
+            let s = serde_json::from_str::<String>(v).unwrap_or_else(|_| v.to_owned());
+            if ty.non_blank && s.trim().is_empty() {
+                return Err(bad("non-blank"));
+            }
+            Ok(DefaultValue::String(s))
+        }
+        Base::Enum(name) => {
+            let values: &[EnumValue] = enums
+                .iter()
+                .find(|e| &e.name == name)
+                .map_or(&[], |e| &e.values);
+            match values.iter().find(|x| x.value == v) {
+                Some(x) => Ok(DefaultValue::Enum {
+                    value: x.value.clone(),
+                    variant: x.variant.clone(),
+                }),
+                None => {
+                    let vals: Vec<String> =
+                        values.iter().map(|x| format!("`{}`", x.value)).collect();
+                    Err(Problem::new(
+                        pos,
+                        format!("default `{v}` is not a value of `{name}`"),
+                        format!("use one of {}", vals.join(", ")),
+                    ))
+                }
+            }
+        }
+        Base::Object(_) | Base::Union(_) | Base::Selected(_) => Err(Problem::new(
+            pos,
+            format!("a stated default (`{v}`) on an object or union field"),
+            "make the field `T?` (default null) or required",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AT: Pos = Pos { line: 3, col: 5 };
+
+    fn span(text: &str) -> CodeSpan {
+        CodeSpan {
+            text: text.to_owned(),
+            pos: AT,
+        }
+    }
+
+    fn kinds() -> BTreeMap<String, Kind> {
+        [
+            ("line_item", Kind::Object),
+            ("status", Kind::Enum),
+            ("shape", Kind::Union),
+        ]
+        .into_iter()
+        .map(|(n, k)| (n.to_owned(), k))
+        .collect()
+    }
+
+    fn status() -> Vec<Enum> {
+        vec![Enum {
+            name: "status".into(),
+            rust_name: "Status".into(),
+            doc: String::new(),
+            values: ["open", "done"]
+                .into_iter()
+                .map(|v| EnumValue {
+                    value: v.into(),
+                    variant: crate::names::upper_camel(v),
+                    doc: String::new(),
+                })
+                .collect(),
+        }]
+    }
+
+    /// The type a cell reads as, or the message of its problem.
+    fn ty(text: &str, codes: &[&str]) -> Result<TypeRef, String> {
+        let codes: Vec<CodeSpan> = codes.iter().map(|c| span(c)).collect();
+        parse_type(text, &codes, AT, &kinds()).map_err(|p| p.message)
+    }
+
+    #[test]
+    fn type_cells_read_as_their_type() {
+        let cases: &[(&str, &[&str], TypeRef)] = &[
+            ("string", &[], plain(Base::String)),
+            ("uint32", &[], plain(Base::U32)),
+            ("int64", &[], plain(Base::I64)),
+            ("number", &[], plain(Base::Number)),
+            (
+                "string[]?",
+                &[],
+                TypeRef {
+                    array: true,
+                    nullable: true,
+                    ..plain(Base::String)
+                },
+            ),
+            (
+                "non-blank string[]",
+                &[],
+                TypeRef {
+                    array: true,
+                    non_blank: true,
+                    ..plain(Base::String)
+                },
+            ),
+            (
+                "relative-path string",
+                &[],
+                TypeRef {
+                    relative_path: true,
+                    ..plain(Base::String)
+                },
+            ),
+            (
+                "\"0.1\"",
+                &[],
+                TypeRef {
+                    literal: Some("0.1".into()),
+                    ..plain(Base::String)
+                },
+            ),
+            (
+                "string matching ^[a-z]+$",
+                &["^[a-z]+$"],
+                TypeRef {
+                    pattern: Some("^[a-z]+$".into()),
+                    ..plain(Base::String)
+                },
+            ),
+            (
+                "line_item?",
+                &[],
+                TypeRef {
+                    nullable: true,
+                    ..plain(Base::Object("line_item".into()))
+                },
+            ),
+            (
+                "status[]",
+                &[],
+                TypeRef {
+                    array: true,
+                    ..plain(Base::Enum("status".into()))
+                },
+            ),
+            ("shape", &[], plain(Base::Union("shape".into()))),
+            ("object by op", &["op"], plain(Base::Selected("op".into()))),
+        ];
+        for (text, codes, want) in cases {
+            assert_eq!(ty(text, codes).as_ref(), Ok(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn type_cells_that_cannot_be_read_say_why() {
+        let cases: &[(&str, &[&str], &str)] = &[
+            (
+                "non-blank \"x\"",
+                &[],
+                "a literal type `\"x\"` takes no qualifier",
+            ),
+            ("\"x", &[], "cannot read the literal type `\"x`"),
+            ("string matching", &[""], "`matching` has an empty regex"),
+            (
+                "bool matching ^a$",
+                &["^a$"],
+                "`matching` applies to `string`, not `bool`",
+            ),
+            ("object by", &[], "cannot read the type `object by`"),
+            (
+                "non-blank object by op",
+                &["op"],
+                "cannot read the type `non-blank object by op`",
+            ),
+            ("object", &[], "`object` alone is not a type in `object`"),
+            ("text[]", &[], "unknown type `text` in `text[]`"),
+            (
+                "non-blank bool",
+                &[],
+                "`non-blank` applies to strings only, not `bool`",
+            ),
+            (
+                "relative-path status",
+                &[],
+                "`relative-path` applies to strings only, not `status`",
+            ),
+        ];
+        for (text, codes, want) in cases {
+            assert_eq!(ty(text, codes), Err((*want).to_owned()), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_type_lists_the_tables() {
+        let p = parse_type("text", &[], AT, &kinds()).unwrap_err();
+        assert_eq!(p.pos, AT);
+        assert_eq!(
+            p.hint,
+            "use string, bool, uint32, uint64, int64, number, or a table of this spec: `line_item`, `shape`, `status`"
+        );
+    }
+
+    #[test]
+    fn defaults_read_as_the_field_type_holds_them() {
+        let t = |text: &str| parse_type(text, &[], AT, &kinds()).unwrap();
+        let cases: &[(&str, &str, Result<DefaultValue, &str>)] = &[
+            ("bool", "true", Ok(DefaultValue::Bool(true))),
+            ("bool", "`false`", Ok(DefaultValue::Bool(false))),
+            ("bool", "yes", Err("default `yes` is not a bool")),
+            ("uint32", "7", Ok(DefaultValue::UInt(7))),
+            (
+                "uint32",
+                "4294967296",
+                Err("default `4294967296` is not an unsigned integer in range"),
+            ),
+            (
+                "uint64",
+                "4294967296",
+                Ok(DefaultValue::UInt(4_294_967_296)),
+            ),
+            ("int64", "-3", Ok(DefaultValue::Int(-3))),
+            ("int64", "x", Err("default `x` is not an int64")),
+            ("number", "1.5", Ok(DefaultValue::Number(1.5))),
+            ("number", "inf", Err("default `inf` is not a number")),
+            ("string", "\"a b\"", Ok(DefaultValue::String("a b".into()))),
+            ("string", "plain", Ok(DefaultValue::String("plain".into()))),
+            (
+                "non-blank string",
+                "\" \"",
+                Err("default `\" \"` is not non-blank"),
+            ),
+            (
+                "status",
+                "done",
+                Ok(DefaultValue::Enum {
+                    value: "done".into(),
+                    variant: "Done".into(),
+                }),
+            ),
+            (
+                "status",
+                "gone",
+                Err("default `gone` is not a value of `status`"),
+            ),
+            (
+                "string[]",
+                "x",
+                Err("a stated default (`x`) on an array or `?` field"),
+            ),
+            (
+                "line_item",
+                "{}",
+                Err("a stated default (`{}`) on an object or union field"),
+            ),
+        ];
+        for (ty_text, v, want) in cases {
+            let got = parse_default(&t(ty_text), v, AT, &status()).map_err(|p| p.message);
+            assert_eq!(got, want.clone().map_err(str::to_owned), "{ty_text} {v}");
+        }
+    }
+
+    #[test]
+    fn required_cells_read_as_their_form() {
+        let cell = |plain: &str, codes: &[&str]| Cell {
+            plain: plain.to_owned(),
+            md: plain.to_owned(),
+            codes: codes.iter().map(|c| span(c)).collect(),
+            pos: AT,
+        };
+        let cases: &[(&str, &[&str], Option<Req>)] = &[
+            ("✔", &[], Some(Req::Yes(None))),
+            ("yes", &[], Some(Req::Yes(None))),
+            (
+                "✔ missing",
+                &["missing"],
+                Some(Req::Yes(Some(span("missing")))),
+            ),
+            ("✔ missing", &[], None),
+            ("—", &[], Some(Req::No(None))),
+            ("no", &[], Some(Req::No(None))),
+            ("— (default 3)", &[], Some(Req::No(Some("3".into())))),
+            ("— (3)", &[], None),
+            (
+                "if kind is file",
+                &["kind", "file"],
+                Some(Req::If(span("kind"), span("file"))),
+            ),
+            ("if kind is", &["kind"], None),
+            ("maybe", &[], None),
+        ];
+        for (plain, codes, want) in cases {
+            assert_eq!(&parse_required(&cell(plain, codes)), want, "{plain}");
+        }
+    }
+}

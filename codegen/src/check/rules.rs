@@ -1,0 +1,412 @@
+//! Cross-field rules phase: the sidecar's `[[unique]]`, `[[not_equal]]`,
+//! `[[contradiction]]`, `[[not_contains]]` and `[[digest]]`, each bound to the object or
+//! field its path names.
+
+use super::Checker;
+use crate::diag::{File, Pos};
+use crate::model::*;
+use crate::sidecar::{SideDigest, SideUnique, Spanned};
+
+impl Checker<'_> {
+    /// A key the rule must have; reports it missing.
+    fn required<'s>(
+        &mut self,
+        v: &'s Option<Spanned<String>>,
+        pos: Pos,
+        what: &str,
+        key: &str,
+    ) -> Option<&'s Spanned<String>> {
+        if v.is_none() {
+            self.ctx.toml(
+                pos,
+                format!("{what} has no `{key}`"),
+                format!("add `{key} = \"...\"`"),
+            );
+        }
+        v.as_ref()
+    }
+
+    /// The rule's own `code`, which it must have.
+    fn rule_code(
+        &mut self,
+        code: &Option<Spanned<String>>,
+        pos: Pos,
+        what: &str,
+    ) -> Option<String> {
+        let c = self.required(code, pos, what, "code")?.clone();
+        self.book.use_code(&mut self.ctx, &c);
+        Some(c.value)
+    }
+
+    /// The field `name` of object `obj`; reports one it does not have.
+    fn member(&mut self, obj: usize, name: &Spanned<String>) -> Option<Field> {
+        let o = &self.index.objects[obj];
+        match o.fields.iter().find(|f| f.key == name.value) {
+            Some(f) => Some(f.clone()),
+            None if self.index.is_poisoned(&o.name, &name.value) => None,
+            None => {
+                self.ctx.toml(
+                    name.pos,
+                    format!("`{}` is no field of `{}`", name.value, o.name),
+                    format!("fields: {}", self.index.member_list(obj)),
+                );
+                None
+            }
+        }
+    }
+
+    /// Declares a rule of `kind` at `path` with `code`.
+    fn declare(&mut self, kind: RuleKind, path: String, code: String) {
+        self.rules.push(Rule { kind, path, code });
+    }
+
+    pub(super) fn unique_rules(&mut self, root: Option<usize>) {
+        for u in std::mem::take(&mut self.side.unique) {
+            let what = "[[unique]]";
+            let code = self.rule_code(&u.code, u.pos, what);
+            let path = self.required(&u.path, u.pos, what, "path").cloned();
+            let (Some(root), Some(path), Some(code)) = (root, path, code) else {
+                continue;
+            };
+            let done = match u.key.clone() {
+                None => self.unique_items(root, &u, &path, &code),
+                Some(key) => self.unique_by(root, &u, &path, &key, &code),
+            };
+            if done.is_some() {
+                self.declare(RuleKind::Unique, path.value, code);
+            }
+        }
+    }
+
+    /// `[[unique]]` without `key`: the items themselves, a list of text.
+    fn unique_items(
+        &mut self,
+        root: usize,
+        u: &SideUnique,
+        path: &Spanned<String>,
+        code: &str,
+    ) -> Option<()> {
+        let t = self.resolve_at(root, path, File::Toml)?;
+        let f = &self.index.objects[t.obj].fields[t.field];
+        if t.elems || !f.ty.array || f.ty.base != Base::String {
+            self.ctx.toml(
+                path.pos,
+                format!("`{}` is not a list of text", path.value),
+                "without `key`, [[unique]] compares the items of a `string[]` field; with `key`, a member of an array of objects",
+            );
+            return None;
+        }
+        self.index.objects[t.obj].fields[t.field].rules.unique = Some(UniqueItems {
+            ignore_case: u.ignore_case,
+            trim: u.trim,
+            code: code.to_owned(),
+        });
+        Some(())
+    }
+
+    /// `[[unique]]` with `key`: a string member of an array of objects.
+    fn unique_by(
+        &mut self,
+        root: usize,
+        u: &SideUnique,
+        path: &Spanned<String>,
+        key: &Spanned<String>,
+        code: &str,
+    ) -> Option<()> {
+        let (obj, fi) = self.array_of_objects(root, path, File::Toml)?;
+        let elem = self.index.elem_object(obj, fi)?;
+        let kf = self.member(elem, key)?;
+        if kf.ty.base != Base::String || kf.ty.array {
+            self.ctx.toml(
+                key.pos,
+                format!("unique key `{}` is not a string", key.value),
+                "unique_by compares string keys",
+            );
+            return None;
+        }
+        self.index.objects[obj].fields[fi]
+            .rules
+            .unique_by
+            .push(UniqueBy {
+                key: kf.member(),
+                ignore_case: u.ignore_case,
+                trim: u.trim,
+                code: code.to_owned(),
+            });
+        Some(())
+    }
+
+    pub(super) fn not_equal_rules(&mut self, root: Option<usize>) {
+        for n in std::mem::take(&mut self.side.not_equal) {
+            let what = "[[not_equal]]";
+            let code = self.rule_code(&n.code, n.pos, what);
+            let a = self.required(&n.a, n.pos, what, "a").cloned();
+            let b = self.required(&n.b, n.pos, what, "b").cloned();
+            let (Some(root), Some(a), Some(b), Some(code)) = (root, a, b, code) else {
+                continue;
+            };
+            let Some(obj) = self.object_at(root, &n.path) else {
+                continue;
+            };
+            let (Some(fa), Some(fb)) = (self.member(obj, &a), self.member(obj, &b)) else {
+                continue;
+            };
+            if fa.ty != fb.ty {
+                self.ctx.toml(
+                    b.pos,
+                    format!("`{}` and `{}` have different types", a.value, b.value),
+                    "not_equal compares two fields of one type",
+                );
+                continue;
+            }
+            self.index.objects[obj].not_equal.push(NotEqual {
+                a: fa.member(),
+                b: fb.member(),
+                code: code.clone(),
+            });
+            let path = n.path.map(|p| p.value).unwrap_or_default();
+            self.declare(RuleKind::NotEqual, path, code);
+        }
+    }
+
+    pub(super) fn contradiction_rules(&mut self, root: Option<usize>) {
+        for c in std::mem::take(&mut self.side.contradiction) {
+            let what = "[[contradiction]]";
+            let code = self.rule_code(&c.code, c.pos, what);
+            let path = self.required(&c.path, c.pos, what, "path").cloned();
+            let by = self.required(&c.by, c.pos, what, "by").cloned();
+            let value = self.required(&c.value, c.pos, what, "value").cloned();
+            let (Some(root), Some(path), Some(by), Some(value), Some(code)) =
+                (root, path, by, value, code)
+            else {
+                continue;
+            };
+            let Some((obj, fi)) = self.array_of_objects(root, &path, File::Toml) else {
+                continue;
+            };
+            let Some(elem) = self.index.elem_object(obj, fi) else {
+                continue;
+            };
+            let (Some(bf), Some(vf)) = (self.member(elem, &by), self.member(elem, &value)) else {
+                continue;
+            };
+            let enum_name = match (&bf.ty.base, bf.ty.array || bf.ty.nullable) {
+                (Base::Enum(e), false) => e.clone(),
+                _ => {
+                    self.ctx.toml(
+                        by.pos,
+                        format!("`by = \"{}\"` is not a plain enum field", by.value),
+                        "contradiction pairs are values of an enum table",
+                    );
+                    continue;
+                }
+            };
+            if vf.ty.base != Base::String || vf.ty.array || vf.ty.nullable {
+                self.ctx.toml(
+                    value.pos,
+                    format!("`value = \"{}\"` is not a string field", value.value),
+                    "contradiction compares string values",
+                );
+                continue;
+            }
+            let e = self.index.enum_named(&enum_name).cloned().expect("checked");
+            if c.pairs.is_empty() {
+                self.ctx.toml(
+                    c.pos,
+                    "[[contradiction]] has no `pairs`",
+                    "add `pairs = [{ a = \"..\", b = \"..\" }]`",
+                );
+                continue;
+            }
+            let mut pairs = Vec::new();
+            for p in &c.pairs {
+                let a = self.required(&p.a, p.pos, "a pair", "a").cloned();
+                let b = self.required(&p.b, p.pos, "a pair", "b").cloned();
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                let ar = self.enum_value(&e, &a.value, a.pos, File::Toml);
+                let br = self.enum_value(&e, &b.value, b.pos, File::Toml);
+                let (Some(ar), Some(br)) = (ar, br) else {
+                    continue;
+                };
+                pairs.push(Pair {
+                    a: Member {
+                        key: a.value,
+                        rust: ar,
+                    },
+                    b: Member {
+                        key: b.value,
+                        rust: br,
+                    },
+                    ignore_case: p.ignore_case,
+                });
+            }
+            self.index.objects[obj].fields[fi]
+                .rules
+                .contradiction
+                .push(Contradiction {
+                    by: bf.member(),
+                    value: vf.member(),
+                    enum_rust: e.rust_name,
+                    pairs,
+                    code: code.clone(),
+                });
+            self.declare(RuleKind::Contradiction, path.value, code);
+        }
+    }
+
+    /// The object at a sidecar `path` (default: the root).
+    fn object_at(&mut self, root: usize, path: &Option<Spanned<String>>) -> Option<usize> {
+        let Some(p) = path else {
+            return Some(root);
+        };
+        self.object_of_path(
+            root,
+            p,
+            |ty, elems| !ty.array || ty.array == elems,
+            "is not an object",
+            "name a field whose type is a field table (with `[]` for an array of them)",
+        )
+    }
+
+    /// The field table a sidecar path names, when `fits(field type, path steps into elements)`;
+    /// otherwise a diagnostic at the path (`` `p` {what} ``, or that it does not resolve).
+    fn object_of_path(
+        &mut self,
+        root: usize,
+        p: &Spanned<String>,
+        fits: impl Fn(&TypeRef, bool) -> bool,
+        what: &str,
+        hint: &str,
+    ) -> Option<usize> {
+        let t = self.resolve_at(root, p, File::Toml)?;
+        let ty = &self.index.objects[t.obj].fields[t.field].ty;
+        match &ty.base {
+            Base::Object(name) if fits(ty, t.elems) => self.index.object_index(name),
+            _ => {
+                self.ctx.toml(p.pos, format!("`{}` {what}", p.value), hint);
+                None
+            }
+        }
+    }
+
+    pub(super) fn not_contains_rules(&mut self, root: Option<usize>) {
+        for n in std::mem::take(&mut self.side.not_contains) {
+            let what = "[[not_contains]]";
+            let code = self.rule_code(&n.code, n.pos, what);
+            let list = self.required(&n.list, n.pos, what, "list").cloned();
+            let value = self.required(&n.value, n.pos, what, "value").cloned();
+            let (Some(root), Some(list), Some(value), Some(code)) = (root, list, value, code)
+            else {
+                continue;
+            };
+            let Some(obj) = self.object_at(root, &n.path) else {
+                continue;
+            };
+            let (Some(lf), Some(vf)) = (self.member(obj, &list), self.member(obj, &value)) else {
+                continue;
+            };
+            if !lf.ty.array || lf.ty.base != Base::String {
+                self.ctx.toml(
+                    list.pos,
+                    format!("`{}` is not a list of text", list.value),
+                    "`list` names a `string[]` field",
+                );
+                continue;
+            }
+            if vf.ty.array || vf.ty.base != Base::String {
+                self.ctx.toml(
+                    value.pos,
+                    format!("`{}` is not a text field", value.value),
+                    "`value` names a `string` (or `string?`) field of the same object",
+                );
+                continue;
+            }
+            self.index.objects[obj].not_contains.push(NotContains {
+                list: lf.member(),
+                value: vf.member(),
+                code: code.clone(),
+            });
+            let path = n.path.map(|p| p.value).unwrap_or_default();
+            self.declare(RuleKind::NotContains, path, code);
+        }
+    }
+
+    pub(super) fn digest_rules(&mut self, root: Option<usize>) {
+        for d in std::mem::take(&mut self.side.digest) {
+            let what = "[[digest]]";
+            let code = self.rule_code(&d.code, d.pos, what);
+            let path = self.required(&d.path, d.pos, what, "path").cloned();
+            let sha = self.required(&d.sha256, d.pos, what, "sha256").cloned();
+            let data = self.required(&d.data, d.pos, what, "data").cloned();
+            let enc = self.required(&d.encoding, d.pos, what, "encoding").cloned();
+            let (Some(root), Some(path), Some(sha), Some(data), Some(enc), Some(code)) =
+                (root, path, sha, data, enc, code)
+            else {
+                continue;
+            };
+            let obj = self.object_of_path(
+                root,
+                &path,
+                |_, elems| !elems,
+                "is not an object or an array of objects",
+                "name a field whose type is a field table (or an array of one), without `[]`",
+            );
+            let Some(obj) = obj else { continue };
+            let Some(digest) = self.digest_members(obj, &d, [&sha, &data, &enc], code.clone())
+            else {
+                continue;
+            };
+            self.index.objects[obj].digest.push(digest);
+            self.declare(RuleKind::Digest, path.value, code);
+        }
+    }
+
+    /// The members a `[[digest]]` names in object `obj`, each of a type that fits its role.
+    fn digest_members(
+        &mut self,
+        obj: usize,
+        d: &SideDigest,
+        [sha, data, enc]: [&Spanned<String>; 3],
+        code: String,
+    ) -> Option<Digest> {
+        let mut ok = true;
+        let mut text = |s: &mut Self, m: &Spanned<String>, what: &str| -> Option<Member> {
+            let f = s.member(obj, m)?;
+            let fits = !f.ty.array
+                && match what {
+                    "encoding" => matches!(f.ty.base, Base::String | Base::Enum(_)),
+                    "length" => matches!(f.ty.base, Base::U32 | Base::U64 | Base::I64),
+                    _ => f.ty.base == Base::String,
+                };
+            if !fits {
+                s.ctx.toml(
+                    m.pos,
+                    format!("`{}` cannot be the digest's `{what}`", m.value),
+                    "`sha256`, `data` and `label` name text members, `encoding` a text or enum member (`utf8` / `base64`), `length` an integer member",
+                );
+                ok = false;
+                return None;
+            }
+            Some(f.member())
+        };
+        let sha = text(self, sha, "sha256");
+        let data = text(self, data, "data");
+        let enc = text(self, enc, "encoding");
+        let length = d.length.as_ref().map(|l| text(self, l, "length"));
+        let label = d.label.as_ref().map(|l| text(self, l, "label"));
+        let (Some(sha256), Some(data), Some(encoding)) = (sha, data, enc) else {
+            return None;
+        };
+        if !ok {
+            return None;
+        }
+        Some(Digest {
+            sha256,
+            data,
+            encoding,
+            length: length.flatten(),
+            label: label.flatten(),
+            code,
+        })
+    }
+}

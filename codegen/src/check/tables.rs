@@ -1,0 +1,246 @@
+//! Tables phase: which table is which (by its header), each named table's name, the Rust
+//! type names (`[types]`), and the rows a table cannot hold.
+
+use std::collections::BTreeMap;
+
+use super::index::Kind;
+use super::Checker;
+use crate::diag::Pos;
+use crate::markdown::{Cell, Table};
+use crate::names::{is_ident, is_lower_snake, is_raw_keyword};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TableKind {
+    Field,
+    Enum,
+    Union,
+    Cap,
+    Error,
+    Forbidden,
+    States,
+    Transitions,
+}
+
+fn classify(header: &[Cell]) -> Option<TableKind> {
+    let h: Vec<String> = header
+        .iter()
+        .map(|c| c.plain.trim().to_lowercase())
+        .collect();
+    let h: Vec<&str> = h.iter().map(String::as_str).collect();
+    match h.as_slice() {
+        ["field", "type", "required", "meaning"] => Some(TableKind::Field),
+        ["value", "meaning"] => Some(TableKind::Enum),
+        [_, "fields", "meaning"] => Some(TableKind::Union),
+        ["cap", "value", "constant"] => Some(TableKind::Cap),
+        ["code", "when"] => Some(TableKind::Error),
+        ["forbidden key", "why"] => Some(TableKind::Forbidden),
+        ["state", "terminal", "meaning"] => Some(TableKind::States),
+        ["from", "to", "on"] | ["from", "to"] => Some(TableKind::Transitions),
+        _ => None,
+    }
+}
+
+/// A table named in the code span of its heading.
+pub(super) struct Named<'t> {
+    pub kind: Kind,
+    pub name: String,
+    pub pos: Pos,
+    pub table: &'t Table,
+}
+
+/// The spec's tables by what they are, in spec order.
+pub(super) struct Tables<'t> {
+    /// Field, enum and union tables.
+    pub named: Vec<Named<'t>>,
+    pub caps: Vec<&'t Table>,
+    pub errors: Vec<&'t Table>,
+    pub forbidden: Vec<&'t Table>,
+    /// States tables (`kind` is [`Kind::Enum`]).
+    pub states: Vec<Named<'t>>,
+    pub transitions: Vec<&'t Table>,
+}
+
+/// A row's value that another row of the same table already has, or whose Rust variant it
+/// already has (with that row's value).
+pub(super) enum Clash<'r> {
+    Value,
+    Variant(&'r str),
+}
+
+/// Whether `(value, variant)` repeats a row of `rows` (each seen as `(value, variant)`):
+/// first the value, then the variant. One rule for enum values, error codes, union tags and
+/// states.
+pub(super) fn clash<'r, T>(
+    rows: &'r [T],
+    names: impl Fn(&'r T) -> (&'r str, &'r str),
+    value: &str,
+    variant: &str,
+) -> Option<Clash<'r>> {
+    if rows.iter().any(|r| names(r).0 == value) {
+        return Some(Clash::Value);
+    }
+    rows.iter()
+        .map(&names)
+        .find(|(_, v)| *v == variant)
+        .map(|(other, _)| Clash::Variant(other))
+}
+
+impl Checker<'_> {
+    /// Classifies the tables (dropping malformed rows of known ones) and names the named
+    /// ones; registers field, enum and union tables in the index.
+    pub(super) fn tables<'t>(&mut self, all: &'t mut [Table]) -> Tables<'t> {
+        for t in all.iter_mut() {
+            if classify(&t.header).is_some() {
+                self.drop_malformed_rows(t);
+            }
+        }
+        let all: &'t [Table] = all;
+        let mut out = Tables {
+            named: Vec::new(),
+            caps: Vec::new(),
+            errors: Vec::new(),
+            forbidden: Vec::new(),
+            states: Vec::new(),
+            transitions: Vec::new(),
+        };
+        let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
+        for t in all {
+            let Some(table_kind) = classify(&t.header) else {
+                continue;
+            };
+            let kind = match table_kind {
+                TableKind::Field => Kind::Object,
+                TableKind::Enum | TableKind::States => Kind::Enum,
+                TableKind::Union => Kind::Union,
+                TableKind::Cap => {
+                    out.caps.push(t);
+                    continue;
+                }
+                TableKind::Error => {
+                    out.errors.push(t);
+                    continue;
+                }
+                TableKind::Forbidden => {
+                    out.forbidden.push(t);
+                    continue;
+                }
+                TableKind::Transitions => {
+                    out.transitions.push(t);
+                    continue;
+                }
+            };
+            let Some((name, pos)) = self.table_name(t, &mut names_seen) else {
+                continue;
+            };
+            let named = Named {
+                kind,
+                name,
+                pos,
+                table: t,
+            };
+            if table_kind == TableKind::States {
+                out.states.push(named);
+                continue;
+            }
+            self.index.kinds.insert(named.name.clone(), kind);
+            out.named.push(named);
+        }
+        out
+    }
+
+    /// The name in the heading's first code span: present, lower_snake_case, not repeated.
+    fn table_name(&mut self, t: &Table, seen: &mut BTreeMap<String, Pos>) -> Option<(String, Pos)> {
+        let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.clone()) else {
+            self.ctx.md(
+                t.pos,
+                "this table has no name",
+                "put the table's name in a code span in the heading above it: ## Members of a `name`",
+            );
+            return None;
+        };
+        if !is_lower_snake(&code.text) {
+            self.ctx.md(
+                code.pos,
+                format!("table name `{}` is not lower_snake_case", code.text),
+                "name tables like `tool_scope`: lowercase ASCII letters, digits and `_`",
+            );
+            return None;
+        }
+        if let Some(prev) = seen.get(&code.text) {
+            self.ctx.md(
+                code.pos,
+                format!("duplicate table name `{}`", code.text),
+                format!(
+                    "it is already the name of the table under line {}",
+                    prev.line
+                ),
+            );
+            return None;
+        }
+        seen.insert(code.text.clone(), code.pos);
+        Some((code.text, code.pos))
+    }
+
+    /// `[types]`, then the Rust type of every named table: no two tables may share one.
+    /// Returns Rust type name → table name.
+    pub(super) fn rust_names(&mut self, tables: &Tables<'_>) -> BTreeMap<String, String> {
+        for (k, v) in std::mem::take(&mut self.side.types) {
+            if !self.index.kinds.contains_key(&k.value) {
+                self.ctx.toml(
+                    k.pos,
+                    format!("[types] names `{}`, which is no table in the spec", k.value),
+                    format!("known tables: {}", self.index.known_tables()),
+                );
+            } else if !is_ident(&v.value) || is_raw_keyword(&v.value) {
+                self.ctx.toml(
+                    v.pos,
+                    format!("`{}` is not a Rust type name", v.value),
+                    "write an UpperCamelCase identifier",
+                );
+            } else {
+                self.index.rust_names.insert(k.value, v.value);
+            }
+        }
+        let mut rust_seen: BTreeMap<String, String> = BTreeMap::new();
+        for n in tables.named.iter().chain(&tables.states) {
+            let rn = self.index.rust_name_of(&n.name);
+            if let Some(other) = rust_seen.get(&rn) {
+                self.ctx.md(
+                    n.pos,
+                    format!(
+                        "tables `{other}` and `{}` both become the Rust type `{rn}`",
+                        n.name
+                    ),
+                    "rename one, or give one another Rust name in the sidecar's [types]",
+                );
+            }
+            rust_seen.insert(rn, n.name.clone());
+        }
+        rust_seen
+    }
+
+    /// Reports, and drops, each row whose source holds another number of cells than the
+    /// header (GFM would silently pad it or drop its extra cells), so the row is reported
+    /// once and not misread.
+    fn drop_malformed_rows(&mut self, t: &mut Table) {
+        let want = t.header.len();
+        let rows = std::mem::take(&mut t.rows);
+        for row in rows {
+            let got = row.source_cells;
+            if got == want {
+                t.rows.push(row);
+                continue;
+            }
+            let hint = if got > want {
+                "a `|` inside a cell ends the cell, even inside a code span: write it as `\\|`"
+            } else {
+                "give the row one cell per header column (an empty cell is `| |`)"
+            };
+            self.ctx.md(
+                row.pos,
+                format!("this row has {got} cells but the table's header has {want}"),
+                hint,
+            );
+        }
+    }
+}

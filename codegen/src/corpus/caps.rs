@@ -1,0 +1,203 @@
+//! Mutation family: caps. Char caps at N-1, N, N+1 in several scripts (with the naive
+//! counters each case traps), item caps, per-group caps, and the document byte cap.
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::model::*;
+
+/// Scripts a char cap is exercised in: (name, unit string, scalar values per unit). The unit
+/// is repeated; an odd remainder is filled with ASCII `a`.
+const SCRIPTS: &[(&str, &str, usize)] = &[
+    ("ascii", "a", 1),
+    ("latin", "\u{e9}", 1),
+    ("cjk", "\u{5b57}", 1),
+    ("emoji", "\u{1f600}", 1),
+    ("combining", "e\u{301}", 2),
+];
+
+impl<'a> Gen<'a> {
+    pub(super) fn char_caps(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        let Some(cap) = &f.rules.max_chars else {
+            return;
+        };
+        let n = cap.value as usize;
+        let at = if f.ty.array {
+            format!("{path}[0]")
+        } else {
+            path.to_owned()
+        };
+        for (script, unit, per) in SCRIPTS {
+            for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
+                if len == 0 && f.ty.non_blank {
+                    continue;
+                }
+                let s = text(unit, *per, len);
+                let value = if f.ty.array { json!([s]) } else { json!(s) };
+                let doc = self.with(base, hops, value);
+                let over = len > n;
+                let errors = if over {
+                    vec![(cap.code.clone(), at.clone())]
+                } else {
+                    vec![]
+                };
+                // Which naive counters get this case wrong.
+                let mut traps = Vec::new();
+                let bytes = s.len();
+                let utf16 = s.encode_utf16().count();
+                let graphemes = len - if *per == 2 { len / 2 } else { 0 };
+                if (bytes > n) != over {
+                    traps.push("bytes");
+                }
+                if (utf16 > n) != over {
+                    traps.push("utf16");
+                }
+                if (graphemes > n) != over {
+                    traps.push("graphemes");
+                }
+                self.push(&loc.scope, Case::new(format!("max_chars.{path}.{script}.{label}"), format!(
+                        "`{at}` of {len} chars ({script}; {bytes} bytes, {utf16} UTF-16 units), cap {n} ({})",
+                        cap.constant
+                    ), format!("max_chars:{}", cap.constant), doc).errors(errors).traps(traps));
+            }
+        }
+    }
+
+    pub(super) fn item_caps(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        if let Some(cap) = &f.rules.max_items {
+            let n = cap.value as usize;
+            for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
+                let items = self.spread(f, len);
+                let doc = self.with(base, hops, Value::Array(items));
+                let errors = if len > n {
+                    vec![(cap.code.clone(), path.to_owned())]
+                } else {
+                    vec![]
+                };
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("max_items.{path}.{label}"),
+                        format!("`{path}` with {len} items, cap {n} ({})", cap.constant),
+                        format!("max_items:{}", cap.constant),
+                        doc,
+                    )
+                    .errors(errors),
+                );
+            }
+        }
+        for g in &f.rules.max_items_per_group {
+            let n = g.cap.value as usize;
+            let groups = self.group_values(f, &g.by.key);
+            let Some(first) = groups.first().cloned() else {
+                continue;
+            };
+            for (label, len) in [("n", n), ("n+1", n + 1)] {
+                let mut items = self.elements(f, len);
+                for it in &mut items {
+                    it[&g.by.key] = json!(first);
+                }
+                let doc = self.with(base, hops, Value::Array(items));
+                let errors = if len > n {
+                    vec![(g.cap.code.clone(), path.to_owned())]
+                } else {
+                    vec![]
+                };
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("max_items_per_group.{path}.{label}"),
+                        format!(
+                            "`{path}` with {len} items of {} `{first}`, cap {n} per group ({})",
+                            g.by.key, g.cap.constant
+                        ),
+                        format!("max_items_per_group:{}", g.cap.constant),
+                        doc,
+                    )
+                    .x_only()
+                    .errors(errors),
+                );
+            }
+            if groups.len() > 1
+                && f.rules
+                    .max_items
+                    .as_ref()
+                    .is_none_or(|c| c.value > n as u64)
+            {
+                let items = self.spread(f, n + 1);
+                let doc = self.with(base, hops, Value::Array(items));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("max_items_per_group.{path}.spread"),
+                        format!(
+                        "`{path}` with {} items spread over the {} values of {}: no group over {n}",
+                        n + 1,
+                        groups.len(),
+                        g.by.key
+                    ),
+                        format!("max_items_per_group:{}", g.cap.constant),
+                        doc,
+                    )
+                    .x_only(),
+                );
+            }
+        }
+    }
+
+    /// The document byte cap at N-1, N, N+1 (compact JSON of the normalized document), padded
+    /// through a root string field without rules of its own.
+    pub(super) fn byte_cap(&mut self, base: &Value) {
+        let root = self.spec.root_object();
+        let Some(cap) = root.max_json_bytes.clone() else {
+            return;
+        };
+        let pad = root.fields.iter().find(|f| {
+            !f.required
+                && f.ty.base == Base::String
+                && !f.ty.non_blank
+                && f.rules == FieldRules::default()
+                && base.get(&f.key).is_none()
+        });
+        let Some(pad) = pad else {
+            self.notes.push(format!(
+                "no root string field without rules to pad with: the byte cap {} has no N-1/N/N+1 cases",
+                cap.constant
+            ));
+            return;
+        };
+        let n = cap.value;
+        for (script, unit) in [("ascii", "a"), ("cjk", "\u{5b57}")] {
+            for (label, target) in [("n-1", n - 1), ("n", n), ("n+1", n + 1)] {
+                let probe = |s: String| {
+                    let mut d = base.clone();
+                    let v = if pad.ty.array { json!([s]) } else { json!(s) };
+                    d[&pad.key] = v;
+                    d
+                };
+                let empty = self.canonical_bytes(&probe(String::new()));
+                let Some(room) = target.checked_sub(empty) else {
+                    continue;
+                };
+                let room = room as usize;
+                let k = room / unit.len();
+                let s = unit.repeat(k) + &"a".repeat(room - k * unit.len());
+                let doc = probe(s);
+                debug_assert_eq!(self.canonical_bytes(&doc), target);
+                let errors = if target > n {
+                    vec![(cap.code.clone(), String::new())]
+                } else {
+                    vec![]
+                };
+                self.push("", Case::new(format!("max_bytes.{script}.{label}"), format!(
+                        "the normalized document is {target} bytes as compact JSON ({script} padding in `{}`), cap {n} ({})",
+                        pad.key, cap.constant
+                    ), format!("max_bytes:{}", cap.constant), doc).x_only().errors(errors));
+            }
+        }
+    }
+}

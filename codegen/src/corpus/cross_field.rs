@@ -1,0 +1,153 @@
+//! Mutation family: cross-field rules on one location. Unique items and keys,
+//! contradictory pairs, two fields that must differ.
+
+use serde_json::{json, Value};
+
+use super::*;
+
+impl<'a> Gen<'a> {
+    /// Unique items of a list of text: exact repeats (the schema's `uniqueItems` when the
+    /// comparison is exact), and the folds the rule applies.
+    pub(super) fn unique_items(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        let Some(u) = f.rules.unique.clone() else {
+            return;
+        };
+        let exact = !u.ignore_case && !u.trim;
+        let a = format!("Item{}", self.synth_text(f, 20).as_str().unwrap_or("u"));
+        let mut cases: Vec<(&str, Vec<String>, bool)> = vec![
+            ("distinct", vec![a.clone(), format!("{a}2")], true),
+            ("repeat", vec![a.clone(), a.clone()], false),
+        ];
+        cases.push((
+            "case_differs",
+            vec![a.clone(), a.to_lowercase()],
+            !u.ignore_case,
+        ));
+        cases.push(("padded", vec![a.clone(), format!(" {a}\u{3000}")], !u.trim));
+        for (label, items, ok) in cases {
+            let doc = self.with(base, hops, json!(items));
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("unique.{path}.{label}"),
+                    format!("`{path}` = {items:?}"),
+                    "unique",
+                    doc,
+                )
+                .expressible(exact || ok)
+                .errors(unless(ok, u.code.clone(), format!("{path}[1]"))),
+            );
+        }
+    }
+
+    /// Cross-field rules on the array or object at this location.
+    pub(super) fn cross_field(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let last = hops.last().expect("non-empty");
+        let f = last.field;
+        for u in &f.rules.unique_by {
+            let mut items = self.spread(f, 2);
+            let first = "Key1".to_owned();
+            let mut second = first.clone();
+            if u.ignore_case {
+                second = second.to_lowercase();
+            }
+            if u.trim {
+                second = format!(" {second}\u{3000}");
+            }
+            items[0][&u.key.key] = json!(first);
+            items[1][&u.key.key] = json!(second);
+            let doc = self.with(base, hops, Value::Array(items.clone()));
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("unique.{path}.duplicate"),
+                    format!("`{path}[1].{}` `{second}` duplicates `{first}`", u.key.key),
+                    "unique",
+                    doc,
+                )
+                .x_only()
+                .errors(vec![(u.code.clone(), format!("{path}[1].{}", u.key.key))]),
+            );
+            if !u.ignore_case {
+                items[1][&u.key.key] = json!(first.to_lowercase());
+                let doc = self.with(base, hops, Value::Array(items));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("unique.{path}.case_differs"),
+                        format!("`{path}` keys differ in case only: distinct"),
+                        "unique",
+                        doc,
+                    )
+                    .x_only(),
+                );
+            }
+        }
+        for c in &f.rules.contradiction {
+            for (k, p) in c.pairs.iter().enumerate() {
+                let mut items = self.elements(f, 2);
+                items[0][&c.by.key] = json!(p.a.key);
+                items[1][&c.by.key] = json!(p.b.key);
+                items[0][&c.value.key] = json!("Value1");
+                items[1][&c.value.key] = json!(if p.ignore_case { "value1" } else { "Value1" });
+                let doc = self.with(base, hops, Value::Array(items.clone()));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("contradiction.{path}.pair{k}"),
+                        format!(
+                            "`{path}`: one value under both `{}` and `{}`",
+                            p.a.key, p.b.key
+                        ),
+                        "contradiction",
+                        doc,
+                    )
+                    .x_only()
+                    .errors(vec![(c.code.clone(), format!("{path}[1].{}", c.value.key))]),
+                );
+                if !p.ignore_case {
+                    items[1][&c.value.key] = json!("value1");
+                    let doc = self.with(base, hops, Value::Array(items));
+                    self.push(
+                        &loc.scope,
+                        Case::new(
+                            format!("contradiction.{path}.pair{k}.case_differs"),
+                            format!(
+                                "`{path}`: `{}` and `{}` values differ in case: compared verbatim",
+                                p.a.key, p.b.key
+                            ),
+                            "contradiction",
+                            doc,
+                        )
+                        .x_only(),
+                    );
+                }
+            }
+        }
+        for n in &last.owner.not_equal {
+            if n.b.key != f.key {
+                continue;
+            }
+            let mut doc = base.clone();
+            let owner = self.owner_mut(&mut doc, hops);
+            let Some(a) = owner.get(&n.a.key).cloned() else {
+                continue;
+            };
+            owner.insert(n.b.key.clone(), a);
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("not_equal.{path}"),
+                    format!("`{path}` equals `{}`", n.a.key),
+                    "not_equal",
+                    doc,
+                )
+                .x_only()
+                .errors(vec![(n.code.clone(), path.to_owned())]),
+            );
+        }
+    }
+}

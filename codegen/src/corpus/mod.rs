@@ -1,0 +1,272 @@
+//! Emit the conformance corpus: `corpus/<spec>/cases.json`, documents with the verdict the
+//! spec's tables give them.
+//!
+//! Every case is the spec's first valid example (the *base*) with one mutation, or one of the
+//! spec's own examples. The expected verdict and `(code, path)` list come from the model, never
+//! from running a validator; `tests/corpus.rs` then checks that the Rust validator agrees.
+//! A case is `schema_expressible` when the rule it exercises is one JSON Schema states
+//! (structure, types, enums, `maxLength`, `maxItems`, the non-blank pattern, closed objects);
+//! cross-field rules, per-group caps and byte caps are `x-` only.
+
+mod canonical;
+mod caps;
+mod choices;
+mod cross_field;
+mod locate;
+mod objects;
+mod required;
+mod strings;
+mod synth;
+mod types;
+
+use serde_json::{json, Map, Value};
+
+use crate::model::*;
+
+use locate::{dotted, join, owner_path, scope_of, Hop};
+use synth::text;
+
+/// Expected `(code, path)` violations.
+type Expected = Vec<(String, String)>;
+
+/// The unknown key added at each object level.
+const UNKNOWN_KEY: &str = "x_unknown_key";
+
+/// One corpus case.
+struct Case {
+    id: String,
+    description: String,
+    rule: String,
+    expressible: bool,
+    errors: Expected,
+    document: Value,
+    traps: Vec<&'static str>,
+    /// Why an x-only case is x-only when its rule is one the schema states elsewhere.
+    reason: Option<String>,
+}
+
+impl Case {
+    /// A case that JSON Schema can judge and that is valid, until said otherwise.
+    fn new(id: String, description: String, rule: impl Into<String>, document: Value) -> Self {
+        Case {
+            id,
+            description,
+            rule: rule.into(),
+            expressible: true,
+            errors: Vec::new(),
+            document,
+            traps: Vec::new(),
+            reason: None,
+        }
+    }
+
+    /// The violations the document has.
+    fn errors(mut self, errors: Expected) -> Self {
+        self.errors = errors;
+        self
+    }
+
+    /// Whether JSON Schema states the rule the case exercises.
+    fn expressible(mut self, expressible: bool) -> Self {
+        self.expressible = expressible;
+        self
+    }
+
+    /// The rule is an `x-` one: JSON Schema cannot state it.
+    fn x_only(self) -> Self {
+        self.expressible(false)
+    }
+
+    /// Why the case is x-only although its rule is one JSON Schema states elsewhere.
+    fn because(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self.x_only()
+    }
+
+    /// The naive counters that get the case wrong.
+    fn traps(mut self, traps: Vec<&'static str>) -> Self {
+        self.traps = traps;
+        self
+    }
+}
+
+/// One field location being probed.
+struct Loc<'a, 'h> {
+    hops: &'h [Hop<'a>],
+    /// Its dotted path (`items[0].name`).
+    path: String,
+    /// The id prefix of its cases: the chosen members on the way (`kind=close:`).
+    scope: String,
+}
+
+impl<'a, 'h> Loc<'a, 'h> {
+    fn new(hops: &'h [Hop<'a>]) -> Self {
+        Loc {
+            hops,
+            path: dotted(hops),
+            scope: scope_of(hops),
+        }
+    }
+}
+
+/// Renders `corpus/<spec>/cases.json`: pretty, sorted keys, cases sorted by id, trailing LF.
+pub(crate) fn emit(spec: &Spec) -> String {
+    let mut g = Gen {
+        spec,
+        cases: Vec::new(),
+        notes: Vec::new(),
+    };
+    g.run();
+    let Gen {
+        mut cases, notes, ..
+    } = g;
+    cases.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &cases {
+        assert!(seen.insert(c.id.clone()), "corpus case id `{}` twice", c.id);
+    }
+    let rendered: Vec<Value> = cases
+        .iter()
+        .map(|c| {
+            let mut m = Map::new();
+            m.insert("id".into(), json!(c.id));
+            m.insert("description".into(), json!(c.description));
+            m.insert("rule".into(), json!(c.rule));
+            // Every valid document must be accepted by the schema, whatever rule it probes.
+            m.insert(
+                "schema_expressible".into(),
+                json!(c.expressible || c.errors.is_empty()),
+            );
+            m.insert("valid".into(), json!(c.errors.is_empty()));
+            m.insert(
+                "errors".into(),
+                json!(c
+                    .errors
+                    .iter()
+                    .map(|(code, path)| json!({"code": code, "path": path}))
+                    .collect::<Vec<_>>()),
+            );
+            m.insert("document".into(), c.document.clone());
+            if !c.traps.is_empty() {
+                m.insert("traps".into(), json!(c.traps));
+            }
+            if let Some(r) = &c.reason {
+                m.insert("x_only_reason".into(), json!(r));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let top = json!({
+        "$comment": format!(
+            "@generated by specmint from {}; do not edit, run `specmint generate`",
+            spec.md_path
+        ),
+        "spec": spec.name,
+        "document": spec.document_name,
+        "schema": format!("schema/{}.schema.json", spec.name),
+        "notes": notes,
+        "cases": rendered,
+    });
+    let mut s = serde_json::to_string_pretty(&top).expect("a Value serializes");
+    s.push('\n');
+    s
+}
+
+/// The corpus of one spec, as it is generated.
+struct Gen<'a> {
+    spec: &'a Spec,
+    cases: Vec<Case>,
+    notes: Vec<String>,
+}
+
+impl<'a> Gen<'a> {
+    /// Adds a case under `scope` (the id prefix of its location); a mutation that also
+    /// pushes the document over its byte cap says so.
+    fn push(&mut self, scope: &str, mut case: Case) {
+        if let Some(cap) = &self.spec.root_object().max_json_bytes {
+            if !case.rule.starts_with("max_bytes")
+                && self.canonical_bytes(&case.document) > cap.value
+            {
+                case.errors.push((cap.code.clone(), String::new()));
+            }
+        }
+        case.id = format!("{scope}{}", case.id);
+        self.cases.push(case);
+    }
+
+    /// The base, the spec's examples, then every mutation family at every location and
+    /// object level.
+    fn run(&mut self) {
+        let Some(base) = self.base() else {
+            self.notes
+                .push("no valid example: only the spec's examples are in the corpus".into());
+            self.examples();
+            return;
+        };
+        let what = "the base document: the spec's first valid example";
+        self.push(
+            "",
+            Case::new("base".into(), what.into(), "example", base.clone()),
+        );
+        self.examples();
+        let locations = self.locations();
+        for hops in &locations {
+            let loc = Loc::new(hops);
+            self.char_caps(&base, &loc);
+            self.item_caps(&base, &loc);
+            self.non_blank(&base, &loc);
+            self.enums(&base, &loc);
+            self.unions(&base, &loc);
+            self.wrong_type(&base, &loc);
+            self.integers(&base, &loc);
+            self.literals(&base, &loc);
+            self.patterns(&base, &loc);
+            self.relative_paths(&base, &loc);
+            self.coded_required(&base, &loc);
+            self.required_if(&base, &loc);
+            self.unique_items(&base, &loc);
+            self.required(&base, &loc);
+            self.cross_field(&base, &loc);
+        }
+        self.object_levels(&base, &locations);
+        self.byte_cap(&base);
+    }
+
+    /// The spec's own examples, as they are.
+    fn examples(&mut self) {
+        let expressible = self.spec.expressible_codes();
+        let examples = self.spec.examples.clone();
+        for e in &examples {
+            let Ok(document) = serde_json::from_str::<Value>(&e.text) else {
+                continue;
+            };
+            let errors = match &e.kind {
+                ExampleKind::Valid => vec![],
+                ExampleKind::Invalid(v) => v.clone(),
+                ExampleKind::Fragment => continue,
+            };
+            let ok = errors
+                .iter()
+                .all(|(c, _)| expressible.contains(&c.as_str()));
+            self.cases.push(Case {
+                id: format!("example.line{:04}", e.line),
+                description: format!("the spec's example at {}:{}", self.spec.md_path, e.line),
+                rule: "example".into(),
+                expressible: ok,
+                errors,
+                document,
+                traps: vec![],
+                reason: (!ok).then(|| "a code it names is also produced by an x- rule".to_owned()),
+            });
+        }
+    }
+}
+
+/// A case's expected errors: none when `ok`, else the one `code` at `path`.
+fn unless(ok: bool, code: impl Into<String>, path: impl Into<String>) -> Expected {
+    if ok {
+        vec![]
+    } else {
+        vec![(code.into(), path.into())]
+    }
+}

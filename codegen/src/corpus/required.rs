@@ -1,0 +1,156 @@
+//! Mutation family: presence. A required field missing, coded requirements (blank or
+//! empty counts as missing), and conditional requirements.
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::model::*;
+
+impl<'a> Gen<'a> {
+    /// A required field missing.
+    pub(super) fn required(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        if !f.required {
+            return;
+        }
+        let mut doc = base.clone();
+        self.owner_mut(&mut doc, hops).remove(&f.key);
+        let parse = self.spec.errors.parse.as_str();
+        let errors = self.missing(f, path, &owner_path(hops), parse);
+        let what = format!("required `{path}` missing");
+        self.push(
+            &loc.scope,
+            Case::new(format!("required.{path}"), what, "required", doc).errors(errors),
+        );
+    }
+
+    /// What a missing required field is reported as: its own code (coded requirement), the
+    /// codes of its members (an object read as `{}` when absent), or a parse error at the
+    /// object holding it.
+    pub(super) fn missing(
+        &self,
+        f: &Field,
+        path: &str,
+        owner: &str,
+        parse: &str,
+    ) -> Vec<(String, String)> {
+        if let Some(code) = &f.rules.required {
+            return vec![(code.clone(), path.to_owned())];
+        }
+        if f.absent_is_empty {
+            if let Base::Object(n) = &f.ty.base {
+                if let Some(o) = self.object(n) {
+                    return o
+                        .fields
+                        .iter()
+                        .filter_map(|m| {
+                            m.rules
+                                .required
+                                .as_ref()
+                                .map(|c| (c.clone(), join(path, &m.key)))
+                        })
+                        .collect();
+                }
+            }
+        }
+        vec![(parse.to_owned(), owner.to_owned())]
+    }
+
+    /// A coded requirement: blank text or an empty list is missing too.
+    pub(super) fn coded_required(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        let Some(code) = f.rules.required.clone() else {
+            return;
+        };
+        let cases: Vec<(&str, Value, bool)> = if f.ty.array {
+            vec![("empty_list", json!([]), true)]
+        } else if f.ty.base == Base::String && !f.ty.non_blank {
+            vec![
+                ("empty", json!(""), true),
+                ("spaces", json!(" \t "), true),
+                ("ideographic_space", json!("\u{3000}"), true),
+                ("bom", json!("\u{feff}"), false),
+            ]
+        } else {
+            vec![]
+        };
+        for (label, v, missing) in cases {
+            let doc = self.with(base, hops, v.clone());
+            let errors = if missing {
+                vec![(code.clone(), path.to_owned())]
+            } else {
+                vec![]
+            };
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("required_coded.{path}.{label}"),
+                    format!("`{path}` = {v}: counts as missing ({code})"),
+                    "required",
+                    doc,
+                )
+                .errors(errors),
+            );
+        }
+    }
+
+    /// A conditional requirement: absent or null while the condition holds, and absent
+    /// while it does not.
+    pub(super) fn required_if(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let last = hops.last().expect("non-empty");
+        let f = last.field;
+        let Some(ri) = f.rules.required_if.clone() else {
+            return;
+        };
+        let others: Vec<String> = last
+            .owner
+            .fields
+            .iter()
+            .find(|x| x.key == ri.field.key)
+            .and_then(|x| match &x.ty.base {
+                Base::Enum(e) => Some(
+                    self.enum_values(e)
+                        .into_iter()
+                        .filter(|v| *v != ri.value.key)
+                        .map(str::to_owned)
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let mut cases: Vec<(String, String, Option<Value>, bool)> = vec![
+            ("absent".into(), ri.value.key.clone(), None, false),
+            (
+                "null".into(),
+                ri.value.key.clone(),
+                Some(Value::Null),
+                false,
+            ),
+        ];
+        if let Some(o) = others.first() {
+            cases.push((format!("absent_when_{o}"), o.clone(), None, true));
+        }
+        for (label, trigger, v, ok) in cases {
+            let mut doc = base.clone();
+            let owner = self.owner_mut(&mut doc, hops);
+            owner.insert(ri.field.key.clone(), json!(trigger));
+            match v {
+                Some(v) => owner.insert(f.key.clone(), v),
+                None => owner.remove(&f.key),
+            };
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("required_if.{path}.{label}"),
+                    format!("`{path}` {label} with `{}` = `{trigger}`", ri.field.key),
+                    "required_if",
+                    doc,
+                )
+                .errors(unless(ok, ri.code.clone(), path.to_owned())),
+            );
+        }
+    }
+}

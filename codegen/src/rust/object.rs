@@ -1,0 +1,365 @@
+//! Objects: a field table as a struct with its serde and `#[validate(..)]` attributes, its
+//! defaults and its `Default`.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::*;
+
+impl Ctx<'_> {
+    /// `#[validate(..)]` rule list for one field, in the order violations are reported:
+    /// the list's own counts, then each element (text rules, nested values), then the rules
+    /// that compare elements with each other.
+    pub(super) fn field_rules(&self, f: &Field) -> Vec<TokenStream> {
+        let r = &f.rules;
+        let mut rules = Vec::new();
+        if let Some(code) = &r.required {
+            rules.push(quote!(required(code = #code)));
+        }
+        if let Some(ri) = &r.required_if {
+            let field = ident(&ri.field.rust);
+            let en = ident(&ri.enum_rust);
+            let v = ident(&ri.value.rust);
+            let code = &ri.code;
+            rules.push(quote!(required_if(field = #field, equals = #en::#v, code = #code)));
+        }
+        if let Some(cap) = &r.max_items {
+            let c = ident(&cap.constant);
+            let code = &cap.code;
+            rules.push(quote!(max_items(max = #c, code = #code)));
+        }
+        for g in &r.max_items_per_group {
+            let by = ident(&g.by.rust);
+            let c = ident(&g.cap.constant);
+            let code = &g.cap.code;
+            rules.push(quote!(max_items_per_group(by = #by, max = #c, code = #code)));
+        }
+        let mut text = Vec::new();
+        if let Some(code) = &r.non_blank {
+            text.push(quote!(non_blank(code = #code)));
+        }
+        if let Some(cap) = &r.max_chars {
+            let c = ident(&cap.constant);
+            let code = &cap.code;
+            text.push(quote!(max_chars(max = #c, code = #code)));
+        }
+        if let (Some(code), Some(lit)) = (&r.equals, &f.ty.literal) {
+            text.push(quote!(equals(value = #lit, code = #code)));
+        }
+        if let (Some(code), Some(re)) = (&r.pattern, &f.ty.pattern) {
+            text.push(quote!(pattern(regex = #re, code = #code)));
+        }
+        if let Some(code) = &r.relative_path {
+            text.push(quote!(relative_path(code = #code)));
+        }
+        if !text.is_empty() {
+            if f.ty.array {
+                rules.push(quote!(each(#(#text),*)));
+            } else {
+                rules.extend(text);
+            }
+        }
+        if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
+            rules.push(quote!(nested));
+        }
+        // `ignore_case`, `trim` and `code = ".."`, after any leading arguments.
+        let fold_args = |mut args: Vec<TokenStream>, ignore_case: bool, trim: bool, code: &str| {
+            if ignore_case {
+                args.push(quote!(ignore_case));
+            }
+            if trim {
+                args.push(quote!(trim));
+            }
+            args.push(quote!(code = #code));
+            args
+        };
+        if let Some(u) = &r.unique {
+            let args = fold_args(Vec::new(), u.ignore_case, u.trim, &u.code);
+            rules.push(quote!(unique(#(#args),*)));
+        }
+        for u in &r.unique_by {
+            let key = ident(&u.key.rust);
+            let args = fold_args(vec![quote!(key = #key)], u.ignore_case, u.trim, &u.code);
+            rules.push(quote!(unique_by(#(#args),*)));
+        }
+        for c in &r.contradiction {
+            let by = ident(&c.by.rust);
+            let value = ident(&c.value.rust);
+            let en = ident(&c.enum_rust);
+            let pairs = c.pairs.iter().map(|p| {
+                let a = ident(&p.a.rust);
+                let b = ident(&p.b.rust);
+                if p.ignore_case {
+                    quote!(pair(#en::#a, #en::#b, ignore_case))
+                } else {
+                    quote!(pair(#en::#a, #en::#b))
+                }
+            });
+            let code = &c.code;
+            rules.push(quote!(contradiction(by = #by, value = #value, #(#pairs,)* code = #code)));
+        }
+        rules
+    }
+
+    /// The default function's name of an optional field with a stated default.
+    pub(super) fn default_fns(&self, o: &Object, f: &Field) -> (Ident, Ident) {
+        let base = format!("{}_{}", crate::names::snake_case(&o.rust_name), f.rust_name);
+        (
+            format_ident!("default_{}", base),
+            format_ident!("is_default_{}", base),
+        )
+    }
+
+    /// `value` (an expression of the field's type, by reference) is the value an absent key
+    /// means, so it is left out when writing; `None` when the field is always written.
+    pub(super) fn skip_expr(
+        &self,
+        o: &Object,
+        f: &Field,
+        value: TokenStream,
+    ) -> Option<TokenStream> {
+        if f.always_written || (f.required && !f.read_optional()) {
+            return None;
+        }
+        if f.default.is_some() || f.absent_is_empty {
+            let (_, ifn) = self.default_fns(o, f);
+            Some(quote!(#ifn(#value)))
+        } else if f.ty.nullable || f.read_optional() {
+            Some(quote!(::core::option::Option::is_none(#value)))
+        } else if f.ty.array {
+            Some(quote!(::std::vec::Vec::is_empty(#value)))
+        } else {
+            None
+        }
+    }
+
+    /// The serde arguments saying what an absent key means (`default`) and when the field is
+    /// left out when written (`skip_serializing_if`, never for an always-written field); the
+    /// functions they name go to `helpers`.
+    fn default_args(
+        &self,
+        o: &Object,
+        f: &Field,
+        ty: &TokenStream,
+        helpers: &mut Vec<TokenStream>,
+    ) -> Vec<TokenStream> {
+        let (dfn, ifn) = self.default_fns(o, f);
+        // The `is_default` test of the `skip_serializing_if` function, if one is emitted.
+        let mut is_default = None;
+        let (default, skip) = if let Some(v) = &f.default {
+            let dfn_s = dfn.to_string();
+            let expr = self.default_expr(&f.ty, v);
+            helpers.push(quote!(fn #dfn() -> #ty { #expr }));
+            is_default = Some(match v {
+                DefaultValue::Bool(true) => quote!(*value),
+                DefaultValue::Bool(false) => quote!(!*value),
+                // Compare a string with the literal, not with a freshly allocated String.
+                DefaultValue::String(text) => quote!(*value == #text),
+                _ => quote!(*value == #expr),
+            });
+            (quote!(default = #dfn_s), Some(ifn.to_string()))
+        } else if (!f.required && f.ty.nullable) || f.read_optional() {
+            let skip = "::core::option::Option::is_none".to_owned();
+            (quote!(default), Some(skip))
+        } else if !f.required && f.ty.array {
+            (
+                quote!(default),
+                Some("::std::vec::Vec::is_empty".to_owned()),
+            )
+        } else if f.absent_is_empty && !f.required {
+            // Absent means `{}`: left out while it holds that value.
+            is_default = Some(quote!(*value == <#ty as ::core::default::Default>::default()));
+            (quote!(default), Some(ifn.to_string()))
+        } else if f.absent_is_empty {
+            (quote!(default), None)
+        } else {
+            return Vec::new();
+        };
+        let mut args = vec![default];
+        if let Some(skip) = skip.filter(|_| !f.always_written) {
+            if let Some(test) = is_default {
+                helpers.push(quote!(fn #ifn(value: &#ty) -> bool { #test }));
+            }
+            args.push(quote!(skip_serializing_if = #skip));
+        }
+        args
+    }
+
+    /// One field of a struct: its doc, serde, rename and `#[validate(..)]` attributes; the
+    /// default functions it needs go to `helpers`.
+    fn field_def(&self, o: &Object, f: &Field, helpers: &mut Vec<TokenStream>) -> TokenStream {
+        let custom_serde = o.selector.is_some();
+        let fd = doc(&f.doc);
+        let fi = ident(&f.rust_name);
+        let ty = self.field_type(f);
+        let mut serde_args = Vec::new();
+        let mut rename_attr = quote!();
+        if f.rust_name != f.key {
+            let k = &f.key;
+            if custom_serde {
+                rename_attr = quote!(#[validate(rename = #k)]);
+            } else {
+                serde_args.push(quote!(rename = #k));
+            }
+        }
+        serde_args.extend(self.default_args(o, f, &ty, helpers));
+        let serde_attr = if serde_args.is_empty() || custom_serde {
+            quote!()
+        } else {
+            quote!(#[serde(#(#serde_args),*)])
+        };
+        let rules = self.field_rules(f);
+        let validate_attr = if rules.is_empty() {
+            quote!()
+        } else {
+            quote!(#[validate(#(#rules),*)])
+        };
+        quote!(#fd #serde_attr #rename_attr #validate_attr pub #fi: #ty,)
+    }
+
+    /// `#[validate(..)]` rules on the whole struct: not-equal pairs, not-contains, digests,
+    /// the document byte cap.
+    fn struct_attr(&self, o: &Object) -> TokenStream {
+        let mut struct_rules = Vec::new();
+        for n in &o.not_equal {
+            let a = ident(&n.a.rust);
+            let b = ident(&n.b.rust);
+            let code = &n.code;
+            struct_rules.push(quote!(not_equal(a = #a, b = #b, code = #code)));
+        }
+        for n in &o.not_contains {
+            let list = ident(&n.list.rust);
+            let value = ident(&n.value.rust);
+            let code = &n.code;
+            struct_rules.push(quote!(not_contains(list = #list, value = #value, code = #code)));
+        }
+        for g in &o.digest {
+            let sha = ident(&g.sha256.rust);
+            let data = ident(&g.data.rust);
+            let enc = ident(&g.encoding.rust);
+            let mut args = vec![
+                quote!(sha256 = #sha),
+                quote!(data = #data),
+                quote!(encoding = #enc),
+            ];
+            if let Some(Member { rust: l, .. }) = &g.label {
+                let l = ident(l);
+                args.push(quote!(label = #l));
+            }
+            if let Some(Member { rust: l, .. }) = &g.length {
+                let l = ident(l);
+                args.push(quote!(length = #l));
+            }
+            let code = &g.code;
+            args.push(quote!(code = #code));
+            struct_rules.push(quote!(digest(#(#args),*)));
+        }
+        if let Some(cap) = &o.max_json_bytes {
+            let c = ident(&cap.constant);
+            let code = &cap.code;
+            struct_rules.push(quote!(max_json_bytes(max = #c, code = #code)));
+        }
+        if struct_rules.is_empty() {
+            quote!()
+        } else {
+            quote!(#[validate(#(#struct_rules),*)])
+        }
+    }
+
+    /// `Default` of an object that reads as `{}` when absent.
+    fn default_impl(&self, o: &Object, name: &Ident) -> TokenStream {
+        if !o.defaultable {
+            return quote!();
+        }
+        let inits = o.fields.iter().map(|f| {
+            let fi = ident(&f.rust_name);
+            let v = if f.default.is_some() {
+                let (dfn, _) = self.default_fns(o, f);
+                quote!(#dfn())
+            } else {
+                quote!(::core::default::Default::default())
+            };
+            quote!(#fi: #v,)
+        });
+        let dd = doc("The value an absent key means: `{}`.");
+        quote! {
+            impl ::core::default::Default for #name {
+                #dd
+                fn default() -> Self {
+                    #name { #(#inits)* }
+                }
+            }
+        }
+    }
+
+    pub(super) fn object(&self, o: &Object) -> TokenStream {
+        let name = ident(&o.rust_name);
+        let d = if o.name == self.spec.root {
+            doc(&format!("{}\n\n{}", self.spec.title, o.doc))
+        } else {
+            doc(&o.doc)
+        };
+        let rt_str = &self.rt_str;
+        let derive = &self.derive;
+        let mut helpers = Vec::new();
+        let mut fields = Vec::new();
+        let mut body_done = false;
+        for f in &o.fields {
+            if let Some(sel) = &o.selector {
+                if f.key == sel.by.key || sel.members.contains(&f.key) {
+                    if !body_done {
+                        body_done = true;
+                        let body = ident(&sel.body_rust);
+                        let mut names = vec![format!("`{}`", sel.by.key)];
+                        names.extend(sel.members.iter().map(|m| format!("`{m}`")));
+                        let bd = doc(&format!(
+                            "{} and the members it chooses, in one value: the members' shapes cannot disagree with it.",
+                            names.join(", ")
+                        ));
+                        fields.push(quote!(#bd #[validate(nested(flatten))] pub body: #body,));
+                    }
+                    continue;
+                }
+            }
+            fields.push(self.field_def(o, f, &mut helpers));
+        }
+        let struct_attr = self.struct_attr(o);
+        let default_impl = self.default_impl(o, &name);
+        if let Some(sel) = &o.selector {
+            let serde_impls = self.selector_serde(o, sel);
+            let body = self.body_enum(sel);
+            let by = ident(&sel.by.rust);
+            let en = ident(&sel.enum_rust);
+            let md = doc(&format!("The value of `{}`.", sel.by.key));
+            return quote! {
+                #d
+                #[derive(Debug, Clone, PartialEq, #derive)]
+                #[validate(crate = #rt_str)]
+                #struct_attr
+                pub struct #name { #(#fields)* }
+
+                impl #name {
+                    #md
+                    pub const fn #by(&self) -> #en {
+                        self.body.#by()
+                    }
+                }
+
+                #serde_impls
+                #body
+                #default_impl
+                #(#helpers)*
+            };
+        }
+        quote! {
+            #d
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, #derive)]
+            #[serde(deny_unknown_fields)]
+            #[validate(crate = #rt_str)]
+            #struct_attr
+            pub struct #name { #(#fields)* }
+            #default_impl
+            #(#helpers)*
+        }
+    }
+}

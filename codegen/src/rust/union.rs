@@ -1,0 +1,203 @@
+//! Unions: a tagged enum, its short form, and its `Validate`.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::*;
+
+impl Ctx<'_> {
+    /// `visit_str` of a union with a short form: the bare tag of an all-optional variant.
+    fn union_short_form(&self, u: &Union, unknown: &str) -> TokenStream {
+        let name = ident(&u.rust_name);
+        if !u.short_form {
+            return quote!();
+        }
+        {
+            let checks = u.variants.iter().filter(|v| v.all_optional()).map(|v| {
+                let vi = ident(&v.variant_ident());
+                let tv = &v.tag_value;
+                let value = if v.members.is_empty() {
+                    quote!(#name::#vi)
+                } else {
+                    let ms = v.members.iter().map(|m| {
+                        let mi = ident(&m.rust_name);
+                        quote!(#mi: ::core::option::Option::None)
+                    });
+                    quote!(#name::#vi { #(#ms),* })
+                };
+                quote! {
+                    if token.eq_ignore_ascii_case(#tv) {
+                        return ::core::result::Result::Ok(#value);
+                    }
+                }
+            });
+            quote! {
+                fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::core::result::Result<Self::Value, E> {
+                    let token = value.trim();
+                    #(#checks)*
+                    ::core::result::Result::Err(E::custom(::core::format_args!(#unknown, value)))
+                }
+            }
+        }
+    }
+
+    /// The body of a union's `validate_at`: the rules on each variant's members.
+    fn union_validate(&self, u: &Union) -> TokenStream {
+        let name = ident(&u.rust_name);
+        let rt = &self.rt;
+        let validate_arms = u.variants.iter().map(|v| {
+            let vi = ident(&v.variant_ident());
+            if v.members.is_empty() {
+                return quote!(#name::#vi => {});
+            }
+            let ms: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
+            let checks = v.members.iter().map(|m| {
+                let mi = ident(&m.rust_name);
+                let k = &m.key;
+                let mut out = Vec::new();
+                if let Some(code) = &m.rules.non_blank {
+                    if m.ty.array {
+                        out.push(quote! {
+                            for (i, item) in #mi.iter().enumerate() {
+                                #rt::rules::non_blank(item, &path.field(#k).index(i), #code, report);
+                            }
+                        });
+                    } else {
+                        out.push(quote!(#rt::rules::non_blank(#mi, &path.field(#k), #code, report);));
+                    }
+                }
+                if matches!(m.ty.base, Base::Object(_) | Base::Union(_)) {
+                    out.push(quote!(#rt::Validate::validate_at(#mi, &path.field(#k), report);));
+                }
+                quote!(#(#out)*)
+            });
+            quote!(#name::#vi { #(#ms),* } => { #(#checks)* })
+        });
+        let uses_args = u.variants.iter().any(|v| {
+            v.members.iter().any(|m| {
+                m.rules.non_blank.is_some() || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
+            })
+        });
+        if uses_args {
+            quote!(match self { #(#validate_arms)* })
+        } else {
+            quote!(let _ = (path, report);)
+        }
+    }
+
+    pub(super) fn union(&self, u: &Union) -> TokenStream {
+        let name = ident(&u.rust_name);
+        let rt = &self.rt;
+        let d = doc(&u.doc);
+        let tag = &u.tag;
+        let variants = u.variants.iter().map(|v| {
+            let vd = doc(&v.doc);
+            let vi = ident(&v.variant_ident());
+            let tv = &v.tag_value;
+            if v.members.is_empty() {
+                quote!(#vd #[serde(rename = #tv)] #vi,)
+            } else {
+                let ms = v.members.iter().map(|m| {
+                    let md = doc(&m.doc);
+                    let mi = ident(&m.rust_name);
+                    let ty = self.rust_type(&m.ty);
+                    let rename = if m.rust_name != m.key {
+                        let k = &m.key;
+                        quote!(#[serde(rename = #k)])
+                    } else {
+                        quote!()
+                    };
+                    quote!(#md #rename #mi: #ty,)
+                });
+                quote!(#vd #[serde(rename = #tv)] #vi { #(#ms)* },)
+            }
+        });
+        let tagged_variants = u.variants.iter().map(|v| {
+            let vi = ident(&v.variant_ident());
+            let tv = &v.tag_value;
+            let ms = v.members.iter().map(|m| {
+                let mi = ident(&m.rust_name);
+                let ty = self.rust_type(&m.ty);
+                let k = &m.key;
+                let def = if m.ty.nullable {
+                    quote!(default,)
+                } else {
+                    quote!()
+                };
+                quote!(#[serde(#def rename = #k)] #mi: #ty,)
+            });
+            quote!(#[serde(rename = #tv)] #vi { #(#ms)* },)
+        });
+        let convert = u.variants.iter().map(|v| {
+            let vi = ident(&v.variant_ident());
+            let ms: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
+            if ms.is_empty() {
+                quote!(Tagged::#vi {} => #name::#vi,)
+            } else {
+                quote!(Tagged::#vi { #(#ms),* } => #name::#vi { #(#ms),* },)
+            }
+        });
+        let tokens: Vec<String> = u
+            .variants
+            .iter()
+            .map(|v| format!("`{}`", v.tag_value))
+            .collect();
+        let expecting = if u.short_form {
+            format!(
+                "a tagged `{}` object or one of {}",
+                u.name,
+                tokens.join(", ")
+            )
+        } else {
+            format!("a `{}` object tagged by `{}`", u.name, u.tag)
+        };
+        let unknown = format!(
+            "unknown {} `{{}}`, expected one of {}",
+            u.name,
+            tokens.join(", ")
+        );
+        let visit_str = self.union_short_form(u, &unknown);
+        let validate_body = self.union_validate(u);
+        quote! {
+            #d
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+            #[serde(tag = #tag)]
+            pub enum #name { #(#variants)* }
+
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #[derive(::serde::Deserialize)]
+                    #[serde(tag = #tag, deny_unknown_fields)]
+                    enum Tagged { #(#tagged_variants)* }
+
+                    struct Visitor;
+
+                    impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                        type Value = #name;
+
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+
+                        #visit_str
+
+                        fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::core::result::Result<Self::Value, A::Error> {
+                            let tagged = <Tagged as ::serde::Deserialize>::deserialize(
+                                ::serde::de::value::MapAccessDeserializer::new(map),
+                            )?;
+                            ::core::result::Result::Ok(match tagged { #(#convert)* })
+                        }
+                    }
+
+                    deserializer.deserialize_any(Visitor)
+                }
+            }
+
+            impl #rt::Validate for #name {
+                fn validate_at(&self, path: &#rt::Path<'_>, report: &mut #rt::Report) {
+                    #validate_body
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The field shapes rules accept: text and lists, each maybe absent.
+
+use std::borrow::Cow;
+
+/// A field that holds text, or maybe no text (`None` is not checked).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a text field",
+    label = "text rules apply to `String`, `&str`, `Box<str>`, `Cow<str>` or an `Option` of one",
+    note = "for a list of strings, use `each(non_blank, max_chars = N)`"
+)]
+pub trait TextField {
+    /// The text, or `None` when there is nothing to check.
+    fn text(&self) -> Option<&str>;
+}
+
+impl TextField for str {
+    fn text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl TextField for String {
+    fn text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl TextField for Box<str> {
+    fn text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl TextField for Cow<'_, str> {
+    fn text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl<T: TextField + ?Sized> TextField for &T {
+    fn text(&self) -> Option<&str> {
+        (**self).text()
+    }
+}
+
+impl<T: TextField> TextField for Option<T> {
+    fn text(&self) -> Option<&str> {
+        self.as_ref().and_then(TextField::text)
+    }
+}
+
+/// A field that holds a list, or maybe no list (`None` is not checked).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a list field",
+    label = "list rules apply to `Vec<T>`, `[T]`, `[T; N]` or an `Option` of one"
+)]
+pub trait ListField {
+    /// The element type.
+    type Item;
+    /// The elements, or `None` when there is nothing to check.
+    fn items(&self) -> Option<&[Self::Item]>;
+}
+
+impl<T> ListField for [T] {
+    type Item = T;
+    fn items(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+impl<T, const N: usize> ListField for [T; N] {
+    type Item = T;
+    fn items(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+impl<T> ListField for Vec<T> {
+    type Item = T;
+    fn items(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+impl<L: ListField + ?Sized> ListField for &L {
+    type Item = L::Item;
+    fn items(&self) -> Option<&[L::Item]> {
+        (**self).items()
+    }
+}
+
+impl<L: ListField> ListField for Option<L> {
+    type Item = L::Item;
+    fn items(&self) -> Option<&[L::Item]> {
+        self.as_ref().and_then(ListField::items)
+    }
+}

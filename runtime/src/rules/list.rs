@@ -1,0 +1,458 @@
+//! Rules on a list: its length, its groups, duplicates and contradictions.
+
+use core::fmt::Display;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::path::Path;
+use crate::report::{Report, Violation};
+
+use super::{n, ListField, TextField, SMALL_LIST};
+
+/// How [`unique_by`] compares keys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fold {
+    /// Compare after `str::trim` (Unicode whitespace).
+    pub trim: bool,
+    /// Compare after Unicode lowercasing, char by char (`char::to_lowercase`).
+    pub ignore_case: bool,
+}
+
+/// Two values of the `by` field that contradict each other when the items' `value`s match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair<P> {
+    /// One side.
+    pub a: P,
+    /// The other side.
+    pub b: P,
+    /// Compare the `value`s ignoring case (Unicode lowercase) instead of verbatim.
+    pub ignore_case: bool,
+}
+
+/// Compares `a` and `b` under `fold`, without allocating.
+pub fn fold_eq(a: &str, b: &str, fold: Fold) -> bool {
+    let (a, b) = if fold.trim {
+        (a.trim(), b.trim())
+    } else {
+        (a, b)
+    };
+    if !fold.ignore_case {
+        return a == b;
+    }
+    // Identical bytes are identical chars: skip the common prefix (backed up to a char
+    // boundary) and lowercase only from the first difference on.
+    let common = common_prefix_len(a.as_bytes(), b.as_bytes());
+    let start = (0..=common)
+        .rev()
+        .find(|&i| a.is_char_boundary(i))
+        .unwrap_or(0);
+    let (a, b) = (&a[start..], &b[start..]);
+    if a.is_ascii() && b.is_ascii() {
+        return a.eq_ignore_ascii_case(b);
+    }
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
+}
+
+/// Length of the longest common prefix of `a` and `b`, 16 bytes at a time.
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 16 <= n {
+        let word = |s: &[u8]| u128::from_le_bytes(s[i..i + 16].try_into().expect("16 bytes"));
+        let diff = word(a) ^ word(b);
+        if diff != 0 {
+            // Little-endian: the lowest set bit is in the first differing byte.
+            return i + (diff.trailing_zeros() / 8) as usize;
+        }
+        i += 16;
+    }
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The key `fold_eq` compares, materialised (used for long lists only).
+fn fold_key(s: &str, fold: Fold) -> Cow<'_, str> {
+    let s = if fold.trim { s.trim() } else { s };
+    if fold.ignore_case {
+        Cow::Owned(s.chars().flat_map(char::to_lowercase).collect())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// The list must have at most `max` items. `None` passes.
+///
+/// Message: `` `constraints` has 13 items (max 12) ``.
+#[inline]
+pub fn max_items<L: ListField + ?Sized>(
+    list: &L,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    max_items_len(list.items().map(<[L::Item]>::len), path, max, code, report);
+}
+
+/// [`max_items`] on the list's length, for `#[derive(Validate)]`, which takes the length
+/// itself (through `crate::__private`).
+pub fn max_items_len(
+    len: Option<usize>,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(len) = len else { return };
+    if len > max {
+        let v = Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` has {len} items (max {max})")
+        });
+        report.push(v.with_numbers(n(len), n(max)));
+    }
+}
+
+/// At most `max` items may share one value of the `by` field. One violation per offending
+/// group, in order of the group's first item; the path is the list's.
+///
+/// Message: `` `acceptance` has 7 items of kind `must_use_tools` (max 6) ``.
+pub fn max_items_per_group<L, K, F>(
+    list: &L,
+    by: F,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) where
+    L: ListField + ?Sized,
+    K: PartialEq + Display + ?Sized,
+    F: Fn(&L::Item) -> &K,
+{
+    let Some(items) = list.items() else { return };
+    if items.len() <= max {
+        return;
+    }
+    for (i, item) in items.iter().enumerate() {
+        let kind = by(item);
+        if items[..i].iter().any(|earlier| by(earlier) == kind) {
+            continue; // group already counted at its first item
+        }
+        let count = 1 + items[i + 1..].iter().filter(|x| by(x) == kind).count();
+        if count > max {
+            let v = Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
+            });
+            report.push(v.with_numbers(n(count), n(max)));
+        }
+    }
+}
+
+/// Calls `found(j, i)` for every later item `j` whose key equals (under `fold`) the key of an
+/// earlier item, with `i` the first such item. Items without a key are skipped. Pairwise
+/// without allocating for at most [`SMALL_LIST`] items, through a hash map above.
+fn each_duplicate<'a, I, F>(items: &'a [I], key: F, fold: Fold, mut found: impl FnMut(usize, usize))
+where
+    F: Fn(&'a I) -> Option<&'a str>,
+{
+    each_duplicate_index(items.len(), &|i| key(&items[i]), fold, &mut found);
+}
+
+/// The core of [`each_duplicate`], over item indexes (`key(i)` is item `i`'s key).
+fn each_duplicate_index<'a>(
+    len: usize,
+    key: &dyn Fn(usize) -> Option<&'a str>,
+    fold: Fold,
+    found: &mut dyn FnMut(usize, usize),
+) {
+    let mut duplicates = Duplicates::new(len, fold);
+    for j in 0..len {
+        if let Some(i) = duplicates.push(key(j)) {
+            found(j, i);
+        }
+    }
+}
+
+/// Finds duplicates one key at a time: for each key pushed, the first earlier key equal to
+/// it under `fold`. Pairwise, each key trimmed once, on the stack, for lists of at most
+/// [`SMALL_LIST`] keys; through a hash map of folded keys above (the map is also built if
+/// more keys arrive than announced).
+struct Duplicates<'a> {
+    /// The keys so far, trimmed when `fold.trim` (pairwise mode).
+    keys: [Option<&'a str>; SMALL_LIST],
+    /// Folded key → first index (hash mode).
+    first: Option<HashMap<Cow<'a, str>, usize>>,
+    next: usize,
+    fold: Fold,
+}
+
+impl<'a> Duplicates<'a> {
+    /// For a list of about `len` keys.
+    fn new(len: usize, fold: Fold) -> Self {
+        Duplicates {
+            keys: [None; SMALL_LIST],
+            first: (len > SMALL_LIST).then(|| HashMap::with_capacity(len)),
+            next: 0,
+            fold,
+        }
+    }
+
+    /// The next item's key (`None`: the item has none and is skipped); returns the index of
+    /// the first earlier item with an equal key.
+    fn push(&mut self, key: Option<&'a str>) -> Option<usize> {
+        let j = self.next;
+        self.next += 1;
+        if self.first.is_none() && j >= SMALL_LIST {
+            let mut first = HashMap::with_capacity(2 * SMALL_LIST);
+            for (i, k) in self.keys.iter().enumerate() {
+                if let Some(k) = k {
+                    first.entry(fold_key(k, self.fold)).or_insert(i);
+                }
+            }
+            self.first = Some(first);
+        }
+        let key = key?;
+        match &mut self.first {
+            Some(first) => match first.entry(fold_key(key, self.fold)) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(j);
+                    None
+                }
+            },
+            None => {
+                let kj = if self.fold.trim { key.trim() } else { key };
+                let fold = Fold {
+                    trim: false,
+                    ..self.fold
+                };
+                let found = (0..j).find(|&i| self.keys[i].is_some_and(|ki| fold_eq(ki, kj, fold)));
+                self.keys[j] = Some(kj);
+                found
+            }
+        }
+    }
+}
+
+/// No two items may have equal keys (compared under `fold`). Each later duplicate is
+/// reported once, against the first item with that key; the path is the later item's key
+/// (`list[j].key_name`).
+///
+/// Message: `` `constraints[2].id` `C1` duplicates `constraints[0].id` ``.
+pub fn unique_by<L, F>(
+    list: &L,
+    key_name: &'static str,
+    key: F,
+    fold: Fold,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) where
+    L: ListField + ?Sized,
+    F: Fn(&L::Item) -> &str,
+{
+    let Some(items) = list.items() else { return };
+    unique_by_keys(
+        items.len(),
+        &|i| key(&items[i]),
+        key_name,
+        fold,
+        path,
+        code,
+        report,
+    );
+}
+
+/// The core of [`unique_by`], over item indexes.
+fn unique_by_keys<'a>(
+    len: usize,
+    key: &dyn Fn(usize) -> &'a str,
+    key_name: &'static str,
+    fold: Fold,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let mut keys = UniqueByKeys::new(len, key_name, fold, path, code, report);
+    for i in 0..len {
+        keys.key(key(i));
+    }
+}
+
+/// No two elements of a list of text may be equal (compared under `fold`); `None` elements
+/// are skipped. Each later duplicate is reported once, against the first equal element,
+/// showing the later element verbatim; the path is the later element (`list[j]`).
+///
+/// Message: `` `dependsOn[2]` `t-1` repeats `dependsOn[0]` ``.
+pub fn unique<L>(list: &L, fold: Fold, path: &Path<'_>, code: &'static str, report: &mut Report)
+where
+    L: ListField + ?Sized,
+    L::Item: TextField,
+{
+    let Some(items) = list.items() else { return };
+    each_duplicate(items, TextField::text, fold, |j, i| {
+        let later = path.index(j);
+        let first = path.index(i);
+        report.push(Violation::with_message(code, &later, |at| {
+            let text = items[j].text().unwrap_or_default();
+            message!(at, "`{at}` `{text}` repeats `{first}`")
+        }));
+    });
+}
+
+/// An item whose `by` is one side of a [`Pair`] and whose `value` equals (verbatim, or
+/// ignoring case when the pair says so) the `value` of an earlier item on the other side is
+/// refused. Each later item is reported once, against the first earlier item it contradicts;
+/// the path is the later item's value (`list[j].value_name`).
+///
+/// Message: `` `acceptance[1].value` `mail_send` (must_not_use_tools) contradicts
+/// `acceptance[0].value` (must_use_tools) ``.
+#[allow(clippy::too_many_arguments)]
+pub fn contradiction<L, K, P, FB, FV>(
+    list: &L,
+    by: FB,
+    value_name: &'static str,
+    value: FV,
+    pairs: &[Pair<P>],
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) where
+    L: ListField + ?Sized,
+    K: PartialEq<P> + Display + ?Sized,
+    FB: Fn(&L::Item) -> &K,
+    FV: Fn(&L::Item) -> &str,
+{
+    let Some(items) = list.items() else { return };
+    let sides = |k: &K, p: &Pair<P>| (*k == p.a, *k == p.b);
+    let contradicts = |i: usize, j: usize| -> bool {
+        let (x, y) = (&items[i], &items[j]);
+        // Several pairs may oppose the same kinds; any one with a match counts.
+        pairs.iter().any(|p| {
+            let ((xa, xb), (ya, yb)) = (sides(by(x), p), sides(by(y), p));
+            ((xa && yb) || (xb && ya))
+                && fold_eq(
+                    value(x),
+                    value(y),
+                    Fold {
+                        trim: false,
+                        ignore_case: p.ignore_case,
+                    },
+                )
+        })
+    };
+    let found = |j: usize, i: usize, report: &mut Report| {
+        let later_item = path.index(j);
+        let later = later_item.field(value_name);
+        let first_item = path.index(i);
+        let first = first_item.field(value_name);
+        report.push(Violation::with_message(code, &later, |at| {
+            message!(
+                at,
+                "`{at}` `{}` ({}) contradicts `{first}` ({})",
+                value(&items[j]),
+                by(&items[j]),
+                by(&items[i]),
+            )
+        }));
+    };
+    if items.len() <= SMALL_LIST {
+        for j in 1..items.len() {
+            if let Some(i) = (0..j).find(|&i| contradicts(i, j)) {
+                found(j, i, report);
+            }
+        }
+        return;
+    }
+    // Long list: per pair, one map per side from value key to the first item with it.
+    let mut maps: Vec<[HashMap<Cow<'_, str>, usize>; 2]> = pairs
+        .iter()
+        .map(|_| [HashMap::new(), HashMap::new()])
+        .collect();
+    for (j, item) in items.iter().enumerate() {
+        let kind = by(item);
+        let mut earliest: Option<usize> = None;
+        for (p, side_maps) in pairs.iter().zip(maps.iter_mut()) {
+            let (on_a, on_b) = sides(kind, p);
+            if !on_a && !on_b {
+                continue;
+            }
+            let key = fold_key(
+                value(item),
+                Fold {
+                    trim: false,
+                    ignore_case: p.ignore_case,
+                },
+            );
+            // Look up the opposite sides before recording this item (a pair may have a == b).
+            let hits = [
+                on_a.then(|| side_maps[1].get(&key)),
+                on_b.then(|| side_maps[0].get(&key)),
+            ];
+            for &i in hits.into_iter().flatten().flatten() {
+                earliest = Some(earliest.map_or(i, |e| e.min(i)));
+            }
+            if on_a {
+                side_maps[0].entry(key.clone()).or_insert(j);
+            }
+            if on_b {
+                side_maps[1].entry(key).or_insert(j);
+            }
+        }
+        if let Some(i) = earliest {
+            found(j, i, report);
+        }
+    }
+}
+
+/// [`unique_by`] for `#[derive(Validate)]`, fed one key at a time: the derived code pushes
+/// each item's key itself, so no key accessor (a closure and its `dyn Fn` vtable) is
+/// compiled per item type. Same comparisons, order and messages as [`unique_by`]: keys are
+/// trimmed once, compared pairwise without allocating for at most [`SMALL_LIST`] items,
+/// through a hash map above. Reached through `crate::__private`.
+pub struct UniqueByKeys<'a, 'r> {
+    duplicates: Duplicates<'a>,
+    key_name: &'static str,
+    path: &'r Path<'r>,
+    code: &'static str,
+    report: &'r mut Report,
+}
+
+impl<'a, 'r> UniqueByKeys<'a, 'r> {
+    /// Starts checking a list of `len` items (the number of keys that will be pushed).
+    pub fn new(
+        len: usize,
+        key_name: &'static str,
+        fold: Fold,
+        path: &'r Path<'r>,
+        code: &'static str,
+        report: &'r mut Report,
+    ) -> Self {
+        UniqueByKeys {
+            duplicates: Duplicates::new(len, fold),
+            key_name,
+            path,
+            code,
+            report,
+        }
+    }
+
+    /// The next item's key; reports it if it duplicates an earlier one.
+    pub fn key(&mut self, key: &'a str) {
+        let j = self.duplicates.next;
+        if let Some(i) = self.duplicates.push(Some(key)) {
+            let later_item = self.path.index(j);
+            let later = later_item.field(self.key_name);
+            let first_item = self.path.index(i);
+            let first = first_item.field(self.key_name);
+            self.report
+                .push(Violation::with_message(self.code, &later, |at| {
+                    message!(at, "`{at}` `{}` duplicates `{first}`", key)
+                }));
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! One function per rule. `#[derive(Validate)]` only wires fields to these functions.
+//!
+//! Every function takes the value (and, for list rules, accessors for the item fields it
+//! compares), the [`Path`](crate::Path) of the value, the limit where the rule has one, the violation
+//! code and the [`Report`](crate::Report) to push to. None of them allocates unless it records a violation
+//! (or, for [`unique_by`] and [`contradiction`], the list has more than
+//! [`SMALL_LIST`] items).
+//!
+//! Field shapes are abstracted by [`TextField`] (`String`, `&str`, `Option<String>`, ...)
+//! and [`ListField`] (`Vec<T>`, slices, `Option<Vec<T>>`, ...); a `None` is never checked.
+//!
+//! The rules come in families, one file each: text (`non_blank`, `max_chars`, `equals`,
+//! `pattern`, `relative_path`), lists (`max_items`, `max_items_per_group`, `unique_by`,
+//! `unique`, `contradiction`), presence (`required`, `required_if`), fields of one struct
+//! compared (`not_equal`, `not_contains`), content digests (`digest`) and the compact-JSON
+//! byte cap (`max_json_bytes`). All are re-exported here.
+
+use core::fmt::Display;
+
+/// A violation message that starts with the dotted path `at`, written into a string sized
+/// for it up front (`format!` would start small and grow).
+macro_rules! message {
+    ($at:expr, $($fmt:tt)*) => {{
+        use core::fmt::Write as _;
+        let at: &str = $at;
+        let mut out = String::with_capacity(at.len() * 2 + 64);
+        // Writing to a String cannot fail.
+        let _ = write!(out, $($fmt)*);
+        out
+    }};
+}
+
+mod cross;
+mod digest;
+mod fields;
+mod json;
+pub(crate) mod list;
+mod required;
+mod text;
+
+pub use cross::{not_contains, not_equal};
+pub use digest::{digest, ByteCount, DigestFields};
+pub use fields::{ListField, TextField};
+pub use json::{json_bytes, max_json_bytes};
+pub use list::{
+    contradiction, fold_eq, max_items, max_items_per_group, unique, unique_by, Fold, Pair,
+};
+pub use required::{required, required_if, Filled};
+pub use text::{
+    char_count, equals, is_blank, max_chars, non_blank, pattern, relative_path,
+    relative_path_problem, Pattern,
+};
+
+/// Lists longer than this are checked by [`unique_by`] and [`contradiction`] with a hash
+/// map (which allocates); shorter ones pairwise, without allocating.
+pub const SMALL_LIST: usize = 64;
+
+/// A count as a violation's `measured` / `limit`.
+pub(crate) fn n(x: usize) -> u64 {
+    u64::try_from(x).unwrap_or(u64::MAX)
+}
+
+/// Longest prefix of a value (in chars) that messages quote; longer values end in `…`.
+pub const SHOWN_CHARS: usize = 64;
+
+/// `s` as messages quote it: at most [`SHOWN_CHARS`] chars, then `…` if it was longer.
+pub(crate) fn shown(s: &str) -> Shown<'_> {
+    Shown(s, SHOWN_CHARS)
+}
+
+/// A value quoted in a message, cut to a number of chars (see [`shown`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shown<'a>(pub(crate) &'a str, pub(crate) usize);
+
+impl Display for Shown<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0.char_indices().nth(self.1) {
+            Some((cut, _)) => {
+                f.write_str(&self.0[..cut])?;
+                f.write_str("…")
+            }
+            None => f.write_str(self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn shown_cuts_at_64_chars() {
+        assert_eq!(shown("abc").to_string(), "abc");
+        assert_eq!(shown(&"a".repeat(64)).to_string(), "a".repeat(64));
+        assert_eq!(
+            shown(&"😀".repeat(65)).to_string(),
+            format!("{}…", "😀".repeat(64))
+        );
+    }
+}

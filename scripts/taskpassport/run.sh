@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# TaskPack interop against task-passport 0.3.1, the reference implementation, pinned by
+# package-lock.json beside this file: its packs judged by specmint, specmint's packs judged by
+# it, the round trips, and the departures table of spec/taskpack.md (see interop.mjs).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v node >/dev/null; then
+  echo "taskpack interop: node is required (task-passport)" >&2
+  exit 1
+fi
+./scripts/npm-ci.sh scripts/taskpassport
+cargo build --quiet --bin specmint
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+node scripts/taskpassport/interop.mjs --specmint "${CARGO_TARGET_DIR:-target}/debug/specmint" --work "$work"

@@ -1,0 +1,218 @@
+//! `specmint task submit|claim|move|complete|reject|bind|show --store DB ...`: the Task
+//! Envelope lifecycle.
+//!
+//! ```text
+//! specmint task submit --store DB FILE|-
+//! specmint task claim --store DB ID
+//! specmint task move --store DB ID STATE [--reason TEXT]
+//! specmint task complete --store DB ID --evidence FILE|-
+//! specmint task reject --store DB ID --reason TEXT
+//! specmint task bind --store DB ID --ledger FILE
+//! specmint task show --store DB ID
+//! ```
+//! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
+
+use serde_json::json;
+use specmint::store::Failure;
+use specmint::task_envelope::binding::CapabilityLedger;
+use specmint::task_envelope::lifecycle::{
+    read_evidence, unknown_task, TaskError, TaskRefusal, TaskStore, EVIDENCE_DOCUMENT,
+};
+use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
+use specmint::Report;
+
+use super::{print_verdict, read_document, read_input, store_failure, Format, Options, UsageError};
+
+const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show";
+
+/// The largest capability ledger file read.
+const MAX_LEDGER_BYTES: usize = 1 << 20;
+
+/// Runs `specmint task ARGS`.
+pub fn run(args: &[String]) -> Result<u8, UsageError> {
+    let (command, rest) = args
+        .split_first()
+        .ok_or_else(|| UsageError(format!("missing task command ({COMMANDS})")))?;
+    match command.as_str() {
+        "submit" => submit(rest),
+        "claim" => claim(rest),
+        "move" => move_to(rest),
+        "complete" => complete(rest),
+        "reject" => reject(rest),
+        "bind" => bind(rest),
+        "show" => show(rest),
+        other => Err(UsageError(format!(
+            "unknown task command `{other}` ({COMMANDS})"
+        ))),
+    }
+}
+
+fn open(options: &Options) -> Result<TaskStore, UsageError> {
+    TaskStore::open(options.store()?).map_err(store_failure)
+}
+
+/// The one positional argument, `ID`.
+fn task_id(options: &Options) -> Result<&str, UsageError> {
+    let [id] = options.positional(&["ID"])? else {
+        unreachable!("positional checks the count")
+    };
+    Ok(id)
+}
+
+fn submit(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &[])?;
+    let [file] = options.positional(&["FILE (or `-` for stdin)"])? else {
+        unreachable!("positional checks the count")
+    };
+    let mut store = open(&options)?;
+    let submitted = match read_document(file, &DOCUMENT)? {
+        Ok(input) => store.submit(&input),
+        Err(report) => Err(Failure::Refused(report)),
+    };
+    match submitted {
+        Ok(task_id) => {
+            let state = TaskState::ALL[0];
+            let json = json!({ "ok": true, "task_id": task_id, "state": state });
+            print_verdict(
+                options.format,
+                &json,
+                &format!("submitted: {task_id} ({state})"),
+            )?;
+            Ok(0)
+        }
+        Err(Failure::Refused(report)) => {
+            let errors: Vec<serde_json::Value> = report
+                .iter()
+                .map(|v| json!({ "code": v.code, "path": v.path, "message": v.message }))
+                .collect();
+            let json = json!({ "ok": false, "errors": errors });
+            print_verdict(options.format, &json, &format!("refused:\n{report}"))?;
+            Ok(1)
+        }
+        Err(Failure::Store(err)) => Err(store_failure(err)),
+    }
+}
+
+fn claim(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &[])?;
+    let id = task_id(&options)?;
+    let moved = open(&options)?.claim(id);
+    verdict(options.format, id, moved)
+}
+
+fn move_to(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &["--reason"])?;
+    let [id, state] = options.positional(&["ID", "STATE"])? else {
+        unreachable!("positional checks the count")
+    };
+    let to: TaskState =
+        serde_json::from_value(serde_json::Value::String(state.clone())).map_err(|_| {
+            let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
+            UsageError(format!(
+                "unknown STATE `{state}` (one of: {})",
+                known.join(", ")
+            ))
+        })?;
+    let moved = open(&options)?.move_to(id, to, options.value("--reason"));
+    verdict(options.format, id, moved)
+}
+
+fn complete(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &["--evidence"])?;
+    let id = task_id(&options)?;
+    let file = options
+        .value("--evidence")
+        .ok_or_else(|| UsageError("missing --evidence FILE (or `-` for stdin)".to_owned()))?;
+    let mut store = open(&options)?;
+    let evidence = read_document(file, &EVIDENCE_DOCUMENT)?.and_then(|input| read_evidence(&input));
+    let moved = match evidence {
+        Ok(evidence) => store.complete(id, &evidence),
+        Err(report) => Err(Failure::Refused(evidence_refusal(&report))),
+    };
+    verdict(options.format, id, moved)
+}
+
+/// An evidence document that does not read: the first violation's code, every message.
+fn evidence_refusal(report: &Report) -> TaskRefusal {
+    let code = report
+        .iter()
+        .find_map(|v| TaskEnvelopeError::from_code(v.code))
+        .unwrap_or(TaskEnvelopeError::InvalidTaskEnvelope);
+    let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
+    TaskRefusal {
+        code,
+        message: format!("evidence: {}", messages.join("; ")),
+    }
+}
+
+fn reject(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &["--reason"])?;
+    let id = task_id(&options)?;
+    // A missing reason is refused like a blank one (reason_required), not a usage error.
+    let moved = open(&options)?.reject(id, options.value("--reason").unwrap_or_default());
+    verdict(options.format, id, moved)
+}
+
+fn bind(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &["--ledger"])?;
+    let id = task_id(&options)?;
+    let file = options
+        .value("--ledger")
+        .ok_or_else(|| UsageError("missing --ledger FILE".to_owned()))?;
+    let (display, input, total) = read_input(file, MAX_LEDGER_BYTES)?;
+    if total > input.len() as u64 {
+        return Err(UsageError(format!(
+            "`{display}` is over {MAX_LEDGER_BYTES} bytes"
+        )));
+    }
+    let tools: Vec<String> = serde_json::from_slice(&input).map_err(|e| {
+        UsageError(format!(
+            "`{display}` is not a capability ledger (a JSON array of tool names): {e}"
+        ))
+    })?;
+    match open(&options)?.bind(id, &CapabilityLedger::new(tools)) {
+        Ok(bound) => {
+            let json = json!({ "ok": true, "task_id": id, "tools": bound.tools() });
+            let human = format!("bound: {id} may use [{}]", bound.tools().join(", "));
+            print_verdict(options.format, &json, &human)?;
+            Ok(0)
+        }
+        Err(failure) => verdict(options.format, id, Err(failure)),
+    }
+}
+
+fn show(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &[])?;
+    let id = task_id(&options)?;
+    match open(&options)?.task(id).map_err(store_failure)? {
+        Some(task) => {
+            let json = serde_json::to_value(&task)
+                .map_err(|e| UsageError(format!("cannot write the task: {e}")))?;
+            let human = serde_json::to_string_pretty(&json).unwrap_or_default();
+            print_verdict(options.format, &json, &human)?;
+            Ok(0)
+        }
+        None => verdict(options.format, id, Err(Failure::Refused(unknown_task(id)))),
+    }
+}
+
+/// Prints the outcome of a move and returns its exit status.
+fn verdict(
+    format: Format,
+    id: &str,
+    moved: Result<TaskState, TaskError>,
+) -> Result<u8, UsageError> {
+    match moved {
+        Ok(state) => {
+            let json = json!({ "ok": true, "task_id": id, "state": state });
+            print_verdict(format, &json, &format!("{id}: {state}"))?;
+            Ok(0)
+        }
+        Err(Failure::Refused(TaskRefusal { code, message })) => {
+            let json = json!({ "ok": false, "code": code.code(), "message": message });
+            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+            Ok(1)
+        }
+        Err(Failure::Store(err)) => Err(store_failure(err)),
+    }
+}

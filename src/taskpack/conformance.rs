@@ -1,0 +1,603 @@
+//! The conformance judge: checks C0–C10 of TaskPack §6 on a pack in either encoding.
+//!
+//! It judges strictly (§6, C0): the bytes as written must satisfy every rule, and nothing is
+//! repaired before a check looks. Where a read for use would tolerate something (an attachment
+//! without `sha256`, a retired `.tpx` file) or abort (a declared digest that does not match), the
+//! judge records it against the check it belongs to and goes on judging the rest, so a report
+//! names every failure, not the first. A check that cannot be judged because the pack object
+//! could not be read is reported as skipped, never as passed.
+//!
+//! A `.taskpack` is judged as it streams: each attachment is hashed and scanned for credentials
+//! and transcripts (C7, C8, with [`super::patterns`], the patterns packing refuses with) while it
+//! is inflated, and the round trip (C9) is decided from the digests, so judging holds one buffer
+//! whatever the attachments' size.
+//!
+//! C0 today checks the flat form's own rules, duplicate keys, the forbidden keys of
+//! spec/taskpack.md and the timestamp; the pack object's typed members are judged by the
+//! generated validator once the model is open where the spec leaves it open (issue 12,
+//! deliverable 1): [`model_findings`] is the one place that call goes.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Seek};
+use std::path::Path;
+
+use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
+use super::flat::{self, FlatError};
+use super::json::{strip_bom, Json};
+use super::patterns::{self, Finding, StreamScan};
+
+/// A check's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The pack satisfies it.
+    Pass,
+    /// The pack does not.
+    Fail,
+    /// It could not be judged (the pack object could not be read); the pack is not conformant.
+    Skip,
+}
+
+impl Status {
+    /// `pass`, `fail` or `skip`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+        }
+    }
+}
+
+/// One check of §6.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// `C0` … `C10`.
+    pub id: &'static str,
+    /// The requirement, in §6's words.
+    pub requirement: &'static str,
+    /// Its outcome.
+    pub status: Status,
+    /// Why: what was found, naming the field or entry.
+    pub reason: String,
+}
+
+/// The checks of §6, in order.
+pub const REQUIREMENTS: [(&str, &str); 11] = [
+    (
+        "C0",
+        "the file is conformant as written: reading it required no repair",
+    ),
+    ("C1", "BagIt structure and sha256 manifests agree"),
+    ("C2", "data/passport.json parses"),
+    ("C3", "kind is handoff or receipt"),
+    ("C4", "lineage carries root_id and from_version"),
+    ("C5", "every ask has an accept"),
+    ("C6", "no machine-scoped fact crosses wearing a ✓"),
+    (
+        "C7",
+        "no credentials, in any field of the pack object or in the luggage",
+    ),
+    ("C8", "no chat transcript"),
+    ("C9", "the two encodings round-trip byte-for-byte"),
+    ("C10", "packed_at is declared"),
+];
+
+/// The judgement of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// C0 … C10, in order.
+    pub checks: Vec<Check>,
+}
+
+impl Verdict {
+    /// Whether every check passed.
+    pub fn conformant(&self) -> bool {
+        self.checks.iter().all(|c| c.status == Status::Pass)
+    }
+
+    /// The ids of the checks that failed.
+    pub fn failed(&self) -> Vec<&'static str> {
+        self.with_status(Status::Fail)
+    }
+
+    /// The ids of the checks that could not be judged.
+    pub fn skipped(&self) -> Vec<&'static str> {
+        self.with_status(Status::Skip)
+    }
+
+    fn with_status(&self, status: Status) -> Vec<&'static str> {
+        self.checks
+            .iter()
+            .filter(|c| c.status == status)
+            .map(|c| c.id)
+            .collect()
+    }
+}
+
+/// Everything the checks look at, gathered from either encoding.
+struct Material {
+    /// Departures from the encoding as written (C0).
+    as_written: Vec<String>,
+    /// Structure and integrity problems (C1).
+    structure: Vec<String>,
+    /// The pack object, or why it cannot be read (C2).
+    passport: Result<Json, String>,
+    /// What the luggage scan found: `(finding, attachment name)`.
+    luggage: Vec<(Finding, String)>,
+    /// Why the round trip would not reproduce the bag (C9).
+    round_trip: Vec<String>,
+}
+
+/// Judges the file at `path`: a zip (it starts with `PK`) or the flat form.
+pub fn judge_path(path: &Path, limits: Limits) -> std::io::Result<Verdict> {
+    let mut file = File::open(path)?;
+    let mut magic = [0u8; 2];
+    let n = file.read(&mut magic)?;
+    file.rewind()?;
+    if n == 2 && &magic == b"PK" {
+        Ok(judge_zip(BufReader::new(file), limits))
+    } else {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(judge_flat(&bytes))
+    }
+}
+
+/// Judges a `.taskpack`, streaming its luggage.
+pub fn judge_zip<R: Read + Seek>(reader: R, limits: Limits) -> Verdict {
+    let mut scan = LuggageScan::default();
+    let bag = match bag::read_zip(reader, limits, false, &mut scan) {
+        Ok(bag) => bag,
+        Err(problem) => return unreadable(problem.to_string()),
+    };
+    let mut structure: Vec<String> = bag::verify(&bag).iter().map(BagError::to_string).collect();
+    let passport = read_passport(&bag);
+    if let Ok(passport) = &passport {
+        structure.extend(spec_problem(passport));
+    }
+    let as_written = match &passport {
+        Ok(passport) => passport
+            .duplicate_keys()
+            .into_iter()
+            .map(|pointer| format!("the key at `{pointer}` appears twice in its object"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    let round_trip = match &passport {
+        Ok(passport) => round_trip_problems(&bag, passport),
+        Err(_) => Vec::new(),
+    };
+    judge(Material {
+        as_written,
+        structure,
+        passport,
+        luggage: scan.found,
+        round_trip,
+    })
+}
+
+/// Judges a flat (or retired `.tpx`) file.
+pub fn judge_flat(input: &[u8]) -> Verdict {
+    let pack = match flat::parse_flat(input) {
+        Ok(pack) => pack,
+        Err(FlatError::NoPassport) => {
+            return judge(Material {
+                as_written: Vec::new(),
+                structure: Vec::new(),
+                passport: Err(FlatError::NoPassport.to_string()),
+                luggage: Vec::new(),
+                round_trip: Vec::new(),
+            })
+        }
+        Err(problem) => return unreadable(problem.to_string()),
+    };
+    let mut structure = pack.mismatches.clone();
+    structure.extend(spec_problem(&pack.passport));
+    let mut luggage = Vec::new();
+    for attachment in &pack.attachments {
+        let mut scan = StreamScan::default();
+        scan.feed(&attachment.bytes);
+        luggage.extend(
+            scan.finish()
+                .into_iter()
+                .map(|f| (f, attachment.name.clone())),
+        );
+    }
+    let bag = flat::to_bag(&pack);
+    let round_trip = round_trip_problems(&bag, &pack.passport);
+    judge(Material {
+        as_written: pack.as_written,
+        structure,
+        passport: Ok(pack.passport),
+        luggage,
+        round_trip,
+    })
+}
+
+/// A file that could not be read as a pack at all: C1 fails, the rest cannot be judged.
+fn unreadable(reason: String) -> Verdict {
+    let checks = (0..REQUIREMENTS.len())
+        .map(|index| match index {
+            1 => Check::judged(index, vec![reason.clone()], String::new()),
+            _ => Check::skipped(index, "the file could not be read as a pack (C1)"),
+        })
+        .collect();
+    Verdict { checks }
+}
+
+impl Check {
+    /// Check `index` of [`REQUIREMENTS`]: passed with `ok` as its reason when there are no
+    /// problems, else failed with all of them.
+    fn judged(index: usize, problems: Vec<String>, ok: String) -> Check {
+        let (id, requirement) = REQUIREMENTS[index];
+        let (status, reason) = if problems.is_empty() {
+            (Status::Pass, ok)
+        } else {
+            (Status::Fail, problems.join("; "))
+        };
+        Check {
+            id,
+            requirement,
+            status,
+            reason,
+        }
+    }
+
+    /// Check `index`, not judged because of `why`.
+    fn skipped(index: usize, why: &str) -> Check {
+        let (id, requirement) = REQUIREMENTS[index];
+        Check {
+            id,
+            requirement,
+            status: Status::Skip,
+            reason: format!("not judged: {why}"),
+        }
+    }
+}
+
+fn read_passport(bag: &Bag) -> Result<Json, String> {
+    let raw = bag
+        .bytes(PASSPORT_JSON)
+        .ok_or_else(|| format!("{PASSPORT_JSON} is missing"))?;
+    let text =
+        std::str::from_utf8(raw).map_err(|e| format!("{PASSPORT_JSON} is not UTF-8: {e}"))?;
+    let passport =
+        Json::parse(strip_bom(text)).map_err(|e| format!("{PASSPORT_JSON} is not JSON: {e}"))?;
+    if passport.is_object() {
+        Ok(passport)
+    } else {
+        Err(format!("{PASSPORT_JSON} is not a JSON object"))
+    }
+}
+
+/// §8: a reader rejects a pack object `spec` it does not recognise.
+fn spec_problem(passport: &Json) -> Option<String> {
+    match passport.get("spec").and_then(Json::as_str) {
+        Some(BAG_SPEC) => None,
+        _ => Some(format!(
+            "the pack object's spec is {}, not {BAG_SPEC}",
+            describe(passport.get("spec"))
+        )),
+    }
+}
+
+fn describe(value: Option<&Json>) -> String {
+    match value {
+        None => "missing".to_owned(),
+        Some(v) => v.to_js_compact(),
+    }
+}
+
+/// Why the bag would not come back byte-for-byte through the flat form: every entry is a tag
+/// file, the pack object or luggage; the pack object is written as the flat form's writer writes
+/// it; every luggage name survives a writer; the tag files are the ones the pack object and the
+/// payload derive.
+fn round_trip_problems(bag: &Bag, passport: &Json) -> Vec<String> {
+    let mut problems = Vec::new();
+    let tags = [
+        bag::BAGIT_TXT,
+        bag::BAG_INFO_TXT,
+        bag::MANIFEST,
+        bag::TAG_MANIFEST,
+    ];
+    for entry in &bag.entries {
+        if let Some(name) = entry.luggage_name() {
+            let kept = bag::luggage_path(name);
+            if kept != name {
+                problems.push(format!(
+                    "`{}` would travel as `{FILES_DIR}{kept}`: its name is not a luggage name",
+                    entry.name
+                ));
+            }
+        } else if entry.name != PASSPORT_JSON && !tags.contains(&entry.name.as_str()) {
+            problems.push(format!("`{}` is not carried by the flat form", entry.name));
+        }
+    }
+    let canonical = format!("{}\n", passport.to_js_pretty());
+    if bag.bytes(PASSPORT_JSON) != Some(canonical.as_bytes()) {
+        problems.push(format!(
+            "{PASSPORT_JSON} is not written as JSON.stringify(pack, null, 2) plus a newline, so it comes back different"
+        ));
+    }
+    let mut payload: Vec<(&str, u64, [u8; 32])> = vec![(PASSPORT_JSON, canonical.len() as u64, {
+        use sha2::Digest;
+        sha2::Sha256::digest(canonical.as_bytes()).into()
+    })];
+    payload.extend(
+        bag.entries
+            .iter()
+            .filter(|e| e.luggage_name().is_some())
+            .map(|e| (e.name.as_str(), e.size, e.sha256)),
+    );
+    for derived in bag::tag_files(passport, &payload) {
+        if bag.bytes(&derived.name) != derived.bytes.as_deref() {
+            problems.push(format!(
+                "{} is not the one its pack object and payload derive, so it comes back different",
+                derived.name
+            ));
+        }
+    }
+    problems
+}
+
+/// The pack object's rules as written that no other check owns: duplicate keys (JSON.parse
+/// would silently keep the last), the forbidden keys of spec/taskpack.md anywhere, `packed_at`
+/// as an RFC 3339 timestamp when present.
+pub fn model_findings(passport: &Json) -> Vec<String> {
+    let mut found = Vec::new();
+    passport.walk(&mut String::new(), &mut |pointer, value| {
+        if let Json::Object(members) = value {
+            for (key, _) in members {
+                if super::FORBIDDEN_KEYS.contains(&key.as_str()) {
+                    found.push(format!(
+                        "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
+                    ));
+                }
+            }
+        }
+    });
+    if let Some(Json::String(at)) = passport.get("packed_at") {
+        if !at.trim().is_empty() && !is_rfc3339(at) {
+            found.push(format!("packed_at `{at}` is not an RFC 3339 timestamp"));
+        }
+    }
+    found
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, the shape spec/taskpack.md fixes for `packed_at`.
+fn is_rfc3339(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        b.get(range)
+            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+    };
+    if b.len() < 20
+        || !digits(0..4)
+        || b[4] != b'-'
+        || !digits(5..7)
+        || b[7] != b'-'
+        || !digits(8..10)
+        || b[10] != b'T'
+        || !digits(11..13)
+        || b[13] != b':'
+        || !digits(14..16)
+        || b[16] != b':'
+        || !digits(17..19)
+    {
+        return false;
+    }
+    let mut rest = &text[19..];
+    if let Some(frac) = rest.strip_prefix('.') {
+        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return false;
+        }
+        rest = &frac[n..];
+    }
+    let r = rest.as_bytes();
+    rest == "Z"
+        || (r.len() == 6
+            && matches!(r[0], b'+' | b'-')
+            && r[1..3].iter().all(u8::is_ascii_digit)
+            && r[3] == b':'
+            && r[4..6].iter().all(u8::is_ascii_digit))
+}
+
+fn judge(material: Material) -> Verdict {
+    const MANIFESTS_AGREE: &str = "the manifests agree with the bag";
+    let passport = match &material.passport {
+        Ok(passport) => passport,
+        Err(why) => {
+            let checks = (0..REQUIREMENTS.len())
+                .map(|index| match index {
+                    1 => Check::judged(1, material.structure.clone(), MANIFESTS_AGREE.to_owned()),
+                    2 => Check::judged(2, vec![why.clone()], String::new()),
+                    _ => Check::skipped(index, "there is no pack object to judge (C2)"),
+                })
+                .collect();
+            return Verdict { checks };
+        }
+    };
+    let mut checks = Vec::new();
+    let mut record = |index: usize, problems: Vec<String>, ok: String| {
+        checks.push(Check::judged(index, problems, ok));
+    };
+    let mut as_written = material.as_written.clone();
+    as_written.extend(model_findings(passport));
+    record(0, as_written, "nothing needed repair".to_owned());
+    record(1, material.structure, MANIFESTS_AGREE.to_owned());
+    record(2, Vec::new(), "the pack object parses".to_owned());
+    let kind = passport.get("kind");
+    let kind_ok = matches!(kind.and_then(Json::as_str), Some("handoff" | "receipt"));
+    record(
+        3,
+        if kind_ok {
+            vec![]
+        } else {
+            vec![format!(
+                "kind is {}, not handoff or receipt",
+                describe(kind)
+            )]
+        },
+        format!("kind is {}", describe(kind)),
+    );
+    record(
+        4,
+        lineage_problems(passport.get("lineage")),
+        "lineage carries root_id and from_version".to_owned(),
+    );
+    record(
+        5,
+        ask_problems(passport.get("asks")),
+        "every ask has an accept".to_owned(),
+    );
+    record(
+        6,
+        fact_problems(passport),
+        "no machine-scoped or unscoped fact is marked verified".to_owned(),
+    );
+    for (index, finding) in [(7, Finding::Credential), (8, Finding::Transcript)] {
+        let mut found: Vec<String> = patterns::scan_json(passport)
+            .into_iter()
+            .filter(|(f, _)| *f == finding)
+            .map(|(f, pointer)| format!("the pack object carries {} at `{pointer}`", f.describe()))
+            .collect();
+        found.extend(
+            material
+                .luggage
+                .iter()
+                .filter(|(f, _)| *f == finding)
+                .map(|(f, name)| format!("`{name}` carries {}", f.describe())),
+        );
+        record(
+            index,
+            found,
+            format!(
+                "no {} in the pack object or the luggage",
+                &finding.describe()[2..]
+            ),
+        );
+    }
+    record(
+        9,
+        material.round_trip,
+        "flat and bag reproduce each other byte for byte".to_owned(),
+    );
+    let packed_at = passport.get("packed_at");
+    let declared = non_blank(packed_at);
+    record(
+        10,
+        if declared {
+            vec![]
+        } else {
+            vec![format!("packed_at is {}", describe(packed_at))]
+        },
+        format!("packed_at is {}", describe(packed_at)),
+    );
+    Verdict { checks }
+}
+
+fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
+    let Some(lineage @ Json::Object(_)) = lineage else {
+        return vec![format!("lineage is {}, not an object", describe(lineage))];
+    };
+    let mut problems = Vec::new();
+    if !non_blank(lineage.get("root_id")) {
+        problems.push(format!(
+            "lineage.root_id is {}",
+            describe(lineage.get("root_id"))
+        ));
+    }
+    if !matches!(lineage.get("from_version"), Some(Json::Number(n)) if n.as_u64().is_some()) {
+        problems.push(format!(
+            "lineage.from_version is {}, not a non-negative integer",
+            describe(lineage.get("from_version"))
+        ));
+    }
+    problems
+}
+
+/// A string that is not empty after trimming.
+fn non_blank(value: Option<&Json>) -> bool {
+    value
+        .and_then(Json::as_str)
+        .is_some_and(|s| !s.trim().is_empty())
+}
+
+fn ask_problems(asks: Option<&Json>) -> Vec<String> {
+    let asks = match asks {
+        None => return Vec::new(),
+        Some(Json::Array(asks)) => asks,
+        Some(other) => return vec![format!("asks is {}, not a list", describe(Some(other)))],
+    };
+    asks.iter()
+        .enumerate()
+        .filter(|(_, ask)| !non_blank(ask.get("accept")))
+        .map(|(i, ask)| match ask.get("id").and_then(Json::as_str) {
+            Some(id) => format!("ask `{id}` (asks[{i}]) has no accept"),
+            None => format!("asks[{i}] has no accept"),
+        })
+        .collect()
+}
+
+/// C6: a fact whose scope is `machine`, missing, or not one of the three counts as
+/// machine-scoped; none may cross with `verified: true`.
+fn fact_problems(passport: &Json) -> Vec<String> {
+    let facts = passport
+        .get("passport")
+        .and_then(|state| state.get("facts"))
+        .and_then(Json::as_array)
+        .unwrap_or_default();
+    facts
+        .iter()
+        .enumerate()
+        .filter(|(_, fact)| {
+            let scope = fact.get("scope").and_then(Json::as_str);
+            !matches!(scope, Some("universal" | "org"))
+                && fact.get("verified") == Some(&Json::Bool(true))
+        })
+        .map(|(i, fact)| {
+            let scope = match fact.get("scope") {
+                None => "no scope (machine)".to_owned(),
+                some => format!("scope {}", describe(some)),
+            };
+            let words = fact
+                .get("claim")
+                .or_else(|| fact.get("text"))
+                .map(|w| Json::js_string(Some(w)));
+            format!(
+                "passport.facts[{i}]{} has {scope} and crosses with verified: true",
+                words
+                    .map(|w| format!(" (`{}`)", w.chars().take(60).collect::<String>()))
+                    .unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// Scans each attachment as it is inflated.
+#[derive(Default)]
+struct LuggageScan {
+    current: Option<(String, StreamScan)>,
+    found: Vec<(Finding, String)>,
+}
+
+impl Observer for LuggageScan {
+    fn start(&mut self, name: &str) {
+        let name = name.strip_prefix(FILES_DIR).unwrap_or(name).to_owned();
+        self.current = Some((name, StreamScan::default()));
+    }
+
+    fn chunk(&mut self, bytes: &[u8]) {
+        if let Some((_, scan)) = &mut self.current {
+            scan.feed(bytes);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some((name, scan)) = self.current.take() {
+            self.found
+                .extend(scan.finish().into_iter().map(|f| (f, name.clone())));
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Reading a pack from a file in either encoding, and converting between them (`specmint
+//! taskpack convert IN OUT`), chosen by extension: `.taskpack` is the zip, `.taskpack.json` the
+//! flat form, `.tpx` / `.tpx.json` a retired file that is read and never written.
+//!
+//! A conversion is faithful: the pack object and the luggage go across untouched (nothing is
+//! sealed or refused, which is packing's job), so flat → zip → flat and zip → flat → zip give
+//! back the same bytes. The output is written to a temporary file beside it and renamed into
+//! place, so a failed conversion leaves nothing behind.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::bag::{self, BagError, Limits};
+use super::flat::{self, Attachment, FlatError};
+use super::json::Json;
+
+/// The encoding a file name says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// `.taskpack`: BagIt in a zip.
+    Zip,
+    /// `.taskpack.json`: the flat form.
+    Flat,
+    /// `.tpx`, `.tpx.json`: the retired form, read only.
+    RetiredTpx,
+}
+
+impl Encoding {
+    /// By extension; `None` for any other name.
+    pub fn of(path: &Path) -> Option<Encoding> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.ends_with(".taskpack") {
+            Some(Encoding::Zip)
+        } else if name.ends_with(".taskpack.json") {
+            Some(Encoding::Flat)
+        } else if name.ends_with(".tpx") || name.ends_with(".tpx.json") {
+            Some(Encoding::RetiredTpx)
+        } else {
+            None
+        }
+    }
+}
+
+/// Why a conversion did not happen.
+#[derive(Debug)]
+pub enum ConvertError {
+    /// A name with none of the known extensions.
+    UnknownExtension(PathBuf),
+    /// `.tpx` asked for as output: retired files are never produced (§8).
+    NeverWritten(PathBuf),
+    /// Reading or writing a file.
+    Io(PathBuf, std::io::Error),
+    /// The zip could not be read, or disagrees with its manifests (every problem).
+    Bag(Vec<BagError>),
+    /// The flat file could not be read or written.
+    Flat(FlatError),
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConvertError::UnknownExtension(path) => write!(
+                f,
+                "`{}`: the name says no encoding (.taskpack, .taskpack.json, or .tpx to read)",
+                path.display()
+            ),
+            ConvertError::NeverWritten(path) => write!(
+                f,
+                "`{}`: .tpx is a retired encoding, read but never written",
+                path.display()
+            ),
+            ConvertError::Io(path, e) => write!(f, "`{}`: {e}", path.display()),
+            ConvertError::Bag(problems) => {
+                let all: Vec<String> = problems.iter().map(BagError::to_string).collect();
+                f.write_str(&all.join("; "))
+            }
+            ConvertError::Flat(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+/// Reads a pack for use: its object and its luggage. A zip must agree with both manifests; a
+/// flat file's declared digests must match (§2.1, §2.2).
+pub fn read_pack(path: &Path, limits: Limits) -> Result<(Json, Vec<Attachment>), ConvertError> {
+    let encoding =
+        Encoding::of(path).ok_or_else(|| ConvertError::UnknownExtension(path.to_owned()))?;
+    let io = |e| ConvertError::Io(path.to_owned(), e);
+    match encoding {
+        Encoding::Zip => {
+            let file = File::open(path).map_err(io)?;
+            let read = bag::read_zip(BufReader::new(file), limits, true, &mut bag::Ignore)
+                .map_err(|e| ConvertError::Bag(vec![e]))?;
+            let problems = bag::verify(&read);
+            if !problems.is_empty() {
+                return Err(ConvertError::Bag(problems));
+            }
+            flat::from_bag(&read).map_err(ConvertError::Flat)
+        }
+        Encoding::Flat | Encoding::RetiredTpx => {
+            let bytes = fs::read(path).map_err(io)?;
+            let pack = flat::read_flat(&bytes).map_err(ConvertError::Flat)?;
+            Ok((pack.passport, pack.attachments))
+        }
+    }
+}
+
+/// The bytes of a pack in `encoding`. `max_inline` caps each attachment of the flat form.
+pub fn encode(
+    encoding: Encoding,
+    passport: &Json,
+    attachments: &[Attachment],
+    max_inline: Option<u64>,
+) -> Result<Vec<u8>, FlatError> {
+    match encoding {
+        Encoding::Flat => {
+            flat::write_flat(passport, attachments, max_inline).map(String::into_bytes)
+        }
+        Encoding::Zip | Encoding::RetiredTpx => {
+            let luggage = attachments
+                .iter()
+                .map(|a| (a.name.clone(), a.bytes.clone()))
+                .collect();
+            let bag = bag::assemble(passport, luggage);
+            let packed_at = passport
+                .get("packed_at")
+                .and_then(Json::as_str)
+                .unwrap_or_default();
+            let cursor = bag::write_zip(std::io::Cursor::new(Vec::new()), &bag, packed_at)
+                .expect("writing a zip into memory cannot fail");
+            Ok(cursor.into_inner())
+        }
+    }
+}
+
+/// Converts `input` into `output`, each encoding taken from its extension.
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    limits: Limits,
+    max_inline: Option<u64>,
+) -> Result<(), ConvertError> {
+    let target = match Encoding::of(output) {
+        None => return Err(ConvertError::UnknownExtension(output.to_owned())),
+        Some(Encoding::RetiredTpx) => return Err(ConvertError::NeverWritten(output.to_owned())),
+        Some(encoding) => encoding,
+    };
+    let (passport, attachments) = read_pack(input, limits)?;
+    let bytes = encode(target, &passport, &attachments, max_inline).map_err(ConvertError::Flat)?;
+    write_atomically(output, &bytes).map_err(|e| ConvertError::Io(output.to_owned(), e))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it into place.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let written = (|| {
+        let mut out = BufWriter::new(File::create(&temporary)?);
+        out.write_all(bytes)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}

@@ -1,0 +1,395 @@
+//! The pack object as the reference reads and writes it: an ordered JSON tree, parsed with
+//! JavaScript's `JSON.parse` semantics and written with `JSON.stringify(value, null, 2)`.
+//!
+//! Why not `serde_json::Value`: without `preserve_order` its objects are sorted, and a pack
+//! object that comes back reordered is not the one that was sent (C9 compares bytes). Enabling
+//! that feature would reorder every other `Value` in the workspace, codegen's sorted schemas
+//! included. So TaskPack keeps its own tree: members in document order, and the bytes written
+//! back are exactly what the reference writes for the same object, which is what lets a
+//! `.taskpack` made here and one made by task-passport round-trip through each other's flat form.
+//!
+//! Duplicate keys follow `JSON.parse`: the last value wins, at the first key's position. They are
+//! kept in the tree (see [`Json::duplicate_keys`]) so that judging can say the file needed that.
+
+use std::fmt::{self, Write as _};
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// One JSON value, objects in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number, as serde_json read it.
+    Number(serde_json::Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object: every member as written, duplicates included.
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// Parses JSON text (no BOM; see [`strip_bom`]).
+    pub fn parse(text: &str) -> Result<Json, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The member `key` of an object (the last one, as `JSON.parse` keeps it).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+
+    /// JavaScript truthiness (`if (value)`); `None` is `undefined`.
+    pub fn truthy(value: Option<&Json>) -> bool {
+        match value {
+            None | Some(Json::Null) => false,
+            Some(Json::Bool(b)) => *b,
+            Some(Json::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
+            Some(Json::String(s)) => !s.is_empty(),
+            Some(Json::Array(_) | Json::Object(_)) => true,
+        }
+    }
+
+    /// JavaScript's `String(value)`; `None` is `undefined`.
+    pub fn js_string(value: Option<&Json>) -> String {
+        match value {
+            None => "undefined".to_owned(),
+            Some(Json::Null) => "null".to_owned(),
+            Some(Json::Bool(b)) => b.to_string(),
+            Some(Json::Number(n)) => js_number(n),
+            Some(Json::String(s)) => s.clone(),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Json::Null => String::new(),
+                    other => Json::js_string(Some(other)),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+            Some(Json::Object(_)) => "[object Object]".to_owned(),
+        }
+    }
+
+    /// `JSON.stringify(self, null, 2)`.
+    pub fn to_js_pretty(&self) -> String {
+        let mut out = String::new();
+        write_pretty(&mut out, self, Some(0));
+        out
+    }
+
+    /// `JSON.stringify(self)`: one line, for messages.
+    pub fn to_js_compact(&self) -> String {
+        let mut out = String::new();
+        write_pretty(&mut out, self, None);
+        out
+    }
+
+    /// Every object key that appears more than once in its object, as RFC 6901 pointers.
+    pub fn duplicate_keys(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        self.walk(&mut String::new(), &mut |pointer, value| {
+            if let Json::Object(members) = value {
+                for (i, (key, _)) in members.iter().enumerate() {
+                    if members[..i].iter().any(|(k, _)| k == key) {
+                        found.push(format!("{pointer}/{}", escape_pointer(key)));
+                    }
+                }
+            }
+        });
+        found
+    }
+
+    /// Calls `visit(pointer, value)` on this value and every value inside it, in document
+    /// order (the members of an object as `JSON.parse` keeps them).
+    pub fn walk(&self, pointer: &mut String, visit: &mut dyn FnMut(&str, &Json)) {
+        visit(pointer, self);
+        let len = pointer.len();
+        match self {
+            Json::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let _ = write!(pointer, "/{i}");
+                    item.walk(pointer, visit);
+                    pointer.truncate(len);
+                }
+            }
+            Json::Object(members) => {
+                for (key, value) in members {
+                    pointer.push('/');
+                    pointer.push_str(&escape_pointer(key));
+                    value.walk(pointer, visit);
+                    pointer.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The text without a leading UTF-8 byte order mark (files from Windows shells carry one;
+/// the reference strips it on every read).
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// A line break and two spaces per level; nothing when compact (`depth` is `None`).
+fn indent(out: &mut String, depth: Option<usize>) {
+    if let Some(depth) = depth {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    }
+}
+
+fn write_pretty(out: &mut String, value: &Json, depth: Option<usize>) {
+    let inner = depth.map(|d| d + 1);
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Number(n) => out.push_str(&js_number(n)),
+        Json::String(s) => write_js_string(out, s),
+        Json::Array(items) if items.is_empty() => out.push_str("[]"),
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                indent(out, inner);
+                write_pretty(out, item, inner);
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Json::Object(members) if members.is_empty() => out.push_str("{}"),
+        Json::Object(members) => {
+            out.push('{');
+            let mut first = true;
+            for (i, (key, _)) in members.iter().enumerate() {
+                // JSON.parse keeps a repeated key at its first position with its last value.
+                if members[..i].iter().any(|(k, _)| k == key) {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                indent(out, inner);
+                write_js_string(out, key);
+                out.push_str(if depth.is_some() { ": " } else { ":" });
+                let last = value_of_last(members, key);
+                write_pretty(out, last, inner);
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+    }
+}
+
+fn value_of_last<'a>(members: &'a [(String, Json)], key: &str) -> &'a Json {
+    members
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+        .expect("the key is a member")
+}
+
+/// A string as `JSON.stringify` writes it: only `"`, `\` and C0 controls are escaped.
+fn write_js_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A number as JavaScript prints it (`Number.prototype.toString`): JSON.parse reads every
+/// number as a double, so an integer beyond 2^53 comes back rounded, and `1.0` comes back `1`.
+fn js_number(n: &serde_json::Number) -> String {
+    const EXACT: u64 = 1 << 53;
+    if let Some(u) = n.as_u64().filter(|u| *u <= EXACT) {
+        return u.to_string();
+    }
+    if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= EXACT) {
+        return i.to_string();
+    }
+    js_double(n.as_f64().unwrap_or(0.0))
+}
+
+fn js_double(f: f64) -> String {
+    if f == 0.0 {
+        return "0".to_owned();
+    }
+    // Rust's `{:e}` gives the shortest digits that round-trip, as JavaScript uses.
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exponent) = sci.split_once('e').expect("`{:e}` has an exponent");
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
+    let k = digits.len() as i32;
+    let n = exponent + 1; // the decimal point sits after `n` digits
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let sign = if n - 1 < 0 { '-' } else { '+' };
+        let rest = if k > 1 {
+            format!(".{}", &digits[1..])
+        } else {
+            String::new()
+        };
+        format!("{}{rest}e{sign}{}", &digits[..1], (n - 1).abs())
+    };
+    if f < 0.0 {
+        format!("-{body}")
+    } else {
+        body
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::Number(v.into()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::Number(v.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
+        serde_json::Number::from_f64(v)
+            .map(Json::Number)
+            .ok_or_else(|| E::custom("a number JSON cannot hold"))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::String(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Json, E> {
+        Ok(Json::String(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut members = Vec::new();
+        while let Some((key, value)) = map.next_entry::<String, Json>()? {
+            members.push((key, value));
+        }
+        Ok(Json::Object(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_what_json_stringify_writes() {
+        let text = r#"{"b":[1,2.5,{}],"a":{"x":[],"y":"q\"\\\n\u0001é"},"n":1e21,"m":1.0,"s":1e-7,"t":0.000001}"#;
+        let written = Json::parse(text).unwrap().to_js_pretty();
+        // The exact output of `JSON.stringify(JSON.parse(text), null, 2)` in Node 20.
+        let node = "{\n  \"b\": [\n    1,\n    2.5,\n    {}\n  ],\n  \"a\": {\n    \"x\": [],\n    \"y\": \"q\\\"\\\\\\n\\u0001é\"\n  },\n  \"n\": 1e+21,\n  \"m\": 1,\n  \"s\": 1e-7,\n  \"t\": 0.000001\n}";
+        assert_eq!(written, node);
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_and_last_value() {
+        let json = Json::parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        assert_eq!(json.to_js_pretty(), "{\n  \"a\": 3,\n  \"b\": 2\n}");
+        assert_eq!(json.duplicate_keys(), vec!["/a".to_owned()]);
+        assert_eq!(json.get("a"), Some(&Json::Number(3.into())));
+    }
+
+    #[test]
+    fn strings_and_truthiness_follow_javascript() {
+        assert_eq!(Json::js_string(None), "undefined");
+        assert_eq!(
+            Json::js_string(Some(&Json::parse("[1,null,\"x\"]").unwrap())),
+            "1,,x"
+        );
+        assert!(!Json::truthy(Some(&Json::String(String::new()))));
+        assert!(!Json::truthy(Some(&Json::parse("0").unwrap())));
+        assert!(Json::truthy(Some(&Json::parse("[]").unwrap())));
+        assert_eq!(
+            js_number(&serde_json::Number::from(9_007_199_254_740_993u64)),
+            "9007199254740992"
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! What a pack must never carry (TaskPack §4.1): credentials and chat transcripts.
+//!
+//! One definition, used by every side that needs it: `conformance` (C7, C8) judges with it and
+//! packing refuses with it, because §6 requires the judge to be exactly as strict as the writer.
+//! The patterns are the reference's (`CREDENTIAL` and `TRANSCRIPT` in task-passport's `bag.js`),
+//! with JavaScript's `\s` spelled out so that it means here what it means there.
+//!
+//! They are applied to every key and string of the pack object (field values, not serialized
+//! JSON: serialization turns a newline into `\n` and would blind the line-anchored transcript
+//! pattern) and to the whole of every attachment, streamed. Each pattern is compiled once into
+//! a DFA that is stepped one byte at a time, so a match that straddles two reads is found and an
+//! attachment of any size is scanned in constant memory. Bytes that are not UTF-8 match nothing,
+//! exactly as the U+FFFD that JavaScript decodes them to matches nothing.
+
+use std::sync::OnceLock;
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
+
+use super::json::Json;
+
+/// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
+const JS_WHITESPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+
+/// What a pattern finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finding {
+    /// A private key block or a common token shape (C7).
+    Credential,
+    /// A line that opens like a chat turn (`User:`, `助手：`) (C8).
+    Transcript,
+}
+
+impl Finding {
+    /// Both, in check order.
+    pub const ALL: [Finding; 2] = [Finding::Credential, Finding::Transcript];
+
+    /// The pattern, in regex syntax.
+    pub fn pattern(self) -> String {
+        match self {
+            Finding::Credential => r"(sk-[A-Za-z0-9]{16,}|ghp_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|-----BEGIN [A-Z ]*PRIVATE KEY-----)".to_owned(),
+            Finding::Transcript => format!(
+                r"(^|\n){JS_WHITESPACE}*(User|Assistant|Human|用户|助手){JS_WHITESPACE}*[:：]"
+            ),
+        }
+    }
+
+    /// What it is, in the words of a refusal or a failed check.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Finding::Credential => "a credential",
+            Finding::Transcript => "a chat transcript",
+        }
+    }
+}
+
+/// Both patterns in one lazy DFA (every match reported, so finding one does not stop the
+/// other), stepped once per byte.
+fn dfa() -> &'static DFA {
+    static DFA_: OnceLock<DFA> = OnceLock::new();
+    DFA_.get_or_init(|| {
+        let patterns = Finding::ALL.map(Finding::pattern);
+        DFA::builder()
+            // Never give up for a full cache: this DFA is small, and a fallback would be a
+            // second matcher to keep equal to this one.
+            .configure(
+                DFA::config()
+                    .match_kind(MatchKind::All)
+                    .minimum_cache_clear_count(None),
+            )
+            .build_many(&patterns)
+            .expect("the TaskPack patterns compile")
+    })
+}
+
+/// Every pattern, stepped together over one stream (an attachment, a string).
+#[derive(Clone)]
+pub struct StreamScan {
+    dfa: &'static DFA,
+    cache: Cache,
+    state: LazyStateID,
+    found: [bool; 2],
+    idle: Idle,
+}
+
+/// The state the DFA rests in between candidates (no match under way, not after a line
+/// break), and the bytes that leave it there: a run of those is skipped without stepping, which
+/// is most of any text. Lazy state ids change when the cache is cleared (never seen with these
+/// patterns, whose DFA is small), so skipping stops after a clear.
+#[derive(Clone)]
+struct Idle {
+    state: LazyStateID,
+    stays: [bool; 256],
+    clears: usize,
+}
+
+impl Idle {
+    fn derive(dfa: &DFA, cache: &mut Cache, start: LazyStateID) -> Idle {
+        let step = |cache: &mut Cache, from, byte| {
+            dfa.next_state(cache, from, byte)
+                .expect("a lazy DFA that never gives up always has a next state")
+        };
+        let once = step(cache, start, b'Q');
+        let state = step(cache, once, b'Q');
+        let mut stays = [false; 256];
+        if state == once {
+            for byte in 0..=255u8 {
+                stays[byte as usize] = step(cache, state, byte) == state;
+            }
+        }
+        Idle {
+            state,
+            stays,
+            clears: cache.clear_count(),
+        }
+    }
+}
+
+impl Default for StreamScan {
+    fn default() -> Self {
+        let dfa = dfa();
+        let mut cache = dfa.create_cache();
+        let state = dfa
+            .start_state(&mut cache, &start::Config::new().anchored(Anchored::No))
+            .expect("an unanchored start state exists");
+        let idle = Idle::derive(dfa, &mut cache, state);
+        StreamScan {
+            dfa,
+            cache,
+            state,
+            found: [false; 2],
+            idle,
+        }
+    }
+}
+
+impl StreamScan {
+    /// Feeds the next bytes.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        if self.found == [true; 2] {
+            return;
+        }
+        let (dfa, cache) = (self.dfa, &mut self.cache);
+        let mut state = self.state;
+        let mut rest = bytes;
+        while let Some((&byte, tail)) = rest.split_first() {
+            if state == self.idle.state && self.idle.stays[byte as usize] {
+                let run = rest.iter().position(|b| !self.idle.stays[*b as usize]);
+                rest = &rest[run.unwrap_or(rest.len())..];
+                continue;
+            }
+            rest = tail;
+            // The fast path: from a known, unremarkable state, a step is one table lookup.
+            let next = if state.is_tagged() {
+                None
+            } else {
+                Some(dfa.next_state_untagged(cache, state, byte)).filter(|n| !n.is_unknown())
+            };
+            state = match next {
+                Some(next) => next,
+                None => dfa
+                    .next_state(cache, state, byte)
+                    .expect("a lazy DFA that never gives up always has a next state"),
+            };
+            if state.is_match() {
+                record(dfa, cache, state, &mut self.found);
+            }
+            if cache.clear_count() != self.idle.clears {
+                // The idle state's id died with the cache. Re-deriving it would step the DFA
+                // and could clear the cache again under the current state, so skipping just
+                // stops; every byte is stepped from here on.
+                self.idle.stays = [false; 256];
+            }
+        }
+        self.state = state;
+    }
+
+    /// What was found, in [`Finding::ALL`] order.
+    pub fn finish(mut self) -> Vec<Finding> {
+        let end = self
+            .dfa
+            .next_eoi_state(&mut self.cache, self.state)
+            .expect("a lazy DFA that never gives up always has an end state");
+        if end.is_match() {
+            record(self.dfa, &self.cache, end, &mut self.found);
+        }
+        Finding::ALL
+            .into_iter()
+            .filter(|f| self.found[*f as usize])
+            .collect()
+    }
+}
+
+/// Marks the patterns a match state reports.
+fn record(dfa: &DFA, cache: &Cache, state: LazyStateID, found: &mut [bool; 2]) {
+    for i in 0..dfa.match_len(cache, state) {
+        found[dfa.match_pattern(cache, state, i).as_usize()] = true;
+    }
+}
+
+/// The findings in one text.
+pub fn scan_text(text: &str) -> Vec<Finding> {
+    let mut scan = StreamScan::default();
+    scan.feed(text.as_bytes());
+    scan.finish()
+}
+
+/// Every key and string of a pack object that a pattern matches: `(finding, pointer)`, in
+/// document order.
+pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
+    let mut found = Vec::new();
+    value.walk(&mut String::new(), &mut |pointer, value| match value {
+        Json::String(text) => {
+            for finding in scan_text(text) {
+                found.push((finding, pointer.to_owned()));
+            }
+        }
+        Json::Object(members) => {
+            for (key, _) in members {
+                for finding in scan_text(key) {
+                    found.push((
+                        finding,
+                        format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn streamed(text: &str, chunk: usize) -> Vec<Finding> {
+        let mut scan = StreamScan::default();
+        for piece in text.as_bytes().chunks(chunk) {
+            scan.feed(piece);
+        }
+        scan.finish()
+    }
+
+    #[test]
+    fn finds_the_reference_shapes() {
+        for credential in [
+            "key sk-abcdefghijklmnop0123 here",
+            "ghp_abcdefghijklmnopqrstuvwx",
+            "xoxb-1234567890-abc",
+            "AKIAABCDEFGHIJKLMNOP",
+            "-----BEGIN OPENSSH PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----",
+        ] {
+            assert_eq!(
+                scan_text(credential),
+                vec![Finding::Credential],
+                "{credential}"
+            );
+        }
+        for near_miss in [
+            "sk-short",
+            "AKIAabcdefghijklmnop",
+            "-----BEGIN PUBLIC KEY-----",
+            "ghp_tooshort",
+        ] {
+            assert_eq!(scan_text(near_miss), vec![], "{near_miss}");
+        }
+    }
+
+    #[test]
+    fn transcript_is_line_anchored_with_javascripts_whitespace() {
+        assert_eq!(scan_text("User: hi"), vec![Finding::Transcript]);
+        assert_eq!(
+            scan_text("notes\n\u{3000} 助手：好的"),
+            vec![Finding::Transcript]
+        );
+        assert_eq!(
+            scan_text("notes\n\u{feff}Human :x"),
+            vec![Finding::Transcript]
+        );
+        // U+0085 is whitespace to Rust's `\s` but not to JavaScript's.
+        assert_eq!(scan_text("x\n\u{85}User: hi"), vec![]);
+        assert_eq!(scan_text("the User: field"), vec![]);
+    }
+
+    #[test]
+    fn a_match_across_reads_is_found_at_every_split() {
+        let text = "prefix\n  Assistant: sure, sk-0123456789abcdefXYZ";
+        for chunk in 1..text.len() {
+            assert_eq!(
+                streamed(text, chunk),
+                vec![Finding::Credential, Finding::Transcript],
+                "chunk {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_bytes_that_start_nothing_are_skipped() {
+        let scan = StreamScan::default();
+        let leaves: Vec<u8> = (0..=255u8)
+            .filter(|b| !scan.idle.stays[*b as usize])
+            .collect();
+        // Leaving the idle state: the first bytes of the credential shapes and a line break.
+        assert_eq!(leaves, b"\n-Agsx");
+        // A match after a long skippable run, and one that starts right after a run.
+        let mut text = "Q".repeat(100_000);
+        text.push_str("\nHuman: hi ghp_abcdefghijklmnopqrstuvwx");
+        assert_eq!(
+            streamed(&text, 4096),
+            vec![Finding::Credential, Finding::Transcript]
+        );
+    }
+
+    #[test]
+    fn scans_keys_and_values_with_their_pointers() {
+        let json = Json::parse(r#"{"a":["ok","User: hi"],"AKIAABCDEFGHIJKLMNOP":1}"#).unwrap();
+        assert_eq!(
+            scan_json(&json),
+            vec![
+                (Finding::Credential, "/AKIAABCDEFGHIJKLMNOP".to_owned()),
+                (Finding::Transcript, "/a/1".to_owned())
+            ]
+        );
+    }
+}

@@ -1,0 +1,608 @@
+//! The Task Envelope lifecycle: submit with every named error, every (from, to) pair of the
+//! generated table, claims and `dependsOn`, evidence-bearing completion, rejection, binding,
+//! and two processes completing one task.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use specmint::store::Failure;
+use specmint::task_envelope::binding::{bind, CapabilityLedger};
+use specmint::task_envelope::lifecycle::{TaskError, TaskStore};
+use specmint::task_envelope::{TaskEnvelope, TaskEnvelopeError, TaskState};
+
+fn fresh_db(name: &str) -> PathBuf {
+    common::fresh_db("task_lifecycle", name)
+}
+
+/// A complete envelope with `extra` members merged in (a `null` removes one).
+fn task(extra: Value) -> String {
+    let mut envelope = json!({
+        "objective": "Add a --json flag",
+        "outputFormat": "a commit",
+        "toolAndSourceGuidance": "cargo",
+        "boundaries": ["no schema changes"],
+        "filesAndInterfaces": ["src/report.rs"],
+        "acceptanceCheck": {"passFailCommand": "cargo test report", "endToEndVerification": "run it on the sample"},
+        "contextID": "ctx-7"
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        if value.is_null() {
+            envelope.as_object_mut().unwrap().remove(key);
+        } else {
+            envelope[key] = value.clone();
+        }
+    }
+    envelope.to_string()
+}
+
+fn passing_evidence() -> Value {
+    json!({
+        "acceptanceCommand": "cargo test report",
+        "output": "test result: ok. 12 passed",
+        "exitStatus": 0,
+        "endToEndVerification": "ran `app report --json` on the sample and parsed it",
+        "verdictSource": "script",
+        "secondOpinion": {"verdict": "pass", "notes": "fresh context"}
+    })
+}
+
+/// `specmint task ARGS --store DB --format json` with `stdin`: (exit code, JSON).
+fn cli(db: &Path, args: &[&str], stdin: &str) -> (i32, Value) {
+    let mut all = vec!["task"];
+    all.extend(args);
+    all.extend(["--store", db.to_str().unwrap()]);
+    common::specmint_json(&all, stdin)
+}
+
+fn moved(id: &str, state: &str) -> (i32, Value) {
+    (0, json!({"ok": true, "task_id": id, "state": state}))
+}
+
+/// Asserts a refusal with `code`; returns its message.
+fn assert_refused(outcome: (i32, Value), code: &str) -> String {
+    let (status, json) = outcome;
+    assert_eq!(
+        (status, json["ok"].clone(), json["code"].as_str()),
+        (1, json!(false), Some(code)),
+        "{json}"
+    );
+    json["message"].as_str().unwrap().to_owned()
+}
+
+fn state_of(db: &Path, id: &str) -> Value {
+    cli(db, &["show", id], "").1["state"].clone()
+}
+
+#[test]
+fn submit_stores_a_valid_envelope_and_names_every_missing_field() {
+    let db = fresh_db("submit");
+    let ok = cli(&db, &["submit", "-"], &task(json!({"taskID": "t-42"})));
+    assert_eq!(
+        ok,
+        (
+            0,
+            json!({"ok": true, "task_id": "t-42", "state": "submitted"})
+        )
+    );
+    // No taskID: a minted one, written into the stored envelope.
+    let minted = cli(&db, &["submit", "-"], &task(json!({})));
+    assert_eq!(
+        minted,
+        (
+            0,
+            json!({"ok": true, "task_id": "task-2", "state": "submitted"})
+        )
+    );
+    assert_eq!(
+        cli(&db, &["show", "task-2"], "").1["envelope"]["taskID"],
+        json!("task-2")
+    );
+
+    let (code, json) = cli(&db, &["submit", "-"], "{}");
+    assert_eq!(code, 1);
+    let errors: Vec<(&str, &str)> = json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["code"].as_str().unwrap(), e["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            ("objective_required", "objective"),
+            ("output_format_required", "outputFormat"),
+            ("tool_and_source_guidance_required", "toolAndSourceGuidance"),
+            ("boundaries_required", "boundaries"),
+            ("files_and_interfaces_required", "filesAndInterfaces"),
+            (
+                "acceptance_check_command_required",
+                "acceptanceCheck.passFailCommand"
+            ),
+            (
+                "acceptance_check_verification_required",
+                "acceptanceCheck.endToEndVerification"
+            ),
+            ("context_id_required", "contextID"),
+        ]
+    );
+    assert_eq!(json["ok"], json!(false));
+    // Self-dependency and a repeated dependency are refused at submit.
+    let (code, json) = cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"taskID": "t-9", "dependsOn": ["t-1", "t-9", "t-1"]})),
+    );
+    let codes: Vec<&str> = json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        (code, codes),
+        (1, vec!["duplicate_dependency", "self_dependency"])
+    );
+    // A taken taskID.
+    let (code, json) = cli(&db, &["submit", "-"], &task(json!({"taskID": "t-42"})));
+    assert_eq!(
+        (
+            code,
+            json["errors"][0]["code"].clone(),
+            json["errors"][0]["path"].clone()
+        ),
+        (1, json!("duplicate_task"), json!("taskID"))
+    );
+    // Not JSON, and empty input.
+    for text in ["", "not json"] {
+        let (code, json) = cli(&db, &["submit", "-"], text);
+        assert_eq!(
+            (code, json["errors"][0]["code"].clone()),
+            (1, json!("invalid_task_envelope")),
+            "{text:?}"
+        );
+    }
+    assert_eq!(state_of(&db, "t-42"), json!("submitted"));
+    assert_eq!(
+        cli(&db, &["show", "t-9"], "").1["code"],
+        json!("unknown_task")
+    );
+}
+
+/// The shortest list of states that leads from the table's first state to `target`.
+fn path_to(target: TaskState) -> Vec<TaskState> {
+    let edges: Vec<_> = TaskState::TRANSITIONS
+        .iter()
+        .map(|&(from, to)| (from, to, to))
+        .collect();
+    common::shortest_path(&edges, TaskState::ALL[0], target)
+}
+
+#[test]
+fn every_from_to_pair_follows_the_generated_table() {
+    let db = fresh_db("table");
+    let mut store = TaskStore::open(&db).unwrap();
+    for (f, &from) in TaskState::ALL.iter().enumerate() {
+        for (t, &to) in TaskState::ALL.iter().enumerate() {
+            // Evidence that passes and a reason on every move: only the table decides.
+            let id = format!("t-{f}-{t}");
+            let text = task(json!({"taskID": id, "evidence": passing_evidence()}));
+            store.submit(text.as_bytes()).unwrap();
+            for step in path_to(from) {
+                store
+                    .move_to(&id, step, Some("why"))
+                    .unwrap_or_else(|e| panic!("{id} -> {step}: {e:?}"));
+            }
+            let before = store.task(&id).unwrap().unwrap();
+            assert_eq!(before.state, from);
+            match (from.can_transition(to), store.move_to(&id, to, Some("why"))) {
+                (true, Ok(state)) => assert_eq!(state, to),
+                (false, Err(Failure::Refused(refusal))) => {
+                    assert_eq!(
+                        refusal.code,
+                        TaskEnvelopeError::IllegalTransition,
+                        "{from} -> {to}"
+                    );
+                    assert_eq!(store.task(&id).unwrap().unwrap(), before, "nothing changes");
+                    if from.is_terminal() {
+                        assert!(
+                            refusal.message.contains("a final state"),
+                            "{}",
+                            refusal.message
+                        );
+                    }
+                }
+                (legal, outcome) => panic!("{from} -> {to}: legal {legal}, got {outcome:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_from_to_pair_through_the_cli_move_command() {
+    // The CLI makes the same moves as the library: one task per pair, reached and probed
+    // with `task move`.
+    let db = fresh_db("table_cli");
+    for (f, &from) in TaskState::ALL.iter().enumerate() {
+        for (t, &to) in TaskState::ALL.iter().enumerate() {
+            let id = format!("c-{f}-{t}");
+            let text = task(json!({"taskID": id, "evidence": passing_evidence()}));
+            assert_eq!(cli(&db, &["submit", "-"], &text).0, 0);
+            for step in path_to(from) {
+                assert_eq!(
+                    cli(&db, &["move", &id, step.as_str(), "--reason", "why"], ""),
+                    moved(&id, step.as_str())
+                );
+            }
+            let outcome = cli(&db, &["move", &id, to.as_str(), "--reason", "why"], "");
+            if from.can_transition(to) {
+                assert_eq!(outcome, moved(&id, to.as_str()));
+            } else {
+                assert_refused(outcome, "illegal_transition");
+                assert_eq!(state_of(&db, &id), json!(from.as_str()));
+            }
+        }
+    }
+}
+
+#[test]
+fn claim_waits_for_every_dependency_to_complete_and_says_which() {
+    let db = fresh_db("claim");
+    for id in ["d-done", "d-failed", "d-open"] {
+        cli(&db, &["submit", "-"], &task(json!({"taskID": id})));
+    }
+    cli(&db, &["claim", "d-done"], "");
+    let evidence = passing_evidence().to_string();
+    assert_eq!(
+        cli(&db, &["complete", "d-done", "--evidence", "-"], &evidence),
+        moved("d-done", "completed")
+    );
+    cli(&db, &["move", "d-failed", "failed"], "");
+    let deps = json!({"taskID": "t-1", "dependsOn": ["d-done", "d-failed", "d-open", "d-missing"]});
+    cli(&db, &["submit", "-"], &task(deps));
+    let message = assert_refused(cli(&db, &["claim", "t-1"], ""), "dependency_unresolved");
+    assert!(!message.contains("`d-done`"), "{message}");
+    assert!(
+        message.contains("`d-failed` is failed and will never complete"),
+        "{message}"
+    );
+    assert!(message.contains("`d-open` is submitted"), "{message}");
+    assert!(
+        message.contains("`d-missing` is not in the store"),
+        "{message}"
+    );
+    // `task move ID working` from submitted is a claim too.
+    assert_refused(
+        cli(&db, &["move", "t-1", "working"], ""),
+        "dependency_unresolved",
+    );
+    assert_eq!(state_of(&db, "t-1"), json!("submitted"));
+
+    cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"taskID": "t-2", "dependsOn": ["d-done"]})),
+    );
+    assert_eq!(cli(&db, &["claim", "t-2"], ""), moved("t-2", "working"));
+    // A claim takes a submitted task only; resuming is a move.
+    assert_refused(cli(&db, &["claim", "t-2"], ""), "illegal_transition");
+    assert_refused(cli(&db, &["claim", "t-404"], ""), "unknown_task");
+}
+
+#[test]
+fn completion_needs_evidence_that_the_acceptance_check_passed() {
+    let db = fresh_db("complete");
+    cli(&db, &["submit", "-"], &task(json!({"taskID": "t-1"})));
+    cli(&db, &["claim", "t-1"], "");
+    // An assertion alone does not complete.
+    let message = assert_refused(
+        cli(&db, &["move", "t-1", "completed"], ""),
+        "completion_without_evidence",
+    );
+    assert!(message.contains("no recorded evidence"), "{message}");
+    let refusals: [(&str, Value, &str); 3] = [
+        ("exitStatus", json!(1), "exited 1"),
+        (
+            "acceptanceCommand",
+            json!("true"),
+            "not the acceptance check's passFailCommand",
+        ),
+        (
+            "endToEndVerification",
+            Value::Null,
+            "end-to-end verification",
+        ),
+    ];
+    for (member, value, why) in refusals {
+        let mut evidence = passing_evidence();
+        match value {
+            Value::Null => {
+                evidence.as_object_mut().unwrap().remove(member);
+            }
+            value => evidence[member] = value,
+        }
+        let outcome = cli(
+            &db,
+            &["complete", "t-1", "--evidence", "-"],
+            &evidence.to_string(),
+        );
+        let message = assert_refused(outcome, "completion_without_evidence");
+        assert!(message.contains(why), "{member}: {message}");
+    }
+    // Refused evidence is not recorded and nothing moved.
+    let shown = cli(&db, &["show", "t-1"], "").1;
+    assert_eq!(
+        (shown["state"].clone(), shown.get("evidence")),
+        (json!("working"), None)
+    );
+    // Evidence that is not the evidence shape.
+    let (code, json) = cli(
+        &db,
+        &["complete", "t-1", "--evidence", "-"],
+        r#"{"exitStatus":0}"#,
+    );
+    assert_eq!(
+        (code, json["code"].clone()),
+        (1, json!("invalid_task_envelope"))
+    );
+
+    let evidence = passing_evidence().to_string();
+    assert_eq!(
+        cli(&db, &["complete", "t-1", "--evidence", "-"], &evidence),
+        moved("t-1", "completed")
+    );
+    let shown = cli(&db, &["show", "t-1"], "").1;
+    assert_eq!(shown["evidence"], passing_evidence());
+    assert_eq!(shown["evidence"]["secondOpinion"]["verdict"], json!("pass"));
+    let keys: Vec<&String> = shown.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["envelope", "evidence", "state", "task_id"]);
+    // Completed is final.
+    assert_refused(
+        cli(&db, &["complete", "t-1", "--evidence", "-"], &evidence),
+        "illegal_transition",
+    );
+    // Evidence sent with the envelope is recorded evidence.
+    cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"taskID": "t-2", "evidence": passing_evidence()})),
+    );
+    cli(&db, &["claim", "t-2"], "");
+    assert_eq!(
+        cli(&db, &["move", "t-2", "completed"], ""),
+        moved("t-2", "completed")
+    );
+}
+
+#[test]
+fn rejection_needs_a_stated_reason() {
+    let db = fresh_db("reject");
+    cli(&db, &["submit", "-"], &task(json!({"taskID": "t-1"})));
+    assert_refused(cli(&db, &["reject", "t-1"], ""), "reason_required");
+    assert_refused(
+        cli(&db, &["reject", "t-1", "--reason", " \t"], ""),
+        "reason_required",
+    );
+    assert_refused(
+        cli(&db, &["move", "t-1", "rejected"], ""),
+        "reason_required",
+    );
+    assert_eq!(state_of(&db, "t-1"), json!("submitted"));
+    assert_eq!(
+        cli(&db, &["reject", "t-1", "--reason", "out of my scope"], ""),
+        moved("t-1", "rejected")
+    );
+    let shown = cli(&db, &["show", "t-1"], "").1;
+    assert_eq!(
+        (shown["state"].clone(), shown["reason"].clone()),
+        (json!("rejected"), json!("out of my scope"))
+    );
+    // Usage: an unknown state is not a refusal.
+    let out = common::specmint(
+        &[
+            "task",
+            "move",
+            "t-1",
+            "done",
+            "--store",
+            db.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn binding_narrows_to_the_ledger_in_the_request_order() {
+    let db = fresh_db("bind");
+    let ledger = db.with_file_name("ledger.json");
+    std::fs::write(&ledger, r#"["git", "shell", "cargo", "network"]"#).unwrap();
+    let ledger = ledger.to_str().unwrap();
+    cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"taskID": "t-1", "toolsAllowed": ["shell", "browser", "git", "shell"]})),
+    );
+    let bound = cli(&db, &["bind", "t-1", "--ledger", ledger], "");
+    assert_eq!(
+        bound,
+        (
+            0,
+            json!({"ok": true, "task_id": "t-1", "tools": ["shell", "git"]})
+        )
+    );
+    // An empty request acquires nothing, whatever the ledger holds.
+    cli(&db, &["submit", "-"], &task(json!({"taskID": "t-2"})));
+    assert_eq!(
+        cli(&db, &["bind", "t-2", "--ledger", ledger], ""),
+        (0, json!({"ok": true, "task_id": "t-2", "tools": []}))
+    );
+    assert_refused(
+        cli(&db, &["bind", "t-404", "--ledger", ledger], ""),
+        "unknown_task",
+    );
+    let bad = db.with_file_name("bad_ledger.json");
+    std::fs::write(&bad, r#"{"tools": ["git"]}"#).unwrap();
+    let out = common::specmint(
+        &[
+            "task",
+            "bind",
+            "t-1",
+            "--ledger",
+            bad.to_str().unwrap(),
+            "--store",
+            db.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // The library keeps the grant with the task, and the bound copy is the narrowed one.
+    let mut store = TaskStore::open(&db).unwrap();
+    assert_eq!(
+        store.task("t-1").unwrap().unwrap().tools,
+        Some(vec!["shell".into(), "git".into()])
+    );
+    let envelope = TaskEnvelope::from_json_str(&task(json!({"toolsAllowed": ["a", "b"]}))).unwrap();
+    let bound = bind(&envelope, &CapabilityLedger::new(["b"]));
+    assert_eq!(bound.tools(), ["b"]);
+    assert_eq!(bound.envelope().tools_allowed, ["b"]);
+    assert_eq!(envelope.tools_allowed, ["a", "b"], "binding returns a copy");
+    assert!(bind(&envelope, &CapabilityLedger::default())
+        .tools()
+        .is_empty());
+}
+
+#[test]
+fn two_processes_completing_one_task_one_completes_one_is_refused() {
+    for round in 0..4 {
+        let db = fresh_db(&format!("race_{round}"));
+        cli(&db, &["submit", "-"], &task(json!({"taskID": "t-1"})));
+        cli(&db, &["claim", "t-1"], "");
+        let evidence = db.with_file_name(format!("evidence_{round}.json"));
+        std::fs::write(&evidence, passing_evidence().to_string()).unwrap();
+        let args = vec![
+            "task",
+            "complete",
+            "t-1",
+            "--evidence",
+            evidence.to_str().unwrap(),
+            "--store",
+            db.to_str().unwrap(),
+        ];
+        let mut outcomes = common::specmint_json_at_once(&[args.clone(), args]);
+        outcomes.sort_by_key(|(code, _)| *code);
+        assert_eq!(outcomes[0], moved("t-1", "completed"), "round {round}");
+        assert_eq!(
+            (outcomes[1].0, outcomes[1].1["code"].clone()),
+            (1, json!("illegal_transition")),
+            "round {round}"
+        );
+        assert_eq!(state_of(&db, "t-1"), json!("completed"));
+    }
+}
+
+#[test]
+fn the_library_reports_refusals_with_the_spec_codes() {
+    let db = fresh_db("library");
+    let mut store = TaskStore::open(&db).unwrap();
+    let refused = |outcome: Result<TaskState, TaskError>| match outcome {
+        Err(Failure::Refused(refusal)) => refusal.code,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(refused(store.claim("nope")), TaskEnvelopeError::UnknownTask);
+    let id = store.submit(task(json!({})).as_bytes()).unwrap();
+    assert_eq!(
+        refused(store.reject(&id, "")),
+        TaskEnvelopeError::ReasonRequired
+    );
+    assert_eq!(store.claim(&id).unwrap(), TaskState::Working);
+    assert_eq!(
+        refused(store.move_to(&id, TaskState::Completed, None)),
+        TaskEnvelopeError::CompletionWithoutEvidence
+    );
+    assert_eq!(
+        store
+            .move_to(&id, TaskState::Canceled, Some("withdrawn"))
+            .unwrap(),
+        TaskState::Canceled
+    );
+    assert_eq!(
+        store.task(&id).unwrap().unwrap().reason.as_deref(),
+        Some("withdrawn")
+    );
+}
+
+#[test]
+fn verdict_source_and_second_opinion_are_recorded_not_judged() {
+    let db = fresh_db("verdict");
+    cli(&db, &["submit", "-"], &task(json!({"taskID": "t-1"})));
+    cli(&db, &["claim", "t-1"], "");
+    let mut evidence = passing_evidence();
+    evidence["verdictSource"] = json!("llm_judge");
+    evidence["secondOpinion"] = json!({"verdict": "fail", "notes": "flaky on CI"});
+    let outcome = cli(
+        &db,
+        &["complete", "t-1", "--evidence", "-"],
+        &evidence.to_string(),
+    );
+    assert_eq!(outcome, moved("t-1", "completed"));
+    assert_eq!(cli(&db, &["show", "t-1"], "").1["evidence"], evidence);
+}
+
+#[test]
+fn binding_again_records_the_last_grant() {
+    let db = fresh_db("rebind");
+    let wide = db.with_file_name("wide.json");
+    let narrow = db.with_file_name("narrow.json");
+    std::fs::write(&wide, r#"["git", "shell"]"#).unwrap();
+    std::fs::write(&narrow, r#"["git"]"#).unwrap();
+    cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"taskID": "t-1", "toolsAllowed": ["shell", "git"]})),
+    );
+    cli(
+        &db,
+        &["bind", "t-1", "--ledger", wide.to_str().unwrap()],
+        "",
+    );
+    let outcome = cli(
+        &db,
+        &["bind", "t-1", "--ledger", narrow.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(outcome.1["tools"], json!(["git"]));
+    let mut store = TaskStore::open(&db).unwrap();
+    assert_eq!(
+        store.task("t-1").unwrap().unwrap().tools,
+        Some(vec!["git".to_owned()])
+    );
+}
+
+#[test]
+fn processes_submitting_at_once_to_a_new_store_get_distinct_minted_ids() {
+    let db = fresh_db("mint_race");
+    let file = db.with_file_name("no_id.json");
+    std::fs::write(&file, task(json!({}))).unwrap();
+    let args = vec![
+        "task",
+        "submit",
+        "--store",
+        db.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ];
+    let outcomes = common::specmint_json_at_once(&vec![args; 6]);
+    let mut ids: Vec<&str> = outcomes
+        .iter()
+        .map(|(code, json)| {
+            assert_eq!(*code, 0, "{json}");
+            json["task_id"].as_str().unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(
+        ids,
+        ["task-1", "task-2", "task-3", "task-4", "task-5", "task-6"]
+    );
+}

@@ -1,0 +1,500 @@
+//! TaskPack: both encodings, their byte-stable round trips, the retired `.tpx` form, and the
+//! conformance judge with one pack per check that fails only that check. (Interop with the
+//! reference implementation is in scripts/taskpassport/, run by ./test.sh; hostile zips are in
+//! tests/taskpack_hostile.rs.)
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use specmint::taskpack::bag::{self, Limits};
+use specmint::taskpack::convert::{self, Encoding};
+use specmint::taskpack::flat::{self, Attachment, FlatError};
+use specmint::taskpack::json::Json;
+
+/// A conformant pack object in the shape the reference writes, with `edit` applied.
+fn pack_object(edit: impl FnOnce(&mut serde_json::Value)) -> Json {
+    let mut value = serde_json::json!({
+        "spec": "task-passport-bag/0.1",
+        "kind": "handoff",
+        "packed_at": "2026-08-16T03:11:04Z",
+        "origin": { "actor": "ds", "machine": "mbp-14", "harness": "claude-code" },
+        "lineage": { "root_id": "TP-G6RZ-DS3B", "from_version": 2, "chain": ["TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"] },
+        "note": "one line for the receiver",
+        "passport": {
+            "id": "TP-K2VQ-8M4N", "title": "季度报告", "version": 2,
+            "goal": "Ship the Q3 customer report",
+            "current_state": "data pulled, charts half done",
+            "facts": [
+                { "claim": "the customer wants PDF", "scope": "universal", "verified": true },
+                { "claim": "the build passes", "scope": "machine", "verified": false, "needs_reverify": true, "verified_on": "mbp-14" }
+            ],
+            "decisions": [{ "what": "use the 2025 template", "why": "signed off" }],
+            "next_steps": ["finish the charts"]
+        },
+        "asks": [{ "id": "a1", "to": "peer", "what": "which quarter?", "why": "fiscal vs calendar",
+                   "accept": "a date range", "status": "open", "answer": null }],
+        "landing_checks": [{ "id": "c1", "check": "can render PDF", "how": "r --version", "required": true }]
+    });
+    edit(&mut value);
+    Json::parse(&value.to_string()).unwrap()
+}
+
+fn binary() -> Vec<u8> {
+    vec![0, 1, 2, 255, 254, 0x89, b'P', b'N', b'G', 0]
+}
+
+/// The acceptance attachments: 0-byte, binary, CJK-named, 3 MiB (pseudo-random, so base64).
+fn acceptance_attachments() -> Vec<Attachment> {
+    let mut big = vec![0u8; 3 << 20];
+    let mut x = 0x2545_f491u32;
+    for b in &mut big {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        *b = x as u8;
+    }
+    vec![
+        Attachment {
+            name: "empty.txt".into(),
+            bytes: Vec::new(),
+        },
+        Attachment {
+            name: "logo.png".into(),
+            bytes: binary(),
+        },
+        Attachment {
+            name: "设计说明.md".into(),
+            bytes: "中文说明\n".as_bytes().to_vec(),
+        },
+        Attachment {
+            name: "dump.bin".into(),
+            bytes: big,
+        },
+    ]
+}
+
+fn write(path: &Path, encoding: Encoding, passport: &Json, attachments: &[Attachment]) {
+    fs::write(
+        path,
+        convert::encode(encoding, passport, attachments, None).unwrap(),
+    )
+    .unwrap();
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    common::specmint(args, b"")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn convert_cli(from: &Path, to: &Path) -> Vec<u8> {
+    let out = run(&["taskpack", "convert", path(from), path(to)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    fs::read(to).unwrap()
+}
+
+/// `specmint taskpack conformance FILE --format json`: (exit code, verdict).
+fn judge(file: &Path) -> (i32, serde_json::Value) {
+    let out = run(&["taskpack", "conformance", path(file), "--format", "json"]);
+    let verdict = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "json verdict ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    (out.status.code().unwrap(), verdict)
+}
+
+fn ids(verdict: &serde_json::Value, key: &str) -> Vec<String> {
+    verdict[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn reason(verdict: &serde_json::Value, id: &str) -> String {
+    let check = verdict["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap();
+    check["reason"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn round_trips_are_byte_identical_both_ways_with_the_acceptance_attachments() {
+    let dir = common::scratch("taskpack-roundtrip");
+    let passport = pack_object(|_| {});
+    let attachments = acceptance_attachments();
+    let zip = dir.join("a.taskpack");
+    write(&zip, Encoding::Zip, &passport, &attachments);
+
+    // zip -> flat -> zip -> flat
+    let f1 = convert_cli(&zip, &dir.join("b.taskpack.json"));
+    let z2 = convert_cli(&dir.join("b.taskpack.json"), &dir.join("c.taskpack"));
+    let f3 = convert_cli(&dir.join("c.taskpack"), &dir.join("d.taskpack.json"));
+    assert_eq!(z2, fs::read(&zip).unwrap(), "zip -> flat -> zip");
+    assert_eq!(f1, f3, "flat -> zip -> flat");
+
+    // The flat form carries each attachment as the rule says, with its digest and length.
+    let flat: serde_json::Value = serde_json::from_slice(&f1).unwrap();
+    let shapes: Vec<(&str, &str, u64)> = flat["attachments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["name"].as_str().unwrap(),
+                a["encoding"].as_str().unwrap(),
+                a["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            ("empty.txt", "utf8", 0),
+            ("logo.png", "base64", 10),
+            ("设计说明.md", "utf8", 13),
+            ("dump.bin", "base64", 3 << 20)
+        ]
+    );
+
+    // Read back, the luggage is the bytes that went in.
+    let (read_back, luggage) =
+        convert::read_pack(&dir.join("c.taskpack"), Limits::default()).unwrap();
+    assert_eq!(read_back, passport);
+    assert_eq!(luggage, attachments);
+
+    // Both are conformant: C9 holds whatever the attachments' size.
+    for file in [&zip, &dir.join("b.taskpack.json")] {
+        let (code, verdict) = judge(file);
+        assert_eq!((code, ids(&verdict, "failed")), (0, vec![]), "{verdict}");
+    }
+}
+
+#[test]
+fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
+    let dir = common::scratch("taskpack-inline");
+    let zip = dir.join("a.taskpack");
+    write(
+        &zip,
+        Encoding::Zip,
+        &pack_object(|_| {}),
+        &acceptance_attachments(),
+    );
+    let out_file = dir.join("a.taskpack.json");
+    let out = run(&[
+        "taskpack",
+        "convert",
+        path(&zip),
+        path(&out_file),
+        "--max-inline-bytes",
+        "1048576",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .contains("attachment `dump.bin` is 3145728 bytes, over the 1048576-byte inline limit"),
+        "{stderr}"
+    );
+    assert!(!out_file.exists());
+    assert_eq!(
+        fs::read_dir(&*dir).unwrap().count(),
+        1,
+        "nothing but the input is left"
+    );
+    assert_eq!(flat::MAX_INLINE_ATTACHMENT_BYTES, 1 << 20);
+}
+
+#[test]
+fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
+    let dir = common::scratch("taskpack-bom");
+    let attachments = vec![Attachment {
+        name: "big.txt".into(),
+        bytes: "x".repeat(800 << 10).into_bytes(),
+    }];
+    let text = flat::write_flat(&pack_object(|_| {}), &attachments, None).unwrap();
+    let file = dir.join("a.taskpack.json");
+    fs::write(&file, format!("\u{feff}{text}")).unwrap();
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (0, vec![]), "{verdict}");
+    // Converting drops the BOM and nothing else.
+    let zip = dir.join("b.taskpack");
+    convert_cli(&file, &zip);
+    let back = convert_cli(&zip, &dir.join("c.taskpack.json"));
+    assert_eq!(back, text.as_bytes());
+}
+
+#[test]
+fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
+    let text = flat::write_flat(
+        &pack_object(|_| {}),
+        &[Attachment {
+            name: "brief.txt".into(),
+            bytes: b"hello world".to_vec(),
+        }],
+        None,
+    )
+    .unwrap();
+    let digest = text.replace(
+        "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9",
+        &"0".repeat(64),
+    );
+    assert_ne!(digest, text);
+    assert_eq!(
+        flat::read_flat(digest.as_bytes()),
+        Err(FlatError::Mismatch(
+            "attachment `brief.txt` does not match its declared sha256".into()
+        ))
+    );
+    let length = text.replace("\"bytes\": 11", "\"bytes\": 12");
+    assert_eq!(
+        flat::read_flat(length.as_bytes()),
+        Err(FlatError::Mismatch(
+            "attachment `brief.txt` declares 12 bytes but holds 11".into()
+        ))
+    );
+    let version = text.replace("\"taskpack\": \"0.1\"", "\"taskpack\": true");
+    assert_eq!(
+        flat::read_flat(version.as_bytes()),
+        Err(FlatError::UnknownVersion("`true`".into()))
+    );
+    let escape = text.replace("\"name\": \"brief.txt\"", "\"name\": \"../brief.txt\"");
+    assert_eq!(
+        flat::read_flat(escape.as_bytes()),
+        Err(FlatError::Attachment {
+            name: "../brief.txt".into(),
+            reason: "the name is not a safe relative path under data/files/".into()
+        })
+    );
+}
+
+#[test]
+fn a_retired_tpx_file_is_mapped_member_for_member_and_never_written() {
+    let dir = common::scratch("taskpack-tpx");
+    let tpx = dir.join("old.tpx");
+    fs::write(
+        &tpx,
+        r#"{"tpx":"0.1","kind":"receipt","issued_at":"2026-08-01T08:00:00Z","peer":{"note":"n"},
+            "passport":{"id":"TP-OLD1","goal":"g","facts":[]},"facts":[{"claim":"c","scope":"universal","verified":true}],
+            "asks":[{"id":"a1","what":"w","accept":"yes or no"}]}"#,
+    )
+    .unwrap();
+    let flat_bytes = convert_cli(&tpx, &dir.join("new.taskpack.json"));
+    let flat: serde_json::Value = serde_json::from_slice(&flat_bytes).unwrap();
+    assert_eq!(
+        flat["passport"],
+        serde_json::json!({
+            "spec": "task-passport-bag/0.1", "kind": "receipt", "packed_at": "2026-08-01T08:00:00Z",
+            "origin": {}, "lineage": { "root_id": "TP-OLD1", "from_version": 0, "chain": [] }, "note": "n",
+            "passport": { "id": "TP-OLD1", "goal": "g", "facts": [{ "claim": "c", "scope": "universal", "verified": true }] },
+            "asks": [{ "id": "a1", "what": "w", "accept": "yes or no" }], "landing_checks": []
+        })
+    );
+    let out = run(&[
+        "taskpack",
+        "convert",
+        path(&dir.join("new.taskpack.json")),
+        path(&dir.join("again.tpx")),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("again.tpx`: .tpx is a retired encoding, read but never written"));
+    let (code, verdict) = judge(&tpx);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C0".to_owned()]));
+    assert!(
+        reason(&verdict, "C0").contains("a retired .tpx/0.1 file"),
+        "{verdict}"
+    );
+}
+
+/// One pack per check, each failing that check alone.
+#[test]
+fn each_check_has_a_pack_that_fails_only_it() {
+    let dir = common::scratch("taskpack-checks");
+    let brief = || {
+        vec![Attachment {
+            name: "brief.txt".into(),
+            bytes: b"hello world".to_vec(),
+        }]
+    };
+    let flat_with = |name: &str, edit: &dyn Fn(String) -> String| {
+        let text = flat::write_flat(&pack_object(|_| {}), &brief(), None).unwrap();
+        let edited = edit(text.clone());
+        assert_ne!(edited, text, "{name}: the edit changed nothing");
+        let file = dir.join(format!("{name}.taskpack.json"));
+        fs::write(&file, edited).unwrap();
+        file
+    };
+    let zip_with =
+        |name: &str, edit: &dyn Fn(&mut serde_json::Value), attachments: Vec<Attachment>| {
+            let file = dir.join(format!("{name}.taskpack"));
+            write(&file, Encoding::Zip, &pack_object(edit), &attachments);
+            file
+        };
+    let cases: Vec<(&str, PathBuf, &str)> = vec![
+        ("C0", flat_with("c0", &|t| t.replace("      \"sha256\": \"b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9\",\n", "")), "attachment `brief.txt` declares no sha256"),
+        ("C1", flat_with("c1", &|t| t.replace("b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9", &"a".repeat(64))), "attachment `brief.txt` does not match its declared sha256"),
+        ("C2", {
+            let mut read = bag::assemble(&pack_object(|_| {}), vec![]);
+            let entries: Vec<(String, Vec<u8>)> = read.entries.drain(..).filter(|e| e.is_payload()).map(|e| (e.name, e.bytes.unwrap())).collect();
+            let mut broken = entries.clone();
+            broken[0].1 = b"{ not json".to_vec();
+            let rebuilt = rebag(&broken);
+            let file = dir.join("c2.taskpack");
+            fs::write(&file, zip_bytes(&rebuilt)).unwrap();
+            file
+        }, "data/passport.json is not JSON"),
+        ("C3", zip_with("c3", &|v| v["kind"] = "parcel".into(), vec![]), "kind is \"parcel\", not handoff or receipt"),
+        ("C4", zip_with("c4", &|v| { v["lineage"].as_object_mut().unwrap().remove("root_id"); }, vec![]), "lineage.root_id is missing"),
+        ("C5", zip_with("c5", &|v| { v["asks"][0].as_object_mut().unwrap().remove("accept"); }, vec![]), "ask `a1` (asks[0]) has no accept"),
+        ("C6", zip_with("c6", &|v| v["passport"]["facts"][1]["verified"] = true.into(), vec![]), "passport.facts[1] (`the build passes`) has scope \"machine\" and crosses with verified: true"),
+        ("C7", zip_with("c7", &|v| v["note"] = "token ghp_abcdefghijklmnopqrstuvwxyz".into(), vec![]), "the pack object carries a credential at `/note`"),
+        ("C8", zip_with("c8", &|v| v["passport"]["current_state"] = "so far:\nUser: fix it\nAssistant: done".into(), vec![]), "the pack object carries a chat transcript at `/passport/current_state`"),
+        ("C9", zip_with("c9", &|_| {}, vec![Attachment { name: "notes v2.txt".into(), bytes: b"n".to_vec() }]), "`data/files/notes v2.txt` would travel as `data/files/notes_v2.txt`"),
+        ("C10", zip_with("c10", &|v| { v.as_object_mut().unwrap().remove("packed_at"); }, vec![]), "packed_at is missing"),
+    ];
+    for (id, file, why) in cases {
+        let (code, verdict) = judge(&file);
+        assert_eq!(
+            (code, ids(&verdict, "failed")),
+            (2, vec![id.to_owned()]),
+            "{id}: {verdict}"
+        );
+        assert!(
+            reason(&verdict, id).contains(why),
+            "{id}: {}",
+            reason(&verdict, id)
+        );
+        let skipped = ids(&verdict, "skipped");
+        if id == "C2" {
+            assert_eq!(
+                skipped,
+                ["C0", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"]
+            );
+        } else {
+            assert!(skipped.is_empty(), "{id}: {skipped:?}");
+        }
+        // Human output: one line per check, then the verdict; the same exit status.
+        let out = run(&["taskpack", "conformance", path(&file)]);
+        assert_eq!(out.status.code(), Some(2));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), 12);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("{id:<3} fail  "))),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn forbidden_keys_are_a_c0_failure_anywhere_in_the_pack() {
+    let dir = common::scratch("taskpack-forbidden");
+    let file = dir.join("a.taskpack");
+    let passport =
+        pack_object(|v| v["landing_checks"][0]["how_to_use_this_file"] = "run me".into());
+    write(&file, Encoding::Zip, &passport, &[]);
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C0".to_owned()]));
+    assert_eq!(
+        reason(&verdict, "C0"),
+        "`how_to_use_this_file` at `/landing_checks/0` is a forbidden field (no transcripts, no instructions in data)"
+    );
+}
+
+#[test]
+fn a_credential_deep_in_a_large_attachment_is_found() {
+    let dir = common::scratch("taskpack-deep");
+    let mut bytes = "a".repeat(5 << 20).into_bytes();
+    bytes.extend_from_slice(b"\n-----BEGIN RSA PRIVATE KEY-----\n");
+    let file = dir.join("a.taskpack");
+    write(
+        &file,
+        Encoding::Zip,
+        &pack_object(|_| {}),
+        &[Attachment {
+            name: "log.txt".into(),
+            bytes,
+        }],
+    );
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C7".to_owned()]));
+    assert_eq!(reason(&verdict, "C7"), "`log.txt` carries a credential");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["taskpack"][..],
+        &["taskpack", "unpack"],
+        &["taskpack", "convert", "only-one.taskpack"],
+        &["taskpack", "convert", "a.zip", "b.taskpack"],
+        &["taskpack", "conformance"],
+        &["taskpack", "conformance", "/nonexistent/x.taskpack"],
+        &["taskpack", "conformance", "x.taskpack", "--format", "xml"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// A bag of payload entries with manifests and tag files recomputed from the bytes.
+fn rebag(payload: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
+    let hex = |b: &[u8]| {
+        use sha2::Digest;
+        bag::hex(&sha2::Sha256::digest(b).into())
+    };
+    let manifest: String = payload
+        .iter()
+        .map(|(n, b)| format!("{}  {n}\n", hex(b)))
+        .collect();
+    let octets: usize = payload.iter().map(|(_, b)| b.len()).sum();
+    let tags = vec![
+        ("bagit.txt".to_owned(), b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".to_vec()),
+        ("bag-info.txt".to_owned(), format!("External-Identifier: TP-X\nPayload-Oxum: {octets}.{}\nBag-Spec: task-passport-bag/0.1\n", payload.len()).into_bytes()),
+        ("manifest-sha256.txt".to_owned(), manifest.into_bytes()),
+    ];
+    let tag_manifest: String = tags
+        .iter()
+        .map(|(n, b)| format!("{}  {n}\n", hex(b)))
+        .collect();
+    let mut all = tags;
+    all.push((
+        "tagmanifest-sha256.txt".to_owned(),
+        tag_manifest.into_bytes(),
+    ));
+    all.extend(payload.iter().cloned());
+    all
+}
+
+fn zip_bytes(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let bag = bag::Bag {
+        entries: entries
+            .iter()
+            .map(|(n, b)| bag::Entry::new(n.clone(), b.clone()))
+            .collect(),
+    };
+    bag::write_zip(
+        std::io::Cursor::new(Vec::new()),
+        &bag,
+        "2026-08-16T03:11:04Z",
+    )
+    .unwrap()
+    .into_inner()
+}
