@@ -401,3 +401,68 @@ fn input_size_guard_takes_the_byte_caps_code_or_the_parse_code() {
     let rust = &files["rust/mini.rs"];
     assert!(rust.contains(".with_too_large_code(\"too_big\")"), "{rust}");
 }
+
+/// A `Constant | Value | Meaning` table: each row an exact `&str` constant.
+const TEXTS: &str = "
+## Section headers
+
+| Constant | Value | Meaning |
+|---|---|---|
+| HEADER_ZH | `## 約束` | The constraints header. |
+| HEADER_EN | `## Constraints` | Also recognised. |
+";
+
+#[test]
+fn text_rows_become_str_constants() {
+    let md = format!("{MD}{TEXTS}");
+    let spec = load(&source(&md, TOML)).unwrap_or_else(|d| panic!("{d}"));
+    let texts: Vec<(&str, &str)> = spec
+        .texts
+        .iter()
+        .map(|t| (t.constant.as_str(), t.value.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [("HEADER_ZH", "## 約束"), ("HEADER_EN", "## Constraints")]
+    );
+    let files = generate(&[source(&md, TOML)], &Options::default()).unwrap();
+    let rust = &files["rust/mini.rs"];
+    assert!(
+        rust.contains("/// The constraints header.\npub const HEADER_ZH: &str = \"## 約束\";"),
+        "{rust}"
+    );
+    assert!(rust.contains("pub const HEADER_EN: &str = \"## Constraints\";"));
+}
+
+#[test]
+fn text_constant_not_screaming_snake() {
+    let md = format!("{MD}{}", edit(TEXTS, "| HEADER_EN |", "| HeaderEn |"));
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:43:3: error: constant `HeaderEn` is not SCREAMING_SNAKE_CASE",
+    );
+}
+
+#[test]
+fn text_constant_repeating_a_cap_constant() {
+    let md = format!("{MD}{}", edit(TEXTS, "| HEADER_EN |", "| TAGS_MAX |"));
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:43:3: error: duplicate constant `TAGS_MAX`",
+    );
+}
+
+#[test]
+fn text_value_not_one_code_span() {
+    let md = format!(
+        "{MD}{}",
+        edit(TEXTS, "| `## Constraints` |", "| ## Constraints |")
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:43:15: error: the value of `HEADER_EN` is not one code span",
+    );
+}
