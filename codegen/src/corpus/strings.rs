@@ -146,6 +146,14 @@ impl<'a> Gen<'a> {
             ("upper", good.to_uppercase()),
             ("lower", good.to_lowercase()),
             ("x", "x".to_owned()),
+            // Where the engines used to disagree: Unicode digits and spaces, and Python's
+            // `$` before a final line feed.
+            (
+                "arabic_indic_digit",
+                good.replacen(|c: char| c.is_ascii_digit(), "\u{663}", 1),
+            ),
+            ("nbsp", format!("{good}\u{a0}")),
+            ("trailing_lf", format!("{good}\n")),
         ];
         if !f.ty.non_blank {
             cands.push(("empty", String::new()));
