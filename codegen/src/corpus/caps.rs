@@ -6,14 +6,14 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::*;
 
-/// Scripts a char cap is exercised in: (name, unit string, scalar values per unit). The unit
-/// is repeated; an odd remainder is filled with ASCII `a`.
-const SCRIPTS: &[(&str, &str, usize)] = &[
-    ("ascii", "a", 1),
-    ("latin", "\u{e9}", 1),
-    ("cjk", "\u{5b57}", 1),
-    ("emoji", "\u{1f600}", 1),
-    ("combining", "e\u{301}", 2),
+/// Scripts a char cap is exercised in: (name, unit). The unit's chars are repeated (a
+/// combining pair may end cut after its base letter).
+const SCRIPTS: &[(&str, &str)] = &[
+    ("ascii", "a"),
+    ("latin", "\u{e9}"),
+    ("cjk", "\u{5b57}"),
+    ("emoji", "\u{1f600}"),
+    ("combining", "e\u{301}"),
 ];
 
 impl<'a> Gen<'a> {
@@ -29,12 +29,29 @@ impl<'a> Gen<'a> {
         } else {
             path.to_owned()
         };
-        for (script, unit, per) in SCRIPTS {
+        let seed = self
+            .synth_text(f, 0)
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let mut missing = Vec::new();
+        for (script, unit) in SCRIPTS {
             for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
                 if len == 0 && f.ty.non_blank {
                     continue;
                 }
-                let s = text(unit, *per, len);
+                // A value of `len` chars in the script that keeps the field's other rules
+                // (its pattern, for one); ASCII may also reuse the seed's own characters.
+                let mut units = vec![unit.to_string()];
+                if *script == "ascii" {
+                    let own: std::collections::BTreeSet<char> =
+                        seed.chars().filter(char::is_ascii_alphanumeric).collect();
+                    units.extend(own.into_iter().map(String::from));
+                }
+                let Some(s) = units.iter().find_map(|u| fit::fit(f, &seed, u, len)) else {
+                    missing.push(format!("{script} {label}"));
+                    continue;
+                };
                 let value = if f.ty.array { json!([s]) } else { json!(s) };
                 let doc = self.with(base, hops, value);
                 let over = len > n;
@@ -47,7 +64,7 @@ impl<'a> Gen<'a> {
                 let mut traps = Vec::new();
                 let bytes = s.len();
                 let utf16 = s.encode_utf16().count();
-                let graphemes = len - if *per == 2 { len / 2 } else { 0 };
+                let graphemes = len - s.chars().filter(|&c| c == '\u{301}').count();
                 if (bytes > n) != over {
                     traps.push("bytes");
                 }
@@ -63,6 +80,12 @@ impl<'a> Gen<'a> {
                     ), format!("max_chars:{}", cap.constant), doc).errors(errors).traps(traps));
             }
         }
+        if !missing.is_empty() {
+            self.notes.push(format!(
+                "max_chars.{path}: no value keeps the other rules of `{at}` for {}",
+                missing.join(", ")
+            ));
+        }
     }
 
     pub(super) fn item_caps(&mut self, base: &Value, loc: &Loc<'a, '_>) {
@@ -72,6 +95,9 @@ impl<'a> Gen<'a> {
             let n = cap.value as usize;
             for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
                 let items = self.spread(f, len);
+                if !self.distinct(f, &format!("max_items.{path}.{label}"), &items) {
+                    continue;
+                }
                 let doc = self.with(base, hops, Value::Array(items));
                 let errors = if len > n {
                     vec![(cap.code.clone(), path.to_owned())]
@@ -101,6 +127,9 @@ impl<'a> Gen<'a> {
                 for it in &mut items {
                     it[&g.by.key] = json!(first);
                 }
+                if !self.distinct(f, &format!("max_items_per_group.{path}.{label}"), &items) {
+                    continue;
+                }
                 let doc = self.with(base, hops, Value::Array(items));
                 let errors = if len > n {
                     vec![(g.cap.code.clone(), path.to_owned())]
@@ -129,6 +158,9 @@ impl<'a> Gen<'a> {
                     .is_none_or(|c| c.value > n as u64)
             {
                 let items = self.spread(f, n + 1);
+                if !self.distinct(f, &format!("max_items_per_group.{path}.spread"), &items) {
+                    continue;
+                }
                 let doc = self.with(base, hops, Value::Array(items));
                 self.push(
                     &loc.scope,
@@ -147,6 +179,19 @@ impl<'a> Gen<'a> {
                 );
             }
         }
+    }
+
+    /// Whether `items` keep the uniqueness rules of `f`; when not, the probe `id` is left
+    /// out and the corpus notes why.
+    fn distinct(&mut self, f: &Field, id: &str, items: &[Value]) -> bool {
+        let Some(k) = fit::repeated(f, items) else {
+            return true;
+        };
+        self.notes.push(format!(
+            "{id}: left out, its {} items cannot all differ under the uniqueness rule (`{k}` repeats)",
+            items.len()
+        ));
+        false
     }
 
     /// The document byte cap at N-1, N, N+1 (compact JSON of the normalized document), padded

@@ -12,6 +12,7 @@ mod canonical;
 mod caps;
 mod choices;
 mod cross_field;
+mod fit;
 mod locate;
 mod objects;
 mod required;
@@ -24,7 +25,6 @@ use serde_json::{json, Map, Value};
 use crate::model::*;
 
 use locate::{dotted, join, owner_path, scope_of, Hop};
-use synth::text;
 
 /// Expected `(code, path)` violations.
 type Expected = Vec<(String, String)>;

@@ -20,13 +20,6 @@ pub(super) fn token(mut i: usize) -> String {
     String::from_utf8(out).expect("ascii")
 }
 
-/// `n` Unicode scalar values in a script.
-pub(super) fn text(unit: &str, per: usize, n: usize) -> String {
-    let mut s = unit.repeat(n / per);
-    s.push_str(&"a".repeat(n % per));
-    s
-}
-
 /// Every string value under the key `key` anywhere in `v`.
 pub(super) fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
     match v {
@@ -159,15 +152,16 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A valid text value of a field: its literal, a value matching its pattern (taken from
-    /// the spec's valid examples), or a token.
+    /// A valid text value of a field (item `i`): its literal, a value matching its pattern
+    /// (taken from the spec's valid examples, variant `i` of it), or a token.
     pub(super) fn synth_text(&self, f: &Field, i: usize) -> Value {
         if let Some(lit) = &f.ty.literal {
             return json!(lit);
         }
         if let Some(p) = &f.ty.pattern {
             if let Some(v) = self.example_text(f, p) {
-                return json!(v);
+                // Distinct items stay distinct under the strictest uniqueness rule.
+                return json!(fit::variant(f, &v, i).unwrap_or(v));
             }
         }
         json!(token(i))
@@ -314,6 +308,7 @@ impl<'a> Gen<'a> {
     pub(super) fn elements(&self, f: &Field, count: usize) -> Vec<Value> {
         (0..count)
             .map(|i| match &f.ty.base {
+                Base::String => self.synth_text(f, i),
                 Base::Object(n) => match self.object(n) {
                     Some(o) => self.synth_object(o, i, 0),
                     None => Value::Null,

@@ -1,0 +1,152 @@
+//! Values that keep a field's text rules while a probe changes one thing: a length, or
+//! which item it is. A patterned value is found by editing a matching seed; where no edit
+//! gives one, the probe is left out and the corpus notes why.
+
+use std::collections::BTreeSet;
+
+use regex_lite::Regex;
+
+use crate::model::*;
+
+/// What an edited value may use besides the seed's own characters.
+const ALPHABET: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+
+/// The most candidates tried for one distinct variant.
+const TRIES: usize = 20_000;
+
+/// `seed` with the chars `at..at + del` replaced by `ins`.
+fn splice(seed: &[char], at: usize, del: usize, ins: &str) -> String {
+    let mut s: String = seed[..at].iter().collect();
+    s.push_str(ins);
+    s.extend(&seed[at + del..]);
+    s
+}
+
+/// `n` chars of `unit` repeated (a partial unit at the end).
+fn fill(unit: &str, n: usize) -> String {
+    unit.chars().cycle().take(n).collect()
+}
+
+/// The field's own text rules, other than its caps: literal, pattern, relative path,
+/// non-blank.
+pub(super) struct TextRules<'f> {
+    f: &'f Field,
+    re: Option<Regex>,
+}
+
+impl<'f> TextRules<'f> {
+    pub(super) fn of(f: &'f Field) -> Self {
+        let re = f.ty.pattern.as_deref().and_then(|p| Regex::new(p).ok());
+        TextRules { f, re }
+    }
+
+    /// Whether `s` keeps them.
+    pub(super) fn keep(&self, s: &str) -> bool {
+        let ty = &self.f.ty;
+        if let Some(lit) = &ty.literal {
+            return s == lit;
+        }
+        let blank = s.trim().is_empty();
+        let refused = (ty.non_blank && blank) || (ty.relative_path && s.is_empty());
+        !refused && self.re.as_ref().is_none_or(|re| re.is_match(s))
+    }
+}
+
+/// A value of exactly `want` chars that keeps `f`'s text rules and holds `unit`: `seed`
+/// with one run replaced by `unit`s (or, for `want` under the seed's length, cut), the
+/// smallest edit nearest the end first. `None` when no such edit gives one.
+pub(super) fn fit(f: &Field, seed: &str, unit: &str, want: usize) -> Option<String> {
+    let rules = TextRules::of(f);
+    if f.ty.pattern.is_none() && f.ty.literal.is_none() {
+        let s = fill(unit, want);
+        return rules.keep(&s).then_some(s);
+    }
+    let seed: Vec<char> = seed.chars().collect();
+    let len = seed.len();
+    for del in 0..=len {
+        let Some(ins) = (want + del).checked_sub(len) else {
+            continue;
+        };
+        let ins = fill(unit, ins);
+        for at in (0..=len - del).rev() {
+            let s = splice(&seed, at, del, &ins);
+            if (ins.is_empty() || s.contains(unit)) && rules.keep(&s) {
+                return Some(s);
+            }
+        }
+    }
+    None
+}
+
+/// How two texts compare for the strictest uniqueness rule: trimmed, ignoring case.
+pub(super) fn folded(s: &str) -> String {
+    s.trim().to_lowercase()
+}
+
+/// Variant `i` of `seed` (variant 0 is the seed) that keeps `f`'s text rules and has its
+/// length, all variants distinct even ignoring case and surrounding space: one or two
+/// chars replaced, nearest the end first.
+pub(super) fn variant(f: &Field, seed: &str, i: usize) -> Option<String> {
+    if i == 0 {
+        return Some(seed.to_owned());
+    }
+    let rules = TextRules::of(f);
+    let chars: Vec<char> = seed.chars().collect();
+    let mut seen = BTreeSet::from([folded(seed)]);
+    let mut found = 0;
+    let mut tries = 0;
+    for width in 1..=2.min(chars.len()) {
+        for at in (0..=chars.len() - width).rev() {
+            for a in ALPHABET.chars() {
+                for b in ALPHABET
+                    .chars()
+                    .take(if width == 2 { ALPHABET.len() } else { 1 })
+                {
+                    tries += 1;
+                    if tries > TRIES {
+                        return None;
+                    }
+                    let ins: String = if width == 2 {
+                        [a, b].iter().collect()
+                    } else {
+                        a.to_string()
+                    };
+                    let s = splice(&chars, at, width, &ins);
+                    if rules.keep(&s) && seen.insert(folded(&s)) {
+                        found += 1;
+                        if found == i {
+                            return Some(s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The first value that repeats among `items` under a uniqueness rule of `f` (compared
+/// trimmed and ignoring case, the strictest fold), for a probe that must not break it.
+pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String> {
+    let key = |v: &serde_json::Value| match v.as_str() {
+        Some(s) => folded(s),
+        None => v.to_string(),
+    };
+    let mut lists: Vec<Vec<String>> = Vec::new();
+    if f.rules.unique.is_some() {
+        lists.push(items.iter().map(key).collect());
+    }
+    for u in &f.rules.unique_by {
+        lists.push(
+            items
+                .iter()
+                .filter_map(|it| it.get(&u.key.key))
+                .map(key)
+                .collect(),
+        );
+    }
+    lists.into_iter().find_map(|l| {
+        let mut seen = BTreeSet::new();
+        l.into_iter().find(|k| !seen.insert(k.clone()))
+    })
+}
