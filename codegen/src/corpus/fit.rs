@@ -52,6 +52,15 @@ impl<'f> TextRules<'f> {
     }
 }
 
+/// Whether `s` keeps every rule of the text field `f`: its text rules and its char cap.
+pub(super) fn keeps_all(f: &Field, s: &str) -> bool {
+    TextRules::of(f).keep(s)
+        && f.rules
+            .max_chars
+            .as_ref()
+            .is_none_or(|c| s.chars().count() as u64 <= c.value)
+}
+
 /// A value of exactly `want` chars that keeps `f`'s text rules and holds `unit`: `seed`
 /// with one run replaced by `unit`s (or, for `want` under the seed's length, cut), the
 /// smallest edit nearest the end first. `None` when no such edit gives one.

@@ -111,6 +111,14 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The table of an object-typed field's items or value.
+    pub(super) fn object_of(&self, f: &Field) -> Option<&'a Object> {
+        match &f.ty.base {
+            Base::Object(n) => self.object(n),
+            _ => None,
+        }
+    }
+
     pub(super) fn enum_values(&self, name: &str) -> Vec<&'a str> {
         match self.spec.type_def(name) {
             Some(TypeDef::Enum(e)) => e.values.iter().map(|v| v.value.as_str()).collect(),
