@@ -61,6 +61,21 @@ pub(super) fn keeps_all(f: &Field, s: &str) -> bool {
             .is_none_or(|c| s.chars().count() as u64 <= c.value)
 }
 
+/// The char-cap violation of `s` at `at`, if `s` is over `f`'s cap: a probe of another
+/// text rule that also breaks the cap says so.
+pub(super) fn over_cap(f: &Field, at: &str, s: &str) -> Option<(String, String)> {
+    let cap = f.rules.max_chars.as_ref()?;
+    (s.chars().count() as u64 > cap.value).then(|| (cap.code.clone(), at.to_owned()))
+}
+
+/// `rule`'s errors with the cap's before them, in the order the validator checks a text:
+/// blank, then the cap, then literal, pattern and relative path.
+pub(super) fn and_cap(f: &Field, at: &str, s: &str, rule: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut out: Vec<_> = over_cap(f, at, s).into_iter().collect();
+    out.extend(rule);
+    out
+}
+
 /// A value of exactly `want` chars that keeps `f`'s text rules and holds `unit`: `seed`
 /// with one run replaced by `unit`s (or, for `want` under the seed's length, cut), the
 /// smallest edit nearest the end first. `None` when no such edit gives one.
@@ -158,4 +173,58 @@ pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String>
         let mut seen = BTreeSet::new();
         l.into_iter().find(|k| !seen.insert(k.clone()))
     })
+}
+
+/// The text-rule violations (blank, char cap, pattern) of the text fields in `v`, read as
+/// object `o` at `at`: a probe's document is checked for violations its mutation did not
+/// mean, so a case never carries one by accident.
+pub(super) fn text_violations(
+    spec: &Spec,
+    o: &Object,
+    v: &serde_json::Value,
+    at: &str,
+    out: &mut Vec<(String, String)>,
+) {
+    let Some(m) = v.as_object() else {
+        return;
+    };
+    for f in &o.fields {
+        let Some(x) = m.get(&f.key) else {
+            continue;
+        };
+        let path = super::join(at, &f.key);
+        let items: Vec<(String, &serde_json::Value)> = match (f.ty.array, x.as_array()) {
+            (true, Some(a)) => a
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (format!("{path}[{i}]"), e))
+                .collect(),
+            (true, None) => continue,
+            (false, _) => vec![(path, x)],
+        };
+        for (p, e) in items {
+            match &f.ty.base {
+                Base::String => {
+                    let Some(s) = e.as_str() else { continue };
+                    if let Some(code) = &f.rules.non_blank {
+                        if f.ty.non_blank && s.trim().is_empty() {
+                            out.push((code.clone(), p.clone()));
+                        }
+                    }
+                    out.extend(over_cap(f, &p, s));
+                    if let (Some(code), Some(re)) = (&f.rules.pattern, &f.ty.pattern) {
+                        if Regex::new(re).is_ok_and(|re| !re.is_match(s)) {
+                            out.push((code.clone(), p.clone()));
+                        }
+                    }
+                }
+                Base::Object(n) => {
+                    if let Some(TypeDef::Object(inner)) = spec.type_def(n) {
+                        text_violations(spec, inner, e, &p, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }

@@ -183,6 +183,23 @@ impl<'a> Gen<'a> {
     /// Adds a case under `scope` (the id prefix of its location); a mutation that also
     /// pushes the document over its byte cap says so.
     fn push(&mut self, scope: &str, mut case: Case) {
+        // A value the mutation did not mean to break (a synthesized item that cannot keep
+        // its pattern, say): the case would be false, so it is left out.
+        let mut stray = Vec::new();
+        fit::text_violations(
+            self.spec,
+            self.spec.root_object(),
+            &case.document,
+            "",
+            &mut stray,
+        );
+        if let Some((code, path)) = stray.iter().find(|e| !case.errors.contains(e)) {
+            self.notes.push(format!(
+                "{scope}{}: left out, its document also breaks `{code}` at `{path}`",
+                case.id
+            ));
+            return;
+        }
         if let Some(cap) = &self.spec.root_object().max_json_bytes {
             if !case.rule.starts_with("max_bytes")
                 && self.canonical_bytes(&case.document) > cap.value

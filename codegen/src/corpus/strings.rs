@@ -64,11 +64,8 @@ impl<'a> Gen<'a> {
         for (label, s, blank, what) in cases {
             let value = if f.ty.array { json!([s]) } else { json!(s) };
             let doc = self.with(base, hops, value);
-            let errors = if *blank {
-                vec![(code.clone(), at.clone())]
-            } else {
-                vec![]
-            };
+            let mut errors = unless(!blank, code.clone(), at.clone());
+            errors.extend(fit::over_cap(f, &at, s));
             self.push(
                 &loc.scope,
                 Case::new(
@@ -116,7 +113,7 @@ impl<'a> Gen<'a> {
                     "equals",
                     doc,
                 )
-                .errors(vec![(code.clone(), path.to_owned())]),
+                .errors(fit::and_cap(f, path, &m, vec![(code.clone(), path.to_owned())])),
             );
         }
     }
@@ -176,7 +173,7 @@ impl<'a> Gen<'a> {
                     "pattern",
                     doc,
                 )
-                .errors(unless(ok, code.clone(), path.to_owned())),
+                .errors(fit::and_cap(f, path, &v, unless(ok, code.clone(), path.to_owned()))),
             );
         }
     }
@@ -219,7 +216,7 @@ impl<'a> Gen<'a> {
                     "relative_path",
                     doc,
                 )
-                .errors(unless(ok, code.clone(), path.to_owned())),
+                .errors(fit::and_cap(f, path, v, unless(ok, code.clone(), path.to_owned()))),
             );
         }
     }

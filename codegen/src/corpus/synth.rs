@@ -38,6 +38,16 @@ pub(super) fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
     }
 }
 
+/// The first string anywhere in `v` that `re` matches.
+fn any_string(v: &Value, re: &regex_lite::Regex) -> Option<String> {
+    match v {
+        Value::String(s) => re.is_match(s).then(|| s.clone()),
+        Value::Object(m) => m.values().find_map(|x| any_string(x, re)),
+        Value::Array(a) => a.iter().find_map(|x| any_string(x, re)),
+        _ => None,
+    }
+}
+
 pub(super) const B64: &[u8; 64] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -184,7 +194,18 @@ impl<'a> Gen<'a> {
                 strings_under(&v, &f.key, &mut found);
             }
         }
-        found.into_iter().find(|s| re.is_match(s))
+        if let Some(s) = found.iter().find(|s| re.is_match(s)) {
+            return Some(s.clone());
+        }
+        // Under another key: any string of the examples that matches.
+        for e in &self.spec.examples {
+            if let Ok(v) = serde_json::from_str::<Value>(&e.text) {
+                if let Some(s) = any_string(&v, &re) {
+                    return Some(s);
+                }
+            }
+        }
+        None
     }
 
     /// A valid value of a required field's full type.
