@@ -98,11 +98,15 @@ struct RandomSpec {
     meta: Vec<F>,
     /// The entries' unique key, when any.
     entry_key: Option<String>,
+    /// The document byte cap, set once the example is known.
+    bytes: Option<u64>,
 }
 
 /// A text field, patterned with `percent` chance.
 fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
-    let pattern = rng.chance(percent).then(|| rng.below(PATTERNS.len() as u64) as usize);
+    let pattern = rng
+        .chance(percent)
+        .then(|| rng.below(PATTERNS.len() as u64) as usize);
     let non_blank = pattern.is_none() && rng.chance(50);
     let min = pattern.map_or(1, |p| PATTERNS[p].1.chars().count() as u64);
     F {
@@ -145,9 +149,7 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
                 required: false,
                 chars: rng.chance(60).then(|| 1 + rng.below(6)),
                 items: rng.chance(70).then(|| 2 + rng.below(4)),
-                unique: rng
-                    .chance(50)
-                    .then(|| (rng.chance(50), rng.chance(50))),
+                unique: rng.chance(50).then(|| (rng.chance(50), rng.chance(50))),
             },
         };
         doc.push(f);
@@ -209,6 +211,7 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
         entry,
         meta,
         entry_key,
+        bytes: None,
     }
 }
 
@@ -226,6 +229,9 @@ impl RandomSpec {
 
     fn codes(&self) -> BTreeSet<&'static str> {
         let mut c = BTreeSet::from(["bad_doc"]);
+        if self.bytes.is_some() {
+            c.insert("too_big");
+        }
         for f in self.all() {
             match f.ty {
                 Ty::Text { non_blank, pattern } => {
@@ -259,14 +265,22 @@ impl RandomSpec {
     }
 
     fn table(out: &mut String, heading: &str, fields: &[F]) {
-        writeln!(out, "## {heading}\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|").unwrap();
+        writeln!(
+            out,
+            "## {heading}\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|"
+        )
+        .unwrap();
         for f in fields {
             let (ty, req) = match &f.ty {
-                Ty::Text { pattern: Some(p), .. } => (
+                Ty::Text {
+                    pattern: Some(p), ..
+                } => (
                     format!("string matching `{}`", PATTERNS[*p].0.replace('|', "\\|")),
                     "✔",
                 ),
-                Ty::Text { non_blank: true, .. } => ("non-blank string".into(), "✔"),
+                Ty::Text {
+                    non_blank: true, ..
+                } => ("non-blank string".into(), "✔"),
                 Ty::Text { .. } if f.required => ("string".into(), "✔"),
                 Ty::Text { .. } => ("string?".into(), "—"),
                 Ty::Shade if f.required => ("shade".into(), "✔"),
@@ -300,9 +314,15 @@ impl RandomSpec {
             md.push('\n');
         }
         md.push_str("## Caps\n\n| Cap | Value | Constant |\n|---|---|---|\n");
-        for (prefix, fields) in [("", &self.doc), ("entries[].", &self.entry), ("meta.", &self.meta)] {
+        for (prefix, fields) in [
+            ("", &self.doc),
+            ("entries[].", &self.entry),
+            ("meta.", &self.meta),
+        ] {
             for f in fields.iter() {
-                let name = format!("{prefix}{}", f.key).replace('.', "_").replace("[]", "");
+                let name = format!("{prefix}{}", f.key)
+                    .replace('.', "_")
+                    .replace("[]", "");
                 let upper = name.to_uppercase();
                 if let Some(n) = f.items {
                     writeln!(md, "| `{prefix}{}` items | {n} | {upper}_MAX |", f.key).unwrap();
@@ -316,6 +336,13 @@ impl RandomSpec {
                 }
             }
         }
+        if let Some(n) = self.bytes {
+            writeln!(
+                md,
+                "| Whole doc, compact JSON | {n} bytes | DOC_MAX_BYTES |"
+            )
+            .unwrap();
+        }
         md.push_str("\n## Error codes\n\n| Code | When |\n|---|---|\n");
         for c in self.codes() {
             writeln!(md, "| `{c}` | {c}. |").unwrap();
@@ -325,17 +352,23 @@ impl RandomSpec {
     }
 
     fn toml(&self) -> String {
-        let mut t = String::from("[spec]\nroot = \"doc\"\n\n[errors]\nenum = \"DocError\"\nparse = \"bad_doc\"\n");
+        let mut t = String::from(
+            "[spec]\nroot = \"doc\"\n\n[errors]\nenum = \"DocError\"\nparse = \"bad_doc\"\n",
+        );
         let codes = self.codes();
         for (rule, code) in [
             ("non_blank", "blank"),
             ("max_chars", "too_long"),
             ("max_items", "too_many"),
             ("pattern", "bad_pattern"),
+            ("max_bytes", "too_big"),
         ] {
             if codes.contains(code) {
                 writeln!(t, "{rule} = \"{code}\"").unwrap();
             }
+        }
+        if self.bytes.is_some() {
+            t.push_str("\n[caps.DOC_MAX_BYTES]\nrule = \"document_bytes\"\n");
         }
         for f in &self.doc {
             if let Some((ignore_case, trim)) = f.unique {
@@ -368,7 +401,16 @@ impl RandomSpec {
                 Ty::Bool => json!(rng.chance(50)),
                 Ty::TextList { .. } => json!(["p", "q"]),
                 Ty::Entries => {
-                    let n = if s.entry.iter().any(|e| matches!(e.ty, Ty::Text { pattern: Some(_), .. })) && s.entry_key.is_some() {
+                    let n = if s.entry.iter().any(|e| {
+                        matches!(
+                            e.ty,
+                            Ty::Text {
+                                pattern: Some(_),
+                                ..
+                            }
+                        )
+                    }) && s.entry_key.is_some()
+                    {
                         1
                     } else {
                         2
@@ -395,11 +437,56 @@ impl RandomSpec {
     fn violations(&self, doc: &Value) -> Option<Vec<(String, String)>> {
         let mut out = Vec::new();
         self.object(&self.doc, doc, "", &mut out)?;
+        if self.bytes.is_some_and(|n| self.bytes_of(doc) > n) {
+            out.push(("too_big".into(), String::new()));
+        }
         out.sort();
         Some(out)
     }
 
-    fn object(&self, fields: &[F], v: &Value, at: &str, out: &mut Vec<(String, String)>) -> Option<()> {
+    /// The size of the document as written back: compact JSON, fields at their default
+    /// (`null`, `[]`, the default shade) left out.
+    fn bytes_of(&self, doc: &Value) -> u64 {
+        fn canonical(s: &RandomSpec, fields: &[F], v: &Value) -> Value {
+            let Some(m) = v.as_object() else {
+                return v.clone();
+            };
+            let mut out = serde_json::Map::new();
+            for f in fields {
+                let Some(x) = m.get(&f.key) else { continue };
+                let default = x.is_null()
+                    || x.as_array().is_some_and(Vec::is_empty)
+                    || matches!(f.ty, Ty::Shade) && x == "dark";
+                if !f.required && default {
+                    continue;
+                }
+                let x = match f.ty {
+                    Ty::Meta => canonical(s, &s.meta, x),
+                    Ty::Entries => Value::Array(
+                        x.as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|e| canonical(s, &s.entry, e))
+                            .collect(),
+                    ),
+                    _ => x.clone(),
+                };
+                out.insert(f.key.clone(), x);
+            }
+            Value::Object(out)
+        }
+        serde_json::to_string(&canonical(self, &self.doc, doc))
+            .unwrap()
+            .len() as u64
+    }
+
+    fn object(
+        &self,
+        fields: &[F],
+        v: &Value,
+        at: &str,
+        out: &mut Vec<(String, String)>,
+    ) -> Option<()> {
         let m = v.as_object()?;
         if m.keys().any(|k| !fields.iter().any(|f| &f.key == k)) {
             return None;
@@ -421,9 +508,12 @@ impl RandomSpec {
     }
 
     fn field(&self, f: &F, v: &Value, path: &str, out: &mut Vec<(String, String)>) -> Option<()> {
-        let push = |out: &mut Vec<(String, String)>, code: &str, p: String| out.push((code.to_owned(), p));
+        let push =
+            |out: &mut Vec<(String, String)>, code: &str, p: String| out.push((code.to_owned(), p));
         match &f.ty {
-            Ty::Text { non_blank, pattern } => text(f, *non_blank, *pattern, v.as_str()?, path, out),
+            Ty::Text { non_blank, pattern } => {
+                text(f, *non_blank, *pattern, v.as_str()?, path, out)
+            }
             Ty::Shade => SHADES.contains(&v.as_str()?).then_some(())?,
             Ty::U32 => (v.as_u64()? <= u64::from(u32::MAX)).then_some(())?,
             Ty::Bool => {
@@ -468,7 +558,14 @@ impl RandomSpec {
     }
 }
 
-fn text(f: &F, non_blank: bool, pattern: Option<usize>, s: &str, path: &str, out: &mut Vec<(String, String)>) {
+fn text(
+    f: &F,
+    non_blank: bool,
+    pattern: Option<usize>,
+    s: &str,
+    path: &str,
+    out: &mut Vec<(String, String)>,
+) {
     if non_blank && s.trim().is_empty() {
         out.push(("blank".into(), path.into()));
     }
@@ -508,8 +605,11 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
     let (mut cases, mut left_out) = (0usize, 0usize);
     let mut rules: BTreeMap<String, usize> = BTreeMap::new();
     for k in 0..SPECS {
-        let spec = random_spec(&mut rng);
+        let mut spec = random_spec(&mut rng);
         let example = spec.example(&mut rng);
+        if rng.chance(40) {
+            spec.bytes = Some(spec.bytes_of(&example) + rng.below(40));
+        }
         let name = format!("rnd_{k:03}");
         let source = SpecSource {
             name: name.clone(),
@@ -541,7 +641,9 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         for case in corpus["cases"].as_array().unwrap() {
             cases += 1;
             let id = case["id"].as_str().unwrap();
-            *rules.entry(id.split('.').next().unwrap().to_owned()).or_default() += 1;
+            *rules
+                .entry(id.split('.').next().unwrap().to_owned())
+                .or_default() += 1;
             let doc = &case["document"];
             let valid = case["valid"].as_bool().unwrap();
             let errors: Vec<(String, String)> = {
@@ -549,12 +651,22 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .map(|e| (e["code"].as_str().unwrap().into(), e["path"].as_str().unwrap().into()))
+                    .map(|e| {
+                        (
+                            e["code"].as_str().unwrap().into(),
+                            e["path"].as_str().unwrap().into(),
+                        )
+                    })
                     .collect();
                 e.sort();
                 e
             };
-            let why = || format!("{name} case {id}: {}\n{}\n{}\n{doc:#}", case["description"], source.md, source.toml);
+            let why = || {
+                format!(
+                    "{name} case {id}: {}\n{}\n{}\n{doc:#}",
+                    case["description"], source.md, source.toml
+                )
+            };
             match spec.violations(doc) {
                 None => assert!(
                     !valid && errors.iter().all(|(c, _)| c == "bad_doc"),
@@ -569,8 +681,19 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         }
     }
     // The generator reaches every family it means to.
-    for family in ["max_chars", "max_items", "pattern", "non_blank", "unique", "enum"] {
-        assert!(rules.get(family).is_some_and(|&n| n > 50), "{family}: {rules:?}");
+    for family in [
+        "max_chars",
+        "max_items",
+        "pattern",
+        "non_blank",
+        "unique",
+        "enum",
+        "max_bytes",
+    ] {
+        assert!(
+            rules.get(family).is_some_and(|&n| n > 50),
+            "{family}: {rules:?}"
+        );
     }
     eprintln!("{SPECS} random specs, {cases} corpus cases, {left_out} notes; by family {rules:?}");
 }

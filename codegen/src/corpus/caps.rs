@@ -195,44 +195,93 @@ impl<'a> Gen<'a> {
     }
 
     /// The document byte cap at N-1, N, N+1 (compact JSON of the normalized document), padded
-    /// through a root string field without rules of its own.
+    /// through a root string field without rules of its own; without one, through a root
+    /// text field without a char cap, with a value that keeps its other rules (ASCII).
     pub(super) fn byte_cap(&mut self, base: &Value) {
         let root = self.spec.root_object();
         let Some(cap) = root.max_json_bytes.clone() else {
             return;
         };
-        let pad = root.fields.iter().find(|f| {
+        let unruled = root.fields.iter().find(|f| {
             !f.required
                 && f.ty.base == Base::String
                 && !f.ty.non_blank
                 && f.rules == FieldRules::default()
                 && base.get(&f.key).is_none()
         });
-        let Some(pad) = pad else {
+        if let Some(pad) = unruled {
+            self.byte_cap_cases(base, &cap, pad, &[("ascii", "a"), ("cjk", "\u{5b57}")]);
+            return;
+        }
+        let ruled = root.fields.iter().find(|f| {
+            f.ty.base == Base::String
+                && !f.ty.array
+                && f.ty.literal.is_none()
+                && f.rules.max_chars.is_none()
+        });
+        let Some(pad) = ruled else {
             self.notes.push(format!(
-                "no root string field without rules to pad with: the byte cap {} has no N-1/N/N+1 cases",
+                "no root text field without a char cap to pad with: the byte cap {} has no N-1/N/N+1 cases",
                 cap.constant
             ));
             return;
         };
+        self.byte_cap_cases(base, &cap, pad, &[("ascii", "a")]);
+    }
+
+    /// The byte-cap cases padded through `pad`, in each script.
+    fn byte_cap_cases(
+        &mut self,
+        base: &Value,
+        cap: &CapUse,
+        pad: &Field,
+        scripts: &[(&str, &str)],
+    ) {
         let n = cap.value;
-        for (script, unit) in [("ascii", "a"), ("cjk", "\u{5b57}")] {
+        let seed = match base.get(&pad.key).and_then(Value::as_str) {
+            Some(s) => s.to_owned(),
+            None => self
+                .synth_text(pad, 0)
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        };
+        let probe = |s: String| {
+            let mut d = base.clone();
+            d[&pad.key] = if pad.ty.array { json!([s]) } else { json!(s) };
+            d
+        };
+        let mut missing = Vec::new();
+        for (script, unit) in scripts {
             for (label, target) in [("n-1", n - 1), ("n", n), ("n+1", n + 1)] {
-                let probe = |s: String| {
-                    let mut d = base.clone();
-                    let v = if pad.ty.array { json!([s]) } else { json!(s) };
-                    d[&pad.key] = v;
-                    d
+                let at_seed = self.canonical_bytes(&probe(seed.clone()));
+                let value = if pad.rules == FieldRules::default() && !pad.ty.non_blank {
+                    // Unruled: any text; `unit`s then ASCII for the rest.
+                    let empty = self.canonical_bytes(&probe(String::new()));
+                    target.checked_sub(empty).map(|room| {
+                        let room = room as usize;
+                        let k = room / unit.len();
+                        unit.repeat(k) + &"a".repeat(room - k * unit.len())
+                    })
+                } else {
+                    // One ASCII byte per char added to (or cut from) the seed.
+                    let len = seed.chars().count() as u64;
+                    (len + target).checked_sub(at_seed).and_then(|want| {
+                        let own: std::collections::BTreeSet<char> =
+                            seed.chars().filter(char::is_ascii_alphanumeric).collect();
+                        std::iter::once(unit.to_string())
+                            .chain(own.into_iter().map(String::from))
+                            .find_map(|u| fit::fit(pad, &seed, &u, want as usize))
+                    })
                 };
-                let empty = self.canonical_bytes(&probe(String::new()));
-                let Some(room) = target.checked_sub(empty) else {
+                let Some(doc) = value.map(probe) else {
+                    missing.push(format!("{script} {label}"));
                     continue;
                 };
-                let room = room as usize;
-                let k = room / unit.len();
-                let s = unit.repeat(k) + &"a".repeat(room - k * unit.len());
-                let doc = probe(s);
-                debug_assert_eq!(self.canonical_bytes(&doc), target);
+                if self.canonical_bytes(&doc) != target {
+                    missing.push(format!("{script} {label}"));
+                    continue;
+                }
                 let errors = if target > n {
                     vec![(cap.code.clone(), String::new())]
                 } else {
@@ -243,6 +292,13 @@ impl<'a> Gen<'a> {
                         pad.key, cap.constant
                     ), format!("max_bytes:{}", cap.constant), doc).x_only().errors(errors));
             }
+        }
+        if !missing.is_empty() {
+            self.notes.push(format!(
+                "max_bytes: no value of `{}` keeps its rules and gives {}",
+                pad.key,
+                missing.join(", ")
+            ));
         }
     }
 }

@@ -70,7 +70,12 @@ pub(super) fn over_cap(f: &Field, at: &str, s: &str) -> Option<(String, String)>
 
 /// `rule`'s errors with the cap's before them, in the order the validator checks a text:
 /// blank, then the cap, then literal, pattern and relative path.
-pub(super) fn and_cap(f: &Field, at: &str, s: &str, rule: Vec<(String, String)>) -> Vec<(String, String)> {
+pub(super) fn and_cap(
+    f: &Field,
+    at: &str,
+    s: &str,
+    rule: Vec<(String, String)>,
+) -> Vec<(String, String)> {
     let mut out: Vec<_> = over_cap(f, at, s).into_iter().collect();
     out.extend(rule);
     out

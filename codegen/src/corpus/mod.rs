@@ -201,9 +201,22 @@ impl<'a> Gen<'a> {
             return;
         }
         if let Some(cap) = &self.spec.root_object().max_json_bytes {
-            if !case.rule.starts_with("max_bytes")
+            // A document that is not the shape is never written back, so never measured.
+            let parsed = !case
+                .errors
+                .iter()
+                .any(|(c, _)| *c == self.spec.errors.parse);
+            if parsed
+                && !case.rule.starts_with("max_bytes")
                 && self.canonical_bytes(&case.document) > cap.value
             {
+                if case.errors.is_empty() && case.expressible {
+                    // Only the byte cap, an x- rule, refuses it.
+                    case = case.because(format!(
+                        "the document is over the byte cap {}, an x- rule",
+                        cap.constant
+                    ));
+                }
                 case.errors.push((cap.code.clone(), String::new()));
             }
         }

@@ -113,7 +113,12 @@ impl<'a> Gen<'a> {
                     "equals",
                     doc,
                 )
-                .errors(fit::and_cap(f, path, &m, vec![(code.clone(), path.to_owned())])),
+                .errors(fit::and_cap(
+                    f,
+                    path,
+                    &m,
+                    vec![(code.clone(), path.to_owned())],
+                )),
             );
         }
     }
@@ -173,7 +178,12 @@ impl<'a> Gen<'a> {
                     "pattern",
                     doc,
                 )
-                .errors(fit::and_cap(f, path, &v, unless(ok, code.clone(), path.to_owned()))),
+                .errors(fit::and_cap(
+                    f,
+                    path,
+                    &v,
+                    unless(ok, code.clone(), path.to_owned()),
+                )),
             );
         }
     }
@@ -216,7 +226,12 @@ impl<'a> Gen<'a> {
                     "relative_path",
                     doc,
                 )
-                .errors(fit::and_cap(f, path, v, unless(ok, code.clone(), path.to_owned()))),
+                .errors(fit::and_cap(
+                    f,
+                    path,
+                    v,
+                    unless(ok, code.clone(), path.to_owned()),
+                )),
             );
         }
     }

@@ -38,13 +38,13 @@ pub(super) fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The first string anywhere in `v` that `re` matches.
-fn any_string(v: &Value, re: &regex_lite::Regex) -> Option<String> {
+/// Every string anywhere in `v`.
+fn all_strings(v: &Value, out: &mut Vec<String>) {
     match v {
-        Value::String(s) => re.is_match(s).then(|| s.clone()),
-        Value::Object(m) => m.values().find_map(|x| any_string(x, re)),
-        Value::Array(a) => a.iter().find_map(|x| any_string(x, re)),
-        _ => None,
+        Value::String(s) => out.push(s.clone()),
+        Value::Object(m) => m.values().for_each(|x| all_strings(x, out)),
+        Value::Array(a) => a.iter().for_each(|x| all_strings(x, out)),
+        _ => {}
     }
 }
 
@@ -194,18 +194,18 @@ impl<'a> Gen<'a> {
                 strings_under(&v, &f.key, &mut found);
             }
         }
-        if let Some(s) = found.iter().find(|s| re.is_match(s)) {
-            return Some(s.clone());
+        let fits = |s: &String| re.is_match(s) && fit::keeps_all(f, s);
+        if let Some(s) = found.into_iter().find(fits) {
+            return Some(s);
         }
-        // Under another key: any string of the examples that matches.
+        // Under another key: any string of the examples that keeps the field's rules.
+        let mut all = Vec::new();
         for e in &self.spec.examples {
             if let Ok(v) = serde_json::from_str::<Value>(&e.text) {
-                if let Some(s) = any_string(&v, &re) {
-                    return Some(s);
-                }
+                all_strings(&v, &mut all);
             }
         }
-        None
+        all.into_iter().find(fits)
     }
 
     /// A valid value of a required field's full type.
