@@ -42,13 +42,7 @@ impl<'a> Gen<'a> {
                 }
                 // A value of `len` chars in the script that keeps the field's other rules
                 // (its pattern, for one); ASCII may also reuse the seed's own characters.
-                let mut units = vec![unit.to_string()];
-                if *script == "ascii" {
-                    let own: std::collections::BTreeSet<char> =
-                        seed.chars().filter(char::is_ascii_alphanumeric).collect();
-                    units.extend(own.into_iter().map(String::from));
-                }
-                let Some(s) = units.iter().find_map(|u| fit::fit(f, &seed, u, len)) else {
+                let Some(s) = fit::fit_any(f, &seed, unit, *script == "ascii", len) else {
                     missing.push(format!("{script} {label}"));
                     continue;
                 };
@@ -266,13 +260,9 @@ impl<'a> Gen<'a> {
                 } else {
                     // One ASCII byte per char added to (or cut from) the seed.
                     let len = seed.chars().count() as u64;
-                    (len + target).checked_sub(at_seed).and_then(|want| {
-                        let own: std::collections::BTreeSet<char> =
-                            seed.chars().filter(char::is_ascii_alphanumeric).collect();
-                        std::iter::once(unit.to_string())
-                            .chain(own.into_iter().map(String::from))
-                            .find_map(|u| fit::fit(pad, &seed, &u, want as usize))
-                    })
+                    (len + target)
+                        .checked_sub(at_seed)
+                        .and_then(|want| fit::fit_any(pad, &seed, unit, true, want as usize))
                 };
                 let Some(doc) = value.map(probe) else {
                     missing.push(format!("{script} {label}"));

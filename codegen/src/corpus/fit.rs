@@ -107,6 +107,18 @@ pub(super) fn fit(f: &Field, seed: &str, unit: &str, want: usize) -> Option<Stri
     None
 }
 
+/// [`fit`] with `unit`, then (`own`) with each ASCII letter or digit of the seed.
+pub(super) fn fit_any(f: &Field, seed: &str, unit: &str, own: bool, want: usize) -> Option<String> {
+    let own: BTreeSet<char> = if own {
+        seed.chars().filter(char::is_ascii_alphanumeric).collect()
+    } else {
+        BTreeSet::new()
+    };
+    std::iter::once(unit.to_owned())
+        .chain(own.into_iter().map(String::from))
+        .find_map(|u| fit(f, seed, &u, want))
+}
+
 /// How two texts compare for the strictest uniqueness rule: trimmed, ignoring case.
 pub(super) fn folded(s: &str) -> String {
     s.trim().to_lowercase()
