@@ -218,6 +218,8 @@ impl<'a> Gen<'a> {
                     ));
                 }
                 case.errors.push((cap.code.clone(), String::new()));
+                // Refused whatever a naive counter says: no trap.
+                case.traps.clear();
             }
         }
         case.id = format!("{scope}{}", case.id);
