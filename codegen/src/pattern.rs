@@ -72,7 +72,7 @@ pub(crate) fn vet(p: &str) -> Result<(), Refusal> {
                         ));
                     }
                     'n' if negated => {}
-                    'n' | 'x' | 'u' | 'U' | 'p' | 'P' => {
+                    'n' | 'x' | 'u' | 'U' => {
                         return Err(Refusal::new(
                             Some(i),
                             format!("`\\{e}` in the regex `{p}`: a pattern names its characters literally"),
@@ -168,4 +168,34 @@ pub(crate) fn end_anchored(p: &str) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn end_anchor_is_a_bare_dollar_only() {
+        assert!(end_anchored("^[a-z]+$"));
+        assert!(end_anchored("^(?:a|b$)"));
+        assert!(!end_anchored("^[$]+"));
+        assert!(!end_anchored("^\\$[0-9]+"));
+        assert!(!end_anchored("^[a-z]+"));
+    }
+
+    #[test]
+    fn what_may_match_a_line_feed_is_refused() {
+        let at = |p: &str| vet(p).err().map(|r| (r.offset, r.message));
+        assert!(vet("^[^/\\n]+$").is_ok());
+        assert!(vet("^[\\^a]+$").is_ok());
+        assert!(vet("^\\.[a-z]+$").is_ok());
+        assert_eq!(at("^a\\nb$").unwrap().0, Some(2));
+        assert_eq!(at("^\\x0a$").unwrap().0, Some(1));
+        // regex-lite has no Unicode classes: `\p{..}` does not compile.
+        assert_eq!(at("^\\p{L}+$").unwrap().0, None);
+        assert_eq!(at("^[^a]$").unwrap().0, Some(1));
+        assert_eq!(at("^[^a]\n$").unwrap().0, Some(1));
+        assert_eq!(at("^a\nb$").unwrap().0, Some(2));
+        assert_eq!(at("^[a-z+$").unwrap().0, None);
+    }
 }
