@@ -245,3 +245,116 @@ pub(super) fn text_violations(
         }
     }
 }
+
+/// A value matching `pattern` with no example to start from: the pattern read as a string,
+/// each class taken as its first allowed character, each group as its first alternative,
+/// each repeat at its least count (`+` once); then single characters repeated. `None` when
+/// neither matches.
+pub(super) fn invent(pattern: &str) -> Option<String> {
+    let re = Regex::new(pattern).ok()?;
+    let first_of = |class: &str| {
+        let re = Regex::new(&format!("^{class}$")).ok()?;
+        ALPHABET
+            .chars()
+            .chain(" ./:".chars())
+            .find(|c| re.is_match(&c.to_string()))
+    };
+    // Frames: (atoms, still taking atoms: false after the first `|`).
+    let mut frames: Vec<(Vec<String>, bool)> = vec![(Vec::new(), true)];
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let (atoms, taking) = frames.last_mut()?;
+        let taking = *taking;
+        match c {
+            '^' | '$' => {}
+            '\\' => {
+                i += 1;
+                if taking {
+                    atoms.push(chars.get(i)?.to_string());
+                }
+            }
+            '[' => {
+                let start = i;
+                i += 1;
+                if chars.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&']') {
+                    i += 1;
+                }
+                while *chars.get(i)? != ']' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                if taking {
+                    let class: String = chars[start..=i].iter().collect();
+                    atoms.push(first_of(&class)?.to_string());
+                }
+            }
+            '(' => {
+                if chars.get(i + 1) == Some(&'?') {
+                    i += 2;
+                }
+                frames.push((Vec::new(), taking));
+            }
+            '|' => frames.last_mut()?.1 = false,
+            ')' => {
+                let (inner, _) = frames.pop()?;
+                let (atoms, taking) = frames.last_mut()?;
+                if *taking {
+                    atoms.push(inner.concat());
+                }
+            }
+            '*' | '?' => {
+                if taking {
+                    atoms.pop();
+                }
+            }
+            '+' => {}
+            '{' => {
+                let end = i + chars[i..].iter().position(|&c| c == '}')?;
+                let body: String = chars[i + 1..end].iter().collect();
+                let least: usize = body.split(',').next()?.trim().parse().ok()?;
+                if taking {
+                    let last = atoms.pop()?;
+                    atoms.push(last.repeat(least));
+                }
+                i = end;
+            }
+            _ => {
+                if taking {
+                    atoms.push(c.to_string());
+                }
+            }
+        }
+        i += 1;
+    }
+    let s = frames.pop()?.0.concat();
+    if re.is_match(&s) {
+        return Some(s);
+    }
+    (1..=8)
+        .flat_map(|n| ALPHABET.chars().map(move |c| c.to_string().repeat(n)))
+        .find(|s| re.is_match(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invented_values_match_their_pattern() {
+        for (p, want) in [
+            ("^pkg_[A-Za-z0-9_-]{1,63}$", "pkg_a"),
+            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "0000-00-00"),
+            ("^https?://[a-z0-9-]+(?:\\.[a-z0-9-]+)*(?:/[a-z0-9_-]*)*$", "http://a"),
+            ("^(?:red|green|blue)$", "red"),
+            ("^v[0-9]+\\.[0-9]+$", "v0.0"),
+            ("^[^/\\n]+$", "a"),
+            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", "0000-00-00T00:00:00Z"),
+        ] {
+            assert_eq!(invent(p).as_deref(), Some(want), "{p}");
+        }
+    }
+}

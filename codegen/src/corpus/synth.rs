@@ -181,6 +181,9 @@ impl<'a> Gen<'a> {
                 // Distinct items stay distinct under the strictest uniqueness rule.
                 return json!(fit::variant(f, &v, i).unwrap_or(v));
             }
+            if let Some(v) = fit::invent(p).filter(|v| fit::keeps_all(f, v)) {
+                return json!(fit::variant(f, &v, i).unwrap_or(v));
+            }
         }
         json!(token(i))
     }
