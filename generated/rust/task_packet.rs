@@ -30,6 +30,18 @@ pub const OBJECTIVE_MAX_CHARS: usize = 1000;
 /// `evidence_index` items: 32
 pub const EVIDENCE_INDEX_MAX: usize = 32;
 
+/// The header constraints is rendered under; never trimmed.
+pub const SECTION_HEADER_CONSTRAINTS: &str = "## 約束";
+
+/// Also recognized as the constraints header.
+pub const SECTION_HEADER_CONSTRAINTS_ALSO: &str = "## Constraints";
+
+/// The header audience is rendered under; never trimmed.
+pub const SECTION_HEADER_AUDIENCE: &str = "## 受眾";
+
+/// Also recognized as the audience header.
+pub const SECTION_HEADER_AUDIENCE_ALSO: &str = "## Audience";
+
 /// Roles: `role`
 #[derive(
     Debug,

@@ -19,10 +19,11 @@ use super::{PacketError, Role, TaskPacket};
 /// The code of a leg that holds no valid packet: the stage fails.
 pub const NO_VALID_PACKETS: &str = "no_valid_packets";
 
-/// The header the constraints section is rendered under (spec: "Never-trim sections").
-pub const SECTION_HEADER_CONSTRAINTS: &str = "## 約束";
-/// The header the audience section is rendered under.
-pub const SECTION_HEADER_AUDIENCE: &str = "## 受眾";
+// The never-trim headers are the spec's text table, generated beside the packet's types.
+pub use super::{
+    SECTION_HEADER_AUDIENCE, SECTION_HEADER_AUDIENCE_ALSO, SECTION_HEADER_CONSTRAINTS,
+    SECTION_HEADER_CONSTRAINTS_ALSO,
+};
 
 /// A section prompt compression must leave whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,8 +51,8 @@ impl NeverTrim {
     #[must_use]
     pub const fn also_recognized(self) -> &'static str {
         match self {
-            NeverTrim::Constraints => "## Constraints",
-            NeverTrim::Audience => "## Audience",
+            NeverTrim::Constraints => SECTION_HEADER_CONSTRAINTS_ALSO,
+            NeverTrim::Audience => SECTION_HEADER_AUDIENCE_ALSO,
         }
     }
 
