@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use specmint::task_packet::compose::{self, NeverTrim, NO_VALID_PACKETS};
 use specmint::task_packet::handoff::{self, team_handoff};
 use specmint::task_packet::leg::{Leg, PAUSE_BEFORE_RENAME_ENV};
-use specmint::task_packet::{PacketError, Role, TaskPacket, MINIMAL_PACKET_EXAMPLE};
+use specmint::task_packet::{PacketError, Role, MINIMAL_PACKET_EXAMPLE};
 
 const PLANNER: &str =
     "[team_member]\nrole = \"planner\"\ntask_id = \"task-1\"\nround = 2\nparent = \"boss\"\n";
