@@ -26,7 +26,7 @@ use std::io::{Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
-use super::json::Json;
+use specmint_runtime::json::Json;
 
 /// The pack object's `spec`, and the value the reference writes as `Bag-Spec`.
 pub const BAG_SPEC: &str = "task-passport-bag/0.1";

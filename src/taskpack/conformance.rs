@@ -23,8 +23,8 @@ use std::path::Path;
 
 use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
 use super::flat::{self, FlatError};
-use super::json::{strip_bom, Json};
 use super::patterns::{self, Finding, StreamScan};
+use specmint_runtime::json::{strip_bom, Json};
 
 /// A check's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, Bag, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
-use super::json::{strip_bom, Json};
+use specmint_runtime::json::{strip_bom, Json};
 
 /// The flat form's version.
 pub const FLAT_VERSION: &str = "0.1";

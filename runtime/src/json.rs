@@ -1,19 +1,21 @@
-//! The pack object as the reference reads and writes it: an ordered JSON tree, parsed with
-//! JavaScript's `JSON.parse` semantics and written with `JSON.stringify(value, null, 2)`.
+//! [`Json`]: any JSON value as written, objects in document order; and [`OpenMembers`], the
+//! members of an open object that its table does not list, carried verbatim.
 //!
-//! Why not `serde_json::Value`: without `preserve_order` its objects are sorted, and a pack
-//! object that comes back reordered is not the one that was sent (C9 compares bytes). Enabling
-//! that feature would reorder every other `Value` in the workspace, codegen's sorted schemas
-//! included. So TaskPack keeps its own tree: members in document order, and the bytes written
-//! back are exactly what the reference writes for the same object, which is what lets a
-//! `.taskpack` made here and one made by task-passport round-trip through each other's flat form.
+//! Why not `serde_json::Value`: without `preserve_order` its objects are sorted, and a value
+//! that comes back reordered is not the one that was sent (a spec that fixes a file's bytes
+//! compares them). Enabling that feature would reorder every other `Value` in a workspace
+//! (features unify), sorted schema output included. So this tree keeps members in document
+//! order, parses with JavaScript's `JSON.parse` semantics and writes with
+//! `JSON.stringify(value, null, 2)` ([`Json::to_js_pretty`]) or through serde.
 //!
 //! Duplicate keys follow `JSON.parse`: the last value wins, at the first key's position. They are
-//! kept in the tree (see [`Json::duplicate_keys`]) so that judging can say the file needed that.
+//! kept in the tree (see [`Json::duplicate_keys`]) so that a strict judge can say the file
+//! needed that; serializing writes each key once, as `JSON.stringify` does.
 
 use std::fmt::{self, Write as _};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 /// One JSON value, objects in document order.
 #[derive(Debug, Clone, PartialEq)]
@@ -353,6 +355,83 @@ impl<'de> Visitor<'de> for JsonVisitor {
             members.push((key, value));
         }
         Ok(Json::Object(members))
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => n.serialize(serializer),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(members) => serialize_members(members, serializer),
+        }
+    }
+}
+
+/// The members as one map, each key once (its first place, its last value).
+fn serialize_members<S: Serializer>(
+    members: &[(String, Json)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    for (i, (key, _)) in members.iter().enumerate() {
+        if members[..i].iter().any(|(k, _)| k == key) {
+            continue;
+        }
+        map.serialize_entry(key, value_of_last(members, key))?;
+    }
+    map.end()
+}
+
+/// Reads an optional `any` member: present, it is `Some` whatever it holds, `null` included
+/// (serde's own `Option` reads `null` as absent). Use with `#[serde(default)]`.
+///
+/// # Errors
+///
+/// The deserializer's, when the input is not JSON.
+pub fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Json>, D::Error> {
+    Json::deserialize(deserializer).map(Some)
+}
+
+/// The members of an open object that its table does not list, in document order, values
+/// verbatim. Generated code reads them with `#[serde(flatten)]`, so the listed members are
+/// typed and checked and everything else is written back unchanged, in its original order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OpenMembers(pub Vec<(String, Json)>);
+
+impl OpenMembers {
+    /// The member `key`, if the object carries it (the last one, as `JSON.parse` keeps it).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for OpenMembers {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_members(&self.0, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for OpenMembers {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<OpenMembers, D::Error> {
+        match deserializer.deserialize_map(JsonVisitor)? {
+            Json::Object(members) => Ok(OpenMembers(members)),
+            _ => Err(de::Error::custom("expected an object's members")),
+        }
     }
 }
 
