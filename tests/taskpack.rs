@@ -402,6 +402,38 @@ fn each_check_has_a_pack_that_fails_only_it() {
     }
 }
 
+/// C0 runs the generated validator on the pack object: a member of the wrong type or a blank
+/// fact fails C0 alone, named by its path; members of the open task state are not refused.
+#[test]
+fn c0_judges_the_pack_object_with_the_generated_validator() {
+    let dir = common::scratch("taskpack-c0-model");
+    let file = dir.join("a.taskpack");
+    let passport = pack_object(|v| {
+        v["landing_checks"][0]["required"] = "yes".into();
+        v["passport"]["facts"][0]["claim"] = "  ".into();
+        v["passport"]["learnings"] = serde_json::json!([{ "any": ["shape"] }]);
+        v["kind"] = "parcel".into();
+    });
+    write(&file, Encoding::Zip, &passport, &[]);
+    let (code, verdict) = judge(&file);
+    assert_eq!(
+        (code, ids(&verdict, "failed")),
+        (2, vec!["C0".to_owned(), "C3".to_owned()])
+    );
+    let c0 = reason(&verdict, "C0");
+    assert!(c0.contains("passport.landing_checks[0].required"), "{c0}");
+    assert!(!c0.contains("kind"), "C3 owns kind: {c0}");
+    // With the type fixed, the blank fact is what is left.
+    let passport = pack_object(|v| v["passport"]["facts"][0]["claim"] = "  ".into());
+    write(&file, Encoding::Zip, &passport, &[]);
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C0".to_owned()]));
+    assert_eq!(
+        reason(&verdict, "C0"),
+        "`passport.passport.facts[0].claim` must not be blank"
+    );
+}
+
 #[test]
 fn forbidden_keys_are_a_c0_failure_anywhere_in_the_pack() {
     let dir = common::scratch("taskpack-forbidden");
