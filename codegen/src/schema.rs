@@ -25,11 +25,18 @@ pub(crate) fn emit(spec: &Spec) -> String {
     }
     if spec.has_free_members() {
         let any = match free_value(spec) {
+            // One branch per JSON type, so code generators see a union, not a bare schema.
             Some(free) => json!({
                 "description": "Any JSON value, kept verbatim; no forbidden key anywhere in it.",
-                "propertyNames": {"not": {"enum": spec.forbidden_keys}},
-                "additionalProperties": free,
-                "items": free,
+                "anyOf": [
+                    {"type": ["null", "boolean", "number", "string"]},
+                    {"type": "array", "items": free},
+                    {
+                        "type": "object",
+                        "propertyNames": {"not": {"enum": spec.forbidden_keys}},
+                        "additionalProperties": free,
+                    },
+                ],
             }),
             None => json!({"description": "Any JSON value, kept verbatim."}),
         };
