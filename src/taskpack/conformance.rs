@@ -414,7 +414,7 @@ fn stand_in(passport: &Json) -> Json {
                             .iter()
                             .rev()
                             .find(|(k, _)| k == "accept")
-                            .map(|(_, v)| &*v),
+                            .map(|(_, v)| v),
                     ) {
                         replace(fields, "accept", text("-"));
                     }
