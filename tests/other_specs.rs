@@ -227,7 +227,7 @@ fn taskpack_open_objects_keep_unlisted_members_verbatim_in_order() {
     assert_eq!(keys, ["zeta", "id", "alpha"]);
     assert_eq!(
         state.unlisted_members.get("id"),
-        Some(&Json::String("TP-1".into()))
+        Some(&Json::Str("TP-1".into()))
     );
     assert_eq!(state.facts[0].unlisted_members.0[0].0, "at");
     assert_eq!(state.decisions[0].unlisted_members.0[0].0, "by");

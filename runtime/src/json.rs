@@ -26,8 +26,9 @@ pub enum Json {
     Bool(bool),
     /// A number, as serde_json read it.
     Number(serde_json::Number),
-    /// A string.
-    String(String),
+    /// A string. (Not named `String`: a public variant of that name makes rustc spell
+    /// `std::string::String` in full in every derive user's error messages.)
+    Str(String),
     /// An array.
     Array(Vec<Json>),
     /// An object: every member as written, duplicates included.
@@ -51,7 +52,7 @@ impl Json {
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Json::String(s) => Some(s),
+            Json::Str(s) => Some(s),
             _ => None,
         }
     }
@@ -75,7 +76,7 @@ impl Json {
             None | Some(Json::Null) => false,
             Some(Json::Bool(b)) => *b,
             Some(Json::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
-            Some(Json::String(s)) => !s.is_empty(),
+            Some(Json::Str(s)) => !s.is_empty(),
             Some(Json::Array(_) | Json::Object(_)) => true,
         }
     }
@@ -87,7 +88,7 @@ impl Json {
             Some(Json::Null) => "null".to_owned(),
             Some(Json::Bool(b)) => b.to_string(),
             Some(Json::Number(n)) => js_number(n),
-            Some(Json::String(s)) => s.clone(),
+            Some(Json::Str(s)) => s.clone(),
             Some(Json::Array(items)) => items
                 .iter()
                 .map(|item| match item {
@@ -181,7 +182,7 @@ fn write_pretty(out: &mut String, value: &Json, depth: Option<usize>) {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Json::Number(n) => out.push_str(&js_number(n)),
-        Json::String(s) => write_js_string(out, s),
+        Json::Str(s) => write_js_string(out, s),
         Json::Array(items) if items.is_empty() => out.push_str("[]"),
         Json::Array(items) => {
             out.push('[');
@@ -334,11 +335,11 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
-        Ok(Json::String(v.to_owned()))
+        Ok(Json::Str(v.to_owned()))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Json, E> {
-        Ok(Json::String(v))
+        Ok(Json::Str(v))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
@@ -364,7 +365,7 @@ impl Serialize for Json {
             Json::Null => serializer.serialize_unit(),
             Json::Bool(b) => serializer.serialize_bool(*b),
             Json::Number(n) => n.serialize(serializer),
-            Json::String(s) => serializer.serialize_str(s),
+            Json::Str(s) => serializer.serialize_str(s),
             Json::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
@@ -463,7 +464,7 @@ mod tests {
             Json::js_string(Some(&Json::parse("[1,null,\"x\"]").unwrap())),
             "1,,x"
         );
-        assert!(!Json::truthy(Some(&Json::String(String::new()))));
+        assert!(!Json::truthy(Some(&Json::Str(String::new()))));
         assert!(!Json::truthy(Some(&Json::parse("0").unwrap())));
         assert!(Json::truthy(Some(&Json::parse("[]").unwrap())));
         assert_eq!(

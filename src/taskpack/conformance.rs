@@ -362,8 +362,8 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
         }
     });
     let flat = Json::Object(vec![
-        ("taskpack".to_owned(), Json::String("0.1".to_owned())),
-        ("encoding".to_owned(), Json::String("flat".to_owned())),
+        ("taskpack".to_owned(), Json::Str("0.1".to_owned())),
+        ("encoding".to_owned(), Json::Str("flat".to_owned())),
         ("passport".to_owned(), stand_in(passport)),
     ]);
     if let Err(report) = super::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
@@ -385,7 +385,7 @@ fn stand_in(passport: &Json) -> Json {
     let Json::Object(members) = &mut pack else {
         return pack;
     };
-    let text = |s: &str| Json::String(s.to_owned());
+    let text = |s: &str| Json::Str(s.to_owned());
     if passport.get("spec").and_then(Json::as_str) != Some(BAG_SPEC) {
         replace(members, "spec", text(BAG_SPEC));
     }

@@ -212,7 +212,7 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
 pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
     let mut found = Vec::new();
     value.walk(&mut String::new(), &mut |pointer, value| match value {
-        Json::String(text) => {
+        Json::Str(text) => {
             for finding in scan_text(text) {
                 found.push((finding, pointer.to_owned()));
             }
