@@ -402,6 +402,38 @@ fn each_check_has_a_pack_that_fails_only_it() {
     }
 }
 
+/// `specmint validate taskpack` reads a flat pack far over 1 MiB (a 3 MiB attachment inline)
+/// and one that starts with a byte order mark.
+#[test]
+fn validate_reads_a_large_flat_pack_and_a_bom() {
+    let dir = common::scratch("taskpack-validate-large");
+    let file = dir.join("big.taskpack.json");
+    write(
+        &file,
+        Encoding::Flat,
+        &pack_object(|_| {}),
+        &acceptance_attachments(),
+    );
+    assert!(fs::metadata(&file).unwrap().len() > 4 << 20);
+    let out = run(&["validate", "taskpack", path(&file)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(fs::read(&file).unwrap());
+    fs::write(&file, bom).unwrap();
+    let out = run(&["validate", "taskpack", path(&file)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// C0 runs the generated validator on the pack object: a member of the wrong type or a blank
 /// fact fails C0 alone, named by its path; members of the open task state are not refused.
 #[test]
