@@ -28,6 +28,7 @@ mod markdown;
 mod mermaid;
 pub mod model;
 mod names;
+mod pattern;
 mod rust;
 mod schema;
 mod sidecar;

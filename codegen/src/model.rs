@@ -22,6 +22,8 @@ pub struct Spec {
     pub types: Vec<TypeDef>,
     /// Cap rows, in table order.
     pub caps: Vec<Cap>,
+    /// Text rows (`Constant | Value | Meaning`), in table order.
+    pub texts: Vec<TextConstant>,
     /// The error table and the rule → code mapping.
     pub errors: Errors,
     /// Cross-field rules from the sidecar, with where they apply.
@@ -641,6 +643,18 @@ pub enum Unit {
     Bytes,
     /// Array items.
     Items,
+}
+
+/// One text row: an exact string the spec names, emitted as a `&str` constant.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct TextConstant {
+    /// The Rust constant.
+    pub constant: String,
+    /// The exact text (the Value cell's code span).
+    pub value: String,
+    /// The Meaning cell, as plain text.
+    pub meaning: String,
 }
 
 /// One cap row.

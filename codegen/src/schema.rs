@@ -177,6 +177,11 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     if let Some(p) = &ty.pattern {
         patterns.push(p.clone());
     }
+    // `$` is the end of the text: Python's also matches before a final line feed.
+    let no_final_lf = ty
+        .pattern
+        .as_deref()
+        .is_some_and(crate::pattern::end_anchored);
     if ty.relative_path {
         patterns.push(RELATIVE_PATH.to_owned());
         s.insert("x-relative-path".into(), json!(true));
@@ -185,7 +190,10 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     if let Some(first) = rest.next() {
         s.insert("pattern".into(), json!(first));
     }
-    let more: Vec<Value> = rest.map(|p| json!({ "pattern": p })).collect();
+    let mut more: Vec<Value> = rest.map(|p| json!({ "pattern": p })).collect();
+    if no_final_lf {
+        more.push(json!({ "not": { "pattern": crate::pattern::NO_FINAL_LF } }));
+    }
     if !more.is_empty() {
         s.insert("allOf".into(), json!(more));
     }

@@ -495,3 +495,156 @@ fn an_open_object_is_open_everywhere() {
     assert!(closed["rust/mini.rs"].contains("deny_unknown_fields"));
     assert!(closed["corpus/mini/cases.json"].contains("\"unknown_key."));
 }
+
+/// The spec with `name` typed `string matching` the pattern written `cell` in the table.
+fn with_pattern(cell: &str) -> (String, String) {
+    let md = edit(
+        MD,
+        "| `tags` | string[] | — | Tags. |",
+        &format!(
+            "| `tags` | string[] | — | Tags. |\n| `slug` | string matching `{cell}` | ✔ | Slug. |"
+        ),
+    )
+    .replace(
+        "| `too_many` | Too many. |",
+        "| `too_many` | Too many. |\n| `bad_slug` | Not a slug. |",
+    )
+    .replace("{\"name\": \"x\"}", "{\"name\": \"x\", \"slug\": \"ab\"}");
+    let toml = TOML.replace(
+        "max_items = \"too_many\"",
+        "max_items = \"too_many\"\npattern = \"bad_slug\"",
+    );
+    (md, toml)
+}
+
+#[test]
+fn a_well_formed_portable_pattern_loads() {
+    let (md, toml) = with_pattern("^[a-z0-9]+(?:-[a-z0-9]+)*$");
+    let files =
+        generate(&[source(&md, &toml)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    // `$` is the end of the text for every consumer: Python's `re` is told too.
+    let schema: serde_json::Value =
+        serde_json::from_str(&files["schema/mini.schema.json"]).unwrap();
+    let slug = &schema["$defs"]["doc"]["properties"]["slug"];
+    assert_eq!(slug["pattern"], "^[a-z0-9]+(?:-[a-z0-9]+)*$", "{slug}");
+    assert_eq!(
+        slug["allOf"],
+        serde_json::json!([{"not": {"pattern": "\n$"}}]),
+        "{slug}"
+    );
+}
+
+#[test]
+fn a_malformed_pattern_is_reported_at_its_cell() {
+    let (md, toml) = with_pattern("^[a-z+$");
+    let errs = errors(&md, &toml);
+    assert_eq!(
+        errs,
+        [(
+            "spec/mini.md:9:28: error: the regex `^[a-z+$` does not compile: non-empty character class has no closing bracket".to_owned(),
+            "  hint: write a regex-lite regex (https://docs.rs/regex-lite), e.g. `^[a-z][a-z0-9-]*$`".to_owned(),
+        )]
+    );
+}
+
+#[test]
+fn patterns_whose_meaning_differs_between_engines_are_refused() {
+    for (cell, col, message) in [
+        (
+            "^\\d{4}$",
+            30,
+            "`\\d` in the regex `^\\d{4}$` means Unicode classes in Python and JavaScript but ASCII in Rust",
+        ),
+        (
+            "^https?://\\S+$",
+            39,
+            "`\\S` in the regex `^https?://\\S+$` means Unicode classes in Python and JavaScript but ASCII in Rust",
+        ),
+        (
+            "^a\\|b.$",
+            34,
+            "`.` in the regex `^a|b.$` stops at different characters in Rust, Python and JavaScript",
+        ),
+        (
+            "^[^/]+$",
+            30,
+            "the negated class in the regex `^[^/]+$` also matches a line feed",
+        ),
+        (
+            "(?i)^ab$",
+            29,
+            "inline flags in the regex `(?i)^ab$` are not JavaScript",
+        ),
+    ] {
+        let (md, toml) = with_pattern(cell);
+        one(&md, &toml, &format!("spec/mini.md:9:{col}: error: {message}"));
+    }
+    // The same class with the line feed excluded is fine.
+    let (md, toml) = with_pattern("^[^/\\n]+$");
+    load(&source(&md, &toml)).unwrap_or_else(|d| panic!("{d}"));
+}
+
+/// A `Constant | Value | Meaning` table: each row an exact `&str` constant.
+const TEXTS: &str = "
+## Section headers
+
+| Constant | Value | Meaning |
+|---|---|---|
+| HEADER_ZH | `## 約束` | The constraints header. |
+| HEADER_EN | `## Constraints` | Also recognised. |
+";
+
+#[test]
+fn text_rows_become_str_constants() {
+    let md = format!("{MD}{TEXTS}");
+    let spec = load(&source(&md, TOML)).unwrap_or_else(|d| panic!("{d}"));
+    let texts: Vec<(&str, &str)> = spec
+        .texts
+        .iter()
+        .map(|t| (t.constant.as_str(), t.value.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [("HEADER_ZH", "## 約束"), ("HEADER_EN", "## Constraints")]
+    );
+    let files = generate(&[source(&md, TOML)], &Options::default()).unwrap();
+    let rust = &files["rust/mini.rs"];
+    assert!(
+        rust.contains("/// The constraints header.\npub const HEADER_ZH: &str = \"## 約束\";"),
+        "{rust}"
+    );
+    assert!(rust.contains("pub const HEADER_EN: &str = \"## Constraints\";"));
+}
+
+#[test]
+fn text_constant_not_screaming_snake() {
+    let md = format!("{MD}{}", edit(TEXTS, "| HEADER_EN |", "| HeaderEn |"));
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:43:3: error: constant `HeaderEn` is not SCREAMING_SNAKE_CASE",
+    );
+}
+
+#[test]
+fn text_constant_repeating_a_cap_constant() {
+    let md = format!("{MD}{}", edit(TEXTS, "| HEADER_EN |", "| TAGS_MAX |"));
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:43:3: error: duplicate constant `TAGS_MAX`",
+    );
+}
+
+#[test]
+fn text_value_not_one_code_span() {
+    let md = format!(
+        "{MD}{}",
+        edit(TEXTS, "| `## Constraints` |", "| ## Constraints |")
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:43:15: error: the value of `HEADER_EN` is not one code span",
+    );
+}

@@ -13,17 +13,20 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const listX = args.includes("--list-x-only");
-const corpusDir = join(root, "generated", "corpus");
+// --generated DIR: a directory laid out as generated/ (schema/, corpus/).
+const genAt = args.indexOf("--generated");
+const generated = genAt >= 0 ? args[genAt + 1] : join(root, "generated");
+const corpusDir = join(generated, "corpus");
 const specs = existsSync(corpusDir) ? readdirSync(corpusDir).sort() : [];
 if (specs.length === 0) {
-  console.error("no corpus under generated/corpus/");
+  console.error(`no corpus under ${corpusDir}/`);
   process.exit(1);
 }
 const results = [];
 const failures = [];
 for (const dir of specs) {
   const corpus = JSON.parse(readFileSync(join(corpusDir, dir, "cases.json"), "utf8"));
-  const schema = JSON.parse(readFileSync(join(root, "generated", corpus.schema), "utf8"));
+  const schema = JSON.parse(readFileSync(join(generated, corpus.schema), "utf8"));
   // strict: false lets the x- keywords through as annotations; unicodeRegExp keeps \u escapes
   // in `pattern` meaning code points.
   // ajv 8 counts minLength/maxLength in code points by default (its `unicode` option is

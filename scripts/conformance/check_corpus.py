@@ -25,16 +25,19 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
     ap.add_argument("--list-x-only", action="store_true")
+    ap.add_argument("--generated", default=str(ROOT / "generated"),
+                    help="a directory laid out as generated/ (schema/, corpus/)")
     args = ap.parse_args()
+    generated = pathlib.Path(args.generated)
     results, failures = [], []
-    paths = sorted((ROOT / "generated" / "corpus").glob("*/cases.json"))
+    paths = sorted((generated / "corpus").glob("*/cases.json"))
     if not paths:
-        print("no corpus under generated/corpus/", file=sys.stderr)
+        print(f"no corpus under {generated}/corpus/", file=sys.stderr)
         return 1
     for path in paths:
         corpus = json.loads(path.read_text(encoding="utf-8"))
         spec = corpus["spec"]
-        schema = json.loads((ROOT / "generated" / corpus["schema"]).read_text(encoding="utf-8"))
+        schema = json.loads((generated / corpus["schema"]).read_text(encoding="utf-8"))
         Draft202012Validator.check_schema(schema)
         validator = Draft202012Validator(schema)
         row = {"consumer": f"python jsonschema {JSONSCHEMA_VERSION}", "spec": spec,

@@ -20,6 +20,20 @@ fi
 $py scripts/conformance/check_corpus.py --out "$out/python.json" || status=1
 node scripts/conformance/check_corpus.mjs --out "$out/node.json" || status=1
 $py scripts/conformance/check_datamodel.py --out "$out/datamodel.json" || status=1
+
+# 200 seeded random specs (codegen/tests/random_specs.rs, which also checks each case against
+# the spec's rules and the Rust jsonschema): Python jsonschema and ajv over their corpora.
+rnd="$out/random"
+SPECMINT_RANDOM_SPECS_DIR="$rnd" cargo test --quiet -p specmint-codegen --test random_specs >/dev/null
+for consumer in "$py scripts/conformance/check_corpus.py" "node scripts/conformance/check_corpus.mjs"; do
+  if $consumer --generated "$rnd" >"$out/random.txt"; then
+    grep -v "control run" "$out/random.txt" | awk -v who="$(basename "${consumer%% *}")" \
+      '{gsub(",", ""); c += $(NF-5); a += $(NF-3); x += $(NF-1); n++}
+       END {printf "random specs, %s: %d specs, %d cases, %d agreed, %d x-only\n", who, n, c, a, x}'
+  else
+    status=1
+  fi
+done
 $py - "$out" <<'PY'
 import json, pathlib, sys
 rows = []

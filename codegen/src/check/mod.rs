@@ -6,7 +6,7 @@
 //! code of every rule a cell states), `types` (enum, field and union tables; their cells are
 //! read by the free functions of `parse`), `objects` (the root, selectors, defaultable
 //! objects, `[canonical] always_written`), `caps`, `rules` (the sidecar's cross-field rules),
-//! `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
+//! `texts` (`Constant | Value | Meaning` rows), `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
 //! error-code book (`codes::CodeBook`) are structs of their own, so each phase says which it
 //! reads.
 
@@ -20,6 +20,7 @@ mod objects;
 mod parse;
 mod rules;
 mod tables;
+mod texts;
 mod types;
 
 use std::collections::BTreeMap;
@@ -129,6 +130,7 @@ impl Checker<'_> {
         let bom_tolerated = self.bom();
         let max_input_bytes = self.side.max_input_bytes.take().map(|m| m.value);
         let caps = self.caps(&tables.caps, root);
+        let texts = self.texts(&tables.texts);
         self.unique_rules(root);
         self.not_equal_rules(root);
         self.contradiction_rules(root);
@@ -158,6 +160,7 @@ impl Checker<'_> {
             document_name: self.document_name(),
             types: self.index.types(),
             caps,
+            texts,
             errors,
             rules: std::mem::take(&mut self.rules),
             forbidden_keys,

@@ -142,6 +142,18 @@ pub(super) fn parse_type(
                         "write the regex in a code span: string matching `^[a-z]+$`",
                     ));
                 }
+                if let Err(r) = crate::pattern::vet(&code.text) {
+                    // At the construct (after the opening backtick; a `|` is written
+                    // `\\|` in a table cell), or at the code span.
+                    let col = r.offset.map_or(0, |o| {
+                        1 + o + code.text.chars().take(o).filter(|&c| c == '|').count()
+                    });
+                    let pos = Pos {
+                        line: code.pos.line,
+                        col: code.pos.col + col,
+                    };
+                    return Err(Problem::new(pos, r.message, r.hint));
+                }
                 pattern = Some(code.text.clone());
                 s = head.trim_end();
                 if s != "string" {

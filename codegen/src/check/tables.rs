@@ -19,6 +19,7 @@ enum TableKind {
     Forbidden,
     States,
     Transitions,
+    Text,
 }
 
 fn classify(header: &[Cell]) -> Option<TableKind> {
@@ -36,6 +37,7 @@ fn classify(header: &[Cell]) -> Option<TableKind> {
         ["forbidden key", "why"] => Some(TableKind::Forbidden),
         ["state", "terminal", "meaning"] => Some(TableKind::States),
         ["from", "to", "on"] | ["from", "to"] => Some(TableKind::Transitions),
+        ["constant", "value", "meaning"] => Some(TableKind::Text),
         _ => None,
     }
 }
@@ -58,6 +60,8 @@ pub(super) struct Tables<'t> {
     /// States tables (`kind` is [`Kind::Enum`]).
     pub states: Vec<Named<'t>>,
     pub transitions: Vec<&'t Table>,
+    /// Text tables (`Constant | Value | Meaning`).
+    pub texts: Vec<&'t Table>,
 }
 
 /// A row's value that another row of the same table already has, or whose Rust variant it
@@ -102,6 +106,7 @@ impl Checker<'_> {
             forbidden: Vec::new(),
             states: Vec::new(),
             transitions: Vec::new(),
+            texts: Vec::new(),
         };
         let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
         for t in all {
@@ -126,6 +131,10 @@ impl Checker<'_> {
                 }
                 TableKind::Transitions => {
                     out.transitions.push(t);
+                    continue;
+                }
+                TableKind::Text => {
+                    out.texts.push(t);
                     continue;
                 }
             };

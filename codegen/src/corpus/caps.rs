@@ -6,14 +6,14 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::*;
 
-/// Scripts a char cap is exercised in: (name, unit string, scalar values per unit). The unit
-/// is repeated; an odd remainder is filled with ASCII `a`.
-const SCRIPTS: &[(&str, &str, usize)] = &[
-    ("ascii", "a", 1),
-    ("latin", "\u{e9}", 1),
-    ("cjk", "\u{5b57}", 1),
-    ("emoji", "\u{1f600}", 1),
-    ("combining", "e\u{301}", 2),
+/// Scripts a char cap is exercised in: (name, unit). The unit's chars are repeated (a
+/// combining pair may end cut after its base letter).
+const SCRIPTS: &[(&str, &str)] = &[
+    ("ascii", "a"),
+    ("latin", "\u{e9}"),
+    ("cjk", "\u{5b57}"),
+    ("emoji", "\u{1f600}"),
+    ("combining", "e\u{301}"),
 ];
 
 impl<'a> Gen<'a> {
@@ -29,12 +29,23 @@ impl<'a> Gen<'a> {
         } else {
             path.to_owned()
         };
-        for (script, unit, per) in SCRIPTS {
+        let seed = self
+            .synth_text(f, 0)
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let mut missing = Vec::new();
+        for (script, unit) in SCRIPTS {
             for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
                 if len == 0 && f.ty.non_blank {
                     continue;
                 }
-                let s = text(unit, *per, len);
+                // A value of `len` chars in the script that keeps the field's other rules
+                // (its pattern, for one); ASCII may also reuse the seed's own characters.
+                let Some(s) = fit::fit_any(f, &seed, unit, *script == "ascii", len) else {
+                    missing.push(format!("{script} {label}"));
+                    continue;
+                };
                 let value = if f.ty.array { json!([s]) } else { json!(s) };
                 let doc = self.with(base, hops, value);
                 let over = len > n;
@@ -47,7 +58,7 @@ impl<'a> Gen<'a> {
                 let mut traps = Vec::new();
                 let bytes = s.len();
                 let utf16 = s.encode_utf16().count();
-                let graphemes = len - if *per == 2 { len / 2 } else { 0 };
+                let graphemes = len - s.chars().filter(|&c| c == '\u{301}').count();
                 if (bytes > n) != over {
                     traps.push("bytes");
                 }
@@ -63,6 +74,12 @@ impl<'a> Gen<'a> {
                     ), format!("max_chars:{}", cap.constant), doc).errors(errors).traps(traps));
             }
         }
+        if !missing.is_empty() {
+            self.notes.push(format!(
+                "max_chars.{path}: no value keeps the other rules of `{at}` for {}",
+                missing.join(", ")
+            ));
+        }
     }
 
     pub(super) fn item_caps(&mut self, base: &Value, loc: &Loc<'a, '_>) {
@@ -72,6 +89,9 @@ impl<'a> Gen<'a> {
             let n = cap.value as usize;
             for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
                 let items = self.spread(f, len);
+                if !self.distinct(f, &format!("max_items.{path}.{label}"), &items) {
+                    continue;
+                }
                 let doc = self.with(base, hops, Value::Array(items));
                 let errors = if len > n {
                     vec![(cap.code.clone(), path.to_owned())]
@@ -101,6 +121,9 @@ impl<'a> Gen<'a> {
                 for it in &mut items {
                     it[&g.by.key] = json!(first);
                 }
+                if !self.distinct(f, &format!("max_items_per_group.{path}.{label}"), &items) {
+                    continue;
+                }
                 let doc = self.with(base, hops, Value::Array(items));
                 let errors = if len > n {
                     vec![(g.cap.code.clone(), path.to_owned())]
@@ -129,6 +152,9 @@ impl<'a> Gen<'a> {
                     .is_none_or(|c| c.value > n as u64)
             {
                 let items = self.spread(f, n + 1);
+                if !self.distinct(f, &format!("max_items_per_group.{path}.spread"), &items) {
+                    continue;
+                }
                 let doc = self.with(base, hops, Value::Array(items));
                 self.push(
                     &loc.scope,
@@ -149,45 +175,103 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Whether `items` keep the uniqueness rules of `f`; when not, the probe `id` is left
+    /// out and the corpus notes why.
+    fn distinct(&mut self, f: &Field, id: &str, items: &[Value]) -> bool {
+        let Some(k) = fit::repeated(f, items) else {
+            return true;
+        };
+        self.notes.push(format!(
+            "{id}: left out, its {} items cannot all differ under the uniqueness rule (`{k}` repeats)",
+            items.len()
+        ));
+        false
+    }
+
     /// The document byte cap at N-1, N, N+1 (compact JSON of the normalized document), padded
-    /// through a root string field without rules of its own.
+    /// through a root string field without rules of its own; without one, through a root
+    /// text field without a char cap, with a value that keeps its other rules (ASCII).
     pub(super) fn byte_cap(&mut self, base: &Value) {
         let root = self.spec.root_object();
         let Some(cap) = root.max_json_bytes.clone() else {
             return;
         };
-        let pad = root.fields.iter().find(|f| {
+        let unruled = root.fields.iter().find(|f| {
             !f.required
                 && f.ty.base == Base::String
                 && !f.ty.non_blank
                 && f.rules == FieldRules::default()
                 && base.get(&f.key).is_none()
         });
-        let Some(pad) = pad else {
+        if let Some(pad) = unruled {
+            self.byte_cap_cases(base, &cap, pad, &[("ascii", "a"), ("cjk", "\u{5b57}")]);
+            return;
+        }
+        let ruled = root.fields.iter().find(|f| {
+            f.ty.base == Base::String
+                && !f.ty.array
+                && f.ty.literal.is_none()
+                && f.rules.max_chars.is_none()
+        });
+        let Some(pad) = ruled else {
             self.notes.push(format!(
-                "no root string field without rules to pad with: the byte cap {} has no N-1/N/N+1 cases",
+                "no root text field without a char cap to pad with: the byte cap {} has no N-1/N/N+1 cases",
                 cap.constant
             ));
             return;
         };
+        self.byte_cap_cases(base, &cap, pad, &[("ascii", "a")]);
+    }
+
+    /// The byte-cap cases padded through `pad`, in each script.
+    fn byte_cap_cases(
+        &mut self,
+        base: &Value,
+        cap: &CapUse,
+        pad: &Field,
+        scripts: &[(&str, &str)],
+    ) {
         let n = cap.value;
-        for (script, unit) in [("ascii", "a"), ("cjk", "\u{5b57}")] {
+        let seed = match base.get(&pad.key).and_then(Value::as_str) {
+            Some(s) => s.to_owned(),
+            None => self
+                .synth_text(pad, 0)
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        };
+        let probe = |s: String| {
+            let mut d = base.clone();
+            d[&pad.key] = if pad.ty.array { json!([s]) } else { json!(s) };
+            d
+        };
+        let mut missing = Vec::new();
+        for (script, unit) in scripts {
             for (label, target) in [("n-1", n - 1), ("n", n), ("n+1", n + 1)] {
-                let probe = |s: String| {
-                    let mut d = base.clone();
-                    let v = if pad.ty.array { json!([s]) } else { json!(s) };
-                    d[&pad.key] = v;
-                    d
+                let at_seed = self.canonical_bytes(&probe(seed.clone()));
+                let value = if pad.rules == FieldRules::default() && !pad.ty.non_blank {
+                    // Unruled: any text; `unit`s then ASCII for the rest.
+                    let empty = self.canonical_bytes(&probe(String::new()));
+                    target.checked_sub(empty).map(|room| {
+                        let room = room as usize;
+                        let k = room / unit.len();
+                        unit.repeat(k) + &"a".repeat(room - k * unit.len())
+                    })
+                } else {
+                    // One ASCII byte per char added to (or cut from) the seed.
+                    let len = seed.chars().count() as u64;
+                    (len + target)
+                        .checked_sub(at_seed)
+                        .and_then(|want| fit::fit_any(pad, &seed, unit, true, want as usize))
                 };
-                let empty = self.canonical_bytes(&probe(String::new()));
-                let Some(room) = target.checked_sub(empty) else {
+                let Some(doc) = value.map(probe) else {
+                    missing.push(format!("{script} {label}"));
                     continue;
                 };
-                let room = room as usize;
-                let k = room / unit.len();
-                let s = unit.repeat(k) + &"a".repeat(room - k * unit.len());
-                let doc = probe(s);
-                debug_assert_eq!(self.canonical_bytes(&doc), target);
+                if self.canonical_bytes(&doc) != target {
+                    missing.push(format!("{script} {label}"));
+                    continue;
+                }
                 let errors = if target > n {
                     vec![(cap.code.clone(), String::new())]
                 } else {
@@ -198,6 +282,13 @@ impl<'a> Gen<'a> {
                         pad.key, cap.constant
                     ), format!("max_bytes:{}", cap.constant), doc).x_only().errors(errors));
             }
+        }
+        if !missing.is_empty() {
+            self.notes.push(format!(
+                "max_bytes: no value of `{}` keeps its rules and gives {}",
+                pad.key,
+                missing.join(", ")
+            ));
         }
     }
 }

@@ -15,9 +15,15 @@ impl<'a> Gen<'a> {
             return;
         };
         let exact = !u.ignore_case && !u.trim;
-        let a = format!("Item{}", self.synth_text(f, 20).as_str().unwrap_or("u"));
+        // Values that keep the items' own rules (pattern, cap), and variants of them.
+        let synth = |i| self.synth_text(f, i).as_str().unwrap_or("u").to_owned();
+        let mut a = format!("Item{}", synth(20));
+        let mut b = format!("{a}2");
+        if !fit::keeps_all(f, &a) || !fit::keeps_all(f, &b) {
+            (a, b) = (synth(1), synth(2));
+        }
         let mut cases: Vec<(&str, Vec<String>, bool)> = vec![
-            ("distinct", vec![a.clone(), format!("{a}2")], true),
+            ("distinct", vec![a.clone(), b], true),
             ("repeat", vec![a.clone(), a.clone()], false),
         ];
         cases.push((
@@ -27,6 +33,15 @@ impl<'a> Gen<'a> {
         ));
         cases.push(("padded", vec![a.clone(), format!(" {a}\u{3000}")], !u.trim));
         for (label, items, ok) in cases {
+            // A variant that breaks the items' own rules, or is no variant, says nothing.
+            if items[0] == items[1] && label != "repeat"
+                || !items.iter().all(|s| fit::keeps_all(f, s))
+            {
+                self.notes.push(format!(
+                    "unique.{path}.{label}: left out, no such pair keeps the items' own rules"
+                ));
+                continue;
+            }
             let doc = self.with(base, hops, json!(items));
             self.push(
                 &loc.scope,
@@ -49,13 +64,40 @@ impl<'a> Gen<'a> {
         let f = last.field;
         for u in &f.rules.unique_by {
             let mut items = self.spread(f, 2);
-            let first = "Key1".to_owned();
+            // The key member, when it is text: its folds must keep its own rules.
+            let member = self
+                .object_of(f)
+                .and_then(|o| o.fields.iter().find(|m| m.key == u.key.key))
+                .filter(|m| m.ty.base == Base::String && !m.ty.array);
+            let Some(member) = member else {
+                // Not text: an exact repeat of the first item's key.
+                let first = items[0][&u.key.key].clone();
+                items[1][&u.key.key] = first.clone();
+                let doc = self.with(base, hops, Value::Array(items));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("unique.{path}.duplicate"),
+                        format!("`{path}[1].{}` {first} duplicates the first", u.key.key),
+                        "unique",
+                        doc,
+                    )
+                    .x_only()
+                    .errors(vec![(u.code.clone(), format!("{path}[1].{}", u.key.key))]),
+                );
+                continue;
+            };
+            let mut first = "Key1".to_owned();
+            if !fit::keeps_all(member, &first) {
+                first = items[0][&u.key.key].as_str().unwrap_or_default().to_owned();
+            }
             let mut second = first.clone();
-            if u.ignore_case {
+            if u.ignore_case && fit::keeps_all(member, &second.to_lowercase()) {
                 second = second.to_lowercase();
             }
-            if u.trim {
-                second = format!(" {second}\u{3000}");
+            let padded = format!(" {second}\u{3000}");
+            if u.trim && fit::keeps_all(member, &padded) {
+                second = padded;
             }
             items[0][&u.key.key] = json!(first);
             items[1][&u.key.key] = json!(second);
@@ -71,8 +113,9 @@ impl<'a> Gen<'a> {
                 .x_only()
                 .errors(vec![(u.code.clone(), format!("{path}[1].{}", u.key.key))]),
             );
-            if !u.ignore_case {
-                items[1][&u.key.key] = json!(first.to_lowercase());
+            let lower = first.to_lowercase();
+            if !u.ignore_case && lower != first && fit::keeps_all(member, &lower) {
+                items[1][&u.key.key] = json!(lower);
                 let doc = self.with(base, hops, Value::Array(items));
                 self.push(
                     &loc.scope,

@@ -12,6 +12,7 @@ mod canonical;
 mod caps;
 mod choices;
 mod cross_field;
+mod fit;
 mod locate;
 mod objects;
 mod required;
@@ -24,7 +25,6 @@ use serde_json::{json, Map, Value};
 use crate::model::*;
 
 use locate::{dotted, join, owner_path, scope_of, Hop};
-use synth::text;
 
 /// Expected `(code, path)` violations.
 type Expected = Vec<(String, String)>;
@@ -183,11 +183,43 @@ impl<'a> Gen<'a> {
     /// Adds a case under `scope` (the id prefix of its location); a mutation that also
     /// pushes the document over its byte cap says so.
     fn push(&mut self, scope: &str, mut case: Case) {
+        // A value the mutation did not mean to break (a synthesized item that cannot keep
+        // its pattern, say): the case would be false, so it is left out.
+        let mut stray = Vec::new();
+        fit::text_violations(
+            self.spec,
+            self.spec.root_object(),
+            &case.document,
+            "",
+            &mut stray,
+        );
+        if let Some((code, path)) = stray.iter().find(|e| !case.errors.contains(e)) {
+            self.notes.push(format!(
+                "{scope}{}: left out, its document also breaks `{code}` at `{path}`",
+                case.id
+            ));
+            return;
+        }
         if let Some(cap) = &self.spec.root_object().max_json_bytes {
-            if !case.rule.starts_with("max_bytes")
+            // A document that is not the shape is never written back, so never measured.
+            let parsed = !case
+                .errors
+                .iter()
+                .any(|(c, _)| *c == self.spec.errors.parse);
+            if parsed
+                && !case.rule.starts_with("max_bytes")
                 && self.canonical_bytes(&case.document) > cap.value
             {
+                if case.errors.is_empty() && case.expressible {
+                    // Only the byte cap, an x- rule, refuses it.
+                    case = case.because(format!(
+                        "the document is over the byte cap {}, an x- rule",
+                        cap.constant
+                    ));
+                }
                 case.errors.push((cap.code.clone(), String::new()));
+                // Refused whatever a naive counter says: no trap.
+                case.traps.clear();
             }
         }
         case.id = format!("{scope}{}", case.id);

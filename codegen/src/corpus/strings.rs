@@ -64,11 +64,8 @@ impl<'a> Gen<'a> {
         for (label, s, blank, what) in cases {
             let value = if f.ty.array { json!([s]) } else { json!(s) };
             let doc = self.with(base, hops, value);
-            let errors = if *blank {
-                vec![(code.clone(), at.clone())]
-            } else {
-                vec![]
-            };
+            let mut errors = unless(!blank, code.clone(), at.clone());
+            errors.extend(fit::over_cap(f, &at, s));
             self.push(
                 &loc.scope,
                 Case::new(
@@ -116,7 +113,12 @@ impl<'a> Gen<'a> {
                     "equals",
                     doc,
                 )
-                .errors(vec![(code.clone(), path.to_owned())]),
+                .errors(fit::and_cap(
+                    f,
+                    path,
+                    &m,
+                    vec![(code.clone(), path.to_owned())],
+                )),
             );
         }
     }
@@ -146,6 +148,14 @@ impl<'a> Gen<'a> {
             ("upper", good.to_uppercase()),
             ("lower", good.to_lowercase()),
             ("x", "x".to_owned()),
+            // Where the engines used to disagree: Unicode digits and spaces, and Python's
+            // `$` before a final line feed.
+            (
+                "arabic_indic_digit",
+                good.replacen(|c: char| c.is_ascii_digit(), "\u{663}", 1),
+            ),
+            ("nbsp", format!("{good}\u{a0}")),
+            ("trailing_lf", format!("{good}\n")),
         ];
         if !f.ty.non_blank {
             cands.push(("empty", String::new()));
@@ -168,7 +178,12 @@ impl<'a> Gen<'a> {
                     "pattern",
                     doc,
                 )
-                .errors(unless(ok, code.clone(), path.to_owned())),
+                .errors(fit::and_cap(
+                    f,
+                    path,
+                    &v,
+                    unless(ok, code.clone(), path.to_owned()),
+                )),
             );
         }
     }
@@ -211,7 +226,12 @@ impl<'a> Gen<'a> {
                     "relative_path",
                     doc,
                 )
-                .errors(unless(ok, code.clone(), path.to_owned())),
+                .errors(fit::and_cap(
+                    f,
+                    path,
+                    v,
+                    unless(ok, code.clone(), path.to_owned()),
+                )),
             );
         }
     }

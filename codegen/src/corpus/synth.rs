@@ -20,13 +20,6 @@ pub(super) fn token(mut i: usize) -> String {
     String::from_utf8(out).expect("ascii")
 }
 
-/// `n` Unicode scalar values in a script.
-pub(super) fn text(unit: &str, per: usize, n: usize) -> String {
-    let mut s = unit.repeat(n / per);
-    s.push_str(&"a".repeat(n % per));
-    s
-}
-
 /// Every string value under the key `key` anywhere in `v`.
 pub(super) fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
     match v {
@@ -41,6 +34,16 @@ pub(super) fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
             }
         }
         Value::Array(a) => a.iter().for_each(|x| strings_under(x, key, out)),
+        _ => {}
+    }
+}
+
+/// Every string anywhere in `v`.
+fn all_strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Object(m) => m.values().for_each(|x| all_strings(x, out)),
+        Value::Array(a) => a.iter().for_each(|x| all_strings(x, out)),
         _ => {}
     }
 }
@@ -118,6 +121,14 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The table of an object-typed field's items or value.
+    pub(super) fn object_of(&self, f: &Field) -> Option<&'a Object> {
+        match &f.ty.base {
+            Base::Object(n) => self.object(n),
+            _ => None,
+        }
+    }
+
     pub(super) fn enum_values(&self, name: &str) -> Vec<&'a str> {
         match self.spec.type_def(name) {
             Some(TypeDef::Enum(e)) => e.values.iter().map(|v| v.value.as_str()).collect(),
@@ -160,15 +171,19 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A valid text value of a field: its literal, a value matching its pattern (taken from
-    /// the spec's valid examples), or a token.
+    /// A valid text value of a field (item `i`): its literal, a value matching its pattern
+    /// (taken from the spec's valid examples, variant `i` of it), or a token.
     pub(super) fn synth_text(&self, f: &Field, i: usize) -> Value {
         if let Some(lit) = &f.ty.literal {
             return json!(lit);
         }
         if let Some(p) = &f.ty.pattern {
             if let Some(v) = self.example_text(f, p) {
-                return json!(v);
+                // Distinct items stay distinct under the strictest uniqueness rule.
+                return json!(fit::variant(f, &v, i).unwrap_or(v));
+            }
+            if let Some(v) = fit::invent(p).filter(|v| fit::keeps_all(f, v)) {
+                return json!(fit::variant(f, &v, i).unwrap_or(v));
             }
         }
         json!(token(i))
@@ -183,7 +198,18 @@ impl<'a> Gen<'a> {
                 strings_under(&v, &f.key, &mut found);
             }
         }
-        found.into_iter().find(|s| re.is_match(s))
+        let fits = |s: &String| re.is_match(s) && fit::keeps_all(f, s);
+        if let Some(s) = found.into_iter().find(fits) {
+            return Some(s);
+        }
+        // Under another key: any string of the examples that keeps the field's rules.
+        let mut all = Vec::new();
+        for e in &self.spec.examples {
+            if let Ok(v) = serde_json::from_str::<Value>(&e.text) {
+                all_strings(&v, &mut all);
+            }
+        }
+        all.into_iter().find(fits)
     }
 
     /// A valid value of a required field's full type.
@@ -315,6 +341,7 @@ impl<'a> Gen<'a> {
     pub(super) fn elements(&self, f: &Field, count: usize) -> Vec<Value> {
         (0..count)
             .map(|i| match &f.ty.base {
+                Base::String => self.synth_text(f, i),
                 Base::Object(n) => match self.object(n) {
                     Some(o) => self.synth_object(o, i, 0),
                     None => Value::Null,

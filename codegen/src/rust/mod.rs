@@ -167,7 +167,13 @@ impl Ctx<'_> {
             let v = usize_lit(cap.value);
             quote!(#d pub const #name: usize = #v;)
         });
-        quote!(#(#items)*)
+        let texts = self.spec.texts.iter().map(|t| {
+            let d = doc(&t.meaning);
+            let name = ident(&t.constant);
+            let v = &t.value;
+            quote!(#d pub const #name: &str = #v;)
+        });
+        quote!(#(#items)* #(#texts)*)
     }
 
     fn default_expr(&self, ty: &TypeRef, v: &DefaultValue) -> TokenStream {

@@ -1,0 +1,360 @@
+//! Values that keep a field's text rules while a probe changes one thing: a length, or
+//! which item it is. A patterned value is found by editing a matching seed; where no edit
+//! gives one, the probe is left out and the corpus notes why.
+
+use std::collections::BTreeSet;
+
+use regex_lite::Regex;
+
+use crate::model::*;
+
+/// What an edited value may use besides the seed's own characters.
+const ALPHABET: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+
+/// The most candidates tried for one distinct variant.
+const TRIES: usize = 20_000;
+
+/// `seed` with the chars `at..at + del` replaced by `ins`.
+fn splice(seed: &[char], at: usize, del: usize, ins: &str) -> String {
+    let mut s: String = seed[..at].iter().collect();
+    s.push_str(ins);
+    s.extend(&seed[at + del..]);
+    s
+}
+
+/// `n` chars of `unit` repeated (a partial unit at the end).
+fn fill(unit: &str, n: usize) -> String {
+    unit.chars().cycle().take(n).collect()
+}
+
+/// The field's own text rules, other than its caps: literal, pattern, relative path,
+/// non-blank.
+pub(super) struct TextRules<'f> {
+    f: &'f Field,
+    re: Option<Regex>,
+}
+
+impl<'f> TextRules<'f> {
+    pub(super) fn of(f: &'f Field) -> Self {
+        let re = f.ty.pattern.as_deref().and_then(|p| Regex::new(p).ok());
+        TextRules { f, re }
+    }
+
+    /// Whether `s` keeps them.
+    pub(super) fn keep(&self, s: &str) -> bool {
+        let ty = &self.f.ty;
+        if let Some(lit) = &ty.literal {
+            return s == lit;
+        }
+        let blank = s.trim().is_empty();
+        let refused = (ty.non_blank && blank) || (ty.relative_path && s.is_empty());
+        !refused && self.re.as_ref().is_none_or(|re| re.is_match(s))
+    }
+}
+
+/// Whether `s` keeps every rule of the text field `f`: its text rules and its char cap.
+pub(super) fn keeps_all(f: &Field, s: &str) -> bool {
+    TextRules::of(f).keep(s)
+        && f.rules
+            .max_chars
+            .as_ref()
+            .is_none_or(|c| s.chars().count() as u64 <= c.value)
+}
+
+/// The char-cap violation of `s` at `at`, if `s` is over `f`'s cap: a probe of another
+/// text rule that also breaks the cap says so.
+pub(super) fn over_cap(f: &Field, at: &str, s: &str) -> Option<(String, String)> {
+    let cap = f.rules.max_chars.as_ref()?;
+    (s.chars().count() as u64 > cap.value).then(|| (cap.code.clone(), at.to_owned()))
+}
+
+/// `rule`'s errors with the cap's before them, in the order the validator checks a text:
+/// blank, then the cap, then literal, pattern and relative path.
+pub(super) fn and_cap(
+    f: &Field,
+    at: &str,
+    s: &str,
+    rule: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut out: Vec<_> = over_cap(f, at, s).into_iter().collect();
+    out.extend(rule);
+    out
+}
+
+/// A value of exactly `want` chars that keeps `f`'s text rules and holds `unit`: `seed`
+/// with one run replaced by `unit`s (or, for `want` under the seed's length, cut), the
+/// smallest edit nearest the end first. `None` when no such edit gives one.
+pub(super) fn fit(f: &Field, seed: &str, unit: &str, want: usize) -> Option<String> {
+    let rules = TextRules::of(f);
+    if f.ty.pattern.is_none() && f.ty.literal.is_none() {
+        let s = fill(unit, want);
+        return rules.keep(&s).then_some(s);
+    }
+    let seed: Vec<char> = seed.chars().collect();
+    let len = seed.len();
+    for del in 0..=len {
+        let Some(ins) = (want + del).checked_sub(len) else {
+            continue;
+        };
+        let ins = fill(unit, ins);
+        for at in (0..=len - del).rev() {
+            let s = splice(&seed, at, del, &ins);
+            if (ins.is_empty() || s.contains(unit)) && rules.keep(&s) {
+                return Some(s);
+            }
+        }
+    }
+    None
+}
+
+/// [`fit`] with `unit`, then (`own`) with each ASCII letter or digit of the seed.
+pub(super) fn fit_any(f: &Field, seed: &str, unit: &str, own: bool, want: usize) -> Option<String> {
+    let own: BTreeSet<char> = if own {
+        seed.chars().filter(char::is_ascii_alphanumeric).collect()
+    } else {
+        BTreeSet::new()
+    };
+    std::iter::once(unit.to_owned())
+        .chain(own.into_iter().map(String::from))
+        .find_map(|u| fit(f, seed, &u, want))
+}
+
+/// How two texts compare for the strictest uniqueness rule: trimmed, ignoring case.
+pub(super) fn folded(s: &str) -> String {
+    s.trim().to_lowercase()
+}
+
+/// Variant `i` of `seed` (variant 0 is the seed) that keeps `f`'s text rules and has its
+/// length, all variants distinct even ignoring case and surrounding space: one or two
+/// chars replaced, nearest the end first.
+pub(super) fn variant(f: &Field, seed: &str, i: usize) -> Option<String> {
+    if i == 0 {
+        return Some(seed.to_owned());
+    }
+    let rules = TextRules::of(f);
+    let chars: Vec<char> = seed.chars().collect();
+    let mut seen = BTreeSet::from([folded(seed)]);
+    let mut found = 0;
+    let mut tries = 0;
+    for width in 1..=2.min(chars.len()) {
+        for at in (0..=chars.len() - width).rev() {
+            for a in ALPHABET.chars() {
+                for b in ALPHABET
+                    .chars()
+                    .take(if width == 2 { ALPHABET.len() } else { 1 })
+                {
+                    tries += 1;
+                    if tries > TRIES {
+                        return None;
+                    }
+                    let ins: String = if width == 2 {
+                        [a, b].iter().collect()
+                    } else {
+                        a.to_string()
+                    };
+                    let s = splice(&chars, at, width, &ins);
+                    if rules.keep(&s) && seen.insert(folded(&s)) {
+                        found += 1;
+                        if found == i {
+                            return Some(s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The first value that repeats among `items` under a uniqueness rule of `f` (compared
+/// trimmed and ignoring case, the strictest fold), for a probe that must not break it.
+pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String> {
+    let key = |v: &serde_json::Value| match v.as_str() {
+        Some(s) => folded(s),
+        None => v.to_string(),
+    };
+    let mut lists: Vec<Vec<String>> = Vec::new();
+    if f.rules.unique.is_some() {
+        lists.push(items.iter().map(key).collect());
+    }
+    for u in &f.rules.unique_by {
+        lists.push(
+            items
+                .iter()
+                .filter_map(|it| it.get(&u.key.key))
+                .map(key)
+                .collect(),
+        );
+    }
+    lists.into_iter().find_map(|l| {
+        let mut seen = BTreeSet::new();
+        l.into_iter().find(|k| !seen.insert(k.clone()))
+    })
+}
+
+/// The text-rule violations (blank, char cap, pattern) of the text fields in `v`, read as
+/// object `o` at `at`: a probe's document is checked for violations its mutation did not
+/// mean, so a case never carries one by accident.
+pub(super) fn text_violations(
+    spec: &Spec,
+    o: &Object,
+    v: &serde_json::Value,
+    at: &str,
+    out: &mut Vec<(String, String)>,
+) {
+    let Some(m) = v.as_object() else {
+        return;
+    };
+    for f in &o.fields {
+        let Some(x) = m.get(&f.key) else {
+            continue;
+        };
+        let path = super::join(at, &f.key);
+        let items: Vec<(String, &serde_json::Value)> = match (f.ty.array, x.as_array()) {
+            (true, Some(a)) => a
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (format!("{path}[{i}]"), e))
+                .collect(),
+            (true, None) => continue,
+            (false, _) => vec![(path, x)],
+        };
+        for (p, e) in items {
+            match &f.ty.base {
+                Base::String => {
+                    let Some(s) = e.as_str() else { continue };
+                    if let Some(code) = &f.rules.non_blank {
+                        if f.ty.non_blank && s.trim().is_empty() {
+                            out.push((code.clone(), p.clone()));
+                        }
+                    }
+                    out.extend(over_cap(f, &p, s));
+                    if let (Some(code), Some(re)) = (&f.rules.pattern, &f.ty.pattern) {
+                        if Regex::new(re).is_ok_and(|re| !re.is_match(s)) {
+                            out.push((code.clone(), p.clone()));
+                        }
+                    }
+                }
+                Base::Object(n) => {
+                    if let Some(TypeDef::Object(inner)) = spec.type_def(n) {
+                        text_violations(spec, inner, e, &p, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A value matching `pattern` with no example to start from: the pattern read as a string,
+/// each class taken as its first allowed character, each group as its first alternative,
+/// each repeat at its least count (`+` once); then single characters repeated. `None` when
+/// neither matches.
+pub(super) fn invent(pattern: &str) -> Option<String> {
+    let re = Regex::new(pattern).ok()?;
+    let first_of = |class: &str| {
+        let re = Regex::new(&format!("^{class}$")).ok()?;
+        ALPHABET
+            .chars()
+            .chain(" ./:".chars())
+            .find(|c| re.is_match(&c.to_string()))
+    };
+    // Frames: (atoms, still taking atoms: false after the first `|`).
+    let mut frames: Vec<(Vec<String>, bool)> = vec![(Vec::new(), true)];
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let (atoms, taking) = frames.last_mut()?;
+        let taking = *taking;
+        match c {
+            '^' | '$' => {}
+            '\\' => {
+                i += 1;
+                if taking {
+                    atoms.push(chars.get(i)?.to_string());
+                }
+            }
+            '[' => {
+                let start = i;
+                i += 1;
+                if chars.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&']') {
+                    i += 1;
+                }
+                while *chars.get(i)? != ']' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                if taking {
+                    let class: String = chars[start..=i].iter().collect();
+                    atoms.push(first_of(&class)?.to_string());
+                }
+            }
+            '(' => {
+                if chars.get(i + 1) == Some(&'?') {
+                    i += 2;
+                }
+                frames.push((Vec::new(), taking));
+            }
+            '|' => frames.last_mut()?.1 = false,
+            ')' => {
+                let (inner, _) = frames.pop()?;
+                let (atoms, taking) = frames.last_mut()?;
+                if *taking {
+                    atoms.push(inner.concat());
+                }
+            }
+            '*' | '?' => {
+                if taking {
+                    atoms.pop();
+                }
+            }
+            '+' => {}
+            '{' => {
+                let end = i + chars[i..].iter().position(|&c| c == '}')?;
+                let body: String = chars[i + 1..end].iter().collect();
+                let least: usize = body.split(',').next()?.trim().parse().ok()?;
+                if taking {
+                    let last = atoms.pop()?;
+                    atoms.push(last.repeat(least));
+                }
+                i = end;
+            }
+            _ => {
+                if taking {
+                    atoms.push(c.to_string());
+                }
+            }
+        }
+        i += 1;
+    }
+    let s = frames.pop()?.0.concat();
+    if re.is_match(&s) {
+        return Some(s);
+    }
+    (1..=8)
+        .flat_map(|n| ALPHABET.chars().map(move |c| c.to_string().repeat(n)))
+        .find(|s| re.is_match(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invented_values_match_their_pattern() {
+        for (p, want) in [
+            ("^pkg_[A-Za-z0-9_-]{1,63}$", "pkg_a"),
+            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "0000-00-00"),
+            ("^https?://[a-z0-9-]+(?:\\.[a-z0-9-]+)*(?:/[a-z0-9_-]*)*$", "http://a"),
+            ("^(?:red|green|blue)$", "red"),
+            ("^v[0-9]+\\.[0-9]+$", "v0.0"),
+            ("^[^/\\n]+$", "a"),
+            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", "0000-00-00T00:00:00Z"),
+        ] {
+            assert_eq!(invent(p).as_deref(), Some(want), "{p}");
+        }
+    }
+}
