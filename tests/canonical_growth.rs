@@ -37,7 +37,9 @@ fn every_spec_states_a_bound_where_one_is_known() {
             // `,"irreversible":false` (21), a tool_scope's `,"allowed":[]` (13) and
             // `,"denied":[]` (12).
             ("task_packet", Some(110)),
-            ("taskpack", Some(0)),
+            // Open objects and `any` values are written back verbatim: no bound, always
+            // measured.
+            ("taskpack", None),
         ]
     );
 }
@@ -67,7 +69,8 @@ fn no_accepted_corpus_case_grows_past_the_bound() {
             checked += 1;
         }
     }
-    assert!(checked > 200, "only {checked} cases checked");
+    // TaskPack has no bound (its open objects), so its cases are not among them.
+    assert!(checked > 150, "only {checked} cases checked");
 }
 
 /// The growth the bound allows for, taken one source at a time and all together.

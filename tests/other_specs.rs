@@ -201,12 +201,71 @@ fn taskpack_refusals_name_the_ask_the_version_and_the_attachment() {
 
 #[test]
 fn fact_scope_defaults_to_machine() {
-    let input = r#"{"taskpack":"0.1","encoding":"flat","passport":{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z","lineage":{"root_id":"TP-1","from_version":1},"passport":{"goal":"g","facts":[{"text":"it builds"}]}}}"#;
+    let input = r#"{"taskpack":"0.1","encoding":"flat","passport":{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z","lineage":{"root_id":"TP-1","from_version":1},"passport":{"goal":"g","facts":[{"claim":"it builds"}]}}}"#;
     let pack = specmint::taskpack::FlatTaskPack::from_json_str(input).unwrap();
     assert_eq!(
         pack.passport.passport.facts[0].scope,
         specmint::taskpack::FactScope::Machine
     );
+}
+
+/// The task state, its facts and decisions are open (spec/taskpack.md): listed members are
+/// typed and checked, the others come back verbatim, in their order, after the listed ones.
+#[test]
+fn taskpack_open_objects_keep_unlisted_members_verbatim_in_order() {
+    use specmint::runtime::json::Json;
+    let input = r#"{"taskpack":"0.1","encoding":"flat","passport":{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z","lineage":{"root_id":"TP-1","from_version":1},"passport":{"zeta":{"b":1,"a":[2.50,{"y":null,"x":"é"}]},"goal":"g","id":"TP-1","facts":[{"claim":"c","at":"here","scope":"org"}],"alpha":true,"decisions":[{"what":"w","why":"y","by":"ds"}]}}}"#;
+    let pack = specmint::taskpack::FlatTaskPack::from_json_str(input).unwrap();
+    let state = &pack.passport.passport;
+    assert_eq!(state.goal.as_deref(), Some("g"));
+    let keys: Vec<&str> = state
+        .unlisted_members
+        .0
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert_eq!(keys, ["zeta", "id", "alpha"]);
+    assert_eq!(
+        state.unlisted_members.get("id"),
+        Some(&Json::Str("TP-1".into()))
+    );
+    assert_eq!(state.facts[0].unlisted_members.0[0].0, "at");
+    assert_eq!(state.decisions[0].unlisted_members.0[0].0, "by");
+    let written = serde_json::to_string(&pack.passport.passport).unwrap();
+    assert_eq!(
+        written,
+        r#"{"goal":"g","facts":[{"claim":"c","scope":"org","at":"here"}],"decisions":[{"what":"w","why":"y","by":"ds"}],"zeta":{"b":1,"a":[2.5,{"y":null,"x":"é"}]},"id":"TP-1","alpha":true}"#
+    );
+    // A listed member is still checked there, and a forbidden key is still refused.
+    let blank = input.replace(r#""claim":"c""#, r#""claim":" ""#);
+    assert_eq!(
+        verdict("taskpack", &blank),
+        [(
+            "blank_field".to_owned(),
+            "passport.passport.facts[0].claim".to_owned()
+        )]
+    );
+    let hidden = input.replace(r#""alpha":true"#, r#""messages":[]"#);
+    assert_eq!(
+        verdict("taskpack", &hidden),
+        [(
+            "forbidden_field".to_owned(),
+            "passport.passport.messages".to_owned()
+        )]
+    );
+}
+
+/// A flat pack may start with a byte order mark and be far over 1 MiB (spec/taskpack.md).
+#[test]
+fn taskpack_reads_a_bom_and_a_large_flat_pack() {
+    let big = "a".repeat(3 << 20);
+    let input = String::from("\u{feff}")
+        + r#"{"taskpack":"0.1","encoding":"flat","passport":{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z","lineage":{"root_id":"TP-1","from_version":1},"passport":{"current_state":""#
+        + &big
+        + r#""}}}"#;
+    assert!(input.len() > 3 << 20);
+    assert_eq!(verdict("taskpack", &input), []);
+    assert_eq!(specmint::taskpack::DOCUMENT.max_input_bytes, 256 << 20);
 }
 
 #[test]

@@ -402,6 +402,70 @@ fn each_check_has_a_pack_that_fails_only_it() {
     }
 }
 
+/// `specmint validate taskpack` reads a flat pack far over 1 MiB (a 3 MiB attachment inline)
+/// and one that starts with a byte order mark.
+#[test]
+fn validate_reads_a_large_flat_pack_and_a_bom() {
+    let dir = common::scratch("taskpack-validate-large");
+    let file = dir.join("big.taskpack.json");
+    write(
+        &file,
+        Encoding::Flat,
+        &pack_object(|_| {}),
+        &acceptance_attachments(),
+    );
+    assert!(fs::metadata(&file).unwrap().len() > 4 << 20);
+    let out = run(&["validate", "taskpack", path(&file)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(fs::read(&file).unwrap());
+    fs::write(&file, bom).unwrap();
+    let out = run(&["validate", "taskpack", path(&file)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// C0 runs the generated validator on the pack object: a member of the wrong type or a blank
+/// fact fails C0 alone, named by its path; members of the open task state are not refused.
+#[test]
+fn c0_judges_the_pack_object_with_the_generated_validator() {
+    let dir = common::scratch("taskpack-c0-model");
+    let file = dir.join("a.taskpack");
+    let passport = pack_object(|v| {
+        v["landing_checks"][0]["required"] = "yes".into();
+        v["passport"]["facts"][0]["claim"] = "  ".into();
+        v["passport"]["learnings"] = serde_json::json!([{ "any": ["shape"] }]);
+        v["kind"] = "parcel".into();
+    });
+    write(&file, Encoding::Zip, &passport, &[]);
+    let (code, verdict) = judge(&file);
+    assert_eq!(
+        (code, ids(&verdict, "failed")),
+        (2, vec!["C0".to_owned(), "C3".to_owned()])
+    );
+    let c0 = reason(&verdict, "C0");
+    assert!(c0.contains("passport.landing_checks[0].required"), "{c0}");
+    assert!(!c0.contains("kind"), "C3 owns kind: {c0}");
+    // With the type fixed, the blank fact is what is left.
+    let passport = pack_object(|v| v["passport"]["facts"][0]["claim"] = "  ".into());
+    write(&file, Encoding::Zip, &passport, &[]);
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C0".to_owned()]));
+    assert_eq!(
+        reason(&verdict, "C0"),
+        "`passport.passport.facts[0].claim` must not be blank"
+    );
+}
+
 #[test]
 fn forbidden_keys_are_a_c0_failure_anywhere_in_the_pack() {
     let dir = common::scratch("taskpack-forbidden");

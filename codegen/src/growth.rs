@@ -24,8 +24,8 @@
 //!     of at least 1 (`5` → `5.0`, `1e15` → `1000000000000000.0`);
 //!   * inside a list, each element, so the list's item cap multiplies the element's growth.
 //!
-//! Where no bound is known (objects whose members an enum chooses, growing elements in a
-//! list without an item cap, recursive tables), the growth is `None` and the byte cap is
+//! Where no bound is known (objects whose members an enum chooses, open objects and `any`
+//! values, growing elements in a list without an item cap, recursive tables), the growth is `None` and the byte cap is
 //! always measured.
 
 use std::collections::BTreeSet;
@@ -60,7 +60,7 @@ fn null_member(key: &str) -> u64 {
 impl<'a> Growth<'a> {
     fn object(&mut self, name: &str) -> Option<u64> {
         let o = self.find_object(name)?;
-        if o.selector.is_some() || !self.visiting.insert(name.to_owned()) {
+        if o.selector.is_some() || o.open || !self.visiting.insert(name.to_owned()) {
             return None;
         }
         let total = o
@@ -121,7 +121,8 @@ impl<'a> Growth<'a> {
             // spelled it in at least 1 (`5` comes back as `5.0`, `1e15` as
             // `1000000000000000.0`).
             Base::Number => 23,
-            Base::Selected(_) => return None,
+            // Kept verbatim, numbers as `serde_json` writes them, with no item cap: unbounded.
+            Base::Selected(_) | Base::Any => return None,
             Base::Object(name) => self.object(name)?,
             Base::Union(name) => self.union(name)?,
         };

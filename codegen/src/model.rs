@@ -36,6 +36,10 @@ pub struct Spec {
     pub extract: Extract,
     /// State machines (a states table and its transitions table), in spec order.
     pub machines: Vec<Machine>,
+    /// `[spec] max_input_bytes`: the document's input size limit, when the spec sets one.
+    pub max_input_bytes: Option<u64>,
+    /// `[spec] bom = "tolerate"`: a leading UTF-8 byte order mark is skipped, not refused.
+    pub bom_tolerated: bool,
 }
 
 /// How the document is found in the input text (sidecar `[spec] extract`).
@@ -124,6 +128,19 @@ impl Spec {
         codes
     }
 
+    /// Whether a document can hold members no table lists: an open object or an `any`
+    /// field anywhere in the spec.
+    pub fn has_free_members(&self) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o.open || o.fields.iter().any(|f| f.ty.base == Base::Any),
+            TypeDef::Union(u) => u
+                .variants
+                .iter()
+                .any(|v| v.members.iter().any(|m| m.ty.base == Base::Any)),
+            TypeDef::Enum(_) => false,
+        })
+    }
+
     /// The root object.
     pub fn root_object(&self) -> &Object {
         match self.type_def(&self.root) {
@@ -194,7 +211,13 @@ pub struct Object {
     pub defaultable: bool,
     /// Whether the table was synthesized (an empty object for a selector case without a table).
     pub synthesized: bool,
+    /// Whether the object is open (`[open] objects`): members its table does not list are
+    /// kept verbatim, in order, in [`OPEN_MEMBERS_FIELD`], instead of being refused.
+    pub open: bool,
 }
+
+/// The Rust field of an open object that carries the members its table does not list.
+pub const OPEN_MEMBERS_FIELD: &str = "unlisted_members";
 
 /// `object by `field``: the members chosen by an enum field of the same object.
 #[derive(Debug, Clone, PartialEq)]
@@ -309,6 +332,11 @@ impl Field {
         self.rules.required.is_some() || self.rules.required_if.is_some()
     }
 
+    /// An optional (`—`) single `any`: absent stays absent, and a present `null` is a value.
+    pub fn is_optional_any(&self) -> bool {
+        self.ty.base == Base::Any && !self.ty.array && !self.required
+    }
+
     /// Whether an absent key is written anyway: an always-written field (as its default), or
     /// a required object read as `{}`.
     pub fn written_when_absent(&self) -> bool {
@@ -316,7 +344,8 @@ impl Field {
     }
 
     /// The JSON value an absent key means: the stated default, `null` (`T?`), `{}` (an
-    /// object read as `{}`) or `[]` (arrays); `None` for a key that must be present.
+    /// object read as `{}`) or `[]` (arrays); `None` for a key that must be present, and for
+    /// an optional `any` (absent is not a value: it stays absent).
     pub fn default_json(&self) -> Option<serde_json::Value> {
         use serde_json::{json, Value};
         Some(match &self.default {
@@ -328,6 +357,7 @@ impl Field {
             Some(DefaultValue::Enum { value, .. }) => json!(value),
             None if self.absent_is_empty => json!({}),
             None if self.required && !self.read_optional() => return None,
+            None if self.is_optional_any() => return None,
             None if self.ty.nullable || self.read_optional() => Value::Null,
             None => json!([]),
         })
@@ -511,6 +541,8 @@ pub enum Base {
     /// `object by `field``: an object whose members the sibling enum field (JSON key here)
     /// chooses; see [`Object::selector`].
     Selected(String),
+    /// `any`: any JSON value, kept verbatim (objects in document order).
+    Any,
 }
 
 /// A stated default.

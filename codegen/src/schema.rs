@@ -23,6 +23,25 @@ pub(crate) fn emit(spec: &Spec) -> String {
         };
         defs.insert(t.name().to_owned(), v);
     }
+    if spec.has_free_members() {
+        let any = match free_value(spec) {
+            // One branch per JSON type, so code generators see a union, not a bare schema.
+            Some(free) => json!({
+                "description": "Any JSON value, kept verbatim; no forbidden key anywhere in it.",
+                "anyOf": [
+                    {"type": ["null", "boolean", "number", "string"]},
+                    {"type": "array", "items": free},
+                    {
+                        "type": "object",
+                        "propertyNames": {"not": {"enum": spec.forbidden_keys}},
+                        "additionalProperties": free,
+                    },
+                ],
+            }),
+            None => json!({"description": "Any JSON value, kept verbatim."}),
+        };
+        defs.insert(ANY.to_owned(), any);
+    }
     for m in &spec.machines {
         let transitions: Vec<Value> = m
             .transitions
@@ -113,6 +132,15 @@ pub(crate) fn emit(spec: &Spec) -> String {
     s
 }
 
+/// The `$defs` entry of `any` (a table cannot be named so: `any` is a type).
+const ANY: &str = "any";
+
+/// What an unlisted member or an `any` value may hold: anything but a forbidden key, at any
+/// depth (`None`: anything at all).
+fn free_value(spec: &Spec) -> Option<Value> {
+    (!spec.forbidden_keys.is_empty()).then(|| json!({"$ref": format!("#/$defs/{ANY}")}))
+}
+
 fn base(b: &Base) -> Value {
     match b {
         Base::String => json!({"type": "string"}),
@@ -121,6 +149,7 @@ fn base(b: &Base) -> Value {
         Base::U64 => json!({"type": "integer", "minimum": 0, "maximum": u64::MAX}),
         Base::I64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
         Base::Number => json!({"type": "number"}),
+        Base::Any => json!({"$ref": format!("#/$defs/{ANY}")}),
         Base::Object(n) | Base::Enum(n) | Base::Union(n) => json!({"$ref": format!("#/$defs/{n}")}),
         Base::Selected(by) => json!({"type": "object", "x-chosen-by": by}),
     }
@@ -269,7 +298,18 @@ fn object(spec: &Spec, o: &Object) -> Value {
     if !required.is_empty() {
         m.insert("required".into(), json!(required));
     }
-    m.insert("additionalProperties".into(), json!(false));
+    if o.open {
+        // Unlisted members are kept, whatever they hold, except a forbidden key.
+        if let Some(free) = free_value(spec) {
+            m.insert("additionalProperties".into(), free);
+            m.insert(
+                "propertyNames".into(),
+                json!({"not": {"enum": spec.forbidden_keys}}),
+            );
+        }
+    } else {
+        m.insert("additionalProperties".into(), json!(false));
+    }
     let desc = if o.name == spec.root {
         format!("{}\n\n{}", spec.title, o.doc)
     } else {

@@ -41,6 +41,12 @@ pub(crate) struct Sidecar {
     pub always_written: Vec<Spanned<String>>,
     /// Where the `[spec]` table is (or the file start).
     pub spec_pos: Pos,
+    /// `[spec] max_input_bytes`: the document's input size limit.
+    pub max_input_bytes: Option<Spanned<u64>>,
+    /// `[spec] bom`: `"refuse"` (the default) or `"tolerate"`.
+    pub bom: Option<Spanned<String>>,
+    /// `[open] objects`: field tables that keep members they do not list.
+    pub open_objects: Vec<Spanned<String>>,
 }
 
 #[derive(Debug)]
@@ -265,6 +271,7 @@ const TOP_KEYS: &[&str] = &[
     "digest",
     "machines",
     "canonical",
+    "open",
 ];
 
 /// Walks the sidecar text. A TOML syntax error is reported and yields an empty sidecar.
@@ -322,6 +329,12 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
             out.always_written = w.string_list(ctx, v, "always_written", "[canonical]");
         }
     }
+    if let Some(t) = doc.get("open").and_then(|v| w.table(ctx, v, "open")) {
+        w.known_keys(ctx, t, &["objects"], "[open]");
+        if let Some(v) = t.get("objects") {
+            out.open_objects = w.string_list(ctx, v, "objects", "[open]");
+        }
+    }
     w.rules(ctx, doc, &mut out);
     out
 }
@@ -345,10 +358,44 @@ impl Walker<'_> {
         if let Some((k, _)) = doc.get_key_value("spec") {
             out.spec_pos = self.pos(k.span().start);
         }
-        self.known_keys(ctx, t, &["root", "document", "extract"], "[spec]");
+        self.known_keys(
+            ctx,
+            t,
+            &["root", "document", "extract", "max_input_bytes", "bom"],
+            "[spec]",
+        );
         out.root = self.string(ctx, t, "root", "[spec]");
         out.extract = self.string(ctx, t, "extract", "[spec]");
         out.document = self.string(ctx, t, "document", "[spec]");
+        out.bom = self.string(ctx, t, "bom", "[spec]");
+        out.max_input_bytes = self.positive(ctx, t, "max_input_bytes", "[spec]");
+    }
+
+    /// A positive integer.
+    fn positive(
+        &self,
+        ctx: &mut Context,
+        table: &DeTable<'_>,
+        key: &str,
+        what: &str,
+    ) -> Option<Spanned<u64>> {
+        let v = table.get(key)?;
+        let pos = self.pos(v.span().start);
+        let n = match v.get_ref() {
+            DeValue::Integer(i) => u64::from_str_radix(i.as_str(), i.radix()).ok(),
+            _ => None,
+        };
+        match n {
+            Some(n) if n > 0 => Some(Spanned { value: n, pos }),
+            _ => {
+                ctx.toml(
+                    pos,
+                    format!("`{key}` in {what} must be a positive integer"),
+                    format!("write `{key} = 67108864` (a number of bytes)"),
+                );
+                None
+            }
+        }
     }
 
     /// Every key of `t` with its string value (`[types]`, `[errors.tables]`, ...).

@@ -402,6 +402,100 @@ fn input_size_guard_takes_the_byte_caps_code_or_the_parse_code() {
     assert!(rust.contains(".with_too_large_code(\"too_big\")"), "{rust}");
 }
 
+/// `[open] objects` naming what is not a field table, twice, or with a member that takes the
+/// carrier's Rust name; `any?` and a default on `any`; a bad `bom` or `max_input_bytes`.
+#[test]
+fn open_objects_misused() {
+    let open = |list: &str| format!("{TOML}\n[open]\nobjects = {list}\n");
+    one(
+        MD,
+        &open("[\"nope\"]"),
+        "spec/mini.toml:12:12: error: [open] objects names `nope`, which is no field table",
+    );
+    one(
+        MD,
+        &open("[\"shade\"]"),
+        "spec/mini.toml:12:12: error: [open] objects names `shade`, which is no field table",
+    );
+    one(
+        MD,
+        &open("[\"doc\", \"doc\"]"),
+        "spec/mini.toml:12:19: error: [open] objects names `doc` twice",
+    );
+    let md = edit(
+        MD,
+        "| `tags` | string[] | — | Tags. |",
+        "| `tags` | string[] | — | Tags. |\n| `unlisted_members` | string[] | — | Clash. |",
+    );
+    one(
+        &md,
+        &open("[\"doc\"]"),
+        "spec/mini.toml:12:12: error: open `doc` lists `unlisted_members`, whose Rust name `unlisted_members` carries its unlisted members",
+    );
+    one(
+        &edit(MD, "| `tags` | string[] |", "| `tags` | any? |"),
+        TOML,
+        "spec/mini.md:8:12: error: `any` already admits `null`; `?` in `any?` says nothing",
+    );
+    one(
+        &edit(
+            MD,
+            "| `kind` | shade | — (default dark) |",
+            "| `kind` | any | — (default dark) |",
+        ),
+        TOML,
+        "spec/mini.md:9:18: error: a stated default (`dark`) on an `any` field",
+    );
+    one(
+        MD,
+        &TOML.replace("root = \"doc\"\n", "root = \"doc\"\nbom = \"strip\"\n"),
+        "spec/mini.toml:3:7: error: unknown bom `strip`",
+    );
+    one(
+        MD,
+        &TOML.replace("root = \"doc\"\n", "root = \"doc\"\nmax_input_bytes = 0\n"),
+        "spec/mini.toml:3:19: error: `max_input_bytes` in [spec] must be a positive integer",
+    );
+}
+
+/// An open object: no `deny_unknown_fields`, a flattened carrier, no `additionalProperties:
+/// false` in the schema, and no unknown-key case in the corpus; `any` is `{}`-like.
+#[test]
+fn an_open_object_is_open_everywhere() {
+    let md = edit(MD, "| `tags` | string[] |", "| `tags` | any[] |");
+    let toml = format!("{TOML}\n[open]\nobjects = [\"doc\"]\n");
+    let files =
+        generate(&[source(&md, &toml)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let rust = &files["rust/mini.rs"];
+    assert!(!rust.contains("deny_unknown_fields"), "{rust}");
+    assert!(
+        rust.contains(
+            "#[serde(flatten)]\n    pub unlisted_members: ::specmint_runtime::json::OpenMembers,"
+        ),
+        "{rust}"
+    );
+    assert!(
+        rust.contains("pub tags: ::std::vec::Vec<::specmint_runtime::json::Json>,"),
+        "{rust}"
+    );
+    let schema: serde_json::Value =
+        serde_json::from_str(&files["schema/mini.schema.json"]).unwrap();
+    assert_eq!(schema["$defs"]["doc"].get("additionalProperties"), None);
+    assert_eq!(
+        schema["$defs"]["doc"]["properties"]["tags"]["items"],
+        serde_json::json!({"$ref": "#/$defs/any"})
+    );
+    let corpus = &files["corpus/mini/cases.json"];
+    assert!(
+        !corpus.contains("\"unknown_key."),
+        "an open object keeps unknown keys"
+    );
+    // Closed as before without `[open]`.
+    let closed = generate(&[source(MD, TOML)], &Options::default()).unwrap();
+    assert!(closed["rust/mini.rs"].contains("deny_unknown_fields"));
+    assert!(closed["corpus/mini/cases.json"].contains("\"unknown_key."));
+}
+
 /// The spec with `name` typed `string matching` the pattern written `cell` in the table.
 fn with_pattern(cell: &str) -> (String, String) {
     let md = edit(

@@ -200,16 +200,24 @@ pub enum AskStatus {
     /// Answered.
     #[serde(rename = "answered")]
     Answered,
+    /// No longer asked: the reference writes it for an ask its sender withdrew; the text does not list it, and refusing it would refuse the reference's receipts.
+    #[serde(rename = "dropped")]
+    Dropped,
 }
 
 impl AskStatus {
     /// Every value, in table order.
-    pub const ALL: &'static [AskStatus] = &[AskStatus::Open, AskStatus::Answered];
+    pub const ALL: &'static [AskStatus] = &[
+        AskStatus::Open,
+        AskStatus::Answered,
+        AskStatus::Dropped,
+    ];
     /// The value as spelled in JSON.
     pub const fn as_str(self) -> &'static str {
         match self {
             AskStatus::Open => "open",
             AskStatus::Answered => "answered",
+            AskStatus::Dropped => "dropped",
         }
     }
 }
@@ -227,6 +235,7 @@ impl ::core::str::FromStr for AskStatus {
         match s {
             "open" => ::core::result::Result::Ok(AskStatus::Open),
             "answered" => ::core::result::Result::Ok(AskStatus::Answered),
+            "dropped" => ::core::result::Result::Ok(AskStatus::Dropped),
             _ => {
                 ::core::result::Result::Err(
                     ::std::format!("`{}` is not a value of `AskStatus`", s),
@@ -339,7 +348,7 @@ pub struct Pack {
     /// One line for the receiver.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub note: ::core::option::Option<::std::string::String>,
-    /// The task state.
+    /// The task state (open: see its table).
     #[validate(nested)]
     pub passport: TaskState,
     /// What the sender still needs from the receiver.
@@ -407,12 +416,11 @@ pub struct Lineage {
     ::serde::Deserialize,
     ::specmint::Validate
 )]
-#[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct TaskState {
     /// What the work is for.
-    #[validate(non_blank(code = "blank_field"))]
-    pub goal: ::std::string::String,
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub goal: ::core::option::Option<::std::string::String>,
     /// Where it stands.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub current_state: ::core::option::Option<::std::string::String>,
@@ -422,13 +430,42 @@ pub struct TaskState {
     pub facts: ::std::vec::Vec<Fact>,
     /// Decisions taken, with their rationale.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub decisions: ::std::vec::Vec<::std::string::String>,
+    #[validate(nested)]
+    pub decisions: ::std::vec::Vec<Decision>,
     /// References to what was produced (an exact revision, a path in `data/files/`).
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub artifacts: ::std::vec::Vec<::std::string::String>,
+    pub artifacts: ::std::vec::Vec<::specmint::runtime::json::Json>,
     /// The sender's next steps; required landing checks go ahead of them.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub next_steps: ::std::vec::Vec<::std::string::String>,
+    pub next_steps: ::std::vec::Vec<::specmint::runtime::json::Json>,
+    /// The asks this passport sent, recorded where it stays home (§4.3).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[validate(nested)]
+    pub asks: ::std::vec::Vec<Ask>,
+    /// The members the table does not list, verbatim and in document order.
+    #[serde(flatten)]
+    pub unlisted_members: ::specmint::runtime::json::OpenMembers,
+}
+
+/// Members of a `decision`
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::specmint::Validate
+)]
+#[validate(crate = "::specmint::runtime")]
+pub struct Decision {
+    /// The decision, as the reference writes it.
+    pub what: ::std::string::String,
+    /// Its rationale.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub why: ::core::option::Option<::std::string::String>,
+    /// The members the table does not list, verbatim and in document order.
+    #[serde(flatten)]
+    pub unlisted_members: ::specmint::runtime::json::OpenMembers,
 }
 
 /// Members of a `fact`
@@ -440,13 +477,12 @@ pub struct TaskState {
     ::serde::Deserialize,
     ::specmint::Validate
 )]
-#[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Fact {
-    /// The fact.
+    /// The fact's words, under the key the reference writes them (the text names no key).
     #[validate(non_blank(code = "blank_field"))]
-    pub text: ::std::string::String,
-    /// Where the fact holds. A fact with no scope is machine-scoped.
+    pub claim: ::std::string::String,
+    /// Where the fact holds. A fact with no scope is machine-scoped (§4.2).
     #[serde(
         default = "default_fact_scope",
         skip_serializing_if = "is_default_fact_scope"
@@ -467,6 +503,15 @@ pub struct Fact {
     /// The machine where it was proven.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub verified_on: ::core::option::Option<::std::string::String>,
+    /// Who the fact came from: §4.2 annotates an `org` fact with its source actor.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub source: ::core::option::Option<::std::string::String>,
+    /// Who proved it.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub verified_by: ::core::option::Option<::std::string::String>,
+    /// The members the table does not list, verbatim and in document order.
+    #[serde(flatten)]
+    pub unlisted_members: ::specmint::runtime::json::OpenMembers,
 }
 
 fn default_fact_scope() -> FactScope {
@@ -512,7 +557,6 @@ pub struct Ask {
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub to: ::core::option::Option<::std::string::String>,
     /// What is asked.
-    #[validate(non_blank(code = "blank_field"))]
     pub what: ::std::string::String,
     /// Why it matters.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -527,9 +571,13 @@ pub struct Ask {
         skip_serializing_if = "is_default_ask_status"
     )]
     pub status: AskStatus,
-    /// The answer, once there is one.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub answer: ::core::option::Option<::std::string::String>,
+    /// The answer, once there is one (`null` until then, as the reference writes it).
+    #[serde(
+        default,
+        deserialize_with = "::specmint::runtime::json::present",
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub answer: ::core::option::Option<::specmint::runtime::json::Json>,
     /// Who answered.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub answered_by: ::core::option::Option<::std::string::String>,
@@ -576,11 +624,11 @@ pub struct LandingCheck {
 }
 
 fn default_landing_check_required() -> bool {
-    false
+    true
 }
 
 fn is_default_landing_check_required(value: &bool) -> bool {
-    !*value
+    *value
 }
 
 /// Error codes of spec/taskpack.md, in table order.
@@ -717,7 +765,9 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_field")
     .with_extract(::specmint::runtime::document::Extract::Whole)
-    .with_canonical_growth(0usize);
+    .with_max_input_bytes(268435456usize)
+    .with_bom_tolerated()
+    .with_free_members();
 impl FlatTaskPack {
     /// Parses and validates one taskpack from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(

@@ -63,6 +63,13 @@ pub struct DocumentSpec {
     /// [`Report::assume_json_bytes_at_most`](crate::Report::assume_json_bytes_at_most)).
     /// `None`: always measure. A bound that is too small lets oversized documents through.
     pub canonical_growth: Option<usize>,
+    /// Whether a leading UTF-8 byte order mark is skipped (`true`) or refused (`false`, the
+    /// default: JSON does not allow one).
+    pub bom_tolerated: bool,
+    /// Whether the document can hold members no table lists (open objects, `any` values).
+    /// The typed parse accepts those, so forbidden keys are then looked for on every read,
+    /// not only when the typed parse fails.
+    pub free_members: bool,
 }
 
 impl DocumentSpec {
@@ -80,6 +87,8 @@ impl DocumentSpec {
             too_large_code: parse_error_code,
             extract: Extract::Whole,
             canonical_growth: None,
+            bom_tolerated: false,
+            free_members: false,
         }
     }
 
@@ -107,6 +116,22 @@ impl DocumentSpec {
     #[must_use]
     pub const fn with_too_large_code(mut self, code: &'static str) -> Self {
         self.too_large_code = code;
+        self
+    }
+
+    /// Skips a leading UTF-8 byte order mark instead of refusing it (files written by
+    /// Windows tools carry one).
+    #[must_use]
+    pub const fn with_bom_tolerated(mut self) -> Self {
+        self.bom_tolerated = true;
+        self
+    }
+
+    /// The document holds members no table lists (open objects, `any` values): forbidden
+    /// keys are looked for on every read (see [`DocumentSpec::free_members`]).
+    #[must_use]
+    pub const fn with_free_members(mut self) -> Self {
+        self.free_members = true;
         self
     }
 
@@ -204,8 +229,9 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// In order:
 /// 1. more than `spec.max_input_bytes` bytes: refused unparsed (`too_large_code`, measured
 ///    and limit set);
-/// 2. a leading UTF-8 byte order mark, or bytes that are not UTF-8: refused
-///    (`parse_error_code`, the message names the byte offset);
+/// 2. a leading UTF-8 byte order mark (unless `spec.bom_tolerated`: then it is skipped), or
+///    bytes that are not UTF-8: refused (`parse_error_code`, the message names the byte
+///    offset);
 /// 3. `T` is deserialized; on success [`Validate::validate`] runs and its report is returned
 ///    on failure;
 /// 4. if deserialization failed and the input is well-formed JSON containing any of
@@ -220,7 +246,8 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 ///
 /// Forbidden keys are looked for only when the typed parse fails, so `T` must refuse them
 /// itself: `#[serde(deny_unknown_fields)]` and no free-form JSON (`serde_json::Value`, maps,
-/// `#[serde(flatten)]`) where such a key could be accepted.
+/// `#[serde(flatten)]`) where such a key could be accepted, unless `spec.free_members` is
+/// set: then they are looked for after a typed parse succeeds too, and refuse the document.
 ///
 /// # Errors
 ///
@@ -230,7 +257,7 @@ where
     T: DeserializeOwned + Validate,
 {
     check_size(input.len(), spec)?;
-    check_bom(input, spec)?;
+    let input = check_bom(input, spec)?;
     // SIMD validation (several times faster than `std` on text that is not ASCII); `std`
     // says where the first bad byte is, for the message, only when there is one.
     let text = match simdutf8::basic::from_utf8(input) {
@@ -251,8 +278,8 @@ where
     T: DeserializeOwned + Validate,
 {
     check_size(input.len(), spec)?;
-    check_bom(input.as_bytes(), spec)?;
-    parse_text(input, spec)
+    let skip = input.len() - check_bom(input.as_bytes(), spec)?.len();
+    parse_text(&input[skip..], spec)
 }
 
 fn single(violation: Violation) -> Report {
@@ -287,9 +314,13 @@ pub fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
     ))
 }
 
-fn check_bom(input: &[u8], spec: &DocumentSpec) -> Result<(), Report> {
+/// The input after a tolerated byte order mark; a refused one is an error.
+fn check_bom<'a>(input: &'a [u8], spec: &DocumentSpec) -> Result<&'a [u8], Report> {
     if !input.starts_with(UTF8_BOM) {
-        return Ok(());
+        return Ok(input);
+    }
+    if spec.bom_tolerated {
+        return Ok(&input[UTF8_BOM.len()..]);
     }
     Err(single(document_violation(
         spec.parse_error_code,
@@ -349,6 +380,7 @@ where
     // Fast path: plain serde_json, no path tracking. Only a refused document pays for the
     // second, path-tracking parse that says where it went wrong.
     if let Ok(value) = parse_strict::<T>(text) {
+        forbidden_in_free_members(text, spec)?;
         validate_read(&value, text, spec)?;
         return Ok(value);
     }
@@ -383,27 +415,13 @@ where
 {
     if retry {
         if let Ok(value) = parse_strict::<T>(text) {
+            forbidden_in_free_members(text, spec)?;
             validate_read(&value, text, spec)?;
             return Ok(value);
         }
     }
     let failure = locate_failure::<T>(text);
-
-    if let Some(found) = scan_forbidden_keys(text, spec.forbidden_keys) {
-        if !found.is_empty() {
-            let violations = found
-                .into_iter()
-                .map(|hit| {
-                    let message = format!(
-                        "`{}` is a forbidden key (`{}` may not appear anywhere in the {})",
-                        hit.path, hit.key, spec.name
-                    );
-                    Violation::from_parts(spec.forbidden_key_code, hit.path, hit.pointer, message)
-                })
-                .collect();
-            return Err(Report::from_violations(violations));
-        }
-    }
+    forbidden_found(text, spec)?;
 
     let (path, pointer, err) = failure;
     Err(single(Violation::from_parts(
@@ -412,6 +430,35 @@ where
         pointer,
         err.to_string(),
     )))
+}
+
+/// Step 4: one `forbidden_key_code` violation per forbidden key in `text`, if any.
+fn forbidden_found(text: &str, spec: &DocumentSpec) -> Result<(), Report> {
+    let Some(found) = scan_forbidden_keys(text, spec.forbidden_keys) else {
+        return Ok(());
+    };
+    if found.is_empty() {
+        return Ok(());
+    }
+    let violations = found
+        .into_iter()
+        .map(|hit| {
+            let message = format!(
+                "`{}` is a forbidden key (`{}` may not appear anywhere in the {})",
+                hit.path, hit.key, spec.name
+            );
+            Violation::from_parts(spec.forbidden_key_code, hit.path, hit.pointer, message)
+        })
+        .collect();
+    Err(Report::from_violations(violations))
+}
+
+/// A document read whole whose open members may hold a forbidden key the typed parse kept.
+fn forbidden_in_free_members(text: &str, spec: &DocumentSpec) -> Result<(), Report> {
+    if spec.free_members && !spec.forbidden_keys.is_empty() {
+        forbidden_found(text, spec)?;
+    }
+    Ok(())
 }
 
 /// `serde_path_to_error`'s segments as our dotted path and RFC 6901 pointer. A segment it could

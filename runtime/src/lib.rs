@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod document;
+pub mod json;
 mod json_size;
 pub mod path;
 pub mod report;

@@ -5,7 +5,8 @@
 //   node scripts/taskpassport/interop.mjs --specmint target/debug/specmint --work DIR
 //
 // 1. task-passport makes the 18 kinds of pack of issue 12 in both encodings (its own output,
-//    never hand-written); specmint judges each conformant.
+//    never hand-written); specmint judges each conformant, and `specmint validate taskpack`
+//    accepts each flat form.
 // 2. specmint converts each to the other encoding and back: the bytes are stable both ways, its
 //    flat form equals task-passport's for the same bag, and task-passport reads specmint's packs
 //    (readZip + verifyBag, fromFlat strict) and its conformance() passes them.
@@ -236,6 +237,12 @@ for (const [name, make] of Object.entries(kinds)) {
   test(`reference ${name}: specmint judges both encodings conformant`, () => {
     assertConformant(zip)
     assertConformant(flat)
+  })
+
+  test(`reference ${name}: \`specmint validate taskpack\` accepts the flat form`, () => {
+    const out = run('validate', 'taskpack', flat, '--format', 'json')
+    assert.equal(out.status, 0, `specmint validate taskpack ${flat}: ${out.stdout}`)
+    assert.deepEqual(JSON.parse(out.stdout).errors, [])
   })
 
   test(`reference ${name}: zip -> flat -> zip -> flat is stable, and the flat form is task-passport's`, () => {

@@ -26,7 +26,7 @@ use std::io::{Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
-use super::json::Json;
+use specmint_runtime::json::Json;
 
 /// The pack object's `spec`, and the value the reference writes as `Bag-Spec`.
 pub const BAG_SPEC: &str = "task-passport-bag/0.1";
@@ -687,10 +687,7 @@ pub fn tag_files(passport: &Json, payload: &[(&str, u64, [u8; 32])]) -> Vec<Entr
     let actor = origin_field("actor");
     let machine = origin_field("machine");
     let packed_at = Json::js_string(passport.get("packed_at"));
-    let spec = or_js(
-        passport.get("spec"),
-        Some(&Json::String(BAG_SPEC.to_owned())),
-    );
+    let spec = or_js(passport.get("spec"), Some(&Json::Str(BAG_SPEC.to_owned())));
     let octets: u64 = payload.iter().map(|(_, size, _)| size).sum();
     let bag_info = [
         "Bag-Software-Agent: task-passport".to_owned(),

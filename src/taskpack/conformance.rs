@@ -12,10 +12,9 @@
 //! is inflated, and the round trip (C9) is decided from the digests, so judging holds one buffer
 //! whatever the attachments' size.
 //!
-//! C0 today checks the flat form's own rules, duplicate keys, the forbidden keys of
-//! spec/taskpack.md and the timestamp; the pack object's typed members are judged by the
-//! generated validator once the model is open where the spec leaves it open (issue 12,
-//! deliverable 1): [`model_findings`] is the one place that call goes.
+//! C0 checks the flat form's own rules, duplicate keys, the forbidden keys of spec/taskpack.md,
+//! and the pack object against the generated validator of the same spec (whose task state is
+//! open where TaskPack leaves it open): [`model_findings`] is the one place that call goes.
 
 use std::fs::File;
 use std::io::{BufReader, Read, Seek};
@@ -23,8 +22,8 @@ use std::path::Path;
 
 use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
 use super::flat::{self, FlatError};
-use super::json::{strip_bom, Json};
 use super::patterns::{self, Finding, StreamScan};
+use specmint_runtime::json::{strip_bom, Json};
 
 /// A check's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -340,9 +339,15 @@ fn round_trip_problems(bag: &Bag, passport: &Json) -> Vec<String> {
     problems
 }
 
-/// The pack object's rules as written that no other check owns: duplicate keys (JSON.parse
-/// would silently keep the last), the forbidden keys of spec/taskpack.md anywhere, `packed_at`
-/// as an RFC 3339 timestamp when present.
+/// The pack object's rules as written that no other check owns: the forbidden keys of
+/// spec/taskpack.md anywhere (named by their place in the pack object), then every rule of
+/// the generated validator of spec/taskpack.md on the pack object, read as the flat form's
+/// `passport`.
+///
+/// The members another check owns (`spec` C1, `kind` C3, `lineage` C4, the asks' `accept` C5,
+/// the presence of `packed_at` C10) are replaced by a valid stand-in before the validator
+/// looks, and forbidden keys are taken out (reported above), so each failure is reported
+/// once, by its own check, and the validator is not stopped short by one of them.
 pub fn model_findings(passport: &Json) -> Vec<String> {
     let mut found = Vec::new();
     passport.walk(&mut String::new(), &mut |pointer, value| {
@@ -356,51 +361,90 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
             }
         }
     });
-    if let Some(Json::String(at)) = passport.get("packed_at") {
-        if !at.trim().is_empty() && !is_rfc3339(at) {
-            found.push(format!("packed_at `{at}` is not an RFC 3339 timestamp"));
-        }
+    let flat = Json::Object(vec![
+        ("taskpack".to_owned(), Json::Str("0.1".to_owned())),
+        ("encoding".to_owned(), Json::Str("flat".to_owned())),
+        ("passport".to_owned(), stand_in(passport)),
+    ]);
+    if let Err(report) = super::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
+        // A rule's message names its member; serde's (a shape error) does not, so say where.
+        found.extend(report.iter().map(|v| {
+            if v.code == super::DOCUMENT.parse_error_code && !v.path.is_empty() {
+                format!("`{}`: {}", v.path, v.message)
+            } else {
+                v.to_string()
+            }
+        }));
     }
     found
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, the shape spec/taskpack.md fixes for `packed_at`.
-fn is_rfc3339(text: &str) -> bool {
-    let b = text.as_bytes();
-    let digits = |range: std::ops::Range<usize>| {
-        b.get(range)
-            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+/// The pack object with the members other checks own made valid and forbidden keys removed.
+fn stand_in(passport: &Json) -> Json {
+    let mut pack = without_forbidden(passport);
+    let Json::Object(members) = &mut pack else {
+        return pack;
     };
-    if b.len() < 20
-        || !digits(0..4)
-        || b[4] != b'-'
-        || !digits(5..7)
-        || b[7] != b'-'
-        || !digits(8..10)
-        || b[10] != b'T'
-        || !digits(11..13)
-        || b[13] != b':'
-        || !digits(14..16)
-        || b[16] != b':'
-        || !digits(17..19)
-    {
-        return false;
+    let text = |s: &str| Json::Str(s.to_owned());
+    if passport.get("spec").and_then(Json::as_str) != Some(BAG_SPEC) {
+        replace(members, "spec", text(BAG_SPEC));
     }
-    let mut rest = &text[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return false;
+    if !matches!(
+        passport.get("kind").and_then(Json::as_str),
+        Some("handoff" | "receipt")
+    ) {
+        replace(members, "kind", text("handoff"));
+    }
+    if !lineage_problems(passport.get("lineage")).is_empty() {
+        let lineage = Json::Object(vec![
+            ("root_id".to_owned(), text("-")),
+            ("from_version".to_owned(), Json::Number(0.into())),
+        ]);
+        replace(members, "lineage", lineage);
+    }
+    if !non_blank(passport.get("packed_at")) {
+        replace(members, "packed_at", text("2026-01-01T00:00:00Z"));
+    }
+    match members.iter_mut().rev().find(|(k, _)| k == "asks") {
+        Some((_, Json::Array(asks))) => {
+            for ask in asks {
+                if let Json::Object(fields) = ask {
+                    if !non_blank(
+                        fields
+                            .iter()
+                            .rev()
+                            .find(|(k, _)| k == "accept")
+                            .map(|(_, v)| v),
+                    ) {
+                        replace(fields, "accept", text("-"));
+                    }
+                }
+            }
         }
-        rest = &frac[n..];
+        Some(_) => replace(members, "asks", Json::Array(Vec::new())),
+        None => {}
     }
-    let r = rest.as_bytes();
-    rest == "Z"
-        || (r.len() == 6
-            && matches!(r[0], b'+' | b'-')
-            && r[1..3].iter().all(u8::is_ascii_digit)
-            && r[3] == b':'
-            && r[4..6].iter().all(u8::is_ascii_digit))
+    pack
+}
+
+/// Every member `key` of `members` (a repeated key included) replaced by one holding `value`.
+fn replace(members: &mut Vec<(String, Json)>, key: &str, value: Json) {
+    members.retain(|(k, _)| k != key);
+    members.push((key.to_owned(), value));
+}
+
+fn without_forbidden(value: &Json) -> Json {
+    match value {
+        Json::Object(members) => Json::Object(
+            members
+                .iter()
+                .filter(|(k, _)| !super::FORBIDDEN_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), without_forbidden(v)))
+                .collect(),
+        ),
+        Json::Array(items) => Json::Array(items.iter().map(without_forbidden).collect()),
+        other => other.clone(),
+    }
 }
 
 fn judge(material: Material) -> Verdict {

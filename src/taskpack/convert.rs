@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::bag::{self, BagError, Limits};
 use super::flat::{self, Attachment, FlatError};
-use super::json::Json;
+use specmint_runtime::json::Json;
 
 /// The encoding a file name says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, Bag, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
-use super::json::{strip_bom, Json};
+use specmint_runtime::json::{strip_bom, Json};
 
 /// The flat form's version.
 pub const FLAT_VERSION: &str = "0.1";
@@ -305,7 +305,7 @@ fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
         .and_then(|peer| peer.get("note"))
         .filter(|note| Json::truthy(Some(note)))
         .cloned()
-        .unwrap_or(Json::String(String::new()));
+        .unwrap_or(Json::Str(String::new()));
     let passport = match raw.get("facts") {
         Some(facts @ Json::Array(items)) if !items.is_empty() => {
             with_member(state, "facts", facts.clone())
@@ -313,11 +313,11 @@ fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
         _ => state,
     };
     Ok(Json::Object(vec![
-        ("spec".to_owned(), Json::String(BAG_SPEC.to_owned())),
-        ("kind".to_owned(), Json::String(kind.to_owned())),
+        ("spec".to_owned(), Json::Str(BAG_SPEC.to_owned())),
+        ("kind".to_owned(), Json::Str(kind.to_owned())),
         (
             "packed_at".to_owned(),
-            or("issued_at", Json::String(String::new())),
+            or("issued_at", Json::Str(String::new())),
         ),
         ("origin".to_owned(), or("origin", Json::Object(Vec::new()))),
         (
@@ -375,7 +375,7 @@ pub fn write_flat(
             let encoded = base64::engine::general_purpose::STANDARD.encode(&attachment.bytes);
             ("base64", encoded)
         };
-        let string = |s: &str| Json::String(s.to_owned());
+        let string = |s: &str| Json::Str(s.to_owned());
         items.push(Json::Object(vec![
             ("name".to_owned(), string(&attachment.name)),
             ("encoding".to_owned(), string(encoding)),
@@ -384,15 +384,15 @@ pub fn write_flat(
                 string(&hex(&Sha256::digest(&attachment.bytes).into())),
             ),
             ("bytes".to_owned(), Json::Number(size.into())),
-            ("data".to_owned(), Json::String(data)),
+            ("data".to_owned(), Json::Str(data)),
         ]));
     }
     let flat = Json::Object(vec![
-        ("taskpack".to_owned(), Json::String(FLAT_VERSION.to_owned())),
-        ("encoding".to_owned(), Json::String("flat".to_owned())),
+        ("taskpack".to_owned(), Json::Str(FLAT_VERSION.to_owned())),
+        ("encoding".to_owned(), Json::Str("flat".to_owned())),
         (
             "note_to_reader".to_owned(),
-            Json::String(NOTE_TO_READER.to_owned()),
+            Json::Str(NOTE_TO_READER.to_owned()),
         ),
         ("passport".to_owned(), passport.clone()),
         ("attachments".to_owned(), Json::Array(items)),

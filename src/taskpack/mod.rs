@@ -11,5 +11,6 @@ pub mod bag;
 pub mod conformance;
 pub mod convert;
 pub mod flat;
-pub mod json;
+/// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
+pub use specmint_runtime::json;
 pub mod patterns;

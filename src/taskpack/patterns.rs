@@ -19,7 +19,7 @@ use regex_automata::hybrid::LazyStateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 
-use super::json::Json;
+use specmint_runtime::json::Json;
 
 /// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
 const JS_WHITESPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
@@ -212,7 +212,7 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
 pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
     let mut found = Vec::new();
     value.walk(&mut String::new(), &mut |pointer, value| match value {
-        Json::String(text) => {
+        Json::Str(text) => {
             for finding in scan_text(text) {
                 found.push((finding, pointer.to_owned()));
             }

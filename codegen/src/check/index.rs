@@ -219,5 +219,6 @@ fn base_words(b: &Base) -> String {
         Base::Union(n) => format!("the union `{n}`"),
         Base::Object(n) => format!("the object `{n}`"),
         Base::Selected(n) => format!("an object chosen by `{n}`"),
+        Base::Any => "any JSON value".into(),
     }
 }

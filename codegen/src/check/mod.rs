@@ -122,10 +122,13 @@ impl Checker<'_> {
         // Code overrides, then the codes of type rules.
         self.code_overrides(root);
         self.always_written(root);
+        self.open_objects();
         self.non_blank_codes(&tables.named);
         self.type_rule_codes();
         self.engine_codes();
         let extract = self.extract();
+        let bom_tolerated = self.bom();
+        let max_input_bytes = self.side.max_input_bytes.take().map(|m| m.value);
         let caps = self.caps(&tables.caps, root);
         let texts = self.texts(&tables.texts);
         self.unique_rules(root);
@@ -164,6 +167,8 @@ impl Checker<'_> {
             examples,
             extract,
             machines,
+            max_input_bytes,
+            bom_tolerated,
         }
     }
 
@@ -205,6 +210,23 @@ impl Checker<'_> {
                     "write `extract = \"whole\"` (the default) or `extract = \"outermost-object\"`",
                 );
                 Extract::Whole
+            }
+        }
+    }
+
+    /// `[spec] bom`: whether a leading byte order mark is tolerated.
+    fn bom(&mut self) -> bool {
+        match self.side.bom.take() {
+            None => false,
+            Some(b) if b.value == "refuse" => false,
+            Some(b) if b.value == "tolerate" => true,
+            Some(b) => {
+                self.ctx.toml(
+                    b.pos,
+                    format!("unknown bom `{}`", b.value),
+                    "write `bom = \"refuse\"` (the default) or `bom = \"tolerate\"`",
+                );
+                false
             }
         }
     }

@@ -266,4 +266,69 @@ impl Checker<'_> {
             }
         }
     }
+
+    /// `[open] objects`: field tables that keep the members they do not list. Each must name
+    /// a field table, once; a table whose members an enum field chooses cannot be open (its
+    /// members are the enum's), and no listed member may take the Rust name of the field
+    /// that carries the unlisted ones.
+    pub(super) fn open_objects(&mut self) {
+        let mut seen = BTreeSet::new();
+        for name in std::mem::take(&mut self.side.open_objects) {
+            let Some(oi) = self
+                .index
+                .objects
+                .iter()
+                .position(|o| o.name == name.value && !o.synthesized)
+            else {
+                let hint = match self.index.kinds.get(name.value.as_str()) {
+                    Some(_) => {
+                        "only a field table (an object) can be open; an enum or union table cannot"
+                    }
+                    None => "name a field table of this spec (the `name` in its heading)",
+                };
+                self.ctx.toml(
+                    name.pos,
+                    format!(
+                        "[open] objects names `{}`, which is no field table",
+                        name.value
+                    ),
+                    hint,
+                );
+                continue;
+            };
+            if !seen.insert(oi) {
+                self.ctx.toml(
+                    name.pos,
+                    format!("[open] objects names `{}` twice", name.value),
+                    "list each table once",
+                );
+                continue;
+            }
+            let o = &self.index.objects[oi];
+            if o.selector.is_some() {
+                self.ctx.toml(
+                    name.pos,
+                    format!(
+                        "[open] objects names `{}`, whose members an enum field chooses",
+                        name.value
+                    ),
+                    "an `object by` table is closed by its enum: open the tables it chooses instead",
+                );
+                continue;
+            }
+            if let Some(f) = o.fields.iter().find(|f| f.rust_name == OPEN_MEMBERS_FIELD) {
+                let key = f.key.clone();
+                self.ctx.toml(
+                    name.pos,
+                    format!(
+                        "open `{}` lists `{key}`, whose Rust name `{OPEN_MEMBERS_FIELD}` carries its unlisted members",
+                        name.value
+                    ),
+                    "rename the member, or leave it unlisted (it is then carried verbatim)",
+                );
+                continue;
+            }
+            self.index.objects[oi].open = true;
+        }
+    }
 }

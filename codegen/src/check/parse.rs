@@ -196,6 +196,17 @@ pub(super) fn parse_type(
         "uint64" => Base::U64,
         "int64" => Base::I64,
         "number" => Base::Number,
+        "any" if nullable => {
+            return Err(Problem::new(
+                pos,
+                format!(
+                    "`any` already admits `null`; `?` in `{}` says nothing",
+                    text.trim()
+                ),
+                "write `any` (or `any[]`)",
+            ));
+        }
+        "any" => Base::Any,
         "object" => {
             return Err(Problem::new(
                 pos,
@@ -213,7 +224,7 @@ pub(super) fn parse_type(
                     pos,
                     format!("unknown type `{other}` in `{}`", text.trim()),
                     format!(
-                        "use string, bool, uint32, uint64, int64, number, or a table of this spec: {}",
+                        "use string, bool, uint32, uint64, int64, number, any, or a table of this spec: {}",
                         known.join(", ")
                     ),
                 ));
@@ -321,6 +332,11 @@ pub(super) fn parse_default(
             format!("a stated default (`{v}`) on an object or union field"),
             "make the field `T?` (default null) or required",
         )),
+        Base::Any => Err(Problem::new(
+            pos,
+            format!("a stated default (`{v}`) on an `any` field"),
+            "an absent `any` member is simply absent: write just `—`",
+        )),
     }
 }
 
@@ -377,6 +393,7 @@ mod tests {
             ("uint32", &[], plain(Base::U32)),
             ("int64", &[], plain(Base::I64)),
             ("number", &[], plain(Base::Number)),
+            ("any", &[], plain(Base::Any)),
             (
                 "string[]?",
                 &[],
@@ -465,6 +482,16 @@ mod tests {
                 "cannot read the type `non-blank object by op`",
             ),
             ("object", &[], "`object` alone is not a type in `object`"),
+            (
+                "any?",
+                &[],
+                "`any` already admits `null`; `?` in `any?` says nothing",
+            ),
+            (
+                "non-blank any",
+                &[],
+                "`non-blank` applies to strings only, not `any`",
+            ),
             ("text[]", &[], "unknown type `text` in `text[]`"),
             (
                 "non-blank bool",
@@ -488,7 +515,7 @@ mod tests {
         assert_eq!(p.pos, AT);
         assert_eq!(
             p.hint,
-            "use string, bool, uint32, uint64, int64, number, or a table of this spec: `line_item`, `shape`, `status`"
+            "use string, bool, uint32, uint64, int64, number, any, or a table of this spec: `line_item`, `shape`, `status`"
         );
     }
 

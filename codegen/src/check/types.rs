@@ -178,6 +178,7 @@ impl Checker<'_> {
             selector: None,
             defaultable: false,
             synthesized: false,
+            open: false,
         }
     }
 
@@ -252,8 +253,13 @@ impl Checker<'_> {
             }
             None => None,
         };
-        let no_default =
-            !required && default_text.is_none() && !ty.array && !ty.nullable && !conditional;
+        // An optional `any` needs none: absent stays absent, and `null` is one of its values.
+        let no_default = !required
+            && default_text.is_none()
+            && !ty.array
+            && !ty.nullable
+            && !conditional
+            && ty.base != Base::Any;
         if no_default && matches!(ty.base, Base::Object(_)) {
             // Its default is `{}` when its table can read `{}`: decided once every table is
             // known (`empty_object_defaults`).

@@ -52,6 +52,14 @@ impl<'a> Gen<'a> {
             }
             out.insert(f.key.clone(), self.canonical_field(&f.ty, x));
         }
+        if o.open {
+            // Unlisted members are written back verbatim.
+            for (k, x) in m {
+                if !o.fields.iter().any(|f| &f.key == k) {
+                    out.insert(k.clone(), x.clone());
+                }
+            }
+        }
         Value::Object(out)
     }
 

@@ -7,6 +7,18 @@ use super::*;
 use crate::model::*;
 
 impl<'a> Gen<'a> {
+    /// Whether the object the hops reach (the root when none) is open.
+    fn level_is_open(&self, hops: &[Hop<'a>]) -> bool {
+        let name = match hops.last() {
+            None => self.spec.root.as_str(),
+            Some(h) => match &h.field.ty.base {
+                Base::Object(n) => n.as_str(),
+                _ => return false,
+            },
+        };
+        matches!(self.spec.type_def(name), Some(TypeDef::Object(o)) if o.open)
+    }
+
     /// An unknown key and a forbidden key in every object the corpus reaches, and the object
     /// rules (`not_contains`, `digest`) of each.
     pub(super) fn object_levels(&mut self, base: &Value, locations: &[Vec<Hop<'a>>]) {
@@ -37,19 +49,22 @@ impl<'a> Gen<'a> {
                 path: at.clone(),
                 scope: scope_of(&hops),
             };
-            let mut d = doc.clone();
-            self.walk_mut(&mut d, &hops)
-                .insert(UNKNOWN_KEY.to_owned(), json!("x"));
-            self.push(
-                &loc.scope,
-                Case::new(
-                    format!("unknown_key.{level_id}"),
-                    format!("an unknown key `{UNKNOWN_KEY}` in the object at `{level_id}`"),
-                    "unknown_key",
-                    d,
-                )
-                .errors(vec![(parse.to_owned(), join(&at, UNKNOWN_KEY))]),
-            );
+            // An open object keeps an unknown key: no case to refuse it.
+            if !self.level_is_open(&hops) {
+                let mut d = doc.clone();
+                self.walk_mut(&mut d, &hops)
+                    .insert(UNKNOWN_KEY.to_owned(), json!("x"));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("unknown_key.{level_id}"),
+                        format!("an unknown key `{UNKNOWN_KEY}` in the object at `{level_id}`"),
+                        "unknown_key",
+                        d,
+                    )
+                    .errors(vec![(parse.to_owned(), join(&at, UNKNOWN_KEY))]),
+                );
+            }
             let keys: Vec<&String> = if at.is_empty() {
                 forbidden.iter().collect()
             } else {

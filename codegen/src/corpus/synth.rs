@@ -167,6 +167,7 @@ impl<'a> Gen<'a> {
             },
             // Filled in by `synth_object` once the choosing field has its value.
             Base::Selected(_) => json!({}),
+            Base::Any => json!(token(i)),
         }
     }
 

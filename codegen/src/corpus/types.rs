@@ -11,6 +11,9 @@ impl<'a> Gen<'a> {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let parse = self.spec.errors.parse.as_str();
         let f = hops.last().expect("non-empty").field;
+        if f.ty.base == Base::Any && !f.ty.array {
+            return; // every JSON value is one
+        }
         let wrong = if f.ty.array {
             json!({})
         } else {
@@ -21,6 +24,7 @@ impl<'a> Gen<'a> {
                 Base::Object(_) => json!([]),
                 Base::Union(_) => json!(true),
                 Base::Selected(_) => json!([]),
+                Base::Any => unreachable!("returned above"),
             }
         };
         let doc = self.with(base, hops, wrong.clone());
@@ -48,7 +52,7 @@ impl<'a> Gen<'a> {
                 .errors(vec![(code, path.to_owned())]),
             );
         }
-        if f.ty.array && f.ty.base != Base::Bool {
+        if f.ty.array && !matches!(f.ty.base, Base::Bool | Base::Any) {
             let doc = self.with(base, hops, json!([true]));
             self.push(
                 &loc.scope,

@@ -29,6 +29,14 @@ impl Ctx<'_> {
             let code = &cap.code;
             quote!(.with_too_large_code(#code))
         });
+        let max_input = spec.max_input_bytes.map(|m| {
+            let m = usize::try_from(m).unwrap_or(usize::MAX);
+            quote!(.with_max_input_bytes(#m))
+        });
+        let bom = spec.bom_tolerated.then(|| quote!(.with_bom_tolerated()));
+        let free = spec
+            .has_free_members()
+            .then(|| quote!(.with_free_members()));
         let slice_doc = doc(&format!(
             "Parses and validates one {dn} from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation."
         ));
@@ -43,6 +51,9 @@ impl Ctx<'_> {
                     .with_forbidden_keys(FORBIDDEN_KEYS, #fk)
                     #too_large
                     .with_extract(#extract)
+                    #max_input
+                    #bom
+                    #free
                     #growth;
 
             impl #root {

@@ -128,6 +128,10 @@ impl Ctx<'_> {
             Base::U64 => quote!(u64),
             Base::I64 => quote!(i64),
             Base::Number => quote!(f64),
+            Base::Any => {
+                let rt = &self.rt;
+                quote!(#rt::json::Json)
+            }
             Base::Object(n) | Base::Enum(n) | Base::Union(n) => {
                 let i = self.type_name(n);
                 quote!(#i)
@@ -149,7 +153,7 @@ impl Ctx<'_> {
     /// The Rust type of a field: its type, in `Option` when a rule checks its presence.
     fn field_type(&self, f: &Field) -> TokenStream {
         let ty = self.rust_type(&f.ty);
-        if f.read_optional() && !f.ty.nullable {
+        if (f.read_optional() && !f.ty.nullable) || f.is_optional_any() {
             quote!(::core::option::Option<#ty>)
         } else {
             ty

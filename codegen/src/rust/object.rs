@@ -158,6 +158,13 @@ impl Ctx<'_> {
                 _ => quote!(*value == #expr),
             });
             (quote!(default = #dfn_s), Some(ifn.to_string()))
+        } else if f.is_optional_any() {
+            // A present `null` is a value (`Some(Json::Null)`), not absence.
+            let present = format!("{}::json::present", self.rt_str);
+            (
+                quote!(default, deserialize_with = #present),
+                Some("::core::option::Option::is_none".to_owned()),
+            )
         } else if (!f.required && f.ty.nullable) || f.read_optional() {
             let skip = "::core::option::Option::is_none".to_owned();
             (quote!(default), Some(skip))
@@ -281,12 +288,16 @@ impl Ctx<'_> {
             };
             quote!(#fi: #v,)
         });
+        let open = o.open.then(|| {
+            let fi = ident(OPEN_MEMBERS_FIELD);
+            quote!(#fi: ::core::default::Default::default(),)
+        });
         let dd = doc("The value an absent key means: `{}`.");
         quote! {
             impl ::core::default::Default for #name {
                 #dd
                 fn default() -> Self {
-                    #name { #(#inits)* }
+                    #name { #(#inits)* #open }
                 }
             }
         }
@@ -351,10 +362,25 @@ impl Ctx<'_> {
                 #(#helpers)*
             };
         }
+        // An open object carries what its table does not list, in order, and so cannot deny
+        // unknown members; every other object does.
+        let closed = if o.open {
+            let fi = ident(OPEN_MEMBERS_FIELD);
+            let rt = &self.rt;
+            let fd = doc("The members the table does not list, verbatim and in document order.");
+            fields.push(quote! {
+                #fd
+                #[serde(flatten)]
+                pub #fi: #rt::json::OpenMembers,
+            });
+            quote!()
+        } else {
+            quote!(#[serde(deny_unknown_fields)])
+        };
         quote! {
             #d
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, #derive)]
-            #[serde(deny_unknown_fields)]
+            #closed
             #[validate(crate = #rt_str)]
             #struct_attr
             pub struct #name { #(#fields)* }

@@ -1,19 +1,21 @@
-//! The pack object as the reference reads and writes it: an ordered JSON tree, parsed with
-//! JavaScript's `JSON.parse` semantics and written with `JSON.stringify(value, null, 2)`.
+//! [`Json`]: any JSON value as written, objects in document order; and [`OpenMembers`], the
+//! members of an open object that its table does not list, carried verbatim.
 //!
-//! Why not `serde_json::Value`: without `preserve_order` its objects are sorted, and a pack
-//! object that comes back reordered is not the one that was sent (C9 compares bytes). Enabling
-//! that feature would reorder every other `Value` in the workspace, codegen's sorted schemas
-//! included. So TaskPack keeps its own tree: members in document order, and the bytes written
-//! back are exactly what the reference writes for the same object, which is what lets a
-//! `.taskpack` made here and one made by task-passport round-trip through each other's flat form.
+//! Why not `serde_json::Value`: without `preserve_order` its objects are sorted, and a value
+//! that comes back reordered is not the one that was sent (a spec that fixes a file's bytes
+//! compares them). Enabling that feature would reorder every other `Value` in a workspace
+//! (features unify), sorted schema output included. So this tree keeps members in document
+//! order, parses with JavaScript's `JSON.parse` semantics and writes with
+//! `JSON.stringify(value, null, 2)` ([`Json::to_js_pretty`]) or through serde.
 //!
 //! Duplicate keys follow `JSON.parse`: the last value wins, at the first key's position. They are
-//! kept in the tree (see [`Json::duplicate_keys`]) so that judging can say the file needed that.
+//! kept in the tree (see [`Json::duplicate_keys`]) so that a strict judge can say the file
+//! needed that; serializing writes each key once, as `JSON.stringify` does.
 
 use std::fmt::{self, Write as _};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 /// One JSON value, objects in document order.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,8 +26,9 @@ pub enum Json {
     Bool(bool),
     /// A number, as serde_json read it.
     Number(serde_json::Number),
-    /// A string.
-    String(String),
+    /// A string. (Not named `String`: a public variant of that name makes rustc spell
+    /// `std::string::String` in full in every derive user's error messages.)
+    Str(String),
     /// An array.
     Array(Vec<Json>),
     /// An object: every member as written, duplicates included.
@@ -49,7 +52,7 @@ impl Json {
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Json::String(s) => Some(s),
+            Json::Str(s) => Some(s),
             _ => None,
         }
     }
@@ -73,7 +76,7 @@ impl Json {
             None | Some(Json::Null) => false,
             Some(Json::Bool(b)) => *b,
             Some(Json::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
-            Some(Json::String(s)) => !s.is_empty(),
+            Some(Json::Str(s)) => !s.is_empty(),
             Some(Json::Array(_) | Json::Object(_)) => true,
         }
     }
@@ -85,7 +88,7 @@ impl Json {
             Some(Json::Null) => "null".to_owned(),
             Some(Json::Bool(b)) => b.to_string(),
             Some(Json::Number(n)) => js_number(n),
-            Some(Json::String(s)) => s.clone(),
+            Some(Json::Str(s)) => s.clone(),
             Some(Json::Array(items)) => items
                 .iter()
                 .map(|item| match item {
@@ -179,7 +182,7 @@ fn write_pretty(out: &mut String, value: &Json, depth: Option<usize>) {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Json::Number(n) => out.push_str(&js_number(n)),
-        Json::String(s) => write_js_string(out, s),
+        Json::Str(s) => write_js_string(out, s),
         Json::Array(items) if items.is_empty() => out.push_str("[]"),
         Json::Array(items) => {
             out.push('[');
@@ -332,11 +335,11 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
-        Ok(Json::String(v.to_owned()))
+        Ok(Json::Str(v.to_owned()))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Json, E> {
-        Ok(Json::String(v))
+        Ok(Json::Str(v))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
@@ -353,6 +356,83 @@ impl<'de> Visitor<'de> for JsonVisitor {
             members.push((key, value));
         }
         Ok(Json::Object(members))
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => n.serialize(serializer),
+            Json::Str(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(members) => serialize_members(members, serializer),
+        }
+    }
+}
+
+/// The members as one map, each key once (its first place, its last value).
+fn serialize_members<S: Serializer>(
+    members: &[(String, Json)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    for (i, (key, _)) in members.iter().enumerate() {
+        if members[..i].iter().any(|(k, _)| k == key) {
+            continue;
+        }
+        map.serialize_entry(key, value_of_last(members, key))?;
+    }
+    map.end()
+}
+
+/// Reads an optional `any` member: present, it is `Some` whatever it holds, `null` included
+/// (serde's own `Option` reads `null` as absent). Use with `#[serde(default)]`.
+///
+/// # Errors
+///
+/// The deserializer's, when the input is not JSON.
+pub fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Json>, D::Error> {
+    Json::deserialize(deserializer).map(Some)
+}
+
+/// The members of an open object that its table does not list, in document order, values
+/// verbatim. Generated code reads them with `#[serde(flatten)]`, so the listed members are
+/// typed and checked and everything else is written back unchanged, in its original order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OpenMembers(pub Vec<(String, Json)>);
+
+impl OpenMembers {
+    /// The member `key`, if the object carries it (the last one, as `JSON.parse` keeps it).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for OpenMembers {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_members(&self.0, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for OpenMembers {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<OpenMembers, D::Error> {
+        match deserializer.deserialize_map(JsonVisitor)? {
+            Json::Object(members) => Ok(OpenMembers(members)),
+            _ => Err(de::Error::custom("expected an object's members")),
+        }
     }
 }
 
@@ -384,7 +464,7 @@ mod tests {
             Json::js_string(Some(&Json::parse("[1,null,\"x\"]").unwrap())),
             "1,,x"
         );
-        assert!(!Json::truthy(Some(&Json::String(String::new()))));
+        assert!(!Json::truthy(Some(&Json::Str(String::new()))));
         assert!(!Json::truthy(Some(&Json::parse("0").unwrap())));
         assert!(Json::truthy(Some(&Json::parse("[]").unwrap())));
         assert_eq!(
