@@ -130,42 +130,8 @@ pub(super) fn parse_type(
             )),
         };
     }
-    // `string matching `REGEX``: the regex is the cell's last code span.
-    let mut pattern = None;
-    if let Some(code) = codes.last() {
-        if let Some(head) = s.strip_suffix(code.text.as_str()) {
-            if let Some(head) = head.trim_end().strip_suffix("matching") {
-                if code.text.trim().is_empty() {
-                    return Err(Problem::new(
-                        code.pos,
-                        "`matching` has an empty regex",
-                        "write the regex in a code span: string matching `^[a-z]+$`",
-                    ));
-                }
-                if let Err(r) = crate::pattern::vet(&code.text) {
-                    // At the construct (after the opening backtick; a `|` is written
-                    // `\\|` in a table cell), or at the code span.
-                    let col = r.offset.map_or(0, |o| {
-                        1 + o + code.text.chars().take(o).filter(|&c| c == '|').count()
-                    });
-                    let pos = Pos {
-                        line: code.pos.line,
-                        col: code.pos.col + col,
-                    };
-                    return Err(Problem::new(pos, r.message, r.hint));
-                }
-                pattern = Some(code.text.clone());
-                s = head.trim_end();
-                if s != "string" {
-                    return Err(Problem::new(
-                        pos,
-                        format!("`matching` applies to `string`, not `{s}`"),
-                        "write `string matching `REGEX``",
-                    ));
-                }
-            }
-        }
-    }
+    let (rest, pattern) = split_matching(s, codes, pos)?;
+    s = rest;
     // `object by `field``.
     if let Some(rest) = s.strip_prefix("object by") {
         let by = rest.trim();
@@ -254,6 +220,53 @@ pub(super) fn parse_type(
         pattern,
         relative_path,
     })
+}
+
+/// `string matching `REGEX``: the regex is the cell's last code span. Returns the type text
+/// before `matching` (which must be `string`) and the vetted regex, or `s` unchanged and no
+/// regex when the cell has no `matching`.
+fn split_matching<'s>(
+    s: &'s str,
+    codes: &[CodeSpan],
+    pos: Pos,
+) -> Result<(&'s str, Option<String>), Problem> {
+    let Some(code) = codes.last() else {
+        return Ok((s, None));
+    };
+    let Some(head) = s
+        .strip_suffix(code.text.as_str())
+        .and_then(|head| head.trim_end().strip_suffix("matching"))
+    else {
+        return Ok((s, None));
+    };
+    if code.text.trim().is_empty() {
+        return Err(Problem::new(
+            code.pos,
+            "`matching` has an empty regex",
+            "write the regex in a code span: string matching `^[a-z]+$`",
+        ));
+    }
+    if let Err(r) = crate::pattern::vet(&code.text) {
+        // At the construct (after the opening backtick; a `|` is written `\\|` in a table
+        // cell), or at the code span.
+        let col = r.offset.map_or(0, |o| {
+            1 + o + code.text.chars().take(o).filter(|&c| c == '|').count()
+        });
+        let pos = Pos {
+            line: code.pos.line,
+            col: code.pos.col + col,
+        };
+        return Err(Problem::new(pos, r.message, r.hint));
+    }
+    let head = head.trim_end();
+    if head != "string" {
+        return Err(Problem::new(
+            pos,
+            format!("`matching` applies to `string`, not `{head}`"),
+            "write `string matching `REGEX``",
+        ));
+    }
+    Ok((head, Some(code.text.clone())))
 }
 
 /// Reads the default `v` stated for a field of type `ty` (the Required cell at `pos`);
