@@ -52,7 +52,7 @@ pub(crate) fn now_rfc3339() -> String {
         .unwrap_or_default();
     let secs = since.as_secs();
     let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day) = crate::store::civil_from_days(days);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
         rest / 3600,
@@ -60,20 +60,6 @@ pub(crate) fn now_rfc3339() -> String {
         rest % 60,
         since.subsec_millis()
     )
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -92,8 +78,8 @@ mod tests {
 
     #[test]
     fn dates_follow_the_gregorian_calendar() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+        assert_eq!(crate::store::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(crate::store::civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(crate::store::civil_from_days(20_787), (2026, 11, 30));
     }
 }

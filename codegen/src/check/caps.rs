@@ -100,6 +100,30 @@ impl Checker<'_> {
         }
     }
 
+    /// The Constant cell of a cap or text row: SCREAMING_SNAKE_CASE (the hint shows
+    /// `example`) and no other row's constant; recorded so later rows and examples see it.
+    pub(super) fn new_constant(&mut self, cell: &Cell, example: &str) -> Option<String> {
+        let constant = cell.key().to_owned();
+        if !is_screaming_snake(&constant) {
+            self.ctx.md(
+                cell.pos,
+                format!("constant `{constant}` is not SCREAMING_SNAKE_CASE"),
+                format!("write the Rust constant's name, like `{example}`"),
+            );
+            return None;
+        }
+        if let Some(prev) = self.constants.get(&constant) {
+            self.ctx.md(
+                cell.pos,
+                format!("duplicate constant `{constant}`"),
+                format!("it is already defined on line {}", prev.line),
+            );
+            return None;
+        }
+        self.constants.insert(constant.clone(), cell.pos);
+        Some(constant)
+    }
+
     /// The constant (SCREAMING_SNAKE_CASE, not repeated), the number and the unit.
     fn read_cap_row<'r>(&mut self, row: &'r Row) -> Option<CapRow<'r>> {
         let [cap_cell, value_cell, const_cell, ..] = row.cells.as_slice() else {
@@ -110,24 +134,7 @@ impl Checker<'_> {
             );
             return None;
         };
-        let constant = const_cell.key().to_owned();
-        if !is_screaming_snake(&constant) {
-            self.ctx.md(
-                const_cell.pos,
-                format!("constant `{constant}` is not SCREAMING_SNAKE_CASE"),
-                "write the Rust constant's name, like `ITEMS_MAX`",
-            );
-            return None;
-        }
-        if let Some(prev) = self.constants.get(&constant) {
-            self.ctx.md(
-                const_cell.pos,
-                format!("duplicate constant `{constant}`"),
-                format!("it is already defined on line {}", prev.line),
-            );
-            return None;
-        }
-        self.constants.insert(constant.clone(), const_cell.pos);
+        let constant = self.new_constant(const_cell, "ITEMS_MAX")?;
 
         // Value: number and unit.
         let mut words = value_cell.plain.split_whitespace();

@@ -4,7 +4,6 @@
 use super::Checker;
 use crate::markdown::{Row, Table};
 use crate::model::TextConstant;
-use crate::names::is_screaming_snake;
 
 impl Checker<'_> {
     /// Every row of every text table: a SCREAMING_SNAKE_CASE constant no other row (text or
@@ -26,24 +25,7 @@ impl Checker<'_> {
             );
             return None;
         };
-        let constant = const_cell.key().to_owned();
-        if !is_screaming_snake(&constant) {
-            self.ctx.md(
-                const_cell.pos,
-                format!("constant `{constant}` is not SCREAMING_SNAKE_CASE"),
-                "write the Rust constant's name, like `SECTION_HEADER`",
-            );
-            return None;
-        }
-        if let Some(prev) = self.constants.get(&constant) {
-            self.ctx.md(
-                const_cell.pos,
-                format!("duplicate constant `{constant}`"),
-                format!("it is already defined on line {}", prev.line),
-            );
-            return None;
-        }
-        self.constants.insert(constant.clone(), const_cell.pos);
+        let constant = self.new_constant(const_cell, "SECTION_HEADER")?;
         let ([code], true) = (
             value_cell.codes.as_slice(),
             value_cell.md.trim().starts_with('`'),
