@@ -92,12 +92,7 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--format" => format = Format::parse(rest.next())?,
-            "--max-input-bytes" => {
-                let value = rest.next().and_then(|v| v.parse::<usize>().ok());
-                max_input_bytes = Some(value.ok_or_else(|| {
-                    UsageError("--max-input-bytes takes a non-negative integer".to_owned())
-                })?);
-            }
+            "--max-input-bytes" => max_input_bytes = Some(cli::count(arg, rest.next())?),
             flag if flag.starts_with("--") => {
                 return Err(UsageError(format!("unknown option `{flag}`")))
             }

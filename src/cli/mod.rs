@@ -27,6 +27,13 @@ pub enum Format {
     Json,
 }
 
+/// The value of a numeric option such as `--max-input-bytes N`: a non-negative integer.
+pub fn count<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, UsageError> {
+    value
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| UsageError(format!("{flag} takes a non-negative integer")))
+}
+
 impl Format {
     /// Parses the value of `--format`.
     pub fn parse(value: Option<&String>) -> Result<Self, UsageError> {

@@ -37,12 +37,7 @@ fn convert_command(args: &[String]) -> Result<u8, UsageError> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--max-inline-bytes" => {
-                let value = rest.next().and_then(|v| v.parse::<u64>().ok());
-                max_inline = Some(value.ok_or_else(|| {
-                    UsageError("--max-inline-bytes takes a non-negative integer".to_owned())
-                })?);
-            }
+            "--max-inline-bytes" => max_inline = Some(super::count::<u64>(arg, rest.next())?),
             flag if flag.starts_with("--") => {
                 return Err(UsageError(format!("unknown option `{flag}`")))
             }
