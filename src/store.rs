@@ -102,6 +102,23 @@ pub enum Synchronous {
     Normal,
 }
 
+/// Why setting up a store failed: another process held a lock SQLite would not wait for (worth
+/// retrying), or anything else.
+enum SetUp {
+    Busy(rusqlite::Error),
+    Failed(StoreError),
+}
+
+impl From<rusqlite::Error> for SetUp {
+    fn from(err: rusqlite::Error) -> Self {
+        if err.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) {
+            SetUp::Busy(err)
+        } else {
+            SetUp::Failed(err.into())
+        }
+    }
+}
+
 /// An open store: one SQLite connection, configured as the module doc says.
 #[derive(Debug)]
 pub struct Store {
@@ -133,23 +150,50 @@ impl Store {
             .map_err(|e| StoreError(format!("cannot open store `{}`: {e}", path.display())))?;
         // The timeout first: switching to WAL needs a lock another opener may hold.
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        let mut store = Store { conn };
+        // SQLite does not call the busy handler everywhere: while another process is turning a
+        // new file into a WAL database, `journal_mode` and the first transaction can fail with
+        // SQLITE_BUSY at once (to rule out a deadlock). Setting up is idempotent, so it is
+        // retried until BUSY_TIMEOUT has passed.
+        let started = std::time::Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match store.set_up(path, schema, synchronous) {
+                Err(SetUp::Busy(_)) if started.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(SetUp::Busy(err)) => return Err(err.into()),
+                Err(SetUp::Failed(err)) => return Err(err),
+                Ok(()) => return Ok(store),
+            }
+        }
+    }
+
+    /// Puts the connection in the mode the module doc describes and creates `schema`'s tables.
+    fn set_up(&mut self, path: &Path, schema: &str, synchronous: Synchronous) -> Result<(), SetUp> {
+        let mode: String = self
+            .conn
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StoreError(format!(
+            return Err(SetUp::Failed(StoreError(format!(
                 "store `{}` cannot use write-ahead logging (journal_mode is {mode})",
                 path.display()
-            )));
+            ))));
         }
         let level = match synchronous {
             Synchronous::Full => "FULL",
             Synchronous::Normal => "NORMAL",
         };
-        conn.pragma_update(None, "synchronous", level)?;
+        self.conn.pragma_update(None, "synchronous", level)?;
         // An outcome row names its package; SQLite checks that only when asked.
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut store = Store { conn };
-        store.write(|tx| tx.execute_batch(schema).map_err(StoreError::from))?;
-        Ok(store)
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(schema)?;
+        tx.commit()?;
+        Ok(())
     }
 
     /// Runs `operation` in one `BEGIN IMMEDIATE` transaction: committed when it returns `Ok`,

@@ -582,27 +582,32 @@ fn binding_again_records_the_last_grant() {
 
 #[test]
 fn processes_submitting_at_once_to_a_new_store_get_distinct_minted_ids() {
-    let db = fresh_db("mint_race");
-    let file = db.with_file_name("no_id.json");
-    std::fs::write(&file, task(json!({}))).unwrap();
-    let args = vec![
-        "task",
-        "submit",
-        "--store",
-        db.to_str().unwrap(),
-        file.to_str().unwrap(),
-    ];
-    let outcomes = common::specmint_json_at_once(&vec![args; 6]);
-    let mut ids: Vec<&str> = outcomes
-        .iter()
-        .map(|(code, json)| {
-            assert_eq!(*code, 0, "{json}");
-            json["task_id"].as_str().unwrap()
-        })
-        .collect();
-    ids.sort_unstable();
-    assert_eq!(
-        ids,
-        ["task-1", "task-2", "task-3", "task-4", "task-5", "task-6"]
-    );
+    // Several rounds, each on a new file: the race is in turning a new file into a store
+    // (SQLite answers "database is locked" there without waiting), and one round can miss it.
+    for round in 0..8 {
+        let db = fresh_db(&format!("mint_race_{round}"));
+        let file = db.with_file_name("no_id.json");
+        std::fs::write(&file, task(json!({}))).unwrap();
+        let args = vec![
+            "task",
+            "submit",
+            "--store",
+            db.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ];
+        let outcomes = common::specmint_json_at_once(&vec![args; 6]);
+        let mut ids: Vec<&str> = outcomes
+            .iter()
+            .map(|(code, json)| {
+                assert_eq!(*code, 0, "round {round}: {json}");
+                json["task_id"].as_str().unwrap()
+            })
+            .collect();
+        ids.sort_unstable();
+        assert_eq!(
+            ids,
+            ["task-1", "task-2", "task-3", "task-4", "task-5", "task-6"],
+            "round {round}"
+        );
+    }
 }

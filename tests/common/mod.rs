@@ -128,6 +128,7 @@ pub fn specmint_json_at_once(arg_lists: &[Vec<&str>]) -> Vec<(i32, serde_json::V
                 .args(args)
                 .args(["--format", "json"])
                 .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
                 .spawn()
                 .expect("the specmint binary starts")
         })
@@ -136,7 +137,13 @@ pub fn specmint_json_at_once(arg_lists: &[Vec<&str>]) -> Vec<(i32, serde_json::V
         .into_iter()
         .map(|child| {
             let out = child.wait_with_output().unwrap();
-            let json = serde_json::from_slice(&out.stdout).unwrap();
+            let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+                panic!(
+                    "no JSON on stdout ({e}); exit {:?}, stderr:\n{}",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            });
             (out.status.code().unwrap(), json)
         })
         .collect()
