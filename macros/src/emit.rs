@@ -8,7 +8,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens as _};
 use syn::Ident;
 
-use crate::model::{Code, Field, FieldRule, Model, StructRule, TextRule};
+use crate::model::{Code, ElementRule, Field, FieldRule, Model, StructRule};
 
 /// Names of the generated locals.
 struct Locals {
@@ -64,6 +64,39 @@ fn code(code: &Code) -> TokenStream {
         None => {
             let default = code.default;
             quote!(#default)
+        }
+    }
+}
+
+/// A `range` bound as an `Option<i128>`: an integer literal (maybe negated) typed `i128`
+/// as written, so any bound the type can hold compiles; any other expression converted
+/// losslessly with `From` (a constant of type `u32`, `i64`, ...).
+fn bound(expr: Option<&syn::Expr>) -> TokenStream {
+    fn literal(expr: &syn::Expr) -> Option<TokenStream> {
+        match expr {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(lit),
+                ..
+            }) => {
+                let typed = syn::LitInt::new(&format!("{}i128", lit.base10_digits()), lit.span());
+                Some(quote!(#typed))
+            }
+            syn::Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => literal(expr).map(|t| quote!(-#t)),
+            syn::Expr::Group(g) => literal(&g.expr),
+            _ => None,
+        }
+    }
+    match expr {
+        None => quote!(::core::option::Option::None),
+        Some(e) => {
+            let value = literal(e).unwrap_or_else(
+                || quote_spanned!(syn::spanned::Spanned::span(e)=> <i128 as ::core::convert::From<_>>::from(#e)),
+            );
+            quote!(::core::option::Option::Some(#value))
         }
     }
 }
@@ -189,20 +222,35 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     }
 }
 
-fn text_rule(rule: &TextRule, value: &TokenStream, at: &Ident, l: &Locals) -> TokenStream {
+fn element_rule(rule: &ElementRule, value: &TokenStream, at: &Ident, l: &Locals) -> TokenStream {
     let Locals { krate, report, .. } = l;
     let ty = rule.span();
     match rule {
-        TextRule::NonBlank { code: c, .. } => {
+        ElementRule::NonBlank { code: c, .. } => {
             let c = code(c);
             quote_spanned! {ty=>
                 #krate::rules::non_blank(#value, &#at, #c, #report);
             }
         }
-        TextRule::MaxChars { max, code: c, .. } => {
+        ElementRule::MaxChars { max, code: c, .. } => {
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {ty=>
                 #krate::rules::max_chars(#value, &#at, #max, #c, #report);
+            }
+        }
+        ElementRule::Range {
+            min, max, code: c, ..
+        } => {
+            let c = code(c);
+            let (min, max) = (bound(min.as_ref()), bound(max.as_ref()));
+            quote_spanned! {ty=>
+                #krate::rules::range(
+                    #value,
+                    #krate::rules::Bounds { min: #min, max: #max },
+                    &#at,
+                    #c,
+                    #report,
+                );
             }
         }
     }
@@ -228,7 +276,7 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
     ident.set_span(ty);
     let value = quote_spanned!(ty=> &self.#ident);
     match rule {
-        FieldRule::Text(rule) => text_rule(rule, &value, field_path, l),
+        FieldRule::Element(rule) => element_rule(rule, &value, field_path, l),
         // List rules call the runtime's non-generic cores with the slice `field()` bound
         // once per field: the only code instantiated per item type is `ListField::items`,
         // not a generic rule shell per rule.
@@ -248,7 +296,9 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
         }
         FieldRule::Each { rules, .. } => {
             let element = quote!(#item);
-            let rules = rules.iter().map(|r| text_rule(r, &element, item_path, l));
+            let rules = rules
+                .iter()
+                .map(|r| element_rule(r, &element, item_path, l));
             // An index loop: less for rustc to check and compile than iterator adaptors.
             quote_spanned! {ty=>
                 if let ::core::option::Option::Some(#items) = #list {

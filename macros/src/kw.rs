@@ -42,18 +42,21 @@ macro_rules! rule_names {
 }
 
 rule_names! {
-    /// The rules on one text value, which `each(..)` also applies to every element.
-    TextRuleName {
+    /// The rules on one value (text or integer), which `each(..)` also applies to every
+    /// element.
+    ElementRuleName {
         NonBlank = "non_blank",
         MaxChars = "max_chars",
+        Range = "range",
     }
 }
 
 rule_names! {
     /// The rules on a field.
     FieldRuleName {
-        NonBlank = TextRuleName::NonBlank.name(),
-        MaxChars = TextRuleName::MaxChars.name(),
+        NonBlank = ElementRuleName::NonBlank.name(),
+        MaxChars = ElementRuleName::MaxChars.name(),
+        Range = ElementRuleName::Range.name(),
         MaxItems = "max_items",
         Each = "each",
         Nested = "nested",
@@ -84,6 +87,8 @@ rule_names! {
 /// `nested(flatten)`: the inner value is validated at the struct's own path.
 pub const FLATTEN: &str = "flatten";
 pub const MAX: &str = "max";
+/// `range`'s lower bound.
+pub const MIN: &str = "min";
 pub const CODE: &str = "code";
 pub const BY: &str = "by";
 pub const KEY: &str = "key";
@@ -119,6 +124,7 @@ pub const CODE_REQUIRED: &str = "required";
 pub const CODE_DUPLICATE_ITEM: &str = "duplicate_item";
 pub const CODE_CONTAINS_SELF: &str = "contains_self";
 pub const CODE_DIGEST: &str = "digest_mismatch";
+pub const CODE_RANGE: &str = "out_of_range";
 
 /// `a`, `b` and `c` as "`a`, `b`, `c`".
 pub fn list(names: &[&str]) -> String {
@@ -131,7 +137,7 @@ pub fn list(names: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{FieldRuleName, StructRuleName, TextRuleName};
+    use super::{ElementRuleName, FieldRuleName, StructRuleName};
 
     /// Each name reads back as its own rule, and a name is a field rule or a struct rule,
     /// never both (the parser says "is a struct rule" / "is a field rule" by that).
@@ -144,14 +150,14 @@ mod tests {
         for &rule in StructRuleName::ALL {
             assert_eq!(StructRuleName::from_name(rule.name()), Some(rule));
         }
-        for &rule in TextRuleName::ALL {
-            assert_eq!(TextRuleName::from_name(rule.name()), Some(rule));
+        for &rule in ElementRuleName::ALL {
+            assert_eq!(ElementRuleName::from_name(rule.name()), Some(rule));
             assert!(FieldRuleName::from_name(rule.name()).is_some());
         }
         assert_eq!(FieldRuleName::from_name("rename"), None);
         assert_eq!(
-            TextRuleName::list(),
-            "`non_blank`, `max_chars`",
+            ElementRuleName::list(),
+            "`non_blank`, `max_chars`, `range`",
             "`each` lists its rules in table order"
         );
     }

@@ -36,10 +36,24 @@ pub struct Limit {
     pub expr: Expr,
 }
 
-/// A rule on one text value.
-pub enum TextRule {
-    NonBlank { code: Code, span: Span },
-    MaxChars { max: Limit, code: Code, span: Span },
+/// A rule on one value, alone or as each element of a list (`each(..)`).
+pub enum ElementRule {
+    NonBlank {
+        code: Code,
+        span: Span,
+    },
+    MaxChars {
+        max: Limit,
+        code: Code,
+        span: Span,
+    },
+    /// `range(min = A, max = B)`: inclusive integer bounds, at least one given.
+    Range {
+        min: Option<Expr>,
+        max: Option<Expr>,
+        code: Code,
+        span: Span,
+    },
 }
 
 /// `pair(A, B)` / `pair(A, B, ignore_case)` of `contradiction`.
@@ -51,14 +65,14 @@ pub struct Pair {
 
 /// A rule on one field.
 pub enum FieldRule {
-    Text(TextRule),
+    Element(ElementRule),
     MaxItems {
         max: Limit,
         code: Code,
         span: Span,
     },
     Each {
-        rules: Vec<TextRule>,
+        rules: Vec<ElementRule>,
         span: Span,
     },
     Nested {
@@ -151,11 +165,13 @@ pub enum StructRule {
     },
 }
 
-impl TextRule {
+impl ElementRule {
     /// Span of the rule's name, where type errors about it point.
     pub fn span(&self) -> Span {
         match self {
-            TextRule::NonBlank { span, .. } | TextRule::MaxChars { span, .. } => *span,
+            ElementRule::NonBlank { span, .. }
+            | ElementRule::MaxChars { span, .. }
+            | ElementRule::Range { span, .. } => *span,
         }
     }
 }
@@ -164,7 +180,7 @@ impl FieldRule {
     /// Span of the rule's name, where type errors about it point.
     pub fn span(&self) -> Span {
         match self {
-            FieldRule::Text(rule) => rule.span(),
+            FieldRule::Element(rule) => rule.span(),
             FieldRule::MaxItems { span, .. }
             | FieldRule::Each { span, .. }
             | FieldRule::Nested { span, .. }

@@ -11,8 +11,8 @@ use syn::spanned::Spanned as _;
 use syn::{parenthesized, token, Data, DeriveInput, Expr, Fields, Ident, LitStr, Token};
 
 use crate::errors::Errors;
-use crate::kw::{self, FieldRuleName, StructRuleName, TextRuleName};
-use crate::model::{Code, Field, FieldRule, Limit, Model, Pair, StructRule, TextRule};
+use crate::kw::{self, ElementRuleName, FieldRuleName, StructRuleName};
+use crate::model::{Code, ElementRule, Field, FieldRule, Limit, Model, Pair, StructRule};
 
 /// One comma-separated entry of an attribute: `name`, `name = expr`, `name(items..)`, or
 /// `pair(exprs..)`.
@@ -297,10 +297,13 @@ fn field_rule(
     }
     match rule {
         FieldRuleName::NonBlank => {
-            text_rule(item, TextRuleName::NonBlank, errors).map(FieldRule::Text)
+            element_rule(item, ElementRuleName::NonBlank, errors).map(FieldRule::Element)
         }
         FieldRuleName::MaxChars => {
-            text_rule(item, TextRuleName::MaxChars, errors).map(FieldRule::Text)
+            element_rule(item, ElementRuleName::MaxChars, errors).map(FieldRule::Element)
+        }
+        FieldRuleName::Range => {
+            element_rule(item, ElementRuleName::Range, errors).map(FieldRule::Element)
         }
         FieldRuleName::MaxItems => {
             let (max, code) = limit_rule(item, kw::CODE_TOO_MANY, errors)?;
@@ -490,10 +493,10 @@ fn code_only(item: Item, default: &'static str, errors: &mut Errors) -> Option<C
     }
 }
 
-fn text_rule(item: Item, rule: TextRuleName, errors: &mut Errors) -> Option<TextRule> {
+fn element_rule(item: Item, rule: ElementRuleName, errors: &mut Errors) -> Option<ElementRule> {
     let span = item.name.span();
     match rule {
-        TextRuleName::NonBlank => {
+        ElementRuleName::NonBlank => {
             let code = match item.form {
                 Form::Bare => Code {
                     custom: None,
@@ -508,11 +511,34 @@ fn text_rule(item: Item, rule: TextRuleName, errors: &mut Errors) -> Option<Text
                 }
                 _ => args(item, &[kw::CODE], errors)?.code(kw::CODE_BLANK),
             };
-            Some(TextRule::NonBlank { code, span })
+            Some(ElementRule::NonBlank { code, span })
         }
-        TextRuleName::MaxChars => {
+        ElementRuleName::MaxChars => {
             let (max, code) = limit_rule(item, kw::CODE_TOO_LONG, errors)?;
-            Some(TextRule::MaxChars { max, code, span })
+            Some(ElementRule::MaxChars { max, code, span })
+        }
+        ElementRuleName::Range => {
+            let args = args(item, &[kw::MIN, kw::MAX, kw::CODE], errors)?;
+            let min = args
+                .exprs
+                .iter()
+                .find(|(k, _)| *k == kw::MIN)
+                .map(|(_, e)| e.clone());
+            let max = args.max.clone();
+            let written = |k| args.written.contains(&k);
+            if !written(kw::MIN) && !written(kw::MAX) {
+                errors.at(
+                    span,
+                    "`range` needs a bound: `range(min = A)`, `range(max = B)` or both",
+                );
+                return None;
+            }
+            Some(ElementRule::Range {
+                min,
+                max,
+                code: args.code(kw::CODE_RANGE),
+                span,
+            })
         }
     }
 }
@@ -529,7 +555,7 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     if items.is_empty() {
         errors.at(
             span,
-            "`each` needs at least one element rule: `non_blank` or `max_chars = N`",
+            "`each` needs at least one element rule: `non_blank`, `max_chars = N` or `range(min = A, max = B)`",
         );
         return None;
     }
@@ -537,7 +563,7 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     let mut rules = Vec::new();
     for inner in items {
         let name = inner.name.unraw().to_string();
-        let Some(rule) = TextRuleName::from_name(&name) else {
+        let Some(rule) = ElementRuleName::from_name(&name) else {
             let why = if FieldRuleName::from_name(&name).is_some()
                 || StructRuleName::from_name(&name).is_some()
             {
@@ -547,14 +573,14 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
             };
             errors.at(
                 inner.name.span(),
-                format!("{why}; `each` supports {}", TextRuleName::list()),
+                format!("{why}; `each` supports {}", ElementRuleName::list()),
             );
             continue;
         };
         if duplicate(&inner.name, &mut seen, "element rule", errors) {
             continue;
         }
-        if let Some(rule) = text_rule(inner, rule, errors) {
+        if let Some(rule) = element_rule(inner, rule, errors) {
             rules.push(rule);
         }
     }
@@ -758,6 +784,7 @@ fn takes_expr(rule: &str, key: &str) -> bool {
         (Some(FieldRuleName::Equals), kw::VALUE)
             | (Some(FieldRuleName::Pattern), kw::REGEX)
             | (Some(FieldRuleName::RequiredIf), kw::EQUALS)
+            | (Some(FieldRuleName::Range), kw::MIN)
     )
 }
 

@@ -5,6 +5,7 @@
 mod expansion;
 mod lists;
 mod nested;
+mod numbers;
 mod paths;
 mod presence;
 mod struct_rules;

@@ -95,3 +95,38 @@ impl<L: ListField> ListField for Option<L> {
         self.as_ref().and_then(ListField::items)
     }
 }
+
+/// A field that holds an integer, or maybe no integer (`None` is not checked).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer field",
+    label = "`range` applies to `u8`..`u64`, `i8`..`i64` or an `Option` of one",
+    note = "for a list of integers, use `each(range(min = A, max = B))`"
+)]
+pub trait IntegerField {
+    /// The value, or `None` when there is nothing to check.
+    fn integer(&self) -> Option<i128>;
+}
+
+macro_rules! integer_fields {
+    ($($t:ty),*) => {$(
+        impl IntegerField for $t {
+            fn integer(&self) -> Option<i128> {
+                Some(i128::from(*self))
+            }
+        }
+    )*};
+}
+
+integer_fields!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+impl<T: IntegerField + ?Sized> IntegerField for &T {
+    fn integer(&self) -> Option<i128> {
+        (**self).integer()
+    }
+}
+
+impl<T: IntegerField> IntegerField for Option<T> {
+    fn integer(&self) -> Option<i128> {
+        self.as_ref().and_then(IntegerField::integer)
+    }
+}
