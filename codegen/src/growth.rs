@@ -116,7 +116,13 @@ impl<'a> Growth<'a> {
     /// Growth of a value of type `ty` (a list: each element's growth times the item cap).
     fn value(&mut self, ty: &TypeRef, f: &Field) -> Option<u64> {
         let element = match &ty.base {
-            Base::String | Base::Bool | Base::U32 | Base::U64 | Base::I64 | Base::Enum(_) => 0,
+            Base::String
+            | Base::Bool
+            | Base::U32
+            | Base::U64
+            | Base::I32
+            | Base::I64
+            | Base::Enum(_) => 0,
             // `serde_json` writes an `f64` in at most 24 bytes (`ryu`'s buffer); the input
             // spelled it in at least 1 (`5` comes back as `5.0`, `1e15` as
             // `1000000000000000.0`).

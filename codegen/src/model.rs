@@ -386,6 +386,8 @@ pub struct FieldRules {
     pub pattern: Option<String>,
     /// Must be a relative path without `..`, with its code.
     pub relative_path: Option<String>,
+    /// Must lie within the Type cell's integer bounds, with its code.
+    pub range: Option<String>,
     /// Must be present and not blank/empty (`✔ `code``), with its code.
     pub required: Option<String>,
     /// Required when a sibling enum field has a value.
@@ -514,6 +516,26 @@ pub struct TypeRef {
     pub pattern: Option<String>,
     /// `relative-path`: a relative path without `..`.
     pub relative_path: bool,
+    /// `int32 1..=10`: inclusive bounds on an integer (each element of an array).
+    pub range: Option<IntRange>,
+}
+
+/// Inclusive bounds on an integer (`1..=10`, `0..`, `..=100`): at least one is given, both
+/// within the type's width, `min <= max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct IntRange {
+    /// The least value allowed.
+    pub min: Option<i128>,
+    /// The greatest value allowed.
+    pub max: Option<i128>,
+}
+
+impl IntRange {
+    /// Whether `n` is within the bounds.
+    pub fn contains(&self, n: i128) -> bool {
+        self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
+    }
 }
 
 /// A base type.
@@ -528,6 +550,8 @@ pub enum Base {
     U32,
     /// `uint64`.
     U64,
+    /// `int32`.
+    I32,
     /// `int64`.
     I64,
     /// `number` (f64).
@@ -543,6 +567,20 @@ pub enum Base {
     Selected(String),
     /// `any`: any JSON value, kept verbatim (objects in document order).
     Any,
+}
+
+impl Base {
+    /// The least and greatest value of an integer type (`uint32`, `uint64`, `int32`,
+    /// `int64`); `None` for every other type.
+    pub fn integer_width(&self) -> Option<(i128, i128)> {
+        Some(match self {
+            Base::U32 => (0, u32::MAX.into()),
+            Base::U64 => (0, u64::MAX.into()),
+            Base::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Base::I64 => (i64::MIN.into(), i64::MAX.into()),
+            _ => return None,
+        })
+    }
 }
 
 /// A stated default.

@@ -147,6 +147,7 @@ fn base(b: &Base) -> Value {
         Base::Bool => json!({"type": "boolean"}),
         Base::U32 => json!({"type": "integer", "minimum": 0, "maximum": u32::MAX}),
         Base::U64 => json!({"type": "integer", "minimum": 0, "maximum": u64::MAX}),
+        Base::I32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
         Base::I64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
         Base::Number => json!({"type": "number"}),
         Base::Any => json!({"$ref": format!("#/$defs/{ANY}")}),
@@ -199,6 +200,16 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     }
 }
 
+/// An integer within some spec type's width as JSON (every such integer fits `i64` or
+/// `u64`).
+pub(crate) fn integer_json(n: i128) -> Value {
+    match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(i), _) => json!(i),
+        (_, Ok(u)) => json!(u),
+        _ => unreachable!("within a spec type's width"),
+    }
+}
+
 /// Makes a schema also accept `null`.
 fn nullable(mut v: Value) -> Value {
     if let Some(Value::String(t)) = v.get("type").cloned() {
@@ -214,6 +225,14 @@ fn field_schema(f: &Field) -> Value {
     let mut elem = base(&f.ty.base);
     if f.ty.base == Base::String {
         string_rules(elem.as_object_mut().expect("object"), r, &f.ty);
+    }
+    if let Some(range) = &f.ty.range {
+        // The bounds lie within the type's width (checked), so they replace its ends.
+        for (key, bound) in [("minimum", range.min), ("maximum", range.max)] {
+            if let Some(n) = bound {
+                elem[key] = integer_json(n);
+            }
+        }
     }
     let mut v = if f.ty.array {
         let mut a = Map::new();

@@ -128,6 +128,7 @@ pub(crate) const ERROR_RULES: &[&str] = &[
     "equals",
     "pattern",
     "relative_path",
+    "range",
     "required_if",
 ];
 

@@ -390,7 +390,7 @@ impl Checker<'_> {
     }
 
     /// Codes of the rules a Type or Required cell states: literals, patterns, relative
-    /// paths, conditional requirements.
+    /// paths, integer ranges, conditional requirements.
     pub(super) fn type_rule_codes(&mut self) {
         for oi in 0..self.index.objects.len() {
             for fi in 0..self.index.objects[oi].fields.len() {
@@ -406,6 +406,10 @@ impl Checker<'_> {
                 if ty.relative_path {
                     let c = self.field_code(oi, fi, "relative_path", "`relative-path` types", None);
                     self.index.objects[oi].fields[fi].rules.relative_path = c;
+                }
+                if ty.range.is_some() {
+                    let c = self.field_code(oi, fi, "range", "integer ranges", None);
+                    self.index.objects[oi].fields[fi].rules.range = c;
                 }
             }
         }

@@ -214,7 +214,7 @@ fn base_words(b: &Base) -> String {
     match b {
         Base::String => "a string".into(),
         Base::Bool => "a bool".into(),
-        Base::U32 | Base::U64 | Base::I64 | Base::Number => "a number".into(),
+        Base::U32 | Base::U64 | Base::I32 | Base::I64 | Base::Number => "a number".into(),
         Base::Enum(n) => format!("the enum `{n}`"),
         Base::Union(n) => format!("the union `{n}`"),
         Base::Object(n) => format!("the object `{n}`"),

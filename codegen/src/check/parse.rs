@@ -86,6 +86,7 @@ fn plain(base: Base) -> TypeRef {
         literal: None,
         pattern: None,
         relative_path: false,
+        range: None,
     }
 }
 
@@ -132,6 +133,12 @@ pub(super) fn parse_type(
     }
     let (rest, pattern) = split_matching(s, codes, pos)?;
     s = rest;
+    let mut range = None;
+    if pattern.is_none() {
+        let (rest, r) = split_range(s, pos)?;
+        s = rest;
+        range = r;
+    }
     // `object by `field``.
     if let Some(rest) = s.strip_prefix("object by") {
         let by = rest.trim();
@@ -160,6 +167,7 @@ pub(super) fn parse_type(
         "bool" => Base::Bool,
         "uint32" => Base::U32,
         "uint64" => Base::U64,
+        "int32" => Base::I32,
         "int64" => Base::I64,
         "number" => Base::Number,
         "any" if nullable => {
@@ -190,7 +198,7 @@ pub(super) fn parse_type(
                     pos,
                     format!("unknown type `{other}` in `{}`", text.trim()),
                     format!(
-                        "use string, bool, uint32, uint64, int64, number, any, or a table of this spec: {}",
+                        "use string, bool, uint32, uint64, int32, int64, number, any, or a table of this spec: {}",
                         known.join(", ")
                     ),
                 ));
@@ -211,6 +219,9 @@ pub(super) fn parse_type(
             "remove `relative-path`",
         ));
     }
+    if let Some(r) = range {
+        check_range(r, &base, s, pos)?;
+    }
     Ok(TypeRef {
         base,
         array,
@@ -219,7 +230,84 @@ pub(super) fn parse_type(
         literal: None,
         pattern,
         relative_path,
+        range,
     })
+}
+
+/// `BASE 1..=10`: the cell's last word, when it holds `..`, is an inclusive integer range
+/// (`A..=B`, `A..` or `..=B`). Returns the type text before it and the bounds, or `s`
+/// unchanged when the cell has no range.
+fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<IntRange>), Problem> {
+    let Some((head, word)) = s.rsplit_once(char::is_whitespace) else {
+        return Ok((s, None));
+    };
+    let Some((lo, hi)) = word.split_once("..") else {
+        return Ok((s, None));
+    };
+    let bad = || {
+        Problem::new(
+            pos,
+            format!("cannot read the range `{word}`"),
+            "write inclusive integer bounds after the type: `uint32 1..=10`, `int64 -5..`, `int32 ..=100`",
+        )
+    };
+    let bound = |t: &str| -> Result<Option<i128>, Problem> {
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            t.parse::<i128>().map(Some).map_err(|_| bad())
+        }
+    };
+    let min = bound(lo)?;
+    let max = match hi.strip_prefix('=') {
+        Some(hi) if !hi.is_empty() => bound(hi)?,
+        Some(_) => return Err(bad()),
+        None if hi.is_empty() => None,
+        None => {
+            let fix = hi
+                .parse::<i128>()
+                .map_or_else(|_| format!("{lo}..=N"), |h| format!("{lo}..={}", h - 1));
+            return Err(Problem::new(
+                pos,
+                format!("the range `{word}` excludes its upper end"),
+                format!("bounds are inclusive: write `{fix}`"),
+            ));
+        }
+    };
+    if min.is_none() && max.is_none() {
+        return Err(bad());
+    }
+    Ok((head.trim_end(), Some(IntRange { min, max })))
+}
+
+/// A range applies to an integer type and lies within its width, lower bound first.
+fn check_range(r: IntRange, base: &Base, ty: &str, pos: Pos) -> Result<(), Problem> {
+    let Some((lo, hi)) = base.integer_width() else {
+        return Err(Problem::new(
+            pos,
+            format!("a range applies to integers only, not `{ty}`"),
+            "bound a `uint32`, `uint64`, `int32` or `int64`; for text lengths use a cap row",
+        ));
+    };
+    if let (Some(min), Some(max)) = (r.min, r.max) {
+        if min > max {
+            return Err(Problem::new(
+                pos,
+                format!("the range `{min}..={max}` is empty"),
+                "write the lower bound first",
+            ));
+        }
+    }
+    for n in [r.min, r.max].into_iter().flatten() {
+        if n < lo || n > hi {
+            return Err(Problem::new(
+                pos,
+                format!("the bound `{n}` is outside `{ty}` ({lo}..={hi})"),
+                "choose bounds the type can hold, or a wider type",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `string matching `REGEX``: the regex is the cell's last code span. Returns the type text
@@ -277,6 +365,24 @@ pub(super) fn parse_default(
     pos: Pos,
     enums: &[Enum],
 ) -> Result<DefaultValue, Problem> {
+    let d = default_value(ty, v, pos, enums)?;
+    let n = match d {
+        DefaultValue::UInt(n) => i128::from(n),
+        DefaultValue::Int(n) => i128::from(n),
+        _ => return Ok(d),
+    };
+    match ty.range {
+        Some(r) if !r.contains(n) => Err(Problem::new(
+            pos,
+            format!("default `{n}` is outside the field's range"),
+            "write a default within the bounds of the Type cell",
+        )),
+        _ => Ok(d),
+    }
+}
+
+/// The default `v` read by the field's type, before its range is checked.
+fn default_value(ty: &TypeRef, v: &str, pos: Pos, enums: &[Enum]) -> Result<DefaultValue, Problem> {
     let v = v.trim().trim_matches('`');
     let bad = |what: &str| {
         Problem::new(
@@ -304,6 +410,10 @@ pub(super) fn parse_default(
             .filter(|n| ty.base == Base::U64 || *n <= u64::from(u32::MAX))
             .map(DefaultValue::UInt)
             .ok_or_else(|| bad("an unsigned integer in range")),
+        Base::I32 => v
+            .parse::<i32>()
+            .map(|n| DefaultValue::Int(n.into()))
+            .map_err(|_| bad("an int32")),
         Base::I64 => v
             .parse()
             .map(DefaultValue::Int)
@@ -528,7 +638,7 @@ mod tests {
         assert_eq!(p.pos, AT);
         assert_eq!(
             p.hint,
-            "use string, bool, uint32, uint64, int64, number, any, or a table of this spec: `line_item`, `shape`, `status`"
+            "use string, bool, uint32, uint64, int32, int64, number, any, or a table of this spec: `line_item`, `shape`, `status`"
         );
     }
 

@@ -375,7 +375,7 @@ impl Checker<'_> {
             let fits = !f.ty.array
                 && match what {
                     "encoding" => matches!(f.ty.base, Base::String | Base::Enum(_)),
-                    "length" => matches!(f.ty.base, Base::U32 | Base::U64 | Base::I64),
+                    "length" => f.ty.base.integer_width().is_some(),
                     _ => f.ty.base == Base::String,
                 };
             if !fits {

@@ -452,6 +452,14 @@ impl Checker<'_> {
             let k = k.trim();
             let rust_m = self.new_field(k, code.pos, &mut seen);
             let ty = self.type_of(ty, &[], code.pos);
+            if ty.as_ref().is_some_and(|t| t.range.is_some()) {
+                self.ctx.md(
+                    code.pos,
+                    format!("member `{k}` of a union cannot have a range"),
+                    "a union member carries no rule but `non-blank`: move the bounded value into a field table",
+                );
+                continue;
+            }
             if let (Some(rust_m), Some(ty)) = (rust_m, ty) {
                 members.push(Field {
                     key: k.to_owned(),

@@ -192,7 +192,7 @@ pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String>
     })
 }
 
-/// The text-rule violations (blank, char cap, pattern) of the text fields in `v`, read as
+/// The value-rule violations (blank, char cap, pattern; integer range) of the fields in `v`, read as
 /// object `o` at `at`: a probe's document is checked for violations its mutation did not
 /// mean, so a case never carries one by accident.
 pub(super) fn text_violations(
@@ -240,7 +240,18 @@ pub(super) fn text_violations(
                         text_violations(spec, inner, e, &p, out);
                     }
                 }
-                _ => {}
+                _ => {
+                    // A value outside the type's width is a parse error, not a range one.
+                    let n = e.as_i64().map(i128::from).or(e.as_u64().map(i128::from));
+                    let width = f.ty.base.integer_width();
+                    if let (Some(code), Some(r), Some(n), Some((lo, hi))) =
+                        (&f.rules.range, &f.ty.range, n, width)
+                    {
+                        if (lo..=hi).contains(&n) && !r.contains(n) {
+                            out.push((code.clone(), p.clone()));
+                        }
+                    }
+                }
             }
         }
     }

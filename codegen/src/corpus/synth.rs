@@ -141,7 +141,7 @@ impl<'a> Gen<'a> {
         match base {
             Base::String => json!(token(i)),
             Base::Bool => json!(false),
-            Base::U32 | Base::U64 | Base::I64 => json!(i),
+            Base::U32 | Base::U64 | Base::I32 | Base::I64 => json!(i),
             Base::Number => json!(i),
             Base::Enum(n) => {
                 let vs = self.enum_values(n);
@@ -216,19 +216,31 @@ impl<'a> Gen<'a> {
     pub(super) fn synth_field(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
         if f.ty.array {
             if f.rules.required.is_some() {
-                let one = if f.ty.base == Base::String {
-                    self.synth_text(f, i)
-                } else {
-                    self.synth_base(&f.ty.base, i, shift, depth)
-                };
-                json!([one])
+                json!([self.synth_element(f, i, shift, depth)])
             } else {
                 json!([])
             }
-        } else if f.ty.base == Base::String {
-            self.synth_text(f, i)
         } else {
-            self.synth_base(&f.ty.base, i, shift, depth)
+            self.synth_element(f, i, shift, depth)
+        }
+    }
+
+    /// A valid value of one element of `f` (the value itself when `f` is no array): text
+    /// that keeps its rules, an integer within its range, or any value of its base.
+    fn synth_element(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
+        match &f.ty.range {
+            _ if f.ty.base == Base::String => self.synth_text(f, i),
+            Some(r) => {
+                let mut n = i128::try_from(i).unwrap_or(0);
+                if let Some(min) = r.min.filter(|&m| m > n) {
+                    n = min.saturating_add(n);
+                }
+                if let Some(max) = r.max.filter(|&m| m < n) {
+                    n = max;
+                }
+                crate::schema::integer_json(n)
+            }
+            None => self.synth_base(&f.ty.base, i, shift, depth),
         }
     }
 

@@ -20,7 +20,7 @@ impl<'a> Gen<'a> {
             match &f.ty.base {
                 Base::String | Base::Enum(_) => json!(7),
                 Base::Bool => json!("false"),
-                Base::U32 | Base::U64 | Base::I64 | Base::Number => json!("1"),
+                Base::U32 | Base::U64 | Base::I32 | Base::I64 | Base::Number => json!("1"),
                 Base::Object(_) => json!([]),
                 Base::Union(_) => json!(true),
                 Base::Selected(_) => json!([]),
@@ -67,41 +67,79 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Integer ranges, where the bounds are exact in an IEEE double (so every JSON consumer
-    /// reads them exactly): `uint32` at its ends, and every unsigned type at -1.
+    /// Integer widths and ranges, at values exact in an IEEE double (so every JSON
+    /// consumer reads them exactly; a value beyond 2^53 is judged by the Rust reader only):
+    /// `uint32` and `int32` at their ends and one past, every unsigned type at -1, a stated
+    /// range at its bounds and one past each (an element of a list alone in it), and a
+    /// fraction.
     pub(super) fn integers(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
-        let parse = self.spec.errors.parse.as_str();
         let f = hops.last().expect("non-empty").field;
+        let Some((lo, hi)) = f.ty.base.integer_width() else {
+            return;
+        };
+        // (id, rule, value); the verdict comes from the width and the range.
+        let mut probes: Vec<(String, &str, i128)> = Vec::new();
+        if !f.ty.array {
+            if matches!(f.ty.base, Base::U32 | Base::I32) {
+                probes.push((format!("integer.{path}.max"), "type", hi));
+                probes.push((format!("integer.{path}.max+1"), "type", hi + 1));
+            }
+            if f.ty.base == Base::I32 {
+                probes.push((format!("integer.{path}.min"), "type", lo));
+                probes.push((format!("integer.{path}.min-1"), "type", lo - 1));
+            }
+            if lo == 0 {
+                probes.push((format!("integer.{path}.neg"), "type", -1));
+            }
+        }
+        if let Some(r) = &f.ty.range {
+            for (label, bound, step) in [("min", r.min, -1), ("max", r.max, 1)] {
+                let Some(b) = bound else { continue };
+                probes.push((format!("range.{path}.{label}"), "range", b));
+                if (lo..=hi).contains(&(b + step)) {
+                    let sign = if step < 0 { '-' } else { '+' };
+                    probes.push((format!("range.{path}.{label}{sign}1"), "range", b + step));
+                }
+            }
+        }
+        let at = if f.ty.array {
+            format!("{path}[0]")
+        } else {
+            path.to_owned()
+        };
+        for (id, rule, n) in probes {
+            let code = if !(lo..=hi).contains(&n) {
+                Some(self.spec.errors.parse.clone())
+            } else if f.ty.range.is_some_and(|r| !r.contains(n)) {
+                f.rules.range.clone()
+            } else {
+                None
+            };
+            let v = crate::schema::integer_json(n);
+            let doc = self.with(base, hops, if f.ty.array { json!([v]) } else { v });
+            let mut case = Case::new(id, format!("`{at}` = {n}"), rule, doc)
+                .errors(code.map(|c| vec![(c, at.clone())]).unwrap_or_default());
+            if n.unsigned_abs() > 1 << 53 {
+                case = case.because("the value is beyond 2^53: a consumer reading JSON numbers as IEEE doubles (JavaScript) cannot hold it exactly");
+            }
+            self.push(&loc.scope, case);
+        }
         if f.ty.array {
             return;
         }
-        let mut vals: Vec<(&str, Value, bool)> = Vec::new();
-        match f.ty.base {
-            Base::U32 => {
-                vals.push(("max", json!(u32::MAX), true));
-                vals.push(("max+1", json!(u64::from(u32::MAX) + 1), false));
-                vals.push(("neg", json!(-1), false));
-                vals.push(("fraction", json!(1.5), false));
-            }
-            Base::U64 => {
-                vals.push(("neg", json!(-1), false));
-                vals.push(("fraction", json!(1.5), false));
-            }
-            Base::I64 => vals.push(("fraction", json!(1.5), false)),
-            _ => return,
-        }
-        vals.push(("whole_float", json!(7.0), false));
-        for (label, v, ok) in vals {
+        let parse = self.spec.errors.parse.as_str();
+        let mut vals = vec![("fraction", json!(1.5))];
+        vals.push(("whole_float", json!(7.0)));
+        for (label, v) in vals {
             let doc = self.with(base, hops, v.clone());
-            let errors = unless(ok, parse.to_owned(), path.to_owned());
             let mut case = Case::new(
                 format!("integer.{path}.{label}"),
                 format!("`{path}` = {v}"),
                 "type",
                 doc,
             )
-            .errors(errors);
+            .errors(vec![(parse.to_owned(), path.to_owned())]);
             if label == "whole_float" {
                 case = case.because("JSON Schema's `integer` accepts a number with a zero fraction (7.0); the Rust reader refuses any float");
             }

@@ -126,6 +126,7 @@ impl Ctx<'_> {
             Base::Bool => quote!(bool),
             Base::U32 => quote!(u32),
             Base::U64 => quote!(u64),
+            Base::I32 => quote!(i32),
             Base::I64 => quote!(i64),
             Base::Number => quote!(f64),
             Base::Any => {

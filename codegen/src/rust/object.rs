@@ -34,29 +34,44 @@ impl Ctx<'_> {
             let code = &g.cap.code;
             rules.push(quote!(max_items_per_group(by = #by, max = #c, code = #code)));
         }
-        let mut text = Vec::new();
+        let mut each = Vec::new();
         if let Some(code) = &r.non_blank {
-            text.push(quote!(non_blank(code = #code)));
+            each.push(quote!(non_blank(code = #code)));
         }
         if let Some(cap) = &r.max_chars {
             let c = ident(&cap.constant);
             let code = &cap.code;
-            text.push(quote!(max_chars(max = #c, code = #code)));
+            each.push(quote!(max_chars(max = #c, code = #code)));
         }
         if let (Some(code), Some(lit)) = (&r.equals, &f.ty.literal) {
-            text.push(quote!(equals(value = #lit, code = #code)));
+            each.push(quote!(equals(value = #lit, code = #code)));
         }
         if let (Some(code), Some(re)) = (&r.pattern, &f.ty.pattern) {
-            text.push(quote!(pattern(regex = #re, code = #code)));
+            each.push(quote!(pattern(regex = #re, code = #code)));
         }
         if let Some(code) = &r.relative_path {
-            text.push(quote!(relative_path(code = #code)));
+            each.push(quote!(relative_path(code = #code)));
         }
-        if !text.is_empty() {
+        if let (Some(code), Some(r)) = (&r.range, &f.ty.range) {
+            let mut args = Vec::new();
+            for (name, bound) in [("min", r.min), ("max", r.max)] {
+                if let Some(n) = bound {
+                    let name = ident(name);
+                    let abs = proc_macro2::Literal::u128_unsuffixed(n.unsigned_abs());
+                    args.push(if n < 0 {
+                        quote!(#name = -#abs)
+                    } else {
+                        quote!(#name = #abs)
+                    });
+                }
+            }
+            each.push(quote!(range(#(#args,)* code = #code)));
+        }
+        if !each.is_empty() {
             if f.ty.array {
-                rules.push(quote!(each(#(#text),*)));
+                rules.push(quote!(each(#(#each),*)));
             } else {
-                rules.extend(text);
+                rules.extend(each);
             }
         }
         if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
