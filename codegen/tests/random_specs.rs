@@ -1,7 +1,8 @@
 //! Property: the conformance corpus is true for every spec, not only the bundled ones.
 //!
 //! A seeded generator writes small random but valid specs (`.md` + `.toml`): patterned,
-//! capped and non-blank text, enums, integers, lists of text with item caps and `[[unique]]`,
+//! capped and non-blank text, enums, integers (bounded `int32`/`uint32` values, nullable or
+//! in lists), lists of text with item caps and `[[unique]]`,
 //! lists of objects unique by a key (text, patterned or enum), a nested object. For every
 //! case of every spec's generated corpus:
 //! - the verdict and the `(code, path)` list equal what this file's own reading of the
@@ -69,6 +70,14 @@ enum Ty {
     },
     Shade,
     U32,
+    /// `int32 A..=B` / `uint32 A..` / `int32? ..=B` / `int32[] A..=B`: a bounded integer
+    /// (`signed` picks the width), maybe nullable, maybe a list.
+    Ranged {
+        signed: bool,
+        min: Option<i64>,
+        max: Option<i64>,
+        list: bool,
+    },
     Bool,
     /// `string[]` / `non-blank string[]`.
     TextList {
@@ -119,12 +128,43 @@ fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
     }
 }
 
+/// A bounded integer field: one end or both, within the width, maybe below zero.
+fn ranged_field(rng: &mut Rng, key: String) -> F {
+    let signed = rng.chance(50);
+    let lo: i64 = if signed {
+        -(rng.below(20) as i64)
+    } else {
+        rng.below(5) as i64
+    };
+    let hi = lo + rng.below(30) as i64;
+    let (min, max) = match rng.below(4) {
+        0 => (Some(lo), None),
+        1 => (None, Some(hi)),
+        _ => (Some(lo), Some(hi)),
+    };
+    let list = rng.chance(30);
+    F {
+        key,
+        ty: Ty::Ranged {
+            signed,
+            min,
+            max,
+            list,
+        },
+        required: !list && rng.chance(60),
+        chars: None,
+        items: None,
+        unique: None,
+    }
+}
+
 fn random_spec(rng: &mut Rng) -> RandomSpec {
     let mut doc = vec![text_field(rng, "id".into(), 100)];
     for j in 0..1 + rng.below(5) {
         let key = format!("f{j}");
-        let f = match rng.below(6) {
+        let f = match rng.below(7) {
             0 | 1 => text_field(rng, key, 50),
+            6 => ranged_field(rng, key),
             2 => F {
                 key,
                 ty: Ty::Shade,
@@ -245,6 +285,9 @@ impl RandomSpec {
                 Ty::TextList { non_blank } if non_blank => {
                     c.insert("blank");
                 }
+                Ty::Ranged { .. } => {
+                    c.insert("out_of_range");
+                }
                 _ => {}
             }
             if f.chars.is_some() {
@@ -286,6 +329,30 @@ impl RandomSpec {
                 Ty::Shade if f.required => ("shade".into(), "✔"),
                 Ty::Shade => ("shade".into(), "— (default dark)"),
                 Ty::U32 => ("uint32".into(), "✔"),
+                Ty::Ranged {
+                    signed,
+                    min,
+                    max,
+                    list,
+                } => {
+                    let range = format!(
+                        "{}..{}",
+                        min.map_or(String::new(), |n| n.to_string()),
+                        max.map_or(String::new(), |n| format!("={n}"))
+                    );
+                    let width = if *signed { "int32" } else { "uint32" };
+                    let shape = if *list {
+                        "[]"
+                    } else if f.required {
+                        ""
+                    } else {
+                        "?"
+                    };
+                    (
+                        format!("{width}{shape} {range}"),
+                        if f.required { "✔" } else { "—" },
+                    )
+                }
                 Ty::Bool => ("bool".into(), "✔"),
                 Ty::TextList { non_blank: true } => ("non-blank string[]".into(), "—"),
                 Ty::TextList { .. } => ("string[]".into(), "—"),
@@ -361,6 +428,7 @@ impl RandomSpec {
             ("max_chars", "too_long"),
             ("max_items", "too_many"),
             ("pattern", "bad_pattern"),
+            ("range", "out_of_range"),
             ("max_bytes", "too_big"),
         ] {
             if codes.contains(code) {
@@ -398,6 +466,23 @@ impl RandomSpec {
                 Ty::Text { .. } => json!(["x", "y", "z"][i % 3]),
                 Ty::Shade => json!(SHADES[i % SHADES.len()]),
                 Ty::U32 => json!(rng.below(1000)),
+                Ty::Ranged {
+                    signed,
+                    min,
+                    max,
+                    list,
+                } => {
+                    // An unsigned type has its own floor, 0, under an open lower end.
+                    let floor = if *signed { i64::MIN } else { 0 };
+                    let lo = min.unwrap_or(max.unwrap_or(0) - 3).max(floor);
+                    let hi = max.unwrap_or(lo + 10);
+                    let n = lo + rng.below((hi - lo + 1) as u64) as i64;
+                    if *list {
+                        json!([n, lo])
+                    } else {
+                        json!(n)
+                    }
+                }
                 Ty::Bool => json!(rng.chance(50)),
                 Ty::TextList { .. } => json!(["p", "q"]),
                 Ty::Entries => {
@@ -500,7 +585,9 @@ impl RandomSpec {
             match m.get(&f.key) {
                 None if f.required => return None,
                 None => {}
-                Some(Value::Null) if matches!(f.ty, Ty::Text { .. }) && !f.required => {}
+                Some(Value::Null)
+                    if matches!(f.ty, Ty::Text { .. } | Ty::Ranged { list: false, .. })
+                        && !f.required => {}
                 Some(x) => self.field(f, x, &path, out)?,
             }
         }
@@ -516,6 +603,32 @@ impl RandomSpec {
             }
             Ty::Shade => SHADES.contains(&v.as_str()?).then_some(())?,
             Ty::U32 => (v.as_u64()? <= u64::from(u32::MAX)).then_some(())?,
+            Ty::Ranged {
+                signed,
+                min,
+                max,
+                list,
+            } => {
+                let one = |x: &Value| -> Option<bool> {
+                    let n = x.as_i64()?;
+                    let fits = if *signed {
+                        i32::try_from(n).is_ok()
+                    } else {
+                        u32::try_from(n).is_ok()
+                    };
+                    fits.then_some(())?;
+                    Some(min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m))
+                };
+                if *list {
+                    for (i, x) in v.as_array()?.iter().enumerate() {
+                        if !one(x)? {
+                            push(out, "out_of_range", format!("{path}[{i}]"));
+                        }
+                    }
+                } else if !one(v)? {
+                    push(out, "out_of_range", path.to_owned());
+                }
+            }
             Ty::Bool => {
                 v.as_bool()?;
             }
@@ -689,6 +802,7 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         "unique",
         "enum",
         "max_bytes",
+        "range",
     ] {
         assert!(
             rules.get(family).is_some_and(|&n| n > 50),
