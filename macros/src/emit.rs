@@ -202,7 +202,10 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     let list_rule = f.rules.iter().find(|r| {
         matches!(
             r,
-            FieldRule::MaxItems { .. } | FieldRule::Each { .. } | FieldRule::UniqueBy { .. }
+            FieldRule::MaxItems { .. }
+                | FieldRule::MinItems { .. }
+                | FieldRule::Each { .. }
+                | FieldRule::UniqueBy { .. }
         )
     });
     let bind_list = list_rule.map(|r| {
@@ -236,6 +239,12 @@ fn element_rule(rule: &ElementRule, value: &TokenStream, at: &Ident, l: &Locals)
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {ty=>
                 #krate::rules::max_chars(#value, &#at, #max, #c, #report);
+            }
+        }
+        ElementRule::MinChars { min, code: c, .. } => {
+            let (c, min) = (code(c), &min.expr);
+            quote_spanned! {ty=>
+                #krate::rules::min_chars(#value, &#at, #min, #c, #report);
             }
         }
         ElementRule::Range {
@@ -288,6 +297,20 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
                         ::core::option::Option::Some(#items.len()),
                         &#field_path,
                         #max,
+                        #c,
+                        #report,
+                    );
+                }
+            }
+        }
+        FieldRule::MinItems { min, code: c, .. } => {
+            let (c, min) = (code(c), &min.expr);
+            quote_spanned! {ty=>
+                if let ::core::option::Option::Some(#items) = #list {
+                    #krate::__private::min_items_len(
+                        ::core::option::Option::Some(#items.len()),
+                        &#field_path,
+                        #min,
                         #c,
                         #report,
                     );

@@ -47,6 +47,7 @@ rule_names! {
     ElementRuleName {
         NonBlank = "non_blank",
         MaxChars = "max_chars",
+        MinChars = "min_chars",
         Range = "range",
     }
 }
@@ -56,8 +57,10 @@ rule_names! {
     FieldRuleName {
         NonBlank = ElementRuleName::NonBlank.name(),
         MaxChars = ElementRuleName::MaxChars.name(),
+        MinChars = ElementRuleName::MinChars.name(),
         Range = ElementRuleName::Range.name(),
         MaxItems = "max_items",
+        MinItems = "min_items",
         Each = "each",
         Nested = "nested",
         MaxItemsPerGroup = "max_items_per_group",
@@ -125,6 +128,8 @@ pub const CODE_DUPLICATE_ITEM: &str = "duplicate_item";
 pub const CODE_CONTAINS_SELF: &str = "contains_self";
 pub const CODE_DIGEST: &str = "digest_mismatch";
 pub const CODE_RANGE: &str = "out_of_range";
+pub const CODE_TOO_SHORT: &str = "field_too_short";
+pub const CODE_TOO_FEW: &str = "too_few_items";
 
 /// `a`, `b` and `c` as "`a`, `b`, `c`".
 pub fn list(names: &[&str]) -> String {
@@ -157,7 +162,7 @@ mod tests {
         assert_eq!(FieldRuleName::from_name("rename"), None);
         assert_eq!(
             ElementRuleName::list(),
-            "`non_blank`, `max_chars`, `range`",
+            "`non_blank`, `max_chars`, `min_chars`, `range`",
             "`each` lists its rules in table order"
         );
     }

@@ -47,6 +47,11 @@ pub enum ElementRule {
         code: Code,
         span: Span,
     },
+    MinChars {
+        min: Limit,
+        code: Code,
+        span: Span,
+    },
     /// `range(min = A, max = B)`: inclusive integer bounds, at least one given.
     Range {
         min: Option<Expr>,
@@ -68,6 +73,11 @@ pub enum FieldRule {
     Element(ElementRule),
     MaxItems {
         max: Limit,
+        code: Code,
+        span: Span,
+    },
+    MinItems {
+        min: Limit,
         code: Code,
         span: Span,
     },
@@ -171,6 +181,7 @@ impl ElementRule {
         match self {
             ElementRule::NonBlank { span, .. }
             | ElementRule::MaxChars { span, .. }
+            | ElementRule::MinChars { span, .. }
             | ElementRule::Range { span, .. } => *span,
         }
     }
@@ -182,6 +193,7 @@ impl FieldRule {
         match self {
             FieldRule::Element(rule) => rule.span(),
             FieldRule::MaxItems { span, .. }
+            | FieldRule::MinItems { span, .. }
             | FieldRule::Each { span, .. }
             | FieldRule::Nested { span, .. }
             | FieldRule::MaxItemsPerGroup { span, .. }

@@ -302,11 +302,18 @@ fn field_rule(
         FieldRuleName::MaxChars => {
             element_rule(item, ElementRuleName::MaxChars, errors).map(FieldRule::Element)
         }
+        FieldRuleName::MinChars => {
+            element_rule(item, ElementRuleName::MinChars, errors).map(FieldRule::Element)
+        }
+        FieldRuleName::MinItems => {
+            let (min, code) = limit_rule(item, kw::MIN, kw::CODE_TOO_FEW, errors)?;
+            Some(FieldRule::MinItems { min, code, span })
+        }
         FieldRuleName::Range => {
             element_rule(item, ElementRuleName::Range, errors).map(FieldRule::Element)
         }
         FieldRuleName::MaxItems => {
-            let (max, code) = limit_rule(item, kw::CODE_TOO_MANY, errors)?;
+            let (max, code) = limit_rule(item, kw::MAX, kw::CODE_TOO_MANY, errors)?;
             Some(FieldRule::MaxItems { max, code, span })
         }
         FieldRuleName::Nested => match &item.form {
@@ -514,17 +521,16 @@ fn element_rule(item: Item, rule: ElementRuleName, errors: &mut Errors) -> Optio
             Some(ElementRule::NonBlank { code, span })
         }
         ElementRuleName::MaxChars => {
-            let (max, code) = limit_rule(item, kw::CODE_TOO_LONG, errors)?;
+            let (max, code) = limit_rule(item, kw::MAX, kw::CODE_TOO_LONG, errors)?;
             Some(ElementRule::MaxChars { max, code, span })
+        }
+        ElementRuleName::MinChars => {
+            let (min, code) = limit_rule(item, kw::MIN, kw::CODE_TOO_SHORT, errors)?;
+            Some(ElementRule::MinChars { min, code, span })
         }
         ElementRuleName::Range => {
             let args = args(item, &[kw::MIN, kw::MAX, kw::CODE], errors)?;
-            let min = args
-                .exprs
-                .iter()
-                .find(|(k, _)| *k == kw::MIN)
-                .map(|(_, e)| e.clone());
-            let max = args.max.clone();
+            let (min, max) = (args.min.clone(), args.max.clone());
             let written = |k| args.written.contains(&k);
             if !written(kw::MIN) && !written(kw::MAX) {
                 errors.at(
@@ -555,7 +561,7 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     if items.is_empty() {
         errors.at(
             span,
-            "`each` needs at least one element rule: `non_blank`, `max_chars = N` or `range(min = A, max = B)`",
+            "`each` needs at least one element rule: `non_blank`, `max_chars = N`, `min_chars = N` or `range(min = A, max = B)`",
         );
         return None;
     }
@@ -587,8 +593,13 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     Some(FieldRule::Each { rules, span })
 }
 
-/// `rule = E` or `rule(max = E, code = "..")`.
-fn limit_rule(item: Item, default: &'static str, errors: &mut Errors) -> Option<(Limit, Code)> {
+/// `rule = E` or `rule(KEY = E, code = "..")` (`KEY` is `max` or `min`).
+fn limit_rule(
+    item: Item,
+    key: &'static str,
+    default: &'static str,
+    errors: &mut Errors,
+) -> Option<(Limit, Code)> {
     match item.form {
         Form::Value(expr) => Some((
             Limit { expr },
@@ -601,14 +612,14 @@ fn limit_rule(item: Item, default: &'static str, errors: &mut Errors) -> Option<
             let name = item.name.unraw();
             errors.at(
                 item.name.span(),
-                format!("`{name}` needs a limit: `{name} = N` or `{name}(max = N)`"),
+                format!("`{name}` needs a limit: `{name} = N` or `{name}({key} = N)`"),
             );
             None
         }
         _ => {
-            let args = args(item, &[kw::MAX, kw::CODE], errors)?;
-            let max = args.require_max(errors)?;
-            Some((max, args.code(default)))
+            let args = args(item, &[key, kw::CODE], errors)?;
+            let limit = args.require_limit(key, errors)?;
+            Some((limit, args.code(default)))
         }
     }
 }
@@ -617,6 +628,7 @@ fn limit_rule(item: Item, default: &'static str, errors: &mut Errors) -> Option<
 struct Args {
     rule: Ident,
     max: Option<Expr>,
+    min: Option<Expr>,
     code: Option<LitStr>,
     idents: Vec<(&'static str, Ident)>,
     /// Arguments that take any expression (`equals`'s `value`, `regex`, `required_if`'s
@@ -638,13 +650,19 @@ impl Args {
     }
 
     fn require_max(&self, errors: &mut Errors) -> Option<Limit> {
-        if self.max.is_none() && !self.written.contains(&kw::MAX) {
+        self.require_limit(kw::MAX, errors)
+    }
+
+    /// The `max` or `min` (`key`) argument; reported when it was not written.
+    fn require_limit(&self, key: &'static str, errors: &mut Errors) -> Option<Limit> {
+        let found = if key == kw::MIN { &self.min } else { &self.max };
+        if found.is_none() && !self.written.contains(&key) {
             errors.at(
                 self.rule.span(),
-                format!("`{}` needs `max = N`", self.rule.unraw()),
+                format!("`{}` needs `{key} = N`", self.rule.unraw()),
             );
         }
-        self.max.clone().map(|expr| Limit { expr })
+        found.clone().map(|expr| Limit { expr })
     }
 
     fn require_expr(&self, key: &'static str, example: &str, errors: &mut Errors) -> Option<Expr> {
@@ -706,6 +724,7 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
     let mut out = Args {
         rule: item.name,
         max: None,
+        min: None,
         code: None,
         idents: Vec::new(),
         exprs: Vec::new(),
@@ -752,6 +771,7 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
             (kw::PAIR, _) => errors.at(span, "expected `pair(A, B)` or `pair(A, B, ignore_case)`"),
             (_, Form::Value(expr)) => match key {
                 kw::MAX => out.max = Some(expr),
+                kw::MIN => out.min = Some(expr),
                 _ if takes_expr(&rule_name, key) => out.exprs.push((key, expr)),
                 kw::CODE => match expr {
                     Expr::Lit(syn::ExprLit {
@@ -784,7 +804,6 @@ fn takes_expr(rule: &str, key: &str) -> bool {
         (Some(FieldRuleName::Equals), kw::VALUE)
             | (Some(FieldRuleName::Pattern), kw::REGEX)
             | (Some(FieldRuleName::RequiredIf), kw::EQUALS)
-            | (Some(FieldRuleName::Range), kw::MIN)
     )
 }
 
@@ -866,7 +885,7 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
             }
         }
         StructRuleName::MaxJsonBytes => {
-            if let Some((max, code)) = limit_rule(item, kw::CODE_TOO_LARGE, errors) {
+            if let Some((max, code)) = limit_rule(item, kw::MAX, kw::CODE_TOO_LARGE, errors) {
                 model
                     .struct_rules
                     .push(StructRule::MaxJsonBytes { max, code, span });

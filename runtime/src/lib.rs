@@ -40,7 +40,7 @@ pub use report::{Report, Violation};
 /// in any release (as `serde::__private`).
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::rules::list::{max_items_len, UniqueByKeys};
+    pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
 }
 
 /// A value that can check itself against its declared rules.

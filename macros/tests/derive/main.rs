@@ -4,6 +4,7 @@
 
 mod expansion;
 mod lists;
+mod minimums;
 mod nested;
 mod numbers;
 mod paths;

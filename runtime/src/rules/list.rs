@@ -117,6 +117,36 @@ pub fn max_items_len(
     }
 }
 
+/// The list must have at least `min` items. `None` passes.
+///
+/// Message: `` `tags` has 1 items (min 2) ``.
+pub fn min_items<L: ListField + ?Sized>(
+    list: &L,
+    path: &Path<'_>,
+    min: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    min_items_len(list.items().map(<[L::Item]>::len), path, min, code, report);
+}
+
+/// [`min_items`] on the list's length, for `#[derive(Validate)]` (see [`max_items_len`]).
+pub fn min_items_len(
+    len: Option<usize>,
+    path: &Path<'_>,
+    min: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(len) = len else { return };
+    if len < min {
+        let v = Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` has {len} items (min {min})")
+        });
+        report.push(v.with_numbers(n(len), n(min)));
+    }
+}
+
 /// At most `max` items may share one value of the `by` field. One violation per offending
 /// group, in order of the group's first item; the path is the list's.
 ///

@@ -9,8 +9,8 @@
 //! Field shapes are abstracted by [`TextField`] (`String`, `&str`, `Option<String>`, ...),
 //! [`IntegerField`] (`u32`, `i64`, `Option<i32>`, ...) and [`ListField`] (`Vec<T>`, slices, `Option<Vec<T>>`, ...); a `None` is never checked.
 //!
-//! The rules come in families, one file each: text (`non_blank`, `max_chars`, `equals`,
-//! `pattern`, `relative_path`), integers (`range`), lists (`max_items`, `max_items_per_group`, `unique_by`,
+//! The rules come in families, one file each: text (`non_blank`, `max_chars`, `min_chars`, `equals`,
+//! `pattern`, `relative_path`), integers (`range`), lists (`max_items`, `min_items`, `max_items_per_group`, `unique_by`,
 //! `unique`, `contradiction`), presence (`required`, `required_if`), fields of one struct
 //! compared (`not_equal`, `not_contains`), content digests (`digest`) and the compact-JSON
 //! byte cap (`max_json_bytes`). All are re-exported here.
@@ -44,12 +44,13 @@ pub use digest::{digest, ByteCount, DigestFields};
 pub use fields::{IntegerField, ListField, TextField};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
-    contradiction, fold_eq, max_items, max_items_per_group, unique, unique_by, Fold, Pair,
+    contradiction, fold_eq, max_items, max_items_per_group, min_items, unique, unique_by, Fold,
+    Pair,
 };
 pub use number::{range, Bounds};
 pub use required::{required, required_if, Filled};
 pub use text::{
-    char_count, equals, is_blank, max_chars, non_blank, pattern, relative_path,
+    char_count, equals, is_blank, max_chars, min_chars, non_blank, pattern, relative_path,
     relative_path_problem, Pattern,
 };
 

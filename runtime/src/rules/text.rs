@@ -79,6 +79,42 @@ fn max_chars_text(
     }
 }
 
+/// The text must have at least `min` chars (Unicode scalar values, untrimmed). `None`
+/// passes.
+///
+/// Message: `` `name` is 2 chars (min 3) ``.
+#[inline]
+pub fn min_chars<V: TextField + ?Sized>(
+    value: &V,
+    path: &Path<'_>,
+    min: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    min_chars_text(value.text(), path, min, code, report);
+}
+
+fn min_chars_text(
+    text: Option<&str>,
+    path: &Path<'_>,
+    min: usize,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(s) = text else { return };
+    // At least one byte per char: a string of `min` bytes or fewer may be short.
+    if s.len() >= min.saturating_mul(4) {
+        return;
+    }
+    let count = char_count(s);
+    if count < min {
+        let v = Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` is {count} chars (min {min})")
+        });
+        report.push(v.with_numbers(n(count), n(min)));
+    }
+}
+
 /// The text must equal `expected` exactly (no trimming, case-sensitive). `None` passes.
 ///
 /// Message: `` `protocol_version` is `0.2`, expected `0.1` `` (the actual value cut to
