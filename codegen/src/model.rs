@@ -374,6 +374,10 @@ pub struct FieldRules {
     pub max_chars: Option<CapUse>,
     /// Item cap.
     pub max_items: Option<CapUse>,
+    /// Minimum length in chars (a cap row `at least N chars`).
+    pub min_chars: Option<CapUse>,
+    /// Minimum item count (a cap row `at least N items`).
+    pub min_items: Option<CapUse>,
     /// Per-group item caps.
     pub max_items_per_group: Vec<GroupCap>,
     /// Unique keys among the items.
@@ -707,6 +711,8 @@ pub struct Cap {
     pub value: u64,
     /// The unit.
     pub unit: Unit,
+    /// Whether the row is a minimum (`at least N chars`) rather than a cap.
+    pub at_least: bool,
     /// The Rust constant.
     pub constant: String,
     /// What the row binds to, in words (`items[].name`, `document bytes`).

@@ -172,6 +172,11 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     if let Some(c) = &r.max_chars {
         s.insert("maxLength".into(), json!(c.value));
     }
+    if let Some(c) = &r.min_chars {
+        // At least 1 already when the text is non-blank.
+        let floor = s.get("minLength").and_then(Value::as_u64).unwrap_or(0);
+        s.insert("minLength".into(), json!(c.value.max(floor)));
+    }
     if let Some(lit) = &ty.literal {
         s.insert("const".into(), json!(lit));
     }
@@ -243,6 +248,9 @@ fn field_schema(f: &Field) -> Value {
         }
         if r.required.is_some() {
             a.insert("minItems".into(), json!(1));
+        }
+        if let Some(c) = &r.min_items {
+            a.insert("minItems".into(), json!(c.value));
         }
         if let Some(u) = &r.unique {
             if !u.ignore_case && !u.trim {

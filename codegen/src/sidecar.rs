@@ -123,6 +123,8 @@ pub(crate) const ERROR_RULES: &[&str] = &[
     "non_blank",
     "max_chars",
     "max_items",
+    "min_chars",
+    "min_items",
     "max_items_per_group",
     "max_bytes",
     "equals",

@@ -1,7 +1,7 @@
 //! Property: the conformance corpus is true for every spec, not only the bundled ones.
 //!
 //! A seeded generator writes small random but valid specs (`.md` + `.toml`): patterned,
-//! capped and non-blank text, enums, integers (bounded `int32`/`uint32` values, nullable or
+//! capped and non-blank text (with minimum lengths), enums, integers (bounded `int32`/`uint32` values, nullable or
 //! in lists), lists of text with item caps and `[[unique]]`,
 //! lists of objects unique by a key (text, patterned or enum), a nested object. For every
 //! case of every spec's generated corpus:
@@ -98,6 +98,10 @@ struct F {
     items: Option<u64>,
     /// `[[unique]]`: (ignore_case, trim).
     unique: Option<(bool, bool)>,
+    /// `at least N chars` (of each element for a list).
+    min_chars: Option<u64>,
+    /// `at least N items` (required lists only: an optional one reads as `[]`).
+    min_items: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -125,6 +129,9 @@ fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
         chars: rng.chance(70).then(|| min + rng.below(6)),
         items: None,
         unique: None,
+        // At most the example value's length.
+        min_chars: rng.chance(30).then(|| 1 + rng.below(min)),
+        min_items: None,
     }
 }
 
@@ -155,6 +162,8 @@ fn ranged_field(rng: &mut Rng, key: String) -> F {
         chars: None,
         items: None,
         unique: None,
+        min_chars: None,
+        min_items: None,
     }
 }
 
@@ -172,6 +181,8 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
                 chars: None,
                 items: None,
                 unique: None,
+                min_chars: None,
+                min_items: None,
             },
             3 => F {
                 key,
@@ -180,17 +191,25 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
                 chars: None,
                 items: None,
                 unique: None,
+                min_chars: None,
+                min_items: None,
             },
-            _ => F {
-                key,
-                ty: Ty::TextList {
-                    non_blank: rng.chance(50),
-                },
-                required: false,
-                chars: rng.chance(60).then(|| 1 + rng.below(6)),
-                items: rng.chance(70).then(|| 2 + rng.below(4)),
-                unique: rng.chance(50).then(|| (rng.chance(50), rng.chance(50))),
-            },
+            _ => {
+                // The example list has two items of one char each.
+                let min_items = rng.chance(30).then(|| 1 + rng.below(2));
+                F {
+                    key,
+                    ty: Ty::TextList {
+                        non_blank: rng.chance(50),
+                    },
+                    required: min_items.is_some(),
+                    chars: rng.chance(60).then(|| 1 + rng.below(6)),
+                    items: rng.chance(70).then(|| 2 + rng.below(4)),
+                    unique: rng.chance(50).then(|| (rng.chance(50), rng.chance(50))),
+                    min_chars: rng.chance(30).then_some(1),
+                    min_items,
+                }
+            }
         };
         doc.push(f);
     }
@@ -216,6 +235,8 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
                 chars: None,
                 items: None,
                 unique: None,
+                min_chars: None,
+                min_items: None,
             });
         }
         entry.push(key);
@@ -227,6 +248,8 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
             chars: None,
             items: rng.chance(70).then(|| 2 + rng.below(4)),
             unique: rng.chance(70).then(|| (rng.chance(50), rng.chance(50))),
+            min_chars: None,
+            min_items: None,
         });
         if doc.last().unwrap().unique.is_some() {
             entry_key = Some("name".to_owned());
@@ -244,6 +267,8 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
             chars: None,
             items: None,
             unique: None,
+            min_chars: None,
+            min_items: None,
         });
     }
     RandomSpec {
@@ -296,6 +321,12 @@ impl RandomSpec {
             if f.items.is_some() {
                 c.insert("too_many");
             }
+            if f.min_chars.is_some() {
+                c.insert("too_short");
+            }
+            if f.min_items.is_some() {
+                c.insert("too_few");
+            }
             if f.unique.is_some() {
                 c.insert(if f.key == "entries" {
                     "dup_entry"
@@ -308,6 +339,7 @@ impl RandomSpec {
     }
 
     fn table(out: &mut String, heading: &str, fields: &[F]) {
+        let req = |f: &F| if f.required { "✔" } else { "—" };
         writeln!(
             out,
             "## {heading}\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|"
@@ -354,8 +386,8 @@ impl RandomSpec {
                     )
                 }
                 Ty::Bool => ("bool".into(), "✔"),
-                Ty::TextList { non_blank: true } => ("non-blank string[]".into(), "—"),
-                Ty::TextList { .. } => ("string[]".into(), "—"),
+                Ty::TextList { non_blank: true } => ("non-blank string[]".into(), req(f)),
+                Ty::TextList { .. } => ("string[]".into(), req(f)),
                 Ty::Entries => ("entry[]".into(), "—"),
                 Ty::Meta => ("meta".into(), "✔"),
             };
@@ -394,12 +426,23 @@ impl RandomSpec {
                 if let Some(n) = f.items {
                     writeln!(md, "| `{prefix}{}` items | {n} | {upper}_MAX |", f.key).unwrap();
                 }
+                let path = match f.ty {
+                    Ty::TextList { .. } => format!("{prefix}{}[]", f.key),
+                    _ => format!("{prefix}{}", f.key),
+                };
                 if let Some(n) = f.chars {
-                    let path = match f.ty {
-                        Ty::TextList { .. } => format!("{prefix}{}[]", f.key),
-                        _ => format!("{prefix}{}", f.key),
-                    };
                     writeln!(md, "| `{path}` | {n} chars | {upper}_MAX_CHARS |").unwrap();
+                }
+                if let Some(n) = f.min_chars {
+                    writeln!(md, "| `{path}` | at least {n} chars | {upper}_MIN_CHARS |").unwrap();
+                }
+                if let Some(n) = f.min_items {
+                    writeln!(
+                        md,
+                        "| `{prefix}{}` | at least {n} items | {upper}_MIN |",
+                        f.key
+                    )
+                    .unwrap();
                 }
             }
         }
@@ -429,6 +472,8 @@ impl RandomSpec {
             ("max_items", "too_many"),
             ("pattern", "bad_pattern"),
             ("range", "out_of_range"),
+            ("min_chars", "too_short"),
+            ("min_items", "too_few"),
             ("max_bytes", "too_big"),
         ] {
             if codes.contains(code) {
@@ -639,6 +684,9 @@ impl RandomSpec {
                 if f.items.is_some_and(|n| items.len() as u64 > n) {
                     push(out, "too_many", path.to_owned());
                 }
+                if f.min_items.is_some_and(|n| (items.len() as u64) < n) {
+                    push(out, "too_few", path.to_owned());
+                }
                 for (i, s) in texts.iter().enumerate() {
                     text(f, *non_blank, None, s, &format!("{path}[{i}]"), out);
                 }
@@ -684,6 +732,9 @@ fn text(
     }
     if f.chars.is_some_and(|n| s.chars().count() as u64 > n) {
         out.push(("too_long".into(), path.into()));
+    }
+    if f.min_chars.is_some_and(|n| (s.chars().count() as u64) < n) {
+        out.push(("too_short".into(), path.into()));
     }
     if let Some(p) = pattern {
         if !regex_lite::Regex::new(PATTERNS[p].0).unwrap().is_match(s) {
@@ -803,6 +854,8 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         "enum",
         "max_bytes",
         "range",
+        "min_chars",
+        "min_items",
     ] {
         assert!(
             rules.get(family).is_some_and(|&n| n > 50),

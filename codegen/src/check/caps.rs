@@ -18,6 +18,8 @@ struct CapRow<'r> {
     unit: Option<Unit>,
     /// The unit as written.
     unit_word: Option<&'r str>,
+    /// `at least N ..`: a minimum, not a cap.
+    at_least: bool,
     value_cell: &'r Cell,
     /// The Cap cell, as Markdown.
     label: String,
@@ -33,6 +35,7 @@ impl CapRow<'_> {
             value_text: self.value_cell.plain.clone(),
             value: self.value,
             unit,
+            at_least: self.at_least,
             constant: self.constant.clone(),
             binding,
         }
@@ -136,18 +139,34 @@ impl Checker<'_> {
         };
         let constant = self.new_constant(const_cell, "ITEMS_MAX")?;
 
-        // Value: number and unit.
-        let mut words = value_cell.plain.split_whitespace();
+        // Value: `at least`, number and unit.
+        let plain = value_cell.plain.trim();
+        let (at_least, plain) = match plain.strip_prefix("at least ") {
+            Some(rest) => (true, rest),
+            None => (false, plain),
+        };
+        let mut words = plain.split_whitespace();
         let number = words.next().and_then(|w| w.parse::<u64>().ok());
         let unit_word = words.next();
         let Some(value) = number else {
             self.ctx.md(
                 value_cell.pos,
                 format!("cap value `{}` is not a number", value_cell.plain),
-                "write a number and a unit: `200 chars`, `16384 bytes`, `12 items`",
+                "write a number and a unit: `200 chars`, `16384 bytes`, `12 items`, or a minimum: `at least 3 chars`",
             );
             return None;
         };
+        if at_least && value == 0 {
+            self.ctx.md(
+                value_cell.pos,
+                format!(
+                    "`{}` says nothing: every value has at least 0",
+                    value_cell.plain
+                ),
+                "remove the row, or give a positive minimum",
+            );
+            return None;
+        }
         let unit = match unit_word {
             None => None,
             Some("chars" | "char" | "characters") => Some(Unit::Chars),
@@ -167,6 +186,7 @@ impl Checker<'_> {
             value,
             unit,
             unit_word,
+            at_least,
             value_cell,
             label: cap_cell.md.clone(),
             cell_path: cap_cell.codes.first().map(|c| Spanned {
@@ -192,6 +212,16 @@ impl Checker<'_> {
     /// A row bound in the sidecar, by its `rule`.
     fn sidecar_cap(&mut self, root: usize, r: &CapRow<'_>, sc: &SideCap) -> Option<Cap> {
         let rule_name = sc.rule.as_ref().map(|r| r.value.as_str());
+        if let (true, Some(rule @ ("document_bytes" | "max_items_per_group"))) =
+            (r.at_least, rule_name)
+        {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!("`{rule}` is a cap; `{}` is a minimum", r.value_cell.plain),
+                "minimums bind to a text or list path: drop `at least`, or bind the row by its path",
+            );
+            return None;
+        }
         match rule_name {
             Some("document_bytes") => self.document_bytes_cap(root, r, sc),
             Some("max_items_per_group") => self.group_cap(root, r, sc),
@@ -404,28 +434,44 @@ impl Checker<'_> {
             }
         };
         let unit_word = r.unit_word.unwrap_or("items");
-        // Char and item caps differ only in what they fit and which slot of the field's rules
-        // they fill; one path handles both.
-        let (fits, why_not, rule, what, noun) = match unit {
-            Unit::Chars => (
+        // Char and item caps and minimums differ only in what they fit and which slot of the
+        // field's rules they fill; one path handles all four.
+        let (fits, why_not, rule, what, noun) = match (unit, r.at_least) {
+            (Unit::Chars, at_least) => (
                 is_string_target,
                 if is_array_target {
                     "it is an array (write `[]` to cap its elements)"
                 } else {
                     "it is not a string"
                 },
-                "max_chars",
-                "char caps",
-                "a char cap",
+                if at_least { "min_chars" } else { "max_chars" },
+                if at_least {
+                    "minimum lengths"
+                } else {
+                    "char caps"
+                },
+                if at_least {
+                    "a minimum length"
+                } else {
+                    "a char cap"
+                },
             ),
-            Unit::Items => (
+            (Unit::Items, at_least) => (
                 is_array_target,
                 "it is not an array",
-                "max_items",
-                "item caps",
-                "an item cap",
+                if at_least { "min_items" } else { "max_items" },
+                if at_least {
+                    "minimum item counts"
+                } else {
+                    "item caps"
+                },
+                if at_least {
+                    "a minimum item count"
+                } else {
+                    "an item cap"
+                },
             ),
-            Unit::Bytes => {
+            (Unit::Bytes, _) => {
                 let why = "byte caps measure compact JSON of the whole document";
                 r.misfit(&mut self.ctx, unit_word, &path.value, why);
                 return None;
@@ -435,6 +481,14 @@ impl Checker<'_> {
             r.misfit(&mut self.ctx, unit_word, &path.value, why_not);
             return None;
         }
+        if r.at_least {
+            self.minimum_fits(
+                r,
+                unit,
+                &path.value,
+                &self.index.objects[t.obj].fields[t.field].clone(),
+            )?;
+        }
         let o = &self.index.objects[t.obj];
         let field = (o.name.clone(), o.fields[t.field].key.clone());
         let ask = Ask::new(rule, what, r.value_cell.pos, File::Md);
@@ -442,20 +496,67 @@ impl Checker<'_> {
             .book
             .code_for(&mut self.ctx, code, Some((&field.0, &field.1)), ask)?;
         let rules = &mut self.index.objects[t.obj].fields[t.field].rules;
-        let slot = if unit == Unit::Chars {
-            &mut rules.max_chars
-        } else {
-            &mut rules.max_items
+        let (slot, other) = match (unit, r.at_least) {
+            (Unit::Chars, false) => (&mut rules.max_chars, &rules.min_chars),
+            (Unit::Chars, true) => (&mut rules.min_chars, &rules.max_chars),
+            (_, false) => (&mut rules.max_items, &rules.min_items),
+            (_, true) => (&mut rules.min_items, &rules.max_items),
         };
         if slot.is_some() {
             self.ctx.md(
                 r.value_cell.pos,
                 format!("`{}` already has {noun}", path.value),
-                "keep one cap row per path and unit",
+                "keep one cap row per path and unit, and one minimum",
+            );
+            return None;
+        }
+        let (min, max) = match other {
+            Some(o) if r.at_least => (r.value, o.value),
+            Some(o) => (o.value, r.value),
+            None => (0, u64::MAX),
+        };
+        if min > max {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!(
+                    "`{}` needs at least {min} {unit_word} but is capped at {max}",
+                    path.value
+                ),
+                "make the minimum no larger than the cap",
             );
             return None;
         }
         *slot = Some(r.cap_use(code));
         Some(r.cap(unit, path.value.clone()))
+    }
+
+    /// A minimum holds for the value an absent field means: an optional (`—`) array that
+    /// reads as `[]` cannot require items, and a stated default must be long enough.
+    fn minimum_fits(&mut self, r: &CapRow<'_>, unit: Unit, path: &str, f: &Field) -> Option<()> {
+        let empty_default =
+            unit == Unit::Items && !f.required && !f.ty.nullable && f.rules.required_if.is_none();
+        let short_default = match &f.default {
+            Some(DefaultValue::String(d)) if unit == Unit::Chars => {
+                (d.chars().count() as u64) < r.value
+            }
+            _ => false,
+        };
+        if empty_default {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!("`{path}` is optional and reads as `[]` when absent, which has fewer than {} items", r.value),
+                "mark the field required (`✔`), or make it `T[]?` so that absent means null",
+            );
+            return None;
+        }
+        if short_default {
+            self.ctx.md(
+                r.value_cell.pos,
+                format!("the default of `{path}` is shorter than {} chars", r.value),
+                "state a default that meets the minimum",
+            );
+            return None;
+        }
+        Some(())
     }
 }

@@ -1,10 +1,29 @@
-//! Mutation family: caps. Char caps at N-1, N, N+1 in several scripts (with the naive
-//! counters each case traps), item caps, per-group caps, and the document byte cap.
+//! Mutation family: caps. Char caps and minimum lengths at N-1, N, N+1 in several scripts
+//! (with the naive counters each case traps), item caps and minimum item counts, per-group
+//! caps, and the document byte cap.
 
 use serde_json::{json, Value};
 
 use super::*;
 use crate::model::*;
+
+/// The violations of a list of `len` valid items at `path` under `f`'s count rules, in the
+/// order the validator checks them: a coded requirement (an empty list is missing), the
+/// cap, the minimum.
+pub(super) fn item_count_violations(f: &Field, path: &str, len: usize) -> Expected {
+    let len = len as u64;
+    let mut out = Vec::new();
+    if let Some(code) = f.rules.required.as_ref().filter(|_| len == 0) {
+        out.push((code.clone(), path.to_owned()));
+    }
+    if let Some(c) = f.rules.max_items.as_ref().filter(|c| len > c.value) {
+        out.push((c.code.clone(), path.to_owned()));
+    }
+    if let Some(c) = f.rules.min_items.as_ref().filter(|c| len < c.value) {
+        out.push((c.code.clone(), path.to_owned()));
+    }
+    out
+}
 
 /// Scripts a char cap is exercised in: (name, unit). The unit's chars are repeated (a
 /// combining pair may end cut after its base letter).
@@ -17,12 +36,24 @@ const SCRIPTS: &[(&str, &str)] = &[
 ];
 
 impl<'a> Gen<'a> {
+    /// Char caps and minimum lengths at N-1, N, N+1 chars in each script; the expected
+    /// errors come from the value's length against both.
     pub(super) fn char_caps(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let f = loc.hops.last().expect("non-empty").field;
+        for (cap, rule) in [
+            (&f.rules.max_chars, "max_chars"),
+            (&f.rules.min_chars, "min_chars"),
+        ] {
+            if let Some(cap) = cap {
+                self.char_bound(base, loc, cap, rule);
+            }
+        }
+    }
+
+    /// The N-1, N, N+1 probes of one char bound (`max_chars` or `min_chars`).
+    fn char_bound(&mut self, base: &Value, loc: &Loc<'a, '_>, cap: &CapUse, rule: &str) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let f = hops.last().expect("non-empty").field;
-        let Some(cap) = &f.rules.max_chars else {
-            return;
-        };
         let n = cap.value as usize;
         let at = if f.ty.array {
             format!("{path}[0]")
@@ -34,6 +65,14 @@ impl<'a> Gen<'a> {
             .as_str()
             .unwrap_or_default()
             .to_owned();
+        // Whether a count refuses the value under this bound.
+        let refused = |count: usize| {
+            if rule == "min_chars" {
+                count < n
+            } else {
+                count > n
+            }
+        };
         let mut missing = Vec::new();
         for (script, unit) in SCRIPTS {
             for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
@@ -46,37 +85,41 @@ impl<'a> Gen<'a> {
                     missing.push(format!("{script} {label}"));
                     continue;
                 };
-                let value = if f.ty.array { json!([s]) } else { json!(s) };
-                let doc = self.with(base, hops, value);
-                let over = len > n;
-                let errors = if over {
-                    vec![(cap.code.clone(), at.clone())]
+                let value = if f.ty.array {
+                    self.first_of(f, json!(s))
                 } else {
-                    vec![]
+                    json!(s)
                 };
+                let doc = self.with(base, hops, value);
+                let errors: Vec<_> = fit::length_violation(f, &at, &s).into_iter().collect();
                 // Which naive counters get this case wrong.
                 let mut traps = Vec::new();
                 let bytes = s.len();
                 let utf16 = s.encode_utf16().count();
                 let graphemes = len - s.chars().filter(|&c| c == '\u{301}').count();
-                if (bytes > n) != over {
+                if refused(bytes) != refused(len) {
                     traps.push("bytes");
                 }
-                if (utf16 > n) != over {
+                if refused(utf16) != refused(len) {
                     traps.push("utf16");
                 }
-                if (graphemes > n) != over {
+                if refused(graphemes) != refused(len) {
                     traps.push("graphemes");
                 }
-                self.push(&loc.scope, Case::new(format!("max_chars.{path}.{script}.{label}"), format!(
-                        "`{at}` of {len} chars ({script}; {bytes} bytes, {utf16} UTF-16 units), cap {n} ({})",
+                let bound = if rule == "min_chars" {
+                    "minimum"
+                } else {
+                    "cap"
+                };
+                self.push(&loc.scope, Case::new(format!("{rule}.{path}.{script}.{label}"), format!(
+                        "`{at}` of {len} chars ({script}; {bytes} bytes, {utf16} UTF-16 units), {bound} {n} ({})",
                         cap.constant
-                    ), format!("max_chars:{}", cap.constant), doc).errors(errors).traps(traps));
+                    ), format!("{rule}:{}", cap.constant), doc).errors(errors).traps(traps));
             }
         }
         if !missing.is_empty() {
             self.notes.push(format!(
-                "max_chars.{path}: no value keeps the other rules of `{at}` for {}",
+                "{rule}.{path}: no value keeps the other rules of `{at}` for {}",
                 missing.join(", ")
             ));
         }
@@ -85,28 +128,33 @@ impl<'a> Gen<'a> {
     pub(super) fn item_caps(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let f = hops.last().expect("non-empty").field;
-        if let Some(cap) = &f.rules.max_items {
+        for (cap, rule) in [
+            (&f.rules.max_items, "max_items"),
+            (&f.rules.min_items, "min_items"),
+        ] {
+            let Some(cap) = cap else { continue };
             let n = cap.value as usize;
+            let bound = if rule == "min_items" {
+                "minimum"
+            } else {
+                "cap"
+            };
             for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
                 let items = self.spread(f, len);
-                if !self.distinct(f, &format!("max_items.{path}.{label}"), &items) {
+                let id = format!("{rule}.{path}.{label}");
+                if !self.distinct(f, &id, &items) {
                     continue;
                 }
                 let doc = self.with(base, hops, Value::Array(items));
-                let errors = if len > n {
-                    vec![(cap.code.clone(), path.to_owned())]
-                } else {
-                    vec![]
-                };
                 self.push(
                     &loc.scope,
                     Case::new(
-                        format!("max_items.{path}.{label}"),
-                        format!("`{path}` with {len} items, cap {n} ({})", cap.constant),
-                        format!("max_items:{}", cap.constant),
+                        id,
+                        format!("`{path}` with {len} items, {bound} {n} ({})", cap.constant),
+                        format!("{rule}:{}", cap.constant),
                         doc,
                     )
-                    .errors(errors),
+                    .errors(item_count_violations(f, path, len)),
                 );
             }
         }

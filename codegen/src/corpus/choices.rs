@@ -51,7 +51,7 @@ impl<'a> Gen<'a> {
         } else {
             path.to_owned()
         };
-        let wrap = |v: Value| if f.ty.array { json!([v]) } else { v };
+        let wrap = |g: &Self, v: Value| if f.ty.array { g.first_of(f, v) } else { v };
         // The other side of a `not_equal` moves out of the way of the value under test.
         let partner = last.owner.not_equal.iter().find_map(|n| {
             if n.a.key == f.key {
@@ -63,7 +63,8 @@ impl<'a> Gen<'a> {
             }
         });
         let add = |g: &mut Self, id: String, what: String, s: &str, ok: bool| {
-            let mut doc = g.with(base, hops, wrap(json!(s)));
+            let value = wrap(g, json!(s));
+            let mut doc = g.with(base, hops, value);
             if let Some(p) = &partner {
                 let other = values.iter().find(|v| **v != s).copied().unwrap_or(s);
                 g.owner_mut(&mut doc, hops).insert(p.clone(), json!(other));

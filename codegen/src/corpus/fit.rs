@@ -52,31 +52,31 @@ impl<'f> TextRules<'f> {
     }
 }
 
-/// Whether `s` keeps every rule of the text field `f`: its text rules and its char cap.
+/// Whether `s` keeps every rule of the text field `f`: its text rules, its char cap and
+/// its minimum length.
 pub(super) fn keeps_all(f: &Field, s: &str) -> bool {
-    TextRules::of(f).keep(s)
-        && f.rules
-            .max_chars
-            .as_ref()
-            .is_none_or(|c| s.chars().count() as u64 <= c.value)
+    TextRules::of(f).keep(s) && length_violation(f, "", s).is_none()
 }
 
-/// The char-cap violation of `s` at `at`, if `s` is over `f`'s cap: a probe of another
-/// text rule that also breaks the cap says so.
-pub(super) fn over_cap(f: &Field, at: &str, s: &str) -> Option<(String, String)> {
-    let cap = f.rules.max_chars.as_ref()?;
-    (s.chars().count() as u64 > cap.value).then(|| (cap.code.clone(), at.to_owned()))
+/// The length violation of `s` at `at`, if `s` is over `f`'s char cap or under its
+/// minimum length (never both: the check refuses a minimum over the cap): a probe of
+/// another text rule that also breaks one says so.
+pub(super) fn length_violation(f: &Field, at: &str, s: &str) -> Option<(String, String)> {
+    let len = s.chars().count() as u64;
+    let over = f.rules.max_chars.as_ref().filter(|c| len > c.value);
+    let under = f.rules.min_chars.as_ref().filter(|c| len < c.value);
+    over.or(under).map(|c| (c.code.clone(), at.to_owned()))
 }
 
-/// `rule`'s errors with the cap's before them, in the order the validator checks a text:
-/// blank, then the cap, then literal, pattern and relative path.
+/// `rule`'s errors with the length's before them, in the order the validator checks a
+/// text: blank, then the cap or minimum, then literal, pattern and relative path.
 pub(super) fn and_cap(
     f: &Field,
     at: &str,
     s: &str,
     rule: Vec<(String, String)>,
 ) -> Vec<(String, String)> {
-    let mut out: Vec<_> = over_cap(f, at, s).into_iter().collect();
+    let mut out: Vec<_> = length_violation(f, at, s).into_iter().collect();
     out.extend(rule);
     out
 }
@@ -210,6 +210,11 @@ pub(super) fn text_violations(
             continue;
         };
         let path = super::join(at, &f.key);
+        if let (Some(min), Some(a)) = (&f.rules.min_items, x.as_array()) {
+            if (a.len() as u64) < min.value {
+                out.push((min.code.clone(), path.clone()));
+            }
+        }
         let items: Vec<(String, &serde_json::Value)> = match (f.ty.array, x.as_array()) {
             (true, Some(a)) => a
                 .iter()
@@ -228,7 +233,7 @@ pub(super) fn text_violations(
                             out.push((code.clone(), p.clone()));
                         }
                     }
-                    out.extend(over_cap(f, &p, s));
+                    out.extend(length_violation(f, &p, s));
                     if let (Some(code), Some(re)) = (&f.rules.pattern, &f.ty.pattern) {
                         if Regex::new(re).is_ok_and(|re| !re.is_match(s)) {
                             out.push((code.clone(), p.clone()));

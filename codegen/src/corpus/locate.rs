@@ -128,7 +128,7 @@ impl<'a> Gen<'a> {
         let slot = obj.entry(h.field.key.clone()).or_insert(Value::Null);
         if h.field.ty.array {
             if !matches!(slot.as_array(), Some(a) if !a.is_empty() && a[0].is_object()) {
-                *slot = json!([synth(self)]);
+                *slot = self.first_of(h.field, synth(self));
             }
             &mut slot.as_array_mut().expect("array")[0]
         } else {

@@ -78,7 +78,9 @@ impl<'a> Gen<'a> {
         };
         for (label, v, missing) in cases {
             let doc = self.with(base, hops, v.clone());
-            let errors = if missing {
+            let errors = if v.is_array() {
+                super::caps::item_count_violations(f, path, 0)
+            } else if missing {
                 vec![(code.clone(), path.to_owned())]
             } else {
                 vec![]

@@ -62,10 +62,14 @@ impl<'a> Gen<'a> {
             ),
         ];
         for (label, s, blank, what) in cases {
-            let value = if f.ty.array { json!([s]) } else { json!(s) };
+            let value = if f.ty.array {
+                self.first_of(f, json!(s))
+            } else {
+                json!(s)
+            };
             let doc = self.with(base, hops, value);
             let mut errors = unless(!blank, code.clone(), at.clone());
-            errors.extend(fit::over_cap(f, &at, s));
+            errors.extend(fit::length_violation(f, &at, s));
             self.push(
                 &loc.scope,
                 Case::new(

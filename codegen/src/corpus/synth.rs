@@ -215,8 +215,11 @@ impl<'a> Gen<'a> {
     /// A valid value of a required field's full type.
     pub(super) fn synth_field(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
         if f.ty.array {
-            if f.rules.required.is_some() {
-                json!([self.synth_element(f, i, shift, depth)])
+            if f.rules.required.is_some() || f.rules.min_items.is_some() {
+                let need = f.rules.min_items.as_ref().map_or(1, |c| c.value as usize);
+                (0..need)
+                    .map(|k| self.synth_element(f, i + k, shift, depth))
+                    .collect()
             } else {
                 json!([])
             }
@@ -353,14 +356,26 @@ impl<'a> Gen<'a> {
     pub(super) fn elements(&self, f: &Field, count: usize) -> Vec<Value> {
         (0..count)
             .map(|i| match &f.ty.base {
-                Base::String => self.synth_text(f, i),
                 Base::Object(n) => match self.object(n) {
                     Some(o) => self.synth_object(o, i, 0),
                     None => Value::Null,
                 },
-                b => self.synth_base(b, i, 0, 0),
+                _ => self.synth_element(f, i, 0, 0),
             })
             .collect()
+    }
+
+    /// `v` as the first element of array field `f`, followed by as many valid elements as
+    /// its minimum item count asks for (just `[v]` when it has none, or when the filler
+    /// would repeat `v` under a uniqueness rule: the probe is then left out as stray).
+    pub(super) fn first_of(&self, f: &Field, v: Value) -> Value {
+        let need = f.rules.min_items.as_ref().map_or(1, |c| c.value as usize);
+        let mut items = vec![v];
+        items.extend(self.elements(f, need).into_iter().skip(1));
+        if items.len() > 1 && fit::repeated(f, &items).is_some() {
+            items.truncate(1);
+        }
+        Value::Array(items)
     }
 
     /// Enum values of member `by` of the items of array field `f`.

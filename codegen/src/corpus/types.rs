@@ -53,7 +53,7 @@ impl<'a> Gen<'a> {
             );
         }
         if f.ty.array && !matches!(f.ty.base, Base::Bool | Base::Any) {
-            let doc = self.with(base, hops, json!([true]));
+            let doc = self.with(base, hops, self.first_of(f, json!(true)));
             self.push(
                 &loc.scope,
                 Case::new(
@@ -117,7 +117,8 @@ impl<'a> Gen<'a> {
                 None
             };
             let v = crate::schema::integer_json(n);
-            let doc = self.with(base, hops, if f.ty.array { json!([v]) } else { v });
+            let v = if f.ty.array { self.first_of(f, v) } else { v };
+            let doc = self.with(base, hops, v);
             let mut case = Case::new(id, format!("`{at}` = {n}"), rule, doc)
                 .errors(code.map(|c| vec![(c, at.clone())]).unwrap_or_default());
             if n.unsigned_abs() > 1 << 53 {

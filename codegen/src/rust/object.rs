@@ -28,6 +28,11 @@ impl Ctx<'_> {
             let code = &cap.code;
             rules.push(quote!(max_items(max = #c, code = #code)));
         }
+        if let Some(cap) = &r.min_items {
+            let c = ident(&cap.constant);
+            let code = &cap.code;
+            rules.push(quote!(min_items(min = #c, code = #code)));
+        }
         for g in &r.max_items_per_group {
             let by = ident(&g.by.rust);
             let c = ident(&g.cap.constant);
@@ -42,6 +47,11 @@ impl Ctx<'_> {
             let c = ident(&cap.constant);
             let code = &cap.code;
             each.push(quote!(max_chars(max = #c, code = #code)));
+        }
+        if let Some(cap) = &r.min_chars {
+            let c = ident(&cap.constant);
+            let code = &cap.code;
+            each.push(quote!(min_chars(min = #c, code = #code)));
         }
         if let (Some(code), Some(lit)) = (&r.equals, &f.ty.literal) {
             each.push(quote!(equals(value = #lit, code = #code)));
