@@ -247,6 +247,16 @@ fn element_rule(rule: &ElementRule, value: &TokenStream, at: &Ident, l: &Locals)
                 #krate::rules::min_chars(#value, &#at, #min, #c, #report);
             }
         }
+        ElementRule::Pattern { regex, code: c, .. } => {
+            let c = code(c);
+            let stat = Ident::new("__SPECMINT_PATTERN", Span::mixed_site());
+            quote_spanned! {ty=>
+                {
+                    static #stat: #krate::rules::Pattern = #krate::rules::Pattern::new(#regex);
+                    #krate::rules::pattern(#value, &#stat, &#at, #c, #report);
+                }
+            }
+        }
         ElementRule::Range {
             min, max, code: c, ..
         } => {
@@ -422,16 +432,6 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             let c = code(c);
             quote_spanned! {ty=>
                 #krate::rules::equals(#value, #expected, &#field_path, #c, #report);
-            }
-        }
-        FieldRule::Pattern { regex, code: c, .. } => {
-            let c = code(c);
-            let stat = Ident::new("__SPECMINT_PATTERN", Span::mixed_site());
-            quote_spanned! {ty=>
-                {
-                    static #stat: #krate::rules::Pattern = #krate::rules::Pattern::new(#regex);
-                    #krate::rules::pattern(#value, &#stat, &#field_path, #c, #report);
-                }
             }
         }
         FieldRule::RelativePath { code: c, .. } => {

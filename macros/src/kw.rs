@@ -49,6 +49,7 @@ rule_names! {
         MaxChars = "max_chars",
         MinChars = "min_chars",
         Range = "range",
+        Pattern = "pattern",
     }
 }
 
@@ -67,7 +68,7 @@ rule_names! {
         UniqueBy = "unique_by",
         Contradiction = "contradiction",
         Equals = "equals",
-        Pattern = "pattern",
+        Pattern = ElementRuleName::Pattern.name(),
         RelativePath = "relative_path",
         Required = "required",
         RequiredIf = "required_if",
@@ -162,7 +163,7 @@ mod tests {
         assert_eq!(FieldRuleName::from_name("rename"), None);
         assert_eq!(
             ElementRuleName::list(),
-            "`non_blank`, `max_chars`, `min_chars`, `range`",
+            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`",
             "`each` lists its rules in table order"
         );
     }

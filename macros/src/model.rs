@@ -52,6 +52,12 @@ pub enum ElementRule {
         code: Code,
         span: Span,
     },
+    /// `pattern(regex = "..")`: the text matches the regex (checked at compile time).
+    Pattern {
+        regex: LitStr,
+        code: Code,
+        span: Span,
+    },
     /// `range(min = A, max = B)`: inclusive integer bounds, at least one given.
     Range {
         min: Option<Expr>,
@@ -118,11 +124,6 @@ pub enum FieldRule {
         code: Code,
         span: Span,
     },
-    Pattern {
-        regex: LitStr,
-        code: Code,
-        span: Span,
-    },
     RelativePath {
         code: Code,
         span: Span,
@@ -182,6 +183,7 @@ impl ElementRule {
             ElementRule::NonBlank { span, .. }
             | ElementRule::MaxChars { span, .. }
             | ElementRule::MinChars { span, .. }
+            | ElementRule::Pattern { span, .. }
             | ElementRule::Range { span, .. } => *span,
         }
     }
@@ -200,7 +202,6 @@ impl FieldRule {
             | FieldRule::UniqueBy { span, .. }
             | FieldRule::Contradiction { span, .. }
             | FieldRule::Equals { span, .. }
-            | FieldRule::Pattern { span, .. }
             | FieldRule::RelativePath { span, .. }
             | FieldRule::Required { span, .. }
             | FieldRule::RequiredIf { span, .. }

@@ -401,30 +401,7 @@ fn field_rule(
             })
         }
         FieldRuleName::Pattern => {
-            let args = args(item, &[kw::REGEX, kw::CODE], errors)?;
-            let regex = args.require_expr(kw::REGEX, "\"^..$\"", errors)?;
-            let regex = match regex {
-                Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => s,
-                other => {
-                    errors.at(
-                        other.span(),
-                        "`regex` must be a string literal, e.g. `regex = \"^[a-z]+$\"`",
-                    );
-                    return None;
-                }
-            };
-            if let Err(err) = regex_lite::Regex::new(&regex.value()) {
-                errors.at(regex.span(), format!("invalid regex: {err}"));
-                return None;
-            }
-            Some(FieldRule::Pattern {
-                regex,
-                code: args.code(kw::CODE_PATTERN),
-                span,
-            })
+            element_rule(item, ElementRuleName::Pattern, errors).map(FieldRule::Element)
         }
         FieldRuleName::RelativePath => {
             let code = code_only(item, kw::CODE_PATH, errors)?;
@@ -528,6 +505,32 @@ fn element_rule(item: Item, rule: ElementRuleName, errors: &mut Errors) -> Optio
             let (min, code) = limit_rule(item, kw::MIN, kw::CODE_TOO_SHORT, errors)?;
             Some(ElementRule::MinChars { min, code, span })
         }
+        ElementRuleName::Pattern => {
+            let args = args(item, &[kw::REGEX, kw::CODE], errors)?;
+            let regex = args.require_expr(kw::REGEX, "\"^..$\"", errors)?;
+            let regex = match regex {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => s,
+                other => {
+                    errors.at(
+                        other.span(),
+                        "`regex` must be a string literal, e.g. `regex = \"^[a-z]+$\"`",
+                    );
+                    return None;
+                }
+            };
+            if let Err(err) = regex_lite::Regex::new(&regex.value()) {
+                errors.at(regex.span(), format!("invalid regex: {err}"));
+                return None;
+            }
+            Some(ElementRule::Pattern {
+                regex,
+                code: args.code(kw::CODE_PATTERN),
+                span,
+            })
+        }
         ElementRuleName::Range => {
             let args = args(item, &[kw::MIN, kw::MAX, kw::CODE], errors)?;
             let (min, max) = (args.min.clone(), args.max.clone());
@@ -561,7 +564,10 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     if items.is_empty() {
         errors.at(
             span,
-            "`each` needs at least one element rule: `non_blank`, `max_chars = N`, `min_chars = N` or `range(min = A, max = B)`",
+            format!(
+                "`each` needs at least one element rule: {}",
+                ElementRuleName::list()
+            ),
         );
         return None;
     }

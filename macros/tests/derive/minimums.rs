@@ -1,4 +1,5 @@
-//! Minimums: `min_chars` (also through `Option` and inside `each(..)`) and `min_items`.
+//! Minimums: `min_chars` (also through `Option` and inside `each(..)`) and `min_items`; and
+//! `pattern` on each element of a list.
 
 use super::*;
 
@@ -73,6 +74,47 @@ fn under_each_minimum_is_reported_with_its_numbers() {
                 "`owners` has 0 items (min 1)"
             )
             .with_numbers(0, 1),
+        ]
+    );
+}
+
+#[derive(Clone, Debug, Validate)]
+struct Links {
+    #[validate(
+        min_items = 1,
+        each(pattern(regex = "^https://[a-z.]+$", code = "bad_link"))
+    )]
+    urls: Vec<String>,
+    #[validate(pattern(regex = "^[a-z]+$"))]
+    label: Option<String>,
+}
+
+#[test]
+fn pattern_applies_to_each_element_and_skips_none() {
+    let ok = Links {
+        urls: vec!["https://a.b".into()],
+        label: None,
+    };
+    assert_eq!(violations(&ok), []);
+    let bad = Links {
+        urls: vec!["https://a.b".into(), "http://a".into()],
+        label: Some("A".into()),
+    };
+    assert_eq!(
+        violations(&bad),
+        [
+            v(
+                "bad_link",
+                "urls[1]",
+                "/urls/1",
+                "`urls[1]` `http://a` does not match `^https://[a-z.]+$`"
+            ),
+            v(
+                "pattern_mismatch",
+                "label",
+                "/label",
+                "`label` `A` does not match `^[a-z]+$`"
+            ),
         ]
     );
 }
