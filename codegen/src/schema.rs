@@ -198,7 +198,13 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     }
     let mut more: Vec<Value> = rest.map(|p| json!({ "pattern": p })).collect();
     if no_final_lf {
-        more.push(json!({ "not": { "pattern": crate::pattern::NO_FINAL_LF } }));
+        // `pattern` holds for any non-string, so `not` alone would refuse a `null`.
+        let no_lf = if ty.nullable && !ty.array {
+            json!({ "not": { "type": "string", "pattern": crate::pattern::NO_FINAL_LF } })
+        } else {
+            json!({ "not": { "pattern": crate::pattern::NO_FINAL_LF } })
+        };
+        more.push(no_lf);
     }
     if !more.is_empty() {
         s.insert("allOf".into(), json!(more));

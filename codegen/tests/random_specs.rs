@@ -79,9 +79,10 @@ enum Ty {
         list: bool,
     },
     Bool,
-    /// `string[]` / `non-blank string[]`.
+    /// `string[]` / `non-blank string[]` / `string[] matching`.
     TextList {
         non_blank: bool,
+        pattern: Option<usize>,
     },
     /// `entry[]`.
     Entries,
@@ -125,7 +126,8 @@ fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
     F {
         key,
         ty: Ty::Text { non_blank, pattern },
-        required: pattern.is_some() || non_blank || rng.chance(50),
+        // A patterned text may be `string? matching` too.
+        required: non_blank || rng.chance(if pattern.is_some() { 70 } else { 50 }),
         chars: rng.chance(70).then(|| min + rng.below(6)),
         items: None,
         unique: None,
@@ -195,18 +197,25 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
                 min_items: None,
             },
             _ => {
-                // The example list has two items of one char each.
-                let min_items = rng.chance(30).then(|| 1 + rng.below(2));
+                // The example list has two items of one char each, or (patterned) one
+                // item, the pattern's example value.
+                let pattern = rng
+                    .chance(30)
+                    .then(|| rng.below(PATTERNS.len() as u64) as usize);
+                let len = pattern.map_or(1, |p| PATTERNS[p].1.chars().count() as u64);
+                let most = if pattern.is_some() { 1 } else { 2 };
+                let min_items = rng.chance(30).then(|| 1 + rng.below(most));
                 F {
                     key,
                     ty: Ty::TextList {
-                        non_blank: rng.chance(50),
+                        non_blank: pattern.is_none() && rng.chance(50),
+                        pattern,
                     },
                     required: min_items.is_some(),
-                    chars: rng.chance(60).then(|| 1 + rng.below(6)),
+                    chars: rng.chance(60).then(|| len + rng.below(6)),
                     items: rng.chance(70).then(|| 2 + rng.below(4)),
                     unique: rng.chance(50).then(|| (rng.chance(50), rng.chance(50))),
-                    min_chars: rng.chance(30).then_some(1),
+                    min_chars: rng.chance(30).then(|| 1 + rng.below(len)),
                     min_items,
                 }
             }
@@ -217,7 +226,10 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
     let mut entry_key = None;
     if rng.chance(60) {
         let key = if rng.chance(50) {
-            text_field(rng, "name".into(), 100)
+            // The unique key of the entries is always there.
+            let mut f = text_field(rng, "name".into(), 100);
+            f.required = true;
+            f
         } else {
             let mut f = text_field(rng, "name".into(), 0);
             f.ty = Ty::Text {
@@ -307,8 +319,13 @@ impl RandomSpec {
                         c.insert("bad_pattern");
                     }
                 }
-                Ty::TextList { non_blank } if non_blank => {
-                    c.insert("blank");
+                Ty::TextList { non_blank, pattern } => {
+                    if non_blank {
+                        c.insert("blank");
+                    }
+                    if pattern.is_some() {
+                        c.insert("bad_pattern");
+                    }
                 }
                 Ty::Ranged { .. } => {
                     c.insert("out_of_range");
@@ -350,8 +367,12 @@ impl RandomSpec {
                 Ty::Text {
                     pattern: Some(p), ..
                 } => (
-                    format!("string matching `{}`", PATTERNS[*p].0.replace('|', "\\|")),
-                    "✔",
+                    format!(
+                        "string{} matching `{}`",
+                        if f.required { "" } else { "?" },
+                        PATTERNS[*p].0.replace('|', "\\|")
+                    ),
+                    req(f),
                 ),
                 Ty::Text {
                     non_blank: true, ..
@@ -386,7 +407,15 @@ impl RandomSpec {
                     )
                 }
                 Ty::Bool => ("bool".into(), "✔"),
-                Ty::TextList { non_blank: true } => ("non-blank string[]".into(), req(f)),
+                Ty::TextList {
+                    pattern: Some(p), ..
+                } => (
+                    format!("string[] matching `{}`", PATTERNS[*p].0.replace('|', "\\|")),
+                    req(f),
+                ),
+                Ty::TextList {
+                    non_blank: true, ..
+                } => ("non-blank string[]".into(), req(f)),
                 Ty::TextList { .. } => ("string[]".into(), req(f)),
                 Ty::Entries => ("entry[]".into(), "—"),
                 Ty::Meta => ("meta".into(), "✔"),
@@ -529,6 +558,9 @@ impl RandomSpec {
                     }
                 }
                 Ty::Bool => json!(rng.chance(50)),
+                Ty::TextList {
+                    pattern: Some(p), ..
+                } => json!([PATTERNS[*p].1]),
                 Ty::TextList { .. } => json!(["p", "q"]),
                 Ty::Entries => {
                     let n = if s.entry.iter().any(|e| {
@@ -678,7 +710,7 @@ impl RandomSpec {
                 v.as_bool()?;
             }
             Ty::Meta => self.object(&self.meta, v, path, out)?,
-            Ty::TextList { non_blank } => {
+            Ty::TextList { non_blank, pattern } => {
                 let items = v.as_array()?;
                 let texts: Vec<&str> = items.iter().map(Value::as_str).collect::<Option<_>>()?;
                 if f.items.is_some_and(|n| items.len() as u64 > n) {
@@ -688,7 +720,7 @@ impl RandomSpec {
                     push(out, "too_few", path.to_owned());
                 }
                 for (i, s) in texts.iter().enumerate() {
-                    text(f, *non_blank, None, s, &format!("{path}[{i}]"), out);
+                    text(f, *non_blank, *pattern, s, &format!("{path}[{i}]"), out);
                 }
                 if let Some(u) = f.unique {
                     for i in repeats(texts.iter().map(|s| fold(s, u)).collect()) {

@@ -311,7 +311,7 @@ fn check_range(r: IntRange, base: &Base, ty: &str, pos: Pos) -> Result<(), Probl
 }
 
 /// `string matching `REGEX``: the regex is the cell's last code span. Returns the type text
-/// before `matching` (which must be `string`) and the vetted regex, or `s` unchanged and no
+/// before `matching` (`string`, `string?`, `string[]` or `string[]?`) and the vetted regex, or `s` unchanged and no
 /// regex when the cell has no `matching`.
 fn split_matching<'s>(
     s: &'s str,
@@ -346,12 +346,16 @@ fn split_matching<'s>(
         };
         return Err(Problem::new(pos, r.message, r.hint));
     }
+    // `string`, `string?`, `string[]` or `string[]?`: the rest of the cell reads the
+    // shape, the regex applies to each string.
     let head = head.trim_end();
-    if head != "string" {
+    let shape = head.strip_suffix('?').unwrap_or(head).trim_end();
+    let base = shape.strip_suffix("[]").unwrap_or(shape).trim_end();
+    if base != "string" {
         return Err(Problem::new(
             pos,
             format!("`matching` applies to `string`, not `{head}`"),
-            "write `string matching `REGEX``",
+            "write `string matching `REGEX`` (or `string?`, `string[]`, `string[]?`)",
         ));
     }
     Ok((head, Some(code.text.clone())))

@@ -134,12 +134,27 @@ impl<'a> Gen<'a> {
         let (Some(p), Some(code)) = (f.ty.pattern.clone(), f.rules.pattern.clone()) else {
             return;
         };
-        if f.ty.array {
-            return;
-        }
         let Ok(re) = regex_lite::Regex::new(&p) else {
             return;
         };
+        let at = if f.ty.array {
+            format!("{path}[0]")
+        } else {
+            path.to_owned()
+        };
+        if f.ty.nullable && !f.ty.array {
+            // `null` is not a string: no pattern applies.
+            let doc = self.with(base, hops, Value::Null);
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("pattern.{path}.null"),
+                    format!("`{path}` = null: a nullable patterned string"),
+                    "pattern",
+                    doc,
+                ),
+            );
+        }
         let good = self
             .synth_text(f, 0)
             .as_str()
@@ -170,13 +185,18 @@ impl<'a> Gen<'a> {
                 continue;
             }
             let ok = re.is_match(&v);
-            let doc = self.with(base, hops, json!(v));
+            let value = if f.ty.array {
+                self.first_of(f, json!(v))
+            } else {
+                json!(v)
+            };
+            let doc = self.with(base, hops, value);
             self.push(
                 &loc.scope,
                 Case::new(
                     format!("pattern.{path}.{label}"),
                     format!(
-                        "`{path}` = `{v}` {} `{p}`",
+                        "`{at}` = `{v}` {} `{p}`",
                         if ok { "matches" } else { "does not match" }
                     ),
                     "pattern",
@@ -184,9 +204,9 @@ impl<'a> Gen<'a> {
                 )
                 .errors(fit::and_cap(
                     f,
-                    path,
+                    &at,
                     &v,
-                    unless(ok, code.clone(), path.to_owned()),
+                    unless(ok, code.clone(), at.clone()),
                 )),
             );
         }
