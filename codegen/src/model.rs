@@ -103,6 +103,30 @@ impl Spec {
         self.types.iter().find(|t| t.name() == name)
     }
 
+    /// The spellings of the values of [`Base::Enum`] `name`: an enum table's values, or a
+    /// states table's states (a field typed by a states table holds one of its states).
+    pub fn enum_spellings(&self, name: &str) -> Vec<&str> {
+        match self.type_def(name) {
+            Some(TypeDef::Enum(e)) => e.values.iter().map(|v| v.value.as_str()).collect(),
+            _ => self
+                .machines
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| m.states.iter().map(|s| s.value.as_str()).collect())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The Rust type name of table `name`: a field, enum or union table, or a states table.
+    pub fn rust_name_of(&self, name: &str) -> Option<&str> {
+        self.type_def(name).map(TypeDef::rust_name).or_else(|| {
+            self.machines
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| m.rust_name.as_str())
+        })
+    }
+
     /// The error codes every producer of which the schema itself states (structure, types,
     /// `maxLength`, `maxItems`, non-blank `pattern`, `additionalProperties: false` for
     /// forbidden keys), sorted: a document refused only with these codes is refused by any

@@ -13,6 +13,8 @@ pub(super) enum Kind {
     Object,
     Enum,
     Union,
+    /// A states table: a field may be typed by it (read like an enum of its states).
+    States,
 }
 
 /// A resolved path: a field of an object, possibly stepping into its elements.
@@ -44,6 +46,9 @@ pub(super) struct TypeIndex {
     object_by_name: HashMap<String, usize>,
     field_by_key: Vec<HashMap<String, usize>>,
     pub enums: Vec<Enum>,
+    /// Each states table's states read as an enum, for the defaults of fields it types
+    /// (the machine itself is checked later).
+    pub state_enums: Vec<Enum>,
     pub unions: Vec<Union>,
     /// spec order: (kind, index); `usize::MAX` until the table is built.
     pub order: Vec<(Kind, usize)>,
@@ -205,6 +210,7 @@ impl TypeIndex {
                 Kind::Object => TypeDef::Object(self.objects[*i].clone()),
                 Kind::Enum => TypeDef::Enum(self.enums[*i].clone()),
                 Kind::Union => TypeDef::Union(self.unions[*i].clone()),
+                Kind::States => unreachable!("states tables are machines, not in the type order"),
             })
             .collect()
     }

@@ -104,6 +104,7 @@ impl Checker<'_> {
         let errors_enum = self.errors_enum(&rust_types);
         self.rule_map();
         // Enums first (field defaults refer to their values), then objects and unions.
+        self.state_enums(&tables.states);
         self.types(&tables.named);
         self.union_forms();
         self.selectors();

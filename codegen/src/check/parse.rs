@@ -190,7 +190,7 @@ pub(super) fn parse_type(
         }
         other => match kinds.get(other) {
             Some(Kind::Object) => Base::Object(other.to_owned()),
-            Some(Kind::Enum) => Base::Enum(other.to_owned()),
+            Some(Kind::Enum | Kind::States) => Base::Enum(other.to_owned()),
             Some(Kind::Union) => Base::Union(other.to_owned()),
             None => {
                 let known: Vec<String> = kinds.keys().map(|k| format!("`{k}`")).collect();

@@ -115,7 +115,8 @@ impl Checker<'_> {
             };
             let kind = match table_kind {
                 TableKind::Field => Kind::Object,
-                TableKind::Enum | TableKind::States => Kind::Enum,
+                TableKind::Enum => Kind::Enum,
+                TableKind::States => Kind::States,
                 TableKind::Union => Kind::Union,
                 TableKind::Cap => {
                     out.caps.push(t);
@@ -148,6 +149,7 @@ impl Checker<'_> {
                 table: t,
             };
             if table_kind == TableKind::States {
+                self.index.kinds.insert(named.name.clone(), Kind::States);
                 out.states.push(named);
                 continue;
             }

@@ -30,6 +30,7 @@ impl Checker<'_> {
                 }
                 Kind::Object => self.index.order.push((Kind::Object, usize::MAX)),
                 Kind::Union => self.index.order.push((Kind::Union, usize::MAX)),
+                Kind::States => {}
             }
         }
         for (i, n) in named.iter().enumerate() {
@@ -43,8 +44,33 @@ impl Checker<'_> {
                     self.index.order[i].1 = self.index.unions.len();
                     self.index.unions.push(u);
                 }
-                Kind::Enum => {}
+                Kind::Enum | Kind::States => {}
             }
+        }
+    }
+
+    /// Each states table's states as an enum (`state_enums`), before any field table reads
+    /// a default of a field it types; duplicates and empty states are the machine's to
+    /// report, later.
+    pub(super) fn state_enums(&mut self, states: &[Named<'_>]) {
+        for n in states {
+            let values = n
+                .table
+                .rows
+                .iter()
+                .filter_map(|row| row.cells.first())
+                .map(|cell| EnumValue {
+                    value: cell.key().to_owned(),
+                    variant: upper_camel(cell.key()),
+                    doc: String::new(),
+                })
+                .collect();
+            self.index.state_enums.push(Enum {
+                name: n.name.clone(),
+                rust_name: self.index.rust_name_of(&n.name),
+                doc: String::new(),
+                values,
+            });
         }
     }
 
@@ -248,7 +274,14 @@ impl Checker<'_> {
         }
         let default = match &default_text {
             Some(v) => {
-                let r = parse_default(&ty, v, req_cell.pos, &self.index.enums);
+                let enums: Vec<Enum> = self
+                    .index
+                    .enums
+                    .iter()
+                    .chain(&self.index.state_enums)
+                    .cloned()
+                    .collect();
+                let r = parse_default(&ty, v, req_cell.pos, &enums);
                 report(&mut self.ctx, r)
             }
             None => None,

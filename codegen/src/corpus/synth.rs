@@ -130,10 +130,7 @@ impl<'a> Gen<'a> {
     }
 
     pub(super) fn enum_values(&self, name: &str) -> Vec<&'a str> {
-        match self.spec.type_def(name) {
-            Some(TypeDef::Enum(e)) => e.values.iter().map(|v| v.value.as_str()).collect(),
-            _ => Vec::new(),
-        }
+        self.spec.enum_spellings(name)
     }
 
     /// A valid value of the element type of `ty` (item `i`, `shift` for enum choice).

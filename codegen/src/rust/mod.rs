@@ -112,12 +112,7 @@ fn space_items(src: &str) -> String {
 
 impl Ctx<'_> {
     fn type_name(&self, table: &str) -> Ident {
-        ident(
-            self.spec
-                .type_def(table)
-                .map(TypeDef::rust_name)
-                .expect("checked type"),
-        )
+        ident(self.spec.rust_name_of(table).expect("checked type"))
     }
 
     fn rust_type(&self, ty: &TypeRef) -> TokenStream {

@@ -1,0 +1,119 @@
+//! A field typed by a states table: it holds one of the machine's states (Rust: the states
+//! enum; schema: a `$ref` to its `$defs` entry; corpus: every state, and a near miss).
+
+use serde_json::{json, Value};
+use specmint_codegen::{generate, Options, SpecSource};
+
+const MD: &str = "# Orders v1
+
+## Fields of an `order`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | string | ✔ | Id. |
+| `state` | order_state | — (default open) | Where the order is. |
+| `history` | order_state[] | — | States it went through. |
+
+## States of an `order_state`
+
+| State | Terminal | Meaning |
+|---|---|---|
+| `open` | no | Taking items. |
+| `paid` | no | Paid. |
+| `closed` | yes | Done. |
+
+### Transitions of an `order_state`
+
+| From | To |
+|---|---|
+| `open` | `paid` |
+| * | `closed` |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_order` | Not the shape. |
+
+```json valid
+{\"id\": \"o1\", \"state\": \"paid\"}
+```
+";
+
+const TOML: &str = "[spec]
+root = \"order\"
+
+[errors]
+enum = \"OrderError\"
+parse = \"bad_order\"
+";
+
+fn files(md: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let source = SpecSource {
+        name: "orders".into(),
+        md_path: "spec/orders.md".into(),
+        md: md.into(),
+        toml_path: "spec/orders.toml".into(),
+        toml: TOML.into(),
+    };
+    generate(&[source], &Options::default()).map_err(|d| d.to_string())
+}
+
+#[test]
+fn rust_types_the_field_by_the_states_enum_with_its_default() {
+    let rust = &files(MD).unwrap()["rust/orders.rs"];
+    for expected in [
+        "pub state: OrderState,",
+        "pub history: ::std::vec::Vec<OrderState>,",
+        "OrderState::Open",
+        "pub enum OrderState {",
+    ] {
+        assert!(rust.contains(expected), "{expected}\nnot in\n{rust}");
+    }
+}
+
+#[test]
+fn schema_refers_to_the_states_definition() {
+    let schema: Value =
+        serde_json::from_str(&files(MD).unwrap()["schema/orders.schema.json"]).unwrap();
+    let p = &schema["$defs"]["order"]["properties"];
+    assert_eq!(p["state"]["$ref"], "#/$defs/order_state");
+    assert_eq!(p["state"]["default"], "open");
+    assert_eq!(p["history"]["items"]["$ref"], "#/$defs/order_state");
+    assert_eq!(
+        schema["$defs"]["order_state"]["enum"],
+        json!(["open", "paid", "closed"])
+    );
+}
+
+#[test]
+fn corpus_probes_every_state_and_a_near_miss() {
+    let corpus: Value =
+        serde_json::from_str(&files(MD).unwrap()["corpus/orders/cases.json"]).unwrap();
+    let verdict = |id: &str| {
+        let c = corpus["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id}"));
+        (c["document"]["state"].clone(), c["errors"].clone())
+    };
+    assert_eq!(verdict("enum.state.closed"), (json!("closed"), json!([])));
+    assert_eq!(
+        verdict("enum.state.miss.open.upper"),
+        (
+            json!("OPEN"),
+            json!([{"code": "bad_order", "path": "state"}])
+        )
+    );
+}
+
+#[test]
+fn a_default_that_is_no_state_is_reported_at_the_required_cell() {
+    let md = MD.replace("— (default open)", "— (default shipped)");
+    assert_eq!(
+        files(&md).unwrap_err().lines().next().unwrap(),
+        "spec/orders.md:8:27: error: default `shipped` is not a value of `order_state`"
+    );
+}
