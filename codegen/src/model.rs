@@ -117,6 +117,18 @@ impl Spec {
         }
     }
 
+    /// Whether values of enum (or states) table `name` are compared as text: some list of
+    /// them must hold unique items (`[[unique]]`), so its Rust enum implements the runtime's
+    /// `TextField` (its spelling).
+    pub fn enum_compared_as_text(&self, name: &str) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o.fields.iter().any(|f| {
+                f.ty.array && f.rules.unique.is_some() && f.ty.base == Base::Enum(name.to_owned())
+            }),
+            _ => false,
+        })
+    }
+
     /// The Rust type name of table `name`: a field, enum or union table, or a states table.
     pub fn rust_name_of(&self, name: &str) -> Option<&str> {
         self.type_def(name).map(TypeDef::rust_name).or_else(|| {

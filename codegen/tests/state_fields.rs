@@ -34,6 +34,7 @@ const MD: &str = "# Orders v1
 | Code | When |
 |---|---|
 | `bad_order` | Not the shape. |
+| `state_twice` | A state listed twice. |
 
 ```json valid
 {\"id\": \"o1\", \"state\": \"paid\"}
@@ -46,15 +47,23 @@ root = \"order\"
 [errors]
 enum = \"OrderError\"
 parse = \"bad_order\"
+
+[[unique]]
+path = \"history\"
+code = \"state_twice\"
 ";
 
 fn files(md: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
+    files_with(md, TOML)
+}
+
+fn files_with(md: &str, toml: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
     let source = SpecSource {
         name: "orders".into(),
         md_path: "spec/orders.md".into(),
         md: md.into(),
         toml_path: "spec/orders.toml".into(),
-        toml: TOML.into(),
+        toml: toml.into(),
     };
     generate(&[source], &Options::default()).map_err(|d| d.to_string())
 }
@@ -116,4 +125,62 @@ fn a_default_that_is_no_state_is_reported_at_the_required_cell() {
         files(&md).unwrap_err().lines().next().unwrap(),
         "spec/orders.md:8:27: error: default `shipped` is not a value of `order_state`"
     );
+}
+
+#[test]
+fn a_list_of_states_can_hold_unique_values() {
+    let files = files(MD).unwrap();
+    let rust = &files["rust/orders.rs"];
+    for expected in [
+        "#[validate(unique(code = \"state_twice\"))]\n    pub history:",
+        "impl ::specmint_runtime::rules::TextField for OrderState {",
+    ] {
+        assert!(rust.contains(expected), "{expected}\nnot in\n{rust}");
+    }
+    let schema: Value = serde_json::from_str(&files["schema/orders.schema.json"]).unwrap();
+    assert_eq!(
+        schema["$defs"]["order"]["properties"]["history"]["uniqueItems"],
+        json!(true)
+    );
+    let corpus: Value = serde_json::from_str(&files["corpus/orders/cases.json"]).unwrap();
+    let case = |id: &str| {
+        let c = corpus["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id}"));
+        (c["document"]["history"].clone(), c["errors"].clone())
+    };
+    assert_eq!(
+        case("unique.history.repeat"),
+        (
+            json!(["open", "open"]),
+            json!([{"code": "state_twice", "path": "history[1]"}])
+        )
+    );
+    assert_eq!(
+        case("unique.history.distinct"),
+        (json!(["open", "paid"]), json!([]))
+    );
+}
+
+#[test]
+fn an_enum_list_is_compared_as_spelled() {
+    let toml = TOML.replace(
+        "path = \"history\"\n",
+        "path = \"history\"\nignore_case = true\n",
+    );
+    assert_eq!(
+        files_with(MD, &toml).unwrap_err().lines().next().unwrap(),
+        "spec/orders.toml:9:8: error: `history` is a list of enum values, compared as spelled"
+    );
+}
+
+#[test]
+fn no_text_impl_for_an_enum_no_unique_list_holds() {
+    let toml = TOML.split("[[unique]]").next().unwrap().to_owned();
+    let md = MD.replace("| `state_twice` | A state listed twice. |\n", "");
+    let rust = &files_with(&md, &toml).unwrap()["rust/orders.rs"];
+    assert!(!rust.contains("TextField"), "{rust}");
 }

@@ -78,7 +78,8 @@ impl Checker<'_> {
         }
     }
 
-    /// `[[unique]]` without `key`: the items themselves, a list of text.
+    /// `[[unique]]` without `key`: the items themselves, a list of text or of enum values
+    /// (compared as spelled: no folds).
     fn unique_items(
         &mut self,
         root: usize,
@@ -88,11 +89,23 @@ impl Checker<'_> {
     ) -> Option<()> {
         let t = self.resolve_at(root, path, File::Toml)?;
         let f = &self.index.objects[t.obj].fields[t.field];
-        if t.elems || !f.ty.array || f.ty.base != Base::String {
+        let is_enum = matches!(f.ty.base, Base::Enum(_));
+        if t.elems || !f.ty.array || !(f.ty.base == Base::String || is_enum) {
             self.ctx.toml(
                 path.pos,
                 format!("`{}` is not a list of text", path.value),
-                "without `key`, [[unique]] compares the items of a `string[]` field; with `key`, a member of an array of objects",
+                "without `key`, [[unique]] compares the items of a `string[]` or enum list; with `key`, a member of an array of objects",
+            );
+            return None;
+        }
+        if is_enum && (u.ignore_case || u.trim) {
+            self.ctx.toml(
+                path.pos,
+                format!(
+                    "`{}` is a list of enum values, compared as spelled",
+                    path.value
+                ),
+                "remove `ignore_case` and `trim`: an enum value has one spelling",
             );
             return None;
         }

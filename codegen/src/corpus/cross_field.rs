@@ -15,6 +15,28 @@ impl<'a> Gen<'a> {
             return;
         };
         let exact = !u.ignore_case && !u.trim;
+        if let Base::Enum(name) = &f.ty.base {
+            // Enum values, compared as spelled: two different values, and one twice.
+            let values = self.enum_values(name);
+            let mut cases = vec![("repeat", vec![values[0], values[0]], false)];
+            if let Some(second) = values.get(1) {
+                cases.push(("distinct", vec![values[0], *second], true));
+            }
+            for (label, items, ok) in cases {
+                let doc = self.with(base, hops, json!(items));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("unique.{path}.{label}"),
+                        format!("`{path}` = {items:?}"),
+                        "unique",
+                        doc,
+                    )
+                    .errors(unless(ok, u.code.clone(), format!("{path}[1]"))),
+                );
+            }
+            return;
+        }
         // Values that keep the items' own rules (pattern, cap), and variants of them.
         let synth = |i| self.synth_text(f, i).as_str().unwrap_or("u").to_owned();
         let mut a = format!("Item{}", synth(20));

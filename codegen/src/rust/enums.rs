@@ -115,7 +115,7 @@ impl Ctx<'_> {
     }
 
     pub(super) fn enum_def(&self, e: &Enum) -> TokenStream {
-        self.string_enum(StringEnum {
+        let def = self.string_enum(StringEnum {
             name: ident(&e.rust_name),
             doc: doc(&e.doc),
             rows: e
@@ -132,7 +132,25 @@ impl Ctx<'_> {
             spelling: ("as_str", " The value as spelled in JSON."),
             after_all: quote!(),
             after_spelling: quote!(),
-        })
+        });
+        let text = self.text_field(&e.name, &e.rust_name);
+        quote!(#def #text)
+    }
+
+    /// `impl TextField` (the spelling) for an enum whose lists must hold unique values, so
+    /// the `unique` rule compares them; nothing for any other enum.
+    fn text_field(&self, table: &str, rust_name: &str) -> TokenStream {
+        if !self.spec.enum_compared_as_text(table) {
+            return quote!();
+        }
+        let (rt, name) = (&self.rt, ident(rust_name));
+        quote! {
+            impl #rt::rules::TextField for #name {
+                fn text(&self) -> ::core::option::Option<&str> {
+                    ::core::option::Option::Some(self.as_str())
+                }
+            }
+        }
     }
 
     /// A states table: the enum, its terminal states and its legal moves.
@@ -155,7 +173,7 @@ impl Ctx<'_> {
             quote!(matches!(self, #(#terminal)|*))
         };
         let (transitions, can, on_fn) = self.moves(m, &name);
-        self.string_enum(StringEnum {
+        let def = self.string_enum(StringEnum {
             name: name.clone(),
             doc: doc(&m.doc),
             rows: m
@@ -189,7 +207,9 @@ impl Ctx<'_> {
 
                 #on_fn
             },
-        })
+        });
+        let text = self.text_field(&m.name, &m.rust_name);
+        quote!(#def #text)
     }
 
     /// A machine's `TRANSITIONS`, the body of `can_transition`, and `on` (with events).
