@@ -59,7 +59,7 @@ pub fn check(model: &Model, errors: &mut Errors) {
                     must_exist(name, errors);
                 }
             }
-            StructRule::MaxJsonBytes { .. } => {}
+            StructRule::MaxJsonBytes { .. } | StructRule::Custom { .. } => {}
         }
     }
 }

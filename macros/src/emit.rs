@@ -257,6 +257,9 @@ fn element_rule(rule: &ElementRule, value: &TokenStream, at: &Ident, l: &Locals)
                 }
             }
         }
+        ElementRule::Custom { func, .. } => quote_spanned! {ty=>
+            #func(#value, &#at, #report);
+        },
         ElementRule::Range {
             min, max, code: c, ..
         } => {
@@ -494,6 +497,9 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
         ..
     } = l;
     match rule {
+        StructRule::Custom { func, span } => quote_spanned! {*span=>
+            #func(self, #path, #report);
+        },
         StructRule::NotEqual {
             a,
             b,

@@ -41,9 +41,10 @@ use proc_macro::TokenStream;
 ///
 /// Field rules: `non_blank`, `max_chars`, `max_items`, `each(..)`, `nested`,
 /// `max_items_per_group(..)`, `unique_by(..)`, `contradiction(..)`, `equals(..)`,
-/// `pattern(..)`, `relative_path`, `required`, `required_if(..)`, `unique`; field setting
-/// `rename = ".."`. Struct rules: `not_equal(..)`, `max_json_bytes`, `not_contains(..)`,
-/// `digest(..)`, and `crate = ".."` to name the runtime. Paths use serde's field names
+/// `pattern(..)`, `relative_path`, `required`, `required_if(..)`, `unique`, `range(..)`,
+/// `min_chars`, `min_items`, `custom = path::to_fn`; field setting `rename = ".."`. Struct
+/// rules: `not_equal(..)`, `max_json_bytes`, `not_contains(..)`, `digest(..)`,
+/// `custom = path::to_fn`, and `crate = ".."` to name the runtime. Paths use serde's field names
 /// (`rename`, `rename_all`). See `docs/validate.md` for the grammar and the exact messages.
 #[proc_macro_derive(Validate, attributes(validate))]
 pub fn derive_validate(input: TokenStream) -> TokenStream {

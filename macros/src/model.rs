@@ -58,6 +58,11 @@ pub enum ElementRule {
         code: Code,
         span: Span,
     },
+    /// `custom = path::to_fn`: a hand-written check, `fn(&T, &Path<'_>, &mut Report)`.
+    Custom {
+        func: syn::Path,
+        span: Span,
+    },
     /// `range(min = A, max = B)`: inclusive integer bounds, at least one given.
     Range {
         min: Option<Expr>,
@@ -148,6 +153,12 @@ pub enum FieldRule {
 
 /// A rule on the whole struct.
 pub enum StructRule {
+    /// `custom = path::to_fn`: a hand-written check of the struct,
+    /// `fn(&Self, &Path<'_>, &mut Report)`.
+    Custom {
+        func: syn::Path,
+        span: Span,
+    },
     NotEqual {
         a: Ident,
         b: Ident,
@@ -184,6 +195,7 @@ impl ElementRule {
             | ElementRule::MaxChars { span, .. }
             | ElementRule::MinChars { span, .. }
             | ElementRule::Pattern { span, .. }
+            | ElementRule::Custom { span, .. }
             | ElementRule::Range { span, .. } => *span,
         }
     }

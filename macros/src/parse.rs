@@ -403,6 +403,9 @@ fn field_rule(
         FieldRuleName::Pattern => {
             element_rule(item, ElementRuleName::Pattern, errors).map(FieldRule::Element)
         }
+        FieldRuleName::Custom => {
+            element_rule(item, ElementRuleName::Custom, errors).map(FieldRule::Element)
+        }
         FieldRuleName::RelativePath => {
             let code = code_only(item, kw::CODE_PATH, errors)?;
             Some(FieldRule::RelativePath { code, span })
@@ -454,6 +457,27 @@ fn field_rule(
                 code,
                 span,
             })
+        }
+    }
+}
+
+/// `custom = path::to_fn`: the function's path.
+fn custom_fn(item: Item, errors: &mut Errors) -> Option<syn::Path> {
+    match item.form {
+        Form::Value(Expr::Path(p)) if p.qself.is_none() && p.attrs.is_empty() => Some(p.path),
+        Form::Value(other) => {
+            errors.at(
+                other.span(),
+                "`custom` takes the path of a function, e.g. `custom = checks::sku`",
+            );
+            None
+        }
+        _ => {
+            errors.at(
+                item.name.span(),
+                "expected `custom = path::to_fn`: a `fn(&T, &Path<'_>, &mut Report)` that pushes its violations",
+            );
+            None
         }
     }
 }
@@ -530,6 +554,10 @@ fn element_rule(item: Item, rule: ElementRuleName, errors: &mut Errors) -> Optio
                 code: args.code(kw::CODE_PATTERN),
                 span,
             })
+        }
+        ElementRuleName::Custom => {
+            let func = custom_fn(item, errors)?;
+            Some(ElementRule::Custom { func, span })
         }
         ElementRuleName::Range => {
             let args = args(item, &[kw::MIN, kw::MAX, kw::CODE], errors)?;
@@ -937,6 +965,11 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
                     code: args.code(kw::CODE_DIGEST),
                     span,
                 });
+            }
+        }
+        StructRuleName::Custom => {
+            if let Some(func) = custom_fn(item, errors) {
+                model.struct_rules.push(StructRule::Custom { func, span });
             }
         }
         StructRuleName::Crate => match item.form {

@@ -2,6 +2,7 @@
 //! exact code, path, pointer, message, measured and limit for every rule. The fixtures
 //! several families share (`Packet`, `Envelope`) are here; each module holds its own.
 
+mod custom;
 mod expansion;
 mod lists;
 mod minimums;
