@@ -257,6 +257,15 @@ fn element_rule(rule: &ElementRule, value: &TokenStream, at: &Ident, l: &Locals)
                 }
             }
         }
+        ElementRule::Format {
+            variant, code: c, ..
+        } => {
+            let c = code(c);
+            let variant = Ident::new(variant, Span::call_site());
+            quote_spanned! {ty=>
+                #krate::rules::format(#value, #krate::rules::Format::#variant, &#at, #c, #report);
+            }
+        }
         ElementRule::Custom { func, .. } => quote_spanned! {ty=>
             #func(#value, &#at, #report);
         },

@@ -50,6 +50,7 @@ rule_names! {
         MinChars = "min_chars",
         Range = "range",
         Pattern = "pattern",
+        Format = "format",
         Custom = "custom",
     }
 }
@@ -70,6 +71,7 @@ rule_names! {
         Contradiction = "contradiction",
         Equals = "equals",
         Pattern = ElementRuleName::Pattern.name(),
+        Format = ElementRuleName::Format.name(),
         Custom = ElementRuleName::Custom.name(),
         RelativePath = "relative_path",
         Required = "required",
@@ -108,6 +110,15 @@ pub const TRIM: &str = "trim";
 pub const IGNORE_CASE: &str = "ignore_case";
 pub const PAIR: &str = "pair";
 pub const REGEX: &str = "regex";
+/// `format`'s format name.
+pub const KIND: &str = "kind";
+/// The formats `format(kind = "..")` knows, with the runtime's `Format` variant of each.
+pub const FORMATS: &[(&str, &str)] = &[
+    ("date-time", "DateTime"),
+    ("date", "Date"),
+    ("uri", "Uri"),
+    ("email", "Email"),
+];
 pub const FIELD: &str = "field";
 pub const LIST: &str = "list";
 pub const SHA256: &str = "sha256";
@@ -134,6 +145,7 @@ pub const CODE_DIGEST: &str = "digest_mismatch";
 pub const CODE_RANGE: &str = "out_of_range";
 pub const CODE_TOO_SHORT: &str = "field_too_short";
 pub const CODE_TOO_FEW: &str = "too_few_items";
+pub const CODE_FORMAT: &str = "bad_format";
 
 /// `a`, `b` and `c` as "`a`, `b`, `c`".
 pub fn list(names: &[&str]) -> String {
@@ -169,7 +181,7 @@ mod tests {
         assert_eq!(FieldRuleName::from_name("rename"), None);
         assert_eq!(
             ElementRuleName::list(),
-            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`, `custom`",
+            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`, `format`, `custom`",
             "`each` lists its rules in table order"
         );
     }

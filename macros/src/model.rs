@@ -58,6 +58,13 @@ pub enum ElementRule {
         code: Code,
         span: Span,
     },
+    /// `format(kind = "date-time")`: the text is in that format; `variant` is the runtime's
+    /// `Format` variant.
+    Format {
+        variant: &'static str,
+        code: Code,
+        span: Span,
+    },
     /// `custom = path::to_fn`: a hand-written check, `fn(&T, &Path<'_>, &mut Report)`.
     Custom {
         func: syn::Path,
@@ -196,6 +203,7 @@ impl ElementRule {
             | ElementRule::MinChars { span, .. }
             | ElementRule::Pattern { span, .. }
             | ElementRule::Custom { span, .. }
+            | ElementRule::Format { span, .. }
             | ElementRule::Range { span, .. } => *span,
         }
     }

@@ -403,6 +403,9 @@ fn field_rule(
         FieldRuleName::Pattern => {
             element_rule(item, ElementRuleName::Pattern, errors).map(FieldRule::Element)
         }
+        FieldRuleName::Format => {
+            element_rule(item, ElementRuleName::Format, errors).map(FieldRule::Element)
+        }
         FieldRuleName::Custom => {
             element_rule(item, ElementRuleName::Custom, errors).map(FieldRule::Element)
         }
@@ -552,6 +555,36 @@ fn element_rule(item: Item, rule: ElementRuleName, errors: &mut Errors) -> Optio
             Some(ElementRule::Pattern {
                 regex,
                 code: args.code(kw::CODE_PATTERN),
+                span,
+            })
+        }
+        ElementRuleName::Format => {
+            let args = args(item, &[kw::KIND, kw::CODE], errors)?;
+            let kind = args.require_expr(kw::KIND, "\"date-time\"", errors)?;
+            let known = kw::list(&kw::FORMATS.iter().map(|f| f.0).collect::<Vec<_>>());
+            let name = match &kind {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => s.value(),
+                other => {
+                    errors.at(
+                        other.span(),
+                        format!("`kind` must be a string literal, one of {known}"),
+                    );
+                    return None;
+                }
+            };
+            let Some(&(_, variant)) = kw::FORMATS.iter().find(|f| f.0 == name) else {
+                errors.at(
+                    kind.span(),
+                    format!("unknown format `{name}`; formats are {known}"),
+                );
+                return None;
+            };
+            Some(ElementRule::Format {
+                variant,
+                code: args.code(kw::CODE_FORMAT),
                 span,
             })
         }
@@ -838,6 +871,7 @@ fn takes_expr(rule: &str, key: &str) -> bool {
         (Some(FieldRuleName::Equals), kw::VALUE)
             | (Some(FieldRuleName::Pattern), kw::REGEX)
             | (Some(FieldRuleName::RequiredIf), kw::EQUALS)
+            | (Some(FieldRuleName::Format), kw::KIND)
     )
 }
 

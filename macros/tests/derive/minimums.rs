@@ -1,5 +1,5 @@
 //! Minimums: `min_chars` (also through `Option` and inside `each(..)`) and `min_items`; and
-//! `pattern` on each element of a list.
+//! `pattern` and `format` on each element of a list.
 
 use super::*;
 
@@ -114,6 +114,54 @@ fn pattern_applies_to_each_element_and_skips_none() {
                 "label",
                 "/label",
                 "`label` `A` does not match `^[a-z]+$`"
+            ),
+        ]
+    );
+}
+
+#[derive(Clone, Debug, Validate)]
+struct Stamp {
+    #[validate(format(kind = "date-time"))]
+    at: String,
+    #[validate(format(kind = "email", code = "bad_email"))]
+    contact: Option<String>,
+    #[validate(each(format(kind = "uri")))]
+    links: Vec<String>,
+}
+
+#[test]
+fn formats_check_each_value_and_skip_none() {
+    let ok = Stamp {
+        at: "2024-01-31T12:00:00Z".into(),
+        contact: None,
+        links: vec!["https://example.com/a".into()],
+    };
+    assert_eq!(violations(&ok), []);
+    let bad = Stamp {
+        at: "2024-01-31 12:00:00Z".into(),
+        contact: Some("a@b".into()),
+        links: vec!["https://example.com/a".into(), "not a uri".into()],
+    };
+    assert_eq!(
+        violations(&bad),
+        [
+            v(
+                "bad_format",
+                "at",
+                "/at",
+                "`at` `2024-01-31 12:00:00Z` is not a valid date-time"
+            ),
+            v(
+                "bad_email",
+                "contact",
+                "/contact",
+                "`contact` `a@b` is not a valid email"
+            ),
+            v(
+                "bad_format",
+                "links[1]",
+                "/links/1",
+                "`links[1]` `not a uri` is not a valid uri"
             ),
         ]
     );

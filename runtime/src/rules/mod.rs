@@ -10,7 +10,7 @@
 //! [`IntegerField`] (`u32`, `i64`, `Option<i32>`, ...) and [`ListField`] (`Vec<T>`, slices, `Option<Vec<T>>`, ...); a `None` is never checked.
 //!
 //! The rules come in families, one file each: text (`non_blank`, `max_chars`, `min_chars`, `equals`,
-//! `pattern`, `relative_path`), integers (`range`), lists (`max_items`, `min_items`, `max_items_per_group`, `unique_by`,
+//! `pattern`, `relative_path`, `format`), integers (`range`), lists (`max_items`, `min_items`, `max_items_per_group`, `unique_by`,
 //! `unique`, `contradiction`), presence (`required`, `required_if`), fields of one struct
 //! compared (`not_equal`, `not_contains`), content digests (`digest`) and the compact-JSON
 //! byte cap (`max_json_bytes`). All are re-exported here.
@@ -33,6 +33,7 @@ macro_rules! message {
 mod cross;
 mod digest;
 mod fields;
+mod format;
 mod json;
 pub(crate) mod list;
 mod number;
@@ -42,6 +43,7 @@ mod text;
 pub use cross::{not_contains, not_equal};
 pub use digest::{digest, ByteCount, DigestFields};
 pub use fields::{IntegerField, ListField, TextField};
+pub use format::{format, Format};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, min_items, unique, unique_by, Fold,
