@@ -428,6 +428,8 @@ pub struct FieldRules {
     pub relative_path: Option<String>,
     /// Must lie within the Type cell's integer bounds, with its code.
     pub range: Option<String>,
+    /// Must be in the Type cell's format, with its code.
+    pub format: Option<String>,
     /// Must be present and not blank/empty (`✔ `code``), with its code.
     pub required: Option<String>,
     /// Required when a sibling enum field has a value.
@@ -558,7 +560,11 @@ pub struct TypeRef {
     pub relative_path: bool,
     /// `int32 1..=10`: inclusive bounds on an integer (each element of an array).
     pub range: Option<IntRange>,
+    /// `date-time`, `date`, `uri`, `email`: a string in that format.
+    pub format: Option<Format>,
 }
+
+pub use specmint_runtime::rules::Format;
 
 /// Inclusive bounds on an integer (`1..=10`, `0..`, `..=100`): at least one is given, both
 /// within the type's width, `min <= max`.

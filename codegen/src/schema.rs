@@ -180,6 +180,9 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     if let Some(lit) = &ty.literal {
         s.insert("const".into(), json!(lit));
     }
+    if let Some(f) = &ty.format {
+        s.insert("format".into(), json!(f.name()));
+    }
     if let Some(p) = &ty.pattern {
         patterns.push(p.clone());
     }

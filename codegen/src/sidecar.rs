@@ -131,6 +131,7 @@ pub(crate) const ERROR_RULES: &[&str] = &[
     "pattern",
     "relative_path",
     "range",
+    "format",
     "required_if",
 ];
 

@@ -407,6 +407,10 @@ impl Checker<'_> {
                     let c = self.field_code(oi, fi, "relative_path", "`relative-path` types", None);
                     self.index.objects[oi].fields[fi].rules.relative_path = c;
                 }
+                if ty.format.is_some() {
+                    let c = self.field_code(oi, fi, "format", "formats", None);
+                    self.index.objects[oi].fields[fi].rules.format = c;
+                }
                 if ty.range.is_some() {
                     let c = self.field_code(oi, fi, "range", "integer ranges", None);
                     self.index.objects[oi].fields[fi].rules.range = c;

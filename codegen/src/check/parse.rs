@@ -87,6 +87,7 @@ fn plain(base: Base) -> TypeRef {
         pattern: None,
         relative_path: false,
         range: None,
+        format: None,
     }
 }
 
@@ -162,8 +163,17 @@ pub(super) fn parse_type(
         array = true;
         s = rest.trim_end();
     }
+    let format = Format::from_name(s);
+    if format.is_some() && (non_blank || relative_path) {
+        return Err(Problem::new(
+            pos,
+            format!("a format type `{s}` takes no qualifier"),
+            "remove `non-blank` / `relative-path`: the format says what the text is",
+        ));
+    }
     let base = match s {
         "string" => Base::String,
+        _ if format.is_some() => Base::String,
         "bool" => Base::Bool,
         "uint32" => Base::U32,
         "uint64" => Base::U64,
@@ -198,7 +208,7 @@ pub(super) fn parse_type(
                     pos,
                     format!("unknown type `{other}` in `{}`", text.trim()),
                     format!(
-                        "use string, bool, uint32, uint64, int32, int64, number, any, or a table of this spec: {}",
+                        "use string, bool, uint32, uint64, int32, int64, number, any, date-time, date, uri, email, or a table of this spec: {}",
                         known.join(", ")
                     ),
                 ));
@@ -231,6 +241,7 @@ pub(super) fn parse_type(
         pattern,
         relative_path,
         range,
+        format,
     })
 }
 
@@ -642,7 +653,7 @@ mod tests {
         assert_eq!(p.pos, AT);
         assert_eq!(
             p.hint,
-            "use string, bool, uint32, uint64, int32, int64, number, any, or a table of this spec: `line_item`, `shape`, `status`"
+            "use string, bool, uint32, uint64, int32, int64, number, any, date-time, date, uri, email, or a table of this spec: `line_item`, `shape`, `status`"
         );
     }
 

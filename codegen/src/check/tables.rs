@@ -177,6 +177,19 @@ impl Checker<'_> {
             );
             return None;
         }
+        // A Type cell reads these words as built-in types, never as the table.
+        const BUILT_IN: &[&str] = &[
+            "string", "bool", "uint32", "uint64", "int32", "int64", "number", "any", "object",
+            "date", "uri", "email",
+        ];
+        if BUILT_IN.contains(&code.text.as_str()) {
+            self.ctx.md(
+                code.pos,
+                format!("table name `{}` is a built-in type", code.text),
+                "rename the table: a Type cell would read the word as the built-in type",
+            );
+            return None;
+        }
         if let Some(prev) = seen.get(&code.text) {
             self.ctx.md(
                 code.pos,

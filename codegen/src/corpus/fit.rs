@@ -28,7 +28,7 @@ fn fill(unit: &str, n: usize) -> String {
 }
 
 /// The field's own text rules, other than its caps: literal, pattern, relative path,
-/// non-blank.
+/// non-blank, format.
 pub(super) struct TextRules<'f> {
     f: &'f Field,
     re: Option<Regex>,
@@ -47,7 +47,9 @@ impl<'f> TextRules<'f> {
             return s == lit;
         }
         let blank = s.trim().is_empty();
-        let refused = (ty.non_blank && blank) || (ty.relative_path && s.is_empty());
+        let refused = (ty.non_blank && blank)
+            || (ty.relative_path && s.is_empty())
+            || ty.format.is_some_and(|f| !f.is_valid(s));
         !refused && self.re.as_ref().is_none_or(|re| re.is_match(s))
     }
 }
@@ -236,6 +238,11 @@ pub(super) fn text_violations(
                     out.extend(length_violation(f, &p, s));
                     if let (Some(code), Some(re)) = (&f.rules.pattern, &f.ty.pattern) {
                         if Regex::new(re).is_ok_and(|re| !re.is_match(s)) {
+                            out.push((code.clone(), p.clone()));
+                        }
+                    }
+                    if let (Some(code), Some(fmt)) = (&f.rules.format, &f.ty.format) {
+                        if !fmt.is_valid(s) {
                             out.push((code.clone(), p.clone()));
                         }
                     }

@@ -13,6 +13,7 @@ mod caps;
 mod choices;
 mod cross_field;
 mod fit;
+mod formats;
 mod locate;
 mod objects;
 mod required;
@@ -253,6 +254,7 @@ impl<'a> Gen<'a> {
             self.integers(&base, &loc);
             self.literals(&base, &loc);
             self.patterns(&base, &loc);
+            self.formats(&base, &loc);
             self.relative_paths(&base, &loc);
             self.coded_required(&base, &loc);
             self.required_if(&base, &loc);

@@ -174,6 +174,9 @@ impl<'a> Gen<'a> {
         if let Some(lit) = &f.ty.literal {
             return json!(lit);
         }
+        if let Some(format) = f.ty.format {
+            return json!(super::formats::sample(format, i));
+        }
         if let Some(p) = &f.ty.pattern {
             if let Some(v) = self.example_text(f, p) {
                 // Distinct items stay distinct under the strictest uniqueness rule.

@@ -62,6 +62,10 @@ impl Ctx<'_> {
         if let Some(code) = &r.relative_path {
             each.push(quote!(relative_path(code = #code)));
         }
+        if let (Some(code), Some(f)) = (&r.format, &f.ty.format) {
+            let kind = f.name();
+            each.push(quote!(format(kind = #kind, code = #code)));
+        }
         if let (Some(code), Some(r)) = (&r.range, &f.ty.range) {
             let mut args = Vec::new();
             for (name, bound) in [("min", r.min), ("max", r.max)] {

@@ -69,6 +69,7 @@ fn the_validator_agrees_with_every_corpus_case() {
         "min_items",
         "min_chars",
         "pattern",
+        "format",
         "unique",
         "enum",
         "example",
@@ -84,7 +85,7 @@ fn the_validator_agrees_with_every_corpus_case() {
 #[test]
 fn the_state_field_is_the_machine() {
     let e = Event::from_json_str(
-        r#"{"id": "evt_8f3kQ2pX", "type": "order.paid", "endpoint": "https://a.io", "attempt": 3, "payload_bytes": 1, "headers": [{"name": "A", "value": "b"}], "delivery": "delivered"}"#,
+        r#"{"id": "evt_8f3kQ2pX", "type": "order.paid", "endpoint": "https://a.io", "attempt": 3, "payload_bytes": 1, "headers": [{"name": "A", "value": "b"}], "delivery": "delivered", "sent_at": "2024-05-01T09:30:00+02:00"}"#,
     )
     .unwrap();
     assert_eq!(e.delivery, DeliveryState::Delivered);
