@@ -8,8 +8,8 @@ use super::*;
 mod checks {
     use super::*;
 
-    /// A sku is upper case.
-    pub fn sku(value: &String, path: &Path<'_>, report: &mut Report) {
+    /// A sku is upper case (a `String` field coerces to `&str`).
+    pub fn sku(value: &str, path: &Path<'_>, report: &mut Report) {
         if value.chars().any(char::is_lowercase) {
             report.push(Violation::with_message("lower_sku", path, |at| {
                 format!("`{at}` must be upper case")

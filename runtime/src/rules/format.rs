@@ -106,7 +106,7 @@ fn digits(s: &str, n: usize) -> Option<(u32, &str)> {
 }
 
 /// `s` starts with `c`: the rest.
-fn byte<'s>(s: &'s str, c: u8) -> Option<&'s str> {
+fn byte(s: &str, c: u8) -> Option<&str> {
     (s.as_bytes().first() == Some(&c)).then(|| &s[1..])
 }
 
