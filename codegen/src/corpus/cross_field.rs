@@ -15,45 +15,37 @@ impl<'a> Gen<'a> {
             return;
         };
         let exact = !u.ignore_case && !u.trim;
-        if let Base::Enum(name) = &f.ty.base {
-            // Enum values, compared as spelled: two different values, and one twice.
-            let values = self.enum_values(name);
-            let mut cases = vec![("repeat", vec![values[0], values[0]], false)];
+        let cases: Vec<(&str, Vec<String>, bool)> = if let Base::Enum(name) = &f.ty.base {
+            // Enum values, compared as spelled: one twice, and two different values.
+            let values: Vec<String> = self
+                .enum_values(name)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            let mut cases = vec![("repeat", vec![values[0].clone(), values[0].clone()], false)];
             if let Some(second) = values.get(1) {
-                cases.push(("distinct", vec![values[0], *second], true));
+                cases.push(("distinct", vec![values[0].clone(), second.clone()], true));
             }
-            for (label, items, ok) in cases {
-                let doc = self.with(base, hops, json!(items));
-                self.push(
-                    &loc.scope,
-                    Case::new(
-                        format!("unique.{path}.{label}"),
-                        format!("`{path}` = {items:?}"),
-                        "unique",
-                        doc,
-                    )
-                    .errors(unless(ok, u.code.clone(), format!("{path}[1]"))),
-                );
+            cases
+        } else {
+            // Values that keep the items' own rules (pattern, cap), and variants of them.
+            let synth = |i| self.synth_text(f, i).as_str().unwrap_or("u").to_owned();
+            let mut a = format!("Item{}", synth(20));
+            let mut b = format!("{a}2");
+            if !fit::keeps_all(f, &a) || !fit::keeps_all(f, &b) {
+                (a, b) = (synth(1), synth(2));
             }
-            return;
-        }
-        // Values that keep the items' own rules (pattern, cap), and variants of them.
-        let synth = |i| self.synth_text(f, i).as_str().unwrap_or("u").to_owned();
-        let mut a = format!("Item{}", synth(20));
-        let mut b = format!("{a}2");
-        if !fit::keeps_all(f, &a) || !fit::keeps_all(f, &b) {
-            (a, b) = (synth(1), synth(2));
-        }
-        let mut cases: Vec<(&str, Vec<String>, bool)> = vec![
-            ("distinct", vec![a.clone(), b], true),
-            ("repeat", vec![a.clone(), a.clone()], false),
-        ];
-        cases.push((
-            "case_differs",
-            vec![a.clone(), a.to_lowercase()],
-            !u.ignore_case,
-        ));
-        cases.push(("padded", vec![a.clone(), format!(" {a}\u{3000}")], !u.trim));
+            vec![
+                ("distinct", vec![a.clone(), b], true),
+                ("repeat", vec![a.clone(), a.clone()], false),
+                (
+                    "case_differs",
+                    vec![a.clone(), a.to_lowercase()],
+                    !u.ignore_case,
+                ),
+                ("padded", vec![a.clone(), format!(" {a}\u{3000}")], !u.trim),
+            ]
+        };
         for (label, items, ok) in cases {
             // A variant that breaks the items' own rules, or is no variant, says nothing.
             if items[0] == items[1] && label != "repeat"
