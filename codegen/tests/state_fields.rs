@@ -2,7 +2,7 @@
 //! enum; schema: a `$ref` to its `$defs` entry; corpus: every state, and a near miss).
 
 use serde_json::{json, Value};
-use specmint_codegen::{generate, Options, SpecSource};
+mod common;
 
 const MD: &str = "# Orders v1
 
@@ -58,27 +58,21 @@ fn files(md: &str) -> Result<std::collections::BTreeMap<String, String>, String>
 }
 
 fn files_with(md: &str, toml: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
-    let source = SpecSource {
-        name: "orders".into(),
-        md_path: "spec/orders.md".into(),
-        md: md.into(),
-        toml_path: "spec/orders.toml".into(),
-        toml: toml.into(),
-    };
-    generate(&[source], &Options::default()).map_err(|d| d.to_string())
+    common::generated("orders", md, toml)
 }
 
 #[test]
 fn rust_types_the_field_by_the_states_enum_with_its_default() {
     let rust = &files(MD).unwrap()["rust/orders.rs"];
-    for expected in [
-        "pub state: OrderState,",
-        "pub history: ::std::vec::Vec<OrderState>,",
-        "OrderState::Open",
-        "pub enum OrderState {",
-    ] {
-        assert!(rust.contains(expected), "{expected}\nnot in\n{rust}");
-    }
+    common::assert_holds(
+        rust,
+        &[
+            "pub state: OrderState,",
+            "pub history: ::std::vec::Vec<OrderState>,",
+            "OrderState::Open",
+            "pub enum OrderState {",
+        ],
+    );
 }
 
 #[test]
@@ -131,12 +125,13 @@ fn a_default_that_is_no_state_is_reported_at_the_required_cell() {
 fn a_list_of_states_can_hold_unique_values() {
     let files = files(MD).unwrap();
     let rust = &files["rust/orders.rs"];
-    for expected in [
-        "#[validate(unique(code = \"state_twice\"))]\n    pub history:",
-        "impl ::specmint_runtime::rules::TextField for OrderState {",
-    ] {
-        assert!(rust.contains(expected), "{expected}\nnot in\n{rust}");
-    }
+    common::assert_holds(
+        rust,
+        &[
+            "#[validate(unique(code = \"state_twice\"))]\n    pub history:",
+            "impl ::specmint_runtime::rules::TextField for OrderState {",
+        ],
+    );
     let schema: Value = serde_json::from_str(&files["schema/orders.schema.json"]).unwrap();
     assert_eq!(
         schema["$defs"]["order"]["properties"]["history"]["uniqueItems"],

@@ -1,0 +1,39 @@
+//! Helpers of the spec-format tests that each check one small inline spec.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use specmint_codegen::{generate, load, Options, SpecSource};
+
+/// `spec/<name>.md` and `spec/<name>.toml` holding `md` and `toml`.
+pub fn source(name: &str, md: &str, toml: &str) -> SpecSource {
+    SpecSource {
+        name: name.into(),
+        md_path: format!("spec/{name}.md"),
+        md: md.into(),
+        toml_path: format!("spec/{name}.toml"),
+        toml: toml.into(),
+    }
+}
+
+/// The generated files, or the diagnostics as text.
+pub fn generated(name: &str, md: &str, toml: &str) -> Result<BTreeMap<String, String>, String> {
+    generate(&[source(name, md, toml)], &Options::default()).map_err(|d| d.to_string())
+}
+
+/// The first line of every diagnostic (hints left out); the spec must have a mistake.
+pub fn error_lines(name: &str, md: &str, toml: &str) -> Vec<String> {
+    let d = load(&source(name, md, toml)).expect_err("the spec has a mistake");
+    d.to_string()
+        .lines()
+        .filter(|l| !l.starts_with("  hint: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Panics, showing `text`, unless it holds every one of `expected`.
+pub fn assert_holds(text: &str, expected: &[&str]) {
+    for e in expected {
+        assert!(text.contains(e), "{e}\nnot in\n{text}");
+    }
+}
