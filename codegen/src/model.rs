@@ -438,16 +438,19 @@ pub struct FieldRules {
     pub unique: Option<UniqueItems>,
 }
 
-/// `if `field` is `value``.
+/// `if `field` is `value``: the sibling is an enum field, a `bool` field or a text field.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RequiredIf {
-    /// The sibling enum field.
+    /// The sibling field.
     pub field: Member,
-    /// Rust name of the sibling's enum.
+    /// Rust name of the sibling's enum; empty for a `bool` or text sibling.
     pub enum_rust: String,
-    /// The value (as spelled, and its Rust variant).
+    /// The value (as spelled, and its Rust variant; the variant is empty for a `bool` or
+    /// text sibling).
     pub value: Member,
+    /// The sibling's JSON value that makes the field required (`"excluded"`, `true`).
+    pub when: serde_json::Value,
     /// The error code.
     pub code: String,
 }

@@ -368,7 +368,7 @@ fn object(spec: &Spec, o: &Object) -> Value {
                 t.remove("description");
             }
             all_of.push(json!({
-                "if": {"properties": {ri.field.key.clone(): {"const": ri.value.key}}, "required": [ri.field.key]},
+                "if": {"properties": {ri.field.key.clone(): {"const": ri.when}}, "required": [ri.field.key]},
                 "then": {"properties": {f.key.clone(): then_ty}, "required": [f.key]},
             }));
         }

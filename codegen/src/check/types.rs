@@ -347,7 +347,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        let (field_rust, enum_rust, variant) = self.required_if_target(rows, field, value)?;
+        let (field_rust, enum_rust, variant, when) = self.required_if_target(rows, field, value)?;
         self.pending_required_if
             .push((table.to_owned(), key.to_owned(), req_cell.pos));
         Some(RequiredIf {
@@ -360,18 +360,21 @@ impl Checker<'_> {
                 key: value.text.clone(),
                 rust: variant,
             },
+            when,
             code: String::new(),
         })
     }
 
-    /// Resolves `if `field` is `value``: a plain enum field of the same table and one of its
-    /// values. Returns (Rust field, Rust enum, Rust variant).
+    /// Resolves `if `field` is `value``: a field of the same table that is a plain enum (and
+    /// one of its values), a plain `bool` (`true` / `false`) or plain text (any text).
+    /// Returns (Rust field, Rust enum, Rust variant, the JSON value); the enum and variant
+    /// are empty for a `bool` or text sibling.
     fn required_if_target(
         &mut self,
         rows: &[Row],
         field: &markdown::CodeSpan,
         value: &markdown::CodeSpan,
-    ) -> Option<(String, String, String)> {
+    ) -> Option<(String, String, String, serde_json::Value)> {
         let row = rows
             .iter()
             .find(|r| r.cells.first().is_some_and(|c| c.key() == field.text));
@@ -379,28 +382,51 @@ impl Checker<'_> {
             self.ctx.md(
                 field.pos,
                 format!("`{}` is no field of this table", field.text),
-                "name an enum field of the same table",
+                "name an enum, bool or text field of the same table",
             );
             return None;
         };
-        let ty_text = row
-            .cells
-            .get(1)
-            .map(|c| c.plain.trim().to_owned())
-            .unwrap_or_default();
-        let Some(e) = self.index.enum_named(&ty_text).cloned() else {
-            self.ctx.md(
-                field.pos,
-                format!(
-                    "`{}` is not a plain enum field (its type is `{ty_text}`)",
-                    field.text
-                ),
-                "a condition compares an enum field with one of its values",
-            );
-            return None;
-        };
-        let v = self.enum_value(&e, &value.text, value.pos, File::Md)?;
-        Some((snake_case(&field.text), e.rust_name.clone(), v))
+        let ty_cell = row.cells.get(1)?;
+        let ty_text = ty_cell.plain.trim().to_owned();
+        let rust = snake_case(&field.text);
+        if let Some(e) = self.index.enum_named(&ty_text).cloned() {
+            let v = self.enum_value(&e, &value.text, value.pos, File::Md)?;
+            let when = serde_json::json!(value.text);
+            return Some((rust, e.rust_name.clone(), v, when));
+        }
+        let ty = parse_type(&ty_text, &ty_cell.codes, ty_cell.pos, &self.index.kinds).ok();
+        let plain = ty
+            .as_ref()
+            .filter(|t| !t.array && !t.nullable && t.literal.is_none());
+        match plain.map(|t| &t.base) {
+            Some(Base::Bool) => match value.text.as_str() {
+                "true" => Some((rust, String::new(), String::new(), serde_json::json!(true))),
+                "false" => Some((rust, String::new(), String::new(), serde_json::json!(false))),
+                _ => {
+                    self.ctx.md(
+                        value.pos,
+                        format!("`{}` is not a bool", value.text),
+                        format!("`{}` is a bool field: write `true` or `false`", field.text),
+                    );
+                    None
+                }
+            },
+            Some(Base::String) => {
+                let when = serde_json::json!(value.text);
+                Some((rust, String::new(), String::new(), when))
+            }
+            _ => {
+                self.ctx.md(
+                    field.pos,
+                    format!(
+                        "`{}` is not a plain enum, bool or text field (its type is `{ty_text}`)",
+                        field.text
+                    ),
+                    "a condition compares a required enum, bool or text field with one value",
+                );
+                None
+            }
+        }
     }
 
     /// The Rust variant of `value` of enum `e`; reports (in `file`, at `pos`) a value the enum

@@ -107,38 +107,37 @@ impl<'a> Gen<'a> {
         let Some(ri) = f.rules.required_if.clone() else {
             return;
         };
-        let others: Vec<String> = last
-            .owner
-            .fields
-            .iter()
-            .find(|x| x.key == ri.field.key)
-            .and_then(|x| match &x.ty.base {
-                Base::Enum(e) => Some(
-                    self.enum_values(e)
-                        .into_iter()
-                        .filter(|v| *v != ri.value.key)
-                        .map(str::to_owned)
-                        .collect(),
-                ),
-                _ => None,
-            })
-            .unwrap_or_default();
-        let mut cases: Vec<(String, String, Option<Value>, bool)> = vec![
-            ("absent".into(), ri.value.key.clone(), None, false),
-            (
-                "null".into(),
-                ri.value.key.clone(),
-                Some(Value::Null),
-                false,
-            ),
+        // A value of the sibling under which the condition does not hold: another enum
+        // value, the other bool, or other text that keeps the sibling's own rules.
+        let sibling = last.owner.fields.iter().find(|x| x.key == ri.field.key);
+        let other: Option<Value> = sibling.and_then(|x| match &x.ty.base {
+            Base::Enum(e) => self
+                .enum_values(e)
+                .into_iter()
+                .find(|v| *v != ri.value.key)
+                .map(|v| json!(v)),
+            Base::Bool => ri.when.as_bool().map(|b| json!(!b)),
+            Base::String => (0..4)
+                .map(|i| self.synth_text(x, i))
+                .find(|v| *v != ri.when && v.as_str().is_some_and(|s| fit::keeps_all(x, s))),
+            _ => None,
+        });
+        let mut cases: Vec<(String, Value, Option<Value>, bool)> = vec![
+            ("absent".into(), ri.when.clone(), None, false),
+            ("null".into(), ri.when.clone(), Some(Value::Null), false),
         ];
-        if let Some(o) = others.first() {
-            cases.push((format!("absent_when_{o}"), o.clone(), None, true));
+        if let Some(o) = other {
+            let shown = o.as_str().map_or_else(|| o.to_string(), str::to_owned);
+            cases.push((format!("absent_when_{shown}"), o, None, true));
         }
         for (label, trigger, v, ok) in cases {
             let mut doc = base.clone();
             let owner = self.owner_mut(&mut doc, hops);
-            owner.insert(ri.field.key.clone(), json!(trigger));
+            owner.insert(ri.field.key.clone(), trigger.clone());
+            // Text as written (`excluded`), other values as JSON (`true`).
+            let trigger = trigger
+                .as_str()
+                .map_or_else(|| trigger.to_string(), str::to_owned);
             match v {
                 Some(v) => owner.insert(f.key.clone(), v),
                 None => owner.remove(&f.key),

@@ -290,7 +290,7 @@ impl<'a> Gen<'a> {
             let Some(ri) = &f.rules.required_if else {
                 continue;
             };
-            let holds = m.get(&ri.field.key).and_then(Value::as_str) == Some(ri.value.key.as_str());
+            let holds = m.get(&ri.field.key) == Some(&ri.when);
             if holds && m.get(&f.key).is_none_or(Value::is_null) {
                 let v = self.synth_field(f, 0, 0, 1);
                 m.insert(f.key.clone(), v);

@@ -18,10 +18,19 @@ impl Ctx<'_> {
         }
         if let Some(ri) = &r.required_if {
             let field = ident(&ri.field.rust);
-            let en = ident(&ri.enum_rust);
-            let v = ident(&ri.value.rust);
+            let equals = match &ri.when {
+                serde_json::Value::Bool(b) => quote!(#b),
+                _ if ri.enum_rust.is_empty() => {
+                    let text = &ri.value.key;
+                    quote!(#text)
+                }
+                _ => {
+                    let (en, v) = (ident(&ri.enum_rust), ident(&ri.value.rust));
+                    quote!(#en::#v)
+                }
+            };
             let code = &ri.code;
-            rules.push(quote!(required_if(field = #field, equals = #en::#v, code = #code)));
+            rules.push(quote!(required_if(field = #field, equals = #equals, code = #code)));
         }
         if let Some(cap) = &r.max_items {
             let c = ident(&cap.constant);
