@@ -25,7 +25,7 @@ const MD: &str = "# Mins v1
 | `code` | at least 2 chars | CODE_MIN_CHARS |
 | `tags` | at least 2 items | TAGS_MIN |
 | `tags` | 4 | TAGS_MAX |
-| `tags[]` | at least 1 char | TAG_MIN_CHARS |
+| `tags[]` | at least 1 chars | TAG_MIN_CHARS |
 | `owners` | at least 1 | OWNERS_MIN |
 
 ## Error codes
@@ -109,7 +109,7 @@ fn non_blank_keeps_its_min_length_under_a_smaller_minimum() {
     // `non-blank` already says 1; a minimum of 1 says no more, and 3 says more.
     let md = edit(
         "| `name` | at least 3 chars |",
-        "| `name` | at least 1 char |",
+        "| `name` | at least 1 chars |",
     );
     let schema: Value = serde_json::from_str(&files(&md)["schema/mins.schema.json"]).unwrap();
     assert_eq!(
