@@ -14,3 +14,4 @@ pub mod flat;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 pub mod patterns;
+pub mod seal;
