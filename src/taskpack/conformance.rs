@@ -270,7 +270,7 @@ fn read_passport(bag: &Bag) -> Result<Json, String> {
 }
 
 /// §8: a reader rejects a pack object `spec` it does not recognise.
-fn spec_problem(passport: &Json) -> Option<String> {
+pub(crate) fn spec_problem(passport: &Json) -> Option<String> {
     match passport.get("spec").and_then(Json::as_str) {
         Some(BAG_SPEC) => None,
         _ => Some(format!(
@@ -349,18 +349,7 @@ fn round_trip_problems(bag: &Bag, passport: &Json) -> Vec<String> {
 /// looks, and forbidden keys are taken out (reported above), so each failure is reported
 /// once, by its own check, and the validator is not stopped short by one of them.
 pub fn model_findings(passport: &Json) -> Vec<String> {
-    let mut found = Vec::new();
-    passport.walk(&mut String::new(), &mut |pointer, value| {
-        if let Json::Object(members) = value {
-            for (key, _) in members {
-                if super::FORBIDDEN_KEYS.contains(&key.as_str()) {
-                    found.push(format!(
-                        "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
-                    ));
-                }
-            }
-        }
-    });
+    let mut found = forbidden_key_findings(passport);
     let flat = Json::Object(vec![
         ("taskpack".to_owned(), Json::Str("0.1".to_owned())),
         ("encoding".to_owned(), Json::Str("flat".to_owned())),
@@ -376,6 +365,23 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
             }
         }));
     }
+    found
+}
+
+/// Every forbidden key of spec/taskpack.md in the pack object, named with its place.
+pub(crate) fn forbidden_key_findings(passport: &Json) -> Vec<String> {
+    let mut found = Vec::new();
+    passport.walk(&mut String::new(), &mut |pointer, value| {
+        if let Json::Object(members) = value {
+            for (key, _) in members {
+                if super::FORBIDDEN_KEYS.contains(&key.as_str()) {
+                    found.push(format!(
+                        "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
+                    ));
+                }
+            }
+        }
+    });
     found
 }
 
@@ -541,7 +547,7 @@ fn judge(material: Material) -> Verdict {
     Verdict { checks }
 }
 
-fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
+pub(crate) fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
     let Some(lineage @ Json::Object(_)) = lineage else {
         return vec![format!("lineage is {}, not an object", describe(lineage))];
     };
@@ -562,13 +568,13 @@ fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
 }
 
 /// A string that is not empty after trimming.
-fn non_blank(value: Option<&Json>) -> bool {
+pub(crate) fn non_blank(value: Option<&Json>) -> bool {
     value
         .and_then(Json::as_str)
         .is_some_and(|s| !s.trim().is_empty())
 }
 
-fn ask_problems(asks: Option<&Json>) -> Vec<String> {
+pub(crate) fn ask_problems(asks: Option<&Json>) -> Vec<String> {
     let asks = match asks {
         None => return Vec::new(),
         Some(Json::Array(asks)) => asks,
