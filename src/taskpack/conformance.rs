@@ -254,7 +254,7 @@ impl Check {
     }
 }
 
-fn read_passport(bag: &Bag) -> Result<Json, String> {
+pub(crate) fn read_passport(bag: &Bag) -> Result<Json, String> {
     let raw = bag
         .bytes(PASSPORT_JSON)
         .ok_or_else(|| format!("{PASSPORT_JSON} is missing"))?;

@@ -16,3 +16,4 @@ pub mod land;
 pub use specmint_runtime::json;
 pub mod patterns;
 pub mod seal;
+pub mod unpack;
