@@ -336,7 +336,7 @@ fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
 
 /// `{ ...object, key: value }`: replaced in place when present, appended otherwise.
 fn with_member(mut object: Json, key: &str, value: Json) -> Json {
-    super::seal::set_member(&mut object, key, value);
+    super::set_member(&mut object, key, value);
     object
 }
 

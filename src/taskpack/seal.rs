@@ -1,11 +1,6 @@
-//! Fact scope across a machine boundary (TaskPack §4.2): which machine this is, and the one
-//! sealing rule that packing, landing and merging all apply.
-//!
-//! **This machine** is the host name, as `gethostname(2)` reports it: what the reference
-//! (task-passport) writes as `origin.machine` and `verified_on` and compares at landing
-//! (`os.hostname()`), so a pack sealed by either implementation on one box is recognised by the
-//! other as made here. A host name is a claim, not a proof (hostnames collide, and a pack made by
-//! hand can name any machine), which is why restoring a ✓ also needs the human's explicit choice.
+//! Fact scope across a machine boundary (TaskPack §4.2): the one sealing rule that packing,
+//! landing and merging all apply. (Which machine this is: [`super::store::this_machine`], the
+//! host name, as the reference's `os.hostname()`.)
 //!
 //! **Sealing** sets a fact `verified: false`, `needs_reverify: true` and records `verified_on`,
 //! the machine where it *was* proven. It applies to every fact whose scope is `machine`, missing
@@ -13,22 +8,8 @@
 //! and `org` facts keep `verified`. It is idempotent: a sealed fact is left as it is, its own
 //! `verified_on` kept.
 
+use super::{member_mut, set_member};
 use specmint_runtime::json::Json;
-
-/// The host name of this machine (see the module doc); empty when the system will not say.
-pub fn this_machine() -> String {
-    #[cfg(unix)]
-    {
-        rustix::system::uname()
-            .nodename()
-            .to_string_lossy()
-            .into_owned()
-    }
-    #[cfg(not(unix))]
-    {
-        std::env::var("COMPUTERNAME").unwrap_or_default()
-    }
-}
 
 /// Whether a fact crosses a machine sealed: its scope is neither `universal` nor `org`.
 pub fn is_machine_scoped(fact: &Json) -> bool {
@@ -76,34 +57,6 @@ pub fn seal_facts(state: &mut Json, verified_on: &str) -> Vec<usize> {
     changed
 }
 
-/// The member `key` of an object, mutably (the last one, as `JSON.parse` keeps it).
-pub fn member_mut<'a>(object: &'a mut Json, key: &str) -> Option<&'a mut Json> {
-    match object {
-        Json::Object(members) => members
-            .iter_mut()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-/// `object[key] = value`: replaced in place when present (every copy of a repeated key, so the
-/// one `JSON.parse` keeps is the new value), appended otherwise. Not an object: unchanged.
-pub fn set_member(object: &mut Json, key: &str, value: Json) {
-    let Json::Object(members) = object else {
-        return;
-    };
-    let mut present = false;
-    for (_, v) in members.iter_mut().filter(|(k, _)| k == key) {
-        *v = value.clone();
-        present = true;
-    }
-    if !present {
-        members.push((key.to_owned(), value));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,10 +100,5 @@ mod tests {
                 .and_then(Json::as_str),
             Some("box-b")
         );
-    }
-
-    #[test]
-    fn this_machine_is_not_empty_here() {
-        assert!(!this_machine().is_empty());
     }
 }
