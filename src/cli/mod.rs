@@ -11,6 +11,7 @@ use specmint::Report;
 pub mod envelope;
 pub mod task;
 
+pub mod landing;
 pub mod taskpack;
 
 pub mod handoff;

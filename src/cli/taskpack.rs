@@ -3,7 +3,10 @@
 //! ```text
 //! specmint taskpack convert IN OUT [--max-inline-bytes N]
 //! specmint taskpack conformance FILE [--format human|json]
+//! specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
+//! specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
 //! ```
+//! (`land` and `merge` live in `landing.rs`.)
 //! `convert`: exit 0 done, 1 refused (the input is not a pack this reader accepts, or the flat
 //! writer refuses an attachment), 2 usage or I/O. `conformance`: exit 0 conformant, 2 not (the
 //! spec's contract) or usage/I/O; 1 is never used.
@@ -22,11 +25,13 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
     match args.first().map(String::as_str) {
         Some("convert") => convert_command(&args[1..]),
         Some("conformance") => conformance_command(&args[1..]),
+        Some("land") => super::landing::land_command(&args[1..]),
+        Some("merge") => super::landing::merge_command(&args[1..]),
         Some(other) => Err(UsageError(format!(
-            "unknown taskpack command `{other}` (convert, conformance)"
+            "unknown taskpack command `{other}` (convert, conformance, land, merge)"
         ))),
         None => Err(UsageError(
-            "missing taskpack command (convert, conformance)".to_owned(),
+            "missing taskpack command (convert, conformance, land, merge)".to_owned(),
         )),
     }
 }

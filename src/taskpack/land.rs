@@ -20,7 +20,8 @@ use super::conformance::{
     ask_problems, forbidden_key_findings, lineage_problems, non_blank, spec_problem,
 };
 use super::patterns;
-use super::seal::{self, member_mut, set_member};
+use super::seal;
+use super::{member_mut, set_member};
 use specmint_runtime::json::Json;
 
 /// Why a pack is not landed or merged: a stable code and a message naming what and where.
@@ -446,7 +447,7 @@ pub fn quoted(s: &str) -> String {
 pub struct LandOptions {
     /// The new local passport id (§3.1).
     pub local_id: String,
-    /// This machine ([`seal::this_machine`]).
+    /// This machine ([`super::store::this_machine`]).
     pub machine: String,
     /// The human's explicit choice to restore a ✓ on facts sealed on this very machine.
     pub trust_machine_facts: bool,
@@ -490,19 +491,26 @@ fn check_step(check: &LandingCheck) -> String {
     step
 }
 
+/// Refuses a receipt for landing, naming the passport it answers (§4.4.1): it is merged
+/// there, not landed as a new passport.
+pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal> {
+    if pack.get("kind").and_then(Json::as_str) != Some("receipt") {
+        return Ok(());
+    }
+    let (target, read) = receipt_target(pack);
+    Err(Refusal {
+        code: "receipt_not_landed",
+        message: format!(
+            "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
+             into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
+        ),
+    })
+}
+
 /// Lands a handoff (§3.1, §4.2, §4.4, §4.5); see [`Landing`]. A receipt is refused with the
 /// passport it answers named, since it is merged there, not landed.
 pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal> {
-    if pack.get("kind").and_then(Json::as_str) == Some("receipt") {
-        let (target, read) = receipt_target(pack);
-        return Err(Refusal {
-            code: "receipt_not_landed",
-            message: format!(
-                "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
-                 into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
-            ),
-        });
-    }
+    refuse_receipt(pack)?;
     let mut state = pack
         .get("passport")
         .cloned()
