@@ -40,13 +40,15 @@ usage:
   specmint task bind --store DB ID --ledger FILE
   specmint taskpack convert IN OUT [--max-inline-bytes N]
   specmint taskpack conformance FILE [--format human|json]
+  specmint taskpack land FILE [--store DIR] [--trust-machine-facts]
+  specmint taskpack merge RECEIPT --into ID [--store DIR]
   specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
                         [--id ID] [--file FILE|-] [--store DIR]
   specmint passport show ID [--store DIR]
   specmint passport list [--store DIR]
   specmint --help
 
-envelope, task and passport commands take --format human|json
+envelope, task, passport and taskpack land/merge commands take --format human|json
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
 
