@@ -179,6 +179,13 @@ impl StreamScan {
 
     /// What was found, in [`Finding::ALL`] order.
     pub fn finish(mut self) -> Vec<Finding> {
+        self.take()
+    }
+
+    /// What was found in the stream so far, in [`Finding::ALL`] order, and a fresh start for the
+    /// next stream. The DFA states built so far are kept, so many short texts (the strings of a
+    /// pack object) cost one cache between them, not one each.
+    pub fn take(&mut self) -> Vec<Finding> {
         let end = self
             .dfa
             .next_eoi_state(&mut self.cache, self.state)
@@ -186,10 +193,19 @@ impl StreamScan {
         if end.is_match() {
             record(self.dfa, &self.cache, end, &mut self.found);
         }
-        Finding::ALL
+        let found = Finding::ALL
             .into_iter()
             .filter(|f| self.found[*f as usize])
-            .collect()
+            .collect();
+        self.state = self
+            .dfa
+            .start_state(
+                &mut self.cache,
+                &start::Config::new().anchored(Anchored::No),
+            )
+            .expect("an unanchored start state exists");
+        self.found = [false; 2];
+        found
     }
 }
 
@@ -211,6 +227,11 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
 /// document order.
 pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
     let mut found = Vec::new();
+    let mut scan = StreamScan::default();
+    let mut scan_text = |text: &str| {
+        scan.feed(text.as_bytes());
+        scan.take()
+    };
     value.walk(&mut String::new(), &mut |pointer, value| match value {
         Json::Str(text) => {
             for finding in scan_text(text) {
@@ -313,6 +334,19 @@ mod tests {
             streamed(&text, 4096),
             vec![Finding::Credential, Finding::Transcript]
         );
+    }
+
+    #[test]
+    fn one_scanner_restarts_cleanly_between_texts() {
+        let mut scan = StreamScan::default();
+        scan.feed(b"x\nUser");
+        assert_eq!(scan.take(), vec![]);
+        // A fresh start: the previous text's line break does not carry over.
+        scan.feed(b": hi AKIAABCDEFGHIJKLMNOP");
+        assert_eq!(scan.take(), vec![Finding::Credential]);
+        scan.feed(b"Assistant: ok");
+        assert_eq!(scan.take(), vec![Finding::Transcript]);
+        assert_eq!(scan.finish(), vec![]);
     }
 
     #[test]
