@@ -11,6 +11,7 @@ pub mod bag;
 pub mod conformance;
 pub mod convert;
 pub mod flat;
+pub mod pack;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 pub mod patterns;
