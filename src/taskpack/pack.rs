@@ -34,8 +34,9 @@ use super::{set_member, FORBIDDEN_KEYS};
 use crate::atomic_file::AtomicFile;
 use specmint_runtime::json::Json;
 
-/// The bytes read from an attachment at a time.
-const CHUNK: usize = 256 * 1024;
+/// The bytes read from an attachment at a time: 192 KiB, a multiple of 3, so that the base64
+/// of each read, concatenated, is the base64 of the whole.
+const CHUNK: usize = 3 << 16;
 
 /// A handoff or a receipt (§3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -785,9 +786,8 @@ fn write_pack(
     Ok(file)
 }
 
-/// Streams one attachment's bytes to `sink` in reads of [`CHUNK`] (a multiple of 3, so base64
-/// of each read concatenates to the base64 of the whole), checking they are still the bytes the
-/// first read hashed.
+/// Streams one attachment's bytes to `sink` in full reads of [`CHUNK`] (the last one shorter),
+/// checking they are still the bytes the first read hashed.
 fn second_read(
     luggage: &Luggage,
     mut sink: impl FnMut(&[u8]) -> io::Result<()>,
@@ -947,6 +947,81 @@ fn write_flat<W: Write>(out: &mut W, object: &Json, luggage: &[Luggage]) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Luggage written to a scratch directory and read as `pack` reads it.
+    fn scratch_luggage(name: &str, files: &[(&str, Vec<u8>)]) -> (PathBuf, Vec<Luggage>) {
+        let dir = std::env::temp_dir().join(format!("specmint-pack-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let paths: Vec<PathBuf> = files
+            .iter()
+            .map(|(file, bytes)| {
+                let path = dir.join(file);
+                std::fs::write(&path, bytes).unwrap();
+                path
+            })
+            .collect();
+        let mut refusals = Vec::new();
+        let luggage = read_luggage(&paths, &mut refusals).unwrap();
+        assert_eq!(refusals, vec![]);
+        (dir, luggage)
+    }
+
+    #[test]
+    fn streamed_encodings_are_byte_for_byte_the_in_memory_writers() {
+        // Larger than a read, with a multi-byte character across every read boundary.
+        let mut text = "é".repeat(CHUNK);
+        text.push_str("\n\"quoted\" \\ tab\there 中文");
+        let mut binary: Vec<u8> = (0..=255u8).cycle().take(CHUNK * 2 + 7).collect();
+        binary[0] = 0;
+        let files = [
+            ("notes.md", text.clone().into_bytes()),
+            ("quoted.txt", b"a \"b\" \\ c\r\n\x0b".to_vec()),
+            ("raw.bin", binary),
+            ("empty.txt", Vec::new()),
+        ];
+        let (dir, luggage) = scratch_luggage("equal", &files);
+        let object = Json::parse(
+            r#"{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z",
+                "origin":{"actor":"ds","machine":"m","harness":""},"lineage":{"root_id":"P","from_version":1,"chain":["P@1"]},
+                "note":"","passport":{"id":"P","title":"t"},"asks":[],"landing_checks":[]}"#,
+        )
+        .unwrap();
+        let attachments: Vec<super::super::flat::Attachment> = files
+            .iter()
+            .map(|(name, bytes)| super::super::flat::Attachment {
+                name: (*name).to_owned(),
+                bytes: bytes.clone(),
+            })
+            .collect();
+        let mut flat = Vec::new();
+        write_flat(&mut flat, &object, &luggage).unwrap();
+        let expected = super::super::flat::write_flat(&object, &attachments, None).unwrap();
+        let at = flat
+            .iter()
+            .zip(expected.as_bytes())
+            .position(|(a, b)| a != b);
+        assert!(
+            flat == expected.as_bytes(),
+            "the streamed flat form differs at {at:?}: {:?}",
+            at.map(|i| String::from_utf8_lossy(
+                &flat[i.saturating_sub(80)..(i + 80).min(flat.len())]
+            )
+            .into_owned())
+        );
+        let mut zip = std::io::Cursor::new(Vec::new());
+        write_zip(&mut zip, &object, &luggage).unwrap();
+        let expected =
+            super::super::convert::encode(Encoding::Zip, &object, &attachments, None).unwrap();
+        assert!(zip.into_inner() == expected, "the streamed zip differs");
+        let mut none = Vec::new();
+        write_flat(&mut none, &object, &[]).unwrap();
+        assert_eq!(
+            String::from_utf8(none).unwrap(),
+            super::super::flat::write_flat(&object, &[], None).unwrap()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn ask_and_check_syntax_is_task_passports() {
