@@ -530,6 +530,15 @@ function departure(id, file, refBehaves, specmintFails, reason) {
       })
     }
   }
+  test('departure D10 lineage restarted at every hop', () => {
+    // The reference's pack of a landed passport (one holding a kept lineage) starts a new chain.
+    const landed = { ...state(), id: 'TP-PACK-0003', version: 1, lineage: { root_id: 'TP-UPST-1', chain: ['TP-UPST-1@4'] } }
+    const theirs = JSON.parse(buildBag({ state: landed }).get('data/passport.json').toString('utf8')).lineage
+    assert.deepEqual(theirs, { root_id: 'TP-PACK-0003', from_version: 1, chain: ['TP-PACK-0003@1'] })
+    // specmint extends the kept one (§3.1).
+    const ours = JSON.parse(readPack(join(packs, 'kept-lineage.taskpack')).get('data/passport.json').toString('utf8')).lineage
+    assert.deepEqual(ours, { root_id: 'TP-UPST-1', from_version: 1, chain: ['TP-UPST-1@4', 'TP-PACK-0003@1'] })
+  })
   test('specmint pack: a 3 MiB attachment in both encodings, the same bag either way', () => {
     pack('TP-PACK-0001', 'big.taskpack', '--attach', join(luggage, 'dump.bin'))
     pack('TP-PACK-0001', 'big.taskpack.json', '--flat', '--attach', join(luggage, 'dump.bin'))
