@@ -587,3 +587,58 @@ fn luggage_names_are_the_ones_a_writer_keeps() {
     .unwrap();
     assert_eq!(bag.bytes("data/files/a_b.txt"), Some(&b"one\n"[..]));
 }
+
+#[test]
+fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
+    use specmint::task_packet::leg::PAUSE_BEFORE_RENAME_ENV;
+    let s = Scratch::new("crash");
+    s.passport("TP-X", STATE);
+    let before = store_bytes(&s, "TP-X");
+    let marker = s.path("paused");
+    let store = s.store();
+    // With an ask to record, the first file committed is the passport's (the pack is renamed
+    // last): the process is killed with both temporary files written, neither renamed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+        .current_dir(&s.dir)
+        .args([
+            "taskpack",
+            "pack",
+            "TP-X",
+            "--out",
+            "x.taskpack",
+            "--ask",
+            "q?|an answer",
+            "--store",
+            &store,
+        ])
+        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
+        .spawn()
+        .unwrap();
+    while !marker.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the pack ended before pausing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!s.path("x.taskpack").exists());
+    assert_eq!(store_bytes(&s, "TP-X"), before);
+    // The store still reads and writes: the lock died with the process.
+    let out = s.run(&[
+        "taskpack",
+        "pack",
+        "TP-X",
+        "--out",
+        "x.taskpack",
+        "--ask",
+        "q?|an answer",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        s.stored("TP-X").get("version"),
+        Some(&Json::Number(2.into()))
+    );
+    assert_eq!(failed_checks(&s.path("x.taskpack")), Vec::<&str>::new());
+}
