@@ -15,7 +15,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "support/child.rs"]
+mod child;
+use child::{median, timed};
 
 use specmint::taskpack::convert::Encoding;
 use specmint::taskpack::json::Json;
@@ -240,13 +244,7 @@ fn pack_here(store: &Path, out: &Path, files: &[String]) {
         packed_at: None,
     };
     pack::pack(&store, ID, out, &options).unwrap();
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let hwm = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .unwrap();
-    println!("{hwm}");
+    println!("{}", child::peak_rss_kib());
 }
 
 /// `node` and a script doing what task-passport's `pack` command does with its library (its
@@ -276,23 +274,4 @@ fn node_side(dir: &Path) -> Option<(String, PathBuf)> {
     )
     .unwrap();
     Some(("node".to_owned(), script))
-}
-
-/// Runs a side; its wall time and the peak RSS in KiB it printed.
-fn timed(command: &mut Command) -> (Duration, u64) {
-    let start = Instant::now();
-    let out = command.output().unwrap();
-    let elapsed = start.elapsed();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rss = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
-    (elapsed, rss)
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }
