@@ -60,6 +60,13 @@ impl AtomicFile {
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
+        if let Some(marker) = std::env::var_os(crate::task_packet::leg::PAUSE_BEFORE_RENAME_ENV) {
+            // A test kills the process here, mid-write (the variable's doc says how).
+            File::create(marker)?;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(60));
+            }
+        }
         fs::rename(&self.temporary, &self.target)?;
         sync_dir(&self.target)
     }

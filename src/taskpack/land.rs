@@ -28,7 +28,7 @@ use specmint_runtime::json::Json;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// `unknown_spec`, `invalid_taskpack`, `forbidden_field`, `ask_without_accept`,
-    /// `carries_credential`, `carries_transcript`, `receipt_not_landed`, `not_a_receipt`,
+    /// `credential`, `chat_transcript`, `receipt_not_landed`, `not_a_receipt`,
     /// `wrong_receipt_target`.
     pub code: &'static str,
     /// What was refused, naming the member, ask, attachment or passport.
@@ -112,8 +112,8 @@ pub fn admit(pack: &Json, luggage_findings: &[(patterns::Finding, String)]) -> R
                 .map(|(f, name)| format!("attachment `{name}` carries {}", f.describe())),
         );
         let code = match finding {
-            patterns::Finding::Credential => "carries_credential",
-            patterns::Finding::Transcript => "carries_transcript",
+            patterns::Finding::Credential => "credential",
+            patterns::Finding::Transcript => "chat_transcript",
         };
         refuse(code, found)?;
     }
@@ -524,11 +524,7 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal> {
         if let Some(Json::Array(facts)) = member_mut(&mut state, "facts") {
             for (index, fact) in facts.iter_mut().enumerate() {
                 let here = fact.get("verified_on").and_then(Json::as_str) == Some(&options.machine);
-                if fact.is_object()
-                    && seal::is_machine_scoped(fact)
-                    && seal::is_sealed(fact)
-                    && here
-                {
+                if seal::is_machine_scoped(fact) && here {
                     set_member(fact, "verified", Json::Bool(true));
                     set_member(fact, "needs_reverify", Json::Bool(false));
                     restored.push(index);

@@ -13,6 +13,7 @@ pub mod conformance;
 pub mod convert;
 pub mod flat;
 pub mod land;
+pub mod pack;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 pub mod patterns;

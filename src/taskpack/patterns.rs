@@ -80,6 +80,7 @@ fn dfa() -> &'static DFA {
 pub struct StreamScan {
     dfa: &'static DFA,
     cache: Cache,
+    start: LazyStateID,
     state: LazyStateID,
     found: [bool; 2],
     idle: Idle,
@@ -129,6 +130,7 @@ impl Default for StreamScan {
         StreamScan {
             dfa,
             cache,
+            start: state,
             state,
             found: [false; 2],
             idle,
@@ -182,9 +184,9 @@ impl StreamScan {
         self.take()
     }
 
-    /// What was found in the stream so far, in [`Finding::ALL`] order, and a fresh start for the
-    /// next stream. The DFA states built so far are kept, so many short texts (the strings of a
-    /// pack object) cost one cache between them, not one each.
+    /// What was found in the stream so far, in [`Finding::ALL`] order; then starts a new
+    /// stream, keeping the DFA's cache (so scanning many short texts, the strings of a pack
+    /// object, builds it once).
     pub fn take(&mut self) -> Vec<Finding> {
         let end = self
             .dfa
@@ -197,14 +199,18 @@ impl StreamScan {
             .into_iter()
             .filter(|f| self.found[*f as usize])
             .collect();
-        self.state = self
-            .dfa
-            .start_state(
-                &mut self.cache,
-                &start::Config::new().anchored(Anchored::No),
-            )
-            .expect("an unanchored start state exists");
         self.found = [false; 2];
+        if self.cache.clear_count() != self.idle.clears {
+            // The start state's id died with the cache: look it up again.
+            self.start = self
+                .dfa
+                .start_state(
+                    &mut self.cache,
+                    &start::Config::new().anchored(Anchored::No),
+                )
+                .expect("an unanchored start state exists");
+        }
+        self.state = self.start;
         found
     }
 }
@@ -228,19 +234,19 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
 pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
     let mut found = Vec::new();
     let mut scan = StreamScan::default();
-    let mut scan_text = |text: &str| {
+    let mut text = |text: &str| {
         scan.feed(text.as_bytes());
         scan.take()
     };
     value.walk(&mut String::new(), &mut |pointer, value| match value {
-        Json::Str(text) => {
-            for finding in scan_text(text) {
+        Json::Str(s) => {
+            for finding in text(s) {
                 found.push((finding, pointer.to_owned()));
             }
         }
         Json::Object(members) => {
             for (key, _) in members {
-                for finding in scan_text(key) {
+                for finding in text(key) {
                     found.push((
                         finding,
                         format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
@@ -337,16 +343,17 @@ mod tests {
     }
 
     #[test]
-    fn one_scanner_restarts_cleanly_between_texts() {
+    fn a_scanner_taken_from_starts_a_new_stream() {
         let mut scan = StreamScan::default();
-        scan.feed(b"x\nUser");
+        scan.feed(b"notes\nUser");
         assert_eq!(scan.take(), vec![]);
-        // A fresh start: the previous text's line break does not carry over.
-        scan.feed(b": hi AKIAABCDEFGHIJKLMNOP");
+        // A new stream: the `User` before is gone, and `: hi` alone is no turn.
+        scan.feed(b": hi");
+        assert_eq!(scan.take(), vec![]);
+        scan.feed(b"AKIAABCDEFGHIJKLMNOP");
         assert_eq!(scan.take(), vec![Finding::Credential]);
-        scan.feed(b"Assistant: ok");
+        scan.feed(b"Human: x");
         assert_eq!(scan.take(), vec![Finding::Transcript]);
-        assert_eq!(scan.finish(), vec![]);
     }
 
     #[test]

@@ -420,7 +420,7 @@ fn summary(id: &str, passport: &Json) -> PassportSummary {
     }
 }
 
-/// A fresh id, `TP-XXXX-XXXX` over [`MINT_ALPHABET`]. The randomness is std's per-process
+/// A fresh id, `TP-XXXX-XXXX` over task-passport's alphabet (no 0, 1, I, L, O). The randomness is std's per-process
 /// random hash keys mixed with the time and a counter: an id must not collide, not be secret.
 pub fn mint_id() -> String {
     use std::collections::hash_map::RandomState;
