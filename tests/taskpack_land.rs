@@ -423,14 +423,14 @@ fn what_landing_cannot_repair_is_refused_by_name_and_leaves_nothing() {
             "secret.taskpack",
             base(),
             vec![("ok.txt", b"fine"), ("env.txt", b"KEY=ghp_abcdefghijklmnopqrstuvwx\n")],
-            "carries_credential",
+            "credential",
             "attachment `env.txt` carries a credential",
         ),
         (
             "chat.taskpack.json",
             with_state(base(), "current_state", r#""notes\nUser: do it\nAssistant: ok""#),
             vec![],
-            "carries_transcript",
+            "chat_transcript",
             "the pack object carries a chat transcript at `/passport/current_state`",
         ),
     ];

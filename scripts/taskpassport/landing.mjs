@@ -7,7 +7,7 @@
 // (`tp.new|pack|land|merge` below mirror cli.js's `new`, `pack`, `land`, `land --into`), because
 // its CLI cannot start as published: cli.js imports `./outbox.js`, which task-passport 0.3.1's
 // package does not contain (ERR_MODULE_NOT_FOUND). Where task-passport departs from §3.1/§4.4.1
-// (D10: merges only into root_id; D11: keeps no lineage on landing) the test shows the departure
+// (D11: merges only into root_id; D12: keeps no lineage on landing) the test shows the departure
 // and gives the reference side the lineage the spec requires, the way `interop.mjs` builds its
 // longer chains. An answer is written into a passport the way a harness writes it: the stored
 // JSON, the ask's status and answer set and the version bumped.
@@ -162,7 +162,7 @@ function referenceLands(file, localId) {
 
 /**
  * The reference packing from a passport it landed, with the lineage §3.1 requires (its buildBag
- * starts a chain of one; D11): the kept chain, then its own entry.
+ * starts a chain of one; D10): the kept chain, then its own entry.
  */
 function referencePacks({ state, sent, kind, asks = [], files = [], flat, out }) {
   const base = packObject(buildBag({ state, kind, asks, actor: '张老师', machine: '客户机', files }))
@@ -234,11 +234,11 @@ for (const [encoding, ext] of encodings) {
     const recorded = stored(storeA, a)
     assert.equal(recorded.asks[0].status, 'open', '§4.3: the ask is recorded at home')
 
-    // task-passport lands it as its CLI does: a new id, and (D11) no lineage on the landed passport.
+    // task-passport lands it as its CLI does: a new id, and (D12) no lineage on the landed passport.
     const storeB = join(dir, 'B')
     const landedB = await tp.land(storeB, handoff)
     assert.notEqual(landedB, a)
-    assert.equal(stored(storeB, landedB).lineage, undefined, 'D11: the reference keeps no lineage')
+    assert.equal(stored(storeB, landedB).lineage, undefined, 'D12: the reference keeps no lineage')
     assert.match(stored(storeB, landedB).next_steps[0], /r --version/)
 
     // The same landing, then the answer, then the receipt with the lineage §3.1 requires.
@@ -259,7 +259,7 @@ for (const [encoding, ext] of encodings) {
   })
 }
 
-/* ---------- A → B → C, and C's receipt answers B (§4.4.1 rule 1; D10) ---------- */
+/* ---------- A → B → C, and C's receipt answers B (§4.4.1 rule 1; D11) ---------- */
 
 await test('A (task-passport) -> B (specmint) -> C (task-passport) -> receipt merged into B, refused for A', async () => {
   const dir = join(work, 'abc-tp-sm-tp')
@@ -279,7 +279,7 @@ await test('A (task-passport) -> B (specmint) -> C (task-passport) -> receipt me
   const receipt = referencePacks({ state: answered, sent, kind: 'receipt', asks: answered.asks, out: join(dir, 'c-receipt.taskpack') })
   assertBothConformant(receipt)
 
-  // D10: the reference would merge it into root_id (A) and refuses B.
+  // D11: the reference would merge it into root_id (A) and refuses B.
   const receiptObject = packObject(readPack(receipt))
   assert.throws(() => mergeReceipt(receiptObject, stored(storeB, b)), /this receipt answers/)
   mergeReceipt(receiptObject, stored(storeA, a))
@@ -296,7 +296,7 @@ await test('A (task-passport) -> B (specmint) -> C (task-passport) -> receipt me
   assert.equal(atB.asks.find((ask) => ask.id === 'a1').status, 'open', "A's question, carried by B, still open")
 })
 
-await test('A (specmint) -> B (task-passport) -> C (specmint) -> receipt names B; the reference refuses to merge it there (D10)', async () => {
+await test('A (specmint) -> B (task-passport) -> C (specmint) -> receipt names B; the reference refuses to merge it there (D11)', async () => {
   const dir = join(work, 'abc-sm-tp-sm')
   const [storeA, storeC] = [join(dir, 'A'), join(dir, 'C')]
   mkdirSync(dir, { recursive: true })
