@@ -683,3 +683,122 @@ fn two_concurrent_merges_into_one_passport_keep_both_answers() {
         assert_eq!(after["asks"][1]["answer"], "PDF");
     }
 }
+
+/// `specmint taskpack pack` from `store`: the JSON it printed.
+fn pack_out(store: &Path, id: &str, out: &Path, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "taskpack",
+        "pack",
+        id,
+        "--store",
+        store.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let (code, json) = run(&args);
+    assert_eq!(code, 0, "{json}");
+    json
+}
+
+/// What B's harness does when it answers ask `ask` of passport `id`, through the store.
+fn answer(store: &Path, id: &str, ask: &str, text: &str) {
+    PassportStore::open(store)
+        .unwrap()
+        .update(id, |state| {
+            let asks = taskpack::member_mut(state, "asks").unwrap();
+            let Json::Array(asks) = asks else {
+                unreachable!()
+            };
+            let held = asks
+                .iter_mut()
+                .find(|a| a.get("id").and_then(Json::as_str) == Some(ask))
+                .unwrap();
+            taskpack::set_member(held, "status", Json::Str("answered".to_owned()));
+            taskpack::set_member(held, "answer", Json::Str(text.to_owned()));
+            Ok::<(), store::StoreError>(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn work_goes_out_and_answers_come_home_between_three_specmint_machines() {
+    for (encoding, ext, flat) in [
+        ("zip", ".taskpack", false),
+        ("flat", ".taskpack.json", true),
+    ] {
+        let dir = common::scratch(&format!("roundtrip-{encoding}"));
+        let (a_store, b_store, c_store) = (dir.join("A"), dir.join("B"), dir.join("C"));
+        let flag: &[&str] = if flat { &["--flat"] } else { &[] };
+        home(&a_store, "TP-AAAA-0001", "[]");
+
+        // A asks B; B lands it, answers, and the receipt merges back into A.
+        let to_b = dir.join(format!("a-to-b{ext}"));
+        let mut args = vec!["--ask", "which quarter counts as Q3?|a date range"];
+        args.extend(flag);
+        pack_out(&a_store, "TP-AAAA-0001", &to_b, &args);
+        let (code, landed) = land(&to_b, &b_store, &[]);
+        assert_eq!(code, 0, "{landed}");
+        let b = landed["id"].as_str().unwrap().to_owned();
+        assert_eq!(landed["open_asks"], serde_json::json!(["a1"]));
+        answer(&b_store, &b, "a1", "Jul–Sep");
+        let receipt = dir.join(format!("b-receipt{ext}"));
+        let mut args = vec!["--kind", "receipt"];
+        args.extend(flag);
+        pack_out(&b_store, &b, &receipt, &args);
+        let (code, merged) = merge(&receipt, "TP-AAAA-0001", &a_store);
+        assert_eq!(code, 0, "{merged}");
+        assert_eq!(merged["answered"], serde_json::json!(["a1"]));
+        let a = stored(&a_store, "TP-AAAA-0001");
+        assert_eq!(a["asks"][0]["status"], "answered");
+        assert_eq!(a["asks"][0]["answer"], "Jul–Sep");
+
+        // B asks C; C's receipt answers B (§4.4.1), not A.
+        let to_c = dir.join(format!("b-to-c{ext}"));
+        let mut args = vec!["--ask", "may we cite the June figures?|yes or no"];
+        args.extend(flag);
+        pack_out(&b_store, &b, &to_c, &args);
+        let (code, landed) = land(&to_c, &c_store, &[]);
+        assert_eq!(code, 0, "{landed}");
+        let c = landed["id"].as_str().unwrap().to_owned();
+        let chain = stored(&c_store, &c)["lineage"]["chain"].clone();
+        let ids: Vec<&str> = chain
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e.as_str().unwrap().split('@').next().unwrap())
+            .collect();
+        assert_eq!(ids, vec!["TP-AAAA-0001", b.as_str()]);
+        let asked = stored(&c_store, &c)["asks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["what"] == "may we cite the June figures?")
+            .unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        answer(&c_store, &c, &asked, "yes");
+        let receipt = dir.join(format!("c-receipt{ext}"));
+        let mut args = vec!["--kind", "receipt"];
+        args.extend(flag);
+        pack_out(&c_store, &c, &receipt, &args);
+        let (code, refused) = merge(&receipt, "TP-AAAA-0001", &a_store);
+        assert_eq!(
+            (code, refused["code"].as_str()),
+            (1, Some("wrong_receipt_target"))
+        );
+        let (code, merged) = merge(&receipt, &b, &b_store);
+        assert_eq!(code, 0, "{merged}");
+        assert_eq!(merged["answered"], serde_json::json!([asked]));
+        let b_after = stored(&b_store, &b);
+        let held = b_after["asks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == asked.as_str())
+            .unwrap();
+        assert_eq!(held["answer"], "yes");
+        assert_eq!(held["status"], "answered");
+    }
+}
