@@ -14,7 +14,7 @@ use std::process::Command;
 
 #[path = "support/child.rs"]
 mod child;
-use child::{median, timed};
+use child::{report, Side};
 
 use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::conformance;
@@ -59,40 +59,14 @@ fn main() {
     );
 
     let node = node_side();
-    let mut ours = Vec::new();
-    let mut theirs = Vec::new();
-    let (mut our_rss, mut their_rss) = (0, 0);
+    let (mut ours, mut theirs) = (Side::default(), Side::default());
     for _ in 0..runs {
-        let (t, rss) = timed(Command::new(&me).arg("--judge").arg(&file));
-        ours.push(t);
-        our_rss = our_rss.max(rss);
+        ours.run(Command::new(&me).arg("--judge").arg(&file));
         if let Some((node, script)) = &node {
-            let (t, rss) = timed(Command::new(node).arg(script).arg(&file));
-            theirs.push(t);
-            their_rss = their_rss.max(rss);
+            theirs.run(Command::new(node).arg(script).arg(&file));
         }
     }
-    let ours = median(&mut ours);
-    println!(
-        "  specmint      median {:>8.3} s   peak RSS {:>6.1} MiB",
-        ours.as_secs_f64(),
-        our_rss as f64 / 1024.0
-    );
-    if node.is_some() {
-        let theirs = median(&mut theirs);
-        println!(
-            "  task-passport median {:>8.3} s   peak RSS {:>6.1} MiB",
-            theirs.as_secs_f64(),
-            their_rss as f64 / 1024.0
-        );
-        println!(
-            "  specmint is {:.2}x as fast, with {:.1}% of the memory",
-            theirs.as_secs_f64() / ours.as_secs_f64(),
-            100.0 * our_rss as f64 / their_rss as f64
-        );
-    } else {
-        println!("  task-passport: not measured (needs node and scripts/taskpassport/node_modules; run ./test.sh once)");
-    }
+    report(&mut ours, node.is_some().then_some(&mut theirs));
     std::fs::remove_dir_all(&dir).unwrap();
     if let Some((_, script)) = node {
         std::fs::remove_file(script).unwrap();

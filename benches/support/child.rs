@@ -1,5 +1,6 @@
 //! For benches that run each contender in a process of its own (so its peak RSS is its work's):
-//! the child reports its peak RSS on stdout, the parent times it.
+//! the child reports its peak RSS on stdout, the parent times it. Each bench uses what it needs.
+#![allow(dead_code)]
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -32,4 +33,48 @@ pub fn timed(command: &mut Command) -> (Duration, u64) {
 pub fn median(times: &mut [Duration]) -> Duration {
     times.sort();
     times[times.len() / 2]
+}
+
+/// One side's runs: their times and the highest peak RSS any of them reported.
+#[derive(Default)]
+pub struct Side {
+    /// Wall time of each run.
+    pub times: Vec<Duration>,
+    /// The highest peak RSS, KiB.
+    pub rss: u64,
+}
+
+impl Side {
+    /// Runs the child once more (see [`timed`]).
+    pub fn run(&mut self, command: &mut Command) {
+        let (time, rss) = timed(command);
+        self.times.push(time);
+        self.rss = self.rss.max(rss);
+    }
+}
+
+/// Prints each side's median and peak RSS and specmint's ratios; `theirs` is `None` when the
+/// reference could not be run.
+pub fn report(ours: &mut Side, theirs: Option<&mut Side>) {
+    let mine = median(&mut ours.times);
+    println!(
+        "  specmint      median {:>8.3} s   peak RSS {:>6.1} MiB",
+        mine.as_secs_f64(),
+        ours.rss as f64 / 1024.0
+    );
+    let Some(theirs) = theirs else {
+        println!("  task-passport: not measured (needs node and scripts/taskpassport/node_modules; run ./test.sh once)");
+        return;
+    };
+    let other = median(&mut theirs.times);
+    println!(
+        "  task-passport median {:>8.3} s   peak RSS {:>6.1} MiB",
+        other.as_secs_f64(),
+        theirs.rss as f64 / 1024.0
+    );
+    println!(
+        "  specmint is {:.2}x as fast, with {:.1}% of the memory",
+        other.as_secs_f64() / mine.as_secs_f64(),
+        100.0 * ours.rss as f64 / theirs.rss as f64
+    );
 }

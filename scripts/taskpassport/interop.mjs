@@ -20,34 +20,17 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { finish, setup, test } from './harness.mjs'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const lib = join(here, 'node_modules', 'task-passport')
 const { assembleBag, buildBag, readZip, recordSentAsks, verifyBag, writeZip } = await import(join(lib, 'bag.js'))
 const { conformance, fromFlat, toFlat } = await import(join(lib, 'taskpack.js'))
 
-const arg = (name) => {
-  const at = process.argv.indexOf(name)
-  if (at < 0 || !process.argv[at + 1]) throw new Error(`${name} is required`)
-  return process.argv[at + 1]
-}
-const specmint = arg('--specmint')
-const work = arg('--work')
-rmSync(work, { recursive: true, force: true })
-mkdirSync(work, { recursive: true })
-
-const results = []
-function test(name, body) {
-  try {
-    body()
-    results.push({ name, ok: true })
-  } catch (error) {
-    results.push({ name, ok: false, detail: error.message.split('\n').slice(0, 6).join(' | ') })
-  }
-}
+const { specmint, work } = setup()
 
 function run(...args) {
   const out = spawnSync(specmint, args, { encoding: 'utf8', maxBuffer: 1 << 26 })
@@ -570,9 +553,4 @@ function departure(id, file, refBehaves, specmintFails, reason) {
   })
 }
 
-/* ---------- report ---------- */
-
-const failed = results.filter((r) => !r.ok)
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}${r.ok ? '' : `\n     ${r.detail}`}`)
-console.log(`\ntaskpack interop with task-passport 0.3.1: ${results.length - failed.length}/${results.length} passed`)
-process.exit(failed.length ? 1 : 0)
+finish('taskpack interop with task-passport 0.3.1')
