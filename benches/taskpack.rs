@@ -14,7 +14,7 @@ use std::process::Command;
 
 #[path = "support/child.rs"]
 mod child;
-use child::{report, Side};
+use child::{log_lines, report, Side};
 
 use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::conformance;
@@ -83,23 +83,7 @@ fn make(file: &Path, attachment_bytes: usize) {
             "asks":[],"landing_checks":[]}"#,
     )
     .unwrap();
-    let mut data = Vec::with_capacity(attachment_bytes + 128);
-    let mut x = 0x9e37_79b9u32;
-    while data.len() < attachment_bytes {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let line = format!(
-            "2026-08-16T03:{:02}:{:02}Z INFO worker-{} processed item {} in {} ms\n",
-            x % 60,
-            (x >> 6) % 60,
-            x % 32,
-            x >> 8,
-            x % 997
-        );
-        data.extend_from_slice(line.as_bytes());
-    }
-    data.truncate(attachment_bytes);
+    let data = log_lines(attachment_bytes, 0);
     let bag = bag::assemble(&passport, vec![("server.log".to_owned(), data)]);
     let out = std::fs::File::create(file).unwrap();
     bag::write_zip(std::io::BufWriter::new(out), &bag, "2026-08-16T03:11:04Z").unwrap();

@@ -19,7 +19,7 @@ use std::process::Command;
 
 #[path = "support/child.rs"]
 mod child;
-use child::{report, Side};
+use child::{log_lines, report, Side};
 
 use specmint::taskpack::arrival;
 use specmint::taskpack::bag;
@@ -156,26 +156,6 @@ fn xorshift(x: &mut u32) -> u32 {
     *x ^= *x >> 17;
     *x ^= *x << 5;
     *x
-}
-
-/// Log-like text lines.
-fn log_lines(bytes: usize, seed: u32) -> Vec<u8> {
-    let mut data = Vec::with_capacity(bytes + 128);
-    let mut x = 0x9e37_79b9u32 ^ seed;
-    while data.len() < bytes {
-        let r = xorshift(&mut x);
-        let line = format!(
-            "2026-08-16T03:{:02}:{:02}Z INFO worker-{} processed item {} in {} ms\n",
-            r % 60,
-            (r >> 6) % 60,
-            r % 32,
-            r >> 8,
-            r % 997
-        );
-        data.extend_from_slice(line.as_bytes());
-    }
-    data.truncate(bytes);
-    data
 }
 
 /// Incompressible bytes.

@@ -74,17 +74,7 @@ fn write(dir: &Path, name: &str, pack: &Json, luggage: &[(&str, &[u8])]) -> Path
 
 /// Runs specmint with `--format json`: exit code and the JSON it printed.
 fn run(args: &[&str]) -> (i32, Value) {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    let out = common::specmint(&all, b"");
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap(), json)
+    common::specmint_json(args, "")
 }
 
 fn land(file: &Path, store: &Path, extra: &[&str]) -> (i32, Value) {

@@ -78,3 +78,26 @@ pub fn report(ours: &mut Side, theirs: Option<&mut Side>) {
         100.0 * ours.rss as f64 / theirs.rss as f64
     );
 }
+
+/// `bytes` of log-like text lines (a timestamp, a worker, an item, a duration), the same for the
+/// same `seed`: what a realistic attachment compresses like.
+pub fn log_lines(bytes: usize, seed: u32) -> Vec<u8> {
+    let mut data = Vec::with_capacity(bytes + 128);
+    let mut x = 0x9e37_79b9u32 ^ seed;
+    while data.len() < bytes {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let line = format!(
+            "2026-08-16T03:{:02}:{:02}Z INFO worker-{} processed item {} in {} ms\n",
+            x % 60,
+            (x >> 6) % 60,
+            x % 32,
+            x >> 8,
+            x % 997
+        );
+        data.extend_from_slice(line.as_bytes());
+    }
+    data.truncate(bytes);
+    data
+}
