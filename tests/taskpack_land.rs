@@ -792,3 +792,63 @@ fn work_goes_out_and_answers_come_home_between_three_specmint_machines() {
         assert_eq!(held["status"], "answered");
     }
 }
+
+#[test]
+fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long() {
+    use specmint::task_packet::leg::PAUSE_BEFORE_RENAME_ENV;
+    let dir = common::scratch("merge-crash");
+    let store = dir.join("store");
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1}]"));
+    let before = fs::read(store.join("TP-HOME-0001.json")).unwrap();
+    let receipt = with(
+        pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@1"], ""),
+        "asks",
+        r#"[{"id":"a1","what":"w","accept":"a date range","status":"answered","answer":"Jul-Sep"}]"#,
+    );
+    let file = write(
+        &dir,
+        "r.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers\n")],
+    );
+    let marker = dir.join("paused");
+    // The store's atomic write stops before its rename until killed: the luggage is staged,
+    // the passport's temporary file written, nothing renamed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+        .args(["taskpack", "merge"])
+        .arg(&file)
+        .args(["--into", "TP-HOME-0001", "--store"])
+        .arg(&store)
+        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    while !marker.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the merge ended before pausing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(fs::read(store.join("TP-HOME-0001.json")).unwrap(), before);
+    assert!(
+        listing(&store).iter().any(|n| n.starts_with(".arriving-")),
+        "the killed merge's staging folder is there: {:?}",
+        listing(&store)
+    );
+    // The next arrival clears it, and the merge goes through.
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        !listing(&store).iter().any(|n| n.starts_with(".arriving-")),
+        "{:?}",
+        listing(&store)
+    );
+    assert_eq!(stored(&store, "TP-HOME-0001")["version"], 2);
+    assert_eq!(
+        stored(&store, "TP-HOME-0001")["asks"][0]["answer"],
+        "Jul-Sep"
+    );
+}

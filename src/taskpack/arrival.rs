@@ -6,8 +6,11 @@
 //! Nothing is left behind by a refusal: the luggage is streamed into a hidden folder of the
 //! store (`.arriving-<pid>-<nonce>`), and only once the pack is admitted is it renamed into
 //! place, `<ID>.files/` for a landed passport, `<ID>.files/receipt-<version>/` for a merged
-//! receipt. A landed passport is written after its luggage folder, so a crash in between leaves
-//! a folder no passport names, never a passport whose files are missing. A merge runs its
+//! receipt. A process killed mid-way leaves its hidden folder, which the next arrival into the
+//! store removes; the passports themselves are written atomically by the store, so a crash
+//! leaves each as it was. A landed passport is written after its luggage folder, so a crash
+//! in the instant between those two renames leaves a folder no passport names, never a
+//! passport whose files are missing. A merge runs its
 //! checks and changes inside the store's lock on the target (one read-modify-write), so two
 //! merges into one passport serialize and both answers are kept.
 
@@ -72,10 +75,15 @@ pub struct Merged {
 /// A hidden folder for luggage still being checked, removed on drop unless published.
 struct Staging(PathBuf);
 
+/// The prefix of a staging folder's name; the rest is `<pid>-<nonce>`.
+const STAGING_PREFIX: &str = ".arriving-";
+
 impl Staging {
+    /// A new staging folder in `store`, after removing those an arrival that died left behind.
     fn new(store: &PassportStore) -> Staging {
+        sweep(store.dir());
         Staging(store.dir().join(format!(
-            ".arriving-{}-{}",
+            "{STAGING_PREFIX}{}-{}",
             std::process::id(),
             store::mint_id()
         )))
@@ -103,6 +111,32 @@ impl Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Removes the staging folders of arrivals whose process is gone (killed mid-way: its `Drop`
+/// never ran), so a crash leaves nothing behind for long. Only where a process's liveness can be
+/// read (`/proc/<pid>`); elsewhere they stay, hidden and named for what they are.
+fn sweep(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(STAGING_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
     }
 }
 
