@@ -852,3 +852,50 @@ fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long()
         "Jul-Sep"
     );
 }
+
+#[test]
+fn ids_with_dot_dot_in_a_pack_never_become_paths() {
+    let dir = common::scratch("land-dotdot");
+    let store = dir.join("store");
+    // The sender's ids are data: the landed passport gets a minted id, the lineage is kept as
+    // text, and nothing is written outside the store.
+    let sent = with_state(
+        pack("handoff", &["../../escape@1", "../x@2"], ""),
+        "id",
+        r#""../../escape""#,
+    );
+    let file = write(&dir, "dots.taskpack.json", &sent, &[("a.txt", b"a")]);
+    let (code, out) = land(&file, &store, &[]);
+    assert_eq!(code, 0, "{out}");
+    let id = out["id"].as_str().unwrap();
+    store::check_id(id).unwrap();
+    assert_eq!(stored(&store, id)["lineage"]["chain"][1], "../x@2");
+    assert_eq!(
+        listing(&dir),
+        vec!["dots.taskpack.json".to_owned(), "store".to_owned()]
+    );
+    // A receipt that answers `../x`: merging asks for that id, which is refused as an id.
+    let receipt = write(
+        &dir,
+        "r.taskpack",
+        &pack("receipt", &["../x@2", "TP-PEER-0002@1"], ""),
+        &[],
+    );
+    let (code, out) = merge(&receipt, "../x", &store);
+    assert_eq!(
+        (code, out["code"].as_str()),
+        (1, Some("invalid_passport_id"))
+    );
+    assert_eq!(
+        out["message"],
+        "`../x` is not a passport id: an id is 1 to 120 characters of A-Z a-z 0-9 _ -"
+    );
+    assert_eq!(
+        listing(&dir),
+        vec![
+            "dots.taskpack.json".to_owned(),
+            "r.taskpack".to_owned(),
+            "store".to_owned()
+        ]
+    );
+}
