@@ -30,7 +30,7 @@ use super::convert::Encoding;
 use super::flat::{FLAT_VERSION, NOTE_TO_READER};
 use super::patterns::{self, Finding, StreamScan};
 use super::store::{PassportStore, StoreError};
-use super::{set_member, FORBIDDEN_KEYS};
+use super::{seal, set_member, FORBIDDEN_KEYS};
 use crate::atomic_file::AtomicFile;
 use specmint_runtime::json::Json;
 
@@ -472,41 +472,26 @@ fn extend_lineage(kept: Option<&Json>, id: &str, version: u64) -> Result<Json, P
     ]))
 }
 
-/// Seals the task state's facts for the crossing (§4.2) and returns how many were sealed.
-///
-/// A fact whose `scope` is `machine`, missing or empty, and any fact that says
-/// `needs_reverify: true`, goes out `verified: false, needs_reverify: true`, with the
-/// `verified_on` it names, else `machine`. A `universal` or `org` fact keeps `verified`; an
-/// `org` fact without a `source` is annotated with `actor`. Members keep their places and new
-/// ones are appended, so the sealed fact is the one task-passport's `travelFacts` makes (its
-/// readers re-seal on the way in; a fact sealed differently would come back different, C9).
+/// Seals the task state's facts for the crossing (§4.2) and returns how many go out sealed: the
+/// one sealing rule ([`super::seal`], task-passport's `travelFacts`, whose readers re-seal on the
+/// way in, so a fact sealed differently would come back different, C9), `verified_on` the fact's
+/// own else `machine`. A `universal` or `org` fact keeps `verified`; an `org` fact without a
+/// `source` is annotated with `actor`.
 fn seal_facts(state: &mut Json, actor: &str, machine: &str) -> usize {
+    seal::seal_facts(state, machine);
     let Some(Json::Array(facts)) = super::member_mut(state, "facts") else {
         return 0;
     };
     let mut sealed = 0;
     for fact in facts.iter_mut().filter(|f| f.is_object()) {
-        let scope = fact.get("scope").and_then(Json::as_str).unwrap_or_default();
-        let scope = if Json::truthy(fact.get("scope")) {
-            scope
-        } else {
-            "machine"
-        };
-        let reverify = fact.get("needs_reverify") == Some(&Json::Bool(true));
-        if scope != "machine" && !reverify {
-            if scope == "org" && fact.get("source").is_none() && !actor.is_empty() {
-                set_member(fact, "source", Json::Str(actor.to_owned()));
-            }
-            continue;
+        if seal::is_machine_scoped(fact) {
+            sealed += 1;
+        } else if fact.get("scope").and_then(Json::as_str) == Some("org")
+            && fact.get("source").is_none()
+            && !actor.is_empty()
+        {
+            set_member(fact, "source", Json::Str(actor.to_owned()));
         }
-        let verified_on = match fact.get("verified_on") {
-            value if Json::truthy(value) => value.cloned().unwrap_or(Json::Null),
-            _ => Json::Str(machine.to_owned()),
-        };
-        set_member(fact, "verified", Json::Bool(false));
-        set_member(fact, "needs_reverify", Json::Bool(true));
-        set_member(fact, "verified_on", verified_on);
-        sealed += 1;
     }
     sealed
 }
