@@ -98,14 +98,7 @@ fn judge(file: &Path) {
 
 /// `node` and a script running the reference's check, when both are there.
 fn node_side() -> Option<(String, PathBuf)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let lib = root.join("scripts/taskpassport/node_modules/task-passport");
-    if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
-        return None;
-    }
-    let script = std::env::temp_dir().join(format!("specmint-bench-tp-{}.mjs", std::process::id()));
-    std::fs::write(
-        &script,
+    child::node_script("tp", |lib| {
         format!(
             "import {{ readFileSync }} from 'node:fs'\n\
              const {{ readZip, verifyBag }} = await import({bag:?})\n\
@@ -120,8 +113,6 @@ fn node_side() -> Option<(String, PathBuf)> {
              console.log(process.resourceUsage().maxRSS)\n",
             bag = lib.join("bag.js").display().to_string(),
             tp = lib.join("taskpack.js").display().to_string(),
-        ),
-    )
-    .unwrap();
-    Some(("node".to_owned(), script))
+        )
+    })
 }

@@ -175,15 +175,7 @@ fn land(file: &Path, store: &Path) {
 
 /// `node` and a script landing the pack as task-passport's CLI `land` does, when both are there.
 fn node_side() -> Option<(String, PathBuf)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let lib = root.join("scripts/taskpassport/node_modules/task-passport");
-    if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
-        return None;
-    }
-    let script =
-        std::env::temp_dir().join(format!("specmint-bench-tp-land-{}.mjs", std::process::id()));
-    std::fs::write(
-        &script,
+    child::node_script("tp-land", |lib| {
         format!(
             "import {{ readFileSync }} from 'node:fs'\n\
              import {{ hostname }} from 'node:os'\n\
@@ -205,8 +197,6 @@ fn node_side() -> Option<(String, PathBuf)> {
             bag = lib.join("bag.js").display().to_string(),
             core = lib.join("core.js").display().to_string(),
             store = lib.join("store.js").display().to_string(),
-        ),
-    )
-    .unwrap();
-    Some(("node".to_owned(), script))
+        )
+    })
 }

@@ -101,3 +101,21 @@ pub fn log_lines(bytes: usize, seed: u32) -> Vec<u8> {
     data.truncate(bytes);
     data
 }
+
+/// `node` and a script for the reference's side, written to a temporary file from what `body`
+/// makes of the installed task-passport's folder; `None` when node or the package (which
+/// `./test.sh` installs under scripts/taskpassport/) is missing.
+pub fn node_script(
+    name: &str,
+    body: impl FnOnce(&std::path::Path) -> String,
+) -> Option<(String, std::path::PathBuf)> {
+    let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scripts/taskpassport/node_modules/task-passport");
+    if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
+        return None;
+    }
+    let script =
+        std::env::temp_dir().join(format!("specmint-bench-{name}-{}.mjs", std::process::id()));
+    std::fs::write(&script, body(&lib)).unwrap();
+    Some(("node".to_owned(), script))
+}
