@@ -9,13 +9,15 @@
 //! The front door is [`Config`] (for `build.rs`), [`generate`] and [`load`], and the
 //! [`Diagnostics`] they report; the checked model lives in [`model`].
 //!
-//! In `build.rs`:
+//! In `build.rs` (the one recipe, as in the README: each problem printed once, no panic):
 //!
 //! ```no_run
-//! specmint_codegen::Config::new()
-//!     .spec_dir("spec")
-//!     .emit()
-//!     .unwrap_or_else(|e| panic!("{e}"));
+//! fn main() {
+//!     if let Err(e) = specmint_codegen::Config::new().spec_dir("spec").run() {
+//!         eprintln!("{e}"); // spec/<name>.md:LINE:COL: error: ... / hint: ...
+//!         std::process::exit(1);
+//!     }
+//! }
 //! ```
 
 #![deny(missing_docs)]
@@ -325,7 +327,9 @@ impl Config {
     }
 
     /// Generates and writes the files. Prints `cargo:rerun-if-changed` for the directory and
-    /// each spec file; on spec problems prints them to stderr and returns `Err`.
+    /// each spec file, and nothing else: every problem is in the `Err`, whose `Display` is
+    /// each diagnostic once (`spec/<name>.md:LINE:COL: error: ..` and its hint), for the
+    /// build script to print (see the crate docs' recipe).
     pub fn run(&self) -> Result<(), Error> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
@@ -342,23 +346,8 @@ impl Config {
             println!("cargo:rerun-if-changed={}", md.display());
             println!("cargo:rerun-if-changed={}", toml.display());
         }
-        match generate(&sources, &self.options) {
-            Ok(files) => {
-                write_if_changed(&out_dir, &files)?;
-                Ok(())
-            }
-            Err(d) => {
-                eprintln!("{d}");
-                Err(Error::Spec(d))
-            }
-        }
-    }
-
-    /// [`Config::run`] with the error as a message; never panics.
-    pub fn emit(self) -> Result<(), String> {
-        match std::panic::catch_unwind(|| self.run()) {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(_) => Err("specmint: internal error while generating".to_owned()),
-        }
+        let files = generate(&sources, &self.options).map_err(Error::Spec)?;
+        write_if_changed(&out_dir, &files)?;
+        Ok(())
     }
 }

@@ -67,7 +67,11 @@ fn write_if_changed_and_check_dir() {
 fn config_writes_the_bundled_specs_and_reports_problems() {
     let out = temp("config");
     let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    Config::new().spec_dir(&spec).out_dir(&out).emit().unwrap();
+    Config::new()
+        .spec_dir(&spec)
+        .out_dir(&out)
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(out.join("rust/task_packet.rs").is_file());
     assert!(out.join("schema/task_packet.schema.json").is_file());
 
@@ -76,8 +80,9 @@ fn config_writes_the_bundled_specs_and_reports_problems() {
     let err = Config::new()
         .spec_dir(&bad)
         .out_dir(&out)
-        .emit()
-        .unwrap_err();
+        .run()
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("x.md:1:1: error: the sidecar"), "{err}");
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_dir_all(&bad).unwrap();

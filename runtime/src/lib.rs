@@ -40,6 +40,7 @@ pub use report::{Report, Violation};
 /// in any release (as `serde::__private`).
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::document::check_example;
     pub use crate::rules::list::{max_items_len, UniqueByKeys};
 }
 
