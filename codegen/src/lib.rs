@@ -151,8 +151,10 @@ pub fn generate(
 }
 
 /// Reads every `<name>.md` in `dir` with its `<name>.toml`, sorted by name. Paths are
-/// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is not an I/O
-/// error: its `toml` is empty and [`load`] reports it.
+/// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is a spec only
+/// when it has a field table (`Field | Type | Required | Meaning`): then its `toml` is empty
+/// and [`load`] reports the missing sidecar. Without one it is prose (a `README.md`, notes)
+/// and is left out.
 pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSource>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -170,16 +172,22 @@ pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSou
                 format!("{}/{file}", display_prefix.trim_end_matches('/'))
             }
         };
+        let md = std::fs::read_to_string(&path)?;
         let toml_file = path.with_extension("toml");
         let toml = match std::fs::read_to_string(&toml_file) {
             Ok(t) => t,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if !check::has_field_table(&md) {
+                    continue;
+                }
+                String::new()
+            }
             Err(e) => return Err(e),
         };
         out.push(SpecSource {
             name: name.to_owned(),
             md_path: display(format!("{name}.md")),
-            md: std::fs::read_to_string(&path)?,
+            md,
             toml_path: display(format!("{name}.toml")),
             toml,
         });
