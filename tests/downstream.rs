@@ -103,6 +103,22 @@ fn readme_build_rs() -> String {
     readme[start..start + len].to_owned()
 }
 
+#[test]
+fn the_crate_docs_show_the_readme_recipe() {
+    let lib = std::fs::read_to_string(common::root().join("codegen/src/lib.rs")).unwrap();
+    let docs: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .skip_while(|l| *l != "```no_run")
+        .skip(1)
+        .take_while(|l| *l != "```")
+        .collect();
+    let readme = readme_build_rs();
+    let readme: Vec<&str> = readme.lines().skip(1).collect(); // after `// build.rs`
+    assert_eq!(docs, readme);
+}
+
 /// A new crate `specmint-<tag>` in a scratch directory: `spec/orders.md` and `.toml`,
 /// `src/main.rs`, and the README's build.rs.
 fn downstream_crate(tag: &str, spec_md: &str, main_rs: &str) -> common::Scratch {
@@ -136,6 +152,12 @@ specmint-codegen = {{ path = "{root}/codegen" }}
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(dir.join("spec/orders.md"), spec_md).unwrap();
     std::fs::write(dir.join("spec/orders.toml"), SPEC_TOML).unwrap();
+    // Prose beside the specs (no sidecar, no field table) is not a spec and breaks nothing.
+    std::fs::write(
+        dir.join("spec/README.md"),
+        "# Our specs\n\n| Spec | Owner |\n|---|---|\n| orders | sales |\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("src/main.rs"), main_rs).unwrap();
     std::fs::write(dir.join("build.rs"), readme_build_rs()).unwrap();
     dir
@@ -246,4 +268,45 @@ fn a_wrong_spec_example_fails_cargo_test_in_the_users_crate() {
         stdout.contains("test result: FAILED. 0 passed; 2 failed"),
         "{stdout}"
     );
+}
+
+#[test]
+fn a_broken_spec_fails_the_build_with_each_diagnostic_printed_once() {
+    let cap_row = "| `lines[].note` | 10 chars | NOTE_MAX_CHARS |";
+    let broken_row = "| `lines[].note` | 10 chrs | NOTE_MAX_CHARS |";
+    let md = SPEC_MD.replacen(cap_row, broken_row, 1).replacen(
+        "| `note` | string? |",
+        "| `note` | strng? |",
+        1,
+    );
+    let dir = downstream_crate("broken-spec", &md, MAIN_RS);
+    let out = cargo(&dir, "build");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(101), "{stderr}");
+    let unit_at = line_of(&md, broken_row);
+    let type_at = line_of(&md, "| `note` | strng? | — | Free text. |");
+    let diagnostics = [
+        format!("spec/orders.md:{type_at}:12: error: unknown type `strng` in `strng?`"),
+        "  hint: did you mean `string`? use string, bool, uint32, uint64, int64, number, any, \
+         or a table of this spec: `line`, `order`, `priority`"
+            .to_owned(),
+        format!("spec/orders.md:{unit_at}:20: error: unknown unit `chrs` in `10 chrs`"),
+        "  hint: did you mean `chars`? units are `chars` (Unicode scalar values), `bytes` \
+         (compact JSON) and `items`"
+            .to_owned(),
+    ];
+    // The build script's stderr is the diagnostics, in order, each once, and nothing else:
+    // no panic, no backtrace.
+    let script_stderr: Vec<&str> = stderr
+        .lines()
+        .skip_while(|l| l.trim() != "--- stderr")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.strip_prefix("  ").unwrap_or(l)) // cargo's indent
+        .collect();
+    assert_eq!(script_stderr, diagnostics, "{stderr}");
+    for d in &diagnostics {
+        assert_eq!(stderr.matches(d.as_str()).count(), 1, "{d}\n{stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
