@@ -253,6 +253,14 @@ fn misspelt_sidecar_keys_and_tables_get_a_suggestion() {
         "spec/mini.toml:2:8: error: root `dco` is not a field table",
         "  hint: did you mean `doc`? field tables: `doc`",
     );
+    let toml = format!("{TOML}\n[caps.TAGS_MAXX]\nrule = \"max_items\"\n");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:11:7: error: [caps.TAGS_MAXX] names no cap row",
+        "  hint: did you mean `TAGS_MAX`? the Constant column of the cap table has: \
+         NAME_MAX_CHARS, TAGS_MAX",
+    );
     let toml = format!("{TOML}\n[types]\nshdae = \"Shade\"\n");
     one_with_hint(
         MD,

@@ -72,12 +72,16 @@ impl Checker<'_> {
                 self.ctx.toml(
                     sc.constant.pos,
                     format!("[caps.{}] names no cap row", sc.constant.value),
-                    format!(
-                        "the Constant column of the cap table has: {}",
-                        caps.iter()
-                            .map(|c| c.constant.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                    suggest(
+                        &sc.constant.value,
+                        caps.iter().map(|c| c.constant.as_str()),
+                        format!(
+                            "the Constant column of the cap table has: {}",
+                            caps.iter()
+                                .map(|c| c.constant.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
                     ),
                 );
             }
