@@ -11,7 +11,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+
+#[path = "support/child.rs"]
+mod child;
+use child::{median, timed};
 
 use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::conformance;
@@ -132,13 +135,7 @@ fn make(file: &Path, attachment_bytes: usize) {
 fn judge(file: &Path) {
     let verdict = conformance::judge_path(file, Limits::default()).unwrap();
     assert!(verdict.conformant(), "{verdict:?}");
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let hwm = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .unwrap();
-    println!("{hwm}");
+    println!("{}", child::peak_rss_kib());
 }
 
 /// `node` and a script running the reference's check, when both are there.
@@ -169,23 +166,4 @@ fn node_side() -> Option<(String, PathBuf)> {
     )
     .unwrap();
     Some(("node".to_owned(), script))
-}
-
-/// Runs a side; its wall time and the peak RSS in KiB it printed.
-fn timed(command: &mut Command) -> (Duration, u64) {
-    let start = Instant::now();
-    let out = command.output().unwrap();
-    let elapsed = start.elapsed();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rss = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
-    (elapsed, rss)
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }
