@@ -480,6 +480,36 @@ fn ids_usage_and_the_store_are_checked_first() {
             "missing.txt"
         ),
     );
+    usage(
+        &[
+            "taskpack",
+            "pack",
+            "TP-U",
+            "--out",
+            "x.taskpack",
+            "--attach",
+            "/dev/null",
+        ],
+        "`/dev/null`: neither a file nor a folder",
+    );
+    std::fs::create_dir_all(s.path("loop")).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(s.path("loop"), s.path("loop/again")).unwrap();
+        usage(
+            &[
+                "taskpack",
+                "pack",
+                "TP-U",
+                "--out",
+                "x.taskpack",
+                "--attach",
+                "loop",
+            ],
+            "`loop/again`: a link to a folder inside an attached folder is not followed",
+        );
+    }
+    std::fs::remove_dir_all(s.path("loop")).unwrap();
     assert_eq!(s.names(), ["TP-U.state.json", "store"]);
 }
 

@@ -657,6 +657,9 @@ fn read_luggage(paths: &[PathBuf], refusals: &mut Vec<Refusal>) -> Result<Vec<Lu
     Ok(luggage)
 }
 
+/// Collects the files under `path`. A path given on the command line is followed wherever it
+/// points; inside a folder, a link to a folder is refused (it could loop back), and anything
+/// that is neither a file nor a folder (a device, a FIFO) is refused wherever it is.
 fn walk(
     path: &Path,
     relative: String,
@@ -674,9 +677,27 @@ fn walk(
             .map_err(io)?;
         entries.sort();
         for name in entries {
-            let child = format!("{relative}/{}", name.to_string_lossy());
-            walk(&path.join(&name), child, files)?;
+            let child = path.join(&name);
+            let linked = std::fs::symlink_metadata(&child)
+                .map_err(|e| PackError::Io(child.clone(), e))?
+                .file_type()
+                .is_symlink();
+            if linked && child.is_dir() {
+                return Err(PackError::Io(
+                    child,
+                    io::Error::other(
+                        "a link to a folder inside an attached folder is not followed",
+                    ),
+                ));
+            }
+            walk(
+                &child,
+                format!("{relative}/{}", name.to_string_lossy()),
+                files,
+            )?;
         }
+    } else {
+        return Err(io(io::Error::other("neither a file nor a folder")));
     }
     Ok(())
 }
