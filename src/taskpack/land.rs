@@ -796,6 +796,36 @@ mod tests {
     }
 
     #[test]
+    fn a_pack_without_a_chain_lands_with_the_one_hop_it_names() {
+        let pack = Json::parse(
+            r#"{"spec":"task-passport-bag/0.1","kind":"handoff","lineage":{"root_id":"TP-A","from_version":4},
+                "passport":{"id":"TP-A","goal":"g","next_steps":["go"]},
+                "landing_checks":[{"id":"c1","check":"x","required":false}]}"#,
+        )
+        .unwrap();
+        let options = LandOptions {
+            local_id: "TP-NEW".to_owned(),
+            machine: "here".to_owned(),
+            trust_machine_facts: false,
+            luggage: Vec::new(),
+        };
+        let landing = land(&pack, &options).unwrap();
+        assert_eq!(
+            landing.state.get("lineage").unwrap().to_js_compact(),
+            r#"{"root_id":"TP-A","from_version":4,"chain":["TP-A@4"]}"#
+        );
+        assert_eq!(
+            landing.state.get("id").and_then(Json::as_str),
+            Some("TP-NEW")
+        );
+        // An optional check does not go ahead of the sender's steps.
+        assert_eq!(
+            landing.state.get("next_steps").unwrap().to_js_compact(),
+            r#"["go"]"#
+        );
+    }
+
+    #[test]
     fn the_target_is_the_entry_before_the_last() {
         let pack = |lineage: &str| {
             Json::parse(&format!(r#"{{"kind":"receipt","lineage":{lineage}}}"#)).unwrap()
