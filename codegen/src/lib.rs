@@ -24,6 +24,7 @@ mod check;
 mod corpus;
 mod diag;
 mod growth;
+mod interpret;
 mod markdown;
 mod mermaid;
 pub mod model;
@@ -39,6 +40,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Diagnostic, Diagnostics, Pos};
+pub use interpret::Validator;
 
 /// One spec's two files, as text.
 #[derive(Debug, Clone, PartialEq, Eq)]

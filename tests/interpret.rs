@@ -1,0 +1,78 @@
+//! The interpreter (`specmint_codegen::Validator`, a spec's validator read from its model at
+//! run time) against the generated validators of the bundled specs: the same report
+//! (codes, paths, pointers, messages, numbers, order) for every case of every corpus, and
+//! the same canonical JSON for every valid one.
+
+mod common;
+
+use serde_json::Value;
+use specmint::bundled::{self, Bundled};
+use specmint_codegen::Validator;
+
+/// The interpreter of bundled spec `b`, from `spec/`.
+fn interpreter(b: &Bundled) -> Validator {
+    let dir = common::root().join(specmint::SPEC_DIR);
+    let sources = specmint_codegen::read_spec_dir(&dir, "spec").unwrap();
+    let source = sources.iter().find(|s| s.name == b.module).unwrap();
+    Validator::new(&specmint_codegen::load(source).unwrap())
+}
+
+fn cases(b: &Bundled) -> Vec<Value> {
+    let path = common::root()
+        .join(specmint::GENERATED_DIR)
+        .join("corpus")
+        .join(b.module)
+        .join("cases.json");
+    let corpus: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    corpus["cases"].as_array().unwrap().clone()
+}
+
+/// Both verdicts on `input`, `Err` with a description when they differ.
+fn compare(b: &Bundled, interpreter: &Validator, input: &[u8]) -> Result<bool, String> {
+    let generated = b.validate(input, None);
+    let interpreted = interpreter.validate(input);
+    if generated == interpreted {
+        return Ok(generated.is_ok());
+    }
+    Err(format!(
+        "generated {generated:#?}\ninterpreted {interpreted:#?}\ninput {}",
+        String::from_utf8_lossy(input)
+    ))
+}
+
+#[test]
+fn the_interpreter_reads_documents_as_the_generated_constant_says() {
+    for b in bundled::ALL {
+        assert_eq!(interpreter(b).document(), b.document, "{}", b.module);
+    }
+}
+
+#[test]
+fn the_interpreter_and_the_generated_validator_agree_on_every_corpus_case() {
+    let mut failures = Vec::new();
+    let (mut total, mut valid) = (0, 0);
+    for b in bundled::ALL {
+        let interpreter = interpreter(b);
+        for case in cases(b) {
+            let doc = &case["document"];
+            // Compact and pretty: serde_json places shape errors by line and column.
+            for input in [
+                serde_json::to_vec(doc).unwrap(),
+                serde_json::to_vec_pretty(doc).unwrap(),
+            ] {
+                total += 1;
+                match compare(b, &interpreter, &input) {
+                    Ok(ok) => valid += usize::from(ok),
+                    Err(why) => failures.push(format!("{} {}: {why}", b.module, case["id"])),
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+    assert!(total > 2000 && valid > 500, "{total} inputs, {valid} valid");
+}
