@@ -150,6 +150,12 @@ pub fn generate(
     Ok(files)
 }
 
+/// The JSON Schema of one checked spec: the text [`generate`] writes to
+/// `schema/<name>.schema.json`.
+pub fn emit_schema(spec: &model::Spec) -> String {
+    schema::emit(spec)
+}
+
 /// Reads every `<name>.md` in `dir` with its `<name>.toml`, sorted by name. Paths are
 /// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is not an I/O
 /// error: its `toml` is empty and [`load`] reports it.
