@@ -37,7 +37,10 @@ fn validate_judges_several_files_of_an_own_spec_in_order_and_exits_with_the_wors
         bad.to_str().unwrap(),
         missing.to_str().unwrap(),
     );
-    let out = specmint(&["validate", "--spec", SPEC, "webhook-event", good, bad], b"");
+    let out = specmint(
+        &["validate", "--spec", SPEC, "webhook-event", good, bad],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
@@ -52,7 +55,16 @@ fn validate_judges_several_files_of_an_own_spec_in_order_and_exits_with_the_wors
     assert_eq!(text(&out.stderr), "");
 
     let out = specmint(
-        &["validate", "--spec", SPEC, "webhook-event", missing, good, "--format", "json"],
+        &[
+            "validate",
+            "--spec",
+            SPEC,
+            "webhook-event",
+            missing,
+            good,
+            "--format",
+            "json",
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(2));
@@ -83,7 +95,15 @@ fn validate_judges_several_files_of_an_own_spec_in_order_and_exits_with_the_wors
 #[test]
 fn an_own_spec_reads_stdin_and_reports_shape_errors_as_serde_words_them() {
     let out = specmint(
-        &["validate", "--spec", SPEC, "webhook-event", "-", "--format", "json"],
+        &[
+            "validate",
+            "--spec",
+            SPEC,
+            "webhook-event",
+            "-",
+            "--format",
+            "json",
+        ],
         br#"{"id":"evt_1","kind":"moved","summary":"x"}"#,
     );
     assert_eq!(out.status.code(), Some(1));
@@ -112,7 +132,13 @@ fn schema_of_an_own_spec_is_what_generate_writes() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out_dir = scratch("own_spec_generated", &[]);
     let gen = specmint(
-        &["generate", "--spec", SPEC, "--out", out_dir.to_str().unwrap()],
+        &[
+            "generate",
+            "--spec",
+            SPEC,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(gen.status.code(), Some(0), "{}", text(&gen.stderr));
@@ -136,7 +162,10 @@ fn an_unknown_type_names_the_specs_of_the_directory() {
 
 #[test]
 fn a_broken_own_spec_is_reported_without_usage_and_as_json() {
-    let dir = scratch("own_spec_broken", &[("broken.md", "# Broken\n"), ("broken.toml", "")]);
+    let dir = scratch(
+        "own_spec_broken",
+        &[("broken.md", "# Broken\n"), ("broken.toml", "")],
+    );
     let dir = dir.to_str().unwrap();
     let out = specmint(&["validate", "--spec", dir, "broken", "-"], b"{}");
     assert_eq!(out.status.code(), Some(2));
@@ -185,7 +214,10 @@ fn version_and_per_command_help() {
 fn a_store_failure_is_shown_without_the_usage_text() {
     let dir = scratch("own_spec_store", &[]);
     // A directory where the database file should be: the store cannot open it.
-    let out = specmint(&["task", "show", "--store", dir.to_str().unwrap(), "t-1"], b"");
+    let out = specmint(
+        &["task", "show", "--store", dir.to_str().unwrap(), "t-1"],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("specmint: "), "{stderr}");
@@ -200,7 +232,10 @@ fn a_store_failure_is_shown_without_the_usage_text() {
 fn generate_check_names_the_flags_it_needs() {
     let out_dir = scratch("own_spec_check", &[]);
     let out_dir = out_dir.to_str().unwrap();
-    let out = specmint(&["generate", "--spec", SPEC, "--out", out_dir, "--check"], b"");
+    let out = specmint(
+        &["generate", "--spec", SPEC, "--out", out_dir, "--check"],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),

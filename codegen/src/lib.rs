@@ -252,6 +252,14 @@ pub fn check_dir(root: &Path, files: &BTreeMap<String, String>) -> Vec<String> {
     out
 }
 
+/// The `schema/<name>.schema.json` files of [`generate`]'s output, as `<name>.schema.json`.
+fn schemas_only(files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    files
+        .iter()
+        .filter_map(|(rel, text)| Some((rel.strip_prefix("schema/")?.to_owned(), text.clone())))
+        .collect()
+}
+
 /// Why [`Config::run`] failed.
 #[derive(Debug)]
 pub enum Error {
@@ -289,6 +297,7 @@ impl From<io::Error> for Error {
 pub struct Config {
     spec_dir: PathBuf,
     out_dir: Option<PathBuf>,
+    schema_dir: Option<PathBuf>,
     options: Options,
 }
 
@@ -304,6 +313,7 @@ impl Config {
         Config {
             spec_dir: PathBuf::from("spec"),
             out_dir: None,
+            schema_dir: None,
             options: Options::default(),
         }
     }
@@ -332,6 +342,29 @@ impl Config {
         self
     }
 
+    /// Also copies each spec's JSON Schema to `dir/<name>.schema.json`, a path that does not
+    /// change between builds (`OUT_DIR` does), for tools outside cargo: a Python or
+    /// TypeScript consumer, a schema registry, a test of another language. A relative `dir`
+    /// is relative to the package root (where cargo runs `build.rs`). Files are rewritten
+    /// only when their contents change; schemas of specs since removed are left in place.
+    ///
+    /// This is the one place a build script using [`Config`] writes outside `OUT_DIR`, and
+    /// only when asked: commit the directory (and check it in CI with
+    /// `specmint generate --check`) or ignore it.
+    ///
+    /// ```no_run
+    /// specmint_codegen::Config::new()
+    ///     .spec_dir("spec")
+    ///     .schema_dir("schemas")
+    ///     .emit()
+    ///     .unwrap_or_else(|e| panic!("{e}"));
+    /// // schemas/<name>.schema.json now holds each spec's schema.
+    /// ```
+    pub fn schema_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.schema_dir = Some(dir.into());
+        self
+    }
+
     /// Generates and writes the files. Prints `cargo:rerun-if-changed` for the directory and
     /// each spec file; on spec problems prints them to stderr and returns `Err`.
     pub fn run(&self) -> Result<(), Error> {
@@ -353,6 +386,9 @@ impl Config {
         match generate(&sources, &self.options) {
             Ok(files) => {
                 write_if_changed(&out_dir, &files)?;
+                if let Some(dir) = &self.schema_dir {
+                    write_if_changed(dir, &schemas_only(&files))?;
+                }
                 Ok(())
             }
             Err(d) => {
