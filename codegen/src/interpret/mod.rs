@@ -58,7 +58,7 @@ mod read;
 mod write;
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use specmint_runtime::document::{parse_document, to_canonical_json, DocumentSpec};
 use specmint_runtime::Report;
@@ -70,20 +70,20 @@ use compile::Compiled;
 /// [module documentation](self).
 #[derive(Clone, Debug)]
 pub struct Validator {
-    compiled: Rc<Compiled>,
+    compiled: Arc<Compiled>,
 }
 
 thread_local! {
     /// The spec the `Interpreted` being read belongs to, while [`Validator::validate_with`] runs.
-    static CURRENT: RefCell<Option<Rc<Compiled>>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Arc<Compiled>>> = const { RefCell::new(None) };
 }
 
 /// Empties [`CURRENT`] when dropped, so a panic in a read cannot leave a spec behind.
 struct Current;
 
 impl Current {
-    fn set(compiled: &Rc<Compiled>) -> Current {
-        CURRENT.with(|c| *c.borrow_mut() = Some(Rc::clone(compiled)));
+    fn set(compiled: &Arc<Compiled>) -> Current {
+        CURRENT.with(|c| *c.borrow_mut() = Some(Arc::clone(compiled)));
         Current
     }
 }
@@ -98,7 +98,7 @@ impl Validator {
     /// The validator of `spec` (a model [`load`](crate::load) checked).
     pub fn new(spec: &Spec) -> Validator {
         Validator {
-            compiled: Rc::new(Compiled::new(spec)),
+            compiled: Arc::new(Compiled::new(spec)),
         }
     }
 

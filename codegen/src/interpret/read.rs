@@ -4,7 +4,7 @@
 //! for the generated validator.
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::Deserialize;
@@ -18,7 +18,7 @@ use super::CURRENT;
 /// A whole document, read under the spec [`super::Validator::validate_with`] put in
 /// [`CURRENT`].
 pub(super) struct Interpreted {
-    pub compiled: Rc<Compiled>,
+    pub compiled: Arc<Compiled>,
     pub node: Node,
 }
 
