@@ -76,3 +76,21 @@ fn the_interpreter_and_the_generated_validator_agree_on_every_corpus_case() {
     );
     assert!(total > 2000 && valid > 500, "{total} inputs, {valid} valid");
 }
+
+#[test]
+fn a_validator_can_be_shared_between_threads() {
+    fn shared<T: Send + Sync>(_: &T) {}
+    let b = bundled::find("task-packet").unwrap();
+    let validator = interpreter(b);
+    shared(&validator);
+    let packet = specmint::task_packet::MINIMAL_PACKET_EXAMPLE.as_bytes();
+    let verdicts: Vec<Result<String, specmint::Report>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| validator.validate(packet)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for verdict in verdicts {
+        assert_eq!(verdict, b.validate(packet, None));
+    }
+}

@@ -1,55 +1,5 @@
-//! A spec's validator without compiling Rust: the checked [`model`](crate::model) read at
-//! run time.
-//!
-//! [`Validator::new`] turns a [`Spec`] into a compiled form (names interned, rules in the
-//! order the generated `#[validate(..)]` attributes list them, defaults worked out), and
-//! [`Validator::validate`] runs a document through the runtime's own
-//! [`parse_document`](specmint_runtime::document::parse_document): the same size, byte
-//! order mark, UTF-8, strict JSON and forbidden-key steps as the generated validator, a typed
-//! read that makes the calls serde's derive (and the generated hand-written `Deserialize`
-//! impls) make, and then the same rule functions of `specmint_runtime::rules` that
-//! `#[derive(Validate)]` calls. Codes, paths, messages and their order are therefore the
-//! generated validator's; `tests/interpret.rs` in the root crate proves it on every case of
-//! every bundled spec's corpus.
-//!
-//! How it fits `parse_document`, which wants a `DeserializeOwned` type: the document is read
-//! into a [`Node`](node::Node) tree by an `Interpreted` value whose `Deserialize` finds the
-//! compiled spec in a thread-local slot that [`Validator::validate`] fills for the duration of
-//! the call.
-//!
-//! Limits: violation codes and the names in paths are `&'static str` in the runtime, so the
-//! spec's names are interned once per distinct string for the life of the process (a handful
-//! of bytes per name, not per document). Inside a union's members, serde's derive reads from
-//! its private buffered `Content`; the interpreter reads the same members from a
-//! `serde_json::Value`, so there a struct given as an array is refused, where serde's derive
-//! would read the array as the struct's fields in order.
-//!
-//! ```
-//! let md = "# Note v1\n\n## Fields of a `note`\n\n\
-//!     | Field | Type | Required | Meaning |\n|---|---|---|---|\n\
-//!     | `title` | non-blank string | ✔ | The title. |\n\n\
-//!     ## Error codes\n\n| Code | When |\n|---|---|\n\
-//!     | `bad_note` | Not the shape. |\n| `blank` | Blank. |\n";
-//! let toml = "[spec]\nroot = \"note\"\n\n[errors]\nenum = \"NoteError\"\n\
-//!     parse = \"bad_note\"\nnon_blank = \"blank\"\n";
-//! let source = specmint_codegen::SpecSource {
-//!     name: "note".into(),
-//!     md_path: "spec/note.md".into(),
-//!     md: md.into(),
-//!     toml_path: "spec/note.toml".into(),
-//!     toml: toml.into(),
-//! };
-//! let spec = specmint_codegen::load(&source).unwrap();
-//! let validator = specmint_codegen::Validator::new(&spec);
-//! let report = validator.validate(br#"{"title": " "}"#).unwrap_err();
-//! assert_eq!(report.to_string(), "`title` must not be blank");
-//! assert_eq!(validator.validate(br#"{"title": "a"}"#).unwrap(), r#"{"title":"a"}"#);
-//! let shape = validator.validate(br#"{"title": 1}"#).unwrap_err();
-//! assert_eq!(
-//!     shape.to_string(),
-//!     "invalid type: integer `1`, expected a string at line 1 column 11"
-//! );
-//! //! ```
+//! The interpreter: a spec's validator read from its checked model at run time (see
+//! [`Validator`]).
 
 mod check;
 mod compile;
@@ -66,8 +16,58 @@ use specmint_runtime::Report;
 use crate::model::Spec;
 use compile::Compiled;
 
-/// A spec's validator, read from its checked model at run time. See the
-/// [module documentation](self).
+/// A spec's validator without compiling Rust: the checked [`model`](crate::model) read at
+/// run time.
+///
+/// [`Validator::new`] turns a [`Spec`] into a compiled form (names interned, rules in the
+/// order the generated `#[validate(..)]` attributes list them, defaults worked out), and
+/// [`Validator::validate`] runs a document through the runtime's own
+/// [`parse_document`](specmint_runtime::document::parse_document): the same size, byte
+/// order mark, UTF-8, strict JSON and forbidden-key steps as the generated validator, a typed
+/// read that makes the calls serde's derive (and the generated hand-written `Deserialize`
+/// impls) make, and then the same rule functions of `specmint_runtime::rules` that
+/// `#[derive(Validate)]` calls. Codes, paths, messages and their order are therefore the
+/// generated validator's; `tests/interpret.rs` in the root crate proves it on every case of
+/// every bundled spec's corpus.
+///
+/// How it fits `parse_document`, which wants a `DeserializeOwned` type: the document is read
+/// into a tree of values by an `Interpreted` value whose `Deserialize` finds the
+/// compiled spec in a thread-local slot that [`Validator::validate`] fills for the duration of
+/// the call.
+///
+/// Limits: violation codes and the names in paths are `&'static str` in the runtime, so the
+/// spec's names are interned once per distinct string for the life of the process (a handful
+/// of bytes per name, not per document). Inside a union's members, serde's derive reads from
+/// its private buffered `Content`; the interpreter reads the same members from a
+/// `serde_json::Value`, so there a struct given as an array is refused, where serde's derive
+/// would read the array as the struct's fields in order.
+///
+/// ```
+/// let md = "# Note v1\n\n## Fields of a `note`\n\n\
+///     | Field | Type | Required | Meaning |\n|---|---|---|---|\n\
+///     | `title` | non-blank string | ✔ | The title. |\n\n\
+///     ## Error codes\n\n| Code | When |\n|---|---|\n\
+///     | `bad_note` | Not the shape. |\n| `blank` | Blank. |\n";
+/// let toml = "[spec]\nroot = \"note\"\n\n[errors]\nenum = \"NoteError\"\n\
+///     parse = \"bad_note\"\nnon_blank = \"blank\"\n";
+/// let source = specmint_codegen::SpecSource {
+///     name: "note".into(),
+///     md_path: "spec/note.md".into(),
+///     md: md.into(),
+///     toml_path: "spec/note.toml".into(),
+///     toml: toml.into(),
+/// };
+/// let spec = specmint_codegen::load(&source).unwrap();
+/// let validator = specmint_codegen::Validator::new(&spec);
+/// let report = validator.validate(br#"{"title": " "}"#).unwrap_err();
+/// assert_eq!(report.to_string(), "`title` must not be blank");
+/// assert_eq!(validator.validate(br#"{"title": "a"}"#).unwrap(), r#"{"title":"a"}"#);
+/// let shape = validator.validate(br#"{"title": 1}"#).unwrap_err();
+/// assert_eq!(
+///     shape.to_string(),
+///     "invalid type: integer `1`, expected a string at line 1 column 11"
+/// );
+/// //! ```
 #[derive(Clone, Debug)]
 pub struct Validator {
     compiled: Arc<Compiled>,

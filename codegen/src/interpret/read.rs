@@ -273,6 +273,9 @@ impl<'de> Visitor<'de> for ObjectSeed<'_> {
     }
 }
 
+/// The members of an open object its table does not list, in document order.
+type OpenMembers = Vec<(String, Json)>;
+
 /// The members of a derived struct: each key once (`duplicate field`), an unknown key
 /// refused unless `open` (then kept), an absent one read as its default or refused
 /// (`missing field`, the first in table order).
@@ -282,7 +285,7 @@ fn members<'de, A: MapAccess<'de>>(
     fields: &[Field],
     open: bool,
     mut map: A,
-) -> Result<(Vec<Node>, Vec<(String, Json)>), A::Error> {
+) -> Result<(Vec<Node>, OpenMembers), A::Error> {
     let mut slots: Vec<Option<Node>> = vec![None; fields.len()];
     let mut others = Vec::new();
     while let Some(key) = map.next_key_seed(KeySeed { keys, open })? {
