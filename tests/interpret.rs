@@ -94,3 +94,108 @@ fn a_validator_can_be_shared_between_threads() {
         assert_eq!(verdict, b.validate(packet, None));
     }
 }
+
+/// Every document one edit away from `doc`: each member (at any depth) replaced by a value
+/// of each JSON type or removed, each object given an unknown member, each array given a
+/// wrong-typed item.
+fn mutations(doc: &Value) -> Vec<Value> {
+    let replacements = [
+        Value::Null,
+        serde_json::json!(true),
+        serde_json::json!(-1),
+        serde_json::json!(1.5),
+        serde_json::json!(4_294_967_296u64),
+        serde_json::json!("x"),
+        serde_json::json!([]),
+        serde_json::json!({}),
+        serde_json::json!([{}]),
+    ];
+    let mut out = Vec::new();
+    let mut pointers = Vec::new();
+    collect_pointers(doc, String::new(), &mut pointers);
+    for pointer in pointers {
+        let target = doc.pointer(&pointer).unwrap();
+        for r in &replacements {
+            let mut edited = doc.clone();
+            *edited.pointer_mut(&pointer).unwrap() = r.clone();
+            out.push(edited);
+        }
+        match target {
+            Value::Object(_) => {
+                let mut edited = doc.clone();
+                edited.pointer_mut(&pointer).unwrap()["zz_unknown"] = serde_json::json!(1);
+                out.push(edited);
+            }
+            Value::Array(_) => {
+                let mut edited = doc.clone();
+                let list = edited
+                    .pointer_mut(&pointer)
+                    .unwrap()
+                    .as_array_mut()
+                    .unwrap();
+                list.push(serde_json::json!(7));
+                out.push(edited);
+            }
+            _ => {}
+        }
+        if let Some((parent, key)) = pointer.rsplit_once('/') {
+            let mut edited = doc.clone();
+            match edited.pointer_mut(parent).unwrap() {
+                Value::Object(members) => {
+                    members.remove(key);
+                }
+                Value::Array(items) => {
+                    items.remove(key.parse::<usize>().unwrap());
+                }
+                _ => unreachable!(),
+            }
+            out.push(edited);
+        }
+    }
+    out
+}
+
+fn collect_pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(members) => {
+            for (k, v) in members {
+                let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                out.push(p.clone());
+                collect_pointers(v, p, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let p = format!("{at}/{i}");
+                out.push(p.clone());
+                collect_pointers(v, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn the_interpreter_and_the_generated_validator_agree_one_edit_away_from_every_valid_case() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for b in bundled::ALL {
+        let interpreter = interpreter(b);
+        for case in cases(b).iter().filter(|c| c["valid"] == true) {
+            for edited in mutations(&case["document"]) {
+                total += 1;
+                let input = serde_json::to_vec(&edited).unwrap();
+                if let Err(why) = compare(b, &interpreter, &input) {
+                    failures.push(format!("{} {}: {why}", b.module, case["id"]));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    assert!(total > 10_000, "{total} edited documents");
+}

@@ -533,20 +533,7 @@ impl<'s> Builder<'s> {
     }
 
     fn union(&mut self, u: &'s model::Union) -> Union {
-        let tokens: Vec<String> = u
-            .variants
-            .iter()
-            .map(|v| format!("`{}`", v.tag_value))
-            .collect();
-        let expecting = if u.short_form {
-            format!(
-                "a tagged `{}` object or one of {}",
-                u.name,
-                tokens.join(", ")
-            )
-        } else {
-            format!("a `{}` object tagged by `{}`", u.name, u.tag)
-        };
+        let (expecting, unknown) = u.reader_texts();
         let variants = u
             .variants
             .iter()
@@ -562,11 +549,7 @@ impl<'s> Builder<'s> {
             .collect();
         Union {
             expecting: intern(&expecting),
-            unknown: format!(
-                "unknown {} `{{}}`, expected one of {}",
-                u.name,
-                tokens.join(", ")
-            ),
+            unknown,
             tag: intern(&u.tag),
             short_form: u.short_form,
             tag_values: intern_list(u.variants.iter().map(|v| v.tag_value.as_str())),
