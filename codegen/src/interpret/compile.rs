@@ -9,7 +9,7 @@ use specmint_runtime::document::{self, DocumentSpec};
 use specmint_runtime::rules::{Fold, Pair, Pattern};
 
 use super::node::{EnumValue, Node};
-use crate::model::{self, Base, DefaultValue, FieldRules, Spec, TypeDef};
+use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef};
 
 /// `s` with a `'static` lifetime, stored once per distinct string for the process (the
 /// runtime's codes and path names are `&'static str`).
@@ -256,6 +256,19 @@ impl Compiled {
             index,
             defaults: BTreeMap::new(),
         };
+        for rule in &spec.rules {
+            // Where each declared rule kind runs; a kind added to the model is a compile
+            // error here until the interpreter runs it too.
+            match rule.kind {
+                RuleKind::Unique => {}           // Rule::Unique, Rule::UniqueBy
+                RuleKind::NotEqual => {}         // StructRule::NotEqual
+                RuleKind::Contradiction => {}    // Rule::Contradiction
+                RuleKind::NotContains => {}      // StructRule::NotContains
+                RuleKind::Digest => {}           // StructRule::Digest
+                RuleKind::MaxItemsPerGroup => {} // Rule::MaxItemsPerGroup
+                RuleKind::DocumentBytes => {}    // StructRule::MaxJsonBytes
+            }
+        }
         let types = spec.types.iter().map(|t| b.type_def(t)).collect();
         Compiled {
             types,
@@ -376,8 +389,21 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// The shape of a Type cell. Every part of [`model::TypeRef`] is named: one a new
+    /// spec-format feature adds is a compile error here until the interpreter reads it (the
+    /// text checks of `non_blank`, `literal`, `pattern` and `relative_path` arrive as field
+    /// rules).
     fn ty(&self, ty: &model::TypeRef) -> Ty {
-        let base = match &ty.base {
+        let model::TypeRef {
+            base,
+            array,
+            nullable: _,
+            non_blank: _,
+            literal: _,
+            pattern: _,
+            relative_path: _,
+        } = ty;
+        let base = match base {
             Base::String => BaseTy::String,
             Base::Bool => BaseTy::Bool,
             Base::U32 => BaseTy::U32,
@@ -392,7 +418,7 @@ impl<'s> Builder<'s> {
         };
         Ty {
             base,
-            array: ty.array,
+            array: *array,
         }
     }
 
@@ -446,7 +472,23 @@ impl<'s> Builder<'s> {
         node
     }
 
+    /// An object with its struct rules. Every part of [`model::Object`] is named: a new
+    /// object-level rule is a compile error here until the interpreter runs it.
     fn object(&mut self, o: &'s model::Object) -> Object {
+        let model::Object {
+            name: _,
+            rust_name: _,
+            doc: _,
+            fields: _,
+            not_equal: _,
+            max_json_bytes: _,
+            not_contains: _,
+            digest: _,
+            selector: _,
+            defaultable: _,
+            synthesized: _,
+            open: _,
+        } = o;
         let place = if o.selector.is_some() {
             Place::Selector
         } else {
@@ -557,7 +599,20 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// A member. Every part of [`model::Field`] is named: a new one is a compile error here
+    /// until the interpreter reads it.
     fn field(&mut self, f: &'s model::Field, place: Place, owner: Option<&model::Object>) -> Field {
+        let model::Field {
+            key: _,
+            rust_name: _,
+            ty: _,
+            required: _,
+            default: _,
+            doc: _,
+            rules: _,
+            absent_is_empty: _,
+            always_written: _,
+        } = f;
         let absent = self.absent(f, place);
         let skip = self.skip(f, place);
         let rules = match owner {
