@@ -90,12 +90,15 @@ fn config_copies_the_schemas_to_a_stable_directory_when_asked() {
     let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");
     Config::new().spec_dir(&spec).out_dir(&out).emit().unwrap();
     assert!(!schemas.exists(), "no schema_dir: nothing outside out_dir");
-    Config::new()
-        .spec_dir(&spec)
-        .out_dir(&out)
-        .schema_dir(&schemas)
-        .emit()
-        .unwrap();
+    let with_schema_dir = || {
+        Config::new()
+            .spec_dir(&spec)
+            .out_dir(&out)
+            .schema_dir(&schemas)
+            .emit()
+            .unwrap()
+    };
+    with_schema_dir();
     let mut names: Vec<String> = std::fs::read_dir(&schemas)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -120,12 +123,7 @@ fn config_copies_the_schemas_to_a_stable_directory_when_asked() {
     // Unchanged schemas are not rewritten.
     let mtime = |p: &std::path::Path| std::fs::metadata(p).unwrap().modified().unwrap();
     let before = mtime(&schemas.join(&names[0]));
-    Config::new()
-        .spec_dir(&spec)
-        .out_dir(&out)
-        .schema_dir(&schemas)
-        .emit()
-        .unwrap();
+    with_schema_dir();
     assert_eq!(mtime(&schemas.join(&names[0])), before);
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_dir_all(schemas.parent().unwrap()).unwrap();
