@@ -28,6 +28,7 @@ mod check;
 mod corpus;
 mod diag;
 mod growth;
+mod interpret;
 mod markdown;
 mod mermaid;
 pub mod model;
@@ -43,6 +44,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Diagnostic, Diagnostics, Pos};
+pub use interpret::Validator;
 
 /// One spec's two files, as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,6 +154,12 @@ pub fn generate(
     Ok(files)
 }
 
+/// The JSON Schema of one checked spec: the text [`generate`] writes to
+/// `schema/<name>.schema.json`.
+pub fn emit_schema(spec: &model::Spec) -> String {
+    schema::emit(spec)
+}
+
 /// Reads every `<name>.md` in `dir` with its `<name>.toml`, sorted by name. Paths are
 /// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is a spec only
 /// when it has a field table (`Field | Type | Required | Meaning`): then its `toml` is empty
@@ -256,6 +264,14 @@ pub fn check_dir(root: &Path, files: &BTreeMap<String, String>) -> Vec<String> {
     out
 }
 
+/// The `schema/<name>.schema.json` files of [`generate`]'s output, as `<name>.schema.json`.
+fn schemas_only(files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    files
+        .iter()
+        .filter_map(|(rel, text)| Some((rel.strip_prefix("schema/")?.to_owned(), text.clone())))
+        .collect()
+}
+
 /// Why [`Config::run`] failed.
 #[derive(Debug)]
 pub enum Error {
@@ -293,6 +309,7 @@ impl From<io::Error> for Error {
 pub struct Config {
     spec_dir: PathBuf,
     out_dir: Option<PathBuf>,
+    schema_dir: Option<PathBuf>,
     options: Options,
 }
 
@@ -308,6 +325,7 @@ impl Config {
         Config {
             spec_dir: PathBuf::from("spec"),
             out_dir: None,
+            schema_dir: None,
             options: Options::default(),
         }
     }
@@ -336,6 +354,33 @@ impl Config {
         self
     }
 
+    /// Also copies each spec's JSON Schema to `dir/<name>.schema.json`, a path that does not
+    /// change between builds (`OUT_DIR` does), for tools outside cargo: a Python or
+    /// TypeScript consumer, a schema registry, a test of another language. A relative `dir`
+    /// is relative to the package root (where cargo runs `build.rs`). Files are rewritten
+    /// only when their contents change; schemas of specs since removed are left in place.
+    ///
+    /// This is the one place a build script using [`Config`] writes outside `OUT_DIR`, and
+    /// only when asked: commit the directory (and check it in CI with
+    /// `specmint generate --check`) or ignore it.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// if let Err(e) = specmint_codegen::Config::new()
+    ///     .spec_dir("spec")
+    ///     .schema_dir("schemas")
+    ///     .run()
+    /// {
+    ///     eprintln!("{e}");
+    ///     std::process::exit(1);
+    /// }
+    /// // schemas/<name>.schema.json now holds each spec's schema.
+    /// ```
+    pub fn schema_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.schema_dir = Some(dir.into());
+        self
+    }
+
     /// Generates and writes the files. Prints `cargo:rerun-if-changed` for the directory and
     /// each spec file, and nothing else: every problem is in the `Err`, whose `Display` is
     /// each diagnostic once (`spec/<name>.md:LINE:COL: error: ..` and its hint), for the
@@ -358,6 +403,9 @@ impl Config {
         }
         let files = generate(&sources, &self.options).map_err(Error::Spec)?;
         write_if_changed(&out_dir, &files)?;
+        if let Some(dir) = &self.schema_dir {
+            write_if_changed(dir, &schemas_only(&files))?;
+        }
         Ok(())
     }
 }

@@ -106,3 +106,49 @@ fn config_writes_the_bundled_specs_and_reports_problems() {
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_dir_all(&bad).unwrap();
 }
+
+#[test]
+fn config_copies_the_schemas_to_a_stable_directory_when_asked() {
+    let out = temp("config-out");
+    let schemas = temp("config-schemas").join("schemas");
+    let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    Config::new().spec_dir(&spec).out_dir(&out).run().unwrap();
+    assert!(!schemas.exists(), "no schema_dir: nothing outside out_dir");
+    let with_schema_dir = || {
+        Config::new()
+            .spec_dir(&spec)
+            .out_dir(&out)
+            .schema_dir(&schemas)
+            .run()
+            .unwrap()
+    };
+    with_schema_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&schemas)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "action_envelope.schema.json",
+            "task_envelope.schema.json",
+            "task_packet.schema.json",
+            "taskpack.schema.json",
+        ]
+    );
+    for name in &names {
+        assert_eq!(
+            std::fs::read(schemas.join(name)).unwrap(),
+            std::fs::read(out.join("schema").join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    // Unchanged schemas are not rewritten.
+    let mtime = |p: &std::path::Path| std::fs::metadata(p).unwrap().modified().unwrap();
+    let before = mtime(&schemas.join(&names[0]));
+    with_schema_dir();
+    assert_eq!(mtime(&schemas.join(&names[0])), before);
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_dir_all(schemas.parent().unwrap()).unwrap();
+}
