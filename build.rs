@@ -14,8 +14,8 @@ fn main() {
         .derive_path(options.derive_path)
         .out_dir(out_dir)
         .run();
-    if let Err(diagnostics) = result {
-        eprintln!("{diagnostics}");
+    if let Err(e) = result {
+        eprintln!("{e}");
         std::process::exit(1);
     }
 }

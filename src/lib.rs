@@ -23,6 +23,7 @@ pub use specmint_macros::Validate;
 pub use specmint_runtime as runtime;
 pub use specmint_runtime::{Report, Validate, Violation};
 
+mod atomic_file;
 mod bundle;
 pub mod bundled;
 pub mod store;

@@ -1,8 +1,8 @@
 //! The `specmint` command line: a thin layer over the library.
 //!
 //! ```text
-//! specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
-//! specmint schema <TYPE>
+//! specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]
+//! specmint schema [--spec DIR] <TYPE>
 //! specmint generate [--spec DIR] [--out DIR] [--check]
 //! specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
 //! specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
@@ -11,20 +11,20 @@
 //! Exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{check_size, extracted_range, locate, locate_key};
-use specmint::Violation;
+use specmint::runtime::document::{check_size, extracted_range, locate, locate_key, DocumentSpec};
+use specmint::{Report, Violation};
 
 mod cli;
-use cli::{read_input, Format, UsageError};
+use cli::{read_input, CliError, Format, UsageError};
 
 const USAGE: &str = "\
 usage:
-  specmint validate <TYPE> <FILE|-> [--format human|json] [--max-input-bytes N]
-  specmint schema <TYPE>
+  specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]
+  specmint schema [--spec DIR] <TYPE>
   specmint generate [--spec DIR] [--out DIR] [--check]
   specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
   specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
@@ -40,51 +40,203 @@ usage:
   specmint task bind --store DB ID --ledger FILE
   specmint taskpack convert IN OUT [--max-inline-bytes N]
   specmint taskpack conformance FILE [--format human|json]
-  specmint --help
+  specmint taskpack pack ID --out FILE [--store DIR] [--flat] [--kind handoff|receipt]
+                        [--ask 'WHAT|ACCEPT[|WHY]']... [--check 'CHECK[|HOW]']...
+                        [--attach PATH...] [--actor NAME] [--machine NAME] [--note TEXT]
+  specmint taskpack land FILE [--store DIR] [--trust-machine-facts]
+  specmint taskpack merge RECEIPT --into ID [--store DIR]
+  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
+                        [--id ID] [--file FILE|-] [--store DIR]
+  specmint passport show ID [--store DIR]
+  specmint passport list [--store DIR]
+  specmint <COMMAND> --help
+  specmint --help | --version
 
-envelope and task commands take --format human|json
+envelope, task, passport and taskpack land/merge commands take --format human|json
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
+
+/// What `validate` and `schema` say about TYPE.
+const TYPE_HELP: &str = "\
+TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case
+      (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(code) => ExitCode::from(code),
-        Err(UsageError(message)) => {
+        Err(CliError::Usage(message)) => {
             eprintln!("specmint: {message}");
             eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Failure(message)) => {
+            eprintln!("specmint: {message}");
             ExitCode::from(2)
         }
     }
 }
 
-fn run(args: &[String]) -> Result<u8, UsageError> {
-    match args.first().map(String::as_str) {
-        Some("validate") => validate(&args[1..]),
-        Some("schema") => schema(&args[1..]),
-        Some("generate") => generate(&args[1..]),
-        Some("handoff") => cli::handoff::run(&args[1..]),
-        Some("mcp") => cli::mcp::run(&args[1..]),
-        Some("envelope") => cli::envelope::run(&args[1..]),
-        Some("task") => cli::task::run(&args[1..]),
-        Some("taskpack") => cli::taskpack::run(&args[1..]),
+fn run(args: &[String]) -> Result<u8, CliError> {
+    let command = args.first().map(String::as_str);
+    if let Some(command) = command.filter(|c| !c.starts_with('-')) {
+        if args[1..].iter().any(|a| a == "--help" || a == "-h") {
+            return command_help(command);
+        }
+    }
+    Ok(match command {
+        Some("validate") => validate(&args[1..])?,
+        Some("schema") => schema(&args[1..])?,
+        Some("generate") => generate(&args[1..])?,
+        Some("handoff") => cli::handoff::run(&args[1..])?,
+        Some("mcp") => cli::mcp::run(&args[1..])?,
+        Some("envelope") => cli::envelope::run(&args[1..])?,
+        Some("task") => cli::task::run(&args[1..])?,
+        Some("taskpack") => cli::taskpack::run(&args[1..])?,
+        Some("passport") => cli::passport::run(&args[1..])?,
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
-            Ok(0)
+            0
         }
-        Some(other) => Err(UsageError(format!("unknown command `{other}`"))),
-        None => Err(UsageError("missing command".to_owned())),
+        Some("--version" | "-V") => {
+            println!("specmint {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some(other) => return Err(CliError::Usage(format!("unknown command `{other}`"))),
+        None => return Err(CliError::Usage("missing command".to_owned())),
+    })
+}
+
+/// `specmint COMMAND --help`: the usage lines of that command.
+fn command_help(command: &str) -> Result<u8, CliError> {
+    let prefix = format!("  specmint {command} ");
+    // A command's lines, each with the deeper-indented lines that continue it.
+    let mut lines: Vec<&str> = Vec::new();
+    let mut in_command = false;
+    for line in USAGE.lines() {
+        if line.starts_with("  specmint ") || !line.starts_with("    ") {
+            in_command = line.starts_with(&prefix);
+        }
+        if in_command {
+            lines.push(line);
+        }
+    }
+    if lines.is_empty() {
+        return Err(CliError::Usage(format!("unknown command `{command}`")));
+    }
+    println!("usage:\n{}", lines.join("\n"));
+    if matches!(command, "validate" | "schema") {
+        println!("\n{TYPE_HELP}\nbundled: {}", bundled::names().join(" | "));
+    }
+    if command == "validate" {
+        println!(
+            "\nSeveral FILEs are judged in order, one result each (a JSON object per line with\n\
+             --format json); the exit status is the worst: 0 all valid, 1 one invalid, 2 one\n\
+             could not be read."
+        );
+    }
+    println!("\nexit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error");
+    Ok(0)
+}
+
+/// The document type a command works on: a bundled spec, or a spec of a `--spec` directory
+/// read from its model at run time.
+enum DocType {
+    Bundled(&'static Bundled),
+    Own {
+        name: String,
+        spec: Box<specmint_codegen::model::Spec>,
+        validator: specmint_codegen::Validator,
+    },
+}
+
+impl DocType {
+    /// Finds TYPE among the bundled specs, or with `spec_dir` among that directory's specs
+    /// (each `<stem>.md` is TYPE `<stem>` in kebab case).
+    fn find(spec_dir: Option<&Path>, name: Option<&String>) -> Result<DocType, CliError> {
+        let Some(dir) = spec_dir else {
+            let known = bundled::names().join(", ");
+            let name =
+                name.ok_or_else(|| CliError::Usage(format!("missing TYPE (one of: {known})")))?;
+            return bundled::find(name).map(DocType::Bundled).ok_or_else(|| {
+                CliError::Usage(format!("unknown TYPE `{name}` (one of: {known})"))
+            });
+        };
+        let display = dir.display().to_string();
+        let sources = specmint_codegen::read_spec_dir(dir, &display)
+            .map_err(|e| CliError::Failure(format!("cannot read specs in `{display}`: {e}")))?;
+        let kebab = |stem: &str| stem.replace('_', "-");
+        let known: Vec<String> = sources.iter().map(|s| kebab(&s.name)).collect();
+        let known = if known.is_empty() {
+            format!("`{display}` holds no spec")
+        } else {
+            format!("specs in `{display}`: {}", known.join(", "))
+        };
+        let name = name.ok_or_else(|| CliError::Usage(format!("missing TYPE ({known})")))?;
+        let source = sources
+            .iter()
+            .find(|s| kebab(&s.name) == *name)
+            .ok_or_else(|| CliError::Usage(format!("unknown TYPE `{name}` ({known})")))?;
+        let spec = specmint_codegen::load(source).map_err(|d| CliError::Failure(d.to_string()))?;
+        Ok(DocType::Own {
+            name: name.clone(),
+            validator: specmint_codegen::Validator::new(&spec),
+            spec: Box::new(spec),
+        })
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            DocType::Bundled(b) => b.cli_name,
+            DocType::Own { name, .. } => name,
+        }
+    }
+
+    fn document(&self) -> &DocumentSpec {
+        match self {
+            DocType::Bundled(b) => b.document,
+            DocType::Own { validator, .. } => validator.document(),
+        }
+    }
+
+    /// Parses and validates `input` read under an input size limit of `limit` bytes.
+    fn validate(&self, input: &[u8], limit: usize) -> Result<String, Report> {
+        match self {
+            DocType::Bundled(b) => b.validate(input, Some(limit)),
+            DocType::Own { validator, .. } => {
+                validator.validate_with(input, &validator.document().with_max_input_bytes(limit))
+            }
+        }
+    }
+
+    fn schema(&self) -> String {
+        match self {
+            DocType::Bundled(b) => b.json_schema.to_owned(),
+            DocType::Own { spec, .. } => specmint_codegen::emit_schema(spec),
+        }
     }
 }
 
-fn find_type(name: Option<&String>) -> Result<&'static Bundled, UsageError> {
-    let known = bundled::names().join(", ");
-    let name = name.ok_or_else(|| UsageError(format!("missing TYPE (one of: {known})")))?;
-    bundled::find(name)
-        .ok_or_else(|| UsageError(format!("unknown TYPE `{name}` (one of: {known})")))
+/// Reads `--spec DIR` out of `args` (the last one wins): the directory and the other args.
+fn spec_option(args: &[String]) -> Result<(Option<PathBuf>, Vec<String>), CliError> {
+    let mut dir = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg == "--spec" {
+            let value = it
+                .next()
+                .ok_or_else(|| CliError::Usage("--spec takes a directory".to_owned()))?;
+            dir = Some(PathBuf::from(value));
+        } else {
+            rest.push(arg.clone());
+        }
+    }
+    Ok((dir, rest))
 }
 
-fn validate(args: &[String]) -> Result<u8, UsageError> {
+fn validate(args: &[String]) -> Result<u8, CliError> {
+    let (spec_dir, args) = spec_option(args)?;
     let mut positional = Vec::new();
     let mut format = Format::Human;
     let mut max_input_bytes = None;
@@ -94,30 +246,62 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
             "--format" => format = Format::parse(rest.next())?,
             "--max-input-bytes" => max_input_bytes = Some(cli::count(arg, rest.next())?),
             flag if flag.starts_with("--") => {
-                return Err(UsageError(format!("unknown option `{flag}`")))
+                return Err(CliError::Usage(format!("unknown option `{flag}`")))
             }
             _ => positional.push(arg),
         }
     }
-    let bundled = find_type(positional.first().copied())?;
-    let file = positional
-        .get(1)
-        .ok_or_else(|| UsageError("missing FILE (or `-` for stdin)".to_owned()))?;
-    if positional.len() > 2 {
-        return Err(UsageError(format!(
-            "unexpected argument `{}`",
-            positional[2]
-        )));
+    let ty = match DocType::find(spec_dir.as_deref(), positional.first().copied()) {
+        Err(CliError::Failure(message)) if format == Format::Json => {
+            print_failure(&serde_json::json!({ "error": { "kind": "spec", "message": message } }))?;
+            return Ok(2);
+        }
+        found => found?,
+    };
+    let files = &positional[1..];
+    if files.is_empty() {
+        return Err(CliError::Usage(
+            "missing FILE (or `-` for stdin)".to_owned(),
+        ));
     }
+    let limit = max_input_bytes.unwrap_or(ty.document().max_input_bytes);
+    let mut worst = 0;
+    for file in files {
+        let status = match validate_file(&ty, file, limit, format) {
+            Ok(status) => status,
+            Err(UsageError(message)) => {
+                match format {
+                    Format::Json => print_failure(&serde_json::json!({
+                        "file": file,
+                        "type": ty.name(),
+                        "error": { "kind": "io", "message": message },
+                    }))?,
+                    Format::Human => eprintln!("specmint: {message}"),
+                }
+                2
+            }
+        };
+        worst = worst.max(status);
+    }
+    Ok(worst)
+}
+
+/// One JSON error object on stdout (`--format json`).
+fn print_failure(error: &serde_json::Value) -> Result<(), CliError> {
+    writeln!(std::io::stdout().lock(), "{error}")
+        .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))
+}
+
+/// Judges one file and prints its verdict: 0 valid, 1 invalid; `Err` when it cannot be read.
+fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, UsageError> {
     // Read at most one byte over the limit, so an oversized input is refused without being
     // held in memory; the rest is only counted, for the violation's `measured`.
-    let limit = max_input_bytes.unwrap_or(bundled.document.max_input_bytes);
     let (display, input, total) = read_input(file, limit)?;
+    let document = ty.document().with_max_input_bytes(limit);
     let verdict = if total > input.len() as u64 {
-        let document = bundled.document.with_max_input_bytes(limit);
         check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
     } else {
-        bundled.validate(&input, max_input_bytes)
+        ty.validate(&input, limit)
     };
     let violations = verdict
         .as_ref()
@@ -126,14 +310,14 @@ fn validate(args: &[String]) -> Result<u8, UsageError> {
     let text = String::from_utf8_lossy(&input);
     let located: Vec<Located> = violations
         .iter()
-        .map(|v| Located::new(v, &text, bundled))
+        .map(|v| Located::new(v, &text, &document))
         .collect();
     let mut stdout = std::io::stdout().lock();
     let written = match format {
-        Format::Json => writeln!(stdout, "{}", json_verdict(bundled, &located)),
-        Format::Human => human_verdict(&mut stdout, bundled, &display, &located),
+        Format::Json => writeln!(stdout, "{}", json_verdict(ty.name(), &display, &located)),
+        Format::Human => human_verdict(&mut stdout, ty.name(), &display, &located),
     };
-    written.map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    written.map_err(|e| cli::failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.is_ok() { 0 } else { 1 })
 }
 
@@ -144,19 +328,19 @@ struct Located<'a> {
 }
 
 impl<'a> Located<'a> {
-    fn new(violation: &'a Violation, input: &str, bundled: &Bundled) -> Self {
+    fn new(violation: &'a Violation, input: &str, document: &DocumentSpec) -> Self {
         // A document cut out of surrounding prose was judged on that slice: find the position
         // in the slice, then move it to where the slice starts in the input.
-        let range = extracted_range(input, bundled.document).unwrap_or(0..input.len());
+        let range = extracted_range(input, document).unwrap_or(0..input.len());
         let slice = &input[range.clone()];
         // A forbidden key points at the key itself. (A spec without its own code for forbidden
         // keys reports them with its parse code, so the key's name decides, not the code.)
         let last_key = violation.pointer.rsplit('/').next().unwrap_or_default();
-        let forbidden = violation.code == bundled.document.forbidden_key_code
-            && bundled.document.forbidden_keys.contains(&last_key);
+        let forbidden = violation.code == document.forbidden_key_code
+            && document.forbidden_keys.contains(&last_key);
         let in_slice = if forbidden {
             locate_key(slice, &violation.pointer)
-        } else if violation.code == bundled.document.parse_error_code {
+        } else if violation.code == document.parse_error_code {
             serde_json_position(&violation.message).or_else(|| nearest(slice, &violation.pointer))
         } else {
             nearest(slice, &violation.pointer)
@@ -198,7 +382,7 @@ fn serde_json_position(message: &str) -> Option<(usize, usize)> {
     Some((line.parse().ok()?, column.parse::<usize>().ok()?.max(1)))
 }
 
-fn json_verdict(bundled: &Bundled, located: &[Located]) -> String {
+fn json_verdict(type_name: &str, file: &str, located: &[Located]) -> String {
     let errors: Vec<serde_json::Value> = located
         .iter()
         .map(|l| {
@@ -223,13 +407,18 @@ fn json_verdict(bundled: &Bundled, located: &[Located]) -> String {
             error
         })
         .collect();
-    serde_json::json!({ "valid": located.is_empty(), "type": bundled.cli_name, "errors": errors })
-        .to_string()
+    serde_json::json!({
+        "valid": located.is_empty(),
+        "type": type_name,
+        "file": file,
+        "errors": errors,
+    })
+    .to_string()
 }
 
 fn human_verdict(
     out: &mut impl Write,
-    bundled: &Bundled,
+    type_name: &str,
     display: &str,
     located: &[Located],
 ) -> std::io::Result<()> {
@@ -242,22 +431,23 @@ fn human_verdict(
         writeln!(out, "error[{}]: {}", v.code, v.message)?;
     }
     match located.len() {
-        0 => writeln!(out, "{display}: valid {}", bundled.cli_name),
-        1 => writeln!(out, "{display}: invalid {} (1 error)", bundled.cli_name),
-        n => writeln!(out, "{display}: invalid {} ({n} errors)", bundled.cli_name),
+        0 => writeln!(out, "{display}: valid {type_name}"),
+        1 => writeln!(out, "{display}: invalid {type_name} (1 error)"),
+        n => writeln!(out, "{display}: invalid {type_name} ({n} errors)"),
     }
 }
 
-fn schema(args: &[String]) -> Result<u8, UsageError> {
-    let bundled = find_type(args.first())?;
+fn schema(args: &[String]) -> Result<u8, CliError> {
+    let (spec_dir, args) = spec_option(args)?;
+    let ty = DocType::find(spec_dir.as_deref(), args.first())?;
     if let Some(extra) = args.get(1) {
-        return Err(UsageError(format!("unexpected argument `{extra}`")));
+        return Err(CliError::Usage(format!("unexpected argument `{extra}`")));
     }
-    print!("{}", bundled.json_schema);
+    print!("{}", ty.schema());
     Ok(0)
 }
 
-fn generate(args: &[String]) -> Result<u8, UsageError> {
+fn generate(args: &[String]) -> Result<u8, CliError> {
     let mut spec_dir = PathBuf::from(specmint::SPEC_DIR);
     let mut out_dir = PathBuf::from(specmint::GENERATED_DIR);
     let mut check = false;
@@ -268,19 +458,19 @@ fn generate(args: &[String]) -> Result<u8, UsageError> {
             "--spec" | "--out" => {
                 let dir = rest
                     .next()
-                    .ok_or_else(|| UsageError(format!("{arg} takes a directory")))?;
+                    .ok_or_else(|| CliError::Usage(format!("{arg} takes a directory")))?;
                 if arg == "--spec" {
                     spec_dir = dir.into()
                 } else {
                     out_dir = dir.into()
                 }
             }
-            other => return Err(UsageError(format!("unexpected argument `{other}`"))),
+            other => return Err(CliError::Usage(format!("unexpected argument `{other}`"))),
         }
     }
     let display_prefix = spec_dir.display().to_string();
     let sources = specmint_codegen::read_spec_dir(&spec_dir, &display_prefix).map_err(|e| {
-        UsageError(format!(
+        CliError::Failure(format!(
             "cannot read specs in `{}`: {e}",
             spec_dir.display()
         ))
@@ -301,11 +491,20 @@ fn generate(args: &[String]) -> Result<u8, UsageError> {
         for path in &drifted {
             println!("{}: out of date", out_dir.join(path).display());
         }
-        println!("run `specmint generate` to refresh {}", out_dir.display());
+        // The command that refreshes exactly what was checked: the flags that were not the
+        // defaults, repeated.
+        let mut command = "specmint generate".to_owned();
+        if spec_dir != Path::new(specmint::SPEC_DIR) {
+            command += &format!(" --spec {}", spec_dir.display());
+        }
+        if out_dir != Path::new(specmint::GENERATED_DIR) {
+            command += &format!(" --out {}", out_dir.display());
+        }
+        println!("run `{command}` to refresh {}", out_dir.display());
         return Ok(1);
     }
     specmint_codegen::write_if_changed(&out_dir, &files)
-        .map_err(|e| UsageError(format!("cannot write `{}`: {e}", out_dir.display())))?;
+        .map_err(|e| CliError::Failure(format!("cannot write `{}`: {e}", out_dir.display())))?;
     println!("{}: wrote {} files", out_dir.display(), files.len());
     Ok(0)
 }

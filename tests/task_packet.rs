@@ -34,7 +34,7 @@ fn minimal_packet_is_valid_and_round_trips_to_itself_tagged() {
     assert_eq!(code, 0, "{verdict}");
     assert_eq!(
         verdict,
-        serde_json::json!({"valid": true, "type": "task-packet", "errors": []})
+        serde_json::json!({"valid": true, "type": "task-packet", "file": "<stdin>", "errors": []})
     );
 }
 

@@ -9,21 +9,26 @@
 //! The front door is [`Config`] (for `build.rs`), [`generate`] and [`load`], and the
 //! [`Diagnostics`] they report; the checked model lives in [`model`].
 //!
-//! In `build.rs`:
+//! In `build.rs` (the one recipe, as in the README: each problem printed once, no panic):
 //!
 //! ```no_run
-//! specmint_codegen::Config::new()
-//!     .spec_dir("spec")
-//!     .emit()
-//!     .unwrap_or_else(|e| panic!("{e}"));
+//! fn main() {
+//!     if let Err(e) = specmint_codegen::Config::new().spec_dir("spec").run() {
+//!         eprintln!("{e}"); // spec/<name>.md:LINE:COL: error: ... / hint: ...
+//!         std::process::exit(1);
+//!     }
+//! }
 //! ```
 
 #![deny(missing_docs)]
+// The build.rs recipe above is a whole file, `fn main` included: users copy it as it is.
+#![allow(clippy::needless_doctest_main)]
 
 mod check;
 mod corpus;
 mod diag;
 mod growth;
+mod interpret;
 mod markdown;
 mod mermaid;
 pub mod model;
@@ -39,6 +44,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Diagnostic, Diagnostics, Pos};
+pub use interpret::Validator;
 
 /// One spec's two files, as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,9 +154,17 @@ pub fn generate(
     Ok(files)
 }
 
+/// The JSON Schema of one checked spec: the text [`generate`] writes to
+/// `schema/<name>.schema.json`.
+pub fn emit_schema(spec: &model::Spec) -> String {
+    schema::emit(spec)
+}
+
 /// Reads every `<name>.md` in `dir` with its `<name>.toml`, sorted by name. Paths are
-/// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is not an I/O
-/// error: its `toml` is empty and [`load`] reports it.
+/// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is a spec only
+/// when it has a field table (`Field | Type | Required | Meaning`): then its `toml` is empty
+/// and [`load`] reports the missing sidecar. Without one it is prose (a `README.md`, notes)
+/// and is left out.
 pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSource>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -168,16 +182,22 @@ pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSou
                 format!("{}/{file}", display_prefix.trim_end_matches('/'))
             }
         };
+        let md = std::fs::read_to_string(&path)?;
         let toml_file = path.with_extension("toml");
         let toml = match std::fs::read_to_string(&toml_file) {
             Ok(t) => t,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if !check::has_field_table(&md) {
+                    continue;
+                }
+                String::new()
+            }
             Err(e) => return Err(e),
         };
         out.push(SpecSource {
             name: name.to_owned(),
             md_path: display(format!("{name}.md")),
-            md: std::fs::read_to_string(&path)?,
+            md,
             toml_path: display(format!("{name}.toml")),
             toml,
         });
@@ -244,6 +264,14 @@ pub fn check_dir(root: &Path, files: &BTreeMap<String, String>) -> Vec<String> {
     out
 }
 
+/// The `schema/<name>.schema.json` files of [`generate`]'s output, as `<name>.schema.json`.
+fn schemas_only(files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    files
+        .iter()
+        .filter_map(|(rel, text)| Some((rel.strip_prefix("schema/")?.to_owned(), text.clone())))
+        .collect()
+}
+
 /// Why [`Config::run`] failed.
 #[derive(Debug)]
 pub enum Error {
@@ -281,6 +309,7 @@ impl From<io::Error> for Error {
 pub struct Config {
     spec_dir: PathBuf,
     out_dir: Option<PathBuf>,
+    schema_dir: Option<PathBuf>,
     options: Options,
 }
 
@@ -296,6 +325,7 @@ impl Config {
         Config {
             spec_dir: PathBuf::from("spec"),
             out_dir: None,
+            schema_dir: None,
             options: Options::default(),
         }
     }
@@ -324,8 +354,37 @@ impl Config {
         self
     }
 
+    /// Also copies each spec's JSON Schema to `dir/<name>.schema.json`, a path that does not
+    /// change between builds (`OUT_DIR` does), for tools outside cargo: a Python or
+    /// TypeScript consumer, a schema registry, a test of another language. A relative `dir`
+    /// is relative to the package root (where cargo runs `build.rs`). Files are rewritten
+    /// only when their contents change; schemas of specs since removed are left in place.
+    ///
+    /// This is the one place a build script using [`Config`] writes outside `OUT_DIR`, and
+    /// only when asked: commit the directory (and check it in CI with
+    /// `specmint generate --check`) or ignore it.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// if let Err(e) = specmint_codegen::Config::new()
+    ///     .spec_dir("spec")
+    ///     .schema_dir("schemas")
+    ///     .run()
+    /// {
+    ///     eprintln!("{e}");
+    ///     std::process::exit(1);
+    /// }
+    /// // schemas/<name>.schema.json now holds each spec's schema.
+    /// ```
+    pub fn schema_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.schema_dir = Some(dir.into());
+        self
+    }
+
     /// Generates and writes the files. Prints `cargo:rerun-if-changed` for the directory and
-    /// each spec file; on spec problems prints them to stderr and returns `Err`.
+    /// each spec file, and nothing else: every problem is in the `Err`, whose `Display` is
+    /// each diagnostic once (`spec/<name>.md:LINE:COL: error: ..` and its hint), for the
+    /// build script to print (see the crate docs' recipe).
     pub fn run(&self) -> Result<(), Error> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
@@ -342,23 +401,11 @@ impl Config {
             println!("cargo:rerun-if-changed={}", md.display());
             println!("cargo:rerun-if-changed={}", toml.display());
         }
-        match generate(&sources, &self.options) {
-            Ok(files) => {
-                write_if_changed(&out_dir, &files)?;
-                Ok(())
-            }
-            Err(d) => {
-                eprintln!("{d}");
-                Err(Error::Spec(d))
-            }
+        let files = generate(&sources, &self.options).map_err(Error::Spec)?;
+        write_if_changed(&out_dir, &files)?;
+        if let Some(dir) = &self.schema_dir {
+            write_if_changed(dir, &schemas_only(&files))?;
         }
-    }
-
-    /// [`Config::run`] with the error as a message; never panics.
-    pub fn emit(self) -> Result<(), String> {
-        match std::panic::catch_unwind(|| self.run()) {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(_) => Err("specmint: internal error while generating".to_owned()),
-        }
+        Ok(())
     }
 }

@@ -713,6 +713,33 @@ pub struct Variant {
     pub members: Vec<Field>,
 }
 
+impl Union {
+    /// What its reader says it expects (serde's `expecting`), and the refusal of a bare
+    /// token that names no all-optional variant, `{}` standing for the token.
+    pub(crate) fn reader_texts(&self) -> (String, String) {
+        let tokens: Vec<String> = self
+            .variants
+            .iter()
+            .map(|v| format!("`{}`", v.tag_value))
+            .collect();
+        let expecting = if self.short_form {
+            format!(
+                "a tagged `{}` object or one of {}",
+                self.name,
+                tokens.join(", ")
+            )
+        } else {
+            format!("a `{}` object tagged by `{}`", self.name, self.tag)
+        };
+        let unknown = format!(
+            "unknown {} `{{}}`, expected one of {}",
+            self.name,
+            tokens.join(", ")
+        );
+        (expecting, unknown)
+    }
+}
+
 impl Variant {
     /// Whether the bare tag can stand for this variant (every member optional).
     pub fn all_optional(&self) -> bool {

@@ -7,7 +7,9 @@
 //! case of every spec's generated corpus:
 //! - the verdict and the `(code, path)` list equal what this file's own reading of the
 //!   generated spec says (an oracle written from the spec's rules, not from the model), and
-//! - on a schema-expressible case, the emitted JSON Schema (Rust `jsonschema`) agrees.
+//! - on a schema-expressible case, the emitted JSON Schema (Rust `jsonschema`) agrees;
+//! - the interpreter ([`Validator`], the spec's validator read from its model at run time)
+//!   agrees: the same verdict and the same `(code, path)` list.
 //!
 //! With `SPECMINT_RANDOM_SPECS_DIR=DIR` the schemas and corpora are also written under
 //! `DIR/schema/` and `DIR/corpus/` (the layout of `generated/`), which `./test.sh` hands to
@@ -17,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use specmint_codegen::{generate, load, Options, SpecSource};
+use specmint_codegen::{generate, load, Options, SpecSource, Validator};
 
 /// How many specs; the seed is fixed so a failure replays.
 const SPECS: u64 = 200;
@@ -816,6 +818,7 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         };
         let model = load(&source).unwrap_or_else(|d| panic!("{d}\n{}\n{}", source.md, source.toml));
         assert_eq!(model.name, name);
+        let interpreter = Validator::new(&model);
         let files = generate(std::slice::from_ref(&source), &Options::default())
             .unwrap_or_else(|d| panic!("{d}"));
         let corpus_text = &files[&format!("corpus/{name}/cases.json")];
@@ -871,6 +874,18 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
                 ),
                 Some(mine) => assert_eq!(errors, mine, "{}", why()),
             }
+            let interpreted = match interpreter.validate(&serde_json::to_vec(doc).unwrap()) {
+                Ok(_) => Vec::new(),
+                Err(report) => {
+                    let mut v: Vec<(String, String)> = report
+                        .iter()
+                        .map(|v| (v.code.to_owned(), v.path.clone()))
+                        .collect();
+                    v.sort();
+                    v
+                }
+            };
+            assert_eq!(interpreted, errors, "interpreter: {}", why());
             if case["schema_expressible"].as_bool().unwrap() {
                 assert_eq!(validator.is_valid(doc), valid, "schema: {}", why());
             }

@@ -37,6 +37,11 @@ macro_rules! rule_names {
             pub fn list() -> String {
                 list(&Self::ALL.iter().map(|rule| rule.name()).collect::<Vec<_>>())
             }
+
+            /// "did you mean `x`? " for the name closest to a misspelt `name`, else "".
+            pub fn did_you_mean(name: &str) -> String {
+                did_you_mean(name, &Self::ALL.iter().map(|rule| rule.name()).collect::<Vec<_>>())
+            }
         }
     };
 }
@@ -154,6 +159,14 @@ pub fn list(names: &[&str]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// "did you mean `x`? " for the one of `names` closest to a misspelt `name`, else "" (the
+/// same suggestion as the spec checker's, from `specmint_runtime::__private`).
+pub fn did_you_mean(name: &str, names: &[&str]) -> String {
+    specmint_runtime::__private::did_you_mean(name, names.iter().copied())
+        .map(|meant| format!("did you mean `{meant}`? "))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

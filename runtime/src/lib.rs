@@ -31,6 +31,7 @@ pub mod path;
 pub mod report;
 pub mod rules;
 pub mod strict;
+mod suggest;
 
 pub use path::{Path, Seg};
 
@@ -40,7 +41,9 @@ pub use report::{Report, Violation};
 /// in any release (as `serde::__private`).
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::document::check_example;
     pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
+    pub use crate::suggest::did_you_mean;
 }
 
 /// A value that can check itself against its declared rules.

@@ -78,7 +78,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
     {
         Some(manifest) => {
             let json = serde_json::to_value(&manifest)
-                .map_err(|e| UsageError(format!("cannot write the manifest: {e}")))?;
+                .map_err(|e| super::failure(format!("cannot write the manifest: {e}")))?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(options.format, &json, &human)?;
             Ok(0)

@@ -169,5 +169,5 @@ fn reading_human(reading: &LegReading) -> String {
 
 fn print_line(line: &str) -> Result<(), UsageError> {
     writeln!(std::io::stdout().lock(), "{line}")
-        .map_err(|e| UsageError(format!("cannot write output: {e}")))
+        .map_err(|e| super::failure(format!("cannot write output: {e}")))
 }

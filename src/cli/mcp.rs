@@ -48,7 +48,7 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| UsageError(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| super::failure(format!("cannot start the runtime: {e}")))?;
     runtime
         .block_on(async {
             let service = server.serve(rmcp::transport::stdio()).await?;

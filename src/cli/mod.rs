@@ -1,8 +1,10 @@
 //! What every command of the `specmint` binary shares: the usage error, `--format`, reading
 //! an input file or stdin. Each command family lives in its own file beside this one.
 
+use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use specmint::runtime::document::{check_size, DocumentSpec};
 use specmint::store::StoreError;
@@ -11,13 +13,52 @@ use specmint::Report;
 pub mod envelope;
 pub mod task;
 
+pub mod landing;
 pub mod taskpack;
 
 pub mod handoff;
 pub mod mcp;
+pub mod passport;
 
 /// A failure that is not a verdict: bad usage or I/O. Exit status 2.
+///
+/// Built as `UsageError(message)` for bad usage (the usage text is shown with it); an I/O or
+/// store failure is built by [`failure`], which marks its message so that `main` shows it
+/// without the usage text.
 pub struct UsageError(pub String);
+
+/// Why a command stopped without a verdict. Exit status 2 either way.
+pub enum CliError {
+    /// Bad usage: the message, then the usage text.
+    Usage(String),
+    /// The command was used right but could not run (I/O, a store, a broken spec): the
+    /// message alone.
+    Failure(String),
+}
+
+/// Messages built by [`failure`].
+static FAILURES: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+/// An I/O or store failure, in the [`UsageError`] that commands return: shown without the
+/// usage text (see [`CliError`]).
+pub fn failure(message: String) -> UsageError {
+    let mut failures = FAILURES.lock().unwrap_or_else(PoisonError::into_inner);
+    failures
+        .get_or_insert_with(HashSet::new)
+        .insert(message.clone());
+    UsageError(message)
+}
+
+impl From<UsageError> for CliError {
+    fn from(UsageError(message): UsageError) -> Self {
+        let failures = FAILURES.lock().unwrap_or_else(PoisonError::into_inner);
+        if failures.as_ref().is_some_and(|f| f.contains(&message)) {
+            CliError::Failure(message)
+        } else {
+            CliError::Usage(message)
+        }
+    }
+}
 
 #[derive(Clone, Copy, PartialEq)]
 pub enum Format {
@@ -53,11 +94,11 @@ pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), Us
     let (display, reader): (String, Box<dyn Read>) = if file == "-" {
         ("<stdin>".to_owned(), Box::new(std::io::stdin().lock()))
     } else {
-        let f = std::fs::File::open(file)
-            .map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
+        let f =
+            std::fs::File::open(file).map_err(|e| failure(format!("cannot read `{file}`: {e}")))?;
         (file.to_owned(), Box::new(f))
     };
-    let fail = |e: std::io::Error| UsageError(format!("cannot read `{display}`: {e}"));
+    let fail = |e: std::io::Error| failure(format!("cannot read `{display}`: {e}"));
     let mut reader = reader;
     let mut input = Vec::new();
     let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
@@ -98,7 +139,7 @@ impl Options {
                 "--store" => {
                     let db = rest
                         .next()
-                        .ok_or_else(|| UsageError("--store takes a database file".to_owned()))?;
+                        .ok_or_else(|| UsageError("--store takes a path".to_owned()))?;
                     options.store = Some(PathBuf::from(db));
                 }
                 flag if flag.starts_with("--") => {
@@ -121,6 +162,11 @@ impl Options {
         self.store
             .as_deref()
             .ok_or_else(|| UsageError("missing --store DB".to_owned()))
+    }
+
+    /// The `--store` path, when given (for a command whose store has a default).
+    pub fn store_path(&self) -> Option<&Path> {
+        self.store.as_deref()
     }
 
     /// The value of `flag`, when given (the last one wins).
@@ -169,10 +215,10 @@ pub fn print_verdict(
         Format::Json => writeln!(stdout, "{json}"),
         Format::Human => writeln!(stdout, "{human}"),
     }
-    .map_err(|e| UsageError(format!("cannot write output: {e}")))
+    .map_err(|e| failure(format!("cannot write output: {e}")))
 }
 
 /// A store failure (I/O, a locked or corrupt database) is not a verdict: exit 2.
 pub fn store_failure(err: StoreError) -> UsageError {
-    UsageError(err.to_string())
+    failure(err.to_string())
 }

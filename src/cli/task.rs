@@ -187,7 +187,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
     match open(&options)?.task(id).map_err(store_failure)? {
         Some(task) => {
             let json = serde_json::to_value(&task)
-                .map_err(|e| UsageError(format!("cannot write the task: {e}")))?;
+                .map_err(|e| super::failure(format!("cannot write the task: {e}")))?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(options.format, &json, &human)?;
             Ok(0)

@@ -137,25 +137,7 @@ impl Ctx<'_> {
                 quote!(Tagged::#vi { #(#ms),* } => #name::#vi { #(#ms),* },)
             }
         });
-        let tokens: Vec<String> = u
-            .variants
-            .iter()
-            .map(|v| format!("`{}`", v.tag_value))
-            .collect();
-        let expecting = if u.short_form {
-            format!(
-                "a tagged `{}` object or one of {}",
-                u.name,
-                tokens.join(", ")
-            )
-        } else {
-            format!("a `{}` object tagged by `{}`", u.name, u.tag)
-        };
-        let unknown = format!(
-            "unknown {} `{{}}`, expected one of {}",
-            u.name,
-            tokens.join(", ")
-        );
+        let (expecting, unknown) = u.reader_texts();
         let visit_str = self.union_short_form(u, &unknown);
         let validate_body = self.union_validate(u);
         quote! {

@@ -1,0 +1,250 @@
+//! The rules, run over a read document: the calls `#[derive(Validate)]` makes, in its order
+//! (a struct's fields in order, each field's rules in order, then the struct's own rules).
+
+use specmint_runtime::rules::{self, DigestFields, TextField};
+use specmint_runtime::{Path, Report, Validate};
+
+use super::compile::{Compiled, Field, Rule, StructRule, TextRule};
+use super::node::{Node, Scalar};
+use super::read::Interpreted;
+use super::write::Written;
+
+impl Validate for Interpreted {
+    fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
+        nested(&self.compiled, &self.node, path, report);
+    }
+}
+
+/// `Validate::validate_at` of a value: each item of a list (at its index), an object or a
+/// union; nothing for an absent value or a scalar.
+fn nested(c: &Compiled, node: &Node, path: &Path<'_>, report: &mut Report) {
+    match node {
+        Node::List(items) => {
+            for (i, item) in items.iter().enumerate() {
+                nested(c, item, &path.index(i), report);
+            }
+        }
+        Node::Object(t, values, _) => object(c, *t, node, values, path, report),
+        Node::Union(t, v, values) => {
+            let variant = &c.union(*t).variants[*v];
+            for (f, value) in variant.members.iter().zip(values) {
+                field(c, f, value, values, path, report);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn object(
+    c: &Compiled,
+    t: usize,
+    node: &Node,
+    values: &[Node],
+    path: &Path<'_>,
+    report: &mut Report,
+) {
+    let o = c.object(t);
+    let mut body_done = false;
+    for (i, (f, value)) in o.fields.iter().zip(values).enumerate() {
+        if let Some(sel) = &o.selector {
+            if i == sel.by || sel.members.contains(&i) {
+                // The body (choosing field and chosen members) is validated where its first
+                // member sits, at the owner's path: each chosen member at its own key.
+                if !body_done {
+                    body_done = true;
+                    for &m in &sel.members {
+                        nested(c, &values[m], &path.field(o.fields[m].key), report);
+                    }
+                }
+                continue;
+            }
+        }
+        field(c, f, value, values, path, report);
+    }
+    for rule in &o.struct_rules {
+        struct_rule(c, rule, node, values, path, report);
+    }
+}
+
+fn field(
+    c: &Compiled,
+    f: &Field,
+    value: &Node,
+    siblings: &[Node],
+    path: &Path<'_>,
+    report: &mut Report,
+) {
+    if f.rules.is_empty() {
+        return;
+    }
+    let at = path.field(f.key);
+    let items = value.items();
+    for rule in &f.rules {
+        match rule {
+            Rule::Required(code) => rules::required(value, &at, code, report),
+            Rule::RequiredIf {
+                sibling,
+                sibling_name,
+                value: equals,
+                code,
+            } => {
+                if let Some(Node::Enum(sibling)) = siblings.get(*sibling) {
+                    rules::required_if(value, sibling_name, sibling, equals, &at, code, report);
+                }
+            }
+            Rule::MaxItems(max, code) => {
+                if let Some(items) = items {
+                    rules::max_items(items, &at, *max, code, report);
+                }
+            }
+            Rule::MaxItemsPerGroup { by, max, code } => {
+                if let Some(items) = items {
+                    rules::max_items_per_group(
+                        items,
+                        |it: &Node| it.enum_at(*by),
+                        &at,
+                        *max,
+                        code,
+                        report,
+                    );
+                }
+            }
+            Rule::Text(text) => {
+                for r in text {
+                    text_rule(r, value, &at, report);
+                }
+            }
+            Rule::Each(text) => {
+                for (i, item) in items.unwrap_or_default().iter().enumerate() {
+                    let item_at = at.index(i);
+                    for r in text {
+                        text_rule(r, item, &item_at, report);
+                    }
+                }
+            }
+            Rule::Nested => nested(c, value, &at, report),
+            Rule::Unique(fold, code) => {
+                if let Some(items) = items {
+                    rules::unique(items, *fold, &at, code, report);
+                }
+            }
+            Rule::UniqueBy {
+                key,
+                key_name,
+                fold,
+                code,
+            } => {
+                if let Some(items) = items {
+                    rules::unique_by(
+                        items,
+                        key_name,
+                        |it: &Node| it.text_at(*key),
+                        *fold,
+                        &at,
+                        code,
+                        report,
+                    );
+                }
+            }
+            Rule::Contradiction {
+                by,
+                value: value_member,
+                value_name,
+                pairs,
+                code,
+            } => {
+                if let Some(items) = items {
+                    rules::contradiction(
+                        items,
+                        |it: &Node| it.enum_at(*by),
+                        value_name,
+                        |it: &Node| it.text_at(*value_member),
+                        pairs,
+                        &at,
+                        code,
+                        report,
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn text_rule(rule: &TextRule, value: &Node, at: &Path<'_>, report: &mut Report) {
+    match rule {
+        TextRule::NonBlank(code) => rules::non_blank(value, at, code, report),
+        TextRule::MaxChars(max, code) => rules::max_chars(value, at, *max, code, report),
+        TextRule::Equals(expected, code) => rules::equals(value, expected, at, code, report),
+        TextRule::Pattern(pattern, code) => rules::pattern(value, pattern, at, code, report),
+        TextRule::RelativePath(code) => rules::relative_path(value, at, code, report),
+    }
+}
+
+fn struct_rule(
+    c: &Compiled,
+    rule: &StructRule,
+    node: &Node,
+    values: &[Node],
+    path: &Path<'_>,
+    report: &mut Report,
+) {
+    let member = |i: usize| values.get(i).unwrap_or(&Node::Absent);
+    match rule {
+        StructRule::NotEqual {
+            a,
+            a_name,
+            b,
+            b_name,
+            code,
+        } => rules::not_equal(
+            &Scalar(member(*a)),
+            a_name,
+            &Scalar(member(*b)),
+            b_name,
+            path,
+            code,
+            report,
+        ),
+        StructRule::NotContains {
+            list,
+            list_name,
+            value,
+            value_name,
+            owner,
+            code,
+        } => rules::not_contains(
+            &member(*list).items(),
+            list_name,
+            member(*value),
+            value_name,
+            owner,
+            path,
+            code,
+            report,
+        ),
+        StructRule::Digest {
+            sha256,
+            data,
+            encoding,
+            label,
+            length,
+            code,
+        } => {
+            let encoding = Scalar(member(*encoding));
+            let fields = DigestFields {
+                sha256: member(sha256.0).text(),
+                sha256_name: sha256.1,
+                data: member(data.0).text(),
+                data_name: data.1,
+                encoding: &encoding,
+                label: label.and_then(|i| member(i).text()),
+                length: length.and_then(|(i, _)| rules::ByteCount::byte_count(member(i))),
+                length_name: length.map_or("", |(_, name)| name),
+            };
+            rules::digest(&fields, path, code, report);
+        }
+        StructRule::MaxJsonBytes(max, code) => {
+            rules::max_json_bytes(&Written { c, node }, path, *max, code, report);
+        }
+    }
+}

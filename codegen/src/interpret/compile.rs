@@ -1,0 +1,867 @@
+//! The model turned into what the interpreter walks: names interned, each field's rules in
+//! the order the Rust emitter writes them (`rust/object.rs`, `field_rules`), what an absent
+//! member reads as and when a member is left out when written (serde's attributes there).
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use specmint_runtime::document::{self, DocumentSpec};
+use specmint_runtime::rules::{Fold, Pair, Pattern};
+
+use super::node::{EnumValue, Node};
+use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef};
+
+/// `s` with a `'static` lifetime, stored once per distinct string for the process (the
+/// runtime's codes and path names are `&'static str`).
+pub(super) fn intern(s: &str) -> &'static str {
+    static SEEN: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut seen = SEEN
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(&known) = seen.get(s) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
+    seen.insert(leaked);
+    leaked
+}
+
+/// A list of names (`FIELDS`, `VARIANTS`), stored once per distinct list.
+pub(super) fn intern_list<'a>(names: impl IntoIterator<Item = &'a str>) -> &'static [&'static str] {
+    static SEEN: OnceLock<Mutex<HashSet<&'static [&'static str]>>> = OnceLock::new();
+    let list: Vec<&'static str> = names.into_iter().map(intern).collect();
+    let mut seen = SEEN
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(&known) = seen.get(list.as_slice()) {
+        return known;
+    }
+    let leaked: &'static [&'static str] = Box::leak(list.into_boxed_slice());
+    seen.insert(leaked);
+    leaked
+}
+
+#[derive(Debug)]
+pub(super) struct Compiled {
+    /// One per [`Spec::types`], same index.
+    pub types: Vec<Type>,
+    pub root: usize,
+    pub document: DocumentSpec,
+}
+
+#[derive(Debug)]
+pub(super) enum Type {
+    Object(Object),
+    Enum(Enum),
+    Union(Union),
+}
+
+#[derive(Debug)]
+pub(super) struct Enum {
+    /// `enum Role` in serde's messages.
+    pub expecting: &'static str,
+    pub rust_name: &'static str,
+    pub values: &'static [&'static str],
+}
+
+#[derive(Debug)]
+pub(super) struct Object {
+    pub rust_name: &'static str,
+    /// `struct Packet` in serde's messages.
+    pub expecting: &'static str,
+    /// Every key, in table order (serde's `FIELDS`).
+    pub keys: &'static [&'static str],
+    pub fields: Vec<Field>,
+    pub open: bool,
+    pub selector: Option<Selector>,
+    pub struct_rules: Vec<StructRule>,
+}
+
+#[derive(Debug)]
+pub(super) struct Selector {
+    /// Index of the choosing enum field.
+    pub by: usize,
+    pub by_enum: usize,
+    /// Field indexes of the chosen members, in the selector's member order.
+    pub members: Vec<usize>,
+    /// Per enum value (by index): the type of each member, in member order.
+    pub cases: Vec<Vec<usize>>,
+}
+
+#[derive(Debug)]
+pub(super) struct Union {
+    /// `a tagged `x` object or one of ...` / `a `x` object tagged by `kind``.
+    pub expecting: &'static str,
+    /// The short form's refusal, `{}` standing for the value.
+    pub unknown: String,
+    pub tag: &'static str,
+    pub short_form: bool,
+    pub tag_values: &'static [&'static str],
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug)]
+pub(super) struct Variant {
+    pub all_optional: bool,
+    pub keys: &'static [&'static str],
+    pub members: Vec<Field>,
+}
+
+/// How a member's value is read and what it checks.
+#[derive(Debug)]
+pub(super) struct Field {
+    pub key: &'static str,
+    pub ty: Ty,
+    /// The Rust field is an `Option` (read with serde's `Option`: `null` is absent).
+    pub option: bool,
+    /// An optional `any` read with `json::present`: a present `null` is a value.
+    pub present_any: bool,
+    /// What an absent key reads as; `None`: refused (`missing field`).
+    pub absent: Option<Node>,
+    /// When the member is left out when written.
+    pub skip: Skip,
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Ty {
+    pub base: BaseTy,
+    pub array: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum BaseTy {
+    String,
+    Bool,
+    U32,
+    U64,
+    I64,
+    Number,
+    Object(usize),
+    Enum(usize),
+    Union(usize),
+    /// A chosen member: read by its owner's selector.
+    Selected,
+    Any,
+}
+
+#[derive(Debug)]
+pub(super) enum Skip {
+    Never,
+    IfAbsent,
+    IfEmpty,
+    IfEqual(Node),
+}
+
+#[derive(Debug)]
+pub(super) enum Rule {
+    Required(&'static str),
+    RequiredIf {
+        sibling: usize,
+        sibling_name: &'static str,
+        value: EnumValue,
+        code: &'static str,
+    },
+    MaxItems(usize, &'static str),
+    MaxItemsPerGroup {
+        by: usize,
+        max: usize,
+        code: &'static str,
+    },
+    Text(Vec<TextRule>),
+    Each(Vec<TextRule>),
+    Nested,
+    Unique(Fold, &'static str),
+    UniqueBy {
+        key: usize,
+        key_name: &'static str,
+        fold: Fold,
+        code: &'static str,
+    },
+    Contradiction {
+        by: usize,
+        value: usize,
+        value_name: &'static str,
+        pairs: Vec<Pair<EnumValue>>,
+        code: &'static str,
+    },
+}
+
+#[derive(Debug)]
+pub(super) enum TextRule {
+    NonBlank(&'static str),
+    MaxChars(usize, &'static str),
+    Equals(&'static str, &'static str),
+    Pattern(Box<Pattern>, &'static str),
+    RelativePath(&'static str),
+}
+
+#[derive(Debug)]
+pub(super) enum StructRule {
+    NotEqual {
+        a: usize,
+        a_name: &'static str,
+        b: usize,
+        b_name: &'static str,
+        code: &'static str,
+    },
+    NotContains {
+        list: usize,
+        list_name: &'static str,
+        value: usize,
+        value_name: &'static str,
+        owner: &'static str,
+        code: &'static str,
+    },
+    Digest {
+        sha256: (usize, &'static str),
+        data: (usize, &'static str),
+        encoding: usize,
+        label: Option<usize>,
+        length: Option<(usize, &'static str)>,
+        code: &'static str,
+    },
+    MaxJsonBytes(usize, &'static str),
+}
+
+/// Where a field is read: what serde attributes the emitter gives it there.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// A derived struct (`rust/object.rs`, `default_args`).
+    Struct,
+    /// An object with a selector (`rust/selector.rs`, read and written by hand).
+    Selector,
+    /// A union variant's member (`rust/union.rs`).
+    Variant,
+}
+
+struct Builder<'s> {
+    spec: &'s Spec,
+    index: BTreeMap<&'s str, usize>,
+    defaults: BTreeMap<usize, Node>,
+}
+
+impl Compiled {
+    pub fn new(spec: &Spec) -> Compiled {
+        let index = spec
+            .types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name(), i))
+            .collect();
+        let mut b = Builder {
+            spec,
+            index,
+            defaults: BTreeMap::new(),
+        };
+        for rule in &spec.rules {
+            // Where each declared rule kind runs; a kind added to the model is a compile
+            // error here until the interpreter runs it too.
+            match rule.kind {
+                RuleKind::Unique => {}           // Rule::Unique, Rule::UniqueBy
+                RuleKind::NotEqual => {}         // StructRule::NotEqual
+                RuleKind::Contradiction => {}    // Rule::Contradiction
+                RuleKind::NotContains => {}      // StructRule::NotContains
+                RuleKind::Digest => {}           // StructRule::Digest
+                RuleKind::MaxItemsPerGroup => {} // Rule::MaxItemsPerGroup
+                RuleKind::DocumentBytes => {}    // StructRule::MaxJsonBytes
+            }
+        }
+        let types = spec.types.iter().map(|t| b.type_def(t)).collect();
+        Compiled {
+            types,
+            root: b.index[spec.root.as_str()],
+            document: document_spec(spec),
+        }
+    }
+
+    pub fn enum_def(&self, t: usize) -> &Enum {
+        match &self.types[t] {
+            Type::Enum(e) => e,
+            _ => unreachable!("checked: an enum type"),
+        }
+    }
+
+    pub fn object(&self, t: usize) -> &Object {
+        match &self.types[t] {
+            Type::Object(o) => o,
+            _ => unreachable!("checked: a field table"),
+        }
+    }
+
+    pub fn union(&self, t: usize) -> &Union {
+        match &self.types[t] {
+            Type::Union(u) => u,
+            _ => unreachable!("checked: a union table"),
+        }
+    }
+}
+
+/// The `DOCUMENT` constant `rust/document.rs` emits, built at run time.
+fn document_spec(spec: &Spec) -> DocumentSpec {
+    let mut d = DocumentSpec::new(intern(&spec.document_name), intern(&spec.errors.parse))
+        .with_forbidden_keys(
+            intern_list(spec.forbidden_keys.iter().map(String::as_str)),
+            intern(&spec.errors.forbidden_key),
+        );
+    if let Some(cap) = &spec.root_object().max_json_bytes {
+        d = d.with_too_large_code(intern(&cap.code));
+    }
+    d = d.with_extract(match spec.extract {
+        model::Extract::Whole => document::Extract::Whole,
+        model::Extract::OutermostObject => document::Extract::OutermostObject,
+    });
+    if let Some(m) = spec.max_input_bytes {
+        d = d.with_max_input_bytes(usize::try_from(m).unwrap_or(usize::MAX));
+    }
+    if spec.bom_tolerated {
+        d = d.with_bom_tolerated();
+    }
+    if spec.has_free_members() {
+        d = d.with_free_members();
+    }
+    if let Some(g) = crate::growth::canonical_growth(spec) {
+        d = d.with_canonical_growth(usize::try_from(g).unwrap_or(usize::MAX));
+    }
+    d
+}
+
+fn usize_of(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// `TaskEnvelope` → `task envelope`: how `#[derive(Validate)]` names a struct in messages
+/// (`macros/src/emit.rs`, `words`).
+fn words(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            continue;
+        }
+        if c.is_uppercase() && i > 0 && !out.is_empty() && !out.ends_with(' ') {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
+                out.push(' ');
+            }
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+impl<'s> Builder<'s> {
+    fn type_index(&self, name: &str) -> usize {
+        self.index[name]
+    }
+
+    fn type_def(&mut self, t: &'s TypeDef) -> Type {
+        match t {
+            TypeDef::Object(o) => Type::Object(self.object(o)),
+            TypeDef::Enum(e) => Type::Enum(Enum {
+                expecting: intern(&format!("enum {}", e.rust_name)),
+                rust_name: intern(&e.rust_name),
+                values: intern_list(e.values.iter().map(|v| v.value.as_str())),
+            }),
+            TypeDef::Union(u) => Type::Union(self.union(u)),
+        }
+    }
+
+    fn enum_value(&self, enum_name: &str, value: &str) -> EnumValue {
+        let t = self.type_index(enum_name);
+        let values = match &self.spec.types[t] {
+            TypeDef::Enum(e) => &e.values,
+            _ => unreachable!("checked: an enum table"),
+        };
+        let index = values
+            .iter()
+            .position(|v| v.value == value)
+            .unwrap_or(usize::MAX);
+        EnumValue {
+            index,
+            spelled: intern(value),
+        }
+    }
+
+    /// The shape of a Type cell. Every part of [`model::TypeRef`] is named: one a new
+    /// spec-format feature adds is a compile error here until the interpreter reads it (the
+    /// text checks of `non_blank`, `literal`, `pattern` and `relative_path` arrive as field
+    /// rules).
+    fn ty(&self, ty: &model::TypeRef) -> Ty {
+        let model::TypeRef {
+            base,
+            array,
+            nullable: _,
+            non_blank: _,
+            literal: _,
+            pattern: _,
+            relative_path: _,
+        } = ty;
+        let base = match base {
+            Base::String => BaseTy::String,
+            Base::Bool => BaseTy::Bool,
+            Base::U32 => BaseTy::U32,
+            Base::U64 => BaseTy::U64,
+            Base::I64 => BaseTy::I64,
+            Base::Number => BaseTy::Number,
+            Base::Object(n) => BaseTy::Object(self.type_index(n)),
+            Base::Enum(n) => BaseTy::Enum(self.type_index(n)),
+            Base::Union(n) => BaseTy::Union(self.type_index(n)),
+            Base::Selected(_) => BaseTy::Selected,
+            Base::Any => BaseTy::Any,
+        };
+        Ty {
+            base,
+            array: *array,
+        }
+    }
+
+    /// The value of a stated default.
+    fn default_node(&self, f: &model::Field, v: &DefaultValue) -> Node {
+        match v {
+            DefaultValue::Bool(b) => Node::Bool(*b),
+            DefaultValue::UInt(n) => Node::UInt(*n),
+            DefaultValue::Int(n) => Node::Int(*n),
+            DefaultValue::Number(n) => Node::Float(*n),
+            DefaultValue::String(s) => Node::Text(s.clone()),
+            DefaultValue::Enum { value, .. } => match &f.ty.base {
+                Base::Enum(n) => Node::Enum(self.enum_value(n, value)),
+                _ => unreachable!("checked: an enum default on an enum field"),
+            },
+        }
+    }
+
+    /// The object's `Default` (an object read as `{}` when absent): each field's stated
+    /// default, else its type's `Default`.
+    fn object_default(&mut self, t: usize) -> Node {
+        if let Some(done) = self.defaults.get(&t) {
+            return done.clone();
+        }
+        let TypeDef::Object(o) = &self.spec.types[t] else {
+            return Node::Absent;
+        };
+        let fields = o
+            .fields
+            .iter()
+            .map(|f| match &f.default {
+                Some(v) => self.default_node(f, v),
+                None if rust_option(f, Place::Struct) => Node::Absent,
+                None if f.ty.array => Node::List(Vec::new()),
+                None => match &f.ty.base {
+                    Base::String => Node::Text(String::new()),
+                    Base::Bool => Node::Bool(false),
+                    Base::U32 | Base::U64 => Node::UInt(0),
+                    Base::I64 => Node::Int(0),
+                    Base::Number => Node::Float(0.0),
+                    Base::Object(n) => {
+                        let n = self.type_index(n);
+                        self.object_default(n)
+                    }
+                    Base::Enum(_) | Base::Union(_) | Base::Selected(_) | Base::Any => Node::Absent,
+                },
+            })
+            .collect();
+        let node = Node::Object(t, fields, Vec::new());
+        self.defaults.insert(t, node.clone());
+        node
+    }
+
+    /// An object with its struct rules. Every part of [`model::Object`] is named: a new
+    /// object-level rule is a compile error here until the interpreter runs it.
+    fn object(&mut self, o: &'s model::Object) -> Object {
+        let model::Object {
+            name: _,
+            rust_name: _,
+            doc: _,
+            fields: _,
+            not_equal: _,
+            max_json_bytes: _,
+            not_contains: _,
+            digest: _,
+            selector: _,
+            defaultable: _,
+            synthesized: _,
+            open: _,
+        } = o;
+        let place = if o.selector.is_some() {
+            Place::Selector
+        } else {
+            Place::Struct
+        };
+        let fields = o
+            .fields
+            .iter()
+            .map(|f| self.field(f, place, Some(o)))
+            .collect();
+        let position = |m: &model::Member| {
+            o.fields
+                .iter()
+                .position(|f| f.key == m.key)
+                .unwrap_or(usize::MAX)
+        };
+        let selector = o.selector.as_ref().map(|s| Selector {
+            by: position(&s.by),
+            by_enum: self.type_index(&s.enum_name),
+            members: s
+                .members
+                .iter()
+                .map(|m| {
+                    o.fields
+                        .iter()
+                        .position(|f| &f.key == m)
+                        .unwrap_or(usize::MAX)
+                })
+                .collect(),
+            cases: s
+                .cases
+                .iter()
+                .map(|c| c.tables.iter().map(|t| self.type_index(t)).collect())
+                .collect(),
+        });
+        let mut struct_rules = Vec::new();
+        let named = |m: &model::Member| (position(m), intern(&m.key));
+        for n in &o.not_equal {
+            let ((a, a_name), (b, b_name)) = (named(&n.a), named(&n.b));
+            struct_rules.push(StructRule::NotEqual {
+                a,
+                a_name,
+                b,
+                b_name,
+                code: intern(&n.code),
+            });
+        }
+        for n in &o.not_contains {
+            let ((list, list_name), (value, value_name)) = (named(&n.list), named(&n.value));
+            struct_rules.push(StructRule::NotContains {
+                list,
+                list_name,
+                value,
+                value_name,
+                owner: intern(&words(&o.rust_name)),
+                code: intern(&n.code),
+            });
+        }
+        for g in &o.digest {
+            struct_rules.push(StructRule::Digest {
+                sha256: named(&g.sha256),
+                data: named(&g.data),
+                encoding: position(&g.encoding),
+                label: g.label.as_ref().map(position),
+                length: g.length.as_ref().map(named),
+                code: intern(&g.code),
+            });
+        }
+        if let Some(cap) = &o.max_json_bytes {
+            struct_rules.push(StructRule::MaxJsonBytes(
+                usize_of(cap.value),
+                intern(&cap.code),
+            ));
+        }
+        Object {
+            rust_name: intern(&o.rust_name),
+            expecting: intern(&format!("struct {}", o.rust_name)),
+            keys: intern_list(o.fields.iter().map(|f| f.key.as_str())),
+            fields,
+            open: o.open,
+            selector,
+            struct_rules,
+        }
+    }
+
+    fn union(&mut self, u: &'s model::Union) -> Union {
+        let (expecting, unknown) = u.reader_texts();
+        let variants = u
+            .variants
+            .iter()
+            .map(|v| Variant {
+                all_optional: v.all_optional(),
+                keys: intern_list(v.members.iter().map(|m| m.key.as_str())),
+                members: v
+                    .members
+                    .iter()
+                    .map(|m| self.field(m, Place::Variant, None))
+                    .collect(),
+            })
+            .collect();
+        Union {
+            expecting: intern(&expecting),
+            unknown,
+            tag: intern(&u.tag),
+            short_form: u.short_form,
+            tag_values: intern_list(u.variants.iter().map(|v| v.tag_value.as_str())),
+            variants,
+        }
+    }
+
+    /// A member. Every part of [`model::Field`] is named: a new one is a compile error here
+    /// until the interpreter reads it.
+    fn field(&mut self, f: &'s model::Field, place: Place, owner: Option<&model::Object>) -> Field {
+        let model::Field {
+            key: _,
+            rust_name: _,
+            ty: _,
+            required: _,
+            default: _,
+            doc: _,
+            rules: _,
+            absent_is_empty: _,
+            always_written: _,
+        } = f;
+        let absent = self.absent(f, place);
+        let skip = self.skip(f, place);
+        let rules = match owner {
+            Some(o) => self.rules(o, f),
+            None => self.variant_member_rules(f),
+        };
+        Field {
+            key: intern(&f.key),
+            ty: self.ty(&f.ty),
+            option: rust_option(f, place),
+            present_any: place == Place::Struct && f.is_optional_any(),
+            absent,
+            skip,
+            rules,
+        }
+    }
+
+    /// What an absent key reads as (serde's `default` attributes; an `Option` without one
+    /// reads as `None` too), `None` when it is refused.
+    fn absent(&mut self, f: &model::Field, place: Place) -> Option<Node> {
+        let object_default = |b: &mut Self| match &f.ty.base {
+            Base::Object(n) if !f.ty.array => {
+                let n = b.type_index(n);
+                b.object_default(n)
+            }
+            _ => Node::Absent,
+        };
+        match place {
+            Place::Variant => f.ty.nullable.then_some(Node::Absent),
+            Place::Struct => Some(match &f.default {
+                Some(v) => self.default_node(f, v),
+                None if rust_option(f, place) => Node::Absent,
+                None if !f.required && f.ty.array => Node::List(Vec::new()),
+                None if f.absent_is_empty => object_default(self),
+                None => return None,
+            }),
+            Place::Selector => Some(match &f.default {
+                Some(v) => self.default_node(f, v),
+                None if f.ty.nullable || f.read_optional() => Node::Absent,
+                None if f.absent_is_empty => object_default(self),
+                None if !f.required && f.ty.array => Node::List(Vec::new()),
+                None => return None,
+            }),
+        }
+    }
+
+    /// When the member is left out when written (`skip_serializing_if`).
+    fn skip(&mut self, f: &model::Field, place: Place) -> Skip {
+        if f.always_written {
+            return Skip::Never;
+        }
+        let equal_default = |b: &mut Self| match &f.default {
+            Some(v) => Skip::IfEqual(b.default_node(f, v)),
+            None => match b.absent(f, Place::Struct) {
+                Some(node) => Skip::IfEqual(node),
+                None => Skip::Never,
+            },
+        };
+        match place {
+            Place::Variant => Skip::Never,
+            Place::Struct => {
+                if f.default.is_some() {
+                    equal_default(self)
+                } else if f.is_optional_any() || (!f.required && f.ty.nullable) || f.read_optional()
+                {
+                    Skip::IfAbsent
+                } else if !f.required && f.ty.array {
+                    Skip::IfEmpty
+                } else if f.absent_is_empty && !f.required {
+                    equal_default(self)
+                } else {
+                    Skip::Never
+                }
+            }
+            Place::Selector => {
+                if f.required && !f.read_optional() {
+                    Skip::Never
+                } else if f.default.is_some() || f.absent_is_empty {
+                    equal_default(self)
+                } else if f.ty.nullable || f.read_optional() {
+                    Skip::IfAbsent
+                } else if f.ty.array {
+                    Skip::IfEmpty
+                } else {
+                    Skip::Never
+                }
+            }
+        }
+    }
+
+    /// The field's item type's member named `m`, by index.
+    fn item_member(&self, f: &model::Field, m: &model::Member) -> usize {
+        match &f.ty.base {
+            Base::Object(n) => match &self.spec.types[self.type_index(n)] {
+                TypeDef::Object(o) => o.fields.iter().position(|x| x.key == m.key),
+                _ => None,
+            },
+            _ => None,
+        }
+        .unwrap_or(usize::MAX)
+    }
+
+    /// A field's rules, in the order `rust/object.rs` (`field_rules`) lists them in its
+    /// `#[validate(..)]`. Every rule of [`FieldRules`] is named here: a new one is a compile
+    /// error until the interpreter runs it too.
+    fn rules(&self, o: &model::Object, f: &model::Field) -> Vec<Rule> {
+        let FieldRules {
+            non_blank,
+            max_chars,
+            max_items,
+            max_items_per_group,
+            unique_by,
+            contradiction,
+            equals,
+            pattern,
+            relative_path,
+            required,
+            required_if,
+            unique,
+        } = &f.rules;
+        let mut rules = Vec::new();
+        if let Some(code) = required {
+            rules.push(Rule::Required(intern(code)));
+        }
+        if let Some(ri) = required_if {
+            let sibling = o.fields.iter().position(|s| s.key == ri.field.key);
+            let value = match sibling.map(|i| &o.fields[i].ty.base) {
+                Some(Base::Enum(n)) => self.enum_value(n, &ri.value.key),
+                _ => EnumValue {
+                    index: usize::MAX,
+                    spelled: intern(&ri.value.key),
+                },
+            };
+            rules.push(Rule::RequiredIf {
+                sibling: sibling.unwrap_or(usize::MAX),
+                sibling_name: intern(&ri.field.key),
+                value,
+                code: intern(&ri.code),
+            });
+        }
+        if let Some(cap) = max_items {
+            rules.push(Rule::MaxItems(usize_of(cap.value), intern(&cap.code)));
+        }
+        for g in max_items_per_group {
+            rules.push(Rule::MaxItemsPerGroup {
+                by: self.item_member(f, &g.by),
+                max: usize_of(g.cap.value),
+                code: intern(&g.cap.code),
+            });
+        }
+        let mut text = Vec::new();
+        if let Some(code) = non_blank {
+            text.push(TextRule::NonBlank(intern(code)));
+        }
+        if let Some(cap) = max_chars {
+            text.push(TextRule::MaxChars(usize_of(cap.value), intern(&cap.code)));
+        }
+        if let (Some(code), Some(lit)) = (equals, &f.ty.literal) {
+            text.push(TextRule::Equals(intern(lit), intern(code)));
+        }
+        if let (Some(code), Some(re)) = (pattern, &f.ty.pattern) {
+            text.push(TextRule::Pattern(
+                Box::new(Pattern::new(intern(re))),
+                intern(code),
+            ));
+        }
+        if let Some(code) = relative_path {
+            text.push(TextRule::RelativePath(intern(code)));
+        }
+        if !text.is_empty() {
+            rules.push(if f.ty.array {
+                Rule::Each(text)
+            } else {
+                Rule::Text(text)
+            });
+        }
+        if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
+            rules.push(Rule::Nested);
+        }
+        if let Some(u) = unique {
+            let fold = Fold {
+                trim: u.trim,
+                ignore_case: u.ignore_case,
+            };
+            rules.push(Rule::Unique(fold, intern(&u.code)));
+        }
+        for u in unique_by {
+            rules.push(Rule::UniqueBy {
+                key: self.item_member(f, &u.key),
+                key_name: intern(&u.key.rust),
+                fold: Fold {
+                    trim: u.trim,
+                    ignore_case: u.ignore_case,
+                },
+                code: intern(&u.code),
+            });
+        }
+        for c in contradiction {
+            let en = &c.enum_rust;
+            let enum_name = self
+                .spec
+                .types
+                .iter()
+                .find(|t| matches!(t, TypeDef::Enum(e) if &e.rust_name == en))
+                .map_or("", TypeDef::name);
+            rules.push(Rule::Contradiction {
+                by: self.item_member(f, &c.by),
+                value: self.item_member(f, &c.value),
+                value_name: intern(&c.value.rust),
+                pairs: c
+                    .pairs
+                    .iter()
+                    .map(|p| Pair {
+                        a: self.enum_value(enum_name, &p.a.key),
+                        b: self.enum_value(enum_name, &p.b.key),
+                        ignore_case: p.ignore_case,
+                    })
+                    .collect(),
+                code: intern(&c.code),
+            });
+        }
+        rules
+    }
+
+    /// A union member's checks (`rust/union.rs`, `union_validate`): not blank, then nested.
+    fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
+        let mut rules = Vec::new();
+        if let Some(code) = &m.rules.non_blank {
+            let text = vec![TextRule::NonBlank(intern(code))];
+            rules.push(if m.ty.array {
+                Rule::Each(text)
+            } else {
+                Rule::Text(text)
+            });
+        }
+        if matches!(m.ty.base, Base::Object(_) | Base::Union(_)) {
+            rules.push(Rule::Nested);
+        }
+        rules
+    }
+}
+
+/// Whether the Rust field is an `Option` (`rust/mod.rs`, `field_type`; a union member's
+/// type is its `rust_type`).
+fn rust_option(f: &model::Field, place: Place) -> bool {
+    match place {
+        Place::Variant => f.ty.nullable,
+        Place::Struct | Place::Selector => {
+            f.ty.nullable || f.read_optional() || f.is_optional_any()
+        }
+    }
+}

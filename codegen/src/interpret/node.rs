@@ -1,0 +1,141 @@
+//! The value a document is read into, and the views of it the runtime's rules take.
+
+use std::fmt;
+
+use specmint_runtime::json::Json;
+use specmint_runtime::rules::{ByteCount, Filled, TextField};
+
+/// One value of a document, as the generated types would hold it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Node {
+    /// `None` of an `Option`: an absent optional member, or `null` where that means absent.
+    Absent,
+    Bool(bool),
+    /// `uint32` and `uint64`.
+    UInt(u64),
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Enum(EnumValue),
+    List(Vec<Node>),
+    /// An object of type `.0`: one value per field in table order, then the members an open
+    /// object's table does not list.
+    Object(usize, Vec<Node>, Vec<(String, Json)>),
+    /// A union of type `.0`: the variant and its members' values.
+    Union(usize, usize, Vec<Node>),
+    /// `any`.
+    Any(Json),
+}
+
+/// A value of an enum table: compared by position, shown as spelled (the generated enum's
+/// `PartialEq` and `Display`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EnumValue {
+    pub index: usize,
+    pub spelled: &'static str,
+}
+
+impl PartialEq for EnumValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl fmt::Display for EnumValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.spelled)
+    }
+}
+
+/// What a rule reading an enum member of an item gets when the item holds none (a model
+/// the checker passed never gets here).
+pub(super) const NO_ENUM: EnumValue = EnumValue {
+    index: usize::MAX,
+    spelled: "",
+};
+
+impl Node {
+    /// The members of an object (none for any other value).
+    pub fn fields(&self) -> &[Node] {
+        match self {
+            Node::Object(_, fields, _) => fields,
+            _ => &[],
+        }
+    }
+
+    /// The items of a list, `None` for an absent one.
+    pub fn items(&self) -> Option<&[Node]> {
+        match self {
+            Node::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Member `i` of an object item, as an enum value.
+    pub fn enum_at(&self, i: usize) -> &EnumValue {
+        match self.fields().get(i) {
+            Some(Node::Enum(e)) => e,
+            _ => &NO_ENUM,
+        }
+    }
+
+    /// Member `i` of an object item, as text (`""` when it holds none).
+    pub fn text_at(&self, i: usize) -> &str {
+        self.fields().get(i).and_then(Node::text).unwrap_or("")
+    }
+}
+
+impl TextField for Node {
+    fn text(&self) -> Option<&str> {
+        match self {
+            Node::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Filled for Node {
+    fn unfilled(&self) -> Option<&'static str> {
+        match self {
+            Node::Absent => None::<String>.unfilled(),
+            Node::Text(s) => s.unfilled(),
+            Node::List(items) => items.unfilled(),
+            _ => None,
+        }
+    }
+}
+
+impl ByteCount for Node {
+    fn byte_count(&self) -> Option<i128> {
+        match self {
+            Node::UInt(n) => n.byte_count(),
+            Node::Int(n) => n.byte_count(),
+            _ => None,
+        }
+    }
+}
+
+/// A member compared with another or shown in a message (`not_equal`, a digest's
+/// encoding): the generated field's `PartialEq` and `Display`.
+pub(super) struct Scalar<'a>(pub &'a Node);
+
+impl PartialEq for Scalar<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl fmt::Display for Scalar<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Node::Bool(b) => b.fmt(f),
+            Node::UInt(n) => n.fmt(f),
+            Node::Int(n) => n.fmt(f),
+            Node::Float(n) => n.fmt(f),
+            Node::Text(s) => f.write_str(s),
+            Node::Enum(e) => e.fmt(f),
+            Node::Any(json) => f.write_str(&json.to_js_compact()),
+            Node::Absent | Node::List(_) | Node::Object(..) | Node::Union(..) => Ok(()),
+        }
+    }
+}

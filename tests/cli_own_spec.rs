@@ -1,0 +1,255 @@
+//! The CLI on a spec of the user's own (`--spec DIR`, no Rust compiled), several files per
+//! run, `--version`, per-command `--help`, usage text only for usage errors, JSON error
+//! objects, and the `generate --check` hint. Outputs are asserted exactly.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::specmint;
+
+const SPEC: &str = "tests/fixtures/own_spec";
+const BAD: &str = r#"{"id":"nope","kind":"created","summary":" ","tags":["a","a"]}"#;
+const GOOD: &str = r#"{"id":"evt_1","kind":"created","summary":"ok"}"#;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory under the target dir holding `files`.
+fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, contents) in files {
+        std::fs::write(dir.join(file), contents).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn validate_judges_several_files_of_an_own_spec_in_order_and_exits_with_the_worst() {
+    let dir = scratch("own_spec_files", &[("good.json", GOOD), ("bad.json", BAD)]);
+    let (good, bad) = (dir.join("good.json"), dir.join("bad.json"));
+    let missing = dir.join("missing.json");
+    let (good, bad, missing) = (
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    );
+    let out = specmint(
+        &["validate", "--spec", SPEC, "webhook-event", good, bad],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{good}: valid webhook-event\n\
+             {bad}:1:7: error[bad_id]: `id` `nope` does not match `^evt_[a-z0-9]+$`\n\
+             {bad}:1:41: error[blank_field]: `summary` must not be blank\n\
+             {bad}:1:57: error[duplicate_tag]: `tags[1]` `a` repeats `tags[0]`\n\
+             {bad}: invalid webhook-event (3 errors)\n"
+        )
+    );
+    assert_eq!(text(&out.stderr), "");
+
+    let out = specmint(
+        &[
+            "validate",
+            "--spec",
+            SPEC,
+            "webhook-event",
+            missing,
+            good,
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let io = format!("cannot read `{missing}`: No such file or directory (os error 2)");
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            serde_json::json!({
+                "file": missing,
+                "type": "webhook-event",
+                "error": {"kind": "io", "message": io},
+            }),
+            serde_json::json!({"valid": true, "type": "webhook-event", "file": good, "errors": []}),
+        ]
+    );
+    // An I/O failure is not a usage error: no usage text.
+    assert_eq!(text(&out.stderr), "");
+
+    let out = specmint(&["validate", "--spec", SPEC, "webhook-event", missing], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), format!("specmint: {io}\n"));
+}
+
+#[test]
+fn an_own_spec_reads_stdin_and_reports_shape_errors_as_serde_words_them() {
+    let out = specmint(
+        &[
+            "validate",
+            "--spec",
+            SPEC,
+            "webhook-event",
+            "-",
+            "--format",
+            "json",
+        ],
+        br#"{"id":"evt_1","kind":"moved","summary":"x"}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        verdict,
+        serde_json::json!({
+            "valid": false,
+            "type": "webhook-event",
+            "file": "<stdin>",
+            "errors": [{
+                "code": "bad_event",
+                "path": "kind",
+                "pointer": "/kind",
+                "message": "unknown variant `moved`, expected `created` or `deleted` at line 1 column 28",
+                "line": 1,
+                "column": 28,
+            }],
+        })
+    );
+}
+
+#[test]
+fn schema_of_an_own_spec_is_what_generate_writes() {
+    let out = specmint(&["schema", "--spec", SPEC, "webhook-event"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out_dir = scratch("own_spec_generated", &[]);
+    let gen = specmint(
+        &[
+            "generate",
+            "--spec",
+            SPEC,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(gen.status.code(), Some(0), "{}", text(&gen.stderr));
+    let written =
+        std::fs::read_to_string(out_dir.join("schema/webhook_event.schema.json")).unwrap();
+    assert_eq!(text(&out.stdout), written);
+}
+
+#[test]
+fn an_unknown_type_names_the_specs_of_the_directory() {
+    let out = specmint(&["schema", "--spec", SPEC, "webhook"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "specmint: unknown TYPE `webhook` (specs in `tests/fixtures/own_spec`: webhook-event)\nusage:\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_broken_own_spec_is_reported_without_usage_and_as_json() {
+    let dir = scratch(
+        "own_spec_broken",
+        &[("broken.md", "# Broken\n"), ("broken.toml", "")],
+    );
+    let dir = dir.to_str().unwrap();
+    let out = specmint(&["validate", "--spec", dir, "broken", "-"], b"{}");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("specmint: "), "{stderr}");
+    assert!(!stderr.contains("usage:"), "{stderr}");
+    let out = specmint(
+        &["validate", "--spec", dir, "broken", "-", "--format", "json"],
+        b"{}",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(error["error"]["kind"], "spec");
+    assert_eq!(
+        error["error"]["message"].as_str().unwrap(),
+        stderr.strip_prefix("specmint: ").unwrap().trim_end()
+    );
+}
+
+#[test]
+fn version_and_per_command_help() {
+    let out = specmint(&["--version"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        format!("specmint {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let out = specmint(&["schema", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "usage:\n  specmint schema [--spec DIR] <TYPE>\n\n\
+         TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case\n      \
+         (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs\n\
+         bundled: action-envelope | task-envelope | task-packet | taskpack\n\n\
+         exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error\n"
+    );
+    let out = specmint(&["task", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with(
+        "usage:\n  specmint task submit --store DB FILE|-\n  specmint task claim|show --store DB ID\n"
+    ));
+    // A usage entry that wraps keeps its continuation lines, and no other command's.
+    let out = specmint(&["passport", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with(
+        "usage:\n  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]\n                        [--id ID] [--file FILE|-] [--store DIR]\n  specmint passport show ID [--store DIR]\n  specmint passport list [--store DIR]\n\nexit status:"
+    ), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_store_failure_is_shown_without_the_usage_text() {
+    let dir = scratch("own_spec_store", &[]);
+    // A directory where the database file should be: the store cannot open it.
+    let out = specmint(
+        &["task", "show", "--store", dir.to_str().unwrap(), "t-1"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("specmint: "), "{stderr}");
+    assert!(!stderr.contains("usage:"), "{stderr}");
+    // A usage error still shows it.
+    let out = specmint(&["task", "show", "t-1"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("specmint: missing --store DB\nusage:\n"));
+}
+
+#[test]
+fn generate_check_names_the_flags_it_needs() {
+    let out_dir = scratch("own_spec_check", &[]);
+    let out_dir = out_dir.to_str().unwrap();
+    let out = specmint(
+        &["generate", "--spec", SPEC, "--out", out_dir, "--check"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{out_dir}/corpus/webhook_event/cases.json: out of date\n\
+             {out_dir}/rust/webhook_event.rs: out of date\n\
+             {out_dir}/schema/webhook_event.schema.json: out of date\n\
+             run `specmint generate --spec {SPEC} --out {out_dir}` to refresh {out_dir}\n"
+        )
+    );
+}
