@@ -4,7 +4,7 @@
 use specmint_runtime::rules::{self, DigestFields, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
-use super::compile::{Compiled, Field, Rule, StructRule, TextRule};
+use super::compile::{Compiled, ElementRule, Field, Rule, StructRule};
 use super::node::{Node, Scalar};
 use super::read::Interpreted;
 use super::write::Written;
@@ -88,13 +88,26 @@ fn field(
                 value: equals,
                 code,
             } => {
-                if let Some(Node::Enum(sibling)) = siblings.get(*sibling) {
-                    rules::required_if(value, sibling_name, sibling, equals, &at, code, report);
+                if let Some(sibling) = siblings.get(*sibling) {
+                    rules::required_if(
+                        value,
+                        sibling_name,
+                        &Scalar(sibling),
+                        &Scalar(equals),
+                        &at,
+                        code,
+                        report,
+                    );
                 }
             }
             Rule::MaxItems(max, code) => {
                 if let Some(items) = items {
                     rules::max_items(items, &at, *max, code, report);
+                }
+            }
+            Rule::MinItems(min, code) => {
+                if let Some(items) = items {
+                    rules::min_items(items, &at, *min, code, report);
                 }
             }
             Rule::MaxItemsPerGroup { by, max, code } => {
@@ -111,14 +124,14 @@ fn field(
             }
             Rule::Text(text) => {
                 for r in text {
-                    text_rule(r, value, &at, report);
+                    element_rule(r, value, &at, report);
                 }
             }
             Rule::Each(text) => {
                 for (i, item) in items.unwrap_or_default().iter().enumerate() {
                     let item_at = at.index(i);
                     for r in text {
-                        text_rule(r, item, &item_at, report);
+                        element_rule(r, item, &item_at, report);
                     }
                 }
             }
@@ -170,13 +183,16 @@ fn field(
     }
 }
 
-fn text_rule(rule: &TextRule, value: &Node, at: &Path<'_>, report: &mut Report) {
+fn element_rule(rule: &ElementRule, value: &Node, at: &Path<'_>, report: &mut Report) {
     match rule {
-        TextRule::NonBlank(code) => rules::non_blank(value, at, code, report),
-        TextRule::MaxChars(max, code) => rules::max_chars(value, at, *max, code, report),
-        TextRule::Equals(expected, code) => rules::equals(value, expected, at, code, report),
-        TextRule::Pattern(pattern, code) => rules::pattern(value, pattern, at, code, report),
-        TextRule::RelativePath(code) => rules::relative_path(value, at, code, report),
+        ElementRule::NonBlank(code) => rules::non_blank(value, at, code, report),
+        ElementRule::MaxChars(max, code) => rules::max_chars(value, at, *max, code, report),
+        ElementRule::MinChars(min, code) => rules::min_chars(value, at, *min, code, report),
+        ElementRule::Equals(expected, code) => rules::equals(value, expected, at, code, report),
+        ElementRule::Pattern(pattern, code) => rules::pattern(value, pattern, at, code, report),
+        ElementRule::RelativePath(code) => rules::relative_path(value, at, code, report),
+        ElementRule::Format(kind, code) => rules::format(value, *kind, at, code, report),
+        ElementRule::Range(bounds, code) => rules::range(value, *bounds, at, code, report),
     }
 }
 

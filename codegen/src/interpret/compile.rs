@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use specmint_runtime::document::{self, DocumentSpec};
-use specmint_runtime::rules::{Fold, Pair, Pattern};
+use specmint_runtime::rules::{Bounds, Fold, Format, Pair, Pattern};
 
 use super::node::{EnumValue, Node};
 use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef};
@@ -45,7 +45,8 @@ pub(super) fn intern_list<'a>(names: impl IntoIterator<Item = &'a str>) -> &'sta
 
 #[derive(Debug)]
 pub(super) struct Compiled {
-    /// One per [`Spec::types`], same index.
+    /// One per [`Spec::types`], same index, then one enum per states table (a field typed
+    /// by a states table holds one of its states), in [`Spec::machines`] order.
     pub types: Vec<Type>,
     pub root: usize,
     pub document: DocumentSpec,
@@ -137,6 +138,7 @@ pub(super) enum BaseTy {
     Bool,
     U32,
     U64,
+    I32,
     I64,
     Number,
     Object(usize),
@@ -158,20 +160,22 @@ pub(super) enum Skip {
 #[derive(Debug)]
 pub(super) enum Rule {
     Required(&'static str),
+    /// The sibling's value that makes the field required: an enum value, a `bool` or text.
     RequiredIf {
         sibling: usize,
         sibling_name: &'static str,
-        value: EnumValue,
+        value: Node,
         code: &'static str,
     },
     MaxItems(usize, &'static str),
+    MinItems(usize, &'static str),
     MaxItemsPerGroup {
         by: usize,
         max: usize,
         code: &'static str,
     },
-    Text(Vec<TextRule>),
-    Each(Vec<TextRule>),
+    Text(Vec<ElementRule>),
+    Each(Vec<ElementRule>),
     Nested,
     Unique(Fold, &'static str),
     UniqueBy {
@@ -190,12 +194,15 @@ pub(super) enum Rule {
 }
 
 #[derive(Debug)]
-pub(super) enum TextRule {
+pub(super) enum ElementRule {
     NonBlank(&'static str),
     MaxChars(usize, &'static str),
+    MinChars(usize, &'static str),
     Equals(&'static str, &'static str),
     Pattern(Box<Pattern>, &'static str),
     RelativePath(&'static str),
+    Format(Format, &'static str),
+    Range(Bounds, &'static str),
 }
 
 #[derive(Debug)]
@@ -248,8 +255,10 @@ impl Compiled {
         let index = spec
             .types
             .iter()
+            .map(TypeDef::name)
+            .chain(spec.machines.iter().map(|m| m.name.as_str()))
             .enumerate()
-            .map(|(i, t)| (t.name(), i))
+            .map(|(i, name)| (name, i))
             .collect();
         let mut b = Builder {
             spec,
@@ -269,7 +278,14 @@ impl Compiled {
                 RuleKind::DocumentBytes => {}    // StructRule::MaxJsonBytes
             }
         }
-        let types = spec.types.iter().map(|t| b.type_def(t)).collect();
+        let mut types: Vec<Type> = spec.types.iter().map(|t| b.type_def(t)).collect();
+        types.extend(spec.machines.iter().map(|m| {
+            Type::Enum(Enum {
+                expecting: intern(&format!("enum {}", m.rust_name)),
+                rust_name: intern(&m.rust_name),
+                values: intern_list(m.states.iter().map(|s| s.value.as_str())),
+            })
+        }));
         Compiled {
             types,
             root: b.index[spec.root.as_str()],
@@ -373,15 +389,13 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// Value `value` of enum (or states) table `enum_name`.
     fn enum_value(&self, enum_name: &str, value: &str) -> EnumValue {
-        let t = self.type_index(enum_name);
-        let values = match &self.spec.types[t] {
-            TypeDef::Enum(e) => &e.values,
-            _ => unreachable!("checked: an enum table"),
-        };
-        let index = values
+        let index = self
+            .spec
+            .enum_spellings(enum_name)
             .iter()
-            .position(|v| v.value == value)
+            .position(|v| *v == value)
             .unwrap_or(usize::MAX);
         EnumValue {
             index,
@@ -402,12 +416,15 @@ impl<'s> Builder<'s> {
             literal: _,
             pattern: _,
             relative_path: _,
+            range: _,
+            format: _,
         } = ty;
         let base = match base {
             Base::String => BaseTy::String,
             Base::Bool => BaseTy::Bool,
             Base::U32 => BaseTy::U32,
             Base::U64 => BaseTy::U64,
+            Base::I32 => BaseTy::I32,
             Base::I64 => BaseTy::I64,
             Base::Number => BaseTy::Number,
             Base::Object(n) => BaseTy::Object(self.type_index(n)),
@@ -457,7 +474,7 @@ impl<'s> Builder<'s> {
                     Base::String => Node::Text(String::new()),
                     Base::Bool => Node::Bool(false),
                     Base::U32 | Base::U64 => Node::UInt(0),
-                    Base::I64 => Node::Int(0),
+                    Base::I32 | Base::I64 => Node::Int(0),
                     Base::Number => Node::Float(0.0),
                     Base::Object(n) => {
                         let n = self.type_index(n);
@@ -723,12 +740,16 @@ impl<'s> Builder<'s> {
             non_blank,
             max_chars,
             max_items,
+            min_chars,
+            min_items,
             max_items_per_group,
             unique_by,
             contradiction,
             equals,
             pattern,
             relative_path,
+            range,
+            format,
             required,
             required_if,
             unique,
@@ -739,12 +760,13 @@ impl<'s> Builder<'s> {
         }
         if let Some(ri) = required_if {
             let sibling = o.fields.iter().position(|s| s.key == ri.field.key);
-            let value = match sibling.map(|i| &o.fields[i].ty.base) {
-                Some(Base::Enum(n)) => self.enum_value(n, &ri.value.key),
-                _ => EnumValue {
-                    index: usize::MAX,
-                    spelled: intern(&ri.value.key),
-                },
+            // As `rust/object.rs` writes `equals`: a `bool`, an enum value or text.
+            let value = match (&ri.when, sibling.map(|i| &o.fields[i].ty.base)) {
+                (serde_json::Value::Bool(b), _) => Node::Bool(*b),
+                (_, Some(Base::Enum(n))) if !ri.enum_rust.is_empty() => {
+                    Node::Enum(self.enum_value(n, &ri.value.key))
+                }
+                _ => Node::Text(ri.value.key.clone()),
             };
             rules.push(Rule::RequiredIf {
                 sibling: sibling.unwrap_or(usize::MAX),
@@ -756,6 +778,9 @@ impl<'s> Builder<'s> {
         if let Some(cap) = max_items {
             rules.push(Rule::MaxItems(usize_of(cap.value), intern(&cap.code)));
         }
+        if let Some(cap) = min_items {
+            rules.push(Rule::MinItems(usize_of(cap.value), intern(&cap.code)));
+        }
         for g in max_items_per_group {
             rules.push(Rule::MaxItemsPerGroup {
                 by: self.item_member(f, &g.by),
@@ -765,22 +790,41 @@ impl<'s> Builder<'s> {
         }
         let mut text = Vec::new();
         if let Some(code) = non_blank {
-            text.push(TextRule::NonBlank(intern(code)));
+            text.push(ElementRule::NonBlank(intern(code)));
         }
         if let Some(cap) = max_chars {
-            text.push(TextRule::MaxChars(usize_of(cap.value), intern(&cap.code)));
+            text.push(ElementRule::MaxChars(
+                usize_of(cap.value),
+                intern(&cap.code),
+            ));
+        }
+        if let Some(cap) = min_chars {
+            text.push(ElementRule::MinChars(
+                usize_of(cap.value),
+                intern(&cap.code),
+            ));
         }
         if let (Some(code), Some(lit)) = (equals, &f.ty.literal) {
-            text.push(TextRule::Equals(intern(lit), intern(code)));
+            text.push(ElementRule::Equals(intern(lit), intern(code)));
         }
         if let (Some(code), Some(re)) = (pattern, &f.ty.pattern) {
-            text.push(TextRule::Pattern(
+            text.push(ElementRule::Pattern(
                 Box::new(Pattern::new(intern(re))),
                 intern(code),
             ));
         }
         if let Some(code) = relative_path {
-            text.push(TextRule::RelativePath(intern(code)));
+            text.push(ElementRule::RelativePath(intern(code)));
+        }
+        if let (Some(code), Some(kind)) = (format, f.ty.format) {
+            text.push(ElementRule::Format(kind, intern(code)));
+        }
+        if let (Some(code), Some(r)) = (range, f.ty.range) {
+            let bounds = Bounds {
+                min: r.min,
+                max: r.max,
+            };
+            text.push(ElementRule::Range(bounds, intern(code)));
         }
         if !text.is_empty() {
             rules.push(if f.ty.array {
@@ -841,7 +885,7 @@ impl<'s> Builder<'s> {
     fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
         let mut rules = Vec::new();
         if let Some(code) = &m.rules.non_blank {
-            let text = vec![TextRule::NonBlank(intern(code))];
+            let text = vec![ElementRule::NonBlank(intern(code))];
             rules.push(if m.ty.array {
                 Rule::Each(text)
             } else {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use specmint_runtime::json::Json;
-use specmint_runtime::rules::{ByteCount, Filled, TextField};
+use specmint_runtime::rules::{ByteCount, Filled, IntegerField, TextField};
 
 /// One value of a document, as the generated types would hold it.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,6 +13,7 @@ pub(super) enum Node {
     Bool(bool),
     /// `uint32` and `uint64`.
     UInt(u64),
+    /// `int32` and `int64`.
     Int(i64),
     Float(f64),
     Text(String),
@@ -85,10 +86,23 @@ impl Node {
     }
 }
 
+/// Text, and an enum value as spelled (the generated enum's `TextField`, which it has when
+/// a list of its values must hold unique items).
 impl TextField for Node {
     fn text(&self) -> Option<&str> {
         match self {
             Node::Text(s) => Some(s),
+            Node::Enum(e) => Some(e.spelled),
+            _ => None,
+        }
+    }
+}
+
+impl IntegerField for Node {
+    fn integer(&self) -> Option<i128> {
+        match self {
+            Node::UInt(n) => Some((*n).into()),
+            Node::Int(n) => Some((*n).into()),
             _ => None,
         }
     }

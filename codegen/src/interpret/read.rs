@@ -110,6 +110,7 @@ impl<'de> DeserializeSeed<'de> for TySeed<'_> {
             BaseTy::Bool => bool::deserialize(d).map(Node::Bool),
             BaseTy::U32 => u32::deserialize(d).map(|n| Node::UInt(n.into())),
             BaseTy::U64 => u64::deserialize(d).map(Node::UInt),
+            BaseTy::I32 => i32::deserialize(d).map(|n| Node::Int(n.into())),
             BaseTy::I64 => i64::deserialize(d).map(Node::Int),
             BaseTy::Number => f64::deserialize(d).map(Node::Float),
             BaseTy::Any => Json::deserialize(d).map(Node::Any),
