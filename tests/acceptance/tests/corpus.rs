@@ -82,6 +82,46 @@ fn the_validator_agrees_with_every_corpus_case() {
     assert!(cases.len() > 150, "{} cases", cases.len());
 }
 
+/// The interpreter (`specmint_codegen::Validator`, what `specmint validate --spec` runs) of
+/// this crate's spec gives the generated validator's exact result on every corpus case, as
+/// compact and as pretty JSON: the same canonical JSON, or the same report (codes, paths,
+/// messages, order).
+#[test]
+fn the_interpreter_agrees_with_the_generated_validator_on_every_corpus_case() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let sources = specmint_codegen::read_spec_dir(&dir, "spec").unwrap();
+    let source = sources.iter().find(|s| s.name == "webhook_event").unwrap();
+    let interpreter = specmint_codegen::Validator::new(&specmint_codegen::load(source).unwrap());
+    let corpus: Value = serde_json::from_str(CORPUS).unwrap();
+    let cases = corpus["cases"].as_array().unwrap();
+    let (mut failures, mut refused) = (Vec::new(), 0);
+    for case in cases {
+        let doc = &case["document"];
+        for input in [
+            serde_json::to_vec(doc).unwrap(),
+            serde_json::to_vec_pretty(doc).unwrap(),
+        ] {
+            let generated = Event::from_json_slice(&input).map(|e| e.to_canonical_json());
+            let interpreted = interpreter.validate(&input);
+            refused += usize::from(generated.is_err());
+            if generated != interpreted {
+                failures.push(format!(
+                    "{}: generated {generated:?}, interpreted {interpreted:?}",
+                    case["id"]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} inputs differ:\n{}",
+        failures.len(),
+        2 * cases.len(),
+        failures.join("\n")
+    );
+    assert!(refused > 100, "{refused} refused inputs");
+}
+
 #[test]
 fn the_state_field_is_the_machine() {
     let e = Event::from_json_str(
