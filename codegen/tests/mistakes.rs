@@ -175,7 +175,7 @@ fn a_misspelt_type_gets_a_suggestion() {
         &md,
         TOML,
         "spec/mini.md:8:12: error: unknown type `strng` in `strng[]`",
-        "  hint: did you mean `string`? use string, bool, uint32, uint64, int64, number, any, or a table of this spec: `doc`, `shade`",
+        "  hint: did you mean `string`? use string, bool, uint32, uint64, int32, int64, number, any, date-time, date, uri, email, or a table of this spec: `doc`, `shade`",
     );
     // A table name is suggested as much as a built-in type.
     let md = edit(MD, "| `kind` | shade |", "| `kind` | shdae |");
@@ -183,7 +183,7 @@ fn a_misspelt_type_gets_a_suggestion() {
         &md,
         TOML,
         "spec/mini.md:9:12: error: unknown type `shdae` in `shdae`",
-        "  hint: did you mean `shade`? use string, bool, uint32, uint64, int64, number, any, or a table of this spec: `doc`, `shade`",
+        "  hint: did you mean `shade`? use string, bool, uint32, uint64, int32, int64, number, any, date-time, date, uri, email, or a table of this spec: `doc`, `shade`",
     );
 }
 
@@ -232,8 +232,9 @@ fn misspelt_sidecar_keys_and_tables_get_a_suggestion() {
         &toml,
         "spec/mini.toml:9:1: error: unknown key `max_itmes` in [errors]",
         "  hint: did you mean `max_items`? expected one of: enum, engine, tables, paths, \
-         parse, forbidden_key, non_blank, max_chars, max_items, max_items_per_group, \
-         max_bytes, equals, pattern, relative_path, required_if",
+         parse, forbidden_key, non_blank, max_chars, max_items, min_chars, min_items, \
+         max_items_per_group, max_bytes, equals, pattern, relative_path, range, format, \
+         required_if",
     );
     let toml = edit(
         TOML,
