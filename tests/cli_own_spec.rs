@@ -126,6 +126,53 @@ fn an_own_spec_reads_stdin_and_reports_shape_errors_as_serde_words_them() {
     );
 }
 
+/// The acceptance crate's spec runs the branch's rules under `--spec` (its corpus holds the
+/// interpreter to the compiled validator case by case; this is the command end to end).
+const ACCEPTANCE: &str = "tests/acceptance/spec";
+
+#[test]
+fn an_own_spec_runs_ranges_minimums_formats_conditions_and_state_fields() {
+    let event = |extra: &str| {
+        format!(
+            r#"{{"id":"evt_8f3kQ2pX","type":"order.paid","endpoint":"https://a.io","attempt":1,"payload_bytes":1,"headers":[{{"name":"A","value":"b"}}],"sent_at":"2024-05-01T09:30:00Z"{extra}}}"#
+        )
+    };
+    let bad = event(
+        r#","priority":-6,"history":["pending","failed","pending"],"contacts":["ops"],"retry":true"#,
+    );
+    let out = specmint(
+        &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+        bad.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "<stdin>:1:179: error[out_of_range]: `priority` is -6 (min -5)\n\
+         <stdin>:1:212: error[duplicate_state]: `history[2]` `pending` repeats `history[0]`\n\
+         <stdin>:1:235: error[bad_format]: `contacts[0]` `ops` is not a valid email\n\
+         <stdin>:1:1: error[missing_field]: `retry_after` is required when `retry` is `true`\n\
+         <stdin>: invalid webhook-event (4 errors)\n"
+    );
+    // `int32` and a states-typed field are read as serde reads the generated types.
+    for (extra, error) in [
+        (
+            r#","priority":2147483648"#,
+            "error[invalid_event]: invalid value: integer `2147483648`, expected i32",
+        ),
+        (
+            r#","delivery":"lost""#,
+            "error[invalid_event]: unknown variant `lost`, expected one of `pending`, `delivered`, `failed`",
+        ),
+    ] {
+        let out = specmint(
+            &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+            event(extra).as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1));
+        assert!(text(&out.stdout).contains(error), "{}", text(&out.stdout));
+    }
+}
+
 #[test]
 fn schema_of_an_own_spec_is_what_generate_writes() {
     let out = specmint(&["schema", "--spec", SPEC, "webhook-event"], b"");
