@@ -122,7 +122,7 @@ fn field(
                     );
                 }
             }
-            Rule::Text(text) => {
+            Rule::Value(text) => {
                 for r in text {
                     element_rule(r, value, &at, report);
                 }

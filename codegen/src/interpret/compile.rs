@@ -174,7 +174,7 @@ pub(super) enum Rule {
         max: usize,
         code: &'static str,
     },
-    Text(Vec<ElementRule>),
+    Value(Vec<ElementRule>),
     Each(Vec<ElementRule>),
     Nested,
     Unique(Fold, &'static str),
@@ -193,6 +193,8 @@ pub(super) enum Rule {
     },
 }
 
+/// A check of one value: the field's own (`Rule::Value`) or each item's (`Rule::Each`), in
+/// the order of `field_rules`' `each(..)` list.
 #[derive(Debug)]
 pub(super) enum ElementRule {
     NonBlank(&'static str),
@@ -405,8 +407,8 @@ impl<'s> Builder<'s> {
 
     /// The shape of a Type cell. Every part of [`model::TypeRef`] is named: one a new
     /// spec-format feature adds is a compile error here until the interpreter reads it (the
-    /// text checks of `non_blank`, `literal`, `pattern` and `relative_path` arrive as field
-    /// rules).
+    /// checks of `non_blank`, `literal`, `pattern`, `relative_path`, `format` and an integer
+    /// `range` arrive as field rules).
     fn ty(&self, ty: &model::TypeRef) -> Ty {
         let model::TypeRef {
             base,
@@ -830,7 +832,7 @@ impl<'s> Builder<'s> {
             rules.push(if f.ty.array {
                 Rule::Each(text)
             } else {
-                Rule::Text(text)
+                Rule::Value(text)
             });
         }
         if matches!(f.ty.base, Base::Object(_) | Base::Union(_)) {
@@ -889,7 +891,7 @@ impl<'s> Builder<'s> {
             rules.push(if m.ty.array {
                 Rule::Each(text)
             } else {
-                Rule::Text(text)
+                Rule::Value(text)
             });
         }
         if matches!(m.ty.base, Base::Object(_) | Base::Union(_)) {
