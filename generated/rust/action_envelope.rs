@@ -1715,12 +1715,267 @@ impl ::core::str::FromStr for EnvelopeError {
 /// Keys refused anywhere in the envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
+/// The shape of envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
+pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
+    static SLICE_0: [::specmint::runtime::shape::SelectorCaseShape<'static>; 7usize] = [
+        ::specmint::runtime::shape::SelectorCaseShape::new("record_input", &[11, 2]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("set_objective", &[12, 6]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("prepare_summary", &[13, 14]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("confirm_summary", &[7, 8]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("revise_intake", &[15, 16]),
+        ::specmint::runtime::shape::SelectorCaseShape::new(
+            "record_draft_artifact",
+            &[17, 9],
+        ),
+        ::specmint::runtime::shape::SelectorCaseShape::new("cancel", &[18, 10]),
+    ];
+    static SLICE_1: [::specmint::runtime::shape::TypeShape<'static>; 19usize] = [
+        ::specmint::runtime::shape::TypeShape::Object(::specmint::runtime::shape::ObjectShape {
+            name: "envelope",
+            fields: ::std::borrow::Cow::Borrowed(
+                &[
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "protocol_version",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::String,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "action_id",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::String,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "package_id",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::String,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "expected_revision",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::U64,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "action",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(1),
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "basis",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Selected,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "payload",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Selected,
+                        ),
+                        true,
+                    ),
+                ],
+            ),
+            open: false,
+            selector: ::core::option::Option::Some(::specmint::runtime::shape::SelectorShape {
+                by: "action",
+                members: ::std::borrow::Cow::Borrowed(&["basis", "payload"]),
+                cases: ::std::borrow::Cow::Borrowed(&SLICE_0),
+            }),
+        }),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "action",
+            &[
+                "record_input",
+                "set_objective",
+                "prepare_summary",
+                "confirm_summary",
+                "revise_intake",
+                "record_draft_artifact",
+                "cancel",
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "record_input_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "input_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "kind",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(3),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "content",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "source",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(4),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "disposition",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(5),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "exclusion_reason",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::String,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "input_kind",
+            &["text", "url", "file-reference", "constraint"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "input_source",
+            &["operator", "adapter"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "disposition",
+            &["incorporated", "excluded"],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "set_objective_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "statement",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "desired_outcomes",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::String,
+                        )
+                        .array(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "confirm_summary_basis",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "summary_sha256",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "confirm_summary_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "operator_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "record_draft_artifact_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "artifact_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "kind",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "logical_path",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "content",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::String,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "cancel_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "reason",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::String,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object("record_input_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("set_objective_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("prepare_summary_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("prepare_summary_payload", &[]),
+        ::specmint::runtime::shape::TypeShape::object("revise_intake_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("revise_intake_payload", &[]),
+        ::specmint::runtime::shape::TypeShape::object(
+            "record_draft_artifact_basis",
+            &[],
+        ),
+        ::specmint::runtime::shape::TypeShape::object("cancel_basis", &[]),
+    ];
+    ::specmint::runtime::shape::Shapes::new(0, &SLICE_1)
+};
+
 /// How envelope documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
         "envelope",
         "INVALID_ENVELOPE",
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "INVALID_ENVELOPE")
+    .with_shape(&SHAPES)
     .with_extract(::specmint::runtime::document::Extract::OutermostObject);
 impl ActionEnvelope {
     /// Parses and validates one envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.

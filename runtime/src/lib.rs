@@ -30,6 +30,7 @@ mod json_size;
 pub mod path;
 pub mod report;
 pub mod rules;
+pub mod shape;
 pub mod strict;
 
 pub use path::{Path, Seg};

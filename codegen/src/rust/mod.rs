@@ -11,6 +11,7 @@ mod document;
 mod enums;
 mod object;
 mod selector;
+mod shape;
 mod union;
 
 struct Ctx<'a> {
@@ -84,6 +85,7 @@ pub(crate) fn emit(spec: &Spec, options: &Options) -> String {
     }
     items.push(c.error_enum());
     items.push(c.consts());
+    items.push(c.shapes());
     items.push(c.document());
     let tokens = quote!(#(#items)*);
     let file: syn::File = syn::parse2(tokens).expect("generated Rust parses");
@@ -225,6 +227,17 @@ impl Ctx<'_> {
             #(#examples)*
         }
     }
+}
+
+/// Whether the typed parse reads an absent key of `f` (as its default, `None`, `[]` or `{}`)
+/// instead of refusing the object.
+fn absent_is_read(f: &Field) -> bool {
+    f.default.is_some()
+        || f.is_optional_any()
+        || (!f.required && f.ty.nullable)
+        || f.read_optional()
+        || (!f.required && f.ty.array)
+        || f.absent_is_empty
 }
 
 /// The Rust name of a chosen member (its key in snake_case).

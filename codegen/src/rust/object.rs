@@ -143,6 +143,9 @@ impl Ctx<'_> {
         ty: &TokenStream,
         helpers: &mut Vec<TokenStream>,
     ) -> Vec<TokenStream> {
+        if !absent_is_read(f) {
+            return Vec::new();
+        }
         let (dfn, ifn) = self.default_fns(o, f);
         // The `is_default` test of the `skip_serializing_if` function, if one is emitted.
         let mut is_default = None;
@@ -177,10 +180,9 @@ impl Ctx<'_> {
             // Absent means `{}`: left out while it holds that value.
             is_default = Some(quote!(*value == <#ty as ::core::default::Default>::default()));
             (quote!(default), Some(ifn.to_string()))
-        } else if f.absent_is_empty {
-            (quote!(default), None)
         } else {
-            return Vec::new();
+            // `absent_is_empty`, the one case left: read as `{}`, always written.
+            (quote!(default), None)
         };
         let mut args = vec![default];
         if let Some(skip) = skip.filter(|_| !f.always_written) {
