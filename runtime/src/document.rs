@@ -447,7 +447,12 @@ where
     let first = Violation::from_parts(spec.parse_error_code, path, pointer, err.to_string());
     let mut violations = vec![first];
     if let (Some(shape), Ok(document)) = (spec.shape, Json::parse(text)) {
-        violations.extend(other_shape_problems(&document, shape, spec, &violations[0].pointer));
+        violations.extend(other_shape_problems(
+            &document,
+            shape,
+            spec,
+            &violations[0].pointer,
+        ));
     }
     Err(Report::from_violations(violations))
 }

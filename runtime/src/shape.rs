@@ -21,23 +21,26 @@
 //!
 //! [`parse_document`]: crate::document::parse_document
 //!
+//! A shape built at run time (generated code builds the same from `static` slices):
+//!
 //! ```
 //! use std::borrow::Cow;
 //! use specmint_runtime::json::Json;
 //! use specmint_runtime::shape::{check, FieldShape, Kind, Shapes, TypeShape, ValueShape};
 //!
-//! const NOTE: Shapes<'static> = Shapes::new(
-//!     0,
-//!     &[
-//!         TypeShape::object("note", &[
-//!             FieldShape::new("title", ValueShape::new(Kind::String), true),
-//!             FieldShape::new("level", ValueShape::new(Kind::Type(1)), false),
-//!         ]),
+//! let fields = vec![
+//!     FieldShape::new("title", ValueShape::new(Kind::String), true),
+//!     FieldShape::new("level", ValueShape::new(Kind::Type(1)), false),
+//! ];
+//! let note = Shapes {
+//!     root: 0,
+//!     types: Cow::Owned(vec![
+//!         TypeShape::object("note", &fields),
 //!         TypeShape::enumeration("level", &["low", "high"]),
-//!     ],
-//! );
+//!     ]),
+//! };
 //! let doc = Json::parse(r#"{"level": "urgent", "colour": "red"}"#).unwrap();
-//! let found: Vec<String> = check(&doc, &NOTE, "note", "bad_note")
+//! let found: Vec<String> = check(&doc, &note, "note", "bad_note")
 //!     .iter()
 //!     .map(|v| format!("{} {}: {}", v.code, v.path, v.message))
 //!     .collect();
@@ -437,12 +440,19 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             Kind::Any | Kind::Selected => "a JSON value".to_owned(),
             Kind::Type(t) => match self.shapes.types.get(t) {
                 Some(TypeShape::Object(o)) => format!("a `{}` object", o.name),
-                Some(TypeShape::Enum(e)) => format!("one of {}", quoted_list(e.values.iter().copied())),
+                Some(TypeShape::Enum(e)) => {
+                    format!("one of {}", quoted_list(e.values.iter().copied()))
+                }
                 Some(TypeShape::Union(u)) if u.short_form => format!(
                     "a `{}` object tagged by `{}` or one of {}",
                     u.name,
                     u.tag,
-                    quoted_list(u.variants.iter().filter(|v| all_optional(v)).map(|v| v.tag_value))
+                    quoted_list(
+                        u.variants
+                            .iter()
+                            .filter(|v| all_optional(v))
+                            .map(|v| v.tag_value)
+                    )
                 ),
                 Some(TypeShape::Union(u)) => format!("a `{}` object tagged by `{}`", u.name, u.tag),
                 None => "a JSON value".to_owned(),
@@ -464,7 +474,10 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
         if !fits {
             let or_null = if nullable { " or null" } else { "" };
             let expected = self.expected(kind);
-            self.report(&format!("must be {expected}{or_null}, found {}", found(value)));
+            self.report(&format!(
+                "must be {expected}{or_null}, found {}",
+                found(value)
+            ));
         }
     }
 
@@ -496,7 +509,10 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             (None, _) => {}
             _ => {
                 let expected = self.expected(Kind::Type(t));
-                self.report(&format!("must be {expected}{or_null}, found {}", found(value)));
+                self.report(&format!(
+                    "must be {expected}{or_null}, found {}",
+                    found(value)
+                ));
             }
         }
     }
@@ -504,8 +520,16 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
     fn object(&mut self, members: &'j [(String, Json)], o: &ObjectShape<'a>) {
         // The selector's case, when its member holds a known value.
         let case = o.selector.as_ref().and_then(|sel| {
-            let chosen = members.iter().rev().find(|(k, _)| k == sel.by)?.1.as_str()?;
-            sel.cases.iter().find(|c| c.value == chosen).map(|c| (sel, c))
+            let chosen = members
+                .iter()
+                .rev()
+                .find(|(k, _)| k == sel.by)?
+                .1
+                .as_str()?;
+            sel.cases
+                .iter()
+                .find(|c| c.value == chosen)
+                .map(|c| (sel, c))
         });
         for (key, value) in members {
             if let Some(field) = o.fields.iter().find(|f| f.key == key) {
@@ -542,7 +566,11 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
     }
 
     fn union(&mut self, members: &'j [(String, Json)], u: &UnionShape<'a>) {
-        let tag = members.iter().rev().find(|(k, _)| k == u.tag).map(|(_, v)| v);
+        let tag = members
+            .iter()
+            .rev()
+            .find(|(k, _)| k == u.tag)
+            .map(|(_, v)| v);
         let Some(tag) = tag else {
             return self.missing(u.tag);
         };
@@ -552,9 +580,8 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
                 Some(v) => v,
                 None => {
                     let message = format!("is `{s}`, expected one of {}", values());
-                    return self.nested(At::Key(members_key(members, u.tag)), |w| {
-                        w.report(&message)
-                    });
+                    return self
+                        .nested(At::Key(members_key(members, u.tag)), |w| w.report(&message));
                 }
             },
             other => {

@@ -21,37 +21,44 @@ impl Ctx<'_> {
             .position(|t| t.name() == spec.root)
             .expect("checked: the root is a type");
         let mut statics = Vec::new();
-        let types: Vec<TokenStream> = spec.types.iter().map(|t| match t {
-            TypeDef::Object(o) => self.object_shape(o, &mut statics),
-            TypeDef::Enum(e) => {
-                let name = &e.name;
-                let values = e.values.iter().map(|v| &v.value);
-                quote!(#rt::shape::TypeShape::enumeration(#name, &[#(#values),*]))
-            }
-            TypeDef::Union(u) => {
-                let name = &u.name;
-                let tag = &u.tag;
-                let short = u.short_form;
-                let variants = u.variants.iter().map(|v| {
-                    let tv = &v.tag_value;
-                    // A member is read as `None` when absent only when it is nullable.
-                    let fields = v
-                        .members
-                        .iter()
-                        .map(|m| self.field_shape(m, self.value_shape(m, m.ty.nullable), !m.ty.nullable));
-                    quote!(#rt::shape::VariantShape::new(#tv, &[#(#fields),*]))
-                });
-                let variants = slice_static(&mut statics, quote!(#rt::shape::VariantShape), variants.collect());
-                quote! {
-                    #rt::shape::TypeShape::Union(#rt::shape::UnionShape {
-                        name: #name,
-                        tag: #tag,
-                        short_form: #short,
-                        variants: ::std::borrow::Cow::Borrowed(&#variants),
-                    })
+        let types: Vec<TokenStream> = spec
+            .types
+            .iter()
+            .map(|t| match t {
+                TypeDef::Object(o) => self.object_shape(o, &mut statics),
+                TypeDef::Enum(e) => {
+                    let name = &e.name;
+                    let values = e.values.iter().map(|v| &v.value);
+                    quote!(#rt::shape::TypeShape::enumeration(#name, &[#(#values),*]))
                 }
-            }
-        }).collect();
+                TypeDef::Union(u) => {
+                    let name = &u.name;
+                    let tag = &u.tag;
+                    let short = u.short_form;
+                    let variants = u.variants.iter().map(|v| {
+                        let tv = &v.tag_value;
+                        // A member is read as `None` when absent only when it is nullable.
+                        let fields = v.members.iter().map(|m| {
+                            self.field_shape(m, self.value_shape(m, m.ty.nullable), !m.ty.nullable)
+                        });
+                        quote!(#rt::shape::VariantShape::new(#tv, &[#(#fields),*]))
+                    });
+                    let variants = slice_static(
+                        &mut statics,
+                        quote!(#rt::shape::VariantShape),
+                        variants.collect(),
+                    );
+                    quote! {
+                        #rt::shape::TypeShape::Union(#rt::shape::UnionShape {
+                            name: #name,
+                            tag: #tag,
+                            short_form: #short,
+                            variants: ::std::borrow::Cow::Borrowed(&#variants),
+                        })
+                    }
+                }
+            })
+            .collect();
         let d = doc(&format!(
             "The shape of {} documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.",
             spec.document_name
@@ -115,7 +122,8 @@ impl Ctx<'_> {
             .map(|f| {
                 let chooses = o.selector.as_ref().is_some_and(|s| s.by.key == f.key);
                 // The selector's member and the members it chooses are always required.
-                let required = chooses || matches!(f.ty.base, Base::Selected(_)) || !absent_is_read(f);
+                let required =
+                    chooses || matches!(f.ty.base, Base::Selected(_)) || !absent_is_read(f);
                 let nullable = f.ty.nullable || f.read_optional() || f.is_optional_any();
                 self.field_shape(f, self.value_shape(f, nullable), required)
             })
@@ -134,7 +142,11 @@ impl Ctx<'_> {
                     let tables = c.tables.iter().map(|t| self.type_index(t));
                     quote!(#rt::shape::SelectorCaseShape::new(#value, &[#(#tables),*]))
                 });
-                let cases = slice_static(statics, quote!(#rt::shape::SelectorCaseShape), cases.collect());
+                let cases = slice_static(
+                    statics,
+                    quote!(#rt::shape::SelectorCaseShape),
+                    cases.collect(),
+                );
                 quote! {
                     ::core::option::Option::Some(#rt::shape::SelectorShape {
                         by: #by,
