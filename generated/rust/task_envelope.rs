@@ -10,9 +10,10 @@
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum VerdictSource {
     /// An executable script decided.
     #[serde(rename = "script")]
@@ -69,9 +70,10 @@ impl ::core::str::FromStr for VerdictSource {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Verdict {
     /// The check passed.
     #[serde(rename = "pass")]
@@ -122,10 +124,11 @@ impl ::core::str::FromStr for Verdict {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 #[validate(not_contains(list = depends_on, value = task_id, code = "self_dependency"))]
@@ -224,10 +227,11 @@ pub struct TaskEnvelope {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct AcceptanceCheck {
@@ -264,10 +268,11 @@ impl ::core::default::Default for AcceptanceCheck {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Artifact {
@@ -284,10 +289,11 @@ pub struct Artifact {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Evidence {
@@ -325,10 +331,11 @@ pub struct Evidence {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct SecondOpinion {
@@ -349,9 +356,10 @@ pub struct SecondOpinion {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum TaskState {
     /// Sent, not yet taken up.
     #[serde(rename = "submitted")]

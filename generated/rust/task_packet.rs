@@ -52,9 +52,10 @@ pub const SECTION_HEADER_AUDIENCE_ALSO: &str = "## Audience";
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Role {
     /// Plans the goal and fans it out.
     #[serde(rename = "planner")]
@@ -123,9 +124,10 @@ impl ::core::str::FromStr for Role {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum AcceptanceKind {
     /// The turn MUST call this tool at least once.
     #[serde(rename = "must_use_tools")]
@@ -200,9 +202,10 @@ impl ::core::str::FromStr for AcceptanceKind {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Fidelity {
     /// Native tool events plus MCP audit, both visible, with outcomes.
     #[serde(rename = "full")]
@@ -262,10 +265,11 @@ impl ::core::str::FromStr for Fidelity {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 #[validate(
@@ -410,10 +414,11 @@ fn default_task_packet_irreversible() -> bool {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct ToolScope {
@@ -440,10 +445,11 @@ impl ::core::default::Default for ToolScope {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Constraint {
@@ -466,10 +472,11 @@ pub struct Constraint {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Assertion {
@@ -488,10 +495,11 @@ pub struct Assertion {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Artifact {
@@ -510,10 +518,11 @@ pub struct Artifact {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Finding {
@@ -528,10 +537,11 @@ pub struct Finding {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Budget {
@@ -562,7 +572,8 @@ impl ::core::default::Default for Budget {
 }
 
 /// Product shape: `output_format`
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::specmint::runtime::__private::serde::Serialize)]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(tag = "kind")]
 pub enum OutputFormat {
     /// A Markdown answer.
@@ -582,11 +593,12 @@ pub enum OutputFormat {
     Files,
 }
 
-impl<'de> ::serde::Deserialize<'de> for OutputFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
+impl<'de> ::specmint::runtime::__private::serde::Deserialize<'de> for OutputFormat {
+    fn deserialize<D: ::specmint::runtime::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        #[derive(::serde::Deserialize)]
+        #[derive(::specmint::runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::specmint::runtime::__private::serde")]
         #[serde(tag = "kind", deny_unknown_fields)]
         enum Tagged {
             #[serde(rename = "markdown")]
@@ -602,7 +614,7 @@ impl<'de> ::serde::Deserialize<'de> for OutputFormat {
             Files {},
         }
         struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+        impl<'de> ::specmint::runtime::__private::serde::de::Visitor<'de> for Visitor {
             type Value = OutputFormat;
             fn expecting(
                 &self,
@@ -612,7 +624,7 @@ impl<'de> ::serde::Deserialize<'de> for OutputFormat {
                     "a tagged `output_format` object or one of `markdown`, `json`, `diff`, `files`",
                 )
             }
-            fn visit_str<E: ::serde::de::Error>(
+            fn visit_str<E: ::specmint::runtime::__private::serde::de::Error>(
                 self,
                 value: &str,
             ) -> ::core::result::Result<Self::Value, E> {
@@ -640,12 +652,14 @@ impl<'de> ::serde::Deserialize<'de> for OutputFormat {
                     ),
                 )
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+            fn visit_map<A: ::specmint::runtime::__private::serde::de::MapAccess<'de>>(
                 self,
                 map: A,
             ) -> ::core::result::Result<Self::Value, A::Error> {
-                let tagged = <Tagged as ::serde::Deserialize>::deserialize(
-                    ::serde::de::value::MapAccessDeserializer::new(map),
+                let tagged = <Tagged as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                    ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                        map,
+                    ),
                 )?;
                 ::core::result::Result::Ok(
                     match tagged {
@@ -681,9 +695,10 @@ impl ::specmint::runtime::Validate for OutputFormat {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Stage {
     /// Plans the goal and fans it out.
     #[serde(rename = "planner")]

@@ -10,9 +10,10 @@
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum AttachmentEncoding {
     /// The bytes survive a JSON round trip as text.
     #[serde(rename = "utf8")]
@@ -69,9 +70,10 @@ impl ::core::str::FromStr for AttachmentEncoding {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum PackKind {
     /// Work handed on; the receiver mints a new passport id.
     #[serde(rename = "handoff")]
@@ -125,9 +127,10 @@ impl ::core::str::FromStr for PackKind {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum FactScope {
     /// Judgements, agreements, requirements, rationale: keeps `verified` across machines.
     #[serde(rename = "universal")]
@@ -190,9 +193,10 @@ impl ::core::str::FromStr for FactScope {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum AskStatus {
     /// Not answered yet.
     #[serde(rename = "open")]
@@ -252,10 +256,11 @@ impl ::core::str::FromStr for AskStatus {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct FlatTaskPack {
@@ -282,10 +287,11 @@ pub struct FlatTaskPack {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 #[validate(
@@ -318,10 +324,11 @@ pub struct Attachment {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Pack {
@@ -366,10 +373,11 @@ pub struct Pack {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Origin {
@@ -389,10 +397,11 @@ pub struct Origin {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Lineage {
@@ -412,10 +421,11 @@ pub struct Lineage {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct TaskState {
     /// What the work is for.
@@ -452,10 +462,11 @@ pub struct TaskState {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct Decision {
     /// The decision, as the reference writes it.
@@ -473,10 +484,11 @@ pub struct Decision {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct Fact {
     /// The fact's words, under the key the reference writes them (the text names no key).
@@ -543,10 +555,11 @@ fn is_default_fact_needs_reverify(value: &bool) -> bool {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Ask {
@@ -599,10 +612,11 @@ fn is_default_ask_status(value: &AskStatus) -> bool {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct LandingCheck {

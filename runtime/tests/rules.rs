@@ -425,7 +425,7 @@ mod newer_rules {
         );
         assert_eq!(
             report.to_string(),
-            "`id` cannot be checked: `(` is not a valid regex"
+            "pattern_mismatch: `id` cannot be checked: `(` is not a valid regex"
         );
     }
 }

@@ -223,7 +223,8 @@ impl Ctx<'_> {
         } else {
             quote!(#[validate(#(#rules),*)])
         };
-        quote!(#fd #serde_attr #rename_attr #validate_attr pub #fi: #ty,)
+        let attrs = self.field_attrs(&o.name, &f.key);
+        quote!(#fd #serde_attr #rename_attr #validate_attr #attrs pub #fi: #ty,)
     }
 
     /// `#[validate(..)]` rules on the whole struct: not-equal pairs, not-contains, digests,
@@ -312,6 +313,10 @@ impl Ctx<'_> {
         } else {
             doc(&o.doc)
         };
+        let d = {
+            let attrs = self.type_attrs(&o.name);
+            quote!(#d #attrs)
+        };
         let rt_str = &self.rt_str;
         let derive = &self.derive;
         let mut helpers = Vec::new();
@@ -379,9 +384,11 @@ impl Ctx<'_> {
         } else {
             quote!(#[serde(deny_unknown_fields)])
         };
+        let (serde, serde_crate) = (&self.serde, &self.serde_crate);
         quote! {
             #d
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, #derive)]
+            #[derive(Debug, Clone, PartialEq, #serde::Serialize, #serde::Deserialize, #derive)]
+            #serde_crate
             #closed
             #[validate(crate = #rt_str)]
             #struct_attr
