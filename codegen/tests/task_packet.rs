@@ -128,10 +128,14 @@ fn options_change_the_runtime_and_derive_paths() {
     let options = Options {
         runtime_path: "crate::rt".into(),
         derive_path: "crate::Validate".into(),
+        ..Options::default()
     };
     let files = generate(&[source()], &options).unwrap();
     let rust = &files["rust/task_packet.rs"];
     assert!(rust.contains("#[validate(crate = \"crate::rt\")]"));
+    // serde through the runtime's re-export: the user's crate needs no `serde` of its own.
+    assert!(rust.contains("#[serde(crate = \"crate::rt::__private::serde\")]"));
+    assert!(!rust.contains("::serde::"));
     assert!(rust.contains("crate::Validate"));
     assert!(!rust.contains("specmint_runtime"));
     let bad = Options {
