@@ -650,7 +650,12 @@ fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
             if *row == "BOM" && spec.document.bom_tolerated {
                 // The mark is skipped: the document is `{}`, refused as `{}` is (serde's
                 // message, then every other required member it lacks).
-                assert_eq!(Some(report), spec.validate(b"{}", None).err(), "{}", spec.cli_name);
+                assert_eq!(
+                    Some(report),
+                    spec.validate(b"{}", None).err(),
+                    "{}",
+                    spec.cli_name
+                );
                 continue;
             }
             assert_eq!(report.len(), 1, "{} {row}: {report:?}", spec.cli_name);

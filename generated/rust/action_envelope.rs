@@ -1795,21 +1795,21 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "protocol_version",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         ),
                         true,
                     ),
                     ::specmint::runtime::shape::FieldShape::new(
                         "action_id",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         ),
                         true,
                     ),
                     ::specmint::runtime::shape::FieldShape::new(
                         "package_id",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         ),
                         true,
                     ),
@@ -1868,7 +1868,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "input_id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -1882,7 +1882,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "content",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -1903,7 +1903,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "exclusion_reason",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1928,14 +1928,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "statement",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "desired_outcomes",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1948,7 +1948,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "summary_sha256",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -1960,7 +1960,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "operator_id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     false,
                 ),
@@ -1972,28 +1972,28 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "artifact_id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "kind",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "logical_path",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "content",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -2005,7 +2005,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "reason",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,

@@ -730,7 +730,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "taskID",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -738,7 +738,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "objective",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -746,7 +746,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "outputFormat",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -754,7 +754,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "toolAndSourceGuidance",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -762,7 +762,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "boundaries",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array()
                         .nullable(),
@@ -771,7 +771,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "filesAndInterfaces",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array()
                         .nullable(),
@@ -787,7 +787,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "contextID",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -795,7 +795,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "dependsOn",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -803,7 +803,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "toolsAllowed",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -832,7 +832,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "passFailCommand",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -840,7 +840,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "endToEndVerification",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -853,14 +853,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "name",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "location",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -872,14 +872,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "acceptanceCommand",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "output",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -893,7 +893,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "endToEndVerification",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -928,7 +928,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "notes",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,

@@ -999,7 +999,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "schema",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1016,21 +1016,21 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "packet_id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "goal_id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "parent_packet",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1059,7 +1059,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "objective",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -1080,7 +1080,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "boundaries",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1096,7 +1096,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "audience",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1112,7 +1112,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "acceptance_baseline_ref",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1128,7 +1128,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "wiki_refs",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1136,7 +1136,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "memory_refs",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1144,7 +1144,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "state_keys",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1152,7 +1152,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "evidence_index",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1168,7 +1168,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "open_questions",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1176,7 +1176,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "blockers",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1184,7 +1184,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "next_steps",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1218,7 +1218,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "allowed",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1226,7 +1226,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "denied",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -1239,14 +1239,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "text",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -1265,7 +1265,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "value",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -1277,14 +1277,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "path",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1292,7 +1292,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "sha256",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1305,14 +1305,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "text",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "evidence",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     true,

@@ -781,21 +781,21 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "taskpack",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "encoding",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "note_to_reader",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -823,7 +823,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "name",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -837,7 +837,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "sha256",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -852,7 +852,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "data",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -868,7 +868,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "spec",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -882,7 +882,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "packed_at",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -904,7 +904,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "note",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -940,7 +940,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "actor",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -948,7 +948,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "machine",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -956,7 +956,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "harness",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -969,7 +969,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "root_id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
@@ -983,7 +983,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "chain",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .array(),
                     false,
@@ -997,7 +997,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "goal",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::String,
+                                ::specmint::runtime::shape::Kind::Str,
                             )
                             .nullable(),
                         false,
@@ -1005,7 +1005,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "current_state",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::String,
+                                ::specmint::runtime::shape::Kind::Str,
                             )
                             .nullable(),
                         false,
@@ -1062,14 +1062,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "what",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         ),
                         true,
                     ),
                     ::specmint::runtime::shape::FieldShape::new(
                         "why",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::String,
+                                ::specmint::runtime::shape::Kind::Str,
                             )
                             .nullable(),
                         false,
@@ -1086,7 +1086,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "claim",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         ),
                         true,
                     ),
@@ -1114,7 +1114,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "verified_on",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::String,
+                                ::specmint::runtime::shape::Kind::Str,
                             )
                             .nullable(),
                         false,
@@ -1122,7 +1122,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "source",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::String,
+                                ::specmint::runtime::shape::Kind::Str,
                             )
                             .nullable(),
                         false,
@@ -1130,7 +1130,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "verified_by",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::String,
+                                ::specmint::runtime::shape::Kind::Str,
                             )
                             .nullable(),
                         false,
@@ -1146,14 +1146,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "to",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1161,14 +1161,14 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "what",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "why",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1176,7 +1176,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "accept",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1199,7 +1199,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "answered_by",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1207,7 +1207,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "answered_at",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,
@@ -1220,21 +1220,21 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "id",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "check",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::String,
+                        ::specmint::runtime::shape::Kind::Str,
                     ),
                     true,
                 ),
                 ::specmint::runtime::shape::FieldShape::new(
                     "how",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::String,
+                            ::specmint::runtime::shape::Kind::Str,
                         )
                         .nullable(),
                     false,

@@ -29,7 +29,7 @@
 //! use specmint_runtime::shape::{check, FieldShape, Kind, Shapes, TypeShape, ValueShape};
 //!
 //! let fields = vec![
-//!     FieldShape::new("title", ValueShape::new(Kind::String), true),
+//!     FieldShape::new("title", ValueShape::new(Kind::Str), true),
 //!     FieldShape::new("level", ValueShape::new(Kind::Type(1)), false),
 //! ];
 //! let note = Shapes {
@@ -191,8 +191,9 @@ impl ValueShape {
 /// The kind of a JSON value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A string.
-    String,
+    /// A string. (Not named `String`: a public variant of that name makes rustc spell
+    /// `std::string::String` in full in every derive user's error messages.)
+    Str,
     /// `true` or `false`.
     Bool,
     /// An integer from 0 to `u32::MAX`.
@@ -431,7 +432,7 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
     /// What a value of `kind` is, for "must be …".
     fn expected(&self, kind: Kind) -> String {
         match kind {
-            Kind::String => "a string".to_owned(),
+            Kind::Str => "a string".to_owned(),
             Kind::Bool => "a boolean".to_owned(),
             Kind::U32 => format!("an integer from 0 to {}", u32::MAX),
             Kind::U64 => format!("an integer from 0 to {}", u64::MAX),
@@ -463,7 +464,7 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
     fn item(&mut self, value: &'j Json, kind: Kind, nullable: bool) {
         let fits = match (kind, value) {
             (Kind::Any | Kind::Selected, _) => true,
-            (Kind::String, Json::Str(_)) | (Kind::Bool, Json::Bool(_)) => true,
+            (Kind::Str, Json::Str(_)) | (Kind::Bool, Json::Bool(_)) => true,
             (Kind::Number, Json::Number(_)) => true,
             (Kind::U32, Json::Number(n)) => n.as_u64().is_some_and(|n| n <= u64::from(u32::MAX)),
             (Kind::U64, Json::Number(n)) => n.as_u64().is_some(),

@@ -89,7 +89,7 @@ impl Ctx<'_> {
     fn value_shape(&self, f: &Field, nullable: bool) -> TokenStream {
         let rt = &self.rt;
         let kind = match &f.ty.base {
-            Base::String => quote!(String),
+            Base::String => quote!(Str),
             Base::Bool => quote!(Bool),
             Base::U32 => quote!(U32),
             Base::U64 => quote!(U64),
