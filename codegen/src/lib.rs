@@ -394,6 +394,30 @@ impl From<io::Error> for Error {
 /// generates, and writes `rust/<name>.rs` and `schema/<name>.schema.json` into the output
 /// directory (default `OUT_DIR`). Include a module with
 /// `pub mod orders { include!(concat!(env!("OUT_DIR"), "/rust/orders.rs")); }`.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("specmint-config-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(dir.join("spec")).unwrap();
+/// std::fs::write(dir.join("spec/notes.md"), "# Notes v1\n\n\
+///     ## Fields of a `note`\n\n\
+///     | Field | Type | Required | Meaning |\n|---|---|---|---|\n\
+///     | `title` | non-blank string | ✔ | The title. |\n\n\
+///     ## Errors\n\n| Code | When |\n|---|---|\n\
+///     | `bad_note` | Not a note. |\n| `blank` | A blank value. |\n").unwrap();
+/// std::fs::write(dir.join("spec/notes.toml"), "[spec]\nroot = \"note\"\n\n\
+///     [errors]\nenum = \"NoteError\"\nparse = \"bad_note\"\nnon_blank = \"blank\"\n").unwrap();
+///
+/// specmint_codegen::Config::new()
+///     .spec_dir(dir.join("spec"))
+///     .out_dir(dir.join("out")) // in build.rs: leave it out, OUT_DIR is the default
+///     .type_attribute("notes.note", "#[derive(Eq)]")
+///     .run()
+///     .expect("the spec is consistent");
+/// let rust = std::fs::read_to_string(dir.join("out/rust/notes.rs")).unwrap();
+/// assert!(rust.contains("pub struct Note {"));
+/// assert!(dir.join("out/schema/notes.schema.json").is_file());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 #[derive(Debug, Clone)]
 pub struct Config {
     spec_dir: PathBuf,

@@ -248,7 +248,8 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 ///    bytes that are not UTF-8: refused (`parse_error_code`, the message names the byte
 ///    offset);
 /// 3. `T` is deserialized; on success [`Validate::validate`] runs and its report is returned
-///    on failure;
+///    on failure, its violations in document order (the order of the input, whatever the
+///    order of `T`'s fields: a value before its parts, members in the order written);
 /// 4. if deserialization failed and the input is well-formed JSON containing any of
 ///    `spec.forbidden_keys` as an object key, one `forbidden_key_code` violation per
 ///    occurrence, in document order;
@@ -268,6 +269,38 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// itself: `#[serde(deny_unknown_fields)]` and no free-form JSON (`serde_json::Value`, maps,
 /// `#[serde(flatten)]`) where such a key could be accepted, unless `spec.free_members` is
 /// set: then they are looked for after a typed parse succeeds too, and refuse the document.
+///
+/// ```
+/// use serde::Deserialize;
+/// use specmint_runtime::document::{parse_document, DocumentSpec};
+/// use specmint_runtime::Validate;
+///
+/// #[derive(Debug, Deserialize, Validate)]
+/// #[serde(deny_unknown_fields)]
+/// struct Note {
+///     #[validate(non_blank(code = "blank"))]
+///     title: String,
+///     #[validate(each(non_blank(code = "blank")))]
+///     tags: Vec<String>,
+/// }
+///
+/// const NOTE: DocumentSpec = DocumentSpec::new("note", "bad_note");
+///
+/// let note: Note = parse_document(br#"{"title": "t", "tags": ["a"]}"#, &NOTE).unwrap();
+/// assert_eq!(note.tags, ["a"]);
+///
+/// // Rule violations in the order of the input.
+/// let report = parse_document::<Note>(br#"{"tags": [" "], "title": ""}"#, &NOTE).unwrap_err();
+/// assert_eq!(report.to_string(), "blank: `tags[0]` must not be blank\nblank: `title` must not be blank");
+///
+/// // Not the shape: serde's message, at the path of the value that failed.
+/// let report = parse_document::<Note>(br#"{"title": 1, "tags": []}"#, &NOTE).unwrap_err();
+/// assert_eq!(
+///     report.to_string(),
+///     "bad_note: invalid type: integer `1`, expected a string at line 1 column 11"
+/// );
+/// assert_eq!(report.as_slice()[0].path, "title");
+/// ```
 ///
 /// # Errors
 ///
@@ -421,10 +454,48 @@ fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Res
     }
     value.validate_at(&Path::ROOT, &mut report);
     if report.is_empty() {
-        Ok(())
-    } else {
-        Err(Report::from_violations(report.into_vec()))
+        return Ok(());
     }
+    let mut violations = report.into_vec();
+    in_document_order(&mut violations, text);
+    Err(Report::from_violations(violations))
+}
+
+/// Sorts `violations` (stably) by where their pointers lead in `text`: the rules run in the
+/// order of the type's fields, the input may hold its members in any order. A value comes
+/// before its parts (the document's own violations first); a member the input lacks sorts
+/// after the members its object has. Only a refused document pays for this.
+fn in_document_order(violations: &mut [Violation], text: &str) {
+    if violations.len() < 2 {
+        return;
+    }
+    let Ok(document) = Json::parse(text) else {
+        return;
+    };
+    violations.sort_by_cached_key(|v| document_position(&document, &v.pointer));
+}
+
+/// The position of `pointer` in `document` as the index of each step among its siblings in
+/// the input (`usize::MAX` from the first step that is not there).
+fn document_position(document: &Json, pointer: &str) -> Vec<usize> {
+    let mut at = Some(document);
+    let mut key = Vec::new();
+    for token in pointer_tokens(pointer).unwrap_or_default() {
+        let step = match at {
+            Some(Json::Object(members)) => members
+                .iter()
+                .position(|(k, _)| *k == token)
+                .map_or((members.len(), None), |i| (i, Some(&members[i].1))),
+            Some(Json::Array(items)) => match token.parse::<usize>() {
+                Ok(i) => (i, items.get(i)),
+                Err(_) => (usize::MAX, None),
+            },
+            _ => (usize::MAX, None),
+        };
+        key.push(step.0);
+        at = step.1;
+    }
+    key
 }
 
 /// Steps 3 to 5 for `text` whose plain typed parse failed (`retry`: it has not been tried

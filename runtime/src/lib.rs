@@ -81,6 +81,29 @@ pub mod __private {
 /// Implemented by `#[derive(Validate)]`, and for `Vec<T>`, `[T]`, `Option<T>`, `Box<T>` and
 /// `&T` where `T: Validate` (`Vec` and slices extend the path with each element's index;
 /// `Option` validates the inner value when `Some`).
+///
+/// ```
+/// use specmint_runtime::Validate;
+///
+/// #[derive(Validate)]
+/// struct Line {
+///     #[validate(non_blank(code = "blank"))]
+///     sku: String,
+/// }
+///
+/// #[derive(Validate)]
+/// struct Order {
+///     #[validate(max_items(max = 2, code = "too_many"), nested)]
+///     lines: Vec<Line>,
+/// }
+///
+/// let order = Order { lines: vec![Line { sku: "a".into() }, Line { sku: " ".into() }] };
+/// let report = order.validate().unwrap_err();
+/// assert_eq!(report.codes().collect::<Vec<_>>(), ["blank"]);
+/// assert_eq!(report.as_slice()[0].pointer, "/lines/1/sku");
+/// // The blanket impls index a list's elements.
+/// assert_eq!(order.lines.validate().unwrap_err().as_slice()[0].path, "[1].sku");
+/// ```
 pub trait Validate {
     /// Checks `self`, found at `path`, and pushes every violation to `report`.
     fn validate_at(&self, path: &Path<'_>, report: &mut Report);

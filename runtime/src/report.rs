@@ -98,8 +98,11 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Every violation found, in document order. Its `Display` prints one violation per line,
-/// `code: message`.
+/// Every violation found, in document order: for a document read by
+/// [`parse_document`](crate::document::parse_document), the order of the input (a value
+/// before its parts, members in the order written); for a value validated in Rust, the order
+/// of its fields (a generated type's fields are its table's rows). Its `Display` prints one
+/// violation per line, `code: message`.
 ///
 /// Two reports are equal when their violations are. The violations are read through
 /// [`Report::iter`], [`Report::as_slice`] or [`Report::into_vec`] (or by iterating the report).

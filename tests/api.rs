@@ -1,0 +1,78 @@
+//! The library API a user meets (issue 16 item 8): violations in document order, `Report`'s
+//! `Display` with codes, and `Report` / `Violation` serialized in the CLI's JSON shape (the
+//! CLI uses that serialization).
+
+mod common;
+
+use specmint::task_packet::TaskPacket;
+
+/// A packet with `members` (raw JSON members, in this order) besides the minimal ones.
+fn packet(members: &str) -> String {
+    format!(
+        r#"{{{members},"packet_id":"pk-1","goal_id":"t-1","round":1,"from_role":"planner","to_role":"executor","output_format":"markdown"}}"#
+    )
+}
+
+#[test]
+fn violations_come_in_the_order_of_the_input_not_of_the_fields() {
+    // The field table lists `objective` before `constraints` and `audience`; the input has
+    // them the other way round.
+    let input = packet(
+        r#""audience":[" "],"constraints":[{"id":"c1","text":" "},{"id":"C1","text":"b"}],"objective":" ""#,
+    );
+    let report = TaskPacket::from_json_str(&input).unwrap_err();
+    assert_eq!(
+        report.to_string(),
+        "blank_field: `audience[0]` must not be blank\n\
+         blank_field: `constraints[0].text` must not be blank\n\
+         duplicate_constraint_id: `constraints[1].id` `C1` duplicates `constraints[0].id`\n\
+         blank_field: `objective` must not be blank"
+    );
+    // In table order, the same violations come in the fields' order.
+    let input = packet(
+        r#""objective":" ","constraints":[{"id":"c1","text":" "},{"id":"C1","text":"b"}],"audience":[" "]"#,
+    );
+    let codes: Vec<String> = TaskPacket::from_json_str(&input)
+        .unwrap_err()
+        .iter()
+        .map(|v| v.path.clone())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "objective",
+            "constraints[0].text",
+            "constraints[1].id",
+            "audience[0]"
+        ]
+    );
+}
+
+#[test]
+fn the_clis_json_errors_are_the_reports_own_serialization() {
+    let input =
+        packet(r#""objective":" ","audience":["ok","x"],"constraints":[{"id":"a","text":" "}]"#);
+    let report = TaskPacket::from_json_str(&input).unwrap_err();
+    let library = serde_json::to_value(&report).unwrap();
+    assert_eq!(library["valid"], false);
+    assert_eq!(library["errors"].as_array().unwrap().len(), 2);
+    let (code, mut cli) = common::validate_json(&input);
+    assert_eq!(code, 1);
+    assert_eq!(cli["type"], "task-packet");
+    // The CLI adds where each error is in the input; the rest is the library's.
+    for error in cli["errors"].as_array_mut().unwrap() {
+        let error = error.as_object_mut().unwrap();
+        assert!(error.remove("line").is_some() && error.remove("column").is_some());
+    }
+    cli.as_object_mut().unwrap().remove("type");
+    assert_eq!(cli, library);
+    assert_eq!(
+        library["errors"][0],
+        serde_json::json!({
+            "code": "blank_field",
+            "path": "objective",
+            "pointer": "/objective",
+            "message": "`objective` must not be blank",
+        })
+    );
+}
