@@ -420,7 +420,7 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             let or_null = if shape.nullable { " or null" } else { "" };
             let expected = self.expected(shape.kind);
             return self.report(&format!(
-                "must be an array of {expected}{or_null}, found {}",
+                "must be an array (each item {expected}){or_null}, found {}",
                 found(value)
             ));
         };
@@ -553,13 +553,24 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
                 };
                 self.nested(At::Key(key), |w| w.value(value, shape));
             } else if !o.open {
-                let expected = quoted_list(o.fields.iter().map(|f| f.key));
-                self.nested(At::Key(key), |w| {
-                    w.report(&format!("is an unknown key (expected one of {expected})"));
-                });
+                self.unknown_key(key, o.fields.iter().map(|f| f.key));
             }
         }
-        for field in o.fields.iter() {
+        self.missing_members(members, &o.fields);
+    }
+
+    /// Records that `key`, a member of the object at the current location, is not one of
+    /// `known`.
+    fn unknown_key<'k>(&mut self, key: &'j str, known: impl IntoIterator<Item = &'k str>) {
+        let expected = quoted_list(known);
+        self.nested(At::Key(key), |w| {
+            w.report(&format!("is an unknown key (expected one of {expected})"));
+        });
+    }
+
+    /// Records every required member of `fields` that `members` lacks, in table order.
+    fn missing_members(&mut self, members: &[(String, Json)], fields: &[FieldShape<'_>]) {
+        for field in fields {
             if field.required && !members.iter().any(|(k, _)| k == field.key) {
                 self.missing(field.key);
             }
@@ -597,19 +608,11 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             if let Some(field) = variant.fields.iter().find(|f| f.key == key) {
                 self.nested(At::Key(key), |w| w.value(value, field.value));
             } else {
-                let mut keys = vec![u.tag];
-                keys.extend(variant.fields.iter().map(|f| f.key));
-                let expected = quoted_list(keys);
-                self.nested(At::Key(key), |w| {
-                    w.report(&format!("is an unknown key (expected one of {expected})"));
-                });
+                let known = std::iter::once(u.tag).chain(variant.fields.iter().map(|f| f.key));
+                self.unknown_key(key, known);
             }
         }
-        for field in variant.fields.iter() {
-            if field.required && !members.iter().any(|(k, _)| k == field.key) {
-                self.missing(field.key);
-            }
-        }
+        self.missing_members(members, &variant.fields);
     }
 }
 
