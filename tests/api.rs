@@ -14,38 +14,26 @@ fn packet(members: &str) -> String {
 }
 
 #[test]
-fn violations_come_in_the_order_of_the_input_not_of_the_fields() {
-    // The field table lists `objective` before `constraints` and `audience`; the input has
-    // them the other way round.
-    let input = packet(
-        r#""audience":[" "],"constraints":[{"id":"c1","text":" "},{"id":"C1","text":"b"}],"objective":" ""#,
-    );
-    let report = TaskPacket::from_json_str(&input).unwrap_err();
-    assert_eq!(
-        report.to_string(),
-        "blank_field: `audience[0]` must not be blank\n\
+fn violations_come_in_document_order_whatever_the_order_of_the_keys() {
+    // Document order is the spec's: the field table lists `objective`, then `constraints`,
+    // then `audience`; a struct's own rules (`self_handoff`) after its fields.
+    let want = "blank_field: `objective` must not be blank\n\
          blank_field: `constraints[0].text` must not be blank\n\
          duplicate_constraint_id: `constraints[1].id` `C1` duplicates `constraints[0].id`\n\
-         blank_field: `objective` must not be blank"
-    );
-    // In table order, the same violations come in the fields' order.
-    let input = packet(
-        r#""objective":" ","constraints":[{"id":"c1","text":" "},{"id":"C1","text":"b"}],"audience":[" "]"#,
-    );
-    let codes: Vec<String> = TaskPacket::from_json_str(&input)
-        .unwrap_err()
-        .iter()
-        .map(|v| v.path.clone())
-        .collect();
-    assert_eq!(
-        codes,
-        [
-            "objective",
-            "constraints[0].text",
-            "constraints[1].id",
-            "audience[0]"
-        ]
-    );
+         blank_field: `audience[0]` must not be blank\n\
+         self_handoff: `to_role` must differ from `from_role` (both `planner`)";
+    let members = [
+        r#""objective":" ""#,
+        r#""constraints":[{"text":" ","id":"c1"},{"id":"C1","text":"b"}]"#,
+        r#""audience":[" "]"#,
+    ];
+    for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0]] {
+        let picked: Vec<&str> = order.iter().map(|&i| members[i]).collect();
+        let input =
+            packet(&picked.join(",")).replace(r#""to_role":"executor""#, r#""to_role":"planner""#);
+        let report = TaskPacket::from_json_str(&input).unwrap_err();
+        assert_eq!(report.to_string(), want, "{order:?}");
+    }
 }
 
 #[test]

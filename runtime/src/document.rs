@@ -248,8 +248,8 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 ///    bytes that are not UTF-8: refused (`parse_error_code`, the message names the byte
 ///    offset);
 /// 3. `T` is deserialized; on success [`Validate::validate`] runs and its report is returned
-///    on failure, its violations in document order (the order of the input, whatever the
-///    order of `T`'s fields: a value before its parts, members in the order written);
+///    on failure, its violations in document order (see [`Report`]: the order of `T`'s
+///    fields, whatever the order of the input's keys);
 /// 4. if deserialization failed and the input is well-formed JSON containing any of
 ///    `spec.forbidden_keys` as an object key, one `forbidden_key_code` violation per
 ///    occurrence, in document order;
@@ -289,9 +289,9 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// let note: Note = parse_document(br#"{"title": "t", "tags": ["a"]}"#, &NOTE).unwrap();
 /// assert_eq!(note.tags, ["a"]);
 ///
-/// // Rule violations in the order of the input.
+/// // Rule violations in the order of the fields, whatever the order of the keys.
 /// let report = parse_document::<Note>(br#"{"tags": [" "], "title": ""}"#, &NOTE).unwrap_err();
-/// assert_eq!(report.to_string(), "blank: `tags[0]` must not be blank\nblank: `title` must not be blank");
+/// assert_eq!(report.to_string(), "blank: `title` must not be blank\nblank: `tags[0]` must not be blank");
 ///
 /// // Not the shape: serde's message, at the path of the value that failed.
 /// let report = parse_document::<Note>(br#"{"title": 1, "tags": []}"#, &NOTE).unwrap_err();
@@ -454,48 +454,10 @@ fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Res
     }
     value.validate_at(&Path::ROOT, &mut report);
     if report.is_empty() {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(Report::from_violations(report.into_vec()))
     }
-    let mut violations = report.into_vec();
-    in_document_order(&mut violations, text);
-    Err(Report::from_violations(violations))
-}
-
-/// Sorts `violations` (stably) by where their pointers lead in `text`: the rules run in the
-/// order of the type's fields, the input may hold its members in any order. A value comes
-/// before its parts (the document's own violations first); a member the input lacks sorts
-/// after the members its object has. Only a refused document pays for this.
-fn in_document_order(violations: &mut [Violation], text: &str) {
-    if violations.len() < 2 {
-        return;
-    }
-    let Ok(document) = Json::parse(text) else {
-        return;
-    };
-    violations.sort_by_cached_key(|v| document_position(&document, &v.pointer));
-}
-
-/// The position of `pointer` in `document` as the index of each step among its siblings in
-/// the input (`usize::MAX` from the first step that is not there).
-fn document_position(document: &Json, pointer: &str) -> Vec<usize> {
-    let mut at = Some(document);
-    let mut key = Vec::new();
-    for token in pointer_tokens(pointer).unwrap_or_default() {
-        let step = match at {
-            Some(Json::Object(members)) => members
-                .iter()
-                .position(|(k, _)| *k == token)
-                .map_or((members.len(), None), |i| (i, Some(&members[i].1))),
-            Some(Json::Array(items)) => match token.parse::<usize>() {
-                Ok(i) => (i, items.get(i)),
-                Err(_) => (usize::MAX, None),
-            },
-            _ => (usize::MAX, None),
-        };
-        key.push(step.0);
-        at = step.1;
-    }
-    key
 }
 
 /// Steps 3 to 5 for `text` whose plain typed parse failed (`retry`: it has not been tried

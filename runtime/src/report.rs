@@ -98,11 +98,12 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Every violation found, in document order: for a document read by
-/// [`parse_document`](crate::document::parse_document), the order of the input (a value
-/// before its parts, members in the order written); for a value validated in Rust, the order
-/// of its fields (a generated type's fields are its table's rows). Its `Display` prints one
-/// violation per line, `code: message`.
+/// Every violation found, in document order: the order of the spec's field tables, which is
+/// the order of the type's fields, whatever order the input's keys came in. Within a field:
+/// its presence, its list's counts, each item's rules (item by item), then the rules that
+/// compare its items; a struct's own rules (two fields that must differ, a digest, a byte
+/// cap) after all its fields, so the document's byte cap comes last. The same input always
+/// gives the same list. Its `Display` prints one violation per line, `code: message`.
 ///
 /// Two reports are equal when their violations are. The violations are read through
 /// [`Report::iter`], [`Report::as_slice`] or [`Report::into_vec`] (or by iterating the report).
