@@ -714,3 +714,12 @@ fn attribute_hooks_land_on_their_type_and_field_and_the_header_names_the_build_s
         );
     }
 }
+
+#[test]
+fn the_shapes_constant_name_is_reserved() {
+    one(
+        &edit(MD, "| NAME_MAX_CHARS |", "| SHAPES |"),
+        TOML,
+        "spec/mini.md:22:23: error: constant `SHAPES` is reserved",
+    );
+}
