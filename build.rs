@@ -12,8 +12,8 @@ fn main() {
         .options(bundle_options())
         .out_dir(out_dir)
         .run();
-    if let Err(diagnostics) = result {
-        eprintln!("{diagnostics}");
+    if let Err(e) = result {
+        eprintln!("{e}");
         std::process::exit(1);
     }
 }

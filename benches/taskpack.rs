@@ -11,7 +11,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+
+#[path = "support/child.rs"]
+mod child;
+use child::{log_lines, report, Side};
 
 use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::conformance;
@@ -56,40 +59,14 @@ fn main() {
     );
 
     let node = node_side();
-    let mut ours = Vec::new();
-    let mut theirs = Vec::new();
-    let (mut our_rss, mut their_rss) = (0, 0);
+    let (mut ours, mut theirs) = (Side::default(), Side::default());
     for _ in 0..runs {
-        let (t, rss) = timed(Command::new(&me).arg("--judge").arg(&file));
-        ours.push(t);
-        our_rss = our_rss.max(rss);
+        ours.run(Command::new(&me).arg("--judge").arg(&file));
         if let Some((node, script)) = &node {
-            let (t, rss) = timed(Command::new(node).arg(script).arg(&file));
-            theirs.push(t);
-            their_rss = their_rss.max(rss);
+            theirs.run(Command::new(node).arg(script).arg(&file));
         }
     }
-    let ours = median(&mut ours);
-    println!(
-        "  specmint      median {:>8.3} s   peak RSS {:>6.1} MiB",
-        ours.as_secs_f64(),
-        our_rss as f64 / 1024.0
-    );
-    if node.is_some() {
-        let theirs = median(&mut theirs);
-        println!(
-            "  task-passport median {:>8.3} s   peak RSS {:>6.1} MiB",
-            theirs.as_secs_f64(),
-            their_rss as f64 / 1024.0
-        );
-        println!(
-            "  specmint is {:.2}x as fast, with {:.1}% of the memory",
-            theirs.as_secs_f64() / ours.as_secs_f64(),
-            100.0 * our_rss as f64 / their_rss as f64
-        );
-    } else {
-        println!("  task-passport: not measured (needs node and scripts/taskpassport/node_modules; run ./test.sh once)");
-    }
+    report(&mut ours, node.is_some().then_some(&mut theirs));
     std::fs::remove_dir_all(&dir).unwrap();
     if let Some((_, script)) = node {
         std::fs::remove_file(script).unwrap();
@@ -106,23 +83,7 @@ fn make(file: &Path, attachment_bytes: usize) {
             "asks":[],"landing_checks":[]}"#,
     )
     .unwrap();
-    let mut data = Vec::with_capacity(attachment_bytes + 128);
-    let mut x = 0x9e37_79b9u32;
-    while data.len() < attachment_bytes {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let line = format!(
-            "2026-08-16T03:{:02}:{:02}Z INFO worker-{} processed item {} in {} ms\n",
-            x % 60,
-            (x >> 6) % 60,
-            x % 32,
-            x >> 8,
-            x % 997
-        );
-        data.extend_from_slice(line.as_bytes());
-    }
-    data.truncate(attachment_bytes);
+    let data = log_lines(attachment_bytes, 0);
     let bag = bag::assemble(&passport, vec![("server.log".to_owned(), data)]);
     let out = std::fs::File::create(file).unwrap();
     bag::write_zip(std::io::BufWriter::new(out), &bag, "2026-08-16T03:11:04Z").unwrap();
@@ -132,25 +93,12 @@ fn make(file: &Path, attachment_bytes: usize) {
 fn judge(file: &Path) {
     let verdict = conformance::judge_path(file, Limits::default()).unwrap();
     assert!(verdict.conformant(), "{verdict:?}");
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let hwm = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .unwrap();
-    println!("{hwm}");
+    println!("{}", child::peak_rss_kib());
 }
 
 /// `node` and a script running the reference's check, when both are there.
 fn node_side() -> Option<(String, PathBuf)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let lib = root.join("scripts/taskpassport/node_modules/task-passport");
-    if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
-        return None;
-    }
-    let script = std::env::temp_dir().join(format!("specmint-bench-tp-{}.mjs", std::process::id()));
-    std::fs::write(
-        &script,
+    child::node_script("tp", |lib| {
         format!(
             "import {{ readFileSync }} from 'node:fs'\n\
              const {{ readZip, verifyBag }} = await import({bag:?})\n\
@@ -165,27 +113,6 @@ fn node_side() -> Option<(String, PathBuf)> {
              console.log(process.resourceUsage().maxRSS)\n",
             bag = lib.join("bag.js").display().to_string(),
             tp = lib.join("taskpack.js").display().to_string(),
-        ),
-    )
-    .unwrap();
-    Some(("node".to_owned(), script))
-}
-
-/// Runs a side; its wall time and the peak RSS in KiB it printed.
-fn timed(command: &mut Command) -> (Duration, u64) {
-    let start = Instant::now();
-    let out = command.output().unwrap();
-    let elapsed = start.elapsed();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rss = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
-    (elapsed, rss)
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
+        )
+    })
 }

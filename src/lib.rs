@@ -22,6 +22,7 @@ extern crate self as specmint;
 pub use specmint_runtime as runtime;
 pub use specmint_runtime::{Report, Validate, Violation};
 
+mod atomic_file;
 mod bundle;
 pub mod bundled;
 pub mod store;

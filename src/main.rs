@@ -40,9 +40,15 @@ usage:
   specmint task bind --store DB ID --ledger FILE
   specmint taskpack convert IN OUT [--max-inline-bytes N]
   specmint taskpack conformance FILE [--format human|json]
+  specmint taskpack land FILE [--store DIR] [--trust-machine-facts]
+  specmint taskpack merge RECEIPT --into ID [--store DIR]
+  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
+                        [--id ID] [--file FILE|-] [--store DIR]
+  specmint passport show ID [--store DIR]
+  specmint passport list [--store DIR]
   specmint --help
 
-envelope and task commands take --format human|json
+envelope, task, passport and taskpack land/merge commands take --format human|json
 
 exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
 
@@ -68,6 +74,7 @@ fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("envelope") => cli::envelope::run(&args[1..]),
         Some("task") => cli::task::run(&args[1..]),
         Some("taskpack") => cli::taskpack::run(&args[1..]),
+        Some("passport") => cli::passport::run(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
             Ok(0)

@@ -1,10 +1,12 @@
 //! The README's second quickstart, for real: a new crate with its own spec tables uses
-//! `specmint-codegen` in its build.rs and `specmint-runtime` alone at run time (the derive
-//! and serde come through it), with `type_attribute` / `field_attribute` hooks.
+//! `specmint-codegen` in its build.rs (the README's recipe, read from the README) and
+//! `specmint-runtime` alone at run time (the derive and serde come through it); `cargo test`
+//! there runs the spec's examples, and a broken spec fails the build with each diagnostic
+//! printed once. The `type_attribute` / `field_attribute` hooks are added to that recipe.
 
 mod common;
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 const SPEC_MD: &str = r#"# Orders v1
 
@@ -111,16 +113,45 @@ fn main() {
 }
 "##;
 
+/// The README's build.rs recipe: the Rust block that starts with `// build.rs`.
+fn readme_build_rs() -> String {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let start = readme
+        .find("```rust\n// build.rs\n")
+        .expect("README has a build.rs block")
+        + "```rust\n".len();
+    let len = readme[start..].find("```").unwrap();
+    readme[start..start + len].to_owned()
+}
+
 #[test]
-fn a_downstream_crate_generates_and_validates_its_own_spec() {
-    let dir = std::env::temp_dir().join(format!("specmint-downstream-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn the_crate_docs_show_the_readme_recipe() {
+    let lib = std::fs::read_to_string(common::root().join("codegen/src/lib.rs")).unwrap();
+    let docs: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .skip_while(|l| *l != "```no_run")
+        .skip(1)
+        .take_while(|l| *l != "```")
+        .collect();
+    let readme = readme_build_rs();
+    let readme: Vec<&str> = readme.lines().skip(1).collect(); // after `// build.rs`
+    assert_eq!(docs, readme);
+}
+
+/// A new crate `specmint-<tag>` in a scratch directory: `spec/orders.md` and `.toml`,
+/// `src/main.rs`, and the README's build.rs.
+fn downstream_crate(tag: &str, spec_md: &str, main_rs: &str) -> common::Scratch {
+    let dir = common::scratch(&format!("downstream-{tag}"));
     std::fs::create_dir_all(dir.join("spec")).unwrap();
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let root = common::root();
+    // Each crate has its own name: in the shared target directory, two root packages of one
+    // name would share their build script's OUT_DIR.
     let manifest = format!(
         r#"[package]
-name = "orders-demo"
+name = "specmint-{tag}"
 version = "0.0.0"
 edition = "2021"
 publish = false
@@ -138,33 +169,53 @@ specmint-codegen = {{ path = "{root}/codegen" }}
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     // The lock file pins the same dependency versions as this workspace, so the build is offline.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("spec/orders.md"), SPEC_MD).unwrap();
+    std::fs::write(dir.join("spec/orders.md"), spec_md).unwrap();
     std::fs::write(dir.join("spec/orders.toml"), SPEC_TOML).unwrap();
-    std::fs::write(dir.join("src/main.rs"), MAIN_RS).unwrap();
+    // Prose beside the specs (no sidecar, no field table) is not a spec and breaks nothing.
     std::fs::write(
-        dir.join("build.rs"),
-        r##"fn main() {
-    if let Err(diagnostics) = specmint_codegen::Config::new()
-        .spec_dir("spec")
-        .type_attribute("orders.line", "#[derive(Eq, Hash)]")
-        .field_attribute("orders.order.order_id", "#[serde(alias = \"id\")]")
-        .out_dir(std::env::var("OUT_DIR").unwrap())
-        .run()
-    {
-        eprintln!("{diagnostics}");
-        std::process::exit(1);
-    }
-}
-"##,
+        dir.join("spec/README.md"),
+        "# Our specs\n\n| Spec | Owner |\n|---|---|\n| orders | sales |\n",
     )
     .unwrap();
+    std::fs::write(dir.join("src/main.rs"), main_rs).unwrap();
+    // The README's recipe, with the attribute hooks the crate's main.rs relies on.
+    let build_rs = readme_build_rs().replacen(
+        r#".spec_dir("spec")"#,
+        r##".spec_dir("spec").type_attribute("orders.line", "#[derive(Eq, Hash)]").field_attribute("orders.order.order_id", "#[serde(alias = \"id\")]")"##,
+        1,
+    );
+    assert_ne!(
+        build_rs,
+        readme_build_rs(),
+        "the recipe sets the spec directory"
+    );
+    std::fs::write(dir.join("build.rs"), build_rs).unwrap();
+    dir
+}
 
-    let out = Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--offline"])
-        .current_dir(&dir)
+/// `cargo <command> --offline` in `dir`, into the tests' shared scratch target directory
+/// (cargo's own messages go to stderr: stdout is the program's or the test harness's).
+fn cargo(dir: &std::path::Path, command: &str) -> Output {
+    Command::new(env!("CARGO"))
+        .args([command, "--offline"])
+        .current_dir(dir)
         .env("CARGO_TARGET_DIR", common::scratch_target_dir())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The 1-based line of the first line of `text` equal to `line`.
+fn line_of(text: &str, line: &str) -> usize {
+    1 + text
+        .lines()
+        .position(|l| l == line)
+        .unwrap_or_else(|| panic!("{line:?} is not a line"))
+}
+
+#[test]
+fn a_downstream_crate_generates_and_validates_its_own_spec() {
+    let dir = downstream_crate("orders", SPEC_MD, MAIN_RS);
+    let out = cargo(&dir, "run");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -186,5 +237,114 @@ specmint-codegen = {{ path = "{root}/codegen" }}
          // @generated by specmint from spec/orders.md; do not edit, edit the spec: the build \
          script (specmint_codegen::Config) writes this file again on every build\n"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+
+    // `cargo test` runs the spec's two examples, named by their lines.
+    let out = cargo(&dir, "test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut tests: Vec<&str> = stdout.lines().filter(|l| l.contains(" ... ")).collect();
+    tests.sort_unstable();
+    let valid = line_of(SPEC_MD, "```json valid");
+    let invalid = line_of(SPEC_MD, "```json invalid duplicate_sku@lines[1].sku");
+    assert_eq!(
+        tests,
+        [
+            format!("test orders::spec_examples::invalid_example_at_line_{invalid} ... ok"),
+            format!("test orders::spec_examples::valid_example_at_line_{valid} ... ok"),
+        ]
+    );
+    assert!(
+        stdout.contains("test result: ok. 2 passed; 0 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_wrong_spec_example_fails_cargo_test_in_the_users_crate() {
+    // A `valid` example that breaks a cap, and an `invalid` one naming the wrong path.
+    let md = SPEC_MD
+        .replacen(
+            r#"{"sku":"B","note":"gift"}"#,
+            r#"{"sku":"B","note":"gift wrapped"}"#,
+            1,
+        )
+        .replacen(
+            "```json invalid duplicate_sku@lines[1].sku",
+            "```json invalid duplicate_sku@lines[0].sku",
+            1,
+        );
+    assert_ne!(md, SPEC_MD);
+    let dir = downstream_crate("wrong-examples", &md, MAIN_RS);
+    let out = cargo(&dir, "test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(101), "{stdout}");
+    let valid = line_of(&md, "```json valid");
+    let invalid = line_of(&md, "```json invalid duplicate_sku@lines[0].sku");
+    let panics: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("spec/orders.md:"))
+        .collect();
+    let mut want = [
+        format!(
+            "spec/orders.md:{valid}: the `json valid` example is refused: \
+             too_long@lines[1].note (`lines[1].note` is 12 chars (max 10))"
+        ),
+        format!(
+            "spec/orders.md:{invalid}: the `json invalid duplicate_sku@lines[0].sku` example \
+             fails with duplicate_sku@lines[1].sku (`lines[1].sku` `a` duplicates `lines[0].sku`)"
+        ),
+    ];
+    want.sort();
+    let mut panics = panics;
+    panics.sort_unstable();
+    assert_eq!(panics, want, "{stdout}");
+    assert!(
+        stdout.contains("test result: FAILED. 0 passed; 2 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_broken_spec_fails_the_build_with_each_diagnostic_printed_once() {
+    let cap_row = "| `lines[].note` | 10 chars | NOTE_MAX_CHARS |";
+    let broken_row = "| `lines[].note` | 10 chrs | NOTE_MAX_CHARS |";
+    let md = SPEC_MD.replacen(cap_row, broken_row, 1).replacen(
+        "| `note` | string? |",
+        "| `note` | strng? |",
+        1,
+    );
+    let dir = downstream_crate("broken-spec", &md, MAIN_RS);
+    let out = cargo(&dir, "build");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(101), "{stderr}");
+    let unit_at = line_of(&md, broken_row);
+    let type_at = line_of(&md, "| `note` | strng? | — | Free text. |");
+    let diagnostics = [
+        format!("spec/orders.md:{type_at}:12: error: unknown type `strng` in `strng?`"),
+        "  hint: did you mean `string`? use string, bool, uint32, uint64, int64, number, any, \
+         or a table of this spec: `line`, `order`, `priority`"
+            .to_owned(),
+        format!("spec/orders.md:{unit_at}:20: error: unknown unit `chrs` in `10 chrs`"),
+        "  hint: did you mean `chars`? units are `chars` (Unicode scalar values), `bytes` \
+         (compact JSON) and `items`"
+            .to_owned(),
+    ];
+    // The build script's stderr is the diagnostics, in order, each once, and nothing else:
+    // no panic, no backtrace.
+    let script_stderr: Vec<&str> = stderr
+        .lines()
+        .skip_while(|l| l.trim() != "--- stderr")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.strip_prefix("  ").unwrap_or(l)) // cargo's indent
+        .collect();
+    assert_eq!(script_stderr, diagnostics, "{stderr}");
+    for d in &diagnostics {
+        assert_eq!(stderr.matches(d.as_str()).count(), 1, "{d}\n{stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

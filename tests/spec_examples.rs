@@ -1,6 +1,7 @@
-//! Every fenced JSON example in every bundled spec is a test: valid ones must validate (and be
-//! accepted by the emitted JSON Schema), invalid ones must fail with exactly the listed
-//! violations (and be refused by the schema when it can express their rules).
+//! Every fenced JSON example in every bundled spec gets its stated verdict from the emitted
+//! JSON Schema (valid ones accepted, invalid ones refused when the schema can express their
+//! rules) and from the CLI. The Rust validator's verdict is checked by the `spec_examples`
+//! tests codegen emits into each generated module (`cargo test --lib`), as in any user's crate.
 
 mod common;
 
@@ -32,7 +33,6 @@ fn every_spec_example_gets_its_stated_verdict() {
             .unwrap_or_default();
         for example in &spec.examples {
             let at = format!("{}:{}", source.md_path, example.line);
-            let verdict = bundled.validate(example.text.as_bytes(), None);
             let instance: serde_json::Value = serde_json::from_str(&example.text).unwrap();
             if example.kind == ExampleKind::Fragment {
                 continue;
@@ -47,24 +47,14 @@ fn every_spec_example_gets_its_stated_verdict() {
             match &example.kind {
                 ExampleKind::Fragment => unreachable!("skipped above"),
                 ExampleKind::Valid => {
-                    assert!(
-                        verdict.is_ok(),
-                        "{at}: valid example refused: {:?}",
-                        verdict.err()
-                    );
+                    assert_eq!(out.status.code(), Some(0), "{at}: {cli}");
                     assert!(
                         validator.is_valid(&instance),
                         "{at}: valid example refused by the schema"
                     );
                 }
                 ExampleKind::Invalid(expected) => {
-                    let report = verdict.expect_err(&at);
-                    let got: Vec<(String, String)> = report
-                        .iter()
-                        .map(|v| (v.code.to_owned(), v.path.clone()))
-                        .collect();
                     let want: Vec<(String, String)> = expected.clone();
-                    assert_eq!(got, want, "{at}");
                     assert_eq!(out.status.code(), Some(1), "{at}: {cli}");
                     assert_eq!(cli_pairs, want, "{at}");
                     if expected

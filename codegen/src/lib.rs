@@ -9,16 +9,20 @@
 //! The front door is [`Config`] (for `build.rs`), [`generate`] and [`load`], and the
 //! [`Diagnostics`] they report; the checked model lives in [`model`].
 //!
-//! In `build.rs`:
+//! In `build.rs` (the one recipe, as in the README: each problem printed once, no panic):
 //!
 //! ```no_run
-//! specmint_codegen::Config::new()
-//!     .spec_dir("spec")
-//!     .emit()
-//!     .unwrap_or_else(|e| panic!("{e}"));
+//! fn main() {
+//!     if let Err(e) = specmint_codegen::Config::new().spec_dir("spec").run() {
+//!         eprintln!("{e}"); // spec/<name>.md:LINE:COL: error: ... / hint: ...
+//!         std::process::exit(1);
+//!     }
+//! }
 //! ```
 
 #![deny(missing_docs)]
+// The build.rs recipe above is a whole file, `fn main` included: users copy it as it is.
+#![allow(clippy::needless_doctest_main)]
 
 mod check;
 mod corpus;
@@ -266,8 +270,10 @@ pub fn generate(
 }
 
 /// Reads every `<name>.md` in `dir` with its `<name>.toml`, sorted by name. Paths are
-/// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is not an I/O
-/// error: its `toml` is empty and [`load`] reports it.
+/// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is a spec only
+/// when it has a field table (`Field | Type | Required | Meaning`): then its `toml` is empty
+/// and [`load`] reports the missing sidecar. Without one it is prose (a `README.md`, notes)
+/// and is left out.
 pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSource>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -285,16 +291,22 @@ pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSou
                 format!("{}/{file}", display_prefix.trim_end_matches('/'))
             }
         };
+        let md = std::fs::read_to_string(&path)?;
         let toml_file = path.with_extension("toml");
         let toml = match std::fs::read_to_string(&toml_file) {
             Ok(t) => t,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if !check::has_field_table(&md) {
+                    continue;
+                }
+                String::new()
+            }
             Err(e) => return Err(e),
         };
         out.push(SpecSource {
             name: name.to_owned(),
             md_path: display(format!("{name}.md")),
-            md: std::fs::read_to_string(&path)?,
+            md,
             toml_path: display(format!("{name}.toml")),
             toml,
         });
@@ -509,7 +521,9 @@ impl Config {
     }
 
     /// Generates and writes the files. Prints `cargo:rerun-if-changed` for the directory and
-    /// each spec file; on spec problems prints them to stderr and returns `Err`.
+    /// each spec file, and nothing else: every problem is in the `Err`, whose `Display` is
+    /// each diagnostic once (`spec/<name>.md:LINE:COL: error: ..` and its hint), for the
+    /// build script to print (see the crate docs' recipe).
     pub fn run(&self) -> Result<(), Error> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
@@ -526,23 +540,8 @@ impl Config {
             println!("cargo:rerun-if-changed={}", md.display());
             println!("cargo:rerun-if-changed={}", toml.display());
         }
-        match generate(&sources, &self.options) {
-            Ok(files) => {
-                write_if_changed(&out_dir, &files)?;
-                Ok(())
-            }
-            Err(d) => {
-                eprintln!("{d}");
-                Err(Error::Spec(d))
-            }
-        }
-    }
-
-    /// [`Config::run`] with the error as a message; never panics.
-    pub fn emit(self) -> Result<(), String> {
-        match std::panic::catch_unwind(|| self.run()) {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(_) => Err("specmint: internal error while generating".to_owned()),
-        }
+        let files = generate(&sources, &self.options).map_err(Error::Spec)?;
+        write_if_changed(&out_dir, &files)?;
+        Ok(())
     }
 }

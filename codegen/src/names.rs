@@ -12,6 +12,21 @@ const RAW_KEYWORDS: &[&str] = &[
 /// Keywords that cannot be identifiers at all, not even raw.
 const NON_RAW_KEYWORDS: &[&str] = &["self", "Self", "super", "crate", "_"];
 
+/// `hint`, led by ``did you mean `X`?`` when one of `candidates` is close enough to `word`
+/// to be what was meant (see `specmint_runtime::__private::did_you_mean`).
+pub(crate) fn suggest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    hint: impl Into<String>,
+) -> String {
+    let hint = hint.into();
+    match specmint_runtime::__private::did_you_mean(word, candidates) {
+        Some(meant) if hint.is_empty() => format!("did you mean `{meant}`?"),
+        Some(meant) => format!("did you mean `{meant}`? {hint}"),
+        None => hint,
+    }
+}
+
 /// Whether `s` must be written `r#s`.
 pub(crate) fn is_raw_keyword(s: &str) -> bool {
     RAW_KEYWORDS.contains(&s)

@@ -4,6 +4,7 @@
 use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Context, LineIndex, Pos};
+use crate::names::suggest;
 
 /// A value with its position in the sidecar.
 #[derive(Debug, Clone)]
@@ -148,7 +149,11 @@ impl Walker<'_> {
                 ctx.toml(
                     self.pos(k.span().start),
                     format!("unknown key `{}` in {what}", k.get_ref()),
-                    format!("expected one of: {}", allowed.join(", ")),
+                    suggest(
+                        k.get_ref(),
+                        allowed.iter().copied(),
+                        format!("expected one of: {}", allowed.join(", ")),
+                    ),
                 );
             }
         }
@@ -274,8 +279,9 @@ const TOP_KEYS: &[&str] = &[
     "open",
 ];
 
-/// Walks the sidecar text. A TOML syntax error is reported and yields an empty sidecar.
-pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
+/// Walks the sidecar text. A TOML syntax error is reported and yields `None`: nothing of the
+/// sidecar can be read, so the caller reports it alone (everything else would be a knock-on).
+pub(crate) fn parse(ctx: &mut Context, text: &str) -> Option<Sidecar> {
     let w = Walker {
         text,
         lines: LineIndex::new(text),
@@ -293,7 +299,7 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
                 format!("the sidecar is not valid TOML: {}", e.message().trim()),
                 "fix the TOML syntax",
             );
-            return out;
+            return None;
         }
     };
     let doc = doc.get_ref();
@@ -336,7 +342,7 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Sidecar {
         }
     }
     w.rules(ctx, doc, &mut out);
-    out
+    Some(out)
 }
 
 impl Walker<'_> {
@@ -454,12 +460,29 @@ impl Walker<'_> {
                 dest.extend(self.strings(ctx, m, &what));
             }
         }
-        for rule in ERROR_RULES {
-            if let Some(code) = self.string(ctx, t, rule, "[errors]") {
-                let (k, _) = t.get_key_value(*rule).expect("present");
+        // A misspelt rule kind (reported above) is read as the kind it is close to, when that
+        // one is not there too: its code is then not "produced by nothing", nor is the kind
+        // "without a code" (knock-on errors that would hide the real one).
+        let meant = |key: &str| {
+            if allowed.contains(&key) {
+                return None;
+            }
+            let rule = specmint_runtime::__private::did_you_mean(key, ERROR_RULES.iter().copied())?;
+            t.get(rule).is_none().then_some(rule)
+        };
+        for (k, _) in t.iter() {
+            let key = k.get_ref().as_ref();
+            let Some(rule) = (if ERROR_RULES.contains(&key) {
+                Some(key)
+            } else {
+                meant(key)
+            }) else {
+                continue;
+            };
+            if let Some(code) = self.string(ctx, t, key, "[errors]") {
                 out.error_map.push((
                     Spanned {
-                        value: (*rule).to_owned(),
+                        value: rule.to_owned(),
                         pos: self.pos(k.span().start),
                     },
                     code,

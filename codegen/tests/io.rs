@@ -12,12 +12,22 @@ fn temp(name: &str) -> PathBuf {
     dir
 }
 
+/// A spec's Markdown: one field table.
+const FIELD_TABLE: &str =
+    "# A\n\n## Fields of a `doc`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `x` | string | ✔ | X. |\n";
+
 #[test]
 fn a_markdown_file_without_sidecar_is_a_diagnostic_not_an_io_error() {
     let dir = temp("nosidecar");
-    std::fs::write(dir.join("b.md"), "# B\n").unwrap();
-    std::fs::write(dir.join("a.md"), "# A\n").unwrap();
+    std::fs::write(dir.join("b.md"), FIELD_TABLE).unwrap();
+    std::fs::write(dir.join("a.md"), FIELD_TABLE).unwrap();
     std::fs::write(dir.join("notes.txt"), "x").unwrap();
+    // Markdown with no field table and no sidecar is prose, not a spec: left out.
+    std::fs::write(
+        dir.join("README.md"),
+        "# Our specs\n\n| Spec | Owner |\n|---|---|\n| `a` | us |\n",
+    )
+    .unwrap();
     let sources = read_spec_dir(&dir, "specs").unwrap();
     let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["a", "b"]);
@@ -67,18 +77,32 @@ fn write_if_changed_and_check_dir() {
 fn config_writes_the_bundled_specs_and_reports_problems() {
     let out = temp("config");
     let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    Config::new().spec_dir(&spec).out_dir(&out).emit().unwrap();
+    Config::new()
+        .spec_dir(&spec)
+        .out_dir(&out)
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(out.join("rust/task_packet.rs").is_file());
     assert!(out.join("schema/task_packet.schema.json").is_file());
 
     let bad = temp("config-bad");
-    std::fs::write(bad.join("x.md"), "# X\n").unwrap();
+    std::fs::write(bad.join("x.md"), FIELD_TABLE).unwrap();
+    std::fs::write(bad.join("README.md"), "# About these specs\n").unwrap();
     let err = Config::new()
         .spec_dir(&bad)
         .out_dir(&out)
-        .emit()
-        .unwrap_err();
-    assert!(err.contains("x.md:1:1: error: the sidecar"), "{err}");
+        .run()
+        .unwrap_err()
+        .to_string();
+    // One diagnostic, once; the README is not a spec.
+    let at = bad.display();
+    assert_eq!(
+        err,
+        format!(
+            "{at}/x.md:1:1: error: the sidecar `{at}/x.toml` is missing or empty\n  \
+             hint: create it next to the Markdown with at least `[spec]` `root = \"<field table>\"`"
+        )
+    );
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_dir_all(&bad).unwrap();
 }

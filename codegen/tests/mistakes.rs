@@ -161,6 +161,149 @@ fn unknown_type() {
     );
 }
 
+/// Exactly one diagnostic: its first line is `expected`, its hint line `hint`.
+fn one_with_hint(md: &str, toml: &str, expected: &str, hint: &str) {
+    let errs = errors(md, toml);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!((errs[0].0.as_str(), errs[0].1.as_str()), (expected, hint));
+}
+
+#[test]
+fn a_misspelt_type_gets_a_suggestion() {
+    let md = edit(MD, "| `tags` | string[] |", "| `tags` | strng[] |");
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:8:12: error: unknown type `strng` in `strng[]`",
+        "  hint: did you mean `string`? use string, bool, uint32, uint64, int64, number, any, or a table of this spec: `doc`, `shade`",
+    );
+    // A table name is suggested as much as a built-in type.
+    let md = edit(MD, "| `kind` | shade |", "| `kind` | shdae |");
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:9:12: error: unknown type `shdae` in `shdae`",
+        "  hint: did you mean `shade`? use string, bool, uint32, uint64, int64, number, any, or a table of this spec: `doc`, `shade`",
+    );
+}
+
+#[test]
+fn unit_words_are_chars_bytes_items_and_near_misses_get_a_suggestion() {
+    let units = "units are `chars` (Unicode scalar values), `bytes` (compact JSON) and `items`";
+    for (word, meant) in [
+        ("char", "chars"),
+        ("characters", "chars"),
+        ("chrs", "chars"),
+        ("Chars", "chars"),
+        ("byte", "bytes"),
+    ] {
+        let md = edit(MD, "10 chars", &format!("10 {word}"));
+        one_with_hint(
+            &md,
+            TOML,
+            &format!("spec/mini.md:22:12: error: unknown unit `{word}` in `10 {word}`"),
+            &format!("  hint: did you mean `{meant}`? {units}"),
+        );
+    }
+    let md = edit(MD, "| `tags` items | 3 |", "| `tags` items | 3 item |");
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:23:18: error: unknown unit `item` in `3 item`",
+        &format!("  hint: did you mean `items`? {units}"),
+    );
+    // Nothing close: the plain hint.
+    let md = edit(MD, "10 chars", "10 glyphs");
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:22:12: error: unknown unit `glyphs` in `10 glyphs`",
+        &format!("  hint: {units}"),
+    );
+}
+
+#[test]
+fn misspelt_sidecar_keys_and_tables_get_a_suggestion() {
+    // Read as the rule kind it is close to: no knock-on "no error code for item caps" or
+    // "`too_many` is produced by nothing".
+    let toml = edit(TOML, "max_items = ", "max_itmes = ");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:9:1: error: unknown key `max_itmes` in [errors]",
+        "  hint: did you mean `max_items`? expected one of: enum, engine, tables, paths, \
+         parse, forbidden_key, non_blank, max_chars, max_items, max_items_per_group, \
+         max_bytes, equals, pattern, relative_path, required_if",
+    );
+    let toml = edit(
+        TOML,
+        "[spec]\nroot = \"doc\"",
+        "[spec]\nroot = \"doc\"\ndocumnet = \"doc\"",
+    );
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:3:1: error: unknown key `documnet` in [spec]",
+        "  hint: did you mean `document`? expected one of: root, document, extract, max_input_bytes, bom",
+    );
+    let toml = edit(TOML, "root = \"doc\"", "root = \"dco\"");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:2:8: error: root `dco` is not a field table",
+        "  hint: did you mean `doc`? field tables: `doc`",
+    );
+    let toml = format!("{TOML}\n[caps.TAGS_MAXX]\nrule = \"max_items\"\n");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:11:7: error: [caps.TAGS_MAXX] names no cap row",
+        "  hint: did you mean `TAGS_MAX`? the Constant column of the cap table has: \
+         NAME_MAX_CHARS, TAGS_MAX",
+    );
+    let toml = format!("{TOML}\n[types]\nshdae = \"Shade\"\n");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:12:1: error: [types] names `shdae`, which is no table in the spec",
+        "  hint: did you mean `shade`? known tables: `doc`, `shade`",
+    );
+    let toml = format!("{TOML}\n[open]\nobjects = [\"dox\"]\n");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:12:12: error: [open] objects names `dox`, which is no field table",
+        "  hint: did you mean `doc`? name a field table of this spec (the `name` in its heading)",
+    );
+}
+
+#[test]
+fn an_unparsable_sidecar_is_reported_alone() {
+    // One character off (a missing quote): nothing of the sidecar can be read, and no
+    // knock-on error (no root, codes produced by nothing, ...) hides the real one.
+    let toml = edit(TOML, "parse = \"bad_doc\"", "parse = \"bad_doc");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:6:17: error: the sidecar is not valid TOML: invalid basic string, expected `\"`",
+        "  hint: fix the TOML syntax",
+    );
+}
+
+#[test]
+fn a_broken_required_cell_is_reported_alone() {
+    let md = edit(
+        MD,
+        "| `name` | non-blank string | ✔ |",
+        "| `name` | non-blank string | ✗ |",
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:7:31: error: cannot read the Required cell `✗`",
+    );
+}
+
 #[test]
 fn path_that_does_not_resolve() {
     let md = edit(MD, "| `name` | 10 chars |", "| `nmae` | 10 chars |");

@@ -2053,3 +2053,125 @@ impl ActionEnvelope {
         ::specmint::runtime::document::to_canonical_json(self)
     }
 }
+
+/// The `valid` and `invalid` examples of spec/action_envelope.md as tests, each checked against its stated verdict.
+#[cfg(test)]
+mod spec_examples {
+    #[test]
+    fn valid_example_at_line_167() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\n  \"protocol_version\": \"0.1\",\n  \"action_id\": \"act_01HXYZ\",\n  \"package_id\": \"pkg_demo_001\",\n  \"expected_revision\": 7,\n  \"action\": \"confirm_summary\",\n  \"basis\": {\n    \"summary_sha256\": \"abc123\"\n  },\n  \"payload\": {\n    \"operator_id\": \"vincent\"\n  }\n}",
+            &super::DOCUMENT,
+            &[],
+            "spec/action_envelope.md:167",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_185() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"payload\":{},\"basis\":{},\"action\":\"prepare_summary\",\"expected_revision\":0,\"package_id\":\"pkg_a\",\"action_id\":\"a-1\",\"protocol_version\":\"0.1\"}",
+            &super::DOCUMENT,
+            &[],
+            "spec/action_envelope.md:185",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_189() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.1\",\"action_id\":\"a-2\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"record_input\",\"basis\":{},\"payload\":{\"input_id\":\"i-1\",\"kind\":\"file-reference\",\"content\":\"docs/brief.md\",\"source\":\"operator\",\"disposition\":\"excluded\",\"exclusion_reason\":\"out of scope\"}}",
+            &super::DOCUMENT,
+            &[],
+            "spec/action_envelope.md:189",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_195() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.1\",\"action_id\":\"a-3\",\"package_id\":\"pkg_\",\"expected_revision\":1,\"action\":\"cancel\",\"basis\":{},\"payload\":{}}",
+            &super::DOCUMENT,
+            &[("INVALID_ENVELOPE", "package_id")],
+            "spec/action_envelope.md:195",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_201() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.1\",\"action_id\":\"a-4\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"set_objective\",\"basis\":{},\"payload\":{\"statement\":\"ship it\",\"priority\":\"high\"}}",
+            &super::DOCUMENT,
+            &[("INVALID_ENVELOPE", "payload.priority")],
+            "spec/action_envelope.md:201",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_209() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.1\",\"action_id\":\"a-5\",\"package_id\":\"pkg_a\",\"expected_revision\":\"7\",\"action\":\"cancel\",\"basis\":{},\"payload\":{}}",
+            &super::DOCUMENT,
+            &[("INVALID_ENVELOPE", "expected_revision")],
+            "spec/action_envelope.md:209",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_215() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.2\",\"action_id\":\"a-6\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"cancel\",\"basis\":{},\"payload\":{}}",
+            &super::DOCUMENT,
+            &[("INVALID_ENVELOPE", "protocol_version")],
+            "spec/action_envelope.md:215",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_221() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.1\",\"action_id\":\"a-7\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"record_input\",\"basis\":{},\"payload\":{\"input_id\":\"i-1\",\"kind\":\"text\",\"content\":\"x\",\"source\":\"adapter\",\"disposition\":\"excluded\"}}",
+            &super::DOCUMENT,
+            &[("INVALID_PAYLOAD", "payload.exclusion_reason")],
+            "spec/action_envelope.md:221",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_225() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::ActionEnvelope,
+        >(
+            "{\"protocol_version\":\"0.1\",\"action_id\":\"a-8\",\"package_id\":\"pkg_a\",\"expected_revision\":3,\"action\":\"record_draft_artifact\",\"basis\":{},\"payload\":{\"artifact_id\":\"d-1\",\"kind\":\"markdown\",\"logical_path\":\"../etc/passwd\",\"content\":\"x\"}}",
+            &super::DOCUMENT,
+            &[("INVALID_PAYLOAD", "payload.logical_path")],
+            "spec/action_envelope.md:225",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+}

@@ -971,3 +971,78 @@ impl TaskEnvelope {
         ::specmint::runtime::document::to_canonical_json(self)
     }
 }
+
+/// The `valid` and `invalid` examples of spec/task_envelope.md as tests, each checked against its stated verdict.
+#[cfg(test)]
+mod spec_examples {
+    #[test]
+    fn valid_example_at_line_136() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskEnvelope,
+        >(
+            "{\n  \"taskID\": \"t-42\",\n  \"objective\": \"Add a --json flag to the report command\",\n  \"outputFormat\": \"A single commit on a branch\",\n  \"toolAndSourceGuidance\": \"cargo, the existing report module; no network\",\n  \"boundaries\": [\"do not touch the database schema\"],\n  \"filesAndInterfaces\": [\"src/report.rs\", \"the `report` CLI\"],\n  \"acceptanceCheck\": {\n    \"passFailCommand\": \"cargo test report\",\n    \"endToEndVerification\": \"run `app report --json` on the sample data and parse the output\"\n  },\n  \"contextID\": \"ctx-7\",\n  \"dependsOn\": [\"t-40\", \"t-41\"],\n  \"toolsAllowed\": [\"cargo\", \"git\"],\n  \"artifacts\": [{ \"name\": \"patch\", \"location\": \"branch report-json\" }],\n  \"evidence\": {\n    \"acceptanceCommand\": \"cargo test report\",\n    \"output\": \"test result: ok. 12 passed\",\n    \"exitStatus\": 0,\n    \"verdictSource\": \"script\",\n    \"secondOpinion\": { \"verdict\": \"pass\" }\n  }\n}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_envelope.md:136",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_164() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskEnvelope,
+        >(
+            "{\"outputFormat\":\"a diff\",\"toolAndSourceGuidance\":\"git\",\"boundaries\":[\"no pushes\"],\"filesAndInterfaces\":[\"a.rs\"],\"acceptanceCheck\":{\"endToEndVerification\":\"run it\"},\"contextID\":\"c-1\"}",
+            &super::DOCUMENT,
+            &[
+                ("objective_required", "objective"),
+                ("acceptance_check_command_required", "acceptanceCheck.passFailCommand"),
+            ],
+            "spec/task_envelope.md:164",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_170() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskEnvelope,
+        >(
+            "{}",
+            &super::DOCUMENT,
+            &[
+                ("objective_required", "objective"),
+                ("output_format_required", "outputFormat"),
+                ("tool_and_source_guidance_required", "toolAndSourceGuidance"),
+                ("boundaries_required", "boundaries"),
+                ("files_and_interfaces_required", "filesAndInterfaces"),
+                ("acceptance_check_command_required", "acceptanceCheck.passFailCommand"),
+                (
+                    "acceptance_check_verification_required",
+                    "acceptanceCheck.endToEndVerification",
+                ),
+                ("context_id_required", "contextID"),
+            ],
+            "spec/task_envelope.md:170",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_176() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskEnvelope,
+        >(
+            "{\"taskID\":\"t-9\",\"objective\":\"o\",\"outputFormat\":\"f\",\"toolAndSourceGuidance\":\"g\",\"boundaries\":[\"b\"],\"filesAndInterfaces\":[\"f.rs\"],\"acceptanceCheck\":{\"passFailCommand\":\"true\",\"endToEndVerification\":\"e\"},\"contextID\":\"c\",\"dependsOn\":[\"t-1\",\"t-9\",\"t-1\"]}",
+            &super::DOCUMENT,
+            &[
+                ("duplicate_dependency", "dependsOn[2]"),
+                ("self_dependency", "dependsOn[1]"),
+            ],
+            "spec/task_envelope.md:176",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+}

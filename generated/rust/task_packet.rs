@@ -1411,3 +1411,274 @@ impl TaskPacket {
         ::specmint::runtime::document::to_canonical_json(self)
     }
 }
+
+/// The `valid` and `invalid` examples of spec/task_packet.md as tests, each checked against its stated verdict.
+#[cfg(test)]
+mod spec_examples {
+    #[test]
+    fn valid_example_at_line_210() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:210",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_218() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\n  \"packet_id\": \"pk-9f2a\",\n  \"goal_id\": \"task-1183\",\n  \"parent_packet\": \"pk-9f29\",\n  \"round\": 2,\n  \"from_role\": \"planner\",\n  \"to_role\": \"executor\",\n  \"objective\": \"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\n  \"output_format\": { \"kind\": \"files\" },\n  \"tool_scope\": {\n    \"allowed\": [\"db_select\", \"csv_read\", \"file_read\"],\n    \"denied\": [\"mail_send\"]\n  },\n  \"boundaries\": [\"不要主動聯絡客戶\", \"不要修改 CRM 中的任何紀錄\"],\n  \"constraints\": [\n    { \"id\": \"c1\", \"text\": \"只讀 2026-04-01 至 2026-06-30 的合約\" },\n    { \"id\": \"c2\", \"text\": \"金額一律以新台幣顯示，不換算\" }\n  ],\n  \"audience\": [\"verifier\", \"channel:telegram\"],\n  \"acceptance\": [\n    { \"kind\": \"must_use_tools\", \"value\": \"db_select\" },\n    { \"kind\": \"must_not_use_tools\", \"value\": \"mail_send\" },\n    { \"kind\": \"output_contains\", \"value\": \"到期日\" }\n  ],\n  \"acceptance_baseline_ref\": \"task-1183#baseline\",\n  \"artifacts\": [\n    { \"id\": \"a-77\", \"path\": \"data/contracts.csv\", \"sha256\": \"9c1f…\" }\n  ],\n  \"wiki_refs\": [\"auto/sop/contract-renewal\"],\n  \"memory_refs\": [\"m-4021\"],\n  \"state_keys\": [\"reporting_quarter\"],\n  \"evidence_index\": [\"合約母檔 · a-77\"],\n  \"findings\": [\n    { \"text\": \"母檔共 412 筆，其中 14 筆落在本季\", \"evidence\": [\"a-77\"] }\n  ],\n  \"open_questions\": [\"自動續約的合約要不要算進來？\"],\n  \"blockers\": [],\n  \"next_steps\": [\"產出 CSV 後交給 verifier 核對筆數\"],\n  \"fidelity\": \"mcp_only\",\n  \"budget\": {\n    \"max_turns\": 5,\n    \"max_tokens\": 120000,\n    \"wall_clock_secs\": 900,\n    \"max_cost_usd\": 1.25\n  },\n  \"irreversible\": false\n}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:218",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_294() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-1\",\"goal_id\":\"task-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":{\"kind\":\"markdown\"},\"fidelity\":\"none\",\"irreversible\":false}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:294",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_300() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-9f2a\",\"goal_id\":\"task-1183\",\"parent_packet\":\"pk-9f29\",\"round\":2,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\"output_format\":{\"kind\":\"files\"},\"tool_scope\":{\"allowed\":[\"db_select\",\"csv_read\",\"file_read\"],\"denied\":[\"mail_send\"]},\"boundaries\":[\"不要主動聯絡客戶\",\"不要修改 CRM 中的任何紀錄\"],\"constraints\":[{\"id\":\"c1\",\"text\":\"只讀 2026-04-01 至 2026-06-30 的合約\"},{\"id\":\"c2\",\"text\":\"金額一律以新台幣顯示，不換算\"}],\"audience\":[\"verifier\",\"channel:telegram\"],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"db_select\"},{\"kind\":\"must_not_use_tools\",\"value\":\"mail_send\"},{\"kind\":\"output_contains\",\"value\":\"到期日\"}],\"acceptance_baseline_ref\":\"task-1183#baseline\",\"artifacts\":[{\"id\":\"a-77\",\"path\":\"data/contracts.csv\",\"sha256\":\"9c1f…\"}],\"wiki_refs\":[\"auto/sop/contract-renewal\"],\"memory_refs\":[\"m-4021\"],\"state_keys\":[\"reporting_quarter\"],\"evidence_index\":[\"合約母檔 · a-77\"],\"findings\":[{\"text\":\"母檔共 412 筆，其中 14 筆落在本季\",\"evidence\":[\"a-77\"]}],\"open_questions\":[\"自動續約的合約要不要算進來？\"],\"next_steps\":[\"產出 CSV 後交給 verifier 核對筆數\"],\"fidelity\":\"mcp_only\",\"budget\":{\"max_turns\":5,\"max_tokens\":120000,\"wall_clock_secs\":900,\"max_cost_usd\":1.25},\"irreversible\":false}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:300",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_320() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-2\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"executor\",\"to_role\":\"verifier\",\"objective\":\"check it\",\"output_format\":\" JSON \"}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:320",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_326() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-3\",\"goal_id\":\"t-1\",\"round\":3,\"from_role\":\"verifier\",\"to_role\":\"executor\",\"objective\":\"repair\",\"output_format\":{\"kind\":\"json\"}}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:326",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_332() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-4\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"planner\",\"objective\":\"loop\",\"output_format\":\"diff\"}",
+            &super::DOCUMENT,
+            &[("self_handoff", "to_role")],
+            "spec/task_packet.md:332",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_338() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"  \",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"files\",\"audience\":[\"verifier\",\"\u{3000}\"]}",
+            &super::DOCUMENT,
+            &[("blank_field", "packet_id"), ("blank_field", "audience[1]")],
+            "spec/task_packet.md:338",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn valid_example_at_line_346() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-10\",\"goal_id\":\"t-1\",\"parent_packet\":\" \",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"artifacts\":[{\"id\":\"\"}],\"findings\":[{\"text\":\"\u{3000}\",\"evidence\":[]}]}",
+            &super::DOCUMENT,
+            &[],
+            "spec/task_packet.md:346",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_353() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-11\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":null}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "tool_scope")],
+            "spec/task_packet.md:353",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_357() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-12\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"budget\":null}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "budget")],
+            "spec/task_packet.md:357",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_363() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-5\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"constraints\":[{\"id\":\"C1\",\"text\":\"a\"},{\"id\":\" c1 \",\"text\":\"b\"}]}",
+            &super::DOCUMENT,
+            &[("duplicate_constraint_id", "constraints[1].id")],
+            "spec/task_packet.md:363",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_370() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-6\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"Mail_Send\"},{\"kind\":\"must_not_use_tools\",\"value\":\"mail_send\"},{\"kind\":\"output_contains\",\"value\":\"OK\"},{\"kind\":\"output_not_contains\",\"value\":\"OK\"},{\"kind\":\"output_not_contains\",\"value\":\"ok\"}]}",
+            &super::DOCUMENT,
+            &[
+                ("contradictory_assertion", "acceptance[1].value"),
+                ("contradictory_assertion", "acceptance[3].value"),
+            ],
+            "spec/task_packet.md:370",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_376() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-7\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"t\",\"evidence\":[],\"reasoning\":\"...\"}]}",
+            &super::DOCUMENT,
+            &[("forbidden_provider_field", "findings[0].reasoning")],
+            "spec/task_packet.md:376",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_383() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-8\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objectives\":\"x\",\"output_format\":\"markdown\"}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "objectives"), ("invalid_packet", "objective")],
+            "spec/task_packet.md:383",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_389() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-9\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"constraints\":[{\"id\":\"1\",\"text\":\"a\"},{\"id\":\"2\",\"text\":\"a\"},{\"id\":\"3\",\"text\":\"a\"},{\"id\":\"4\",\"text\":\"a\"},{\"id\":\"5\",\"text\":\"a\"},{\"id\":\"6\",\"text\":\"a\"},{\"id\":\"7\",\"text\":\"a\"},{\"id\":\"8\",\"text\":\"a\"},{\"id\":\"9\",\"text\":\"a\"},{\"id\":\"10\",\"text\":\"a\"},{\"id\":\"11\",\"text\":\"a\"},{\"id\":\"12\",\"text\":\"a\"},{\"id\":\"13\",\"text\":\"a\"}]}",
+            &super::DOCUMENT,
+            &[("too_many_items", "constraints")],
+            "spec/task_packet.md:389",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_531() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "tool_scope")],
+            "spec/task_packet.md:531",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_541() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "output_format")],
+            "spec/task_packet.md:541",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_551() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-15\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"constraints\":[{\"id\":\"Ä1\",\"text\":\"a\"},{\"id\":\"ä1\",\"text\":\"b\"}],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"ΣΥΝΟΨΗ\"},{\"kind\":\"must_not_use_tools\",\"value\":\"συνοψη\"}]}",
+            &super::DOCUMENT,
+            &[
+                ("duplicate_constraint_id", "constraints[1].id"),
+                ("contradictory_assertion", "acceptance[1].value"),
+            ],
+            "spec/task_packet.md:551",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_561() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "findings[0]")],
+            "spec/task_packet.md:561",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+}

@@ -37,6 +37,11 @@ macro_rules! rule_names {
             pub fn list() -> String {
                 list(&Self::ALL.iter().map(|rule| rule.name()).collect::<Vec<_>>())
             }
+
+            /// "did you mean `x`? " for the name closest to a misspelt `name`, else "".
+            pub fn did_you_mean(name: &str) -> String {
+                did_you_mean(name, &Self::ALL.iter().map(|rule| rule.name()).collect::<Vec<_>>())
+            }
         }
     };
 }
@@ -127,6 +132,15 @@ pub fn list(names: &[&str]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// "did you mean `x`? " for the one of `names` closest to a misspelt `name`, else "" (the
+/// same suggestion as the spec checker's: the runtime's `suggest.rs`, compiled in here too,
+/// since the runtime re-exports this derive and so cannot be its dependency).
+pub fn did_you_mean(name: &str, names: &[&str]) -> String {
+    crate::suggest::did_you_mean(name, names.iter().copied())
+        .map(|meant| format!("did you mean `{meant}`? "))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

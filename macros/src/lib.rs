@@ -34,6 +34,9 @@ mod errors;
 mod kw;
 mod model;
 mod parse;
+/// The runtime's "did you mean" (one source for the derive and the spec checker).
+#[path = "../../runtime/src/suggest.rs"]
+mod suggest;
 
 use proc_macro::TokenStream;
 

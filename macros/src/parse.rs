@@ -285,7 +285,8 @@ fn field_rule(
             errors.at(
                 span,
                 format!(
-                    "unknown rule `{name}`; field rules are {} (and the setting `rename = \"..\"`)",
+                    "unknown rule `{name}`; {}field rules are {} (and the setting `rename = \"..\"`)",
+                    FieldRuleName::did_you_mean(&name),
                     FieldRuleName::list()
                 ),
             );
@@ -547,7 +548,11 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
             };
             errors.at(
                 inner.name.span(),
-                format!("{why}; `each` supports {}", TextRuleName::list()),
+                format!(
+                    "{why}; {}`each` supports {}",
+                    TextRuleName::did_you_mean(&name),
+                    TextRuleName::list()
+                ),
             );
             continue;
         };
@@ -696,7 +701,8 @@ fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Arg
             errors.at(
                 span,
                 format!(
-                    "unknown argument `{name}` for `{rule_name}`; expected {}",
+                    "unknown argument `{name}` for `{rule_name}`; {}expected {}",
+                    kw::did_you_mean(&name, allowed),
                     kw::list(allowed)
                 ),
             );
@@ -812,7 +818,8 @@ fn struct_rule(item: Item, model: &mut Model, seen: &mut Vec<(String, Span)>, er
             errors.at(
                 span,
                 format!(
-                    "unknown struct rule `{name}`; struct rules are {}",
+                    "unknown struct rule `{name}`; {}struct rules are {}",
+                    StructRuleName::did_you_mean(&name),
                     StructRuleName::list()
                 ),
             );

@@ -335,6 +335,48 @@ where
     parse_text(&input[skip..], spec)
 }
 
+/// Checks one example of a spec against the verdict its fence states: `expected` empty for
+/// a ```` ```json valid ```` example (it must be accepted), else the exact `(code, path)`
+/// violations of a ```` ```json invalid code@path.. ```` example, in order. `at` is where the
+/// example is (`spec/orders.md:47`) and starts the message of `Err`, which names what was
+/// expected and what was found. What the `spec_examples` tests emitted into every generated
+/// module call; not public API.
+#[doc(hidden)]
+pub fn check_example<T>(
+    input: &str,
+    spec: &DocumentSpec,
+    expected: &[(&str, &str)],
+    at: &str,
+) -> Result<(), String>
+where
+    T: DeserializeOwned + Validate,
+{
+    let report = parse_document_str::<T>(input, spec)
+        .err()
+        .unwrap_or_default();
+    let got: Vec<(&str, &str)> = report.iter().map(|v| (v.code, v.path.as_str())).collect();
+    if got == expected {
+        return Ok(());
+    }
+    let found = report
+        .iter()
+        .map(|v| format!("{}@{} ({})", v.code, v.path, v.message))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let stated = expected
+        .iter()
+        .map(|(code, path)| format!("{code}@{path}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Err(if expected.is_empty() {
+        format!("{at}: the `json valid` example is refused: {found}")
+    } else if report.is_empty() {
+        format!("{at}: the `json invalid {stated}` example is valid")
+    } else {
+        format!("{at}: the `json invalid {stated}` example fails with {found}")
+    })
+}
+
 fn single(violation: Violation) -> Report {
     Report::from_violations(vec![violation])
 }

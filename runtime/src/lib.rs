@@ -54,6 +54,7 @@ pub mod report;
 pub mod rules;
 pub mod shape;
 pub mod strict;
+mod suggest;
 
 pub use path::{Path, Seg};
 
@@ -71,7 +72,9 @@ pub use report::{Report, Violation};
 /// of its own.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::document::check_example;
     pub use crate::rules::list::{max_items_len, UniqueByKeys};
+    pub use crate::suggest::did_you_mean;
     pub use serde;
     pub use serde_json;
 }

@@ -12,39 +12,25 @@
 //    (readZip + verifyBag, fromFlat strict) and its conformance() passes them.
 // 3. Every row of the departures table in spec/taskpack.md: the reference behaves as the row
 //    says, and specmint follows the spec.
+// 4. `specmint taskpack pack` from its passport store, both encodings: task-passport reads each
+//    pack (verifyBag, strict fromFlat), its conformance() passes it, and its own sealing changes
+//    nothing; the asks are recorded in a passport task-passport's store opens.
 // Exits 1 on any failure, after printing every result.
 
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { finish, setup, test } from './harness.mjs'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const lib = join(here, 'node_modules', 'task-passport')
 const { assembleBag, buildBag, readZip, recordSentAsks, verifyBag, writeZip } = await import(join(lib, 'bag.js'))
 const { conformance, fromFlat, toFlat } = await import(join(lib, 'taskpack.js'))
 
-const arg = (name) => {
-  const at = process.argv.indexOf(name)
-  if (at < 0 || !process.argv[at + 1]) throw new Error(`${name} is required`)
-  return process.argv[at + 1]
-}
-const specmint = arg('--specmint')
-const work = arg('--work')
-rmSync(work, { recursive: true, force: true })
-mkdirSync(work, { recursive: true })
-
-const results = []
-function test(name, body) {
-  try {
-    body()
-    results.push({ name, ok: true })
-  } catch (error) {
-    results.push({ name, ok: false, detail: error.message.split('\n').slice(0, 6).join(' | ') })
-  }
-}
+const { specmint, work } = setup()
 
 function run(...args) {
   const out = spawnSync(specmint, args, { encoding: 'utf8', maxBuffer: 1 << 26 })
@@ -456,9 +442,115 @@ function departure(id, file, refBehaves, specmintFails, reason) {
   })
 }
 
-/* ---------- report ---------- */
+/* ---------- specmint packs from its passport store; task-passport reads and judges them ---------- */
 
-const failed = results.filter((r) => !r.ok)
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}${r.ok ? '' : `\n     ${r.detail}`}`)
-console.log(`\ntaskpack interop with task-passport 0.3.1: ${results.length - failed.length}/${results.length} passed`)
-process.exit(failed.length ? 1 : 0)
+{
+  const store = join(work, 'store')
+  const packs = join(work, 'packs')
+  mkdirSync(packs, { recursive: true })
+  const luggage = join(work, 'luggage')
+  mkdirSync(join(luggage, '资料'), { recursive: true })
+  writeFileSync(join(luggage, '资料', 'notes.md'), '# 简报\n\n客户要 PDF。\tTabs\r\nCRLF.\n')
+  writeFileSync(join(luggage, '资料', 'logo.png'), binary)
+  writeFileSync(join(luggage, 'empty.txt'), '')
+  const big = Buffer.alloc(3 * 1048576)
+  for (let i = 0; i < big.length; i += 1) big[i] = (i * 2654435761) >>> 24
+  writeFileSync(join(luggage, 'dump.bin'), big)
+
+  const newPassport = (id, extra) => {
+    const file = join(work, `${id}.state.json`)
+    const st = state(extra)
+    delete st.id
+    delete st.version
+    writeFileSync(file, JSON.stringify(st))
+    const out = run('passport', 'new', '--file', file, '--id', id, '--store', store, '--format', 'json')
+    assert.equal(out.status, 0, out.stderr)
+  }
+  const pack = (id, file, ...extra) => {
+    const out = run('taskpack', 'pack', id, '--out', join(packs, file), '--store', store,
+      '--actor', 'ds', '--machine', 'mbp-14', '--format', 'json', ...extra)
+    assert.equal(out.status, 0, `specmint taskpack pack ${id}: ${out.stdout}${out.stderr}`)
+    return JSON.parse(out.stdout)
+  }
+  const passports = {
+    'TP-PACK-0001': {},
+    'TP-PACK-0002': { facts: Object.values(facts), decisions: [{ what: 'use the 2025 template', why: 'signed off' }] },
+    'TP-PACK-0003': { facts: [facts.machine, facts.universal], lineage: { root_id: 'TP-UPST-1', chain: ['TP-UPST-1@4'] } },
+    'TP-PACK-0004': {
+      lineage: { root_id: 'TP-UPST-2', chain: ['TP-UPST-2@2'] },
+      asks: [ask('a1', { status: 'answered', answer: 'calendar quarter', answered_by: '张老师@客户机', answered_at: '2026-08-16T13:10:20Z' })],
+    },
+  }
+  for (const [id, extra] of Object.entries(passports)) newPassport(id, extra)
+  const variants = {
+    'minimal': ['TP-PACK-0001'],
+    'asks-and-checks': ['TP-PACK-0001', '--ask', 'which quarter counts?|a date range with both ends|fiscal vs calendar',
+      '--ask', 'which template?|the template name', '--check', 'this machine can render PDF|r --version'],
+    'facts-sealed': ['TP-PACK-0002', '--note', '交接：图表做了一半'],
+    'luggage': ['TP-PACK-0002', '--attach', join(luggage, '资料'), join(luggage, 'empty.txt')],
+    'kept-lineage': ['TP-PACK-0003'],
+    'receipt': ['TP-PACK-0004', '--kind', 'receipt', '--ask', 'fonts there?|yes or no'],
+  }
+  for (const [name, [id, ...extra]] of Object.entries(variants)) {
+    for (const flat of [false, true]) {
+      const file = `${name}.taskpack${flat ? '.json' : ''}`
+      test(`specmint pack ${file}: task-passport reads it (verifyBag, strict fromFlat) and its conformance() passes it`, () => {
+        const report = pack(id, file, ...extra, ...(flat ? ['--flat'] : []))
+        assert.equal(report.encoding, flat ? 'flat' : 'bagit-zip')
+        assertConformant(join(packs, file))
+        assertReferenceAccepts(join(packs, file))
+        // The reference's own sealing (travelFacts, idempotent) changes nothing: specmint sealed
+        // the facts exactly as its writer would have.
+        const entries = readPack(join(packs, file))
+        const passport = JSON.parse(entries.get('data/passport.json').toString('utf8'))
+        sameEntries(assembleBag(passport, [...entries].filter(([k]) => k.startsWith('data/files/')).map(([k, data]) => ({ name: k.slice(11), data }))), entries)
+        for (const fact of passport.passport.facts) {
+          if ((fact.scope || 'machine') === 'machine') {
+            assert.deepEqual([fact.verified, fact.needs_reverify, fact.verified_on], [false, true, 'mbp-14'])
+          }
+        }
+        assert.deepEqual(passport.lineage.chain.at(-1), `${id}@${report.state_version}`)
+      })
+    }
+  }
+  test('departure D10 lineage restarted at every hop', () => {
+    // The reference's pack of a landed passport (one holding a kept lineage) starts a new chain.
+    const landed = { ...state(), id: 'TP-PACK-0003', version: 1, lineage: { root_id: 'TP-UPST-1', chain: ['TP-UPST-1@4'] } }
+    const theirs = JSON.parse(buildBag({ state: landed }).get('data/passport.json').toString('utf8')).lineage
+    assert.deepEqual(theirs, { root_id: 'TP-PACK-0003', from_version: 1, chain: ['TP-PACK-0003@1'] })
+    // specmint extends the kept one (§3.1).
+    const ours = JSON.parse(readPack(join(packs, 'kept-lineage.taskpack')).get('data/passport.json').toString('utf8')).lineage
+    assert.deepEqual(ours, { root_id: 'TP-UPST-1', from_version: 1, chain: ['TP-UPST-1@4', 'TP-PACK-0003@1'] })
+  })
+  test('specmint pack: a 3 MiB attachment in both encodings, the same bag either way', () => {
+    pack('TP-PACK-0001', 'big.taskpack', '--attach', join(luggage, 'dump.bin'))
+    pack('TP-PACK-0001', 'big.taskpack.json', '--flat', '--attach', join(luggage, 'dump.bin'))
+    assertConformant(join(packs, 'big.taskpack'))
+    assertConformant(join(packs, 'big.taskpack.json'))
+    const zip = readZip(bytesOf(join(packs, 'big.taskpack')))
+    assert.ok(verifyBag(zip).ok)
+    assert.ok(Buffer.compare(zip.get('data/files/dump.bin'), big) === 0)
+    const flat = fromFlat(readFileSync(join(packs, 'big.taskpack.json'), 'utf8'), { strict: true })
+    assert.ok(Buffer.compare(flat.get('data/files/dump.bin'), big) === 0)
+    // Its conformance() fails only C9 on an attachment over 1 MiB (departure D5).
+    assert.deepEqual(refConformance(zip).checks.filter((c) => !c.ok).map((c) => c.id), ['C9'])
+  })
+  const { createDirectoryPassportProvider } = await import(join(lib, 'store.js'))
+  const opened = await createDirectoryPassportProvider({ directory: store }).open('TP-PACK-0001').catch((e) => ({ state: { error: e.message } }))
+  test('specmint pack: the home passport records the asks it sent, readable by task-passport\'s store', () => {
+    assert.deepEqual(opened.state.asks?.map((a) => a.id), ['a1', 'a2'], JSON.stringify(opened.state))
+    assert.ok(Number.isInteger(opened.state.version) && opened.state.version >= 2)
+  })
+  test('specmint pack refuses what task-passport packs: a transcript in the luggage', () => {
+    writeFileSync(join(luggage, 'chat.txt'), 'User: can you fix the build?\nAssistant: sure.\n')
+    const out = run('taskpack', 'pack', 'TP-PACK-0001', '--out', join(packs, 'chat.taskpack'), '--store', store,
+      '--attach', join(luggage, 'chat.txt'))
+    assert.equal(out.status, 1)
+    assert.match(out.stdout, /^refused: chat_transcript: attachment `chat.txt`/)
+    assert.throws(() => readFileSync(join(packs, 'chat.taskpack')), /ENOENT/)
+    // The reference packs it (departure D4).
+    buildBag({ state: state(), files: [{ name: 'chat.txt', data: readFileSync(join(luggage, 'chat.txt')) }] })
+  })
+}
+
+finish('taskpack interop with task-passport 0.3.1')

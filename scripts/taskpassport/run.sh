@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # TaskPack interop against task-passport 0.3.1, the reference implementation, pinned by
 # package-lock.json beside this file: its packs judged by specmint, specmint's packs judged by
-# it, the round trips, and the departures table of spec/taskpack.md (see interop.mjs).
+# it, the round trips, and the departures table of spec/taskpack.md (see interop.mjs); then work
+# landed, answered and merged back across the two (landing.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v node >/dev/null; then
@@ -13,3 +14,5 @@ cargo build --quiet --bin specmint
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 node scripts/taskpassport/interop.mjs --specmint "${CARGO_TARGET_DIR:-target}/debug/specmint" --work "$work"
+# Landing and merging: the round trips between the two implementations (issue 13).
+node scripts/taskpassport/landing.mjs --specmint "${CARGO_TARGET_DIR:-target}/debug/specmint" --work "$work/landing"

@@ -11,10 +11,12 @@ use specmint::Report;
 pub mod envelope;
 pub mod task;
 
+pub mod landing;
 pub mod taskpack;
 
 pub mod handoff;
 pub mod mcp;
+pub mod passport;
 
 /// A failure that is not a verdict: bad usage or I/O. Exit status 2.
 pub struct UsageError(pub String);
@@ -98,7 +100,7 @@ impl Options {
                 "--store" => {
                     let db = rest
                         .next()
-                        .ok_or_else(|| UsageError("--store takes a database file".to_owned()))?;
+                        .ok_or_else(|| UsageError("--store takes a path".to_owned()))?;
                     options.store = Some(PathBuf::from(db));
                 }
                 flag if flag.starts_with("--") => {
@@ -121,6 +123,11 @@ impl Options {
         self.store
             .as_deref()
             .ok_or_else(|| UsageError("missing --store DB".to_owned()))
+    }
+
+    /// The `--store` path, when given (for a command whose store has a default).
+    pub fn store_path(&self) -> Option<&Path> {
+        self.store.as_deref()
     }
 
     /// The value of `flag`, when given (the last one wins).

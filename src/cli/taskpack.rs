@@ -3,30 +3,45 @@
 //! ```text
 //! specmint taskpack convert IN OUT [--max-inline-bytes N]
 //! specmint taskpack conformance FILE [--format human|json]
+//! specmint taskpack pack ID --out FILE [--store DIR] [--flat] [--kind handoff|receipt]
+//!                        [--ask "WHAT|ACCEPT[|WHY]"]... [--check "CHECK[|HOW]"]...
+//!                        [--attach PATH...]... [--actor NAME] [--machine NAME] [--note TEXT]
+//!                        [--format human|json]
+//! specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
+//! specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
 //! ```
+//! (`land` and `merge` live in `landing.rs`.)
 //! `convert`: exit 0 done, 1 refused (the input is not a pack this reader accepts, or the flat
 //! writer refuses an attachment), 2 usage or I/O. `conformance`: exit 0 conformant, 2 not (the
-//! spec's contract) or usage/I/O; 1 is never used.
+//! spec's contract) or usage/I/O; 1 is never used. `pack`: exit 0 written, 1 refused (every
+//! reason, each with its code, naming the field or file and the pattern; nothing is written),
+//! 2 usage or I/O.
 
 use std::io::Write;
 use std::path::Path;
 
 use specmint::taskpack::bag::Limits;
 use specmint::taskpack::conformance::{self, Verdict};
-use specmint::taskpack::convert::{self, ConvertError};
+use specmint::taskpack::convert::{self, ConvertError, Encoding};
+use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
+use specmint::taskpack::store::this_machine;
 
-use super::{Format, UsageError};
+use super::passport::{open_store, store_verdict};
+use super::{print_verdict, Format, Options, UsageError};
 
 /// The `taskpack` command family.
 pub fn run(args: &[String]) -> Result<u8, UsageError> {
     match args.first().map(String::as_str) {
         Some("convert") => convert_command(&args[1..]),
         Some("conformance") => conformance_command(&args[1..]),
+        Some("pack") => pack_command(&args[1..]),
+        Some("land") => super::landing::land_command(&args[1..]),
+        Some("merge") => super::landing::merge_command(&args[1..]),
         Some(other) => Err(UsageError(format!(
-            "unknown taskpack command `{other}` (convert, conformance)"
+            "unknown taskpack command `{other}` (convert, conformance, pack, land, merge)"
         ))),
         None => Err(UsageError(
-            "missing taskpack command (convert, conformance)".to_owned(),
+            "missing taskpack command (convert, conformance, pack, land, merge)".to_owned(),
         )),
     }
 }
@@ -155,5 +170,159 @@ fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io
             "{file}: not conformant (failed: {}{not_judged})",
             failed.join(", ")
         )
+    }
+}
+
+fn pack_command(args: &[String]) -> Result<u8, UsageError> {
+    // `--flat` takes no value and `--attach` takes every argument up to the next option, so
+    // the shared option parser sees the rest.
+    let mut flat = false;
+    let mut attach = Vec::new();
+    let mut rest = Vec::new();
+    let mut args = args.iter().peekable();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--flat" => flat = true,
+            "--attach" => {
+                let before = attach.len();
+                while let Some(path) = args.next_if(|a| !a.starts_with("--")) {
+                    attach.push(std::path::PathBuf::from(path));
+                }
+                if attach.len() == before {
+                    return Err(UsageError("--attach takes one or more paths".to_owned()));
+                }
+            }
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let value_flags = [
+        "--out",
+        "--kind",
+        "--ask",
+        "--check",
+        "--actor",
+        "--machine",
+        "--note",
+    ];
+    let options = Options::parse(&rest, &value_flags)?;
+    let [id] = options.positional(&["ID"])? else {
+        unreachable!("positional checks the count")
+    };
+    let out = options
+        .value("--out")
+        .ok_or_else(|| UsageError("missing --out FILE".to_owned()))?;
+    let encoding = if flat { Encoding::Flat } else { Encoding::Zip };
+    if Encoding::of(Path::new(out)) != Some(encoding) {
+        return Err(UsageError(format!(
+            "`{out}`: --out must end in {}",
+            if flat {
+                ".taskpack.json with --flat"
+            } else {
+                ".taskpack (or .taskpack.json with --flat)"
+            }
+        )));
+    }
+    let kind = match options.value("--kind") {
+        None | Some("handoff") => Kind::Handoff,
+        Some("receipt") => Kind::Receipt,
+        Some(other) => {
+            return Err(UsageError(format!(
+                "--kind takes `handoff` or `receipt`, got `{other}`"
+            )))
+        }
+    };
+    let all = |flag: &str| -> Vec<&str> {
+        let mut values = Vec::new();
+        let mut args = rest.iter();
+        while let Some(arg) = args.next() {
+            if arg == flag {
+                values.extend(args.next().map(String::as_str));
+            }
+        }
+        values
+    };
+    let asks = all("--ask")
+        .into_iter()
+        .map(AskArg::parse)
+        .collect::<Result<_, _>>()
+        .map_err(UsageError)?;
+    let checks = all("--check")
+        .into_iter()
+        .map(CheckArg::parse)
+        .collect::<Result<_, _>>()
+        .map_err(UsageError)?;
+    let actor = options
+        .value("--actor")
+        .map(str::to_owned)
+        .unwrap_or_else(|| {
+            std::env::var("USER")
+                .or_else(|_| std::env::var("USERNAME"))
+                .unwrap_or_default()
+        });
+    let pack_options = PackOptions {
+        kind,
+        encoding,
+        asks,
+        checks,
+        attach,
+        actor,
+        machine: options
+            .value("--machine")
+            .map_or_else(this_machine, str::to_owned),
+        note: options.value("--note").unwrap_or_default().to_owned(),
+        packed_at: None,
+    };
+    let store = open_store(&options)?;
+    match pack::pack(&store, id, Path::new(out), &pack_options) {
+        Ok(packed) => {
+            let json = serde_json::json!({
+                "ok": true,
+                "pack": out,
+                "encoding": if flat { "flat" } else { "bagit-zip" },
+                "kind": kind.as_str(),
+                "passport_id": packed.passport_id,
+                "state_version": packed.version,
+                "lineage": serde_json::from_str::<serde_json::Value>(&packed.lineage.to_js_compact())
+                    .unwrap_or_default(),
+                "asks": packed.asks,
+                "asks_recorded": packed.asks_recorded,
+                "landing_checks": packed.landing_checks,
+                "sealed_facts": packed.sealed,
+                "luggage": packed.luggage,
+            });
+            let human = format!(
+                "packed {}@{} into {out} ({}): {} asks{}, {} landing checks, {} facts sealed, {} attachments",
+                packed.passport_id,
+                packed.version,
+                kind.as_str(),
+                packed.asks.len(),
+                if packed.asks_recorded { " (recorded in the passport)" } else { "" },
+                packed.landing_checks,
+                packed.sealed,
+                packed.luggage.len()
+            );
+            print_verdict(options.format, &json, &human)?;
+            Ok(0)
+        }
+        Err(PackError::Refused(refusals)) => {
+            let listed: Vec<serde_json::Value> = refusals
+                .iter()
+                .map(|r| serde_json::json!({ "code": r.code, "message": r.message }))
+                .collect();
+            let json = serde_json::json!({
+                "ok": false,
+                "code": refusals[0].code,
+                "message": refusals[0].message,
+                "refusals": listed,
+            });
+            let human: Vec<String> = refusals
+                .iter()
+                .map(|r| format!("refused: {}: {}", r.code, r.message))
+                .collect();
+            print_verdict(options.format, &json, &human.join("\n"))?;
+            Ok(1)
+        }
+        Err(PackError::Store(err)) => store_verdict(options.format, err),
+        Err(err @ PackError::Io(..)) => Err(UsageError(err.to_string())),
     }
 }

@@ -799,21 +799,29 @@ pub fn assemble(passport: &Json, luggage: Vec<(String, Vec<u8>)>) -> Bag {
 /// bytes.
 pub fn write_zip<W: Write + Seek>(out: W, bag: &Bag, packed_at: &str) -> zip::result::ZipResult<W> {
     let mut writer = zip::ZipWriter::new(out);
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .compression_level(Some(6))
-        .last_modified_time(dos_time(packed_at))
-        .unix_permissions(0o644);
     for entry in &bag.entries {
         let bytes = entry
             .bytes
             .as_deref()
             .expect("a bag to write holds its bytes");
-        let options = options.large_file(bytes.len() as u64 >= u32::MAX as u64);
-        writer.start_file(entry.name.as_str(), options)?;
+        writer.start_file(
+            entry.name.as_str(),
+            entry_options(packed_at, bytes.len() as u64),
+        )?;
         writer.write_all(bytes)?;
     }
     writer.finish()
+}
+
+/// How every entry of a bag is written: deflated at level 6, stamped with the pack's
+/// `packed_at`, permissions 0644, zip64 when `size` needs it.
+pub(crate) fn entry_options(packed_at: &str, size: u64) -> zip::write::SimpleFileOptions {
+    zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(6))
+        .last_modified_time(dos_time(packed_at))
+        .unix_permissions(0o644)
+        .large_file(size >= u32::MAX as u64)
 }
 
 /// The DOS time of an RFC 3339 `packed_at` (its date and time as written), or the DOS epoch.

@@ -149,11 +149,8 @@ pub fn judge_zip<R: Read + Seek>(reader: R, limits: Limits) -> Verdict {
         Ok(bag) => bag,
         Err(problem) => return unreadable(problem.to_string()),
     };
-    let mut structure: Vec<String> = bag::verify(&bag).iter().map(BagError::to_string).collect();
+    let structure: Vec<String> = bag::verify(&bag).iter().map(BagError::to_string).collect();
     let passport = read_passport(&bag);
-    if let Ok(passport) = &passport {
-        structure.extend(spec_problem(passport));
-    }
     let as_written = match &passport {
         Ok(passport) => passport
             .duplicate_keys()
@@ -190,8 +187,7 @@ pub fn judge_flat(input: &[u8]) -> Verdict {
         }
         Err(problem) => return unreadable(problem.to_string()),
     };
-    let mut structure = pack.mismatches.clone();
-    structure.extend(spec_problem(&pack.passport));
+    let structure = pack.mismatches.clone();
     let mut luggage = Vec::new();
     for attachment in &pack.attachments {
         let mut scan = StreamScan::default();
@@ -254,7 +250,7 @@ impl Check {
     }
 }
 
-fn read_passport(bag: &Bag) -> Result<Json, String> {
+pub(crate) fn read_passport(bag: &Bag) -> Result<Json, String> {
     let raw = bag
         .bytes(PASSPORT_JSON)
         .ok_or_else(|| format!("{PASSPORT_JSON} is missing"))?;
@@ -270,7 +266,7 @@ fn read_passport(bag: &Bag) -> Result<Json, String> {
 }
 
 /// §8: a reader rejects a pack object `spec` it does not recognise.
-fn spec_problem(passport: &Json) -> Option<String> {
+pub(crate) fn spec_problem(passport: &Json) -> Option<String> {
     match passport.get("spec").and_then(Json::as_str) {
         Some(BAG_SPEC) => None,
         _ => Some(format!(
@@ -349,18 +345,7 @@ fn round_trip_problems(bag: &Bag, passport: &Json) -> Vec<String> {
 /// looks, and forbidden keys are taken out (reported above), so each failure is reported
 /// once, by its own check, and the validator is not stopped short by one of them.
 pub fn model_findings(passport: &Json) -> Vec<String> {
-    let mut found = Vec::new();
-    passport.walk(&mut String::new(), &mut |pointer, value| {
-        if let Json::Object(members) = value {
-            for (key, _) in members {
-                if super::FORBIDDEN_KEYS.contains(&key.as_str()) {
-                    found.push(format!(
-                        "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
-                    ));
-                }
-            }
-        }
-    });
+    let mut found = forbidden_key_findings(passport);
     let flat = Json::Object(vec![
         ("taskpack".to_owned(), Json::Str("0.1".to_owned())),
         ("encoding".to_owned(), Json::Str("flat".to_owned())),
@@ -379,6 +364,76 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
         }));
     }
     found
+}
+
+/// Every forbidden key of spec/taskpack.md in the pack object, named with its place.
+pub(crate) fn forbidden_key_findings(passport: &Json) -> Vec<String> {
+    let mut found = Vec::new();
+    passport.walk(&mut String::new(), &mut |pointer, value| {
+        if let Json::Object(members) = value {
+            for (key, _) in members {
+                if super::FORBIDDEN_KEYS.contains(&key.as_str()) {
+                    found.push(format!(
+                        "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
+                    ));
+                }
+            }
+        }
+    });
+    found
+}
+
+/// Every problem the checks of §6 find in a pack object alone, as `(check id, problem)`: the
+/// pack object's rules (C0), its `spec` (C1), `kind` (C3), lineage (C4), asks (C5), facts (C6),
+/// credentials and transcripts (C7, C8) and `packed_at` (C10). What a writer must find empty
+/// before it writes (the luggage and the round trip are the encoding's to get right).
+pub fn pack_object_problems(passport: &Json) -> Vec<(&'static str, String)> {
+    let mut problems: Vec<(&'static str, String)> = Vec::new();
+    problems.extend(model_findings(passport).into_iter().map(|p| ("C0", p)));
+    problems.extend(spec_problem(passport).map(|p| ("C1", p)));
+    if !matches!(
+        passport.get("kind").and_then(Json::as_str),
+        Some("handoff" | "receipt")
+    ) {
+        problems.push((
+            "C3",
+            format!(
+                "kind is {}, not handoff or receipt",
+                describe(passport.get("kind"))
+            ),
+        ));
+    }
+    problems.extend(
+        lineage_problems(passport.get("lineage"))
+            .into_iter()
+            .map(|p| ("C4", p)),
+    );
+    problems.extend(
+        ask_problems(passport.get("asks"))
+            .into_iter()
+            .map(|p| ("C5", p)),
+    );
+    problems.extend(fact_problems(passport).into_iter().map(|p| ("C6", p)));
+    for (finding, pointer) in patterns::scan_json(passport) {
+        let check = match finding {
+            Finding::Credential => "C7",
+            Finding::Transcript => "C8",
+        };
+        problems.push((
+            check,
+            format!(
+                "the pack object carries {} at `{pointer}`",
+                finding.describe()
+            ),
+        ));
+    }
+    if !non_blank(passport.get("packed_at")) {
+        problems.push((
+            "C10",
+            format!("packed_at is {}", describe(passport.get("packed_at"))),
+        ));
+    }
+    problems
 }
 
 /// The pack object with the members other checks own made valid and forbidden keys removed.
@@ -464,50 +519,40 @@ fn judge(material: Material) -> Verdict {
             return Verdict { checks };
         }
     };
+    let object = pack_object_problems(passport);
+    let of = |check: &str| -> Vec<String> {
+        object
+            .iter()
+            .filter(|(id, _)| *id == check)
+            .map(|(_, problem)| problem.clone())
+            .collect()
+    };
     let mut checks = Vec::new();
     let mut record = |index: usize, problems: Vec<String>, ok: String| {
         checks.push(Check::judged(index, problems, ok));
     };
     let mut as_written = material.as_written.clone();
-    as_written.extend(model_findings(passport));
+    as_written.extend(of("C0"));
     record(0, as_written, "nothing needed repair".to_owned());
-    record(1, material.structure, MANIFESTS_AGREE.to_owned());
+    let mut structure = material.structure;
+    structure.extend(of("C1"));
+    record(1, structure, MANIFESTS_AGREE.to_owned());
     record(2, Vec::new(), "the pack object parses".to_owned());
-    let kind = passport.get("kind");
-    let kind_ok = matches!(kind.and_then(Json::as_str), Some("handoff" | "receipt"));
-    record(
-        3,
-        if kind_ok {
-            vec![]
-        } else {
-            vec![format!(
-                "kind is {}, not handoff or receipt",
-                describe(kind)
-            )]
-        },
-        format!("kind is {}", describe(kind)),
-    );
+    let kind = describe(passport.get("kind"));
+    record(3, of("C3"), format!("kind is {kind}"));
     record(
         4,
-        lineage_problems(passport.get("lineage")),
+        of("C4"),
         "lineage carries root_id and from_version".to_owned(),
     );
-    record(
-        5,
-        ask_problems(passport.get("asks")),
-        "every ask has an accept".to_owned(),
-    );
+    record(5, of("C5"), "every ask has an accept".to_owned());
     record(
         6,
-        fact_problems(passport),
+        of("C6"),
         "no machine-scoped or unscoped fact is marked verified".to_owned(),
     );
     for (index, finding) in [(7, Finding::Credential), (8, Finding::Transcript)] {
-        let mut found: Vec<String> = patterns::scan_json(passport)
-            .into_iter()
-            .filter(|(f, _)| *f == finding)
-            .map(|(f, pointer)| format!("the pack object carries {} at `{pointer}`", f.describe()))
-            .collect();
+        let mut found = of(REQUIREMENTS[index].0);
         found.extend(
             material
                 .luggage
@@ -529,21 +574,12 @@ fn judge(material: Material) -> Verdict {
         material.round_trip,
         "flat and bag reproduce each other byte for byte".to_owned(),
     );
-    let packed_at = passport.get("packed_at");
-    let declared = non_blank(packed_at);
-    record(
-        10,
-        if declared {
-            vec![]
-        } else {
-            vec![format!("packed_at is {}", describe(packed_at))]
-        },
-        format!("packed_at is {}", describe(packed_at)),
-    );
+    let packed_at = describe(passport.get("packed_at"));
+    record(10, of("C10"), format!("packed_at is {packed_at}"));
     Verdict { checks }
 }
 
-fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
+pub(crate) fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
     let Some(lineage @ Json::Object(_)) = lineage else {
         return vec![format!("lineage is {}, not an object", describe(lineage))];
     };
@@ -564,13 +600,13 @@ fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
 }
 
 /// A string that is not empty after trimming.
-fn non_blank(value: Option<&Json>) -> bool {
+pub(crate) fn non_blank(value: Option<&Json>) -> bool {
     value
         .and_then(Json::as_str)
         .is_some_and(|s| !s.trim().is_empty())
 }
 
-fn ask_problems(asks: Option<&Json>) -> Vec<String> {
+pub(crate) fn ask_problems(asks: Option<&Json>) -> Vec<String> {
     let asks = match asks {
         None => return Vec::new(),
         Some(Json::Array(asks)) => asks,

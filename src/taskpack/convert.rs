@@ -4,16 +4,17 @@
 //!
 //! A conversion is faithful: the pack object and the luggage go across untouched (nothing is
 //! sealed or refused, which is packing's job), so flat → zip → flat and zip → flat → zip give
-//! back the same bytes. The output is written to a temporary file beside it and renamed into
-//! place, so a failed conversion leaves nothing behind.
+//! back the same bytes. The output is written atomically (`atomic_file`), so a failed conversion
+//! leaves nothing behind.
 
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::bag::{self, BagError, Limits};
 use super::flat::{self, Attachment, FlatError};
+use crate::atomic_file::write_atomically;
 use specmint_runtime::json::Json;
 
 /// The encoding a file name says.
@@ -151,23 +152,4 @@ pub fn convert(
     let (passport, attachments) = read_pack(input, limits)?;
     let bytes = encode(target, &passport, &attachments, max_inline).map_err(ConvertError::Flat)?;
     write_atomically(output, &bytes).map_err(|e| ConvertError::Io(output.to_owned(), e))
-}
-
-/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it into place.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let written = (|| {
-        let mut out = BufWriter::new(File::create(&temporary)?);
-        out.write_all(bytes)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    written
 }

@@ -335,19 +335,9 @@ fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
 }
 
 /// `{ ...object, key: value }`: replaced in place when present, appended otherwise.
-fn with_member(object: Json, key: &str, value: Json) -> Json {
-    let Json::Object(mut members) = object else {
-        return object;
-    };
-    let mut present = false;
-    for (_, v) in members.iter_mut().filter(|(k, _)| k == key) {
-        *v = value.clone();
-        present = true;
-    }
-    if !present {
-        members.push((key.to_owned(), value));
-    }
-    Json::Object(members)
+fn with_member(mut object: Json, key: &str, value: Json) -> Json {
+    super::set_member(&mut object, key, value);
+    object
 }
 
 /// Writes the flat form: `JSON.stringify(flat, null, 2)` plus a newline, attachments in order,

@@ -7,10 +7,68 @@ include!(concat!(env!("OUT_DIR"), "/rust/taskpack.rs"));
 pub const JSON_SCHEMA: &str =
     include_str!(concat!(env!("OUT_DIR"), "/schema/taskpack.schema.json"));
 
+pub mod arrival;
 pub mod bag;
 pub mod conformance;
 pub mod convert;
 pub mod flat;
+pub mod land;
+pub mod pack;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 pub mod patterns;
+pub mod seal;
+pub mod store;
+pub mod unpack;
+
+/// `object[key] = value`, as JavaScript assigns it: a member already present keeps its place (a
+/// repeated key becomes one member there), a new one is appended. Does nothing to a value that
+/// is not an object.
+pub fn set_member(object: &mut json::Json, key: &str, value: json::Json) {
+    let json::Json::Object(members) = object else {
+        return;
+    };
+    match members.iter().position(|(k, _)| k == key) {
+        Some(first) => {
+            members[first].1 = value;
+            let mut index = 0;
+            members.retain(|(k, _)| {
+                index += 1;
+                index - 1 == first || k != key
+            });
+        }
+        None => members.push((key.to_owned(), value)),
+    }
+}
+
+/// The member `key` of an object, to change in place (the last one, as `Json::get` reads it).
+pub fn member_mut<'a>(object: &'a mut json::Json, key: &str) -> Option<&'a mut json::Json> {
+    match object {
+        json::Json::Object(members) => members
+            .iter_mut()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json::Json;
+    use super::*;
+
+    #[test]
+    fn set_member_assigns_as_javascript_does() {
+        let mut json = Json::parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        set_member(&mut json, "a", Json::Bool(true));
+        set_member(&mut json, "c", Json::Null);
+        assert_eq!(json.to_js_compact(), r#"{"a":true,"b":2,"c":null}"#);
+        assert!(json.duplicate_keys().is_empty());
+        *member_mut(&mut json, "b").unwrap() = Json::Str("x".to_owned());
+        assert_eq!(json.get("b").and_then(Json::as_str), Some("x"));
+        let mut array = Json::Array(Vec::new());
+        set_member(&mut array, "a", Json::Null);
+        assert_eq!(array, Json::Array(Vec::new()));
+    }
+}

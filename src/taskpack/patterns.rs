@@ -80,6 +80,7 @@ fn dfa() -> &'static DFA {
 pub struct StreamScan {
     dfa: &'static DFA,
     cache: Cache,
+    start: LazyStateID,
     state: LazyStateID,
     found: [bool; 2],
     idle: Idle,
@@ -129,6 +130,7 @@ impl Default for StreamScan {
         StreamScan {
             dfa,
             cache,
+            start: state,
             state,
             found: [false; 2],
             idle,
@@ -179,6 +181,13 @@ impl StreamScan {
 
     /// What was found, in [`Finding::ALL`] order.
     pub fn finish(mut self) -> Vec<Finding> {
+        self.take()
+    }
+
+    /// What was found in the stream so far, in [`Finding::ALL`] order; then starts a new
+    /// stream, keeping the DFA's cache (so scanning many short texts, the strings of a pack
+    /// object, builds it once).
+    pub fn take(&mut self) -> Vec<Finding> {
         let end = self
             .dfa
             .next_eoi_state(&mut self.cache, self.state)
@@ -186,10 +195,23 @@ impl StreamScan {
         if end.is_match() {
             record(self.dfa, &self.cache, end, &mut self.found);
         }
-        Finding::ALL
+        let found = Finding::ALL
             .into_iter()
             .filter(|f| self.found[*f as usize])
-            .collect()
+            .collect();
+        self.found = [false; 2];
+        if self.cache.clear_count() != self.idle.clears {
+            // The start state's id died with the cache: look it up again.
+            self.start = self
+                .dfa
+                .start_state(
+                    &mut self.cache,
+                    &start::Config::new().anchored(Anchored::No),
+                )
+                .expect("an unanchored start state exists");
+        }
+        self.state = self.start;
+        found
     }
 }
 
@@ -211,15 +233,20 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
 /// document order.
 pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
     let mut found = Vec::new();
+    let mut scan = StreamScan::default();
+    let mut text = |text: &str| {
+        scan.feed(text.as_bytes());
+        scan.take()
+    };
     value.walk(&mut String::new(), &mut |pointer, value| match value {
-        Json::Str(text) => {
-            for finding in scan_text(text) {
+        Json::Str(s) => {
+            for finding in text(s) {
                 found.push((finding, pointer.to_owned()));
             }
         }
         Json::Object(members) => {
             for (key, _) in members {
-                for finding in scan_text(key) {
+                for finding in text(key) {
                     found.push((
                         finding,
                         format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
@@ -313,6 +340,20 @@ mod tests {
             streamed(&text, 4096),
             vec![Finding::Credential, Finding::Transcript]
         );
+    }
+
+    #[test]
+    fn a_scanner_taken_from_starts_a_new_stream() {
+        let mut scan = StreamScan::default();
+        scan.feed(b"notes\nUser");
+        assert_eq!(scan.take(), vec![]);
+        // A new stream: the `User` before is gone, and `: hi` alone is no turn.
+        scan.feed(b": hi");
+        assert_eq!(scan.take(), vec![]);
+        scan.feed(b"AKIAABCDEFGHIJKLMNOP");
+        assert_eq!(scan.take(), vec![Finding::Credential]);
+        scan.feed(b"Human: x");
+        assert_eq!(scan.take(), vec![Finding::Transcript]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::Checker;
 use crate::diag::{Context, File};
 use crate::markdown::{Cell, Row, Table};
 use crate::model::*;
-use crate::names::is_screaming_snake;
+use crate::names::{is_screaming_snake, suggest};
 use crate::sidecar::{SideCap, Spanned};
 
 /// A cap row's cells, read.
@@ -72,12 +72,16 @@ impl Checker<'_> {
                 self.ctx.toml(
                     sc.constant.pos,
                     format!("[caps.{}] names no cap row", sc.constant.value),
-                    format!(
-                        "the Constant column of the cap table has: {}",
-                        caps.iter()
-                            .map(|c| c.constant.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                    suggest(
+                        &sc.constant.value,
+                        caps.iter().map(|c| c.constant.as_str()),
+                        format!(
+                            "the Constant column of the cap table has: {}",
+                            caps.iter()
+                                .map(|c| c.constant.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
                     ),
                 );
             }
@@ -148,16 +152,25 @@ impl Checker<'_> {
             );
             return None;
         };
+        // One spelling per unit, plural whatever the number: `1 chars` reads oddly, but every
+        // cap table reads alike and a search for `chars` finds every char cap.
         let unit = match unit_word {
             None => None,
-            Some("chars" | "char" | "characters") => Some(Unit::Chars),
-            Some("bytes" | "byte") => Some(Unit::Bytes),
-            Some("items" | "item") => Some(Unit::Items),
+            Some("chars") => Some(Unit::Chars),
+            Some("bytes") => Some(Unit::Bytes),
+            Some("items") => Some(Unit::Items),
             Some(other) => {
+                let hint =
+                    "units are `chars` (Unicode scalar values), `bytes` (compact JSON) and `items`";
+                let hint = if other.starts_with("character") {
+                    format!("did you mean `chars`? {hint}")
+                } else {
+                    suggest(other, ["chars", "bytes", "items"], hint)
+                };
                 self.ctx.md(
                     value_cell.pos,
                     format!("unknown unit `{other}` in `{}`", value_cell.plain),
-                    "units are `chars` (Unicode scalar values), `bytes` (compact JSON) and `items`",
+                    hint,
                 );
                 return None;
             }

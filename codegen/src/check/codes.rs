@@ -11,7 +11,7 @@ use super::Checker;
 use crate::diag::{Context, File, Pos};
 use crate::markdown::{CodeSpan, Table};
 use crate::model::*;
-use crate::names::{is_ident, is_raw_keyword, upper_camel};
+use crate::names::{is_ident, is_raw_keyword, suggest, upper_camel};
 use crate::sidecar::Spanned;
 use crate::SpecSource;
 
@@ -287,7 +287,11 @@ impl Checker<'_> {
                         "[errors.tables] names `{}`, which is no field table",
                         table.value
                     ),
-                    format!("field tables: {}", self.index.object_names()),
+                    suggest(
+                        &table.value,
+                        self.index.names_of(Some(Kind::Object)),
+                        format!("field tables: {}", self.index.object_names()),
+                    ),
                 );
                 continue;
             }

@@ -80,6 +80,24 @@ impl TypeIndex {
             .join(", ")
     }
 
+    /// The names of the spec's tables of `kind` (all of them for `None`), for "did you mean".
+    pub fn names_of(&self, kind: Option<Kind>) -> Vec<&str> {
+        match kind {
+            Some(Kind::Object) => self
+                .objects
+                .iter()
+                .filter(|o| !o.synthesized)
+                .map(|o| o.name.as_str())
+                .collect(),
+            _ => self
+                .kinds
+                .iter()
+                .filter(|(_, k)| kind.is_none_or(|want| **k == want))
+                .map(|(name, _)| name.as_str())
+                .collect(),
+        }
+    }
+
     /// The keys of object `obj`, for hints.
     pub fn member_list(&self, obj: usize) -> String {
         self.objects[obj]

@@ -9,7 +9,7 @@ use super::Checker;
 use crate::diag::Context;
 use crate::markdown::{Cell, CodeSpan, Row, Table};
 use crate::model::*;
-use crate::names::upper_camel;
+use crate::names::{suggest, upper_camel};
 
 /// The states of `m` that code spans name; reports those it does not have.
 fn lookup(ctx: &mut Context, m: &Machine, s: &CodeSpan) -> Option<usize> {
@@ -135,7 +135,11 @@ impl Checker<'_> {
                 self.ctx.toml(
                     k.pos,
                     format!("[machines.{}] names no states table", k.value),
-                    "states tables have the header `State | Terminal | Meaning`",
+                    suggest(
+                        &k.value,
+                        machines.iter().map(|m| m.name.as_str()),
+                        "states tables have the header `State | Terminal | Meaning`",
+                    ),
                 );
                 continue;
             };
@@ -151,7 +155,11 @@ impl Checker<'_> {
                 Some(on) => self.ctx.toml(
                     on.pos,
                     format!("`on = \"{}\"` names no enum table", on.value),
-                    "name the enum table whose values fill the On column",
+                    suggest(
+                        &on.value,
+                        self.index.names_of(Some(Kind::Enum)),
+                        "name the enum table whose values fill the On column",
+                    ),
                 ),
             }
         }

@@ -57,21 +57,33 @@ struct Checker<'a> {
     pending_empty_defaults: Vec<(String, String, Pos)>,
 }
 
+/// Whether `md` has a field table: a Markdown file without a sidecar is a spec (whose
+/// missing sidecar is reported) only then; otherwise it is prose (a README), not read.
+pub(crate) fn has_field_table(md: &str) -> bool {
+    markdown::parse(md)
+        .tables
+        .iter()
+        .any(|t| tables::is_field_table(&t.header))
+}
+
 /// Loads, checks and models one spec.
 pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
     let mut ctx = Context::new(&source.md_path, &source.toml_path);
     let doc = markdown::parse(&source.md);
+    // Everything else depends on the sidecar: a missing or unparsable one is reported alone.
     let side = if source.toml.trim().is_empty() {
-        // Everything else depends on the sidecar: report this alone.
         ctx.md(
             Pos::TOP,
             format!("the sidecar `{}` is missing or empty", source.toml_path),
             "create it next to the Markdown with at least `[spec]` `root = \"<field table>\"`",
         );
-        ctx.finish()?;
-        unreachable!("an error was reported")
+        None
     } else {
         sidecar::parse(&mut ctx, &source.toml)
+    };
+    let Some(side) = side else {
+        ctx.finish()?;
+        unreachable!("an error was reported")
     };
     let mut c = Checker {
         ctx,

@@ -8,6 +8,7 @@ use super::index::Kind;
 use super::Checker;
 use crate::diag::File;
 use crate::model::*;
+use crate::names::suggest;
 
 impl Checker<'_> {
     /// `[spec] root`: the field table that is the document.
@@ -29,7 +30,11 @@ impl Checker<'_> {
                     self.ctx.toml(
                         r.pos,
                         format!("root `{}` is not a field table", r.value),
-                        format!("field tables: {}", self.index.object_names()),
+                        suggest(
+                            &r.value,
+                            self.index.names_of(Some(Kind::Object)),
+                            format!("field tables: {}", self.index.object_names()),
+                        ),
                     );
                     None
                 }
@@ -283,8 +288,13 @@ impl Checker<'_> {
                 let hint = match self.index.kinds.get(name.value.as_str()) {
                     Some(_) => {
                         "only a field table (an object) can be open; an enum or union table cannot"
+                            .to_owned()
                     }
-                    None => "name a field table of this spec (the `name` in its heading)",
+                    None => suggest(
+                        &name.value,
+                        self.index.names_of(Some(Kind::Object)),
+                        "name a field table of this spec (the `name` in its heading)",
+                    ),
                 };
                 self.ctx.toml(
                     name.pos,

@@ -7,6 +7,7 @@ use super::index::Kind;
 use crate::diag::{Context, Pos};
 use crate::markdown::{Cell, CodeSpan};
 use crate::model::*;
+use crate::names::suggest;
 
 /// A diagnostic on the Markdown, not yet reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +89,12 @@ fn plain(base: Base) -> TypeRef {
         relative_path: false,
     }
 }
+
+/// The base types a Type cell may name besides the spec's tables (the hint of an unknown
+/// type lists them; `parse_type` matches each).
+const BUILTIN_TYPES: &[&str] = &[
+    "string", "bool", "uint32", "uint64", "int64", "number", "any",
+];
 
 /// Reads a Type cell (`text`, its code spans `codes`, at `pos`); `kinds` are the spec's
 /// tables, which a type may name.
@@ -186,12 +193,19 @@ pub(super) fn parse_type(
             Some(Kind::Union) => Base::Union(other.to_owned()),
             None => {
                 let known: Vec<String> = kinds.keys().map(|k| format!("`{k}`")).collect();
+                let hint = format!(
+                    "use {}, or a table of this spec: {}",
+                    BUILTIN_TYPES.join(", "),
+                    known.join(", ")
+                );
+                let candidates = BUILTIN_TYPES.iter().copied();
                 return Err(Problem::new(
                     pos,
                     format!("unknown type `{other}` in `{}`", text.trim()),
-                    format!(
-                        "use string, bool, uint32, uint64, int64, number, any, or a table of this spec: {}",
-                        known.join(", ")
+                    suggest(
+                        other,
+                        candidates.chain(kinds.keys().map(String::as_str)),
+                        hint,
                     ),
                 ));
             }

@@ -7,7 +7,7 @@ use super::index::Kind;
 use super::Checker;
 use crate::diag::Pos;
 use crate::markdown::{Cell, Table};
-use crate::names::{is_ident, is_lower_snake, is_raw_keyword};
+use crate::names::{is_ident, is_lower_snake, is_raw_keyword, suggest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TableKind {
@@ -40,6 +40,11 @@ fn classify(header: &[Cell]) -> Option<TableKind> {
         ["constant", "value", "meaning"] => Some(TableKind::Text),
         _ => None,
     }
+}
+
+/// Whether a table with this header is a field table (`Field | Type | Required | Meaning`).
+pub(super) fn is_field_table(header: &[Cell]) -> bool {
+    classify(header) == Some(TableKind::Field)
 }
 
 /// A table named in the code span of its heading.
@@ -198,7 +203,11 @@ impl Checker<'_> {
                 self.ctx.toml(
                     k.pos,
                     format!("[types] names `{}`, which is no table in the spec", k.value),
-                    format!("known tables: {}", self.index.known_tables()),
+                    suggest(
+                        &k.value,
+                        self.index.names_of(None),
+                        format!("known tables: {}", self.index.known_tables()),
+                    ),
                 );
             } else if !is_ident(&v.value) || is_raw_keyword(&v.value) {
                 self.ctx.toml(

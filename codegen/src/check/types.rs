@@ -10,7 +10,7 @@ use super::Checker;
 use crate::diag::{File, Pos};
 use crate::markdown::{self, Cell, Row, Table};
 use crate::model::*;
-use crate::names::{is_ident, snake_case, upper_camel};
+use crate::names::{is_ident, snake_case, suggest, upper_camel};
 
 /// The heading above a table, as Markdown.
 fn heading_doc(t: &Table) -> String {
@@ -56,7 +56,11 @@ impl Checker<'_> {
                 None => self.ctx.toml(
                     k.pos,
                     format!("[unions.{}] names no union table", k.value),
-                    "union tables have the header `<tag> | Fields | Meaning`",
+                    suggest(
+                        &k.value,
+                        self.index.names_of(Some(Kind::Union)),
+                        "union tables have the header `<tag> | Fields | Meaning`",
+                    ),
                 ),
             }
         }
@@ -207,6 +211,8 @@ impl Checker<'_> {
                 format!("cannot read the Required cell `{}`", req_cell.plain),
                 "write `✔` (or `yes`), `✔ `code``, `—` (or `no`), `— (default V)`, or `if `field` is `value``",
             );
+            // The row is broken: paths through it, and rules on it, stay silent.
+            self.index.poisoned.insert((table.to_owned(), key));
             return None;
         };
         let (Some(rust), Some(ty)) = (rust, ty) else {

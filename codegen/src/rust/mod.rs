@@ -9,6 +9,7 @@ use crate::Options;
 
 mod document;
 mod enums;
+mod examples;
 mod object;
 mod selector;
 mod shape;
@@ -101,6 +102,7 @@ pub(crate) fn emit(spec: &Spec, options: &Options, note: &str) -> String {
     items.push(c.consts());
     items.push(c.shapes());
     items.push(c.document());
+    items.push(c.example_tests());
     let tokens = quote!(#(#items)*);
     let file: syn::File = syn::parse2(tokens).expect("generated Rust parses");
     let body = space_items(&prettyplease::unparse(&file));

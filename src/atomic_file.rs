@@ -1,0 +1,146 @@
+//! A file that appears whole or not at all: written to a temporary file beside its target,
+//! fsynced, renamed over the target, and the directory fsynced so the rename survives a power
+//! loss. Until [`AtomicFile::commit`] the target is untouched; a failure, an early return or a
+//! panic drops the temporary file (a killed process leaves only a dot-named `.tmp-` file, never
+//! a partial target).
+//!
+//! Used wherever specmint writes a file a reader must never see torn: the passport store's
+//! records and the packs `taskpack pack` and `taskpack convert` write.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A target file being written through a temporary file beside it.
+pub(crate) struct AtomicFile {
+    target: PathBuf,
+    temporary: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`: creates `.<name>.tmp-<pid>-<n>` in the same directory (mode 0600
+    /// on Unix, like every file specmint writes for one user).
+    pub(crate) fn create(target: &Path) -> io::Result<AtomicFile> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::other("the target names no file"))?
+            .to_string_lossy()
+            .into_owned();
+        let temporary = target.with_file_name(format!(
+            ".{name}.tmp-{}-{}",
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&temporary)?;
+        Ok(AtomicFile {
+            target: target.to_owned(),
+            temporary,
+            out: Some(BufWriter::with_capacity(256 * 1024, file)),
+        })
+    }
+
+    /// Where the bytes go until the commit.
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
+        self.out
+            .as_mut()
+            .expect("an uncommitted file has its writer")
+    }
+
+    /// Flushes and fsyncs the temporary file, renames it over the target and fsyncs the
+    /// directory.
+    pub(crate) fn commit(mut self) -> io::Result<()> {
+        let out = self.out.take().expect("committed once");
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        if let Some(marker) = std::env::var_os(crate::task_packet::leg::PAUSE_BEFORE_RENAME_ENV) {
+            // A test kills the process here, mid-write (the variable's doc says how).
+            File::create(marker)?;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(60));
+            }
+        }
+        fs::rename(&self.temporary, &self.target)?;
+        sync_dir(&self.target)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.take().is_some() || self.temporary.exists() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+/// Writes `bytes` to `target` atomically (see the module doc).
+pub(crate) fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = AtomicFile::create(target)?;
+    file.writer().write_all(bytes)?;
+    file.commit()
+}
+
+/// Makes a rename in `path`'s directory durable. (A directory cannot be opened for syncing on
+/// Windows; there the rename is as durable as the file system makes it.)
+fn sync_dir(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("specmint-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_target_appears_only_on_commit() {
+        let dir = scratch("commit");
+        let target = dir.join("out.json");
+        fs::write(&target, "old").unwrap();
+        let mut file = AtomicFile::create(&target).unwrap();
+        file.writer().write_all(b"new").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old");
+        file.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_abandoned_write_leaves_nothing() {
+        let dir = scratch("abandon");
+        let target = dir.join("out.taskpack");
+        let mut file = AtomicFile::create(&target).unwrap();
+        file.writer().write_all(&[0; 1000]).unwrap();
+        drop(file);
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,261 @@
+//! `specmint taskpack land|merge`: a pack arriving into the local passport store (TaskPack §3.1,
+//! §4.4, §4.4.1, §4.5).
+//!
+//! ```text
+//! specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
+//! specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
+//! ```
+//! `land` mints a new passport from a handoff; `merge` writes a receipt's answers into the
+//! passport it answers. Exit 0 done; 1 refused, with a code and a message naming what and where
+//! (`{"ok": false, "code", "message"}` with `--format json`); 2 usage or I/O. Luggage lands in
+//! `<store>/<ID>.files/` (a receipt's under `receipt-<version>/` there); it is written to a hidden
+//! folder first and renamed into place only once the pack is admitted, so a refusal leaves
+//! nothing behind. Nothing a pack says is run: a landing check's `how` is printed quoted, as the
+//! sender's suggestion, and imperative sentences are listed for the human.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use specmint::taskpack::arrival::{self, ArrivalError};
+use specmint::taskpack::json::Json;
+use specmint::taskpack::land::{self, Imperative, LandingCheck, Refusal};
+
+use super::passport::{open_store, store_verdict};
+use super::{print_verdict, Format, Options, UsageError};
+
+/// The flag that restores a ✓ on facts sealed on this very machine (§4.2).
+const TRUST_FLAG: &str = "--trust-machine-facts";
+
+/// A failed arrival as the CLI reports it: a refusal (exit 1, `{"ok": false, "code",
+/// "message"}`), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).
+fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, UsageError> {
+    match err {
+        ArrivalError::Refused(refusal) => refused(format, file, &refusal),
+        ArrivalError::Store(err) => store_verdict(format, err),
+        ArrivalError::Io(message) => Err(UsageError(message)),
+    }
+}
+
+/// A refusal as printed: `{"ok": false, "code", "message"}`, exit 1.
+fn refused(format: Format, file: &str, refusal: &Refusal) -> Result<u8, UsageError> {
+    let json = json!({ "ok": false, "code": refusal.code, "message": refusal.message });
+    print_verdict(
+        format,
+        &json,
+        &format!("refused: {file}: {}: {}", refusal.code, refusal.message),
+    )?;
+    Ok(1)
+}
+
+fn paths(luggage: &[PathBuf]) -> Vec<String> {
+    luggage.iter().map(|p| p.display().to_string()).collect()
+}
+
+/// `specmint taskpack land FILE`.
+pub fn land_command(args: &[String]) -> Result<u8, UsageError> {
+    let trust = args.iter().any(|a| a == TRUST_FLAG);
+    let rest: Vec<String> = args.iter().filter(|a| *a != TRUST_FLAG).cloned().collect();
+    let options = Options::parse(&rest, &[])?;
+    let [file] = options.positional(&["FILE"])? else {
+        unreachable!("positional checks the count")
+    };
+    let store = open_store(&options)?;
+    let landed = match arrival::land_file(&store, Path::new(file), trust) {
+        Ok(landed) => landed,
+        Err(err) => return failed(options.format, file, err),
+    };
+    let (landing, id) = (&landed.landing, &landed.id);
+    let luggage = paths(&landed.luggage);
+    let json = json!({
+        "ok": true,
+        "id": id,
+        "version": landed.passport.get("version").and_then(|v| match v { Json::Number(n) => n.as_u64(), _ => None }),
+        "kind": "handoff",
+        "lineage": to_value(landed.passport.get("lineage")),
+        "landing_checks": checks_json(&landing.landing_checks),
+        "sealed_on_arrival": landing.sealed_on_arrival,
+        "restored": landing.restored,
+        "needs_reverify": landing.needs_reverify,
+        "open_asks": landing.open_asks,
+        "imperatives": imperatives_json(&landing.imperatives),
+        "luggage": luggage,
+    });
+    let human = land_human(file, id, landing, &luggage);
+    print_verdict(options.format, &json, &human)?;
+    Ok(0)
+}
+
+fn to_value(json: Option<&Json>) -> Value {
+    json.and_then(|j| serde_json::from_str(&j.to_js_compact()).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn checks_json(checks: &[LandingCheck]) -> Vec<Value> {
+    checks
+        .iter()
+        .map(|c| {
+            json!({
+                "id": c.id,
+                "check": c.check,
+                "required": c.required,
+                "how": c.how,
+                "how_is": "the sender's suggestion: shown, never run",
+            })
+        })
+        .collect()
+}
+
+fn imperatives_json(found: &[Imperative]) -> Vec<Value> {
+    found
+        .iter()
+        .map(|i| json!({ "at": i.at, "sentence": i.sentence }))
+        .collect()
+}
+
+fn checks_human(lines: &mut Vec<String>, checks: &[LandingCheck], heading: &str) {
+    if checks.is_empty() {
+        return;
+    }
+    lines.push(heading.to_owned());
+    for check in checks {
+        let required = if check.required {
+            "required"
+        } else {
+            "optional"
+        };
+        lines.push(format!("  {} [{required}] {}", check.id, check.check));
+        if let Some(how) = &check.how {
+            lines.push(format!(
+                "      the sender suggests (not run): {}",
+                land::quoted(how)
+            ));
+        }
+    }
+}
+
+fn imperatives_human(lines: &mut Vec<String>, found: &[Imperative]) {
+    if found.is_empty() {
+        return;
+    }
+    lines.push(
+        "imperative sentences in the pack (data, not instructions; nothing was run):".to_owned(),
+    );
+    for i in found {
+        lines.push(format!("  {}: {}", i.at, land::quoted(&i.sentence)));
+    }
+}
+
+fn land_human(file: &str, id: &str, landing: &land::Landing, luggage: &[String]) -> String {
+    let mut lines = vec![format!("landed {file} as passport {id}")];
+    checks_human(
+        &mut lines,
+        &landing.landing_checks,
+        "landing checks (required ones now head the next steps):",
+    );
+    for (what, list) in [
+        (
+            "sealed on arrival (the pack carried them unsealed)",
+            &landing.sealed_on_arrival,
+        ),
+        (
+            "✓ restored (proven on this machine, by your choice)",
+            &landing.restored,
+        ),
+    ] {
+        if !list.is_empty() {
+            lines.push(format!("{what}: {}", list.join(", ")));
+        }
+    }
+    if landing.needs_reverify > 0 {
+        lines.push(format!(
+            "facts to re-verify here: {}",
+            landing.needs_reverify
+        ));
+    }
+    if !landing.open_asks.is_empty() {
+        lines.push(format!("open asks: {}", landing.open_asks.join(", ")));
+    }
+    imperatives_human(&mut lines, &landing.imperatives);
+    for path in luggage {
+        lines.push(format!("luggage: {path}"));
+    }
+    lines.join("\n")
+}
+
+/// `specmint taskpack merge RECEIPT --into ID`.
+pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &["--into"])?;
+    let [file] = options.positional(&["RECEIPT"])? else {
+        unreachable!("positional checks the count")
+    };
+    let into = options.value("--into").ok_or_else(|| {
+        UsageError("missing --into ID (the passport the receipt answers)".to_owned())
+    })?;
+    let store = open_store(&options)?;
+    let merged = match arrival::merge_file(&store, Path::new(file), into) {
+        Ok(merged) => merged,
+        Err(err) => return failed(options.format, file, err),
+    };
+    let (report, version) = (&merged.report, merged.version);
+    let luggage = paths(&merged.luggage);
+    let overwritten: Vec<Value> = report
+        .overwritten
+        .iter()
+        .map(|(id, was, now)| json!({ "id": id, "was": to_value(Some(was)), "now": to_value(Some(now)) }))
+        .collect();
+    let json = json!({
+        "ok": true,
+        "merged_into": into,
+        "version": version,
+        "answered": report.answered,
+        "overwritten": overwritten,
+        "adopted_asks": report.adopted_asks,
+        "still_open": report.still_open,
+        "facts_adopted": report.facts_adopted,
+        "sealed_on_arrival": report.sealed_on_arrival,
+        "landing_checks_not_adopted": checks_json(&report.landing_checks),
+        "imperatives": imperatives_json(&report.imperatives),
+        "luggage": luggage,
+    });
+    let mut lines = vec![format!(
+        "merged {file} into {into} (version {version}): answered {}",
+        if report.answered.is_empty() {
+            "none".to_owned()
+        } else {
+            report.answered.join(", ")
+        }
+    )];
+    for (id, was, now) in &report.overwritten {
+        lines.push(format!(
+            "  {id}: answer replaced ({} -> {})",
+            was.to_js_compact(),
+            now.to_js_compact()
+        ));
+    }
+    if !report.adopted_asks.is_empty() {
+        lines.push(format!(
+            "asked of you, adopted as open: {}",
+            report.adopted_asks.join(", ")
+        ));
+    }
+    if !report.still_open.is_empty() {
+        lines.push(format!("still open: {}", report.still_open.join(", ")));
+    }
+    if report.facts_adopted > 0 {
+        lines.push(format!(
+            "facts adopted (machine ones sealed): {}",
+            report.facts_adopted
+        ));
+    }
+    checks_human(
+        &mut lines,
+        &report.landing_checks,
+        "the sender's landing checks (about their machine; reported, not adopted):",
+    );
+    imperatives_human(&mut lines, &report.imperatives);
+    for path in &luggage {
+        lines.push(format!("luggage: {path}"));
+    }
+    print_verdict(options.format, &json, &lines.join("\n"))?;
+    Ok(0)
+}

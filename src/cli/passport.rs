@@ -1,0 +1,274 @@
+//! `specmint passport new|show|list [--store DIR]`: the passports that stay home (TaskPack
+//! §3.1, §4.3), in the local store of `taskpack::store`.
+//!
+//! ```text
+//! specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
+//!                       [--id ID] [--file FILE|-] [--store DIR] [--format json]
+//! specmint passport show ID [--store DIR] [--format json]
+//! specmint passport list [--store DIR] [--format json]
+//! ```
+//! `--store` defaults to `PassportStore::default_dir()`. `new` writes a passport of the shape
+//! task-passport's `new` writes (`--file` gives a starting object instead, e.g. one with facts);
+//! `show --format json` prints the passport exactly as stored. Exit 0 done, 1 refused
+//! (`invalid_passport_id`, `unknown_passport`, `passport_exists`), 2 usage or I/O.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use serde_json::json;
+use specmint::taskpack::json::Json;
+use specmint::taskpack::set_member;
+use specmint::taskpack::store::{self, PassportStore, StoreError};
+
+use super::{print_verdict, read_input, Format, Options, UsageError};
+
+const COMMANDS: &str = "new, show, list";
+
+/// The largest `--file` read by `passport new`.
+const MAX_STATE_BYTES: usize = 64 << 20;
+
+/// Runs `specmint passport ARGS`.
+pub fn run(args: &[String]) -> Result<u8, UsageError> {
+    let (command, rest) = args
+        .split_first()
+        .ok_or_else(|| UsageError(format!("missing passport command ({COMMANDS})")))?;
+    match command.as_str() {
+        "new" => new(rest),
+        "show" => show(rest),
+        "list" => list(rest),
+        other => Err(UsageError(format!(
+            "unknown passport command `{other}` ({COMMANDS})"
+        ))),
+    }
+}
+
+/// The store `--store DIR` names, else the default one.
+pub fn open_store(options: &Options) -> Result<PassportStore, UsageError> {
+    let dir = match options.store_path() {
+        Some(dir) => dir.to_owned(),
+        None => PassportStore::default_dir().ok_or_else(|| {
+            UsageError("no --store DIR and no user data directory to default to".to_owned())
+        })?,
+    };
+    PassportStore::open(&dir).map_err(|e| UsageError(e.to_string()))
+}
+
+/// A store error as the CLI reports it: a verdict (exit 1, `{"ok": false, "code", "message"}`)
+/// or a failure of the store (exit 2).
+pub fn store_verdict(format: Format, err: StoreError) -> Result<u8, UsageError> {
+    match err.code() {
+        Some(code) => {
+            let message = err.to_string();
+            let json = json!({ "ok": false, "code": code, "message": message });
+            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+            Ok(1)
+        }
+        None => Err(UsageError(err.to_string())),
+    }
+}
+
+fn new(args: &[String]) -> Result<u8, UsageError> {
+    let flags = [
+        "--title",
+        "--goal",
+        "--current-state",
+        "--next-step",
+        "--id",
+        "--file",
+    ];
+    let options = Options::parse(args, &flags)?;
+    options.positional(&[])?;
+    let text = |flag: &str| options.value(flag).map(|v| Json::Str(v.trim().to_owned()));
+    let mut passport = match options.value("--file") {
+        Some(file) => read_state(file)?,
+        None => {
+            let required = |flag: &str| {
+                text(flag)
+                    .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                    .ok_or_else(|| UsageError(format!("{flag} is required (or --file FILE)")))
+            };
+            let (title, goal) = (required("--title")?, required("--goal")?);
+            let next_step = text("--next-step").unwrap_or_else(|| {
+                Json::Str("read the goal, then plan and take the first verifiable step".to_owned())
+            });
+            reference_shape(title, goal, next_step)
+        }
+    };
+    for (flag, key) in [
+        ("--title", "title"),
+        ("--goal", "goal"),
+        ("--current-state", "current_state"),
+    ] {
+        if let Some(value) = text(flag) {
+            set_member(&mut passport, key, value);
+        }
+    }
+    if let Some(id) = options.value("--id") {
+        set_member(&mut passport, "id", Json::Str(id.to_owned()));
+    }
+    let store = open_store(&options)?;
+    // An id the caller did not choose was minted here (so it keeps its place in the object;
+    // `create` appends one it mints); a collision with a stored id is minted again.
+    let mint = options.value("--id").is_none()
+        && (options.value("--file").is_none() || passport.get("id").is_none());
+    let created = loop {
+        if mint {
+            set_member(&mut passport, "id", Json::Str(store::mint_id()));
+        }
+        match store.create(passport.clone()) {
+            Err(StoreError::Exists(_)) if mint => continue,
+            other => break other,
+        }
+    };
+    match created {
+        Ok(passport) => {
+            let id = passport
+                .get("id")
+                .and_then(Json::as_str)
+                .unwrap_or_default();
+            let json = json!({ "ok": true, "passport_id": id, "version": 1 });
+            print_verdict(options.format, &json, &format!("created {id} (version 1)"))?;
+            Ok(0)
+        }
+        Err(err) => store_verdict(options.format, err),
+    }
+}
+
+/// A passport as task-passport's `new` writes it (core.js `create`), members in its order; the
+/// store stamps `version` and `updated_at` again.
+fn reference_shape(title: Json, goal: Json, next_step: Json) -> Json {
+    let now = specmint::store::now_utc();
+    let text = |s: &str| Json::Str(s.to_owned());
+    let empty = || Json::Array(Vec::new());
+    Json::Object(vec![
+        ("spec".to_owned(), text("2origin/0.1")),
+        ("kind".to_owned(), text("task.origin")),
+        ("id".to_owned(), text(&store::mint_id())),
+        ("title".to_owned(), title),
+        ("goal".to_owned(), goal),
+        ("version".to_owned(), Json::Number(1.into())),
+        ("machine_id".to_owned(), text(&store::this_machine())),
+        ("harness".to_owned(), text("specmint")),
+        ("scope".to_owned(), text("")),
+        ("created_at".to_owned(), text(&now)),
+        ("updated_at".to_owned(), text(&now)),
+        (
+            "current_state".to_owned(),
+            text("passport created, work not started"),
+        ),
+        ("facts".to_owned(), empty()),
+        ("decisions".to_owned(), empty()),
+        ("actions".to_owned(), empty()),
+        ("artifacts".to_owned(), empty()),
+        ("verification".to_owned(), text("")),
+        ("next_steps".to_owned(), Json::Array(vec![next_step])),
+        ("learnings".to_owned(), empty()),
+    ])
+}
+
+/// The starting object of `new --file`: a JSON object (a leading BOM tolerated).
+fn read_state(file: &str) -> Result<Json, UsageError> {
+    let (display, input, total) = read_input(file, MAX_STATE_BYTES)?;
+    if total > input.len() as u64 {
+        return Err(UsageError(format!(
+            "`{display}` is over {MAX_STATE_BYTES} bytes"
+        )));
+    }
+    let text = std::str::from_utf8(&input)
+        .map_err(|e| UsageError(format!("`{display}` is not UTF-8: {e}")))?;
+    match Json::parse(specmint::taskpack::json::strip_bom(text)) {
+        Ok(state @ Json::Object(_)) => Ok(state),
+        Ok(_) => Err(UsageError(format!("`{display}` is not a JSON object"))),
+        Err(e) => Err(UsageError(format!("`{display}` is not JSON: {e}"))),
+    }
+}
+
+fn show(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &[])?;
+    let [id] = options.positional(&["ID"])? else {
+        unreachable!("positional checks the count")
+    };
+    let passport = match open_store(&options)?.get(id) {
+        Ok(passport) => passport,
+        Err(err) => return store_verdict(options.format, err),
+    };
+    let human = match options.format {
+        Format::Json => String::new(),
+        Format::Human => human_passport(&passport),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let written = match options.format {
+        // Exactly the stored bytes.
+        Format::Json => writeln!(stdout, "{}", passport.to_js_pretty()),
+        Format::Human => write!(stdout, "{human}"),
+    };
+    written.map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    Ok(0)
+}
+
+fn human_passport(passport: &Json) -> String {
+    let text = |key: &str| Json::js_string(passport.get(key));
+    let count = |key: &str| {
+        passport
+            .get(key)
+            .and_then(Json::as_array)
+            .map_or(0, <[Json]>::len)
+    };
+    let lineage = passport.get("lineage");
+    let chain = lineage
+        .and_then(|l| l.get("chain"))
+        .and_then(Json::as_array)
+        .unwrap_or_default()
+        .iter()
+        .map(|hop| Json::js_string(Some(hop)))
+        .collect::<Vec<_>>();
+    format!(
+        "{} (version {})\n  title: {}\n  goal: {}\n  current state: {}\n  lineage: root {}, chain [{}]\n  {} facts, {} asks, {} next steps\n",
+        text("id"),
+        text("version"),
+        text("title"),
+        text("goal"),
+        text("current_state"),
+        Json::js_string(lineage.and_then(|l| l.get("root_id"))),
+        chain.join(", "),
+        count("facts"),
+        count("asks"),
+        count("next_steps"),
+    )
+}
+
+fn list(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &[])?;
+    options.positional(&[])?;
+    let store = open_store(&options)?;
+    let listing = match store.list() {
+        Ok(listing) => listing,
+        Err(err) => return store_verdict(options.format, err),
+    };
+    for skipped in &listing.skipped {
+        eprintln!("specmint: skipped {skipped}");
+    }
+    let json = json!({
+        "store": PathBuf::from(store.dir()),
+        "count": listing.passports.len(),
+        "passports": listing.passports,
+        "skipped": listing.skipped,
+    });
+    let human: Vec<String> = listing
+        .passports
+        .iter()
+        .map(|p| {
+            format!(
+                "{}  v{}  {}  {}",
+                p.passport_id, p.state_version, p.updated_at, p.title
+            )
+        })
+        .collect();
+    let human = if human.is_empty() {
+        format!("no passports in {}", store.dir().display())
+    } else {
+        human.join("\n")
+    };
+    print_verdict(options.format, &json, &human)?;
+    Ok(0)
+}

@@ -1,0 +1,234 @@
+//! A pack arriving into the local passport store: `land` a handoff as a new passport, `merge` a
+//! receipt into the passport it answers. The CLI (`specmint taskpack land|merge`) prints what
+//! these return; the decisions are [`super::land`]'s pure functions, the reading is
+//! [`super::unpack`]'s, the writing is [`super::store`]'s.
+//!
+//! Nothing is left behind by a refusal: the luggage is streamed into a hidden folder of the
+//! store (`.arriving-<pid>-<nonce>`), and only once the pack is admitted is it renamed into
+//! place, `<ID>.files/` for a landed passport, `<ID>.files/receipt-<version>/` for a merged
+//! receipt. A process killed mid-way leaves its hidden folder, which the next arrival into the
+//! store removes; the passports themselves are written atomically by the store, so a crash
+//! leaves each as it was. A landed passport is written after its luggage folder, so a crash
+//! in the instant between those two renames leaves a folder no passport names, never a
+//! passport whose files are missing. A merge runs its
+//! checks and changes inside the store's lock on the target (one read-modify-write), so two
+//! merges into one passport serialize and both answers are kept.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::bag::Limits;
+use super::convert::ConvertError;
+use super::land::{self, LandOptions, Landing, MergeReport, Refusal};
+use super::store::{self, PassportStore, StoreError};
+use super::unpack::{self, Arrived};
+use specmint_runtime::json::Json;
+
+/// Why a pack did not arrive.
+#[derive(Debug)]
+pub enum ArrivalError {
+    /// The pack is refused (exit 1): a code and what and where.
+    Refused(Refusal),
+    /// The store refused or failed (an unknown or invalid id is a verdict, the rest I/O).
+    Store(StoreError),
+    /// The pack file or the luggage folder could not be read or written, or has no known
+    /// extension (exit 2).
+    Io(String),
+}
+
+impl From<StoreError> for ArrivalError {
+    fn from(e: StoreError) -> Self {
+        ArrivalError::Store(e)
+    }
+}
+
+impl From<Refusal> for ArrivalError {
+    fn from(r: Refusal) -> Self {
+        ArrivalError::Refused(r)
+    }
+}
+
+/// A landed handoff.
+#[derive(Debug)]
+pub struct Landed {
+    /// The new passport, as stored.
+    pub passport: Json,
+    /// Its id.
+    pub id: String,
+    /// What the human must be told (checks, sealing, asks, imperatives).
+    pub landing: Landing,
+    /// The luggage, where it now is.
+    pub luggage: Vec<PathBuf>,
+}
+
+/// A merged receipt.
+#[derive(Debug)]
+pub struct Merged {
+    /// The passport's version after the merge.
+    pub version: u64,
+    /// What the merge did.
+    pub report: MergeReport,
+    /// The receipt's luggage, where it now is.
+    pub luggage: Vec<PathBuf>,
+}
+
+/// A hidden folder for luggage still being checked, removed on drop unless published.
+struct Staging(PathBuf);
+
+/// The prefix of a staging folder's name; the rest is `<pid>-<nonce>`.
+const STAGING_PREFIX: &str = ".arriving-";
+
+impl Staging {
+    /// A new staging folder in `store`, after removing those an arrival that died left behind.
+    fn new(store: &PassportStore) -> Staging {
+        sweep(store.dir());
+        Staging(store.dir().join(format!(
+            "{STAGING_PREFIX}{}-{}",
+            std::process::id(),
+            store::mint_id()
+        )))
+    }
+
+    /// Moves the luggage to `target` (nothing to move: the folder just goes).
+    fn publish(self, target: &Path, luggage: &[String]) -> Result<Vec<PathBuf>, ArrivalError> {
+        if luggage.is_empty() {
+            return Ok(Vec::new());
+        }
+        target
+            .parent()
+            .map_or(Ok(()), fs::create_dir_all)
+            .and_then(|()| fs::rename(&self.0, target))
+            .map_err(|e| {
+                ArrivalError::Io(format!(
+                    "cannot move luggage to `{}`: {e}",
+                    target.display()
+                ))
+            })?;
+        Ok(luggage.iter().map(|n| target.join(n)).collect())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Removes the staging folders of arrivals whose process is gone (killed mid-way: its `Drop`
+/// never ran), so a crash leaves nothing behind for long. Only where a process's liveness can be
+/// read (`/proc/<pid>`); elsewhere they stay, hidden and named for what they are.
+fn sweep(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(STAGING_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Reads and admits the pack at `file`, its luggage into `staging`.
+fn arrive(file: &Path, staging: &Staging) -> Result<Arrived, ArrivalError> {
+    let arrived = match unpack::read_arriving(file, &staging.0, Limits::default()) {
+        Ok(arrived) => arrived,
+        Err(ConvertError::Io(path, e)) => {
+            return Err(ArrivalError::Io(format!(
+                "cannot access `{}`: {e}",
+                path.display()
+            )))
+        }
+        Err(e @ ConvertError::UnknownExtension(_)) => return Err(ArrivalError::Io(e.to_string())),
+        Err(problem) => {
+            return Err(ArrivalError::Refused(Refusal {
+                code: "invalid_taskpack",
+                message: problem.to_string(),
+            }))
+        }
+    };
+    land::admit(&arrived.pack, &arrived.findings)?;
+    Ok(arrived)
+}
+
+/// Lands the handoff at `file` as a new passport of `store` (§3.1). `trust_machine_facts` is
+/// the human's explicit choice to restore a ✓ on facts sealed on this machine (§4.2).
+pub fn land_file(
+    store: &PassportStore,
+    file: &Path,
+    trust_machine_facts: bool,
+) -> Result<Landed, ArrivalError> {
+    let staging = Staging::new(store);
+    let arrived = arrive(file, &staging)?;
+    land::refuse_receipt(&arrived.pack)?;
+    let (id, files_dir) = loop {
+        let id = store::mint_id();
+        let files_dir = store.dir().join(format!("{id}.files"));
+        if !files_dir.exists() && matches!(store.get(&id), Err(StoreError::NotFound(_))) {
+            break (id, files_dir);
+        }
+    };
+    let options = LandOptions {
+        local_id: id.clone(),
+        machine: store::this_machine(),
+        trust_machine_facts,
+        luggage: arrived
+            .luggage
+            .iter()
+            .map(|n| format!("{id}.files/{n}"))
+            .collect(),
+    };
+    let landing = land::land(&arrived.pack, &options)?;
+    let luggage = staging.publish(&files_dir, &arrived.luggage)?;
+    match store.create(landing.state.clone()) {
+        Ok(passport) => Ok(Landed {
+            passport,
+            id,
+            landing,
+            luggage,
+        }),
+        Err(e) => {
+            let _ = fs::remove_dir_all(&files_dir);
+            Err(e.into())
+        }
+    }
+}
+
+/// Merges the receipt at `file` into passport `into` of `store` (§4.4.1).
+pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merged, ArrivalError> {
+    store::check_id(into)?;
+    store.get(into)?;
+    let staging = Staging::new(store);
+    let arrived = arrive(file, &staging)?;
+    land::merge_target_ok(&arrived.pack, into)?;
+    let (report, version) = store.update(into, |state| {
+        let version = match state.get("version") {
+            Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
+            _ => 0,
+        };
+        land::merge(&arrived.pack, into, state)
+            .map(|report| (report, version))
+            .map_err(ArrivalError::Refused)
+    })?;
+    let files_dir = store
+        .dir()
+        .join(format!("{into}.files"))
+        .join(format!("receipt-{version}"));
+    let luggage = staging.publish(&files_dir, &arrived.luggage)?;
+    Ok(Merged {
+        version,
+        report,
+        luggage,
+    })
+}

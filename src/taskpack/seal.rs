@@ -1,0 +1,113 @@
+//! Fact scope across a machine boundary (TaskPack §4.2): the one sealing rule that packing,
+//! landing and merging all apply. (Which machine this is: [`super::store::this_machine`], the
+//! host name, as the reference's `os.hostname()`.)
+//!
+//! **Sealing** sets a fact `verified: false`, `needs_reverify: true` and records `verified_on`,
+//! the machine where it *was* proven (the fact's own when it names one, else the machine given).
+//! It applies to every fact whose scope is `machine`, missing, empty or not one of the three the
+//! spec lists (C6 counts all of those as machine-scoped), and to any fact that already says
+//! `needs_reverify: true`; other `universal` and `org` facts keep `verified`. That is the
+//! reference's `travelFacts` (whose readers re-seal on the way in, so a pack sealed any other
+//! way would not come back the same, C9), plus the unknown scopes C6 counts as machine. Members
+//! keep their places and new ones are appended, as `{ ...fact, verified: false, … }` does. It is
+//! idempotent.
+
+use super::{member_mut, set_member};
+use specmint_runtime::json::Json;
+
+/// Whether a fact crosses a machine sealed: its scope is not `universal` or `org`, or it already
+/// says `needs_reverify: true`.
+pub fn is_machine_scoped(fact: &Json) -> bool {
+    !matches!(
+        fact.get("scope").and_then(Json::as_str),
+        Some("universal" | "org")
+    ) || fact.get("needs_reverify") == Some(&Json::Bool(true))
+}
+
+/// Seals every fact of a task state (`state.facts`) that [`is_machine_scoped`], recording
+/// `verified_on` (the fact's own when it is truthy, else `verified_on`). Returns the indices of
+/// the facts whose content changed, so a lenient reader can say what it repaired (a fact that
+/// arrived sealed is not among them).
+pub fn seal_facts(state: &mut Json, verified_on: &str) -> Vec<usize> {
+    let Some(Json::Array(facts)) = member_mut(state, "facts") else {
+        return Vec::new();
+    };
+    let mut changed = Vec::new();
+    for (index, fact) in facts.iter_mut().enumerate() {
+        if !fact.is_object() || !is_machine_scoped(fact) {
+            continue;
+        }
+        let before = fact.clone();
+        let on = match fact.get("verified_on") {
+            value if Json::truthy(value) => value.cloned().unwrap_or(Json::Null),
+            _ => Json::Str(verified_on.to_owned()),
+        };
+        set_member(fact, "verified", Json::Bool(false));
+        set_member(fact, "needs_reverify", Json::Bool(true));
+        set_member(fact, "verified_on", on);
+        if *fact != before {
+            changed.push(index);
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(facts: &str) -> Json {
+        Json::parse(&format!(r#"{{"goal":"g","facts":{facts}}}"#)).unwrap()
+    }
+
+    #[test]
+    fn seals_machine_unscoped_and_unknown_scopes_only() {
+        let mut s = state(
+            r#"[{"claim":"u","scope":"universal","verified":true},
+                {"claim":"o","scope":"org","verified":true},
+                {"claim":"m","scope":"machine","verified":true},
+                {"claim":"none","verified":true},
+                {"claim":"odd","scope":"galaxy","verified":true}]"#,
+        );
+        assert_eq!(seal_facts(&mut s, "box-a"), vec![2, 3, 4]);
+        let facts = s.get("facts").unwrap().as_array().unwrap();
+        assert_eq!(
+            facts[0].to_js_compact(),
+            r#"{"claim":"u","scope":"universal","verified":true}"#
+        );
+        assert_eq!(
+            facts[2].to_js_compact(),
+            r#"{"claim":"m","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"box-a"}"#
+        );
+        assert_eq!(
+            facts[4].get("verified_on").and_then(Json::as_str),
+            Some("box-a")
+        );
+    }
+
+    #[test]
+    fn a_fact_that_says_needs_reverify_is_sealed_whatever_its_scope() {
+        let mut s =
+            state(r#"[{"claim":"u","scope":"universal","verified":true,"needs_reverify":true}]"#);
+        assert_eq!(seal_facts(&mut s, "box-a"), vec![0]);
+        assert_eq!(
+            s.get("facts").unwrap().as_array().unwrap()[0].to_js_compact(),
+            r#"{"claim":"u","scope":"universal","verified":false,"needs_reverify":true,"verified_on":"box-a"}"#
+        );
+    }
+
+    #[test]
+    fn keeps_a_recorded_verified_on_and_is_idempotent() {
+        let mut s = state(r#"[{"claim":"m","verified_on":"box-b","verified":true}]"#);
+        assert_eq!(seal_facts(&mut s, "box-a"), vec![0]);
+        let once = s.clone();
+        assert_eq!(seal_facts(&mut s, "box-c"), Vec::<usize>::new());
+        assert_eq!(s, once);
+        assert_eq!(
+            s.get("facts").unwrap().as_array().unwrap()[0]
+                .get("verified_on")
+                .and_then(Json::as_str),
+            Some("box-b")
+        );
+    }
+}

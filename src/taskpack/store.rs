@@ -1,0 +1,562 @@
+//! The local passport store: the "passport that stays home" (TaskPack §3.1, §4.3).
+//!
+//! Why it exists: a pack leaves, the passport it was made from stays. Packing records its asks
+//! there and extends its lineage from it; landing mints a new one; a receipt merges into one.
+//! Each of those is a read-modify-write that two terminals may run at once.
+//!
+//! How it works: a directory, one file per passport, `<id>.json`, holding the passport as
+//! `JSON.stringify(passport, null, 2)` plus a newline, members in order (the layout and member
+//! names of task-passport's directory store, so either tool reads the other's records). Every
+//! write goes through [`PassportStore::update`] or [`PassportStore::create`]: an exclusive
+//! advisory lock on `.<id>.lock` (fs4, as team_handoff's legs), read, change, `version` + 1 and
+//! `updated_at`, then an atomic write (temp file, fsync, rename, fsync of the directory). Two
+//! processes updating one passport serialize on the lock, and the second reads what the first
+//! wrote, so neither update is lost; a crash leaves the old file or the new one. Readers take no
+//! lock: a rename is atomic.
+//!
+//! Ids are task-passport's rule, `^[A-Za-z0-9_-]{1,120}$` ([`check_id`]), checked before any
+//! path is made from one, so an id is never a path (`../x` is refused, not resolved).
+//!
+//! Limits: one machine (advisory locks do not hold over every network file system); the lock
+//! is not task-passport's (it takes an `O_EXCL` `<id>.json.lock` file), so the two tools must
+//! not write one passport at the same moment.
+
+use std::fmt;
+use std::fs::{self, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use fs4::FileExt;
+
+use super::set_member;
+use crate::atomic_file::write_atomically;
+use specmint_runtime::json::{strip_bom, Json};
+
+/// The longest passport id, in characters (task-passport's rule).
+pub const PASSPORT_ID_MAX: usize = 120;
+
+/// The alphabet of minted ids (task-passport's `PASSPORT_ALPHABET`: no 0, 1, I, L, O).
+const MINT_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/// Why a store operation did not happen. The first three are verdicts on the request (the CLI
+/// exits 1 on them); the rest are failures of the store itself (exit 2).
+#[derive(Debug)]
+pub enum StoreError {
+    /// Not `^[A-Za-z0-9_-]{1,120}$`.
+    InvalidId(String),
+    /// No passport of that id in the store.
+    NotFound(String),
+    /// `create` with an id the store already holds.
+    Exists(String),
+    /// A stored file that is not a passport: not JSON, not an object, another id, a `version`
+    /// that is not a non-negative integer.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Reading or writing the store.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The error.
+        error: io::Error,
+    },
+}
+
+impl StoreError {
+    /// The stable code of a verdict (`invalid_passport_id`, `unknown_passport`,
+    /// `passport_exists`); `None` for a failure of the store itself.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            StoreError::InvalidId(_) => Some("invalid_passport_id"),
+            StoreError::NotFound(_) => Some("unknown_passport"),
+            StoreError::Exists(_) => Some("passport_exists"),
+            StoreError::Corrupt { .. } | StoreError::Io { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::InvalidId(id) => write!(
+                f,
+                "`{}` is not a passport id: an id is 1 to {PASSPORT_ID_MAX} characters of A-Z a-z 0-9 _ -",
+                id.escape_debug()
+            ),
+            StoreError::NotFound(id) => write!(f, "no passport `{id}` in the store"),
+            StoreError::Exists(id) => write!(f, "the store already holds a passport `{id}`"),
+            StoreError::Corrupt { path, reason } => {
+                write!(f, "`{}` is not a stored passport: {reason}", path.display())
+            }
+            StoreError::Io { path, error } => write!(f, "`{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Checks a passport id: 1 to 120 characters of `A-Z a-z 0-9 _ -`, nothing else (no `.`, no
+/// separator, no whitespace), so that it can never be read as a path.
+pub fn check_id(id: &str) -> Result<(), StoreError> {
+    let ok = (1..=PASSPORT_ID_MAX).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::InvalidId(id.to_owned()))
+    }
+}
+
+/// One line of [`PassportStore::list`], named as task-passport's `list` names them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PassportSummary {
+    /// The id.
+    pub passport_id: String,
+    /// `title`, else the id.
+    pub title: String,
+    /// `goal`, else empty.
+    pub goal: String,
+    /// `current_state`, else empty.
+    pub current_state: String,
+    /// `version`.
+    pub state_version: u64,
+    /// `updated_at`, else empty.
+    pub updated_at: String,
+}
+
+/// What [`PassportStore::list`] found.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// Every passport, most recently updated first (then by id).
+    pub passports: Vec<PassportSummary>,
+    /// `<id>.json` files that are not readable passports, each with why: a store directory
+    /// collects unrelated files, and one of them must not hide the rest.
+    pub skipped: Vec<String>,
+}
+
+/// A directory of passports (see the module doc).
+#[derive(Debug, Clone)]
+pub struct PassportStore {
+    dir: PathBuf,
+}
+
+impl PassportStore {
+    /// The store in `dir`, created (with its parents) when absent.
+    pub fn open(dir: &Path) -> Result<PassportStore, StoreError> {
+        fs::create_dir_all(dir).map_err(|error| StoreError::Io {
+            path: dir.to_owned(),
+            error,
+        })?;
+        Ok(PassportStore {
+            dir: dir.to_owned(),
+        })
+    }
+
+    /// `<data dir>/specmint/passports`, the data dir being `$XDG_DATA_HOME` or
+    /// `~/.local/share` (Linux and other Unix), `~/Library/Application Support` (macOS),
+    /// `%APPDATA%` (Windows). `None` when none of those can be found.
+    pub fn default_dir() -> Option<PathBuf> {
+        let env = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let data = if cfg!(windows) {
+            env("APPDATA")
+        } else if cfg!(target_os = "macos") {
+            env("HOME").map(|home| home.join("Library/Application Support"))
+        } else {
+            env("XDG_DATA_HOME")
+                .filter(|p| p.is_absolute())
+                .or_else(|| env("HOME").map(|home| home.join(".local/share")))
+        }?;
+        Some(data.join("specmint").join("passports"))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Stores a new passport. `id` is minted when absent (`TP-XXXX-XXXX`, as task-passport
+    /// mints them); `version` is 1; `created_at` and `updated_at` are now; `lineage` is
+    /// `{root_id: id, chain: []}` unless the passport carries one (a landed passport keeps the
+    /// pack's, §3.1). Refuses an id the store already holds. Returns the passport as stored.
+    pub fn create(&self, mut passport: Json) -> Result<Json, StoreError> {
+        if !passport.is_object() {
+            return Err(StoreError::Corrupt {
+                path: self.dir.clone(),
+                reason: "a passport is a JSON object".to_owned(),
+            });
+        }
+        let given = match passport.get("id") {
+            None => None,
+            Some(Json::Str(id)) => Some(id.clone()),
+            Some(other) => return Err(StoreError::InvalidId(other.to_js_compact())),
+        };
+        let id = match given {
+            Some(id) => {
+                check_id(&id)?;
+                id
+            }
+            None => loop {
+                let id = mint_id();
+                if !self.path(&id).exists() {
+                    break id;
+                }
+            },
+        };
+        let _lock = self.lock(&id)?;
+        let path = self.path(&id);
+        if path.exists() {
+            return Err(StoreError::Exists(id));
+        }
+        let now = crate::store::now_utc();
+        set_member(&mut passport, "id", Json::Str(id.clone()));
+        set_member(&mut passport, "version", Json::Number(1.into()));
+        if passport.get("created_at").is_none() {
+            set_member(&mut passport, "created_at", Json::Str(now.clone()));
+        }
+        set_member(&mut passport, "updated_at", Json::Str(now));
+        if passport.get("lineage").is_none() {
+            let lineage = Json::Object(vec![
+                ("root_id".to_owned(), Json::Str(id.clone())),
+                ("chain".to_owned(), Json::Array(Vec::new())),
+            ]);
+            set_member(&mut passport, "lineage", lineage);
+        }
+        self.write(&path, &passport)?;
+        Ok(passport)
+    }
+
+    /// The passport `id`, as stored.
+    pub fn get(&self, id: &str) -> Result<Json, StoreError> {
+        check_id(id)?;
+        self.read(id)
+    }
+
+    /// Every passport's summary (see [`Listing`]).
+    pub fn list(&self) -> Result<Listing, StoreError> {
+        let io = |error| StoreError::Io {
+            path: self.dir.clone(),
+            error,
+        };
+        let mut listing = Listing::default();
+        for entry in fs::read_dir(&self.dir).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            let name = entry.file_name();
+            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".json")) else {
+                continue;
+            };
+            if check_id(id).is_err() || !entry.file_type().map_err(io)?.is_file() {
+                continue;
+            }
+            match self.read(id) {
+                Ok(passport) => listing.passports.push(summary(id, &passport)),
+                Err(StoreError::NotFound(_)) => {} // removed while listing
+                Err(problem) => listing.skipped.push(problem.to_string()),
+            }
+        }
+        listing.passports.sort_by(|a, b| {
+            b.updated_at
+                .cmp(&a.updated_at)
+                .then_with(|| a.passport_id.cmp(&b.passport_id))
+        });
+        Ok(listing)
+    }
+
+    /// Changes the passport `id` under its lock: reads it, sets `version` to the stored one
+    /// plus 1 and `updated_at` to now, calls `f` on it (so `f` sees the passport as it will be
+    /// saved), then writes it atomically. `f` cannot change `id`, `version` or `updated_at`.
+    /// When `f` returns `Err`, nothing is written and its error is returned.
+    pub fn update<T, E: From<StoreError>>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Json) -> Result<T, E>,
+    ) -> Result<T, E> {
+        check_id(id)?;
+        let _lock = self.lock(id)?;
+        let mut passport = self.read(id)?;
+        let path = self.path(id);
+        let version = match passport.get("version") {
+            Some(Json::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or_default(),
+            other => {
+                return Err(StoreError::Corrupt {
+                    path,
+                    reason: format!(
+                        "`version` is {}, not a non-negative integer",
+                        other.map_or("missing".to_owned(), Json::to_js_compact)
+                    ),
+                }
+                .into())
+            }
+        };
+        let stamp = |passport: &mut Json, now: &str| {
+            set_member(passport, "id", Json::Str(id.to_owned()));
+            set_member(passport, "version", Json::Number((version + 1).into()));
+            set_member(passport, "updated_at", Json::Str(now.to_owned()));
+        };
+        let now = crate::store::now_utc();
+        stamp(&mut passport, &now);
+        let out = f(&mut passport)?;
+        stamp(&mut passport, &now);
+        self.write(&path, &passport)?;
+        Ok(out)
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.json"))
+    }
+
+    /// Reads `<id>.json` (the id already checked).
+    fn read(&self, id: &str) -> Result<Json, StoreError> {
+        let path = self.path(id);
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Err(StoreError::NotFound(id.to_owned()))
+            }
+            Err(error) => return Err(StoreError::Io { path, error }),
+        };
+        let corrupt = |reason: String| StoreError::Corrupt {
+            path: path.clone(),
+            reason,
+        };
+        let text = std::str::from_utf8(&bytes).map_err(|e| corrupt(format!("not UTF-8: {e}")))?;
+        let passport =
+            Json::parse(strip_bom(text)).map_err(|e| corrupt(format!("not JSON: {e}")))?;
+        if !passport.is_object() {
+            return Err(corrupt("not a JSON object".to_owned()));
+        }
+        if passport.get("id").and_then(Json::as_str) != Some(id) {
+            return Err(corrupt(format!(
+                "its `id` is {}, not `{id}`",
+                passport
+                    .get("id")
+                    .map_or("missing".to_owned(), Json::to_js_compact)
+            )));
+        }
+        Ok(passport)
+    }
+
+    fn write(&self, path: &Path, passport: &Json) -> Result<(), StoreError> {
+        let text = format!("{}\n", passport.to_js_pretty());
+        write_atomically(path, text.as_bytes()).map_err(|error| StoreError::Io {
+            path: path.to_owned(),
+            error,
+        })
+    }
+
+    /// The exclusive lock of passport `id`, held until the returned file is dropped. The lock
+    /// file stays: removing it would let a third process lock a fresh file while a second still
+    /// holds the old one.
+    fn lock(&self, id: &str) -> Result<fs::File, StoreError> {
+        let path = self.dir.join(format!(".{id}.lock"));
+        let io = |error| StoreError::Io {
+            path: path.clone(),
+            error,
+        };
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&path).map_err(io)?;
+        FileExt::lock(&file).map_err(io)?;
+        Ok(file)
+    }
+}
+
+/// This machine's name, as packs record it (`origin.machine`, a sealed fact's `verified_on`) and
+/// landing compares it: the host name (`/proc/sys/kernel/hostname`, `/etc/hostname`, then
+/// `$HOSTNAME` / `$COMPUTERNAME`, then the `hostname` command), else `unknown`.
+pub fn this_machine() -> String {
+    let named = |name: Option<String>| name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
+    let from_file = |path: &str| named(fs::read_to_string(path).ok());
+    let from_env = |key: &str| named(std::env::var(key).ok());
+    let from_command = || {
+        let out = std::process::Command::new("hostname").output().ok()?;
+        named(
+            out.status
+                .success()
+                .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
+        )
+    };
+    from_file("/proc/sys/kernel/hostname")
+        .or_else(|| from_file("/etc/hostname"))
+        .or_else(|| from_env("HOSTNAME"))
+        .or_else(|| from_env("COMPUTERNAME"))
+        .or_else(from_command)
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+fn summary(id: &str, passport: &Json) -> PassportSummary {
+    let text = |key: &str| {
+        passport
+            .get(key)
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let title = text("title");
+    PassportSummary {
+        passport_id: id.to_owned(),
+        title: if title.is_empty() {
+            id.to_owned()
+        } else {
+            title
+        },
+        goal: text("goal"),
+        current_state: text("current_state"),
+        state_version: match passport.get("version") {
+            Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
+            _ => 0,
+        },
+        updated_at: text("updated_at"),
+    }
+}
+
+/// A fresh id, `TP-XXXX-XXXX` over task-passport's alphabet (no 0, 1, I, L, O). The randomness is std's per-process
+/// random hash keys mixed with the time and a counter: an id must not collide, not be secret.
+pub fn mint_id() -> String {
+    use std::collections::hash_map::RandomState;
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    let mut bits = hasher.finish();
+    let mut body = String::with_capacity(8);
+    for _ in 0..8 {
+        body.push(MINT_ALPHABET[(bits % MINT_ALPHABET.len() as u64) as usize] as char);
+        bits /= MINT_ALPHABET.len() as u64;
+    }
+    format!("TP-{}-{}", &body[..4], &body[4..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PassportStore {
+        let dir =
+            std::env::temp_dir().join(format!("specmint-passports-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        PassportStore::open(&dir).unwrap()
+    }
+
+    #[test]
+    fn ids_follow_the_reference_rule_and_are_never_paths() {
+        for good in ["TP-G6RZ-DS3B", "a", "x_y-z", &"a".repeat(120)] {
+            assert!(check_id(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "../x",
+            "..",
+            "a/b",
+            "a\\b",
+            "a.json",
+            "a b",
+            "任务",
+            &"a".repeat(121),
+        ] {
+            assert!(
+                matches!(check_id(bad), Err(StoreError::InvalidId(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            check_id("../etc\n").unwrap_err().to_string(),
+            "`../etc\\n` is not a passport id: an id is 1 to 120 characters of A-Z a-z 0-9 _ -"
+        );
+    }
+
+    #[test]
+    fn minted_ids_have_the_reference_shape() {
+        let id = mint_id();
+        assert_eq!(id.len(), 12);
+        assert!(id.starts_with("TP-") && id.as_bytes()[7] == b'-');
+        assert!(id[3..]
+            .bytes()
+            .all(|b| b == b'-' || MINT_ALPHABET.contains(&b)));
+        assert_ne!(mint_id(), mint_id());
+    }
+
+    #[test]
+    fn create_fills_identity_and_lineage_then_update_bumps_the_version() {
+        let store = scratch("create");
+        let created = store
+            .create(Json::parse(r#"{"title":"t","goal":"g"}"#).unwrap())
+            .unwrap();
+        let id = created.get("id").and_then(Json::as_str).unwrap().to_owned();
+        let keys: Vec<&str> = match &created {
+            Json::Object(m) => m.iter().map(|(k, _)| k.as_str()).collect(),
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            keys,
+            [
+                "title",
+                "goal",
+                "id",
+                "version",
+                "created_at",
+                "updated_at",
+                "lineage"
+            ]
+        );
+        assert_eq!(
+            created.get("lineage").unwrap().to_js_compact(),
+            format!(r#"{{"root_id":"{id}","chain":[]}}"#)
+        );
+        assert_eq!(store.get(&id).unwrap(), created);
+        let seen = store
+            .update(&id, |p| {
+                let seen = p.get("version").cloned();
+                set_member(p, "goal", Json::Str("g2".to_owned()));
+                set_member(p, "version", Json::Number(99.into()));
+                Ok::<_, StoreError>(seen)
+            })
+            .unwrap();
+        assert_eq!(seen, Some(Json::Number(2.into())));
+        let stored = store.get(&id).unwrap();
+        assert_eq!(stored.get("version"), Some(&Json::Number(2.into())));
+        assert_eq!(stored.get("goal").and_then(Json::as_str), Some("g2"));
+        assert!(matches!(
+            store.create(Json::parse(&format!(r#"{{"id":"{id}"}}"#)).unwrap()),
+            Err(StoreError::Exists(_))
+        ));
+        fs::remove_dir_all(store.dir()).unwrap();
+    }
+
+    #[test]
+    fn a_refused_update_writes_nothing() {
+        let store = scratch("refused");
+        store
+            .create(Json::parse(r#"{"id":"P1","goal":"g"}"#).unwrap())
+            .unwrap();
+        let before = fs::read(store.dir().join("P1.json")).unwrap();
+        let refused: Result<(), StoreError> = store.update("P1", |p| {
+            set_member(p, "goal", Json::Null);
+            Err(StoreError::Exists("no".to_owned()))
+        });
+        assert!(refused.is_err());
+        assert_eq!(fs::read(store.dir().join("P1.json")).unwrap(), before);
+        assert!(matches!(
+            store.update("P2", |_| Ok::<_, StoreError>(())),
+            Err(StoreError::NotFound(id)) if id == "P2"
+        ));
+        fs::remove_dir_all(store.dir()).unwrap();
+    }
+}

@@ -1,0 +1,167 @@
+//! Reading a pack that arrives (`land`, `merge`): the pack object in memory, the luggage
+//! streamed straight into a directory, every attachment scanned for credentials and transcripts
+//! on its way through.
+//!
+//! Why not [`super::convert::read_pack`]: it holds every attachment in memory, which is right
+//! for a conversion (it writes them all out again) and wrong for landing, whose memory should
+//! be bounded by one read buffer, not by the luggage. A `.taskpack` is inflated entry by entry;
+//! each luggage file is written to `dir` and hashed as it streams, and the bag is then checked
+//! against its manifests (§2.1): when it disagrees the caller removes `dir`, so nothing that
+//! nobody vouched for stays behind. The flat form is one JSON text and is read whole (§2.2).
+
+use std::fs::{self, File};
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::bag::{self, Limits, Observer, FILES_DIR};
+use super::convert::{ConvertError, Encoding};
+use super::flat::{self, FlatError};
+use super::patterns::{Finding, StreamScan};
+use specmint_runtime::json::Json;
+
+/// A pack that arrived: its object, its luggage (already written under the directory given),
+/// and what the patterns found in the luggage.
+#[derive(Debug)]
+pub struct Arrived {
+    /// The pack object.
+    pub pack: Json,
+    /// Luggage names, as under `data/files/`, in the pack's order.
+    pub luggage: Vec<String>,
+    /// `(finding, attachment name)` for every attachment a pattern matched.
+    pub findings: Vec<(Finding, String)>,
+}
+
+/// Writes each luggage file under `dir` as it is inflated, and scans it.
+struct LuggageWriter<'a> {
+    dir: &'a Path,
+    current: Option<(String, BufWriter<File>, StreamScan)>,
+    names: Vec<String>,
+    findings: Vec<(Finding, String)>,
+    error: Option<(PathBuf, io::Error)>,
+}
+
+impl LuggageWriter<'_> {
+    fn fail(&mut self, path: PathBuf, error: io::Error) {
+        self.error.get_or_insert((path, error));
+        self.current = None;
+    }
+}
+
+impl Observer for LuggageWriter<'_> {
+    fn start(&mut self, name: &str) {
+        let name = name.strip_prefix(FILES_DIR).unwrap_or(name).to_owned();
+        if self.error.is_some() {
+            return;
+        }
+        match create_in(self.dir, &name) {
+            Ok(file) => self.current = Some((name, file, StreamScan::default())),
+            Err((path, error)) => self.fail(path, error),
+        }
+    }
+
+    fn chunk(&mut self, bytes: &[u8]) {
+        let Some((name, out, scan)) = &mut self.current else {
+            return;
+        };
+        scan.feed(bytes);
+        if let Err(error) = out.write_all(bytes) {
+            let path = self.dir.join(name.as_str());
+            self.fail(path, error);
+        }
+    }
+
+    fn finish(&mut self) {
+        let Some((name, out, scan)) = self.current.take() else {
+            return;
+        };
+        if let Err(error) = close(out) {
+            self.fail(self.dir.join(&name), error);
+            return;
+        }
+        self.findings
+            .extend(scan.finish().into_iter().map(|f| (f, name.clone())));
+        self.names.push(name);
+    }
+}
+
+/// A new file `dir/name` (its folders made), buffered.
+fn create_in(dir: &Path, name: &str) -> Result<BufWriter<File>, (PathBuf, io::Error)> {
+    let path = dir.join(name);
+    let made = path
+        .parent()
+        .map_or(Ok(()), fs::create_dir_all)
+        .and_then(|()| File::create(&path));
+    made.map(|f| BufWriter::with_capacity(1 << 16, f))
+        .map_err(|e| (path, e))
+}
+
+/// Flushes and syncs a luggage file, so a rename of its folder publishes whole files.
+fn close(out: BufWriter<File>) -> io::Result<()> {
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
+/// Reads the pack at `path` (encoding by extension), writing its luggage under `dir` (created).
+/// On an error `dir` may hold part of the luggage: the caller removes it.
+pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived, ConvertError> {
+    let encoding =
+        Encoding::of(path).ok_or_else(|| ConvertError::UnknownExtension(path.to_owned()))?;
+    let io_at = |p: &Path| {
+        let p = p.to_owned();
+        move |e| ConvertError::Io(p, e)
+    };
+    fs::create_dir_all(dir).map_err(io_at(dir))?;
+    match encoding {
+        Encoding::Zip => {
+            let file = File::open(path).map_err(io_at(path))?;
+            let mut writer = LuggageWriter {
+                dir,
+                current: None,
+                names: Vec::new(),
+                findings: Vec::new(),
+                error: None,
+            };
+            let read = bag::read_zip(BufReader::new(file), limits, false, &mut writer)
+                .map_err(|e| ConvertError::Bag(vec![e]))?;
+            if let Some((p, e)) = writer.error {
+                return Err(ConvertError::Io(p, e));
+            }
+            let problems = bag::verify(&read);
+            if !problems.is_empty() {
+                return Err(ConvertError::Bag(problems));
+            }
+            let pack = super::conformance::read_passport(&read)
+                .map_err(|e| ConvertError::Flat(FlatError::NotTaskPack(e)))?;
+            Ok(Arrived {
+                pack,
+                luggage: writer.names,
+                findings: writer.findings,
+            })
+        }
+        Encoding::Flat | Encoding::RetiredTpx => {
+            let bytes = fs::read(path).map_err(io_at(path))?;
+            let read = flat::read_flat(&bytes).map_err(ConvertError::Flat)?;
+            drop(bytes);
+            let mut arrived = Arrived {
+                pack: read.passport,
+                luggage: Vec::new(),
+                findings: Vec::new(),
+            };
+            for attachment in read.attachments {
+                let mut scan = StreamScan::default();
+                scan.feed(&attachment.bytes);
+                let mut out =
+                    create_in(dir, &attachment.name).map_err(|(p, e)| ConvertError::Io(p, e))?;
+                out.write_all(&attachment.bytes)
+                    .and_then(|()| close(out))
+                    .map_err(io_at(&dir.join(&attachment.name)))?;
+                arrived.findings.extend(
+                    scan.finish()
+                        .into_iter()
+                        .map(|f| (f, attachment.name.clone())),
+                );
+                arrived.luggage.push(attachment.name);
+            }
+            Ok(arrived)
+        }
+    }
+}
