@@ -212,17 +212,9 @@ impl DocType {
     fn schema(&self) -> String {
         match self {
             DocType::Bundled(b) => b.json_schema.to_owned(),
-            DocType::Own { name, spec, .. } => {
-                let options = specmint_codegen::Options {
-                    regenerate_with: Some(format!(
-                        "specmint schema --spec {} {name}",
-                        Path::new(&spec.md_path)
-                            .parent()
-                            .map_or(".".into(), |dir| dir.display().to_string())
-                    )),
-                    ..specmint_codegen::Options::default()
-                };
-                specmint_codegen::emit_schema(spec, &options)
+            // What `specmint generate --spec DIR` writes, note included.
+            DocType::Own { spec, .. } => {
+                specmint_codegen::emit_schema(spec, &specmint::bundle_options())
             }
         }
     }
