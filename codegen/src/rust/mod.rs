@@ -13,6 +13,7 @@ mod examples;
 mod object;
 mod selector;
 mod shape;
+pub(crate) use shape::shapes;
 mod union;
 
 struct Ctx<'a> {
