@@ -7,11 +7,9 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/bundle.rs");
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
-    let options = bundle_options();
     let result = specmint_codegen::Config::new()
         .spec_dir(SPEC_DIR)
-        .runtime_path(options.runtime_path)
-        .derive_path(options.derive_path)
+        .options(bundle_options())
         .out_dir(out_dir)
         .run();
     if let Err(e) = result {

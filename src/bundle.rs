@@ -12,5 +12,8 @@ pub fn bundle_options() -> specmint_codegen::Options {
     specmint_codegen::Options {
         runtime_path: "::specmint::runtime".to_owned(),
         derive_path: "::specmint::Validate".to_owned(),
+        // The committed snapshot under generated/ is rewritten by the CLI.
+        regenerate_with: Some("specmint generate".to_owned()),
+        ..specmint_codegen::Options::default()
     }
 }

@@ -19,7 +19,6 @@
 
 extern crate self as specmint;
 
-pub use specmint_macros::Validate;
 pub use specmint_runtime as runtime;
 pub use specmint_runtime::{Report, Validate, Violation};
 

@@ -212,7 +212,10 @@ impl DocType {
     fn schema(&self) -> String {
         match self {
             DocType::Bundled(b) => b.json_schema.to_owned(),
-            DocType::Own { spec, .. } => specmint_codegen::emit_schema(spec),
+            // What `specmint generate --spec DIR` writes, note included.
+            DocType::Own { spec, .. } => {
+                specmint_codegen::emit_schema(spec, &specmint::bundle_options())
+            }
         }
     }
 }
@@ -382,38 +385,40 @@ fn serde_json_position(message: &str) -> Option<(usize, usize)> {
     Some((line.parse().ok()?, column.parse::<usize>().ok()?.max(1)))
 }
 
+/// The JSON verdict: each error is the [`Violation`]'s own serialization (the one the
+/// library's `Report` uses) plus where it is in the input.
 fn json_verdict(type_name: &str, file: &str, located: &[Located]) -> String {
-    let errors: Vec<serde_json::Value> = located
-        .iter()
-        .map(|l| {
-            let v = l.violation;
-            let mut error = serde_json::json!({
-                "code": v.code,
-                "path": v.path,
-                "pointer": v.pointer,
-                "message": v.message,
-            });
-            let fields = [
-                ("measured", v.measured),
-                ("limit", v.limit),
-                ("line", l.line_col.map(|(line, _)| line as u64)),
-                ("column", l.line_col.map(|(_, column)| column as u64)),
-            ];
-            for (key, value) in fields {
-                if let Some(value) = value {
-                    error[key] = value.into();
-                }
-            }
-            error
-        })
-        .collect();
-    serde_json::json!({
-        "valid": located.is_empty(),
-        "type": type_name,
-        "file": file,
-        "errors": errors,
-    })
-    .to_string()
+    #[derive(serde::Serialize)]
+    struct Verdict<'a> {
+        valid: bool,
+        #[serde(rename = "type")]
+        kind: &'a str,
+        file: &'a str,
+        errors: Vec<Error<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct Error<'a> {
+        #[serde(flatten)]
+        violation: &'a Violation,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        line: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        column: Option<usize>,
+    }
+    let verdict = Verdict {
+        valid: located.is_empty(),
+        kind: type_name,
+        file,
+        errors: located
+            .iter()
+            .map(|l| Error {
+                violation: l.violation,
+                line: l.line_col.map(|(line, _)| line),
+                column: l.line_col.map(|(_, column)| column),
+            })
+            .collect(),
+    };
+    specmint::runtime::document::to_canonical_json(&verdict)
 }
 
 fn human_verdict(

@@ -422,6 +422,22 @@ fn written_identity_is_kept_when_it_agrees_with_the_record() {
 }
 
 #[test]
+fn a_shape_refusal_names_every_shape_problem_before_the_hint() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let argument = r#"{"packet_id":"pk-1","objective":"do it","output_format":"markdown","fidelity":"high","audience":["a",true]}"#;
+    let refusal = team_handoff(home.path(), "eph-p1", Some(argument)).unwrap_err();
+    assert_eq!(refusal.code, "invalid_packet");
+    assert_eq!(
+        refusal.message,
+        format!(
+            "unknown variant `high`, expected one of `full`, `mcp_only`, `none` at line 1 column 84; \
+             `audience[1]` must be a string, found a boolean{}",
+            handoff::shape_hint()
+        )
+    );
+}
+
+#[test]
 fn the_plain_layout_and_the_agent_role_fallback_file_unpinned() {
     let home = Home::new();
     let dir = home.path().join("agents/exec-7");

@@ -225,7 +225,13 @@ fn duplicate_nested_keys_are_refused_never_last_wins() {
         ),
     ];
     for (extra, path, fragment) in cases {
-        let input = packet_with(extra).replace(r#""output_format":"markdown","#, "");
+        // The duplicated `output_format` replaces the minimal packet's own (a packet without
+        // one would also be refused for the missing member, after serde's message).
+        let input = if extra.contains("output_format") {
+            packet_with(extra).replace(r#""output_format":"markdown","#, "")
+        } else {
+            packet_with(extra)
+        };
         only(&refuse(input.as_bytes()), "invalid_packet", path, fragment);
     }
     // Inside the union's tagged form.
@@ -641,6 +647,17 @@ fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
     for spec in specmint::bundled::ALL {
         for (row, input) in &cases {
             let report = spec.validate(input, None).expect_err(row);
+            if *row == "BOM" && spec.document.bom_tolerated {
+                // The mark is skipped: the document is `{}`, refused as `{}` is (serde's
+                // message, then every other required member it lacks).
+                assert_eq!(
+                    Some(report),
+                    spec.validate(b"{}", None).err(),
+                    "{}",
+                    spec.cli_name
+                );
+                continue;
+            }
             assert_eq!(report.len(), 1, "{} {row}: {report:?}", spec.cli_name);
             let v = &report.as_slice()[0];
             let code = if *row == "over the size limit" {

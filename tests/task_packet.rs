@@ -229,7 +229,6 @@ fn parse_errors_are_invalid_packet_with_serdes_message() {
             &packet_with(r#","objectives":"x""#) as &str,
             "unknown field `objectives`",
         ),
-        (r#"{"packet_id":"p"}"#, "missing field"),
         (
             &packet_with(r#","round":2"#) as &str,
             "duplicate field `round`",
@@ -244,6 +243,43 @@ fn parse_errors_are_invalid_packet_with_serdes_message() {
             report.as_slice()[0].message
         );
     }
+    // Several shape problems: serde's message first, then every other one, each at its path.
+    let report = TaskPacket::from_json_str(r#"{"packet_id":"p"}"#).unwrap_err();
+    let got: Vec<(&str, &str, &str)> = report
+        .iter()
+        .map(|v| (v.code, v.path.as_str(), v.message.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "invalid_packet",
+                "",
+                "missing field `goal_id` at line 1 column 17"
+            ),
+            ("invalid_packet", "round", "`round` is required but missing"),
+            (
+                "invalid_packet",
+                "from_role",
+                "`from_role` is required but missing"
+            ),
+            (
+                "invalid_packet",
+                "to_role",
+                "`to_role` is required but missing"
+            ),
+            (
+                "invalid_packet",
+                "objective",
+                "`objective` is required but missing"
+            ),
+            (
+                "invalid_packet",
+                "output_format",
+                "`output_format` is required but missing"
+            ),
+        ]
+    );
 }
 
 #[test]

@@ -1,5 +1,9 @@
 //! The checked model of one spec (IR). Everything the emitters need, nothing they must check.
 //!
+//! A `build.rs` needs none of this: [`Config`](crate::Config) is the whole build-script
+//! API. The model is for tools that read a spec themselves (a run-time validator, a
+//! documentation generator) through [`load`](crate::load).
+//!
 //! [`crate::load`] builds it; the emitters read it. Its types are `#[non_exhaustive]` (but
 //! [`ExampleKind`], whose three kinds the spec format closes), so a new spec-format feature
 //! can add a field or a variant without breaking a reader.

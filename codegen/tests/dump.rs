@@ -11,7 +11,8 @@ fn dump() {
     let options = specmint_codegen::Options {
         runtime_path: std::env::var("SPECMINT_RUNTIME").unwrap_or("::specmint_runtime".into()),
         derive_path: std::env::var("SPECMINT_DERIVE")
-            .unwrap_or("::specmint_macros::Validate".into()),
+            .unwrap_or("::specmint_runtime::Validate".into()),
+        ..specmint_codegen::Options::default()
     };
     let files = specmint_codegen::generate(&sources, &options).unwrap_or_else(|d| panic!("{d}"));
     specmint_codegen::write_if_changed(std::path::Path::new(&out), &files).unwrap();

@@ -13,9 +13,10 @@ pub const ACTION_ID_MAX_CHARS: usize = 64;
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Action {
     /// Record one input to the intake.
     #[serde(rename = "record_input")]
@@ -104,9 +105,10 @@ impl ::core::str::FromStr for Action {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum InputKind {
     /// Free text.
     #[serde(rename = "text")]
@@ -175,9 +177,10 @@ impl ::core::str::FromStr for InputKind {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum InputSource {
     /// The human operator.
     #[serde(rename = "operator")]
@@ -234,9 +237,10 @@ impl ::core::str::FromStr for InputSource {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Disposition {
     /// The input is used.
     #[serde(rename = "incorporated")]
@@ -315,12 +319,12 @@ impl ActionEnvelope {
     }
 }
 
-impl ::serde::Serialize for ActionEnvelope {
-    fn serialize<S: ::serde::Serializer>(
+impl ::specmint::runtime::__private::serde::Serialize for ActionEnvelope {
+    fn serialize<S: ::specmint::runtime::__private::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use ::serde::ser::SerializeMap as _;
+        use ::specmint::runtime::__private::serde::ser::SerializeMap as _;
         let mut map = serializer.serialize_map(::core::option::Option::None)?;
         map.serialize_entry("protocol_version", &self.protocol_version)?;
         map.serialize_entry("action_id", &self.action_id)?;
@@ -377,8 +381,8 @@ impl ::serde::Serialize for ActionEnvelope {
 /// read in place, typed (errors inside it carry its path); one that comes before is
 /// buffered and read at the end, and its errors are reported at this object's path
 /// with the member's name in the message.
-impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
+impl<'de> ::specmint::runtime::__private::serde::Deserialize<'de> for ActionEnvelope {
+    fn deserialize<D: ::specmint::runtime::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &[
@@ -393,16 +397,17 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
         /// Reads a member name, refusing an unknown one while it is read, so the
         /// error's path is the member's (as serde's derive does).
         struct Key;
-        impl<'de> ::serde::de::DeserializeSeed<'de> for Key {
+        impl<'de> ::specmint::runtime::__private::serde::de::DeserializeSeed<'de>
+        for Key {
             type Value = ::std::string::String;
-            fn deserialize<D: ::serde::Deserializer<'de>>(
+            fn deserialize<D: ::specmint::runtime::__private::serde::Deserializer<'de>>(
                 self,
                 deserializer: D,
             ) -> ::core::result::Result<Self::Value, D::Error> {
                 deserializer.deserialize_identifier(self)
             }
         }
-        impl<'de> ::serde::de::Visitor<'de> for Key {
+        impl<'de> ::specmint::runtime::__private::serde::de::Visitor<'de> for Key {
             type Value = ::std::string::String;
             fn expecting(
                 &self,
@@ -410,7 +415,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
             ) -> ::core::fmt::Result {
                 f.write_str("field identifier")
             }
-            fn visit_str<E: ::serde::de::Error>(
+            fn visit_str<E: ::specmint::runtime::__private::serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<Self::Value, E> {
@@ -422,7 +427,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
             }
         }
         struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+        impl<'de> ::specmint::runtime::__private::serde::de::Visitor<'de> for Visitor {
             type Value = ActionEnvelope;
             fn expecting(
                 &self,
@@ -430,7 +435,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
             ) -> ::core::fmt::Result {
                 f.write_str("struct ActionEnvelope")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+            fn visit_map<A: ::specmint::runtime::__private::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
             ) -> ::core::result::Result<Self::Value, A::Error> {
@@ -443,7 +448,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                 > = ::core::option::Option::None;
                 let mut field_expected_revision: ::core::option::Option<u64> = ::core::option::Option::None;
                 let mut field_action: ::core::option::Option<Action> = ::core::option::Option::None;
-                let mut raw_basis: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut raw_basis: ::core::option::Option<
+                    ::specmint::runtime::__private::serde_json::Value,
+                > = ::core::option::Option::None;
                 let mut seen_basis = false;
                 let mut case_record_input_basis: ::core::option::Option<
                     RecordInputBasis,
@@ -464,7 +471,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                     RecordDraftArtifactBasis,
                 > = ::core::option::Option::None;
                 let mut case_cancel_basis: ::core::option::Option<CancelBasis> = ::core::option::Option::None;
-                let mut raw_payload: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut raw_payload: ::core::option::Option<
+                    ::specmint::runtime::__private::serde_json::Value,
+                > = ::core::option::Option::None;
                 let mut seen_payload = false;
                 let mut case_record_input_payload: ::core::option::Option<
                     RecordInputPayload,
@@ -490,7 +499,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "protocol_version" => {
                             if field_protocol_version.is_some() {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
                                         "protocol_version",
                                     ),
                                 );
@@ -502,7 +511,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "action_id" => {
                             if field_action_id.is_some() {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
                                         "action_id",
                                     ),
                                 );
@@ -514,7 +523,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "package_id" => {
                             if field_package_id.is_some() {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
                                         "package_id",
                                     ),
                                 );
@@ -526,7 +535,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "expected_revision" => {
                             if field_expected_revision.is_some() {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
                                         "expected_revision",
                                     ),
                                 );
@@ -538,7 +547,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "action" => {
                             if field_action.is_some() {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("action"),
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
+                                        "action",
+                                    ),
                                 );
                             }
                             field_action = ::core::option::Option::Some(
@@ -548,7 +559,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "basis" => {
                             if seen_basis {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("basis"),
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
+                                        "basis",
+                                    ),
                                 );
                             }
                             seen_basis = true;
@@ -598,7 +611,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         "payload" => {
                             if seen_payload {
                                 return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("payload"),
+                                    <A::Error as ::specmint::runtime::__private::serde::de::Error>::duplicate_field(
+                                        "payload",
+                                    ),
                                 );
                             }
                             seen_payload = true;
@@ -649,7 +664,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                         }
                         other => {
                             return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
+                                <A::Error as ::specmint::runtime::__private::serde::de::Error>::unknown_field(
                                     other,
                                     FIELDS,
                                 ),
@@ -658,23 +673,23 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                     }
                 }
                 let field_protocol_version = field_protocol_version
-                    .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                    .ok_or_else(|| <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
                         "protocol_version",
                     ))?;
                 let field_action_id = field_action_id
-                    .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                    .ok_or_else(|| <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
                         "action_id",
                     ))?;
                 let field_package_id = field_package_id
-                    .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                    .ok_or_else(|| <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
                         "package_id",
                     ))?;
                 let field_expected_revision = field_expected_revision
-                    .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                    .ok_or_else(|| <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
                         "expected_revision",
                     ))?;
                 let body = match field_action
-                    .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                    .ok_or_else(|| <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
                         "action",
                     ))?
                 {
@@ -686,10 +701,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <RecordInputBasis as ::serde::Deserialize>::deserialize(
+                                    <RecordInputBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -698,7 +713,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -711,10 +728,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <RecordInputPayload as ::serde::Deserialize>::deserialize(
+                                    <RecordInputPayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -723,7 +740,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -737,10 +756,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <SetObjectiveBasis as ::serde::Deserialize>::deserialize(
+                                    <SetObjectiveBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -749,7 +768,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -762,10 +783,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <SetObjectivePayload as ::serde::Deserialize>::deserialize(
+                                    <SetObjectivePayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -774,7 +795,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -788,10 +811,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <PrepareSummaryBasis as ::serde::Deserialize>::deserialize(
+                                    <PrepareSummaryBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -800,7 +823,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -813,10 +838,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <PrepareSummaryPayload as ::serde::Deserialize>::deserialize(
+                                    <PrepareSummaryPayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -825,7 +850,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -839,10 +866,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <ConfirmSummaryBasis as ::serde::Deserialize>::deserialize(
+                                    <ConfirmSummaryBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -851,7 +878,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -864,10 +893,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <ConfirmSummaryPayload as ::serde::Deserialize>::deserialize(
+                                    <ConfirmSummaryPayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -876,7 +905,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -890,10 +921,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <ReviseIntakeBasis as ::serde::Deserialize>::deserialize(
+                                    <ReviseIntakeBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -902,7 +933,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -915,10 +948,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <ReviseIntakePayload as ::serde::Deserialize>::deserialize(
+                                    <ReviseIntakePayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -927,7 +960,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -944,10 +979,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <RecordDraftArtifactBasis as ::serde::Deserialize>::deserialize(
+                                    <RecordDraftArtifactBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -956,7 +991,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -969,10 +1006,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <RecordDraftArtifactPayload as ::serde::Deserialize>::deserialize(
+                                    <RecordDraftArtifactPayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -981,7 +1018,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -995,10 +1034,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <CancelBasis as ::serde::Deserialize>::deserialize(
+                                    <CancelBasis as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`basis`: {}", e),
                                         ))?
                                 }
@@ -1007,7 +1046,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("basis"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "basis",
+                                        ),
                                     );
                                 }
                             },
@@ -1017,10 +1058,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                     ::core::option::Option::Some(raw),
                                 ) => {
-                                    <CancelPayload as ::serde::Deserialize>::deserialize(
+                                    <CancelPayload as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
                                             ::specmint::runtime::strict::Strict::new(raw),
                                         )
-                                        .map_err(|e| <A::Error as ::serde::de::Error>::custom(
+                                        .map_err(|e| <A::Error as ::specmint::runtime::__private::serde::de::Error>::custom(
                                             ::core::format_args!("`payload`: {}", e),
                                         ))?
                                 }
@@ -1029,7 +1070,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionEnvelope {
                                     ::core::option::Option::None,
                                 ) => {
                                     return ::core::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::missing_field("payload"),
+                                        <A::Error as ::specmint::runtime::__private::serde::de::Error>::missing_field(
+                                            "payload",
+                                        ),
                                     );
                                 }
                             },
@@ -1221,10 +1264,11 @@ impl ::specmint::runtime::Validate for ActionBody {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct RecordInputPayload {
@@ -1257,10 +1301,11 @@ pub struct RecordInputPayload {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct SetObjectivePayload {
@@ -1277,10 +1322,11 @@ pub struct SetObjectivePayload {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct ConfirmSummaryBasis {
@@ -1294,10 +1340,11 @@ pub struct ConfirmSummaryBasis {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct ConfirmSummaryPayload {
@@ -1325,10 +1372,11 @@ fn is_default_confirm_summary_payload_operator_id(
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct RecordDraftArtifactPayload {
@@ -1350,10 +1398,11 @@ pub struct RecordDraftArtifactPayload {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct CancelPayload {
@@ -1367,10 +1416,11 @@ pub struct CancelPayload {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct RecordInputBasis {}
@@ -1380,10 +1430,11 @@ pub struct RecordInputBasis {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct SetObjectiveBasis {}
@@ -1393,10 +1444,11 @@ pub struct SetObjectiveBasis {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct PrepareSummaryBasis {}
@@ -1406,10 +1458,11 @@ pub struct PrepareSummaryBasis {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct PrepareSummaryPayload {}
@@ -1419,10 +1472,11 @@ pub struct PrepareSummaryPayload {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct ReviseIntakeBasis {}
@@ -1432,10 +1486,11 @@ pub struct ReviseIntakeBasis {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct ReviseIntakePayload {}
@@ -1445,10 +1500,11 @@ pub struct ReviseIntakePayload {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct RecordDraftArtifactBasis {}
@@ -1458,10 +1514,11 @@ pub struct RecordDraftArtifactBasis {}
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct CancelBasis {}
@@ -1476,9 +1533,10 @@ pub struct CancelBasis {}
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum PackageState {
     /// Inputs and the objective are being collected.
     #[serde(rename = "INTAKE")]
@@ -1715,12 +1773,277 @@ impl ::core::str::FromStr for EnvelopeError {
 /// Keys refused anywhere in the envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
+/// The shape of envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
+pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
+    static SLICE_0: [::specmint::runtime::shape::SelectorCaseShape<'static>; 7usize] = [
+        ::specmint::runtime::shape::SelectorCaseShape::new("record_input", &[11, 2]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("set_objective", &[12, 6]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("prepare_summary", &[13, 14]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("confirm_summary", &[7, 8]),
+        ::specmint::runtime::shape::SelectorCaseShape::new("revise_intake", &[15, 16]),
+        ::specmint::runtime::shape::SelectorCaseShape::new(
+            "record_draft_artifact",
+            &[17, 9],
+        ),
+        ::specmint::runtime::shape::SelectorCaseShape::new("cancel", &[18, 10]),
+    ];
+    static SLICE_1: [::specmint::runtime::shape::TypeShape<'static>; 20usize] = [
+        ::specmint::runtime::shape::TypeShape::Object(::specmint::runtime::shape::ObjectShape {
+            name: "envelope",
+            fields: ::std::borrow::Cow::Borrowed(
+                &[
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "protocol_version",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "action_id",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "package_id",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "expected_revision",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::U64,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "action",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(1),
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "basis",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Selected,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "payload",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Selected,
+                        ),
+                        true,
+                    ),
+                ],
+            ),
+            open: false,
+            selector: ::core::option::Option::Some(::specmint::runtime::shape::SelectorShape {
+                by: "action",
+                members: ::std::borrow::Cow::Borrowed(&["basis", "payload"]),
+                cases: ::std::borrow::Cow::Borrowed(&SLICE_0),
+            }),
+        }),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "action",
+            &[
+                "record_input",
+                "set_objective",
+                "prepare_summary",
+                "confirm_summary",
+                "revise_intake",
+                "record_draft_artifact",
+                "cancel",
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "record_input_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "input_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "kind",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(3),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "content",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "source",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(4),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "disposition",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(5),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "exclusion_reason",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "input_kind",
+            &["text", "url", "file-reference", "constraint"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "input_source",
+            &["operator", "adapter"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "disposition",
+            &["incorporated", "excluded"],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "set_objective_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "statement",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "desired_outcomes",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "confirm_summary_basis",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "summary_sha256",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "confirm_summary_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "operator_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "record_draft_artifact_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "artifact_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "kind",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "logical_path",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "content",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "cancel_payload",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "reason",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object("record_input_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("set_objective_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("prepare_summary_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("prepare_summary_payload", &[]),
+        ::specmint::runtime::shape::TypeShape::object("revise_intake_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::object("revise_intake_payload", &[]),
+        ::specmint::runtime::shape::TypeShape::object(
+            "record_draft_artifact_basis",
+            &[],
+        ),
+        ::specmint::runtime::shape::TypeShape::object("cancel_basis", &[]),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "package_state",
+            &[
+                "INTAKE",
+                "SUMMARY_PENDING",
+                "AUTHORING_AUTHORIZED",
+                "DRAFT_READY",
+                "CANCELLED",
+            ],
+        ),
+    ];
+    ::specmint::runtime::shape::Shapes::new(0, &SLICE_1)
+};
+
 /// How envelope documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
         "envelope",
         "INVALID_ENVELOPE",
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "INVALID_ENVELOPE")
+    .with_shape(&SHAPES)
     .with_extract(::specmint::runtime::document::Extract::OutermostObject);
 impl ActionEnvelope {
     /// Parses and validates one envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.

@@ -10,9 +10,10 @@
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum VerdictSource {
     /// An executable script decided.
     #[serde(rename = "script")]
@@ -69,9 +70,10 @@ impl ::core::str::FromStr for VerdictSource {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Verdict {
     /// The check passed.
     #[serde(rename = "pass")]
@@ -122,10 +124,11 @@ impl ::core::str::FromStr for Verdict {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 #[validate(not_contains(list = depends_on, value = task_id, code = "self_dependency"))]
@@ -224,10 +227,11 @@ pub struct TaskEnvelope {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct AcceptanceCheck {
@@ -264,10 +268,11 @@ impl ::core::default::Default for AcceptanceCheck {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Artifact {
@@ -284,10 +289,11 @@ pub struct Artifact {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Evidence {
@@ -325,10 +331,11 @@ pub struct Evidence {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct SecondOpinion {
@@ -349,9 +356,10 @@ pub struct SecondOpinion {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum TaskState {
     /// Sent, not yet taken up.
     #[serde(rename = "submitted")]
@@ -713,12 +721,249 @@ impl ::core::str::FromStr for TaskEnvelopeError {
 /// Keys refused anywhere in the task envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
+/// The shape of task envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
+pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
+    static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 8usize] = [
+        ::specmint::runtime::shape::TypeShape::object(
+            "task_envelope",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "taskID",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "objective",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "outputFormat",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "toolAndSourceGuidance",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "boundaries",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array()
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "filesAndInterfaces",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array()
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "acceptanceCheck",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(1),
+                    ),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "contextID",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "dependsOn",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "toolsAllowed",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "artifacts",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(2),
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "evidence",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(3),
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "acceptance_check",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "passFailCommand",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "endToEndVerification",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "artifact",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "name",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "location",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "evidence",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "acceptanceCommand",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "output",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "exitStatus",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::I64,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "endToEndVerification",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "verdictSource",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(5),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "secondOpinion",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(4),
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "second_opinion",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "verdict",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(6),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "notes",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "verdict_source",
+            &["script", "llm_judge"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration("verdict", &["pass", "fail"]),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "task_state",
+            &[
+                "submitted",
+                "working",
+                "input_required",
+                "auth_required",
+                "completed",
+                "failed",
+                "canceled",
+                "rejected",
+            ],
+        ),
+    ];
+    ::specmint::runtime::shape::Shapes::new(0, &SLICE_0)
+};
+
 /// How task envelope documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
         "task envelope",
         "invalid_task_envelope",
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "invalid_task_envelope")
+    .with_shape(&SHAPES)
     .with_extract(::specmint::runtime::document::Extract::Whole)
     .with_canonical_growth(21usize);
 impl TaskEnvelope {

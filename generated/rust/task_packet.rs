@@ -52,9 +52,10 @@ pub const SECTION_HEADER_AUDIENCE_ALSO: &str = "## Audience";
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Role {
     /// Plans the goal and fans it out.
     #[serde(rename = "planner")]
@@ -123,9 +124,10 @@ impl ::core::str::FromStr for Role {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum AcceptanceKind {
     /// The turn MUST call this tool at least once.
     #[serde(rename = "must_use_tools")]
@@ -200,9 +202,10 @@ impl ::core::str::FromStr for AcceptanceKind {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Fidelity {
     /// Native tool events plus MCP audit, both visible, with outcomes.
     #[serde(rename = "full")]
@@ -262,10 +265,11 @@ impl ::core::str::FromStr for Fidelity {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 #[validate(
@@ -410,10 +414,11 @@ fn default_task_packet_irreversible() -> bool {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct ToolScope {
@@ -440,10 +445,11 @@ impl ::core::default::Default for ToolScope {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Constraint {
@@ -466,10 +472,11 @@ pub struct Constraint {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Assertion {
@@ -488,10 +495,11 @@ pub struct Assertion {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Artifact {
@@ -510,10 +518,11 @@ pub struct Artifact {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Finding {
@@ -528,10 +537,11 @@ pub struct Finding {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Budget {
@@ -562,7 +572,8 @@ impl ::core::default::Default for Budget {
 }
 
 /// Product shape: `output_format`
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::specmint::runtime::__private::serde::Serialize)]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(tag = "kind")]
 pub enum OutputFormat {
     /// A Markdown answer.
@@ -582,11 +593,12 @@ pub enum OutputFormat {
     Files,
 }
 
-impl<'de> ::serde::Deserialize<'de> for OutputFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
+impl<'de> ::specmint::runtime::__private::serde::Deserialize<'de> for OutputFormat {
+    fn deserialize<D: ::specmint::runtime::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        #[derive(::serde::Deserialize)]
+        #[derive(::specmint::runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::specmint::runtime::__private::serde")]
         #[serde(tag = "kind", deny_unknown_fields)]
         enum Tagged {
             #[serde(rename = "markdown")]
@@ -602,7 +614,7 @@ impl<'de> ::serde::Deserialize<'de> for OutputFormat {
             Files {},
         }
         struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+        impl<'de> ::specmint::runtime::__private::serde::de::Visitor<'de> for Visitor {
             type Value = OutputFormat;
             fn expecting(
                 &self,
@@ -612,7 +624,7 @@ impl<'de> ::serde::Deserialize<'de> for OutputFormat {
                     "a tagged `output_format` object or one of `markdown`, `json`, `diff`, `files`",
                 )
             }
-            fn visit_str<E: ::serde::de::Error>(
+            fn visit_str<E: ::specmint::runtime::__private::serde::de::Error>(
                 self,
                 value: &str,
             ) -> ::core::result::Result<Self::Value, E> {
@@ -640,12 +652,14 @@ impl<'de> ::serde::Deserialize<'de> for OutputFormat {
                     ),
                 )
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+            fn visit_map<A: ::specmint::runtime::__private::serde::de::MapAccess<'de>>(
                 self,
                 map: A,
             ) -> ::core::result::Result<Self::Value, A::Error> {
-                let tagged = <Tagged as ::serde::Deserialize>::deserialize(
-                    ::serde::de::value::MapAccessDeserializer::new(map),
+                let tagged = <Tagged as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                    ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                        map,
+                    ),
                 )?;
                 ::core::result::Result::Ok(
                     match tagged {
@@ -681,9 +695,10 @@ impl ::specmint::runtime::Validate for OutputFormat {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum Stage {
     /// Plans the goal and fans it out.
     #[serde(rename = "planner")]
@@ -974,12 +989,411 @@ pub const MINIMAL_PACKET_WRITTEN: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"
 /// The valid example at spec/task_packet.md:300, verbatim.
 pub const FULL_PACKET_WRITTEN: &str = "{\"packet_id\":\"pk-9f2a\",\"goal_id\":\"task-1183\",\"parent_packet\":\"pk-9f29\",\"round\":2,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"整理 2026 Q2 到期的客戶合約清單，輸出 CSV\",\"output_format\":{\"kind\":\"files\"},\"tool_scope\":{\"allowed\":[\"db_select\",\"csv_read\",\"file_read\"],\"denied\":[\"mail_send\"]},\"boundaries\":[\"不要主動聯絡客戶\",\"不要修改 CRM 中的任何紀錄\"],\"constraints\":[{\"id\":\"c1\",\"text\":\"只讀 2026-04-01 至 2026-06-30 的合約\"},{\"id\":\"c2\",\"text\":\"金額一律以新台幣顯示，不換算\"}],\"audience\":[\"verifier\",\"channel:telegram\"],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"db_select\"},{\"kind\":\"must_not_use_tools\",\"value\":\"mail_send\"},{\"kind\":\"output_contains\",\"value\":\"到期日\"}],\"acceptance_baseline_ref\":\"task-1183#baseline\",\"artifacts\":[{\"id\":\"a-77\",\"path\":\"data/contracts.csv\",\"sha256\":\"9c1f…\"}],\"wiki_refs\":[\"auto/sop/contract-renewal\"],\"memory_refs\":[\"m-4021\"],\"state_keys\":[\"reporting_quarter\"],\"evidence_index\":[\"合約母檔 · a-77\"],\"findings\":[{\"text\":\"母檔共 412 筆，其中 14 筆落在本季\",\"evidence\":[\"a-77\"]}],\"open_questions\":[\"自動續約的合約要不要算進來？\"],\"next_steps\":[\"產出 CSV 後交給 verifier 核對筆數\"],\"fidelity\":\"mcp_only\",\"budget\":{\"max_turns\":5,\"max_tokens\":120000,\"wall_clock_secs\":900,\"max_cost_usd\":1.25},\"irreversible\":false}";
 
+/// The shape of packet documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
+pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
+    static SLICE_0: [::specmint::runtime::shape::VariantShape<'static>; 4usize] = [
+        ::specmint::runtime::shape::VariantShape::new("markdown", &[]),
+        ::specmint::runtime::shape::VariantShape::new(
+            "json",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "schema",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::VariantShape::new("diff", &[]),
+        ::specmint::runtime::shape::VariantShape::new("files", &[]),
+    ];
+    static SLICE_1: [::specmint::runtime::shape::TypeShape<'static>; 12usize] = [
+        ::specmint::runtime::shape::TypeShape::object(
+            "packet",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "packet_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "goal_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "parent_packet",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "round",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::U32,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "from_role",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(7),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "to_role",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(7),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "objective",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "output_format",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(8),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "tool_scope",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(1),
+                    ),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "boundaries",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "constraints",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(2),
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "audience",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "acceptance",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(3),
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "acceptance_baseline_ref",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "artifacts",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(4),
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "wiki_refs",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "memory_refs",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "state_keys",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "evidence_index",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "findings",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(5),
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "open_questions",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "blockers",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "next_steps",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "fidelity",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(10),
+                    ),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "budget",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(6),
+                    ),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "irreversible",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Bool,
+                    ),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "tool_scope",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "allowed",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "denied",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "constraint",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "text",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "assertion",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "kind",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(9),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "value",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "artifact",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "path",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "sha256",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "finding",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "text",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "evidence",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "budget",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "max_turns",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::U32,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "max_tokens",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::U64,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "wall_clock_secs",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::U64,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "max_cost_usd",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Number,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "role",
+            &["planner", "executor", "verifier", "utility"],
+        ),
+        ::specmint::runtime::shape::TypeShape::Union(::specmint::runtime::shape::UnionShape {
+            name: "output_format",
+            tag: "kind",
+            short_form: true,
+            variants: ::std::borrow::Cow::Borrowed(&SLICE_0),
+        }),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "acceptance_kind",
+            &[
+                "must_use_tools",
+                "must_not_use_tools",
+                "output_contains",
+                "output_not_contains",
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "fidelity",
+            &["full", "mcp_only", "none"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "stage",
+            &["planner", "executor", "verifier"],
+        ),
+    ];
+    ::specmint::runtime::shape::Shapes::new(0, &SLICE_1)
+};
+
 /// How packet documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
         "packet",
         "invalid_packet",
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_provider_field")
+    .with_shape(&SHAPES)
     .with_too_large_code("packet_too_large")
     .with_extract(::specmint::runtime::document::Extract::Whole)
     .with_canonical_growth(110usize);
@@ -1191,59 +1605,59 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_382() {
+    fn invalid_example_at_line_383() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-8\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objectives\":\"x\",\"output_format\":\"markdown\"}",
             &super::DOCUMENT,
-            &[("invalid_packet", "objectives")],
-            "spec/task_packet.md:382",
+            &[("invalid_packet", "objectives"), ("invalid_packet", "objective")],
+            "spec/task_packet.md:383",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_388() {
+    fn invalid_example_at_line_389() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-9\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"constraints\":[{\"id\":\"1\",\"text\":\"a\"},{\"id\":\"2\",\"text\":\"a\"},{\"id\":\"3\",\"text\":\"a\"},{\"id\":\"4\",\"text\":\"a\"},{\"id\":\"5\",\"text\":\"a\"},{\"id\":\"6\",\"text\":\"a\"},{\"id\":\"7\",\"text\":\"a\"},{\"id\":\"8\",\"text\":\"a\"},{\"id\":\"9\",\"text\":\"a\"},{\"id\":\"10\",\"text\":\"a\"},{\"id\":\"11\",\"text\":\"a\"},{\"id\":\"12\",\"text\":\"a\"},{\"id\":\"13\",\"text\":\"a\"}]}",
             &super::DOCUMENT,
             &[("too_many_items", "constraints")],
-            "spec/task_packet.md:388",
+            "spec/task_packet.md:389",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_529() {
+    fn invalid_example_at_line_531() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:529",
+            "spec/task_packet.md:531",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_539() {
+    fn invalid_example_at_line_541() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
             &[("invalid_packet", "output_format")],
-            "spec/task_packet.md:539",
+            "spec/task_packet.md:541",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_549() {
+    fn invalid_example_at_line_551() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
@@ -1253,20 +1667,20 @@ mod spec_examples {
                 ("duplicate_constraint_id", "constraints[1].id"),
                 ("contradictory_assertion", "acceptance[1].value"),
             ],
-            "spec/task_packet.md:549",
+            "spec/task_packet.md:551",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_559() {
+    fn invalid_example_at_line_561() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:559",
+            "spec/task_packet.md:561",
         ) {
             ::core::panic!("{}", message);
         }

@@ -10,9 +10,10 @@
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum AttachmentEncoding {
     /// The bytes survive a JSON round trip as text.
     #[serde(rename = "utf8")]
@@ -69,9 +70,10 @@ impl ::core::str::FromStr for AttachmentEncoding {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum PackKind {
     /// Work handed on; the receiver mints a new passport id.
     #[serde(rename = "handoff")]
@@ -125,9 +127,10 @@ impl ::core::str::FromStr for PackKind {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum FactScope {
     /// Judgements, agreements, requirements, rationale: keeps `verified` across machines.
     #[serde(rename = "universal")]
@@ -190,9 +193,10 @@ impl ::core::str::FromStr for FactScope {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 pub enum AskStatus {
     /// Not answered yet.
     #[serde(rename = "open")]
@@ -252,10 +256,11 @@ impl ::core::str::FromStr for AskStatus {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct FlatTaskPack {
@@ -282,10 +287,11 @@ pub struct FlatTaskPack {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 #[validate(
@@ -318,10 +324,11 @@ pub struct Attachment {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Pack {
@@ -366,10 +373,11 @@ pub struct Pack {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Origin {
@@ -389,10 +397,11 @@ pub struct Origin {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Lineage {
@@ -412,10 +421,11 @@ pub struct Lineage {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct TaskState {
     /// What the work is for.
@@ -452,10 +462,11 @@ pub struct TaskState {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct Decision {
     /// The decision, as the reference writes it.
@@ -473,10 +484,11 @@ pub struct Decision {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct Fact {
     /// The fact's words, under the key the reference writes them (the text names no key).
@@ -543,10 +555,11 @@ fn is_default_fact_needs_reverify(value: &bool) -> bool {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct Ask {
@@ -599,10 +612,11 @@ fn is_default_ask_status(value: &AskStatus) -> bool {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
+    ::specmint::runtime::__private::serde::Serialize,
+    ::specmint::runtime::__private::serde::Deserialize,
     ::specmint::Validate
 )]
+#[serde(crate = "::specmint::runtime::__private::serde")]
 #[serde(deny_unknown_fields)]
 #[validate(crate = "::specmint::runtime")]
 pub struct LandingCheck {
@@ -758,12 +772,505 @@ impl ::core::str::FromStr for TaskPackError {
 /// Keys refused anywhere in the taskpack (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this_file"];
 
+/// The shape of taskpack documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
+pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
+    static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 14usize] = [
+        ::specmint::runtime::shape::TypeShape::object(
+            "flat_taskpack",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "taskpack",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "encoding",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "note_to_reader",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "passport",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(3),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "attachments",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(1),
+                        )
+                        .array(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "attachment",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "name",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "encoding",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(2),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "sha256",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "bytes",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::U64,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "data",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "attachment_encoding",
+            &["utf8", "base64"],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "pack",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "spec",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "kind",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(11),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "packed_at",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "origin",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(4),
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "lineage",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(5),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "note",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "passport",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(6),
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "asks",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(9),
+                        )
+                        .array(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "landing_checks",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(10),
+                        )
+                        .array(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "origin",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "actor",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "machine",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "harness",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "lineage",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "root_id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "from_version",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::U32,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "chain",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .array(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::Object(::specmint::runtime::shape::ObjectShape {
+            name: "task_state",
+            fields: ::std::borrow::Cow::Borrowed(
+                &[
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "goal",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "current_state",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "facts",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Type(8),
+                            )
+                            .array(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "decisions",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Type(7),
+                            )
+                            .array(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "artifacts",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Any,
+                            )
+                            .array(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "next_steps",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Any,
+                            )
+                            .array(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "asks",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Type(9),
+                            )
+                            .array(),
+                        false,
+                    ),
+                ],
+            ),
+            open: true,
+            selector: ::core::option::Option::None,
+        }),
+        ::specmint::runtime::shape::TypeShape::Object(::specmint::runtime::shape::ObjectShape {
+            name: "decision",
+            fields: ::std::borrow::Cow::Borrowed(
+                &[
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "what",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "why",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
+                    ),
+                ],
+            ),
+            open: true,
+            selector: ::core::option::Option::None,
+        }),
+        ::specmint::runtime::shape::TypeShape::Object(::specmint::runtime::shape::ObjectShape {
+            name: "fact",
+            fields: ::std::borrow::Cow::Borrowed(
+                &[
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "claim",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        ),
+                        true,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "scope",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Type(12),
+                        ),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "verified",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Bool,
+                        ),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "needs_reverify",
+                        ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Bool,
+                        ),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "verified_on",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "source",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
+                    ),
+                    ::specmint::runtime::shape::FieldShape::new(
+                        "verified_by",
+                        ::specmint::runtime::shape::ValueShape::new(
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
+                    ),
+                ],
+            ),
+            open: true,
+            selector: ::core::option::Option::None,
+        }),
+        ::specmint::runtime::shape::TypeShape::object(
+            "ask",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "to",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "what",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "why",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "accept",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "status",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Type(13),
+                    ),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "answer",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Any,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "answered_by",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "answered_at",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::object(
+            "landing_check",
+            &[
+                ::specmint::runtime::shape::FieldShape::new(
+                    "id",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "check",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Str,
+                    ),
+                    true,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "how",
+                    ::specmint::runtime::shape::ValueShape::new(
+                            ::specmint::runtime::shape::Kind::Str,
+                        )
+                        .nullable(),
+                    false,
+                ),
+                ::specmint::runtime::shape::FieldShape::new(
+                    "required",
+                    ::specmint::runtime::shape::ValueShape::new(
+                        ::specmint::runtime::shape::Kind::Bool,
+                    ),
+                    false,
+                ),
+            ],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "pack_kind",
+            &["handoff", "receipt"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "fact_scope",
+            &["universal", "org", "machine"],
+        ),
+        ::specmint::runtime::shape::TypeShape::enumeration(
+            "ask_status",
+            &["open", "answered", "dropped"],
+        ),
+    ];
+    ::specmint::runtime::shape::Shapes::new(0, &SLICE_0)
+};
+
 /// How taskpack documents are read: their name, parse error code and forbidden keys.
 pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::runtime::document::DocumentSpec::new(
         "taskpack",
         "invalid_taskpack",
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "forbidden_field")
+    .with_shape(&SHAPES)
     .with_extract(::specmint::runtime::document::Extract::Whole)
     .with_max_input_bytes(268435456usize)
     .with_bom_tolerated()

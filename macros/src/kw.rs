@@ -162,9 +162,9 @@ pub fn list(names: &[&str]) -> String {
 }
 
 /// "did you mean `x`? " for the one of `names` closest to a misspelt `name`, else "" (the
-/// same suggestion as the spec checker's, from `specmint_runtime::__private`).
+/// same suggestion as the spec checker's, from `specmint-suggest`).
 pub fn did_you_mean(name: &str, names: &[&str]) -> String {
-    specmint_runtime::__private::did_you_mean(name, names.iter().copied())
+    specmint_suggest::did_you_mean(name, names.iter().copied())
         .map(|meant| format!("did you mean `{meant}`? "))
         .unwrap_or_default()
 }

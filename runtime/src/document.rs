@@ -14,6 +14,8 @@ use std::fmt::{self, Write as _};
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
+use crate::json::Json;
+use crate::shape::Shapes;
 use crate::strict::Strict;
 use crate::{Path, Report, Validate, Violation};
 
@@ -70,6 +72,10 @@ pub struct DocumentSpec {
     /// The typed parse accepts those, so forbidden keys are then looked for on every read,
     /// not only when the typed parse fails.
     pub free_members: bool,
+    /// The document's shape (specmint-codegen emits it as `SHAPES`): when the typed parse
+    /// fails, every other shape problem of the document is reported after serde's message
+    /// (see [`parse_document`] step 5). `None`: serde's message only.
+    pub shape: Option<&'static Shapes<'static>>,
 }
 
 impl DocumentSpec {
@@ -89,6 +95,7 @@ impl DocumentSpec {
             canonical_growth: None,
             bom_tolerated: false,
             free_members: false,
+            shape: None,
         }
     }
 
@@ -132,6 +139,14 @@ impl DocumentSpec {
     #[must_use]
     pub const fn with_free_members(mut self) -> Self {
         self.free_members = true;
+        self
+    }
+
+    /// When the typed parse fails, reports every shape problem `shape` finds after serde's
+    /// message (see [`DocumentSpec::shape`]).
+    #[must_use]
+    pub const fn with_shape(mut self, shape: &'static Shapes<'static>) -> Self {
+        self.shape = Some(shape);
         self
     }
 
@@ -233,12 +248,18 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 ///    bytes that are not UTF-8: refused (`parse_error_code`, the message names the byte
 ///    offset);
 /// 3. `T` is deserialized; on success [`Validate::validate`] runs and its report is returned
-///    on failure;
+///    on failure, its violations in document order (see [`Report`]: the order of `T`'s
+///    fields, whatever the order of the input's keys);
 /// 4. if deserialization failed and the input is well-formed JSON containing any of
 ///    `spec.forbidden_keys` as an object key, one `forbidden_key_code` violation per
 ///    occurrence, in document order;
-/// 5. otherwise one `parse_error_code` violation: serde's message verbatim (with `serde_json`'s
-///    `at line L column C`), at the path of the value that failed.
+/// 5. otherwise a `parse_error_code` violation with serde's message verbatim (with
+///    `serde_json`'s `at line L column C`), at the path of the value that failed; then, when
+///    `spec.shape` is set and the input is well-formed JSON, one more `parse_error_code`
+///    violation for every other shape problem of the document (unknown key, wrong type,
+///    missing member, value outside its enum), in document order, each at its own path (a
+///    missing member at the member's path; see [`crate::shape`]). The shape problem serde
+///    reported is not repeated.
 ///
 /// With [`Extract::OutermostObject`], an input that fails step 3 and is not syntactically
 /// valid JSON goes through steps 3 to 5 again as the text from its first `{` to its last
@@ -248,6 +269,38 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// itself: `#[serde(deny_unknown_fields)]` and no free-form JSON (`serde_json::Value`, maps,
 /// `#[serde(flatten)]`) where such a key could be accepted, unless `spec.free_members` is
 /// set: then they are looked for after a typed parse succeeds too, and refuse the document.
+///
+/// ```
+/// use serde::Deserialize;
+/// use specmint_runtime::document::{parse_document, DocumentSpec};
+/// use specmint_runtime::Validate;
+///
+/// #[derive(Debug, Deserialize, Validate)]
+/// #[serde(deny_unknown_fields)]
+/// struct Note {
+///     #[validate(non_blank(code = "blank"))]
+///     title: String,
+///     #[validate(each(non_blank(code = "blank")))]
+///     tags: Vec<String>,
+/// }
+///
+/// const NOTE: DocumentSpec = DocumentSpec::new("note", "bad_note");
+///
+/// let note: Note = parse_document(br#"{"title": "t", "tags": ["a"]}"#, &NOTE).unwrap();
+/// assert_eq!(note.tags, ["a"]);
+///
+/// // Rule violations in the order of the fields, whatever the order of the keys.
+/// let report = parse_document::<Note>(br#"{"tags": [" "], "title": ""}"#, &NOTE).unwrap_err();
+/// assert_eq!(report.to_string(), "blank: `title` must not be blank\nblank: `tags[0]` must not be blank");
+///
+/// // Not the shape: serde's message, at the path of the value that failed.
+/// let report = parse_document::<Note>(br#"{"title": 1, "tags": []}"#, &NOTE).unwrap_err();
+/// assert_eq!(
+///     report.to_string(),
+///     "bad_note: invalid type: integer `1`, expected a string at line 1 column 11"
+/// );
+/// assert_eq!(report.as_slice()[0].path, "title");
+/// ```
 ///
 /// # Errors
 ///
@@ -466,12 +519,43 @@ where
     forbidden_found(text, spec)?;
 
     let (path, pointer, err) = failure;
-    Err(single(Violation::from_parts(
-        spec.parse_error_code,
-        path,
-        pointer,
-        err.to_string(),
-    )))
+    let first = Violation::from_parts(spec.parse_error_code, path, pointer, err.to_string());
+    let mut violations = vec![first];
+    if let (Some(shape), Ok(document)) = (spec.shape, Json::parse(text)) {
+        violations.extend(other_shape_problems(
+            &document,
+            shape,
+            spec,
+            &violations[0].pointer,
+        ));
+    }
+    Err(Report::from_violations(violations))
+}
+
+/// Every shape problem of `document` but the first one serde would have reported at
+/// `serde_pointer` (serde names the value that failed, or an ancestor of it when its path
+/// stops early, as inside a tagged union).
+fn other_shape_problems(
+    document: &Json,
+    shape: &Shapes<'_>,
+    spec: &DocumentSpec,
+    serde_pointer: &str,
+) -> Vec<Violation> {
+    let mut problems = crate::shape::problems(document, shape, spec.name, spec.parse_error_code);
+    let same = problems
+        .iter()
+        .position(|p| p.serde_pointer == serde_pointer)
+        .or_else(|| {
+            problems.iter().position(|p| {
+                p.serde_pointer
+                    .strip_prefix(serde_pointer)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+        });
+    if let Some(at) = same {
+        problems.remove(at);
+    }
+    problems.into_iter().map(|p| p.violation).collect()
 }
 
 /// Step 4: one `forbidden_key_code` violation per forbidden key in `text`, if any.
@@ -521,13 +605,13 @@ fn convert_path(path: &serde_path_to_error::Path) -> (String, String) {
     (dotted, pointer)
 }
 
-fn push_index(dotted: &mut String, pointer: &mut String, index: usize) {
+pub(crate) fn push_index(dotted: &mut String, pointer: &mut String, index: usize) {
     // Writing to a String cannot fail.
     let _ = write!(dotted, "[{index}]");
     let _ = write!(pointer, "/{index}");
 }
 
-fn push_key(dotted: &mut String, pointer: &mut String, key: &str) {
+pub(crate) fn push_key(dotted: &mut String, pointer: &mut String, key: &str) {
     if !dotted.is_empty() {
         dotted.push('.');
     }

@@ -1,8 +1,30 @@
-//! Runtime support for `#[derive(Validate)]` (from `specmint-macros`).
+//! Runtime support for specmint: the [`Validate`](trait@Validate) trait and its derive,
+//! the [`Report`] of [`Violation`]s, the rule functions in [`rules`], and the strict JSON
+//! entry point [`document::parse_document`] that generated code calls.
+//!
+//! One import brings the trait and `#[derive(Validate)]` (re-exported from
+//! `specmint-macros` by the default `derive` feature, as serde does):
+//!
+//! ```
+//! use specmint_runtime::Validate;
+//!
+//! #[derive(Validate)]
+//! struct Note {
+//!     #[validate(non_blank(code = "blank_field"), max_chars(max = 8, code = "too_long"))]
+//!     title: String,
+//! }
+//!
+//! let report = Note { title: "  ".into() }.validate().unwrap_err();
+//! assert_eq!(report.to_string(), "blank_field: `title` must not be blank");
+//! let report = Note { title: "nine char".into() }.validate().unwrap_err();
+//! assert_eq!(report.to_string(), "too_long: `title` is 9 chars (max 8)");
+//! assert!(Note { title: "ok".into() }.validate().is_ok());
+//! ```
 //!
 //! The derive only wires a struct's fields to the functions in [`rules`]; every rule's logic
-//! lives there, once. Violations are collected into a [`Report`], each carrying a stable
-//! code, a dotted [`Path`] and an RFC 6901 pointer.
+//! lives there, once, and a hand-written impl calls the same functions. Violations are
+//! collected into a [`Report`], each carrying a stable code, a dotted [`Path`] and an
+//! RFC 6901 pointer.
 //!
 //! Validating a valid value allocates nothing: a [`Path`] is a linked list on the stack that
 //! is turned into strings only when a [`Violation`] is recorded.
@@ -19,7 +41,7 @@
 //! }
 //!
 //! let err = Note { title: "  ".into() }.validate().unwrap_err();
-//! assert_eq!(err.to_string(), "`title` must not be blank");
+//! assert_eq!(err.to_string(), "blank_field: `title` must not be blank");
 //! ```
 
 #![deny(missing_docs)]
@@ -30,20 +52,30 @@ mod json_size;
 pub mod path;
 pub mod report;
 pub mod rules;
+pub mod shape;
 pub mod strict;
-mod suggest;
 
 pub use path::{Path, Seg};
 
+/// `#[derive(Validate)]` (from `specmint-macros`, with the default `derive` feature): it
+/// lives in the macro namespace beside the [`Validate`](trait@Validate) trait, so
+/// `use specmint_runtime::Validate;` brings both.
+#[cfg(feature = "derive")]
+pub use specmint_macros::Validate;
+
 pub use report::{Report, Violation};
 
-/// What `#[derive(Validate)]` expands to and nothing else calls: not public API, may change
-/// in any release (as `serde::__private`).
+/// What `#[derive(Validate)]` and generated code expand to and nothing else calls: not
+/// public API, may change in any release (as `serde::__private`). Generated code reaches
+/// `serde` and `serde_json` through here, so a crate using it needs no `serde` dependency
+/// of its own.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::document::check_example;
     pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
-    pub use crate::suggest::did_you_mean;
+    pub use serde;
+    pub use serde_json;
+    pub use specmint_suggest::did_you_mean;
 }
 
 /// A value that can check itself against its declared rules.
@@ -51,6 +83,29 @@ pub mod __private {
 /// Implemented by `#[derive(Validate)]`, and for `Vec<T>`, `[T]`, `Option<T>`, `Box<T>` and
 /// `&T` where `T: Validate` (`Vec` and slices extend the path with each element's index;
 /// `Option` validates the inner value when `Some`).
+///
+/// ```
+/// use specmint_runtime::Validate;
+///
+/// #[derive(Validate)]
+/// struct Line {
+///     #[validate(non_blank(code = "blank"))]
+///     sku: String,
+/// }
+///
+/// #[derive(Validate)]
+/// struct Order {
+///     #[validate(max_items(max = 2, code = "too_many"), nested)]
+///     lines: Vec<Line>,
+/// }
+///
+/// let order = Order { lines: vec![Line { sku: "a".into() }, Line { sku: " ".into() }] };
+/// let report = order.validate().unwrap_err();
+/// assert_eq!(report.codes().collect::<Vec<_>>(), ["blank"]);
+/// assert_eq!(report.as_slice()[0].pointer, "/lines/1/sku");
+/// // The blanket impls index a list's elements.
+/// assert_eq!(order.lines.validate().unwrap_err().as_slice()[0].path, "[1].sku");
+/// ```
 pub trait Validate {
     /// Checks `self`, found at `path`, and pushes every violation to `report`.
     fn validate_at(&self, path: &Path<'_>, report: &mut Report);

@@ -9,7 +9,24 @@ use crate::path::Path;
 /// Its fields are read directly; it is built through [`Violation::new`],
 /// [`Violation::with_message`] or [`Violation::from_parts`] (`#[non_exhaustive]`: fields may
 /// be added without breaking callers).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// It serializes as one member of the `errors` array of `specmint validate --format json`
+/// (which adds `line` and `column`, found in the input file): `code`, `path`, `pointer`,
+/// `message`, and `measured` and `limit` where the rule has numbers. Its `Display` is
+/// `code: message`.
+///
+/// ```
+/// use specmint_runtime::{Path, Violation};
+///
+/// let v = Violation::new("too_long", &Path::ROOT.field("title"), "`title` is 9 chars (max 8)".into())
+///     .with_numbers(9, 8);
+/// assert_eq!(
+///     serde_json::to_string(&v).unwrap(),
+///     r#"{"code":"too_long","path":"title","pointer":"/title","message":"`title` is 9 chars (max 8)","measured":9,"limit":8}"#
+/// );
+/// assert_eq!(v.to_string(), "too_long: `title` is 9 chars (max 8)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Violation {
     /// Stable machine-readable code, e.g. `field_too_long`.
@@ -21,8 +38,10 @@ pub struct Violation {
     /// Human-readable message naming the item.
     pub message: String,
     /// The measured quantity (chars, items, bytes) where the rule has numbers.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub measured: Option<u64>,
     /// The limit where the rule has numbers.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
 }
 
@@ -73,15 +92,56 @@ impl Violation {
 }
 
 impl fmt::Display for Violation {
+    /// `code: message`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        write!(f, "{}: {}", self.code, self.message)
     }
 }
 
-/// Every violation found, in document order. Its `Display` prints one message per line.
+/// Every violation found, in document order: the order of the spec's field tables, which is
+/// the order of the type's fields, whatever order the input's keys came in. Within a field:
+/// its presence, its list's counts, each item's rules (item by item), then the rules that
+/// compare its items; a struct's own rules (two fields that must differ, a digest, a byte
+/// cap) after all its fields, so the document's byte cap comes last. The same input always
+/// gives the same list. Its `Display` prints one violation per line, `code: message`.
 ///
 /// Two reports are equal when their violations are. The violations are read through
 /// [`Report::iter`], [`Report::as_slice`] or [`Report::into_vec`] (or by iterating the report).
+///
+/// It serializes as `specmint validate --format json` prints a verdict, without the `type`
+/// member (the CLI's, naming the document type) and the `line` / `column` of each error
+/// (found in the input file): `{"valid": bool, "errors": [..]}`, each error a [`Violation`].
+///
+/// ```
+/// use specmint_runtime::{rules, Path, Report, Validate};
+///
+/// struct Note { title: String, tags: Vec<String> }
+///
+/// impl Validate for Note {
+///     fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
+///         rules::non_blank(&self.title, &path.field("title"), "blank", report);
+///         rules::max_items(&self.tags, &path.field("tags"), 1, "too_many", report);
+///     }
+/// }
+///
+/// let report = Note { title: " ".into(), tags: vec!["a".into(), "b".into()] }
+///     .validate()
+///     .unwrap_err();
+/// assert_eq!(
+///     report.to_string(),
+///     "blank: `title` must not be blank\ntoo_many: `tags` has 2 items (max 1)"
+/// );
+/// assert_eq!(report.codes().collect::<Vec<_>>(), ["blank", "too_many"]);
+/// assert_eq!(
+///     serde_json::to_value(&report).unwrap(),
+///     serde_json::json!({"valid": false, "errors": [
+///         {"code": "blank", "path": "title", "pointer": "/title",
+///          "message": "`title` must not be blank"},
+///         {"code": "too_many", "path": "tags", "pointer": "/tags",
+///          "message": "`tags` has 2 items (max 1)", "measured": 2, "limit": 1},
+///     ]})
+/// );
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// The violations, in the order they were found.
@@ -170,14 +230,26 @@ impl Report {
 }
 
 impl fmt::Display for Report {
+    /// One violation per line, `code: message`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, v) in self.violations.iter().enumerate() {
             if i > 0 {
                 f.write_str("\n")?;
             }
-            f.write_str(&v.message)?;
+            write!(f, "{v}")?;
         }
         Ok(())
+    }
+}
+
+impl serde::Serialize for Report {
+    /// `{"valid": bool, "errors": [..]}`: the CLI's JSON verdict without `type`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut verdict = serializer.serialize_struct("Report", 2)?;
+        verdict.serialize_field("valid", &self.is_empty())?;
+        verdict.serialize_field("errors", &self.violations)?;
+        verdict.end()
     }
 }
 

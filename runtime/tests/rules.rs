@@ -386,7 +386,7 @@ fn blanket_impls_index_and_unwrap() {
     let err = nested.validate().unwrap_err();
     assert_eq!(
         err.to_string(),
-        "`[0]` must not be blank\n`[1]` must not be blank"
+        "blank: `[0]` must not be blank\nblank: `[1]` must not be blank"
     );
     assert_eq!(err.codes().collect::<Vec<_>>(), ["blank", "blank"]);
     assert!(None::<Leaf>.validate().is_ok());
@@ -425,7 +425,7 @@ mod newer_rules {
         );
         assert_eq!(
             report.to_string(),
-            "`id` cannot be checked: `(` is not a valid regex"
+            "pattern_mismatch: `id` cannot be checked: `(` is not a valid regex"
         );
     }
 }

@@ -81,11 +81,9 @@ fn submit(args: &[String]) -> Result<u8, UsageError> {
             Ok(0)
         }
         Err(Failure::Refused(report)) => {
-            let errors: Vec<serde_json::Value> = report
-                .iter()
-                .map(|v| json!({ "code": v.code, "path": v.path, "message": v.message }))
-                .collect();
-            let json = json!({ "ok": false, "errors": errors });
+            // Each error as `specmint validate --format json` writes it (the Violation's own
+            // serialization).
+            let json = json!({ "ok": false, "errors": report.as_slice() });
             print_verdict(options.format, &json, &format!("refused:\n{report}"))?;
             Ok(1)
         }

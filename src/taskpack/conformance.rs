@@ -352,12 +352,14 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
         ("passport".to_owned(), stand_in(passport)),
     ]);
     if let Err(report) = super::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
-        // A rule's message names its member; serde's (a shape error) does not, so say where.
+        // A rule's message names its member, and so does each further shape problem; serde's
+        // own (the first shape error) does not, so say where.
         found.extend(report.iter().map(|v| {
-            if v.code == super::DOCUMENT.parse_error_code && !v.path.is_empty() {
+            let named = v.message.starts_with(&format!("`{}`", v.path));
+            if v.code == super::DOCUMENT.parse_error_code && !v.path.is_empty() && !named {
                 format!("`{}`: {}", v.path, v.message)
             } else {
-                v.to_string()
+                v.message.clone()
             }
         }));
     }

@@ -52,7 +52,7 @@ impl Checker<'_> {
                 line: f.pos.line,
             });
         }
-        for name in ["FORBIDDEN_KEYS", "DOCUMENT"] {
+        for name in ["FORBIDDEN_KEYS", "DOCUMENT", "SHAPES"] {
             if let Some(p) = self.constants.get(name) {
                 let p = *p;
                 self.ctx.md(

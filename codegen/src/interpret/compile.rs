@@ -13,7 +13,7 @@ use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef
 
 /// `s` with a `'static` lifetime, stored once per distinct string for the process (the
 /// runtime's codes and path names are `&'static str`).
-pub(super) fn intern(s: &str) -> &'static str {
+pub(crate) fn intern(s: &str) -> &'static str {
     static SEEN: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
     let mut seen = SEEN
         .get_or_init(Mutex::default)
@@ -343,7 +343,10 @@ fn document_spec(spec: &Spec) -> DocumentSpec {
     if let Some(g) = crate::growth::canonical_growth(spec) {
         d = d.with_canonical_growth(usize::try_from(g).unwrap_or(usize::MAX));
     }
-    d
+    // The generated constant points at its `SHAPES` static; here the same description is
+    // built once per loaded spec and kept for the process.
+    let shapes = crate::rust::shapes(spec, &intern);
+    d.with_shape(Box::leak(Box::new(shapes)))
 }
 
 fn usize_of(n: u64) -> usize {

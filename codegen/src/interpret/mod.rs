@@ -3,6 +3,7 @@
 
 mod check;
 mod compile;
+pub(crate) use compile::intern;
 mod node;
 mod read;
 mod write;

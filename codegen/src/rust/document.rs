@@ -49,6 +49,7 @@ impl Ctx<'_> {
             pub const DOCUMENT: #rt::document::DocumentSpec =
                 #rt::document::DocumentSpec::new(#dn, #parse)
                     .with_forbidden_keys(FORBIDDEN_KEYS, #fk)
+                    .with_shape(&SHAPES)
                     #too_large
                     .with_extract(#extract)
                     #max_input

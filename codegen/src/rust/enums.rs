@@ -69,7 +69,8 @@ impl Ctx<'_> {
             quote!(#s => ::core::result::Result::Ok(#name::#vi),)
         });
         let derive = if serde {
-            quote!(#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)])
+            let (serde, serde_crate) = (&self.serde, &self.serde_crate);
+            quote!(#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, #serde::Serialize, #serde::Deserialize)] #serde_crate)
         } else {
             quote!(#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)])
         };
@@ -115,9 +116,10 @@ impl Ctx<'_> {
     }
 
     pub(super) fn enum_def(&self, e: &Enum) -> TokenStream {
+        let (d, attrs) = (doc(&e.doc), self.type_attrs(&e.name));
         let def = self.string_enum(StringEnum {
             name: ident(&e.rust_name),
-            doc: doc(&e.doc),
+            doc: quote!(#d #attrs),
             rows: e
                 .values
                 .iter()
@@ -173,9 +175,10 @@ impl Ctx<'_> {
             quote!(matches!(self, #(#terminal)|*))
         };
         let (transitions, can, on_fn) = self.moves(m, &name);
+        let (d, attrs) = (doc(&m.doc), self.type_attrs(&m.name));
         let def = self.string_enum(StringEnum {
             name: name.clone(),
-            doc: doc(&m.doc),
+            doc: quote!(#d #attrs),
             rows: m
                 .states
                 .iter()

@@ -181,6 +181,9 @@ impl Ctx<'_> {
         ty: &TokenStream,
         helpers: &mut Vec<TokenStream>,
     ) -> Vec<TokenStream> {
+        if !absent_is_read(f) {
+            return Vec::new();
+        }
         let (dfn, ifn) = self.default_fns(o, f);
         // The `is_default` test of the `skip_serializing_if` function, if one is emitted.
         let mut is_default = None;
@@ -215,10 +218,9 @@ impl Ctx<'_> {
             // Absent means `{}`: left out while it holds that value.
             is_default = Some(quote!(*value == <#ty as ::core::default::Default>::default()));
             (quote!(default), Some(ifn.to_string()))
-        } else if f.absent_is_empty {
-            (quote!(default), None)
         } else {
-            return Vec::new();
+            // `absent_is_empty`, the one case left: read as `{}`, always written.
+            (quote!(default), None)
         };
         let mut args = vec![default];
         if let Some(skip) = skip.filter(|_| !f.always_written) {
@@ -259,7 +261,8 @@ impl Ctx<'_> {
         } else {
             quote!(#[validate(#(#rules),*)])
         };
-        quote!(#fd #serde_attr #rename_attr #validate_attr pub #fi: #ty,)
+        let attrs = self.field_attrs(&o.name, &f.key);
+        quote!(#fd #serde_attr #rename_attr #validate_attr #attrs pub #fi: #ty,)
     }
 
     /// `#[validate(..)]` rules on the whole struct: not-equal pairs, not-contains, digests,
@@ -348,6 +351,10 @@ impl Ctx<'_> {
         } else {
             doc(&o.doc)
         };
+        let d = {
+            let attrs = self.type_attrs(&o.name);
+            quote!(#d #attrs)
+        };
         let rt_str = &self.rt_str;
         let derive = &self.derive;
         let mut helpers = Vec::new();
@@ -415,9 +422,11 @@ impl Ctx<'_> {
         } else {
             quote!(#[serde(deny_unknown_fields)])
         };
+        let (serde, serde_crate) = (&self.serde, &self.serde_crate);
         quote! {
             #d
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, #derive)]
+            #[derive(Debug, Clone, PartialEq, #serde::Serialize, #serde::Deserialize, #derive)]
+            #serde_crate
             #closed
             #[validate(crate = #rt_str)]
             #struct_attr

@@ -117,6 +117,7 @@ impl Ctx<'_> {
     /// The locals, key arms, final values and body arms of the any-order `Deserialize`.
     fn selector_reads(&self, o: &Object, sel: &Selector) -> Reads {
         let rt = &self.rt;
+        let (serde, serde_json) = (&self.serde, &self.serde_json);
         let en = ident(&sel.enum_rust);
         let body = ident(&sel.body_rust);
         let plain: Vec<&Field> = o
@@ -140,7 +141,7 @@ impl Ctx<'_> {
             let r = raw(m);
             let s = seen(m);
             decls.push(quote! {
-                let mut #r: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut #r: ::core::option::Option<#serde_json::Value> = ::core::option::Option::None;
                 let mut #s = false;
             });
             for c in &sel.cases {
@@ -159,7 +160,7 @@ impl Ctx<'_> {
             arms.push(quote! {
                 #k => {
                     if #l.is_some() {
-                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#k));
+                        return ::core::result::Result::Err(<A::Error as #serde::de::Error>::duplicate_field(#k));
                     }
                     #l = ::core::option::Option::Some(map.next_value()?);
                 }
@@ -170,7 +171,7 @@ impl Ctx<'_> {
             arms.push(quote! {
                 #k => {
                     if #by_local.is_some() {
-                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#k));
+                        return ::core::result::Result::Err(<A::Error as #serde::de::Error>::duplicate_field(#k));
                     }
                     #by_local = ::core::option::Option::Some(map.next_value()?);
                 }
@@ -187,7 +188,7 @@ impl Ctx<'_> {
             arms.push(quote! {
                 #m => {
                     if #s {
-                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#m));
+                        return ::core::result::Result::Err(<A::Error as #serde::de::Error>::duplicate_field(#m));
                     }
                     #s = true;
                     match #by_local {
@@ -211,7 +212,7 @@ impl Ctx<'_> {
             } else if f.absent_is_empty || (!f.required && f.ty.array) {
                 quote!(#l.unwrap_or_default())
             } else {
-                quote!(#l.ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(#k))?)
+                quote!(#l.ok_or_else(|| <A::Error as #serde::de::Error>::missing_field(#k))?)
             };
             finals.push(quote!(let #l = #v;));
             inits.push(quote!(#fi: #l,));
@@ -228,11 +229,11 @@ impl Ctx<'_> {
                     #mi: match (#t, #r.take()) {
                         (::core::option::Option::Some(v), _) => v,
                         (::core::option::Option::None, ::core::option::Option::Some(raw)) => {
-                            <#ti as ::serde::Deserialize>::deserialize(#rt::strict::Strict::new(raw))
-                                .map_err(|e| <A::Error as ::serde::de::Error>::custom(::core::format_args!(#prefix, e)))?
+                            <#ti as #serde::Deserialize>::deserialize(#rt::strict::Strict::new(raw))
+                                .map_err(|e| <A::Error as #serde::de::Error>::custom(::core::format_args!(#prefix, e)))?
                         }
                         (::core::option::Option::None, ::core::option::Option::None) => {
-                            return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::missing_field(#m));
+                            return ::core::result::Result::Err(<A::Error as #serde::de::Error>::missing_field(#m));
                         }
                     },
                 }
@@ -251,6 +252,7 @@ impl Ctx<'_> {
     /// `Serialize` (flat, in table order) and `Deserialize` (members in any order) of an
     /// object with a selector.
     pub(super) fn selector_serde(&self, o: &Object, sel: &Selector) -> TokenStream {
+        let serde = &self.serde;
         let name = ident(&o.rust_name);
         let ser = self.selector_ser(o, sel);
         let keys: Vec<&str> = o.fields.iter().map(|f| f.key.as_str()).collect();
@@ -266,9 +268,9 @@ impl Ctx<'_> {
         let expecting = format!("struct {}", o.rust_name);
         let struct_name = o.rust_name.clone();
         quote! {
-            impl ::serde::Serialize for #name {
-                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                    use ::serde::ser::SerializeMap as _;
+            impl #serde::Serialize for #name {
+                fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    use #serde::ser::SerializeMap as _;
                     let mut map = serializer.serialize_map(::core::option::Option::None)?;
                     #(#ser)*
                     map.end()
@@ -279,30 +281,30 @@ impl Ctx<'_> {
             /// read in place, typed (errors inside it carry its path); one that comes before is
             /// buffered and read at the end, and its errors are reported at this object's path
             /// with the member's name in the message.
-            impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+            impl<'de> #serde::Deserialize<'de> for #name {
+                fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                     const FIELDS: &[&str] = &[#(#keys),*];
 
                     /// Reads a member name, refusing an unknown one while it is read, so the
                     /// error's path is the member's (as serde's derive does).
                     struct Key;
 
-                    impl<'de> ::serde::de::DeserializeSeed<'de> for Key {
+                    impl<'de> #serde::de::DeserializeSeed<'de> for Key {
                         type Value = ::std::string::String;
 
-                        fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> ::core::result::Result<Self::Value, D::Error> {
+                        fn deserialize<D: #serde::Deserializer<'de>>(self, deserializer: D) -> ::core::result::Result<Self::Value, D::Error> {
                             deserializer.deserialize_identifier(self)
                         }
                     }
 
-                    impl<'de> ::serde::de::Visitor<'de> for Key {
+                    impl<'de> #serde::de::Visitor<'de> for Key {
                         type Value = ::std::string::String;
 
                         fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                             f.write_str("field identifier")
                         }
 
-                        fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<Self::Value, E> {
+                        fn visit_str<E: #serde::de::Error>(self, v: &str) -> ::core::result::Result<Self::Value, E> {
                             if FIELDS.contains(&v) {
                                 ::core::result::Result::Ok(::std::string::String::from(v))
                             } else {
@@ -313,25 +315,25 @@ impl Ctx<'_> {
 
                     struct Visitor;
 
-                    impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    impl<'de> #serde::de::Visitor<'de> for Visitor {
                         type Value = #name;
 
                         fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                             f.write_str(#expecting)
                         }
 
-                        fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
+                        fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
                             #(#decls)*
                             while let ::core::option::Option::Some(key) = map.next_key_seed(Key)? {
                                 match key.as_str() {
                                     #(#arms)*
                                     other => {
-                                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(other, FIELDS));
+                                        return ::core::result::Result::Err(<A::Error as #serde::de::Error>::unknown_field(other, FIELDS));
                                     }
                                 }
                             }
                             #(#finals)*
-                            let body = match #by_local.ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(#by_key))? {
+                            let body = match #by_local.ok_or_else(|| <A::Error as #serde::de::Error>::missing_field(#by_key))? {
                                 #(#body_arms)*
                             };
                             ::core::result::Result::Ok(#name { #(#inits)* body })

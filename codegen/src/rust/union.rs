@@ -9,6 +9,7 @@ impl Ctx<'_> {
     /// `visit_str` of a union with a short form: the bare tag of an all-optional variant.
     fn union_short_form(&self, u: &Union, unknown: &str) -> TokenStream {
         let name = ident(&u.rust_name);
+        let serde = &self.serde;
         if !u.short_form {
             return quote!();
         }
@@ -32,7 +33,7 @@ impl Ctx<'_> {
                 }
             });
             quote! {
-                fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::core::result::Result<Self::Value, E> {
+                fn visit_str<E: #serde::de::Error>(self, value: &str) -> ::core::result::Result<Self::Value, E> {
                     let token = value.trim();
                     #(#checks)*
                     ::core::result::Result::Err(E::custom(::core::format_args!(#unknown, value)))
@@ -87,8 +88,13 @@ impl Ctx<'_> {
 
     pub(super) fn union(&self, u: &Union) -> TokenStream {
         let name = ident(&u.rust_name);
+        let (serde, serde_crate) = (&self.serde, &self.serde_crate);
         let rt = &self.rt;
         let d = doc(&u.doc);
+        let d = {
+            let attrs = self.type_attrs(&u.name);
+            quote!(#d #attrs)
+        };
         let tag = &u.tag;
         let variants = u.variants.iter().map(|v| {
             let vd = doc(&v.doc);
@@ -142,19 +148,21 @@ impl Ctx<'_> {
         let validate_body = self.union_validate(u);
         quote! {
             #d
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+            #[derive(Debug, Clone, PartialEq, #serde::Serialize)]
+            #serde_crate
             #[serde(tag = #tag)]
             pub enum #name { #(#variants)* }
 
-            impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    #[derive(::serde::Deserialize)]
+            impl<'de> #serde::Deserialize<'de> for #name {
+                fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #[derive(#serde::Deserialize)]
+                    #serde_crate
                     #[serde(tag = #tag, deny_unknown_fields)]
                     enum Tagged { #(#tagged_variants)* }
 
                     struct Visitor;
 
-                    impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    impl<'de> #serde::de::Visitor<'de> for Visitor {
                         type Value = #name;
 
                         fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -163,9 +171,9 @@ impl Ctx<'_> {
 
                         #visit_str
 
-                        fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::core::result::Result<Self::Value, A::Error> {
-                            let tagged = <Tagged as ::serde::Deserialize>::deserialize(
-                                ::serde::de::value::MapAccessDeserializer::new(map),
+                        fn visit_map<A: #serde::de::MapAccess<'de>>(self, map: A) -> ::core::result::Result<Self::Value, A::Error> {
+                            let tagged = <Tagged as #serde::Deserialize>::deserialize(
+                                #serde::de::value::MapAccessDeserializer::new(map),
                             )?;
                             ::core::result::Result::Ok(match tagged { #(#convert)* })
                         }

@@ -91,5 +91,5 @@ fn crate_attribute_points_at_a_reexport() {
     }
     .validate()
     .unwrap_err();
-    assert_eq!(e.to_string(), "`name` must not be blank");
+    assert_eq!(e.to_string(), "blank_field: `name` must not be blank");
 }

@@ -78,7 +78,7 @@ fn max_json_bytes_on_nested_struct() {
     );
     assert_eq!(
         report.to_string(),
-        "`inner` is 19 bytes as compact JSON (max 12)"
+        "inner_too_large: `inner` is 19 bytes as compact JSON (max 12)"
     );
 }
 

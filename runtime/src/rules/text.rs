@@ -144,7 +144,7 @@ pub fn equals<V: TextField + ?Sized>(
 /// static ID: Pattern = Pattern::new("^pkg_[a-z]+$");
 /// let mut report = Report::new();
 /// rules::pattern("pkg_", &ID, &Path::ROOT.field("id"), "pattern_mismatch", &mut report);
-/// assert_eq!(report.to_string(), "`id` `pkg_` does not match `^pkg_[a-z]+$`");
+/// assert_eq!(report.to_string(), "pattern_mismatch: `id` `pkg_` does not match `^pkg_[a-z]+$`");
 /// ```
 ///
 /// The syntax is `regex-lite`'s (Perl-like, Unicode-aware, no look-around); the regex is

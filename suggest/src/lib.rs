@@ -1,8 +1,9 @@
 //! "Did you mean" for spec and attribute mistakes: the known word closest to a misspelt one.
 //!
 //! Used at build time by `specmint-codegen` (types, tables, units, sidecar keys) and by
-//! `#[derive(Validate)]` (rule names), which cannot share code any other way (a proc-macro
-//! crate exports only macros), so it lives here, behind `__private`.
+//! `#[derive(Validate)]` (rule names). It is a crate of its own because a proc-macro crate
+//! exports only macros and the runtime re-exports the derive, so neither the derive nor the
+//! runtime can depend on the other for it.
 
 /// The candidate closest to `word` by edit distance (insertions, deletions, substitutions and
 /// swaps of two neighbours, counted on chars, ASCII case ignored), if it is close enough to be
