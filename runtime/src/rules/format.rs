@@ -78,7 +78,7 @@ impl Format {
 /// let at = Path::ROOT.field("day");
 /// rules::format("2024-02-29", Format::Date, &at, "bad_format", &mut report);
 /// rules::format("2023-02-29", Format::Date, &at, "bad_format", &mut report);
-/// assert_eq!(report.to_string(), "`day` `2023-02-29` is not a valid date");
+/// assert_eq!(report.to_string(), "bad_format: `day` `2023-02-29` is not a valid date");
 /// ```
 pub fn format<V: TextField + ?Sized>(
     value: &V,

@@ -27,7 +27,7 @@ pub struct Bounds {
 /// let mut report = Report::new();
 /// let bounds = Bounds { min: Some(1), max: Some(10) };
 /// rules::range(&12u32, bounds, &Path::ROOT.field("retries"), "out_of_range", &mut report);
-/// assert_eq!(report.to_string(), "`retries` is 12 (max 10)");
+/// assert_eq!(report.to_string(), "out_of_range: `retries` is 12 (max 10)");
 /// ```
 #[inline]
 pub fn range<V: IntegerField + ?Sized>(
@@ -91,16 +91,16 @@ mod tests {
         assert!(check(&10u32, Some(1), Some(10)).is_empty());
         assert_eq!(
             check(&0u32, Some(1), Some(10)).to_string(),
-            "`n` is 0 (min 1)"
+            "out_of_range: `n` is 0 (min 1)"
         );
         assert_eq!(
             check(&11u64, None, Some(10)).to_string(),
-            "`n` is 11 (max 10)"
+            "out_of_range: `n` is 11 (max 10)"
         );
         assert!(check(&i64::MIN, None, Some(0)).is_empty());
         assert_eq!(
             check(&-6i32, Some(-5), None).to_string(),
-            "`n` is -6 (min -5)"
+            "out_of_range: `n` is -6 (min -5)"
         );
         assert!(check(&None::<i32>, Some(1), None).is_empty());
         assert_eq!(
