@@ -61,12 +61,12 @@ use compile::Compiled;
 /// let spec = specmint_codegen::load(&source).unwrap();
 /// let validator = specmint_codegen::Validator::new(&spec);
 /// let report = validator.validate(br#"{"title": " "}"#).unwrap_err();
-/// assert_eq!(report.to_string(), "`title` must not be blank");
+/// assert_eq!(report.to_string(), "blank: `title` must not be blank");
 /// assert_eq!(validator.validate(br#"{"title": "a"}"#).unwrap(), r#"{"title":"a"}"#);
 /// let shape = validator.validate(br#"{"title": 1}"#).unwrap_err();
 /// assert_eq!(
 ///     shape.to_string(),
-///     "invalid type: integer `1`, expected a string at line 1 column 11"
+///     "bad_note: invalid type: integer `1`, expected a string at line 1 column 11"
 /// );
 /// //! ```
 #[derive(Clone, Debug)]
