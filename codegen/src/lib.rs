@@ -28,6 +28,7 @@ mod check;
 mod corpus;
 mod diag;
 mod growth;
+mod intern;
 mod interpret;
 mod markdown;
 mod mermaid;

@@ -2,46 +2,14 @@
 //! the order the Rust emitter writes them (`rust/object.rs`, `field_rules`), what an absent
 //! member reads as and when a member is left out when written (serde's attributes there).
 
-use std::collections::{BTreeMap, HashSet};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::collections::BTreeMap;
 
 use specmint_runtime::document::{self, DocumentSpec};
 use specmint_runtime::rules::{Bounds, Fold, Format, Pair, Pattern};
 
 use super::node::{EnumValue, Node};
+use crate::intern::{intern, intern_list};
 use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef};
-
-/// `s` with a `'static` lifetime, stored once per distinct string for the process (the
-/// runtime's codes and path names are `&'static str`).
-pub(crate) fn intern(s: &str) -> &'static str {
-    static SEEN: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut seen = SEEN
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some(&known) = seen.get(s) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
-    seen.insert(leaked);
-    leaked
-}
-
-/// A list of names (`FIELDS`, `VARIANTS`), stored once per distinct list.
-pub(super) fn intern_list<'a>(names: impl IntoIterator<Item = &'a str>) -> &'static [&'static str] {
-    static SEEN: OnceLock<Mutex<HashSet<&'static [&'static str]>>> = OnceLock::new();
-    let list: Vec<&'static str> = names.into_iter().map(intern).collect();
-    let mut seen = SEEN
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some(&known) = seen.get(list.as_slice()) {
-        return known;
-    }
-    let leaked: &'static [&'static str] = Box::leak(list.into_boxed_slice());
-    seen.insert(leaked);
-    leaked
-}
 
 #[derive(Debug)]
 pub(super) struct Compiled {

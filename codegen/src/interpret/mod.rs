@@ -3,7 +3,6 @@
 
 mod check;
 mod compile;
-pub(crate) use compile::intern;
 mod node;
 mod read;
 mod write;

@@ -135,7 +135,7 @@ impl Ctx<'_> {
     /// hold a borrowed slice of values that have destructors.
     pub(super) fn shapes(&self) -> TokenStream {
         let rt = &self.rt;
-        let described = shapes(self.spec, &crate::interpret::intern);
+        let described = shapes(self.spec, &crate::intern::intern);
         let mut statics = Vec::new();
         let types: Vec<TokenStream> = described
             .types
