@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use specmint::task_packet::compose::{self, NeverTrim, NO_VALID_PACKETS};
 use specmint::task_packet::handoff::{self, team_handoff};
 use specmint::task_packet::leg::{Leg, PAUSE_BEFORE_RENAME_ENV};
-use specmint::task_packet::{PacketError, Role, MINIMAL_PACKET_EXAMPLE};
+use specmint::task_packet::{PacketError, Role, TaskPacket, MINIMAL_PACKET_EXAMPLE};
 
 const PLANNER: &str =
     "[team_member]\nrole = \"planner\"\ntask_id = \"task-1\"\nround = 2\nparent = \"boss\"\n";
@@ -809,6 +809,32 @@ fn an_empty_cli_input_is_the_missing_argument() {
     let (exit, stdout) = file_cli_human(&home, b" \n");
     assert_eq!(exit, Some(1));
     assert!(stdout.starts_with("refused: missing_packet: "), "{stdout}");
+}
+
+#[test]
+fn cli_input_that_is_not_utf8_is_refused_as_the_reader_refuses_it() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let before = home.snapshot();
+    let input =
+        b"{\"packet_id\":\"pk-1\",\"objective\":\"do \xff it\",\"output_format\":\"markdown\"}";
+    let (exit, stdout) = file_cli_human(&home, input);
+    assert_eq!(exit, Some(1));
+    // The same refusal `specmint validate task-packet` gives the same bytes, not a lossy
+    // U+FFFD filed in their place.
+    let validate = common::specmint(&["validate", "task-packet", "-"], input);
+    let verdict = String::from_utf8(validate.stdout).unwrap();
+    let reader = TaskPacket::from_json_slice(input).unwrap_err();
+    let message = &reader.iter().next().unwrap().message;
+    assert_eq!(reader.iter().next().unwrap().code, "invalid_packet");
+    assert!(verdict.contains(message.as_str()), "{verdict}");
+    assert!(
+        stdout.starts_with(&format!("refused: invalid_packet: {message}")),
+        "{stdout}"
+    );
+    assert_eq!(home.snapshot(), before, "nothing filed");
+    let calls = home.rows("tool_calls.jsonl");
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0]["error_class"], "invalid_packet");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -79,9 +79,8 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
     };
     // The whole input: the library refuses one over the packet document's size limit.
     let (_, input, _) = read_input(file, usize::MAX - 1)?;
-    let text = String::from_utf8_lossy(&input);
-    let packet = (!text.trim().is_empty()).then_some(&*text);
-    let result = handoff::team_handoff(home, agent, packet);
+    let packet = (!input.trim_ascii().is_empty()).then_some(&*input);
+    let result = handoff::team_handoff_bytes(home, agent, packet);
     let line = match (&result, args.format) {
         (Ok(filed), Format::Json) => filed.to_json().to_string(),
         (Err(refusal), Format::Json) => refusal.to_json().to_string(),

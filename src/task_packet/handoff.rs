@@ -82,6 +82,21 @@ impl std::fmt::Display for Refusal {
 /// identity, shape and validation, `from_role`, `goal_id`, `round`, the edge, the path, the
 /// write.
 pub fn team_handoff(home: &Path, agent: &str, packet: Option<&str>) -> Result<Filed, Refusal> {
+    team_handoff_bytes(home, agent, packet.map(str::as_bytes))
+}
+
+/// [`team_handoff`] on the argument's raw bytes, as a file or stdin delivers them: bytes that
+/// are not UTF-8 are refused with `invalid_packet` (the document reader's message, naming the
+/// offset), checked where the shape is, and logged like every refusal.
+///
+/// # Errors
+///
+/// As [`team_handoff`].
+pub fn team_handoff_bytes(
+    home: &Path,
+    agent: &str,
+    packet: Option<&[u8]>,
+) -> Result<Filed, Refusal> {
     let result = file(home, agent, packet);
     if let Err(refusal) = &result {
         let row = json!({
@@ -97,7 +112,7 @@ pub fn team_handoff(home: &Path, agent: &str, packet: Option<&str>) -> Result<Fi
     result
 }
 
-fn file(home: &Path, agent: &str, packet: Option<&str>) -> Result<Filed, Refusal> {
+fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusal> {
     if !is_path_component(agent) {
         return Err(Refusal::new(
             PacketError::InvalidAgentId,
@@ -113,6 +128,13 @@ fn file(home: &Path, agent: &str, packet: Option<&str>) -> Result<Filed, Refusal
         ));
     };
     let member = Member::read(home, agent)?;
+    let Ok(argument) = std::str::from_utf8(argument) else {
+        // The packet reader says why, with the offset, as `validate` does.
+        let report = TaskPacket::from_json_slice(argument)
+            .err()
+            .unwrap_or_default();
+        return Err(validation_refusal(&report));
+    };
     let text = packet_text(argument)?;
     let filled = fill(&text, &member);
     let packet = TaskPacket::from_json_str(filled.as_deref().unwrap_or(&text))
