@@ -2058,7 +2058,7 @@ impl ActionEnvelope {
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {
         ::specmint::runtime::document::parse_document_str(input, &DOCUMENT)
     }
-    /// The canonical compact JSON of this envelope: defaults omitted, unions tagged.
+    /// The canonical compact JSON of this envelope: members at their default left out unless the spec writes them always (`[canonical] always_written`), unions tagged.
     pub fn to_canonical_json(&self) -> ::std::string::String {
         ::specmint::runtime::document::to_canonical_json(self)
     }

@@ -979,7 +979,7 @@ impl TaskEnvelope {
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {
         ::specmint::runtime::document::parse_document_str(input, &DOCUMENT)
     }
-    /// The canonical compact JSON of this task envelope: defaults omitted, unions tagged.
+    /// The canonical compact JSON of this task envelope: members at their default left out unless the spec writes them always (`[canonical] always_written`), unions tagged.
     pub fn to_canonical_json(&self) -> ::std::string::String {
         ::specmint::runtime::document::to_canonical_json(self)
     }

@@ -791,7 +791,7 @@ pub enum PacketError {
     SelfHandoff,
     /// The packet as written is over the byte cap as compact JSON, or the input is over the reader's size limit (1 MiB by default) and was not read.
     PacketTooLarge,
-    /// No `packet` argument (the CLI: an empty or all-whitespace input).
+    /// No `packet` argument (the CLI: an empty input, or one of JSON whitespace only).
     MissingPacket,
     /// The caller is not a role member (no `[team_member]`, no parseable `[agent] role`, or no readable `agent.toml`).
     NotATeamMember,
@@ -1410,7 +1410,7 @@ impl TaskPacket {
     ) -> ::core::result::Result<Self, ::specmint::runtime::Report> {
         ::specmint::runtime::document::parse_document_str(input, &DOCUMENT)
     }
-    /// The canonical compact JSON of this packet: defaults omitted, unions tagged.
+    /// The canonical compact JSON of this packet: members at their default left out unless the spec writes them always (`[canonical] always_written`), unions tagged.
     pub fn to_canonical_json(&self) -> ::std::string::String {
         ::specmint::runtime::document::to_canonical_json(self)
     }
@@ -1631,33 +1631,33 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_531() {
+    fn invalid_example_at_line_535() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:531",
+            "spec/task_packet.md:535",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_541() {
+    fn invalid_example_at_line_545() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
             &[("invalid_packet", "output_format")],
-            "spec/task_packet.md:541",
+            "spec/task_packet.md:545",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_551() {
+    fn invalid_example_at_line_555() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
@@ -1667,20 +1667,20 @@ mod spec_examples {
                 ("duplicate_constraint_id", "constraints[1].id"),
                 ("contradictory_assertion", "acceptance[1].value"),
             ],
-            "spec/task_packet.md:551",
+            "spec/task_packet.md:555",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_561() {
+    fn invalid_example_at_line_565() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:561",
+            "spec/task_packet.md:565",
         ) {
             ::core::panic!("{}", message);
         }

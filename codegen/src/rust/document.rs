@@ -42,7 +42,7 @@ impl Ctx<'_> {
         ));
         let str_doc = doc(&format!("Like [`{root}::from_json_slice`], from a string."));
         let canon_doc = doc(&format!(
-            "The canonical compact JSON of this {dn}: defaults omitted, unions tagged."
+            "The canonical compact JSON of this {dn}: members at their default left out unless the spec writes them always (`[canonical] always_written`), unions tagged."
         ));
         quote! {
             #d
