@@ -282,6 +282,52 @@ fn a_store_failure_is_shown_without_the_usage_text() {
 }
 
 #[test]
+fn taskpack_and_passport_io_failures_are_one_line_without_the_usage_text() {
+    let dir = scratch("own_spec_io", &[]);
+    let missing = dir.join("gone.taskpack");
+    let missing = missing.to_str().unwrap();
+    let out_file = dir.join("out.taskpack.json");
+    // A file where the store's directory should be.
+    let not_a_dir = dir.join("store-file");
+    std::fs::write(&not_a_dir, b"x").unwrap();
+    let io = "No such file or directory (os error 2)";
+    let cases: [(&[&str], String); 4] = [
+        (
+            &["taskpack", "conformance", missing],
+            format!("specmint: cannot read `{missing}`: {io}\n"),
+        ),
+        (
+            &["taskpack", "convert", missing, out_file.to_str().unwrap()],
+            format!("specmint: cannot access `{missing}`: {io}\n"),
+        ),
+        (
+            &[
+                "taskpack",
+                "land",
+                missing,
+                "--store",
+                dir.to_str().unwrap(),
+            ],
+            format!("specmint: cannot access `{missing}`: {io}\n"),
+        ),
+        (
+            &["passport", "list", "--store", not_a_dir.to_str().unwrap()],
+            format!(
+                "specmint: `{}`: File exists (os error 17)\n",
+                not_a_dir.display()
+            ),
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = specmint(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("usage:"), "{args:?}: {stderr}");
+        assert_eq!(stderr, expected, "{args:?}");
+    }
+}
+
+#[test]
 fn generate_check_names_the_flags_it_needs() {
     let out_dir = scratch("own_spec_check", &[]);
     let out_dir = out_dir.to_str().unwrap();

@@ -32,7 +32,7 @@ fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, UsageErro
     match err {
         ArrivalError::Refused(refusal) => refused(format, file, &refusal),
         ArrivalError::Store(err) => store_verdict(format, err),
-        ArrivalError::Io(message) => Err(UsageError(message)),
+        ArrivalError::Io(message) => Err(super::failure(message)),
     }
 }
 

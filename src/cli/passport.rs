@@ -47,10 +47,10 @@ pub fn open_store(options: &Options) -> Result<PassportStore, UsageError> {
     let dir = match options.store_path() {
         Some(dir) => dir.to_owned(),
         None => PassportStore::default_dir().ok_or_else(|| {
-            UsageError("no --store DIR and no user data directory to default to".to_owned())
+            super::failure("no --store DIR and no user data directory to default to".to_owned())
         })?,
     };
-    PassportStore::open(&dir).map_err(|e| UsageError(e.to_string()))
+    PassportStore::open(&dir).map_err(|e| super::failure(e.to_string()))
 }
 
 /// A store error as the CLI reports it: a verdict (exit 1, `{"ok": false, "code", "message"}`)
@@ -63,7 +63,7 @@ pub fn store_verdict(format: Format, err: StoreError) -> Result<u8, UsageError> 
             print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
             Ok(1)
         }
-        None => Err(UsageError(err.to_string())),
+        None => Err(super::failure(err.to_string())),
     }
 }
 
@@ -170,16 +170,16 @@ fn reference_shape(title: Json, goal: Json, next_step: Json) -> Json {
 fn read_state(file: &str) -> Result<Json, UsageError> {
     let (display, input, total) = read_input(file, MAX_STATE_BYTES)?;
     if total > input.len() as u64 {
-        return Err(UsageError(format!(
+        return Err(super::failure(format!(
             "`{display}` is over {MAX_STATE_BYTES} bytes"
         )));
     }
     let text = std::str::from_utf8(&input)
-        .map_err(|e| UsageError(format!("`{display}` is not UTF-8: {e}")))?;
+        .map_err(|e| super::failure(format!("`{display}` is not UTF-8: {e}")))?;
     match Json::parse(specmint::taskpack::json::strip_bom(text)) {
         Ok(state @ Json::Object(_)) => Ok(state),
-        Ok(_) => Err(UsageError(format!("`{display}` is not a JSON object"))),
-        Err(e) => Err(UsageError(format!("`{display}` is not JSON: {e}"))),
+        Ok(_) => Err(super::failure(format!("`{display}` is not a JSON object"))),
+        Err(e) => Err(super::failure(format!("`{display}` is not JSON: {e}"))),
     }
 }
 
@@ -202,7 +202,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
         Format::Json => writeln!(stdout, "{}", passport.to_js_pretty()),
         Format::Human => write!(stdout, "{human}"),
     };
-    written.map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    written.map_err(|e| super::failure(format!("cannot write output: {e}")))?;
     Ok(0)
 }
 

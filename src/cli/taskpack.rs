@@ -75,7 +75,7 @@ fn convert_command(args: &[String]) -> Result<u8, UsageError> {
             println!("{input} -> {output}");
             Ok(0)
         }
-        Err(ConvertError::Io(path, e)) => Err(UsageError(format!(
+        Err(ConvertError::Io(path, e)) => Err(super::failure(format!(
             "cannot access `{}`: {e}",
             path.display()
         ))),
@@ -108,13 +108,13 @@ fn conformance_command(args: &[String]) -> Result<u8, UsageError> {
         ));
     };
     let verdict = conformance::judge_path(Path::new(file), Limits::default())
-        .map_err(|e| UsageError(format!("cannot read `{file}`: {e}")))?;
+        .map_err(|e| super::failure(format!("cannot read `{file}`: {e}")))?;
     let mut stdout = std::io::stdout().lock();
     let written = match format {
         Format::Json => writeln!(stdout, "{}", json_verdict(file, &verdict)),
         Format::Human => human_verdict(&mut stdout, file, &verdict),
     };
-    written.map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    written.map_err(|e| super::failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.conformant() { 0 } else { 2 })
 }
 
