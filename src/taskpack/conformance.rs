@@ -354,16 +354,36 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
     if let Err(report) = super::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
         // A rule's message names its member, and so does each further shape problem; serde's
         // own (the first shape error) does not, so say where.
+        // serde's position counts in the re-serialized stand-in, not in the file judged: the
+        // member's path says where instead.
         found.extend(report.iter().map(|v| {
             let named = v.message.starts_with(&format!("`{}`", v.path));
+            let message = without_position(&v.message);
             if v.code == super::DOCUMENT.parse_error_code && !v.path.is_empty() && !named {
-                format!("`{}`: {}", v.path, v.message)
+                format!("`{}`: {message}", v.path)
             } else {
-                v.message.clone()
+                message.to_owned()
             }
         }));
     }
     found
+}
+
+/// `message` without serde's trailing ` at line L column C`.
+fn without_position(message: &str) -> &str {
+    let Some((head, tail)) = message.rsplit_once(" at line ") else {
+        return message;
+    };
+    let numbers = tail.split_once(" column ").is_some_and(|(l, c)| {
+        [l, c]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if numbers {
+        head
+    } else {
+        message
+    }
 }
 
 /// Every forbidden key of spec/taskpack.md in the pack object, named with its place.
