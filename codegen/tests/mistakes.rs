@@ -602,6 +602,53 @@ fn open_objects_misused() {
     );
 }
 
+/// A table with an `object by` field cannot be open: its enum chooses its members.
+#[test]
+fn an_object_by_table_cannot_be_open() {
+    let md = r#"# Mini v1
+
+## Fields of a `doc`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `action` | act | ✔ | The action. |
+| `payload` | object by `action` | ✔ | The payload. |
+
+## Fields of a `go_payload`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `speed` | uint32 | ✔ | Speed. |
+
+## Acts: `act`
+
+| Value | Meaning |
+|---|---|
+| `go` | Go. |
+| `stop` | Stop. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_doc` | Not the shape. |
+
+```json valid
+{"action": "stop", "payload": {}}
+```
+"#;
+    let toml = "[spec]\nroot = \"doc\"\n\n[errors]\nenum = \"DocError\"\nparse = \"bad_doc\"\n\n[open]\nobjects = [\"doc\"]\n";
+    one_with_hint(
+        md,
+        toml,
+        "spec/mini.toml:9:12: error: [open] objects names `doc`, whose members an enum field chooses",
+        "  hint: an `object by` table is closed by its enum: open the tables it chooses instead",
+    );
+    // The same spec with the table closed is a spec.
+    let closed = toml.replace("\n[open]\nobjects = [\"doc\"]\n", "\n");
+    generate(&[source(md, &closed)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+}
+
 /// An open object: no `deny_unknown_fields`, a flattened carrier, no `additionalProperties:
 /// false` in the schema, and no unknown-key case in the corpus; `any` is `{}`-like.
 #[test]
