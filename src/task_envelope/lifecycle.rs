@@ -155,7 +155,8 @@ impl TaskStore {
     }
 
     /// Reads and validates an envelope and stores it as a `submitted` task. Returns its id:
-    /// the envelope's `taskID`, or `task-N` (the first free `N`) when it has none.
+    /// the envelope's `taskID`, or `task-N` when it has none (`N` one past the tasks stored,
+    /// skipping an id an envelope's own `taskID` took).
     ///
     /// # Errors
     ///
@@ -408,7 +409,9 @@ fn check_dependencies(tx: &Transaction<'_>, envelope: &TaskEnvelope) -> Result<(
     )
 }
 
-/// The first `task-N` not taken.
+/// `task-N` for an envelope without a `taskID`: `N` one past the last stored row's sequence
+/// number (so a minted id is never reused), then the next `N` whose id an envelope's own
+/// `taskID` has not taken.
 fn mint_id(tx: &Transaction<'_>) -> Result<String, StoreError> {
     let mut n: i64 = tx.query_row("SELECT coalesce(max(seq), 0) + 1 FROM tasks", [], |row| {
         row.get(0)
