@@ -432,8 +432,14 @@ fn binding_narrows_to_the_ledger_in_the_request_order() {
             json!({"ok": true, "task_id": "t-1", "tools": ["shell", "git"]})
         )
     );
+    // `show` prints the grant once there is one.
+    assert_eq!(
+        cli(&db, &["show", "t-1"], "").1["tools"],
+        json!(["shell", "git"])
+    );
     // An empty request acquires nothing, whatever the ledger holds.
     cli(&db, &["submit", "-"], &task(json!({"taskID": "t-2"})));
+    assert_eq!(cli(&db, &["show", "t-2"], "").1.get("tools"), None);
     assert_eq!(
         cli(&db, &["bind", "t-2", "--ledger", ledger], ""),
         (0, json!({"ok": true, "task_id": "t-2", "tools": []}))

@@ -99,8 +99,9 @@ pub struct TaskRecord {
     /// The reason given with the last move that had one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The tools granted by the last binding, when the task was bound.
-    #[serde(skip)]
+    /// The tools granted by the last binding, when the task was bound (`task show` prints
+    /// them as `tools`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
 }
 
