@@ -334,6 +334,11 @@ where
     });
 }
 
+/// An accessor reading a text member from a list item (`contradiction`'s value), taken as a
+/// trait object so that a [`Named`] can carry it: a closure in a struct field gets no
+/// signature from the rule's bounds.
+pub type TextOf<'f, I> = &'f dyn Fn(&I) -> &str;
+
 /// An item whose `by` is one side of a [`Pair`] and whose `value` equals (verbatim, or
 /// ignoring case when the pair says so) the `value` of an earlier item on the other side is
 /// refused. Each later item is reported once, against the first earlier item it contradicts;
@@ -344,7 +349,7 @@ where
 pub fn contradiction<L, K, P, FB>(
     list: &L,
     by: FB,
-    value: Named<&dyn Fn(&L::Item) -> &str>,
+    value: Named<TextOf<'_, L::Item>>,
     pairs: &[Pair<P>],
     path: &Path<'_>,
     code: &'static str,

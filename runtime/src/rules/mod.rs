@@ -48,7 +48,7 @@ pub use format::{format, Format};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, min_items, unique, unique_by, Fold,
-    Pair,
+    Pair, TextOf,
 };
 pub use number::{range, Bounds};
 pub use required::{required, required_if, Filled};
