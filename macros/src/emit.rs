@@ -69,6 +69,17 @@ fn named(krate: &syn::Path, name: &str, value: TokenStream, span: Span) -> Token
     quote_spanned!(span=> #named #fields)
 }
 
+/// [`named`] for the struct's own field `field`: `Named { name, value: &self.field }`, the
+/// field by the name paths show.
+fn named_field(model: &Model, krate: &syn::Path, field: &Ident, span: Span) -> TokenStream {
+    named(
+        krate,
+        &name_of(model, field),
+        quote_spanned!(span=> &self.#field),
+        span,
+    )
+}
+
 /// `tokens` with every token at `span`.
 fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
@@ -492,12 +503,7 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             ..
         } => {
             let c = code(c);
-            let sibling = named(
-                krate,
-                &name_of(model, sibling),
-                quote_spanned!(ty=> &self.#sibling),
-                ty,
-            );
+            let sibling = named_field(model, krate, sibling, ty);
             quote_spanned! {ty=>
                 #krate::rules::required_if(
                     #value,
@@ -547,18 +553,8 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
             span,
         } => {
             let c = code(c);
-            let a = named(
-                krate,
-                &name_of(model, a),
-                quote_spanned!(*span=> &self.#a),
-                *span,
-            );
-            let b = named(
-                krate,
-                &name_of(model, b),
-                quote_spanned!(*span=> &self.#b),
-                *span,
-            );
+            let a = named_field(model, krate, a, *span);
+            let b = named_field(model, krate, b, *span);
             quote_spanned! {*span=>
                 #krate::rules::not_equal(
                     #a,
@@ -582,18 +578,8 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
             span,
         } => {
             let c = code(c);
-            let list = named(
-                krate,
-                &name_of(model, list),
-                quote_spanned!(*span=> &self.#list),
-                *span,
-            );
-            let value = named(
-                krate,
-                &name_of(model, value),
-                quote_spanned!(*span=> &self.#value),
-                *span,
-            );
+            let list = named_field(model, krate, list, *span);
+            let value = named_field(model, krate, value, *span);
             let owner = words(&model.ident);
             quote_spanned! {*span=>
                 #krate::rules::not_contains(
