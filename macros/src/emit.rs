@@ -4,7 +4,7 @@
 //! fully qualified path (`::core::..`, the runtime path), and its locals use mixed-site
 //! spans so they cannot collide with names in user expressions.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens as _};
 use syn::Ident;
 
@@ -47,15 +47,48 @@ impl Locals {
 /// `ListField::items(value)` with every token at `span` (the rule's name), so that a field
 /// that is no list gets one error there, not a second one at the derive for the call's type.
 fn list_items(krate: &syn::Path, value: &TokenStream, span: Span) -> TokenStream {
-    let call = quote!(#krate::rules::ListField::items);
-    let call: TokenStream = call
+    let call = respan(quote!(#krate::rules::ListField::items), span);
+    quote_spanned!(span=> #call(#value))
+}
+
+/// `rules::Named { name, value }` spanning what `value` alone would: from `span` (the rule's
+/// name; the runtime path included) to the value's last token, so that a type error in the
+/// operand points where it would for the bare value (`required_if(field = kind`).
+fn named(krate: &syn::Path, name: &str, value: TokenStream, span: Span) -> TokenStream {
+    let named = respan(quote!(#krate::rules::Named), span);
+    let end = value
+        .clone()
+        .into_iter()
+        .last()
+        .map_or(span, |tt| tt.span());
+    let mut fields = Group::new(
+        Delimiter::Brace,
+        quote_spanned!(span=> name: #name, value: #value),
+    );
+    fields.set_span(end);
+    quote_spanned!(span=> #named #fields)
+}
+
+/// [`named`] for the struct's own field `field`: `Named { name, value: &self.field }`, the
+/// field by the name paths show.
+fn named_field(model: &Model, krate: &syn::Path, field: &Ident, span: Span) -> TokenStream {
+    named(
+        krate,
+        &name_of(model, field),
+        quote_spanned!(span=> &self.#field),
+        span,
+    )
+}
+
+/// `tokens` with every token at `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
         .into_iter()
         .map(|mut tt| {
             tt.set_span(span);
             tt
         })
-        .collect();
-    quote_spanned!(span=> #call(#value))
+        .collect()
 }
 
 fn code(code: &Code) -> TokenStream {
@@ -419,6 +452,12 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             ..
         } => {
             let c = code(c);
+            let value_field = named(
+                krate,
+                value_name,
+                quote_spanned!(ty=> &|#it| ::core::convert::AsRef::<str>::as_ref(&#it.#value_field)),
+                ty,
+            );
             let pairs = pairs.iter().map(|p| {
                 let (a, b, ic) = (&p.a, &p.b, p.ignore_case);
                 quote!(#krate::rules::Pair { a: #a, b: #b, ignore_case: #ic })
@@ -427,8 +466,7 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
                 #krate::rules::contradiction(
                     #value,
                     |#it| &#it.#by,
-                    #value_name,
-                    |#it| ::core::convert::AsRef::<str>::as_ref(&#it.#value_field),
+                    #value_field,
                     &[#(#pairs),*],
                     &#field_path,
                     #c,
@@ -465,12 +503,11 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             ..
         } => {
             let c = code(c);
-            let sibling_name = name_of(model, sibling);
+            let sibling = named_field(model, krate, sibling, ty);
             quote_spanned! {ty=>
                 #krate::rules::required_if(
                     #value,
-                    #sibling_name,
-                    &self.#sibling,
+                    #sibling,
                     &#equals,
                     &#field_path,
                     #c,
@@ -516,9 +553,16 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
             span,
         } => {
             let c = code(c);
-            let (a_name, b_name) = (name_of(model, a), name_of(model, b));
+            let a = named_field(model, krate, a, *span);
+            let b = named_field(model, krate, b, *span);
             quote_spanned! {*span=>
-                #krate::rules::not_equal(&self.#a, #a_name, &self.#b, #b_name, #path, #c, #report);
+                #krate::rules::not_equal(
+                    #a,
+                    #b,
+                    #path,
+                    #c,
+                    #report,
+                );
             }
         }
         StructRule::MaxJsonBytes { max, code: c, span } => {
@@ -534,14 +578,13 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
             span,
         } => {
             let c = code(c);
-            let (list_name, value_name) = (name_of(model, list), name_of(model, value));
+            let list = named_field(model, krate, list, *span);
+            let value = named_field(model, krate, value, *span);
             let owner = words(&model.ident);
             quote_spanned! {*span=>
                 #krate::rules::not_contains(
-                    &self.#list,
-                    #list_name,
-                    &self.#value,
-                    #value_name,
+                    #list,
+                    #value,
                     #owner,
                     #path,
                     #c,

@@ -1,6 +1,6 @@
 //! Unit behaviour of the rule functions and paths.
 
-use specmint_runtime::rules::{self, Fold, Pair};
+use specmint_runtime::rules::{self, Fold, Named, Pair};
 use specmint_runtime::{Path, Report, Seg, Validate, Violation};
 
 fn run(f: impl FnOnce(&Path<'_>, &mut Report)) -> Vec<Violation> {
@@ -169,8 +169,10 @@ fn contradictions(list: &[Item], pairs: &[Pair<&str>]) -> Vec<String> {
         rules::contradiction(
             list,
             |i: &Item| &i.kind,
-            "value",
-            |i: &Item| i.key,
+            Named {
+                name: "value",
+                value: &|i: &Item| i.key,
+            },
             pairs,
             p,
             "contra",
@@ -288,8 +290,21 @@ fn not_equal_path_and_message() {
     let mut report = Report::default();
     let root = Path::ROOT;
     let nested = root.field("handoff");
-    rules::not_equal("x", "from", "x", "to", &nested, "same", &mut report);
-    rules::not_equal("x", "from", "y", "to", &nested, "same", &mut report);
+    let named = |name, value| Named { name, value };
+    rules::not_equal(
+        named("from", "x"),
+        named("to", "x"),
+        &nested,
+        "same",
+        &mut report,
+    );
+    rules::not_equal(
+        named("from", "x"),
+        named("to", "y"),
+        &nested,
+        "same",
+        &mut report,
+    );
     assert_eq!(report.len(), 1);
     assert_eq!(report.as_slice()[0].path, "handoff.to");
     assert_eq!(report.as_slice()[0].pointer, "/handoff/to");

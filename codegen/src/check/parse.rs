@@ -109,6 +109,56 @@ const BUILTIN_TYPES: &[&str] = &[
     "email",
 ];
 
+/// The qualifiers a Type cell may start with, in any order: `non-blank `, `relative-path `.
+#[derive(Debug, Clone, Copy, Default)]
+struct Qualifiers {
+    non_blank: bool,
+    relative_path: bool,
+}
+
+impl Qualifiers {
+    /// Whether the cell has any qualifier.
+    fn any(self) -> bool {
+        self.non_blank || self.relative_path
+    }
+}
+
+/// Reads the qualifiers at the start of `s`; returns them and the rest of the cell.
+fn split_qualifiers(mut s: &str) -> (&str, Qualifiers) {
+    let mut q = Qualifiers::default();
+    loop {
+        if let Some(rest) = s.strip_prefix("non-blank ") {
+            q.non_blank = true;
+            s = rest.trim_start();
+        } else if let Some(rest) = s.strip_prefix("relative-path ") {
+            q.relative_path = true;
+            s = rest.trim_start();
+        } else {
+            return (s, q);
+        }
+    }
+}
+
+/// A quoted literal `s` (the whole cell after its qualifiers): a string that must equal it.
+fn parse_literal(s: &str, q: Qualifiers, pos: Pos) -> Result<TypeRef, Problem> {
+    match serde_json::from_str::<String>(s) {
+        Ok(lit) if !q.any() => Ok(TypeRef {
+            literal: Some(lit),
+            ..plain(Base::String)
+        }),
+        Ok(_) => Err(Problem::new(
+            pos,
+            format!("a literal type `{s}` takes no qualifier"),
+            "remove `non-blank` / `relative-path`: the literal says the exact value",
+        )),
+        Err(_) => Err(Problem::new(
+            pos,
+            format!("cannot read the literal type `{s}`"),
+            "write a JSON string literal such as `\"0.1\"` (the whole cell)",
+        )),
+    }
+}
+
 /// Reads a Type cell (`text`, its code spans `codes`, at `pos`); `kinds` are the spec's
 /// tables, which a type may name.
 pub(super) fn parse_type(
@@ -117,38 +167,9 @@ pub(super) fn parse_type(
     pos: Pos,
     kinds: &BTreeMap<String, Kind>,
 ) -> Result<TypeRef, Problem> {
-    let mut s = text.trim();
-    let mut non_blank = false;
-    let mut relative_path = false;
-    loop {
-        if let Some(rest) = s.strip_prefix("non-blank ") {
-            non_blank = true;
-            s = rest.trim_start();
-        } else if let Some(rest) = s.strip_prefix("relative-path ") {
-            relative_path = true;
-            s = rest.trim_start();
-        } else {
-            break;
-        }
-    }
-    // A quoted literal: a string that must equal it.
+    let (mut s, q) = split_qualifiers(text.trim());
     if s.starts_with('"') {
-        return match serde_json::from_str::<String>(s) {
-            Ok(lit) if !non_blank && !relative_path => Ok(TypeRef {
-                literal: Some(lit),
-                ..plain(Base::String)
-            }),
-            Ok(_) => Err(Problem::new(
-                pos,
-                format!("a literal type `{s}` takes no qualifier"),
-                "remove `non-blank` / `relative-path`: the literal says the exact value",
-            )),
-            Err(_) => Err(Problem::new(
-                pos,
-                format!("cannot read the literal type `{s}`"),
-                "write a JSON string literal such as `\"0.1\"` (the whole cell)",
-            )),
-        };
+        return parse_literal(s, q, pos);
     }
     let (rest, pattern) = split_matching(s, codes, pos)?;
     s = rest;
@@ -162,7 +183,7 @@ pub(super) fn parse_type(
     if let Some(rest) = s.strip_prefix("object by") {
         let by = rest.trim();
         let ok = codes.len() == 1 && codes[0].text == by && !by.is_empty();
-        if !ok || non_blank || relative_path {
+        if !ok || q.any() {
             return Err(Problem::new(
                 pos,
                 format!("cannot read the type `{}`", text.trim()),
@@ -182,16 +203,46 @@ pub(super) fn parse_type(
         s = rest.trim_end();
     }
     let format = Format::from_name(s);
-    if format.is_some() && (non_blank || relative_path) {
+    if format.is_some() && q.any() {
         return Err(Problem::new(
             pos,
             format!("a format type `{s}` takes no qualifier"),
             "remove `non-blank` / `relative-path`: the format says what the text is",
         ));
     }
-    let base = match s {
+    let base = if format.is_some() {
+        Base::String
+    } else {
+        parse_base(s, text, nullable, pos, kinds)?
+    };
+    check_qualifiers(q, &base, s, pos)?;
+    if let Some(r) = range {
+        check_range(r, &base, s, pos)?;
+    }
+    Ok(TypeRef {
+        base,
+        array,
+        nullable,
+        non_blank: q.non_blank,
+        literal: None,
+        pattern,
+        relative_path: q.relative_path,
+        range,
+        format,
+    })
+}
+
+/// The base type named `s` (the Type cell `text` without qualifiers, range, `?` and `[]`):
+/// a built-in one or a table of the spec (`kinds`). A format name is read by the caller.
+fn parse_base(
+    s: &str,
+    text: &str,
+    nullable: bool,
+    pos: Pos,
+    kinds: &BTreeMap<String, Kind>,
+) -> Result<Base, Problem> {
+    Ok(match s {
         "string" => Base::String,
-        _ if format.is_some() => Base::String,
         "bool" => Base::Bool,
         "uint32" => Base::U32,
         "uint64" => Base::U64,
@@ -220,54 +271,48 @@ pub(super) fn parse_type(
             Some(Kind::Object) => Base::Object(other.to_owned()),
             Some(Kind::Enum | Kind::States) => Base::Enum(other.to_owned()),
             Some(Kind::Union) => Base::Union(other.to_owned()),
-            None => {
-                let known: Vec<String> = kinds.keys().map(|k| format!("`{k}`")).collect();
-                let hint = format!(
-                    "use {}, or a table of this spec: {}",
-                    BUILTIN_TYPES.join(", "),
-                    known.join(", ")
-                );
-                let candidates = BUILTIN_TYPES.iter().copied();
-                return Err(Problem::new(
-                    pos,
-                    format!("unknown type `{other}` in `{}`", text.trim()),
-                    suggest(
-                        other,
-                        candidates.chain(kinds.keys().map(String::as_str)),
-                        hint,
-                    ),
-                ));
-            }
+            None => return Err(unknown_type(other, text, pos, kinds)),
         },
-    };
-    if non_blank && base != Base::String {
+    })
+}
+
+/// The problem of a Type cell `text` naming `other`, neither built in nor a table of the spec.
+fn unknown_type(other: &str, text: &str, pos: Pos, kinds: &BTreeMap<String, Kind>) -> Problem {
+    let known: Vec<String> = kinds.keys().map(|k| format!("`{k}`")).collect();
+    let hint = format!(
+        "use {}, or a table of this spec: {}",
+        BUILTIN_TYPES.join(", "),
+        known.join(", ")
+    );
+    let candidates = BUILTIN_TYPES.iter().copied();
+    Problem::new(
+        pos,
+        format!("unknown type `{other}` in `{}`", text.trim()),
+        suggest(
+            other,
+            candidates.chain(kinds.keys().map(String::as_str)),
+            hint,
+        ),
+    )
+}
+
+/// `non-blank` and `relative-path` qualify strings only (`s` names the base in the message).
+fn check_qualifiers(q: Qualifiers, base: &Base, s: &str, pos: Pos) -> Result<(), Problem> {
+    if q.non_blank && *base != Base::String {
         return Err(Problem::new(
             pos,
             format!("`non-blank` applies to strings only, not `{s}`"),
             "remove `non-blank`",
         ));
     }
-    if relative_path && base != Base::String {
+    if q.relative_path && *base != Base::String {
         return Err(Problem::new(
             pos,
             format!("`relative-path` applies to strings only, not `{s}`"),
             "remove `relative-path`",
         ));
     }
-    if let Some(r) = range {
-        check_range(r, &base, s, pos)?;
-    }
-    Ok(TypeRef {
-        base,
-        array,
-        nullable,
-        non_blank,
-        literal: None,
-        pattern,
-        relative_path,
-        range,
-        format,
-    })
+    Ok(())
 }
 
 /// `BASE 1..=10`: the cell's last word, when it holds `..`, is an inclusive integer range

@@ -1,7 +1,7 @@
 //! The rules, run over a read document: the calls `#[derive(Validate)]` makes, in its order
 //! (a struct's fields in order, each field's rules in order, then the struct's own rules).
 
-use specmint_runtime::rules::{self, DigestFields, TextField};
+use specmint_runtime::rules::{self, DigestFields, Named, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
 use super::compile::{Compiled, ElementRule, Field, Rule, StructRule};
@@ -91,8 +91,10 @@ fn field(
                 if let Some(sibling) = siblings.get(*sibling) {
                     rules::required_if(
                         value,
-                        sibling_name,
-                        &Scalar(sibling),
+                        Named {
+                            name: sibling_name,
+                            value: &Scalar(sibling),
+                        },
                         &Scalar(equals),
                         &at,
                         code,
@@ -170,8 +172,10 @@ fn field(
                     rules::contradiction(
                         items,
                         |it: &Node| it.enum_at(*by),
-                        value_name,
-                        |it: &Node| it.text_at(*value_member),
+                        Named {
+                            name: value_name,
+                            value: &|it: &Node| it.text_at(*value_member),
+                        },
                         pairs,
                         &at,
                         code,
@@ -213,10 +217,14 @@ fn struct_rule(
             b_name,
             code,
         } => rules::not_equal(
-            &Scalar(member(*a)),
-            a_name,
-            &Scalar(member(*b)),
-            b_name,
+            Named {
+                name: a_name,
+                value: &Scalar(member(*a)),
+            },
+            Named {
+                name: b_name,
+                value: &Scalar(member(*b)),
+            },
             path,
             code,
             report,
@@ -229,10 +237,14 @@ fn struct_rule(
             owner,
             code,
         } => rules::not_contains(
-            &member(*list).items(),
-            list_name,
-            member(*value),
-            value_name,
+            Named {
+                name: list_name,
+                value: &member(*list).items(),
+            },
+            Named {
+                name: value_name,
+                value: member(*value),
+            },
             owner,
             path,
             code,

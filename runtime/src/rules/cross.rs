@@ -5,18 +5,15 @@ use core::fmt::Display;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
-use super::{shown, ListField, TextField};
+use super::{shown, ListField, Named, TextField};
 
-/// `a` must differ from `b` (fields `a_name` and `b_name` of the struct at `path`); the
-/// violation's path is `b`'s.
+/// `a` must differ from `b` (both fields of the struct at `path`, named as [`Named`] says);
+/// the violation's path is `b`'s.
 ///
 /// Message: `` `to_role` must differ from `from_role` (both `planner`) ``.
-#[allow(clippy::too_many_arguments)]
 pub fn not_equal<A, B>(
-    a: &A,
-    a_name: &'static str,
-    b: &B,
-    b_name: &'static str,
+    a: Named<&A>,
+    b: Named<&B>,
     path: &Path<'_>,
     code: &'static str,
     report: &mut Report,
@@ -24,28 +21,26 @@ pub fn not_equal<A, B>(
     A: PartialEq<B> + Display + ?Sized,
     B: ?Sized,
 {
-    if *a == *b {
-        let pa = path.field(a_name);
-        let pb = path.field(b_name);
+    if *a.value == *b.value {
+        let a_value = a.value;
+        let pa = path.field(a.name);
+        let pb = path.field(b.name);
         report.push(Violation::with_message(code, &pb, |at| {
-            message!(at, "`{at}` must differ from `{pa}` (both `{a}`)")
+            message!(at, "`{at}` must differ from `{pa}` (both `{a_value}`)")
         }));
     }
 }
 
-/// No element of the list field `list_name` (of the struct at `path`) may equal, verbatim,
-/// the text of the field `value_name`; a `None` value or element is not checked. Every such
+/// No element of the list field `list` (of the struct at `path`) may equal, verbatim,
+/// the text of the field `value` (both [`Named`]); a `None` value or element is not checked. Every such
 /// element is reported, at its own path (`list[j]`). `owner` names what the struct is
 /// (`#[derive(Validate)]` passes the struct's name in lowercase words: `Task` → `task`).
 ///
 /// Message: `` `dependsOn[1]` is the task's own `taskID` `t-9` `` (the value by its bare
 /// name, cut to [`SHOWN_CHARS`](super::SHOWN_CHARS) chars).
-#[allow(clippy::too_many_arguments)]
 pub fn not_contains<L, V>(
-    list: &L,
-    list_name: &'static str,
-    value: &V,
-    value_name: &'static str,
+    list: Named<&L>,
+    value: Named<&V>,
     owner: &'static str,
     path: &Path<'_>,
     code: &'static str,
@@ -55,10 +50,11 @@ pub fn not_contains<L, V>(
     L::Item: TextField,
     V: TextField + ?Sized,
 {
-    let (Some(items), Some(own)) = (list.items(), value.text()) else {
+    let (Some(items), Some(own)) = (list.value.items(), value.value.text()) else {
         return;
     };
-    let list_path = path.field(list_name);
+    let value_name = value.name;
+    let list_path = path.field(list.name);
     for (j, item) in items.iter().enumerate() {
         if item.text() == Some(own) {
             let at = list_path.index(j);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
-use super::{n, ListField, TextField, SMALL_LIST};
+use super::{n, ListField, Named, TextField, SMALL_LIST};
 
 /// How [`unique_by`] compares keys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -334,19 +334,22 @@ where
     });
 }
 
+/// An accessor reading a text member from a list item (`contradiction`'s value), taken as a
+/// trait object so that a [`Named`] can carry it: a closure in a struct field gets no
+/// signature from the rule's bounds.
+pub type TextOf<'f, I> = &'f dyn Fn(&I) -> &str;
+
 /// An item whose `by` is one side of a [`Pair`] and whose `value` equals (verbatim, or
 /// ignoring case when the pair says so) the `value` of an earlier item on the other side is
 /// refused. Each later item is reported once, against the first earlier item it contradicts;
-/// the path is the later item's value (`list[j].value_name`).
+/// the path is the later item's value (`list[j].value`, by the name [`Named`] gives it).
 ///
 /// Message: `` `acceptance[1].value` `mail_send` (must_not_use_tools) contradicts
 /// `acceptance[0].value` (must_use_tools) ``.
-#[allow(clippy::too_many_arguments)]
-pub fn contradiction<L, K, P, FB, FV>(
+pub fn contradiction<L, K, P, FB>(
     list: &L,
     by: FB,
-    value_name: &'static str,
-    value: FV,
+    value: Named<TextOf<'_, L::Item>>,
     pairs: &[Pair<P>],
     path: &Path<'_>,
     code: &'static str,
@@ -355,9 +358,12 @@ pub fn contradiction<L, K, P, FB, FV>(
     L: ListField + ?Sized,
     K: PartialEq<P> + Display + ?Sized,
     FB: Fn(&L::Item) -> &K,
-    FV: Fn(&L::Item) -> &str,
 {
     let Some(items) = list.items() else { return };
+    let Named {
+        name: value_name,
+        value,
+    } = value;
     let sides = |k: &K, p: &Pair<P>| (*k == p.a, *k == p.b);
     let contradicts = |i: usize, j: usize| -> bool {
         let (x, y) = (&items[i], &items[j]);

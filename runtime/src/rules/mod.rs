@@ -1,7 +1,8 @@
 //! One function per rule. `#[derive(Validate)]` only wires fields to these functions.
 //!
 //! Every function takes the value (and, for list rules, accessors for the item fields it
-//! compares), the [`Path`](crate::Path) of the value, the limit where the rule has one, the violation
+//! compares; where a message names a field, the value or accessor comes [`Named`]), the
+//! [`Path`](crate::Path) of the value, the limit where the rule has one, the violation
 //! code and the [`Report`](crate::Report) to push to. None of them allocates unless it records a violation
 //! (or, for [`unique_by`] and [`contradiction`], the list has more than
 //! [`SMALL_LIST`] items).
@@ -47,7 +48,7 @@ pub use format::{format, Format};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, min_items, unique, unique_by, Fold,
-    Pair,
+    Pair, TextOf,
 };
 pub use number::{range, Bounds};
 pub use required::{required, required_if, Filled};
@@ -55,6 +56,33 @@ pub use text::{
     char_count, equals, is_blank, max_chars, min_chars, non_blank, pattern, relative_path,
     relative_path_problem, Pattern,
 };
+
+/// A rule's operand paired with the bare name of the field it was read from, for the rules
+/// whose messages or paths name a field (`not_equal`'s two sides, `not_contains`'s list and
+/// value, `required_if`'s sibling, `contradiction`'s value accessor).
+///
+/// ```
+/// use specmint_runtime::rules::{self, Named};
+/// use specmint_runtime::{Path, Report};
+///
+/// let mut report = Report::default();
+/// let (from, to) = ("planner", "planner");
+/// rules::not_equal(
+///     Named { name: "from_role", value: from },
+///     Named { name: "to_role", value: to },
+///     &Path::ROOT,
+///     "same_role",
+///     &mut report,
+/// );
+/// assert_eq!(report.as_slice()[0].message, "`to_role` must differ from `from_role` (both `planner`)");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Named<T> {
+    /// The field's bare name (`from_role`), as paths and messages show it.
+    pub name: &'static str,
+    /// The field's value, or for a list rule the accessor that reads it from an item.
+    pub value: T,
+}
 
 /// Lists longer than this are checked by [`unique_by`] and [`contradiction`] with a hash
 /// map (which allocates); shorter ones pairwise, without allocating.

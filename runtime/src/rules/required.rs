@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
-use super::is_blank;
+use super::{is_blank, Named};
 
 /// Whether a value counts as given, for [`required`] and [`required_if`].
 ///
@@ -140,17 +140,15 @@ pub fn required<V: Filled + ?Sized>(
     }
 }
 
-/// When the sibling field `sibling_name` equals `equals`, the value must be given as for
+/// When the sibling field ([`Named`]) equals `equals`, the value must be given as for
 /// [`required`]; otherwise nothing is checked.
 ///
 /// Message: `` `payload.exclusion_reason` is required when `disposition` is `excluded` ``
 /// (the sibling by its bare name and its `Display`), plus ` (it is empty)` / ` (it is blank)`
 /// as for [`required`].
-#[allow(clippy::too_many_arguments)]
 pub fn required_if<V, S, E>(
     value: &V,
-    sibling_name: &'static str,
-    sibling: &S,
+    sibling: Named<&S>,
     equals: &E,
     path: &Path<'_>,
     code: &'static str,
@@ -160,12 +158,12 @@ pub fn required_if<V, S, E>(
     S: PartialEq<E> + Display + ?Sized,
     E: ?Sized,
 {
-    if *sibling != *equals {
+    if *sibling.value != *equals {
         return;
     }
     if let Some(why) = value.unfilled() {
         report.push(Violation::with_message(code, path, |at| {
-            required_message(at, why, Some((sibling_name, &sibling)))
+            required_message(at, why, Some((sibling.name, &sibling.value)))
         }));
     }
 }
