@@ -109,6 +109,17 @@ fn a_condition_needs_a_plain_sibling_and_a_value_it_can_hold() {
     );
 }
 
+/// A sibling whose Type cell is broken is reported there, once: the condition naming it
+/// stays silent (rules on a broken row say nothing more).
+#[test]
+fn a_condition_on_a_broken_sibling_adds_no_second_error() {
+    let broken = MD.replace("| `retry` | bool |", "| `retry` | bol |");
+    assert_eq!(
+        common::error_lines("jobs", &broken, TOML),
+        ["spec/jobs.md:8:13: error: unknown type `bol` in `bol`"]
+    );
+}
+
 /// The byte cap's padding never blanks a conditional field while its condition holds:
 /// blank text counts as missing there (`required_if`), so `script` = `""` at N-1 bytes is
 /// no valid document and has no such case.
