@@ -370,10 +370,23 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
             f
         };
         if rng.chance(40) {
-            entry.push(F::plain("kind", Ty::Shade, true));
+            let ty = if rng.chance(40) {
+                Ty::Choice {
+                    states: true,
+                    list: false,
+                    nullable: false,
+                }
+            } else {
+                Ty::Shade
+            };
+            entry.push(F::plain("kind", ty, true));
         }
         entry.push(key);
-        entry.push(text_field(rng, "note".into(), 30));
+        entry.push(if rng.chance(25) {
+            format_field(rng, "note".into())
+        } else {
+            text_field(rng, "note".into(), 30)
+        });
         doc.push(F {
             items: rng.chance(70).then(|| 2 + rng.below(4)),
             unique: rng.chance(70).then(|| (rng.chance(50), rng.chance(50))),
@@ -386,7 +399,15 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
     let mut meta = Vec::new();
     if rng.chance(40) {
         for j in 0..1 + rng.below(2) {
-            meta.push(text_field(rng, format!("m{j}"), 50));
+            let key = format!("m{j}");
+            meta.push(if rng.chance(30) {
+                format_field(rng, key)
+            } else {
+                text_field(rng, key, 50)
+            });
+        }
+        if rng.chance(30) {
+            meta.extend(conditional_fields(rng));
         }
         doc.push(F::plain("meta", Ty::Meta, true));
     }
@@ -401,9 +422,7 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
 
 impl RandomSpec {
     fn uses_shade(&self) -> bool {
-        self.doc
-            .iter()
-            .chain(&self.entry)
+        self.all()
             .any(|f| matches!(f.ty, Ty::Shade | Ty::Choice { states: false, .. }))
     }
 
@@ -415,7 +434,16 @@ impl RandomSpec {
     /// The spec-format features this spec uses, to show the generator reaches each.
     fn features(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        for f in self.all() {
+        for (table, f) in [&self.doc, &self.entry, &self.meta]
+            .into_iter()
+            .flat_map(|t| t.iter().map(move |f| (t, f)))
+        {
+            if !std::ptr::eq(table, &self.doc) && matches!(f.ty, Ty::Format { .. }) {
+                out.insert("nested format".into());
+            }
+            if std::ptr::eq(table, &self.entry) && matches!(f.ty, Ty::Choice { .. }) {
+                out.insert("states in a list of objects".into());
+            }
             match &f.ty {
                 Ty::Format { kind, list } => {
                     out.insert(format!("format {}", FORMATS[*kind]));
@@ -470,7 +498,10 @@ impl RandomSpec {
                 _ => {}
             }
             if let Some((key, _)) = &f.when {
-                let sibling = self.all().find(|s| &s.key == key).expect("a sibling");
+                let sibling = table.iter().find(|s| &s.key == key).expect("a sibling");
+                if std::ptr::eq(table, &self.meta) {
+                    out.insert("nested required_if".into());
+                }
                 let kind = match sibling.ty {
                     Ty::Bool => "bool",
                     Ty::Shade => "enum",
