@@ -130,6 +130,8 @@ struct F {
     /// ``if `sibling` is `value` ``: required while the sibling (a bool, text or enum field
     /// of the same table) holds this JSON value.
     when: Option<(String, Value)>,
+    /// `— (default "V")` on an optional text field (no `?` then).
+    default: Option<&'static str>,
 }
 
 impl F {
@@ -145,6 +147,7 @@ impl F {
             min_chars: None,
             min_items: None,
             when: None,
+            default: None,
         }
     }
 }
@@ -179,6 +182,7 @@ fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
         min_chars: rng.chance(30).then(|| 1 + rng.below(min)),
         min_items: None,
         when: None,
+        default: None,
     }
 }
 
@@ -225,7 +229,7 @@ fn ranged_field(rng: &mut Rng, key: String) -> F {
 }
 
 /// A format field (`date`, `uri?`, `email[]`, ...), maybe capped or with a minimum length
-/// (the samples the corpus writes are 10 to 21 chars long).
+/// (the example's values are 9 to 20 chars long, the corpus's samples 10 to 21).
 fn format_field(rng: &mut Rng, key: String) -> F {
     let list = rng.chance(30);
     let mut f = F::plain(
@@ -237,7 +241,7 @@ fn format_field(rng: &mut Rng, key: String) -> F {
         !list && rng.chance(50),
     );
     f.chars = rng.chance(30).then(|| 21 + rng.below(6));
-    f.min_chars = rng.chance(20).then(|| 1 + rng.below(10));
+    f.min_chars = rng.chance(20).then(|| 1 + rng.below(9));
     if list {
         f.items = rng.chance(50).then(|| 2 + rng.below(3));
     }
@@ -279,15 +283,18 @@ fn conditional_fields(rng: &mut Rng) -> [F; 2] {
                 .chance(30)
                 .then(|| rng.below(PATTERNS.len() as u64) as usize);
             let non_blank = pattern.is_none() && rng.chance(50);
-            let when = match pattern {
+            let mut pick = || match pattern {
                 Some(p) => PATTERNS[p].1,
                 None if rng.chance(50) => "x",
                 None => "shell",
             };
-            (
-                F::plain("c_kind", Ty::Text { non_blank, pattern }, true),
-                json!(when),
-            )
+            let (when, default) = (pick(), pick());
+            let mut sibling = F::plain("c_kind", Ty::Text { non_blank, pattern }, true);
+            if rng.chance(40) {
+                sibling.required = false;
+                sibling.default = Some(default);
+            }
+            (sibling, json!(when))
         }
         _ => (
             F::plain("c_tone", Ty::Shade, rng.chance(50)),
@@ -305,7 +312,17 @@ fn conditional_fields(rng: &mut Rng) -> [F; 2] {
             list: false,
         },
     };
+    // Text keeps its caps: a probe of them must not blank it while the condition holds.
+    let shortest = match ty {
+        Ty::Text { .. } => Some(1),
+        Ty::Format { .. } => Some(21),
+        _ => None,
+    };
     let mut f = F::plain("c_val", ty, false);
+    if let Some(n) = shortest {
+        f.chars = rng.chance(30).then(|| n + rng.below(6));
+        f.min_chars = rng.chance(30).then_some(1);
+    }
     f.when = Some((sibling.key.clone(), when));
     [sibling, f]
 }
@@ -593,7 +610,20 @@ impl RandomSpec {
         )
         .unwrap();
         for f in fields {
+            let stated = f.default.map(|d| format!("— (default {})", json!(d)));
             let (ty, req) = match &f.ty {
+                Ty::Text {
+                    non_blank, pattern, ..
+                } if stated.is_some() => (
+                    match pattern {
+                        Some(p) => {
+                            format!("string matching `{}`", PATTERNS[*p].0.replace('|', "\\|"))
+                        }
+                        None if *non_blank => "non-blank string".into(),
+                        None => "string".into(),
+                    },
+                    stated.as_deref().unwrap(),
+                ),
                 Ty::Text {
                     pattern: Some(p), ..
                 } => (
@@ -946,6 +976,7 @@ impl RandomSpec {
                     || x.as_array().is_some_and(Vec::is_empty)
                     || matches!(f.ty, Ty::Shade) && x == "dark"
                     || matches!(f.ty, Ty::Bool) && x == false
+                    || f.default.is_some_and(|d| x == d)
                     || matches!(
                         f.ty,
                         Ty::Choice {
@@ -1005,7 +1036,8 @@ impl RandomSpec {
                             | Ty::Ranged { list: false, .. }
                             | Ty::Format { list: false, .. }
                             | Ty::Choice { nullable: true, .. }
-                    ) && !f.required => {}
+                    ) && !f.required
+                        && f.default.is_none() => {}
                 Some(x) => self.field(f, x, &path, out)?,
             }
             // Given: present, not `null`, and (text) not blank.
@@ -1028,6 +1060,7 @@ impl RandomSpec {
         let sibling = fields.iter().find(|s| &s.key == key).expect("a sibling");
         let default = match sibling.ty {
             _ if sibling.required => None,
+            _ if sibling.default.is_some() => sibling.default.map(|d| json!(d)),
             Ty::Bool => Some(json!(false)),
             Ty::Shade => Some(json!("dark")),
             _ => None,
@@ -1438,7 +1471,7 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
     for kind in ["bool", "text", "enum"] {
         wanted.push(format!("required_if on {kind}"));
     }
-    wanted.extend(["bool", "enum"].map(|k| format!("required_if on {k} with a default")));
+    wanted.extend(["bool", "text", "enum"].map(|k| format!("required_if on {k} with a default")));
     for feature in &wanted {
         assert!(
             features.get(feature).is_some_and(|&n| n >= 3),
