@@ -1,13 +1,32 @@
 //! Property: the conformance corpus is true for every spec, not only the bundled ones.
 //!
-//! A seeded generator writes small random but valid specs (`.md` + `.toml`): patterned,
-//! capped and non-blank text (with minimum lengths), enums, integers (bounded `int32`/`uint32` values, nullable or
-//! in lists), lists of text with item caps and `[[unique]]`,
-//! lists of objects unique by a key (text, patterned or enum), a nested object. For every
-//! case of every spec's generated corpus:
+//! A seeded generator writes small random but valid specs (`.md` + `.toml`) that use:
+//! - text: plain, `non-blank`, `string? matching` / `string matching` (portable patterns),
+//!   with char caps and `at least N chars` minimums; lists of text with item caps,
+//!   `at least N items` minimums and `[[unique]]` (with or without `ignore_case` / `trim`);
+//! - formats `date-time`, `date`, `uri`, `email`: plain, nullable (`?`) and in lists (`[]`),
+//!   with char caps and minimums, at the root and in the nested object and list of objects;
+//! - enums: a field (required or `— (default dark)`), a list of enum values (`shade[]`,
+//!   maybe `[[unique]]`, compared as spelled);
+//! - a states table with its transitions, used as a field type: `phase`, `— (default new)`,
+//!   `phase?`, `phase[]` (maybe `[[unique]]`), and as the kind of the list's objects;
+//! - integers: `uint32`, `bool`, and ranges on `int32` / `uint32` / `int64` / `uint64`
+//!   (one end open or both closed, bounds beyond 2^53 and at the 64-bit limits), plain,
+//!   nullable or in lists;
+//! - `required_if`: a `string?`, `uint32?` or format `?` field required while a sibling
+//!   holds a value, the sibling a `bool` (required or `— (default false)`), text (plain,
+//!   non-blank or patterned; required or with a stated default) or an enum (required or
+//!   with a default), at the root and in the nested object;
+//! - a list of objects unique by a key (text, patterned or enum), a nested object, and a
+//!   document byte cap.
+//!
+//! The test counts the specs using each feature and fails when one is reached by fewer than
+//! three (it prints the counts with the number of specs and cases). For every case of
+//! every spec's generated corpus:
 //! - the verdict and the `(code, path)` list equal what this file's own reading of the
 //!   generated spec says (an oracle written from the spec's rules, not from the model), and
-//! - on a schema-expressible case, the emitted JSON Schema (Rust `jsonschema`) agrees;
+//! - on a schema-expressible case, the emitted JSON Schema (Rust `jsonschema`, formats
+//!   asserted as Python jsonschema's format checker and ajv-formats assert them) agrees;
 //! - the interpreter ([`Validator`], the spec's validator read from its model at run time)
 //!   agrees: the same verdict and the same `(code, path)` list.
 //!
