@@ -289,8 +289,8 @@ fn choice_field(rng: &mut Rng, key: String) -> F {
 }
 
 /// A conditional field (`string?`, `uint32?` or a format `?`) and the sibling it depends
-/// on: a bool (required, or `— (default false)`), text (plain, non-blank or patterned) or an
-/// enum (required, or `— (default dark)`).
+/// on: a bool (required, or `— (default false)`), text (plain, non-blank or patterned;
+/// required, or with a stated default) or an enum (required, or `— (default dark)`).
 fn conditional_fields(rng: &mut Rng) -> [F; 2] {
     let (sibling, when) = match rng.below(3) {
         0 => (
