@@ -13,8 +13,8 @@
 //! - integers: `uint32`, `bool`, and ranges on `int32` / `uint32` / `int64` / `uint64`
 //!   (one end open or both closed, bounds beyond 2^53 and at the 64-bit limits), plain,
 //!   nullable or in lists;
-//! - `required_if`: a `string?`, `uint32?` or format `?` field required while a sibling
-//!   holds a value, the sibling a `bool` (required or `— (default false)`), text (plain,
+//! - `required_if`: a `string?`, `uint32?`, ranged integer `?`, `phase?` or format `?`
+//!   field required while a sibling holds a value, the sibling a `bool` (required or `— (default false)`), text (plain,
 //!   non-blank or patterned; required or with a stated default) or an enum (required or
 //!   with a default), at the root and in the nested object;
 //! - a list of objects unique by a key (text, patterned or enum), a nested object, and a
@@ -288,9 +288,10 @@ fn choice_field(rng: &mut Rng, key: String) -> F {
     f
 }
 
-/// A conditional field (`string?`, `uint32?` or a format `?`) and the sibling it depends
-/// on: a bool (required, or `— (default false)`), text (plain, non-blank or patterned;
-/// required, or with a stated default) or an enum (required, or `— (default dark)`).
+/// A conditional field (`string?`, `uint32?`, a ranged `int64? A..=B`, `phase?` or a format
+/// `?`) and the sibling it depends on: a bool (required, or `— (default false)`), text
+/// (plain, non-blank or patterned; required, or with a stated default) or an enum
+/// (required, or `— (default dark)`).
 fn conditional_fields(rng: &mut Rng) -> [F; 2] {
     let (sibling, when) = match rng.below(3) {
         0 => (
@@ -320,12 +321,24 @@ fn conditional_fields(rng: &mut Rng) -> [F; 2] {
             json!(SHADES[rng.below(SHADES.len() as u64) as usize]),
         ),
     };
-    let ty = match rng.below(3) {
+    let ty = match rng.below(5) {
         0 => Ty::Text {
             non_blank: false,
             pattern: None,
         },
         1 => Ty::U32,
+        2 => Ty::Choice {
+            states: true,
+            list: false,
+            nullable: true,
+        },
+        3 => {
+            let mut ranged = ranged_field(rng, String::new()).ty;
+            if let Ty::Ranged { list, .. } = &mut ranged {
+                *list = false;
+            }
+            ranged
+        }
         _ => Ty::Format {
             kind: rng.below(FORMATS.len() as u64) as usize,
             list: false,
