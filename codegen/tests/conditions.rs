@@ -108,3 +108,80 @@ fn a_condition_needs_a_plain_sibling_and_a_value_it_can_hold() {
         ["spec/jobs.md:10:27: error: `note` is not a plain enum, bool or text field (its type is `string?`)"]
     );
 }
+
+/// A sibling whose Type cell is broken is reported there, once: the condition naming it
+/// stays silent (rules on a broken row say nothing more).
+#[test]
+fn a_condition_on_a_broken_sibling_adds_no_second_error() {
+    let broken = MD.replace("| `retry` | bool |", "| `retry` | bol |");
+    assert_eq!(
+        common::error_lines("jobs", &broken, TOML),
+        ["spec/jobs.md:8:13: error: unknown type `bol` in `bol`"]
+    );
+}
+
+/// The byte cap's padding never blanks a conditional field while its condition holds:
+/// blank text counts as missing there (`required_if`), so `script` = `""` at N-1 bytes is
+/// no valid document and has no such case.
+#[test]
+fn byte_cap_padding_keeps_a_conditional_field_given() {
+    let md = "# Jobs v1
+
+## Fields of a `job`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `script` | string? | if `kind` is `shell` | The script a shell job runs. |
+| `kind` | string | ✔ | What runs. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| The job, compact JSON | 29 bytes | JOB_MAX_BYTES |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_job` | Not the shape. |
+| `missing` | A required field is absent. |
+| `too_big` | Over the byte cap. |
+
+```json valid
+{\"script\": \"x\", \"kind\": \"shell\"}
+```
+";
+    let toml = format!(
+        "{TOML}max_bytes = \"too_big\"\n\n[caps.JOB_MAX_BYTES]\nrule = \"document_bytes\"\n"
+    );
+    let files = common::generated("jobs", md, &toml).unwrap_or_else(|d| panic!("{d}"));
+    let corpus: Value = serde_json::from_str(&files["corpus/jobs/cases.json"]).unwrap();
+    let byte_cases: Vec<(&Value, &Value)> = corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["id"].as_str().unwrap().starts_with("max_bytes."))
+        .map(|c| (&c["id"], &c["document"]))
+        .collect();
+    assert_eq!(
+        byte_cases,
+        [
+            (
+                &json!("max_bytes.ascii.n"),
+                &json!({"script": "a", "kind": "shell"})
+            ),
+            (
+                &json!("max_bytes.ascii.n+1"),
+                &json!({"script": "aa", "kind": "shell"})
+            ),
+        ]
+    );
+    assert!(
+        corpus["notes"].as_array().unwrap().contains(&json!(
+            "max_bytes: no value of `script` keeps its rules and gives ascii n-1"
+        )),
+        "{:#}",
+        corpus["notes"]
+    );
+}

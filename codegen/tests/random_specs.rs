@@ -1,13 +1,32 @@
 //! Property: the conformance corpus is true for every spec, not only the bundled ones.
 //!
-//! A seeded generator writes small random but valid specs (`.md` + `.toml`): patterned,
-//! capped and non-blank text (with minimum lengths), enums, integers (bounded `int32`/`uint32` values, nullable or
-//! in lists), lists of text with item caps and `[[unique]]`,
-//! lists of objects unique by a key (text, patterned or enum), a nested object. For every
-//! case of every spec's generated corpus:
+//! A seeded generator writes small random but valid specs (`.md` + `.toml`) that use:
+//! - text: plain, `non-blank`, `string? matching` / `string matching` (portable patterns),
+//!   with char caps and `at least N chars` minimums; lists of text with item caps,
+//!   `at least N items` minimums and `[[unique]]` (with or without `ignore_case` / `trim`);
+//! - formats `date-time`, `date`, `uri`, `email`: plain, nullable (`?`) and in lists (`[]`),
+//!   with char caps and minimums, at the root and in the nested object and list of objects;
+//! - enums: a field (required or `— (default dark)`), a list of enum values (`shade[]`,
+//!   maybe `[[unique]]`, compared as spelled);
+//! - a states table with its transitions, used as a field type: `phase`, `— (default new)`,
+//!   `phase?`, `phase[]` (maybe `[[unique]]`), and as the kind of the list's objects;
+//! - integers: `uint32`, `bool`, and ranges on `int32` / `uint32` / `int64` / `uint64`
+//!   (one end open or both closed, bounds beyond 2^53 and at the 64-bit limits), plain,
+//!   nullable or in lists;
+//! - `required_if`: a `string?`, `uint32?`, ranged integer `?`, `phase?` or format `?`
+//!   field required while a sibling holds a value, the sibling a `bool` (required or `— (default false)`), text (plain,
+//!   non-blank or patterned; required or with a stated default) or an enum (required or
+//!   with a default), at the root and in the nested object;
+//! - a list of objects unique by a key (text, patterned or enum), a nested object, and a
+//!   document byte cap.
+//!
+//! The test counts the specs using each feature and fails when one is reached by fewer than
+//! three (it prints the counts with the number of specs and cases). For every case of
+//! every spec's generated corpus:
 //! - the verdict and the `(code, path)` list equal what this file's own reading of the
 //!   generated spec says (an oracle written from the spec's rules, not from the model), and
-//! - on a schema-expressible case, the emitted JSON Schema (Rust `jsonschema`) agrees;
+//! - on a schema-expressible case, the emitted JSON Schema (Rust `jsonschema`, formats
+//!   asserted as Python jsonschema's format checker and ajv-formats assert them) agrees;
 //! - the interpreter ([`Validator`], the spec's validator read from its model at run time)
 //!   agrees: the same verdict and the same `(code, path)` list.
 //!
@@ -44,6 +63,15 @@ const PATTERNS: &[(&str, &str)] = &[
 
 const SHADES: &[&str] = &["dark", "light", "dim"];
 
+/// The states of the `phase` machine; `done` is terminal, `new` the default.
+const PHASES: &[&str] = &["new", "active", "done"];
+
+/// The format types, as spelled in a Type cell.
+const FORMATS: &[&str] = &["date-time", "date", "uri", "email"];
+
+/// 2^53: beyond it JavaScript reads a JSON integer as a neighbouring double.
+const SAFE: i128 = 1 << 53;
+
 /// splitmix64.
 struct Rng(u64);
 
@@ -72,13 +100,26 @@ enum Ty {
     },
     Shade,
     U32,
-    /// `int32 A..=B` / `uint32 A..` / `int32? ..=B` / `int32[] A..=B`: a bounded integer
-    /// (`signed` picks the width), maybe nullable, maybe a list.
+    /// `int32 A..=B` / `uint32 A..` / `int64? ..=B` / `uint64[] A..=B`: a bounded integer
+    /// (`signed` and `wide` pick the width), maybe nullable, maybe a list.
     Ranged {
         signed: bool,
-        min: Option<i64>,
-        max: Option<i64>,
+        wide: bool,
+        min: Option<i128>,
+        max: Option<i128>,
         list: bool,
+    },
+    /// `date-time` / `date` / `uri` / `email` (`FORMATS[kind]`): plain, `?` or `[]`.
+    Format {
+        kind: usize,
+        list: bool,
+    },
+    /// A list of enum values (`shade[]`), or a field typed by the `phase` states table:
+    /// `phase` (required, or `— (default new)`), `phase?`, `phase[]`.
+    Choice {
+        states: bool,
+        list: bool,
+        nullable: bool,
     },
     Bool,
     /// `string[]` / `non-blank string[]` / `string[] matching`.
@@ -105,6 +146,29 @@ struct F {
     min_chars: Option<u64>,
     /// `at least N items` (required lists only: an optional one reads as `[]`).
     min_items: Option<u64>,
+    /// ``if `sibling` is `value` ``: required while the sibling (a bool, text or enum field
+    /// of the same table) holds this JSON value.
+    when: Option<(String, Value)>,
+    /// `— (default "V")` on an optional text field (no `?` then).
+    default: Option<&'static str>,
+}
+
+impl F {
+    /// A field with no cap, minimum, uniqueness or condition.
+    fn plain(key: impl Into<String>, ty: Ty, required: bool) -> F {
+        F {
+            key: key.into(),
+            ty,
+            required,
+            chars: None,
+            items: None,
+            unique: None,
+            min_chars: None,
+            min_items: None,
+            when: None,
+            default: None,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -136,68 +200,176 @@ fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
         // At most the example value's length.
         min_chars: rng.chance(30).then(|| 1 + rng.below(min)),
         min_items: None,
+        when: None,
+        default: None,
     }
 }
 
-/// A bounded integer field: one end or both, within the width, maybe below zero.
+/// A bounded integer field: one end or both, within the width, maybe below zero; a 64-bit
+/// one may have an end beyond 2^53 (and the document still has a value within it).
 fn ranged_field(rng: &mut Rng, key: String) -> F {
     let signed = rng.chance(50);
-    let lo: i64 = if signed {
-        -(rng.below(20) as i64)
-    } else {
-        rng.below(5) as i64
+    let wide = rng.chance(40);
+    let lo: i128 = match (signed, wide && rng.chance(40)) {
+        (true, true) => {
+            [-SAFE - 1 - rng.below(3) as i128, i128::from(i64::MIN)][rng.below(2) as usize]
+        }
+        (true, false) => -(rng.below(20) as i128),
+        (false, _) => rng.below(5) as i128,
     };
-    let hi = lo + rng.below(30) as i64;
+    let hi = if lo < -SAFE || wide && rng.chance(40) {
+        let top = if signed {
+            i128::from(i64::MAX)
+        } else {
+            i128::from(u64::MAX)
+        };
+        [SAFE + 1 + rng.below(3) as i128, top - rng.below(2) as i128][rng.below(2) as usize]
+    } else {
+        lo + rng.below(30) as i128
+    };
     let (min, max) = match rng.below(4) {
-        0 => (Some(lo), None),
+        // A lower end far below zero keeps its upper end: the example needs a small value.
+        0 if lo >= -SAFE => (Some(lo), None),
         1 => (None, Some(hi)),
         _ => (Some(lo), Some(hi)),
     };
     let list = rng.chance(30);
-    F {
+    F::plain(
         key,
-        ty: Ty::Ranged {
+        Ty::Ranged {
             signed,
+            wide,
             min,
             max,
             list,
         },
-        required: !list && rng.chance(60),
-        chars: None,
-        items: None,
-        unique: None,
-        min_chars: None,
-        min_items: None,
+        !list && rng.chance(60),
+    )
+}
+
+/// A format field (`date`, `uri?`, `email[]`, ...), maybe capped or with a minimum length
+/// (the example's values are 9 to 20 chars long, the corpus's samples 10 to 21).
+fn format_field(rng: &mut Rng, key: String) -> F {
+    let list = rng.chance(30);
+    let mut f = F::plain(
+        key,
+        Ty::Format {
+            kind: rng.below(FORMATS.len() as u64) as usize,
+            list,
+        },
+        !list && rng.chance(50),
+    );
+    f.chars = rng.chance(30).then(|| 21 + rng.below(6));
+    f.min_chars = rng.chance(20).then(|| 1 + rng.below(9));
+    if list {
+        f.items = rng.chance(50).then(|| 2 + rng.below(3));
     }
+    f
+}
+
+/// A list of enum values or a states-typed field, lists maybe unique (compared as spelled).
+fn choice_field(rng: &mut Rng, key: String) -> F {
+    let states = rng.chance(60);
+    let list = !states || rng.chance(40);
+    let nullable = !list && rng.chance(40);
+    let mut f = F::plain(
+        key,
+        Ty::Choice {
+            states,
+            list,
+            nullable,
+        },
+        !list && !nullable && rng.chance(50),
+    );
+    if list {
+        f.items = rng.chance(40).then(|| 2 + rng.below(3));
+        f.unique = rng.chance(60).then_some((false, false));
+    }
+    f
+}
+
+/// A conditional field (`string?`, `uint32?`, a ranged `int64? A..=B`, `phase?` or a format
+/// `?`) and the sibling it depends on: a bool (required, or `— (default false)`), text
+/// (plain, non-blank or patterned; required, or with a stated default) or an enum
+/// (required, or `— (default dark)`).
+fn conditional_fields(rng: &mut Rng) -> [F; 2] {
+    let (sibling, when) = match rng.below(3) {
+        0 => (
+            F::plain("c_on", Ty::Bool, rng.chance(50)),
+            json!(rng.chance(50)),
+        ),
+        1 => {
+            let pattern = rng
+                .chance(30)
+                .then(|| rng.below(PATTERNS.len() as u64) as usize);
+            let non_blank = pattern.is_none() && rng.chance(50);
+            let mut pick = || match pattern {
+                Some(p) => PATTERNS[p].1,
+                None if rng.chance(50) => "x",
+                None => "shell",
+            };
+            let (when, default) = (pick(), pick());
+            let mut sibling = F::plain("c_kind", Ty::Text { non_blank, pattern }, true);
+            if rng.chance(40) {
+                sibling.required = false;
+                sibling.default = Some(default);
+            }
+            (sibling, json!(when))
+        }
+        _ => (
+            F::plain("c_tone", Ty::Shade, rng.chance(50)),
+            json!(SHADES[rng.below(SHADES.len() as u64) as usize]),
+        ),
+    };
+    let ty = match rng.below(5) {
+        0 => Ty::Text {
+            non_blank: false,
+            pattern: None,
+        },
+        1 => Ty::U32,
+        2 => Ty::Choice {
+            states: true,
+            list: false,
+            nullable: true,
+        },
+        3 => {
+            let mut ranged = ranged_field(rng, String::new()).ty;
+            if let Ty::Ranged { list, .. } = &mut ranged {
+                *list = false;
+            }
+            ranged
+        }
+        _ => Ty::Format {
+            kind: rng.below(FORMATS.len() as u64) as usize,
+            list: false,
+        },
+    };
+    // Text keeps its caps: a probe of them must not blank it while the condition holds.
+    let shortest = match ty {
+        Ty::Text { .. } => Some(1),
+        Ty::Format { .. } => Some(21),
+        _ => None,
+    };
+    let mut f = F::plain("c_val", ty, false);
+    if let Some(n) = shortest {
+        f.chars = rng.chance(30).then(|| n + rng.below(6));
+        f.min_chars = rng.chance(30).then_some(1);
+    }
+    f.when = Some((sibling.key.clone(), when));
+    [sibling, f]
 }
 
 fn random_spec(rng: &mut Rng) -> RandomSpec {
     let mut doc = vec![text_field(rng, "id".into(), 100)];
     for j in 0..1 + rng.below(5) {
         let key = format!("f{j}");
-        let f = match rng.below(7) {
+        let f = match rng.below(10) {
             0 | 1 => text_field(rng, key, 50),
             6 => ranged_field(rng, key),
-            2 => F {
-                key,
-                ty: Ty::Shade,
-                required: rng.chance(50),
-                chars: None,
-                items: None,
-                unique: None,
-                min_chars: None,
-                min_items: None,
-            },
-            3 => F {
-                key,
-                ty: if rng.chance(50) { Ty::U32 } else { Ty::Bool },
-                required: true,
-                chars: None,
-                items: None,
-                unique: None,
-                min_chars: None,
-                min_items: None,
-            },
+            7 => format_field(rng, key),
+            8 => choice_field(rng, key),
+            2 => F::plain(key, Ty::Shade, rng.chance(50)),
+            3 => F::plain(key, if rng.chance(50) { Ty::U32 } else { Ty::Bool }, true),
             _ => {
                 // The example list has two items of one char each, or (patterned) one
                 // item, the pattern's example value.
@@ -208,21 +380,26 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
                 let most = if pattern.is_some() { 1 } else { 2 };
                 let min_items = rng.chance(30).then(|| 1 + rng.below(most));
                 F {
-                    key,
-                    ty: Ty::TextList {
-                        non_blank: pattern.is_none() && rng.chance(50),
-                        pattern,
-                    },
-                    required: min_items.is_some(),
                     chars: rng.chance(60).then(|| len + rng.below(6)),
                     items: rng.chance(70).then(|| 2 + rng.below(4)),
                     unique: rng.chance(50).then(|| (rng.chance(50), rng.chance(50))),
                     min_chars: rng.chance(30).then(|| 1 + rng.below(len)),
                     min_items,
+                    ..F::plain(
+                        key,
+                        Ty::TextList {
+                            non_blank: pattern.is_none() && rng.chance(50),
+                            pattern,
+                        },
+                        min_items.is_some(),
+                    )
                 }
             }
         };
         doc.push(f);
+    }
+    if rng.chance(45) {
+        doc.extend(conditional_fields(rng));
     }
     let mut entry = Vec::new();
     let mut entry_key = None;
@@ -242,28 +419,27 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
             f
         };
         if rng.chance(40) {
-            entry.push(F {
-                key: "kind".into(),
-                ty: Ty::Shade,
-                required: true,
-                chars: None,
-                items: None,
-                unique: None,
-                min_chars: None,
-                min_items: None,
-            });
+            let ty = if rng.chance(40) {
+                Ty::Choice {
+                    states: true,
+                    list: false,
+                    nullable: false,
+                }
+            } else {
+                Ty::Shade
+            };
+            entry.push(F::plain("kind", ty, true));
         }
         entry.push(key);
-        entry.push(text_field(rng, "note".into(), 30));
+        entry.push(if rng.chance(25) {
+            format_field(rng, "note".into())
+        } else {
+            text_field(rng, "note".into(), 30)
+        });
         doc.push(F {
-            key: "entries".into(),
-            ty: Ty::Entries,
-            required: false,
-            chars: None,
             items: rng.chance(70).then(|| 2 + rng.below(4)),
             unique: rng.chance(70).then(|| (rng.chance(50), rng.chance(50))),
-            min_chars: None,
-            min_items: None,
+            ..F::plain("entries", Ty::Entries, false)
         });
         if doc.last().unwrap().unique.is_some() {
             entry_key = Some("name".to_owned());
@@ -272,18 +448,17 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
     let mut meta = Vec::new();
     if rng.chance(40) {
         for j in 0..1 + rng.below(2) {
-            meta.push(text_field(rng, format!("m{j}"), 50));
+            let key = format!("m{j}");
+            meta.push(if rng.chance(30) {
+                format_field(rng, key)
+            } else {
+                text_field(rng, key, 50)
+            });
         }
-        doc.push(F {
-            key: "meta".into(),
-            ty: Ty::Meta,
-            required: true,
-            chars: None,
-            items: None,
-            unique: None,
-            min_chars: None,
-            min_items: None,
-        });
+        if rng.chance(30) {
+            meta.extend(conditional_fields(rng));
+        }
+        doc.push(F::plain("meta", Ty::Meta, true));
     }
     RandomSpec {
         doc,
@@ -296,10 +471,106 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
 
 impl RandomSpec {
     fn uses_shade(&self) -> bool {
-        self.doc
-            .iter()
-            .chain(&self.entry)
-            .any(|f| matches!(f.ty, Ty::Shade))
+        self.all()
+            .any(|f| matches!(f.ty, Ty::Shade | Ty::Choice { states: false, .. }))
+    }
+
+    fn uses_phase(&self) -> bool {
+        self.all()
+            .any(|f| matches!(f.ty, Ty::Choice { states: true, .. }))
+    }
+
+    /// The spec-format features this spec uses, to show the generator reaches each.
+    fn features(&self) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        for (table, f) in [&self.doc, &self.entry, &self.meta]
+            .into_iter()
+            .flat_map(|t| t.iter().map(move |f| (t, f)))
+        {
+            if !std::ptr::eq(table, &self.doc) && matches!(f.ty, Ty::Format { .. }) {
+                out.insert("nested format".into());
+            }
+            if std::ptr::eq(table, &self.entry) && matches!(f.ty, Ty::Choice { .. }) {
+                out.insert("states in a list of objects".into());
+            }
+            match &f.ty {
+                Ty::Format { kind, list } => {
+                    out.insert(format!("format {}", FORMATS[*kind]));
+                    out.insert(
+                        if *list {
+                            "format[]"
+                        } else if f.required {
+                            "format"
+                        } else {
+                            "format?"
+                        }
+                        .into(),
+                    );
+                }
+                Ty::Choice {
+                    states,
+                    list,
+                    nullable,
+                } => {
+                    let name = if *states { "states" } else { "enum" };
+                    let shape = match (list, nullable, f.required) {
+                        (true, ..) if f.unique.is_some() => "[] unique",
+                        (true, ..) => "[]",
+                        (_, true, _) => "?",
+                        (_, _, true) => "",
+                        _ => " (default)",
+                    };
+                    out.insert(format!("{name}{shape}"));
+                }
+                Ty::Ranged {
+                    signed,
+                    wide: true,
+                    min,
+                    max,
+                    ..
+                } => {
+                    out.insert(
+                        if *signed {
+                            "int64 range"
+                        } else {
+                            "uint64 range"
+                        }
+                        .into(),
+                    );
+                    if min.iter().chain(max).any(|n| n.abs() > SAFE) {
+                        out.insert("range bound beyond 2^53".into());
+                    }
+                    if max.is_none() {
+                        out.insert("64-bit range open above".into());
+                    }
+                }
+                _ => {}
+            }
+            if let Some((key, _)) = &f.when {
+                let sibling = table.iter().find(|s| &s.key == key).expect("a sibling");
+                if std::ptr::eq(table, &self.meta) {
+                    out.insert("nested required_if".into());
+                }
+                let kind = match sibling.ty {
+                    Ty::Bool => "bool",
+                    Ty::Shade => "enum",
+                    _ => "text",
+                };
+                let default = if sibling.required {
+                    ""
+                } else {
+                    " with a default"
+                };
+                out.insert(format!("required_if on {kind}{default}"));
+            }
+            if f.min_chars.is_some() {
+                out.insert("at least N chars".into());
+            }
+            if f.min_items.is_some() {
+                out.insert("at least N items".into());
+            }
+        }
+        out
     }
 
     fn all(&self) -> impl Iterator<Item = &F> {
@@ -332,7 +603,13 @@ impl RandomSpec {
                 Ty::Ranged { .. } => {
                     c.insert("out_of_range");
                 }
+                Ty::Format { .. } => {
+                    c.insert("bad_format");
+                }
                 _ => {}
+            }
+            if f.when.is_some() {
+                c.insert("needed");
             }
             if f.chars.is_some() {
                 c.insert("too_long");
@@ -365,7 +642,20 @@ impl RandomSpec {
         )
         .unwrap();
         for f in fields {
+            let stated = f.default.map(|d| format!("— (default {})", json!(d)));
             let (ty, req) = match &f.ty {
+                Ty::Text {
+                    non_blank, pattern, ..
+                } if stated.is_some() => (
+                    match pattern {
+                        Some(p) => {
+                            format!("string matching `{}`", PATTERNS[*p].0.replace('|', "\\|"))
+                        }
+                        None if *non_blank => "non-blank string".into(),
+                        None => "string".into(),
+                    },
+                    stated.as_deref().unwrap(),
+                ),
                 Ty::Text {
                     pattern: Some(p), ..
                 } => (
@@ -383,9 +673,11 @@ impl RandomSpec {
                 Ty::Text { .. } => ("string?".into(), "—"),
                 Ty::Shade if f.required => ("shade".into(), "✔"),
                 Ty::Shade => ("shade".into(), "— (default dark)"),
-                Ty::U32 => ("uint32".into(), "✔"),
+                Ty::U32 if f.required => ("uint32".into(), "✔"),
+                Ty::U32 => ("uint32?".into(), "—"),
                 Ty::Ranged {
                     signed,
+                    wide,
                     min,
                     max,
                     list,
@@ -395,7 +687,12 @@ impl RandomSpec {
                         min.map_or(String::new(), |n| n.to_string()),
                         max.map_or(String::new(), |n| format!("={n}"))
                     );
-                    let width = if *signed { "int32" } else { "uint32" };
+                    let width = match (signed, wide) {
+                        (true, false) => "int32",
+                        (false, false) => "uint32",
+                        (true, true) => "int64",
+                        (false, true) => "uint64",
+                    };
                     let shape = if *list {
                         "[]"
                     } else if f.required {
@@ -408,7 +705,34 @@ impl RandomSpec {
                         if f.required { "✔" } else { "—" },
                     )
                 }
-                Ty::Bool => ("bool".into(), "✔"),
+                Ty::Bool if f.required => ("bool".into(), "✔"),
+                Ty::Bool => ("bool".into(), "— (default false)"),
+                Ty::Format { kind, list } => {
+                    let name = FORMATS[*kind];
+                    if *list {
+                        (format!("{name}[]"), "—")
+                    } else if f.required {
+                        (name.into(), "✔")
+                    } else {
+                        (format!("{name}?"), "—")
+                    }
+                }
+                Ty::Choice {
+                    states,
+                    list,
+                    nullable,
+                } => {
+                    let name = if *states { "phase" } else { "shade" };
+                    if *list {
+                        (format!("{name}[]"), "—")
+                    } else if *nullable {
+                        (format!("{name}?"), "—")
+                    } else if f.required {
+                        (name.into(), "✔")
+                    } else {
+                        (name.into(), "— (default new)")
+                    }
+                }
                 Ty::TextList {
                     pattern: Some(p), ..
                 } => (
@@ -421,6 +745,15 @@ impl RandomSpec {
                 Ty::TextList { .. } => ("string[]".into(), req(f)),
                 Ty::Entries => ("entry[]".into(), "—"),
                 Ty::Meta => ("meta".into(), "✔"),
+            };
+            let req = match &f.when {
+                Some((sibling, value)) => {
+                    let value = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), str::to_owned);
+                    format!("if `{sibling}` is `{value}`")
+                }
+                None => req.to_owned(),
             };
             writeln!(out, "| `{}` | {ty} | {req} | The {}. |", f.key, f.key).unwrap();
         }
@@ -443,6 +776,20 @@ impl RandomSpec {
             }
             md.push('\n');
         }
+        if self.uses_phase() {
+            md.push_str(
+                "## States of a `phase`\n\n| State | Terminal | Meaning |\n|---|---|---|\n",
+            );
+            for s in PHASES {
+                writeln!(
+                    md,
+                    "| `{s}` | {} | {s}. |",
+                    if *s == "done" { "yes" } else { "no" }
+                )
+                .unwrap();
+            }
+            md.push_str("\n### Transitions of a `phase`\n\n| From | To |\n|---|---|\n| `new` | `active` |\n| * | `done` |\n\n");
+        }
         md.push_str("## Caps\n\n| Cap | Value | Constant |\n|---|---|---|\n");
         for (prefix, fields) in [
             ("", &self.doc),
@@ -458,7 +805,9 @@ impl RandomSpec {
                     writeln!(md, "| `{prefix}{}` items | {n} | {upper}_MAX |", f.key).unwrap();
                 }
                 let path = match f.ty {
-                    Ty::TextList { .. } => format!("{prefix}{}[]", f.key),
+                    Ty::TextList { .. } | Ty::Format { list: true, .. } => {
+                        format!("{prefix}{}[]", f.key)
+                    }
                     _ => format!("{prefix}{}", f.key),
                 };
                 if let Some(n) = f.chars {
@@ -506,6 +855,8 @@ impl RandomSpec {
             ("min_chars", "too_short"),
             ("min_items", "too_few"),
             ("max_bytes", "too_big"),
+            ("format", "bad_format"),
+            ("required_if", "needed"),
         ] {
             if codes.contains(code) {
                 writeln!(t, "{rule} = \"{code}\"").unwrap();
@@ -521,9 +872,15 @@ impl RandomSpec {
                 } else {
                     ("dup_item", "")
                 };
+                // Enum values are compared as spelled: no fold to state.
+                let folds = if matches!(f.ty, Ty::Choice { .. }) {
+                    String::new()
+                } else {
+                    format!("ignore_case = {ignore_case}\ntrim = {trim}\n")
+                };
                 write!(
                     t,
-                    "\n[[unique]]\npath = \"{}\"\n{key}ignore_case = {ignore_case}\ntrim = {trim}\ncode = \"{code}\"\n",
+                    "\n[[unique]]\npath = \"{}\"\n{key}{folds}code = \"{code}\"\n",
                     f.key
                 )
                 .unwrap();
@@ -544,19 +901,42 @@ impl RandomSpec {
                 Ty::U32 => json!(rng.below(1000)),
                 Ty::Ranged {
                     signed,
+                    wide,
                     min,
                     max,
                     list,
                 } => {
-                    // An unsigned type has its own floor, 0, under an open lower end.
-                    let floor = if *signed { i64::MIN } else { 0 };
+                    // Values near zero (within 2^53 for JavaScript): every range has some.
+                    let (floor, _) = width(*signed, *wide);
                     let lo = min.unwrap_or(max.unwrap_or(0) - 3).max(floor);
                     let hi = max.unwrap_or(lo + 10);
-                    let n = lo + rng.below((hi - lo + 1) as u64) as i64;
+                    let from = 0.clamp(lo, hi);
+                    let n = from + rng.below(((hi - from).min(30) + 1) as u64) as i128;
                     if *list {
-                        json!([n, lo])
+                        json!([int(n), int(from)])
                     } else {
-                        json!(n)
+                        int(n)
+                    }
+                }
+                Ty::Format { kind, list } => {
+                    let one = |j: usize| match *kind {
+                        0 => format!("2024-01-{:02}T12:00:00Z", 1 + j),
+                        1 => format!("2024-02-{:02}", 1 + j),
+                        2 => format!("https://ex.com/{j}"),
+                        _ => format!("u{j}@ex.com"),
+                    };
+                    if *list {
+                        json!([one(i), one(i + 1)])
+                    } else {
+                        json!(one(i))
+                    }
+                }
+                Ty::Choice { states, list, .. } => {
+                    let values = if *states { PHASES } else { SHADES };
+                    if *list {
+                        json!([values[i % 3], values[(i + 1) % 3]])
+                    } else {
+                        json!(values[(i + 1) % 3])
                     }
                 }
                 Ty::Bool => json!(rng.chance(50)),
@@ -591,6 +971,12 @@ impl RandomSpec {
                     m.insert(f.key.clone(), value(s, f, rng, i));
                 }
             }
+            // A conditional field is there while its condition holds.
+            for f in fields {
+                if RandomSpec::condition_holds(fields, f, &m) && !m.contains_key(&f.key) {
+                    m.insert(f.key.clone(), value(s, f, rng, i));
+                }
+            }
             Value::Object(m)
         }
         object(self, &self.doc, rng, 0)
@@ -620,7 +1006,17 @@ impl RandomSpec {
                 let Some(x) = m.get(&f.key) else { continue };
                 let default = x.is_null()
                     || x.as_array().is_some_and(Vec::is_empty)
-                    || matches!(f.ty, Ty::Shade) && x == "dark";
+                    || matches!(f.ty, Ty::Shade) && x == "dark"
+                    || matches!(f.ty, Ty::Bool) && x == false
+                    || f.default.is_some_and(|d| x == d)
+                    || matches!(
+                        f.ty,
+                        Ty::Choice {
+                            list: false,
+                            nullable: false,
+                            ..
+                        }
+                    ) && x == "new";
                 if !f.required && default {
                     continue;
                 }
@@ -665,12 +1061,43 @@ impl RandomSpec {
                 None if f.required => return None,
                 None => {}
                 Some(Value::Null)
-                    if matches!(f.ty, Ty::Text { .. } | Ty::Ranged { list: false, .. })
-                        && !f.required => {}
+                    if matches!(
+                        f.ty,
+                        Ty::Text { .. }
+                            | Ty::U32
+                            | Ty::Ranged { list: false, .. }
+                            | Ty::Format { list: false, .. }
+                            | Ty::Choice { nullable: true, .. }
+                    ) && !f.required
+                        && f.default.is_none() => {}
                 Some(x) => self.field(f, x, &path, out)?,
+            }
+            // Given: present, not `null`, and (text) not blank.
+            let given = m
+                .get(&f.key)
+                .is_some_and(|x| !x.is_null() && x.as_str().is_none_or(|s| !s.trim().is_empty()));
+            if Self::condition_holds(fields, f, m) && !given {
+                out.push(("needed".into(), path));
             }
         }
         Some(())
+    }
+
+    /// Whether `f` has a condition and its sibling holds the value (an absent optional
+    /// sibling holds its default).
+    fn condition_holds(fields: &[F], f: &F, m: &serde_json::Map<String, Value>) -> bool {
+        let Some((key, when)) = &f.when else {
+            return false;
+        };
+        let sibling = fields.iter().find(|s| &s.key == key).expect("a sibling");
+        let default = match sibling.ty {
+            _ if sibling.required => None,
+            _ if sibling.default.is_some() => sibling.default.map(|d| json!(d)),
+            Ty::Bool => Some(json!(false)),
+            Ty::Shade => Some(json!("dark")),
+            _ => None,
+        };
+        m.get(key).cloned().or(default).as_ref() == Some(when)
     }
 
     fn field(&self, f: &F, v: &Value, path: &str, out: &mut Vec<(String, String)>) -> Option<()> {
@@ -684,18 +1111,18 @@ impl RandomSpec {
             Ty::U32 => (v.as_u64()? <= u64::from(u32::MAX)).then_some(())?,
             Ty::Ranged {
                 signed,
+                wide,
                 min,
                 max,
                 list,
             } => {
                 let one = |x: &Value| -> Option<bool> {
-                    let n = x.as_i64()?;
-                    let fits = if *signed {
-                        i32::try_from(n).is_ok()
-                    } else {
-                        u32::try_from(n).is_ok()
-                    };
-                    fits.then_some(())?;
+                    let n = x
+                        .as_i64()
+                        .map(i128::from)
+                        .or_else(|| x.as_u64().map(i128::from))?;
+                    let (lo, hi) = width(*signed, *wide);
+                    (lo..=hi).contains(&n).then_some(())?;
                     Some(min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m))
                 };
                 if *list {
@@ -706,6 +1133,48 @@ impl RandomSpec {
                     }
                 } else if !one(v)? {
                     push(out, "out_of_range", path.to_owned());
+                }
+            }
+            Ty::Format { kind, list } => {
+                let items: Vec<(String, &Value)> = if *list {
+                    let items = v.as_array()?;
+                    if f.items.is_some_and(|n| items.len() as u64 > n) {
+                        push(out, "too_many", path.to_owned());
+                    }
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, x)| (format!("{path}[{i}]"), x))
+                        .collect()
+                } else {
+                    vec![(path.to_owned(), v)]
+                };
+                for (at, x) in items {
+                    let s = x.as_str()?;
+                    text(f, false, None, s, &at, out);
+                    if !is_format(*kind, s) {
+                        push(out, "bad_format", at);
+                    }
+                }
+            }
+            Ty::Choice { states, list, .. } => {
+                let values = if *states { PHASES } else { SHADES };
+                if *list {
+                    let items = v.as_array()?;
+                    let spelled: Vec<&str> = items
+                        .iter()
+                        .map(|x| x.as_str().filter(|s| values.contains(s)))
+                        .collect::<Option<_>>()?;
+                    if f.items.is_some_and(|n| items.len() as u64 > n) {
+                        push(out, "too_many", path.to_owned());
+                    }
+                    if f.unique.is_some() {
+                        for i in repeats(spelled.iter().map(|s| (*s).to_owned()).collect()) {
+                            push(out, "dup_item", format!("{path}[{i}]"));
+                        }
+                    }
+                } else {
+                    values.contains(&v.as_str()?).then_some(())?;
                 }
             }
             Ty::Bool => {
@@ -777,6 +1246,95 @@ fn text(
     }
 }
 
+/// The bounds of an integer type: `int32`, `uint32`, `int64` or `uint64`.
+fn width(signed: bool, wide: bool) -> (i128, i128) {
+    match (signed, wide) {
+        (true, false) => (i32::MIN.into(), i32::MAX.into()),
+        (false, false) => (0, u32::MAX.into()),
+        (true, true) => (i64::MIN.into(), i64::MAX.into()),
+        (false, true) => (0, u64::MAX.into()),
+    }
+}
+
+/// An integer in range of `uint64` or `int64` as JSON.
+fn int(n: i128) -> Value {
+    match u64::try_from(n) {
+        Ok(n) => json!(n),
+        Err(_) => json!(i64::try_from(n).expect("within int64")),
+    }
+}
+
+/// This file's reading of the formats of docs/spec-format.md: what both Python jsonschema
+/// and ajv-formats accept.
+fn is_format(kind: usize, s: &str) -> bool {
+    const DATE: &str = "([0-9]{4})-([0-9]{2})-([0-9]{2})";
+    const HOST_LABEL: &str = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+    // A real calendar day.
+    let real_day = |y: &str, m: &str, d: &str| {
+        let (y, m, d): (u32, u32, u32) =
+            (y.parse().unwrap(), m.parse().unwrap(), d.parse().unwrap());
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let days = [
+            31,
+            if leap { 29 } else { 28 },
+            31,
+            30,
+            31,
+            30,
+            31,
+            31,
+            30,
+            31,
+            30,
+            31,
+        ];
+        (1..=12).contains(&m) && (1..=days[m as usize - 1]).contains(&d)
+    };
+    let re = |p: String| regex_lite::Regex::new(&p).unwrap();
+    match FORMATS[kind] {
+        "date" | "date-time" => {
+            let time = "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])";
+            let tail = if FORMATS[kind] == "date" { "" } else { time };
+            re(format!("^{DATE}{tail}$"))
+                .captures(s)
+                .is_some_and(|c| real_day(&c[1], &c[2], &c[3]))
+        }
+        "email" => {
+            let atom = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+            re(format!(
+                "^{atom}(?:\\.{atom})*@{HOST_LABEL}(?:\\.{HOST_LABEL})+$"
+            ))
+            .is_match(s)
+        }
+        _ => {
+            // RFC 3986: scheme `:` then `//authority path` or a path, `?query`, `#fragment`;
+            // ASCII only, `%` then two hex digits.
+            let ch = "(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})";
+            let authority = format!(
+                "(?:(?:{ch}|:)*@)?(?:\\[(?:[0-9A-Fa-f:.]+|[vV][0-9A-Fa-f]+\\.(?:{ch}|:)+)\\]|{ch}*)(?::[0-9]*)?"
+            );
+            let path = format!("(?:{ch}|[:@/])*");
+            let tail = format!("(?:\\?(?:{ch}|[:@/?])*)?(?:#(?:{ch}|[:@/?])*)?");
+            let Some(c) = re(format!(
+                "^[A-Za-z][A-Za-z0-9+.-]*:(?://({authority})(?:/{path})?|{path}){tail}$"
+            ))
+            .captures(s) else {
+                return false;
+            };
+            // An IPv6 literal must be one.
+            c.get(1).is_none_or(|a| {
+                let a = a.as_str();
+                match (a.find('['), a.find(']')) {
+                    (Some(i), Some(j)) if !a[i + 1..].starts_with(['v', 'V']) => {
+                        a[i + 1..j].parse::<std::net::Ipv6Addr>().is_ok()
+                    }
+                    _ => true,
+                }
+            })
+        }
+    }
+}
+
 fn fold(s: &str, (ignore_case, trim): (bool, bool)) -> String {
     let s = if trim { s.trim() } else { s };
     if ignore_case {
@@ -802,6 +1360,7 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
     let mut rng = Rng(0x5eed_0016);
     let (mut cases, mut left_out) = (0usize, 0usize);
     let mut rules: BTreeMap<String, usize> = BTreeMap::new();
+    let mut features: BTreeMap<String, usize> = BTreeMap::new();
     for k in 0..SPECS {
         let mut spec = random_spec(&mut rng);
         let example = spec.example(&mut rng);
@@ -809,6 +1368,9 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
             spec.bytes = Some(spec.bytes_of(&example) + rng.below(40));
         }
         let name = format!("rnd_{k:03}");
+        for feature in spec.features() {
+            *features.entry(feature).or_default() += 1;
+        }
         let source = SpecSource {
             name: name.clone(),
             md_path: format!("spec/{name}.md"),
@@ -825,7 +1387,11 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         let schema_text = &files[&format!("schema/{name}.schema.json")];
         let corpus: Value = serde_json::from_str(corpus_text).unwrap();
         let schema: Value = serde_json::from_str(schema_text).unwrap();
-        let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
+        // Formats asserted, as Python jsonschema's format checker and ajv-formats do.
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("schema compiles");
         if let Some(dir) = &out_dir {
             for (rel, text) in [
                 (format!("corpus/{name}/cases.json"), corpus_text),
@@ -903,11 +1469,49 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         "range",
         "min_chars",
         "min_items",
+        "format",
+        "required_if",
     ] {
         assert!(
             rules.get(family).is_some_and(|&n| n > 50),
             "{family}: {rules:?}"
         );
     }
-    eprintln!("{SPECS} random specs, {cases} corpus cases, {left_out} notes; by family {rules:?}");
+    // ... and every spec-format feature it means to, in several specs each.
+    let mut wanted = vec![
+        "format",
+        "format?",
+        "format[]",
+        "states",
+        "states?",
+        "states[]",
+        "states[] unique",
+        "states (default)",
+        "enum[]",
+        "enum[] unique",
+        "int64 range",
+        "uint64 range",
+        "range bound beyond 2^53",
+        "64-bit range open above",
+        "at least N chars",
+        "at least N items",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect::<Vec<_>>();
+    wanted.extend(FORMATS.iter().map(|f| format!("format {f}")));
+    for kind in ["bool", "text", "enum"] {
+        wanted.push(format!("required_if on {kind}"));
+    }
+    wanted.extend(["bool", "text", "enum"].map(|k| format!("required_if on {k} with a default")));
+    for feature in &wanted {
+        assert!(
+            features.get(feature).is_some_and(|&n| n >= 3),
+            "{feature}: {features:?}"
+        );
+    }
+    eprintln!(
+        "{SPECS} random specs, {cases} corpus cases, {left_out} notes; by family {rules:?}; \
+         specs by feature {features:?}"
+    );
 }

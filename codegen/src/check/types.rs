@@ -400,10 +400,11 @@ impl Checker<'_> {
             let when = serde_json::json!(value.text);
             return Some((rust, e.rust_name.clone(), v, when));
         }
-        let ty = parse_type(&ty_text, &ty_cell.codes, ty_cell.pos, &self.index.kinds).ok();
-        let plain = ty
-            .as_ref()
-            .filter(|t| !t.array && !t.nullable && t.literal.is_none());
+        // A sibling whose own Type cell is broken is reported at that cell, once.
+        let Ok(ty) = parse_type(&ty_text, &ty_cell.codes, ty_cell.pos, &self.index.kinds) else {
+            return None;
+        };
+        let plain = Some(&ty).filter(|t| !t.array && !t.nullable && t.literal.is_none());
         match plain.map(|t| &t.base) {
             Some(Base::Bool) => match value.text.as_str() {
                 "true" => Some((rust, String::new(), String::new(), serde_json::json!(true))),

@@ -28,7 +28,8 @@ fn fill(unit: &str, n: usize) -> String {
 }
 
 /// The field's own text rules, other than its caps: literal, pattern, relative path,
-/// non-blank, format.
+/// non-blank, format. Blank text is refused too where a requirement (coded, or conditional
+/// whose condition may hold) counts it as missing.
 pub(super) struct TextRules<'f> {
     f: &'f Field,
     re: Option<Regex>,
@@ -47,7 +48,9 @@ impl<'f> TextRules<'f> {
             return s == lit;
         }
         let blank = s.trim().is_empty();
-        let refused = (ty.non_blank && blank)
+        let rules = &self.f.rules;
+        let missing = rules.required.is_some() || rules.required_if.is_some();
+        let refused = ((ty.non_blank || missing) && blank)
             || (ty.relative_path && s.is_empty())
             || ty.format.is_some_and(|f| !f.is_valid(s));
         !refused && self.re.as_ref().is_none_or(|re| re.is_match(s))
