@@ -2,7 +2,8 @@
 //! fsynced, renamed over the target, and the directory fsynced so the rename survives a power
 //! loss. Until [`AtomicFile::commit`] the target is untouched; a failure, an early return or a
 //! panic drops the temporary file (a killed process leaves only a dot-named `.tmp-` file, never
-//! a partial target).
+//! a partial target; a writer under a lock all writers take sweeps those with
+//! [`remove_stale_temporaries`]).
 //!
 //! Used wherever specmint writes a file a reader must never see torn: the passport store's
 //! records and the packs `taskpack pack` and `taskpack convert` write.
@@ -85,6 +86,29 @@ pub(crate) fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = AtomicFile::create(target)?;
     file.writer().write_all(bytes)?;
     file.commit()
+}
+
+/// Removes the temporary files a killed writer of `target` left beside it (`.<name>.tmp-*`).
+/// Call it only while holding a lock that every writer of `target` takes: then no live writer
+/// owns one, and each is stale. Best effort: a file that cannot be removed is left.
+pub(crate) fn remove_stale_temporaries(target: &Path) {
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.tmp-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Makes a rename in `path`'s directory durable. (A directory cannot be opened for syncing on

@@ -655,6 +655,11 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
     child.wait().unwrap();
     assert!(!s.path("x.taskpack").exists());
     assert_eq!(store_bytes(&s, "TP-X"), before);
+    assert_eq!(
+        stale_temporaries(&s),
+        1,
+        "the killed writer's temporary file"
+    );
     // The store still reads and writes: the lock died with the process.
     let out = s.run(&[
         "taskpack",
@@ -671,4 +676,17 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
         Some(&Json::Number(2.into()))
     );
     assert_eq!(failed_checks(&s.path("x.taskpack")), Vec::<&str>::new());
+    // The next write under the passport's lock swept it.
+    assert_eq!(stale_temporaries(&s), 0);
+}
+
+/// The passport store's `.TP-X.json.tmp-*` files.
+fn stale_temporaries(s: &Scratch) -> usize {
+    std::fs::read_dir(s.store())
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with(".TP-X.json.tmp-")
+        })
+        .count()
 }

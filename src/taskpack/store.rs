@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use fs4::FileExt;
 
 use super::set_member;
-use crate::atomic_file::write_atomically;
+use crate::atomic_file::{remove_stale_temporaries, write_atomically};
 use specmint_runtime::json::{strip_bom, Json};
 
 /// The longest passport id, in characters (task-passport's rule).
@@ -344,7 +344,10 @@ impl PassportStore {
         Ok(passport)
     }
 
+    /// Writes a passport; the caller holds its lock, which every writer of the file takes, so
+    /// temporary files a killed writer left are swept first.
     fn write(&self, path: &Path, passport: &Json) -> Result<(), StoreError> {
+        remove_stale_temporaries(path);
         let text = format!("{}\n", passport.to_js_pretty());
         write_atomically(path, text.as_bytes()).map_err(|error| StoreError::Io {
             path: path.to_owned(),
