@@ -194,28 +194,9 @@ fn name_of(model: &Model, ident: &Ident) -> String {
         .map_or_else(|| unraw(ident), |f| f.name.clone())
 }
 
-/// `TaskEnvelope` → `task envelope`, `HTTPServer` → `http server`.
+/// How the struct reads in messages (`TaskEnvelope` → `task envelope`).
 fn words(ident: &Ident) -> String {
-    let name = unraw(ident);
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' {
-            if !out.is_empty() && !out.ends_with(' ') {
-                out.push(' ');
-            }
-            continue;
-        }
-        if c.is_uppercase() && i > 0 && !out.is_empty() && !out.ends_with(' ') {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
-                out.push(' ');
-            }
-        }
-        out.extend(c.to_lowercase());
-    }
-    out
+    specmint_suggest::words(&unraw(ident))
 }
 
 fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {

@@ -75,7 +75,7 @@ pub mod __private {
     pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
     pub use serde;
     pub use serde_json;
-    pub use specmint_suggest::did_you_mean;
+    pub use specmint_suggest::{did_you_mean, words};
 }
 
 /// A value that can check itself against its declared rules.

@@ -3,7 +3,9 @@
 //! Used at build time by `specmint-codegen` (types, tables, units, sidecar keys) and by
 //! `#[derive(Validate)]` (rule names). It is a crate of its own because a proc-macro crate
 //! exports only macros and the runtime re-exports the derive, so neither the derive nor the
-//! runtime can depend on the other for it.
+//! runtime can depend on the other for it. For the same reason it also holds [`words`], the
+//! one way a type's name reads in a message, which the derive and codegen's interpreter must
+//! spell alike.
 
 /// The candidate closest to `word` by edit distance (insertions, deletions, substitutions and
 /// swaps of two neighbours, counted on chars, ASCII case ignored), if it is close enough to be
@@ -54,9 +56,50 @@ fn distance(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
+/// A Rust type name as words in a message: `TaskEnvelope` → `task envelope`, `HTTPServer` →
+/// `http server`, `task_packet` → `task packet`.
+#[must_use]
+pub fn words(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            continue;
+        }
+        if c.is_uppercase() && i > 0 && !out.is_empty() && !out.ends_with(' ') {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
+                out.push(' ');
+            }
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_type_name_as_words() {
+        for (name, expected) in [
+            ("TaskEnvelope", "task envelope"),
+            ("HTTPServer", "http server"),
+            ("task_packet", "task packet"),
+            ("Doc", "doc"),
+            ("V2Payload", "v2 payload"),
+            ("Payload2Body", "payload2 body"),
+            ("__Lead", "lead"),
+            ("ÉtatFinal", "état final"),
+        ] {
+            assert_eq!(words(name), expected, "{name}");
+        }
+    }
 
     #[test]
     fn the_closest_known_word_within_a_third_of_the_length() {

@@ -321,30 +321,6 @@ fn usize_of(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// `TaskEnvelope` → `task envelope`: how `#[derive(Validate)]` names a struct in messages
-/// (`macros/src/emit.rs`, `words`).
-fn words(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' {
-            if !out.is_empty() && !out.ends_with(' ') {
-                out.push(' ');
-            }
-            continue;
-        }
-        if c.is_uppercase() && i > 0 && !out.is_empty() && !out.ends_with(' ') {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
-                out.push(' ');
-            }
-        }
-        out.extend(c.to_lowercase());
-    }
-    out
-}
-
 impl<'s> Builder<'s> {
     fn type_index(&self, name: &str) -> usize {
         self.index[name]
@@ -533,7 +509,7 @@ impl<'s> Builder<'s> {
                 list_name,
                 value,
                 value_name,
-                owner: intern(&words(&o.rust_name)),
+                owner: intern(&specmint_runtime::__private::words(&o.rust_name)),
                 code: intern(&n.code),
             });
         }
