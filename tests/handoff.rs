@@ -812,6 +812,32 @@ fn an_empty_cli_input_is_the_missing_argument() {
 }
 
 #[test]
+fn an_unreadable_record_is_named_on_one_line() {
+    let packet = r#"{"packet_id":"pk-1","objective":"do it","output_format":"markdown"}"#;
+    for (toml, code, why) in [
+        (
+            "[team_member]\nrole = \n",
+            "not_a_team_member",
+            "only a role member of a team may file a TaskPacket: `{}` is not TOML: line 2, column 8: string values must be quoted, expected literal string",
+        ),
+        (
+            "[team_member]\nrole = \"planner\"\nround = \"x\"\n",
+            "team_member_unreadable",
+            "`[team_member]` in `{}` cannot be read: invalid type: string \"x\", expected u32",
+        ),
+    ] {
+        let home = Home::with_member("eph-p1", toml);
+        let path = home.path().join("agents/.ephemeral/eph-p1/agent.toml");
+        let refusal = team_handoff(home.path(), "eph-p1", Some(packet)).unwrap_err();
+        assert_eq!(refusal.code, code);
+        assert_eq!(
+            refusal.message,
+            why.replace("{}", &path.display().to_string())
+        );
+    }
+}
+
+#[test]
 fn cli_input_that_is_not_utf8_is_refused_as_the_reader_refuses_it() {
     let home = Home::with_member("eph-p1", PLANNER);
     let before = home.snapshot();

@@ -373,8 +373,13 @@ impl Member {
         };
         let text = std::fs::read_to_string(&path)
             .map_err(|e| not_member(format!("cannot read `{}`: {e}", path.display())))?;
-        let mut document: toml::Table = toml::from_str(&text)
-            .map_err(|e| not_member(format!("`{}` is not TOML: {e}", path.display())))?;
+        let mut document: toml::Table = toml::from_str(&text).map_err(|e| {
+            not_member(format!(
+                "`{}` is not TOML: {}",
+                path.display(),
+                one_line(&text, &e)
+            ))
+        })?;
         if let Some(table) = document.remove("team_member") {
             let record: TeamMemberTable = table.try_into().map_err(|e| {
                 Refusal::new(
@@ -382,7 +387,7 @@ impl Member {
                     format!(
                         "`[team_member]` in `{}` cannot be read: {}",
                         path.display(),
-                        e.to_string().trim_end()
+                        one_line(&text, &e)
                     ),
                 )
             })?;
@@ -443,6 +448,18 @@ impl Member {
         }
         Ok(())
     }
+}
+
+/// A TOML error as one line, `line L, column C: what` (toml's own text draws the line with a
+/// caret under it over several lines, which a refusal and its log row should not carry).
+fn one_line(text: &str, error: &toml::de::Error) -> String {
+    let what = error.message().trim_end().replace('\n', " ");
+    let Some(before) = error.span().and_then(|span| text.get(..span.start)) else {
+        return what;
+    };
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!("line {line}, column {column}: {what}")
 }
 
 #[cfg(test)]
