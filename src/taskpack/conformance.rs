@@ -353,9 +353,8 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
     ]);
     if let Err(report) = super::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
         // A rule's message names its member, and so does each further shape problem; serde's
-        // own (the first shape error) does not, so say where.
-        // serde's position counts in the re-serialized stand-in, not in the file judged: the
-        // member's path says where instead.
+        // own (the first shape error) does not, so say where: by the member's path, as its
+        // line and column count in the re-serialized stand-in, not in the file judged.
         found.extend(report.iter().map(|v| {
             let named = v.message.starts_with(&format!("`{}`", v.path));
             let message = without_position(&v.message);
