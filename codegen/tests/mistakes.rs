@@ -602,6 +602,45 @@ fn open_objects_misused() {
     );
 }
 
+/// A table with exactly a known kind's columns in another order is a mistake (its rows would
+/// be read by position), not prose to skip: a cap table written `Constant | Cap | Value` would
+/// otherwise drop its caps without a word.
+#[test]
+fn a_known_tables_columns_in_another_order_are_an_error() {
+    let md = edit(
+        MD,
+        "## Error codes",
+        "## More caps\n\n| Constant | Cap | Value |\n|---|---|---|\n| TAGS_ITEM_MAX | `tags[]` | 5 chars |\n\n## Error codes",
+    );
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:27:1: error: the columns `Constant | Cap | Value` are those of a cap table, in another order",
+        "  hint: the columns of a cap table are `Cap | Value | Constant`, in that order (they are read by position)",
+    );
+    let md = edit(
+        MD,
+        "| Value | Meaning |\n|---|---|\n| `dark` |",
+        "| meaning | VALUE |\n|---|---|\n| `dark` |",
+    );
+    // The table is not read, so the field typed by it names an unknown type too.
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        [
+            "spec/mini.md:9:12: error: unknown type `shade` in `shade`",
+            "spec/mini.md:13:1: error: the columns `meaning | VALUE` are those of an enum table, in another order",
+        ]
+    );
+    // Columns that are not exactly a kind's, in any order, are prose.
+    let md = edit(
+        MD,
+        "## Error codes",
+        "## Notes\n\n| Constant | Cap | Value | Why |\n|---|---|---|---|\n| X | y | z | w |\n\n## Error codes",
+    );
+    generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+}
+
 /// A table with an `object by` field cannot be open: its enum chooses its members.
 #[test]
 fn an_object_by_table_cannot_be_open() {

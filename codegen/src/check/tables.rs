@@ -22,11 +22,29 @@ enum TableKind {
     Text,
 }
 
-fn classify(header: &[Cell]) -> Option<TableKind> {
-    let h: Vec<String> = header
+/// The kinds whose columns are all fixed words, each with its header as a spec writes it (a
+/// union table's first column is its tag's name, so it has none).
+const FIXED_HEADERS: &[(&str, &[&str])] = &[
+    ("a field table", &["Field", "Type", "Required", "Meaning"]),
+    ("an enum table", &["Value", "Meaning"]),
+    ("a cap table", &["Cap", "Value", "Constant"]),
+    ("an error table", &["Code", "When"]),
+    ("a forbidden-key table", &["Forbidden key", "Why"]),
+    ("a states table", &["State", "Terminal", "Meaning"]),
+    ("a transitions table", &["From", "To", "On"]),
+    ("a transitions table", &["From", "To"]),
+    ("a text table", &["Constant", "Value", "Meaning"]),
+];
+
+fn header_words(header: &[Cell]) -> Vec<String> {
+    header
         .iter()
         .map(|c| c.plain.trim().to_lowercase())
-        .collect();
+        .collect()
+}
+
+fn classify(header: &[Cell]) -> Option<TableKind> {
+    let h = header_words(header);
     let h: Vec<&str> = h.iter().map(String::as_str).collect();
     match h.as_slice() {
         ["field", "type", "required", "meaning"] => Some(TableKind::Field),
@@ -40,6 +58,18 @@ fn classify(header: &[Cell]) -> Option<TableKind> {
         ["constant", "value", "meaning"] => Some(TableKind::Text),
         _ => None,
     }
+}
+
+/// The kind whose columns `header` has, all of them and no other, in another order: its
+/// rows would be read by position, so such a table is a mistake, never prose.
+fn misordered(header: &[Cell]) -> Option<(&'static str, &'static [&'static str])> {
+    let mut h = header_words(header);
+    h.sort();
+    FIXED_HEADERS.iter().copied().find(|(_, columns)| {
+        let mut c: Vec<String> = columns.iter().map(|w| w.to_lowercase()).collect();
+        c.sort();
+        c == h
+    })
 }
 
 /// Whether a table with this header is a field table (`Field | Type | Required | Meaning`).
@@ -116,6 +146,20 @@ impl Checker<'_> {
         let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
         for t in all {
             let Some(table_kind) = classify(&t.header) else {
+                if let Some((kind, columns)) = misordered(&t.header) {
+                    let written: Vec<&str> = t.header.iter().map(|c| c.plain.trim()).collect();
+                    self.ctx.md(
+                        t.pos,
+                        format!(
+                            "the columns `{}` are those of {kind}, in another order",
+                            written.join(" | ")
+                        ),
+                        format!(
+                            "the columns of {kind} are `{}`, in that order (they are read by position)",
+                            columns.join(" | ")
+                        ),
+                    );
+                }
                 continue;
             };
             let kind = match table_kind {
