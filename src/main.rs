@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{check_size, extracted_range, locate, locate_key, DocumentSpec};
+use specmint::runtime::document::{
+    check_size, extracted_range, line_col, locate, locate_key, split_serde_position, DocumentSpec,
+};
 use specmint::{Report, Violation};
 
 mod cli;
@@ -344,7 +346,9 @@ impl<'a> Located<'a> {
         let in_slice = if forbidden {
             locate_key(slice, &violation.pointer)
         } else if violation.code == document.parse_error_code {
-            serde_json_position(&violation.message).or_else(|| nearest(slice, &violation.pointer))
+            split_serde_position(&violation.message)
+                .map(|(_, at)| at)
+                .or_else(|| nearest(slice, &violation.pointer))
         } else {
             nearest(slice, &violation.pointer)
         };
@@ -357,12 +361,13 @@ impl<'a> Located<'a> {
 
 /// A (line, column) found in a slice, moved past `before`, the text that precedes the slice.
 fn shift(before: &str, (line, column): (usize, usize)) -> (usize, usize) {
-    let lines_before = before.matches('\n').count();
+    // Where the slice starts: its line 1 continues `before`'s last line.
+    let (start_line, start_column) = line_col(before, before.len()).unwrap_or((1, 1));
     if line > 1 {
-        return (line + lines_before, column);
+        (line + start_line - 1, column)
+    } else {
+        (start_line, column + start_column - 1)
     }
-    let last_line = &before[before.rfind('\n').map_or(0, |at| at + 1)..];
-    (1 + lines_before, column + last_line.chars().count())
 }
 
 /// The position of the value at `pointer`, or of its nearest ancestor that exists
@@ -375,14 +380,6 @@ fn nearest(input: &str, pointer: &str) -> Option<(usize, usize)> {
         }
         pointer = &pointer[..pointer.rfind('/')?];
     }
-}
-
-/// serde_json ends its messages with ` at line L column C`; the CLI reuses that position.
-fn serde_json_position(message: &str) -> Option<(usize, usize)> {
-    let (_, tail) = message.rsplit_once(" at line ")?;
-    let (line, column) = tail.split_once(" column ")?;
-    // serde_json reports column 0 when the bad value starts a line; columns here are 1-based.
-    Some((line.parse().ok()?, column.parse::<usize>().ok()?.max(1)))
 }
 
 /// The JSON verdict: each error is the [`Violation`]'s own serialization (the one the

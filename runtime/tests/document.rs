@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use specmint_runtime::document::{
-    locate, locate_key, parse_document, parse_document_str, DocumentSpec,
+    line_col, locate, locate_key, parse_document, parse_document_str, split_serde_position,
+    DocumentSpec,
 };
 use specmint_runtime::{Path, Report, Validate, Violation};
 
@@ -641,4 +642,34 @@ fn byte_cap_is_skipped_only_when_the_input_bounds_it() {
     let long = "x".repeat(40);
     specmint_runtime::rules::max_json_bytes(&long, &Path::ROOT, 27, "late", &mut report);
     assert_eq!(report.codes().collect::<Vec<_>>(), ["too_large", "late"]);
+}
+
+#[test]
+fn line_col_counts_lines_and_chars_from_one() {
+    let text = "ab\nçd\n";
+    assert_eq!(line_col(text, 0), Some((1, 1)));
+    assert_eq!(line_col(text, 3), Some((2, 1)));
+    assert_eq!(
+        line_col(text, 5),
+        Some((2, 2)),
+        "ç is one char of two bytes"
+    );
+    assert_eq!(line_col(text, 4), None, "inside ç");
+    assert_eq!(line_col(text, 99), None);
+}
+
+#[test]
+fn serdes_position_is_split_off_its_message() {
+    assert_eq!(
+        split_serde_position("invalid type: integer `5`, expected a string at line 3 column 14"),
+        Some(("invalid type: integer `5`, expected a string", (3, 14)))
+    );
+    // Column 0 (a value starting a line) is column 1.
+    assert_eq!(
+        split_serde_position("EOF while parsing a value at line 2 column 0"),
+        Some(("EOF while parsing a value", (2, 1)))
+    );
+    assert_eq!(split_serde_position("`name` must not be blank"), None);
+    assert_eq!(split_serde_position("at line one column 2"), None);
+    assert_eq!(split_serde_position("x at line 1 column +2"), None);
 }

@@ -454,12 +454,13 @@ impl Member {
 /// caret under it over several lines, which a refusal and its log row should not carry).
 fn one_line(text: &str, error: &toml::de::Error) -> String {
     let what = error.message().trim_end().replace('\n', " ");
-    let Some(before) = error.span().and_then(|span| text.get(..span.start)) else {
-        return what;
-    };
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    format!("line {line}, column {column}: {what}")
+    match error
+        .span()
+        .and_then(|span| crate::runtime::document::line_col(text, span.start))
+    {
+        Some((line, column)) => format!("line {line}, column {column}: {what}"),
+        None => what,
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use std::path::Path;
 use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
 use super::flat::{self, FlatError};
 use super::patterns::{self, Finding, StreamScan};
+use specmint_runtime::document::split_serde_position;
 use specmint_runtime::json::{strip_bom, Json};
 
 /// A check's outcome.
@@ -357,7 +358,7 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
         // line and column count in the re-serialized stand-in, not in the file judged.
         found.extend(report.iter().map(|v| {
             let named = v.message.starts_with(&format!("`{}`", v.path));
-            let message = without_position(&v.message);
+            let message = split_serde_position(&v.message).map_or(&*v.message, |(head, _)| head);
             if v.code == super::DOCUMENT.parse_error_code && !v.path.is_empty() && !named {
                 format!("`{}`: {message}", v.path)
             } else {
@@ -366,23 +367,6 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
         }));
     }
     found
-}
-
-/// `message` without serde's trailing ` at line L column C`.
-fn without_position(message: &str) -> &str {
-    let Some((head, tail)) = message.rsplit_once(" at line ") else {
-        return message;
-    };
-    let numbers = tail.split_once(" column ").is_some_and(|(l, c)| {
-        [l, c]
-            .iter()
-            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    });
-    if numbers {
-        head
-    } else {
-        message
-    }
 }
 
 /// Every forbidden key of spec/taskpack.md in the pack object, named with its place.

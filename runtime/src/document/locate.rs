@@ -27,7 +27,25 @@ pub fn locate_key(input: &str, pointer: &str) -> Option<(usize, usize)> {
     line_col(input, offset)
 }
 
-fn line_col(input: &str, offset: usize) -> Option<(usize, usize)> {
+/// Splits `serde_json`'s trailing ` at line L column C` off a parse error's message: the
+/// message without it, and the 1-based `(line, column)` it names (serde_json says column 0
+/// when the bad value starts a line). `None` when the message does not end so.
+#[must_use]
+pub fn split_serde_position(message: &str) -> Option<(&str, (usize, usize))> {
+    let (head, tail) = message.rsplit_once(" at line ")?;
+    let (line, column) = tail.split_once(" column ")?;
+    let number = |n: &str| {
+        n.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| n.parse().ok())?
+    };
+    Some((head, (number(line)?, number(column)?.max(1))))
+}
+
+/// The 1-based `(line, column)` of byte `offset` in `input`, columns counted in chars, as
+/// [`locate`] reports them. `None` when `offset` is past the end or inside a char.
+#[must_use]
+pub fn line_col(input: &str, offset: usize) -> Option<(usize, usize)> {
     let before = input.get(..offset)?;
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |p| p + 1);
