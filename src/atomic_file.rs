@@ -5,8 +5,8 @@
 //! a partial target; a writer under a lock all writers take sweeps those with
 //! [`remove_stale_temporaries`]).
 //!
-//! Used wherever specmint writes a file a reader must never see torn: the passport store's
-//! records and the packs `taskpack pack` and `taskpack convert` write.
+//! Used wherever specmint writes a file a reader must never see torn: filed TaskPackets, the
+//! passport store's records and the packs `taskpack pack` and `taskpack convert` write.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -88,24 +88,22 @@ pub(crate) fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
     file.commit()
 }
 
-/// Removes the temporary files a killed writer of `target` left beside it (`.<name>.tmp-*`).
-/// Call it only while holding a lock that every writer of `target` takes: then no live writer
-/// owns one, and each is stale. Best effort: a file that cannot be removed is left.
-pub(crate) fn remove_stale_temporaries(target: &Path) {
-    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
-        return;
-    };
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let prefix = format!(".{}.tmp-", name.to_string_lossy());
+/// Removes from `dir` the temporary files killed writers left (`.<name>.tmp-<pid>-<n>`) for
+/// the targets whose file name `ours` accepts. Call it only while holding a lock that every
+/// writer of those targets takes: then no live writer owns one, and each is stale. Best
+/// effort: a file that cannot be removed is left.
+pub(crate) fn remove_stale_temporaries(dir: &Path, ours: impl Fn(&str) -> bool) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+        let name = entry.file_name();
+        let target = name
+            .to_str()
+            .and_then(|n| n.strip_prefix('.'))
+            .and_then(|n| n.rsplit_once(".tmp-"))
+            .map(|(target, _)| target);
+        if target.is_some_and(&ours) {
             let _ = fs::remove_file(entry.path());
         }
     }

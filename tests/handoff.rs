@@ -611,10 +611,13 @@ fn a_writer_killed_before_its_rename_leaves_no_partial_packet() {
     let before = std::fs::read(home.path().join(format!("{LEG}.json"))).unwrap();
     let marker = home.path().join("paused");
     // Re-file pk-old with another objective, and a new packet, each killed mid-write.
-    for packet in [
-        json!({ "packet_id": "pk-old", "objective": "changed", "output_format": "diff" })
-            .to_string(),
-        minimal("pk-new"),
+    for (packet, slot) in [
+        (
+            json!({ "packet_id": "pk-old", "objective": "changed", "output_format": "diff" })
+                .to_string(),
+            "planner-to-executor.json",
+        ),
+        (minimal("pk-new"), "planner-to-executor.01.json"),
     ] {
         let mut child = cli_filing(home.path(), &packet, Some(&marker));
         while !marker.exists() {
@@ -629,19 +632,29 @@ fn a_writer_killed_before_its_rename_leaves_no_partial_packet() {
             before
         );
         assert_eq!(leg_packets(&home).len(), 1);
-        assert!(home
-            .path()
-            .join("team_packets/task-1/r2/.planner-to-executor.json.tmp")
-            .exists());
+        // The killed writer left its temp file, for the slot it was filling; the one an
+        // earlier killed writer left was swept under the leg's lock.
+        assert_eq!(leg_temporaries(&home), [slot]);
     }
-    // The next filing on the leg takes the stale temp file's place.
+    // The next filing on the leg sweeps it.
     let filed = team_handoff(home.path(), "eph-p1", Some(&minimal("pk-new"))).unwrap();
     assert_eq!(filed.path, format!("{LEG}.01.json"));
-    assert!(!home
-        .path()
-        .join("team_packets/task-1/r2/.planner-to-executor.json.tmp")
-        .exists());
+    assert_eq!(leg_temporaries(&home), Vec::<String>::new());
     assert_eq!(leg_packets(&home).len(), 2);
+}
+
+/// The targets of the leg's temp files (`.<target>.tmp-<pid>-<n>`), sorted.
+fn leg_temporaries(home: &Home) -> Vec<String> {
+    let mut targets: Vec<String> = std::fs::read_dir(home.path().join("team_packets/task-1/r2"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|name| {
+            let (target, _) = name.strip_prefix('.')?.rsplit_once(".tmp-")?;
+            Some(target.to_owned())
+        })
+        .collect();
+    targets.sort();
+    targets
 }
 
 // ---------------------------------------------------------------------------------------

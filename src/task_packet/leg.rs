@@ -2,17 +2,19 @@
 //! (`<from>-to-<to>`) holding the canonical file and its numbered siblings.
 //!
 //! Writers serialize per leg on an exclusive `flock` of the leg's lock file, so choosing a
-//! slot and filling it is one step for every process; the bytes go to a temp file that is
-//! fsynced and renamed over the slot, so a reader sees the old file or the new one, never a
-//! torn one. Readers take no lock: a rename is atomic.
+//! slot and filling it is one step for every process; the bytes are written through
+//! `atomic_file` (a temp file fsynced and renamed over the slot), so a reader sees the old
+//! file or the new one, never a torn one, and a writer sweeps the temp files a killed one
+//! left. Readers take no lock: a rename is atomic.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{self, OpenOptions};
+use std::io;
 use std::path::Path;
 
 use fs4::FileExt;
 
 use super::Role;
+use crate::atomic_file::{remove_stale_temporaries, write_atomically};
 
 /// The directory under the home that holds every leg.
 pub const TEAM_PACKETS_DIR: &str = "team_packets";
@@ -23,8 +25,9 @@ pub const SIBLINGS_MAX: u32 = 99;
 /// The longest agent id or task id usable as one path component, in bytes.
 pub const PATH_COMPONENT_MAX_BYTES: usize = 64;
 
-/// Set to a file path, a filing creates that file once its temp file is written and fsynced,
-/// then stops before the rename until the process is killed. Tests use it to kill a writer
+/// Set to a file path, a write through `atomic_file` (a filing, a passport, a pack) creates
+/// that file once its temp file is written and fsynced, then stops before the rename until
+/// the process is killed. Tests use it to kill a writer
 /// mid-write; nothing else should set it.
 #[doc(hidden)]
 pub const PAUSE_BEFORE_RENAME_ENV: &str = "SPECMINT_TEST_PAUSE_BEFORE_RENAME";
@@ -81,18 +84,10 @@ impl Leg {
         let lock = options.open(dir.join(format!(".{}.lock", self.stem)))?;
         FileExt::lock(&lock)?;
         let slot = self.choose_slot(home, packet_id)?;
-        let target = home.join(&slot);
-        let temp = dir.join(format!(".{}.json.tmp", self.stem));
-        write_synced(&temp, bytes)?;
-        if let Some(marker) = std::env::var_os(PAUSE_BEFORE_RENAME_ENV) {
-            File::create(marker)?;
-            loop {
-                std::thread::sleep(std::time::Duration::from_secs(60));
-            }
-        }
-        fs::rename(&temp, &target)?;
-        // The rename is durable once the directory entry is.
-        File::open(&dir)?.sync_all()?;
+        // Every slot of the leg is written under this lock: a temporary file of one is stale.
+        let slots = format!("{}.", self.stem);
+        remove_stale_temporaries(&dir, |target| target.starts_with(&slots));
+        write_atomically(&home.join(&slot), bytes)?;
         Ok(slot)
         // Dropping `lock` releases it.
     }
@@ -143,20 +138,6 @@ fn packet_id_of(bytes: &[u8]) -> Option<String> {
     serde_json::from_slice::<Id>(bytes)
         .ok()
         .map(|id| id.packet_id)
-}
-
-/// Creates or truncates `path` (mode 0600), writes `bytes` and fsyncs it.
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut options = OpenOptions::new();
-    options.create(true).write(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
-    // A temp file that already existed keeps its mode; set it again.
-    #[cfg(unix)]
-    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }
 
 #[cfg(test)]

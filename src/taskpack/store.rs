@@ -347,7 +347,9 @@ impl PassportStore {
     /// Writes a passport; the caller holds its lock, which every writer of the file takes, so
     /// temporary files a killed writer left are swept first.
     fn write(&self, path: &Path, passport: &Json) -> Result<(), StoreError> {
-        remove_stale_temporaries(path);
+        if let (Some(dir), Some(name)) = (path.parent(), path.file_name()) {
+            remove_stale_temporaries(dir, |target| *target == *name);
+        }
         let text = format!("{}\n", passport.to_js_pretty());
         write_atomically(path, text.as_bytes()).map_err(|error| StoreError::Io {
             path: path.to_owned(),
