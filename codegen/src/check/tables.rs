@@ -22,20 +22,46 @@ enum TableKind {
     Text,
 }
 
-/// The kinds whose columns are all fixed words, each with its header as a spec writes it (a
-/// union table's first column is its tag's name, so it has none).
-const FIXED_HEADERS: &[(&str, &[&str])] = &[
-    ("a field table", &["Field", "Type", "Required", "Meaning"]),
-    ("an enum table", &["Value", "Meaning"]),
-    ("a cap table", &["Cap", "Value", "Constant"]),
-    ("an error table", &["Code", "When"]),
-    ("a forbidden-key table", &["Forbidden key", "Why"]),
-    ("a states table", &["State", "Terminal", "Meaning"]),
-    ("a transitions table", &["From", "To", "On"]),
-    ("a transitions table", &["From", "To"]),
-    ("a text table", &["Constant", "Value", "Meaning"]),
+/// The kinds whose columns are all fixed words: each with how a message names it and its
+/// header as a spec writes it (a union table's first column is its tag's name, so it is not
+/// here).
+const FIXED_HEADERS: &[(TableKind, &str, &[&str])] = &[
+    (
+        TableKind::Field,
+        "a field table",
+        &["Field", "Type", "Required", "Meaning"],
+    ),
+    (TableKind::Enum, "an enum table", &["Value", "Meaning"]),
+    (TableKind::Cap, "a cap table", &["Cap", "Value", "Constant"]),
+    (TableKind::Error, "an error table", &["Code", "When"]),
+    (
+        TableKind::Forbidden,
+        "a forbidden-key table",
+        &["Forbidden key", "Why"],
+    ),
+    (
+        TableKind::States,
+        "a states table",
+        &["State", "Terminal", "Meaning"],
+    ),
+    (
+        TableKind::Transitions,
+        "a transitions table",
+        &["From", "To", "On"],
+    ),
+    (
+        TableKind::Transitions,
+        "a transitions table",
+        &["From", "To"],
+    ),
+    (
+        TableKind::Text,
+        "a text table",
+        &["Constant", "Value", "Meaning"],
+    ),
 ];
 
+/// The header's cells as compared: trimmed, lowercase.
 fn header_words(header: &[Cell]) -> Vec<String> {
     header
         .iter()
@@ -43,21 +69,21 @@ fn header_words(header: &[Cell]) -> Vec<String> {
         .collect()
 }
 
+fn lowercase(columns: &[&str]) -> Vec<String> {
+    columns.iter().map(|c| c.to_lowercase()).collect()
+}
+
 fn classify(header: &[Cell]) -> Option<TableKind> {
     let h = header_words(header);
-    let h: Vec<&str> = h.iter().map(String::as_str).collect();
-    match h.as_slice() {
-        ["field", "type", "required", "meaning"] => Some(TableKind::Field),
-        ["value", "meaning"] => Some(TableKind::Enum),
-        [_, "fields", "meaning"] => Some(TableKind::Union),
-        ["cap", "value", "constant"] => Some(TableKind::Cap),
-        ["code", "when"] => Some(TableKind::Error),
-        ["forbidden key", "why"] => Some(TableKind::Forbidden),
-        ["state", "terminal", "meaning"] => Some(TableKind::States),
-        ["from", "to", "on"] | ["from", "to"] => Some(TableKind::Transitions),
-        ["constant", "value", "meaning"] => Some(TableKind::Text),
-        _ => None,
+    if let [_, fields, meaning] = h.as_slice() {
+        if fields == "fields" && meaning == "meaning" {
+            return Some(TableKind::Union);
+        }
     }
+    FIXED_HEADERS
+        .iter()
+        .find(|(_, _, columns)| lowercase(columns) == h)
+        .map(|(kind, _, _)| *kind)
 }
 
 /// The kind whose columns `header` has, all of them and no other, in another order: its
@@ -65,10 +91,10 @@ fn classify(header: &[Cell]) -> Option<TableKind> {
 fn misordered(header: &[Cell]) -> Option<(&'static str, &'static [&'static str])> {
     let mut h = header_words(header);
     h.sort();
-    FIXED_HEADERS.iter().copied().find(|(_, columns)| {
-        let mut c: Vec<String> = columns.iter().map(|w| w.to_lowercase()).collect();
+    FIXED_HEADERS.iter().find_map(|(_, kind, columns)| {
+        let mut c = lowercase(columns);
         c.sort();
-        c == h
+        (c == h).then_some((*kind, *columns))
     })
 }
 
