@@ -185,12 +185,18 @@ impl Ctx<'_> {
             return Vec::new();
         }
         let (dfn, ifn) = self.default_fns(o, f);
+        // A key that is not an identifier (`2fa`) has a field name with a leading `_`, which
+        // leaves `__` in the helpers' names: allowed there, so a user's `-D warnings` holds.
+        let allow = dfn
+            .to_string()
+            .contains("__")
+            .then(|| quote!(#[allow(non_snake_case)]));
         // The `is_default` test of the `skip_serializing_if` function, if one is emitted.
         let mut is_default = None;
         let (default, skip) = if let Some(v) = &f.default {
             let dfn_s = dfn.to_string();
             let expr = self.default_expr(&f.ty, v);
-            helpers.push(quote!(fn #dfn() -> #ty { #expr }));
+            helpers.push(quote!(#allow fn #dfn() -> #ty { #expr }));
             is_default = Some(match v {
                 DefaultValue::Bool(true) => quote!(*value),
                 DefaultValue::Bool(false) => quote!(!*value),
@@ -225,7 +231,7 @@ impl Ctx<'_> {
         let mut args = vec![default];
         if let Some(skip) = skip.filter(|_| !f.always_written) {
             if let Some(test) = is_default {
-                helpers.push(quote!(fn #ifn(value: &#ty) -> bool { #test }));
+                helpers.push(quote!(#allow fn #ifn(value: &#ty) -> bool { #test }));
             }
             args.push(quote!(skip_serializing_if = #skip));
         }

@@ -46,13 +46,23 @@ impl Ctx<'_> {
     fn union_validate(&self, u: &Union) -> TokenStream {
         let name = ident(&u.rust_name);
         let rt = &self.rt;
+        // Only the members with a check are bound (`..` for the rest), so the emitted match
+        // leaves no unused binding in the user's crate.
+        let checked = |m: &&Field| {
+            m.rules.non_blank.is_some() || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
+        };
         let validate_arms = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
             if v.members.is_empty() {
                 return quote!(#name::#vi => {});
             }
-            let ms: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
-            let checks = v.members.iter().map(|m| {
+            let ms: Vec<Ident> = v
+                .members
+                .iter()
+                .filter(checked)
+                .map(|m| ident(&m.rust_name))
+                .collect();
+            let checks = v.members.iter().filter(checked).map(|m| {
                 let mi = ident(&m.rust_name);
                 let k = &m.key;
                 let mut out = Vec::new();
@@ -72,13 +82,12 @@ impl Ctx<'_> {
                 }
                 quote!(#(#out)*)
             });
-            quote!(#name::#vi { #(#ms),* } => { #(#checks)* })
+            quote!(#name::#vi { #(#ms,)* .. } => { #(#checks)* })
         });
-        let uses_args = u.variants.iter().any(|v| {
-            v.members.iter().any(|m| {
-                m.rules.non_blank.is_some() || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
-            })
-        });
+        let uses_args = u
+            .variants
+            .iter()
+            .any(|v| v.members.iter().any(|m| checked(&m)));
         if uses_args {
             quote!(match self { #(#validate_arms)* })
         } else {
