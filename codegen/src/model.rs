@@ -719,27 +719,30 @@ pub struct Variant {
 
 impl Union {
     /// What its reader says it expects (serde's `expecting`), and the refusal of a bare
-    /// token that names no all-optional variant, `{}` standing for the token.
+    /// token that names no all-optional variant, `{}` standing for the token. Only the tags of
+    /// all-optional variants are offered as bare tokens: a tag whose variant has a required
+    /// member is refused too, told to write the tagged object rather than called unknown.
     pub(crate) fn reader_texts(&self) -> (String, String) {
-        let tokens: Vec<String> = self
+        let bare: Vec<String> = self
             .variants
             .iter()
+            .filter(|v| v.all_optional())
             .map(|v| format!("`{}`", v.tag_value))
             .collect();
+        let bare = bare.join(", ");
         let expecting = if self.short_form {
-            format!(
-                "a tagged `{}` object or one of {}",
-                self.name,
-                tokens.join(", ")
-            )
+            format!("a tagged `{}` object or one of {bare}", self.name)
         } else {
             format!("a `{}` object tagged by `{}`", self.name, self.tag)
         };
-        let unknown = format!(
-            "unknown {} `{{}}`, expected one of {}",
-            self.name,
-            tokens.join(", ")
-        );
+        let unknown = if self.variants.iter().all(Variant::all_optional) {
+            format!("unknown {} `{{}}`, expected one of {bare}", self.name)
+        } else {
+            format!(
+                "`{{}}` is not a {} that can be written bare, expected one of {bare} (the other kinds are written as a tagged `{}` object)",
+                self.name, self.name
+            )
+        };
         (expecting, unknown)
     }
 }
