@@ -149,6 +149,8 @@ enum DocType {
         name: String,
         spec: Box<specmint_codegen::model::Spec>,
         validator: specmint_codegen::Validator,
+        /// The `--spec` directory it was read from.
+        dir: PathBuf,
     },
 }
 
@@ -184,6 +186,7 @@ impl DocType {
             name: name.clone(),
             validator: specmint_codegen::Validator::new(&spec),
             spec: Box::new(spec),
+            dir: dir.to_owned(),
         })
     }
 
@@ -214,10 +217,20 @@ impl DocType {
     fn schema(&self) -> String {
         match self {
             DocType::Bundled(b) => b.json_schema.to_owned(),
-            // What `specmint generate --spec DIR` writes, note included.
-            DocType::Own { spec, .. } => {
-                specmint_codegen::emit_schema(spec, &specmint::bundle_options())
-            }
+            // What `specmint generate --spec DIR` writes, but for the `@generated` note, which
+            // names the command that printed it.
+            DocType::Own {
+                spec, dir, name, ..
+            } => specmint_codegen::emit_schema(
+                spec,
+                &specmint_codegen::Options {
+                    regenerate_with: Some(format!(
+                        "specmint schema --spec {} {name}",
+                        dir.display()
+                    )),
+                    ..specmint::bundle_options()
+                },
+            ),
         }
     }
 }
@@ -449,6 +462,24 @@ fn schema(args: &[String]) -> Result<u8, CliError> {
     Ok(0)
 }
 
+/// The options `specmint generate --spec SPEC_DIR --out OUT_DIR` emits with: the bundled specs'
+/// (generated code reaches the runtime through this crate), and a `@generated` note naming the
+/// command that refreshes exactly these files (the flags that are not the defaults, repeated),
+/// which is also the `--check` hint. The bundled specs' note stays `specmint generate`.
+fn generate_options(spec_dir: &Path, out_dir: &Path) -> specmint_codegen::Options {
+    let mut command = "specmint generate".to_owned();
+    if spec_dir != Path::new(specmint::SPEC_DIR) {
+        command += &format!(" --spec {}", spec_dir.display());
+    }
+    if out_dir != Path::new(specmint::GENERATED_DIR) {
+        command += &format!(" --out {}", out_dir.display());
+    }
+    specmint_codegen::Options {
+        regenerate_with: Some(command),
+        ..specmint::bundle_options()
+    }
+}
+
 fn generate(args: &[String]) -> Result<u8, CliError> {
     let mut spec_dir = PathBuf::from(specmint::SPEC_DIR);
     let mut out_dir = PathBuf::from(specmint::GENERATED_DIR);
@@ -477,7 +508,8 @@ fn generate(args: &[String]) -> Result<u8, CliError> {
             spec_dir.display()
         ))
     })?;
-    let files = match specmint_codegen::generate(&sources, &specmint::bundle_options()) {
+    let options = generate_options(&spec_dir, &out_dir);
+    let files = match specmint_codegen::generate(&sources, &options) {
         Ok(files) => files,
         Err(diagnostics) => {
             eprintln!("{diagnostics}");
@@ -493,15 +525,7 @@ fn generate(args: &[String]) -> Result<u8, CliError> {
         for path in &drifted {
             println!("{}: out of date", out_dir.join(path).display());
         }
-        // The command that refreshes exactly what was checked: the flags that were not the
-        // defaults, repeated.
-        let mut command = "specmint generate".to_owned();
-        if spec_dir != Path::new(specmint::SPEC_DIR) {
-            command += &format!(" --spec {}", spec_dir.display());
-        }
-        if out_dir != Path::new(specmint::GENERATED_DIR) {
-            command += &format!(" --out {}", out_dir.display());
-        }
+        let command = options.regenerate_with.as_deref().unwrap_or_default();
         println!("run `{command}` to refresh {}", out_dir.display());
         return Ok(1);
     }
