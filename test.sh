@@ -19,6 +19,14 @@ fi
 cargo build --quiet --bin specmint
 .venv/bin/python scripts/mcp_client.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
 
+# The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
+# `generate --spec --out` writes, each case judged by `validate --spec`.
+own_out=$(mktemp -d)
+"${CARGO_TARGET_DIR:-target}/debug/specmint" generate --spec tests/fixtures/own_spec --out "$own_out" >/dev/null
+.venv/bin/python scripts/run_corpus.py --generated "$own_out" -- \
+  "${CARGO_TARGET_DIR:-target}/debug/specmint" validate --spec tests/fixtures/own_spec {type} - --format json
+rm -rf "$own_out"
+
 # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
 # datamodel-code-generator against generated/schema/, with the agreement table.
 # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs any executor over the conformance corpus (generated/corpus/<spec>/cases.json).
+"""Runs any executor over the conformance corpus (<generated>/corpus/<spec>/cases.json).
 
 Executor protocol (see README, "Conformance corpus and executor protocol"):
   * the command is run once per case, with the case's `document` as compact UTF-8 JSON on
@@ -10,8 +10,12 @@ Executor protocol (see README, "Conformance corpus and executor protocol"):
   * a verdict agrees when `valid` matches and, unless --verdict-only, the multiset of
     (code, path) pairs equals the case's `errors`.
 
-  scripts/run_corpus.py [--spec NAME] [--verdict-only] [--expressible-only] -- CMD ARGS...
+  scripts/run_corpus.py [--generated DIR] [--spec NAME] [--verdict-only] [--expressible-only] -- CMD ARGS...
   scripts/run_corpus.py -- target/debug/specmint validate {type} - --format json
+  scripts/run_corpus.py --generated out -- specmint validate --spec spec {type} - --format json
+
+--generated DIR reads DIR/corpus/*/cases.json (what `specmint generate --spec SPEC --out DIR`
+writes for a spec of your own); the default is this repository's generated/.
 
 Prints a line per disagreement and a summary; exits 1 on any disagreement.
 """
@@ -24,8 +28,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def corpora(only):
-    for path in sorted((ROOT / "generated" / "corpus").glob("*/cases.json")):
+def corpora(generated, only):
+    for path in sorted((generated / "corpus").glob("*/cases.json")):
         corpus = json.loads(path.read_text(encoding="utf-8"))
         if only is None or corpus["spec"] == only:
             yield corpus
@@ -37,6 +41,8 @@ def pairs(errors):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--generated", type=pathlib.Path, default=ROOT / "generated",
+                    help="the directory `specmint generate --out` wrote (default: this repository's generated/)")
     ap.add_argument("--spec")
     ap.add_argument("--verdict-only", action="store_true", help="compare valid/invalid only")
     ap.add_argument("--expressible-only", action="store_true", help="skip (and count) x- only cases")
@@ -47,7 +53,7 @@ def main() -> int:
         ap.error("give the executor command after --")
     disagreements = 0
     found = False
-    for corpus in corpora(args.spec):
+    for corpus in corpora(args.generated, args.spec):
         found = True
         spec = corpus["spec"]
         argv = [a.replace("{spec}", spec).replace("{type}", spec.replace("_", "-")) for a in command]
@@ -76,7 +82,7 @@ def main() -> int:
                 print(f"DISAGREE {spec} {case['id']}: want {json.dumps(want)} got {json.dumps(got, ensure_ascii=False)[:400]}")
         print(f"{spec}: {ran} cases run, {agreed} agreed, {skipped} x-only skipped")
     if not found:
-        print("no corpus found under generated/corpus/", file=sys.stderr)
+        print(f"no corpus found under {args.generated / 'corpus'}/", file=sys.stderr)
         return 1
     return 1 if disagreements else 0
 
