@@ -953,3 +953,45 @@ fn the_shapes_constant_name_is_reserved() {
         "spec/mini.md:22:23: error: constant `SHAPES` is reserved",
     );
 }
+
+/// A union member carries no rule but `non-blank`: nothing checks a member's literal,
+/// `relative-path`, format or range, so each is refused at its code span rather than stated
+/// in the schema and never enforced.
+#[test]
+fn a_union_member_carries_no_rule_but_non_blank() {
+    let union = |members: &str| {
+        let md = edit(
+            MD,
+            "## Error codes",
+            &format!("## Sinks: `sink`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `file` | {members} | A file. |\n\n## Error codes"),
+        );
+        edit(
+            &md,
+            "| `kind` | shade |",
+            "| `out` | sink? | — | Where it goes. |\n| `kind` | shade |",
+        )
+    };
+    let cases = [
+        (
+            "`path: relative-path string`",
+            "`path` of a union cannot have `relative-path`",
+        ),
+        ("`at: date-time`", "`at` of a union cannot have a format"),
+        ("`on: date?`", "`on` of a union cannot have a format"),
+        ("`home: uri[]`", "`home` of a union cannot have a format"),
+        ("`who: email`", "`who` of a union cannot have a format"),
+        ("`v: \"1\"`", "`v` of a union cannot have a literal"),
+        ("`n: uint32 1..=3`", "`n` of a union cannot have a range"),
+    ];
+    for (members, message) in cases {
+        one_with_hint(
+            &union(&format!("`name: non-blank string`, {members}")),
+            TOML,
+            &format!("spec/mini.md:30:38: error: member {message}"),
+            "  hint: a union member carries no rule but `non-blank`: move the ruled value into a field table",
+        );
+    }
+    // `non-blank`, plain text and tables stay allowed.
+    let md = union("`name: non-blank string`, `note: string?`, `kind2: shade`");
+    generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+}

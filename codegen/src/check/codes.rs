@@ -394,30 +394,16 @@ impl Checker<'_> {
     }
 
     /// Codes of the rules a Type or Required cell states: literals, patterns, relative
-    /// paths, integer ranges, conditional requirements.
+    /// paths, formats, integer ranges, conditional requirements.
     pub(super) fn type_rule_codes(&mut self) {
         for oi in 0..self.index.objects.len() {
             for fi in 0..self.index.objects[oi].fields.len() {
                 let ty = self.index.objects[oi].fields[fi].ty.clone();
-                if ty.literal.is_some() {
-                    let c = self.field_code(oi, fi, "equals", "literal types", None);
-                    self.index.objects[oi].fields[fi].rules.equals = c;
-                }
-                if ty.pattern.is_some() {
-                    let c = self.field_code(oi, fi, "pattern", "`matching` types", None);
-                    self.index.objects[oi].fields[fi].rules.pattern = c;
-                }
-                if ty.relative_path {
-                    let c = self.field_code(oi, fi, "relative_path", "`relative-path` types", None);
-                    self.index.objects[oi].fields[fi].rules.relative_path = c;
-                }
-                if ty.format.is_some() {
-                    let c = self.field_code(oi, fi, "format", "formats", None);
-                    self.index.objects[oi].fields[fi].rules.format = c;
-                }
-                if ty.range.is_some() {
-                    let c = self.field_code(oi, fi, "range", "integer ranges", None);
-                    self.index.objects[oi].fields[fi].rules.range = c;
+                for rule in TypeRule::ALL {
+                    if rule.stated_by(&ty) {
+                        let c = self.field_code(oi, fi, rule.key(), rule.types(), None);
+                        *rule.code_in(&mut self.index.objects[oi].fields[fi].rules) = c;
+                    }
                 }
             }
         }
@@ -436,6 +422,90 @@ impl Checker<'_> {
             ) {
                 r.code = code;
             }
+        }
+    }
+}
+
+/// A rule a Type cell states (besides `non-blank`): the one list of them.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum TypeRule {
+    /// A quoted literal.
+    Equals,
+    /// `string matching `REGEX``.
+    Pattern,
+    /// `relative-path`.
+    RelativePath,
+    /// `date-time`, `date`, `uri`, `email`.
+    Format,
+    /// `int32 1..=10`.
+    Range,
+}
+
+impl TypeRule {
+    pub(super) const ALL: [TypeRule; 5] = [
+        TypeRule::Equals,
+        TypeRule::Pattern,
+        TypeRule::RelativePath,
+        TypeRule::Format,
+        TypeRule::Range,
+    ];
+
+    /// The first rule `ty` states, if any.
+    pub(super) fn first_of(ty: &TypeRef) -> Option<TypeRule> {
+        TypeRule::ALL.into_iter().find(|r| r.stated_by(ty))
+    }
+
+    pub(super) fn stated_by(self, ty: &TypeRef) -> bool {
+        match self {
+            TypeRule::Equals => ty.literal.is_some(),
+            TypeRule::Pattern => ty.pattern.is_some(),
+            TypeRule::RelativePath => ty.relative_path,
+            TypeRule::Format => ty.format.is_some(),
+            TypeRule::Range => ty.range.is_some(),
+        }
+    }
+
+    /// Its `[errors]` key.
+    fn key(self) -> &'static str {
+        match self {
+            TypeRule::Equals => "equals",
+            TypeRule::Pattern => "pattern",
+            TypeRule::RelativePath => "relative_path",
+            TypeRule::Format => "format",
+            TypeRule::Range => "range",
+        }
+    }
+
+    /// The types that state it, as a hint names them.
+    fn types(self) -> &'static str {
+        match self {
+            TypeRule::Equals => "literal types",
+            TypeRule::Pattern => "`matching` types",
+            TypeRule::RelativePath => "`relative-path` types",
+            TypeRule::Format => "formats",
+            TypeRule::Range => "integer ranges",
+        }
+    }
+
+    /// What a type with it has, as a message names it (`cannot have a range`).
+    pub(super) fn noun(self) -> &'static str {
+        match self {
+            TypeRule::Equals => "a literal",
+            TypeRule::Pattern => "a pattern",
+            TypeRule::RelativePath => "`relative-path`",
+            TypeRule::Format => "a format",
+            TypeRule::Range => "a range",
+        }
+    }
+
+    /// Where a field's rules hold its code.
+    fn code_in(self, rules: &mut FieldRules) -> &mut Option<String> {
+        match self {
+            TypeRule::Equals => &mut rules.equals,
+            TypeRule::Pattern => &mut rules.pattern,
+            TypeRule::RelativePath => &mut rules.relative_path,
+            TypeRule::Format => &mut rules.format,
+            TypeRule::Range => &mut rules.range,
         }
     }
 }

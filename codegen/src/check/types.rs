@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::codes::TypeRule;
 use super::index::Kind;
 use super::parse::{parse_default, parse_required, parse_type, report, Req};
 use super::tables::{clash, Clash, Named};
@@ -518,11 +519,13 @@ impl Checker<'_> {
             let k = k.trim();
             let rust_m = self.new_field(k, code.pos, &mut seen);
             let ty = self.type_of(ty, &[], code.pos);
-            if ty.as_ref().is_some_and(|t| t.range.is_some()) {
+            // Nothing reads a member's Type-cell rule, so one would be stated (in the
+            // schema) and never checked.
+            if let Some(rule) = ty.as_ref().and_then(TypeRule::first_of) {
                 self.ctx.md(
                     code.pos,
-                    format!("member `{k}` of a union cannot have a range"),
-                    "a union member carries no rule but `non-blank`: move the bounded value into a field table",
+                    format!("member `{k}` of a union cannot have {}", rule.noun()),
+                    "a union member carries no rule but `non-blank`: move the ruled value into a field table",
                 );
                 continue;
             }
