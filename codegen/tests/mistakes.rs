@@ -995,3 +995,170 @@ fn a_union_member_carries_no_rule_but_non_blank() {
     let md = union("`name: non-blank string`, `note: string?`, `kind2: shade`");
     generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
 }
+
+const RULES_MD: &str = "# Rules v1
+
+## Fields of a `doc`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `s1` | string | ✔ | Text. |
+| `s2` | string | ✔ | Text. |
+| `n1` | string? | — | Maybe text. |
+| `n2` | string? | — | Maybe text. |
+| `l1` | string[] | ✔ | Texts. |
+| `l2` | string[] | ✔ | Texts. |
+| `x1` | any | ✔ | Anything. |
+| `x2` | any | ✔ | Anything. |
+| `u1` | sink | ✔ | A sink. |
+| `u2` | sink | ✔ | A sink. |
+| `o1` | item | ✔ | An item. |
+| `o2` | item | ✔ | An item. |
+| `k1` | shade | ✔ | A shade. |
+| `k2` | shade | ✔ | A shade. |
+| `i1` | int64 | ✔ | A count. |
+| `i2` | int64 | ✔ | A count. |
+| `f1` | number | ✔ | A number. |
+| `f2` | number | ✔ | A number. |
+| `b1` | bool | ✔ | A flag. |
+| `b2` | bool | ✔ | A flag. |
+| `blob` | blob | ✔ | Content. |
+
+## Fields of an `item`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | string | ✔ | Id. |
+
+## Fields of a `blob`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `sha` | string? | — | Digest. |
+| `data` | string | ✔ | Content. |
+| `enc` | shade | ✔ | Encoding. |
+| `enc2` | string? | — | Encoding. |
+
+## Shades: `shade`
+
+| Value | Meaning |
+|---|---|
+| `utf8` | Text. |
+| `base64` | Bytes. |
+
+## Sinks: `sink`
+
+| kind | Fields | Meaning |
+|---|---|---|
+| `out` | — | Standard output. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_doc` | Not the shape. |
+| `same` | Two fields equal. |
+| `listed` | A value listed. |
+| `digest` | Content does not match. |
+";
+
+const RULES_TOML: &str = "[spec]
+root = \"doc\"
+
+[errors]
+parse = \"bad_doc\"
+
+[[not_equal]]
+a = \"s1\"
+b = \"s2\"
+code = \"same\"
+
+[[not_contains]]
+list = \"l1\"
+value = \"n1\"
+code = \"listed\"
+
+[[digest]]
+path = \"blob\"
+sha256 = \"sha\"
+data = \"data\"
+encoding = \"enc\"
+code = \"digest\"
+";
+
+/// `[[not_equal]]` compares two plain text, number, bool or enum fields: its message shows
+/// the value (`Display`), and two absent `T?` fields would count as equal. Every other type
+/// is refused at the entry, where it would otherwise check and then not compile.
+#[test]
+fn not_equal_compares_plain_scalar_fields_only() {
+    generate(&[source(RULES_MD, RULES_TOML)], &Options::default())
+        .unwrap_or_else(|d| panic!("{d}"));
+    for (a, b) in [("k1", "k2"), ("i1", "i2"), ("f1", "f2"), ("b1", "b2")] {
+        let toml = edit(
+            RULES_TOML,
+            "a = \"s1\"\nb = \"s2\"",
+            &format!("a = \"{a}\"\nb = \"{b}\""),
+        );
+        let files = generate(&[source(RULES_MD, &toml)], &Options::default())
+            .unwrap_or_else(|d| panic!("{a}: {d}"));
+        let needle = format!("not_equal(a = {a}, b = {b}, code = \"same\")");
+        assert!(files["rust/mini.rs"].contains(&needle), "{a}");
+    }
+    for (a, b) in [
+        ("n1", "n2"),
+        ("l1", "l2"),
+        ("x1", "x2"),
+        ("u1", "u2"),
+        ("o1", "o2"),
+    ] {
+        let toml = edit(
+            RULES_TOML,
+            "a = \"s1\"\nb = \"s2\"",
+            &format!("a = \"{a}\"\nb = \"{b}\""),
+        );
+        one_with_hint(
+            RULES_MD,
+            &toml,
+            &format!("spec/mini.toml:8:5: error: `{a}` and `{b}` are not plain text, number, bool or enum fields"),
+            "  hint: not_equal compares two fields of one text, number, bool or enum type, not a list, `T?`, `any`, table or union: its message shows the value, and two absent fields would count as equal",
+        );
+    }
+}
+
+/// The derive takes one struct rule of each kind, so a second `not_equal`, `not_contains` or
+/// `digest` on one object is refused at its entry (the first one stays).
+#[test]
+fn one_struct_rule_of_each_kind_per_object() {
+    let cases = [
+        (
+            "[[not_equal]]\na = \"k1\"\nb = \"k2\"\ncode = \"same\"\n",
+            "spec/mini.toml:24:1: error: a second [[not_equal]] on `doc`",
+            "  hint: one `not_equal` per object: the derive takes one struct rule of each kind",
+        ),
+        (
+            "[[not_contains]]\nlist = \"l2\"\nvalue = \"s1\"\ncode = \"listed\"\n",
+            "spec/mini.toml:24:1: error: a second [[not_contains]] on `doc`",
+            "  hint: one `not_contains` per object: the derive takes one struct rule of each kind",
+        ),
+        (
+            "[[digest]]\npath = \"blob\"\nsha256 = \"sha\"\ndata = \"data\"\nencoding = \"enc2\"\ncode = \"digest\"\n",
+            "spec/mini.toml:24:1: error: a second [[digest]] on `blob`",
+            "  hint: one `digest` per object: the derive takes one struct rule of each kind",
+        ),
+    ];
+    for (extra, expected, hint) in cases {
+        one_with_hint(RULES_MD, &format!("{RULES_TOML}\n{extra}"), expected, hint);
+    }
+}
+
+/// A digest reads its `encoding` by `Display`, which a `T?` has not.
+#[test]
+fn a_digests_encoding_is_not_optional() {
+    let toml = edit(RULES_TOML, "encoding = \"enc\"", "encoding = \"enc2\"");
+    one_with_hint(
+        RULES_MD,
+        &toml,
+        "spec/mini.toml:21:12: error: `enc2` cannot be the digest's `encoding`",
+        "  hint: `sha256`, `data` and `label` name text members, `encoding` a text or enum member that is not `T?` (`utf8` / `base64`), `length` an integer member",
+    );
+}
