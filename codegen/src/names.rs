@@ -20,12 +20,14 @@ pub(crate) fn suggest<'a>(
     hint: impl Into<String>,
 ) -> String {
     let hint = hint.into();
-    match specmint_runtime::__private::did_you_mean(word, candidates) {
+    match did_you_mean(word, candidates) {
         Some(meant) if hint.is_empty() => format!("did you mean `{meant}`?"),
         Some(meant) => format!("did you mean `{meant}`? {hint}"),
         None => hint,
     }
 }
+
+pub(crate) use specmint_runtime::__private::did_you_mean;
 
 /// Whether `s` must be written `r#s`.
 pub(crate) fn is_raw_keyword(s: &str) -> bool {

@@ -632,13 +632,105 @@ fn a_known_tables_columns_in_another_order_are_an_error() {
             "spec/mini.md:13:1: error: the columns `meaning | VALUE` are those of an enum table, in another order",
         ]
     );
-    // Columns that are not exactly a kind's, in any order, are prose.
+    // A table that shares only some of a kind's columns is prose.
+    for table in [
+        "| Constant | Cap | Why |\n|---|---|---|\n| X | y | z |",
+        "| Cap | Limit | Constant |\n|---|---|---|\n| X | y | z |",
+        "| Value | Notes |\n|---|---|\n| X | y |",
+    ] {
+        let md = edit(
+            MD,
+            "## Error codes",
+            &format!("## Notes\n\n{table}\n\n## Error codes"),
+        );
+        generate(&[source(&md, TOML)], &Options::default())
+            .unwrap_or_else(|d| panic!("{table}: {d}"));
+    }
+}
+
+/// An `[errors]` mapping no rule of the spec asks for is an error, so a cap table whose
+/// header is prose (`Limit` is no misspelling of `Value`) is still caught by the mappings
+/// of the rules it held.
+#[test]
+fn an_errors_mapping_no_rule_asks_for_is_an_error() {
     let md = edit(
         MD,
-        "## Error codes",
-        "## Notes\n\n| Constant | Cap | Value | Why |\n|---|---|---|---|\n| X | y | z | w |\n\n## Error codes",
+        "| Cap | Value | Constant |",
+        "| Cap | Limit | Constant |",
     );
-    generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let errs = errors(&md, TOML);
+    assert_eq!(
+        errs,
+        [
+            (
+                "spec/mini.toml:8:1: error: no rule of the spec is a `max_chars` rule".to_owned(),
+                "  hint: remove the line, or find the table that should hold one: a table whose header is no kind's is prose".to_owned(),
+            ),
+            (
+                "spec/mini.toml:9:1: error: no rule of the spec is a `max_items` rule".to_owned(),
+                "  hint: remove the line, or find the table that should hold one: a table whose header is no kind's is prose".to_owned(),
+            ),
+        ]
+    );
+    // Not while another error is the cause: the broken table is reported alone.
+    let md = edit(
+        MD,
+        "| Cap | Value | Constant |",
+        "| Cap | Vaule | Constant |",
+    );
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        ["spec/mini.md:20:1: error: the columns `Cap | Vaule | Constant` are nearly those of a cap table"]
+    );
+}
+
+/// A table with every column of a known kind and others as well, or with a kind's columns
+/// one of them misspelt, is a mistake, not prose: its rows (caps, forbidden keys) would
+/// otherwise be dropped without a word.
+#[test]
+fn a_known_tables_columns_with_others_or_misspelt_are_an_error() {
+    let cases = [
+        (
+            "| Cap | Value | Constant | Note |\n|---|---|---|---|\n| `tags[]` | 5 chars | TAG_MAX_CHARS | Short. |",
+            "the columns `Cap | Value | Constant | Note` are those of a cap table and `Note`",
+            "a cap table has exactly the columns `Cap | Value | Constant`: remove the others (a table that shares only some of them is prose)",
+        ),
+        (
+            "| Forbidden key | Why | Since |\n|---|---|---|\n| `password` | A secret. | v1 |",
+            "the columns `Forbidden key | Why | Since` are those of a forbidden-key table and `Since`",
+            "a forbidden-key table has exactly the columns `Forbidden key | Why`: remove the others (a table that shares only some of them is prose)",
+        ),
+        (
+            // The widest kind whose columns are all there is named: a text table, not an enum.
+            "| Note | Constant | Value | Meaning |\n|---|---|---|---|\n| x | A | `a` | A. |",
+            "the columns `Note | Constant | Value | Meaning` are those of a text table and `Note`",
+            "a text table has exactly the columns `Constant | Value | Meaning`: remove the others (a table that shares only some of them is prose)",
+        ),
+        (
+            "| Forbidden keys | Why |\n|---|---|\n| `password` | A secret. |",
+            "the columns `Forbidden keys | Why` are nearly those of a forbidden-key table",
+            "did you mean `Forbidden key | Why`? a header that is no kind's is prose, and its rows would be dropped",
+        ),
+        (
+            "| Cap | Vaule | Constant |\n|---|---|---|\n| `tags[]` | 5 chars | TAG_MAX_CHARS |",
+            "the columns `Cap | Vaule | Constant` are nearly those of a cap table",
+            "did you mean `Cap | Value | Constant`? a header that is no kind's is prose, and its rows would be dropped",
+        ),
+    ];
+    for (table, message, hint) in cases {
+        let md = edit(
+            MD,
+            "## Error codes",
+            &format!("## More\n\n{table}\n\n## Error codes"),
+        );
+        one_with_hint(
+            &md,
+            TOML,
+            &format!("spec/mini.md:27:1: error: {message}"),
+            &format!("  hint: {hint}"),
+        );
+    }
 }
 
 /// A table with an `object by` field cannot be open: its enum chooses its members.

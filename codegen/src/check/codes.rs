@@ -47,6 +47,10 @@ pub(super) struct CodeBook {
     produced: BTreeSet<String>,
     /// `[errors]` rule kind → code.
     rule_map: BTreeMap<String, Spanned<String>>,
+    /// `[errors]` rule kind → where the sidecar names it.
+    rule_pos: BTreeMap<String, Pos>,
+    /// The rule kinds some rule asked `[errors]` for (`mapped`).
+    asked: BTreeSet<String>,
     missing_reported: BTreeSet<String>,
     /// `[errors.tables]`: table → code.
     table_codes: BTreeMap<String, String>,
@@ -65,6 +69,8 @@ impl CodeBook {
             row_pos: BTreeMap::new(),
             produced: BTreeSet::new(),
             rule_map: BTreeMap::new(),
+            rule_pos: BTreeMap::new(),
+            asked: BTreeSet::new(),
             missing_reported: BTreeSet::new(),
             table_codes: BTreeMap::new(),
             path_codes: BTreeMap::new(),
@@ -158,6 +164,7 @@ impl CodeBook {
 
     /// The code `[errors]` maps `ask.rule` to; reports (once per rule) when it is missing.
     pub fn mapped(&mut self, ctx: &mut Context, ask: Ask<'_>) -> Option<String> {
+        self.asked.insert(ask.rule.to_owned());
         if let Some(c) = self.mapping(ask.rule) {
             return Some(c);
         }
@@ -213,6 +220,23 @@ impl CodeBook {
         out
     }
 
+    /// Every `[errors]` rule kind is asked for by some rule. Reported only when the spec has
+    /// no other error: a broken row or table takes its rules with it, and is the cause.
+    pub fn unasked(&self, ctx: &mut Context) {
+        if ctx.has_errors() {
+            return;
+        }
+        for (rule, pos) in &self.rule_pos {
+            if !self.asked.contains(rule) {
+                ctx.toml(
+                    *pos,
+                    format!("no rule of the spec is a `{rule}` rule"),
+                    "remove the line, or find the table that should hold one: a table whose header is no kind's is prose",
+                );
+            }
+        }
+    }
+
     /// Every code in the table is produced by something.
     pub fn unproduced(&self, ctx: &mut Context) {
         for row in &self.rows {
@@ -259,6 +283,7 @@ impl Checker<'_> {
     pub(super) fn rule_map(&mut self) {
         for (rule, code) in std::mem::take(&mut self.side.error_map) {
             self.book.use_code(&mut self.ctx, &code);
+            self.book.rule_pos.insert(rule.value.clone(), rule.pos);
             self.book.rule_map.insert(rule.value, code);
         }
     }
