@@ -1254,3 +1254,49 @@ fn a_digests_encoding_is_not_optional() {
         "  hint: `sha256`, `data` and `label` name text members, `encoding` a text or enum member that is not `T?` (`utf8` / `base64`), `length` an integer member",
     );
 }
+
+/// A JSON key that is a keyword not even a raw identifier can be (`self`, `Self`, `crate`,
+/// `super`) becomes the field `<keyword>_`, renamed back by serde, so a HAL or JSON:API
+/// `self` link can be specified; a key with no ASCII letter or digit cannot be a field.
+#[test]
+fn keys_that_are_not_raw_identifiers_become_fields_with_a_trailing_underscore() {
+    let md = edit(
+        MD,
+        "| `tags` | string[] | — | Tags. |",
+        "| `tags` | string[] | — | Tags. |\n| `self` | string? | — | Its own link. |\n| `crate` | string? | — | A crate. |\n| `super` | link? | — | The parent. |",
+    );
+    let md = edit(
+        &md,
+        "## Error codes",
+        "## Links: `link`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `href` | `Self: string` | A link. |\n\n## Error codes",
+    );
+    let files =
+        generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let rust = &files["rust/mini.rs"];
+    syn::parse_file(rust).expect("the generated Rust parses");
+    for needle in [
+        "rename = \"self\",",
+        "pub self_: ::core::option::Option<::std::string::String>,",
+        "rename = \"crate\",",
+        "pub crate_: ::core::option::Option<::std::string::String>,",
+        "rename = \"super\",",
+        "pub super_: ::core::option::Option<Link>,",
+        "#[serde(rename = \"Self\")]\n        self_: ::std::string::String,",
+    ] {
+        assert!(rust.contains(needle), "{needle}\nin\n{rust}");
+    }
+    // Two keys that become one Rust field, and a key with no letter or digit.
+    let clash = edit(&md, "| `crate` | string? |", "| `self_` | string? |");
+    one(
+        &clash,
+        TOML,
+        "spec/mini.md:10:3: error: fields `self` and `self_` both become the Rust field `self_`",
+    );
+    let md = edit(MD, "| `kind` | shade |", "| `_` | shade |");
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:9:3: error: `_` cannot be a Rust field name",
+        "  hint: use a key with at least one ASCII letter or digit (the Rust name is its snake_case)",
+    );
+}

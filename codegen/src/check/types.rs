@@ -11,7 +11,7 @@ use super::Checker;
 use crate::diag::{File, Pos};
 use crate::markdown::{self, Cell, Row, Table};
 use crate::model::*;
-use crate::names::{is_ident, snake_case, suggest, upper_camel};
+use crate::names::{field_name, is_ident, suggest, upper_camel};
 
 /// The heading above a table, as Markdown.
 fn heading_doc(t: &Table) -> String {
@@ -159,12 +159,12 @@ impl Checker<'_> {
 
     /// The Rust field name of a new row's key, unless it is not one or repeats a row.
     fn new_field(&mut self, key: &str, pos: Pos, seen: &mut Seen) -> Option<String> {
-        let rust = snake_case(key);
+        let rust = field_name(key);
         if key.is_empty() || !is_ident(&rust) {
             self.ctx.md(
                 pos,
                 format!("`{key}` cannot be a Rust field name"),
-                "use a key with ASCII letters and digits",
+                "use a key with at least one ASCII letter or digit (the Rust name is its snake_case)",
             );
             return None;
         }
@@ -395,7 +395,7 @@ impl Checker<'_> {
         };
         let ty_cell = row.cells.get(1)?;
         let ty_text = ty_cell.plain.trim().to_owned();
-        let rust = snake_case(&field.text);
+        let rust = field_name(&field.text);
         if let Some(e) = self.index.enum_named(&ty_text).cloned() {
             let v = self.enum_value(&e, &value.text, value.pos, File::Md)?;
             let when = serde_json::json!(value.text);
@@ -506,7 +506,7 @@ impl Checker<'_> {
     fn union_members(&mut self, tag: &str, value: &str, fields_cell: &Cell) -> Vec<Field> {
         let mut members = Vec::new();
         let mut seen = Seen::default();
-        seen.insert(tag, &snake_case(tag));
+        seen.insert(tag, &field_name(tag));
         for code in &fields_cell.codes {
             let Some((k, ty)) = code.text.split_once(':') else {
                 self.ctx.md(
