@@ -623,13 +623,28 @@ fn a_known_tables_columns_in_another_order_are_an_error() {
         "| Value | Meaning |\n|---|---|\n| `dark` |",
         "| meaning | VALUE |\n|---|---|\n| `dark` |",
     );
-    // The table is not read, so the field typed by it names an unknown type too.
+    // The table is not read; the field typed by it is not also an unknown type.
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        ["spec/mini.md:13:1: error: the columns `meaning | VALUE` are those of an enum table, in another order"]
+    );
+    // An error table not read: the codes it would hold are not each reported missing.
+    let md = edit(MD, "| Code | When |", "| When | Code |");
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        ["spec/mini.md:27:1: error: the columns `When | Code` are those of an error table, in another order"]
+    );
+    // A table still unknown is reported, even beside a refused one.
+    let md = edit(MD, "| Code | When |", "| When | Code |");
+    let md = edit(&md, "| `kind` | shade |", "| `kind` | shdae |");
     let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
     assert_eq!(
         errs,
         [
-            "spec/mini.md:9:12: error: unknown type `shade` in `shade`",
-            "spec/mini.md:13:1: error: the columns `meaning | VALUE` are those of an enum table, in another order",
+            "spec/mini.md:9:12: error: unknown type `shdae` in `shdae`",
+            "spec/mini.md:27:1: error: the columns `When | Code` are those of an error table, in another order",
         ]
     );
     // A table that shares only some of a kind's columns is prose.

@@ -58,6 +58,9 @@ pub(super) struct CodeBook {
     path_codes: BTreeMap<(String, String), String>,
     /// `[errors] engine`, as spelled.
     pub engine: Vec<String>,
+    /// Whether an error table was reported as not read: then a code missing from the table
+    /// is that table's fault, and not reported again at each use.
+    pub table_refused: bool,
 }
 
 impl CodeBook {
@@ -75,6 +78,7 @@ impl CodeBook {
             table_codes: BTreeMap::new(),
             path_codes: BTreeMap::new(),
             engine: Vec::new(),
+            table_refused: false,
         }
     }
 
@@ -130,7 +134,7 @@ impl CodeBook {
     /// Marks a code named in the sidecar as produced and checks that the error table has it.
     pub fn use_code(&mut self, ctx: &mut Context, code: &Spanned<String>) {
         self.produced.insert(code.value.clone());
-        if !self.has(&code.value) {
+        if !self.has(&code.value) && !self.table_refused {
             ctx.toml(
                 code.pos,
                 format!("code `{}` is not in the error table", code.value),
@@ -145,7 +149,7 @@ impl CodeBook {
     /// Marks a code named in the Markdown as produced and checks that the error table has it.
     pub fn use_code_md(&mut self, ctx: &mut Context, code: &CodeSpan) {
         self.produced.insert(code.text.clone());
-        if !self.has(&code.text) {
+        if !self.has(&code.text) && !self.table_refused {
             ctx.md(
                 code.pos,
                 format!("code `{}` is not in the error table", code.text),

@@ -22,10 +22,13 @@ enum TableKind {
     Text,
 }
 
+/// A kind, how a message names it, and its header as a spec writes it.
+type FixedHeader = (TableKind, &'static str, &'static [&'static str]);
+
 /// The kinds whose columns are all fixed words: each with how a message names it and its
 /// header as a spec writes it (a union table's first column is its tag's name, so it is not
 /// here).
-const FIXED_HEADERS: &[(TableKind, &str, &[&str])] = &[
+const FIXED_HEADERS: &[FixedHeader] = &[
     (
         TableKind::Field,
         "a field table",
@@ -97,9 +100,9 @@ enum Near {
     Misspelt,
 }
 
-/// The kind `header` is near, with how a message names it and its columns: misordered
-/// first, then the kind with the most columns all present among others, then misspelt.
-fn near_kind(header: &[Cell]) -> Option<(&'static str, &'static [&'static str], Near)> {
+/// The kind `header` is near (its row of [`FIXED_HEADERS`]): misordered first, then the
+/// kind with the most columns all present among others, then misspelt.
+fn near_kind(header: &[Cell]) -> Option<(&'static FixedHeader, Near)> {
     let h = header_words(header);
     let mut sorted = h.clone();
     sorted.sort();
@@ -108,8 +111,8 @@ fn near_kind(header: &[Cell]) -> Option<(&'static str, &'static [&'static str], 
         c.sort();
         c == sorted
     });
-    if let Some((_, kind, columns)) = misordered {
-        return Some((kind, columns, Near::Misordered));
+    if let Some(fixed) = misordered {
+        return Some((fixed, Near::Misordered));
     }
     let widest = FIXED_HEADERS
         .iter()
@@ -117,25 +120,27 @@ fn near_kind(header: &[Cell]) -> Option<(&'static str, &'static [&'static str], 
             columns.len() < h.len() && lowercase(columns).iter().all(|c| h.contains(c))
         })
         .min_by_key(|(_, _, columns)| std::cmp::Reverse(columns.len()));
-    if let Some((_, kind, columns)) = widest {
-        let own = lowercase(columns);
+    if let Some(fixed) = widest {
+        let own = lowercase(fixed.2);
         let extra = header
             .iter()
             .zip(&h)
             .filter(|(_, w)| !own.contains(w))
             .map(|(c, _)| c.plain.trim().to_owned())
             .collect();
-        return Some((kind, columns, Near::Extra(extra)));
+        return Some((fixed, Near::Extra(extra)));
     }
-    FIXED_HEADERS.iter().find_map(|(_, kind, columns)| {
+    FIXED_HEADERS.iter().find_map(|fixed| {
+        let columns = fixed.2;
         let close = columns.len() == h.len()
             && columns
                 .iter()
                 .zip(&h)
                 .all(|(c, w)| c.to_lowercase() == *w || did_you_mean(w, [*c]).is_some());
-        close.then_some((*kind, *columns, Near::Misspelt))
+        close.then_some((fixed, Near::Misspelt))
     })
 }
+
 /// Whether a table with this header is a field table (`Field | Type | Required | Meaning`).
 pub(super) fn is_field_table(header: &[Cell]) -> bool {
     classify(header) == Some(TableKind::Field)
@@ -259,11 +264,18 @@ impl Checker<'_> {
         out
     }
 
-    /// Reports a table whose header is near a kind's (`near_kind`).
+    /// Reports a table whose header is near a kind's (`near_kind`). What would have named it
+    /// is left silent: codes missing from an error table, types naming the table.
     fn near_kind(&mut self, t: &Table) {
-        let Some((kind, columns, near)) = near_kind(&t.header) else {
+        let Some((&(table_kind, kind, columns), near)) = near_kind(&t.header) else {
             return;
         };
+        if table_kind == TableKind::Error {
+            self.book.table_refused = true;
+        }
+        if let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.as_ref()) {
+            self.index.refused.insert(code.text.clone());
+        }
         let written: Vec<&str> = t.header.iter().map(|c| c.plain.trim()).collect();
         let (written, columns) = (written.join(" | "), columns.join(" | "));
         let (message, hint) = match near {

@@ -154,6 +154,15 @@ impl Checker<'_> {
     /// A Type cell, read; its problem reported.
     fn type_of(&mut self, text: &str, codes: &[markdown::CodeSpan], pos: Pos) -> Option<TypeRef> {
         let r = parse_type(text, codes, pos, &self.index.kinds);
+        // A table reported as not read takes the types naming it with it.
+        if let Err(p) = &r {
+            if p.unknown
+                .as_ref()
+                .is_some_and(|n| self.index.refused.contains(n))
+            {
+                return None;
+            }
+        }
         report(&mut self.ctx, r)
     }
 
