@@ -173,6 +173,36 @@ fn an_own_spec_runs_ranges_minimums_formats_conditions_and_state_fields() {
     }
 }
 
+/// A key that cannot be a Rust identifier even raw (`self`, a HAL or JSON:API link) is a
+/// field of the spec: read, checked and named by its key (the acceptance crate compiles the
+/// same spec, whose Rust field is `self_`).
+#[test]
+fn a_self_link_is_a_field_named_by_its_key() {
+    let event = |link: &str| {
+        format!(
+            r#"{{"id":"evt_8f3kQ2pX","type":"order.paid","endpoint":"https://a.io","attempt":1,"payload_bytes":1,"headers":[{{"name":"A","value":"b"}}],"sent_at":"2024-05-01T09:30:00Z","self":{link}}}"#
+        )
+    };
+    let out = specmint(
+        &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+        event(r#""https://a.io/events/1""#).as_bytes(),
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout).as_str()),
+        (Some(0), "<stdin>: valid webhook-event\n")
+    );
+    let out = specmint(
+        &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+        event(r#""not a link""#).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "<stdin>:1:175: error[bad_format]: `self` `not a link` is not a valid uri\n\
+         <stdin>: invalid webhook-event (1 error)\n"
+    );
+}
+
 #[test]
 fn schema_of_an_own_spec_is_what_generate_writes() {
     let out = specmint(&["schema", "--spec", SPEC, "webhook-event"], b"");

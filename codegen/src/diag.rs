@@ -165,6 +165,11 @@ impl Context {
         self.error(File::Toml, pos, message, hint);
     }
 
+    /// Whether any problem has been reported so far.
+    pub(crate) fn has_errors(&self) -> bool {
+        !self.diags.is_empty()
+    }
+
     /// Ends the context: `Err` with every diagnostic, sorted by file and position.
     pub(crate) fn finish(mut self) -> Result<(), Diagnostics> {
         self.finished = true;

@@ -20,12 +20,14 @@ pub(crate) fn suggest<'a>(
     hint: impl Into<String>,
 ) -> String {
     let hint = hint.into();
-    match specmint_runtime::__private::did_you_mean(word, candidates) {
+    match did_you_mean(word, candidates) {
         Some(meant) if hint.is_empty() => format!("did you mean `{meant}`?"),
         Some(meant) => format!("did you mean `{meant}`? {hint}"),
         None => hint,
     }
 }
+
+pub(crate) use specmint_runtime::__private::did_you_mean;
 
 /// Whether `s` must be written `r#s`.
 pub(crate) fn is_raw_keyword(s: &str) -> bool {
@@ -68,6 +70,18 @@ pub(crate) fn snake_case(s: &str) -> String {
         out.insert(0, '_');
     }
     out
+}
+
+/// The Rust field name of JSON key `key`: its `snake_case`, with `_` appended to a keyword
+/// that cannot be an identifier even raw (`self` → `self_`, `Self` → `self_`, `crate` →
+/// `crate_`), so a HAL or JSON:API `self` link can be a field (renamed back by serde).
+/// Empty when the key has no ASCII letter or digit.
+pub(crate) fn field_name(key: &str) -> String {
+    let mut rust = snake_case(key);
+    if NON_RAW_KEYWORDS.contains(&rust.as_str()) {
+        rust.push('_');
+    }
+    rust
 }
 
 /// `UpperCamelCase`: `mcp_only` → `McpOnly`, `INVALID_ORDER` → `InvalidOrder`.
@@ -120,5 +134,11 @@ mod tests {
         assert_eq!(upper_camel("output_format"), "OutputFormat");
         assert!(is_screaming_snake("ITEMS_MAX"));
         assert!(!is_screaming_snake("Items"));
+        assert_eq!(field_name("self"), "self_");
+        assert_eq!(field_name("Self"), "self_");
+        assert_eq!(field_name("crate"), "crate_");
+        assert_eq!(field_name("super"), "super_");
+        assert_eq!(field_name("type"), "type");
+        assert_eq!(field_name("_"), "");
     }
 }

@@ -623,22 +623,129 @@ fn a_known_tables_columns_in_another_order_are_an_error() {
         "| Value | Meaning |\n|---|---|\n| `dark` |",
         "| meaning | VALUE |\n|---|---|\n| `dark` |",
     );
-    // The table is not read, so the field typed by it names an unknown type too.
+    // The table is not read; the field typed by it is not also an unknown type.
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        ["spec/mini.md:13:1: error: the columns `meaning | VALUE` are those of an enum table, in another order"]
+    );
+    // An error table not read: the codes it would hold are not each reported missing.
+    let md = edit(MD, "| Code | When |", "| When | Code |");
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        ["spec/mini.md:27:1: error: the columns `When | Code` are those of an error table, in another order"]
+    );
+    // A table still unknown is reported, even beside a refused one.
+    let md = edit(MD, "| Code | When |", "| When | Code |");
+    let md = edit(&md, "| `kind` | shade |", "| `kind` | shdae |");
     let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
     assert_eq!(
         errs,
         [
-            "spec/mini.md:9:12: error: unknown type `shade` in `shade`",
-            "spec/mini.md:13:1: error: the columns `meaning | VALUE` are those of an enum table, in another order",
+            "spec/mini.md:9:12: error: unknown type `shdae` in `shdae`",
+            "spec/mini.md:27:1: error: the columns `When | Code` are those of an error table, in another order",
         ]
     );
-    // Columns that are not exactly a kind's, in any order, are prose.
+    // A table that shares only some of a kind's columns is prose.
+    for table in [
+        "| Constant | Cap | Why |\n|---|---|---|\n| X | y | z |",
+        "| Cap | Limit | Constant |\n|---|---|---|\n| X | y | z |",
+        "| Value | Notes |\n|---|---|\n| X | y |",
+    ] {
+        let md = edit(
+            MD,
+            "## Error codes",
+            &format!("## Notes\n\n{table}\n\n## Error codes"),
+        );
+        generate(&[source(&md, TOML)], &Options::default())
+            .unwrap_or_else(|d| panic!("{table}: {d}"));
+    }
+}
+
+/// An `[errors]` mapping no rule of the spec asks for is an error, so a cap table whose
+/// header is prose (`Limit` is no misspelling of `Value`) is still caught by the mappings
+/// of the rules it held.
+#[test]
+fn an_errors_mapping_no_rule_asks_for_is_an_error() {
     let md = edit(
         MD,
-        "## Error codes",
-        "## Notes\n\n| Constant | Cap | Value | Why |\n|---|---|---|---|\n| X | y | z | w |\n\n## Error codes",
+        "| Cap | Value | Constant |",
+        "| Cap | Limit | Constant |",
     );
-    generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let errs = errors(&md, TOML);
+    assert_eq!(
+        errs,
+        [
+            (
+                "spec/mini.toml:8:1: error: no rule of the spec is a `max_chars` rule".to_owned(),
+                "  hint: remove the line, or find the table that should hold one: a table whose header is no kind's is prose".to_owned(),
+            ),
+            (
+                "spec/mini.toml:9:1: error: no rule of the spec is a `max_items` rule".to_owned(),
+                "  hint: remove the line, or find the table that should hold one: a table whose header is no kind's is prose".to_owned(),
+            ),
+        ]
+    );
+    // Not while another error is the cause: the broken table is reported alone.
+    let md = edit(
+        MD,
+        "| Cap | Value | Constant |",
+        "| Cap | Vaule | Constant |",
+    );
+    let errs: Vec<String> = errors(&md, TOML).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        errs,
+        ["spec/mini.md:20:1: error: the columns `Cap | Vaule | Constant` are nearly those of a cap table"]
+    );
+}
+
+/// A table with every column of a known kind and others as well, or with a kind's columns
+/// one of them misspelt, is a mistake, not prose: its rows (caps, forbidden keys) would
+/// otherwise be dropped without a word.
+#[test]
+fn a_known_tables_columns_with_others_or_misspelt_are_an_error() {
+    let cases = [
+        (
+            "| Cap | Value | Constant | Note |\n|---|---|---|---|\n| `tags[]` | 5 chars | TAG_MAX_CHARS | Short. |",
+            "the columns `Cap | Value | Constant | Note` are those of a cap table and `Note`",
+            "a cap table has exactly the columns `Cap | Value | Constant`: remove the others (a table that shares only some of them is prose)",
+        ),
+        (
+            "| Forbidden key | Why | Since |\n|---|---|---|\n| `password` | A secret. | v1 |",
+            "the columns `Forbidden key | Why | Since` are those of a forbidden-key table and `Since`",
+            "a forbidden-key table has exactly the columns `Forbidden key | Why`: remove the others (a table that shares only some of them is prose)",
+        ),
+        (
+            // The widest kind whose columns are all there is named: a text table, not an enum.
+            "| Note | Constant | Value | Meaning |\n|---|---|---|---|\n| x | A | `a` | A. |",
+            "the columns `Note | Constant | Value | Meaning` are those of a text table and `Note`",
+            "a text table has exactly the columns `Constant | Value | Meaning`: remove the others (a table that shares only some of them is prose)",
+        ),
+        (
+            "| Forbidden keys | Why |\n|---|---|\n| `password` | A secret. |",
+            "the columns `Forbidden keys | Why` are nearly those of a forbidden-key table",
+            "did you mean `Forbidden key | Why`? a header that is no kind's is prose, and its rows would be dropped",
+        ),
+        (
+            "| Cap | Vaule | Constant |\n|---|---|---|\n| `tags[]` | 5 chars | TAG_MAX_CHARS |",
+            "the columns `Cap | Vaule | Constant` are nearly those of a cap table",
+            "did you mean `Cap | Value | Constant`? a header that is no kind's is prose, and its rows would be dropped",
+        ),
+    ];
+    for (table, message, hint) in cases {
+        let md = edit(
+            MD,
+            "## Error codes",
+            &format!("## More\n\n{table}\n\n## Error codes"),
+        );
+        one_with_hint(
+            &md,
+            TOML,
+            &format!("spec/mini.md:27:1: error: {message}"),
+            &format!("  hint: {hint}"),
+        );
+    }
 }
 
 /// A table with an `object by` field cannot be open: its enum chooses its members.
@@ -951,5 +1058,260 @@ fn the_shapes_constant_name_is_reserved() {
         &edit(MD, "| NAME_MAX_CHARS |", "| SHAPES |"),
         TOML,
         "spec/mini.md:22:23: error: constant `SHAPES` is reserved",
+    );
+}
+
+/// A union member carries no rule but `non-blank`: nothing checks a member's literal,
+/// `relative-path`, format or range, so each is refused at its code span rather than stated
+/// in the schema and never enforced.
+#[test]
+fn a_union_member_carries_no_rule_but_non_blank() {
+    let union = |members: &str| {
+        let md = edit(
+            MD,
+            "## Error codes",
+            &format!("## Sinks: `sink`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `file` | {members} | A file. |\n\n## Error codes"),
+        );
+        edit(
+            &md,
+            "| `kind` | shade |",
+            "| `out` | sink? | — | Where it goes. |\n| `kind` | shade |",
+        )
+    };
+    let cases = [
+        (
+            "`path: relative-path string`",
+            "`path` of a union cannot have `relative-path`",
+        ),
+        ("`at: date-time`", "`at` of a union cannot have a format"),
+        ("`on: date?`", "`on` of a union cannot have a format"),
+        ("`home: uri[]`", "`home` of a union cannot have a format"),
+        ("`who: email`", "`who` of a union cannot have a format"),
+        ("`v: \"1\"`", "`v` of a union cannot have a literal"),
+        ("`n: uint32 1..=3`", "`n` of a union cannot have a range"),
+    ];
+    for (members, message) in cases {
+        one_with_hint(
+            &union(&format!("`name: non-blank string`, {members}")),
+            TOML,
+            &format!("spec/mini.md:30:38: error: member {message}"),
+            "  hint: a union member carries no rule but `non-blank`: move the ruled value into a field table",
+        );
+    }
+    // `non-blank`, plain text and tables stay allowed.
+    let md = union("`name: non-blank string`, `note: string?`, `kind2: shade`");
+    generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+}
+
+const RULES_MD: &str = "# Rules v1
+
+## Fields of a `doc`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `s1` | string | ✔ | Text. |
+| `s2` | string | ✔ | Text. |
+| `n1` | string? | — | Maybe text. |
+| `n2` | string? | — | Maybe text. |
+| `l1` | string[] | ✔ | Texts. |
+| `l2` | string[] | ✔ | Texts. |
+| `x1` | any | ✔ | Anything. |
+| `x2` | any | ✔ | Anything. |
+| `u1` | sink | ✔ | A sink. |
+| `u2` | sink | ✔ | A sink. |
+| `o1` | item | ✔ | An item. |
+| `o2` | item | ✔ | An item. |
+| `k1` | shade | ✔ | A shade. |
+| `k2` | shade | ✔ | A shade. |
+| `i1` | int64 | ✔ | A count. |
+| `i2` | int64 | ✔ | A count. |
+| `f1` | number | ✔ | A number. |
+| `f2` | number | ✔ | A number. |
+| `b1` | bool | ✔ | A flag. |
+| `b2` | bool | ✔ | A flag. |
+| `blob` | blob | ✔ | Content. |
+
+## Fields of an `item`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | string | ✔ | Id. |
+
+## Fields of a `blob`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `sha` | string? | — | Digest. |
+| `data` | string | ✔ | Content. |
+| `enc` | shade | ✔ | Encoding. |
+| `enc2` | string? | — | Encoding. |
+
+## Shades: `shade`
+
+| Value | Meaning |
+|---|---|
+| `utf8` | Text. |
+| `base64` | Bytes. |
+
+## Sinks: `sink`
+
+| kind | Fields | Meaning |
+|---|---|---|
+| `out` | — | Standard output. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_doc` | Not the shape. |
+| `same` | Two fields equal. |
+| `listed` | A value listed. |
+| `digest` | Content does not match. |
+";
+
+const RULES_TOML: &str = "[spec]
+root = \"doc\"
+
+[errors]
+parse = \"bad_doc\"
+
+[[not_equal]]
+a = \"s1\"
+b = \"s2\"
+code = \"same\"
+
+[[not_contains]]
+list = \"l1\"
+value = \"n1\"
+code = \"listed\"
+
+[[digest]]
+path = \"blob\"
+sha256 = \"sha\"
+data = \"data\"
+encoding = \"enc\"
+code = \"digest\"
+";
+
+/// `[[not_equal]]` compares two plain text, number, bool or enum fields: its message shows
+/// the value (`Display`), and two absent `T?` fields would count as equal. Every other type
+/// is refused at the entry, where it would otherwise check and then not compile.
+#[test]
+fn not_equal_compares_plain_scalar_fields_only() {
+    generate(&[source(RULES_MD, RULES_TOML)], &Options::default())
+        .unwrap_or_else(|d| panic!("{d}"));
+    for (a, b) in [("k1", "k2"), ("i1", "i2"), ("f1", "f2"), ("b1", "b2")] {
+        let toml = edit(
+            RULES_TOML,
+            "a = \"s1\"\nb = \"s2\"",
+            &format!("a = \"{a}\"\nb = \"{b}\""),
+        );
+        let files = generate(&[source(RULES_MD, &toml)], &Options::default())
+            .unwrap_or_else(|d| panic!("{a}: {d}"));
+        let needle = format!("not_equal(a = {a}, b = {b}, code = \"same\")");
+        assert!(files["rust/mini.rs"].contains(&needle), "{a}");
+    }
+    for (a, b) in [
+        ("n1", "n2"),
+        ("l1", "l2"),
+        ("x1", "x2"),
+        ("u1", "u2"),
+        ("o1", "o2"),
+    ] {
+        let toml = edit(
+            RULES_TOML,
+            "a = \"s1\"\nb = \"s2\"",
+            &format!("a = \"{a}\"\nb = \"{b}\""),
+        );
+        one_with_hint(
+            RULES_MD,
+            &toml,
+            &format!("spec/mini.toml:8:5: error: `{a}` and `{b}` are not plain text, number, bool or enum fields"),
+            "  hint: not_equal compares two fields of one text, number, bool or enum type, not a list, `T?`, `any`, table or union: its message shows the value, and two absent fields would count as equal",
+        );
+    }
+}
+
+/// The derive takes one struct rule of each kind, so a second `not_equal`, `not_contains` or
+/// `digest` on one object is refused at its entry (the first one stays).
+#[test]
+fn one_struct_rule_of_each_kind_per_object() {
+    let cases = [
+        (
+            "[[not_equal]]\na = \"k1\"\nb = \"k2\"\ncode = \"same\"\n",
+            "spec/mini.toml:24:1: error: a second [[not_equal]] on `doc`",
+            "  hint: one `not_equal` per object: the derive takes one struct rule of each kind",
+        ),
+        (
+            "[[not_contains]]\nlist = \"l2\"\nvalue = \"s1\"\ncode = \"listed\"\n",
+            "spec/mini.toml:24:1: error: a second [[not_contains]] on `doc`",
+            "  hint: one `not_contains` per object: the derive takes one struct rule of each kind",
+        ),
+        (
+            "[[digest]]\npath = \"blob\"\nsha256 = \"sha\"\ndata = \"data\"\nencoding = \"enc2\"\ncode = \"digest\"\n",
+            "spec/mini.toml:24:1: error: a second [[digest]] on `blob`",
+            "  hint: one `digest` per object: the derive takes one struct rule of each kind",
+        ),
+    ];
+    for (extra, expected, hint) in cases {
+        one_with_hint(RULES_MD, &format!("{RULES_TOML}\n{extra}"), expected, hint);
+    }
+}
+
+/// A digest reads its `encoding` by `Display`, which a `T?` has not.
+#[test]
+fn a_digests_encoding_is_not_optional() {
+    let toml = edit(RULES_TOML, "encoding = \"enc\"", "encoding = \"enc2\"");
+    one_with_hint(
+        RULES_MD,
+        &toml,
+        "spec/mini.toml:21:12: error: `enc2` cannot be the digest's `encoding`",
+        "  hint: `sha256`, `data` and `label` name text members, `encoding` a text or enum member that is not `T?` (`utf8` / `base64`), `length` an integer member",
+    );
+}
+
+/// A JSON key that is a keyword not even a raw identifier can be (`self`, `Self`, `crate`,
+/// `super`) becomes the field `<keyword>_`, renamed back by serde, so a HAL or JSON:API
+/// `self` link can be specified; a key with no ASCII letter or digit cannot be a field.
+#[test]
+fn keys_that_are_not_raw_identifiers_become_fields_with_a_trailing_underscore() {
+    let md = edit(
+        MD,
+        "| `tags` | string[] | — | Tags. |",
+        "| `tags` | string[] | — | Tags. |\n| `self` | string? | — | Its own link. |\n| `crate` | string? | — | A crate. |\n| `super` | link? | — | The parent. |",
+    );
+    let md = edit(
+        &md,
+        "## Error codes",
+        "## Links: `link`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `href` | `Self: string` | A link. |\n\n## Error codes",
+    );
+    let files =
+        generate(&[source(&md, TOML)], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let rust = &files["rust/mini.rs"];
+    syn::parse_file(rust).expect("the generated Rust parses");
+    for needle in [
+        "rename = \"self\",",
+        "pub self_: ::core::option::Option<::std::string::String>,",
+        "rename = \"crate\",",
+        "pub crate_: ::core::option::Option<::std::string::String>,",
+        "rename = \"super\",",
+        "pub super_: ::core::option::Option<Link>,",
+        "#[serde(rename = \"Self\")]\n        self_: ::std::string::String,",
+    ] {
+        assert!(rust.contains(needle), "{needle}\nin\n{rust}");
+    }
+    // Two keys that become one Rust field, and a key with no letter or digit.
+    let clash = edit(&md, "| `crate` | string? |", "| `self_` | string? |");
+    one(
+        &clash,
+        TOML,
+        "spec/mini.md:10:3: error: fields `self` and `self_` both become the Rust field `self_`",
+    );
+    let md = edit(MD, "| `kind` | shade |", "| `_` | shade |");
+    one_with_hint(
+        &md,
+        TOML,
+        "spec/mini.md:9:3: error: `_` cannot be a Rust field name",
+        "  hint: use a key with at least one ASCII letter or digit (the Rust name is its snake_case)",
     );
 }

@@ -47,6 +47,10 @@ pub(super) struct CodeBook {
     produced: BTreeSet<String>,
     /// `[errors]` rule kind → code.
     rule_map: BTreeMap<String, Spanned<String>>,
+    /// `[errors]` rule kind → where the sidecar names it.
+    rule_pos: BTreeMap<String, Pos>,
+    /// The rule kinds some rule asked `[errors]` for (`mapped`).
+    asked: BTreeSet<String>,
     missing_reported: BTreeSet<String>,
     /// `[errors.tables]`: table → code.
     table_codes: BTreeMap<String, String>,
@@ -54,6 +58,9 @@ pub(super) struct CodeBook {
     path_codes: BTreeMap<(String, String), String>,
     /// `[errors] engine`, as spelled.
     pub engine: Vec<String>,
+    /// Whether an error table was reported as not read: then a code missing from the table
+    /// is that table's fault, and not reported again at each use.
+    pub table_refused: bool,
 }
 
 impl CodeBook {
@@ -65,10 +72,13 @@ impl CodeBook {
             row_pos: BTreeMap::new(),
             produced: BTreeSet::new(),
             rule_map: BTreeMap::new(),
+            rule_pos: BTreeMap::new(),
+            asked: BTreeSet::new(),
             missing_reported: BTreeSet::new(),
             table_codes: BTreeMap::new(),
             path_codes: BTreeMap::new(),
             engine: Vec::new(),
+            table_refused: false,
         }
     }
 
@@ -124,7 +134,7 @@ impl CodeBook {
     /// Marks a code named in the sidecar as produced and checks that the error table has it.
     pub fn use_code(&mut self, ctx: &mut Context, code: &Spanned<String>) {
         self.produced.insert(code.value.clone());
-        if !self.has(&code.value) {
+        if !self.has(&code.value) && !self.table_refused {
             ctx.toml(
                 code.pos,
                 format!("code `{}` is not in the error table", code.value),
@@ -139,7 +149,7 @@ impl CodeBook {
     /// Marks a code named in the Markdown as produced and checks that the error table has it.
     pub fn use_code_md(&mut self, ctx: &mut Context, code: &CodeSpan) {
         self.produced.insert(code.text.clone());
-        if !self.has(&code.text) {
+        if !self.has(&code.text) && !self.table_refused {
             ctx.md(
                 code.pos,
                 format!("code `{}` is not in the error table", code.text),
@@ -158,6 +168,7 @@ impl CodeBook {
 
     /// The code `[errors]` maps `ask.rule` to; reports (once per rule) when it is missing.
     pub fn mapped(&mut self, ctx: &mut Context, ask: Ask<'_>) -> Option<String> {
+        self.asked.insert(ask.rule.to_owned());
         if let Some(c) = self.mapping(ask.rule) {
             return Some(c);
         }
@@ -213,6 +224,23 @@ impl CodeBook {
         out
     }
 
+    /// Every `[errors]` rule kind is asked for by some rule. Reported only when the spec has
+    /// no other error: a broken row or table takes its rules with it, and is the cause.
+    pub fn unasked(&self, ctx: &mut Context) {
+        if ctx.has_errors() {
+            return;
+        }
+        for (rule, pos) in &self.rule_pos {
+            if !self.asked.contains(rule) {
+                ctx.toml(
+                    *pos,
+                    format!("no rule of the spec is a `{rule}` rule"),
+                    "remove the line, or find the table that should hold one: a table whose header is no kind's is prose",
+                );
+            }
+        }
+    }
+
     /// Every code in the table is produced by something.
     pub fn unproduced(&self, ctx: &mut Context) {
         for row in &self.rows {
@@ -259,6 +287,7 @@ impl Checker<'_> {
     pub(super) fn rule_map(&mut self) {
         for (rule, code) in std::mem::take(&mut self.side.error_map) {
             self.book.use_code(&mut self.ctx, &code);
+            self.book.rule_pos.insert(rule.value.clone(), rule.pos);
             self.book.rule_map.insert(rule.value, code);
         }
     }
@@ -394,30 +423,16 @@ impl Checker<'_> {
     }
 
     /// Codes of the rules a Type or Required cell states: literals, patterns, relative
-    /// paths, integer ranges, conditional requirements.
+    /// paths, formats, integer ranges, conditional requirements.
     pub(super) fn type_rule_codes(&mut self) {
         for oi in 0..self.index.objects.len() {
             for fi in 0..self.index.objects[oi].fields.len() {
                 let ty = self.index.objects[oi].fields[fi].ty.clone();
-                if ty.literal.is_some() {
-                    let c = self.field_code(oi, fi, "equals", "literal types", None);
-                    self.index.objects[oi].fields[fi].rules.equals = c;
-                }
-                if ty.pattern.is_some() {
-                    let c = self.field_code(oi, fi, "pattern", "`matching` types", None);
-                    self.index.objects[oi].fields[fi].rules.pattern = c;
-                }
-                if ty.relative_path {
-                    let c = self.field_code(oi, fi, "relative_path", "`relative-path` types", None);
-                    self.index.objects[oi].fields[fi].rules.relative_path = c;
-                }
-                if ty.format.is_some() {
-                    let c = self.field_code(oi, fi, "format", "formats", None);
-                    self.index.objects[oi].fields[fi].rules.format = c;
-                }
-                if ty.range.is_some() {
-                    let c = self.field_code(oi, fi, "range", "integer ranges", None);
-                    self.index.objects[oi].fields[fi].rules.range = c;
+                for rule in TypeRule::ALL {
+                    if rule.stated_by(&ty) {
+                        let c = self.field_code(oi, fi, rule.key(), rule.types(), None);
+                        *rule.code_in(&mut self.index.objects[oi].fields[fi].rules) = c;
+                    }
                 }
             }
         }
@@ -436,6 +451,90 @@ impl Checker<'_> {
             ) {
                 r.code = code;
             }
+        }
+    }
+}
+
+/// A rule a Type cell states (besides `non-blank`): the one list of them.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum TypeRule {
+    /// A quoted literal.
+    Equals,
+    /// `string matching `REGEX``.
+    Pattern,
+    /// `relative-path`.
+    RelativePath,
+    /// `date-time`, `date`, `uri`, `email`.
+    Format,
+    /// `int32 1..=10`.
+    Range,
+}
+
+impl TypeRule {
+    pub(super) const ALL: [TypeRule; 5] = [
+        TypeRule::Equals,
+        TypeRule::Pattern,
+        TypeRule::RelativePath,
+        TypeRule::Format,
+        TypeRule::Range,
+    ];
+
+    /// The first rule `ty` states, if any.
+    pub(super) fn first_of(ty: &TypeRef) -> Option<TypeRule> {
+        TypeRule::ALL.into_iter().find(|r| r.stated_by(ty))
+    }
+
+    pub(super) fn stated_by(self, ty: &TypeRef) -> bool {
+        match self {
+            TypeRule::Equals => ty.literal.is_some(),
+            TypeRule::Pattern => ty.pattern.is_some(),
+            TypeRule::RelativePath => ty.relative_path,
+            TypeRule::Format => ty.format.is_some(),
+            TypeRule::Range => ty.range.is_some(),
+        }
+    }
+
+    /// Its `[errors]` key.
+    fn key(self) -> &'static str {
+        match self {
+            TypeRule::Equals => "equals",
+            TypeRule::Pattern => "pattern",
+            TypeRule::RelativePath => "relative_path",
+            TypeRule::Format => "format",
+            TypeRule::Range => "range",
+        }
+    }
+
+    /// The types that state it, as a hint names them.
+    fn types(self) -> &'static str {
+        match self {
+            TypeRule::Equals => "literal types",
+            TypeRule::Pattern => "`matching` types",
+            TypeRule::RelativePath => "`relative-path` types",
+            TypeRule::Format => "formats",
+            TypeRule::Range => "integer ranges",
+        }
+    }
+
+    /// What a type with it has, as a message names it (`cannot have a range`).
+    pub(super) fn noun(self) -> &'static str {
+        match self {
+            TypeRule::Equals => "a literal",
+            TypeRule::Pattern => "a pattern",
+            TypeRule::RelativePath => "`relative-path`",
+            TypeRule::Format => "a format",
+            TypeRule::Range => "a range",
+        }
+    }
+
+    /// Where a field's rules hold its code.
+    fn code_in(self, rules: &mut FieldRules) -> &mut Option<String> {
+        match self {
+            TypeRule::Equals => &mut rules.equals,
+            TypeRule::Pattern => &mut rules.pattern,
+            TypeRule::RelativePath => &mut rules.relative_path,
+            TypeRule::Format => &mut rules.format,
+            TypeRule::Range => &mut rules.range,
         }
     }
 }

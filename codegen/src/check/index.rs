@@ -54,6 +54,9 @@ pub(super) struct TypeIndex {
     pub order: Vec<(Kind, usize)>,
     /// (table, key) of rows already reported as broken: paths through them stay silent.
     pub poisoned: BTreeSet<(String, String)>,
+    /// Names (in their heading) of tables already reported as not read (`near_kind`): a
+    /// Type cell naming one stays silent.
+    pub refused: BTreeSet<String>,
     /// (table, key) → position of the row's Type cell.
     pub type_pos: BTreeMap<(String, String), Pos>,
 }

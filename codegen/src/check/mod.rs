@@ -153,6 +153,7 @@ impl Checker<'_> {
         let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
         let examples = self.examples();
         self.book.unproduced(&mut self.ctx);
+        self.book.unasked(&mut self.ctx);
 
         let parse = parse_code.unwrap_or_default();
         let errors = Errors {

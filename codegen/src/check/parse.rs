@@ -15,6 +15,8 @@ pub(super) struct Problem {
     pub pos: Pos,
     pub message: String,
     pub hint: String,
+    /// The type named, when the problem is that no table has that name.
+    pub unknown: Option<String>,
 }
 
 impl Problem {
@@ -23,6 +25,7 @@ impl Problem {
             pos,
             message: message.into(),
             hint: hint.into(),
+            unknown: None,
         }
     }
 }
@@ -285,15 +288,18 @@ fn unknown_type(other: &str, text: &str, pos: Pos, kinds: &BTreeMap<String, Kind
         known.join(", ")
     );
     let candidates = BUILTIN_TYPES.iter().copied();
-    Problem::new(
-        pos,
-        format!("unknown type `{other}` in `{}`", text.trim()),
-        suggest(
-            other,
-            candidates.chain(kinds.keys().map(String::as_str)),
-            hint,
-        ),
-    )
+    Problem {
+        unknown: Some(other.to_owned()),
+        ..Problem::new(
+            pos,
+            format!("unknown type `{other}` in `{}`", text.trim()),
+            suggest(
+                other,
+                candidates.chain(kinds.keys().map(String::as_str)),
+                hint,
+            ),
+        )
+    }
 }
 
 /// `non-blank` and `relative-path` qualify strings only (`s` names the base in the message).

@@ -55,6 +55,28 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether object `obj` already has a rule `kind` (`has`); reports this second one at
+    /// `pos`: the derive takes one struct rule of each kind.
+    fn second_rule(
+        &mut self,
+        obj: usize,
+        pos: Pos,
+        kind: &str,
+        has: impl Fn(&Object) -> bool,
+    ) -> bool {
+        let o = &self.index.objects[obj];
+        if !has(o) {
+            return false;
+        }
+        let name = o.name.clone();
+        self.ctx.toml(
+            pos,
+            format!("a second [[{kind}]] on `{name}`"),
+            format!("one `{kind}` per object: the derive takes one struct rule of each kind"),
+        );
+        true
+    }
+
     /// Declares a rule of `kind` at `path` with `code`.
     fn declare(&mut self, kind: RuleKind, path: String, code: String) {
         self.rules.push(Rule { kind, path, code });
@@ -170,6 +192,32 @@ impl Checker<'_> {
                     format!("`{}` and `{}` have different types", a.value, b.value),
                     "not_equal compares two fields of one type",
                 );
+                continue;
+            }
+            let plain = !fa.ty.array && !fa.ty.nullable;
+            let shown = matches!(
+                fa.ty.base,
+                Base::String
+                    | Base::Bool
+                    | Base::U32
+                    | Base::U64
+                    | Base::I32
+                    | Base::I64
+                    | Base::Number
+                    | Base::Enum(_)
+            );
+            if !(plain && shown) {
+                self.ctx.toml(
+                    a.pos,
+                    format!(
+                        "`{}` and `{}` are not plain text, number, bool or enum fields",
+                        a.value, b.value
+                    ),
+                    "not_equal compares two fields of one text, number, bool or enum type, not a list, `T?`, `any`, table or union: its message shows the value, and two absent fields would count as equal",
+                );
+                continue;
+            }
+            if self.second_rule(obj, n.pos, "not_equal", |o| !o.not_equal.is_empty()) {
                 continue;
             }
             self.index.objects[obj].not_equal.push(NotEqual {
@@ -334,6 +382,9 @@ impl Checker<'_> {
                 );
                 continue;
             }
+            if self.second_rule(obj, n.pos, "not_contains", |o| !o.not_contains.is_empty()) {
+                continue;
+            }
             self.index.objects[obj].not_contains.push(NotContains {
                 list: lf.member(),
                 value: vf.member(),
@@ -365,6 +416,9 @@ impl Checker<'_> {
                 "name a field whose type is a field table (or an array of one), without `[]`",
             );
             let Some(obj) = obj else { continue };
+            if self.second_rule(obj, d.pos, "digest", |o| !o.digest.is_empty()) {
+                continue;
+            }
             let Some(digest) = self.digest_members(obj, &d, [&sha, &data, &enc], code.clone())
             else {
                 continue;
@@ -387,7 +441,10 @@ impl Checker<'_> {
             let f = s.member(obj, m)?;
             let fits = !f.ty.array
                 && match what {
-                    "encoding" => matches!(f.ty.base, Base::String | Base::Enum(_)),
+                    // Read by its `Display`, which a `T?` has not.
+                    "encoding" => {
+                        !f.ty.nullable && matches!(f.ty.base, Base::String | Base::Enum(_))
+                    }
                     "length" => f.ty.base.integer_width().is_some(),
                     _ => f.ty.base == Base::String,
                 };
@@ -395,7 +452,7 @@ impl Checker<'_> {
                 s.ctx.toml(
                     m.pos,
                     format!("`{}` cannot be the digest's `{what}`", m.value),
-                    "`sha256`, `data` and `label` name text members, `encoding` a text or enum member (`utf8` / `base64`), `length` an integer member",
+                    "`sha256`, `data` and `label` name text members, `encoding` a text or enum member that is not `T?` (`utf8` / `base64`), `length` an integer member",
                 );
                 ok = false;
                 return None;

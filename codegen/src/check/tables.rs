@@ -7,7 +7,7 @@ use super::index::Kind;
 use super::Checker;
 use crate::diag::Pos;
 use crate::markdown::{Cell, Table};
-use crate::names::{is_ident, is_lower_snake, is_raw_keyword, suggest};
+use crate::names::{did_you_mean, is_ident, is_lower_snake, is_raw_keyword, suggest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TableKind {
@@ -22,10 +22,13 @@ enum TableKind {
     Text,
 }
 
+/// A kind, how a message names it, and its header as a spec writes it.
+type FixedHeader = (TableKind, &'static str, &'static [&'static str]);
+
 /// The kinds whose columns are all fixed words: each with how a message names it and its
 /// header as a spec writes it (a union table's first column is its tag's name, so it is not
 /// here).
-const FIXED_HEADERS: &[(TableKind, &str, &[&str])] = &[
+const FIXED_HEADERS: &[FixedHeader] = &[
     (
         TableKind::Field,
         "a field table",
@@ -86,15 +89,55 @@ fn classify(header: &[Cell]) -> Option<TableKind> {
         .map(|(kind, _, _)| *kind)
 }
 
-/// The kind whose columns `header` has, all of them and no other, in another order: its
-/// rows would be read by position, so such a table is a mistake, never prose.
-fn misordered(header: &[Cell]) -> Option<(&'static str, &'static [&'static str])> {
-    let mut h = header_words(header);
-    h.sort();
-    FIXED_HEADERS.iter().find_map(|(_, kind, columns)| {
+/// How a header that is no kind's is near one: such a table is a mistake, never prose, since
+/// its rows would be dropped (or read by position) without a word.
+enum Near {
+    /// Exactly the kind's columns, in another order.
+    Misordered,
+    /// Every column of the kind, and these others as written.
+    Extra(Vec<String>),
+    /// The kind's number of columns, each the kind's or one a misspelling of it.
+    Misspelt,
+}
+
+/// The kind `header` is near (its row of [`FIXED_HEADERS`]): misordered first, then the
+/// kind with the most columns all present among others, then misspelt.
+fn near_kind(header: &[Cell]) -> Option<(&'static FixedHeader, Near)> {
+    let h = header_words(header);
+    let mut sorted = h.clone();
+    sorted.sort();
+    let misordered = FIXED_HEADERS.iter().find(|(_, _, columns)| {
         let mut c = lowercase(columns);
         c.sort();
-        (c == h).then_some((*kind, *columns))
+        c == sorted
+    });
+    if let Some(fixed) = misordered {
+        return Some((fixed, Near::Misordered));
+    }
+    let widest = FIXED_HEADERS
+        .iter()
+        .filter(|(_, _, columns)| {
+            columns.len() < h.len() && lowercase(columns).iter().all(|c| h.contains(c))
+        })
+        .min_by_key(|(_, _, columns)| std::cmp::Reverse(columns.len()));
+    if let Some(fixed) = widest {
+        let own = lowercase(fixed.2);
+        let extra = header
+            .iter()
+            .zip(&h)
+            .filter(|(_, w)| !own.contains(w))
+            .map(|(c, _)| c.plain.trim().to_owned())
+            .collect();
+        return Some((fixed, Near::Extra(extra)));
+    }
+    FIXED_HEADERS.iter().find_map(|fixed| {
+        let columns = fixed.2;
+        let close = columns.len() == h.len()
+            && columns
+                .iter()
+                .zip(&h)
+                .all(|(c, w)| c.to_lowercase() == *w || did_you_mean(w, [*c]).is_some());
+        close.then_some((fixed, Near::Misspelt))
     })
 }
 
@@ -172,20 +215,7 @@ impl Checker<'_> {
         let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
         for t in all {
             let Some(table_kind) = classify(&t.header) else {
-                if let Some((kind, columns)) = misordered(&t.header) {
-                    let written: Vec<&str> = t.header.iter().map(|c| c.plain.trim()).collect();
-                    self.ctx.md(
-                        t.pos,
-                        format!(
-                            "the columns `{}` are those of {kind}, in another order",
-                            written.join(" | ")
-                        ),
-                        format!(
-                            "the columns of {kind} are `{}`, in that order (they are read by position)",
-                            columns.join(" | ")
-                        ),
-                    );
-                }
+                self.near_kind(t);
                 continue;
             };
             let kind = match table_kind {
@@ -232,6 +262,40 @@ impl Checker<'_> {
             out.named.push(named);
         }
         out
+    }
+
+    /// Reports a table whose header is near a kind's (`near_kind`). What would have named it
+    /// is left silent: codes missing from an error table, types naming the table.
+    fn near_kind(&mut self, t: &Table) {
+        let Some((&(table_kind, kind, columns), near)) = near_kind(&t.header) else {
+            return;
+        };
+        if table_kind == TableKind::Error {
+            self.book.table_refused = true;
+        }
+        if let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.as_ref()) {
+            self.index.refused.insert(code.text.clone());
+        }
+        let written: Vec<&str> = t.header.iter().map(|c| c.plain.trim()).collect();
+        let (written, columns) = (written.join(" | "), columns.join(" | "));
+        let (message, hint) = match near {
+            Near::Misordered => (
+                format!("the columns `{written}` are those of {kind}, in another order"),
+                format!("the columns of {kind} are `{columns}`, in that order (they are read by position)"),
+            ),
+            Near::Extra(extra) => (
+                format!(
+                    "the columns `{written}` are those of {kind} and `{}`",
+                    extra.join(" | ")
+                ),
+                format!("{kind} has exactly the columns `{columns}`: remove the others (a table that shares only some of them is prose)"),
+            ),
+            Near::Misspelt => (
+                format!("the columns `{written}` are nearly those of {kind}"),
+                format!("did you mean `{columns}`? a header that is no kind's is prose, and its rows would be dropped"),
+            ),
+        };
+        self.ctx.md(t.pos, message, hint);
     }
 
     /// The name in the heading's first code span: present, lower_snake_case, not repeated.

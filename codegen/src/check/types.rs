@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::codes::TypeRule;
 use super::index::Kind;
 use super::parse::{parse_default, parse_required, parse_type, report, Req};
 use super::tables::{clash, Clash, Named};
@@ -10,7 +11,7 @@ use super::Checker;
 use crate::diag::{File, Pos};
 use crate::markdown::{self, Cell, Row, Table};
 use crate::model::*;
-use crate::names::{is_ident, snake_case, suggest, upper_camel};
+use crate::names::{field_name, is_ident, suggest, upper_camel};
 
 /// The heading above a table, as Markdown.
 fn heading_doc(t: &Table) -> String {
@@ -153,17 +154,26 @@ impl Checker<'_> {
     /// A Type cell, read; its problem reported.
     fn type_of(&mut self, text: &str, codes: &[markdown::CodeSpan], pos: Pos) -> Option<TypeRef> {
         let r = parse_type(text, codes, pos, &self.index.kinds);
+        // A table reported as not read takes the types naming it with it.
+        if let Err(p) = &r {
+            if p.unknown
+                .as_ref()
+                .is_some_and(|n| self.index.refused.contains(n))
+            {
+                return None;
+            }
+        }
         report(&mut self.ctx, r)
     }
 
     /// The Rust field name of a new row's key, unless it is not one or repeats a row.
     fn new_field(&mut self, key: &str, pos: Pos, seen: &mut Seen) -> Option<String> {
-        let rust = snake_case(key);
+        let rust = field_name(key);
         if key.is_empty() || !is_ident(&rust) {
             self.ctx.md(
                 pos,
                 format!("`{key}` cannot be a Rust field name"),
-                "use a key with ASCII letters and digits",
+                "use a key with at least one ASCII letter or digit (the Rust name is its snake_case)",
             );
             return None;
         }
@@ -394,7 +404,7 @@ impl Checker<'_> {
         };
         let ty_cell = row.cells.get(1)?;
         let ty_text = ty_cell.plain.trim().to_owned();
-        let rust = snake_case(&field.text);
+        let rust = field_name(&field.text);
         if let Some(e) = self.index.enum_named(&ty_text).cloned() {
             let v = self.enum_value(&e, &value.text, value.pos, File::Md)?;
             let when = serde_json::json!(value.text);
@@ -505,7 +515,7 @@ impl Checker<'_> {
     fn union_members(&mut self, tag: &str, value: &str, fields_cell: &Cell) -> Vec<Field> {
         let mut members = Vec::new();
         let mut seen = Seen::default();
-        seen.insert(tag, &snake_case(tag));
+        seen.insert(tag, &field_name(tag));
         for code in &fields_cell.codes {
             let Some((k, ty)) = code.text.split_once(':') else {
                 self.ctx.md(
@@ -518,11 +528,13 @@ impl Checker<'_> {
             let k = k.trim();
             let rust_m = self.new_field(k, code.pos, &mut seen);
             let ty = self.type_of(ty, &[], code.pos);
-            if ty.as_ref().is_some_and(|t| t.range.is_some()) {
+            // Nothing reads a member's Type-cell rule, so one would be stated (in the
+            // schema) and never checked.
+            if let Some(rule) = ty.as_ref().and_then(TypeRule::first_of) {
                 self.ctx.md(
                     code.pos,
-                    format!("member `{k}` of a union cannot have a range"),
-                    "a union member carries no rule but `non-blank`: move the bounded value into a field table",
+                    format!("member `{k}` of a union cannot have {}", rule.noun()),
+                    "a union member carries no rule but `non-blank`: move the ruled value into a field table",
                 );
                 continue;
             }

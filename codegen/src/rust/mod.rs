@@ -279,9 +279,9 @@ fn absent_is_read(f: &Field) -> bool {
         || f.absent_is_empty
 }
 
-/// The Rust name of a chosen member (its key in snake_case).
+/// The Rust name of a chosen member (as of any field: [`crate::names::field_name`]).
 fn member_rust(key: &str) -> String {
-    crate::names::snake_case(key)
+    crate::names::field_name(key)
 }
 
 impl Variant {
