@@ -163,3 +163,65 @@ fn item_cap_probes_spread_their_items_over_the_groups() {
     );
     assert_eq!(notes(&corpus), Vec::<&str>::new());
 }
+
+const DEPLOY_MD: &str = "# Deploy v1
+
+## Fields of a `deploy`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `owner` | non-blank string | ✔ `missing_owner` | Who owns it. |
+| `hosts` | non-blank string[] | ✔ `no_hosts` | Where it runs. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_deploy` | Not the shape. |
+| `blank` | Blank. |
+| `missing_owner` | No owner. |
+| `no_hosts` | No host. |
+
+```json valid
+{\"owner\": \"ops\", \"hosts\": [\"h1\"]}
+```
+";
+
+const DEPLOY_TOML: &str = "[spec]
+root = \"deploy\"
+
+[errors]
+enum = \"DeployError\"
+parse = \"bad_deploy\"
+non_blank = \"blank\"
+";
+
+/// A coded requirement counts blank text as missing and reports its own code before
+/// `non_blank`'s; on a list it is the list that must not be empty, so a blank element is
+/// only blank.
+#[test]
+fn blank_text_under_a_coded_requirement_expects_both_codes() {
+    let corpus = corpus("deploy", DEPLOY_MD, DEPLOY_TOML);
+    for label in ["empty", "spaces", "ideographic_space", "nel", "nbsp"] {
+        assert_eq!(
+            errors_of(&corpus, &format!("non_blank.owner.{label}")),
+            Some(vec![
+                "missing_owner@owner".to_owned(),
+                "blank@owner".to_owned()
+            ]),
+            "{label}"
+        );
+        assert_eq!(
+            errors_of(&corpus, &format!("non_blank.hosts.{label}")),
+            Some(vec!["blank@hosts[0]".to_owned()]),
+            "{label}"
+        );
+    }
+    for label in ["bom", "zwsp", "padded"] {
+        assert_eq!(
+            errors_of(&corpus, &format!("non_blank.owner.{label}")),
+            Some(vec![]),
+            "{label}"
+        );
+    }
+}
