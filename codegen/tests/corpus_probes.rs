@@ -225,3 +225,72 @@ fn blank_text_under_a_coded_requirement_expects_both_codes() {
         );
     }
 }
+
+const MSG_MD: &str = "# Msg v1
+
+## Fields of a `msg`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | string matching `^m[0-9]{1,4}$` | ✔ | The id. |
+| `body` | non-blank string | ✔ | The body. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| The message, compact JSON | 200 bytes | MSG_MAX_BYTES |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad` | Not a msg. |
+| `bad_id` | Not an id. |
+| `blank` | Blank. |
+| `too_big` | Too big. |
+
+```json valid
+{\"id\": \"m1\", \"body\": \"hi\"}
+```
+";
+
+const MSG_TOML: &str = "[spec]
+root = \"msg\"
+
+[errors]
+enum = \"MsgError\"
+parse = \"bad\"
+non_blank = \"blank\"
+pattern = \"bad_id\"
+max_bytes = \"too_big\"
+
+[caps.MSG_MAX_BYTES]
+rule = \"document_bytes\"
+";
+
+/// `id`, the first root text, holds at most 5 chars: the byte cap is padded through `body`.
+#[test]
+fn the_byte_cap_is_padded_through_the_first_field_with_room() {
+    let corpus = corpus("msg", MSG_MD, MSG_TOML);
+    for (label, bytes) in [("n-1", 199), ("n", 200), ("n+1", 201)] {
+        let case = corpus["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == format!("max_bytes.ascii.{label}"))
+            .unwrap_or_else(|| panic!("no max_bytes.ascii.{label}: {:#}", corpus["notes"]));
+        assert_eq!(case["document"]["id"], "m1");
+        assert_eq!(case["document"].to_string().len(), bytes);
+        let want: Vec<String> = if bytes > 200 {
+            vec!["too_big@".to_owned()]
+        } else {
+            vec![]
+        };
+        assert_eq!(
+            errors_of(&corpus, &format!("max_bytes.ascii.{label}")),
+            Some(want)
+        );
+    }
+    assert_eq!(notes(&corpus), Vec::<&str>::new());
+}
