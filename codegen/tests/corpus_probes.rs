@@ -294,3 +294,32 @@ fn the_byte_cap_is_padded_through_the_first_field_with_room() {
     }
     assert_eq!(notes(&corpus), Vec::<&str>::new());
 }
+
+/// A coded requirement reads `null` as absent, and an absent value is not written back: the
+/// document is measured without it, so `null` in place of a one-char `body` is not over a
+/// byte cap the base meets exactly.
+#[test]
+fn a_coded_field_given_null_is_measured_as_absent() {
+    let md = MSG_MD
+        .replace(
+            "| `body` | non-blank string | ✔ |",
+            "| `body` | non-blank string | ✔ `missing_body` |",
+        )
+        .replace("| 200 bytes |", "| 22 bytes |")
+        .replace(
+            "| `too_big` | Too big. |",
+            "| `too_big` | Too big. |\n| `missing_body` | No body. |",
+        )
+        .replace(r#""body": "hi""#, r#""body": "h""#);
+    let corpus = corpus("msg", &md, MSG_TOML);
+    let base = corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "base");
+    assert_eq!(base.unwrap()["document"], json!({"id": "m1", "body": "h"}));
+    assert_eq!(
+        errors_of(&corpus, "type.body.null"),
+        Some(vec!["missing_body@body".to_owned()])
+    );
+}
