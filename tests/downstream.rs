@@ -205,6 +205,18 @@ fn cargo(dir: &std::path::Path, command: &str) -> Output {
 }
 
 /// The 1-based line of the first line of `text` equal to `line`.
+/// What the failed build script printed to stderr, as cargo shows it after `--- stderr`
+/// (its indent taken off), up to the first empty line.
+fn build_script_stderr(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .skip_while(|l| l.trim() != "--- stderr")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.strip_prefix("  ").unwrap_or(l)) // cargo's indent
+        .collect()
+}
+
 fn line_of(text: &str, line: &str) -> usize {
     1 + text
         .lines()
@@ -302,13 +314,7 @@ fn a_wrong_spec_example_fails_the_build_of_the_users_crate() {
         ),
         hint.to_owned(),
     ];
-    let script_stderr: Vec<&str> = stderr
-        .lines()
-        .skip_while(|l| l.trim() != "--- stderr")
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| l.strip_prefix("  ").unwrap_or(l)) // cargo's indent
-        .collect();
+    let script_stderr = build_script_stderr(&stderr);
     assert_eq!(script_stderr, diagnostics, "{stderr}");
     assert_eq!(
         stderr.matches(diagnostics[0].as_str()).count(),
@@ -345,13 +351,7 @@ fn a_broken_spec_fails_the_build_with_each_diagnostic_printed_once() {
     ];
     // The build script's stderr is the diagnostics, in order, each once, and nothing else:
     // no panic, no backtrace.
-    let script_stderr: Vec<&str> = stderr
-        .lines()
-        .skip_while(|l| l.trim() != "--- stderr")
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| l.strip_prefix("  ").unwrap_or(l)) // cargo's indent
-        .collect();
+    let script_stderr = build_script_stderr(&stderr);
     assert_eq!(script_stderr, diagnostics, "{stderr}");
     for d in &diagnostics {
         assert_eq!(stderr.matches(d.as_str()).count(), 1, "{d}\n{stderr}");
