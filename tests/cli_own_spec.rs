@@ -406,3 +406,61 @@ fn generate_check_names_the_flags_it_needs() {
         )
     );
 }
+
+/// A spec whose own examples are wrong is a spec error for every command that loads it,
+/// at each fence, worded as the generated `spec_examples` tests word it: `generate` and
+/// `generate --check` exit 1 and write nothing, `validate` and `schema` exit 2 (a spec
+/// error, not an invalid document).
+#[test]
+fn wrong_examples_of_an_own_spec_are_spec_errors_and_nothing_is_written() {
+    let md = std::fs::read_to_string(format!("{SPEC}/webhook_event.md")).unwrap();
+    let toml = std::fs::read_to_string(format!("{SPEC}/webhook_event.toml")).unwrap();
+    let valid = r#"{"id": "evt_1", "kind": "created", "summary": "a user signed up"}"#;
+    assert!(md.contains(valid));
+    let md = md.replacen(valid, r#"{"id": "evt_1", "kind": "created", "summary": " "}"#, 1)
+        + "\n```json invalid bad_id@id\n\
+           {\"id\": \"evt_1\", \"kind\": \"created\", \"summary\": \"ok\", \"tags\": [\"a\", \"a\"]}\n\
+           ```\n";
+    let line = |prefix: &str| 1 + md.lines().position(|l| l.starts_with(prefix)).unwrap();
+    let dir = scratch(
+        "own_spec_wrong_examples",
+        &[("webhook_event.md", &md), ("webhook_event.toml", &toml)],
+    );
+    let spec = dir.to_str().unwrap();
+    let hint = "  hint: make the example what its fence says, or the fence what the spec \
+                reports: a `json invalid` fence lists every violation as `code@path`, in order";
+    let diagnostics = format!(
+        "{spec}/webhook_event.md:{}:1: error: the `json valid` example is refused: \
+         blank_field@summary (`summary` must not be blank)\n{hint}\n\
+         {spec}/webhook_event.md:{}:1: error: the `json invalid bad_id@id` example fails with \
+         duplicate_tag@tags[1] (`tags[1]` `a` repeats `tags[0]`)\n{hint}\n",
+        line("```json valid"),
+        line("```json invalid bad_id@id"),
+    );
+    let out_dir = dir.join("out");
+    let out = out_dir.to_str().unwrap();
+    for check in [false, true] {
+        let mut args = vec!["generate", "--spec", spec, "--out", out];
+        if check {
+            args.push("--check");
+        }
+        let run = specmint(&args, b"");
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&run.stdout), "", "{args:?}");
+        assert_eq!(text(&run.stderr), diagnostics, "{args:?}");
+        assert!(!out_dir.exists(), "{args:?} wrote {}", out_dir.display());
+    }
+    for args in [
+        vec!["validate", "--spec", spec, "webhook-event", "-"],
+        vec!["schema", "--spec", spec, "webhook-event"],
+    ] {
+        let run = specmint(&args, GOOD.as_bytes());
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&run.stdout), "", "{args:?}");
+        assert_eq!(
+            text(&run.stderr),
+            format!("specmint: {diagnostics}"),
+            "{args:?}"
+        );
+    }
+}

@@ -190,9 +190,19 @@ fn check_attribute_paths(specs: &[model::Spec], options: &Options) -> Vec<Diagno
     out
 }
 
-/// Loads and checks one spec into its model.
+/// Loads and checks one spec into its model, then judges its examples with the
+/// interpreter ([`Validator`]): a `json valid` example the spec refuses, or a `json invalid`
+/// one whose violations are not exactly the ones its fence lists, is a spec error at the
+/// fence's line, as every other problem is (so no file is emitted from a spec whose own
+/// examples are wrong).
 pub fn load(source: &SpecSource) -> Result<model::Spec, Diagnostics> {
-    check::check(source)
+    let spec = check::check(source)?;
+    let wrong = Validator::new(&spec).judge_examples(&spec);
+    if wrong.is_empty() {
+        Ok(spec)
+    } else {
+        Err(Diagnostics(wrong))
+    }
 }
 
 /// Loads every spec and renders its files: `rust/<name>.rs`, `schema/<name>.schema.json`,

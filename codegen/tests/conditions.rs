@@ -122,7 +122,8 @@ fn a_condition_on_a_broken_sibling_adds_no_second_error() {
 
 /// The byte cap's padding never blanks a conditional field while its condition holds:
 /// blank text counts as missing there (`required_if`), so `script` = `""` at N-1 bytes is
-/// no valid document and has no such case.
+/// no valid document and has no such case (`kind`, the other root text, has no room: its
+/// pattern takes two words only).
 #[test]
 fn byte_cap_padding_keeps_a_conditional_field_given() {
     let md = "# Jobs v1
@@ -132,7 +133,7 @@ fn byte_cap_padding_keeps_a_conditional_field_given() {
 | Field | Type | Required | Meaning |
 |---|---|---|---|
 | `script` | string? | if `kind` is `shell` | The script a shell job runs. |
-| `kind` | string | ✔ | What runs. |
+| `kind` | string matching `^(?:shell\\|exec)$` | ✔ | What runs. |
 
 ## Caps
 
@@ -147,13 +148,14 @@ fn byte_cap_padding_keeps_a_conditional_field_given() {
 | `bad_job` | Not the shape. |
 | `missing` | A required field is absent. |
 | `too_big` | Over the byte cap. |
+| `bad_kind` | Not a kind. |
 
 ```json valid
 {\"script\": \"x\", \"kind\": \"shell\"}
 ```
 ";
     let toml = format!(
-        "{TOML}max_bytes = \"too_big\"\n\n[caps.JOB_MAX_BYTES]\nrule = \"document_bytes\"\n"
+        "{TOML}max_bytes = \"too_big\"\npattern = \"bad_kind\"\n\n[caps.JOB_MAX_BYTES]\nrule = \"document_bytes\"\n"
     );
     let files = common::generated("jobs", md, &toml).unwrap_or_else(|d| panic!("{d}"));
     let corpus: Value = serde_json::from_str(&files["corpus/jobs/cases.json"]).unwrap();

@@ -1314,4 +1314,60 @@ fn keys_that_are_not_raw_identifiers_become_fields_with_a_trailing_underscore() 
         "spec/mini.md:9:3: error: `_` cannot be a Rust field name",
         "  hint: use a key with at least one ASCII letter or digit (the Rust name is its snake_case)",
     );
+
+/// The 1-based line of the first line of `text` that starts with `prefix`.
+fn line_of(text: &str, prefix: &str) -> usize {
+    1 + text
+        .lines()
+        .position(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{prefix:?} not in the spec"))
+}
+
+/// Every example is judged when the spec loads (with the interpreter, the validator the CLI
+/// runs): a `json valid` example the spec refuses, a `json invalid` one that fails with
+/// other violations than its fence lists (or in another order), and one the spec accepts
+/// are spec errors at their fences, worded as the generated `spec_examples` tests word
+/// them; `generate` then emits nothing.
+#[test]
+fn wrong_examples_are_spec_errors_at_their_fence() {
+    let md = edit(MD, "{\"name\": \"x\"}", "{\"name\": \" \"}")
+        + "\n```json invalid too_many@tags too_long@name\n\
+           {\"name\": \"abcdefghijk\", \"tags\": [\"a\", \"b\", \"c\", \"d\"]}\n```\n\
+           \n```json invalid blank@name\n{\"name\": \"y\"}\n```\n";
+    let valid = line_of(&md, "```json valid");
+    let reordered = line_of(&md, "```json invalid too_many@tags");
+    let accepted = line_of(&md, "```json invalid blank@name");
+    let hint = "  hint: make the example what its fence says, or the fence what the spec \
+                reports: a `json invalid` fence lists every violation as `code@path`, in order";
+    let want = [
+        format!(
+            "spec/mini.md:{valid}:1: error: the `json valid` example is refused: \
+             blank@name (`name` must not be blank)"
+        ),
+        format!(
+            "spec/mini.md:{reordered}:1: error: the `json invalid too_many@tags too_long@name` \
+             example fails with too_long@name (`name` is 11 chars (max 10)); \
+             too_many@tags (`tags` has 4 items (max 3))"
+        ),
+        format!("spec/mini.md:{accepted}:1: error: the `json invalid blank@name` example is valid"),
+    ];
+    let got = errors(&md, TOML);
+    assert_eq!(
+        got,
+        want.iter()
+            .map(|w| (w.clone(), hint.to_owned()))
+            .collect::<Vec<_>>()
+    );
+    let refused = generate(&[source(&md, TOML)], &Options::default()).unwrap_err();
+    assert_eq!(refused.len(), 3, "{refused}");
+    // Each stated right, the spec loads.
+    let right = md
+        .replacen("{\"name\": \" \"}", "{\"name\": \"x\"}", 1)
+        .replacen(
+            "too_many@tags too_long@name",
+            "too_long@name too_many@tags",
+            1,
+        )
+        .replacen("{\"name\": \"y\"}", "{\"name\": \"\\u3000\"}", 1);
+    load(&source(&right, TOML)).unwrap_or_else(|d| panic!("{d}"));
 }

@@ -18,7 +18,12 @@
 //!   non-blank or patterned; required or with a stated default) or an enum (required or
 //!   with a default), at the root and in the nested object;
 //! - a list of objects unique by a key (text, patterned or enum), a nested object, and a
-//!   document byte cap.
+//!   document byte cap;
+//! - a per-group cap on the list of objects by its enum `kind` (its code maybe the item
+//!   cap's own), coded requirements (``✔ `missing` ``) on non-blank text and lists, and a
+//!   byte cap where the first root text field cannot carry the padding (a fixed-length
+//!   pattern or a char cap) but a later one can: the corpus must then have every byte-cap
+//!   case.
 //!
 //! The test counts the specs using each feature and fails when one is reached by fewer than
 //! three (it prints the counts with the number of specs and cases). For every case of
@@ -151,6 +156,8 @@ struct F {
     when: Option<(String, Value)>,
     /// `— (default "V")` on an optional text field (no `?` then).
     default: Option<&'static str>,
+    /// ``✔ `missing` ``: a coded requirement (absent, `null`, blank or empty is `missing`).
+    coded: bool,
 }
 
 impl F {
@@ -167,6 +174,7 @@ impl F {
             min_items: None,
             when: None,
             default: None,
+            coded: false,
         }
     }
 }
@@ -180,6 +188,11 @@ struct RandomSpec {
     entry_key: Option<String>,
     /// The document byte cap, set once the example is known.
     bytes: Option<u64>,
+    /// `| per kind | N items |` on `entries` by their `kind` (a shade): N and its code.
+    group_cap: Option<(u64, &'static str)>,
+    /// The first root text field cannot carry the byte cap's padding and `body`, a later
+    /// one, can: the spec always has a byte cap.
+    pad_past_first: bool,
 }
 
 /// A text field, patterned with `percent` chance.
@@ -202,6 +215,7 @@ fn text_field(rng: &mut Rng, key: String, percent: u64) -> F {
         min_items: None,
         when: None,
         default: None,
+        coded: false,
     }
 }
 
@@ -466,6 +480,119 @@ fn random_spec(rng: &mut Rng) -> RandomSpec {
         meta,
         entry_key,
         bytes: None,
+        group_cap: None,
+        pad_past_first: false,
+    }
+}
+
+/// Patterns whose every match has one length (`PATTERNS` indexes): a field of one cannot
+/// carry the byte cap's padding.
+const FIXED_LENGTH: &[usize] = &[3, 6];
+
+impl RandomSpec {
+    /// The rules added from a second stream (`rng`), so the specs of the first stay as they
+    /// were: coded requirements on required non-blank text and lists, a per-group cap on
+    /// the entries by a shade `kind`, and a first root field that cannot carry the byte
+    /// cap's padding before a `body` that can.
+    fn extend(&mut self, rng: &mut Rng) {
+        for f in self.doc.iter_mut().chain(&mut self.entry) {
+            let non_blank = matches!(
+                f.ty,
+                Ty::Text {
+                    non_blank: true,
+                    ..
+                } | Ty::TextList {
+                    non_blank: true,
+                    ..
+                }
+            );
+            if non_blank && f.required && f.default.is_none() && f.when.is_none() {
+                f.coded = rng.chance(40);
+            }
+        }
+        if self
+            .entry
+            .iter()
+            .any(|e| e.key == "kind" && matches!(e.ty, Ty::Shade))
+            && rng.chance(60)
+        {
+            let shared = self
+                .doc
+                .iter()
+                .any(|f| f.key == "entries" && f.items.is_some());
+            let code = if shared && rng.chance(50) {
+                "too_many"
+            } else {
+                "too_many_kind"
+            };
+            self.group_cap = Some((1 + rng.below(3), code));
+        }
+        if rng.chance(30) {
+            self.pad_past_first = true;
+            let id = &mut self.doc[0];
+            if rng.chance(70) {
+                id.ty = Ty::Text {
+                    non_blank: false,
+                    pattern: Some(FIXED_LENGTH[rng.below(FIXED_LENGTH.len() as u64) as usize]),
+                };
+                id.chars = None;
+                id.min_chars = None;
+            } else {
+                // Any pattern, under a char cap: no candidate either.
+                id.chars = Some(id.chars.unwrap_or(12));
+            }
+            let mut body = F::plain(
+                "body",
+                Ty::Text {
+                    non_blank: rng.chance(50),
+                    pattern: None,
+                },
+                true,
+            );
+            body.coded = matches!(
+                body.ty,
+                Ty::Text {
+                    non_blank: true,
+                    ..
+                }
+            ) && rng.chance(50);
+            self.doc.push(body);
+        }
+    }
+
+    /// The root text fields that can carry the byte cap's padding for every byte-cap case of
+    /// `example` under cap `n`: required plain text without a char cap or a condition, whose
+    /// example value can be shortened to the cap less one byte and stay long enough.
+    fn paddable(&self, example: &Value, n: u64) -> bool {
+        let bytes = self.bytes_of(example);
+        self.doc.iter().any(|f| {
+            let sibling = self
+                .doc
+                .iter()
+                .any(|g| g.when.as_ref().is_some_and(|(key, _)| *key == f.key));
+            let Ty::Text {
+                non_blank,
+                pattern: None,
+            } = f.ty
+            else {
+                return false;
+            };
+            let Some(value) = example.get(&f.key).and_then(Value::as_str) else {
+                return false;
+            };
+            let shortest = f
+                .min_chars
+                .unwrap_or(0)
+                .max(u64::from(non_blank || f.coded));
+            let at_least = bytes + shortest;
+            f.required
+                && f.chars.is_none()
+                && f.when.is_none()
+                && f.default.is_none()
+                && !sibling
+                && value.is_ascii()
+                && (n - 1) + value.len() as u64 >= at_least
+        })
     }
 }
 
@@ -483,6 +610,12 @@ impl RandomSpec {
     /// The spec-format features this spec uses, to show the generator reaches each.
     fn features(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
+        if let Some((_, code)) = self.group_cap {
+            out.insert("per-group cap".into());
+            if code == "too_many" {
+                out.insert("per-group cap sharing the item cap's code".into());
+            }
+        }
         for (table, f) in [&self.doc, &self.entry, &self.meta]
             .into_iter()
             .flat_map(|t| t.iter().map(move |f| (t, f)))
@@ -566,6 +699,16 @@ impl RandomSpec {
             if f.min_chars.is_some() {
                 out.insert("at least N chars".into());
             }
+            if f.coded {
+                out.insert(
+                    if matches!(f.ty, Ty::TextList { .. }) {
+                        "coded requirement on a non-blank list"
+                    } else {
+                        "coded requirement on non-blank text"
+                    }
+                    .into(),
+                );
+            }
             if f.min_items.is_some() {
                 out.insert("at least N items".into());
             }
@@ -581,6 +724,9 @@ impl RandomSpec {
         let mut c = BTreeSet::from(["bad_doc"]);
         if self.bytes.is_some() {
             c.insert("too_big");
+        }
+        if let Some((_, code)) = self.group_cap {
+            c.insert(code);
         }
         for f in self.all() {
             match f.ty {
@@ -610,6 +756,9 @@ impl RandomSpec {
             }
             if f.when.is_some() {
                 c.insert("needed");
+            }
+            if f.coded {
+                c.insert("missing");
             }
             if f.chars.is_some() {
                 c.insert("too_long");
@@ -747,6 +896,7 @@ impl RandomSpec {
                 Ty::Meta => ("meta".into(), "✔"),
             };
             let req = match &f.when {
+                None if f.coded => "✔ `missing`".to_owned(),
                 Some((sibling, value)) => {
                     let value = value
                         .as_str()
@@ -833,6 +983,9 @@ impl RandomSpec {
             )
             .unwrap();
         }
+        if let Some((n, _)) = self.group_cap {
+            writeln!(md, "| Entries per kind | {n} items | PER_KIND_MAX |").unwrap();
+        }
         md.push_str("\n## Error codes\n\n| Code | When |\n|---|---|\n");
         for c in self.codes() {
             writeln!(md, "| `{c}` | {c}. |").unwrap();
@@ -862,8 +1015,16 @@ impl RandomSpec {
                 writeln!(t, "{rule} = \"{code}\"").unwrap();
             }
         }
+        if let Some((_, code)) = self.group_cap {
+            writeln!(t, "max_items_per_group = \"{code}\"").unwrap();
+        }
         if self.bytes.is_some() {
             t.push_str("\n[caps.DOC_MAX_BYTES]\nrule = \"document_bytes\"\n");
+        }
+        if self.group_cap.is_some() {
+            t.push_str(
+                "\n[caps.PER_KIND_MAX]\nrule = \"max_items_per_group\"\npath = \"entries\"\nby = \"kind\"\n",
+            );
         }
         for f in &self.doc {
             if let Some((ignore_case, trim)) = f.unique {
@@ -1017,7 +1178,7 @@ impl RandomSpec {
                             ..
                         }
                     ) && x == "new";
-                if !f.required && default {
+                if (!f.required || f.coded) && default {
                     continue;
                 }
                 let x = match f.ty {
@@ -1058,6 +1219,8 @@ impl RandomSpec {
                 format!("{at}.{}", f.key)
             };
             match m.get(&f.key) {
+                // A coded requirement reports its own code, also for `null`.
+                None | Some(Value::Null) if f.coded => out.push(("missing".into(), path.clone())),
                 None if f.required => return None,
                 None => {}
                 Some(Value::Null)
@@ -1105,7 +1268,11 @@ impl RandomSpec {
             |out: &mut Vec<(String, String)>, code: &str, p: String| out.push((code.to_owned(), p));
         match &f.ty {
             Ty::Text { non_blank, pattern } => {
-                text(f, *non_blank, *pattern, v.as_str()?, path, out)
+                let s = v.as_str()?;
+                if f.coded && s.trim().is_empty() {
+                    push(out, "missing", path.to_owned());
+                }
+                text(f, *non_blank, *pattern, s, path, out)
             }
             Ty::Shade => SHADES.contains(&v.as_str()?).then_some(())?,
             Ty::U32 => (v.as_u64()? <= u64::from(u32::MAX)).then_some(())?,
@@ -1184,6 +1351,9 @@ impl RandomSpec {
             Ty::TextList { non_blank, pattern } => {
                 let items = v.as_array()?;
                 let texts: Vec<&str> = items.iter().map(Value::as_str).collect::<Option<_>>()?;
+                if f.coded && items.is_empty() {
+                    push(out, "missing", path.to_owned());
+                }
                 if f.items.is_some_and(|n| items.len() as u64 > n) {
                     push(out, "too_many", path.to_owned());
                 }
@@ -1207,13 +1377,27 @@ impl RandomSpec {
                 if f.items.is_some_and(|n| items.len() as u64 > n) {
                     push(out, "too_many", path.to_owned());
                 }
+                // One violation per kind with more entries than the cap.
+                if let Some((n, code)) = self.group_cap {
+                    let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
+                    for it in items {
+                        *kinds.entry(it.get("kind")?.as_str()?).or_default() += 1;
+                    }
+                    for _ in kinds.values().filter(|&&count| count > n) {
+                        push(out, code, path.to_owned());
+                    }
+                }
                 if let (Some(u), Some(key)) = (f.unique, &self.entry_key) {
-                    let keys = items
+                    // An entry without its key (a coded requirement reports it) is skipped.
+                    let keys: Vec<(usize, String)> = items
                         .iter()
-                        .map(|it| it.get(key).and_then(Value::as_str).map(|s| fold(s, u)))
-                        .collect::<Option<Vec<_>>>()?;
+                        .enumerate()
+                        .filter_map(|(i, it)| Some((i, it.get(key)?.as_str()?)))
+                        .map(|(i, s)| (i, fold(s, u)))
+                        .collect();
+                    let (index, keys): (Vec<usize>, Vec<String>) = keys.into_iter().unzip();
                     for i in repeats(keys) {
-                        push(out, "dup_entry", format!("{path}[{i}].{key}"));
+                        push(out, "dup_entry", format!("{path}[{}].{key}", index[i]));
                     }
                 }
             }
@@ -1363,12 +1547,21 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
     let mut features: BTreeMap<String, usize> = BTreeMap::new();
     for k in 0..SPECS {
         let mut spec = random_spec(&mut rng);
+        spec.extend(&mut Rng(0xc0de_0000 + k));
         let example = spec.example(&mut rng);
         if rng.chance(40) {
             spec.bytes = Some(spec.bytes_of(&example) + rng.below(40));
+        } else if spec.pad_past_first {
+            spec.bytes = Some(spec.bytes_of(&example) + Rng(0xb17e_0000 + k).below(40));
         }
+        // Whether the corpus must have every byte-cap case: a root field can carry them.
+        let padded = spec.bytes.is_some_and(|n| spec.paddable(&example, n));
         let name = format!("rnd_{k:03}");
-        for feature in spec.features() {
+        let mut spec_features = spec.features();
+        if padded && spec.pad_past_first {
+            spec_features.insert("byte cap padded past the first root text".into());
+        }
+        for feature in spec_features {
             *features.entry(feature).or_default() += 1;
         }
         let source = SpecSource {
@@ -1403,6 +1596,18 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
             }
         }
         left_out += corpus["notes"].as_array().unwrap().len();
+        if padded {
+            for label in ["n-1", "n", "n+1"] {
+                let id = format!("max_bytes.ascii.{label}");
+                assert!(
+                    corpus["cases"].as_array().unwrap().iter().any(|c| c["id"] == id),
+                    "{name}: no {id} although a root field can carry the padding; notes {:#}\n{}\n{}\n{example}",
+                    corpus["notes"],
+                    source.md,
+                    source.toml
+                );
+            }
+        }
         for case in corpus["cases"].as_array().unwrap() {
             cases += 1;
             let id = case["id"].as_str().unwrap();
@@ -1495,6 +1700,11 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
         "64-bit range open above",
         "at least N chars",
         "at least N items",
+        "per-group cap",
+        "per-group cap sharing the item cap's code",
+        "coded requirement on non-blank text",
+        "coded requirement on a non-blank list",
+        "byte cap padded past the first root text",
     ]
     .into_iter()
     .map(str::to_owned)

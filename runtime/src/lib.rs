@@ -71,7 +71,7 @@ pub use report::{Report, Violation};
 /// of its own.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::document::check_example;
+    pub use crate::document::{check_example, example_mismatch};
     pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
     pub use serde;
     pub use serde_json;

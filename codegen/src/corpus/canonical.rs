@@ -50,6 +50,10 @@ impl<'a> Gen<'a> {
                     continue;
                 }
             }
+            // A coded requirement reads `null` as absent (`None`), which is not written.
+            if f.read_optional() && x.is_null() {
+                continue;
+            }
             out.insert(f.key.clone(), self.canonical_field(&f.ty, x));
         }
         if o.open {

@@ -238,47 +238,73 @@ impl<'a> Gen<'a> {
 
     /// The document byte cap at N-1, N, N+1 (compact JSON of the normalized document), padded
     /// through a root string field without rules of its own; without one, through a root
-    /// text field without a char cap, with a value that keeps its other rules (ASCII).
+    /// text field without a char cap, with a value that keeps its other rules (ASCII). Every
+    /// such field is tried, in table order, until one gives all the cases (a patterned
+    /// first field may not have the room another has); when none does, the one that gives
+    /// the most, and the corpus notes the rest.
     pub(super) fn byte_cap(&mut self, base: &Value) {
         let root = self.spec.root_object();
         let Some(cap) = root.max_json_bytes.clone() else {
             return;
         };
-        let unruled = root.fields.iter().find(|f| {
+        const BOTH: &[(&str, &str)] = &[("ascii", "a"), ("cjk", "\u{5b57}")];
+        const ASCII: &[(&str, &str)] = &[("ascii", "a")];
+        let unruled = root.fields.iter().filter(|f| {
             !f.required
                 && f.ty.base == Base::String
                 && !f.ty.non_blank
                 && f.rules == FieldRules::default()
                 && base.get(&f.key).is_none()
         });
-        if let Some(pad) = unruled {
-            self.byte_cap_cases(base, &cap, pad, &[("ascii", "a"), ("cjk", "\u{5b57}")]);
-            return;
-        }
-        let ruled = root.fields.iter().find(|f| {
+        let ruled = root.fields.iter().filter(|f| {
             f.ty.base == Base::String
                 && !f.ty.array
                 && f.ty.literal.is_none()
                 && f.rules.max_chars.is_none()
         });
-        let Some(pad) = ruled else {
+        let candidates = unruled.map(|f| (f, BOTH)).chain(ruled.map(|f| (f, ASCII)));
+        let mut best: Option<(&Field, Vec<Case>, Vec<String>)> = None;
+        for (pad, scripts) in candidates {
+            let (cases, missing) = self.byte_cap_cases(base, &cap, pad, scripts);
+            let done = missing.is_empty();
+            if best
+                .as_ref()
+                .is_none_or(|(_, most, _)| cases.len() > most.len())
+            {
+                best = Some((pad, cases, missing));
+            }
+            if done {
+                break;
+            }
+        }
+        let Some((pad, cases, missing)) = best else {
             self.notes.push(format!(
                 "no root text field without a char cap to pad with: the byte cap {} has no N-1/N/N+1 cases",
                 cap.constant
             ));
             return;
         };
-        self.byte_cap_cases(base, &cap, pad, &[("ascii", "a")]);
+        for case in cases {
+            self.push("", case);
+        }
+        if !missing.is_empty() {
+            self.notes.push(format!(
+                "max_bytes: no value of `{}` keeps its rules and gives {}",
+                pad.key,
+                missing.join(", ")
+            ));
+        }
     }
 
-    /// The byte-cap cases padded through `pad`, in each script.
+    /// The byte-cap cases padded through `pad`, in each script, and the `script label`s no
+    /// value of `pad` gives.
     fn byte_cap_cases(
-        &mut self,
+        &self,
         base: &Value,
         cap: &CapUse,
         pad: &Field,
         scripts: &[(&str, &str)],
-    ) {
+    ) -> (Vec<Case>, Vec<String>) {
         let n = cap.value;
         let seed = match base.get(&pad.key).and_then(Value::as_str) {
             Some(s) => s.to_owned(),
@@ -294,6 +320,7 @@ impl<'a> Gen<'a> {
             d
         };
         let mut missing = Vec::new();
+        let mut cases = Vec::new();
         for (script, unit) in scripts {
             for (label, target) in [("n-1", n - 1), ("n", n), ("n+1", n + 1)] {
                 let at_seed = self.canonical_bytes(&probe(seed.clone()));
@@ -325,18 +352,12 @@ impl<'a> Gen<'a> {
                 } else {
                     vec![]
                 };
-                self.push("", Case::new(format!("max_bytes.{script}.{label}"), format!(
+                cases.push(Case::new(format!("max_bytes.{script}.{label}"), format!(
                         "the normalized document is {target} bytes as compact JSON ({script} padding in `{}`), cap {n} ({})",
                         pad.key, cap.constant
                     ), format!("max_bytes:{}", cap.constant), doc).x_only().errors(errors));
             }
         }
-        if !missing.is_empty() {
-            self.notes.push(format!(
-                "max_bytes: no value of `{}` keeps its rules and gives {}",
-                pad.key,
-                missing.join(", ")
-            ));
-        }
+        (cases, missing)
     }
 }

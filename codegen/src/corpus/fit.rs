@@ -197,10 +197,11 @@ pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String>
     })
 }
 
-/// The value-rule violations (blank, char cap, pattern; integer range) of the fields in `v`, read as
-/// object `o` at `at`: a probe's document is checked for violations its mutation did not
-/// mean, so a case never carries one by accident.
-pub(super) fn text_violations(
+/// The value-rule violations (blank, char cap, pattern; integer range) and list-count
+/// violations (minimum, cap, one per over-full group of a per-group cap) of the fields in
+/// `v`, read as object `o` at `at`: a probe's document is checked for violations its
+/// mutation did not mean, so a case never carries one by accident.
+pub(super) fn value_violations(
     spec: &Spec,
     o: &Object,
     v: &serde_json::Value,
@@ -215,9 +216,34 @@ pub(super) fn text_violations(
             continue;
         };
         let path = super::join(at, &f.key);
-        if let (Some(min), Some(a)) = (&f.rules.min_items, x.as_array()) {
-            if (a.len() as u64) < min.value {
+        if let Some(a) = x.as_array() {
+            if let Some(max) = f
+                .rules
+                .max_items
+                .as_ref()
+                .filter(|c| a.len() as u64 > c.value)
+            {
+                out.push((max.code.clone(), path.clone()));
+            }
+            if let Some(min) = f
+                .rules
+                .min_items
+                .as_ref()
+                .filter(|c| (a.len() as u64) < c.value)
+            {
                 out.push((min.code.clone(), path.clone()));
+            }
+            for g in &f.rules.max_items_per_group {
+                let mut groups: Vec<(&serde_json::Value, u64)> = Vec::new();
+                for key in a.iter().filter_map(|it| it.get(&g.by.key)) {
+                    match groups.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, count)) => *count += 1,
+                        None => groups.push((key, 1)),
+                    }
+                }
+                for _ in groups.iter().filter(|(_, count)| *count > g.cap.value) {
+                    out.push((g.cap.code.clone(), path.clone()));
+                }
             }
         }
         let items: Vec<(String, &serde_json::Value)> = match (f.ty.array, x.as_array()) {
@@ -252,7 +278,7 @@ pub(super) fn text_violations(
                 }
                 Base::Object(n) => {
                     if let Some(TypeDef::Object(inner)) = spec.type_def(n) {
-                        text_violations(spec, inner, e, &p, out);
+                        value_violations(spec, inner, e, &p, out);
                     }
                 }
                 _ => {

@@ -68,7 +68,13 @@ impl<'a> Gen<'a> {
                 json!(s)
             };
             let doc = self.with(base, hops, value);
-            let mut errors = unless(!blank, code.clone(), at.clone());
+            // A coded requirement counts blank text as missing and reports its own code
+            // first (an element of a list is not the list: only an empty list is missing).
+            let mut errors = match &f.rules.required {
+                Some(required) if *blank && !f.ty.array => vec![(required.clone(), at.clone())],
+                _ => vec![],
+            };
+            errors.extend(unless(!blank, code.clone(), at.clone()));
             errors.extend(fit::length_violation(f, &at, s));
             self.push(
                 &loc.scope,

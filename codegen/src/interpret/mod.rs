@@ -13,7 +13,8 @@ use std::sync::Arc;
 use specmint_runtime::document::{parse_document, to_canonical_json, DocumentSpec};
 use specmint_runtime::Report;
 
-use crate::model::Spec;
+use crate::diag::{Diagnostic, Pos};
+use crate::model::{ExampleKind, Spec};
 use compile::Compiled;
 
 /// A spec's validator without compiling Rust: the checked [`model`](crate::model) read at
@@ -120,5 +121,44 @@ impl Validator {
         let _current = Current::set(&self.compiled);
         let value = parse_document::<read::Interpreted>(input, document)?;
         Ok(to_canonical_json(&value))
+    }
+
+    /// Every example of `spec` (the spec this validator was made from) that does not get
+    /// the verdict its fence states, as a diagnostic at its fence: a `json valid` example
+    /// refused, or a `json invalid` one whose violations are not exactly the stated
+    /// `code@path` list, in order. [`load`](crate::load) reports them, so a spec whose
+    /// examples are wrong is a spec error wherever it is loaded.
+    pub(crate) fn judge_examples(&self, spec: &Spec) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for example in &spec.examples {
+            let expected: Vec<(&str, &str)> = match &example.kind {
+                ExampleKind::Valid => Vec::new(),
+                ExampleKind::Invalid(errors) => errors
+                    .iter()
+                    .map(|(code, path)| (code.as_str(), path.as_str()))
+                    .collect(),
+                ExampleKind::Fragment => continue,
+            };
+            let report = self
+                .validate(example.text.as_bytes())
+                .err()
+                .unwrap_or_default();
+            let Some(message) = specmint_runtime::__private::example_mismatch(&report, &expected)
+            else {
+                continue;
+            };
+            out.push(Diagnostic {
+                file: spec.md_path.clone(),
+                pos: Pos {
+                    line: example.line,
+                    col: 1,
+                },
+                message,
+                hint: "make the example what its fence says, or the fence what the spec reports: \
+                       a `json invalid` fence lists every violation as `code@path`, in order"
+                    .to_owned(),
+            });
+        }
+        out
     }
 }

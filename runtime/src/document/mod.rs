@@ -340,8 +340,8 @@ where
 /// a ```` ```json valid ```` example (it must be accepted), else the exact `(code, path)`
 /// violations of a ```` ```json invalid code@path.. ```` example, in order. `at` is where the
 /// example is (`spec/orders.md:47`) and starts the message of `Err`, which names what was
-/// expected and what was found. What the `spec_examples` tests emitted into every generated
-/// module call; not public API.
+/// expected and what was found (see [`example_mismatch`]). What the `spec_examples` tests
+/// emitted into every generated module call; not public API.
 #[doc(hidden)]
 pub fn check_example<T>(
     input: &str,
@@ -355,9 +355,22 @@ where
     let report = parse_document_str::<T>(input, spec)
         .err()
         .unwrap_or_default();
+    match example_mismatch(&report, expected) {
+        None => Ok(()),
+        Some(message) => Err(format!("{at}: {message}")),
+    }
+}
+
+/// How the `report` of an example differs from the verdict its fence states (`expected`
+/// as in [`check_example`]): `None` when it is that verdict, else what was stated and what
+/// was found, `` the `json valid` example is refused: code@path (message) ``. One wording
+/// for the generated `spec_examples` tests and for specmint-codegen, which judges every
+/// example when it loads a spec; not public API.
+#[doc(hidden)]
+pub fn example_mismatch(report: &Report, expected: &[(&str, &str)]) -> Option<String> {
     let got: Vec<(&str, &str)> = report.iter().map(|v| (v.code, v.path.as_str())).collect();
     if got == expected {
-        return Ok(());
+        return None;
     }
     let found = report
         .iter()
@@ -369,12 +382,12 @@ where
         .map(|(code, path)| format!("{code}@{path}"))
         .collect::<Vec<_>>()
         .join(" ");
-    Err(if expected.is_empty() {
-        format!("{at}: the `json valid` example is refused: {found}")
+    Some(if expected.is_empty() {
+        format!("the `json valid` example is refused: {found}")
     } else if report.is_empty() {
-        format!("{at}: the `json invalid {stated}` example is valid")
+        format!("the `json invalid {stated}` example is valid")
     } else {
-        format!("{at}: the `json invalid {stated}` example fails with {found}")
+        format!("the `json invalid {stated}` example fails with {found}")
     })
 }
 
