@@ -779,10 +779,7 @@ fn the_cli_reads_a_leg_back_rendered_for_the_receiving_role() {
         .collect();
     assert_eq!(
         protected,
-        [
-            "## 約束\n\n- `c1`: 只讀\n\n",
-            "## 受眾\n\n- verifier\n\n**Fidelity:** none\n"
-        ]
+        ["## 約束\n\n- `c1`: 只讀\n\n", "## 受眾\n\n- verifier\n"]
     );
 }
 
@@ -911,4 +908,130 @@ fn the_shape_hint_is_the_minimal_packet_and_the_optional_keys() {
         assert!(!handoff::optional_keys().contains(key), "{key} is required");
     }
     assert!(hint.ends_with(&handoff::optional_keys().join(", ")));
+}
+
+// ---------------------------------------------------------------------------------------
+// The composer's rendering against hostile packets.
+
+/// Line breaks followed by text that would be a heading (or open a block) at the start of a
+/// line: every one must stay inside the value it came with.
+const INJECTIONS: [&str; 14] = [
+    "\n## Notes\n",
+    "\r\n## 約束\r\n",
+    "\r## 受眾\r",
+    "\n# T\n",
+    "\n   ## Audience  \n",
+    "\n\u{3000}## Constraints\n",
+    "\n##\n",
+    "\n#\tx\n",
+    "\nsetext\n===\n",
+    "\nsetext\n- - -\n",
+    "\n```\n",
+    "\n\n<!--\n",
+    "\n\n    ## 約束\n",
+    "## 約束\n",
+];
+
+/// The members rendered outside the never-trim sections, each as the tag its values carry.
+const UNPROTECTED: [&str; 14] = [
+    "pid", "gol", "par", "obj", "bnd", "acc", "art", "fnd", "evd", "eix", "opq", "blk", "nxt",
+    "wik",
+];
+
+/// A packet whose every string holds `injection` between two markers `<tag>.1` and `<tag>.2`.
+fn hostile_packet(injection: &str) -> TaskPacket {
+    let v = |tag: &str| format!("{tag}.1{injection}{tag}.2");
+    let packet = json!({
+        "packet_id": v("pid"), "goal_id": v("gol"), "parent_packet": v("par"), "round": 1,
+        "from_role": "planner", "to_role": "executor", "objective": v("obj"),
+        "output_format": "markdown",
+        "boundaries": [v("bnd")],
+        "constraints": [{"id": v("ci0"), "text": v("ct0")}, {"id": v("ci1"), "text": v("ct1")}],
+        "audience": [v("au0"), v("au1")],
+        "acceptance": [{"kind": "output_contains", "value": v("acc")}],
+        "artifacts": [{"id": v("art")}],
+        "findings": [{"text": v("fnd"), "evidence": [v("evd")]}],
+        "evidence_index": [v("eix")], "open_questions": [v("opq")], "blockers": [v("blk")],
+        "next_steps": [v("nxt")], "wiki_refs": [v("wik")],
+    });
+    TaskPacket::from_json_str(&packet.to_string()).unwrap()
+}
+
+/// Where each marker of `tag` is in `text`: both must be there.
+fn marker_offsets(text: &str, tag: &str) -> Vec<usize> {
+    ["1", "2"]
+        .iter()
+        .map(|n| {
+            let marker = format!("{tag}.{n}");
+            assert_eq!(text.matches(&marker).count(), 1, "{marker} in\n{text}");
+            text.find(&marker).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn no_packet_value_moves_the_never_trim_sections() {
+    for injection in INJECTIONS {
+        let rendered = compose::render_for_role(&hostile_packet(injection));
+        let ranges = compose::protected_ranges(&rendered);
+        assert_eq!(ranges.len(), 2, "{injection:?}:\n{rendered}");
+        // Every constraint in the first section, every audience entry in the second.
+        for (range, tags) in ranges
+            .iter()
+            .zip([&["ci0", "ct0", "ci1", "ct1"], &["au0", "au1", "au0", "au1"]])
+        {
+            for tag in tags {
+                for at in marker_offsets(&rendered, tag) {
+                    assert!(
+                        range.contains(&at),
+                        "{injection:?}: {tag} outside\n{rendered}"
+                    );
+                }
+            }
+        }
+        // Nothing else in either.
+        for tag in UNPROTECTED {
+            for at in marker_offsets(&rendered, tag) {
+                assert!(
+                    ranges.iter().all(|r| !r.contains(&at)),
+                    "{injection:?}: {tag} protected\n{rendered}"
+                );
+            }
+        }
+        assert!(rendered[ranges[0].clone()].starts_with("## 約束\n"));
+        assert!(rendered[ranges[1].clone()].starts_with("## 受眾\n"));
+        // A CommonMark reader sees only the composer's headings: the lines it starts with
+        // `# ` or `## `, and no heading a value made (setext, or inside a list item).
+        let headings: Vec<&str> = pulldown_cmark::Parser::new(&rendered)
+            .into_offset_iter()
+            .filter(|(event, _)| {
+                matches!(
+                    event,
+                    pulldown_cmark::Event::Start(pulldown_cmark::Tag::Heading { .. })
+                )
+            })
+            .map(|(_, range)| rendered[range].lines().next().unwrap())
+            .collect();
+        let written: Vec<&str> = rendered
+            .lines()
+            .filter(|l| l.starts_with("# ") || l.starts_with("## "))
+            .collect();
+        assert_eq!(headings, written, "{injection:?}:\n{rendered}");
+        // The title, the two never-trim sections and one per list rendered.
+        assert_eq!(headings.len(), 3 + 9, "{injection:?}:\n{rendered}");
+    }
+}
+
+#[test]
+fn a_value_continues_on_indented_lines_and_a_leading_hash_is_escaped() {
+    assert_eq!(compose::value_text("plain"), "plain");
+    assert_eq!(
+        compose::value_text("read only Q2\n## Notes\r\nnever\remail"),
+        "read only Q2\n    \\## Notes\n    never\n    email"
+    );
+    assert_eq!(compose::value_text("# lead"), "\\# lead");
+    assert_eq!(
+        compose::value_text("a\n  ===\n- -\n-x"),
+        "a\n      \\===\n    \\- -\n    -x"
+    );
 }

@@ -222,34 +222,44 @@ fn read_one(
 
 /// The packet as Markdown for the receiving role. `constraints` and `audience` are always
 /// present, under [`SECTION_HEADER_CONSTRAINTS`] and [`SECTION_HEADER_AUDIENCE`].
+///
+/// Every packet value goes through [`value_text`], so no value can start a heading: each
+/// section runs exactly to the next header the composer wrote (spec/task_packet.md, "Reading
+/// a leg").
 #[must_use]
 pub fn render_for_role(packet: &TaskPacket) -> String {
     let mut out = format!(
         "# TaskPacket `{}` ({} → {}, task `{}`, round {})\n\n**Objective:** {}\n\n**Output format:** {}\n",
-        packet.packet_id,
+        value_text(&packet.packet_id),
         packet.from_role,
         packet.to_role,
-        packet.goal_id,
+        value_text(&packet.goal_id),
         packet.round,
-        packet.objective,
+        value_text(&packet.objective),
         crate::runtime::document::to_canonical_json(&packet.output_format),
     );
     if let Some(parent) = &packet.parent_packet {
-        out.push_str(&format!("\n**Answers packet:** `{parent}`\n"));
+        out.push_str(&format!("\n**Answers packet:** `{}`\n", value_text(parent)));
     }
+    // Before the never-trim sections, so that the last of them protects nothing else.
+    out.push_str(&format!("\n**Fidelity:** {}\n", packet.fidelity));
     out.push_str(&format!("\n{SECTION_HEADER_CONSTRAINTS}\n\n"));
     if packet.constraints.is_empty() {
         out.push_str("(none)\n");
     }
     for c in &packet.constraints {
-        out.push_str(&format!("- `{}`: {}\n", c.id, c.text));
+        out.push_str(&format!(
+            "- `{}`: {}\n",
+            value_text(&c.id),
+            value_text(&c.text)
+        ));
     }
     out.push_str(&format!("\n{SECTION_HEADER_AUDIENCE}\n\n"));
     if packet.audience.is_empty() {
         out.push_str("(none declared: the task's own audience applies)\n");
     }
     for a in &packet.audience {
-        out.push_str(&format!("- {a}\n"));
+        out.push_str(&format!("- {}\n", value_text(a)));
     }
     let lists: [(&str, Vec<String>); 9] = [
         ("Boundaries", packet.boundaries.clone()),
@@ -291,10 +301,43 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
     for (title, items) in lists.iter().filter(|(_, items)| !items.is_empty()) {
         out.push_str(&format!("\n## {title}\n\n"));
         for item in items {
-            out.push_str(&format!("- {item}\n"));
+            out.push_str(&format!("- {}\n", value_text(item)));
         }
     }
-    out.push_str(&format!("\n**Fidelity:** {}\n", packet.fidelity));
+    out
+}
+
+/// The indentation of a value's continuation lines: four spaces, so that at the top level a
+/// continuation line can open no block (a fence, an HTML block, a setext underline) and in a
+/// list item it stays inside the item.
+const CONTINUATION: &str = "    ";
+
+/// A packet value as the rendering writes it, after its label or list marker: each line break
+/// (LF, CR LF or a lone CR) continues the value on a line indented by [`CONTINUATION`], and
+/// every line whose first non-blank character is `#`, or that holds only `=` or only `-`
+/// (and blanks), gets a backslash before that character, which Markdown shows as the
+/// character itself. So no value can start a heading, ATX or setext, at any depth.
+#[must_use]
+pub fn value_text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let normalized = value.replace("\r\n", "\n").replace('\r', "\n");
+    for (i, line) in normalized.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(CONTINUATION);
+        }
+        let body = line.trim_start();
+        let blanks = &line[..line.len() - body.len()];
+        let underline =
+            |c: char| body.contains(c) && body.chars().all(|x| x == c || x.is_whitespace());
+        if body.starts_with('#') || underline('=') || underline('-') {
+            out.push_str(blanks);
+            out.push('\\');
+            out.push_str(body);
+        } else {
+            out.push_str(line);
+        }
+    }
     out
 }
 
