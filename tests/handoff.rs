@@ -933,9 +933,9 @@ const INJECTIONS: [&str; 14] = [
 ];
 
 /// The members rendered outside the never-trim sections, each as the tag its values carry.
-const UNPROTECTED: [&str; 14] = [
-    "pid", "gol", "par", "obj", "bnd", "acc", "art", "fnd", "evd", "eix", "opq", "blk", "nxt",
-    "wik",
+const UNPROTECTED: [&str; 21] = [
+    "pid", "gol", "par", "obj", "tsa", "tsd", "bnd", "acc", "abr", "art", "apa", "ash", "wik",
+    "mem", "stk", "eix", "fnd", "evd", "opq", "blk", "nxt",
 ];
 
 /// A packet whose every string holds `injection` between two markers `<tag>.1` and `<tag>.2`.
@@ -945,14 +945,17 @@ fn hostile_packet(injection: &str) -> TaskPacket {
         "packet_id": v("pid"), "goal_id": v("gol"), "parent_packet": v("par"), "round": 1,
         "from_role": "planner", "to_role": "executor", "objective": v("obj"),
         "output_format": "markdown",
+        "tool_scope": {"allowed": [v("tsa")], "denied": [v("tsd")]},
         "boundaries": [v("bnd")],
         "constraints": [{"id": v("ci0"), "text": v("ct0")}, {"id": v("ci1"), "text": v("ct1")}],
         "audience": [v("au0"), v("au1")],
         "acceptance": [{"kind": "output_contains", "value": v("acc")}],
-        "artifacts": [{"id": v("art")}],
+        "acceptance_baseline_ref": v("abr"),
+        "artifacts": [{"id": v("art"), "path": v("apa"), "sha256": v("ash")}],
+        "wiki_refs": [v("wik")], "memory_refs": [v("mem")], "state_keys": [v("stk")],
         "findings": [{"text": v("fnd"), "evidence": [v("evd")]}],
         "evidence_index": [v("eix")], "open_questions": [v("opq")], "blockers": [v("blk")],
-        "next_steps": [v("nxt")], "wiki_refs": [v("wik")],
+        "next_steps": [v("nxt")], "budget": {"max_turns": 3}, "irreversible": true,
     });
     TaskPacket::from_json_str(&packet.to_string()).unwrap()
 }
@@ -1018,7 +1021,7 @@ fn no_packet_value_moves_the_never_trim_sections() {
             .collect();
         assert_eq!(headings, written, "{injection:?}:\n{rendered}");
         // The title, the two never-trim sections and one per list rendered.
-        assert_eq!(headings.len(), 3 + 9, "{injection:?}:\n{rendered}");
+        assert_eq!(headings.len(), 3 + 11, "{injection:?}:\n{rendered}");
     }
 }
 
@@ -1034,4 +1037,93 @@ fn a_value_continues_on_indented_lines_and_a_leading_hash_is_escaped() {
         compose::value_text("a\n  ===\n- -\n-x"),
         "a\n      \\===\n    \\- -\n    -x"
     );
+}
+
+#[test]
+fn the_receiving_role_sees_every_member_of_the_full_example() {
+    let packet = TaskPacket::from_json_str(specmint::task_packet::FULL_PACKET_EXAMPLE).unwrap();
+    assert_eq!(
+        compose::render_for_role(&packet),
+        "# TaskPacket `pk-9f2a` (planner → executor, task `task-1183`, round 2)
+
+**Objective:** 整理 2026 Q2 到期的客戶合約清單，輸出 CSV
+
+**Output format:** {\"kind\":\"files\"}
+
+**Answers packet:** `pk-9f29`
+
+**Fidelity:** mcp_only
+
+**Irreversible:** no
+
+**Acceptance baseline:** task-1183#baseline
+
+**Budget:** max_turns 5, max_tokens 120000, wall_clock_secs 900, max_cost_usd 1.25
+
+**Tool scope (the sender's expectation, not enforced):** allowed: db_select, csv_read, file_read; denied: mail_send
+
+## 約束
+
+- `c1`: 只讀 2026-04-01 至 2026-06-30 的合約
+- `c2`: 金額一律以新台幣顯示，不換算
+
+## 受眾
+
+- verifier
+- channel:telegram
+
+## Boundaries
+
+- 不要主動聯絡客戶
+- 不要修改 CRM 中的任何紀錄
+
+## Acceptance
+
+- must_use_tools: db_select
+- must_not_use_tools: mail_send
+- output_contains: 到期日
+
+## Artifacts
+
+- a-77 (path: data/contracts.csv, sha256: 9c1f…)
+
+## Wiki refs
+
+- auto/sop/contract-renewal
+
+## Memory refs
+
+- m-4021
+
+## State keys
+
+- reporting_quarter
+
+## Evidence index
+
+- 合約母檔 · a-77
+
+## Findings
+
+- 母檔共 412 筆，其中 14 筆落在本季 (evidence: a-77)
+
+## Open questions
+
+- 自動續約的合約要不要算進來？
+
+## Next steps
+
+- 產出 CSV 後交給 verifier 核對筆數
+"
+    );
+    // The minimal packet: the members always written, and nothing for what is unset.
+    let minimal = MINIMAL_PACKET_EXAMPLE.replace("<your task_id>", "t-1");
+    let rendered = compose::render_for_role(&TaskPacket::from_json_str(&minimal).unwrap());
+    assert!(rendered.contains("\n**Fidelity:** none\n\n**Irreversible:** no\n\n## 約束\n"));
+    // A budget with some limits unset says whose they are.
+    let partial = minimal.replace("}", r#","budget":{"max_tokens":10},"irreversible":true}"#);
+    let rendered = compose::render_for_role(&TaskPacket::from_json_str(&partial).unwrap());
+    assert!(rendered.contains(
+        "**Irreversible:** yes\n\n**Budget:** max_tokens 10; the unset limits are the dispatcher's own\n"
+    ), "{rendered}");
 }

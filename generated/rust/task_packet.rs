@@ -1631,42 +1631,13 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_551() {
+    fn invalid_example_at_line_571() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:551",
-        ) {
-            ::core::panic!("{}", message);
-        }
-    }
-    #[test]
-    fn invalid_example_at_line_561() {
-        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
-            super::TaskPacket,
-        >(
-            "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
-            &super::DOCUMENT,
-            &[("invalid_packet", "output_format")],
-            "spec/task_packet.md:561",
-        ) {
-            ::core::panic!("{}", message);
-        }
-    }
-    #[test]
-    fn invalid_example_at_line_571() {
-        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
-            super::TaskPacket,
-        >(
-            "{\"packet_id\":\"pk-15\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"constraints\":[{\"id\":\"Ä1\",\"text\":\"a\"},{\"id\":\"ä1\",\"text\":\"b\"}],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"ΣΥΝΟΨΗ\"},{\"kind\":\"must_not_use_tools\",\"value\":\"συνοψη\"}]}",
-            &super::DOCUMENT,
-            &[
-                ("duplicate_constraint_id", "constraints[1].id"),
-                ("contradictory_assertion", "acceptance[1].value"),
-            ],
             "spec/task_packet.md:571",
         ) {
             ::core::panic!("{}", message);
@@ -1677,10 +1648,39 @@ mod spec_examples {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
+            "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
+            &super::DOCUMENT,
+            &[("invalid_packet", "output_format")],
+            "spec/task_packet.md:581",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_591() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
+            "{\"packet_id\":\"pk-15\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"constraints\":[{\"id\":\"Ä1\",\"text\":\"a\"},{\"id\":\"ä1\",\"text\":\"b\"}],\"acceptance\":[{\"kind\":\"must_use_tools\",\"value\":\"ΣΥΝΟΨΗ\"},{\"kind\":\"must_not_use_tools\",\"value\":\"συνοψη\"}]}",
+            &super::DOCUMENT,
+            &[
+                ("duplicate_constraint_id", "constraints[1].id"),
+                ("contradictory_assertion", "acceptance[1].value"),
+            ],
+            "spec/task_packet.md:591",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_601() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::TaskPacket,
+        >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:581",
+            "spec/task_packet.md:601",
         ) {
             ::core::panic!("{}", message);
         }

@@ -243,6 +243,32 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
     }
     // Before the never-trim sections, so that the last of them protects nothing else.
     out.push_str(&format!("\n**Fidelity:** {}\n", packet.fidelity));
+    let irreversible = if packet.irreversible { "yes" } else { "no" };
+    out.push_str(&format!("\n**Irreversible:** {irreversible}\n"));
+    if let Some(baseline) = &packet.acceptance_baseline_ref {
+        out.push_str(&format!(
+            "\n**Acceptance baseline:** {}\n",
+            value_text(baseline)
+        ));
+    }
+    if let Some(budget) = budget_text(&packet.budget) {
+        out.push_str(&format!("\n**Budget:** {budget}\n"));
+    }
+    let scope = &packet.tool_scope;
+    if !scope.allowed.is_empty() || !scope.denied.is_empty() {
+        let tools = |tools: &[String]| {
+            if tools.is_empty() {
+                "(none)".to_owned()
+            } else {
+                value_text(&tools.join(", "))
+            }
+        };
+        out.push_str(&format!(
+            "\n**Tool scope (the sender's expectation, not enforced):** allowed: {}; denied: {}\n",
+            tools(&scope.allowed),
+            tools(&scope.denied)
+        ));
+    }
     out.push_str(&format!("\n{SECTION_HEADER_CONSTRAINTS}\n\n"));
     if packet.constraints.is_empty() {
         out.push_str("(none)\n");
@@ -261,7 +287,8 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
     for a in &packet.audience {
         out.push_str(&format!("- {}\n", value_text(a)));
     }
-    let lists: [(&str, Vec<String>); 9] = [
+    // The lists in the order of the spec's field table.
+    let lists: [(&str, Vec<String>); 11] = [
         ("Boundaries", packet.boundaries.clone()),
         (
             "Acceptance",
@@ -273,8 +300,12 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
         ),
         (
             "Artifacts",
-            packet.artifacts.iter().map(|a| a.id.clone()).collect(),
+            packet.artifacts.iter().map(artifact_text).collect(),
         ),
+        ("Wiki refs", packet.wiki_refs.clone()),
+        ("Memory refs", packet.memory_refs.clone()),
+        ("State keys", packet.state_keys.clone()),
+        ("Evidence index", packet.evidence_index.clone()),
         (
             "Findings",
             packet
@@ -283,20 +314,9 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
                 .map(|f| format!("{} (evidence: {})", f.text, f.evidence.join(", ")))
                 .collect(),
         ),
-        ("Evidence index", packet.evidence_index.clone()),
         ("Open questions", packet.open_questions.clone()),
         ("Blockers", packet.blockers.clone()),
         ("Next steps", packet.next_steps.clone()),
-        (
-            "References",
-            packet
-                .wiki_refs
-                .iter()
-                .chain(&packet.memory_refs)
-                .chain(&packet.state_keys)
-                .cloned()
-                .collect(),
-        ),
     ];
     for (title, items) in lists.iter().filter(|(_, items)| !items.is_empty()) {
         out.push_str(&format!("\n## {title}\n\n"));
@@ -305,6 +325,45 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
         }
     }
     out
+}
+
+/// An artifact as its list item: the id, then where it lives and its digest when known.
+fn artifact_text(artifact: &super::Artifact) -> String {
+    let known: Vec<String> = [("path", &artifact.path), ("sha256", &artifact.sha256)]
+        .into_iter()
+        .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name}: {v}")))
+        .collect();
+    if known.is_empty() {
+        artifact.id.clone()
+    } else {
+        format!("{} ({})", artifact.id, known.join(", "))
+    }
+}
+
+/// The budget's set limits, and what applies for the unset ones; `None` when none is set.
+fn budget_text(budget: &super::Budget) -> Option<String> {
+    let limits = [
+        ("max_turns", budget.max_turns.map(|n| n.to_string())),
+        ("max_tokens", budget.max_tokens.map(|n| n.to_string())),
+        (
+            "wall_clock_secs",
+            budget.wall_clock_secs.map(|n| n.to_string()),
+        ),
+        ("max_cost_usd", budget.max_cost_usd.map(|n| n.to_string())),
+    ];
+    let set: Vec<String> = limits
+        .iter()
+        .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name} {v}")))
+        .collect();
+    if set.is_empty() {
+        return None;
+    }
+    let unset = if set.len() < limits.len() {
+        "; the unset limits are the dispatcher's own"
+    } else {
+        ""
+    };
+    Some(format!("{}{unset}", set.join(", ")))
 }
 
 /// The indentation of a value's continuation lines: four spaces, so that at the top level a
