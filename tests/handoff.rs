@@ -1127,3 +1127,78 @@ fn the_receiving_role_sees_every_member_of_the_full_example() {
         "**Irreversible:** yes\n\n**Budget:** max_tokens 10; the unset limits are the dispatcher's own\n"
     ), "{rendered}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Refusals describe the input as sent, not the text after the fill.
+
+const UNPINNED_PLANNER: &str = "[agent]\nrole = \"planner\"\n";
+
+#[test]
+fn a_missing_key_is_reported_at_the_callers_closing_brace() {
+    let home = Home::with_member("eph-p1", UNPINNED_PLANNER);
+    // 60 bytes on one line: the closing brace is column 60. `goal_id` and `round` are not
+    // in the record, so they stay missing; the roles are filled after the brace.
+    let short = r#"{"packet_id":"q","objective":"o","output_format":"markdown"}"#;
+    assert_eq!(short.len(), 60);
+    let multi = "{\n  \"packet_id\": \"q\",\n  \"objective\": \"o\",\n  \"output_format\": \"markdown\"\n}\n";
+    for (input, at) in [(short, "line 1 column 60"), (multi, "line 5 column 1")] {
+        let refusal = team_handoff(home.path(), "eph-p1", Some(input)).unwrap_err();
+        assert_eq!(refusal.code, "invalid_packet");
+        assert_eq!(
+            refusal.message,
+            format!(
+                "missing field `goal_id` at {at}; `round` is required but missing{}",
+                handoff::shape_hint()
+            )
+        );
+    }
+}
+
+#[test]
+fn the_size_limit_is_measured_on_the_input_as_sent() {
+    let home = Home::with_member("eph-p1", UNPINNED_PLANNER);
+    let objective = "x".repeat(1_100_000);
+    let input = format!(r#"{{"packet_id":"q","objective":"{objective}","output_format":"diff"}}"#);
+    assert_eq!(input.len(), 1_100_055);
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&input)).unwrap_err();
+    assert_eq!(refusal.code, "packet_too_large");
+    assert_eq!(
+        refusal.message,
+        "the packet is 1100055 bytes (max 1048576) and was not parsed"
+    );
+    // One byte under the limit as sent is read, though the fill makes it longer.
+    let objective = "x".repeat(1_048_576 - 55);
+    let input = format!(r#"{{"packet_id":"q","objective":"{objective}","output_format":"diff"}}"#);
+    assert_eq!(input.len(), 1_048_576);
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&input)).unwrap_err();
+    assert_eq!(refusal.code, "invalid_packet", "{}", refusal.message);
+    assert!(refusal
+        .message
+        .starts_with("missing field `goal_id` at line 1 column 1048576;"));
+}
+
+#[test]
+fn a_utility_caller_without_to_role_is_refused_the_edge() {
+    let home = Home::with_member(
+        "eph-p1",
+        "[team_member]\nrole = \"utility\"\ntask_id = \"task-1\"\nround = 2\n",
+    );
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&minimal("pk-1"))).unwrap_err();
+    assert_eq!(refusal.code, "invalid_handoff_edge");
+    assert_eq!(
+        refusal.message,
+        "`utility` occupies no stage, so every edge touching it is refused: there is no \
+         `to_role` to fill (legal: planner → executor, executor → verifier, verifier → executor)"
+    );
+    // Written, the edge is refused as any other.
+    let written =
+        r#"{"packet_id":"pk-1","objective":"o","output_format":"diff","to_role":"executor"}"#;
+    let refusal = team_handoff(home.path(), "eph-p1", Some(written)).unwrap_err();
+    assert_eq!(
+        (refusal.code, refusal.message.as_str()),
+        (
+            "invalid_handoff_edge",
+            "`utility` → `executor` is not a stage transition (legal: planner → executor, executor → verifier, verifier → executor)"
+        )
+    );
+}
