@@ -64,6 +64,7 @@ TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab
       (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs";
 
 fn main() -> ExitCode {
+    end_at_a_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(code) => ExitCode::from(code),
@@ -76,6 +77,21 @@ fn main() -> ExitCode {
             eprintln!("specmint: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A command whose stdout or stderr is a closed pipe (`specmint validate ... | head -1`) ends
+/// at its first write to it, silently, killed by SIGPIPE as `cat` and `grep` are (a shell
+/// reports status 141). Rust ignores SIGPIPE, which turns every write into an error: each
+/// `println!` and `eprintln!` would panic (exit 101) and each checked write would report
+/// `Broken pipe` once per remaining file. Restoring the default here covers every command
+/// and every write, wherever it is.
+fn end_at_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with `SIG_DFL` installs no handler; it runs first thing in `main`,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
