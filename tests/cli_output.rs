@@ -81,3 +81,120 @@ fn a_closed_pipe_ends_a_command_quietly() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Each command of a family's `--help`: its words (`task claim`) and the options its usage
+/// entry lists, continuation lines included.
+fn help_commands(family: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let out = common::specmint(&[family, "--help"], b"");
+    assert_eq!(out.status.code(), Some(0), "{family}");
+    let help = String::from_utf8(out.stdout).unwrap();
+    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
+    // The usage block: from `usage:` to the first blank line.
+    for line in help.lines().skip(1).take_while(|l| !l.is_empty()) {
+        if let Some(entry) = line.strip_prefix("  specmint ") {
+            entries.push((entry.to_owned(), Vec::new()));
+        } else if line.starts_with("    ") {
+            entries.last_mut().unwrap().1.push(line.to_owned());
+        }
+    }
+    let mut commands = Vec::new();
+    for (entry, continued) in entries {
+        let mut words = entry.split_whitespace();
+        assert_eq!(words.next(), Some(family));
+        let sub = words
+            .next()
+            .filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '|'));
+        let all = std::iter::once(entry.as_str()).chain(continued.iter().map(String::as_str));
+        let flags: Vec<String> = all
+            .flat_map(str::split_whitespace)
+            .filter_map(|w| {
+                let flag = w.trim_start_matches('[').split([']', '|', ' ']).next()?;
+                flag.starts_with("--").then(|| flag.to_owned())
+            })
+            .collect();
+        let subs: Vec<Option<&str>> = match sub {
+            Some(sub) => sub.split('|').map(Some).collect(),
+            None => vec![None],
+        };
+        for sub in subs {
+            let words: Vec<String> = std::iter::once(family)
+                .chain(sub)
+                .map(str::to_owned)
+                .collect();
+            commands.push((words, flags.clone()));
+        }
+    }
+    commands
+}
+
+const FAMILIES: [&str; 9] = [
+    "validate", "schema", "generate", "handoff", "mcp", "envelope", "task", "taskpack", "passport",
+];
+
+#[test]
+fn every_option_a_help_shows_is_one_its_command_takes() {
+    let dir = scratch("help");
+    let run = |args: &[String]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_specmint"))
+            .args(args)
+            .current_dir(&dir)
+            .env("HOME", &dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let mut seen = 0;
+    for family in FAMILIES {
+        for (words, flags) in help_commands(family) {
+            for flag in &flags {
+                // The flag alone, with no value: refused for what follows, never as unknown.
+                let mut args = words.clone();
+                args.push(flag.clone());
+                let stderr = run(&args);
+                assert!(
+                    !stderr.contains(&format!("unknown option `{flag}`"))
+                        && !stderr.contains(&format!("unexpected argument `{flag}`"))
+                        && !stderr.contains(&format!("TYPE `{flag}`")),
+                    "{args:?}: {stderr}"
+                );
+            }
+            // `--format` is shown exactly where the parser takes it.
+            let mut args = words.clone();
+            args.extend(["--format".to_owned(), "xml".to_owned()]);
+            let takes = run(&args).contains("--format takes `human` or `json`, got `xml`");
+            assert_eq!(takes, flags.iter().any(|f| f == "--format"), "{args:?}");
+            seen += 1;
+        }
+    }
+    // Every command of the top-level usage has its family's help.
+    assert_eq!(seen, 24);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn each_familys_help_states_its_own_exit_status() {
+    let help = |family: &str| {
+        let out = common::specmint(&[family, "--help"], b"");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.split_once("\nexit status: ").unwrap().1.to_owned()
+    };
+    assert_eq!(
+        help("taskpack"),
+        "convert, pack, land, merge: 0 done, 1 refused (with a code), 2 usage or I/O error;\n             \
+         conformance: 0 conformant, 2 not conformant or a usage or I/O error (1 is never used)\n"
+    );
+    // As `taskpack conformance` does: 2 for a file that is not a pack.
+    let dir = scratch("exit");
+    let out = common::specmint_in(&dir, &["taskpack", "conformance", "m.json"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        help("validate"),
+        "the worst of all FILEs: 0 all valid, 1 one invalid, 2 a usage error or one could not be read\n"
+    );
+    assert_eq!(
+        help("task"),
+        "0 done, 1 refused with the spec's code, 2 usage or I/O error\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
