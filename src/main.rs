@@ -366,6 +366,7 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
         check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
     } else {
         ty.validate(&input, limit)
+            .map_err(|report| other_encoding(ty, &input, report))
     };
     let violations = verdict
         .as_ref()
@@ -383,6 +384,27 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
     };
     written.map_err(|e| cli::failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.is_ok() { 0 } else { 1 })
+}
+
+/// The start of every zip file: a local file header.
+const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
+
+/// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
+/// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
+fn other_encoding(ty: &DocType, input: &[u8], report: Report) -> Report {
+    let taskpack = matches!(ty, DocType::Bundled(b) if b.module == "taskpack");
+    if !taskpack || !input.starts_with(ZIP_MAGIC) {
+        return report;
+    }
+    let mut violations = report.into_vec();
+    if let Some(first) = violations.first_mut() {
+        first.message.push_str(
+            "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
+             (`.taskpack.json`): judge the zip with `specmint taskpack conformance FILE`, or \
+             write its flat form with `specmint taskpack convert FILE OUT.taskpack.json`",
+        );
+    }
+    Report::from_violations(violations)
 }
 
 /// A violation with the place in the input it points at.

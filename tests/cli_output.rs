@@ -198,3 +198,43 @@ fn each_familys_help_states_its_own_exit_status() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn validate_taskpack_on_a_zip_names_the_commands_that_read_zips() {
+    use std::io::Write;
+    let dir = scratch("zip");
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip.start_file("bagit.txt", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n")
+        .unwrap();
+    let bytes = zip.finish().unwrap().into_inner();
+    std::fs::write(dir.join("w.taskpack"), &bytes).unwrap();
+    let hint = "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
+                (`.taskpack.json`): judge the zip with `specmint taskpack conformance FILE`, or \
+                write its flat form with `specmint taskpack convert FILE OUT.taskpack.json`";
+    let out = common::specmint_in(
+        &dir,
+        &["validate", "taskpack", "w.taskpack", "--format", "json"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let errors = verdict["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["code"], "invalid_taskpack");
+    let message = errors[0]["message"].as_str().unwrap();
+    let offset = std::str::from_utf8(&bytes).unwrap_err().valid_up_to();
+    assert_eq!(
+        message,
+        format!(
+            "the taskpack is not valid UTF-8: invalid byte 0x{:02X} at byte offset {offset}{hint}",
+            bytes[offset]
+        )
+    );
+    // The flat form, and other types, are refused as before: no hint.
+    std::fs::write(dir.join("p.json"), &bytes).unwrap();
+    let out = common::specmint_in(&dir, &["validate", "task-packet", "p.json"], b"");
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("is a zip"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
