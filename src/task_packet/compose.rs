@@ -372,7 +372,7 @@ fn budget_text(budget: &super::Budget) -> Option<String> {
 const CONTINUATION: &str = "    ";
 
 /// A packet value as the rendering writes it, after its label or list marker: each line break
-/// (LF, CR LF or a lone CR) continues the value on a line indented by [`CONTINUATION`], and
+/// (LF, CR LF or a lone CR) continues the value on a line indented four spaces, and
 /// every line whose first non-blank character is `#`, or that holds only `=` or only `-`
 /// (and blanks), gets a backslash before that character, which Markdown shows as the
 /// character itself. So no value can start a heading, ATX or setext, at any depth.
