@@ -23,40 +23,96 @@ use specmint::{Report, Violation};
 mod cli;
 use cli::{read_input, CliError, Format, UsageError};
 
-const USAGE: &str = "\
-usage:
-  specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]
-  specmint schema [--spec DIR] <TYPE>
-  specmint generate [--spec DIR] [--out DIR] [--check]
-  specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
-  specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
-  specmint mcp --home DIR --agent ID
-  specmint envelope new PACKAGE_ID [--intent TEXT] --store DB
-  specmint envelope apply --store DB FILE|-
-  specmint envelope show PACKAGE_ID --store DB
-  specmint task submit --store DB FILE|-
-  specmint task claim|show --store DB ID
-  specmint task move --store DB ID STATE [--reason TEXT]
-  specmint task complete --store DB ID --evidence FILE|-
-  specmint task reject --store DB ID --reason TEXT
-  specmint task bind --store DB ID --ledger FILE
-  specmint taskpack convert IN OUT [--max-inline-bytes N]
+/// A command family: the usage lines `specmint --help` and `specmint <COMMAND> --help` show,
+/// and what its exit status means. Every option a line shows is one its command takes (a
+/// test runs each against the parser).
+struct Family {
+    name: &'static str,
+    usage: &'static str,
+    exit: &'static str,
+}
+
+const FAMILIES: [Family; 9] = [
+    Family {
+        name: "validate",
+        usage: "  specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]",
+        exit: "the worst of all FILEs: 0 all valid, 1 one invalid, 2 a usage error or one could \
+               not be read",
+    },
+    Family {
+        name: "schema",
+        usage: "  specmint schema [--spec DIR] <TYPE>",
+        exit: "0 printed, 2 a usage error, or a --spec spec that cannot be read or does not check",
+    },
+    Family {
+        name: "generate",
+        usage: "  specmint generate [--spec DIR] [--out DIR] [--check]",
+        exit: "0 written / up to date, 1 a spec does not check or (--check) the output is out of \
+               date, 2 usage or I/O error",
+    },
+    Family {
+        name: "handoff",
+        usage: "  specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
+  specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]",
+        exit: "0 filed / read, 1 refused with the spec's code, 2 usage or I/O error",
+    },
+    Family {
+        name: "mcp",
+        usage: "  specmint mcp --home DIR --agent ID",
+        exit: "0 when the client closes the connection, 2 usage or I/O error",
+    },
+    Family {
+        name: "envelope",
+        usage: "  specmint envelope new PACKAGE_ID [--intent TEXT] --store DB [--format human|json]
+  specmint envelope apply --store DB FILE|- [--format human|json]
+  specmint envelope show PACKAGE_ID --store DB [--format human|json]",
+        exit: "0 applied, replayed or shown, 1 refused with the spec's code, 2 usage or I/O error",
+    },
+    Family {
+        name: "task",
+        usage: "  specmint task submit --store DB FILE|- [--format human|json]
+  specmint task claim|show --store DB ID [--format human|json]
+  specmint task move --store DB ID STATE [--reason TEXT] [--format human|json]
+  specmint task complete --store DB ID --evidence FILE|- [--format human|json]
+  specmint task reject --store DB ID --reason TEXT [--format human|json]
+  specmint task bind --store DB ID --ledger FILE [--format human|json]",
+        exit: "0 done, 1 refused with the spec's code, 2 usage or I/O error",
+    },
+    Family {
+        name: "taskpack",
+        usage: "  specmint taskpack convert IN OUT [--max-inline-bytes N]
   specmint taskpack conformance FILE [--format human|json]
   specmint taskpack pack ID --out FILE [--store DIR] [--flat] [--kind handoff|receipt]
                         [--ask 'WHAT|ACCEPT[|WHY]']... [--check 'CHECK[|HOW]']...
                         [--attach PATH...] [--actor NAME] [--machine NAME] [--note TEXT]
-  specmint taskpack land FILE [--store DIR] [--trust-machine-facts]
-  specmint taskpack merge RECEIPT --into ID [--store DIR]
-  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
-                        [--id ID] [--file FILE|-] [--store DIR]
-  specmint passport show ID [--store DIR]
-  specmint passport list [--store DIR]
-  specmint <COMMAND> --help
-  specmint --help | --version
+                        [--format human|json]
+  specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
+  specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]",
+        exit: "convert, pack, land, merge: 0 done, 1 refused (with a code), 2 usage or I/O \
+               error;\n             conformance: 0 conformant, 2 not conformant or a usage or \
+               I/O error (1 is never used)",
+    },
+    Family {
+        name: "passport",
+        usage: "  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
+                        [--id ID] [--file FILE|-] [--store DIR] [--format human|json]
+  specmint passport show ID [--store DIR] [--format human|json]
+  specmint passport list [--store DIR] [--format human|json]",
+        exit: "0 done, 1 refused (with a code), 2 usage or I/O error",
+    },
+];
 
-envelope, task, passport and taskpack land/merge commands take --format human|json
-
-exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error";
+/// The whole usage text: every family's lines, then the exit statuses they share.
+fn usage() -> String {
+    let lines: Vec<&str> = FAMILIES.iter().map(|f| f.usage).collect();
+    format!(
+        "usage:\n{}\n  specmint <COMMAND> --help\n  specmint --help | --version\n\n\
+         exit status: 0 valid / done, 1 invalid / refused / drift, 2 usage or I/O error;\n\
+         \x20            taskpack conformance: 0 conformant, 2 not (`specmint <COMMAND> --help` \
+         says each)",
+        lines.join("\n")
+    )
+}
 
 /// What `validate` and `schema` say about TYPE.
 const TYPE_HELP: &str = "\
@@ -64,18 +120,34 @@ TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab
       (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs";
 
 fn main() -> ExitCode {
+    end_at_a_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Usage(message)) => {
             eprintln!("specmint: {message}");
-            eprintln!("{USAGE}");
+            eprintln!("{}", usage());
             ExitCode::from(2)
         }
         Err(CliError::Failure(message)) => {
             eprintln!("specmint: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A command whose stdout or stderr is a closed pipe (`specmint validate ... | head -1`) ends
+/// at its first write to it, silently, killed by SIGPIPE as `cat` and `grep` are (a shell
+/// reports status 141). Rust ignores SIGPIPE, which turns every write into an error: each
+/// `println!` and `eprintln!` would panic (exit 101) and each checked write would report
+/// `Broken pipe` once per remaining file. Restoring the default here covers every command
+/// and every write, wherever it is.
+fn end_at_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with `SIG_DFL` installs no handler; it runs first thing in `main`,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -97,7 +169,7 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         Some("taskpack") => cli::taskpack::run(&args[1..])?,
         Some("passport") => cli::passport::run(&args[1..])?,
         Some("--help" | "-h" | "help") => {
-            println!("{USAGE}\n\nTYPE: {}", bundled::names().join(" | "));
+            println!("{}\n\nTYPE: {}", usage(), bundled::names().join(" | "));
             0
         }
         Some("--version" | "-V") => {
@@ -109,35 +181,22 @@ fn run(args: &[String]) -> Result<u8, CliError> {
     })
 }
 
-/// `specmint COMMAND --help`: the usage lines of that command.
+/// `specmint COMMAND --help`: the usage lines of that command's family and its exit status.
 fn command_help(command: &str) -> Result<u8, CliError> {
-    let prefix = format!("  specmint {command} ");
-    // A command's lines, each with the deeper-indented lines that continue it.
-    let mut lines: Vec<&str> = Vec::new();
-    let mut in_command = false;
-    for line in USAGE.lines() {
-        if line.starts_with("  specmint ") || !line.starts_with("    ") {
-            in_command = line.starts_with(&prefix);
-        }
-        if in_command {
-            lines.push(line);
-        }
-    }
-    if lines.is_empty() {
+    let Some(family) = FAMILIES.iter().find(|f| f.name == command) else {
         return Err(CliError::Usage(format!("unknown command `{command}`")));
-    }
-    println!("usage:\n{}", lines.join("\n"));
+    };
+    println!("usage:\n{}", family.usage);
     if matches!(command, "validate" | "schema") {
         println!("\n{TYPE_HELP}\nbundled: {}", bundled::names().join(" | "));
     }
     if command == "validate" {
         println!(
             "\nSeveral FILEs are judged in order, one result each (a JSON object per line with\n\
-             --format json); the exit status is the worst: 0 all valid, 1 one invalid, 2 one\n\
-             could not be read."
+             --format json)."
         );
     }
-    println!("\nexit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error");
+    println!("\nexit status: {}", family.exit);
     Ok(0)
 }
 
@@ -320,6 +379,7 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
         check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
     } else {
         ty.validate(&input, limit)
+            .map_err(|report| other_encoding(ty, &input, report))
     };
     let violations = verdict
         .as_ref()
@@ -337,6 +397,27 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
     };
     written.map_err(|e| cli::failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.is_ok() { 0 } else { 1 })
+}
+
+/// The start of every zip file: a local file header.
+const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
+
+/// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
+/// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
+fn other_encoding(ty: &DocType, input: &[u8], report: Report) -> Report {
+    let taskpack = matches!(ty, DocType::Bundled(b) if b.module == "taskpack");
+    if !taskpack || !input.starts_with(ZIP_MAGIC) {
+        return report;
+    }
+    let mut violations = report.into_vec();
+    if let Some(first) = violations.first_mut() {
+        first.message.push_str(
+            "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
+             (`.taskpack.json`): judge the zip with `specmint taskpack conformance FILE`, or \
+             write its flat form with `specmint taskpack convert FILE OUT.taskpack.json`",
+        );
+    }
+    Report::from_violations(violations)
 }
 
 /// A violation with the place in the input it points at.

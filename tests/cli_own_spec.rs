@@ -308,18 +308,19 @@ fn version_and_per_command_help() {
          TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case\n      \
          (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs\n\
          bundled: action-envelope | task-envelope | task-packet | taskpack\n\n\
-         exit status: 0 valid / done, 1 invalid / drift, 2 usage or I/O error\n"
+         exit status: 0 printed, 2 a usage error, or a --spec spec that cannot be read or does \
+         not check\n"
     );
     let out = specmint(&["task", "--help"], b"");
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).starts_with(
-        "usage:\n  specmint task submit --store DB FILE|-\n  specmint task claim|show --store DB ID\n"
+        "usage:\n  specmint task submit --store DB FILE|- [--format human|json]\n  specmint task claim|show --store DB ID [--format human|json]\n"
     ));
     // A usage entry that wraps keeps its continuation lines, and no other command's.
     let out = specmint(&["passport", "--help"], b"");
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).starts_with(
-        "usage:\n  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]\n                        [--id ID] [--file FILE|-] [--store DIR]\n  specmint passport show ID [--store DIR]\n  specmint passport list [--store DIR]\n\nexit status:"
+        "usage:\n  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]\n                        [--id ID] [--file FILE|-] [--store DIR] [--format human|json]\n  specmint passport show ID [--store DIR] [--format human|json]\n  specmint passport list [--store DIR] [--format human|json]\n\nexit status:"
     ), "{}", text(&out.stdout));
 }
 

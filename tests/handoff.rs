@@ -779,10 +779,7 @@ fn the_cli_reads_a_leg_back_rendered_for_the_receiving_role() {
         .collect();
     assert_eq!(
         protected,
-        [
-            "## 約束\n\n- `c1`: 只讀\n\n",
-            "## 受眾\n\n- verifier\n\n**Fidelity:** none\n"
-        ]
+        ["## 約束\n\n- `c1`: 只讀\n\n", "## 受眾\n\n- verifier\n"]
     );
 }
 
@@ -911,4 +908,297 @@ fn the_shape_hint_is_the_minimal_packet_and_the_optional_keys() {
         assert!(!handoff::optional_keys().contains(key), "{key} is required");
     }
     assert!(hint.ends_with(&handoff::optional_keys().join(", ")));
+}
+
+// ---------------------------------------------------------------------------------------
+// The composer's rendering against hostile packets.
+
+/// Line breaks followed by text that would be a heading (or open a block) at the start of a
+/// line: every one must stay inside the value it came with.
+const INJECTIONS: [&str; 14] = [
+    "\n## Notes\n",
+    "\r\n## 約束\r\n",
+    "\r## 受眾\r",
+    "\n# T\n",
+    "\n   ## Audience  \n",
+    "\n\u{3000}## Constraints\n",
+    "\n##\n",
+    "\n#\tx\n",
+    "\nsetext\n===\n",
+    "\nsetext\n- - -\n",
+    "\n```\n",
+    "\n\n<!--\n",
+    "\n\n    ## 約束\n",
+    "## 約束\n",
+];
+
+/// The members rendered outside the never-trim sections, each as the tag its values carry.
+const UNPROTECTED: [&str; 21] = [
+    "pid", "gol", "par", "obj", "tsa", "tsd", "bnd", "acc", "abr", "art", "apa", "ash", "wik",
+    "mem", "stk", "eix", "fnd", "evd", "opq", "blk", "nxt",
+];
+
+/// A packet whose every string holds `injection` between two markers `<tag>.1` and `<tag>.2`.
+fn hostile_packet(injection: &str) -> TaskPacket {
+    let v = |tag: &str| format!("{tag}.1{injection}{tag}.2");
+    let packet = json!({
+        "packet_id": v("pid"), "goal_id": v("gol"), "parent_packet": v("par"), "round": 1,
+        "from_role": "planner", "to_role": "executor", "objective": v("obj"),
+        "output_format": "markdown",
+        "tool_scope": {"allowed": [v("tsa")], "denied": [v("tsd")]},
+        "boundaries": [v("bnd")],
+        "constraints": [{"id": v("ci0"), "text": v("ct0")}, {"id": v("ci1"), "text": v("ct1")}],
+        "audience": [v("au0"), v("au1")],
+        "acceptance": [{"kind": "output_contains", "value": v("acc")}],
+        "acceptance_baseline_ref": v("abr"),
+        "artifacts": [{"id": v("art"), "path": v("apa"), "sha256": v("ash")}],
+        "wiki_refs": [v("wik")], "memory_refs": [v("mem")], "state_keys": [v("stk")],
+        "findings": [{"text": v("fnd"), "evidence": [v("evd")]}],
+        "evidence_index": [v("eix")], "open_questions": [v("opq")], "blockers": [v("blk")],
+        "next_steps": [v("nxt")], "budget": {"max_turns": 3}, "irreversible": true,
+    });
+    TaskPacket::from_json_str(&packet.to_string()).unwrap()
+}
+
+/// Where each marker of `tag` is in `text`: both must be there.
+fn marker_offsets(text: &str, tag: &str) -> Vec<usize> {
+    ["1", "2"]
+        .iter()
+        .map(|n| {
+            let marker = format!("{tag}.{n}");
+            assert_eq!(text.matches(&marker).count(), 1, "{marker} in\n{text}");
+            text.find(&marker).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn no_packet_value_moves_the_never_trim_sections() {
+    for injection in INJECTIONS {
+        let rendered = compose::render_for_role(&hostile_packet(injection));
+        let ranges = compose::protected_ranges(&rendered);
+        assert_eq!(ranges.len(), 2, "{injection:?}:\n{rendered}");
+        // Every constraint in the first section, every audience entry in the second.
+        for (range, tags) in ranges
+            .iter()
+            .zip([&["ci0", "ct0", "ci1", "ct1"], &["au0", "au1", "au0", "au1"]])
+        {
+            for tag in tags {
+                for at in marker_offsets(&rendered, tag) {
+                    assert!(
+                        range.contains(&at),
+                        "{injection:?}: {tag} outside\n{rendered}"
+                    );
+                }
+            }
+        }
+        // Nothing else in either.
+        for tag in UNPROTECTED {
+            for at in marker_offsets(&rendered, tag) {
+                assert!(
+                    ranges.iter().all(|r| !r.contains(&at)),
+                    "{injection:?}: {tag} protected\n{rendered}"
+                );
+            }
+        }
+        assert!(rendered[ranges[0].clone()].starts_with("## 約束\n"));
+        assert!(rendered[ranges[1].clone()].starts_with("## 受眾\n"));
+        // A CommonMark reader sees only the composer's headings: the lines it starts with
+        // `# ` or `## `, and no heading a value made (setext, or inside a list item).
+        let headings: Vec<&str> = pulldown_cmark::Parser::new(&rendered)
+            .into_offset_iter()
+            .filter(|(event, _)| {
+                matches!(
+                    event,
+                    pulldown_cmark::Event::Start(pulldown_cmark::Tag::Heading { .. })
+                )
+            })
+            .map(|(_, range)| rendered[range].lines().next().unwrap())
+            .collect();
+        let written: Vec<&str> = rendered
+            .lines()
+            .filter(|l| l.starts_with("# ") || l.starts_with("## "))
+            .collect();
+        assert_eq!(headings, written, "{injection:?}:\n{rendered}");
+        // The title, the two never-trim sections and one per list rendered.
+        assert_eq!(headings.len(), 3 + 11, "{injection:?}:\n{rendered}");
+    }
+}
+
+#[test]
+fn a_value_continues_on_indented_lines_and_a_leading_hash_is_escaped() {
+    assert_eq!(compose::value_text("plain"), "plain");
+    assert_eq!(
+        compose::value_text("read only Q2\n## Notes\r\nnever\remail"),
+        "read only Q2\n    \\## Notes\n    never\n    email"
+    );
+    assert_eq!(compose::value_text("# lead"), "\\# lead");
+    assert_eq!(
+        compose::value_text("a\n  ===\n- -\n-x"),
+        "a\n      \\===\n    \\- -\n    -x"
+    );
+}
+
+#[test]
+fn the_receiving_role_sees_every_member_of_the_full_example() {
+    let packet = TaskPacket::from_json_str(specmint::task_packet::FULL_PACKET_EXAMPLE).unwrap();
+    assert_eq!(
+        compose::render_for_role(&packet),
+        "# TaskPacket `pk-9f2a` (planner → executor, task `task-1183`, round 2)
+
+**Objective:** 整理 2026 Q2 到期的客戶合約清單，輸出 CSV
+
+**Output format:** {\"kind\":\"files\"}
+
+**Answers packet:** `pk-9f29`
+
+**Fidelity:** mcp_only
+
+**Irreversible:** no
+
+**Acceptance baseline:** task-1183#baseline
+
+**Budget:** max_turns 5, max_tokens 120000, wall_clock_secs 900, max_cost_usd 1.25
+
+**Tool scope (the sender's expectation, not enforced):** allowed: db_select, csv_read, file_read; denied: mail_send
+
+## 約束
+
+- `c1`: 只讀 2026-04-01 至 2026-06-30 的合約
+- `c2`: 金額一律以新台幣顯示，不換算
+
+## 受眾
+
+- verifier
+- channel:telegram
+
+## Boundaries
+
+- 不要主動聯絡客戶
+- 不要修改 CRM 中的任何紀錄
+
+## Acceptance
+
+- must_use_tools: db_select
+- must_not_use_tools: mail_send
+- output_contains: 到期日
+
+## Artifacts
+
+- a-77 (path: data/contracts.csv, sha256: 9c1f…)
+
+## Wiki refs
+
+- auto/sop/contract-renewal
+
+## Memory refs
+
+- m-4021
+
+## State keys
+
+- reporting_quarter
+
+## Evidence index
+
+- 合約母檔 · a-77
+
+## Findings
+
+- 母檔共 412 筆，其中 14 筆落在本季 (evidence: a-77)
+
+## Open questions
+
+- 自動續約的合約要不要算進來？
+
+## Next steps
+
+- 產出 CSV 後交給 verifier 核對筆數
+"
+    );
+    // The minimal packet: the members always written, and nothing for what is unset.
+    let minimal = MINIMAL_PACKET_EXAMPLE.replace("<your task_id>", "t-1");
+    let rendered = compose::render_for_role(&TaskPacket::from_json_str(&minimal).unwrap());
+    assert!(rendered.contains("\n**Fidelity:** none\n\n**Irreversible:** no\n\n## 約束\n"));
+    // A budget with some limits unset says whose they are.
+    let partial = minimal.replace("}", r#","budget":{"max_tokens":10},"irreversible":true}"#);
+    let rendered = compose::render_for_role(&TaskPacket::from_json_str(&partial).unwrap());
+    assert!(rendered.contains(
+        "**Irreversible:** yes\n\n**Budget:** max_tokens 10; the unset limits are the dispatcher's own\n"
+    ), "{rendered}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Refusals describe the input as sent, not the text after the fill.
+
+const UNPINNED_PLANNER: &str = "[agent]\nrole = \"planner\"\n";
+
+#[test]
+fn a_missing_key_is_reported_at_the_callers_closing_brace() {
+    let home = Home::with_member("eph-p1", UNPINNED_PLANNER);
+    // 60 bytes on one line: the closing brace is column 60. `goal_id` and `round` are not
+    // in the record, so they stay missing; the roles are filled after the brace.
+    let short = r#"{"packet_id":"q","objective":"o","output_format":"markdown"}"#;
+    assert_eq!(short.len(), 60);
+    let multi = "{\n  \"packet_id\": \"q\",\n  \"objective\": \"o\",\n  \"output_format\": \"markdown\"\n}\n";
+    for (input, at) in [(short, "line 1 column 60"), (multi, "line 5 column 1")] {
+        let refusal = team_handoff(home.path(), "eph-p1", Some(input)).unwrap_err();
+        assert_eq!(refusal.code, "invalid_packet");
+        assert_eq!(
+            refusal.message,
+            format!(
+                "missing field `goal_id` at {at}; `round` is required but missing{}",
+                handoff::shape_hint()
+            )
+        );
+    }
+}
+
+#[test]
+fn the_size_limit_is_measured_on_the_input_as_sent() {
+    let home = Home::with_member("eph-p1", UNPINNED_PLANNER);
+    let objective = "x".repeat(1_100_000);
+    let input = format!(r#"{{"packet_id":"q","objective":"{objective}","output_format":"diff"}}"#);
+    assert_eq!(input.len(), 1_100_055);
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&input)).unwrap_err();
+    assert_eq!(refusal.code, "packet_too_large");
+    assert_eq!(
+        refusal.message,
+        "the packet is 1100055 bytes (max 1048576) and was not parsed"
+    );
+    // One byte under the limit as sent is read, though the fill makes it longer.
+    let objective = "x".repeat(1_048_576 - 55);
+    let input = format!(r#"{{"packet_id":"q","objective":"{objective}","output_format":"diff"}}"#);
+    assert_eq!(input.len(), 1_048_576);
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&input)).unwrap_err();
+    assert_eq!(refusal.code, "invalid_packet", "{}", refusal.message);
+    assert!(refusal
+        .message
+        .starts_with("missing field `goal_id` at line 1 column 1048576;"));
+}
+
+#[test]
+fn a_utility_caller_without_to_role_is_refused_the_edge() {
+    let home = Home::with_member(
+        "eph-p1",
+        "[team_member]\nrole = \"utility\"\ntask_id = \"task-1\"\nround = 2\n",
+    );
+    let refusal = team_handoff(home.path(), "eph-p1", Some(&minimal("pk-1"))).unwrap_err();
+    assert_eq!(refusal.code, "invalid_handoff_edge");
+    assert_eq!(
+        refusal.message,
+        "`utility` occupies no stage, so every edge touching it is refused: there is no \
+         `to_role` to fill (legal: planner → executor, executor → verifier, verifier → executor)"
+    );
+    // Written, the edge is refused as any other.
+    let written =
+        r#"{"packet_id":"pk-1","objective":"o","output_format":"diff","to_role":"executor"}"#;
+    let refusal = team_handoff(home.path(), "eph-p1", Some(written)).unwrap_err();
+    assert_eq!(
+        (refusal.code, refusal.message.as_str()),
+        (
+            "invalid_handoff_edge",
+            "`utility` → `executor` is not a stage transition (legal: planner → executor, executor → verifier, verifier → executor)"
+        )
+    );
 }

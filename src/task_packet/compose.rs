@@ -222,36 +222,73 @@ fn read_one(
 
 /// The packet as Markdown for the receiving role. `constraints` and `audience` are always
 /// present, under [`SECTION_HEADER_CONSTRAINTS`] and [`SECTION_HEADER_AUDIENCE`].
+///
+/// Every packet value goes through [`value_text`], so no value can start a heading: each
+/// section runs exactly to the next header the composer wrote (spec/task_packet.md, "Reading
+/// a leg").
 #[must_use]
 pub fn render_for_role(packet: &TaskPacket) -> String {
     let mut out = format!(
         "# TaskPacket `{}` ({} → {}, task `{}`, round {})\n\n**Objective:** {}\n\n**Output format:** {}\n",
-        packet.packet_id,
+        value_text(&packet.packet_id),
         packet.from_role,
         packet.to_role,
-        packet.goal_id,
+        value_text(&packet.goal_id),
         packet.round,
-        packet.objective,
+        value_text(&packet.objective),
         crate::runtime::document::to_canonical_json(&packet.output_format),
     );
     if let Some(parent) = &packet.parent_packet {
-        out.push_str(&format!("\n**Answers packet:** `{parent}`\n"));
+        out.push_str(&format!("\n**Answers packet:** `{}`\n", value_text(parent)));
+    }
+    // Before the never-trim sections, so that the last of them protects nothing else.
+    out.push_str(&format!("\n**Fidelity:** {}\n", packet.fidelity));
+    let irreversible = if packet.irreversible { "yes" } else { "no" };
+    out.push_str(&format!("\n**Irreversible:** {irreversible}\n"));
+    if let Some(baseline) = &packet.acceptance_baseline_ref {
+        out.push_str(&format!(
+            "\n**Acceptance baseline:** {}\n",
+            value_text(baseline)
+        ));
+    }
+    if let Some(budget) = budget_text(&packet.budget) {
+        out.push_str(&format!("\n**Budget:** {budget}\n"));
+    }
+    let scope = &packet.tool_scope;
+    if !scope.allowed.is_empty() || !scope.denied.is_empty() {
+        let tools = |tools: &[String]| {
+            if tools.is_empty() {
+                "(none)".to_owned()
+            } else {
+                value_text(&tools.join(", "))
+            }
+        };
+        out.push_str(&format!(
+            "\n**Tool scope (the sender's expectation, not enforced):** allowed: {}; denied: {}\n",
+            tools(&scope.allowed),
+            tools(&scope.denied)
+        ));
     }
     out.push_str(&format!("\n{SECTION_HEADER_CONSTRAINTS}\n\n"));
     if packet.constraints.is_empty() {
         out.push_str("(none)\n");
     }
     for c in &packet.constraints {
-        out.push_str(&format!("- `{}`: {}\n", c.id, c.text));
+        out.push_str(&format!(
+            "- `{}`: {}\n",
+            value_text(&c.id),
+            value_text(&c.text)
+        ));
     }
     out.push_str(&format!("\n{SECTION_HEADER_AUDIENCE}\n\n"));
     if packet.audience.is_empty() {
         out.push_str("(none declared: the task's own audience applies)\n");
     }
     for a in &packet.audience {
-        out.push_str(&format!("- {a}\n"));
+        out.push_str(&format!("- {}\n", value_text(a)));
     }
-    let lists: [(&str, Vec<String>); 9] = [
+    // The lists in the order of the spec's field table.
+    let lists: [(&str, Vec<String>); 11] = [
         ("Boundaries", packet.boundaries.clone()),
         (
             "Acceptance",
@@ -263,8 +300,12 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
         ),
         (
             "Artifacts",
-            packet.artifacts.iter().map(|a| a.id.clone()).collect(),
+            packet.artifacts.iter().map(artifact_text).collect(),
         ),
+        ("Wiki refs", packet.wiki_refs.clone()),
+        ("Memory refs", packet.memory_refs.clone()),
+        ("State keys", packet.state_keys.clone()),
+        ("Evidence index", packet.evidence_index.clone()),
         (
             "Findings",
             packet
@@ -273,28 +314,89 @@ pub fn render_for_role(packet: &TaskPacket) -> String {
                 .map(|f| format!("{} (evidence: {})", f.text, f.evidence.join(", ")))
                 .collect(),
         ),
-        ("Evidence index", packet.evidence_index.clone()),
         ("Open questions", packet.open_questions.clone()),
         ("Blockers", packet.blockers.clone()),
         ("Next steps", packet.next_steps.clone()),
-        (
-            "References",
-            packet
-                .wiki_refs
-                .iter()
-                .chain(&packet.memory_refs)
-                .chain(&packet.state_keys)
-                .cloned()
-                .collect(),
-        ),
     ];
     for (title, items) in lists.iter().filter(|(_, items)| !items.is_empty()) {
         out.push_str(&format!("\n## {title}\n\n"));
         for item in items {
-            out.push_str(&format!("- {item}\n"));
+            out.push_str(&format!("- {}\n", value_text(item)));
         }
     }
-    out.push_str(&format!("\n**Fidelity:** {}\n", packet.fidelity));
+    out
+}
+
+/// An artifact as its list item: the id, then where it lives and its digest when known.
+fn artifact_text(artifact: &super::Artifact) -> String {
+    let known: Vec<String> = [("path", &artifact.path), ("sha256", &artifact.sha256)]
+        .into_iter()
+        .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name}: {v}")))
+        .collect();
+    if known.is_empty() {
+        artifact.id.clone()
+    } else {
+        format!("{} ({})", artifact.id, known.join(", "))
+    }
+}
+
+/// The budget's set limits, and what applies for the unset ones; `None` when none is set.
+fn budget_text(budget: &super::Budget) -> Option<String> {
+    let limits = [
+        ("max_turns", budget.max_turns.map(|n| n.to_string())),
+        ("max_tokens", budget.max_tokens.map(|n| n.to_string())),
+        (
+            "wall_clock_secs",
+            budget.wall_clock_secs.map(|n| n.to_string()),
+        ),
+        ("max_cost_usd", budget.max_cost_usd.map(|n| n.to_string())),
+    ];
+    let set: Vec<String> = limits
+        .iter()
+        .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name} {v}")))
+        .collect();
+    if set.is_empty() {
+        return None;
+    }
+    let unset = if set.len() < limits.len() {
+        "; the unset limits are the dispatcher's own"
+    } else {
+        ""
+    };
+    Some(format!("{}{unset}", set.join(", ")))
+}
+
+/// The indentation of a value's continuation lines: four spaces, so that at the top level a
+/// continuation line can open no block (a fence, an HTML block, a setext underline) and in a
+/// list item it stays inside the item.
+const CONTINUATION: &str = "    ";
+
+/// A packet value as the rendering writes it, after its label or list marker: each line break
+/// (LF, CR LF or a lone CR) continues the value on a line indented four spaces, and
+/// every line whose first non-blank character is `#`, or that holds only `=` or only `-`
+/// (and blanks), gets a backslash before that character, which Markdown shows as the
+/// character itself. So no value can start a heading, ATX or setext, at any depth.
+#[must_use]
+pub fn value_text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let normalized = value.replace("\r\n", "\n").replace('\r', "\n");
+    for (i, line) in normalized.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(CONTINUATION);
+        }
+        let body = line.trim_start();
+        let blanks = &line[..line.len() - body.len()];
+        let underline =
+            |c: char| body.contains(c) && body.chars().all(|x| x == c || x.is_whitespace());
+        if body.starts_with('#') || underline('=') || underline('-') {
+            out.push_str(blanks);
+            out.push('\\');
+            out.push_str(body);
+        } else {
+            out.push_str(line);
+        }
+    }
     out
 }
 

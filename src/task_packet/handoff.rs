@@ -15,7 +15,8 @@ use serde_json::{json, Map, Value};
 
 use super::audit::{self, ARTIFACTS_LOG, DETAIL_MAX_CHARS, SECURITY_AUDIT_LOG, TOOL_CALLS_LOG};
 use super::leg::{is_path_component, Leg, PACKET_ROUND_MAX};
-use super::{PacketError, Role, Stage, TaskPacket, JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
+use super::{PacketError, Role, Stage, TaskPacket, DOCUMENT, JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
+use crate::runtime::document::{check_size, parse_document_str, split_serde_position};
 
 /// The tool's name, as MCP clients call it and the logs record it.
 pub const TOOL_NAME: &str = "team_handoff";
@@ -128,6 +129,8 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
         ));
     };
     let member = Member::read(home, agent)?;
+    // Measured as sent, before anything is filled in.
+    check_size(argument.len(), &DOCUMENT).map_err(|report| validation_refusal(&report))?;
     let Ok(argument) = std::str::from_utf8(argument) else {
         // The packet reader says why, with the offset, as `validate` does.
         let report = TaskPacket::from_json_slice(argument)
@@ -136,25 +139,28 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
         return Err(validation_refusal(&report));
     };
     let text = packet_text(argument)?;
-    let filled = fill(&text, &member);
-    let packet = TaskPacket::from_json_str(filled.as_deref().unwrap_or(&text))
-        .map_err(|report| validation_refusal(&report))?;
+    let packet = match fill(&text, &member)? {
+        None => TaskPacket::from_json_str(&text),
+        // The caller's input was measured above; the keys added to it are not the caller's.
+        Some(filled) => parse_document_str::<TaskPacket>(
+            &filled.text,
+            &DOCUMENT.with_max_input_bytes(usize::MAX),
+        )
+        .map_err(|report| filled.positions_as_sent(report)),
+    }
+    .map_err(|report| validation_refusal(&report))?;
     member.cross_check(&packet)?;
     let legal = stage(packet.from_role)
         .zip(stage(packet.to_role))
         .is_some_and(|(from, to)| from.can_transition(to));
     if !legal {
-        let edges: Vec<String> = Stage::TRANSITIONS
-            .iter()
-            .map(|(from, to)| format!("{from} → {to}"))
-            .collect();
         return Err(Refusal::new(
             PacketError::InvalidHandoffEdge,
             format!(
                 "`{}` → `{}` is not a stage transition (legal: {})",
                 packet.from_role,
                 packet.to_role,
-                edges.join(", ")
+                legal_edges()
             ),
         ));
     }
@@ -191,17 +197,110 @@ fn packet_text(argument: &str) -> Result<String, Refusal> {
         .map_err(|e| Refusal::new(PacketError::InvalidPacket, format!("{e}{}", shape_hint())))
 }
 
-/// The text with the identity keys it lacks appended from the record, or `None` when nothing
-/// is missing (or the text is not an object, which the typed parse then reports).
+/// The caller's text with the identity keys it lacks written in from the record.
+struct Filled {
+    /// The text parsed.
+    text: String,
+    /// Where the keys were written: the byte offset of the caller's closing brace.
+    at: usize,
+    /// How many bytes were written there.
+    added: usize,
+}
+
+impl Filled {
+    /// `report` with each of serde's ` at line L column C` moved back into the caller's
+    /// text: a position past the added keys moves back over them, one inside them is the
+    /// caller's closing brace (where a missing key is reported).
+    fn positions_as_sent(&self, report: crate::Report) -> crate::Report {
+        let caller = format!(
+            "{}{}",
+            &self.text[..self.at],
+            &self.text[self.at + self.added..]
+        );
+        let mut violations = report.into_vec();
+        for violation in &mut violations {
+            let Some((head, (line, column))) = split_serde_position(&violation.message) else {
+                continue;
+            };
+            let Some(offset) = byte_offset(&self.text, line, column) else {
+                continue;
+            };
+            let sent = if offset <= self.at {
+                continue;
+            } else if offset <= self.at + self.added {
+                self.at
+            } else {
+                offset - self.added
+            };
+            let (line, column) = serde_position(&caller, sent);
+            violation.message = format!("{head} at line {line} column {column}");
+        }
+        crate::Report::from_violations(violations)
+    }
+}
+
+/// The byte offset serde_json means by `line` and `column` (1-based line; the column counts
+/// the bytes of the line before the position).
+fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = if line == 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2)?.0 + 1
+    };
+    Some(start + column).filter(|&offset| offset <= text.len())
+}
+
+/// The `(line, column)` serde_json reports for byte `offset` of `text`.
+fn serde_position(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset];
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    (line, offset - start)
+}
+
+/// The text with the identity keys it lacks written from the record before its closing brace,
+/// or `None` when nothing is missing (or the text is not an object, which the typed parse then
+/// reports). Written into the caller's own text, so the strict reading (duplicate keys,
+/// integer tokens) applies to what the caller sent, and serde's positions are moved back
+/// into it ([`Filled::positions_as_sent`]).
 ///
-/// The keys are written into the caller's own text, before its closing brace, so the strict
-/// reading (duplicate keys, integer tokens) and serde's positions still apply to what the
-/// caller sent.
-fn fill(text: &str, member: &Member) -> Option<String> {
-    let object: Map<String, Value> = serde_json::from_str(text).ok()?;
-    let to_role = stage(member.role)
-        .and_then(|from| Stage::TRANSITIONS.iter().find(|(f, _)| *f == from))
+/// # Errors
+///
+/// `invalid_handoff_edge` when `to_role` is missing and the caller's role occupies no stage
+/// (`utility`): no edge leaves it, so there is nothing to fill.
+fn fill(text: &str, member: &Member) -> Result<Option<Filled>, Refusal> {
+    let Ok(object) = serde_json::from_str::<Map<String, Value>>(text) else {
+        return Ok(None);
+    };
+    let Some(from) = stage(member.role) else {
+        if !object.contains_key("to_role") {
+            return Err(Refusal::new(
+                PacketError::InvalidHandoffEdge,
+                format!(
+                    "`{}` occupies no stage, so every edge touching it is refused: there is no `to_role` to fill (legal: {})",
+                    member.role,
+                    legal_edges()
+                ),
+            ));
+        }
+        return Ok(fill_keys(text, &object, member, None));
+    };
+    let to_role = Stage::TRANSITIONS
+        .iter()
+        .find(|(f, _)| *f == from)
         .map(|(_, to)| to.as_str());
+    Ok(fill_keys(text, &object, member, to_role))
+}
+
+fn fill_keys(
+    text: &str,
+    object: &Map<String, Value>,
+    member: &Member,
+    to_role: Option<&str>,
+) -> Option<Filled> {
     let values = [
         member.task_id.as_deref().map(Value::from),
         member.round.map(Value::from),
@@ -220,8 +319,21 @@ fn fill(text: &str, member: &Member) -> Option<String> {
     if added.is_empty() {
         return None;
     }
-    let close = text.rfind('}')?;
-    Some(format!("{}{added}{}", &text[..close], &text[close..]))
+    let at = text.rfind('}')?;
+    Some(Filled {
+        text: format!("{}{added}{}", &text[..at], &text[at..]),
+        at,
+        added: added.len(),
+    })
+}
+
+/// The three stage transitions, `planner → executor, ...`.
+fn legal_edges() -> String {
+    Stage::TRANSITIONS
+        .iter()
+        .map(|(from, to)| format!("{from} → {to}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The stage a role occupies; `utility` occupies none.
@@ -475,28 +587,32 @@ mod tests {
         }
     }
 
+    fn filled(text: &str, member: &Member) -> Option<String> {
+        fill(text, member).unwrap().map(|f| f.text)
+    }
+
     #[test]
     fn fill_appends_only_the_missing_keys_before_the_closing_brace() {
         let m = member(Some("t-1"), Some(3));
         assert_eq!(
-            fill(r#"{"packet_id":"p","round":3} "#, &m).as_deref(),
+            filled(r#"{"packet_id":"p","round":3} "#, &m).as_deref(),
             Some(
                 r#"{"packet_id":"p","round":3,"goal_id":"t-1","from_role":"planner","to_role":"executor"} "#
             )
         );
         assert_eq!(
-            fill("{}", &m).as_deref(),
+            filled("{}", &m).as_deref(),
             Some(r#"{"goal_id":"t-1","round":3,"from_role":"planner","to_role":"executor"}"#)
         );
         let complete = r#"{"goal_id":"g","round":1,"from_role":"planner","to_role":"executor"}"#;
-        assert_eq!(fill(complete, &m), None);
-        assert_eq!(fill("[1]", &m), None);
+        assert_eq!(filled(complete, &m), None);
+        assert_eq!(filled("[1]", &m), None);
     }
 
     #[test]
     fn an_unpinned_record_fills_only_the_roles() {
         assert_eq!(
-            fill("{}", &member(None, None)).as_deref(),
+            filled("{}", &member(None, None)).as_deref(),
             Some(r#"{"from_role":"planner","to_role":"executor"}"#)
         );
     }
