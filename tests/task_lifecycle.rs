@@ -163,6 +163,24 @@ fn submit_stores_a_valid_envelope_and_names_every_missing_field() {
             "{text:?}"
         );
     }
+    // A minted id skips every id the envelope's own dependsOn names (task-3 and task-4 here):
+    // minting task-3 would make the task depend on itself, so it could never be claimed.
+    let minted = cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"dependsOn": ["task-4", "task-3"]})),
+    );
+    assert_eq!(
+        minted,
+        (
+            0,
+            json!({"ok": true, "task_id": "task-5", "state": "submitted"})
+        )
+    );
+    assert_eq!(
+        cli(&db, &["show", "task-5"], "").1["envelope"]["dependsOn"],
+        json!(["task-4", "task-3"])
+    );
     assert_eq!(state_of(&db, "t-42"), json!("submitted"));
     assert_eq!(
         cli(&db, &["show", "t-9"], "").1["code"],
