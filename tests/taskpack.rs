@@ -273,6 +273,43 @@ fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
         flat::read_flat(version.as_bytes()),
         Err(FlatError::UnknownVersion("`true`".into()))
     );
+    // `a` and `a/b.txt`: no file system holds both, so the read refuses the name set, naming
+    // both; conformance fails C1 with that reason and convert writes nothing.
+    let dirfile = flat::write_flat(
+        &pack_object(|_| {}),
+        &[
+            Attachment {
+                name: "a".into(),
+                bytes: b"x".to_vec(),
+            },
+            Attachment {
+                name: "a/b.txt".into(),
+                bytes: b"y".to_vec(),
+            },
+        ],
+        None,
+    )
+    .unwrap();
+    let refusal = FlatError::Attachment {
+        name: "a".into(),
+        reason: "it is both a file and a folder (attachment `a/b.txt` is inside it): no file system holds both".into(),
+    };
+    assert_eq!(flat::read_flat(dirfile.as_bytes()), Err(refusal.clone()));
+    let dir = common::scratch("flat-dirfile");
+    let file = dir.join("dirfile.taskpack.json");
+    fs::write(&file, &dirfile).unwrap();
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C1".to_owned()]));
+    assert_eq!(reason(&verdict, "C1"), refusal.to_string());
+    let out = run(&[
+        "taskpack",
+        "convert",
+        path(&file),
+        path(&dir.join("d.taskpack")),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&refusal.to_string()));
+    assert!(!dir.join("d.taskpack").exists());
     let escape = text.replace("\"name\": \"brief.txt\"", "\"name\": \"../brief.txt\"");
     assert_eq!(
         flat::read_flat(escape.as_bytes()),

@@ -423,6 +423,21 @@ fn what_landing_cannot_repair_is_refused_by_name_and_leaves_nothing() {
             "chat_transcript",
             "the pack object carries a chat transcript at `/passport/current_state`",
         ),
+        // Conformant by task-passport's judge, but no file system holds `a` and `a/b.txt`.
+        (
+            "dirfile.taskpack.json",
+            base(),
+            vec![("a", b"x"), ("a/b.txt", b"y")],
+            "invalid_taskpack",
+            "attachment `a`: it is both a file and a folder (attachment `a/b.txt` is inside it): no file system holds both",
+        ),
+        (
+            "dirfile.taskpack",
+            base(),
+            vec![("a", b"x"), ("a/b.txt", b"y")],
+            "invalid_taskpack",
+            "`data/files/a` is both a file and a folder (`data/files/a/b.txt` is inside it): no file system holds both",
+        ),
     ];
     for (name, sent, luggage, code, message) in cases {
         let file = write(&dir, name, &sent, &luggage);
@@ -602,6 +617,23 @@ fn merge_refuses_a_handoff_a_bad_id_and_an_unknown_passport() {
         &pack("receipt", &["TP-AAAA-0001@1"], ""),
         &[],
     );
+    // A receipt whose luggage has `a` and `a/b.txt` cannot be written home either.
+    let dirfile = write(
+        &dir,
+        "dirfile.taskpack",
+        &pack("receipt", &["TP-AAAA-0001@1"], ""),
+        &[("a", b"x"), ("a/b.txt", b"y")],
+    );
+    let (code, out) = merge(&dirfile, "TP-AAAA-0001", &store);
+    assert_eq!(
+        (code, out["code"].as_str(), out["message"].as_str()),
+        (
+            1,
+            Some("invalid_taskpack"),
+            Some("`data/files/a` is both a file and a folder (`data/files/a/b.txt` is inside it): no file system holds both")
+        )
+    );
+    assert_eq!(stored(&store, "TP-AAAA-0001")["version"], 1);
     let outside = dir.join("x.json");
     for id in ["../x", "../../etc/passwd", "a/b", ""] {
         let (code, out) = merge(&receipt, id, &store);

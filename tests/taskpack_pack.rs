@@ -616,6 +616,26 @@ fn luggage_names_are_the_ones_a_writer_keeps() {
     )
     .unwrap();
     assert_eq!(bag.bytes("data/files/a_b.txt"), Some(&b"one\n"[..]));
+    // A file `a` and a folder `a` from two places would travel as `a` and `a/b.txt`, which no
+    // file system holds: refused naming both, and nothing is written.
+    s.write("x/a", b"file\n");
+    s.write("y/a/b.txt", b"inside\n");
+    let out = s.run(&[
+        "taskpack",
+        "pack",
+        "TP-N",
+        "--out",
+        "d.taskpack",
+        "--attach",
+        "x/a",
+        "y/a",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "refused: luggage_name: attachment `a` (from `x/a`) would be both a file and a folder: `a/b.txt` (from `y/a/b.txt`) travels inside it\n"
+    );
+    assert!(!s.dir.join("d.taskpack").exists());
 }
 
 #[test]
