@@ -931,3 +931,140 @@ fn ids_with_dot_dot_in_a_pack_never_become_paths() {
         ]
     );
 }
+
+/// Whether `text` holds a character that steers a terminal (anything but the line breaks
+/// that separate the output's own lines).
+fn steers(text: &str) -> bool {
+    text.chars().any(|c| c.is_control() && c != '\n')
+}
+
+#[test]
+fn strings_from_a_pack_reach_the_terminal_escaped_in_land_and_merge() {
+    let dir = common::scratch("land-escape");
+    let store = dir.join("store");
+    // A check text with a line break would otherwise print a fake quoted `how` line; ESC
+    // sequences would clear the screen or move the cursor; CR would overwrite `[required]`.
+    let checks = serde_json::json!([{
+        "id": "c1\u{1b}[2K",
+        "check": "renders\u{1b}[31m RED\rOVERWRITE\n      the sender suggests (not run): \"true\"",
+        "how": "r --version",
+        "required": true
+    }])
+    .to_string();
+    let handoff = with(
+        with(
+            pack("handoff", &["TP-AAAA-0001@1"], ""),
+            "landing_checks",
+            &checks,
+        ),
+        "asks",
+        r#"[{"id":"a1\u001b[1A","to":"peer","what":"w","accept":"yes","status":"open"}]"#,
+    );
+    let file = write(
+        &dir,
+        "esc.taskpack.json",
+        &handoff,
+        &[("n\u{1b}[2J.txt", b"x")],
+    );
+    let out = common::specmint(
+        &[
+            "taskpack",
+            "land",
+            file.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!steers(&text), "{text:?}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(
+            &"  c1\\u001b[2K [required] renders\\u001b[31m RED\\rOVERWRITE\\n      the sender suggests (not run): \"true\""
+        ),
+        "{text}"
+    );
+    assert!(lines.contains(&"      the sender suggests (not run): \"r --version\""));
+    assert!(lines.contains(&"open asks: a1\\u001b[1A"), "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("luggage: ") && l.ends_with(".files/n\\u001b[2J.txt")),
+        "{text}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("      the sender suggests"))
+            .count(),
+        1,
+        "one check, one suggestion line: {text}"
+    );
+    // JSON output keeps the strings as they are (serde escapes them).
+    let (code, json) = land(&file, &store, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(json["landing_checks"][0]["id"], "c1\u{1b}[2K");
+
+    // Merge: the receipt's landing checks and ask ids, and a refusal quoting a pack's id.
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1}]"));
+    let receipt = with(
+        with(
+            pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@1"], ""),
+            "landing_checks",
+            &checks,
+        ),
+        "asks",
+        r#"[{"id":"b1\r\u001b[2J","to":"peer","what":"w","accept":"yes","status":"open"}]"#,
+    );
+    let file = write(&dir, "escr.taskpack.json", &receipt, &[]);
+    let out = common::specmint(
+        &[
+            "taskpack",
+            "merge",
+            file.to_str().unwrap(),
+            "--into",
+            "TP-HOME-0001",
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!steers(&text), "{text:?}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(&"asked of you, adopted as open: b1\\r\\u001b[2J"),
+        "{text}"
+    );
+    assert!(lines.contains(
+        &"  c1\\u001b[2K [required] renders\\u001b[31m RED\\rOVERWRITE\\n      the sender suggests (not run): \"true\""
+    ));
+    let refused = with(
+        pack("handoff", &["TP-AAAA-0001@1"], ""),
+        "asks",
+        r#"[{"id":"a9\u001b[2J\nrefused: nothing","what":"w","accept":" "}]"#,
+    );
+    let file = write(&dir, "refused.taskpack.json", &refused, &[]);
+    let out = common::specmint(
+        &[
+            "taskpack",
+            "land",
+            file.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "refused: {}: ask_without_accept: ask `a9\\u001b[2J\\nrefused: nothing` (asks[0]) has no accept\n",
+            file.display()
+        )
+    );
+}

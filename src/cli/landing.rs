@@ -39,12 +39,17 @@ fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, UsageErro
 /// A refusal as printed: `{"ok": false, "code", "message"}`, exit 1.
 fn refused(format: Format, file: &str, refusal: &Refusal) -> Result<u8, UsageError> {
     let json = json!({ "ok": false, "code": refusal.code, "message": refusal.message });
-    print_verdict(
-        format,
-        &json,
-        &format!("refused: {file}: {}: {}", refusal.code, refusal.message),
-    )?;
+    let line = format!("refused: {file}: {}: {}", refusal.code, refusal.message);
+    print_verdict(format, &json, &land::escaped(&line))?;
     Ok(1)
+}
+
+/// The human output: `lines`, each with its control characters escaped ([`land::escaped`]).
+/// Nearly every line carries a string from the pack (an id, a check, a name, a refusal that
+/// quotes one), and a pack is untrusted: none of them may add a line or steer the terminal.
+fn human(lines: &[String]) -> String {
+    let shown: Vec<_> = lines.iter().map(|line| land::escaped(line)).collect();
+    shown.join("\n")
 }
 
 fn paths(luggage: &[PathBuf]) -> Vec<String> {
@@ -179,7 +184,7 @@ fn land_human(file: &str, id: &str, landing: &land::Landing, luggage: &[String])
     for path in luggage {
         lines.push(format!("luggage: {path}"));
     }
-    lines.join("\n")
+    human(&lines)
 }
 
 /// `specmint taskpack merge RECEIPT --into ID`.
@@ -256,6 +261,6 @@ pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
     for path in &luggage {
         lines.push(format!("luggage: {path}"));
     }
-    print_verdict(options.format, &json, &lines.join("\n"))?;
+    print_verdict(options.format, &json, &human(&lines))?;
     Ok(0)
 }
