@@ -322,6 +322,24 @@ pub fn read_evidence(input: &[u8]) -> Result<Evidence, Report> {
     parse_document(input, &EVIDENCE_DOCUMENT)
 }
 
+/// Reads a capability ledger: a JSON array of non-blank tool names.
+///
+/// # Errors
+///
+/// `invalid_ledger`, saying what is wrong (not an array of strings, or which name is blank).
+pub fn read_ledger(input: &[u8]) -> Result<CapabilityLedger, TaskRefusal> {
+    let invalid = |why: String| TaskRefusal::new(TaskEnvelopeError::InvalidLedger, why);
+    let tools: Vec<String> = serde_json::from_slice(input).map_err(|e| {
+        invalid(format!(
+            "not a capability ledger (a JSON array of tool names): {e}"
+        ))
+    })?;
+    if let Some(blank) = tools.iter().position(|t| t.trim().is_empty()) {
+        return Err(invalid(format!("tool name `[{blank}]` is blank")));
+    }
+    Ok(CapabilityLedger::new(tools))
+}
+
 /// The refusal for an id that is not in the store (`unknown_task`).
 pub fn unknown_task(task_id: &str) -> TaskRefusal {
     TaskRefusal::new(
