@@ -710,3 +710,53 @@ fn stale_temporaries(s: &Scratch) -> usize {
         })
         .count()
 }
+
+/// Packs and converted packs are made to leave: written 0644 less the umask (here 022 and
+/// 027), while the passport store stays the owner's (0600).
+#[cfg(unix)]
+#[test]
+fn packs_are_written_for_others_to_read_under_the_umask() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let s = Scratch::new("mode");
+    s.passport("TP-M", r#"{"goal":"g"}"#);
+    let mode = |name: &str| {
+        std::fs::metadata(s.path(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let store = s.store();
+    for (umask, expected) in [("022", 0o644), ("027", 0o640)] {
+        let commands = [
+            format!("pack TP-M --out {umask}.taskpack --store {store}"),
+            format!("pack TP-M --out {umask}.taskpack.json --flat --store {store}"),
+            format!("convert {umask}.taskpack c{umask}.taskpack.json"),
+            format!("convert {umask}.taskpack.json c{umask}.taskpack"),
+        ];
+        for command in commands {
+            let out = Command::new("sh")
+                .current_dir(&s.dir)
+                .arg("-c")
+                .arg(format!("umask {umask} && exec \"$0\" taskpack {command}"))
+                .arg(env!("CARGO_BIN_EXE_specmint"))
+                .output()
+                .unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{command}: {}",
+                text(&out.stderr)
+            );
+        }
+        for name in [
+            format!("{umask}.taskpack"),
+            format!("{umask}.taskpack.json"),
+            format!("c{umask}.taskpack.json"),
+            format!("c{umask}.taskpack"),
+        ] {
+            assert_eq!(mode(&name), expected, "{name} under umask {umask}");
+        }
+    }
+    assert_eq!(mode("store/TP-M.json"), 0o600, "the passport stays private");
+}
