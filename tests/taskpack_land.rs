@@ -1068,3 +1068,105 @@ fn strings_from_a_pack_reach_the_terminal_escaped_in_land_and_merge() {
         )
     );
 }
+
+#[test]
+fn merging_a_receipt_again_writes_nothing_and_says_so() {
+    let dir = common::scratch("merge-again");
+    let store = dir.join("store");
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1},{ASK_A2}]"));
+    let receipt = with(
+        with_state(
+            pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@1"], ""),
+            "facts",
+            r#"[{"claim":"Q3 data is in the warehouse","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"mbp-14"}]"#,
+        ),
+        "asks",
+        r#"[{"id":"a1","what":"which quarter counts as Q3?","accept":"a date range","status":"answered","answer":"Jul-Sep"}]"#,
+    );
+    let file = write(
+        &dir,
+        "r.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers\n")],
+    );
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(
+        (code, &out["version"], &out["written"], &out["answered"]),
+        (
+            0,
+            &serde_json::json!(2),
+            &serde_json::json!(true),
+            &serde_json::json!(["a1"])
+        ),
+        "{out}"
+    );
+    let passport = store.join("TP-HOME-0001.json");
+    let first = fs::read(&passport).unwrap();
+    // Again: nothing new, so nothing is written, the version stays and no luggage lands again.
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["version"], 2);
+    assert_eq!(out["written"], false);
+    assert_eq!(out["answered"], serde_json::json!([]));
+    assert_eq!(out["already_answered"], serde_json::json!(["a1"]));
+    assert_eq!(out["facts_adopted"], 0);
+    assert_eq!(out["luggage"], serde_json::json!([]));
+    assert_eq!(
+        fs::read(&passport).unwrap(),
+        first,
+        "the passport is not rewritten"
+    );
+    assert_eq!(listing(&store.join("TP-HOME-0001.files")), ["receipt-2"]);
+    let human = common::specmint(
+        &[
+            "taskpack",
+            "merge",
+            file.to_str().unwrap(),
+            "--into",
+            "TP-HOME-0001",
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "merged {} into TP-HOME-0001: nothing new, nothing written (version 2 kept)\n\
+             already answered here, as the receipt says: a1\n",
+            file.display()
+        )),
+        "{text}"
+    );
+    // The same answers with luggage that has not landed yet: written, under the new version.
+    let file = write(
+        &dir,
+        "r2.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers, v2\n")],
+    );
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(
+        (
+            code,
+            &out["version"],
+            &out["written"],
+            &out["already_answered"]
+        ),
+        (
+            0,
+            &serde_json::json!(3),
+            &serde_json::json!(true),
+            &serde_json::json!(["a1"])
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        listing(&store.join("TP-HOME-0001.files")),
+        ["receipt-2", "receipt-3"]
+    );
+    assert_eq!(
+        stored(&store, "TP-HOME-0001")["asks"][0]["answer"],
+        "Jul-Sep"
+    );
+}

@@ -212,7 +212,9 @@ pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
         "ok": true,
         "merged_into": into,
         "version": version,
+        "written": merged.written,
         "answered": report.answered,
+        "already_answered": report.already_answered,
         "overwritten": overwritten,
         "adopted_asks": report.adopted_asks,
         "still_open": report.still_open,
@@ -222,14 +224,24 @@ pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
         "imperatives": imperatives_json(&report.imperatives),
         "luggage": luggage,
     });
-    let mut lines = vec![format!(
-        "merged {file} into {into} (version {version}): answered {}",
-        if report.answered.is_empty() {
-            "none".to_owned()
-        } else {
-            report.answered.join(", ")
-        }
-    )];
+    let mut lines = vec![if merged.written {
+        format!(
+            "merged {file} into {into} (version {version}): answered {}",
+            if report.answered.is_empty() {
+                "none".to_owned()
+            } else {
+                report.answered.join(", ")
+            }
+        )
+    } else {
+        format!("merged {file} into {into}: nothing new, nothing written (version {version} kept)")
+    }];
+    if !report.already_answered.is_empty() {
+        lines.push(format!(
+            "already answered here, as the receipt says: {}",
+            report.already_answered.join(", ")
+        ));
+    }
     for (id, was, now) in &report.overwritten {
         lines.push(format!(
             "  {id}: answer replaced ({} -> {})",

@@ -676,6 +676,9 @@ pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal> {
 pub struct MergeReport {
     /// Asks whose answer or status was written.
     pub answered: Vec<String>,
+    /// Asks the receipt answers with the status and answer the target already holds (a
+    /// receipt merged again): nothing is written for them.
+    pub already_answered: Vec<String>,
     /// Asks whose earlier answer was replaced: `(id, was, now)`.
     pub overwritten: Vec<(String, Json, Json)>,
     /// Asks in the receipt with no counterpart here, adopted as open (rule 3).
@@ -723,6 +726,10 @@ pub fn merge(receipt: &Json, into: &str, target: &mut Json) -> Result<MergeRepor
                 }
                 let answer = incoming.get("answer").cloned().unwrap_or(Json::Null);
                 let was = mine.get("answer").cloned().unwrap_or(Json::Null);
+                if mine.get("status").and_then(Json::as_str) == Some(status) && was == answer {
+                    report.already_answered.push(id);
+                    continue;
+                }
                 if was != Json::Null && was != answer {
                     report.overwritten.push((id.clone(), was, answer.clone()));
                 }

@@ -279,6 +279,18 @@ impl PassportStore {
         id: &str,
         f: impl FnOnce(&mut Json) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.update_if_changed(id, true, f).map(|(out, _)| out)
+    }
+
+    /// As [`PassportStore::update`], except that when `f` leaves the passport as it was
+    /// (besides the version and time `f` sees) and `write_anyway` is false, nothing is written
+    /// and the version stays. Returns `f`'s result and whether the passport was written.
+    pub fn update_if_changed<T, E: From<StoreError>>(
+        &self,
+        id: &str,
+        write_anyway: bool,
+        f: impl FnOnce(&mut Json) -> Result<T, E>,
+    ) -> Result<(T, bool), E> {
         check_id(id)?;
         let _lock = self.lock(id)?;
         let mut passport = self.read(id)?;
@@ -302,11 +314,19 @@ impl PassportStore {
             set_member(passport, "updated_at", Json::Str(now.to_owned()));
         };
         let now = crate::store::now_utc();
+        let before = (!write_anyway).then(|| {
+            let mut before = passport.clone();
+            stamp(&mut before, &now);
+            before
+        });
         stamp(&mut passport, &now);
         let out = f(&mut passport)?;
         stamp(&mut passport, &now);
+        if before.is_some_and(|before| before == passport) {
+            return Ok((out, false));
+        }
         self.write(&path, &passport)?;
-        Ok(out)
+        Ok((out, true))
     }
 
     fn path(&self, id: &str) -> PathBuf {
