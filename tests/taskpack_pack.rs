@@ -144,7 +144,7 @@ fn a_handoff_in_both_encodings_is_sealed_extended_recorded_and_conformant() {
             "passport_id": "TP-A", "state_version": 2,
             "lineage": {"root_id": "TP-A", "from_version": 2, "chain": ["TP-A@2"]},
             "asks": ["a1"], "asks_recorded": true, "landing_checks": 1, "sealed_facts": 2,
-            "luggage": ["docs/brief.md", "docs/raw/logo.bin"]
+            "luggage": ["docs/brief.md", "docs/raw/logo.bin"], "renamed": []
         })
     );
     let zip = s.path("a.taskpack");
@@ -608,6 +608,29 @@ fn luggage_names_are_the_ones_a_writer_keeps() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(json(&out)["luggage"], serde_json::json!(["a_b.txt"]));
+    assert_eq!(
+        json(&out)["renamed"],
+        serde_json::json!([{"given": "a b.txt", "kept": "a_b.txt"}])
+    );
+    // The human output says so too: a passport's artifact naming `a b.txt` points at nothing
+    // on the other side.
+    let out = s.run(&[
+        "taskpack",
+        "pack",
+        "TP-N",
+        "--out",
+        "h.taskpack",
+        "--attach",
+        "a b.txt",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).ends_with(
+            "1 attachments\nrenamed: `a b.txt` travels as `a_b.txt` (a writer keeps only some characters of a name)\n"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
     let bag = bag::read_zip(
         std::io::BufReader::new(std::fs::File::open(s.path("n.taskpack")).unwrap()),
         Limits::default(),
@@ -759,4 +782,37 @@ fn packs_are_written_for_others_to_read_under_the_umask() {
         }
     }
     assert_eq!(mode("store/TP-M.json"), 0o600, "the passport stays private");
+}
+
+/// `--actor` defaults to the login name: `$USER`, then `$LOGNAME`, then (with neither set)
+/// this user's entry in the password database, which `id -un` also reads.
+#[cfg(unix)]
+#[test]
+fn the_actor_defaults_to_the_login_name() {
+    let s = Scratch::new("actor");
+    s.passport("TP-A", r#"{"goal":"g"}"#);
+    let store = s.store();
+    let actor = |name: &str, env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+        command
+            .current_dir(&s.dir)
+            .args(["taskpack", "pack", "TP-A", "--out", name, "--store", &store])
+            .env_remove("USER")
+            .env_remove("LOGNAME")
+            .env_remove("USERNAME")
+            .envs(env.iter().copied());
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let (object, _) = read_pack(&s.path(name), Limits::default()).unwrap();
+        Json::js_string(object.get("origin").unwrap().get("actor"))
+    };
+    assert_eq!(
+        actor("u.taskpack", &[("USER", "ursula"), ("LOGNAME", "lena")]),
+        "ursula"
+    );
+    assert_eq!(actor("l.taskpack", &[("LOGNAME", "lena")]), "lena");
+    let id = Command::new("id").arg("-un").output().unwrap();
+    let expected = String::from_utf8(id.stdout).unwrap().trim().to_owned();
+    assert!(!expected.is_empty());
+    assert_eq!(actor("p.taskpack", &[]), expected);
 }

@@ -419,6 +419,44 @@ pub fn this_machine() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
+/// The login name, as a pack records its actor by default (`origin.actor`, `--actor`):
+/// `$USER`, `$LOGNAME`, `$USERNAME`, then (on Unix) the password database's entry for this
+/// process's user (`/etc/passwd`, the user read as the owner of `/proc/self`), then the
+/// `id -un` command; else empty.
+pub fn login_name() -> String {
+    let named = |name: Option<String>| name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
+    let from_env = |key: &str| named(std::env::var(key).ok());
+    let from_passwd = || {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let uid = fs::metadata("/proc/self").ok()?.uid().to_string();
+            let passwd = fs::read_to_string("/etc/passwd").ok()?;
+            passwd.lines().find_map(|line| {
+                let mut fields = line.split(':');
+                let name = fields.next()?;
+                (fields.nth(1)? == uid).then(|| name.to_owned())
+            })
+        }
+        #[cfg(not(unix))]
+        None
+    };
+    let from_command = || {
+        let out = std::process::Command::new("id").arg("-un").output().ok()?;
+        named(
+            out.status
+                .success()
+                .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
+        )
+    };
+    from_env("USER")
+        .or_else(|| from_env("LOGNAME"))
+        .or_else(|| from_env("USERNAME"))
+        .or_else(|| named(from_passwd()))
+        .or_else(from_command)
+        .unwrap_or_default()
+}
+
 fn summary(id: &str, passport: &Json) -> PassportSummary {
     let text = |key: &str| {
         passport

@@ -66,6 +66,7 @@ pub(super) fn read_luggage(
         }
         luggage.push(Luggage {
             source,
+            given: relative,
             name,
             size,
             sha256,
