@@ -77,28 +77,35 @@ fn run(args: &[&str]) -> (i32, Value) {
     common::specmint_json(args, "")
 }
 
+/// `specmint taskpack land FILE --store STORE`.
+fn land_args<'a>(file: &'a Path, store: &'a Path) -> Vec<&'a str> {
+    let (file, store) = (file.to_str().unwrap(), store.to_str().unwrap());
+    vec!["taskpack", "land", file, "--store", store]
+}
+
+/// `specmint taskpack merge FILE --into INTO --store STORE`.
+fn merge_args<'a>(file: &'a Path, into: &'a str, store: &'a Path) -> Vec<&'a str> {
+    let (file, store) = (file.to_str().unwrap(), store.to_str().unwrap());
+    vec!["taskpack", "merge", file, "--into", into, "--store", store]
+}
+
 fn land(file: &Path, store: &Path, extra: &[&str]) -> (i32, Value) {
-    let mut args = vec![
-        "taskpack",
-        "land",
-        file.to_str().unwrap(),
-        "--store",
-        store.to_str().unwrap(),
-    ];
+    let mut args = land_args(file, store);
     args.extend(extra);
     run(&args)
 }
 
 fn merge(file: &Path, into: &str, store: &Path) -> (i32, Value) {
-    run(&[
-        "taskpack",
-        "merge",
-        file.to_str().unwrap(),
-        "--into",
-        into,
-        "--store",
-        store.to_str().unwrap(),
-    ])
+    run(&merge_args(file, into, store))
+}
+
+/// `args` without `--format json`: the exit code and what was printed for a human.
+fn human(args: &[&str]) -> (i32, String) {
+    let out = common::specmint(args, b"");
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
 }
 
 /// The stored passport `id`, as JSON.
@@ -966,18 +973,8 @@ fn strings_from_a_pack_reach_the_terminal_escaped_in_land_and_merge() {
         &handoff,
         &[("n\u{1b}[2J.txt", b"x")],
     );
-    let out = common::specmint(
-        &[
-            "taskpack",
-            "land",
-            file.to_str().unwrap(),
-            "--store",
-            store.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (code, text) = human(&land_args(&file, &store));
+    assert_eq!(code, 0);
     assert!(!steers(&text), "{text:?}");
     let lines: Vec<&str> = text.lines().collect();
     assert!(
@@ -1019,20 +1016,8 @@ fn strings_from_a_pack_reach_the_terminal_escaped_in_land_and_merge() {
         r#"[{"id":"b1\r\u001b[2J","to":"peer","what":"w","accept":"yes","status":"open"}]"#,
     );
     let file = write(&dir, "escr.taskpack.json", &receipt, &[]);
-    let out = common::specmint(
-        &[
-            "taskpack",
-            "merge",
-            file.to_str().unwrap(),
-            "--into",
-            "TP-HOME-0001",
-            "--store",
-            store.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (code, text) = human(&merge_args(&file, "TP-HOME-0001", &store));
+    assert_eq!(code, 0);
     assert!(!steers(&text), "{text:?}");
     let lines: Vec<&str> = text.lines().collect();
     assert!(
@@ -1048,18 +1033,8 @@ fn strings_from_a_pack_reach_the_terminal_escaped_in_land_and_merge() {
         r#"[{"id":"a9\u001b[2J\nrefused: nothing","what":"w","accept":" "}]"#,
     );
     let file = write(&dir, "refused.taskpack.json", &refused, &[]);
-    let out = common::specmint(
-        &[
-            "taskpack",
-            "land",
-            file.to_str().unwrap(),
-            "--store",
-            store.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (code, text) = human(&land_args(&file, &store));
+    assert_eq!(code, 1);
     assert_eq!(
         text,
         format!(
@@ -1117,19 +1092,7 @@ fn merging_a_receipt_again_writes_nothing_and_says_so() {
         "the passport is not rewritten"
     );
     assert_eq!(listing(&store.join("TP-HOME-0001.files")), ["receipt-2"]);
-    let human = common::specmint(
-        &[
-            "taskpack",
-            "merge",
-            file.to_str().unwrap(),
-            "--into",
-            "TP-HOME-0001",
-            "--store",
-            store.to_str().unwrap(),
-        ],
-        b"",
-    );
-    let text = String::from_utf8(human.stdout).unwrap();
+    let (_, text) = human(&merge_args(&file, "TP-HOME-0001", &store));
     assert!(
         text.starts_with(&format!(
             "merged {} into TP-HOME-0001: nothing new, nothing written (version 2 kept)\n\

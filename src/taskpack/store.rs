@@ -400,22 +400,12 @@ impl PassportStore {
 /// landing compares it: the host name (`/proc/sys/kernel/hostname`, `/etc/hostname`, then
 /// `$HOSTNAME` / `$COMPUTERNAME`, then the `hostname` command), else `unknown`.
 pub fn this_machine() -> String {
-    let named = |name: Option<String>| name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
     let from_file = |path: &str| named(fs::read_to_string(path).ok());
-    let from_env = |key: &str| named(std::env::var(key).ok());
-    let from_command = || {
-        let out = std::process::Command::new("hostname").output().ok()?;
-        named(
-            out.status
-                .success()
-                .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
-        )
-    };
     from_file("/proc/sys/kernel/hostname")
         .or_else(|| from_file("/etc/hostname"))
         .or_else(|| from_env("HOSTNAME"))
         .or_else(|| from_env("COMPUTERNAME"))
-        .or_else(from_command)
+        .or_else(|| from_command("hostname", &[]))
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
@@ -424,8 +414,6 @@ pub fn this_machine() -> String {
 /// process's user (`/etc/passwd`, the user read as the owner of `/proc/self`), then the
 /// `id -un` command; else empty.
 pub fn login_name() -> String {
-    let named = |name: Option<String>| name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
-    let from_env = |key: &str| named(std::env::var(key).ok());
     let from_passwd = || {
         #[cfg(unix)]
         {
@@ -441,20 +429,34 @@ pub fn login_name() -> String {
         #[cfg(not(unix))]
         None
     };
-    let from_command = || {
-        let out = std::process::Command::new("id").arg("-un").output().ok()?;
-        named(
-            out.status
-                .success()
-                .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
-        )
-    };
     from_env("USER")
         .or_else(|| from_env("LOGNAME"))
         .or_else(|| from_env("USERNAME"))
         .or_else(|| named(from_passwd()))
-        .or_else(from_command)
+        .or_else(|| from_command("id", &["-un"]))
         .unwrap_or_default()
+}
+
+/// A name read from somewhere, trimmed; none when blank.
+fn named(name: Option<String>) -> Option<String> {
+    name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty())
+}
+
+fn from_env(key: &str) -> Option<String> {
+    named(std::env::var(key).ok())
+}
+
+/// What `program args` prints, when it runs and succeeds.
+fn from_command(program: &str, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .ok()?;
+    named(
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
+    )
 }
 
 fn summary(id: &str, passport: &Json) -> PassportSummary {
