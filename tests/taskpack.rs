@@ -221,6 +221,42 @@ fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
 }
 
 #[test]
+fn a_verdict_shows_what_it_found_in_the_pack_escaped() {
+    // An attachment name with ESC and a line break, and a digest that does not match: C1's
+    // reason names it, and the human verdict must not let it steer the terminal.
+    let text = flat::write_flat(
+        &pack_object(|_| {}),
+        &[Attachment {
+            name: "a\u{1b}[2J\nC9  pass".into(),
+            bytes: b"x".to_vec(),
+        }],
+        None,
+    )
+    .unwrap();
+    let digest = text.replace(
+        "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881",
+        &"0".repeat(64),
+    );
+    assert_ne!(digest, text);
+    let dir = common::scratch("verdict-escaped");
+    let file = dir.join("esc.taskpack.json");
+    fs::write(&file, digest).unwrap();
+    let out = run(&["taskpack", "conformance", path(&file)]);
+    assert_eq!(out.status.code(), Some(2));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !shown.chars().any(|c| c.is_control() && c != '\n'),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(
+            "C1  fail  attachment `a\\u001b[2J\\nC9  pass` does not match its declared sha256\n"
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
     let dir = common::scratch("taskpack-bom");
     let attachments = vec![Attachment {

@@ -23,6 +23,7 @@ use std::path::Path;
 use specmint::taskpack::bag::Limits;
 use specmint::taskpack::conformance::{self, Verdict};
 use specmint::taskpack::convert::{self, ConvertError, Encoding};
+use specmint::taskpack::land;
 use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
 use specmint::taskpack::store::{login_name, this_machine};
 
@@ -142,12 +143,14 @@ fn json_verdict(file: &str, verdict: &Verdict) -> serde_json::Value {
 
 fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io::Result<()> {
     for check in &verdict.checks {
+        // A reason names what it found in the pack (an attachment, a key): escaped, so the
+        // pack being judged cannot steer the terminal.
         writeln!(
             out,
             "{:<3} {}  {}",
             check.id,
             check.status.as_str(),
-            check.reason
+            land::escaped(&check.reason)
         )?;
     }
     let failed = verdict.failed();
