@@ -23,6 +23,17 @@ impl AtomicFile {
     /// Starts writing `target`: creates `.<name>.tmp-<pid>-<n>` in the same directory (mode 0600
     /// on Unix, like every file specmint writes for one user).
     pub(crate) fn create(target: &Path) -> io::Result<AtomicFile> {
+        AtomicFile::create_with_mode(target, 0o600)
+    }
+
+    /// As [`AtomicFile::create`], for a file made to leave (a pack): mode 0644 less the umask,
+    /// as any tool writes a file for others to read.
+    pub(crate) fn create_for_sharing(target: &Path) -> io::Result<AtomicFile> {
+        AtomicFile::create_with_mode(target, 0o644)
+    }
+
+    /// `mode` is the Unix permission bits asked of `open`, which the umask then narrows.
+    fn create_with_mode(target: &Path, mode: u32) -> io::Result<AtomicFile> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static SERIAL: AtomicU64 = AtomicU64::new(0);
         let name = target
@@ -38,7 +49,9 @@ impl AtomicFile {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        #[cfg(not(unix))]
+        let _ = mode;
         let file = options.open(&temporary)?;
         Ok(AtomicFile {
             target: target.to_owned(),
@@ -81,9 +94,18 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Writes `bytes` to `target` atomically (see the module doc).
+/// Writes `bytes` to `target` atomically (see the module doc), mode 0600.
 pub(crate) fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = AtomicFile::create(target)?;
+    write_through(AtomicFile::create(target)?, bytes)
+}
+
+/// Writes `bytes` to `target` atomically, mode 0644 less the umask: a file made to leave
+/// ([`AtomicFile::create_for_sharing`]).
+pub(crate) fn write_atomically_for_sharing(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_through(AtomicFile::create_for_sharing(target)?, bytes)
+}
+
+fn write_through(mut file: AtomicFile, bytes: &[u8]) -> io::Result<()> {
     file.writer().write_all(bytes)?;
     file.commit()
 }

@@ -232,6 +232,22 @@ fn invalid_envelope_for_empty_prose_and_malformed_text() {
     );
     assert_eq!(apply(&db, &wrapped), applied(1, "INTAKE", false, "pkg_a"));
     assert_eq!(show(&db, "pkg_a")["revision"], json!(1));
+    // A leading byte order mark is tolerated like any other text before the first `{`: by
+    // `validate action-envelope` and by `envelope apply`.
+    let marked = format!("\u{feff}{}", set_objective("a-2", "pkg_a", 1));
+    assert_eq!(
+        cli(&["validate", "action-envelope", "-"], &marked),
+        (
+            0,
+            json!({"file": "<stdin>", "type": "action-envelope", "valid": true, "errors": []})
+        )
+    );
+    assert_eq!(apply(&db, &marked), applied(2, "INTAKE", false, "pkg_a"));
+    let marked_prose = format!("\u{feff}Sure: {}", set_objective("a-3", "pkg_a", 2));
+    assert_eq!(
+        apply(&db, &marked_prose),
+        applied(3, "INTAKE", false, "pkg_a")
+    );
 }
 
 #[test]

@@ -109,6 +109,28 @@ fn new_show_list_through_the_cli() {
     assert_eq!(listed["passports"][0]["passport_id"], id.as_str());
     assert_eq!(listed["passports"][0]["title"], "季度报告");
     assert_eq!(listed["passports"][0]["state_version"], 1);
+
+    // The human view: a member the passport lacks reads `(none)`, never `undefined`, and a
+    // line break or an escape in a value (a landed passport holds a sender's words) is shown
+    // escaped.
+    let file = dir.join("state.json");
+    std::fs::write(&file, r#"{"goal":"g\u001b[2J\nsecond line"}"#).unwrap();
+    let (code, _, err) = run(&[
+        "passport",
+        "new",
+        "--file",
+        file.to_str().unwrap(),
+        "--id",
+        "TP-BARE",
+        "--store",
+        store,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run(&["passport", "show", "TP-BARE", "--store", store]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("undefined"), "{out}");
+    assert!(out.contains("  current state: (none)\n"), "{out}");
+    assert!(out.contains("  goal: g\\u001b[2J\\nsecond line\n"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

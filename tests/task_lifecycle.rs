@@ -163,6 +163,24 @@ fn submit_stores_a_valid_envelope_and_names_every_missing_field() {
             "{text:?}"
         );
     }
+    // A minted id skips every id the envelope's own dependsOn names (task-3 and task-4 here):
+    // minting task-3 would make the task depend on itself, so it could never be claimed.
+    let minted = cli(
+        &db,
+        &["submit", "-"],
+        &task(json!({"dependsOn": ["task-4", "task-3"]})),
+    );
+    assert_eq!(
+        minted,
+        (
+            0,
+            json!({"ok": true, "task_id": "task-5", "state": "submitted"})
+        )
+    );
+    assert_eq!(
+        cli(&db, &["show", "task-5"], "").1["envelope"]["dependsOn"],
+        json!(["task-4", "task-3"])
+    );
     assert_eq!(state_of(&db, "t-42"), json!("submitted"));
     assert_eq!(
         cli(&db, &["show", "t-9"], "").1["code"],
@@ -448,21 +466,57 @@ fn binding_narrows_to_the_ledger_in_the_request_order() {
         cli(&db, &["bind", "t-404", "--ledger", ledger], ""),
         "unknown_task",
     );
+    // A ledger that is not an array of non-blank names is a refusal with a code (JSON, exit
+    // 1), not a usage error, and the recorded grant stays as it was.
     let bad = db.with_file_name("bad_ledger.json");
+    let bad_path = bad.to_str().unwrap();
     std::fs::write(&bad, r#"{"tools": ["git"]}"#).unwrap();
+    let message = assert_refused(
+        cli(&db, &["bind", "t-1", "--ledger", bad_path], ""),
+        "invalid_ledger",
+    );
+    assert!(
+        message.starts_with(&format!(
+            "ledger `{bad_path}`: not a capability ledger (a JSON array of tool names): invalid type: map"
+        )),
+        "{message}"
+    );
+    std::fs::write(&bad, r#"["git", " "]"#).unwrap();
+    assert_eq!(
+        assert_refused(
+            cli(&db, &["bind", "t-1", "--ledger", bad_path], ""),
+            "invalid_ledger",
+        ),
+        format!("ledger `{bad_path}`: tool name `[1]` is blank")
+    );
     let out = common::specmint(
         &[
             "task",
             "bind",
             "t-1",
             "--ledger",
-            bad.to_str().unwrap(),
+            bad_path,
             "--store",
             db.to_str().unwrap(),
         ],
         b"",
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        ),
+        (
+            Some(1),
+            format!("refused: invalid_ledger: ledger `{bad_path}`: tool name `[1]` is blank\n"),
+            String::new()
+        )
+    );
+    assert_eq!(
+        cli(&db, &["show", "t-1"], "").1["tools"],
+        json!(["shell", "git"])
+    );
     // The library keeps the grant with the task, and the bound copy is the narrowed one.
     let mut store = TaskStore::open(&db).unwrap();
     assert_eq!(

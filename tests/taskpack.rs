@@ -221,6 +221,42 @@ fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
 }
 
 #[test]
+fn a_verdict_shows_what_it_found_in_the_pack_escaped() {
+    // An attachment name with ESC and a line break, and a digest that does not match: C1's
+    // reason names it, and the human verdict must not let it steer the terminal.
+    let text = flat::write_flat(
+        &pack_object(|_| {}),
+        &[Attachment {
+            name: "a\u{1b}[2J\nC9  pass".into(),
+            bytes: b"x".to_vec(),
+        }],
+        None,
+    )
+    .unwrap();
+    let digest = text.replace(
+        "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881",
+        &"0".repeat(64),
+    );
+    assert_ne!(digest, text);
+    let dir = common::scratch("verdict-escaped");
+    let file = dir.join("esc.taskpack.json");
+    fs::write(&file, digest).unwrap();
+    let out = run(&["taskpack", "conformance", path(&file)]);
+    assert_eq!(out.status.code(), Some(2));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !shown.chars().any(|c| c.is_control() && c != '\n'),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(
+            "C1  fail  attachment `a\\u001b[2J\\nC9  pass` does not match its declared sha256\n"
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
     let dir = common::scratch("taskpack-bom");
     let attachments = vec![Attachment {
@@ -273,6 +309,43 @@ fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
         flat::read_flat(version.as_bytes()),
         Err(FlatError::UnknownVersion("`true`".into()))
     );
+    // `a` and `a/b.txt`: no file system holds both, so the read refuses the name set, naming
+    // both; conformance fails C1 with that reason and convert writes nothing.
+    let dirfile = flat::write_flat(
+        &pack_object(|_| {}),
+        &[
+            Attachment {
+                name: "a".into(),
+                bytes: b"x".to_vec(),
+            },
+            Attachment {
+                name: "a/b.txt".into(),
+                bytes: b"y".to_vec(),
+            },
+        ],
+        None,
+    )
+    .unwrap();
+    let refusal = FlatError::Attachment {
+        name: "a".into(),
+        reason: "it is both a file and a folder (attachment `a/b.txt` is inside it): no file system holds both".into(),
+    };
+    assert_eq!(flat::read_flat(dirfile.as_bytes()), Err(refusal.clone()));
+    let dir = common::scratch("flat-dirfile");
+    let file = dir.join("dirfile.taskpack.json");
+    fs::write(&file, &dirfile).unwrap();
+    let (code, verdict) = judge(&file);
+    assert_eq!((code, ids(&verdict, "failed")), (2, vec!["C1".to_owned()]));
+    assert_eq!(reason(&verdict, "C1"), refusal.to_string());
+    let out = run(&[
+        "taskpack",
+        "convert",
+        path(&file),
+        path(&dir.join("d.taskpack")),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&refusal.to_string()));
+    assert!(!dir.join("d.taskpack").exists());
     let escape = text.replace("\"name\": \"brief.txt\"", "\"name\": \"../brief.txt\"");
     assert_eq!(
         flat::read_flat(escape.as_bytes()),

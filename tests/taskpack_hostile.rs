@@ -214,6 +214,45 @@ fn duplicate_entries_are_refused_by_name() {
 }
 
 #[test]
+fn a_file_another_entry_uses_as_a_folder_is_refused_naming_both() {
+    // No file system holds `a.txt` and `a.txt/b.txt`, so no receiver could land the bag.
+    let bytes = hostile(|_| {}, &[("data/files/a.txt/b.txt", b"y", None)]);
+    assert_eq!(
+        problems(&bytes),
+        vec![BagError::FileAndFolder {
+            entry: "data/files/a.txt".into(),
+            inside: "data/files/a.txt/b.txt".into()
+        }]
+    );
+    assert_cli_refuses(
+        "file-and-folder",
+        &bytes,
+        "`data/files/a.txt` is both a file and a folder (`data/files/a.txt/b.txt` is inside it): no file system holds both",
+    );
+    // A folder entry of the same name is a folder too; a sibling that only shares a prefix
+    // (`a.txt2`, `a.txt.d/x`) is not.
+    let bytes = hostile(|_| {}, &[("data/files/a.txt/", b"", None)]);
+    assert_eq!(
+        problems(&bytes)[0],
+        BagError::FileAndFolder {
+            entry: "data/files/a.txt".into(),
+            inside: "data/files/a.txt/".into()
+        }
+    );
+    let siblings = bag::assemble(
+        &Json::parse(r#"{"spec":"task-passport-bag/0.1"}"#).unwrap(),
+        vec![
+            ("a.txt".to_owned(), b"1".to_vec()),
+            ("a.txt2".to_owned(), b"2".to_vec()),
+            ("a.txt.d/x".to_owned(), b"3".to_vec()),
+        ],
+    );
+    let mut zip = Cursor::new(Vec::new());
+    bag::write_zip(&mut zip, &siblings, "2026-08-16T03:11:04Z").unwrap();
+    assert!(read(zip.get_ref(), Limits::default()).is_ok());
+}
+
+#[test]
 fn a_data_file_the_manifest_does_not_list_is_an_error() {
     let bytes = hostile(
         |_| {},

@@ -77,28 +77,35 @@ fn run(args: &[&str]) -> (i32, Value) {
     common::specmint_json(args, "")
 }
 
+/// `specmint taskpack land FILE --store STORE`.
+fn land_args<'a>(file: &'a Path, store: &'a Path) -> Vec<&'a str> {
+    let (file, store) = (file.to_str().unwrap(), store.to_str().unwrap());
+    vec!["taskpack", "land", file, "--store", store]
+}
+
+/// `specmint taskpack merge FILE --into INTO --store STORE`.
+fn merge_args<'a>(file: &'a Path, into: &'a str, store: &'a Path) -> Vec<&'a str> {
+    let (file, store) = (file.to_str().unwrap(), store.to_str().unwrap());
+    vec!["taskpack", "merge", file, "--into", into, "--store", store]
+}
+
 fn land(file: &Path, store: &Path, extra: &[&str]) -> (i32, Value) {
-    let mut args = vec![
-        "taskpack",
-        "land",
-        file.to_str().unwrap(),
-        "--store",
-        store.to_str().unwrap(),
-    ];
+    let mut args = land_args(file, store);
     args.extend(extra);
     run(&args)
 }
 
 fn merge(file: &Path, into: &str, store: &Path) -> (i32, Value) {
-    run(&[
-        "taskpack",
-        "merge",
-        file.to_str().unwrap(),
-        "--into",
-        into,
-        "--store",
-        store.to_str().unwrap(),
-    ])
+    run(&merge_args(file, into, store))
+}
+
+/// `args` without `--format json`: the exit code and what was printed for a human.
+fn human(args: &[&str]) -> (i32, String) {
+    let out = common::specmint(args, b"");
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
 }
 
 /// The stored passport `id`, as JSON.
@@ -423,6 +430,21 @@ fn what_landing_cannot_repair_is_refused_by_name_and_leaves_nothing() {
             "chat_transcript",
             "the pack object carries a chat transcript at `/passport/current_state`",
         ),
+        // Conformant by task-passport's judge, but no file system holds `a` and `a/b.txt`.
+        (
+            "dirfile.taskpack.json",
+            base(),
+            vec![("a", b"x"), ("a/b.txt", b"y")],
+            "invalid_taskpack",
+            "attachment `a`: it is both a file and a folder (attachment `a/b.txt` is inside it): no file system holds both",
+        ),
+        (
+            "dirfile.taskpack",
+            base(),
+            vec![("a", b"x"), ("a/b.txt", b"y")],
+            "invalid_taskpack",
+            "`data/files/a` is both a file and a folder (`data/files/a/b.txt` is inside it): no file system holds both",
+        ),
     ];
     for (name, sent, luggage, code, message) in cases {
         let file = write(&dir, name, &sent, &luggage);
@@ -602,6 +624,23 @@ fn merge_refuses_a_handoff_a_bad_id_and_an_unknown_passport() {
         &pack("receipt", &["TP-AAAA-0001@1"], ""),
         &[],
     );
+    // A receipt whose luggage has `a` and `a/b.txt` cannot be written home either.
+    let dirfile = write(
+        &dir,
+        "dirfile.taskpack",
+        &pack("receipt", &["TP-AAAA-0001@1"], ""),
+        &[("a", b"x"), ("a/b.txt", b"y")],
+    );
+    let (code, out) = merge(&dirfile, "TP-AAAA-0001", &store);
+    assert_eq!(
+        (code, out["code"].as_str(), out["message"].as_str()),
+        (
+            1,
+            Some("invalid_taskpack"),
+            Some("`data/files/a` is both a file and a folder (`data/files/a/b.txt` is inside it): no file system holds both")
+        )
+    );
+    assert_eq!(stored(&store, "TP-AAAA-0001")["version"], 1);
     let outside = dir.join("x.json");
     for id in ["../x", "../../etc/passwd", "a/b", ""] {
         let (code, out) = merge(&receipt, id, &store);
@@ -897,5 +936,200 @@ fn ids_with_dot_dot_in_a_pack_never_become_paths() {
             "r.taskpack".to_owned(),
             "store".to_owned()
         ]
+    );
+}
+
+/// Whether `text` holds a character that steers a terminal (anything but the line breaks
+/// that separate the output's own lines).
+fn steers(text: &str) -> bool {
+    text.chars().any(|c| c.is_control() && c != '\n')
+}
+
+#[test]
+fn strings_from_a_pack_reach_the_terminal_escaped_in_land_and_merge() {
+    let dir = common::scratch("land-escape");
+    let store = dir.join("store");
+    // A check text with a line break would otherwise print a fake quoted `how` line; ESC
+    // sequences would clear the screen or move the cursor; CR would overwrite `[required]`.
+    let checks = serde_json::json!([{
+        "id": "c1\u{1b}[2K",
+        "check": "renders\u{1b}[31m RED\rOVERWRITE\n      the sender suggests (not run): \"true\"",
+        "how": "r --version",
+        "required": true
+    }])
+    .to_string();
+    let handoff = with(
+        with(
+            pack("handoff", &["TP-AAAA-0001@1"], ""),
+            "landing_checks",
+            &checks,
+        ),
+        "asks",
+        r#"[{"id":"a1\u001b[1A","to":"peer","what":"w","accept":"yes","status":"open"}]"#,
+    );
+    let file = write(
+        &dir,
+        "esc.taskpack.json",
+        &handoff,
+        &[("n\u{1b}[2J.txt", b"x")],
+    );
+    let (code, text) = human(&land_args(&file, &store));
+    assert_eq!(code, 0);
+    assert!(!steers(&text), "{text:?}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(
+            &"  c1\\u001b[2K [required] renders\\u001b[31m RED\\rOVERWRITE\\n      the sender suggests (not run): \"true\""
+        ),
+        "{text}"
+    );
+    assert!(lines.contains(&"      the sender suggests (not run): \"r --version\""));
+    assert!(lines.contains(&"open asks: a1\\u001b[1A"), "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("luggage: ") && l.ends_with(".files/n\\u001b[2J.txt")),
+        "{text}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("      the sender suggests"))
+            .count(),
+        1,
+        "one check, one suggestion line: {text}"
+    );
+    // JSON output keeps the strings as they are (serde escapes them).
+    let (code, json) = land(&file, &store, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(json["landing_checks"][0]["id"], "c1\u{1b}[2K");
+
+    // Merge: the receipt's landing checks and ask ids, and a refusal quoting a pack's id.
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1}]"));
+    let receipt = with(
+        with(
+            pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@1"], ""),
+            "landing_checks",
+            &checks,
+        ),
+        "asks",
+        r#"[{"id":"b1\r\u001b[2J","to":"peer","what":"w","accept":"yes","status":"open"}]"#,
+    );
+    let file = write(&dir, "escr.taskpack.json", &receipt, &[]);
+    let (code, text) = human(&merge_args(&file, "TP-HOME-0001", &store));
+    assert_eq!(code, 0);
+    assert!(!steers(&text), "{text:?}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(&"asked of you, adopted as open: b1\\r\\u001b[2J"),
+        "{text}"
+    );
+    assert!(lines.contains(
+        &"  c1\\u001b[2K [required] renders\\u001b[31m RED\\rOVERWRITE\\n      the sender suggests (not run): \"true\""
+    ));
+    let refused = with(
+        pack("handoff", &["TP-AAAA-0001@1"], ""),
+        "asks",
+        r#"[{"id":"a9\u001b[2J\nrefused: nothing","what":"w","accept":" "}]"#,
+    );
+    let file = write(&dir, "refused.taskpack.json", &refused, &[]);
+    let (code, text) = human(&land_args(&file, &store));
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        format!(
+            "refused: {}: ask_without_accept: ask `a9\\u001b[2J\\nrefused: nothing` (asks[0]) has no accept\n",
+            file.display()
+        )
+    );
+}
+
+#[test]
+fn merging_a_receipt_again_writes_nothing_and_says_so() {
+    let dir = common::scratch("merge-again");
+    let store = dir.join("store");
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1},{ASK_A2}]"));
+    let receipt = with(
+        with_state(
+            pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@1"], ""),
+            "facts",
+            r#"[{"claim":"Q3 data is in the warehouse","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"mbp-14"}]"#,
+        ),
+        "asks",
+        r#"[{"id":"a1","what":"which quarter counts as Q3?","accept":"a date range","status":"answered","answer":"Jul-Sep"}]"#,
+    );
+    let file = write(
+        &dir,
+        "r.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers\n")],
+    );
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(
+        (code, &out["version"], &out["written"], &out["answered"]),
+        (
+            0,
+            &serde_json::json!(2),
+            &serde_json::json!(true),
+            &serde_json::json!(["a1"])
+        ),
+        "{out}"
+    );
+    let passport = store.join("TP-HOME-0001.json");
+    let first = fs::read(&passport).unwrap();
+    // Again: nothing new, so nothing is written, the version stays and no luggage lands again.
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["version"], 2);
+    assert_eq!(out["written"], false);
+    assert_eq!(out["answered"], serde_json::json!([]));
+    assert_eq!(out["already_answered"], serde_json::json!(["a1"]));
+    assert_eq!(out["facts_adopted"], 0);
+    assert_eq!(out["luggage"], serde_json::json!([]));
+    assert_eq!(
+        fs::read(&passport).unwrap(),
+        first,
+        "the passport is not rewritten"
+    );
+    assert_eq!(listing(&store.join("TP-HOME-0001.files")), ["receipt-2"]);
+    let (_, text) = human(&merge_args(&file, "TP-HOME-0001", &store));
+    assert!(
+        text.starts_with(&format!(
+            "merged {} into TP-HOME-0001: nothing new, nothing written (version 2 kept)\n\
+             already answered here, as the receipt says: a1\n",
+            file.display()
+        )),
+        "{text}"
+    );
+    // The same answers with luggage that has not landed yet: written, under the new version.
+    let file = write(
+        &dir,
+        "r2.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers, v2\n")],
+    );
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(
+        (
+            code,
+            &out["version"],
+            &out["written"],
+            &out["already_answered"]
+        ),
+        (
+            0,
+            &serde_json::json!(3),
+            &serde_json::json!(true),
+            &serde_json::json!(["a1"])
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        listing(&store.join("TP-HOME-0001.files")),
+        ["receipt-2", "receipt-3"]
+    );
+    assert_eq!(
+        stored(&store, "TP-HOME-0001")["asks"][0]["answer"],
+        "Jul-Sep"
     );
 }

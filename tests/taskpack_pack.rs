@@ -144,7 +144,7 @@ fn a_handoff_in_both_encodings_is_sealed_extended_recorded_and_conformant() {
             "passport_id": "TP-A", "state_version": 2,
             "lineage": {"root_id": "TP-A", "from_version": 2, "chain": ["TP-A@2"]},
             "asks": ["a1"], "asks_recorded": true, "landing_checks": 1, "sealed_facts": 2,
-            "luggage": ["docs/brief.md", "docs/raw/logo.bin"]
+            "luggage": ["docs/brief.md", "docs/raw/logo.bin"], "renamed": []
         })
     );
     let zip = s.path("a.taskpack");
@@ -608,6 +608,29 @@ fn luggage_names_are_the_ones_a_writer_keeps() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(json(&out)["luggage"], serde_json::json!(["a_b.txt"]));
+    assert_eq!(
+        json(&out)["renamed"],
+        serde_json::json!([{"given": "a b.txt", "kept": "a_b.txt"}])
+    );
+    // The human output says so too: a passport's artifact naming `a b.txt` points at nothing
+    // on the other side.
+    let out = s.run(&[
+        "taskpack",
+        "pack",
+        "TP-N",
+        "--out",
+        "h.taskpack",
+        "--attach",
+        "a b.txt",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).ends_with(
+            "1 attachments\nrenamed: `a b.txt` travels as `a_b.txt` (a writer keeps only some characters of a name)\n"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
     let bag = bag::read_zip(
         std::io::BufReader::new(std::fs::File::open(s.path("n.taskpack")).unwrap()),
         Limits::default(),
@@ -616,6 +639,26 @@ fn luggage_names_are_the_ones_a_writer_keeps() {
     )
     .unwrap();
     assert_eq!(bag.bytes("data/files/a_b.txt"), Some(&b"one\n"[..]));
+    // A file `a` and a folder `a` from two places would travel as `a` and `a/b.txt`, which no
+    // file system holds: refused naming both, and nothing is written.
+    s.write("x/a", b"file\n");
+    s.write("y/a/b.txt", b"inside\n");
+    let out = s.run(&[
+        "taskpack",
+        "pack",
+        "TP-N",
+        "--out",
+        "d.taskpack",
+        "--attach",
+        "x/a",
+        "y/a",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "refused: luggage_name: attachment `a` (from `x/a`) would be both a file and a folder: `a/b.txt` (from `y/a/b.txt`) travels inside it\n"
+    );
+    assert!(!s.dir.join("d.taskpack").exists());
 }
 
 #[test]
@@ -689,4 +732,87 @@ fn stale_temporaries(s: &Scratch) -> usize {
             name.to_string_lossy().starts_with(".TP-X.json.tmp-")
         })
         .count()
+}
+
+/// Packs and converted packs are made to leave: written 0644 less the umask (here 022 and
+/// 027), while the passport store stays the owner's (0600).
+#[cfg(unix)]
+#[test]
+fn packs_are_written_for_others_to_read_under_the_umask() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let s = Scratch::new("mode");
+    s.passport("TP-M", r#"{"goal":"g"}"#);
+    let mode = |name: &str| {
+        std::fs::metadata(s.path(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let store = s.store();
+    for (umask, expected) in [("022", 0o644), ("027", 0o640)] {
+        let commands = [
+            format!("pack TP-M --out {umask}.taskpack --store {store}"),
+            format!("pack TP-M --out {umask}.taskpack.json --flat --store {store}"),
+            format!("convert {umask}.taskpack c{umask}.taskpack.json"),
+            format!("convert {umask}.taskpack.json c{umask}.taskpack"),
+        ];
+        for command in commands {
+            let out = Command::new("sh")
+                .current_dir(&s.dir)
+                .arg("-c")
+                .arg(format!("umask {umask} && exec \"$0\" taskpack {command}"))
+                .arg(env!("CARGO_BIN_EXE_specmint"))
+                .output()
+                .unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{command}: {}",
+                text(&out.stderr)
+            );
+        }
+        for name in [
+            format!("{umask}.taskpack"),
+            format!("{umask}.taskpack.json"),
+            format!("c{umask}.taskpack.json"),
+            format!("c{umask}.taskpack"),
+        ] {
+            assert_eq!(mode(&name), expected, "{name} under umask {umask}");
+        }
+    }
+    assert_eq!(mode("store/TP-M.json"), 0o600, "the passport stays private");
+}
+
+/// `--actor` defaults to the login name: `$USER`, then `$LOGNAME`, then (with neither set)
+/// this user's entry in the password database, which `id -un` also reads.
+#[cfg(unix)]
+#[test]
+fn the_actor_defaults_to_the_login_name() {
+    let s = Scratch::new("actor");
+    s.passport("TP-A", r#"{"goal":"g"}"#);
+    let store = s.store();
+    let actor = |name: &str, env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+        command
+            .current_dir(&s.dir)
+            .args(["taskpack", "pack", "TP-A", "--out", name, "--store", &store])
+            .env_remove("USER")
+            .env_remove("LOGNAME")
+            .env_remove("USERNAME")
+            .envs(env.iter().copied());
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let (object, _) = read_pack(&s.path(name), Limits::default()).unwrap();
+        Json::js_string(object.get("origin").unwrap().get("actor"))
+    };
+    assert_eq!(
+        actor("u.taskpack", &[("USER", "ursula"), ("LOGNAME", "lena")]),
+        "ursula"
+    );
+    assert_eq!(actor("l.taskpack", &[("LOGNAME", "lena")]), "lena");
+    let id = Command::new("id").arg("-un").output().unwrap();
+    let expected = String::from_utf8(id.stdout).unwrap().trim().to_owned();
+    assert!(!expected.is_empty());
+    assert_eq!(actor("p.taskpack", &[]), expected);
 }

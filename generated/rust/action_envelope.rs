@@ -2044,7 +2044,8 @@ pub const DOCUMENT: ::specmint::runtime::document::DocumentSpec = ::specmint::ru
     )
     .with_forbidden_keys(FORBIDDEN_KEYS, "INVALID_ENVELOPE")
     .with_shape(&SHAPES)
-    .with_extract(::specmint::runtime::document::Extract::OutermostObject);
+    .with_extract(::specmint::runtime::document::Extract::OutermostObject)
+    .with_bom_tolerated();
 impl ActionEnvelope {
     /// Parses and validates one envelope from JSON bytes: strict JSON, forbidden keys, shape, then every rule; `Err` carries every violation.
     pub fn from_json_slice(
@@ -2068,118 +2069,118 @@ impl ActionEnvelope {
 #[cfg(test)]
 mod spec_examples {
     #[test]
-    fn valid_example_at_line_167() {
+    fn valid_example_at_line_169() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\n  \"protocol_version\": \"0.1\",\n  \"action_id\": \"act_01HXYZ\",\n  \"package_id\": \"pkg_demo_001\",\n  \"expected_revision\": 7,\n  \"action\": \"confirm_summary\",\n  \"basis\": {\n    \"summary_sha256\": \"abc123\"\n  },\n  \"payload\": {\n    \"operator_id\": \"vincent\"\n  }\n}",
             &super::DOCUMENT,
             &[],
-            "spec/action_envelope.md:167",
+            "spec/action_envelope.md:169",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn valid_example_at_line_185() {
+    fn valid_example_at_line_187() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"payload\":{},\"basis\":{},\"action\":\"prepare_summary\",\"expected_revision\":0,\"package_id\":\"pkg_a\",\"action_id\":\"a-1\",\"protocol_version\":\"0.1\"}",
             &super::DOCUMENT,
             &[],
-            "spec/action_envelope.md:185",
+            "spec/action_envelope.md:187",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn valid_example_at_line_189() {
+    fn valid_example_at_line_191() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.1\",\"action_id\":\"a-2\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"record_input\",\"basis\":{},\"payload\":{\"input_id\":\"i-1\",\"kind\":\"file-reference\",\"content\":\"docs/brief.md\",\"source\":\"operator\",\"disposition\":\"excluded\",\"exclusion_reason\":\"out of scope\"}}",
             &super::DOCUMENT,
             &[],
-            "spec/action_envelope.md:189",
+            "spec/action_envelope.md:191",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_195() {
+    fn invalid_example_at_line_197() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.1\",\"action_id\":\"a-3\",\"package_id\":\"pkg_\",\"expected_revision\":1,\"action\":\"cancel\",\"basis\":{},\"payload\":{}}",
             &super::DOCUMENT,
             &[("INVALID_ENVELOPE", "package_id")],
-            "spec/action_envelope.md:195",
+            "spec/action_envelope.md:197",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_201() {
+    fn invalid_example_at_line_203() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.1\",\"action_id\":\"a-4\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"set_objective\",\"basis\":{},\"payload\":{\"statement\":\"ship it\",\"priority\":\"high\"}}",
             &super::DOCUMENT,
             &[("INVALID_ENVELOPE", "payload.priority")],
-            "spec/action_envelope.md:201",
+            "spec/action_envelope.md:203",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_209() {
+    fn invalid_example_at_line_211() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.1\",\"action_id\":\"a-5\",\"package_id\":\"pkg_a\",\"expected_revision\":\"7\",\"action\":\"cancel\",\"basis\":{},\"payload\":{}}",
             &super::DOCUMENT,
             &[("INVALID_ENVELOPE", "expected_revision")],
-            "spec/action_envelope.md:209",
+            "spec/action_envelope.md:211",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_215() {
+    fn invalid_example_at_line_217() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.2\",\"action_id\":\"a-6\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"cancel\",\"basis\":{},\"payload\":{}}",
             &super::DOCUMENT,
             &[("INVALID_ENVELOPE", "protocol_version")],
-            "spec/action_envelope.md:215",
+            "spec/action_envelope.md:217",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_221() {
+    fn invalid_example_at_line_223() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.1\",\"action_id\":\"a-7\",\"package_id\":\"pkg_a\",\"expected_revision\":1,\"action\":\"record_input\",\"basis\":{},\"payload\":{\"input_id\":\"i-1\",\"kind\":\"text\",\"content\":\"x\",\"source\":\"adapter\",\"disposition\":\"excluded\"}}",
             &super::DOCUMENT,
             &[("INVALID_PAYLOAD", "payload.exclusion_reason")],
-            "spec/action_envelope.md:221",
+            "spec/action_envelope.md:223",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_225() {
+    fn invalid_example_at_line_227() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::ActionEnvelope,
         >(
             "{\"protocol_version\":\"0.1\",\"action_id\":\"a-8\",\"package_id\":\"pkg_a\",\"expected_revision\":3,\"action\":\"record_draft_artifact\",\"basis\":{},\"payload\":{\"artifact_id\":\"d-1\",\"kind\":\"markdown\",\"logical_path\":\"../etc/passwd\",\"content\":\"x\"}}",
             &super::DOCUMENT,
             &[("INVALID_PAYLOAD", "payload.logical_path")],
-            "spec/action_envelope.md:225",
+            "spec/action_envelope.md:227",
         ) {
             ::core::panic!("{}", message);
         }

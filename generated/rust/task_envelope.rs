@@ -517,6 +517,8 @@ pub enum TaskEnvelopeError {
     DependencyUnresolved,
     /// A rejection without a stated (non-blank) reason.
     ReasonRequired,
+    /// A capability ledger given to binding is not a JSON array of non-blank tool names (or is over 1 MiB).
+    InvalidLedger,
 }
 
 impl TaskEnvelopeError {
@@ -540,6 +542,7 @@ impl TaskEnvelopeError {
         TaskEnvelopeError::DuplicateTask,
         TaskEnvelopeError::DependencyUnresolved,
         TaskEnvelopeError::ReasonRequired,
+        TaskEnvelopeError::InvalidLedger,
     ];
     /// The code as spelled in the spec.
     pub const fn code(self) -> &'static str {
@@ -570,6 +573,7 @@ impl TaskEnvelopeError {
             TaskEnvelopeError::DuplicateTask => "duplicate_task",
             TaskEnvelopeError::DependencyUnresolved => "dependency_unresolved",
             TaskEnvelopeError::ReasonRequired => "reason_required",
+            TaskEnvelopeError::InvalidLedger => "invalid_ledger",
         }
     }
     /// The variant whose code is `code`, if the spec has one.
@@ -636,6 +640,9 @@ impl TaskEnvelopeError {
             }
             "reason_required" => {
                 ::core::option::Option::Some(TaskEnvelopeError::ReasonRequired)
+            }
+            "invalid_ledger" => {
+                ::core::option::Option::Some(TaskEnvelopeError::InvalidLedger)
             }
             _ => ::core::option::Option::None,
         }
@@ -708,6 +715,9 @@ impl ::core::str::FromStr for TaskEnvelopeError {
             }
             "reason_required" => {
                 ::core::result::Result::Ok(TaskEnvelopeError::ReasonRequired)
+            }
+            "invalid_ledger" => {
+                ::core::result::Result::Ok(TaskEnvelopeError::InvalidLedger)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -989,20 +999,20 @@ impl TaskEnvelope {
 #[cfg(test)]
 mod spec_examples {
     #[test]
-    fn valid_example_at_line_136() {
+    fn valid_example_at_line_137() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskEnvelope,
         >(
             "{\n  \"taskID\": \"t-42\",\n  \"objective\": \"Add a --json flag to the report command\",\n  \"outputFormat\": \"A single commit on a branch\",\n  \"toolAndSourceGuidance\": \"cargo, the existing report module; no network\",\n  \"boundaries\": [\"do not touch the database schema\"],\n  \"filesAndInterfaces\": [\"src/report.rs\", \"the `report` CLI\"],\n  \"acceptanceCheck\": {\n    \"passFailCommand\": \"cargo test report\",\n    \"endToEndVerification\": \"run `app report --json` on the sample data and parse the output\"\n  },\n  \"contextID\": \"ctx-7\",\n  \"dependsOn\": [\"t-40\", \"t-41\"],\n  \"toolsAllowed\": [\"cargo\", \"git\"],\n  \"artifacts\": [{ \"name\": \"patch\", \"location\": \"branch report-json\" }],\n  \"evidence\": {\n    \"acceptanceCommand\": \"cargo test report\",\n    \"output\": \"test result: ok. 12 passed\",\n    \"exitStatus\": 0,\n    \"verdictSource\": \"script\",\n    \"secondOpinion\": { \"verdict\": \"pass\" }\n  }\n}",
             &super::DOCUMENT,
             &[],
-            "spec/task_envelope.md:136",
+            "spec/task_envelope.md:137",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_164() {
+    fn invalid_example_at_line_165() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskEnvelope,
         >(
@@ -1012,13 +1022,13 @@ mod spec_examples {
                 ("objective_required", "objective"),
                 ("acceptance_check_command_required", "acceptanceCheck.passFailCommand"),
             ],
-            "spec/task_envelope.md:164",
+            "spec/task_envelope.md:165",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_170() {
+    fn invalid_example_at_line_171() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskEnvelope,
         >(
@@ -1037,13 +1047,13 @@ mod spec_examples {
                 ),
                 ("context_id_required", "contextID"),
             ],
-            "spec/task_envelope.md:170",
+            "spec/task_envelope.md:171",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_176() {
+    fn invalid_example_at_line_177() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskEnvelope,
         >(
@@ -1053,7 +1063,7 @@ mod spec_examples {
                 ("duplicate_dependency", "dependsOn[2]"),
                 ("self_dependency", "dependsOn[1]"),
             ],
-            "spec/task_envelope.md:176",
+            "spec/task_envelope.md:177",
         ) {
             ::core::panic!("{}", message);
         }

@@ -39,12 +39,17 @@ fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, UsageErro
 /// A refusal as printed: `{"ok": false, "code", "message"}`, exit 1.
 fn refused(format: Format, file: &str, refusal: &Refusal) -> Result<u8, UsageError> {
     let json = json!({ "ok": false, "code": refusal.code, "message": refusal.message });
-    print_verdict(
-        format,
-        &json,
-        &format!("refused: {file}: {}: {}", refusal.code, refusal.message),
-    )?;
+    let line = format!("refused: {file}: {}: {}", refusal.code, refusal.message);
+    print_verdict(format, &json, &land::escaped(&line))?;
     Ok(1)
+}
+
+/// The human output: `lines`, each with its control characters escaped ([`land::escaped`]).
+/// Nearly every line carries a string from the pack (an id, a check, a name, a refusal that
+/// quotes one), and a pack is untrusted: none of them may add a line or steer the terminal.
+fn human(lines: &[String]) -> String {
+    let shown: Vec<_> = lines.iter().map(|line| land::escaped(line)).collect();
+    shown.join("\n")
 }
 
 fn paths(luggage: &[PathBuf]) -> Vec<String> {
@@ -179,7 +184,7 @@ fn land_human(file: &str, id: &str, landing: &land::Landing, luggage: &[String])
     for path in luggage {
         lines.push(format!("luggage: {path}"));
     }
-    lines.join("\n")
+    human(&lines)
 }
 
 /// `specmint taskpack merge RECEIPT --into ID`.
@@ -207,7 +212,9 @@ pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
         "ok": true,
         "merged_into": into,
         "version": version,
+        "written": merged.written,
         "answered": report.answered,
+        "already_answered": report.already_answered,
         "overwritten": overwritten,
         "adopted_asks": report.adopted_asks,
         "still_open": report.still_open,
@@ -217,14 +224,24 @@ pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
         "imperatives": imperatives_json(&report.imperatives),
         "luggage": luggage,
     });
-    let mut lines = vec![format!(
-        "merged {file} into {into} (version {version}): answered {}",
-        if report.answered.is_empty() {
-            "none".to_owned()
-        } else {
-            report.answered.join(", ")
-        }
-    )];
+    let mut lines = vec![if merged.written {
+        format!(
+            "merged {file} into {into} (version {version}): answered {}",
+            if report.answered.is_empty() {
+                "none".to_owned()
+            } else {
+                report.answered.join(", ")
+            }
+        )
+    } else {
+        format!("merged {file} into {into}: nothing new, nothing written (version {version} kept)")
+    }];
+    if !report.already_answered.is_empty() {
+        lines.push(format!(
+            "already answered here, as the receipt says: {}",
+            report.already_answered.join(", ")
+        ));
+    }
     for (id, was, now) in &report.overwritten {
         lines.push(format!(
             "  {id}: answer replaced ({} -> {})",
@@ -256,6 +273,6 @@ pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
     for path in &luggage {
         lines.push(format!("luggage: {path}"));
     }
-    print_verdict(options.format, &json, &lines.join("\n"))?;
+    print_verdict(options.format, &json, &human(&lines))?;
     Ok(0)
 }

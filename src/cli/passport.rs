@@ -17,8 +17,8 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::set_member;
 use specmint::taskpack::store::{self, PassportStore, StoreError};
+use specmint::taskpack::{land, set_member};
 
 use super::{print_verdict, read_input, Format, Options, UsageError};
 
@@ -206,8 +206,15 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
     Ok(0)
 }
 
+/// The human view of a passport. A landed passport holds a sender's words, so every value
+/// has its control characters escaped ([`land::escaped`]); a member the passport lacks reads
+/// `(none)`, not JavaScript's `undefined`.
 fn human_passport(passport: &Json) -> String {
-    let text = |key: &str| Json::js_string(passport.get(key));
+    let shown = |value: Option<&Json>| match value {
+        None | Some(Json::Null) => "(none)".to_owned(),
+        value => land::escaped(&Json::js_string(value)).into_owned(),
+    };
+    let text = |key: &str| shown(passport.get(key));
     let count = |key: &str| {
         passport
             .get(key)
@@ -220,7 +227,7 @@ fn human_passport(passport: &Json) -> String {
         .and_then(Json::as_array)
         .unwrap_or_default()
         .iter()
-        .map(|hop| Json::js_string(Some(hop)))
+        .map(|hop| shown(Some(hop)))
         .collect::<Vec<_>>();
     format!(
         "{} (version {})\n  title: {}\n  goal: {}\n  current state: {}\n  lineage: root {}, chain [{}]\n  {} facts, {} asks, {} next steps\n",
@@ -229,7 +236,7 @@ fn human_passport(passport: &Json) -> String {
         text("title"),
         text("goal"),
         text("current_state"),
-        Json::js_string(lineage.and_then(|l| l.get("root_id"))),
+        shown(lineage.and_then(|l| l.get("root_id"))),
         chain.join(", "),
         count("facts"),
         count("asks"),
@@ -258,10 +265,11 @@ fn list(args: &[String]) -> Result<u8, UsageError> {
         .passports
         .iter()
         .map(|p| {
-            format!(
+            land::escaped(&format!(
                 "{}  v{}  {}  {}",
                 p.passport_id, p.state_version, p.updated_at, p.title
-            )
+            ))
+            .into_owned()
         })
         .collect();
     let human = if human.is_empty() {

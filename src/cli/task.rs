@@ -14,9 +14,8 @@
 
 use serde_json::json;
 use specmint::store::Failure;
-use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
-    read_evidence, unknown_task, TaskError, TaskRefusal, TaskStore, EVIDENCE_DOCUMENT,
+    read_evidence, read_ledger, unknown_task, TaskError, TaskRefusal, TaskStore, EVIDENCE_DOCUMENT,
 };
 use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
 use specmint::Report;
@@ -158,17 +157,27 @@ fn bind(args: &[String]) -> Result<u8, UsageError> {
         .value("--ledger")
         .ok_or_else(|| UsageError("missing --ledger FILE".to_owned()))?;
     let (display, input, total) = read_input(file, MAX_LEDGER_BYTES)?;
-    if total > input.len() as u64 {
-        return Err(UsageError(format!(
-            "`{display}` is over {MAX_LEDGER_BYTES} bytes"
-        )));
-    }
-    let tools: Vec<String> = serde_json::from_slice(&input).map_err(|e| {
-        UsageError(format!(
-            "`{display}` is not a capability ledger (a JSON array of tool names): {e}"
-        ))
-    })?;
-    match open(&options)?.bind(id, &CapabilityLedger::new(tools)) {
+    // What the file holds is the ledger's problem, not a usage error: a refusal with a code.
+    let ledger = if total > input.len() as u64 {
+        Err(TaskRefusal {
+            code: TaskEnvelopeError::InvalidLedger,
+            message: format!("over {MAX_LEDGER_BYTES} bytes"),
+        })
+    } else {
+        read_ledger(&input)
+    };
+    let ledger = match ledger {
+        Ok(ledger) => ledger,
+        Err(TaskRefusal { code, message }) => {
+            let message = format!("ledger `{display}`: {message}");
+            return verdict(
+                options.format,
+                id,
+                Err(Failure::Refused(TaskRefusal { code, message })),
+            );
+        }
+    };
+    match open(&options)?.bind(id, &ledger) {
         Ok(bound) => {
             let json = json!({ "ok": true, "task_id": id, "tools": bound.tools() });
             let human = format!("bound: {id} may use [{}]", bound.tools().join(", "));

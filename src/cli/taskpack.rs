@@ -23,8 +23,9 @@ use std::path::Path;
 use specmint::taskpack::bag::Limits;
 use specmint::taskpack::conformance::{self, Verdict};
 use specmint::taskpack::convert::{self, ConvertError, Encoding};
+use specmint::taskpack::land;
 use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
-use specmint::taskpack::store::this_machine;
+use specmint::taskpack::store::{login_name, this_machine};
 
 use super::passport::{open_store, store_verdict};
 use super::{print_verdict, Format, Options, UsageError};
@@ -142,12 +143,14 @@ fn json_verdict(file: &str, verdict: &Verdict) -> serde_json::Value {
 
 fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io::Result<()> {
     for check in &verdict.checks {
+        // A reason names what it found in the pack (an attachment, a key): escaped, so the
+        // pack being judged cannot steer the terminal.
         writeln!(
             out,
             "{:<3} {}  {}",
             check.id,
             check.status.as_str(),
-            check.reason
+            land::escaped(&check.reason)
         )?;
     }
     let failed = verdict.failed();
@@ -254,11 +257,7 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
     let actor = options
         .value("--actor")
         .map(str::to_owned)
-        .unwrap_or_else(|| {
-            std::env::var("USER")
-                .or_else(|_| std::env::var("USERNAME"))
-                .unwrap_or_default()
-        });
+        .unwrap_or_else(login_name);
     let pack_options = PackOptions {
         kind,
         encoding,
@@ -289,8 +288,9 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
                 "landing_checks": packed.landing_checks,
                 "sealed_facts": packed.sealed,
                 "luggage": packed.luggage,
+                "renamed": packed.renamed.iter().map(|(given, kept)| serde_json::json!({ "given": given, "kept": kept })).collect::<Vec<_>>(),
             });
-            let human = format!(
+            let mut human = format!(
                 "packed {}@{} into {out} ({}): {} asks{}, {} landing checks, {} facts sealed, {} attachments",
                 packed.passport_id,
                 packed.version,
@@ -301,6 +301,9 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
                 packed.sealed,
                 packed.luggage.len()
             );
+            for (given, kept) in &packed.renamed {
+                human.push_str(&format!("\nrenamed: `{given}` travels as `{kept}` (a writer keeps only some characters of a name)"));
+            }
             print_verdict(options.format, &json, &human)?;
             Ok(0)
         }

@@ -157,7 +157,7 @@ impl TaskStore {
 
     /// Reads and validates an envelope and stores it as a `submitted` task. Returns its id:
     /// the envelope's `taskID`, or `task-N` when it has none (`N` one past the tasks stored,
-    /// skipping an id an envelope's own `taskID` took).
+    /// skipping an id an envelope's own `taskID` took or this envelope's `dependsOn` names).
     ///
     /// # Errors
     ///
@@ -179,7 +179,7 @@ impl TaskStore {
                     }
                     id.clone()
                 }
-                None => mint_id(tx)?,
+                None => mint_id(tx, &envelope.depends_on)?,
             };
             envelope.task_id = Some(task_id.clone());
             let evidence = envelope
@@ -322,6 +322,24 @@ pub fn read_evidence(input: &[u8]) -> Result<Evidence, Report> {
     parse_document(input, &EVIDENCE_DOCUMENT)
 }
 
+/// Reads a capability ledger: a JSON array of non-blank tool names.
+///
+/// # Errors
+///
+/// `invalid_ledger`, saying what is wrong (not an array of strings, or which name is blank).
+pub fn read_ledger(input: &[u8]) -> Result<CapabilityLedger, TaskRefusal> {
+    let invalid = |why: String| TaskRefusal::new(TaskEnvelopeError::InvalidLedger, why);
+    let tools: Vec<String> = serde_json::from_slice(input).map_err(|e| {
+        invalid(format!(
+            "not a capability ledger (a JSON array of tool names): {e}"
+        ))
+    })?;
+    if let Some(blank) = tools.iter().position(|t| t.trim().is_empty()) {
+        return Err(invalid(format!("tool name `[{blank}]` is blank")));
+    }
+    Ok(CapabilityLedger::new(tools))
+}
+
 /// The refusal for an id that is not in the store (`unknown_task`).
 pub fn unknown_task(task_id: &str) -> TaskRefusal {
     TaskRefusal::new(
@@ -412,14 +430,16 @@ fn check_dependencies(tx: &Transaction<'_>, envelope: &TaskEnvelope) -> Result<(
 
 /// `task-N` for an envelope without a `taskID`: `N` one past the last stored row's sequence
 /// number (so a minted id is never reused), then the next `N` whose id an envelope's own
-/// `taskID` has not taken.
-fn mint_id(tx: &Transaction<'_>) -> Result<String, StoreError> {
+/// `taskID` has not taken and the envelope's own `dependsOn` does not name (a task that
+/// depends on itself could never be claimed; the validator's `self_dependency` check cannot
+/// see an id that does not exist yet).
+fn mint_id(tx: &Transaction<'_>, depends_on: &[String]) -> Result<String, StoreError> {
     let mut n: i64 = tx.query_row("SELECT coalesce(max(seq), 0) + 1 FROM tasks", [], |row| {
         row.get(0)
     })?;
     loop {
         let id = format!("task-{n}");
-        if load(tx, &id)?.is_none() {
+        if !depends_on.contains(&id) && load(tx, &id)?.is_none() {
             return Ok(id);
         }
         n += 1;

@@ -66,6 +66,10 @@ pub struct Landed {
 pub struct Merged {
     /// The passport's version after the merge.
     pub version: u64,
+    /// Whether anything was written: a receipt that brings nothing the passport does not hold
+    /// (no new answer, ask or fact, and no luggage that has not already landed from an earlier
+    /// merge) writes nothing, and the version stays.
+    pub written: bool,
     /// What the merge did.
     pub report: MergeReport,
     /// The receipt's luggage, where it now is.
@@ -212,7 +216,9 @@ pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merg
     let staging = Staging::new(store);
     let arrived = arrive(file, &staging)?;
     land::merge_target_ok(&arrived.pack, into)?;
-    let (report, version) = store.update(into, |state| {
+    let files_dir = store.dir().join(format!("{into}.files"));
+    let new_luggage = !landed_before(&files_dir, &staging.0, &arrived.luggage);
+    let ((report, version), written) = store.update_if_changed(into, new_luggage, |state| {
         let version = match state.get("version") {
             Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
             _ => 0,
@@ -221,14 +227,68 @@ pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merg
             .map(|report| (report, version))
             .map_err(ArrivalError::Refused)
     })?;
-    let files_dir = store
-        .dir()
-        .join(format!("{into}.files"))
-        .join(format!("receipt-{version}"));
-    let luggage = staging.publish(&files_dir, &arrived.luggage)?;
+    if !written {
+        // `version` is the one the merge would have written; the stored one stays.
+        return Ok(Merged {
+            version: version.saturating_sub(1),
+            written,
+            report,
+            luggage: Vec::new(),
+        });
+    }
+    let receipt_dir = files_dir.join(format!("receipt-{version}"));
+    let luggage = staging.publish(&receipt_dir, &arrived.luggage)?;
     Ok(Merged {
         version,
+        written,
         report,
         luggage,
     })
+}
+
+/// Whether every file of `luggage` (staged in `staged`) has already landed, byte for byte, in
+/// one earlier `receipt-<version>/` folder of `files_dir`: the receipt was merged before. True
+/// when there is no luggage.
+fn landed_before(files_dir: &Path, staged: &Path, luggage: &[String]) -> bool {
+    if luggage.is_empty() {
+        return true;
+    }
+    let Ok(entries) = fs::read_dir(files_dir) else {
+        return false;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("receipt-"))
+        .any(|earlier| {
+            luggage
+                .iter()
+                .all(|name| same_bytes(&staged.join(name), &earlier.path().join(name)))
+        })
+}
+
+/// Whether files `a` and `b` hold the same bytes (false when either cannot be read), compared
+/// a buffer at a time.
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    use std::io::Read as _;
+    let (Ok(a), Ok(b)) = (fs::File::open(a), fs::File::open(b)) else {
+        return false;
+    };
+    match (a.metadata(), b.metadata()) {
+        (Ok(x), Ok(y)) if x.len() == y.len() => {}
+        _ => return false,
+    }
+    let (mut a, mut b) = (std::io::BufReader::new(a), std::io::BufReader::new(b));
+    let (mut x, mut y) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    loop {
+        let n = match a.read(&mut x) {
+            Ok(n) => n,
+            Err(_) => return false,
+        };
+        if n == 0 {
+            return true;
+        }
+        if b.read_exact(&mut y[..n]).is_err() || x[..n] != y[..n] {
+            return false;
+        }
+    }
 }

@@ -11,9 +11,9 @@
 //!
 //! Reading is built for files from strangers. Every entry is inflated through a counter, so the
 //! caps on entry count and total size ([`Limits`]) hold for what the entries really inflate to,
-//! whatever their headers claim; names that climb out (`../`), absolute names, symlinks and
-//! duplicates are refused by name before a byte of them is used; and nothing is ever written to
-//! disk while reading. Payload bytes are hashed as they stream past and handed to an
+//! whatever their headers claim; names that climb out (`../`), absolute names, symlinks,
+//! duplicates, and a file that another entry uses as a folder are refused by name before a byte
+//! of them is used; and nothing is ever written to disk while reading. Payload bytes are hashed as they stream past and handed to an
 //! [`Observer`] (the credential scan), so judging a bag holds one buffer, not one attachment.
 //!
 //! The tag files are a pure function of the pack object and the payload ([`tag_files`]): the
@@ -99,6 +99,14 @@ pub enum BagError {
         /// The entry.
         entry: String,
     },
+    /// A file whose name another entry uses as a folder (`a` and `a/b.txt`): no file
+    /// system holds both, so the bag could never be unpacked.
+    FileAndFolder {
+        /// The file.
+        entry: String,
+        /// An entry inside it.
+        inside: String,
+    },
     /// Encrypted, or compressed with something other than store or deflate.
     Unsupported {
         /// The entry.
@@ -158,6 +166,10 @@ impl fmt::Display for BagError {
             ),
             BagError::Symlink { entry } => write!(f, "`{entry}` is a symbolic link"),
             BagError::Duplicate { entry } => write!(f, "`{entry}` appears twice in the zip"),
+            BagError::FileAndFolder { entry, inside } => write!(
+                f,
+                "`{entry}` is both a file and a folder (`{inside}` is inside it): no file system holds both"
+            ),
             BagError::Unsupported { entry, reason } => write!(f, "`{entry}`: {reason}"),
             BagError::Read { entry, reason } => write!(f, "`{entry}` cannot be read: {reason}"),
             BagError::BadTagFile { entry, reason } => write!(f, "`{entry}`: {reason}"),
@@ -439,10 +451,21 @@ fn refuse_duplicates<R: Read + Seek>(
         .map_err(corrupt)?;
     let mut reader = std::io::BufReader::new(reader);
     let mut names = HashSet::new();
+    let mut in_order = Vec::new();
     let mut fixed = [0u8; 46];
     loop {
         if reader.read_exact(&mut fixed[..4]).is_err() || fixed[..4] != RECORD {
-            return Ok(());
+            let shown: Vec<String> = in_order
+                .iter()
+                .map(|n: &Vec<u8>| String::from_utf8_lossy(n).into_owned())
+                .collect();
+            return match file_used_as_folder(shown.iter().map(String::as_str)) {
+                Some((entry, inside)) => Err(BagError::FileAndFolder {
+                    entry: entry.to_owned(),
+                    inside: inside.to_owned(),
+                }),
+                None => Ok(()),
+            };
         }
         reader.read_exact(&mut fixed[4..]).map_err(corrupt)?;
         let field = |at: usize| u16::from_le_bytes([fixed[at], fixed[at + 1]]) as usize;
@@ -455,10 +478,28 @@ fn refuse_duplicates<R: Read + Seek>(
                 entry: String::from_utf8_lossy(&name).into_owned(),
             });
         }
+        in_order.push(name);
         if names.len() > max_entries {
             return Err(BagError::TooManyEntries { limit: max_entries });
         }
     }
+}
+
+/// The first file of `names` (in their order) that another of `names` uses as a folder:
+/// `(file, inside)`, as `a` and `a/b.txt`. A name ending in `/` is a folder and is never the
+/// file. The zip and flat readers and packing all refuse such a set: no file system holds
+/// both, so the pack could never be landed.
+pub(crate) fn file_used_as_folder<'a>(
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Option<(&'a str, &'a str)> {
+    let files: HashSet<&str> = names.clone().filter(|n| !n.ends_with('/')).collect();
+    names.into_iter().find_map(|inside| {
+        inside
+            .match_indices('/')
+            .map(|(at, _)| &inside[..at])
+            .find(|folder| files.contains(folder))
+            .map(|file| (file, inside))
+    })
 }
 
 /// A zip entry name that stays inside the bag: UTF-8, relative, no `.`/`..` or empty segment,

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::bag::{self, BagError, Limits};
 use super::flat::{self, Attachment, FlatError};
-use crate::atomic_file::write_atomically;
+use crate::atomic_file::write_atomically_for_sharing;
 use specmint_runtime::json::Json;
 
 /// The encoding a file name says.
@@ -151,5 +151,5 @@ pub fn convert(
     };
     let (passport, attachments) = read_pack(input, limits)?;
     let bytes = encode(target, &passport, &attachments, max_inline).map_err(ConvertError::Flat)?;
-    write_atomically(output, &bytes).map_err(|e| ConvertError::Io(output.to_owned(), e))
+    write_atomically_for_sharing(output, &bytes).map_err(|e| ConvertError::Io(output.to_owned(), e))
 }

@@ -189,6 +189,16 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
     for (index, attachment) in attachments.iter().enumerate() {
         read_attachment(&mut pack, index, attachment)?;
     }
+    if let Some((file, inside)) =
+        bag::file_used_as_folder(pack.attachments.iter().map(|a| a.name.as_str()))
+    {
+        return Err(FlatError::Attachment {
+            name: file.to_owned(),
+            reason: format!(
+                "it is both a file and a folder (attachment `{inside}` is inside it): no file system holds both"
+            ),
+        });
+    }
     Ok(pack)
 }
 

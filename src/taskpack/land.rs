@@ -464,6 +464,32 @@ pub fn quoted(s: &str) -> String {
     text(s).to_js_compact()
 }
 
+/// `s` with every character that could steer a terminal written as an escape: C0 controls
+/// (line breaks and ESC included), DEL, C1 controls, the line and paragraph separators and the
+/// bidirectional overrides and isolates, as `\n`, `\r`, `\t` or `\u001b` (JSON's spelling).
+/// Human output of a pack's strings goes through it, so a pack cannot add a line, move the
+/// cursor or recolour the text.
+pub fn escaped(s: &str) -> std::borrow::Cow<'_, str> {
+    let steers = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !s.chars().any(steers) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if steers(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// What landing a handoff needs from its caller.
 #[derive(Debug, Clone)]
 pub struct LandOptions {
@@ -650,6 +676,9 @@ pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal> {
 pub struct MergeReport {
     /// Asks whose answer or status was written.
     pub answered: Vec<String>,
+    /// Asks the receipt answers with the status and answer the target already holds (a
+    /// receipt merged again): nothing is written for them.
+    pub already_answered: Vec<String>,
     /// Asks whose earlier answer was replaced: `(id, was, now)`.
     pub overwritten: Vec<(String, Json, Json)>,
     /// Asks in the receipt with no counterpart here, adopted as open (rule 3).
@@ -697,6 +726,10 @@ pub fn merge(receipt: &Json, into: &str, target: &mut Json) -> Result<MergeRepor
                 }
                 let answer = incoming.get("answer").cloned().unwrap_or(Json::Null);
                 let was = mine.get("answer").cloned().unwrap_or(Json::Null);
+                if mine.get("status").and_then(Json::as_str) == Some(status) && was == answer {
+                    report.already_answered.push(id);
+                    continue;
+                }
                 if was != Json::Null && was != answer {
                     report.overwritten.push((id.clone(), was, answer.clone()));
                 }

@@ -279,6 +279,18 @@ impl PassportStore {
         id: &str,
         f: impl FnOnce(&mut Json) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.update_if_changed(id, true, f).map(|(out, _)| out)
+    }
+
+    /// As [`PassportStore::update`], except that when `f` leaves the passport as it was
+    /// (besides the version and time `f` sees) and `write_anyway` is false, nothing is written
+    /// and the version stays. Returns `f`'s result and whether the passport was written.
+    pub fn update_if_changed<T, E: From<StoreError>>(
+        &self,
+        id: &str,
+        write_anyway: bool,
+        f: impl FnOnce(&mut Json) -> Result<T, E>,
+    ) -> Result<(T, bool), E> {
         check_id(id)?;
         let _lock = self.lock(id)?;
         let mut passport = self.read(id)?;
@@ -302,11 +314,19 @@ impl PassportStore {
             set_member(passport, "updated_at", Json::Str(now.to_owned()));
         };
         let now = crate::store::now_utc();
+        let before = (!write_anyway).then(|| {
+            let mut before = passport.clone();
+            stamp(&mut before, &now);
+            before
+        });
         stamp(&mut passport, &now);
         let out = f(&mut passport)?;
         stamp(&mut passport, &now);
+        if before.is_some_and(|before| before == passport) {
+            return Ok((out, false));
+        }
         self.write(&path, &passport)?;
-        Ok(out)
+        Ok((out, true))
     }
 
     fn path(&self, id: &str) -> PathBuf {
@@ -380,23 +400,63 @@ impl PassportStore {
 /// landing compares it: the host name (`/proc/sys/kernel/hostname`, `/etc/hostname`, then
 /// `$HOSTNAME` / `$COMPUTERNAME`, then the `hostname` command), else `unknown`.
 pub fn this_machine() -> String {
-    let named = |name: Option<String>| name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
     let from_file = |path: &str| named(fs::read_to_string(path).ok());
-    let from_env = |key: &str| named(std::env::var(key).ok());
-    let from_command = || {
-        let out = std::process::Command::new("hostname").output().ok()?;
-        named(
-            out.status
-                .success()
-                .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
-        )
-    };
     from_file("/proc/sys/kernel/hostname")
         .or_else(|| from_file("/etc/hostname"))
         .or_else(|| from_env("HOSTNAME"))
         .or_else(|| from_env("COMPUTERNAME"))
-        .or_else(from_command)
+        .or_else(|| from_command("hostname", &[]))
         .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The login name, as a pack records its actor by default (`origin.actor`, `--actor`):
+/// `$USER`, `$LOGNAME`, `$USERNAME`, then (on Unix) the password database's entry for this
+/// process's user (`/etc/passwd`, the user read as the owner of `/proc/self`), then the
+/// `id -un` command; else empty.
+pub fn login_name() -> String {
+    let from_passwd = || {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let uid = fs::metadata("/proc/self").ok()?.uid().to_string();
+            let passwd = fs::read_to_string("/etc/passwd").ok()?;
+            passwd.lines().find_map(|line| {
+                let mut fields = line.split(':');
+                let name = fields.next()?;
+                (fields.nth(1)? == uid).then(|| name.to_owned())
+            })
+        }
+        #[cfg(not(unix))]
+        None
+    };
+    from_env("USER")
+        .or_else(|| from_env("LOGNAME"))
+        .or_else(|| from_env("USERNAME"))
+        .or_else(|| named(from_passwd()))
+        .or_else(|| from_command("id", &["-un"]))
+        .unwrap_or_default()
+}
+
+/// A name read from somewhere, trimmed; none when blank.
+fn named(name: Option<String>) -> Option<String> {
+    name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty())
+}
+
+fn from_env(key: &str) -> Option<String> {
+    named(std::env::var(key).ok())
+}
+
+/// What `program args` prints, when it runs and succeeds.
+fn from_command(program: &str, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .ok()?;
+    named(
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned()),
+    )
 }
 
 fn summary(id: &str, passport: &Json) -> PassportSummary {

@@ -66,10 +66,29 @@ pub(super) fn read_luggage(
         }
         luggage.push(Luggage {
             source,
+            given: relative,
             name,
             size,
             sha256,
             readable,
+        });
+    }
+    if let Some((file, inside)) = bag::file_used_as_folder(luggage.iter().map(|l| l.name.as_str()))
+    {
+        let from = |name: &str| {
+            luggage
+                .iter()
+                .find(|l| l.name == name)
+                .map(|l| l.source.display().to_string())
+                .unwrap_or_default()
+        };
+        refusals.push(Refusal {
+            code: "luggage_name",
+            message: format!(
+                "attachment `{file}` (from `{}`) would be both a file and a folder: `{inside}` (from `{}`) travels inside it",
+                from(file),
+                from(inside)
+            ),
         });
     }
     Ok(luggage)

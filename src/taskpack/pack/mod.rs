@@ -201,12 +201,17 @@ pub struct Packed {
     pub sealed: usize,
     /// The luggage names, under `data/files/`.
     pub luggage: Vec<String>,
+    /// The attachments that travel under another name than the one given (a writer keeps only
+    /// some characters, see spec/taskpack.md, "Luggage names"): `(given, kept)`.
+    pub renamed: Vec<(String, String)>,
 }
 
 /// One attachment: where it is read from, its name in the pack, and what the first read found.
 #[derive(Debug)]
 struct Luggage {
     source: PathBuf,
+    /// The name as given: the attached path's last part, then its place in an attached folder.
+    given: String,
     name: String,
     size: u64,
     sha256: [u8; 32],

@@ -166,6 +166,11 @@ pub(super) fn pack_object(
         landing_checks: options.checks.len(),
         sealed,
         luggage: luggage.iter().map(|l| l.name.clone()).collect(),
+        renamed: luggage
+            .iter()
+            .filter(|l| l.given != l.name)
+            .map(|l| (l.given.clone(), l.name.clone()))
+            .collect(),
     };
     Ok((object, packed))
 }

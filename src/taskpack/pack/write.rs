@@ -25,7 +25,7 @@ pub(super) fn write_pack(
     luggage: &[Luggage],
 ) -> Result<AtomicFile, PackError> {
     let io = |e| PackError::Io(out.to_owned(), e);
-    let mut file = AtomicFile::create(out).map_err(io)?;
+    let mut file = AtomicFile::create_for_sharing(out).map_err(io)?;
     match encoding {
         Encoding::Flat => write_flat(file.writer(), object, luggage)?,
         Encoding::Zip | Encoding::RetiredTpx => write_zip(file.writer(), object, luggage)?,
