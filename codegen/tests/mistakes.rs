@@ -1314,6 +1314,7 @@ fn keys_that_are_not_raw_identifiers_become_fields_with_a_trailing_underscore() 
         "spec/mini.md:9:3: error: `_` cannot be a Rust field name",
         "  hint: use a key with at least one ASCII letter or digit (the Rust name is its snake_case)",
     );
+}
 
 /// The 1-based line of the first line of `text` that starts with `prefix`.
 fn line_of(text: &str, prefix: &str) -> usize {
