@@ -204,19 +204,20 @@ fn cargo(dir: &std::path::Path, command: &str) -> Output {
         .unwrap()
 }
 
-/// The 1-based line of the first line of `text` equal to `line`.
-/// What the failed build script printed to stderr, as cargo shows it after `--- stderr`
-/// (its indent taken off), up to the first empty line.
+/// What the failed build script printed to stderr, as cargo shows it after `--- stderr`:
+/// the lines cargo indents, indent taken off. cargo may follow them with its own
+/// `warning: build failed, waiting for other jobs to finish...` and no empty line between,
+/// when other crates are still compiling (a cold target), so the indent is what tells.
 fn build_script_stderr(stderr: &str) -> Vec<&str> {
     stderr
         .lines()
         .skip_while(|l| l.trim() != "--- stderr")
         .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| l.strip_prefix("  ").unwrap_or(l)) // cargo's indent
+        .map_while(|l| l.strip_prefix("  ").filter(|l| !l.trim().is_empty()))
         .collect()
 }
 
+/// The 1-based line of the first line of `text` equal to `line`.
 fn line_of(text: &str, line: &str) -> usize {
     1 + text
         .lines()
