@@ -487,7 +487,7 @@ fn binding_narrows_to_the_ledger_in_the_request_order() {
             cli(&db, &["bind", "t-1", "--ledger", bad_path], ""),
             "invalid_ledger",
         ),
-        format!("ledger `{bad_path}`: tool name `[1]` is blank")
+        format!("ledger `{bad_path}`: tool name 1 (counting from 0) is blank")
     );
     let out = common::specmint(
         &[
@@ -509,7 +509,7 @@ fn binding_narrows_to_the_ledger_in_the_request_order() {
         ),
         (
             Some(1),
-            format!("refused: invalid_ledger: ledger `{bad_path}`: tool name `[1]` is blank\n"),
+            format!("refused: invalid_ledger: ledger `{bad_path}`: tool name 1 (counting from 0) is blank\n"),
             String::new()
         )
     );

@@ -335,7 +335,9 @@ pub fn read_ledger(input: &[u8]) -> Result<CapabilityLedger, TaskRefusal> {
         ))
     })?;
     if let Some(blank) = tools.iter().position(|t| t.trim().is_empty()) {
-        return Err(invalid(format!("tool name `[{blank}]` is blank")));
+        return Err(invalid(format!(
+            "tool name {blank} (counting from 0) is blank"
+        )));
     }
     Ok(CapabilityLedger::new(tools))
 }
