@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use specmint_runtime::document::{
-    line_col, locate, locate_key, parse_document, parse_document_str, split_serde_position,
-    DocumentSpec,
+    line_col, locate, locate_key, parse_document, parse_document_str, serde_line_column,
+    serde_offset, split_serde_position, DocumentSpec,
 };
 use specmint_runtime::{Path, Report, Validate, Violation};
 
@@ -672,4 +672,33 @@ fn serdes_position_is_split_off_its_message() {
     assert_eq!(split_serde_position("`name` must not be blank"), None);
     assert_eq!(split_serde_position("at line one column 2"), None);
     assert_eq!(split_serde_position("x at line 1 column +2"), None);
+}
+
+#[test]
+fn serdes_positions_and_byte_offsets_convert_both_ways() {
+    // serde_json's own position of an error, and the offset just past the byte it names.
+    let text = "{\n  \"é\": 1,\n  \"b\": x}";
+    let message = serde_json::from_str::<serde_json::Value>(text)
+        .unwrap_err()
+        .to_string();
+    let (_, position) = split_serde_position(&message).unwrap();
+    assert_eq!(position, (3, 8), "{message}");
+    let offset = serde_offset(text, position).unwrap();
+    assert_eq!(
+        &text[..offset],
+        "{\n  \"é\": 1,\n  \"b\": x",
+        "bytes, not chars"
+    );
+    assert_eq!(serde_line_column(text, offset), position);
+    // Line starts, the ends and out of range.
+    assert_eq!(serde_offset(text, (2, 0)), Some(2));
+    assert_eq!(serde_line_column(text, 2), (2, 0));
+    assert_eq!(serde_line_column(text, 0), (1, 0));
+    assert_eq!(
+        serde_line_column(text, 999),
+        serde_line_column(text, text.len())
+    );
+    assert_eq!(serde_offset(text, (4, 0)), None, "no fourth line");
+    assert_eq!(serde_offset(text, (0, 1)), None);
+    assert_eq!(serde_offset(text, (3, 99)), None, "past the end");
 }

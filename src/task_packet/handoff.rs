@@ -16,7 +16,9 @@ use serde_json::{json, Map, Value};
 use super::audit::{self, ARTIFACTS_LOG, DETAIL_MAX_CHARS, SECURITY_AUDIT_LOG, TOOL_CALLS_LOG};
 use super::leg::{is_path_component, Leg, PACKET_ROUND_MAX};
 use super::{PacketError, Role, Stage, TaskPacket, DOCUMENT, JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
-use crate::runtime::document::{check_size, parse_document_str, split_serde_position};
+use crate::runtime::document::{
+    check_size, parse_document_str, serde_line_column, serde_offset, split_serde_position,
+};
 
 /// The tool's name, as MCP clients call it and the logs record it.
 pub const TOOL_NAME: &str = "team_handoff";
@@ -222,7 +224,7 @@ impl Filled {
             let Some((head, (line, column))) = split_serde_position(&violation.message) else {
                 continue;
             };
-            let Some(offset) = byte_offset(&self.text, line, column) else {
+            let Some(offset) = serde_offset(&self.text, (line, column)) else {
                 continue;
             };
             let sent = if offset <= self.at {
@@ -232,33 +234,11 @@ impl Filled {
             } else {
                 offset - self.added
             };
-            let (line, column) = serde_position(&caller, sent);
+            let (line, column) = serde_line_column(&caller, sent);
             violation.message = format!("{head} at line {line} column {column}");
         }
         crate::Report::from_violations(violations)
     }
-}
-
-/// The byte offset serde_json means by `line` and `column` (1-based line; the column counts
-/// the bytes of the line before the position).
-fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
-    let start = if line == 1 {
-        0
-    } else {
-        text.match_indices('\n').nth(line - 2)?.0 + 1
-    };
-    Some(start + column).filter(|&offset| offset <= text.len())
-}
-
-/// The `(line, column)` serde_json reports for byte `offset` of `text`.
-fn serde_position(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text.as_bytes()[..offset];
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    (line, offset - start)
 }
 
 /// The text with the identity keys it lacks written from the record before its closing brace,

@@ -42,6 +42,34 @@ pub fn split_serde_position(message: &str) -> Option<(&str, (usize, usize))> {
     Some((head, (number(line)?, number(column)?.max(1))))
 }
 
+/// The byte offset serde_json's ` at line L column C` names in `text`: just past the `C`th
+/// byte of line `L` (serde_json counts bytes, from 1, and says column 0 at a line's start).
+/// `None` when `text` has no such line or the offset is past its end. The inverse of
+/// [`serde_line_column`].
+#[must_use]
+pub fn serde_offset(text: &str, (line, column): (usize, usize)) -> Option<usize> {
+    let start = match line {
+        0 => return None,
+        1 => 0,
+        _ => text.match_indices('\n').nth(line - 2)?.0 + 1,
+    };
+    Some(start + column).filter(|&offset| offset <= text.len())
+}
+
+/// The `(line, column)` serde_json would report for byte `offset` of `text`, in its units
+/// (bytes, see [`serde_offset`]), so a position moved between two texts reads as serde's own.
+/// An `offset` past the end is taken as the end.
+#[must_use]
+pub fn serde_line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    (line, before.len() - start)
+}
+
 /// The 1-based `(line, column)` of byte `offset` in `input`, columns counted in chars, as
 /// [`locate`] reports them. `None` when `offset` is past the end or inside a char.
 #[must_use]

@@ -21,7 +21,9 @@ use crate::{Path, Report, Validate, Violation};
 mod locate;
 mod scan;
 
-pub use locate::{line_col, locate, locate_key, split_serde_position};
+pub use locate::{
+    line_col, locate, locate_key, serde_line_column, serde_offset, split_serde_position,
+};
 use scan::scan_forbidden_keys;
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
