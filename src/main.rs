@@ -399,14 +399,11 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
     Ok(if verdict.is_ok() { 0 } else { 1 })
 }
 
-/// The start of every zip file: a local file header.
-const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
-
 /// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
 /// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
 fn other_encoding(ty: &DocType, input: &[u8], report: Report) -> Report {
     let taskpack = matches!(ty, DocType::Bundled(b) if b.module == "taskpack");
-    if !taskpack || !input.starts_with(ZIP_MAGIC) {
+    if !taskpack || !input.starts_with(specmint::taskpack::bag::ZIP_MAGIC) {
         return report;
     }
     let mut violations = report.into_vec();

@@ -485,6 +485,10 @@ fn refuse_duplicates<R: Read + Seek>(
     }
 }
 
+/// The bytes every zip starts with (`PK`: a local file header, or the end record of an empty
+/// zip). What tells the `.taskpack` form from the flat one by content, wherever that is asked.
+pub const ZIP_MAGIC: &[u8] = b"PK";
+
 /// The first file of `names` (in their order) that another of `names` uses as a folder:
 /// `(file, inside)`, as `a` and `a/b.txt`. A name ending in `/` is a folder and is never the
 /// file. The zip and flat readers and packing all refuse such a set: no file system holds

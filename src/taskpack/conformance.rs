@@ -128,13 +128,13 @@ struct Material {
     round_trip: Vec<String>,
 }
 
-/// Judges the file at `path`: a zip (it starts with `PK`) or the flat form.
+/// Judges the file at `path`: a zip (it starts with [`bag::ZIP_MAGIC`]) or the flat form.
 pub fn judge_path(path: &Path, limits: Limits) -> std::io::Result<Verdict> {
     let mut file = File::open(path)?;
-    let mut magic = [0u8; 2];
+    let mut magic = [0u8; bag::ZIP_MAGIC.len()];
     let n = file.read(&mut magic)?;
     file.rewind()?;
-    if n == 2 && &magic == b"PK" {
+    if magic[..n] == *bag::ZIP_MAGIC {
         Ok(judge_zip(BufReader::new(file), limits))
     } else {
         let mut bytes = Vec::new();
