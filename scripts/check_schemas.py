@@ -16,11 +16,32 @@ import sys
 from jsonschema import Draft202012Validator
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHECKER = Draft202012Validator.FORMAT_CHECKER
+# Strings each format refuses; a check that accepts one is not there.
+NOT_IN_FORMAT = {"date-time": "2024-13-01T12:00:00Z", "date": "2024-02-30", "uri": "no scheme"}
 FENCE = re.compile(r"^```json[ \t]+(valid|invalid)([^\n]*)\n(.*?)^```", re.M | re.S)
 
 
+def format_problems() -> list:
+    """What keeps the format checker from checking: a missing package, or README's snippet
+    building its validator without the checker."""
+    problems = [
+        f"the format checker accepts {bad!r} as a {fmt} (is its package from scripts/requirements.txt installed?)"
+        for fmt, bad in NOT_IN_FORMAT.items()
+        if CHECKER.conforms(bad, fmt)
+    ]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippets = re.findall(r"^```python\n(.*?)^```", readme, re.M | re.S)
+    for snippet in snippets:
+        if "Draft202012Validator(" in snippet and "format_checker=Draft202012Validator.FORMAT_CHECKER" not in snippet:
+            problems.append("README.md: a Python snippet builds its validator without format_checker")
+    if not snippets:
+        problems.append("README.md: no Python snippet found")
+    return problems
+
+
 def main() -> int:
-    failures = []
+    failures = format_problems()
     specs = sorted((ROOT / "spec").glob("*.md"))
     if not specs:
         print("no specs found", file=sys.stderr)
@@ -29,7 +50,7 @@ def main() -> int:
         schema_path = ROOT / "generated" / "schema" / f"{md.stem}.schema.json"
         schema = json.loads(schema_path.read_text(encoding="utf-8"))
         Draft202012Validator.check_schema(schema)
-        validator = Draft202012Validator(schema)
+        validator = Draft202012Validator(schema, format_checker=CHECKER)
         expressible = set(schema.get("x-schema-expressible-codes", []))
         counts = {"valid": 0, "rejected": 0, "x-only": 0}
         for match in FENCE.finditer(md.read_text(encoding="utf-8")):
