@@ -544,7 +544,22 @@ fn schema(args: &[String]) -> Result<u8, CliError> {
 /// (generated code reaches the runtime through this crate), and a `@generated` note naming the
 /// command that refreshes exactly these files (the flags that are not the defaults, repeated),
 /// which is also the `--check` hint. The bundled specs' note stays `specmint generate`.
+///
+/// The files name both directories as seen from OUT_DIR's parent, not as typed, so that
+/// `generate --check` gives the same answer from any directory and with relative or absolute
+/// paths (`--spec spec --out out` from the project and `--spec /p/spec --out /p/out` from
+/// elsewhere write the same bytes).
 fn generate_options(spec_dir: &Path, out_dir: &Path) -> specmint_codegen::Options {
+    let (spec_dir, out_dir) = &as_seen_from_out_parent(spec_dir, out_dir);
+    specmint_codegen::Options {
+        regenerate_with: Some(regenerate_command(spec_dir, out_dir)),
+        spec_dir_in_files: Some(spec_dir.display().to_string()),
+        ..specmint::bundle_options()
+    }
+}
+
+/// `specmint generate` with the flags that are not the defaults.
+fn regenerate_command(spec_dir: &Path, out_dir: &Path) -> String {
     let mut command = "specmint generate".to_owned();
     if spec_dir != Path::new(specmint::SPEC_DIR) {
         command += &format!(" --spec {}", spec_dir.display());
@@ -552,10 +567,57 @@ fn generate_options(spec_dir: &Path, out_dir: &Path) -> specmint_codegen::Option
     if out_dir != Path::new(specmint::GENERATED_DIR) {
         command += &format!(" --out {}", out_dir.display());
     }
-    specmint_codegen::Options {
-        regenerate_with: Some(command),
-        ..specmint::bundle_options()
+    command
+}
+
+/// `spec_dir` and `out_dir` relative to the real (symlinks resolved) parent of `out_dir`;
+/// as given when either cannot be resolved or `out_dir` has no parent.
+fn as_seen_from_out_parent(spec_dir: &Path, out_dir: &Path) -> (PathBuf, PathBuf) {
+    let resolved = || -> Option<(PathBuf, PathBuf)> {
+        let spec = std::fs::canonicalize(spec_dir).ok()?;
+        let out = resolve_partly(out_dir)?;
+        let base = out.parent()?;
+        Some((relative_to(base, &spec), relative_to(base, &out)))
+    };
+    resolved().unwrap_or_else(|| (spec_dir.to_owned(), out_dir.to_owned()))
+}
+
+/// `path` made absolute: its longest existing ancestor resolved, the rest appended (an
+/// output directory need not exist yet).
+fn resolve_partly(path: &Path) -> Option<PathBuf> {
+    let absolute = std::env::current_dir().ok()?.join(path);
+    let mut rest = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut out = real;
+            for part in rest.iter().rev() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::Normal(p) => out.push(p),
+                    _ => {}
+                }
+            }
+            return Some(out);
+        }
+        rest.push(existing.components().next_back()?);
+        existing = existing.parent()?;
     }
+}
+
+/// `path` relative to `base` (both absolute and resolved), with `..` where it is not below.
+fn relative_to(base: &Path, path: &Path) -> PathBuf {
+    let base: Vec<_> = base.components().collect();
+    let path: Vec<_> = path.components().collect();
+    let common = base.iter().zip(&path).take_while(|(a, b)| a == b).count();
+    let mut out: PathBuf = base[common..].iter().map(|_| "..").collect();
+    out.extend(&path[common..]);
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
 }
 
 fn generate(args: &[String]) -> Result<u8, CliError> {
@@ -603,7 +665,8 @@ fn generate(args: &[String]) -> Result<u8, CliError> {
         for path in &drifted {
             println!("{}: out of date", out_dir.join(path).display());
         }
-        let command = options.regenerate_with.as_deref().unwrap_or_default();
+        // The hint is run from here, so it repeats the paths as typed.
+        let command = regenerate_command(&spec_dir, &out_dir);
         println!("run `{command}` to refresh {}", out_dir.display());
         return Ok(1);
     }

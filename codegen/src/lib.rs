@@ -83,6 +83,12 @@ pub struct Options {
     /// their `@generated` header; `None` (the default): the files are written by a build
     /// script on every build, and the header says so.
     pub regenerate_with: Option<String>,
+    /// The spec directory as the generated files name it (`<dir>/<name>.md` in the
+    /// `@generated` note, doc comments, example tests and corpus descriptions); `None` (the
+    /// default): as [`SpecSource::md_path`] names it, which is also what diagnostics say.
+    /// `specmint generate` sets it so that its files do not depend on how the paths were
+    /// typed.
+    pub spec_dir_in_files: Option<String>,
 }
 
 impl Default for Options {
@@ -93,6 +99,7 @@ impl Default for Options {
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
             regenerate_with: None,
+            spec_dir_in_files: None,
         }
     }
 }
@@ -247,7 +254,15 @@ pub fn generate(
             });
         }
         match load(s) {
-            Ok(spec) => specs.push(spec),
+            Ok(mut spec) => {
+                if let Some(dir) = &options.spec_dir_in_files {
+                    spec.md_path = match dir.trim_end_matches('/') {
+                        "" => format!("{}.md", spec.name),
+                        dir => format!("{dir}/{}.md", spec.name),
+                    };
+                }
+                specs.push(spec)
+            }
             Err(d) => all.extend(d.0),
         }
     }
