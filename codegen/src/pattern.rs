@@ -4,7 +4,8 @@
 //!
 //! The engines agree on literal characters, explicit classes (`[0-9]`, `[A-Za-z_-]`),
 //! groups, alternation, repetition and `^`. They disagree on `\d \D \w \W \s \S \b \B`
-//! (Unicode in Python and ECMAScript `u`, ASCII in regex-lite), on `.` (ECMAScript also stops
+//! (Unicode in Python; `\s \S` Unicode in ECMAScript too, the others ASCII there; all
+//! ASCII in regex-lite), on `.` (ECMAScript also stops
 //! at `\r`, U+2028 and U+2029), on inline flags (ECMAScript has none), and on `$` (Python's
 //! also matches before a final line feed). So a spec pattern may not use the first three:
 //! [`vet`] refuses them with a hint; and a pattern may not match a line feed, so that
@@ -65,9 +66,16 @@ pub(crate) fn vet(p: &str) -> Result<(), Refusal> {
                             'S' => "[^ \\t\\r\\n]",
                             _ => "an explicit class on each side",
                         };
+                        // JavaScript's `\s` is Unicode; its `\d \w \b` are ASCII, even
+                        // under ajv's `u` flag. Python's and Rust `regex`'s are all Unicode.
+                        let readers = if matches!(e, 's' | 'S') {
+                            "is Unicode in Python and JavaScript but ASCII in the Rust check"
+                        } else {
+                            "is Unicode in Python (and in Rust's `regex`, under Pydantic) but ASCII in JavaScript and the Rust check"
+                        };
                         return Err(Refusal::new(
                             Some(i),
-                            format!("`\\{e}` in the regex `{p}` means Unicode classes in Python and JavaScript but ASCII in Rust"),
+                            format!("`\\{e}` in the regex `{p}` {readers}"),
                             format!("write the ASCII class you mean: {ascii}"),
                         ));
                     }
@@ -136,12 +144,13 @@ pub(crate) fn vet(p: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// Whether the class body starting at `rest` (after `[^`) lists `\n`.
+/// Whether the class body starting at `rest` (after `[^`) lists `\n` (itself, or within
+/// `\s`, which every engine reads as including it).
 fn class_has_lf(rest: &[char]) -> bool {
     let mut i = usize::from(rest.first() == Some(&']'));
     while i < rest.len() && rest[i] != ']' {
         if rest[i] == '\\' {
-            if rest.get(i + 1) == Some(&'n') {
+            if matches!(rest.get(i + 1), Some(&'n' | &'s')) {
                 return true;
             }
             i += 2;
@@ -197,5 +206,14 @@ mod tests {
         assert_eq!(at("^[^a]\n$").unwrap().0, Some(1));
         assert_eq!(at("^a\nb$").unwrap().0, Some(2));
         assert_eq!(at("^[a-z+$").unwrap().0, None);
+        // `\s` excludes the line feed from a negated class: what is refused is `\s` itself
+        // (issue 23, item 3), not "may match a line feed".
+        assert_eq!(
+            at("^[^\\s/?#]+$").unwrap(),
+            (
+                Some(3),
+                "`\\s` in the regex `^[^\\s/?#]+$` is Unicode in Python and JavaScript but ASCII in the Rust check".to_owned()
+            )
+        );
     }
 }

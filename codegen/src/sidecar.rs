@@ -146,10 +146,18 @@ impl Walker<'_> {
         self.lines.pos(self.text, offset)
     }
 
-    /// Reports keys of `table` not in `allowed`.
-    fn known_keys(&self, ctx: &mut Context, table: &DeTable<'_>, allowed: &[&str], what: &str) {
+    /// Reports keys of `table` not in `allowed`; whether there was one.
+    fn known_keys(
+        &self,
+        ctx: &mut Context,
+        table: &DeTable<'_>,
+        allowed: &[&str],
+        what: &str,
+    ) -> bool {
+        let mut unknown = false;
         for (k, _) in table.iter() {
             if !allowed.contains(&k.get_ref().as_ref()) {
+                unknown = true;
                 ctx.toml(
                     self.pos(k.span().start),
                     format!("unknown key `{}` in {what}", k.get_ref()),
@@ -161,6 +169,7 @@ impl Walker<'_> {
                 );
             }
         }
+        unknown
     }
 
     fn string(
@@ -285,6 +294,10 @@ const TOP_KEYS: &[&str] = &[
 
 /// Walks the sidecar text. A TOML syntax error is reported and yields `None`: nothing of the
 /// sidecar can be read, so the caller reports it alone (everything else would be a knock-on).
+/// So does an unknown top-level section (`[erors]`): it is reported with the other key
+/// problems of the sidecar, and nothing is checked, since what the section meant to say is
+/// missing and every check that reads it would report a knock-on (a code "produced by
+/// nothing", a rule kind with no code) that buries the cause.
 pub(crate) fn parse(ctx: &mut Context, text: &str) -> Option<Sidecar> {
     let w = Walker {
         text,
@@ -307,7 +320,7 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Option<Sidecar> {
         }
     };
     let doc = doc.get_ref();
-    w.known_keys(ctx, doc, TOP_KEYS, "the sidecar");
+    let unknown_section = w.known_keys(ctx, doc, TOP_KEYS, "the sidecar");
     w.spec(ctx, doc, &mut out);
     if let Some(t) = doc.get("types").and_then(|v| w.table(ctx, v, "types")) {
         out.types = w.strings(ctx, t, "[types]");
@@ -346,7 +359,7 @@ pub(crate) fn parse(ctx: &mut Context, text: &str) -> Option<Sidecar> {
         }
     }
     w.rules(ctx, doc, &mut out);
-    Some(out)
+    (!unknown_section).then_some(out)
 }
 
 impl Walker<'_> {

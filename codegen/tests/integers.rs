@@ -257,3 +257,19 @@ fn a_union_member_cannot_have_a_range() {
         ["spec/ints.md:17:11: error: member `r` of a union cannot have a range"]
     );
 }
+
+/// Issue 23, item 3: `0..100` may be Rust's (0 to 99) or a percent's (0 to 100): the hint
+/// gives both readings.
+#[test]
+fn an_exclusive_range_hint_gives_both_readings() {
+    let md = edit("| `offset` | int32 |", "| `offset` | int32 0..100 |");
+    let text = load(&common::source("ints", &md, TOML))
+        .expect_err("exclusive")
+        .to_string();
+    assert_eq!(
+        text,
+        "spec/ints.md:8:14: error: the range `0..100` excludes its upper end\n  \
+         hint: bounds are inclusive: write `0..=99` to exclude 100, as Rust reads `0..100`, \
+         or `0..=100` to allow it"
+    );
+}

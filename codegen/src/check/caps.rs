@@ -71,7 +71,9 @@ impl Checker<'_> {
             }
         }
         for sc in std::mem::take(&mut self.side.caps) {
-            if !caps.iter().any(|c: &Cap| c.constant == sc.constant.value) {
+            if !self.cap_table_refused
+                && !caps.iter().any(|c: &Cap| c.constant == sc.constant.value)
+            {
                 self.ctx.toml(
                     sc.constant.pos,
                     format!("[caps.{}] names no cap row", sc.constant.value),

@@ -55,6 +55,9 @@ struct Checker<'a> {
     /// Optional (`—`) fields typed as a field table, no `?`: (table, key, position of the
     /// Required cell). Each reads as `{}` when absent, if its table can.
     pending_empty_defaults: Vec<(String, String, Pos)>,
+    /// A table whose header is near a cap table's was refused: a `[caps.*]` entry naming
+    /// none of the rows read is a knock-on of it, not reported.
+    cap_table_refused: bool,
 }
 
 /// Whether `md` has a field table: a Markdown file without a sidecar is a spec (whose
@@ -96,6 +99,7 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
         rules: Vec::new(),
         pending_required_if: Vec::new(),
         pending_empty_defaults: Vec::new(),
+        cap_table_refused: false,
     };
     let spec = c.run();
     let Checker { ctx, .. } = c;

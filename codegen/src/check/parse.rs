@@ -351,13 +351,21 @@ fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<IntRange>), Problem> {
         Some(_) => return Err(bad()),
         None if hi.is_empty() => None,
         None => {
-            let fix = hi
-                .parse::<i128>()
-                .map_or_else(|_| format!("{lo}..=N"), |h| format!("{lo}..={}", h - 1));
+            // Both readings: Rust's (`0..100` stops at 99) and the one a spec often means
+            // (`0..100` for a percent, 100 included).
+            let hint = hi.parse::<i128>().map_or_else(
+                |_| "bounds are inclusive: write `A..=B`".to_owned(),
+                |h| {
+                    format!(
+                        "bounds are inclusive: write `{lo}..={}` to exclude {h}, as Rust reads `{word}`, or `{lo}..={h}` to allow it",
+                        h - 1
+                    )
+                },
+            );
             return Err(Problem::new(
                 pos,
                 format!("the range `{word}` excludes its upper end"),
-                format!("bounds are inclusive: write `{fix}`"),
+                hint,
             ));
         }
     };

@@ -96,8 +96,17 @@ enum Near {
     Misordered,
     /// Every column of the kind, and these others as written.
     Extra(Vec<String>),
-    /// The kind's number of columns, each the kind's or one a misspelling of it.
+    /// The kind's number of columns, most of them in place: each the kind's, a
+    /// misspelling of it, or naming it among other words (`Error code` for `Code`).
     Misspelt,
+}
+
+/// Whether the header cell `written` (lowercase) stands for the kind's column `column`.
+fn stands_for(written: &str, column: &str) -> bool {
+    let column = column.to_lowercase();
+    *written == column
+        || did_you_mean(written, [column.as_str()]).is_some()
+        || (!column.contains(' ') && written.split_whitespace().any(|w| w == column))
 }
 
 /// The kind `header` is near (its row of [`FIXED_HEADERS`]): misordered first, then the
@@ -130,13 +139,15 @@ fn near_kind(header: &[Cell]) -> Option<(&'static FixedHeader, Near)> {
             .collect();
         return Some((fixed, Near::Extra(extra)));
     }
+    // Most columns in place: all of a two-column kind's, two of three, three of four.
     FIXED_HEADERS.iter().find_map(|fixed| {
         let columns = fixed.2;
-        let close = columns.len() == h.len()
-            && columns
-                .iter()
-                .zip(&h)
-                .all(|(c, w)| c.to_lowercase() == *w || did_you_mean(w, [*c]).is_some());
+        let in_place = columns
+            .iter()
+            .zip(&h)
+            .filter(|(c, w)| stands_for(w, c))
+            .count();
+        let close = columns.len() == h.len() && 2 * in_place > columns.len();
         close.then_some((fixed, Near::Misspelt))
     })
 }
@@ -270,8 +281,10 @@ impl Checker<'_> {
         let Some((&(table_kind, kind, columns), near)) = near_kind(&t.header) else {
             return;
         };
-        if table_kind == TableKind::Error {
-            self.book.table_refused = true;
+        match table_kind {
+            TableKind::Error => self.book.table_refused = true,
+            TableKind::Cap => self.cap_table_refused = true,
+            _ => {}
         }
         if let Some(code) = t.heading.as_ref().and_then(|h| h.first_code.as_ref()) {
             self.index.refused.insert(code.text.clone());
