@@ -216,7 +216,11 @@ fn project_with_own_spec(name: &str) -> PathBuf {
 #[test]
 fn schema_of_an_own_spec_is_what_generate_writes() {
     let project = project_with_own_spec("own_spec_generated");
-    let out = specmint_in(&project, &["schema", "--spec", "spec", "webhook-event"], b"");
+    let out = specmint_in(
+        &project,
+        &["schema", "--spec", "spec", "webhook-event"],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let gen = specmint_in(
         &project,
