@@ -36,6 +36,8 @@ pub(crate) struct Sidecar {
     pub error_tables: Vec<(Spanned<String>, Spanned<String>)>,
     /// `[errors.paths]`: spec path → code.
     pub error_paths: Vec<(Spanned<String>, Spanned<String>)>,
+    /// `[errors.rules]`: spec path, rule kind → code (one rule on one field).
+    pub error_rules: Vec<(Spanned<String>, Spanned<String>, Spanned<String>)>,
     /// `[machines.<states>]` with its `on`.
     pub machines: Vec<(Spanned<String>, Option<Spanned<String>>)>,
     /// `[canonical] always_written`: paths of fields written even at their default.
@@ -118,6 +120,21 @@ pub(crate) struct SidePair {
 }
 
 /// Rule kinds `[errors]` may map to a code.
+/// The rule kinds on a field, which `[errors.rules]` may give a code of their own.
+pub(crate) const FIELD_RULES: &[&str] = &[
+    "non_blank",
+    "max_chars",
+    "max_items",
+    "min_chars",
+    "min_items",
+    "equals",
+    "pattern",
+    "relative_path",
+    "range",
+    "format",
+    "required_if",
+];
+
 pub(crate) const ERROR_RULES: &[&str] = &[
     "parse",
     "forbidden_key",
@@ -461,7 +478,7 @@ impl Walker<'_> {
 
     /// `[errors]`: the enum, engine codes, overrides by table and path, rule kind → code.
     fn errors(&self, ctx: &mut Context, t: &DeTable<'_>, out: &mut Sidecar) {
-        let mut allowed = vec!["enum", "engine", "tables", "paths"];
+        let mut allowed = vec!["enum", "engine", "tables", "paths", "rules"];
         allowed.extend_from_slice(ERROR_RULES);
         self.known_keys(ctx, t, &allowed, "[errors]");
         out.errors_enum = self.string(ctx, t, "enum", "[errors]");
@@ -475,6 +492,28 @@ impl Walker<'_> {
             let what = format!("[errors.{sub}]");
             if let Some(m) = t.get(sub).and_then(|v| self.table(ctx, v, &what)) {
                 dest.extend(self.strings(ctx, m, &what));
+            }
+        }
+        if let Some(m) = t
+            .get("rules")
+            .and_then(|v| self.table(ctx, v, "[errors.rules]"))
+        {
+            for (k, v) in m.iter() {
+                let path = self.key(k);
+                let what = format!("[errors.rules] `{}`", path.value);
+                let Some(rules) = self.table(ctx, v, &what) else {
+                    continue;
+                };
+                self.known_keys(ctx, rules, FIELD_RULES, &what);
+                for (rk, _) in rules.iter() {
+                    let rule = rk.get_ref().as_ref();
+                    if !FIELD_RULES.contains(&rule) {
+                        continue;
+                    }
+                    if let Some(code) = self.string(ctx, rules, rule, &what) {
+                        out.error_rules.push((path.clone(), self.key(rk), code));
+                    }
+                }
             }
         }
         // A misspelt rule kind (reported above) is read as the kind it is close to, when that

@@ -232,7 +232,7 @@ fn misspelt_sidecar_keys_and_tables_get_a_suggestion() {
         &toml,
         "spec/mini.toml:9:1: error: unknown key `max_itmes` in [errors]",
         "  hint: did you mean `max_items`? expected one of: enum, engine, tables, paths, \
-         parse, forbidden_key, non_blank, max_chars, max_items, min_chars, min_items, \
+         rules, parse, forbidden_key, non_blank, max_chars, max_items, min_chars, min_items, \
          max_items_per_group, max_bytes, equals, pattern, relative_path, range, format, \
          required_if",
     );
@@ -1444,5 +1444,88 @@ fn a_near_miss_cap_or_error_header_is_the_one_error() {
         TOML,
         "spec/mini.md:27:1: error: the columns `Error code | When` are nearly those of an error table",
         "  hint: did you mean `Code | When`? a header that is no kind's is prose, and its rows would be dropped",
+    );
+}
+
+/// Issue 23, item 5: `[errors.rules]` gives one rule on one field its own code, beside
+/// `[errors.paths]` (every rule on the field), which it beats; an entry naming no rule kind,
+/// or a rule the field does not have, is an error at the entry.
+#[test]
+fn one_code_per_rule_on_one_path() {
+    let md = edit(
+        MD,
+        "| `too_many` | Too many. |",
+        "| `too_many` | Too many. |\n| `bad_name` | A bad name. |\n| `name_too_long` | A long name. |",
+    );
+    let rules = "\n[errors.rules]\n\"name\" = { max_chars = \"name_too_long\" }\n";
+    // Every rule on `name` has an override, so [errors] maps neither kind (it would be
+    // "taken by no rule"), and the table has no `blank` / `too_long`.
+    let toml = format!("{TOML}{rules}\n[errors.paths]\n\"name\" = \"bad_name\"\n")
+        .replace("non_blank = \"blank\"\n", "")
+        .replace("max_chars = \"too_long\"\n", "");
+    let md_both = edit(&md, "| `blank` | Blank. |\n", "");
+    let md_both = edit(&md_both, "| `too_long` | Too long. |\n", "");
+    let spec = load(&source(&md_both, &toml)).unwrap_or_else(|d| panic!("{d}"));
+    let v = specmint_codegen::Validator::new(&spec);
+    let codes = |doc: &str| {
+        v.validate(doc.as_bytes())
+            .unwrap_err()
+            .iter()
+            .map(|e| e.code)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(codes(r#"{"name": " "}"#), ["bad_name"]);
+    assert_eq!(codes(r#"{"name": "abcdefghijk"}"#), ["name_too_long"]);
+    // Alone it leaves the field's other rules to [errors].
+    let toml = format!("{TOML}{rules}").replace("max_chars = \"too_long\"\n", "");
+    let md_alone = edit(&md, "| `bad_name` | A bad name. |\n", "");
+    let md_alone = edit(&md_alone, "| `too_long` | Too long. |\n", "");
+    let spec = load(&source(&md_alone, &toml)).unwrap_or_else(|d| panic!("{d}"));
+    let v = specmint_codegen::Validator::new(&spec);
+    let codes = |doc: &str| {
+        v.validate(doc.as_bytes())
+            .unwrap_err()
+            .iter()
+            .map(|e| e.code)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(codes(r#"{"name": " "}"#), ["blank"]);
+    assert_eq!(codes(r#"{"name": "abcdefghijk"}"#), ["name_too_long"]);
+    let files = generate(&[source(&md_alone, &toml)], &Options::default()).unwrap();
+    assert!(
+        files["rust/mini.rs"].contains("code = \"name_too_long\""),
+        "the derive gets the code"
+    );
+    // Mistakes.
+    let toml = format!("{TOML}\n[errors.rules]\n\"name\" = {{ max_chrs = \"too_long\" }}\n");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:12:12: error: unknown key `max_chrs` in [errors.rules] `name`",
+        "  hint: did you mean `max_chars`? expected one of: non_blank, max_chars, max_items, \
+         min_chars, min_items, equals, pattern, relative_path, range, format, required_if",
+    );
+    let toml = format!("{TOML}\n[errors.rules]\n\"tags\" = {{ max_chars = \"too_long\" }}\n");
+    one_with_hint(
+        MD,
+        &toml,
+        "spec/mini.toml:12:12: error: [errors.rules] `tags` gives a code to `max_chars`, which is no rule of that field",
+        "  hint: name a rule the field has (its Type, Required and cap rows say which), or remove the entry",
+    );
+}
+
+/// Issue 23, item 3: an `[errors]` mapping no rule takes because an override gave every rule
+/// of its kind a code names the override, not "no rule of the spec is a `non_blank` rule".
+#[test]
+fn a_mapping_an_override_took_names_the_override() {
+    let toml = format!("{TOML}\n[errors.paths]\n\"name\" = \"blank\"\n");
+    let toml = toml.replace("max_chars = \"too_long\"\n", "");
+    let md = edit(MD, "| `too_long` | Too long. |\n", "");
+    one_with_hint(
+        &md,
+        &toml,
+        "spec/mini.toml:7:1: error: no `non_blank` rule of the spec takes its code from [errors]: \
+         [errors.paths] `name` gives one its code",
+        "  hint: remove the line (the override gives the code), or the override",
     );
 }

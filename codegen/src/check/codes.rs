@@ -54,8 +54,15 @@ pub(super) struct CodeBook {
     missing_reported: BTreeSet<String>,
     /// `[errors.tables]`: table → code.
     table_codes: BTreeMap<String, String>,
-    /// `[errors.paths]` resolved: (table, key) → code.
-    path_codes: BTreeMap<(String, String), String>,
+    /// `[errors.paths]` resolved: (table, key) → (code, the path as written).
+    path_codes: BTreeMap<(String, String), (String, String)>,
+    /// `[errors.rules]` resolved: (table, key, rule kind) → (code, where, the path as
+    /// written); the rules that took theirs are in `rule_codes_used`.
+    rule_codes: BTreeMap<(String, String, String), (String, Pos, String)>,
+    rule_codes_used: BTreeSet<(String, String, String)>,
+    /// Rule kind → the first override that gave a rule of that kind its code, as a message
+    /// names it (`` [errors.paths] `version` ``): why `[errors]` was not asked for it.
+    overridden: BTreeMap<String, String>,
     /// `[errors] engine`, as spelled.
     pub engine: Vec<String>,
     /// Whether an error table was reported as not read: then a code missing from the table
@@ -77,6 +84,9 @@ impl CodeBook {
             missing_reported: BTreeSet::new(),
             table_codes: BTreeMap::new(),
             path_codes: BTreeMap::new(),
+            rule_codes: BTreeMap::new(),
+            rule_codes_used: BTreeSet::new(),
+            overridden: BTreeMap::new(),
             engine: Vec::new(),
             table_refused: false,
         }
@@ -199,18 +209,46 @@ impl CodeBook {
             self.use_code(ctx, c);
             return Some(c.value.clone());
         }
-        if let Some(c) = field.and_then(|(table, key)| self.override_for(table, key)) {
+        if let Some((c, by)) =
+            field.and_then(|(table, key)| self.override_for(table, key, ask.rule))
+        {
+            self.overridden.entry(ask.rule.to_owned()).or_insert(by);
             return Some(c);
         }
         self.mapped(ctx, ask)
     }
 
-    /// The code `[errors.paths]` or `[errors.tables]` gives the rules on a field, if any.
-    fn override_for(&self, table: &str, key: &str) -> Option<String> {
-        self.path_codes
-            .get(&(table.to_owned(), key.to_owned()))
-            .or_else(|| self.table_codes.get(table))
-            .cloned()
+    /// The code `[errors.rules]`, `[errors.paths]` or `[errors.tables]` gives a rule of
+    /// kind `rule` on a field, if any, and which of them it is.
+    fn override_for(&mut self, table: &str, key: &str, rule: &str) -> Option<(String, String)> {
+        let at = (table.to_owned(), key.to_owned(), rule.to_owned());
+        if let Some((code, _, path)) = self.rule_codes.get(&at) {
+            let found = (code.clone(), format!("[errors.rules] `{path}` `{rule}`"));
+            self.rule_codes_used.insert(at);
+            return Some(found);
+        }
+        if let Some((code, path)) = self.path_codes.get(&(at.0, at.1)) {
+            return Some((code.clone(), format!("[errors.paths] `{path}`")));
+        }
+        let code = self.table_codes.get(table)?;
+        Some((code.clone(), format!("[errors.tables] `{table}`")))
+    }
+
+    /// Every `[errors.rules]` entry names a rule its field has. Reported only when the spec
+    /// has no other error (a broken row takes its rules with it).
+    pub fn unused_rule_codes(&self, ctx: &mut Context) {
+        if ctx.has_errors() {
+            return;
+        }
+        for (at, (_, pos, path)) in &self.rule_codes {
+            if !self.rule_codes_used.contains(at) {
+                ctx.toml(
+                    *pos,
+                    format!("[errors.rules] `{path}` gives a code to `{}`, which is no rule of that field", at.2),
+                    "name a rule the field has (its Type, Required and cap rows say which), or remove the entry",
+                );
+            }
+        }
     }
 
     /// `[errors]` rule kind → code, sorted by rule kind.
@@ -231,12 +269,20 @@ impl CodeBook {
             return;
         }
         for (rule, pos) in &self.rule_pos {
-            if !self.asked.contains(rule) {
-                ctx.toml(
+            if self.asked.contains(rule) {
+                continue;
+            }
+            match self.overridden.get(rule) {
+                Some(by) => ctx.toml(
+                    *pos,
+                    format!("no `{rule}` rule of the spec takes its code from [errors]: {by} gives one its code"),
+                    "remove the line (the override gives the code), or the override",
+                ),
+                None => ctx.toml(
                     *pos,
                     format!("no rule of the spec is a `{rule}` rule"),
                     "remove the line, or find the table that should hold one: a table whose header is no kind's is prose",
-                );
+                ),
             }
         }
     }
@@ -332,13 +378,33 @@ impl Checker<'_> {
             match self.resolve_at(root, &path, File::Toml) {
                 Some(t) if !t.elems => {
                     let o = &self.index.objects[t.obj];
-                    self.book
-                        .path_codes
-                        .insert((o.name.clone(), o.fields[t.field].key.clone()), code.value);
+                    self.book.path_codes.insert(
+                        (o.name.clone(), o.fields[t.field].key.clone()),
+                        (code.value, path.value.clone()),
+                    );
                 }
                 Some(_) => self.ctx.toml(
                     path.pos,
                     format!("[errors.paths] `{}` ends in `[]`", path.value),
+                    "name the field itself: its rules apply to each element",
+                ),
+                None => {}
+            }
+        }
+        for (path, rule, code) in std::mem::take(&mut self.side.error_rules) {
+            self.book.use_code(&mut self.ctx, &code);
+            let Some(root) = root else { continue };
+            match self.resolve_at(root, &path, File::Toml) {
+                Some(t) if !t.elems => {
+                    let o = &self.index.objects[t.obj];
+                    self.book.rule_codes.insert(
+                        (o.name.clone(), o.fields[t.field].key.clone(), rule.value),
+                        (code.value, rule.pos, path.value.clone()),
+                    );
+                }
+                Some(_) => self.ctx.toml(
+                    path.pos,
+                    format!("[errors.rules] `{}` ends in `[]`", path.value),
                     "name the field itself: its rules apply to each element",
                 ),
                 None => {}

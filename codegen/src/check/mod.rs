@@ -158,6 +158,7 @@ impl Checker<'_> {
         let examples = self.examples();
         self.book.unproduced(&mut self.ctx);
         self.book.unasked(&mut self.ctx);
+        self.book.unused_rule_codes(&mut self.ctx);
 
         let parse = parse_code.unwrap_or_default();
         let errors = Errors {
