@@ -1529,3 +1529,30 @@ fn a_mapping_an_override_took_names_the_override() {
         "  hint: remove the line (the override gives the code), or the override",
     );
 }
+
+/// Issue 23, item 3: a cap path into a union says what stops it (no rule reaches a union's
+/// members), not that the union "has no members".
+#[test]
+fn a_cap_path_into_a_union_says_why_it_stops() {
+    let md = edit(
+        MD,
+        "## Error codes",
+        "## Sinks: `sink`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `file` | `name: string` | A file. |\n\n## Error codes",
+    );
+    let md = edit(
+        &md,
+        "| `kind` | shade |",
+        "| `out` | sink? | — | Where it goes. |\n| `kind` | shade |",
+    );
+    let md = edit(
+        &md,
+        "| `tags` items | 3 | TAGS_MAX |",
+        "| `tags` items | 3 | TAGS_MAX |\n| `out.name` | 5 chars | OUT_NAME_MAX |",
+    );
+    one(
+        &md,
+        TOML,
+        "spec/mini.md:25:3: error: path `out.name` does not resolve: `out` is the union `sink`: \
+         a path does not step into a union's members, which carry no rule but `non-blank`",
+    );
+}

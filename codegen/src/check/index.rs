@@ -211,6 +211,12 @@ impl TypeIndex {
                 Base::Object(n) => {
                     obj = self.object_index(n).expect("checked type");
                 }
+                // It has members; what stops the path is that no rule reaches them.
+                Base::Union(n) => {
+                    return Err(Unresolved::Why(format!(
+                        "`{name}` is the union `{n}`: a path does not step into a union's members, which carry no rule but `non-blank`"
+                    )));
+                }
                 other => {
                     return Err(Unresolved::Why(format!(
                         "`{name}` is {}, which has no members",
