@@ -323,3 +323,40 @@ fn a_coded_field_given_null_is_measured_as_absent() {
         Some(vec!["missing_body@body".to_owned()])
     );
 }
+
+/// Issue 23, item 3: the interpreter's per-group message names the grouping field when it is
+/// not `kind` (here the items have a real `kind` beside it), and keeps "of kind" when it is.
+#[test]
+fn the_per_group_message_names_the_grouping_field() {
+    let md = BAG_MD
+        .replace(
+            "| `kind` | kind | ✔ | Its kind. |",
+            "| `rev` | kind | ✔ | Its hardware revision. |\n| `kind` | string? | — | Its kind. |",
+        )
+        .replace(r#"{"kind": "a"}"#, r#"{"rev": "a"}"#);
+    let toml = BAG_TOML.replace("by = \"kind\"", "by = \"rev\"");
+    let message = |md: &str, toml: &str, doc: &str| {
+        let spec = specmint_codegen::load(&common::source("bag", md, toml))
+            .unwrap_or_else(|d| panic!("{d}"));
+        specmint_codegen::Validator::new(&spec)
+            .validate(doc.as_bytes())
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        message(
+            &md,
+            &toml,
+            r#"{"items": [{"rev": "a", "kind": "x"}, {"rev": "a"}, {"rev": "b"}, {"rev": "a"}, {"rev": "a"}]}"#
+        ),
+        "too_many: `items` has 4 items whose `rev` is `a` (max 3)"
+    );
+    assert_eq!(
+        message(
+            BAG_MD,
+            BAG_TOML,
+            r#"{"items": [{"kind": "b"}, {"kind": "b"}, {"kind": "b"}, {"kind": "b"}]}"#
+        ),
+        "too_many: `items` has 4 items of kind `b` (max 3)"
+    );
+}

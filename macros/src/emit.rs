@@ -384,15 +384,31 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
             by, max, code: c, ..
         } => {
             let (c, max) = (code(c), &max.expr);
-            quote_spanned! {ty=>
-                #krate::rules::max_items_per_group(
-                    #value,
-                    |#it| &#it.#by,
-                    &#field_path,
-                    #max,
-                    #c,
-                    #report,
-                );
+            let by_name = unraw(by);
+            // Grouped by `kind`, the call (and its message) is what it always was.
+            if by_name == "kind" {
+                quote_spanned! {ty=>
+                    #krate::rules::max_items_per_group(
+                        #value,
+                        |#it| &#it.#by,
+                        &#field_path,
+                        #max,
+                        #c,
+                        #report,
+                    );
+                }
+            } else {
+                quote_spanned! {ty=>
+                    #krate::rules::max_items_per_group_named(
+                        #value,
+                        |#it| &#it.#by,
+                        #by_name,
+                        &#field_path,
+                        #max,
+                        #c,
+                        #report,
+                    );
+                }
             }
         }
         FieldRule::UniqueBy {

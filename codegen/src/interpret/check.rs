@@ -112,11 +112,17 @@ fn field(
                     rules::min_items(items, &at, *min, code, report);
                 }
             }
-            Rule::MaxItemsPerGroup { by, max, code } => {
+            Rule::MaxItemsPerGroup {
+                by,
+                by_name,
+                max,
+                code,
+            } => {
                 if let Some(items) = items {
-                    rules::max_items_per_group(
+                    rules::max_items_per_group_named(
                         items,
                         |it: &Node| it.enum_at(*by),
+                        by_name,
                         &at,
                         *max,
                         code,

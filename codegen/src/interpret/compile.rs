@@ -139,6 +139,7 @@ pub(super) enum Rule {
     MinItems(usize, &'static str),
     MaxItemsPerGroup {
         by: usize,
+        by_name: &'static str,
         max: usize,
         code: &'static str,
     },
@@ -733,6 +734,7 @@ impl<'s> Builder<'s> {
         for g in max_items_per_group {
             rules.push(Rule::MaxItemsPerGroup {
                 by: self.item_member(f, &g.by),
+                by_name: intern(&g.by.rust),
                 max: usize_of(g.cap.value),
                 code: intern(&g.cap.code),
             });

@@ -225,3 +225,42 @@ fn unique_on_long_lists_gives_the_same_verdicts() {
     );
     assert_eq!(got[29].path, "dependsOn[99]");
 }
+
+/// Issue 23, item 3: grouped by a field that is not `kind`, the message names that field
+/// (the items here also have a real `kind`, which the old wording would have pointed at).
+#[test]
+fn max_items_per_group_names_the_grouping_field() {
+    #[derive(Validate)]
+    struct Image {
+        hardware_rev: String,
+        #[allow(dead_code)]
+        kind: String,
+    }
+    #[derive(Validate)]
+    struct Release {
+        #[validate(nested, max_items_per_group(by = hardware_rev, max = 2))]
+        images: Vec<Image>,
+    }
+    let image = |rev: &str| Image {
+        hardware_rev: rev.into(),
+        kind: "full".into(),
+    };
+    let r = Release {
+        images: vec![
+            image("rev_c"),
+            image("rev_b"),
+            image("rev_c"),
+            image("rev_c"),
+        ],
+    };
+    assert_eq!(
+        violations(&r),
+        [v(
+            "too_many_items",
+            "images",
+            "/images",
+            "`images` has 3 items whose `hardware_rev` is `rev_c` (max 2)"
+        )
+        .with_numbers(3, 2)]
+    );
+}

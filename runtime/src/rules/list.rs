@@ -147,13 +147,35 @@ pub fn min_items_len(
     }
 }
 
-/// At most `max` items may share one value of the `by` field. One violation per offending
-/// group, in order of the group's first item; the path is the list's.
+/// At most `max` items may share one value of the `by` field, which is named `kind`
+/// ([`max_items_per_group_named`] for any other name). One violation per offending group, in
+/// order of the group's first item; the path is the list's.
 ///
 /// Message: `` `acceptance` has 7 items of kind `must_use_tools` (max 6) ``.
 pub fn max_items_per_group<L, K, F>(
     list: &L,
     by: F,
+    path: &Path<'_>,
+    max: usize,
+    code: &'static str,
+    report: &mut Report,
+) where
+    L: ListField + ?Sized,
+    K: PartialEq + Display + ?Sized,
+    F: Fn(&L::Item) -> &K,
+{
+    max_items_per_group_named(list, by, "kind", path, max, code, report);
+}
+
+/// [`max_items_per_group`] with the `by` field's name, which the message names: an item may
+/// have a real field called `kind` beside the one it is grouped by.
+///
+/// Message: `` `images` has 3 items whose `hardware_rev` is `rev_c` (max 2) `` (for
+/// `by_name` `kind`, `` items of kind `rev_c` ``).
+pub fn max_items_per_group_named<L, K, F>(
+    list: &L,
+    by: F,
+    by_name: &str,
     path: &Path<'_>,
     max: usize,
     code: &'static str,
@@ -175,7 +197,14 @@ pub fn max_items_per_group<L, K, F>(
         let count = 1 + items[i + 1..].iter().filter(|x| by(x) == kind).count();
         if count > max {
             let v = Violation::with_message(code, path, |at| {
-                message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
+                if by_name == "kind" {
+                    message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
+                } else {
+                    message!(
+                        at,
+                        "`{at}` has {count} items whose `{by_name}` is `{kind}` (max {max})"
+                    )
+                }
             });
             report.push(v.with_numbers(n(count), n(max)));
         }

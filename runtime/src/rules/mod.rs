@@ -47,8 +47,8 @@ pub use fields::{IntegerField, ListField, TextField};
 pub use format::{format, Format};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
-    contradiction, fold_eq, max_items, max_items_per_group, min_items, unique, unique_by, Fold,
-    Pair, TextOf,
+    contradiction, fold_eq, max_items, max_items_per_group, max_items_per_group_named, min_items,
+    unique, unique_by, Fold, Pair, TextOf,
 };
 pub use number::{range, Bounds};
 pub use required::{required, required_if, Filled};
