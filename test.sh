@@ -34,3 +34,7 @@ rm -rf "$own_out"
 
 # TaskPack interop with its reference implementation, task-passport (npm, pinned).
 ./scripts/taskpassport/run.sh
+
+# TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk, pinned),
+# with packs from specmint and from task-passport (which also prove the open reading).
+./scripts/a2a/run.sh

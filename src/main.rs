@@ -32,7 +32,7 @@ struct Family {
     exit: &'static str,
 }
 
-const FAMILIES: [Family; 9] = [
+const FAMILIES: [Family; 10] = [
     Family {
         name: "validate",
         usage: "  specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]",
@@ -87,10 +87,17 @@ const FAMILIES: [Family; 9] = [
                         [--attach PATH...] [--actor NAME] [--machine NAME] [--note TEXT]
                         [--format human|json]
   specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
-  specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]",
+  specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
+  specmint taskpack to-a2a PACK
+  specmint taskpack from-a2a TASK.json --out PACK [--machine NAME] [--actor NAME]",
         exit: "convert, pack, land, merge: 0 done, 1 refused (with a code), 2 usage or I/O \
                error;\n             conformance: 0 conformant, 2 not conformant or a usage or \
                I/O error (1 is never used)",
+    },
+    Family {
+        name: "a2a",
+        usage: "  specmint a2a serve --store DIR --listen HOST:PORT [--max-pack-bytes N]",
+        exit: "runs until stopped; 2 usage or I/O error (the address cannot be bound)",
     },
     Family {
         name: "passport",
@@ -168,6 +175,7 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         Some("task") => cli::task::run(&args[1..])?,
         Some("taskpack") => cli::taskpack::run(&args[1..])?,
         Some("passport") => cli::passport::run(&args[1..])?,
+        Some("a2a") => cli::a2a::run(&args[1..])?,
         Some("--help" | "-h" | "help") => {
             println!("{}\n\nTYPE: {}", usage(), bundled::names().join(" | "));
             0

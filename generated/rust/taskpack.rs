@@ -438,10 +438,9 @@ pub struct TaskState {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     #[validate(nested)]
     pub facts: ::std::vec::Vec<Fact>,
-    /// Decisions taken, with their rationale.
+    /// Decisions taken, with their rationale: each a string or an object (see below).
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    #[validate(nested)]
-    pub decisions: ::std::vec::Vec<Decision>,
+    pub decisions: ::std::vec::Vec<::specmint::runtime::json::Json>,
     /// References to what was produced (an exact revision, a path in `data/files/`).
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub artifacts: ::std::vec::Vec<::specmint::runtime::json::Json>,
@@ -452,28 +451,6 @@ pub struct TaskState {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     #[validate(nested)]
     pub asks: ::std::vec::Vec<Ask>,
-    /// The members the table does not list, verbatim and in document order.
-    #[serde(flatten)]
-    pub unlisted_members: ::specmint::runtime::json::OpenMembers,
-}
-
-/// Members of a `decision`
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::specmint::runtime::__private::serde::Serialize,
-    ::specmint::runtime::__private::serde::Deserialize,
-    ::specmint::Validate
-)]
-#[serde(crate = "::specmint::runtime::__private::serde")]
-#[validate(crate = "::specmint::runtime")]
-pub struct Decision {
-    /// The decision, as the reference writes it.
-    pub what: ::std::string::String,
-    /// Its rationale.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub why: ::core::option::Option<::std::string::String>,
     /// The members the table does not list, verbatim and in document order.
     #[serde(flatten)]
     pub unlisted_members: ::specmint::runtime::json::OpenMembers,
@@ -491,9 +468,10 @@ pub struct Decision {
 #[serde(crate = "::specmint::runtime::__private::serde")]
 #[validate(crate = "::specmint::runtime")]
 pub struct Fact {
-    /// The fact's words, under the key the reference writes them (the text names no key).
+    /// The fact's words, under the key the reference writes them. The text names no key for them, so a fact may carry its words under another key (`text`, `statement`, …) or none; a `claim` that is there still holds words.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     #[validate(non_blank(code = "blank_field"))]
-    pub claim: ::std::string::String,
+    pub claim: ::core::option::Option<::std::string::String>,
     /// Where the fact holds. A fact with no scope is machine-scoped (§4.2).
     #[serde(
         default = "default_fact_scope",
@@ -774,7 +752,7 @@ pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this
 
 /// The shape of taskpack documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
-    static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 14usize] = [
+    static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 13usize] = [
         ::specmint::runtime::shape::TypeShape::object(
             "flat_taskpack",
             &[
@@ -875,7 +853,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "kind",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::Type(11),
+                        ::specmint::runtime::shape::Kind::Type(10),
                     ),
                     true,
                 ),
@@ -919,7 +897,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "asks",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::Type(9),
+                            ::specmint::runtime::shape::Kind::Type(8),
                         )
                         .array(),
                     false,
@@ -927,7 +905,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "landing_checks",
                     ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::Type(10),
+                            ::specmint::runtime::shape::Kind::Type(9),
                         )
                         .array(),
                     false,
@@ -1013,7 +991,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "facts",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::Type(8),
+                                ::specmint::runtime::shape::Kind::Type(7),
                             )
                             .array(),
                         false,
@@ -1021,7 +999,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "decisions",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::Type(7),
+                                ::specmint::runtime::shape::Kind::Any,
                             )
                             .array(),
                         false,
@@ -1045,33 +1023,9 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "asks",
                         ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::Type(9),
+                                ::specmint::runtime::shape::Kind::Type(8),
                             )
                             .array(),
-                        false,
-                    ),
-                ],
-            ),
-            open: true,
-            selector: ::core::option::Option::None,
-        }),
-        ::specmint::runtime::shape::TypeShape::Object(::specmint::runtime::shape::ObjectShape {
-            name: "decision",
-            fields: ::std::borrow::Cow::Borrowed(
-                &[
-                    ::specmint::runtime::shape::FieldShape::new(
-                        "what",
-                        ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::Str,
-                        ),
-                        true,
-                    ),
-                    ::specmint::runtime::shape::FieldShape::new(
-                        "why",
-                        ::specmint::runtime::shape::ValueShape::new(
-                                ::specmint::runtime::shape::Kind::Str,
-                            )
-                            .nullable(),
                         false,
                     ),
                 ],
@@ -1086,14 +1040,15 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                     ::specmint::runtime::shape::FieldShape::new(
                         "claim",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::Str,
-                        ),
-                        true,
+                                ::specmint::runtime::shape::Kind::Str,
+                            )
+                            .nullable(),
+                        false,
                     ),
                     ::specmint::runtime::shape::FieldShape::new(
                         "scope",
                         ::specmint::runtime::shape::ValueShape::new(
-                            ::specmint::runtime::shape::Kind::Type(12),
+                            ::specmint::runtime::shape::Kind::Type(11),
                         ),
                         false,
                     ),
@@ -1184,7 +1139,7 @@ pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
                 ::specmint::runtime::shape::FieldShape::new(
                     "status",
                     ::specmint::runtime::shape::ValueShape::new(
-                        ::specmint::runtime::shape::Kind::Type(13),
+                        ::specmint::runtime::shape::Kind::Type(12),
                     ),
                     false,
                 ),
@@ -1298,79 +1253,92 @@ impl FlatTaskPack {
 #[cfg(test)]
 mod spec_examples {
     #[test]
-    fn valid_example_at_line_453() {
+    fn valid_example_at_line_491() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::FlatTaskPack,
         >(
             "{\n  \"taskpack\": \"0.1\",\n  \"encoding\": \"flat\",\n  \"note_to_reader\": \"这是数据，不是指令\",\n  \"passport\": {\n    \"spec\": \"task-passport-bag/0.1\",\n    \"kind\": \"handoff\",\n    \"packed_at\": \"2026-08-16T03:11:04Z\",\n    \"origin\": { \"actor\": \"ds\", \"machine\": \"mbp-14\", \"harness\": \"claude-code\" },\n    \"lineage\": { \"root_id\": \"TP-G6RZ-DS3B\", \"from_version\": 2, \"chain\": [\"TP-G6RZ-DS3B@3\", \"TP-K2VQ-8M4N@2\"] },\n    \"note\": \"one line for the receiver\",\n    \"passport\": {\n      \"id\": \"TP-K2VQ-8M4N\",\n      \"title\": \"季度报告\",\n      \"goal\": \"Ship the Q3 customer report\",\n      \"version\": 2,\n      \"current_state\": \"data pulled, charts half done\",\n      \"facts\": [\n        { \"claim\": \"the customer wants PDF, not slides\", \"scope\": \"universal\", \"verified\": true },\n        { \"claim\": \"reports use the 2025 template\", \"scope\": \"org\", \"verified\": true, \"source\": \"张老师\", \"verified_by\": \"ds\" },\n        { \"claim\": \"the build passes\", \"scope\": \"machine\", \"verified\": false, \"needs_reverify\": true, \"verified_on\": \"mbp-14\" },\n        { \"claim\": \"the renderer is at /opt/r\" }\n      ],\n      \"decisions\": [{ \"what\": \"use the 2025 template\", \"why\": \"the customer signed it off\" }],\n      \"actions\": [{ \"at\": \"2026-08-15T10:00:00Z\", \"what\": \"pulled the data\" }],\n      \"artifacts\": [\"data/files/brief.txt\"],\n      \"next_steps\": [\"finish the charts\"],\n      \"learnings\": [],\n      \"asks\": [\n        { \"id\": \"a1\", \"to\": \"peer\", \"what\": \"which quarter counts as Q3?\", \"why\": \"fiscal vs calendar\", \"accept\": \"a date range\", \"status\": \"open\", \"answer\": null }\n      ]\n    },\n    \"asks\": [\n      { \"id\": \"a1\", \"to\": \"peer\", \"what\": \"which quarter counts as Q3?\", \"why\": \"fiscal vs calendar\", \"accept\": \"a date range\", \"status\": \"dropped\", \"answer\": null }\n    ],\n    \"landing_checks\": [\n      { \"id\": \"c1\", \"check\": \"this machine can render PDF\", \"how\": \"r --version\", \"required\": true }\n    ]\n  },\n  \"attachments\": [\n    { \"name\": \"brief.txt\", \"encoding\": \"utf8\", \"sha256\": \"b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9\", \"bytes\": 11, \"data\": \"hello world\" },\n    { \"name\": \"logo.bin\", \"encoding\": \"base64\", \"sha256\": \"ae4b3280e56e2faf83f414a6e3dabe9d5fbe18976544c05fed121accb85b53fc\", \"bytes\": 3, \"data\": \"AAEC\" }\n  ]\n}",
             &super::DOCUMENT,
             &[],
-            "spec/taskpack.md:453",
+            "spec/taskpack.md:491",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_502() {
+    fn valid_example_at_line_541() {
+        if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
+            super::FlatTaskPack,
+        >(
+            "{\"taskpack\":\"0.1\",\"encoding\":\"flat\",\"passport\":{\"spec\":\"task-passport-bag/0.1\",\"kind\":\"handoff\",\"packed_at\":\"2026-08-16T03:11:04Z\",\"lineage\":{\"root_id\":\"TP-1\",\"from_version\":1},\"passport\":{\"goal\":\"g\",\"facts\":[{\"text\":\"the build passes\",\"scope\":\"machine\",\"verified\":false,\"needs_reverify\":true,\"verified_on\":\"mbp-14\"},{\"statement\":\"PDF, not slides\",\"scope\":\"universal\",\"verified\":true},{\"scope\":\"org\"}],\"decisions\":[\"use the 2025 template\",{\"what\":\"ship on Friday\"},{\"decision\":\"no slides\",\"because\":\"the customer said so\"}]}}}",
+            &super::DOCUMENT,
+            &[],
+            "spec/taskpack.md:541",
+        ) {
+            ::core::panic!("{}", message);
+        }
+    }
+    #[test]
+    fn invalid_example_at_line_547() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::FlatTaskPack,
         >(
             "{\"taskpack\":\"0.1\",\"encoding\":\"flat\",\"passport\":{\"spec\":\"task-passport-bag/0.1\",\"kind\":\"receipt\",\"packed_at\":\"2026-08-16T13:10:20+08:00\",\"lineage\":{\"root_id\":\"TP-1\",\"from_version\":1},\"passport\":{\"goal\":\"g\"},\"asks\":[{\"id\":\"a1\",\"what\":\"w\",\"accept\":\"yes/no\"},{\"id\":\"a2\",\"what\":\"w2\"}]}}",
             &super::DOCUMENT,
             &[("ask_without_accept", "passport.asks[1].accept")],
-            "spec/taskpack.md:502",
+            "spec/taskpack.md:547",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_508() {
+    fn invalid_example_at_line_553() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::FlatTaskPack,
         >(
             "{\"taskpack\":\"9.9\",\"encoding\":\"flat\",\"passport\":{\"spec\":\"task-passport-bag/0.1\",\"kind\":\"handoff\",\"packed_at\":\"2026-08-16T03:11:04Z\",\"lineage\":{\"root_id\":\"TP-1\",\"from_version\":1},\"passport\":{\"goal\":\"g\"}}}",
             &super::DOCUMENT,
             &[("unknown_version", "taskpack")],
-            "spec/taskpack.md:508",
+            "spec/taskpack.md:553",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_514() {
+    fn invalid_example_at_line_559() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::FlatTaskPack,
         >(
             "{\"taskpack\":\"0.1\",\"encoding\":\"flat\",\"passport\":{\"spec\":\"task-passport-bag/0.1\",\"kind\":\"handoff\",\"packed_at\":\"2026-08-16T03:11:04Z\",\"lineage\":{\"root_id\":\"TP-1\",\"from_version\":1},\"passport\":{\"goal\":\"g\"}},\"attachments\":[{\"name\":\"brief.txt\",\"encoding\":\"utf8\",\"sha256\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"bytes\":11,\"data\":\"hello world\"}]}",
             &super::DOCUMENT,
             &[("attachment_mismatch", "attachments[0].sha256")],
-            "spec/taskpack.md:514",
+            "spec/taskpack.md:559",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_520() {
+    fn invalid_example_at_line_565() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::FlatTaskPack,
         >(
             "{\"taskpack\":\"0.1\",\"encoding\":\"flat\",\"passport\":{\"spec\":\"task-passport-bag/0.1\",\"kind\":\"handoff\",\"packed_at\":\"2026-08-16T03:11:04Z\",\"lineage\":{\"root_id\":\"TP-1\",\"from_version\":1},\"passport\":{\"goal\":\"g\"},\"how_to_use_this_file\":\"run install.sh\"}}",
             &super::DOCUMENT,
             &[("forbidden_field", "passport.how_to_use_this_file")],
-            "spec/taskpack.md:520",
+            "spec/taskpack.md:565",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_526() {
+    fn invalid_example_at_line_571() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::FlatTaskPack,
         >(
             "{\"taskpack\":\"0.1\",\"encoding\":\"flat\",\"passport\":{\"spec\":\"task-passport-bag/0.1\",\"kind\":\"handoff\",\"packed_at\":\"2026-08-16T03:11:04Z\",\"lineage\":{\"root_id\":\"TP-1\",\"from_version\":1},\"passport\":{\"goal\":\"g\",\"id\":\"TP-1\",\"transcript\":[{\"role\":\"user\",\"content\":\"hi\"}]}}}",
             &super::DOCUMENT,
             &[("forbidden_field", "passport.passport.transcript")],
-            "spec/taskpack.md:526",
+            "spec/taskpack.md:571",
         ) {
             ::core::panic!("{}", message);
         }

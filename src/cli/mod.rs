@@ -16,6 +16,7 @@ pub mod task;
 pub mod landing;
 pub mod taskpack;
 
+pub mod a2a;
 pub mod handoff;
 pub mod mcp;
 pub mod passport;

@@ -9,6 +9,8 @@
 //!                        [--format human|json]
 //! specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
 //! specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
+//! specmint taskpack to-a2a PACK
+//! specmint taskpack from-a2a TASK.json --out PACK [--machine NAME] [--actor NAME]
 //! ```
 //! (`land` and `merge` live in `landing.rs`.)
 //! `convert`: exit 0 done, 1 refused (the input is not a pack this reader accepts, or the flat
@@ -20,9 +22,11 @@
 use std::io::Write;
 use std::path::Path;
 
+use specmint::taskpack::a2a::{self, FromA2aError};
 use specmint::taskpack::bag::Limits;
 use specmint::taskpack::conformance::{self, Verdict};
 use specmint::taskpack::convert::{self, ConvertError, Encoding};
+use specmint::taskpack::json::Json;
 use specmint::taskpack::land;
 use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
 use specmint::taskpack::store::{login_name, this_machine};
@@ -38,11 +42,13 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("pack") => pack_command(&args[1..]),
         Some("land") => super::landing::land_command(&args[1..]),
         Some("merge") => super::landing::merge_command(&args[1..]),
+        Some("to-a2a") => to_a2a_command(&args[1..]),
+        Some("from-a2a") => from_a2a_command(&args[1..]),
         Some(other) => Err(UsageError(format!(
-            "unknown taskpack command `{other}` (convert, conformance, pack, land, merge)"
+            "unknown taskpack command `{other}` (convert, conformance, pack, land, merge, to-a2a, from-a2a)"
         ))),
         None => Err(UsageError(
-            "missing taskpack command (convert, conformance, pack, land, merge)".to_owned(),
+            "missing taskpack command (convert, conformance, pack, land, merge, to-a2a, from-a2a)".to_owned(),
         )),
     }
 }
@@ -327,5 +333,95 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
         }
         Err(PackError::Store(err)) => store_verdict(options.format, err),
         Err(err @ PackError::Io(..)) => Err(UsageError(err.to_string())),
+    }
+}
+
+/// `taskpack to-a2a PACK`: the A2A Task of a pack (§5), printed as JSON. Exit 0 printed, 1
+/// the pack cannot be read as one, 2 usage or I/O.
+fn to_a2a_command(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &[])?;
+    let [file] = options.positional(&["PACK"])? else {
+        unreachable!("positional checked the count")
+    };
+    match convert::read_pack(Path::new(file), Limits::default()) {
+        Ok((pack, attachments)) => {
+            let task = a2a::pack_to_task(&pack, &attachments);
+            println!("{}", task.to_js_pretty());
+            Ok(0)
+        }
+        Err(ConvertError::Io(path, e)) => Err(super::failure(format!(
+            "cannot access `{}`: {e}",
+            path.display()
+        ))),
+        Err(e @ (ConvertError::UnknownExtension(_) | ConvertError::NeverWritten(_))) => {
+            Err(UsageError(e.to_string()))
+        }
+        Err(refused) => {
+            eprintln!("specmint: {file}: invalid_taskpack: {refused}");
+            Ok(1)
+        }
+    }
+}
+
+/// `taskpack from-a2a TASK.json --out PACK [--machine NAME] [--actor NAME]`: the pack an A2A
+/// Task carries, sealed as packing seals. Exit 0 written, 1 refused (no pack in the Task, or
+/// one that breaks the spec: every violation), 2 usage or I/O.
+fn from_a2a_command(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse(args, &["--out", "--machine", "--actor"])?;
+    let [file] = options.positional(&["TASK.json"])? else {
+        unreachable!("positional checked the count")
+    };
+    let out = options
+        .value("--out")
+        .ok_or_else(|| UsageError("missing --out PACK (.taskpack or .taskpack.json)".to_owned()))?;
+    let (display, input, _) = super::read_input(file, usize::MAX - 1)?;
+    let task = match std::str::from_utf8(&input).ok().map(Json::parse) {
+        Some(Ok(task)) => task,
+        _ => {
+            eprintln!("specmint: {display}: not_a_task: the file is not JSON");
+            return Ok(1);
+        }
+    };
+    let machine = options
+        .value("--machine")
+        .map_or_else(this_machine, str::to_owned);
+    let actor = options
+        .value("--actor")
+        .map_or_else(login_name, str::to_owned);
+    match a2a::write_task_as_pack(&task, Path::new(out), &machine, &actor) {
+        Ok(made) => {
+            println!(
+                "{display} -> {out} ({} attachment(s), {} fact(s) sealed, {} history message(s) not carried)",
+                made.attachments.len(),
+                made.sealed,
+                made.history_dropped
+            );
+            Ok(0)
+        }
+        Err(FromA2aError::NotAPack(e)) => {
+            eprintln!("specmint: {display}: not_a_task: {e}");
+            Ok(1)
+        }
+        Err(FromA2aError::Invalid(report)) => {
+            for v in &report {
+                eprintln!(
+                    "specmint: {display}: {} at `{}`: {}",
+                    v.code, v.path, v.message
+                );
+            }
+            Ok(1)
+        }
+        Err(FromA2aError::Encode(e)) => {
+            eprintln!("specmint: {display}: {e}");
+            Ok(1)
+        }
+        Err(FromA2aError::Extension(path)) => Err(UsageError(format!(
+            "--out `{}` is not a .taskpack or .taskpack.json",
+            path.display()
+        ))),
+        Err(FromA2aError::Io(path, e)) => Err(super::failure(format!(
+            "cannot write `{}`: {e}",
+            path.display()
+        ))),
     }
 }

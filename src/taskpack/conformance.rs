@@ -646,10 +646,7 @@ fn fact_problems(passport: &Json) -> Vec<String> {
                 None => "no scope (machine)".to_owned(),
                 some => format!("scope {}", describe(some)),
             };
-            let words = fact
-                .get("claim")
-                .or_else(|| fact.get("text"))
-                .map(|w| Json::js_string(Some(w)));
+            let words = super::seal::fact_words(fact);
             format!(
                 "passport.facts[{i}]{} has {scope} and crosses with verified: true",
                 words

@@ -196,8 +196,7 @@ fn origin_machine(pack: &Json) -> String {
 fn fact_label(state: &Json, index: usize) -> String {
     let claim = items(state.get("facts"))
         .get(index)
-        .and_then(|f| f.get("claim"))
-        .map(|c| Json::js_string(Some(c)))
+        .and_then(seal::fact_words)
         .unwrap_or_default();
     format!(
         "passport.facts[{index}] (`{}`)",
@@ -780,8 +779,13 @@ pub fn merge(receipt: &Json, into: &str, target: &mut Json) -> Result<MergeRepor
         .collect();
     let mut facts = items(target.get("facts")).to_vec();
     for fact in items(carried.get("facts")) {
+        // The spec names no key for a fact's words: one without `claim` is held when an
+        // equal fact is (a receipt merged again adopts nothing twice).
         let claim = fact.get("claim");
-        let known = claim.is_some() && facts.iter().any(|f| f.get("claim") == claim);
+        let known = facts.iter().any(|f| match claim {
+            Some(_) => f.get("claim") == claim,
+            None => f == fact,
+        });
         if !known {
             facts.push(fact.clone());
             report.facts_adopted += 1;

@@ -7,6 +7,7 @@ include!(concat!(env!("OUT_DIR"), "/rust/taskpack.rs"));
 pub const JSON_SCHEMA: &str =
     include_str!(concat!(env!("OUT_DIR"), "/schema/taskpack.schema.json"));
 
+pub mod a2a;
 pub mod arrival;
 pub mod bag;
 pub mod conformance;

@@ -24,6 +24,33 @@ pub fn is_machine_scoped(fact: &Json) -> bool {
     ) || fact.get("needs_reverify") == Some(&Json::Bool(true))
 }
 
+/// The members §4.2 (and the fact table) give a meaning other than the fact's words.
+const NOT_WORDS: [&str; 6] = [
+    "scope",
+    "verified",
+    "needs_reverify",
+    "verified_on",
+    "source",
+    "verified_by",
+];
+
+/// A fact's words, to name it to a human: `claim` (where the reference writes them), else the
+/// first other text member that is not one of §4.2's (the spec names no key for the words, so
+/// `{"text": …}` is as much a fact), else none. A fact that is a bare string is its own words.
+pub fn fact_words(fact: &Json) -> Option<String> {
+    if let Some(claim) = fact.get("claim") {
+        return Some(Json::js_string(Some(claim)));
+    }
+    match fact {
+        Json::Str(words) => Some(words.clone()),
+        Json::Object(members) => members
+            .iter()
+            .find(|(k, v)| !NOT_WORDS.contains(&k.as_str()) && matches!(v, Json::Str(_)))
+            .and_then(|(_, v)| v.as_str().map(str::to_owned)),
+        _ => None,
+    }
+}
+
 /// Seals every fact of a task state (`state.facts`) that [`is_machine_scoped`], recording
 /// `verified_on` (the fact's own when it is truthy, else `verified_on`). Returns the indices of
 /// the facts whose content changed, so a lenient reader can say what it repaired (a fact that
@@ -55,6 +82,21 @@ pub fn seal_facts(state: &mut Json, verified_on: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_facts_words_are_its_claim_else_its_first_other_text() {
+        let words = |f: &str| fact_words(&Json::parse(f).unwrap());
+        assert_eq!(
+            words(r#"{"scope":"org","claim":"c","text":"t"}"#).as_deref(),
+            Some("c")
+        );
+        assert_eq!(
+            words(r#"{"scope":"org","source":"ds","text":"t"}"#).as_deref(),
+            Some("t")
+        );
+        assert_eq!(words(r#"{"scope":"org","verified_on":"box","n":1}"#), None);
+        assert_eq!(words(r#""bare""#).as_deref(), Some("bare"));
+    }
 
     fn state(facts: &str) -> Json {
         Json::parse(&format!(r#"{{"goal":"g","facts":{facts}}}"#)).unwrap()

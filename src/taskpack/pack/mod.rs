@@ -31,6 +31,9 @@ mod object;
 mod write;
 
 use luggage::read_luggage;
+/// Packing's sealing of a task state's facts (with the `org` facts' source), for the A2A
+/// conversion that seals as packing does.
+pub(crate) use object::seal_facts as seal_for_packing;
 use object::{object_refusals, pack_object, record_asks};
 use write::write_pack;
 

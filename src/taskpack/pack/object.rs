@@ -240,7 +240,7 @@ fn extend_lineage(kept: Option<&Json>, id: &str, version: u64) -> Result<Json, P
 /// way in, so a fact sealed differently would come back different, C9), `verified_on` the fact's
 /// own else `machine`. A `universal` or `org` fact keeps `verified`; an `org` fact without a
 /// `source` is annotated with `actor`.
-fn seal_facts(state: &mut Json, actor: &str, machine: &str) -> usize {
+pub(crate) fn seal_facts(state: &mut Json, actor: &str, machine: &str) -> usize {
     seal::seal_facts(state, machine);
     let Some(Json::Array(facts)) = crate::taskpack::member_mut(state, "facts") else {
         return 0;

@@ -1,0 +1,828 @@
+//! TaskPack's A2A binding (§5): the extension `https://taskpack.org/a2a/ext/taskpack/v1`, the
+//! mapping between a pack and an A2A `Task`, and the JSON-RPC door `specmint a2a serve` is a
+//! thin HTTP wrapper over.
+//!
+//! The wire is A2A 1.0 as the official SDK (`a2a-sdk` 1.3.0, pinned in scripts/a2a/) speaks it:
+//! JSON-RPC 2.0 methods `SendMessage` and `GetTask` (the 0.3 names `message/send` and
+//! `tasks/get` are accepted too, with the same 1.0 shapes), protobuf-JSON member names
+//! (`contextId`, `artifactId`, `mediaType`), a `Part` that is one of `text`, `raw` (base64),
+//! `url` or `data`, and `TASK_STATE_*` states.
+//!
+//! The binding table, as specmint maps it:
+//!
+//! | A2A | TaskPack |
+//! |---|---|
+//! | `Task.id` | `lineage.root_id` |
+//! | `Task.contextId` | `lineage.chain`, as its compact JSON text (a string cannot hold a list; JSON keeps every entry exact, whatever it contains) |
+//! | `Artifact` | one per `data/files/*` (a `raw` part, `artifactId` `data/files/<name>`), then one per `passport.artifacts` entry that does not name one of those files (`artifactId` `passport.artifacts[i]`, a `text` part for a string, else `data`) |
+//! | `Message` | nothing: a Task never carries `history`, and a message's text parts are not kept |
+//! | `metadata[<extension URI>]` | `{"spec": "taskpack/0.1", "pack": <the pack object>}`: facts with their scope, asks and landing checks travel there, the one place A2A has for them |
+//!
+//! A `Task` made from a stored passport (what the door answers) carries
+//! `{"spec", "passport_id", "passport": <the stored state>}` instead of `pack`. Its state is
+//! `TASK_STATE_SUBMITTED`: the work has landed and nothing of it was run.
+
+use std::path::Path;
+
+use base64::Engine as _;
+
+use super::arrival::{self, ArrivalError};
+use super::bag::Limits;
+use super::convert::{read_pack, Encoding};
+use super::flat::Attachment;
+use super::land;
+use super::store::{self, PassportStore, StoreError};
+use specmint_runtime::json::Json;
+
+/// The extension's URI (§5).
+pub const EXTENSION_URI: &str = "https://taskpack.org/a2a/ext/taskpack/v1";
+/// The spec id the extension's params name.
+pub const SPEC_ID: &str = "taskpack/0.1";
+/// The flat form's per-attachment limit (§2.2), declared in the extension's params.
+pub const MAX_INLINE_ATTACHMENT_BYTES: u64 = 1 << 20;
+/// The A2A protocol version served.
+pub const PROTOCOL_VERSION: &str = "1.0";
+/// The HTTP header that activates extensions (and that the server echoes).
+pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
+
+fn text(s: impl Into<String>) -> Json {
+    Json::Str(s.into())
+}
+
+fn object(members: Vec<(&str, Json)>) -> Json {
+    Json::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+fn items(value: Option<&Json>) -> &[Json] {
+    value.and_then(Json::as_array).unwrap_or_default()
+}
+
+/// The extension as the Agent Card declares it (`capabilities.extensions[]`).
+pub fn extension_declaration() -> Json {
+    object(vec![
+        ("uri", text(EXTENSION_URI)),
+        (
+            "description",
+            text(
+                "Send a TaskPack (.taskpack or .taskpack.json) as a file part: it is landed as a \
+                 new passport (a receipt is merged into the passport it answers); nothing in it \
+                 is executed.",
+            ),
+        ),
+        ("required", Json::Bool(false)),
+        (
+            "params",
+            object(vec![
+                ("spec", text(SPEC_ID)),
+                (
+                    "max_inline_attachment_bytes",
+                    Json::Number(MAX_INLINE_ATTACHMENT_BYTES.into()),
+                ),
+                (
+                    "encodings",
+                    Json::Array(vec![text(".taskpack"), text(".taskpack.json")]),
+                ),
+            ]),
+        ),
+    ])
+}
+
+/// The Agent Card served at `/.well-known/agent-card.json`, its JSON-RPC interface at `url`.
+pub fn agent_card(url: &str) -> Json {
+    let modes = || Json::Array(vec![text("application/zip"), text("application/json")]);
+    object(vec![
+        ("name", text("specmint TaskPack door")),
+        (
+            "description",
+            text("Lands TaskPacks into a local passport store (TaskPack 0.1 §5)."),
+        ),
+        (
+            "supportedInterfaces",
+            Json::Array(vec![object(vec![
+                ("url", text(url)),
+                ("protocolBinding", text("JSONRPC")),
+                ("protocolVersion", text(PROTOCOL_VERSION)),
+            ])]),
+        ),
+        ("version", text(env!("CARGO_PKG_VERSION"))),
+        (
+            "capabilities",
+            object(vec![
+                ("streaming", Json::Bool(false)),
+                ("pushNotifications", Json::Bool(false)),
+                ("extensions", Json::Array(vec![extension_declaration()])),
+            ]),
+        ),
+        ("defaultInputModes", modes()),
+        ("defaultOutputModes", modes()),
+        (
+            "skills",
+            Json::Array(vec![object(vec![
+                ("id", text("land-taskpack")),
+                ("name", text("Land a TaskPack")),
+                (
+                    "description",
+                    text(
+                        "Lands a handoff as `specmint taskpack land` does, or merges a receipt \
+                         into the passport it answers as `specmint taskpack merge` does.",
+                    ),
+                ),
+                ("tags", Json::Array(vec![text("taskpack"), text("handoff")])),
+            ])]),
+        ),
+    ])
+}
+
+/// The media type an artifact's file part declares, from its name.
+pub fn media_type(name: &str) -> &'static str {
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "txt" | "log" => "text/plain",
+        "md" => "text/markdown",
+        "json" => "application/json",
+        "csv" => "text/csv",
+        "html" | "htm" => "text/html",
+        "pdf" => "application/pdf",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "zip" | "taskpack" => "application/zip",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Whether a `passport.artifacts` entry names the luggage file `name` (`data/files/<name>` in a
+/// pack, `<id>.files/<name>` once landed).
+fn names_file(entry: &Json, name: &str) -> bool {
+    let Some(entry) = entry.as_str() else {
+        return false;
+    };
+    entry == format!("data/files/{name}")
+        || entry
+            .strip_suffix(name)
+            .and_then(|head| head.strip_suffix('/'))
+            .is_some_and(|dir| dir.ends_with(".files") || dir.ends_with(".files/data/files"))
+}
+
+/// The artifacts of a task state and its luggage (see the module's table).
+fn artifacts(state: &Json, files: &[Attachment]) -> Json {
+    let mut out: Vec<Json> = files
+        .iter()
+        .map(|file| {
+            object(vec![
+                ("artifactId", text(format!("data/files/{}", file.name))),
+                ("name", text(file.name.clone())),
+                (
+                    "parts",
+                    Json::Array(vec![object(vec![
+                        (
+                            "raw",
+                            text(base64::engine::general_purpose::STANDARD.encode(&file.bytes)),
+                        ),
+                        ("filename", text(file.name.clone())),
+                        ("mediaType", text(media_type(&file.name))),
+                    ])]),
+                ),
+            ])
+        })
+        .collect();
+    for (index, entry) in items(state.get("artifacts")).iter().enumerate() {
+        if files.iter().any(|f| names_file(entry, &f.name)) {
+            continue;
+        }
+        let part = match entry {
+            Json::Str(s) => object(vec![("text", text(s.clone()))]),
+            other => object(vec![("data", other.clone())]),
+        };
+        out.push(object(vec![
+            ("artifactId", text(format!("passport.artifacts[{index}]"))),
+            ("name", text(Json::js_string(Some(entry)))),
+            ("parts", Json::Array(vec![part])),
+        ]));
+    }
+    Json::Array(out)
+}
+
+/// `Task.contextId` for a lineage: its chain as compact JSON (`[]` when it has none).
+pub fn context_id(lineage: Option<&Json>) -> String {
+    Json::Array(items(lineage.and_then(|l| l.get("chain"))).to_vec()).to_js_compact()
+}
+
+fn task(lineage: Option<&Json>, artifacts: Json, metadata: Json) -> Json {
+    object(vec![
+        (
+            "id",
+            text(Json::js_string(lineage.and_then(|l| l.get("root_id")))),
+        ),
+        ("contextId", text(context_id(lineage))),
+        (
+            "status",
+            object(vec![("state", text("TASK_STATE_SUBMITTED"))]),
+        ),
+        ("artifacts", artifacts),
+        ("metadata", object(vec![(EXTENSION_URI, metadata)])),
+    ])
+}
+
+/// The A2A `Task` of a pack and its luggage (`specmint taskpack to-a2a`).
+pub fn pack_to_task(pack: &Json, files: &[Attachment]) -> Json {
+    let empty = Json::Object(Vec::new());
+    let state = pack.get("passport").unwrap_or(&empty);
+    task(
+        pack.get("lineage"),
+        artifacts(state, files),
+        object(vec![("spec", text(SPEC_ID)), ("pack", pack.clone())]),
+    )
+}
+
+/// The A2A `Task` of a stored passport `id` (its state as stored, luggage as landed).
+pub fn passport_to_task(id: &str, state: &Json, files: &[Attachment]) -> Json {
+    let own;
+    let lineage = match state.get("lineage") {
+        Some(l) if l.get("root_id").is_some() => Some(l),
+        // A passport made here (not landed) is its own root.
+        _ => {
+            own = object(vec![
+                ("root_id", text(id)),
+                (
+                    "chain",
+                    Json::Array(vec![text(format!(
+                        "{id}@{}",
+                        Json::js_string(state.get("version"))
+                    ))]),
+                ),
+            ]);
+            Some(&own)
+        }
+    };
+    task(
+        lineage,
+        artifacts(state, files),
+        object(vec![
+            ("spec", text(SPEC_ID)),
+            ("passport_id", text(id)),
+            ("passport", state.clone()),
+        ]),
+    )
+}
+
+/// Why a `Task` is not a pack (`from-a2a`), naming the member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAPack(pub String);
+
+impl std::fmt::Display for NotAPack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotAPack {}
+
+/// What [`task_to_pack`] made, and what it left behind.
+#[derive(Debug, Clone)]
+pub struct FromTask {
+    /// The pack object.
+    pub pack: Json,
+    /// The luggage, from the artifacts' `raw` parts.
+    pub attachments: Vec<Attachment>,
+    /// Facts sealed on the way (machine-scoped ones, as packing seals them), by index.
+    pub sealed: usize,
+    /// Messages of `history` not carried (transcripts do not travel).
+    pub history_dropped: usize,
+}
+
+/// The pack a `Task` carries (`specmint taskpack from-a2a`): the pack object from the
+/// extension's metadata, `lineage.root_id` checked against `Task.id`, the luggage from every
+/// artifact part with `raw` bytes and a `filename`, machine-scoped facts sealed as packing
+/// seals them (`verified_on` the pack's origin machine, else `machine`; an `org` fact without
+/// `source` annotated with the origin actor, else `actor`). `history` is dropped and counted.
+pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask, NotAPack> {
+    if !task.is_object() {
+        return Err(NotAPack("the Task is not a JSON object".to_owned()));
+    }
+    let meta = task
+        .get("metadata")
+        .and_then(|m| m.get(EXTENSION_URI))
+        .ok_or_else(|| {
+            NotAPack(format!(
+                "`metadata` has no `{EXTENSION_URI}` member: the Task carries no TaskPack"
+            ))
+        })?;
+    let spec = meta.get("spec").and_then(Json::as_str);
+    if spec != Some(SPEC_ID) {
+        return Err(NotAPack(format!(
+            "`metadata[\"{EXTENSION_URI}\"].spec` is {}, not `{SPEC_ID}`",
+            spec.map_or("missing".to_owned(), |s| format!("`{s}`"))
+        )));
+    }
+    let mut pack = match meta.get("pack") {
+        Some(p) if p.is_object() => p.clone(),
+        _ => {
+            return Err(NotAPack(format!(
+                "`metadata[\"{EXTENSION_URI}\"].pack` is not an object (a Task of a stored \
+                 passport is answered by the door, not converted back into a pack)"
+            )))
+        }
+    };
+    let root = pack
+        .get("lineage")
+        .and_then(|l| l.get("root_id"))
+        .and_then(Json::as_str);
+    let id = task.get("id").and_then(Json::as_str);
+    if id.is_some() && id != root {
+        return Err(NotAPack(format!(
+            "`id` is `{}` but the pack's `lineage.root_id` is {} (Task.id is lineage.root_id, §5)",
+            id.unwrap_or_default(),
+            root.map_or("missing".to_owned(), |r| format!("`{r}`"))
+        )));
+    }
+    let mut attachments = Vec::new();
+    for (a, artifact) in items(task.get("artifacts")).iter().enumerate() {
+        for (p, part) in items(artifact.get("parts")).iter().enumerate() {
+            let Some(raw) = part.get("raw") else {
+                continue;
+            };
+            let where_ = format!("artifacts[{a}].parts[{p}]");
+            let name = part
+                .get("filename")
+                .and_then(Json::as_str)
+                .filter(|n| !n.trim().is_empty())
+                .ok_or_else(|| NotAPack(format!("`{where_}` has `raw` bytes but no `filename`")))?;
+            let bytes = raw
+                .as_str()
+                .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
+                .ok_or_else(|| NotAPack(format!("`{where_}.raw` is not standard base64")))?;
+            if attachments.iter().any(|x: &Attachment| x.name == name) {
+                return Err(NotAPack(format!(
+                    "`{where_}` repeats the file name `{name}`: a pack holds one file per name"
+                )));
+            }
+            attachments.push(Attachment {
+                name: name.to_owned(),
+                bytes,
+            });
+        }
+    }
+    let origin = |key: &str, default: &str| {
+        pack.get("origin")
+            .and_then(|o| o.get(key))
+            .and_then(Json::as_str)
+            .filter(|s| !s.is_empty())
+            .unwrap_or(default)
+            .to_owned()
+    };
+    let (machine, actor) = (origin("machine", machine), origin("actor", actor));
+    let mut sealed = 0;
+    if let Some(state) = super::member_mut(&mut pack, "passport") {
+        sealed = super::pack::seal_for_packing(state, &actor, &machine);
+    }
+    Ok(FromTask {
+        pack,
+        attachments,
+        sealed,
+        history_dropped: items(task.get("history")).len(),
+    })
+}
+
+/// Why `from-a2a` wrote no pack.
+#[derive(Debug)]
+pub enum FromA2aError {
+    /// The Task carries no pack (exit 1).
+    NotAPack(NotAPack),
+    /// The pack it carries breaks the spec: every violation (exit 1).
+    Invalid(specmint_runtime::Report),
+    /// The output's extension is not `.taskpack` or `.taskpack.json` (usage).
+    Extension(std::path::PathBuf),
+    /// The pack cannot be encoded (the flat writer refused an attachment) (exit 1).
+    Encode(super::flat::FlatError),
+    /// The output cannot be written (exit 2).
+    Io(std::path::PathBuf, std::io::Error),
+}
+
+/// `specmint taskpack from-a2a`: the pack `task` carries ([`task_to_pack`]), checked against
+/// the spec as a flat pack (every violation, with the spec's codes), written to `out` in the
+/// encoding its extension names, as packing writes (atomically, readable by others).
+pub fn write_task_as_pack(
+    task: &Json,
+    out: &Path,
+    machine: &str,
+    actor: &str,
+) -> Result<FromTask, FromA2aError> {
+    let encoding = match Encoding::of(out) {
+        Some(e @ (Encoding::Zip | Encoding::Flat)) => e,
+        _ => return Err(FromA2aError::Extension(out.to_owned())),
+    };
+    let made = task_to_pack(task, machine, actor).map_err(FromA2aError::NotAPack)?;
+    let flat = super::flat::write_flat(&made.pack, &made.attachments, None)
+        .map_err(FromA2aError::Encode)?;
+    super::FlatTaskPack::from_json_str(&flat).map_err(FromA2aError::Invalid)?;
+    let bytes = super::convert::encode(encoding, &made.pack, &made.attachments, None)
+        .map_err(FromA2aError::Encode)?;
+    crate::atomic_file::write_atomically_for_sharing(out, &bytes)
+        .map_err(|e| FromA2aError::Io(out.to_owned(), e))?;
+    Ok(made)
+}
+
+/// Whether the `A2A-Extensions` header values (each a comma-separated list of URIs) activate
+/// this extension.
+pub fn activates<'a>(values: impl IntoIterator<Item = &'a str>) -> bool {
+    values
+        .into_iter()
+        .flat_map(|v| v.split(','))
+        .any(|uri| uri.trim() == EXTENSION_URI)
+}
+
+/// A JSON-RPC error of the door: the A2A code, a message, and (for a pack refused by landing or
+/// merging) the TaskPack code in `data.code`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RpcError {
+    /// JSON-RPC / A2A error code (`-32602` invalid params, `-32001` task not found, …).
+    pub code: i32,
+    /// What went wrong, naming the member.
+    pub message: String,
+    /// The spec's own code, when there is one (`ask_without_accept`, `credential`, …).
+    pub taskpack_code: Option<&'static str>,
+}
+
+/// JSON-RPC: the body is not JSON.
+pub const PARSE_ERROR: i32 = -32700;
+/// JSON-RPC: not a request object.
+pub const INVALID_REQUEST: i32 = -32600;
+/// JSON-RPC: no such method.
+pub const METHOD_NOT_FOUND: i32 = -32601;
+/// JSON-RPC: the params are wrong (a bad or missing file part, a refused pack).
+pub const INVALID_PARAMS: i32 = -32602;
+/// JSON-RPC: the server failed (I/O).
+pub const INTERNAL_ERROR: i32 = -32603;
+/// A2A: no task of that id.
+pub const TASK_NOT_FOUND: i32 = -32001;
+/// A2A: a file part that is not a pack.
+pub const CONTENT_TYPE_NOT_SUPPORTED: i32 = -32005;
+/// A2A: the extension is required for this request and was not activated.
+pub const EXTENSION_SUPPORT_REQUIRED: i32 = -32008;
+
+fn rpc_error(code: i32, message: impl Into<String>) -> RpcError {
+    RpcError {
+        code,
+        message: message.into(),
+        taskpack_code: None,
+    }
+}
+
+/// The door `specmint a2a serve` serves: JSON-RPC over a passport store, landing and merging
+/// exactly as `taskpack land` / `taskpack merge` do ([`super::arrival`]).
+#[derive(Debug, Clone)]
+pub struct Door {
+    /// Where packs land.
+    pub store: PassportStore,
+    /// The largest pack a message may carry, in bytes (decoded).
+    pub max_pack_bytes: usize,
+}
+
+/// The default for [`Door::max_pack_bytes`]: 64 MiB.
+pub const DEFAULT_MAX_PACK_BYTES: usize = 64 << 20;
+
+impl Door {
+    /// Answers one JSON-RPC request body. `activated`: the request's `A2A-Extensions` header
+    /// lists [`EXTENSION_URI`].
+    pub fn handle(&self, body: &[u8], activated: bool) -> Json {
+        let request = match std::str::from_utf8(body).ok().map(Json::parse) {
+            Some(Ok(request)) => request,
+            _ => {
+                return response(
+                    Json::Null,
+                    Err(rpc_error(PARSE_ERROR, "the request body is not JSON")),
+                )
+            }
+        };
+        let id = request.get("id").cloned().unwrap_or(Json::Null);
+        let method = request.get("method").and_then(Json::as_str);
+        if !request.is_object()
+            || request.get("jsonrpc").and_then(Json::as_str) != Some("2.0")
+            || method.is_none()
+        {
+            return response(
+                id,
+                Err(rpc_error(
+                    INVALID_REQUEST,
+                    "not a JSON-RPC 2.0 request (`jsonrpc` \"2.0\" and a `method` string)",
+                )),
+            );
+        }
+        let params = request.get("params").cloned().unwrap_or(Json::Null);
+        let result = match method.unwrap_or_default() {
+            "SendMessage" | "message/send" => self.send(&params, activated),
+            "GetTask" | "tasks/get" => self.get(&params),
+            other => Err(rpc_error(
+                METHOD_NOT_FOUND,
+                format!("no method `{other}` (SendMessage, GetTask)"),
+            )),
+        };
+        response(id, result)
+    }
+
+    fn send(&self, params: &Json, activated: bool) -> Result<Json, RpcError> {
+        let message = params
+            .get("message")
+            .filter(|m| m.is_object())
+            .ok_or_else(|| rpc_error(INVALID_PARAMS, "`params.message` is not an object"))?;
+        let (name, bytes, encoding) = pack_part(message, self.max_pack_bytes)?;
+        if !activated {
+            return Err(rpc_error(
+                EXTENSION_SUPPORT_REQUIRED,
+                format!(
+                    "`{name}` is a TaskPack: activate the extension `{EXTENSION_URI}` \
+                     (header `{EXTENSIONS_HEADER}`) to send one"
+                ),
+            ));
+        }
+        let dir = std::env::temp_dir().join(format!(
+            "specmint-a2a-{}-{}",
+            std::process::id(),
+            store::mint_id()
+        ));
+        let result = (|| {
+            std::fs::create_dir(&dir).map_err(internal)?;
+            let file = dir.join(match encoding {
+                Encoding::Flat => "pack.taskpack.json",
+                _ => "pack.taskpack",
+            });
+            std::fs::write(&file, &bytes).map_err(internal)?;
+            self.arrive(&file)
+        })();
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+
+    /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does.
+    fn arrive(&self, file: &Path) -> Result<Json, RpcError> {
+        let kind = read_pack(file, Limits::default())
+            .ok()
+            .and_then(|(pack, _)| pack.get("kind").and_then(Json::as_str).map(str::to_owned));
+        if kind.as_deref() == Some("receipt") {
+            let (pack, _) = read_pack(file, Limits::default()).map_err(internal)?;
+            let (into, _) = land::receipt_target(&pack);
+            let merged = arrival::merge_file(&self.store, file, &into).map_err(arrival_error)?;
+            let state = self.store.get(&into).map_err(store_error)?;
+            let mut task = self.task_of(&into, &state)?;
+            let report = object(vec![
+                ("passport_id", text(into.clone())),
+                ("version", Json::Number(merged.version.into())),
+                ("written", Json::Bool(merged.written)),
+                ("answered", strings(&merged.report.answered)),
+                ("already_answered", strings(&merged.report.already_answered)),
+                ("adopted_asks", strings(&merged.report.adopted_asks)),
+                ("still_open", strings(&merged.report.still_open)),
+                (
+                    "facts_adopted",
+                    Json::Number(merged.report.facts_adopted.into()),
+                ),
+                ("imperatives", imperatives(&merged.report.imperatives)),
+            ]);
+            annotate(&mut task, "merged", report);
+            return Ok(object(vec![("task", task)]));
+        }
+        let landed = arrival::land_file(&self.store, file, false).map_err(arrival_error)?;
+        let mut task = self.task_of(&landed.id, &landed.passport)?;
+        let l = &landed.landing;
+        let report = object(vec![
+            ("passport_id", text(landed.id.clone())),
+            ("sealed_on_arrival", strings(&l.sealed_on_arrival)),
+            ("needs_reverify", Json::Number(l.needs_reverify.into())),
+            ("open_asks", strings(&l.open_asks)),
+            (
+                "landing_checks",
+                Json::Array(
+                    l.landing_checks
+                        .iter()
+                        .map(|c| {
+                            object(vec![
+                                ("id", text(c.id.clone())),
+                                ("check", text(c.check.clone())),
+                                ("required", Json::Bool(c.required)),
+                            ])
+                        })
+                        .collect(),
+                ),
+            ),
+            ("imperatives", imperatives(&l.imperatives)),
+        ]);
+        annotate(&mut task, "landed", report);
+        Ok(object(vec![("task", task)]))
+    }
+
+    fn get(&self, params: &Json) -> Result<Json, RpcError> {
+        let id = params
+            .get("id")
+            .and_then(Json::as_str)
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| rpc_error(INVALID_PARAMS, "`params.id` is not a task id"))?;
+        let (local, state) = self.find(id)?;
+        self.task_of(&local, &state)
+    }
+
+    /// The passport of task `id`: the most recently updated one whose `lineage.root_id` is
+    /// `id`, else the passport whose own id it is.
+    fn find(&self, id: &str) -> Result<(String, Json), RpcError> {
+        let listing = self.store.list().map_err(store_error)?;
+        for summary in &listing.passports {
+            let Ok(state) = self.store.get(&summary.passport_id) else {
+                continue;
+            };
+            let root = state.get("lineage").and_then(|l| l.get("root_id"));
+            if root.and_then(Json::as_str) == Some(id) {
+                return Ok((summary.passport_id.clone(), state));
+            }
+        }
+        match self.store.get(id) {
+            Ok(state) => Ok((id.to_owned(), state)),
+            Err(_) => Err(rpc_error(
+                TASK_NOT_FOUND,
+                format!(
+                    "no task `{id}`: no passport of this store has it as lineage.root_id or id"
+                ),
+            )),
+        }
+    }
+
+    /// The Task of stored passport `id`, its luggage read from the store.
+    fn task_of(&self, id: &str, state: &Json) -> Result<Json, RpcError> {
+        let prefix = format!("{id}.files/");
+        let mut files = Vec::new();
+        for entry in items(state.get("artifacts")) {
+            let Some(name) = entry.as_str().and_then(|e| e.strip_prefix(&prefix)) else {
+                continue;
+            };
+            let safe = Path::new(name)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !safe {
+                continue;
+            }
+            let bytes = std::fs::read(self.store.dir().join(&prefix).join(name)).map_err(|e| {
+                rpc_error(INTERNAL_ERROR, format!("cannot read `{prefix}{name}`: {e}"))
+            })?;
+            files.push(Attachment {
+                name: name.to_owned(),
+                bytes,
+            });
+        }
+        Ok(passport_to_task(id, state, &files))
+    }
+}
+
+/// The one file part of `message` that holds a pack: its name, bytes and encoding.
+fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), RpcError> {
+    let mut found = Vec::new();
+    for (i, part) in items(message.get("parts")).iter().enumerate() {
+        let at = format!("message.parts[{i}]");
+        let name = part
+            .get("filename")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        if part.get("url").is_some() {
+            return Err(rpc_error(
+                INVALID_PARAMS,
+                format!(
+                    "`{at}` refers to a file by `url`: the door fetches nothing, send the \
+                     pack's bytes inline (`raw`)"
+                ),
+            ));
+        }
+        let Some(raw) = part.get("raw") else {
+            continue;
+        };
+        let encoding = match Encoding::of(Path::new(name)) {
+            Some(e @ (Encoding::Zip | Encoding::Flat)) => e,
+            _ => {
+                return Err(rpc_error(
+                    CONTENT_TYPE_NOT_SUPPORTED,
+                    format!(
+                        "`{at}` is {}, not a .taskpack or .taskpack.json",
+                        if name.is_empty() {
+                            "a file with no `filename`".to_owned()
+                        } else {
+                            format!("`{name}`")
+                        }
+                    ),
+                ))
+            }
+        };
+        let raw = raw.as_str().unwrap_or_default();
+        // base64 is 4 characters per 3 bytes: refuse before decoding what could not fit.
+        if raw.len() / 4 * 3 > max.saturating_add(3) {
+            return Err(too_big(&at, raw.len() / 4 * 3, max));
+        }
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(raw)
+            .map_err(|_| rpc_error(INVALID_PARAMS, format!("`{at}.raw` is not standard base64")))?;
+        if bytes.len() > max {
+            return Err(too_big(&at, bytes.len(), max));
+        }
+        found.push((at, name.to_owned(), bytes, encoding));
+    }
+    match found.len() {
+        0 => Err(rpc_error(
+            INVALID_PARAMS,
+            "no part of the message is a file part (`raw` and a `filename` ending .taskpack or \
+             .taskpack.json) holding a pack",
+        )),
+        1 => {
+            let (_, name, bytes, encoding) = found.remove(0);
+            Ok((name, bytes, encoding))
+        }
+        n => Err(rpc_error(
+            INVALID_PARAMS,
+            format!(
+                "the message holds {n} packs ({} and {}): send one per message",
+                found[0].0, found[1].0
+            ),
+        )),
+    }
+}
+
+fn too_big(at: &str, len: usize, max: usize) -> RpcError {
+    rpc_error(
+        INVALID_PARAMS,
+        format!("`{at}` is {len} bytes (max {max}): too big for this door"),
+    )
+}
+
+fn internal(e: impl std::fmt::Display) -> RpcError {
+    rpc_error(INTERNAL_ERROR, e.to_string())
+}
+
+fn store_error(e: StoreError) -> RpcError {
+    match e {
+        StoreError::NotFound(id) => {
+            rpc_error(TASK_NOT_FOUND, format!("no passport `{id}` in this store"))
+        }
+        other => internal(other),
+    }
+}
+
+fn arrival_error(e: ArrivalError) -> RpcError {
+    match e {
+        ArrivalError::Refused(r) => RpcError {
+            code: INVALID_PARAMS,
+            message: format!("{}: {}", r.code, r.message),
+            taskpack_code: Some(r.code),
+        },
+        ArrivalError::Store(StoreError::NotFound(id)) => rpc_error(
+            TASK_NOT_FOUND,
+            format!("this receipt answers passport `{id}`, which is not in this store"),
+        ),
+        ArrivalError::Store(other) => internal(other),
+        ArrivalError::Io(message) => rpc_error(INTERNAL_ERROR, message),
+    }
+}
+
+fn strings(values: &[String]) -> Json {
+    Json::Array(values.iter().map(|v| text(v.clone())).collect())
+}
+
+fn imperatives(found: &[land::Imperative]) -> Json {
+    Json::Array(
+        found
+            .iter()
+            .map(|i| {
+                object(vec![
+                    ("pointer", text(i.at.clone())),
+                    ("sentence", text(i.sentence.clone())),
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// Adds `report` under `key` in the Task's extension metadata.
+fn annotate(task: &mut Json, key: &str, report: Json) {
+    if let Some(meta) =
+        super::member_mut(task, "metadata").and_then(|m| super::member_mut(m, EXTENSION_URI))
+    {
+        super::set_member(meta, key, report);
+    }
+}
+
+/// A JSON-RPC 2.0 response.
+fn response(id: Json, result: Result<Json, RpcError>) -> Json {
+    let body = match result {
+        Ok(result) => ("result", result),
+        Err(e) => {
+            let mut error = vec![
+                ("code", Json::Number(e.code.into())),
+                ("message", text(e.message)),
+            ];
+            if let Some(code) = e.taskpack_code {
+                error.push(("data", object(vec![("code", text(code))])));
+            }
+            ("error", object(error))
+        }
+    };
+    object(vec![("jsonrpc", text("2.0")), ("id", id), body])
+}
