@@ -8,7 +8,7 @@
 //! `new` and `apply` print `{"ok": true, "replayed", "package_id", "revision", "state"}` or
 //! `{"ok": false, "code", "message"}`; exit 0 applied or replayed, 1 refused, 2 usage or I/O.
 
-use serde_json::json;
+use serde_json::{json, Value};
 use specmint::action_envelope::engine::{
     no_package, refusal_of, Applied, ApplyError, PackageStore,
 };
@@ -94,13 +94,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
 fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, UsageError> {
     match outcome {
         Ok(applied) => {
-            let json = json!({
-                "ok": true,
-                "replayed": applied.replayed,
-                "package_id": applied.package_id,
-                "revision": applied.revision,
-                "state": applied.state,
-            });
+            let json = applied_json(&applied);
             let verb = if applied.replayed {
                 "replayed"
             } else {
@@ -114,10 +108,26 @@ fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, U
             Ok(0)
         }
         Err(Failure::Refused(Refusal { code, message })) => {
-            let json = json!({ "ok": false, "code": code.code(), "message": message });
+            let json = refused_json(code.code(), &message);
             print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),
     }
+}
+
+/// `envelope apply --format json`'s object for an applied (or replayed) envelope.
+pub fn applied_json(applied: &Applied) -> Value {
+    json!({
+        "ok": true,
+        "replayed": applied.replayed,
+        "package_id": applied.package_id,
+        "revision": applied.revision,
+        "state": applied.state,
+    })
+}
+
+/// A behaviour command's object for a refusal: `{"ok": false, "code", "message"}`.
+pub fn refused_json(code: &str, message: &str) -> Value {
+    json!({ "ok": false, "code": code, "message": message })
 }

@@ -1,4 +1,4 @@
-//! `specmint task submit|claim|move|complete|reject|bind|show --store DB ...`: the Task
+//! `specmint task submit|claim|move|complete|reject|bind|show|list --store DB ...`: the Task
 //! Envelope lifecycle.
 //!
 //! ```text
@@ -9,20 +9,24 @@
 //! specmint task reject --store DB ID --reason TEXT
 //! specmint task bind --store DB ID --ledger FILE
 //! specmint task show --store DB ID
+//! specmint task list --store DB [--state STATE] [--claimable]
 //! ```
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 
 use serde_json::json;
 use specmint::store::Failure;
+use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
-    read_evidence, read_ledger, unknown_task, TaskError, TaskRefusal, TaskStore, EVIDENCE_DOCUMENT,
+    read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskRefusal, TaskStore,
+    EVIDENCE_DOCUMENT,
 };
 use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
+use specmint::taskpack::land::escaped;
 use specmint::Report;
 
 use super::{print_verdict, read_document, read_input, store_failure, Format, Options, UsageError};
 
-const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show";
+const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show, list";
 
 /// The largest capability ledger file read.
 const MAX_LEDGER_BYTES: usize = 1 << 20;
@@ -40,6 +44,7 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
         "reject" => reject(rest),
         "bind" => bind(rest),
         "show" => show(rest),
+        "list" => list(rest),
         other => Err(UsageError(format!(
             "unknown task command `{other}` ({COMMANDS})"
         ))),
@@ -71,7 +76,7 @@ fn submit(args: &[String]) -> Result<u8, UsageError> {
     match submitted {
         Ok(task_id) => {
             let state = TaskState::ALL[0];
-            let json = json!({ "ok": true, "task_id": task_id, "state": state });
+            let json = moved_json(&task_id, state);
             print_verdict(
                 options.format,
                 &json,
@@ -82,7 +87,7 @@ fn submit(args: &[String]) -> Result<u8, UsageError> {
         Err(Failure::Refused(report)) => {
             // Each error as `specmint validate --format json` writes it (the Violation's own
             // serialization).
-            let json = json!({ "ok": false, "errors": report.as_slice() });
+            let json = submit_refused_json(&report);
             print_verdict(options.format, &json, &format!("refused:\n{report}"))?;
             Ok(1)
         }
@@ -102,14 +107,7 @@ fn move_to(args: &[String]) -> Result<u8, UsageError> {
     let [id, state] = options.positional(&["ID", "STATE"])? else {
         unreachable!("positional checks the count")
     };
-    let to: TaskState =
-        serde_json::from_value(serde_json::Value::String(state.clone())).map_err(|_| {
-            let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
-            UsageError(format!(
-                "unknown STATE `{state}` (one of: {})",
-                known.join(", ")
-            ))
-        })?;
+    let to = parse_state("STATE", state)?;
     let moved = open(&options)?.move_to(id, to, options.value("--reason"));
     verdict(options.format, id, moved)
 }
@@ -130,7 +128,7 @@ fn complete(args: &[String]) -> Result<u8, UsageError> {
 }
 
 /// An evidence document that does not read: the first violation's code, every message.
-fn evidence_refusal(report: &Report) -> TaskRefusal {
+pub fn evidence_refusal(report: &Report) -> TaskRefusal {
     let code = report
         .iter()
         .find_map(|v| TaskEnvelopeError::from_code(v.code))
@@ -156,30 +154,13 @@ fn bind(args: &[String]) -> Result<u8, UsageError> {
     let file = options
         .value("--ledger")
         .ok_or_else(|| UsageError("missing --ledger FILE".to_owned()))?;
-    let (display, input, total) = read_input(file, MAX_LEDGER_BYTES)?;
-    // What the file holds is the ledger's problem, not a usage error: a refusal with a code.
-    let ledger = if total > input.len() as u64 {
-        Err(TaskRefusal {
-            code: TaskEnvelopeError::InvalidLedger,
-            message: format!("over {MAX_LEDGER_BYTES} bytes"),
-        })
-    } else {
-        read_ledger(&input)
-    };
-    let ledger = match ledger {
+    let ledger = match load_ledger(file)? {
         Ok(ledger) => ledger,
-        Err(TaskRefusal { code, message }) => {
-            let message = format!("ledger `{display}`: {message}");
-            return verdict(
-                options.format,
-                id,
-                Err(Failure::Refused(TaskRefusal { code, message })),
-            );
-        }
+        Err(refusal) => return verdict(options.format, id, Err(Failure::Refused(refusal))),
     };
     match open(&options)?.bind(id, &ledger) {
         Ok(bound) => {
-            let json = json!({ "ok": true, "task_id": id, "tools": bound.tools() });
+            let json = bound_json(id, bound.tools());
             let human = format!("bound: {id} may use [{}]", bound.tools().join(", "));
             print_verdict(options.format, &json, &human)?;
             Ok(0)
@@ -203,6 +184,87 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
     }
 }
 
+/// Reads the capability ledger `file`: what it holds is the ledger's problem, a refusal with
+/// a code (`invalid_ledger`, naming the file), not a usage error; an unreadable file is one.
+pub fn load_ledger(file: &str) -> Result<Result<CapabilityLedger, TaskRefusal>, UsageError> {
+    let (display, input, total) = read_input(file, MAX_LEDGER_BYTES)?;
+    let ledger = if total > input.len() as u64 {
+        Err(TaskRefusal {
+            code: TaskEnvelopeError::InvalidLedger,
+            message: format!("over {MAX_LEDGER_BYTES} bytes"),
+        })
+    } else {
+        read_ledger(&input)
+    };
+    Ok(ledger.map_err(|TaskRefusal { code, message }| TaskRefusal {
+        code,
+        message: format!("ledger `{display}`: {message}"),
+    }))
+}
+
+/// `task submit`'s object for a stored task, and every move's: `{"ok": true, "task_id", "state"}`.
+pub fn moved_json(id: &str, state: TaskState) -> serde_json::Value {
+    json!({ "ok": true, "task_id": id, "state": state })
+}
+
+/// `task submit`'s object for a refused envelope: each error as `specmint validate --format
+/// json` writes it (the Violation's own serialization).
+pub fn submit_refused_json(report: &Report) -> serde_json::Value {
+    json!({ "ok": false, "errors": report.as_slice() })
+}
+
+/// `task bind`'s object: `{"ok": true, "task_id", "tools"}`.
+pub fn bound_json(id: &str, tools: &[String]) -> serde_json::Value {
+    json!({ "ok": true, "task_id": id, "tools": tools })
+}
+
+/// `task list`'s object: `{"ok": true, "tasks": [...]}`, each `task show`'s.
+pub fn list_json(tasks: &[TaskRecord]) -> serde_json::Value {
+    json!({ "ok": true, "tasks": tasks })
+}
+
+/// `STATE` (or `--state`'s value) as a lifecycle state.
+pub fn parse_state(what: &str, state: &str) -> Result<TaskState, UsageError> {
+    serde_json::from_value(serde_json::Value::String(state.to_owned())).map_err(|_| {
+        let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
+        UsageError(format!(
+            "unknown {what} `{state}` (one of: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+fn list(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse_with_switches(args, &["--state"], &["--claimable"])?;
+    options.positional(&[])?;
+    let state = options
+        .value("--state")
+        .map(|s| parse_state("--state", s))
+        .transpose()?;
+    let tasks = open(&options)?
+        .list(state, options.has("--claimable"))
+        .map_err(store_failure)?;
+    let json = list_json(&tasks);
+    let human = if tasks.is_empty() {
+        "(no tasks)".to_owned()
+    } else {
+        let lines: Vec<String> = tasks
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} ({}): {}",
+                    escaped(&t.task_id),
+                    t.state,
+                    escaped(t.envelope.objective.as_deref().unwrap_or_default())
+                )
+            })
+            .collect();
+        lines.join("\n")
+    };
+    print_verdict(options.format, &json, &human)?;
+    Ok(0)
+}
+
 /// Prints the outcome of a move and returns its exit status.
 fn verdict(
     format: Format,
@@ -211,12 +273,12 @@ fn verdict(
 ) -> Result<u8, UsageError> {
     match moved {
         Ok(state) => {
-            let json = json!({ "ok": true, "task_id": id, "state": state });
+            let json = moved_json(id, state);
             print_verdict(format, &json, &format!("{id}: {state}"))?;
             Ok(0)
         }
         Err(Failure::Refused(TaskRefusal { code, message })) => {
-            let json = json!({ "ok": false, "code": code.code(), "message": message });
+            let json = super::envelope::refused_json(code.code(), &message);
             print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
             Ok(1)
         }

@@ -24,6 +24,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use rusqlite::{params, OptionalExtension as _};
@@ -311,6 +312,44 @@ impl TaskStore {
     pub fn task(&mut self, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
         self.store.read(|tx| load(tx, task_id))
     }
+
+    /// The queue: the tasks in `state` (every state when `None`), and with `claimable` only
+    /// those a claim would take now (`submitted`, every `dependsOn` task `completed`), in the
+    /// order they were submitted, read from one snapshot.
+    ///
+    /// # Errors
+    ///
+    /// The store's failure.
+    pub fn list(
+        &mut self,
+        state: Option<TaskState>,
+        claimable: bool,
+    ) -> Result<Vec<TaskRecord>, StoreError> {
+        self.store.read(|tx| {
+            let mut statement = tx.prepare(&format!("{SELECT_TASK} ORDER BY seq"))?;
+            let rows = statement.query_map([], task_row)?;
+            let mut tasks = Vec::new();
+            for row in rows {
+                tasks.push(decode(row?)?);
+            }
+            let completed: HashSet<String> = tasks
+                .iter()
+                .filter(|t| t.state == TaskState::Completed)
+                .map(|t| t.task_id.clone())
+                .collect();
+            tasks.retain(|task| {
+                state.is_none_or(|s| task.state == s)
+                    && (!claimable
+                        || task.state == TaskState::Submitted
+                            && task
+                                .envelope
+                                .depends_on
+                                .iter()
+                                .all(|d| completed.contains(d)))
+            });
+            Ok(tasks)
+        })
+    }
 }
 
 /// Reads an evidence document (the envelope's `evidence` shape).
@@ -452,31 +491,49 @@ fn load_known(tx: &Transaction<'_>, task_id: &str) -> Result<TaskRecord, TaskErr
     load(tx, task_id)?.ok_or_else(|| Failure::Refused(unknown_task(task_id)))
 }
 
-fn load(tx: &Transaction<'_>, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
-    let row = tx
-        .query_row(
-            "SELECT state, envelope, evidence, reason, tools FROM tasks WHERE task_id = ?1",
-            params![task_id],
-            |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, Option<String>>(2)?,
-                    row.get::<_, Option<String>>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                ))
-            },
-        )
-        .optional()?;
-    let Some((state, envelope, evidence, reason, tools)) = row else {
-        return Ok(None);
-    };
-    Ok(Some(TaskRecord {
-        task_id: task_id.to_owned(),
+/// The columns [`task_row`] reads, in its order.
+const SELECT_TASK: &str = "SELECT task_id, state, envelope, evidence, reason, tools FROM tasks";
+
+/// One row of [`SELECT_TASK`], as stored.
+type TaskRow = (
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+fn task_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<TaskRow> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+    ))
+}
+
+fn decode(row: TaskRow) -> Result<TaskRecord, StoreError> {
+    let (task_id, state, envelope, evidence, reason, tools) = row;
+    Ok(TaskRecord {
+        task_id,
         state: serde_json::from_value(serde_json::Value::String(state))?,
         envelope: serde_json::from_str(&envelope)?,
         evidence: evidence.map(|e| serde_json::from_str(&e)).transpose()?,
         reason,
         tools: tools.map(|t| serde_json::from_str(&t)).transpose()?,
-    }))
+    })
+}
+
+fn load(tx: &Transaction<'_>, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
+    tx.query_row(
+        &format!("{SELECT_TASK} WHERE task_id = ?1"),
+        params![task_id],
+        task_row,
+    )
+    .optional()?
+    .map(decode)
+    .transpose()
 }

@@ -1,5 +1,9 @@
-//! `specmint mcp --home DIR --agent ID`: the `team_handoff` tool over MCP stdio (rmcp).
+//! `specmint mcp [--home DIR --agent ID] [--store DB [--ledger FILE]]`: over MCP stdio (rmcp),
+//! the `team_handoff` tool (with `--home/--agent`) and the Action Envelope and Task Envelope
+//! tools of a store ([`store`], with `--store`); one server holds both when both are given.
+//! Every line read is answered or passed on by the line layer ([`framing`]).
 //!
+//! `team_handoff`:
 //! The caller's identity is the `--agent` the server was started with, never a tool
 //! parameter: the tool's one parameter is `packet`. A filing answers the tool result
 //! `{"ok": true, "path", "bytes"}` (as text and as structured content); a refusal is a tool
@@ -21,15 +25,19 @@ use specmint::task_packet::{JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 
 use super::UsageError;
 
+mod framing;
+mod store;
+
 /// `specmint mcp ...`.
 pub fn run(args: &[String]) -> Result<u8, UsageError> {
-    let mut home = None;
-    let mut agent = None;
+    let (mut home, mut agent, mut db, mut ledger) = (None, None, None, None);
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let slot = match arg.as_str() {
             "--home" => &mut home,
             "--agent" => &mut agent,
+            "--store" => &mut db,
+            "--ledger" => &mut ledger,
             other => return Err(UsageError(format!("unexpected argument `{other}`"))),
         };
         *slot = Some(
@@ -38,12 +46,51 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
                 .clone(),
         );
     }
-    let server = HandoffServer {
-        home: home
-            .ok_or_else(|| UsageError("missing --home DIR".to_owned()))?
-            .into(),
-        agent: agent.ok_or_else(|| UsageError("missing --agent ID".to_owned()))?,
-        tool: tool(),
+    let handoff = match (home, agent) {
+        (Some(home), Some(agent)) => Some((PathBuf::from(home), agent)),
+        (None, None) => None,
+        (Some(_), None) => return Err(UsageError("missing --agent ID".to_owned())),
+        (None, Some(_)) => return Err(UsageError("missing --home DIR".to_owned())),
+    };
+    let store = match (db, ledger) {
+        (Some(db), ledger) => {
+            let ledger = match ledger
+                .as_deref()
+                .map(super::task::load_ledger)
+                .transpose()?
+            {
+                Some(Err(refusal)) => return Err(super::failure(format!("--ledger: {refusal}"))),
+                Some(Ok(ledger)) => Some(ledger),
+                None => None,
+            };
+            Some(store::StoreTools {
+                db: db.into(),
+                ledger,
+            })
+        }
+        (None, Some(_)) => {
+            return Err(UsageError(
+                "--ledger goes with --store DB (it is what task_bind binds against)".to_owned(),
+            ))
+        }
+        (None, None) => None,
+    };
+    if handoff.is_none() && store.is_none() {
+        return Err(UsageError(
+            "missing --home DIR --agent ID or --store DB (or both)".to_owned(),
+        ));
+    }
+    let mut tools = Vec::new();
+    if handoff.is_some() {
+        tools.push(tool());
+    }
+    if store.is_some() {
+        tools.extend(store::tools());
+    }
+    let server = McpServer {
+        handoff,
+        store,
+        tools,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -51,18 +98,32 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
         .map_err(|e| super::failure(format!("cannot start the runtime: {e}")))?;
     runtime
         .block_on(async {
-            let service = server.serve(rmcp::transport::stdio()).await?;
-            service.waiting().await?;
-            Ok::<_, Box<dyn std::error::Error>>(())
+            // rmcp reads only what the line layer passes on (see `framing`).
+            let (ours, theirs) = tokio::io::duplex(1 << 16);
+            let rmcp = async {
+                let service = server.serve(tokio::io::split(theirs)).await?;
+                service.waiting().await?;
+                Ok::<_, Box<dyn std::error::Error>>(())
+            };
+            let lines = framing::serve(
+                tokio::io::BufReader::new(tokio::io::stdin()),
+                tokio::io::stdout(),
+                ours,
+            );
+            let (served, read) = tokio::join!(rmcp, lines);
+            read?;
+            served
         })
         .map_err(|e| UsageError(format!("MCP server: {e}")))?;
     Ok(0)
 }
 
-struct HandoffServer {
-    home: PathBuf,
-    agent: String,
-    tool: Tool,
+/// The tools of one server: `team_handoff` with `--home/--agent`, the store's with
+/// `--store`, or both.
+struct McpServer {
+    handoff: Option<(PathBuf, String)>,
+    store: Option<store::StoreTools>,
+    tools: Vec<Tool>,
 }
 
 /// The tool: its description shows the minimal packet; its input schema has the one
@@ -99,7 +160,7 @@ fn tool() -> Tool {
     Tool::new(TOOL_NAME, description, Arc::new(schema))
 }
 
-impl ServerHandler for HandoffServer {
+impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("specmint", env!("CARGO_PKG_VERSION")))
@@ -110,7 +171,7 @@ impl ServerHandler for HandoffServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![self.tool.clone()]))
+        Ok(ListToolsResult::with_all_items(self.tools.clone()))
     }
 
     async fn call_tool(
@@ -118,21 +179,30 @@ impl ServerHandler for HandoffServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if request.name != TOOL_NAME {
+        if let Some(store) = &self.store {
+            let arguments = request.arguments.clone().unwrap_or_default();
+            if let Some(result) = store.call(&request.name, &arguments) {
+                return Ok(result?.into());
+            }
+        }
+        let Some((home, agent)) = self.handoff.as_ref().filter(|_| request.name == TOOL_NAME)
+        else {
+            let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_ref()).collect();
             return Err(ErrorData::invalid_params(
                 format!(
-                    "unknown tool `{}` (this server has `{TOOL_NAME}`)",
-                    request.name
+                    "unknown tool `{}` (this server has {})",
+                    request.name,
+                    names.join(", ")
                 ),
                 None,
             ));
-        }
+        };
         let packet = request
             .arguments
             .as_ref()
             .and_then(|arguments| arguments.get("packet"))
             .map(Value::to_string);
-        let result = match handoff::team_handoff(&self.home, &self.agent, packet.as_deref()) {
+        let result = match handoff::team_handoff(home, agent, packet.as_deref()) {
             Ok(filed) => {
                 let value = filed.to_json();
                 let mut result =

@@ -1,0 +1,349 @@
+//! The tools of `specmint mcp --store DB`: the Action Envelope as typed tool calls and the
+//! Task Envelope lifecycle. Thin over `PackageStore` and `TaskStore`, exactly as the `envelope`
+//! and `task` commands are: each result is that command's `--format json` object.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::ErrorData;
+use serde_json::{json, Value};
+use specmint::action_envelope::engine::{no_package, PackageStore};
+use specmint::action_envelope::{Action, EnvelopeError, JSON_SCHEMA as ENVELOPE_SCHEMA};
+use specmint::store::{Failure, StoreError};
+use specmint::task_envelope::binding::CapabilityLedger;
+use specmint::task_envelope::lifecycle::{
+    read_evidence, unknown_task, TaskError, TaskRefusal, TaskStore,
+};
+use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
+
+use crate::cli::envelope::{applied_json, refused_json};
+use crate::cli::task::{
+    bound_json, evidence_refusal, list_json, moved_json, parse_state, submit_refused_json,
+};
+
+/// The code of a `task_bind` on a server started without `--ledger FILE`. The ledger is the
+/// operator's (Task Envelopes: "the sender cannot reach" it), so no caller can supply one.
+pub const NO_LEDGER: &str = "ledger_not_configured";
+
+/// The code of task-tool arguments that are not the tool's (a missing or mistyped argument,
+/// one the tool does not take). The action tools refuse theirs as the envelope would
+/// (`INVALID_ENVELOPE`), since their arguments are the envelope.
+pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
+
+/// The task tools, in `tools/list` order.
+pub const TASK_TOOLS: [&str; 8] = [
+    "task_submit",
+    "task_claim",
+    "task_move",
+    "task_complete",
+    "task_reject",
+    "task_show",
+    "task_list",
+    "task_bind",
+];
+
+/// The store the tools act on and the operator's ledger.
+pub struct StoreTools {
+    /// The `--store` database.
+    pub db: PathBuf,
+    /// The `--ledger` the operator gave, read when the server started.
+    pub ledger: Option<CapabilityLedger>,
+}
+
+fn object(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(object) => Arc::new(object),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+/// One tool per action, named as the action: `{action_id, package_id, expected_revision,
+/// basis, payload}`, the first three as the envelope's fields and `basis`/`payload` as that
+/// action's branch of the generated schema (its closed allowlist), then `package_show` and
+/// the task tools.
+pub fn tools() -> Vec<Tool> {
+    let schema: Value = serde_json::from_str(ENVELOPE_SCHEMA).unwrap_or_default();
+    let envelope = &schema["$defs"]["envelope"];
+    let mut tools = Vec::new();
+    for action in Action::ALL {
+        let name = action.as_str();
+        let branch = envelope["oneOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|b| b["properties"]["action"]["const"] == name)
+            .map(|b| b["properties"].clone())
+            .unwrap_or_default();
+        let fields = &envelope["properties"];
+        let input = json!({
+            "type": "object",
+            "properties": {
+                "action_id": fields["action_id"],
+                "package_id": fields["package_id"],
+                "expected_revision": fields["expected_revision"],
+                "basis": branch["basis"],
+                "payload": branch["payload"],
+            },
+            "required": ["action_id", "package_id", "expected_revision", "basis", "payload"],
+            "additionalProperties": false,
+            "$defs": schema["$defs"],
+        });
+        let description = format!(
+            "Action Envelope v0.1: propose `{name}` for a package. Becomes the envelope {{\"protocol_version\":\"0.1\",\"action\":\"{name}\",...}} and is applied as `specmint envelope apply` applies it; returns {{\"ok\":true,\"replayed\",\"package_id\",\"revision\",\"state\"}}; a refusal starts with the spec's code (STALE_ACTION, ...)."
+        );
+        tools.push(Tool::new(name.to_owned(), description, object(input)));
+    }
+    let string = json!({"type": "string"});
+    let task_id = json!({"task_id": {"type": "string", "description": "The task's id."}});
+    let task_schema: Value = serde_json::from_str(TASK_SCHEMA).unwrap_or_default();
+    let states: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
+    let closed = |properties: Value, required: &[&str]| json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false});
+    let with = |extra: Value| {
+        let mut properties = task_id.clone();
+        if let (Some(p), Value::Object(extra)) = (properties.as_object_mut(), extra) {
+            p.extend(extra);
+        }
+        properties
+    };
+    let mut submit = closed(
+        json!({"envelope": {"$ref": task_schema["$ref"]}}),
+        &["envelope"],
+    );
+    submit["$defs"] = task_schema["$defs"].clone();
+    let mut complete = closed(
+        with(json!({"evidence": {"$ref": "#/$defs/evidence"}})),
+        &["task_id", "evidence"],
+    );
+    complete["$defs"] = task_schema["$defs"].clone();
+    let list: [(&str, &str, Value); 9] = [
+        ("package_show", "The package: state, revision, the canonical summary and its canonical_sha256 (`specmint envelope show`'s object).",
+            closed(json!({"package_id": string}), &["package_id"])),
+        ("task_submit", "Submit a Task Envelope; returns {\"ok\":true,\"task_id\",\"state\"} or every violation.", submit),
+        ("task_claim", "Claim a submitted task whose every dependsOn task is completed (moves it to working).",
+            closed(task_id.clone(), &["task_id"])),
+        ("task_move", "Move a task along the lifecycle table, with an optional reason.",
+            closed(with(json!({"state": {"enum": states}, "reason": string})), &["task_id", "state"])),
+        ("task_complete", "Record evidence that the acceptance check passed and complete the task.", complete),
+        ("task_reject", "Reject a task with a stated reason.",
+            closed(with(json!({"reason": string})), &["task_id", "reason"])),
+        ("task_show", "The task as stored (`specmint task show`'s object).", closed(task_id.clone(), &["task_id"])),
+        ("task_list", "The queue: tasks in submission order, of one state, or only those claimable now (submitted, every dependency completed).",
+            closed(json!({"state": {"enum": states}, "claimable": {"type": "boolean"}}), &[])),
+        ("task_bind", "Bind the task to the capability ledger this server's operator gave (--ledger); the caller cannot give one.",
+            closed(task_id, &["task_id"])),
+    ];
+    for (name, description, input) in list {
+        tools.push(Tool::new(name, description, object(input)));
+    }
+    tools
+}
+
+/// A result: the CLI's object as text and as structured content.
+fn done(value: Value) -> CallToolResult {
+    let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+    result.structured_content = Some(value);
+    result
+}
+
+/// A refusal: `isError`, text starting with the code, the CLI's object as structured content.
+fn refused(text: String, value: Value) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(value);
+    result
+}
+
+fn refusal(code: &str, message: &str) -> CallToolResult {
+    refused(format!("{code}: {message}"), refused_json(code, message))
+}
+
+fn store_error(err: StoreError) -> ErrorData {
+    ErrorData::internal_error(err.to_string(), None)
+}
+
+/// What a call's arguments are, checked against the tool's names and kinds: `Err` is the
+/// refusal's message.
+fn check_arguments(
+    arguments: &JsonObject,
+    required: &[&str],
+    optional: &[&str],
+) -> Result<(), String> {
+    if let Some(unknown) = arguments
+        .keys()
+        .find(|k| !required.contains(&k.as_str()) && !optional.contains(&k.as_str()))
+    {
+        return Err(format!("this tool takes no argument `{unknown}`"));
+    }
+    if let Some(missing) = required.iter().find(|k| !arguments.contains_key(**k)) {
+        return Err(format!("missing argument `{missing}`"));
+    }
+    Ok(())
+}
+
+fn string_argument<'a>(arguments: &'a JsonObject, key: &str) -> Result<Option<&'a str>, String> {
+    match arguments.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("`{key}` must be a string, not {other}")),
+    }
+}
+
+impl StoreTools {
+    /// Calls tool `name`, or `None` when it is not one of these tools.
+    pub fn call(
+        &self,
+        name: &str,
+        arguments: &JsonObject,
+    ) -> Option<Result<CallToolResult, ErrorData>> {
+        if let Some(action) = Action::ALL.iter().find(|a| a.as_str() == name) {
+            return Some(self.apply(action.as_str(), arguments));
+        }
+        if name == "package_show" {
+            return Some(self.package_show(arguments));
+        }
+        if TASK_TOOLS.contains(&name) {
+            return Some(self.task(name, arguments));
+        }
+        None
+    }
+
+    /// The call as an envelope, through `apply_json` as `envelope apply` reads a file: the
+    /// arguments are written as they came (nothing coerced) beside the tool's
+    /// `protocol_version` and `action`.
+    fn apply(&self, action: &str, arguments: &JsonObject) -> Result<CallToolResult, ErrorData> {
+        let invalid = EnvelopeError::InvalidEnvelope.code();
+        if let Some(fixed) = ["protocol_version", "action"]
+            .into_iter()
+            .find(|k| arguments.contains_key(*k))
+        {
+            return Ok(refusal(
+                invalid,
+                &format!("`{fixed}` is the tool's (`{action}`, 0.1), not an argument"),
+            ));
+        }
+        let mut envelope = JsonObject::new();
+        envelope.insert("protocol_version".into(), json!("0.1"));
+        envelope.insert("action".into(), json!(action));
+        envelope.extend(arguments.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let input = serde_json::to_vec(&envelope).unwrap_or_default();
+        let mut store = PackageStore::open(&self.db).map_err(store_error)?;
+        match store.apply_json(&input) {
+            Ok(applied) => Ok(done(applied_json(&applied))),
+            Err(Failure::Refused(r)) => Ok(refusal(r.code.code(), &r.message)),
+            Err(Failure::Store(err)) => Err(store_error(err)),
+        }
+    }
+
+    fn package_show(&self, arguments: &JsonObject) -> Result<CallToolResult, ErrorData> {
+        let package_id = match check_arguments(arguments, &["package_id"], &[])
+            .and_then(|()| string_argument(arguments, "package_id"))
+        {
+            Ok(id) => id.unwrap_or_default(),
+            Err(why) => return Ok(refusal(EnvelopeError::InvalidEnvelope.code(), &why)),
+        };
+        let mut store = PackageStore::open(&self.db).map_err(store_error)?;
+        match store.manifest(package_id).map_err(store_error)? {
+            Some(manifest) => Ok(done(serde_json::to_value(&manifest).unwrap_or_default())),
+            None => {
+                let r = no_package(package_id);
+                Ok(refusal(r.code.code(), &r.message))
+            }
+        }
+    }
+
+    fn task(&self, name: &str, arguments: &JsonObject) -> Result<CallToolResult, ErrorData> {
+        let (required, optional): (&[&str], &[&str]) = match name {
+            "task_submit" => (&["envelope"], &[]),
+            "task_move" => (&["task_id", "state"], &["reason"]),
+            "task_complete" => (&["task_id", "evidence"], &[]),
+            "task_reject" => (&["task_id", "reason"], &[]),
+            "task_list" => (&[], &["state", "claimable"]),
+            _ => (&["task_id"], &[]),
+        };
+        let checked = check_arguments(arguments, required, optional).and_then(|()| {
+            let id = string_argument(arguments, "task_id")?.unwrap_or_default();
+            let state = string_argument(arguments, "state")?
+                .map(|s| parse_state("state", s).map_err(|e| e.0))
+                .transpose()?;
+            let reason = string_argument(arguments, "reason")?;
+            let claimable = match arguments.get("claimable") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(other) => return Err(format!("`claimable` must be a boolean, not {other}")),
+            };
+            Ok((id, state, reason, claimable))
+        });
+        let (id, state, reason, claimable) = match checked {
+            Ok(checked) => checked,
+            Err(why) => return Ok(refusal(INVALID_ARGUMENTS, &why)),
+        };
+        let mut store = TaskStore::open(&self.db).map_err(store_error)?;
+        let moved = match name {
+            "task_submit" => {
+                let input = serde_json::to_vec(&arguments["envelope"]).unwrap_or_default();
+                return match store.submit(&input) {
+                    Ok(task_id) => Ok(done(moved_json(&task_id, TaskState::ALL[0]))),
+                    Err(Failure::Refused(report)) => {
+                        let first = report.iter().next().map_or("", |v| v.code);
+                        let messages: Vec<&str> =
+                            report.iter().map(|v| v.message.as_str()).collect();
+                        Ok(refused(
+                            format!("{first}: {}", messages.join("; ")),
+                            submit_refused_json(&report),
+                        ))
+                    }
+                    Err(Failure::Store(err)) => Err(store_error(err)),
+                };
+            }
+            "task_show" => {
+                return match store.task(id).map_err(store_error)? {
+                    Some(task) => Ok(done(serde_json::to_value(&task).unwrap_or_default())),
+                    None => Ok(task_refusal(&unknown_task(id))),
+                };
+            }
+            "task_list" => {
+                let tasks = store.list(state, claimable).map_err(store_error)?;
+                return Ok(done(list_json(&tasks)));
+            }
+            "task_bind" => {
+                let Some(ledger) = &self.ledger else {
+                    return Ok(refusal(
+                        NO_LEDGER,
+                        "this server was started without --ledger FILE; the capability ledger is the operator's, never a caller's",
+                    ));
+                };
+                return match store.bind(id, ledger) {
+                    Ok(bound) => Ok(done(bound_json(id, bound.tools()))),
+                    Err(Failure::Refused(r)) => Ok(task_refusal(&r)),
+                    Err(Failure::Store(err)) => Err(store_error(err)),
+                };
+            }
+            "task_claim" => store.claim(id),
+            "task_move" => store.move_to(id, state.unwrap_or(TaskState::ALL[0]), reason),
+            "task_reject" => store.reject(id, reason.unwrap_or_default()),
+            _ => {
+                let input = serde_json::to_vec(&arguments["evidence"]).unwrap_or_default();
+                match read_evidence(&input) {
+                    Ok(evidence) => store.complete(id, &evidence),
+                    Err(report) => Err(Failure::Refused(evidence_refusal(&report))),
+                }
+            }
+        };
+        moved_result(id, moved)
+    }
+}
+
+fn task_refusal(r: &TaskRefusal) -> CallToolResult {
+    refusal(r.code.code(), &r.message)
+}
+
+fn moved_result(
+    id: &str,
+    moved: Result<TaskState, TaskError>,
+) -> Result<CallToolResult, ErrorData> {
+    match moved {
+        Ok(state) => Ok(done(moved_json(id, state))),
+        Err(Failure::Refused(r)) => Ok(task_refusal(&r)),
+        Err(Failure::Store(err)) => Err(store_error(err)),
+    }
+}
