@@ -1202,3 +1202,64 @@ fn a_utility_caller_without_to_role_is_refused_the_edge() {
         )
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// A filing is audit-logged, or not filed (issue 21, item 1).
+
+#[test]
+fn a_filing_whose_audit_log_cannot_be_appended_is_refused_with_nothing_filed() {
+    // A directory where a log should be: no process, root included, can append to it.
+    for log in ["artifacts.jsonl", "security_audit.jsonl"] {
+        let home = Home::with_member("eph-p1", PLANNER);
+        std::fs::create_dir(home.path().join(log)).unwrap();
+        let refusal = team_handoff(home.path(), "eph-p1", Some(&minimal("pk-1"))).unwrap_err();
+        assert_eq!(refusal.code, "write_failed");
+        assert!(
+            refusal
+                .message
+                .starts_with(&format!("the audit log `{log}` cannot be appended (")),
+            "{}",
+            refusal.message
+        );
+        assert!(refusal.message.ends_with("), so nothing was filed"));
+        // Nothing filed, no filing row (the other log may now exist, empty).
+        assert!(!home.path().join("team_packets").exists());
+        let other = if log == "artifacts.jsonl" {
+            "security_audit.jsonl"
+        } else {
+            "artifacts.jsonl"
+        };
+        assert_eq!(home.rows(other), Vec::<Value>::new());
+        let refused = home.rows("tool_calls.jsonl");
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0]["error_class"], "write_failed");
+
+        // The CLI answers the same refusal, exit 1.
+        let out = common::specmint(
+            &[
+                "handoff",
+                "--home",
+                home.path().to_str().unwrap(),
+                "--agent",
+                "eph-p1",
+                "-",
+                "--format",
+                "json",
+            ],
+            minimal("pk-1").as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (reply["ok"].clone(), reply["code"].clone()),
+            (json!(false), json!("write_failed"))
+        );
+        assert!(!home.path().join("team_packets").exists());
+
+        // Once the log can be appended, the same packet files.
+        std::fs::remove_dir(home.path().join(log)).unwrap();
+        team_handoff(home.path(), "eph-p1", Some(&minimal("pk-1"))).unwrap();
+        assert_eq!(home.rows("artifacts.jsonl").len(), 1);
+        assert_eq!(home.rows("security_audit.jsonl").len(), 1);
+    }
+}

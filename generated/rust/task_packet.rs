@@ -807,7 +807,7 @@ pub enum PacketError {
     InvalidHandoffEdge,
     /// `goal_id` is not 1–64 bytes of `[A-Za-z0-9_-]`, or `round` exceeds 10000.
     InvalidPathComponent,
-    /// The packet could not be filed (I/O, or a leg already holding 100 packets).
+    /// The packet could not be filed (I/O, a leg already holding 100 packets, or an audit log that cannot be appended).
     WriteFailed,
     /// The caller identity is not 1–64 bytes of `[A-Za-z0-9_-]`.
     InvalidAgentId,
@@ -1631,33 +1631,33 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_578() {
+    fn invalid_example_at_line_585() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:578",
+            "spec/task_packet.md:585",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_588() {
+    fn invalid_example_at_line_595() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
             &[("invalid_packet", "output_format")],
-            "spec/task_packet.md:588",
+            "spec/task_packet.md:595",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_598() {
+    fn invalid_example_at_line_605() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
@@ -1667,20 +1667,20 @@ mod spec_examples {
                 ("duplicate_constraint_id", "constraints[1].id"),
                 ("contradictory_assertion", "acceptance[1].value"),
             ],
-            "spec/task_packet.md:598",
+            "spec/task_packet.md:605",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_608() {
+    fn invalid_example_at_line_615() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:608",
+            "spec/task_packet.md:615",
         ) {
             ::core::panic!("{}", message);
         }

@@ -2,10 +2,12 @@
 //!
 //! Several processes file packets into one home at once, so each row is written with a single
 //! `write` under an exclusive advisory lock on its log file: rows never interleave or tear.
-//! Logging is best effort: a log that cannot be written never turns a filed packet into a
-//! refusal (the packet is already on disk), and a refusal is still returned.
+//! A filing's rows are not best effort: [`Log::open`] opens a log for appending before the
+//! packet is written, so a log that cannot be appended refuses the filing with nothing filed
+//! (spec/task_packet.md, "Files and side effects"). A refusal's row in `tool_calls.jsonl` is
+//! best effort: the refusal is returned whether or not it could be logged.
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -24,16 +26,36 @@ pub const DETAIL_MAX_CHARS: usize = 200;
 
 /// Appends `row` as one line to `<home>/<log>` (created 0600 when absent).
 pub(crate) fn append(home: &Path, log: &str, row: &serde_json::Value) -> std::io::Result<()> {
-    let mut line = row.to_string();
-    line.push('\n');
-    let mut options = OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(home.join(log))?;
-    FileExt::lock(&file)?;
-    file.write_all(line.as_bytes())
-    // Dropping the file closes it, which releases the lock.
+    Log::open(home, log)?.append(row)
+}
+
+/// One audit log, opened for appending: proof that a row can be added before the act it
+/// records is done.
+pub(crate) struct Log {
+    file: File,
+}
+
+impl Log {
+    /// Opens `<home>/<log>` for appending (created 0600 when absent).
+    pub(crate) fn open(home: &Path, log: &str) -> std::io::Result<Self> {
+        let mut options = OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        Ok(Log {
+            file: options.open(home.join(log))?,
+        })
+    }
+
+    /// Appends `row` as one line, with a single write under an exclusive lock on the file.
+    pub(crate) fn append(self, row: &serde_json::Value) -> std::io::Result<()> {
+        let mut line = row.to_string();
+        line.push('\n');
+        let mut file = self.file;
+        FileExt::lock(&file)?;
+        file.write_all(line.as_bytes())
+        // Dropping the file closes it, which releases the lock.
+    }
 }
 
 /// `text` cut to its first `max` chars (never inside a char, so CJK text stays valid UTF-8).

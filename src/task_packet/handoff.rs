@@ -174,6 +174,17 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
     )
     .ok_or_else(|| path_refusal(&packet))?;
     let bytes = packet.to_canonical_json();
+    // A filing is audit-logged: both logs are opened for appending before the packet is
+    // written, so one that cannot be appended refuses with nothing filed.
+    let open = |log: &str| {
+        audit::Log::open(home, log).map_err(|e| {
+            Refusal::new(
+                PacketError::WriteFailed,
+                format!("the audit log `{log}` cannot be appended ({e}), so nothing was filed"),
+            )
+        })
+    };
+    let logs = (open(ARTIFACTS_LOG)?, open(SECURITY_AUDIT_LOG)?);
     let path = leg
         .file(home, &packet.packet_id, bytes.as_bytes())
         .map_err(|e| {
@@ -186,7 +197,15 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
         path,
         bytes: bytes.len(),
     };
-    log_filing(home, agent, &packet, &filed);
+    log_filing(logs, agent, &packet, &filed).map_err(|e| {
+        Refusal::new(
+            PacketError::WriteFailed,
+            format!(
+                "the packet was filed at `{}` but its audit row could not be written: {e}",
+                filed.path
+            ),
+        )
+    })?;
     Ok(filed)
 }
 
@@ -380,7 +399,12 @@ pub fn optional_keys() -> &'static [String] {
     })
 }
 
-fn log_filing(home: &Path, agent: &str, packet: &TaskPacket, filed: &Filed) {
+fn log_filing(
+    (artifacts, security): (audit::Log, audit::Log),
+    agent: &str,
+    packet: &TaskPacket,
+    filed: &Filed,
+) -> std::io::Result<()> {
     let timestamp = audit::now_rfc3339();
     let artifact = json!({
         "timestamp": timestamp,
@@ -407,8 +431,8 @@ fn log_filing(home: &Path, agent: &str, packet: &TaskPacket, filed: &Filed) {
             "path": filed.path,
         },
     });
-    let _ = audit::append(home, ARTIFACTS_LOG, &artifact);
-    let _ = audit::append(home, SECURITY_AUDIT_LOG, &event);
+    artifacts.append(&artifact)?;
+    security.append(&event)
 }
 
 /// The caller's team record: its role and, when pinned, its task and round.

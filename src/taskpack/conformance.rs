@@ -22,7 +22,7 @@ use std::path::Path;
 
 use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
 use super::flat::{self, FlatError};
-use super::patterns::{self, Finding, StreamScan};
+use super::patterns::{self, AttachmentScan, Finding};
 use specmint_runtime::document::split_serde_position;
 use specmint_runtime::json::{strip_bom, Json};
 
@@ -191,7 +191,7 @@ pub fn judge_flat(input: &[u8]) -> Verdict {
     let structure = pack.mismatches.clone();
     let mut luggage = Vec::new();
     for attachment in &pack.attachments {
-        let mut scan = StreamScan::default();
+        let mut scan = AttachmentScan::default();
         scan.feed(&attachment.bytes);
         luggage.extend(
             scan.finish()
@@ -660,14 +660,14 @@ fn fact_problems(passport: &Json) -> Vec<String> {
 /// Scans each attachment as it is inflated.
 #[derive(Default)]
 struct LuggageScan {
-    current: Option<(String, StreamScan)>,
+    current: Option<(String, AttachmentScan)>,
     found: Vec<(Finding, String)>,
 }
 
 impl Observer for LuggageScan {
     fn start(&mut self, name: &str) {
         let name = name.strip_prefix(FILES_DIR).unwrap_or(name).to_owned();
-        self.current = Some((name, StreamScan::default()));
+        self.current = Some((name, AttachmentScan::default()));
     }
 
     fn chunk(&mut self, bytes: &[u8]) {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use super::bag::{self, Limits, Observer, FILES_DIR};
 use super::convert::{ConvertError, Encoding};
 use super::flat::{self, FlatError};
-use super::patterns::{Finding, StreamScan};
+use super::patterns::{AttachmentScan, Finding};
 use specmint_runtime::json::Json;
 
 /// A pack that arrived: its object, its luggage (already written under the directory given),
@@ -34,7 +34,7 @@ pub struct Arrived {
 /// Writes each luggage file under `dir` as it is inflated, and scans it.
 struct LuggageWriter<'a> {
     dir: &'a Path,
-    current: Option<(String, BufWriter<File>, StreamScan)>,
+    current: Option<(String, BufWriter<File>, AttachmentScan)>,
     names: Vec<String>,
     findings: Vec<(Finding, String)>,
     error: Option<(PathBuf, io::Error)>,
@@ -54,7 +54,7 @@ impl Observer for LuggageWriter<'_> {
             return;
         }
         match create_in(self.dir, &name) {
-            Ok(file) => self.current = Some((name, file, StreamScan::default())),
+            Ok(file) => self.current = Some((name, file, AttachmentScan::default())),
             Err((path, error)) => self.fail(path, error),
         }
     }
@@ -147,7 +147,7 @@ pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived,
                 findings: Vec::new(),
             };
             for attachment in read.attachments {
-                let mut scan = StreamScan::default();
+                let mut scan = AttachmentScan::default();
                 scan.feed(&attachment.bytes);
                 let mut out =
                     create_in(dir, &attachment.name).map_err(|(p, e)| ConvertError::Io(p, e))?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::taskpack::bag::{self, FILES_DIR};
-use crate::taskpack::patterns::{Finding, StreamScan};
+use crate::taskpack::patterns::{AttachmentScan, Finding};
 
 use super::object::{finding_code, pattern_words};
 use super::{Luggage, PackError, Refusal, CHUNK};
@@ -146,7 +146,7 @@ fn first_read(path: &Path) -> Result<(u64, [u8; 32], bool, Vec<Finding>), PackEr
     let mut file = File::open(path).map_err(io)?;
     let mut buffer = vec![0u8; CHUNK];
     let mut hasher = Sha256::new();
-    let mut scan = StreamScan::default();
+    let mut scan = AttachmentScan::default();
     let mut text = TextTest::default();
     let mut size = 0u64;
     loop {
