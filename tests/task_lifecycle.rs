@@ -671,3 +671,131 @@ fn processes_submitting_at_once_to_a_new_store_get_distinct_minted_ids() {
         );
     }
 }
+
+/// The ids of `task list ARGS`, in the listed order (asserting exit 0 and `ok`).
+fn listed(db: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["list"];
+    all.extend(args);
+    let (status, json) = cli(db, &all, "");
+    assert_eq!((status, &json["ok"]), (0, &json!(true)), "{json}");
+    json["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["task_id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn list_is_the_queue_in_submission_order_and_claimable_waits_for_dependencies() {
+    let db = fresh_db("list");
+    assert_eq!(listed(&db, &[]), Vec::<String>::new());
+    for (id, deps) in [
+        ("l-done", json!([])),
+        ("l-needs-done", json!(["l-done"])),
+        ("l-needs-open", json!(["l-done", "l-open"])),
+        ("l-open", json!([])),
+        ("l-needs-missing", json!(["l-missing"])),
+        ("l-needs-failed", json!(["l-failed"])),
+        ("l-failed", json!([])),
+    ] {
+        let envelope = task(json!({"taskID": id, "dependsOn": deps}));
+        assert_eq!(cli(&db, &["submit", "-"], &envelope).0, 0);
+    }
+    cli(&db, &["claim", "l-done"], "");
+    let evidence = passing_evidence().to_string();
+    cli(&db, &["complete", "l-done", "--evidence", "-"], &evidence);
+    cli(&db, &["move", "l-failed", "failed"], "");
+
+    let all = [
+        "l-done",
+        "l-needs-done",
+        "l-needs-open",
+        "l-open",
+        "l-needs-missing",
+        "l-needs-failed",
+        "l-failed",
+    ];
+    assert_eq!(listed(&db, &[]), all);
+    let submitted = [
+        "l-needs-done",
+        "l-needs-open",
+        "l-open",
+        "l-needs-missing",
+        "l-needs-failed",
+    ];
+    assert_eq!(listed(&db, &["--state", "submitted"]), submitted);
+    assert_eq!(listed(&db, &["--state", "completed"]), ["l-done"]);
+    assert_eq!(listed(&db, &["--state", "working"]), Vec::<String>::new());
+    // Claimable: submitted, and every dependency completed (none is vacuously all).
+    assert_eq!(listed(&db, &["--claimable"]), ["l-needs-done", "l-open"]);
+    // Both filters hold at once: claimable tasks are submitted, so another state lists none.
+    assert_eq!(
+        listed(&db, &["--claimable", "--state", "submitted"]),
+        ["l-needs-done", "l-open"]
+    );
+    assert_eq!(
+        listed(&db, &["--claimable", "--state", "failed"]),
+        Vec::<String>::new()
+    );
+    // What claimable lists is what a claim takes, and the rest is refused.
+    for id in submitted {
+        let (status, _) = cli(&db, &["claim", id], "");
+        assert_eq!(
+            status == 0,
+            ["l-needs-done", "l-open"].contains(&id),
+            "{id}"
+        );
+    }
+    // l-needs-open became claimable only once l-open completed.
+    assert_eq!(listed(&db, &["--claimable"]), Vec::<String>::new());
+    cli(&db, &["complete", "l-open", "--evidence", "-"], &evidence);
+    assert_eq!(listed(&db, &["--claimable"]), ["l-needs-open"]);
+
+    // Each entry is `task show`'s object.
+    let (_, list) = cli(&db, &["list", "--state", "completed"], "");
+    let (_, shown) = cli(&db, &["show", "l-done"], "");
+    assert_eq!(list["tasks"][0], shown);
+    // The library answers the same.
+    let mut store = TaskStore::open(&db).unwrap();
+    let ids: Vec<String> = store
+        .list(Some(TaskState::Completed), false)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.task_id)
+        .collect();
+    assert_eq!(ids, ["l-done", "l-open"]);
+}
+
+#[test]
+fn list_refuses_an_unknown_state_and_stray_arguments_as_usage() {
+    let db = fresh_db("list_usage");
+    let db = db.to_str().unwrap();
+    for (args, message) in [
+        (
+            vec!["--state", "done"],
+            "unknown --state `done` (one of: submitted, working, input_required, auth_required, completed, failed, canceled, rejected)",
+        ),
+        (vec!["--state"], "--state takes a value"),
+        (vec!["t-1"], "unexpected argument `t-1`"),
+        (vec!["--claimable=yes"], "unknown option `--claimable=yes`"),
+    ] {
+        let mut all = vec!["task", "list", "--store", db];
+        all.extend(&args);
+        let out = common::specmint(&all, b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    // Human output: one line per task, `ID (STATE): objective`, control characters escaped.
+    let envelope = task(json!({"taskID": "h-1", "objective": "line\nbreak"}));
+    common::specmint(&["task", "submit", "--store", db, "-"], envelope.as_bytes());
+    let out = common::specmint(&["task", "list", "--store", db], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "h-1 (submitted): line\\nbreak\n"
+    );
+    let empty = fresh_db("list_empty");
+    let out = common::specmint(&["task", "list", "--store", empty.to_str().unwrap()], b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "(no tasks)\n");
+}

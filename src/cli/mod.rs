@@ -114,22 +114,33 @@ pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), Us
 }
 
 /// The options of a behaviour command (`envelope`, `task`): `--store DB`, `--format`, the
-/// flags it takes a value for, and its positional arguments, in order.
+/// flags it takes a value for, the switches it takes, and its positional arguments, in order.
 pub struct Options {
     /// `--format`, human unless given.
     pub format: Format,
     store: Option<PathBuf>,
     values: Vec<(&'static str, String)>,
+    switches: Vec<&'static str>,
     positional: Vec<String>,
 }
 
 impl Options {
     /// Parses `args`; `value_flags` are the command's own flags that take a value.
     pub fn parse(args: &[String], value_flags: &[&'static str]) -> Result<Self, UsageError> {
+        Self::parse_with_switches(args, value_flags, &[])
+    }
+
+    /// Parses `args`; `value_flags` take a value, `switches` take none.
+    pub fn parse_with_switches(
+        args: &[String],
+        value_flags: &[&'static str],
+        switches: &[&'static str],
+    ) -> Result<Self, UsageError> {
         let mut options = Options {
             format: Format::Human,
             store: None,
             values: Vec::new(),
+            switches: Vec::new(),
             positional: Vec::new(),
         };
         let mut rest = args.iter();
@@ -141,6 +152,10 @@ impl Options {
                         .next()
                         .ok_or_else(|| UsageError("--store takes a path".to_owned()))?;
                     options.store = Some(PathBuf::from(db));
+                }
+                flag if switches.contains(&flag) => {
+                    let known = switches.iter().find(|&&s| s == flag);
+                    options.switches.extend(known);
                 }
                 flag if flag.starts_with("--") => {
                     let Some(&known) = value_flags.iter().find(|&&f| f == flag) else {
@@ -176,6 +191,11 @@ impl Options {
             .rev()
             .find(|(f, _)| *f == flag)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the switch `flag` was given.
+    pub fn has(&self, flag: &str) -> bool {
+        self.switches.contains(&flag)
     }
 
     /// The positional arguments, refusing more or fewer than `names` (used in messages).

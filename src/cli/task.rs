@@ -1,4 +1,4 @@
-//! `specmint task submit|claim|move|complete|reject|bind|show --store DB ...`: the Task
+//! `specmint task submit|claim|move|complete|reject|bind|show|list --store DB ...`: the Task
 //! Envelope lifecycle.
 //!
 //! ```text
@@ -9,6 +9,7 @@
 //! specmint task reject --store DB ID --reason TEXT
 //! specmint task bind --store DB ID --ledger FILE
 //! specmint task show --store DB ID
+//! specmint task list --store DB [--state STATE] [--claimable]
 //! ```
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 
@@ -18,11 +19,12 @@ use specmint::task_envelope::lifecycle::{
     read_evidence, read_ledger, unknown_task, TaskError, TaskRefusal, TaskStore, EVIDENCE_DOCUMENT,
 };
 use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
+use specmint::taskpack::land::escaped;
 use specmint::Report;
 
 use super::{print_verdict, read_document, read_input, store_failure, Format, Options, UsageError};
 
-const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show";
+const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show, list";
 
 /// The largest capability ledger file read.
 const MAX_LEDGER_BYTES: usize = 1 << 20;
@@ -40,6 +42,7 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
         "reject" => reject(rest),
         "bind" => bind(rest),
         "show" => show(rest),
+        "list" => list(rest),
         other => Err(UsageError(format!(
             "unknown task command `{other}` ({COMMANDS})"
         ))),
@@ -102,14 +105,7 @@ fn move_to(args: &[String]) -> Result<u8, UsageError> {
     let [id, state] = options.positional(&["ID", "STATE"])? else {
         unreachable!("positional checks the count")
     };
-    let to: TaskState =
-        serde_json::from_value(serde_json::Value::String(state.clone())).map_err(|_| {
-            let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
-            UsageError(format!(
-                "unknown STATE `{state}` (one of: {})",
-                known.join(", ")
-            ))
-        })?;
+    let to = parse_state("STATE", state)?;
     let moved = open(&options)?.move_to(id, to, options.value("--reason"));
     verdict(options.format, id, moved)
 }
@@ -201,6 +197,48 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
         }
         None => verdict(options.format, id, Err(Failure::Refused(unknown_task(id)))),
     }
+}
+
+/// `STATE` (or `--state`'s value) as a lifecycle state.
+fn parse_state(what: &str, state: &str) -> Result<TaskState, UsageError> {
+    serde_json::from_value(serde_json::Value::String(state.to_owned())).map_err(|_| {
+        let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
+        UsageError(format!(
+            "unknown {what} `{state}` (one of: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+fn list(args: &[String]) -> Result<u8, UsageError> {
+    let options = Options::parse_with_switches(args, &["--state"], &["--claimable"])?;
+    options.positional(&[])?;
+    let state = options
+        .value("--state")
+        .map(|s| parse_state("--state", s))
+        .transpose()?;
+    let tasks = open(&options)?
+        .list(state, options.has("--claimable"))
+        .map_err(store_failure)?;
+    let json = json!({ "ok": true, "tasks": tasks });
+    let human = if tasks.is_empty() {
+        "(no tasks)".to_owned()
+    } else {
+        let lines: Vec<String> = tasks
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} ({}): {}",
+                    escaped(&t.task_id),
+                    t.state,
+                    escaped(t.envelope.objective.as_deref().unwrap_or_default())
+                )
+            })
+            .collect();
+        lines.join("\n")
+    };
+    print_verdict(options.format, &json, &human)?;
+    Ok(0)
 }
 
 /// Prints the outcome of a move and returns its exit status.

@@ -28,6 +28,8 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use super::binding::{bind, BoundTaskEnvelope, CapabilityLedger};
@@ -531,6 +533,43 @@ impl TaskStore {
     pub fn task(&mut self, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
         self.store.read(|tx| load(tx, task_id, None))
     }
+
+    /// The queue: the tasks in `state` (every state when `None`), and with `claimable` only
+    /// those a claim would take now (`submitted`, every `dependsOn` task `completed`), in the
+    /// order they were submitted, read from one snapshot.
+    ///
+    /// # Errors
+    ///
+    /// The store's failure.
+    pub fn list(
+        &mut self,
+        state: Option<TaskState>,
+        claimable: bool,
+    ) -> Result<Vec<TaskRecord>, StoreError> {
+        self.store.read(|tx| {
+            let mut tasks = tx
+                .query(&format!("{SELECT_TASK} ORDER BY seq"), &[])?
+                .iter()
+                .map(record)
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let completed: HashSet<String> = tasks
+                .iter()
+                .filter(|t| t.state == TaskState::Completed)
+                .map(|t| t.task_id.clone())
+                .collect();
+            tasks.retain(|task| {
+                state.is_none_or(|s| task.state == s)
+                    && (!claimable
+                        || task.state == TaskState::Submitted
+                            && task
+                                .envelope
+                                .depends_on
+                                .iter()
+                                .all(|d| completed.contains(d)))
+            });
+            Ok(tasks)
+        })
+    }
 }
 
 /// Reads an evidence document (the envelope's `evidence` shape).
@@ -727,27 +766,31 @@ fn load(
     task_id: &str,
     lock: Option<Lock>,
 ) -> Result<Option<TaskRecord>, StoreError> {
-    let sql = "SELECT state, envelope, evidence, reason, tools FROM tasks WHERE task_id = $1";
+    let sql = format!("{SELECT_TASK} WHERE task_id = $1");
     let params = [Param::Text(task_id)];
     let rows = match lock {
-        Some(lock) => tx.query_locked(sql, &params, lock)?,
-        None => tx.query(sql, &params)?,
+        Some(lock) => tx.query_locked(&sql, &params, lock)?,
+        None => tx.query(&sql, &params)?,
     };
-    rows.first().map(|row| record(task_id, row)).transpose()
+    rows.first().map(record).transpose()
 }
 
-fn record(task_id: &str, row: &Row) -> Result<TaskRecord, StoreError> {
+/// The columns [`record`] reads, in its order.
+const SELECT_TASK: &str = "SELECT task_id, state, envelope, evidence, reason, tools FROM tasks";
+
+/// One row of [`SELECT_TASK`].
+fn record(row: &Row) -> Result<TaskRecord, StoreError> {
     Ok(TaskRecord {
-        task_id: task_id.to_owned(),
-        state: parse_state(&row.text(0)?)?,
-        envelope: serde_json::from_str(&row.text(1)?)?,
+        task_id: row.text(0)?,
+        state: parse_state(&row.text(1)?)?,
+        envelope: serde_json::from_str(&row.text(2)?)?,
         evidence: row
-            .opt_text(2)?
+            .opt_text(3)?
             .map(|e| serde_json::from_str(&e))
             .transpose()?,
-        reason: row.opt_text(3)?,
+        reason: row.opt_text(4)?,
         tools: row
-            .opt_text(4)?
+            .opt_text(5)?
             .map(|t| serde_json::from_str(&t))
             .transpose()?,
     })
