@@ -1,5 +1,5 @@
-//! The Action Envelope engine: applies envelopes to packages kept in the SQLite
-//! [store](crate::store), one transaction per operation.
+//! The Action Envelope engine: applies envelopes to packages kept in a [store](crate::store)
+//! (SQLite or PostgreSQL, written once over [`Tx`]), one transaction per operation.
 //!
 //! An apply runs, in this order (spec/action_envelope.md, "Engine"): read the envelope
 //! (`INVALID_ENVELOPE`, `INVALID_PAYLOAD`), look the package up, idempotency (an `action_id`
@@ -23,20 +23,22 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use std::path::Path;
-
-use rusqlite::{params, OptionalExtension as _};
-
 use super::manifest::{Manifest, Refusal};
 use super::{ActionEnvelope, EnvelopeError, PackageState};
 use crate::runtime::Validate as _;
-use crate::store::{now_utc, sha256_hex, Failure, Store, StoreError, Synchronous, Transaction};
+use crate::store::{
+    now_utc, sha256_hex, Failure, Location, Lock, Param, Schema, Store, StoreError, Synchronous, Tx,
+};
 use crate::Report;
 
 /// What an engine operation that did not succeed ends in.
 pub type ApplyError = Failure<Refusal>;
 
-const SCHEMA: &str = "
+/// The engine's tables: one row per package (its manifest as JSON), one per applied action.
+pub const SCHEMA: Schema = Schema {
+    component: "action_envelope",
+    version: 1,
+    sqlite: "
 CREATE TABLE IF NOT EXISTS action_packages (
     package_id TEXT PRIMARY KEY,
     revision INTEGER NOT NULL,
@@ -50,7 +52,26 @@ CREATE TABLE IF NOT EXISTS action_outcomes (
     manifest_state TEXT NOT NULL,
     PRIMARY KEY (package_id, action_id)
 ) STRICT;
-";
+",
+    postgres: "
+CREATE TABLE IF NOT EXISTS action_packages (
+    package_id TEXT PRIMARY KEY,
+    revision BIGINT NOT NULL,
+    manifest TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS action_outcomes (
+    package_id TEXT NOT NULL REFERENCES action_packages (package_id),
+    action_id TEXT NOT NULL,
+    content_sha256 TEXT NOT NULL,
+    revision BIGINT NOT NULL,
+    manifest_state TEXT NOT NULL,
+    PRIMARY KEY (package_id, action_id)
+);
+",
+    legacy_table: "action_packages",
+    // Version 1 is the first; a store made before version rows has exactly its tables.
+    migrate: |_, _| Ok(()),
+};
 
 /// The outcome of an applied (or replayed) envelope.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,30 +86,34 @@ pub struct Applied {
     pub state: PackageState,
 }
 
-/// The packages of one store file.
+/// The packages of one store.
 #[derive(Debug)]
 pub struct PackageStore {
     store: Store,
 }
 
 impl PackageStore {
-    /// Opens (creating if needed) the store at `path`.
+    /// Opens the store at `location`: a SQLite file's path (created if needed) or a
+    /// `postgres://` URL ([`Location`]), creating the engine's tables on first use.
     ///
     /// # Errors
     ///
-    /// The file cannot be opened as a store.
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
-        Self::open_with(path, Synchronous::Full)
+    /// The location cannot be opened as a store.
+    pub fn open(location: impl Into<Location>) -> Result<Self, StoreError> {
+        Self::open_with(location, Synchronous::Full)
     }
 
     /// [`PackageStore::open`] with another [`Synchronous`] setting (`Full` is the default).
     ///
     /// # Errors
     ///
-    /// The file cannot be opened as a store.
-    pub fn open_with(path: &Path, synchronous: Synchronous) -> Result<Self, StoreError> {
+    /// The location cannot be opened as a store.
+    pub fn open_with(
+        location: impl Into<Location>,
+        synchronous: Synchronous,
+    ) -> Result<Self, StoreError> {
         Ok(PackageStore {
-            store: Store::open_with(path, SCHEMA, synchronous)?,
+            store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,
         })
     }
 
@@ -106,17 +131,20 @@ impl PackageStore {
     ) -> Result<Manifest, ApplyError> {
         check_package_id(package_id).map_err(Failure::Refused)?;
         let manifest = Manifest::new(package_id, intent.map(str::to_owned));
+        let text = serde_json::to_string(&manifest)?;
         self.store.write(|tx| {
-            if load(tx, package_id)?.is_some() {
+            // A package that exists (or that a concurrent `new` is creating) keeps its row.
+            let inserted = tx.execute(
+                "INSERT INTO action_packages (package_id, revision, manifest) VALUES ($1, 0, $2)
+                 ON CONFLICT (package_id) DO NOTHING",
+                &[Param::Text(package_id), Param::Text(&text)],
+            )?;
+            if inserted == 0 {
                 return Err(Failure::Refused(Refusal::new(
                     EnvelopeError::IllegalTransition,
                     format!("package `{package_id}` exists; a package is created once"),
                 )));
             }
-            tx.execute(
-                "INSERT INTO action_packages (package_id, revision, manifest) VALUES (?1, 0, ?2)",
-                params![package_id, serde_json::to_string(&manifest)?],
-            )?;
             Ok(manifest.clone())
         })
     }
@@ -150,17 +178,19 @@ impl PackageStore {
         let package_id = envelope.package_id.as_str();
         let action_id = envelope.action_id.as_str();
         self.store.write(|tx| {
-            let Some(mut manifest) = load(tx, package_id)? else {
+            // The package row is locked first: a concurrent apply to it waits, then reads
+            // what this one committed (its outcome and revision).
+            let Some(mut manifest) = load(tx, package_id, Some(Lock::Update))? else {
                 return Err(Failure::Refused(no_package(package_id)));
             };
             let recorded = tx
-                .query_row(
+                .query_opt(
                     "SELECT content_sha256, revision, manifest_state FROM action_outcomes
-                     WHERE package_id = ?1 AND action_id = ?2",
-                    params![package_id, action_id],
-                    |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?, row.get::<_, String>(2)?)),
-                )
-                .optional()?;
+                     WHERE package_id = $1 AND action_id = $2",
+                    &[Param::Text(package_id), Param::Text(action_id)],
+                )?
+                .map(|row| Ok::<_, StoreError>((row.text(0)?, row.int(1)?, row.text(2)?)))
+                .transpose()?;
             if let Some((recorded_sha256, revision, state)) = recorded {
                 if recorded_sha256 != content_sha256 {
                     return Err(Failure::Refused(Refusal::new(
@@ -182,14 +212,24 @@ impl PackageStore {
                 .map_err(Failure::Refused)?;
             let revision = to_sql_revision(manifest.revision)?;
             tx.execute(
-                "UPDATE action_packages SET revision = ?2, manifest = ?3 WHERE package_id = ?1",
-                params![package_id, revision, serde_json::to_string(&manifest)?],
+                "UPDATE action_packages SET revision = $2, manifest = $3 WHERE package_id = $1",
+                &[
+                    Param::Text(package_id),
+                    Param::Int(revision),
+                    Param::Text(&serde_json::to_string(&manifest)?),
+                ],
             )?;
             tx.execute(
                 "INSERT INTO action_outcomes
                  (package_id, action_id, content_sha256, revision, manifest_state)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![package_id, action_id, content_sha256, revision, manifest.state.as_str()],
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[
+                    Param::Text(package_id),
+                    Param::Text(action_id),
+                    Param::Text(&content_sha256),
+                    Param::Int(revision),
+                    Param::Text(manifest.state.as_str()),
+                ],
             )?;
             Ok(Applied {
                 replayed: false,
@@ -206,7 +246,7 @@ impl PackageStore {
     ///
     /// The store's failure.
     pub fn manifest(&mut self, package_id: &str) -> Result<Option<Manifest>, StoreError> {
-        self.store.read(|tx| load(tx, package_id))
+        self.store.read(|tx| load(tx, package_id, None))
     }
 
     /// How many outcomes are recorded for `package_id` (one per applied action).
@@ -216,25 +256,31 @@ impl PackageStore {
     /// The store's failure.
     pub fn outcome_count(&mut self, package_id: &str) -> Result<u64, StoreError> {
         self.store.read(|tx| {
-            let count: i64 = tx.query_row(
-                "SELECT count(*) FROM action_outcomes WHERE package_id = ?1",
-                params![package_id],
-                |row| row.get(0),
-            )?;
+            let count = tx
+                .query_opt(
+                    "SELECT count(*) FROM action_outcomes WHERE package_id = $1",
+                    &[Param::Text(package_id)],
+                )?
+                .map_or(Ok(0), |row| row.int(0))?;
             from_sql_revision(count)
         })
     }
 }
 
-fn load(tx: &Transaction<'_>, package_id: &str) -> Result<Option<Manifest>, StoreError> {
-    let text: Option<String> = tx
-        .query_row(
-            "SELECT manifest FROM action_packages WHERE package_id = ?1",
-            params![package_id],
-            |row| row.get(0),
-        )
-        .optional()?;
-    Ok(text.map(|t| serde_json::from_str(&t)).transpose()?)
+fn load(
+    tx: &mut dyn Tx,
+    package_id: &str,
+    lock: Option<Lock>,
+) -> Result<Option<Manifest>, StoreError> {
+    let sql = "SELECT manifest FROM action_packages WHERE package_id = $1";
+    let params = [Param::Text(package_id)];
+    let rows = match lock {
+        Some(lock) => tx.query_locked(sql, &params, lock)?,
+        None => tx.query(sql, &params)?,
+    };
+    rows.first()
+        .map(|row| Ok(serde_json::from_str(&row.text(0)?)?))
+        .transpose()
 }
 
 /// The refusal for a package that is not in the store: `ILLEGAL_TRANSITION`, since no

@@ -149,9 +149,9 @@ impl Options {
             match arg.as_str() {
                 "--format" => options.format = Format::parse(rest.next())?,
                 "--store" => {
-                    let db = rest
-                        .next()
-                        .ok_or_else(|| UsageError("--store takes a path".to_owned()))?;
+                    let db = rest.next().ok_or_else(|| {
+                        UsageError("--store takes a path or a postgres:// URL".to_owned())
+                    })?;
                     options.store = Some(PathBuf::from(db));
                 }
                 flag if switches.contains(&flag) => {

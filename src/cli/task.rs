@@ -9,7 +9,10 @@
 //! specmint task reject --store DB ID --reason TEXT
 //! specmint task bind --store DB ID --ledger FILE
 //! specmint task show --store DB ID
+//! specmint task claim --store DB --next [--context ID]
 //! specmint task list --store DB [--state STATE] [--claimable]
+//! specmint task list --store DB --counts
+//! specmint task show --store DB ID --history
 //! ```
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 
@@ -96,10 +99,35 @@ fn submit(args: &[String]) -> Result<u8, UsageError> {
 }
 
 fn claim(args: &[String]) -> Result<u8, UsageError> {
-    let options = Options::parse(args, &[])?;
+    let options = Options::parse_with_switches(args, &["--context"], &["--next"])?;
+    if options.has("--next") {
+        return claim_next(&options);
+    }
+    if options.value("--context").is_some() {
+        return Err(UsageError("--context goes with --next".to_owned()));
+    }
     let id = task_id(&options)?;
     let moved = open(&options)?.claim(id);
     verdict(options.format, id, moved)
+}
+
+/// `task claim --next [--context ID]`: the oldest claimable task, or `task_id: null` (exit
+/// 0) when there is none.
+fn claim_next(options: &Options) -> Result<u8, UsageError> {
+    options
+        .positional(&[])
+        .map_err(|_| UsageError("`task claim --next` takes no ID: it picks the task".to_owned()))?;
+    let claimed = open(options)?
+        .claim_next(options.value("--context"))
+        .map_err(store_failure)?;
+    match claimed {
+        Some(claimed) => verdict(options.format, &claimed.task_id, Ok(claimed.state)),
+        None => {
+            let json = json!({ "ok": true, "task_id": null, "state": null });
+            print_verdict(options.format, &json, "nothing to claim")?;
+            Ok(0)
+        }
+    }
 }
 
 fn move_to(args: &[String]) -> Result<u8, UsageError> {
@@ -170,12 +198,22 @@ fn bind(args: &[String]) -> Result<u8, UsageError> {
 }
 
 fn show(args: &[String]) -> Result<u8, UsageError> {
-    let options = Options::parse(args, &[])?;
+    let options = Options::parse_with_switches(args, &[], &["--history"])?;
     let id = task_id(&options)?;
-    match open(&options)?.task(id).map_err(store_failure)? {
+    let mut store = open(&options)?;
+    match store.task(id).map_err(store_failure)? {
         Some(task) => {
-            let json = serde_json::to_value(&task)
+            let mut json = serde_json::to_value(&task)
                 .map_err(|e| super::failure(format!("cannot write the task: {e}")))?;
+            // `--history` adds the task's steps; without it the object is as it always was.
+            if options.has("--history") {
+                let history = store
+                    .history(id)
+                    .map_err(store_failure)?
+                    .unwrap_or_default();
+                json["history"] = serde_json::to_value(history)
+                    .map_err(|e| super::failure(format!("cannot write the history: {e}")))?;
+            }
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(options.format, &json, &human)?;
             Ok(0)
@@ -235,8 +273,29 @@ pub fn parse_state(what: &str, state: &str) -> Result<TaskState, UsageError> {
 }
 
 fn list(args: &[String]) -> Result<u8, UsageError> {
-    let options = Options::parse_with_switches(args, &["--state"], &["--claimable"])?;
+    let options = Options::parse_with_switches(args, &["--state"], &["--claimable", "--counts"])?;
     options.positional(&[])?;
+    if options.has("--counts") {
+        if options.value("--state").is_some() || options.has("--claimable") {
+            return Err(UsageError(
+                "--counts counts every state; it takes no --state or --claimable".to_owned(),
+            ));
+        }
+        let counts = open(&options)?.counts().map_err(store_failure)?;
+        let total: u64 = counts.iter().map(|(_, n)| n).sum();
+        let by_state: serde_json::Map<String, serde_json::Value> = counts
+            .iter()
+            .map(|(state, n)| (state.as_str().to_owned(), json!(n)))
+            .collect();
+        let json = json!({ "ok": true, "counts": by_state, "total": total });
+        let mut human: Vec<String> = counts
+            .iter()
+            .map(|(state, n)| format!("{state}: {n}"))
+            .collect();
+        human.push(format!("total: {total}"));
+        print_verdict(options.format, &json, &human.join("\n"))?;
+        return Ok(0);
+    }
     let state = options
         .value("--state")
         .map(|s| parse_state("--state", s))

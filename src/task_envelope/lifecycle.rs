@@ -1,6 +1,7 @@
-//! The Task Envelope lifecycle: tasks kept in the SQLite [store](crate::store), moved only
-//! along the generated transition table ([`TaskState::can_transition`]), one transaction per
-//! operation.
+//! The Task Envelope lifecycle: tasks kept in a [store](crate::store) (SQLite or PostgreSQL,
+//! written once over [`Tx`]), moved only along the generated transition table
+//! ([`TaskState::can_transition`]), one transaction per operation, each move recorded in the
+//! task's history.
 //!
 //! The rules the table cannot say (spec/task_envelope.md, "Lifecycle store"):
 //! - a move from `submitted` to `working` is a claim, legal only when every `dependsOn` task
@@ -8,7 +9,10 @@
 //! - entering `completed` needs recorded evidence that the acceptance check passed
 //!   (`completion_without_evidence`), see [`acceptance_passed`];
 //! - entering `rejected` needs a non-blank reason (`reason_required`);
-//! - a refusal writes nothing.
+//! - a refusal writes nothing;
+//! - [`TaskStore::claim_next`] claims the oldest claimable task (submitted, every dependency
+//!   completed), skipping tasks another claimer holds, so concurrent claimers never take one
+//!   task twice.
 //!
 //! ```
 //! use specmint::task_envelope::lifecycle::TaskStore;
@@ -25,18 +29,25 @@
 //! ```
 
 use std::collections::HashSet;
-use std::path::Path;
 
-use rusqlite::{params, OptionalExtension as _};
 use serde::Serialize;
 
 use super::binding::{bind, BoundTaskEnvelope, CapabilityLedger};
 use super::{Evidence, TaskEnvelope, TaskEnvelopeError, TaskState};
 use crate::runtime::document::{parse_document, DocumentSpec};
 use crate::runtime::{Path as FieldPath, Report, Violation};
-use crate::store::{Failure, Store, StoreError, Transaction};
+use crate::store::{now_utc, Failure, Location, Lock, Param, Row, Schema, Store, StoreError, Tx};
 
-const SCHEMA: &str = "
+/// The lifecycle's tables: one row per task (`seq` is the submission order the queue takes
+/// tasks in; `context_id` is the envelope's `contextID`, kept in a column for
+/// `claim --next --context`), and one row per step of a task's history.
+///
+/// Version 1 (stores made before version rows) had `tasks` without `context_id` and no
+/// history; [`migrate_tasks`] brings it to version 2.
+pub const SCHEMA: Schema = Schema {
+    component: "task_envelope",
+    version: 2,
+    sqlite: "
 CREATE TABLE IF NOT EXISTS tasks (
     seq INTEGER PRIMARY KEY,
     task_id TEXT NOT NULL UNIQUE,
@@ -44,9 +55,65 @@ CREATE TABLE IF NOT EXISTS tasks (
     envelope TEXT NOT NULL,
     evidence TEXT,
     reason TEXT,
-    tools TEXT
+    tools TEXT,
+    context_id TEXT
 ) STRICT;
-";
+CREATE INDEX IF NOT EXISTS tasks_queue ON tasks (state, seq);
+CREATE TABLE IF NOT EXISTS task_transitions (
+    task_id TEXT NOT NULL REFERENCES tasks (task_id),
+    step INTEGER NOT NULL,
+    from_state TEXT,
+    to_state TEXT NOT NULL,
+    at TEXT NOT NULL,
+    reason TEXT,
+    PRIMARY KEY (task_id, step)
+) STRICT;
+",
+    postgres: "
+CREATE TABLE IF NOT EXISTS tasks (
+    seq BIGINT PRIMARY KEY,
+    task_id TEXT NOT NULL UNIQUE,
+    state TEXT NOT NULL,
+    envelope TEXT NOT NULL,
+    evidence TEXT,
+    reason TEXT,
+    tools TEXT,
+    context_id TEXT
+);
+CREATE INDEX IF NOT EXISTS tasks_queue ON tasks (state, seq);
+CREATE TABLE IF NOT EXISTS task_transitions (
+    task_id TEXT NOT NULL REFERENCES tasks (task_id),
+    step BIGINT NOT NULL,
+    from_state TEXT,
+    to_state TEXT NOT NULL,
+    at TEXT NOT NULL,
+    reason TEXT,
+    PRIMARY KEY (task_id, step)
+);
+",
+    legacy_table: "tasks",
+    migrate: migrate_tasks,
+};
+
+/// Version 1 to 2: the `context_id` column, filled from each stored envelope. The history
+/// table is created by the definitions; tasks of a version 1 store have no history before
+/// the migration (it was never recorded).
+fn migrate_tasks(tx: &mut dyn Tx, from: i64) -> Result<(), StoreError> {
+    if from < 2 {
+        tx.execute_batch("ALTER TABLE tasks ADD COLUMN context_id TEXT")?;
+        for row in tx.query("SELECT task_id, envelope FROM tasks", &[])? {
+            let envelope: TaskEnvelope = serde_json::from_str(&row.text(1)?)?;
+            tx.execute(
+                "UPDATE tasks SET context_id = $2 WHERE task_id = $1",
+                &[
+                    Param::Text(&row.text(0)?),
+                    Param::OptText(envelope.context_id.as_deref()),
+                ],
+            )?;
+        }
+    }
+    Ok(())
+}
 
 /// How a recorded evidence document is read (`task complete --evidence`): as the envelope's
 /// `evidence` member, with the envelope's codes.
@@ -106,6 +173,29 @@ pub struct TaskRecord {
     pub tools: Option<Vec<String>>,
 }
 
+/// One step of a task's history: its submission (`from` is `None`) or a move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Transition {
+    /// The state the task left; `None` for the submission.
+    pub from: Option<TaskState>,
+    /// The state the task entered.
+    pub to: TaskState,
+    /// When, RFC 3339 UTC with seconds.
+    pub at: String,
+    /// The reason given with the move, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A task claimed by [`TaskStore::claim_next`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimed {
+    /// The task's id.
+    pub task_id: String,
+    /// Its state now: `working`.
+    pub state: TaskState,
+}
+
 /// Whether `evidence` shows that `envelope`'s acceptance check passed: the command that ran
 /// is the envelope's `passFailCommand`, it exited 0, and the end-to-end verification that
 /// ran is stated. The verdict's source and a second opinion are recorded, not judged.
@@ -138,21 +228,35 @@ pub fn acceptance_passed(envelope: &TaskEnvelope, evidence: &Evidence) -> Result
     Ok(())
 }
 
-/// The tasks of one store file.
+/// The tasks of one store.
 #[derive(Debug)]
 pub struct TaskStore {
     store: Store,
 }
 
 impl TaskStore {
-    /// Opens (creating if needed) the store at `path`.
+    /// Opens the store at `location`: a SQLite file's path (created if needed) or a
+    /// `postgres://` URL ([`Location`]), creating or migrating the lifecycle's tables.
     ///
     /// # Errors
     ///
-    /// The file cannot be opened as a store.
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
+    /// The location cannot be opened as a store.
+    pub fn open(location: impl Into<Location>) -> Result<Self, StoreError> {
+        Self::open_with(location, crate::store::Synchronous::Full)
+    }
+
+    /// [`TaskStore::open`] with another [`Synchronous`](crate::store::Synchronous) setting
+    /// (`Full` is the default).
+    ///
+    /// # Errors
+    ///
+    /// The location cannot be opened as a store.
+    pub fn open_with(
+        location: impl Into<Location>,
+        synchronous: crate::store::Synchronous,
+    ) -> Result<Self, StoreError> {
         Ok(TaskStore {
-            store: Store::open(path, SCHEMA)?,
+            store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,
         })
     }
 
@@ -167,37 +271,48 @@ impl TaskStore {
     pub fn submit(&mut self, input: &[u8]) -> Result<String, Failure<Report>> {
         let mut envelope: TaskEnvelope =
             TaskEnvelope::from_json_slice(input).map_err(Failure::Refused)?;
+        let evidence = envelope
+            .evidence
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?;
         self.store.write(|tx| {
-            let task_id = match &envelope.task_id {
-                Some(id) => {
-                    if load(tx, id)?.is_some() {
-                        let violation = Violation::with_message(
-                            TaskEnvelopeError::DuplicateTask.code(),
-                            &FieldPath::ROOT.field("taskID"),
-                            |at| format!("`{at}`: task `{id}` is already in the store"),
-                        );
-                        return Err(Failure::Refused(Report::from_violations(vec![violation])));
-                    }
-                    id.clone()
+            let own_id = envelope.task_id.clone();
+            if let Some(id) = &own_id {
+                if load(tx, id, None)?.is_some() {
+                    return Err(Failure::Refused(duplicate_task(id)));
                 }
-                None => mint_id(tx, &envelope.depends_on)?,
-            };
-            envelope.task_id = Some(task_id.clone());
-            let evidence = envelope
-                .evidence
-                .as_ref()
-                .map(serde_json::to_string)
-                .transpose()?;
-            tx.execute(
-                "INSERT INTO tasks (task_id, state, envelope, evidence) VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    task_id,
-                    TaskState::ALL[0].as_str(),
-                    serde_json::to_string(&envelope)?,
-                    evidence
-                ],
-            )?;
-            Ok(task_id)
+            }
+            // The insert skips a row whose `seq` or `task_id` a concurrent submit (on
+            // PostgreSQL) took first; then the next `seq` is tried, or the own id is a
+            // duplicate after all.
+            loop {
+                let seq = next_seq(tx)?;
+                let task_id = match &own_id {
+                    Some(id) => id.clone(),
+                    None => mint_id(tx, seq, &envelope.depends_on)?,
+                };
+                envelope.task_id = Some(task_id.clone());
+                let inserted = tx.execute(
+                    "INSERT INTO tasks (seq, task_id, state, envelope, evidence, context_id)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                    &[
+                        Param::Int(seq),
+                        Param::Text(&task_id),
+                        Param::Text(TaskState::ALL[0].as_str()),
+                        Param::Text(&serde_json::to_string(&envelope)?),
+                        Param::OptText(evidence.as_deref()),
+                        Param::OptText(envelope.context_id.as_deref()),
+                    ],
+                )?;
+                if inserted == 1 {
+                    record_transition(tx, &task_id, None, TaskState::ALL[0], None)?;
+                    return Ok(task_id);
+                }
+                if own_id.is_some() && load(tx, &task_id, None)?.is_some() {
+                    return Err(Failure::Refused(duplicate_task(&task_id)));
+                }
+            }
         })
     }
 
@@ -220,6 +335,112 @@ impl TaskStore {
                 )));
             }
             move_task(tx, task, TaskState::Working, None, None)
+        })
+    }
+
+    /// Claims the oldest claimable task (in submission order: `submitted`, every `dependsOn`
+    /// task `completed`), of context `context` when given, in one transaction. A task another
+    /// claimer is taking at the same moment is skipped (`FOR UPDATE SKIP LOCKED` on
+    /// PostgreSQL; SQLite's claimers take turns), so each claimer gets a different task.
+    /// `None` when no task is claimable.
+    ///
+    /// # Errors
+    ///
+    /// The store's failure.
+    pub fn claim_next(&mut self, context: Option<&str>) -> Result<Option<Claimed>, StoreError> {
+        let claimed = self.store.write(|tx| -> Result<_, TaskError> {
+            let mut after = 0;
+            loop {
+                let sql = if context.is_some() {
+                    "SELECT seq, task_id FROM tasks WHERE state = $1 AND seq > $2 AND context_id = $3
+                     ORDER BY seq LIMIT 1"
+                } else {
+                    "SELECT seq, task_id FROM tasks WHERE state = $1 AND seq > $2
+                     ORDER BY seq LIMIT 1"
+                };
+                let mut params = vec![
+                    Param::Text(TaskState::Submitted.as_str()),
+                    Param::Int(after),
+                ];
+                if let Some(context) = context {
+                    params.push(Param::Text(context));
+                }
+                let Some(row) = tx
+                    .query_locked(sql, &params, Lock::SkipLocked)?
+                    .into_iter()
+                    .next()
+                else {
+                    return Ok(None);
+                };
+                after = row.int(0)?;
+                let task_id = row.text(1)?;
+                let task = load_known(tx, &task_id)?;
+                // A task whose dependencies are not all completed is not claimable: the next.
+                match move_task(tx, task, TaskState::Working, None, None) {
+                    Ok(state) => return Ok(Some(Claimed { task_id, state })),
+                    Err(Failure::Refused(_)) => {}
+                    Err(Failure::Store(err)) => return Err(Failure::Store(err)),
+                }
+            }
+        });
+        match claimed {
+            Ok(claimed) => Ok(claimed),
+            Err(Failure::Store(err)) => Err(err),
+            Err(Failure::Refused(refusal)) => Err(StoreError::new(format!(
+                "store: claiming the next task was refused: {refusal}"
+            ))),
+        }
+    }
+
+    /// How many tasks are in each state, every state of the table listed (zero included), in
+    /// the table's order.
+    ///
+    /// # Errors
+    ///
+    /// The store's failure.
+    pub fn counts(&mut self) -> Result<Vec<(TaskState, u64)>, StoreError> {
+        let rows = self
+            .store
+            .read(|tx| tx.query("SELECT state, count(*) FROM tasks GROUP BY state", &[]))?;
+        let mut counts: Vec<(TaskState, u64)> = TaskState::ALL.iter().map(|s| (*s, 0)).collect();
+        for row in rows {
+            let state = parse_state(&row.text(0)?)?;
+            let count = u64::try_from(row.int(1)?)
+                .map_err(|_| StoreError::new("store: a negative count"))?;
+            if let Some(entry) = counts.iter_mut().find(|(s, _)| *s == state) {
+                entry.1 = count;
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The history of task `task_id`, oldest first: its submission, then each move.
+    /// `None` when the task is not in the store.
+    ///
+    /// # Errors
+    ///
+    /// The store's failure.
+    pub fn history(&mut self, task_id: &str) -> Result<Option<Vec<Transition>>, StoreError> {
+        self.store.read(|tx| {
+            if load(tx, task_id, None)?.is_none() {
+                return Ok(None);
+            }
+            let rows = tx.query(
+                "SELECT from_state, to_state, at, reason FROM task_transitions
+                 WHERE task_id = $1 ORDER BY step",
+                &[Param::Text(task_id)],
+            )?;
+            rows.iter()
+                .map(|row| {
+                    Ok(Transition {
+                        from: row.opt_text(0)?.as_deref().map(parse_state).transpose()?,
+                        to: parse_state(&row.text(1)?)?,
+                        at: row.text(2)?,
+                        reason: row.opt_text(3)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()
+                .map(Some)
         })
     }
 
@@ -276,7 +497,7 @@ impl TaskStore {
     ) -> Result<BoundTaskEnvelope, TaskError> {
         let task = self
             .store
-            .read(|tx| load(tx, task_id))?
+            .read(|tx| load(tx, task_id, None))?
             .ok_or_else(|| Failure::Refused(unknown_task(task_id)))?;
         let bound = bind(&task.envelope, ledger);
         self.record_binding(&bound)?;
@@ -294,8 +515,8 @@ impl TaskStore {
         self.store.write(|tx| {
             let tools = serde_json::to_string(bound.tools())?;
             let changed = tx.execute(
-                "UPDATE tasks SET tools = ?2 WHERE task_id = ?1",
-                params![task_id, tools],
+                "UPDATE tasks SET tools = $2 WHERE task_id = $1",
+                &[Param::Text(&task_id), Param::Text(&tools)],
             )?;
             if changed == 0 {
                 return Err(Failure::Refused(unknown_task(&task_id)));
@@ -310,7 +531,7 @@ impl TaskStore {
     ///
     /// The store's failure.
     pub fn task(&mut self, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
-        self.store.read(|tx| load(tx, task_id))
+        self.store.read(|tx| load(tx, task_id, None))
     }
 
     /// The queue: the tasks in `state` (every state when `None`), and with `claimable` only
@@ -326,12 +547,11 @@ impl TaskStore {
         claimable: bool,
     ) -> Result<Vec<TaskRecord>, StoreError> {
         self.store.read(|tx| {
-            let mut statement = tx.prepare(&format!("{SELECT_TASK} ORDER BY seq"))?;
-            let rows = statement.query_map([], task_row)?;
-            let mut tasks = Vec::new();
-            for row in rows {
-                tasks.push(decode(row?)?);
-            }
+            let mut tasks = tx
+                .query(&format!("{SELECT_TASK} ORDER BY seq"), &[])?
+                .iter()
+                .map(record)
+                .collect::<Result<Vec<_>, StoreError>>()?;
             let completed: HashSet<String> = tasks
                 .iter()
                 .filter(|t| t.state == TaskState::Completed)
@@ -395,7 +615,7 @@ fn refused<T>(code: TaskEnvelopeError, message: String) -> Result<T, TaskError> 
 
 /// The one move rule: the table, then what entering `to` needs, then the write.
 fn move_task(
-    tx: &Transaction<'_>,
+    tx: &mut dyn Tx,
     task: TaskRecord,
     to: TaskState,
     reason: Option<&str>,
@@ -435,18 +655,68 @@ fn move_task(
     }
     let evidence = new_evidence.map(serde_json::to_string).transpose()?;
     tx.execute(
-        "UPDATE tasks SET state = ?2, reason = coalesce(?3, reason), evidence = coalesce(?4, evidence)
-         WHERE task_id = ?1",
-        params![task_id, to.as_str(), reason, evidence],
+        "UPDATE tasks SET state = $2, reason = coalesce($3, reason), evidence = coalesce($4, evidence)
+         WHERE task_id = $1",
+        &[
+            Param::Text(task_id),
+            Param::Text(to.as_str()),
+            Param::OptText(reason),
+            Param::OptText(evidence.as_deref()),
+        ],
     )?;
+    record_transition(tx, task_id, Some(*state), to, reason)?;
     Ok(to)
 }
 
+/// Appends a step to `task_id`'s history.
+fn record_transition(
+    tx: &mut dyn Tx,
+    task_id: &str,
+    from: Option<TaskState>,
+    to: TaskState,
+    reason: Option<&str>,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO task_transitions (task_id, step, from_state, to_state, at, reason)
+         VALUES ($1, (SELECT coalesce(max(step), 0) + 1 FROM task_transitions WHERE task_id = $1),
+                 $2, $3, $4, $5)",
+        &[
+            Param::Text(task_id),
+            Param::OptText(from.map(TaskState::as_str)),
+            Param::Text(to.as_str()),
+            Param::Text(&now_utc()),
+            Param::OptText(reason),
+        ],
+    )?;
+    Ok(())
+}
+
+fn parse_state(text: &str) -> Result<TaskState, StoreError> {
+    Ok(serde_json::from_value(serde_json::Value::String(
+        text.to_owned(),
+    ))?)
+}
+
+fn duplicate_task(id: &str) -> Report {
+    let violation = Violation::with_message(
+        TaskEnvelopeError::DuplicateTask.code(),
+        &FieldPath::ROOT.field("taskID"),
+        |at| format!("`{at}`: task `{id}` is already in the store"),
+    );
+    Report::from_violations(vec![violation])
+}
+
+/// One past the largest `seq` stored: the next task's place in the queue.
+fn next_seq(tx: &mut dyn Tx) -> Result<i64, StoreError> {
+    tx.query_opt("SELECT coalesce(max(seq), 0) + 1 FROM tasks", &[])?
+        .map_or(Ok(1), |row| row.int(0))
+}
+
 /// A claim needs every `dependsOn` task `completed`; the refusal names each one that is not.
-fn check_dependencies(tx: &Transaction<'_>, envelope: &TaskEnvelope) -> Result<(), TaskError> {
+fn check_dependencies(tx: &mut dyn Tx, envelope: &TaskEnvelope) -> Result<(), TaskError> {
     let mut unresolved = Vec::new();
     for dependency in &envelope.depends_on {
-        match load(tx, dependency)? {
+        match load(tx, dependency, None)? {
             None => unresolved.push(format!("`{dependency}` is not in the store")),
             Some(d) if d.state == TaskState::Completed => {}
             Some(d) if d.state.is_terminal() => unresolved.push(format!(
@@ -474,66 +744,54 @@ fn check_dependencies(tx: &Transaction<'_>, envelope: &TaskEnvelope) -> Result<(
 /// `taskID` has not taken and the envelope's own `dependsOn` does not name (a task that
 /// depends on itself could never be claimed; the validator's `self_dependency` check cannot
 /// see an id that does not exist yet).
-fn mint_id(tx: &Transaction<'_>, depends_on: &[String]) -> Result<String, StoreError> {
-    let mut n: i64 = tx.query_row("SELECT coalesce(max(seq), 0) + 1 FROM tasks", [], |row| {
-        row.get(0)
-    })?;
+fn mint_id(tx: &mut dyn Tx, seq: i64, depends_on: &[String]) -> Result<String, StoreError> {
+    let mut n = seq;
     loop {
         let id = format!("task-{n}");
-        if !depends_on.contains(&id) && load(tx, &id)?.is_none() {
+        if !depends_on.contains(&id) && load(tx, &id, None)?.is_none() {
             return Ok(id);
         }
         n += 1;
     }
 }
 
-fn load_known(tx: &Transaction<'_>, task_id: &str) -> Result<TaskRecord, TaskError> {
-    load(tx, task_id)?.ok_or_else(|| Failure::Refused(unknown_task(task_id)))
+/// The task `task_id`, locked for the rest of the transaction: a move reads it this way, so
+/// two moves of one task take turns.
+fn load_known(tx: &mut dyn Tx, task_id: &str) -> Result<TaskRecord, TaskError> {
+    load(tx, task_id, Some(Lock::Update))?.ok_or_else(|| Failure::Refused(unknown_task(task_id)))
 }
 
-/// The columns [`task_row`] reads, in its order.
+fn load(
+    tx: &mut dyn Tx,
+    task_id: &str,
+    lock: Option<Lock>,
+) -> Result<Option<TaskRecord>, StoreError> {
+    let sql = format!("{SELECT_TASK} WHERE task_id = $1");
+    let params = [Param::Text(task_id)];
+    let rows = match lock {
+        Some(lock) => tx.query_locked(&sql, &params, lock)?,
+        None => tx.query(&sql, &params)?,
+    };
+    rows.first().map(record).transpose()
+}
+
+/// The columns [`record`] reads, in its order.
 const SELECT_TASK: &str = "SELECT task_id, state, envelope, evidence, reason, tools FROM tasks";
 
-/// One row of [`SELECT_TASK`], as stored.
-type TaskRow = (
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
-
-fn task_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<TaskRow> {
-    Ok((
-        row.get(0)?,
-        row.get(1)?,
-        row.get(2)?,
-        row.get(3)?,
-        row.get(4)?,
-        row.get(5)?,
-    ))
-}
-
-fn decode(row: TaskRow) -> Result<TaskRecord, StoreError> {
-    let (task_id, state, envelope, evidence, reason, tools) = row;
+/// One row of [`SELECT_TASK`].
+fn record(row: &Row) -> Result<TaskRecord, StoreError> {
     Ok(TaskRecord {
-        task_id,
-        state: serde_json::from_value(serde_json::Value::String(state))?,
-        envelope: serde_json::from_str(&envelope)?,
-        evidence: evidence.map(|e| serde_json::from_str(&e)).transpose()?,
-        reason,
-        tools: tools.map(|t| serde_json::from_str(&t)).transpose()?,
+        task_id: row.text(0)?,
+        state: parse_state(&row.text(1)?)?,
+        envelope: serde_json::from_str(&row.text(2)?)?,
+        evidence: row
+            .opt_text(3)?
+            .map(|e| serde_json::from_str(&e))
+            .transpose()?,
+        reason: row.opt_text(4)?,
+        tools: row
+            .opt_text(5)?
+            .map(|t| serde_json::from_str(&t))
+            .transpose()?,
     })
-}
-
-fn load(tx: &Transaction<'_>, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
-    tx.query_row(
-        &format!("{SELECT_TASK} WHERE task_id = ?1"),
-        params![task_id],
-        task_row,
-    )
-    .optional()?
-    .map(decode)
-    .transpose()
 }
