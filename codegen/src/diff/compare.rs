@@ -21,6 +21,8 @@ pub(super) struct Hint {
     pub samples: Vec<Value>,
     /// Lengths and numbers to try (caps and minimums of both sides, each ±1).
     pub lengths: Vec<u64>,
+    /// A key to add to every object of a document, at any depth (a forbidden key).
+    pub anywhere: Option<String>,
 }
 
 /// One difference, before its proof.
@@ -286,6 +288,7 @@ impl Cmp<'_> {
             path: None,
             samples: Vec::new(),
             lengths: around(o.max_input_bytes.into_iter().chain(n.max_input_bytes)),
+            anywhere: None,
         };
         self.cap(
             "input size limit",
@@ -519,6 +522,7 @@ impl Cmp<'_> {
                 path: Some(path.clone()),
                 samples: vec![sample(self.new, &g.ty, 0)],
                 lengths: around(numbers(g)),
+                anywhere: None,
             };
             let (id, what) = if required {
                 ("field-added-required", "required")
@@ -554,6 +558,7 @@ impl Cmp<'_> {
             path: Some(path.to_owned()),
             samples,
             lengths: around(numbers(f).into_iter().chain(numbers(g))),
+            anywhere: None,
         };
         let push = |c: &mut Self, id, breaks: &[Break], message: String| {
             c.push(found(id, breaks, message, row(), row()).at(&hint));
@@ -949,6 +954,7 @@ impl Cmp<'_> {
                 .map(|v| json!(v.value))
                 .collect(),
             lengths: Vec::new(),
+            anywhere: None,
         };
         for v in &a.values {
             match b.values.iter().find(|w| w.value == v.value) {
@@ -1002,6 +1008,7 @@ impl Cmp<'_> {
                 .map(|v| json!({ a.tag.clone(): v.tag_value }))
                 .collect(),
             lengths: Vec::new(),
+            anywhere: None,
         };
         let table = || Needle::table(&a.name);
         if a.tag != b.tag {
@@ -1104,6 +1111,7 @@ impl Cmp<'_> {
                     .map(|s| json!(s.value))
                     .collect(),
                 lengths: Vec::new(),
+                anywhere: None,
             };
             if m.rust_name != k.rust_name {
                 self.push(found(
@@ -1321,38 +1329,41 @@ impl Cmp<'_> {
         }
     }
 
+    /// Forbidden keys. Where the document has no free members (an open object, an `any`
+    /// field) an unlisted key is refused anyway, with the parse code: a key added to or
+    /// removed from the forbidden ones changes only the code it is refused with.
     fn forbidden(&mut self) {
         let (o, n) = (self.old, self.new);
-        for k in &n.forbidden_keys {
-            if !o.forbidden_keys.contains(k) {
-                let hint = Hint {
-                    path: None,
-                    samples: vec![json!(1)],
-                    lengths: Vec::new(),
+        for (from, to, id, verdicts, now) in [
+            (o, n, "forbidden-key-added", Documents, "now refused"),
+            (n, o, "forbidden-key-removed", Readers, "no longer refused"),
+        ] {
+            for k in &to.forbidden_keys {
+                if from.forbidden_keys.contains(k) {
+                    continue;
+                }
+                // The side that accepts the key must have somewhere to hold it.
+                let (breaks, hold) = if from.has_free_members() {
+                    (verdicts, "")
+                } else {
+                    (
+                        Codes,
+                        ": the document has no free members, so only its code changes",
+                    )
+                };
+                let (old_at, new_at) = if verdicts == Documents {
+                    (Needle::Start, Needle::cell(k))
+                } else {
+                    (Needle::cell(k), Needle::Start)
                 };
                 let mut f = found(
-                    "forbidden-key-added",
-                    &[Documents],
-                    format!("key `{k}` is now refused anywhere in the document"),
-                    Needle::Start,
-                    Needle::cell(k),
-                )
-                .at(&hint);
-                f.hint.path = Some(k.clone());
-                self.push(f);
-            }
-        }
-        for k in &o.forbidden_keys {
-            if !n.forbidden_keys.contains(k) {
-                let mut f = found(
-                    "forbidden-key-removed",
-                    &[Readers],
-                    format!("key `{k}` is no longer refused"),
-                    Needle::cell(k),
-                    Needle::Start,
+                    id,
+                    &[breaks],
+                    format!("key `{k}` is {now} anywhere in the document{hold}"),
+                    old_at,
+                    new_at,
                 );
-                f.hint.path = Some(k.clone());
-                f.hint.samples = vec![json!(1)];
+                f.hint.anywhere = Some(k.clone());
                 self.push(f);
             }
         }

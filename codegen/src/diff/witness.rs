@@ -89,7 +89,12 @@ pub(super) fn prove(found: Found, old: &Loaded<'_>, new: &Loaded<'_>) -> Change 
                 return None;
             }
             let r = verdict(refuses, text);
-            (!r.valid() && concerns(&r, found.hint.path.as_deref())).then_some((a, r))
+            let path = found
+                .hint
+                .path
+                .as_deref()
+                .filter(|_| found.hint.anywhere.is_none());
+            (!r.valid() && concerns(&r, path)).then_some((a, r))
         };
         let mut hit = candidates
             .iter()
@@ -177,9 +182,21 @@ fn synthesize(
             out.push((format!("synthesized: {what}"), text));
         }
     };
+    if let Some(key) = &hint.anywhere {
+        for base in &bases {
+            for doc in with_key_everywhere(base, key) {
+                add(
+                    &format!("`{key}` added in a corpus document"),
+                    doc.to_string(),
+                );
+            }
+        }
+        return out;
+    }
     let Some(path) = &hint.path else {
         for base in &bases {
             let text = base.to_string();
+            add("behind a byte order mark", format!("\u{feff}{text}"));
             for &n in &hint.lengths {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 if n > text.len() && n - text.len() < 1 << 20 {
@@ -208,6 +225,36 @@ fn synthesize(
                 doc.to_string(),
             );
         }
+    }
+    out
+}
+
+/// `v` with `key` (holding 1) added to one of its objects, once per object at any depth.
+fn with_key_everywhere(v: &Value, key: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(m) => {
+            let mut copy = m.clone();
+            copy.insert(key.to_owned(), Value::from(1));
+            out.push(Value::Object(copy));
+            for (k, child) in m {
+                for changed in with_key_everywhere(child, key) {
+                    let mut copy = m.clone();
+                    copy.insert(k.clone(), changed);
+                    out.push(Value::Object(copy));
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                for changed in with_key_everywhere(item, key) {
+                    let mut copy = items.clone();
+                    copy[i] = changed;
+                    out.push(Value::Array(copy));
+                }
+            }
+        }
+        _ => {}
     }
     out
 }
@@ -261,6 +308,8 @@ fn replacements(current: Option<&Value>, pool: &[Value], lengths: &[u64]) -> Vec
             format!("{s}_"),
             format!("{s} "),
             format!("0{s}"),
+            shifted(s, usize::MAX),
+            shifted(s, 1),
         ]);
         t
     };
@@ -290,6 +339,29 @@ fn replacements(current: Option<&Value>, pool: &[Value], lengths: &[u64]) -> Vec
         _ => {}
     }
     out
+}
+
+/// `s` with its first `n` ASCII letters and digits each moved one on in its class (`A`→`B`,
+/// `z`→`a`, `9`→`0`): same shape, other characters, for a narrowed pattern.
+fn shifted(s: &str, n: usize) -> String {
+    let mut left = n;
+    s.chars()
+        .map(|c| {
+            let next = |lo: u8, hi: u8| {
+                let c = c as u8;
+                char::from(if c == hi { lo } else { c + 1 })
+            };
+            if left == 0 || !c.is_ascii_alphanumeric() {
+                return c;
+            }
+            left -= 1;
+            match c {
+                'a'..='z' => next(b'a', b'z'),
+                'A'..='Z' => next(b'A', b'Z'),
+                _ => next(b'0', b'9'),
+            }
+        })
+        .collect()
 }
 
 /// `v` with the member at `segments` replaced as `replace` says, once per replacement and
