@@ -449,3 +449,30 @@ fn against_a_revision_reads_the_spec_dir_from_git() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("specmint: git ls-tree"));
 }
+
+/// Every rule id the comparison can report (a kebab-case string literal of
+/// codegen/src/diff/) is in docs/diff.md's table, as a code span.
+#[test]
+fn docs_list_every_rule_id() {
+    let docs = std::fs::read_to_string(common::root().join("docs/diff.md")).unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for file in ["compare.rs", "mod.rs"] {
+        let src =
+            std::fs::read_to_string(common::root().join("codegen/src/diff").join(file)).unwrap();
+        for literal in src.split('"').skip(1).step_by(2) {
+            let kebab = literal.contains('-')
+                && literal
+                    .split('-')
+                    .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()));
+            if kebab && literal != "rust-api" {
+                ids.insert(literal.to_owned());
+            }
+        }
+    }
+    assert!(ids.len() > 60, "{ids:?}");
+    let missing: Vec<&String> = ids
+        .iter()
+        .filter(|id| !docs.contains(&format!("`{id}`")))
+        .collect();
+    assert!(missing.is_empty(), "docs/diff.md lacks {missing:?}");
+}

@@ -65,7 +65,10 @@ fn shortened(text: &str, max: usize) -> String {
     let escaped: String = text
         .chars()
         .flat_map(|c| {
-            let e: Vec<char> = if c.is_control() {
+            // Control characters, and the invisible ones a terminal would not show.
+            let hidden = c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+            let e: Vec<char> = if hidden {
                 c.escape_unicode().collect()
             } else {
                 vec![c]
