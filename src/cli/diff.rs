@@ -120,11 +120,19 @@ fn at_revision(rev: &str, dir: &Path) -> Result<Vec<specmint_codegen::SpecSource
     // The directory's path from the top of its repository (`spec/`, or empty at the top).
     let prefix = git(&["rev-parse", "--show-prefix"])?;
     let prefix = prefix.trim_end_matches('\n');
-    let names = git(&["ls-tree", "--full-tree", "--name-only", &format!("{rev}:{prefix}")])?;
+    let names = git(&[
+        "ls-tree",
+        "--full-tree",
+        "--name-only",
+        &format!("{rev}:{prefix}"),
+    ])?;
     let mut files = BTreeMap::new();
     for name in names.lines() {
         if name.ends_with(".md") || name.ends_with(".toml") {
-            files.insert(name.to_owned(), git(&["show", &format!("{rev}:{prefix}{name}")])?);
+            files.insert(
+                name.to_owned(),
+                git(&["show", &format!("{rev}:{prefix}{name}")])?,
+            );
         }
     }
     let display = format!("{rev}:{}", dir.display());

@@ -5,7 +5,7 @@
 //! difference as a [`Change`] with a stable rule id (docs/diff.md lists them all), the
 //! [`Break`] categories it breaks and where it is in both files.
 //!
-//! Every `documents` or `readers` break is then *proved*: [`witness`] searches both sides'
+//! Every `documents` or `readers` break is then *proved*: the witness search looks through both sides'
 //! generated corpora, and documents synthesized from them by mutating the changed member,
 //! for one document whose verdicts flip, judged by both models' interpreters
 //! ([`Validator`](crate::Validator), the validator `specmint validate --spec` runs). A break
