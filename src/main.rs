@@ -4,6 +4,7 @@
 //! specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]
 //! specmint schema [--spec DIR] <TYPE>
 //! specmint generate [--spec DIR] [--out DIR] [--check]
+//! specmint diff OLD NEW | --against REV [--spec DIR] [--format human|json|github] [--fail-on LIST]
 //! specmint handoff --home DIR --agent ID <FILE|-> [--format human|json]
 //! specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
 //! specmint mcp --home DIR --agent ID
@@ -49,6 +50,13 @@ const FAMILIES: [Family; 10] = [
         usage: "  specmint generate [--spec DIR] [--out DIR] [--check]",
         exit: "0 written / up to date, 1 a spec does not check or (--check) the output is out of \
                date, 2 usage or I/O error",
+    },
+    Family {
+        name: "diff",
+        usage: "  specmint diff OLD NEW [--format human|json|github] [--fail-on LIST]
+  specmint diff --against REV [--spec DIR] [--format human|json|github] [--fail-on LIST]",
+        exit: "1 a change breaks a --fail-on category (documents,readers,rust-api,codes,machines; \
+               default all), 0 otherwise, 2 usage or a side that does not load",
     },
     Family {
         name: "handoff",
@@ -169,6 +177,7 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         Some("validate") => validate(&args[1..])?,
         Some("schema") => schema(&args[1..])?,
         Some("generate") => generate(&args[1..])?,
+        Some("diff") => cli::diff::run(&args[1..])?,
         Some("handoff") => cli::handoff::run(&args[1..])?,
         Some("mcp") => cli::mcp::run(&args[1..])?,
         Some("envelope") => cli::envelope::run(&args[1..])?,

@@ -27,6 +27,7 @@
 mod check;
 mod corpus;
 mod diag;
+pub mod diff;
 mod growth;
 mod intern;
 mod interpret;
@@ -309,44 +310,60 @@ pub fn emit_schema(spec: &model::Spec, options: &Options) -> String {
 /// and [`load`] reports the missing sidecar. Without one it is prose (a `README.md`, notes)
 /// and is left out.
 pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSource>> {
-    let mut out = Vec::new();
+    let mut files = BTreeMap::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.extension().and_then(|e| e.to_str()) != Some("md") || !path.is_file() {
             continue;
         }
-        let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
+        let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
             continue;
         };
-        let display = |file: String| {
-            if display_prefix.is_empty() {
-                file
-            } else {
-                format!("{}/{file}", display_prefix.trim_end_matches('/'))
-            }
-        };
-        let md = std::fs::read_to_string(&path)?;
+        files.insert(name.to_owned(), std::fs::read_to_string(&path)?);
         let toml_file = path.with_extension("toml");
-        let toml = match std::fs::read_to_string(&toml_file) {
-            Ok(t) => t,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                if !check::has_field_table(&md) {
-                    continue;
-                }
-                String::new()
+        match std::fs::read_to_string(&toml_file) {
+            Ok(t) => {
+                let toml_name = toml_file.file_name().and_then(|s| s.to_str());
+                files.insert(toml_name.unwrap_or_default().to_owned(), t);
             }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
+        }
+    }
+    Ok(spec_sources(&files, display_prefix))
+}
+
+/// The specs among `files` (file name → text, the files of one directory), as
+/// [`read_spec_dir`] reads them from a directory: for a spec directory read from elsewhere,
+/// such as a git revision (`specmint diff --against`).
+pub fn spec_sources(files: &BTreeMap<String, String>, display_prefix: &str) -> Vec<SpecSource> {
+    let display = |file: String| {
+        if display_prefix.is_empty() {
+            file
+        } else {
+            format!("{}/{file}", display_prefix.trim_end_matches('/'))
+        }
+    };
+    let mut out = Vec::new();
+    for (file, md) in files {
+        let Some(name) = file.strip_suffix(".md") else {
+            continue;
+        };
+        let toml = match files.get(&format!("{name}.toml")) {
+            Some(t) => t.clone(),
+            None if !check::has_field_table(md) => continue,
+            None => String::new(),
         };
         out.push(SpecSource {
             name: name.to_owned(),
             md_path: display(format!("{name}.md")),
-            md,
+            md: md.clone(),
             toml_path: display(format!("{name}.toml")),
             toml,
         });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(out)
+    out
 }
 
 /// Writes `files` under `root`, creating directories, touching only files whose contents
@@ -424,6 +441,9 @@ pub enum Error {
     Spec(Diagnostics),
     /// No output directory: neither [`Config::out_dir`] nor `OUT_DIR`.
     NoOutDir,
+    /// [`Config::check_against`]: the edit breaks a category the project must not break;
+    /// the whole diff, to print.
+    Breaking(Box<diff::SpecDiff>),
 }
 
 impl fmt::Display for Error {
@@ -432,6 +452,11 @@ impl fmt::Display for Error {
             Error::Io(e) => write!(f, "specmint: {e}"),
             Error::Spec(d) => write!(f, "{d}"),
             Error::NoOutDir => f.write_str("specmint: no out_dir and OUT_DIR is not set"),
+            Error::Breaking(d) => write!(
+                f,
+                "specmint: the spec change breaks what this project must not break:\n{}",
+                d.render(diff::Format::Human)
+            ),
         }
     }
 }
@@ -478,6 +503,8 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     schema_dir: Option<PathBuf>,
     options: Options,
+    against: Option<PathBuf>,
+    fail_on: Vec<diff::Break>,
 }
 
 impl Default for Config {
@@ -494,6 +521,8 @@ impl Config {
             out_dir: None,
             schema_dir: None,
             options: Options::default(),
+            against: None,
+            fail_on: diff::Break::ALL.to_vec(),
         }
     }
 
@@ -591,6 +620,35 @@ impl Config {
         self
     }
 
+    /// Also compares the specs with the ones in `dir` (the last released version, say,
+    /// kept in the repository) as `specmint diff dir <spec_dir>` does, and fails the build
+    /// with [`Error::Breaking`] when a change breaks one of the [`Config::fail_on`]
+    /// categories (all of them unless told). A relative `dir` is relative to the package
+    /// root; it is watched like the spec directory.
+    ///
+    /// ```no_run
+    /// use specmint_codegen::{diff::Break, Config};
+    /// // build.rs: the stored documents must stay valid; code may change.
+    /// if let Err(e) = Config::new()
+    ///     .check_against("spec-released")
+    ///     .fail_on(&[Break::Documents, Break::Readers])
+    ///     .run()
+    /// {
+    ///     eprintln!("{e}");
+    ///     std::process::exit(1);
+    /// }
+    /// ```
+    pub fn check_against(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.against = Some(dir.into());
+        self
+    }
+
+    /// The categories [`Config::check_against`] refuses (`--fail-on` of `specmint diff`).
+    pub fn fail_on(mut self, categories: &[diff::Break]) -> Self {
+        self.fail_on = categories.to_vec();
+        self
+    }
+
     /// Generates and writes the files. Prints `cargo:rerun-if-changed` for the directory and
     /// each spec file, and nothing else: every problem is in the `Err`, whose `Display` is
     /// each diagnostic once (`spec/<name>.md:LINE:COL: error: ..` and its hint), for the
@@ -612,6 +670,15 @@ impl Config {
             println!("cargo:rerun-if-changed={}", toml.display());
         }
         let files = generate(&sources, &self.options).map_err(Error::Spec)?;
+        if let Some(against) = &self.against {
+            println!("cargo:rerun-if-changed={}", against.display());
+            let display = against.to_string_lossy().replace('\\', "/");
+            let old = read_spec_dir(against, &display)?;
+            let found = diff::diff(&old, &sources).map_err(|e| Error::Spec(e.diagnostics))?;
+            if found.breaks_any(&self.fail_on) {
+                return Err(Error::Breaking(Box::new(found)));
+            }
+        }
         write_if_changed(&out_dir, &files)?;
         if let Some(dir) = &self.schema_dir {
             write_if_changed(dir, &schemas_only(&files))?;

@@ -1538,8 +1538,39 @@ fn repeats(keys: Vec<String>) -> Vec<usize> {
         .collect()
 }
 
+/// The first `n` random specs exactly as the property test below makes them, for other
+/// tests over random specs (`diff_random.rs` includes this file as a module).
+#[allow(dead_code)]
+pub(crate) fn random_sources(n: u64) -> Vec<SpecSource> {
+    let mut rng = Rng(0x5eed_0016);
+    (0..n)
+        .map(|k| {
+            let mut spec = random_spec(&mut rng);
+            spec.extend(&mut Rng(0xc0de_0000 + k));
+            let example = spec.example(&mut rng);
+            if rng.chance(40) {
+                spec.bytes = Some(spec.bytes_of(&example) + rng.below(40));
+            } else if spec.pad_past_first {
+                spec.bytes = Some(spec.bytes_of(&example) + Rng(0xb17e_0000 + k).below(40));
+            }
+            let name = format!("rnd_{k:03}");
+            SpecSource {
+                name: name.clone(),
+                md_path: format!("spec/{name}.md"),
+                md: spec.markdown(&example),
+                toml_path: format!("spec/{name}.toml"),
+                toml: spec.toml(),
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
+    // Included by another test binary as a module (for `random_sources`): run once, here.
+    if module_path!() != "random_specs" {
+        return;
+    }
     let out_dir = std::env::var_os("SPECMINT_RANDOM_SPECS_DIR").map(std::path::PathBuf::from);
     let mut rng = Rng(0x5eed_0016);
     let (mut cases, mut left_out) = (0usize, 0usize);

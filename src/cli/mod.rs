@@ -10,6 +10,7 @@ use specmint::runtime::document::{check_size, DocumentSpec};
 use specmint::store::StoreError;
 use specmint::Report;
 
+pub mod diff;
 pub mod envelope;
 pub mod task;
 
