@@ -33,7 +33,7 @@ struct Family {
     exit: &'static str,
 }
 
-const FAMILIES: [Family; 10] = [
+const FAMILIES: [Family; 11] = [
     Family {
         name: "validate",
         usage: "  specmint validate [--spec DIR] <TYPE> <FILE|->... [--format human|json] [--max-input-bytes N]",
