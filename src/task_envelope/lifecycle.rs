@@ -43,7 +43,7 @@ use crate::store::{now_utc, Failure, Location, Lock, Param, Row, Schema, Store, 
 /// `claim --next --context`), and one row per step of a task's history.
 ///
 /// Version 1 (stores made before version rows) had `tasks` without `context_id` and no
-/// history; [`migrate_tasks`] brings it to version 2.
+/// history; `migrate_tasks` brings it to version 2.
 pub const SCHEMA: Schema = Schema {
     component: "task_envelope",
     version: 2,

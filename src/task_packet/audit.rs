@@ -2,7 +2,7 @@
 //!
 //! Several processes file packets into one home at once, so each row is written with a single
 //! `write` under an exclusive advisory lock on its log file: rows never interleave or tear.
-//! A filing's rows are not best effort: [`Log::open`] opens a log for appending before the
+//! A filing's rows are not best effort: `Log::open` opens a log for appending before the
 //! packet is written, so a log that cannot be appended refuses the filing with nothing filed
 //! (spec/task_packet.md, "Files and side effects"). A refusal's row in `tool_calls.jsonl` is
 //! best effort: the refusal is returned whether or not it could be logged.
