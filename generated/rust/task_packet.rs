@@ -1631,33 +1631,33 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_585() {
+    fn invalid_example_at_line_588() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:585",
+            "spec/task_packet.md:588",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_595() {
+    fn invalid_example_at_line_598() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
             &[("invalid_packet", "output_format")],
-            "spec/task_packet.md:595",
+            "spec/task_packet.md:598",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_605() {
+    fn invalid_example_at_line_608() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
@@ -1667,20 +1667,20 @@ mod spec_examples {
                 ("duplicate_constraint_id", "constraints[1].id"),
                 ("contradictory_assertion", "acceptance[1].value"),
             ],
-            "spec/task_packet.md:605",
+            "spec/task_packet.md:608",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_615() {
+    fn invalid_example_at_line_618() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:615",
+            "spec/task_packet.md:618",
         ) {
             ::core::panic!("{}", message);
         }

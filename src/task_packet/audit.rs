@@ -8,8 +8,8 @@
 //! best effort: the refusal is returned whether or not it could be logged.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::Path;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use fs4::FileExt;
@@ -33,28 +33,89 @@ pub(crate) fn append(home: &Path, log: &str, row: &serde_json::Value) -> std::io
 /// records is done.
 pub(crate) struct Log {
     file: File,
+    path: PathBuf,
+    /// This open made the file: a filing refused after it takes the empty file away again.
+    created: bool,
 }
 
 impl Log {
     /// Opens `<home>/<log>` for appending (created 0600 when absent).
     pub(crate) fn open(home: &Path, log: &str) -> std::io::Result<Self> {
-        let mut options = OpenOptions::new();
-        options.create(true).append(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let path = home.join(log);
+        let (file, created) = match Self::options(true).open(&path) {
+            Ok(file) => (file, true),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                (Self::options(false).open(&path)?, false)
+            }
+            Err(e) => return Err(e),
+        };
         Ok(Log {
-            file: options.open(home.join(log))?,
+            file,
+            path,
+            created,
         })
     }
 
+    fn options(new: bool) -> OpenOptions {
+        let mut options = OpenOptions::new();
+        if new {
+            options.create_new(true);
+        } else {
+            options.create(true);
+        }
+        options.append(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options
+    }
+
     /// Appends `row` as one line, with a single write under an exclusive lock on the file.
+    /// Should the file have been taken away since it was opened (`discard` of a refused
+    /// filing that created it), the row goes to the file now at the path.
     pub(crate) fn append(self, row: &serde_json::Value) -> std::io::Result<()> {
         let mut line = row.to_string();
         line.push('\n');
         let mut file = self.file;
-        FileExt::lock(&file)?;
-        file.write_all(line.as_bytes())
-        // Dropping the file closes it, which releases the lock.
+        loop {
+            FileExt::lock(&file)?;
+            if same_file(&file, &self.path)? {
+                return file.write_all(line.as_bytes());
+                // Dropping the file closes it, which releases the lock.
+            }
+            file = Self::options(false).open(&self.path)?;
+        }
+    }
+
+    /// Takes back what `open` did for a filing that was refused after it: a log file this
+    /// open created is removed while it is still empty (a refusal writes no file).
+    pub(crate) fn discard(self) {
+        if !self.created || FileExt::lock(&self.file).is_err() {
+            return;
+        }
+        if self.file.metadata().is_ok_and(|m| m.len() == 0)
+            && same_file(&self.file, &self.path).unwrap_or(false)
+        {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `file` is still the file at `path`.
+fn same_file(file: &File, path: &Path) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let open = file.metadata()?;
+        match std::fs::metadata(path) {
+            Ok(at_path) => Ok(open.dev() == at_path.dev() && open.ino() == at_path.ino()),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        Ok(true)
     }
 }
 

@@ -184,15 +184,26 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
             )
         })
     };
-    let logs = (open(ARTIFACTS_LOG)?, open(SECURITY_AUDIT_LOG)?);
-    let path = leg
-        .file(home, &packet.packet_id, bytes.as_bytes())
-        .map_err(|e| {
-            Refusal::new(
+    let artifacts = open(ARTIFACTS_LOG)?;
+    let security = match open(SECURITY_AUDIT_LOG) {
+        Ok(log) => log,
+        Err(refusal) => {
+            artifacts.discard();
+            return Err(refusal);
+        }
+    };
+    let path = match leg.file(home, &packet.packet_id, bytes.as_bytes()) {
+        Ok(path) => path,
+        Err(e) => {
+            artifacts.discard();
+            security.discard();
+            return Err(Refusal::new(
                 PacketError::WriteFailed,
                 format!("could not file the packet in `{}`: {e}", leg.dir),
-            )
-        })?;
+            ));
+        }
+    };
+    let logs = (artifacts, security);
     let filed = Filed {
         path,
         bytes: bytes.len(),
