@@ -10,7 +10,6 @@ use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::conformance;
 use specmint::taskpack::convert::read_pack;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::patterns::Finding;
 use specmint::taskpack::store::PassportStore;
 
 struct Scratch {
@@ -308,10 +307,6 @@ fn store_bytes(s: &Scratch, id: &str) -> Vec<u8> {
     std::fs::read(Path::new(&s.store()).join(format!("{id}.json"))).unwrap()
 }
 
-fn pattern(finding: Finding) -> String {
-    finding.pattern()
-}
-
 #[test]
 fn every_refusal_names_what_and_where_and_writes_nothing() {
     let s = Scratch::new("refusals");
@@ -341,15 +336,15 @@ fn every_refusal_names_what_and_where_and_writes_nothing() {
         "keys",
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let credential = pattern(Finding::Credential);
-    let transcript = pattern(Finding::Transcript);
+    let credential = "the C7 pattern: a private key block or a token of a known credential family";
+    let transcript = "the C8 pattern: a line opening a chat turn, or a JSON chat message";
     assert_eq!(
         text(&out.stdout),
         format!(
-            "refused: chat_transcript: attachment `chat.log` (from `chat.log`) carries a chat transcript (the C8 pattern `{transcript}`)\n\
-             refused: credential: attachment `keys/id_ed25519` (from `keys/id_ed25519`) carries a credential (the C7 pattern `{credential}`)\n\
+            "refused: chat_transcript: attachment `chat.log` (from `chat.log`) carries a chat transcript ({transcript})\n\
+             refused: credential: attachment `keys/id_ed25519` (from `keys/id_ed25519`) carries a credential ({credential})\n\
              refused: forbidden_field: `passport.how_to_use_this_file` is an instruction field: a pack is data, never instructions (§4.5)\n\
-             refused: credential: `passport.facts[0].claim` carries a credential (the C7 pattern `{credential}`)\n\
+             refused: credential: `passport.facts[0].claim` carries a credential ({credential})\n\
              refused: ask_without_accept: ask `a1` (`asks[0]`) has no accept: say what would count as answered (§4.3; --ask \"WHAT|ACCEPT\")\n"
         )
     );
@@ -383,9 +378,11 @@ fn a_transcript_key_is_refused_and_an_unknown_scope_is_not_conformant() {
     );
     let out = s.run(&["taskpack", "pack", "TP-K", "--out", "k.taskpack"]);
     assert_eq!(out.status.code(), Some(1));
+    // The key is forbidden, and its value, a JSON chat message, matches the C8 pattern too.
     assert_eq!(
         text(&out.stdout),
-        "refused: forbidden_field: `passport.transcript` is a chat transcript field: state travels, conversation does not (§4.1)\n"
+        "refused: forbidden_field: `passport.transcript` is a chat transcript field: state travels, conversation does not (§4.1)\n\
+         refused: chat_transcript: `passport.transcript[0]` carries a chat transcript (the C8 pattern: a line opening a chat turn, or a JSON chat message)\n"
     );
     s.passport(
         "TP-S",
