@@ -476,3 +476,107 @@ fn docs_list_every_rule_id() {
         .collect();
     assert!(missing.is_empty(), "docs/diff.md lacks {missing:?}");
 }
+
+/// The bundled specs' own history (tests/fixtures/diff/spec-history.bundle, one commit per
+/// commit of this repository that changed spec/, made by scripts/spec_history.sh): `specmint
+/// diff OLD NEW` over each consecutive pair, human output and exit status, against the golden
+/// file beside the bundle, which was read by hand once. `SPECMINT_BLESS=1` rewrites it.
+#[test]
+fn the_bundled_specs_history_is_the_golden_output() {
+    let fixtures = common::root().join("tests/fixtures/diff");
+    let dir = scratch("diff-history");
+    let repo = dir.join("repo");
+    let git = |cwd: &Path, args: &[&str]| -> Vec<u8> {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let bundle = fixtures.join("spec-history.bundle");
+    git(
+        &dir,
+        &[
+            "clone",
+            "-q",
+            bundle.to_str().unwrap(),
+            repo.to_str().unwrap(),
+        ],
+    );
+    let log = String::from_utf8(git(&repo, &["log", "--reverse", "--format=%H %s"])).unwrap();
+    let commits: Vec<(&str, &str)> = log
+        .lines()
+        .map(|line| line.split_once(' ').unwrap())
+        .collect();
+    // Each commit's spec/ in a folder of its own, named by its place in the history.
+    for (i, (hash, _)) in commits.iter().enumerate() {
+        let target = dir.join(format!("{i:02}"));
+        std::fs::create_dir_all(&target).unwrap();
+        let tar = git(&repo, &["archive", hash, "spec"]);
+        let mut untar = std::process::Command::new("tar")
+            .args(["-x", "-C", target.to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(untar.stdin.as_mut().unwrap(), &tar).unwrap();
+        assert!(untar.wait().unwrap().success());
+    }
+    let pairs: Vec<usize> = (1..commits.len()).collect();
+    let outputs: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pairs
+            .chunks(pairs.len().div_ceil(4).max(1))
+            .map(|chunk| {
+                let (dir, commits) = (&dir, &commits);
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|&i| {
+                            let (old, new) = (format!("{:02}/spec", i - 1), format!("{i:02}/spec"));
+                            let out = common::specmint_in(dir, &["diff", &old, &new], b"");
+                            format!(
+                                "== {} → {} (exit {})\n{}{}",
+                                commits[i - 1].1,
+                                commits[i].1,
+                                out.status.code().unwrap(),
+                                String::from_utf8_lossy(&out.stdout),
+                                String::from_utf8_lossy(&out.stderr),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let actual = outputs.concat();
+    let golden = fixtures.join("spec-history.txt");
+    if std::env::var_os("SPECMINT_BLESS").is_some() {
+        std::fs::write(&golden, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+    if actual != expected {
+        let first = actual
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, e)| a != e)
+            .unwrap_or(actual.lines().count().min(expected.lines().count()));
+        panic!(
+            "specmint diff over the spec history differs from {} at line {} (SPECMINT_BLESS=1 \
+             rewrites it):\n  got:      {}\n  expected: {}",
+            golden.display(),
+            first + 1,
+            actual.lines().nth(first).unwrap_or("(end)"),
+            expected.lines().nth(first).unwrap_or("(end)"),
+        );
+    }
+}
