@@ -4,8 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-cargo test --workspace --all-targets
+# SPECMINT_RECORD: the engine and lifecycle tests' CLI calls are recorded for the MCP
+# differential below (tests/common/mod.rs, `Recording`).
+record=$(mktemp -d)
+pg_dir=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record"' EXIT
+SPECMINT_RECORD="$record" cargo test --workspace --all-targets
 cargo test --workspace --doc
+
+# The engine and lifecycle suites once more, on PostgreSQL: a throwaway cluster on a Unix
+# socket (scripts/postgres.sh installs Debian's server first when it is missing and we are root).
+pg_query=$(scripts/postgres.sh start "$pg_dir")
+SPECMINT_TEST_PG="$pg_query" cargo test --test envelope_engine --test task_lifecycle
 cargo run --quiet -- generate --check
 
 # Python: a pinned jsonschema in a project-local virtualenv.
@@ -18,6 +28,10 @@ fi
 # MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
 cargo build --quiet --bin specmint
 .venv/bin/python scripts/mcp_client.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
+# The Action Envelope as typed tool calls and the task tools of `specmint mcp --store`: every
+# recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on a
+# copy of its store, the same result and the same store after.
+.venv/bin/python scripts/mcp_differential.py "$record" "${CARGO_TARGET_DIR:-target}/debug/specmint"
 
 # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
 # `generate --spec --out` writes, each case judged by `validate --spec`.

@@ -434,7 +434,7 @@ fn rejection_needs_a_stated_reason() {
 #[test]
 fn binding_narrows_to_the_ledger_in_the_request_order() {
     let db = fresh_db("bind");
-    let ledger = db.with_file_name("ledger.json");
+    let ledger = common::beside(&db, "ledger.json");
     std::fs::write(&ledger, r#"["git", "shell", "cargo", "network"]"#).unwrap();
     let ledger = ledger.to_str().unwrap();
     cli(
@@ -468,7 +468,7 @@ fn binding_narrows_to_the_ledger_in_the_request_order() {
     );
     // A ledger that is not an array of non-blank names is a refusal with a code (JSON, exit
     // 1), not a usage error, and the recorded grant stays as it was.
-    let bad = db.with_file_name("bad_ledger.json");
+    let bad = common::beside(&db, "bad_ledger.json");
     let bad_path = bad.to_str().unwrap();
     std::fs::write(&bad, r#"{"tools": ["git"]}"#).unwrap();
     let message = assert_refused(
@@ -539,7 +539,7 @@ fn two_processes_completing_one_task_one_completes_one_is_refused() {
         let db = fresh_db(&format!("race_{round}"));
         cli(&db, &["submit", "-"], &task(json!({"taskID": "t-1"})));
         cli(&db, &["claim", "t-1"], "");
-        let evidence = db.with_file_name(format!("evidence_{round}.json"));
+        let evidence = common::beside(&db, format!("evidence_{round}.json"));
         std::fs::write(&evidence, passing_evidence().to_string()).unwrap();
         let args = vec![
             "task",
@@ -613,8 +613,8 @@ fn verdict_source_and_second_opinion_are_recorded_not_judged() {
 #[test]
 fn binding_again_records_the_last_grant() {
     let db = fresh_db("rebind");
-    let wide = db.with_file_name("wide.json");
-    let narrow = db.with_file_name("narrow.json");
+    let wide = common::beside(&db, "wide.json");
+    let narrow = common::beside(&db, "narrow.json");
     std::fs::write(&wide, r#"["git", "shell"]"#).unwrap();
     std::fs::write(&narrow, r#"["git"]"#).unwrap();
     cli(
@@ -646,7 +646,7 @@ fn processes_submitting_at_once_to_a_new_store_get_distinct_minted_ids() {
     // (SQLite answers "database is locked" there without waiting), and one round can miss it.
     for round in 0..8 {
         let db = fresh_db(&format!("mint_race_{round}"));
-        let file = db.with_file_name("no_id.json");
+        let file = common::beside(&db, "no_id.json");
         std::fs::write(&file, task(json!({}))).unwrap();
         let args = vec![
             "task",
@@ -798,4 +798,246 @@ fn list_refuses_an_unknown_state_and_stray_arguments_as_usage() {
     let empty = fresh_db("list_empty");
     let out = common::specmint(&["task", "list", "--store", empty.to_str().unwrap()], b"");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "(no tasks)\n");
+}
+
+#[test]
+fn claim_next_takes_the_oldest_claimable_task_and_context_narrows_it() {
+    let db = fresh_db("claim_next");
+    for (id, context, deps) in [
+        ("n-waits", "ctx-7", json!(["n-other"])),
+        ("n-first", "ctx-7", json!([])),
+        ("n-other", "ctx-9", json!([])),
+        ("n-last", "ctx-7", json!([])),
+    ] {
+        let envelope = task(json!({"taskID": id, "contextID": context, "dependsOn": deps}));
+        assert_eq!(cli(&db, &["submit", "-"], &envelope).0, 0);
+    }
+    let next = |extra: &[&str]| {
+        let mut args = vec!["claim", "--next"];
+        args.extend(extra);
+        cli(&db, &args, "")
+    };
+    // The context's oldest claimable task, though an older one of another context waits.
+    assert_eq!(next(&["--context", "ctx-9"]), moved("n-other", "working"));
+    // n-waits is older but its dependency is working, not completed: n-first is next.
+    assert_eq!(next(&[]), moved("n-first", "working"));
+    assert_eq!(next(&["--context", "ctx-9"]).1["task_id"], Value::Null);
+    let evidence = passing_evidence().to_string();
+    cli(&db, &["complete", "n-other", "--evidence", "-"], &evidence);
+    assert_eq!(next(&[]), moved("n-waits", "working"));
+    assert_eq!(next(&["--context", "ctx-7"]), moved("n-last", "working"));
+    // Nothing claimable is not a refusal: exit 0, null id and state.
+    assert_eq!(
+        next(&[]),
+        (0, json!({"ok": true, "task_id": null, "state": null}))
+    );
+    // The library answers the same.
+    let mut store = TaskStore::open(&db).unwrap();
+    assert_eq!(store.claim_next(None).unwrap(), None);
+    // --next picks the task itself; --context belongs to it: usage errors, exit 2.
+    let store = db.to_str().unwrap();
+    for (args, message) in [
+        (
+            vec!["task", "claim", "--next", "n-last", "--store", store],
+            "specmint: `task claim --next` takes no ID: it picks the task\n",
+        ),
+        (
+            vec![
+                "task",
+                "claim",
+                "n-last",
+                "--context",
+                "ctx-7",
+                "--store",
+                store,
+            ],
+            "specmint: --context goes with --next\n",
+        ),
+    ] {
+        let out = common::specmint(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).starts_with(message),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn counts_name_every_state_and_the_history_every_step() {
+    let db = fresh_db("counts");
+    let (status, counts) = cli(&db, &["list", "--counts"], "");
+    let zero: serde_json::Map<String, Value> = TaskState::ALL
+        .iter()
+        .map(|s| (s.as_str().to_owned(), json!(0)))
+        .collect();
+    assert_eq!(
+        (status, counts),
+        (0, json!({"ok": true, "counts": zero, "total": 0}))
+    );
+    for id in ["c-1", "c-2", "c-3"] {
+        cli(&db, &["submit", "-"], &task(json!({"taskID": id})));
+    }
+    cli(&db, &["claim", "c-1"], "");
+    cli(
+        &db,
+        &["move", "c-1", "input_required", "--reason", "which file?"],
+        "",
+    );
+    cli(&db, &["move", "c-1", "working"], "");
+    cli(&db, &["reject", "c-2", "--reason", "out of scope"], "");
+    let (_, counts) = cli(&db, &["list", "--counts"], "");
+    let mut want = zero.clone();
+    want["submitted"] = json!(1);
+    want["working"] = json!(1);
+    want["rejected"] = json!(1);
+    assert_eq!(counts, json!({"ok": true, "counts": want, "total": 3}));
+    // The human form lists them in the table's order, then the total.
+    let out = common::specmint(
+        &["task", "list", "--counts", "--store", db.to_str().unwrap()],
+        b"",
+    );
+    let mut lines: Vec<String> = TaskState::ALL
+        .iter()
+        .map(|s| format!("{s}: {}", want[s.as_str()]))
+        .collect();
+    lines.push("total: 3".to_owned());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        lines.join("\n") + "\n"
+    );
+    let out = common::specmint(
+        &[
+            "task",
+            "list",
+            "--counts",
+            "--state",
+            "working",
+            "--store",
+            db.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+
+    // --history adds the steps, oldest first; without it, show's object is unchanged.
+    let (_, plain) = cli(&db, &["show", "c-1"], "");
+    assert!(plain.get("history").is_none(), "{plain}");
+    let (status, shown) = cli(&db, &["show", "c-1", "--history"], "");
+    assert_eq!(status, 0);
+    let steps: Vec<(Value, Value, Value)> = shown["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["from"].clone(), s["to"].clone(), s["reason"].clone()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (Value::Null, json!("submitted"), Value::Null),
+            (json!("submitted"), json!("working"), Value::Null),
+            (
+                json!("working"),
+                json!("input_required"),
+                json!("which file?")
+            ),
+            (json!("input_required"), json!("working"), Value::Null),
+        ]
+    );
+    for step in shown["history"].as_array().unwrap() {
+        let at = step["at"].as_str().unwrap();
+        assert!(
+            at.len() == 20 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
+            "{at}"
+        );
+    }
+    let mut without = shown.clone();
+    without.as_object_mut().unwrap().remove("history");
+    assert_eq!(without, plain);
+    let (_, rejected) = cli(&db, &["show", "c-2", "--history"], "");
+    assert_eq!(
+        rejected["history"][1],
+        json!({"from": "submitted", "to": "rejected", "at": rejected["history"][1]["at"], "reason": "out of scope"})
+    );
+    // A refused move is no step.
+    assert_refused(
+        cli(&db, &["move", "c-3", "completed"], ""),
+        "illegal_transition",
+    );
+    let (_, untouched) = cli(&db, &["show", "c-3", "--history"], "");
+    assert_eq!(untouched["history"].as_array().unwrap().len(), 1);
+    assert_refused(
+        cli(&db, &["show", "c-404", "--history"], ""),
+        "unknown_task",
+    );
+}
+
+/// The mesh's queue under load: `WORKERS` processes at once, each running `task claim --next`
+/// until nothing is left, over `TASKS` tasks: every task is claimed by exactly one claim, and
+/// none is left. 64 workers on PostgreSQL (`FOR UPDATE SKIP LOCKED`), 16 on SQLite (whose
+/// writers take turns on the file's lock).
+#[test]
+fn workers_claiming_next_at_once_claim_every_task_exactly_once() {
+    const TASKS: usize = 2000;
+    let workers = if common::postgres_query().is_some() {
+        64
+    } else {
+        16
+    };
+    let db = fresh_db("claim_next_mesh");
+    {
+        // The set-up is not what is measured: commits without waiting for the disk.
+        let mut store = TaskStore::open_with(&db, specmint::store::Synchronous::Normal).unwrap();
+        for i in 0..TASKS {
+            let envelope = task(json!({"taskID": format!("m-{i:04}")}));
+            store.submit(envelope.as_bytes()).unwrap();
+        }
+    }
+    let store_arg = db.to_str().unwrap().to_owned();
+    let claims: Vec<Vec<String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let store_arg = &store_arg;
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let (status, json) = common::specmint_json(
+                            &["task", "claim", "--next", "--store", store_arg],
+                            "",
+                        );
+                        assert_eq!(status, 0, "{json}");
+                        match json["task_id"].as_str() {
+                            Some(id) => {
+                                assert_eq!(json["state"], "working", "{json}");
+                                mine.push(id.to_owned());
+                            }
+                            None => return mine,
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut all: Vec<&String> = claims.iter().flatten().collect();
+    assert_eq!(all.len(), TASKS, "one claim per task, none twice");
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), TASKS, "no task claimed twice");
+    let busy = claims.iter().filter(|c| !c.is_empty()).count();
+    assert!(
+        busy > 1,
+        "the claims were spread over the workers ({busy} of {workers})"
+    );
+    let mut store = TaskStore::open(&db).unwrap();
+    let counts = store.counts().unwrap();
+    for (state, n) in counts {
+        let want = if state == TaskState::Working {
+            TASKS as u64
+        } else {
+            0
+        };
+        assert_eq!(n, want, "{state}");
+    }
 }

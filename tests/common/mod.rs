@@ -94,9 +94,24 @@ pub fn scratch_target_dir() -> PathBuf {
     exe.ancestors().nth(3).unwrap().join("scratch")
 }
 
-/// A fresh database path under this build's temporary folder, `<suite>/<name>.db`, its old
-/// files (and write-ahead log) removed.
+/// A fresh store for the engine and lifecycle suites, as a `--store` value.
+///
+/// With `SPECMINT_TEST_PG` set (the query part of a libpq URL, `host=DIR&user=NAME`, as
+/// `scripts/postgres.sh start` prints it), a new PostgreSQL database `<suite>_<name>` on that
+/// server (dropped first if an earlier run left it); `./test.sh` runs the suites once more
+/// that way. Otherwise a SQLite file `<suite>/<name>.db` under this build's temporary folder,
+/// its old files (and write-ahead log) removed. The value is a `PathBuf` either way: the store
+/// reads a path that is a `postgresql://` URL as the server.
 pub fn fresh_db(suite: &str, name: &str) -> PathBuf {
+    match postgres_query() {
+        Some(query) => PathBuf::from(fresh_postgres_db(&query, &format!("{suite}_{name}"))),
+        None => fresh_sqlite_db(suite, name),
+    }
+}
+
+/// [`fresh_db`] on SQLite whatever the environment says: for what only a file has (a
+/// store file made by racing processes, a file that is not a database).
+pub fn fresh_sqlite_db(suite: &str, name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(suite);
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join(format!("{name}.db"));
@@ -106,11 +121,63 @@ pub fn fresh_db(suite: &str, name: &str) -> PathBuf {
     db
 }
 
+/// A file `name` that belongs with the store `db` (an envelope, a ledger): beside a SQLite
+/// file, or in a folder of this build's temporary folder named after a PostgreSQL database.
+pub fn beside(db: &Path, name: impl AsRef<std::ffi::OsStr>) -> PathBuf {
+    let text = db.to_str().unwrap_or_default();
+    let Some(rest) = text.strip_prefix("postgresql:///") else {
+        return db.with_file_name(name);
+    };
+    let database = rest.split('?').next().unwrap_or(rest);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("postgres")
+        .join(database);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name.as_ref())
+}
+
+/// `SPECMINT_TEST_PG`, when the suites run against a PostgreSQL server.
+pub fn postgres_query() -> Option<String> {
+    std::env::var("SPECMINT_TEST_PG")
+        .ok()
+        .filter(|q| !q.is_empty())
+}
+
+/// A new, empty database `name` (lower-cased, `[a-z0-9_]`) on the server `query` reaches: its
+/// `postgresql://` URL.
+pub fn fresh_postgres_db(query: &str, name: &str) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9') => c,
+            _ => '_',
+        })
+        .collect();
+    let admin = format!("postgresql:///postgres?{query}");
+    let mut client = postgres::Client::connect(&admin, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("SPECMINT_TEST_PG: cannot reach {admin}: {e}"));
+    // One statement each: neither may run inside a transaction block.
+    for statement in [
+        format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"),
+        format!("CREATE DATABASE \"{name}\""),
+    ] {
+        client
+            .batch_execute(&statement)
+            .unwrap_or_else(|e| panic!("{statement}: {e:?}"));
+    }
+    format!("postgresql:///{name}?{query}")
+}
+
 /// Runs the `specmint` binary with `args` and `--format json`, feeding `stdin`: its exit code
 /// and the JSON it printed.
+///
+/// With `SPECMINT_RECORD=DIR` set, an `envelope` or `task` command on a SQLite store is also
+/// recorded in DIR for scripts/mcp_differential.py, which replays it as a typed MCP tool call
+/// on a copy of the store as it was and compares the result and the store after.
 pub fn specmint_json(args: &[&str], stdin: &str) -> (i32, serde_json::Value) {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
+    let recording = Recording::start(args, stdin);
     let out = specmint(&all, stdin.as_bytes());
     let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -119,7 +186,87 @@ pub fn specmint_json(args: &[&str], stdin: &str) -> (i32, serde_json::Value) {
             String::from_utf8_lossy(&out.stderr)
         )
     });
-    (out.status.code().unwrap(), json)
+    let status = out.status.code().unwrap();
+    if let Some(recording) = recording {
+        recording.finish(status, &json);
+    }
+    (status, json)
+}
+
+/// One CLI call being recorded (`SPECMINT_RECORD`): the store before it, the files it names.
+struct Recording {
+    dir: PathBuf,
+    id: String,
+    db: PathBuf,
+    record: serde_json::Value,
+}
+
+impl Recording {
+    fn start(args: &[&str], stdin: &str) -> Option<Recording> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let dir = PathBuf::from(std::env::var_os("SPECMINT_RECORD")?);
+        // `claim --next` has no tool to replay it, and its callers race on one store.
+        if !matches!(args.first(), Some(&"envelope" | &"task")) || args.contains(&"--next") {
+            return None;
+        }
+        let at = args.iter().position(|a| *a == "--store")?;
+        let db = PathBuf::from(args.get(at + 1)?);
+        if db.to_str()?.starts_with("postgres") {
+            return None;
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("{}-{n:05}", std::process::id());
+        // null: no store yet (the call makes it); false: a file that is no database.
+        let pre = db
+            .is_file()
+            .then(|| snapshot(&db, &dir.join(format!("{id}.pre.db"))));
+        // The files the call reads (an envelope, evidence, a ledger), as they are now.
+        let files: serde_json::Map<String, serde_json::Value> = args
+            .iter()
+            .filter(|a| Path::new(a).is_file() && Path::new(a) != db)
+            .filter_map(|a| Some((a.to_string(), std::fs::read_to_string(a).ok()?.into())))
+            .collect();
+        let record = serde_json::json!({
+            "args": args,
+            "stdin": stdin,
+            "files": files,
+            "pre": pre,
+            "test": std::thread::current().name().unwrap_or_default(),
+        });
+        Some(Recording {
+            dir,
+            id,
+            db,
+            record,
+        })
+    }
+
+    fn finish(mut self, status: i32, json: &serde_json::Value) {
+        let post = self
+            .db
+            .is_file()
+            .then(|| snapshot(&self.db, &self.dir.join(format!("{}.post.db", self.id))));
+        self.record["status"] = status.into();
+        self.record["json"] = json.clone();
+        self.record["post"] = post.into();
+        let path = self.dir.join(format!("{}.json", self.id));
+        std::fs::write(path, self.record.to_string()).unwrap();
+    }
+}
+
+/// A consistent copy of the SQLite store `db` at `to` (`VACUUM INTO`); false when `db` is not
+/// a database.
+fn snapshot(db: &Path, to: &Path) -> bool {
+    let _ = std::fs::remove_file(to);
+    // Read-write (a WAL reader may need to write the shared-memory file), never created.
+    let Ok(conn) =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)
+    else {
+        return false;
+    };
+    conn.execute("VACUUM INTO ?1", [to.to_str().unwrap()])
+        .is_ok()
 }
 
 /// Starts one `specmint ARGS --format json` process per argument list, all before waiting for
