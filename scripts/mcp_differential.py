@@ -1,0 +1,301 @@
+"""The engine and lifecycle suites' CLI calls, replayed as typed MCP tool calls through the
+official Python MCP SDK: the same result and the same store.
+
+Usage: mcp_differential.py RECORD_DIR SPECMINT_BINARY
+
+RECORD_DIR is what `SPECMINT_RECORD=RECORD_DIR cargo test --test envelope_engine --test
+task_lifecycle` wrote (tests/common/mod.rs, `Recording`): for every `envelope` or `task`
+command a test ran on a SQLite store, its arguments, stdin, the files it named, its exit
+status and JSON, and copies of the store before (`ID.pre.db`) and after (`ID.post.db`).
+
+Each call is replayed on a copy of the store as it was before it, through `specmint mcp
+--store COPY` (with `--ledger FILE` for `task bind`), as the tool the call maps to: an
+envelope becomes the tool named by its action with the other members as arguments, `task
+submit` becomes `task_submit {envelope}`, and so on. The tool's structured result must equal
+the CLI's JSON, `isError` must be exactly the CLI's exit 1, and the store after must equal the
+CLI's store after, table for table (timestamps read as equal; a serde position in a message
+is masked, since it points into text the caller of a typed tool never wrote). Calls a typed tool cannot
+express are counted and skipped: text that is not a JSON object (a typed call carries JSON),
+an envelope whose `protocol_version` is not 0.1 or whose action is not a tool name (no tool
+to call), usage errors (exit 2), and commands without a tool (`envelope new`, `claim
+--next`, `list --counts`, `show --history`).
+"""
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import sqlite3
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+ACTIONS = [
+    "record_input",
+    "set_objective",
+    "prepare_summary",
+    "confirm_summary",
+    "revise_intake",
+    "record_draft_artifact",
+    "cancel",
+]
+VERBOSE = bool(os.environ.get("MCP_DIFFERENTIAL_VERBOSE"))
+TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+
+
+POSITION = re.compile(r" at line \d+ column \d+")
+
+
+def positionless(value):
+    """VALUE with serde's ` at line L column C` masked in every string: a typed call has no
+    text of its own, so the position is in the envelope the tool wrote (`protocol_version`
+    and `action` first, then the arguments), not the caller's, and differs from the CLI's
+    for that reason alone."""
+    if isinstance(value, str):
+        return POSITION.sub(" at line L column C", value)
+    if isinstance(value, list):
+        return [positionless(v) for v in value]
+    if isinstance(value, dict):
+        return {k: positionless(v) for k, v in value.items()}
+    return value
+
+
+class Skip(Exception):
+    """A call no typed tool can express."""
+
+
+def options(args: list) -> tuple:
+    """(positional, {flag: value}, {switch}) of a CLI argument list after the command."""
+    positional, values, switches = [], {}, set()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("--store", "--reason", "--state", "--evidence", "--ledger", "--context", "--intent"):
+            values[arg] = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--"):
+            switches.add(arg)
+        else:
+            positional.append(arg)
+        i += 1
+    return positional, values, switches
+
+
+def read_json(record: dict, source: str):
+    """The JSON a FILE or `-` argument holds, or Skip when it is not a JSON value."""
+    text = record["stdin"] if source == "-" else record["files"].get(source)
+    if text is None:
+        raise Skip("unreadable file")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise Skip("not JSON") from None
+
+
+def tool_call(record: dict) -> tuple:
+    """(tool, arguments, ledger text or None) for a recorded call."""
+    family, command, *rest = record["args"]
+    positional, values, switches = options(rest)
+    if family == "envelope" and command == "apply" and len(positional) == 1:
+        envelope = read_json(record, positional[0])
+        if not isinstance(envelope, dict):
+            raise Skip("not a JSON object")
+        if envelope.get("protocol_version") != "0.1" or envelope.get("action") not in ACTIONS:
+            raise Skip("no tool for this protocol_version or action")
+        arguments = {k: v for k, v in envelope.items() if k not in ("protocol_version", "action")}
+        return envelope["action"], arguments, None
+    if family == "envelope" and command == "show" and len(positional) == 1:
+        return "package_show", {"package_id": positional[0]}, None
+    if family != "task" or switches - {"--claimable"}:
+        raise Skip(f"no tool for `{family} {command}` {sorted(switches)}")
+    if command == "submit" and len(positional) == 1:
+        return "task_submit", {"envelope": read_json(record, positional[0])}, None
+    if command == "list" and not positional:
+        arguments = {}
+        if "--state" in values:
+            arguments["state"] = values["--state"]
+        if "--claimable" in switches:
+            arguments["claimable"] = True
+        return "task_list", arguments, None
+    if switches:
+        raise Skip("a switch only list takes")
+    if len(positional) == 1:
+        task_id = positional[0]
+        if command in ("claim", "show"):
+            return f"task_{command}", {"task_id": task_id}, None
+        if command == "reject" and "--reason" in values:
+            return "task_reject", {"task_id": task_id, "reason": values["--reason"]}, None
+        if command == "complete" and "--evidence" in values:
+            evidence = read_json(record, values["--evidence"])
+            return "task_complete", {"task_id": task_id, "evidence": evidence}, None
+        if command == "bind" and "--ledger" in values:
+            ledger = record["files"].get(values["--ledger"])
+            if ledger is None:
+                raise Skip("unreadable ledger")
+            if record["json"].get("code") == "invalid_ledger":
+                # The ledger is the operator's: the server refuses an invalid one at start.
+                raise Skip("an invalid ledger, which stops `mcp --ledger` at start")
+            return "task_bind", {"task_id": task_id}, ledger
+    if command == "move" and len(positional) == 2:
+        arguments = {"task_id": positional[0], "state": positional[1]}
+        if "--reason" in values:
+            arguments["reason"] = values["--reason"]
+        return "task_move", arguments, None
+    raise Skip(f"no tool for `task {command}` with these arguments")
+
+
+def dump(db: Path) -> dict:
+    """Every table's rows, sorted, timestamps masked; a store without rows reads as none."""
+    if not db.exists():
+        return {}
+    conn = sqlite3.connect(db)
+    try:
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        out = {}
+        for table in tables:
+            rows = sorted(
+                tuple(TIME.sub("<time>", v) if isinstance(v, str) else v for v in row)
+                for row in conn.execute(f'SELECT * FROM "{table}"'))
+            if rows and table != "specmint_schema":
+                out[table] = rows
+        return out
+    finally:
+        conn.close()
+
+
+class Server:
+    """One `specmint mcp --store WORK [--ledger FILE]` session. Each tool call opens the store
+    anew, so WORK can be replaced between calls."""
+
+    def __init__(self, binary: str, work: Path, ledger: Path | None):
+        args = ["mcp", "--store", str(work)]
+        if ledger is not None:
+            args += ["--ledger", str(ledger)]
+        self.params = StdioServerParameters(command=binary, args=args)
+
+    async def __aenter__(self):
+        self._client = stdio_client(self.params)
+        read, write = await self._client.__aenter__()
+        self._session = ClientSession(read, write)
+        self.session = await self._session.__aenter__()
+        await self.session.initialize()
+        return self
+
+    async def __aexit__(self, *exc):
+        await self._session.__aexit__(*exc)
+        await self._client.__aexit__(*exc)
+
+
+def place(work: Path, source: Path | None) -> None:
+    """WORK becomes a copy of SOURCE (or nothing)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{work}{suffix}").unlink(missing_ok=True)
+    if source is not None:
+        shutil.copyfile(source, work)
+
+
+async def check_tools(session) -> None:
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    expected = ACTIONS + ["package_show", "task_submit", "task_claim", "task_move", "task_complete",
+                          "task_reject", "task_show", "task_list", "task_bind"]
+    assert list(tools) == expected, list(tools)
+    for action in ACTIONS:
+        schema = tools[action].input_schema
+        assert schema["required"] == ["action_id", "package_id", "expected_revision", "basis", "payload"], schema
+        assert schema["additionalProperties"] is False, schema
+    assert tools["task_bind"].input_schema["properties"].keys() == {"task_id"}, tools["task_bind"]
+
+
+async def check_own_refusals(session, work: Path) -> None:
+    """What only the tools can be asked: a ledger from the caller, a coerced revision."""
+    place(work, None)
+    for arguments, start in [
+        ({"task_id": "t-1"}, "ledger_not_configured: "),
+        ({"task_id": "t-1", "ledger": ["fs_read"]}, "invalid_arguments: this tool takes no argument `ledger`"),
+    ]:
+        result = await session.call_tool("task_bind", arguments)
+        assert result.is_error and result.content[0].text.startswith(start), result
+    envelope = {"action_id": "a-1", "package_id": "pkg_x", "expected_revision": "0", "basis": {},
+                "payload": {"input_id": "i-1", "kind": "text", "content": "c", "source": "operator",
+                            "disposition": "incorporated"}}
+    result = await session.call_tool("record_input", envelope)
+    assert result.is_error and result.content[0].text.startswith("INVALID_ENVELOPE: "), result
+    result = await session.call_tool("record_input", dict(envelope, action="cancel"))
+    assert result.is_error and result.content[0].text.startswith("INVALID_ENVELOPE: `action` is the tool's"), result
+
+
+async def main(record_dir: str, binary: str) -> int:
+    records = sorted(Path(record_dir).glob("*.json"))
+    compared, skipped, failures = Counter(), Counter(), []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "work.db"
+        ledger_file = Path(tmp) / "ledger.json"
+        async with Server(binary, work, None) as plain:
+            await check_tools(plain.session)
+            await check_own_refusals(plain.session, work)
+            for path in records:
+                record = json.loads(path.read_text("utf-8"))
+                name = f"{record['test']}: {' '.join(record['args'][:2])} ({path.stem})"
+                if record["status"] == 2 or record["pre"] is False:
+                    skipped["usage error or not a store"] += 1
+                    continue
+                try:
+                    tool, arguments, ledger = tool_call(record)
+                except Skip as why:
+                    skipped[str(why)] += 1
+                    continue
+                pre = path.with_name(f"{path.stem}.pre.db") if record["pre"] else None
+                place(work, pre)
+                if VERBOSE:
+                    print(f"  {name}: {tool}", flush=True)
+                if ledger is None:
+                    result = await asyncio.wait_for(plain.session.call_tool(tool, arguments), 60)
+                else:
+                    ledger_file.write_text(ledger, "utf-8")
+                    async with asyncio.timeout(60), Server(binary, work, ledger_file) as bound:
+                        result = await asyncio.wait_for(bound.session.call_tool(tool, arguments), 60)
+                got = positionless(result.structured_content)
+                want = positionless(record["json"])
+                problems = []
+                if got != want:
+                    problems.append(f"result {json.dumps(got)} != CLI {json.dumps(want)}")
+                if bool(result.is_error) != (record["status"] == 1):
+                    problems.append(f"isError {result.is_error} but the CLI exited {record['status']}")
+                if record["status"] == 1:
+                    text = result.content[0].text if result.content else ""
+                    code = want.get("code") or (want.get("errors") or [{}])[0].get("code")
+                    if not text.startswith(f"{code}: "):
+                        problems.append(f"refusal text {text!r} does not start with `{code}: `")
+                post = path.with_name(f"{path.stem}.post.db")
+                if dump(work) != dump(post):
+                    problems.append("the store after differs from the CLI's")
+                if problems:
+                    failures.append(f"{name}: {tool} {json.dumps(arguments)[:300]}: " + "; ".join(problems))
+                compared[tool] += 1
+    total = sum(compared.values())
+    print(f"mcp_differential: {total} CLI calls replayed as MCP tool calls through the Python SDK, "
+          f"{len(failures)} differ; {sum(skipped.values())} skipped")
+    for tool, n in sorted(compared.items()):
+        print(f"  {tool}: {n}")
+    for why, n in sorted(skipped.items()):
+        print(f"  skipped ({why}): {n}")
+    for failure in failures:
+        print(f"DIFFERS {failure}")
+    # Every tool was exercised, refusals and replays among them.
+    missing = set(ACTIONS + ["package_show", "task_submit", "task_claim", "task_move", "task_complete",
+                             "task_reject", "task_show", "task_list", "task_bind"]) - set(compared)
+    if missing:
+        print(f"no recorded call reached {sorted(missing)}")
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2])))
