@@ -5,6 +5,7 @@
 //! ```text
 //! cargo bench --bench engines            # 2000 applies per contender
 //! cargo bench --bench engines -- 500     # another count
+//! cargo bench --bench engines -- stores  # both stores, 1/8/64 workers (scripts/bench_stores.sh)
 //! ```
 //!
 //! Every contender applies the same envelopes: one `record_input` and one `set_objective`,
@@ -22,10 +23,17 @@ use specmint::action_envelope::manifest::Manifest;
 use specmint::action_envelope::ActionEnvelope;
 use specmint::store::Synchronous;
 
+mod stores;
+
 const PACKAGE: &str = "pkg_bench";
 
 /// The envelopes, in order; `digest` is the (deterministic) summary digest confirm quotes.
 fn envelopes(count: usize, digest: &str) -> Vec<Vec<u8>> {
+    envelopes_for(PACKAGE, count, digest)
+}
+
+/// [`envelopes`] for package `package`.
+fn envelopes_for(package: &str, count: usize, digest: &str) -> Vec<Vec<u8>> {
     (0..count)
         .map(|i| {
             let (action, basis, payload) = match i {
@@ -44,7 +52,7 @@ fn envelopes(count: usize, digest: &str) -> Vec<Vec<u8>> {
             json!({
                 "protocol_version": "0.1",
                 "action_id": format!("a-{i}"),
-                "package_id": PACKAGE,
+                "package_id": package,
                 "expected_revision": i,
                 "action": action,
                 "basis": basis,
@@ -58,8 +66,13 @@ fn envelopes(count: usize, digest: &str) -> Vec<Vec<u8>> {
 
 /// The summary digest the cycle produces (found by stepping to the first summary).
 fn cycle_digest() -> String {
-    let mut manifest = Manifest::new(PACKAGE, Some("bench".to_owned()));
-    for bytes in envelopes(3, "") {
+    cycle_digest_for(PACKAGE)
+}
+
+/// [`cycle_digest`] for package `package`.
+fn cycle_digest_for(package: &str) -> String {
+    let mut manifest = Manifest::new(package, Some("bench".to_owned()));
+    for bytes in envelopes_for(package, 3, "") {
         let envelope = ActionEnvelope::from_json_slice(&bytes).unwrap();
         manifest.step(&envelope, "now").unwrap();
     }
@@ -132,6 +145,10 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse::<usize>().ok())
         .unwrap_or(2000);
+    if std::env::args().any(|a| a == "stores") {
+        stores::run(count);
+        return;
+    }
     let inputs = envelopes(count, &cycle_digest());
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-engines");
     std::fs::create_dir_all(&dir).unwrap();
