@@ -27,8 +27,11 @@ impl AtomicFile {
     }
 
     /// As [`AtomicFile::create`], for a file made to leave (a pack): mode 0644 less the umask,
-    /// as any tool writes a file for others to read.
+    /// as any tool writes a file for others to read. No lock covers such a target (any path
+    /// the user names), so the temporary files of earlier writers of it are removed only once
+    /// their process is gone ([`remove_abandoned_temporaries`]).
     pub(crate) fn create_for_sharing(target: &Path) -> io::Result<AtomicFile> {
+        remove_abandoned_temporaries(target);
         AtomicFile::create_with_mode(target, 0o644)
     }
 
@@ -74,7 +77,7 @@ impl AtomicFile {
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
-        if let Some(marker) = std::env::var_os(crate::task_packet::leg::PAUSE_BEFORE_RENAME_ENV) {
+        if let Some(marker) = pause_marker(&self.target) {
             // A test kills the process here, mid-write (the variable's doc says how).
             File::create(marker)?;
             loop {
@@ -83,6 +86,17 @@ impl AtomicFile {
         }
         fs::rename(&self.temporary, &self.target)?;
         sync_dir(&self.target)
+    }
+}
+
+/// Where a test asked this write to pause before its rename (see
+/// [`crate::task_packet::leg::PAUSE_BEFORE_RENAME_ENV`]).
+fn pause_marker(target: &Path) -> Option<std::ffi::OsString> {
+    use crate::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
+    let marker = std::env::var_os(PAUSE_BEFORE_RENAME_ENV)?;
+    match std::env::var(PAUSE_ONLY_FOR_ENV) {
+        Ok(suffix) if !target.to_string_lossy().ends_with(&suffix) => None,
+        _ => Some(marker),
     }
 }
 
@@ -129,6 +143,45 @@ pub(crate) fn remove_stale_temporaries(dir: &Path, ours: impl Fn(&str) -> bool) 
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// Removes the temporary files (`.<name>.tmp-<pid>-<n>`) beside `target` whose writer's
+/// process is gone: a writer killed mid-way (kill -9, a power loss) never ran its `Drop`.
+/// Those of live processes, this one's included, are left, and so is everything where a
+/// process's liveness cannot be read ([`process_is_gone`]). Best effort.
+pub(crate) fn remove_abandoned_temporaries(target: &Path) {
+    let (Some(name), Some(dir)) = (target.file_name().and_then(|n| n.to_str()), target.parent())
+    else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp-");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let pid = file
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, n)| n.parse::<u64>().ok().and(pid.parse::<u32>().ok()));
+        if pid.is_some_and(process_is_gone) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is known to be gone: not this one, and no `/proc/<pid>` where
+/// `/proc` tells (Linux). Elsewhere nothing is known to be gone.
+pub(crate) fn process_is_gone(pid: u32) -> bool {
+    pid != std::process::id()
+        && Path::new("/proc/self").exists()
+        && !Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// Makes a rename in `path`'s directory durable. (A directory cannot be opened for syncing on

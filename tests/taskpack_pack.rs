@@ -700,6 +700,7 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
         1,
         "the killed writer's temporary file"
     );
+    assert_eq!(pack_temporaries(&s), 1, "the killed pack's temporary file");
     // The store still reads and writes: the lock died with the process.
     let out = s.run(&[
         "taskpack",
@@ -716,8 +717,78 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
         Some(&Json::Number(2.into()))
     );
     assert_eq!(failed_checks(&s.path("x.taskpack")), Vec::<&str>::new());
-    // The next write under the passport's lock swept it.
+    // The next write under the passport's lock swept it, and the next pack to that --out the
+    // pack's, its writer being gone.
     assert_eq!(stale_temporaries(&s), 0);
+    assert_eq!(pack_temporaries(&s), 0);
+}
+
+/// The other crash window: the passport written (its asks recorded, version + 1) and the pack
+/// not yet renamed into place. The spec says what that leaves: the passport as packing saved
+/// it and no pack; the same command again writes the pack from that passport, recording
+/// nothing twice, and takes the dead writer's temporary file away.
+#[test]
+fn a_pack_killed_after_the_passport_was_written_leaves_its_asks_recorded_and_no_pack() {
+    use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
+    let s = Scratch::new("crash-late");
+    s.passport("TP-X", STATE);
+    let marker = s.path("paused");
+    let store = s.store();
+    let args = [
+        "taskpack",
+        "pack",
+        "TP-X",
+        "--out",
+        "x.taskpack",
+        "--ask",
+        "q?|an answer",
+        "--store",
+        &store,
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+        .current_dir(&s.dir)
+        .args(args)
+        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
+        .env(PAUSE_ONLY_FOR_ENV, "x.taskpack")
+        .spawn()
+        .unwrap();
+    while !marker.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the pack ended before pausing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!s.path("x.taskpack").exists());
+    let saved = s.stored("TP-X");
+    assert_eq!(saved.get("version"), Some(&Json::Number(2.into())));
+    let asks = saved
+        .get("asks")
+        .and_then(Json::as_array)
+        .unwrap_or_default();
+    assert_eq!(asks.len(), 1, "the ask is recorded at home");
+    assert_eq!(
+        stale_temporaries(&s),
+        0,
+        "the passport was renamed into place"
+    );
+    assert_eq!(pack_temporaries(&s), 1, "the killed pack's temporary file");
+    // Again: the pack is written from the passport as saved (no second ask, no new version).
+    let out = common::specmint_in(&s.dir, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(s.stored("TP-X"), saved);
+    assert_eq!(failed_checks(&s.path("x.taskpack")), Vec::<&str>::new());
+    assert_eq!(pack_temporaries(&s), 0);
+}
+
+/// The `.x.taskpack.tmp-*` files beside the pack.
+fn pack_temporaries(s: &Scratch) -> usize {
+    s.names()
+        .iter()
+        .filter(|n| n.starts_with(".x.taskpack.tmp-"))
+        .count()
 }
 
 /// The passport store's `.TP-X.json.tmp-*` files.

@@ -122,9 +122,6 @@ impl Drop for Staging {
 /// never ran), so a crash leaves nothing behind for long. Only where a process's liveness can be
 /// read (`/proc/<pid>`); elsewhere they stay, hidden and named for what they are.
 fn sweep(dir: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -138,7 +135,7 @@ fn sweep(dir: &Path) {
         else {
             continue;
         };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+        if crate::atomic_file::process_is_gone(pid) {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
