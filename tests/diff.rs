@@ -580,3 +580,48 @@ fn the_bundled_specs_history_is_the_golden_output() {
         );
     }
 }
+
+/// `Config::check_against` (issue 24 item 3): a build script that pins a compatibility policy
+/// fails on an edit that breaks a pinned category, with the diff in the error, and builds when
+/// the edit breaks only what it did not pin, or nothing.
+#[test]
+fn a_build_script_checking_against_a_released_spec_fails_on_what_it_pins() {
+    use specmint_codegen::diff::Break;
+    use specmint_codegen::{Config, Error};
+    let new = edited("config", &[("shipment.md", "| 20 chars |", "| 10 chars |")]);
+    let out = scratch("diff-config-out");
+    let config = |spec: &Path| {
+        Config::new()
+            .spec_dir(spec)
+            .out_dir(&*out)
+            .check_against(BASE)
+    };
+    match config(&new).fail_on(&[Break::Documents]).run() {
+        Err(Error::Breaking(found)) => {
+            let shown = Error::Breaking(found).to_string();
+            assert!(
+                shown.starts_with(
+                    "specmint: the spec change breaks what this project must not break:\n"
+                ),
+                "{shown}"
+            );
+            assert!(
+                shown.contains(
+                    "cap-tightened [documents]: the char cap of `recipient` is 10, was 20"
+                ),
+                "{shown}"
+            );
+        }
+        other => panic!("a tightened cap with documents pinned: {other:?}"),
+    }
+    // Every category unless told.
+    assert!(matches!(config(&new).run(), Err(Error::Breaking(_))));
+    // A tightened cap breaks stored documents, not old readers: a readers-only policy builds.
+    config(&new).fail_on(&[Break::Readers]).run().unwrap();
+    assert!(
+        std::fs::read_dir(&*out).unwrap().next().is_some(),
+        "a build that passes writes its files"
+    );
+    // The released spec itself builds under every category.
+    config(Path::new(BASE)).run().unwrap();
+}
