@@ -227,6 +227,28 @@ fn the_door_lands_exactly_as_taskpack_land_and_answers_the_bound_task() {
     assert_eq!(by_local["result"], sent);
 }
 
+/// A root landed again within the same second (`updated_at` has whole seconds): GetTask by the
+/// root returns the passport landed last, every time. CI met this: the zip and the flat form
+/// of one pack, landed back to back, and GetTask answered with the first.
+#[test]
+fn get_task_of_a_root_landed_twice_in_one_second_is_the_last_landing() {
+    let dir = common::scratch("a2a-twice");
+    let door = door(&dir.join("store"));
+    let pack = zip_bytes(&handoff(), &luggage());
+    for round in 0..6 {
+        let out = answer(&door, &send(&pack, "h.taskpack"), true);
+        let landed = out["result"]["task"]["metadata"]["https://taskpack.org/a2a/ext/taskpack/v1"]
+            ["passport_id"]
+            .clone();
+        let got = answer(&door, &rpc("GetTask", json!({"id": "TP-ROOT-0001"})), false);
+        assert_eq!(
+            got["result"]["metadata"]["https://taskpack.org/a2a/ext/taskpack/v1"]["passport_id"],
+            landed,
+            "round {round}"
+        );
+    }
+}
+
 /// Every way a message is not a pack the door lands is a JSON-RPC error naming it, and the
 /// store is left as it was.
 #[test]

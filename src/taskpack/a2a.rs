@@ -627,17 +627,30 @@ impl Door {
     }
 
     /// The passport of task `id`: the most recently updated one whose `lineage.root_id` is
-    /// `id`, else the passport whose own id it is.
+    /// `id`, else the passport whose own id it is. `updated_at` has whole seconds, so a root
+    /// landed twice within one second is told apart by its file's modification time (the
+    /// later write wins), never by the order of a listing.
     fn find(&self, id: &str) -> Result<(String, Json), RpcError> {
         let listing = self.store.list().map_err(store_error)?;
+        let mut newest: Option<((String, std::time::SystemTime), String, Json)> = None;
         for summary in &listing.passports {
             let Ok(state) = self.store.get(&summary.passport_id) else {
                 continue;
             };
             let root = state.get("lineage").and_then(|l| l.get("root_id"));
-            if root.and_then(Json::as_str) == Some(id) {
-                return Ok((summary.passport_id.clone(), state));
+            if root.and_then(Json::as_str) != Some(id) {
+                continue;
             }
+            let written = std::fs::metadata(self.store.path(&summary.passport_id))
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            let key = (summary.updated_at.clone(), written);
+            if newest.as_ref().is_none_or(|(best, _, _)| key > *best) {
+                newest = Some((key, summary.passport_id.clone(), state));
+            }
+        }
+        if let Some((_, local, state)) = newest {
+            return Ok((local, state));
         }
         match self.store.get(id) {
             Ok(state) => Ok((id.to_owned(), state)),

@@ -329,7 +329,7 @@ impl PassportStore {
         Ok((out, true))
     }
 
-    fn path(&self, id: &str) -> PathBuf {
+    pub(crate) fn path(&self, id: &str) -> PathBuf {
         self.dir.join(format!("{id}.json"))
     }
 
