@@ -450,6 +450,20 @@ mod tests {
     }
 
     #[test]
+    fn numbers_are_read_as_json_parse_reads_them_correctly_rounded() {
+        // Found by fuzzing the flat reader: serde_json's default float parsing may be one
+        // unit in the last place off for long inputs, so a pack's number read back from its
+        // own written form came out different. The expected text is Node 20's
+        // `JSON.stringify(JSON.parse(text))`.
+        let text = "[2222222200000000000000000000000000000000000000000000000000000000000000000000000000008198552921648689607, 0.30000000000000004441, 1.7976931348623157e308, 9007199254740993, 2.4703282292062328e-324]";
+        let json = Json::parse(text).unwrap();
+        let node =
+            "[2.2222222e+102,0.30000000000000004,1.7976931348623157e+308,9007199254740992,5e-324]";
+        assert_eq!(json.to_js_compact(), node);
+        assert_eq!(Json::parse(node).unwrap().to_js_compact(), node);
+    }
+
+    #[test]
     fn a_repeated_key_keeps_its_first_place_and_last_value() {
         let json = Json::parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
         assert_eq!(json.to_js_pretty(), "{\n  \"a\": 3,\n  \"b\": 2\n}");
