@@ -354,6 +354,16 @@ fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
             reason: "the name is not a safe relative path under data/files/".into()
         })
     );
+    // Found by fuzzing the flat reader: a trailing `/` names a folder (as a zip's folder
+    // entry does), never a file; it was read as an attachment's name.
+    let folder = text.replace("\"name\": \"brief.txt\"", "\"name\": \"brief.txt/\"");
+    assert_eq!(
+        flat::read_flat(folder.as_bytes()),
+        Err(FlatError::Attachment {
+            name: "brief.txt/".into(),
+            reason: "the name is not a safe relative path under data/files/".into()
+        })
+    );
 }
 
 #[test]

@@ -217,7 +217,8 @@ fn read_attachment(pack: &mut FlatPack, index: usize, attachment: &Json) -> Resu
     let Some(name) = name.clone() else {
         return Err(fail("no name"));
     };
-    if bag::safe_name(format!("{FILES_DIR}{name}").as_bytes()).is_err() {
+    // The zip's name rule, where a trailing `/` names a folder entry; an attachment is a file.
+    if name.ends_with('/') || bag::safe_name(format!("{FILES_DIR}{name}").as_bytes()).is_err() {
         return Err(fail(
             "the name is not a safe relative path under data/files/",
         ));
