@@ -222,8 +222,9 @@ fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
 
 #[test]
 fn a_verdict_shows_what_it_found_in_the_pack_escaped() {
-    // An attachment name with ESC and a line break, and a digest that does not match: C1's
-    // reason names it, and the human verdict must not let it steer the terminal.
+    // An attachment name with ESC and a line break: C1's reason names it (a control character
+    // makes it unsafe, before its digest is looked at), and the human verdict must not let it
+    // steer the terminal.
     let text = flat::write_flat(
         &pack_object(|_| {}),
         &[Attachment {
@@ -250,7 +251,7 @@ fn a_verdict_shows_what_it_found_in_the_pack_escaped() {
     );
     assert!(
         shown.contains(
-            "C1  fail  attachment `a\\u001b[2J\\nC9  pass` does not match its declared sha256\n"
+            "C1  fail  attachment `a\\u001b[2J\\nC9  pass`: the name is not a safe relative path under data/files/\n"
         ),
         "{shown}"
     );
@@ -356,6 +357,14 @@ fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
     );
     // Found by fuzzing the flat reader: a trailing `/` names a folder (as a zip's folder
     // entry does), never a file; it was read as an attachment's name.
+    let control = text.replace("\"name\": \"brief.txt\"", "\"name\": \"brief\\ntxt\"");
+    assert_eq!(
+        flat::read_flat(control.as_bytes()),
+        Err(FlatError::Attachment {
+            name: "brief\ntxt".into(),
+            reason: "the name is not a safe relative path under data/files/".into()
+        })
+    );
     let folder = text.replace("\"name\": \"brief.txt\"", "\"name\": \"brief.txt/\"");
     assert_eq!(
         flat::read_flat(folder.as_bytes()),

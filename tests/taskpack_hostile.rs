@@ -165,6 +165,9 @@ fn names_that_climb_out_or_are_absolute_are_refused_by_name() {
         ("absolute", "/tmp/evil.txt"),
         ("drive", "C:/evil.txt"),
         ("backslash", "data\\files\\..\\..\\evil.txt"),
+        // A line break would break the manifest line that lists the name (found by fuzzing).
+        ("line-feed", "data/files/a\nb.txt"),
+        ("carriage-return", "data/files/a\rb.txt"),
     ] {
         let bytes = hostile(|_| {}, &[(name, b"x", None)]);
         assert_eq!(

@@ -507,7 +507,8 @@ pub(crate) fn file_used_as_folder<'a>(
 }
 
 /// A zip entry name that stays inside the bag: UTF-8, relative, no `.`/`..` or empty segment,
-/// no backslash, no drive letter, no NUL.
+/// no backslash, no drive letter, no NUL, no line break (a CR or LF would break the manifest
+/// line that lists the name; other control characters are kept, and escaped where shown).
 pub(crate) fn safe_name(raw: &[u8]) -> Result<String, BagError> {
     let unsafe_name = |shown: String| Err(BagError::UnsafeName { entry: shown });
     let Ok(name) = std::str::from_utf8(raw) else {
@@ -516,7 +517,7 @@ pub(crate) fn safe_name(raw: &[u8]) -> Result<String, BagError> {
     let directory = name.strip_suffix('/').unwrap_or(name);
     let bad = name.is_empty()
         || name.starts_with('/')
-        || name.contains(['\\', '\0'])
+        || name.contains(['\\', '\0', '\n', '\r'])
         || directory.split('/').any(|segment| {
             segment.is_empty()
                 || segment == "."
