@@ -9,6 +9,7 @@ fuzz/corpus/<spec>/.
 """
 import hashlib
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -73,6 +74,16 @@ def strangers():
                 if done.returncode == 0 and out.exists():
                     put("taskpack_zip", out.read_bytes())
                     put("taskpack_land", b"\x00" + out.read_bytes())
+    # The hostile zips of tests/taskpack_hostile.rs (zip-slip, symlinks, duplicates, bombs...),
+    # which that test writes out when asked.
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(["cargo", "test", "--quiet", "--test", "taskpack_hostile"],
+                              cwd=ROOT, env=dict(os.environ, SPECMINT_FUZZ_SEEDS=tmp),
+                              capture_output=True)
+        if done.returncode == 0:
+            for seed in sorted(pathlib.Path(tmp).iterdir()):
+                put("taskpack_zip", seed.read_bytes())
+                put("taskpack_land", b"\x00" + seed.read_bytes())
     # The team record: each record of the handoff refusal table, both layouts.
     table = json.loads((ROOT / "tests/fixtures/handoff_refusals.json").read_text("utf-8"))
     records = {table["default_agent_toml"]} | {c["agent_toml"] for c in table["cases"] if c.get("agent_toml")}

@@ -102,7 +102,16 @@ fn read(bytes: &[u8], limits: Limits) -> Result<bag::Bag, BagError> {
 }
 
 /// The library's verdict on a hostile zip: a read error, or what `verify` finds.
+///
+/// With `SPECMINT_FUZZ_SEEDS=DIR` set, each zip judged here is also written into DIR, as a
+/// seed of the `.taskpack` fuzz targets (scripts/fuzz_seeds.py sets it).
 fn problems(bytes: &[u8]) -> Vec<BagError> {
+    if let Some(dir) = std::env::var_os("SPECMINT_FUZZ_SEEDS") {
+        use sha2::Digest as _;
+        let name = bag::hex(&sha2::Sha256::digest(bytes).into());
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(Path::new(&dir).join(name), bytes).unwrap();
+    }
     match read(bytes, Limits::default()) {
         Err(e) => vec![e],
         Ok(bag) => bag::verify(&bag),
