@@ -32,7 +32,11 @@ fuzz_target!(|data: &[u8]| {
     let root = scratch();
     let _ = std::fs::remove_dir_all(root);
     let home = root.join("home");
-    let member = if first % 2 == 0 { "agents/.ephemeral/eph-p1" } else { "agents/eph-p1" };
+    let member = if first % 2 == 0 {
+        "agents/.ephemeral/eph-p1"
+    } else {
+        "agents/eph-p1"
+    };
     std::fs::create_dir_all(home.join(member)).unwrap();
     std::fs::write(home.join(member).join("agent.toml"), record).unwrap();
     let packet = br#"{"packet_id":"pk-1","objective":"do it","output_format":"markdown"}"#;
@@ -54,6 +58,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for entry in std::fs::read_dir(root).unwrap() {
-        assert_eq!(entry.unwrap().file_name(), "home", "written outside the home");
+        assert_eq!(
+            entry.unwrap().file_name(),
+            "home",
+            "written outside the home"
+        );
     }
 });

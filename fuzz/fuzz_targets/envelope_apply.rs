@@ -43,7 +43,10 @@ fuzz_target!(|data: &[u8]| {
     for text in data.split(|&b| b == 0).take(16) {
         let before = store.manifest(PACKAGE).unwrap().unwrap();
         let outcomes = store.outcome_count(PACKAGE).unwrap();
-        assert_eq!(before.revision, outcomes, "the revision and the outcome rows agree");
+        assert_eq!(
+            before.revision, outcomes,
+            "the revision and the outcome rows agree"
+        );
         match store.apply_json(text) {
             Ok(applied) => {
                 let after = store.manifest(PACKAGE).unwrap();
@@ -68,7 +71,11 @@ fuzz_target!(|data: &[u8]| {
             Err(Failure::Refused(refusal)) => {
                 assert!(EnvelopeError::ALL.contains(&refusal.code));
                 assert!(!refusal.message.is_empty());
-                assert_eq!(store.manifest(PACKAGE).unwrap().unwrap(), before, "a refusal writes nothing");
+                assert_eq!(
+                    store.manifest(PACKAGE).unwrap().unwrap(),
+                    before,
+                    "a refusal writes nothing"
+                );
                 assert_eq!(store.outcome_count(PACKAGE).unwrap(), outcomes);
             }
             Err(Failure::Store(e)) => panic!("the store failed: {e}"),

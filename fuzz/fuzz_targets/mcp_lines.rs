@@ -35,11 +35,16 @@ fuzz_target!(|data: &[u8]| {
             Line::Reply(reply) => {
                 assert_eq!(reply["jsonrpc"], "2.0");
                 let code = reply["error"]["code"].as_i64().unwrap();
-                assert!([PARSE_ERROR, INVALID_REQUEST, NOT_INITIALIZED].contains(&code), "{reply}");
+                assert!(
+                    [PARSE_ERROR, INVALID_REQUEST, NOT_INITIALIZED].contains(&code),
+                    "{reply}"
+                );
                 assert!(!reply["error"]["message"].as_str().unwrap().is_empty());
                 let id = &reply["id"];
                 match &readable_id {
-                    Some(read) if code != PARSE_ERROR && parsed.as_ref().is_some_and(Value::is_object) => {
+                    Some(read)
+                        if code != PARSE_ERROR && parsed.as_ref().is_some_and(Value::is_object) =>
+                    {
                         assert_eq!(id, read, "the reply carries the request's id")
                     }
                     _ => assert!(id.is_null() || id.is_string() || id.is_number(), "{reply}"),
@@ -61,11 +66,16 @@ fuzz_target!(|data: &[u8]| {
             }
             Line::Drop => {
                 assert_ne!(session, Session::Ready, "a ready session drops nothing");
-                assert!(parsed.as_ref().is_some_and(|m| m.get("id").is_none_or(Value::is_null)));
+                assert!(parsed
+                    .as_ref()
+                    .is_some_and(|m| m.get("id").is_none_or(Value::is_null)));
             }
         }
         if session == Session::Ready {
-            assert!(initialized.0 && initialized.1, "ready without the handshake");
+            assert!(
+                initialized.0 && initialized.1,
+                "ready without the handshake"
+            );
         }
     }
 });

@@ -40,12 +40,19 @@ fuzz_target!(|data: &[u8]| {
         pack.passport.to_js_compact(),
         "the pack object reads back differently"
     );
-    assert_eq!(again.attachments, pack.attachments, "the luggage reads back differently");
+    assert_eq!(
+        again.attachments, pack.attachments,
+        "the luggage reads back differently"
+    );
     // The bag's Bag-Spec is the pack object's own `spec`, as the reference writes it: a pack
     // naming another format becomes a bag that says so (and that a reader refuses).
     let spec = pack.passport.get("spec");
-    if spec.is_none_or(|s| [bag::BAG_SPEC, bag::TASKPACK_SPEC].contains(&s.as_str().unwrap_or(""))) {
+    if spec.is_none_or(|s| [bag::BAG_SPEC, bag::TASKPACK_SPEC].contains(&s.as_str().unwrap_or("")))
+    {
         let problems = bag::verify(&flat::to_bag(&pack));
-        assert!(problems.is_empty(), "a pack read for use makes a bag that does not verify: {problems:?}");
+        assert!(
+            problems.is_empty(),
+            "a pack read for use makes a bag that does not verify: {problems:?}"
+        );
     }
 });

@@ -34,7 +34,12 @@ fn tree(dir: &Path) -> Vec<String> {
         for entry in std::fs::read_dir(&d).unwrap() {
             let entry = entry.unwrap();
             let path = entry.path();
-            out.push(path.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            out.push(
+                path.strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
             if entry.file_type().unwrap().is_dir() {
                 stack.push(path);
             }
@@ -51,7 +56,11 @@ fuzz_target!(|data: &[u8]| {
     let dir = scratch();
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
-    let name = if first % 2 == 0 { "in.taskpack" } else { "in.taskpack.json" };
+    let name = if first % 2 == 0 {
+        "in.taskpack"
+    } else {
+        "in.taskpack.json"
+    };
     let file = dir.join(name);
     std::fs::write(&file, bytes).unwrap();
     let store = PassportStore::open(&dir.join("store")).unwrap();
@@ -63,8 +72,14 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(read.to_js_compact(), landed.passport.to_js_compact());
             let root = dir.join("store").canonicalize().unwrap();
             for path in &landed.luggage {
-                let at = root.join(path).canonicalize().expect("landed luggage exists");
-                assert!(at.starts_with(&root), "luggage {path:?} is outside the store");
+                let at = root
+                    .join(path)
+                    .canonicalize()
+                    .expect("landed luggage exists");
+                assert!(
+                    at.starts_with(&root),
+                    "luggage {path:?} is outside the store"
+                );
                 assert!(at.is_file(), "luggage {path:?} is not a file");
             }
         }
@@ -77,6 +92,9 @@ fuzz_target!(|data: &[u8]| {
             path == name || path == "store" || path.starts_with("store/"),
             "written outside the store: {path}"
         );
-        assert!(!path.starts_with("store/.arriving"), "a staging folder was left: {path}");
+        assert!(
+            !path.starts_with("store/.arriving"),
+            "a staging folder was left: {path}"
+        );
     }
 });

@@ -36,7 +36,9 @@ fuzz_target!(|data: &[u8]| {
             for entry in &bag.entries {
                 let name = &entry.name;
                 assert!(
-                    !name.starts_with('/') && !name.contains('\\') && !name.split('/').any(|p| p == ".."),
+                    !name.starts_with('/')
+                        && !name.contains('\\')
+                        && !name.split('/').any(|p| p == ".."),
                     "unsafe name read: {name:?}"
                 );
                 if entry.is_payload() && entry.luggage_name().is_some() {
