@@ -14,8 +14,9 @@ cargo test --workspace --doc
 
 # The engine and lifecycle suites once more, on PostgreSQL: a throwaway cluster on a Unix
 # socket (scripts/postgres.sh installs Debian's server first when it is missing and we are root).
+# --workspace: the same feature set as the run above, so its test binaries are reused, not rebuilt.
 pg_query=$(scripts/postgres.sh start "$pg_dir")
-SPECMINT_TEST_PG="$pg_query" cargo test --test envelope_engine --test task_lifecycle
+SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test envelope_engine --test task_lifecycle
 cargo run --quiet -- generate --check
 
 # Python: a pinned jsonschema in a project-local virtualenv.
