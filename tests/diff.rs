@@ -400,28 +400,34 @@ fn a_side_that_does_not_load_is_exit_2() {
     }
 }
 
+/// `git ARGS` in `cwd` (a throwaway identity, no signing), asserting success: its stdout.
+fn git_in(cwd: &Path, args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 #[test]
 fn against_a_revision_reads_the_spec_dir_from_git() {
     let repo = scratch("diff-against");
     let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&*repo)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        git_in(&repo, args);
     };
     git(&["init", "-q"]);
     std::fs::create_dir_all(repo.join("spec")).unwrap();
@@ -486,19 +492,7 @@ fn the_bundled_specs_history_is_the_golden_output() {
     let fixtures = common::root().join("tests/fixtures/diff");
     let dir = scratch("diff-history");
     let repo = dir.join("repo");
-    let git = |cwd: &Path, args: &[&str]| -> Vec<u8> {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(cwd)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    };
+    let git = git_in;
     let bundle = fixtures.join("spec-history.bundle");
     git(
         &dir,

@@ -660,17 +660,15 @@ fn luggage_names_are_the_ones_a_writer_keeps() {
 
 #[test]
 fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
-    use specmint::task_packet::leg::PAUSE_BEFORE_RENAME_ENV;
     let s = Scratch::new("crash");
     s.passport("TP-X", STATE);
     let before = store_bytes(&s, "TP-X");
-    let marker = s.path("paused");
     let store = s.store();
     // With an ask to record, the first file committed is the passport's (the pack is renamed
     // last): the process is killed with both temporary files written, neither renamed.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
-        .current_dir(&s.dir)
-        .args([
+    kill_at_pause(
+        &s,
+        &[
             "taskpack",
             "pack",
             "TP-X",
@@ -680,19 +678,9 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
             "q?|an answer",
             "--store",
             &store,
-        ])
-        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
-        .spawn()
-        .unwrap();
-    while !marker.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the pack ended before pausing"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+        ],
+        None,
+    );
     assert!(!s.path("x.taskpack").exists());
     assert_eq!(store_bytes(&s, "TP-X"), before);
     assert_eq!(
@@ -729,10 +717,8 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
 /// nothing twice, and takes the dead writer's temporary file away.
 #[test]
 fn a_pack_killed_after_the_passport_was_written_leaves_its_asks_recorded_and_no_pack() {
-    use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
     let s = Scratch::new("crash-late");
     s.passport("TP-X", STATE);
-    let marker = s.path("paused");
     let store = s.store();
     let args = [
         "taskpack",
@@ -745,22 +731,7 @@ fn a_pack_killed_after_the_passport_was_written_leaves_its_asks_recorded_and_no_
         "--store",
         &store,
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
-        .current_dir(&s.dir)
-        .args(args)
-        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
-        .env(PAUSE_ONLY_FOR_ENV, "x.taskpack")
-        .spawn()
-        .unwrap();
-    while !marker.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the pack ended before pausing"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_at_pause(&s, &args, Some("x.taskpack"));
     assert!(!s.path("x.taskpack").exists());
     let saved = s.stored("TP-X");
     assert_eq!(saved.get("version"), Some(&Json::Number(2.into())));
@@ -789,6 +760,33 @@ fn pack_temporaries(s: &Scratch) -> usize {
         .iter()
         .filter(|n| n.starts_with(".x.taskpack.tmp-"))
         .count()
+}
+
+/// Runs `specmint ARGS` in the scratch directory with the pause before a rename (only the
+/// write whose target ends with `only_for`, when given), and kills it there with SIGKILL.
+fn kill_at_pause(s: &Scratch, args: &[&str], only_for: Option<&str>) {
+    use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
+    let marker = s.path("paused");
+    let _ = std::fs::remove_file(&marker);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+    command
+        .current_dir(&s.dir)
+        .args(args)
+        .env(PAUSE_BEFORE_RENAME_ENV, &marker);
+    if let Some(suffix) = only_for {
+        command.env(PAUSE_ONLY_FOR_ENV, suffix);
+    }
+    let mut child = command.spawn().unwrap();
+    while !marker.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the command ended before pausing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_file(&marker).unwrap();
 }
 
 /// The passport store's `.TP-X.json.tmp-*` files.

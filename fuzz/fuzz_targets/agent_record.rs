@@ -6,7 +6,7 @@
 //! Asserts: a refusal carries one of the spec's codes and a message; nothing is written
 //! outside the home; a filing that succeeds wrote the file it names, inside `team_packets/`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
@@ -15,14 +15,7 @@ use specmint::task_packet::PacketError;
 
 fn scratch() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let base = if Path::new("/dev/shm").is_dir() {
-            PathBuf::from("/dev/shm")
-        } else {
-            std::env::temp_dir()
-        };
-        base.join(format!("specmint-fuzz-agent-{}", std::process::id()))
-    })
+    DIR.get_or_init(|| specmint_fuzz::scratch_dir("agent"))
 }
 
 fuzz_target!(|data: &[u8]| {

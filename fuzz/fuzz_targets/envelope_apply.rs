@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use specmint::action_envelope::engine::PackageStore;
 use specmint::action_envelope::EnvelopeError;
 use specmint::store::{Failure, Synchronous};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 const PACKAGE: &str = "pkg_fuzz";
@@ -21,12 +21,7 @@ const PACKAGE: &str = "pkg_fuzz";
 fn fresh_store() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let dir = DIR.get_or_init(|| {
-        let base = if Path::new("/dev/shm").is_dir() {
-            PathBuf::from("/dev/shm")
-        } else {
-            std::env::temp_dir()
-        };
-        let dir = base.join(format!("specmint-fuzz-apply-{}", std::process::id()));
+        let dir = specmint_fuzz::scratch_dir("apply");
         std::fs::create_dir_all(&dir).unwrap();
         dir
     });

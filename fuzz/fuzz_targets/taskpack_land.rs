@@ -16,14 +16,7 @@ use specmint::taskpack::store::PassportStore;
 
 fn scratch() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let base = if Path::new("/dev/shm").is_dir() {
-            PathBuf::from("/dev/shm")
-        } else {
-            std::env::temp_dir()
-        };
-        base.join(format!("specmint-fuzz-land-{}", std::process::id()))
-    })
+    DIR.get_or_init(|| specmint_fuzz::scratch_dir("land"))
 }
 
 /// Every path under `dir`, relative, sorted.

@@ -62,3 +62,14 @@ pub fn split_at_byte(data: &[u8], sep: u8) -> (&[u8], &[u8]) {
         None => (data, &[]),
     }
 }
+
+/// A scratch directory for a target that writes files, `specmint-fuzz-<tag>-<pid>`: on
+/// /dev/shm when it exists (no disk I/O per run), else the temporary directory. Not created.
+pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
+    let base = if std::path::Path::new("/dev/shm").is_dir() {
+        std::path::PathBuf::from("/dev/shm")
+    } else {
+        std::env::temp_dir()
+    };
+    base.join(format!("specmint-fuzz-{tag}-{}", std::process::id()))
+}
