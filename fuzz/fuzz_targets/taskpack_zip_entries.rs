@@ -47,13 +47,15 @@ fuzz_target!(|input: Input| {
     match input {
         Input::Assembled { passport, luggage } => {
             let passport = Json::parse(&passport).unwrap_or(Json::Object(Vec::new()));
-            let names_ok = luggage.iter().all(|(n, _)| safe(n)) && {
-                let mut names: Vec<&str> = luggage.iter().map(|(n, _)| n.as_str()).collect();
-                names.sort_unstable();
-                names
-                    .windows(2)
-                    .all(|w| w[0] != w[1] && !w[1].starts_with(&format!("{}/", w[0])))
-            };
+            // Safe and distinct, and no name another's folder (`a` beside `a/b`).
+            let names_ok = luggage.iter().all(|(n, _)| safe(n))
+                && luggage.iter().enumerate().all(|(i, (a, _))| {
+                    luggage.iter().skip(i + 1).all(|(b, _)| {
+                        a != b
+                            && !b.starts_with(&format!("{a}/"))
+                            && !a.starts_with(&format!("{b}/"))
+                    })
+                });
             let built = bag::assemble(&passport, luggage);
             let Ok(cursor) =
                 bag::write_zip(Cursor::new(Vec::new()), &built, "2026-01-01T00:00:00Z")
