@@ -35,14 +35,13 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+ROOT = Path(__file__).resolve().parent.parent
+# The vocabulary, in the spec's order: one branch of the generated schema's envelope per action.
 ACTIONS = [
-    "record_input",
-    "set_objective",
-    "prepare_summary",
-    "confirm_summary",
-    "revise_intake",
-    "record_draft_artifact",
-    "cancel",
+    branch["properties"]["action"]["const"]
+    for branch in json.loads(
+        (ROOT / "generated/schema/action_envelope.schema.json").read_text("utf-8")
+    )["$defs"]["envelope"]["oneOf"]
 ]
 VERBOSE = bool(os.environ.get("MCP_DIFFERENTIAL_VERBOSE"))
 TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")

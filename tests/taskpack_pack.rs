@@ -663,24 +663,9 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
     let s = Scratch::new("crash");
     s.passport("TP-X", STATE);
     let before = store_bytes(&s, "TP-X");
-    let store = s.store();
     // With an ask to record, the first file committed is the passport's (the pack is renamed
     // last): the process is killed with both temporary files written, neither renamed.
-    kill_at_pause(
-        &s,
-        &[
-            "taskpack",
-            "pack",
-            "TP-X",
-            "--out",
-            "x.taskpack",
-            "--ask",
-            "q?|an answer",
-            "--store",
-            &store,
-        ],
-        None,
-    );
+    kill_at_pause(&s, &PACK_WITH_ASK, None);
     assert!(!s.path("x.taskpack").exists());
     assert_eq!(store_bytes(&s, "TP-X"), before);
     assert_eq!(
@@ -690,15 +675,7 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
     );
     assert_eq!(pack_temporaries(&s), 1, "the killed pack's temporary file");
     // The store still reads and writes: the lock died with the process.
-    let out = s.run(&[
-        "taskpack",
-        "pack",
-        "TP-X",
-        "--out",
-        "x.taskpack",
-        "--ask",
-        "q?|an answer",
-    ]);
+    let out = s.run(&PACK_WITH_ASK);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         s.stored("TP-X").get("version"),
@@ -719,19 +696,7 @@ fn a_pack_killed_mid_write_leaves_no_file_and_the_store_as_it_was() {
 fn a_pack_killed_after_the_passport_was_written_leaves_its_asks_recorded_and_no_pack() {
     let s = Scratch::new("crash-late");
     s.passport("TP-X", STATE);
-    let store = s.store();
-    let args = [
-        "taskpack",
-        "pack",
-        "TP-X",
-        "--out",
-        "x.taskpack",
-        "--ask",
-        "q?|an answer",
-        "--store",
-        &store,
-    ];
-    kill_at_pause(&s, &args, Some("x.taskpack"));
+    kill_at_pause(&s, &PACK_WITH_ASK, Some("x.taskpack"));
     assert!(!s.path("x.taskpack").exists());
     let saved = s.stored("TP-X");
     assert_eq!(saved.get("version"), Some(&Json::Number(2.into())));
@@ -747,7 +712,7 @@ fn a_pack_killed_after_the_passport_was_written_leaves_its_asks_recorded_and_no_
     );
     assert_eq!(pack_temporaries(&s), 1, "the killed pack's temporary file");
     // Again: the pack is written from the passport as saved (no second ask, no new version).
-    let out = common::specmint_in(&s.dir, &args, b"");
+    let out = s.run(&PACK_WITH_ASK);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(s.stored("TP-X"), saved);
     assert_eq!(failed_checks(&s.path("x.taskpack")), Vec::<&str>::new());
@@ -762,8 +727,51 @@ fn pack_temporaries(s: &Scratch) -> usize {
         .count()
 }
 
-/// Runs `specmint ARGS` in the scratch directory with the pause before a rename (only the
-/// write whose target ends with `only_for`, when given), and kills it there with SIGKILL.
+/// `convert` writes a file made to leave through the same path as `pack`: the temporary file
+/// a dead writer left beside its `--out` is taken away, one of a live process is not.
+#[test]
+fn convert_sweeps_the_temporary_file_of_a_dead_writer_beside_its_output() {
+    let s = Scratch::new("convert-sweep");
+    s.passport("TP-X", STATE);
+    assert_eq!(
+        s.run(&["taskpack", "pack", "TP-X", "--out", "x.taskpack"])
+            .status
+            .code(),
+        Some(0)
+    );
+    // A process that has ended: its pid names no process now.
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let dead = format!(".y.taskpack.json.tmp-{}-0", gone.id());
+    let live = format!(".y.taskpack.json.tmp-{}-0", std::process::id());
+    s.write(&dead, b"half a pack");
+    s.write(&live, b"being written");
+    let out = common::specmint_in(
+        &s.dir,
+        &["taskpack", "convert", "x.taskpack", "y.taskpack.json"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let names = s.names();
+    assert!(!names.contains(&dead), "{names:?}");
+    assert!(names.contains(&live), "{names:?}");
+    assert!(names.contains(&"y.taskpack.json".to_owned()));
+}
+
+/// The pack both crash tests kill: TP-X to `x.taskpack`, with an ask to record.
+const PACK_WITH_ASK: [&str; 7] = [
+    "taskpack",
+    "pack",
+    "TP-X",
+    "--out",
+    "x.taskpack",
+    "--ask",
+    "q?|an answer",
+];
+
+/// Runs `specmint ARGS --store <store>` in the scratch directory with the pause before a
+/// rename (only the write whose target ends with `only_for`, when given), and kills it there
+/// with SIGKILL.
 fn kill_at_pause(s: &Scratch, args: &[&str], only_for: Option<&str>) {
     use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
     let marker = s.path("paused");
@@ -772,6 +780,7 @@ fn kill_at_pause(s: &Scratch, args: &[&str], only_for: Option<&str>) {
     command
         .current_dir(&s.dir)
         .args(args)
+        .args(["--store", &s.store()])
         .env(PAUSE_BEFORE_RENAME_ENV, &marker);
     if let Some(suffix) = only_for {
         command.env(PAUSE_ONLY_FOR_ENV, suffix);
