@@ -34,6 +34,11 @@ cargo build --quiet --bin specmint
 # copy of its store, the same result and the same store after.
 .venv/bin/python scripts/mcp_differential.py "$record" "${CARGO_TARGET_DIR:-target}/debug/specmint"
 
+# The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
+# malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
+# and failures (scripts/reliability.py BIN --full is the size the probes were first run at).
+python3 scripts/reliability.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
+
 # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
 # `generate --spec --out` writes, each case judged by `validate --spec`.
 own_out=$(mktemp -d)

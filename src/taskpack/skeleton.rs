@@ -122,9 +122,21 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
         } else {
             utf8.feed(chunk, offset)?;
         }
-        for &byte in chunk {
+        let mut next = 0;
+        while next < chunk.len() {
+            let byte = chunk[next];
+            next += 1;
             match &mut lex {
                 Lex::Emptied(unescape) => {
+                    if unescape.at_rest() && !is_special(byte) {
+                        // The bulk of a data string: skip the run of plain bytes at once.
+                        let run = plain_run(&chunk[next..]);
+                        unescape.consumed += 1 + run as u64;
+                        next += run;
+                        column += 1 + run;
+                        offset += 1 + run as u64;
+                        continue;
+                    }
                     if byte == b'"' && unescape.at_rest() {
                         let end = offset;
                         text.push(b'"');
@@ -254,6 +266,17 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
     }
     let text = String::from_utf8(text).expect("checked as UTF-8 while read");
     Ok(Skeleton { text, spans })
+}
+
+/// Whether a byte ends a run of plain string content: a quote, a backslash or a control
+/// character (the line feed among them, so a run never spans lines).
+fn is_special(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | 0..=0x1f)
+}
+
+/// The length of the run of plain string content at the start of `bytes`.
+fn plain_run(bytes: &[u8]) -> usize {
+    bytes.iter().position(|&b| is_special(b)).unwrap_or(bytes.len())
 }
 
 /// A value's first byte (not whitespace) arrived: a `data` member whose value is not a string
@@ -401,7 +424,19 @@ impl Unescape {
 
     /// Feeds content bytes (never the closing quote), appending the unescaped bytes to `out`.
     pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Result<(), StringError> {
-        for &byte in bytes {
+        let mut at = 0;
+        while at < bytes.len() {
+            if self.at_rest() {
+                let run = plain_run(&bytes[at..]);
+                out.extend_from_slice(&bytes[at..at + run]);
+                self.consumed += run as u64;
+                at += run;
+                if at == bytes.len() {
+                    break;
+                }
+            }
+            let byte = bytes[at];
+            at += 1;
             self.consumed += 1;
             self.state = match self.state {
                 EscapeState::Plain => match byte {
