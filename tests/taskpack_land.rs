@@ -1149,7 +1149,8 @@ fn a_landing_killed_before_its_passport_leaves_nothing_for_long() {
     let id = orphans[0].trim_end_matches(".files");
     assert!(!store.join(format!("{id}.json")).exists(), "{left:?}");
     assert!(
-        left.iter().any(|n| n.starts_with(&format!(".{id}.files.landing-"))),
+        left.iter()
+            .any(|n| n.starts_with(&format!(".{id}.files.landing-"))),
         "the marker names the landing: {left:?}"
     );
     // The next landing sweeps the dead one's folder and marker, and lands.
@@ -1157,7 +1158,18 @@ fn a_landing_killed_before_its_passport_leaves_nothing_for_long() {
     assert_eq!(code, 0, "{out}");
     let now = listing(&store);
     assert!(!now.contains(orphans[0]), "{now:?}");
-    assert!(!now.iter().any(|n| n.contains(".files.landing-")), "{now:?}");
-    assert_eq!(now.iter().filter(|n| n.ends_with(".files")).count(), 1, "{now:?}");
-    assert_eq!(now.iter().filter(|n| n.ends_with(".json")).count(), 1, "{now:?}");
+    assert!(
+        !now.iter().any(|n| n.contains(".files.landing-")),
+        "{now:?}"
+    );
+    assert_eq!(
+        now.iter().filter(|n| n.ends_with(".files")).count(),
+        1,
+        "{now:?}"
+    );
+    assert_eq!(
+        now.iter().filter(|n| n.ends_with(".json")).count(),
+        1,
+        "{now:?}"
+    );
 }

@@ -207,9 +207,8 @@ pub fn land_file(
     // While the luggage is in place and the passport is not, a marker names this process, so
     // that a later arrival can tell a landing that died here from one still under way.
     let marker = landing_marker(store, &id);
-    fs::write(&marker, b"").map_err(|e| {
-        ArrivalError::Io(format!("cannot write `{}`: {e}", marker.display()))
-    })?;
+    fs::write(&marker, b"")
+        .map_err(|e| ArrivalError::Io(format!("cannot write `{}`: {e}", marker.display())))?;
     let created = staging
         .publish(&files_dir, &arrived.luggage)
         .and_then(|luggage| {

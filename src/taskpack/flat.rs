@@ -791,3 +791,157 @@ pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<Attachment>), FlatError> {
         .collect();
     Ok((passport, attachments))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads a flat file the plain way, the whole text parsed at once: each attachment's bytes
+    /// from its (last) `data` member of the (last) `attachments` member.
+    fn read_whole(text: &str) -> Vec<(String, Vec<u8>)> {
+        let raw = Json::parse(strip_bom(text)).unwrap();
+        raw.get("attachments")
+            .and_then(Json::as_array)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| {
+                let name = a.get("name").and_then(Json::as_str).unwrap().to_owned();
+                let data = a.get("data").and_then(Json::as_str).unwrap();
+                let bytes = match a.get("encoding").and_then(Json::as_str) {
+                    Some("base64") => base64::engine::general_purpose::STANDARD
+                        .decode(data)
+                        .unwrap(),
+                    _ => data.as_bytes().to_vec(),
+                };
+                (name, bytes)
+            })
+            .collect()
+    }
+
+    /// `s` as a JSON string, some characters written as escapes they may be written as.
+    fn escaped(s: &str, next: &mut impl FnMut() -> u64) -> String {
+        let mut out = String::from('"');
+        for c in s.chars() {
+            match (c, next() % 4) {
+                ('"', _) => out.push_str("\\\""),
+                ('\\', _) => out.push_str("\\\\"),
+                ('\n', _) => out.push_str("\\n"),
+                (c, _) if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                ('/', 0) => out.push_str("\\/"),
+                (c, 0) => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{unit:04X}"));
+                    }
+                }
+                (c, _) => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    /// Flat files written as no writer writes them (members in any order, keys and data with
+    /// escapes, `data` and `attachments` repeated, a byte order mark, whitespace anywhere) read
+    /// the same streamed as parsed whole.
+    #[test]
+    fn the_streamed_reading_is_the_whole_reading() {
+        let mut seed = 0x0dd_ba11_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let passport = r#"{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-12-02T00:00:00Z","data":"not luggage","passport":{"attachments":[{"data":"x"}]}}"#;
+        let texts = [
+            "",
+            "plain",
+            "é \"q\" \\ / 中文 😀\n\ttab",
+            "\u{1}\u{7f}",
+            "a/b",
+        ];
+        for round in 0..400 {
+            let count = next() % 4;
+            let mut attachments = Vec::new();
+            for i in 0..count {
+                let bytes: Vec<u8> = if next() % 2 == 0 {
+                    texts[(next() % texts.len() as u64) as usize]
+                        .as_bytes()
+                        .to_vec()
+                } else {
+                    (0..next() % 40).map(|_| next() as u8).collect()
+                };
+                let base64 = !is_readable_text(&bytes);
+                let data = if base64 {
+                    base64::engine::general_purpose::STANDARD.encode(&bytes)
+                } else {
+                    String::from_utf8(bytes.clone()).unwrap()
+                };
+                let mut members = vec![
+                    ("name", escaped(&format!("dir/f{i}.bin"), &mut next)),
+                    (
+                        "encoding",
+                        format!("\"{}\"", if base64 { "base64" } else { "utf8" }),
+                    ),
+                    (
+                        "sha256",
+                        format!("\"{}\"", hex(&Sha256::digest(&bytes).into())),
+                    ),
+                    ("bytes", bytes.len().to_string()),
+                    ("data", escaped(&data, &mut next)),
+                ];
+                for k in (1..members.len()).rev() {
+                    members.swap(k, (next() % (k as u64 + 1)) as usize);
+                }
+                if next() % 4 == 0 {
+                    // An earlier `data` the later one replaces.
+                    members.insert(0, ("data", "\"stale\"".to_owned()));
+                }
+                let body: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| format!("{} : {v}", escaped(k, &mut next)))
+                    .collect();
+                attachments.push(format!("{{ {} }}", body.join(" ,\n ")));
+            }
+            let mut top = vec![
+                ("taskpack", "\"0.1\"".to_owned()),
+                ("encoding", "\"flat\"".to_owned()),
+                ("passport", passport.to_owned()),
+                ("attachments", format!("[{}]", attachments.join(","))),
+            ];
+            for k in (1..top.len()).rev() {
+                top.swap(k, (next() % (k as u64 + 1)) as usize);
+            }
+            if next() % 4 == 0 {
+                // An earlier `attachments` the later one replaces.
+                top.insert(
+                    0,
+                    (
+                        "attachments",
+                        "[{\"data\":\"an earlier member\"}]".to_owned(),
+                    ),
+                );
+            }
+            let body: Vec<String> = top
+                .iter()
+                .map(|(k, v)| format!("{}:{v}", escaped(k, &mut next)))
+                .collect();
+            let bom = if round % 5 == 0 { "\u{feff}" } else { "" };
+            let text = format!("{bom}\n{{{}}}\n", body.join(",\t"));
+            let streamed = parse_flat(text.as_bytes()).unwrap_or_else(|e| panic!("{text}\n: {e}"));
+            let read: Vec<(String, Vec<u8>)> = streamed
+                .attachments
+                .into_iter()
+                .map(|a| (a.name, a.bytes))
+                .collect();
+            assert_eq!(read, read_whole(&text), "{text}");
+            assert!(
+                streamed.mismatches.is_empty(),
+                "{text}: {:?}",
+                streamed.mismatches
+            );
+            assert_eq!(streamed.passport, Json::parse(passport).unwrap(), "{text}");
+        }
+    }
+}

@@ -276,7 +276,10 @@ fn is_special(byte: u8) -> bool {
 
 /// The length of the run of plain string content at the start of `bytes`.
 fn plain_run(bytes: &[u8]) -> usize {
-    bytes.iter().position(|&b| is_special(b)).unwrap_or(bytes.len())
+    bytes
+        .iter()
+        .position(|&b| is_special(b))
+        .unwrap_or(bytes.len())
 }
 
 /// A value's first byte (not whitespace) arrived: a `data` member whose value is not a string
