@@ -131,7 +131,10 @@ fn decode_into(
     const CHUNK: usize = 1024;
     let mut buf = [0u8; CHUNK / 4 * 3];
     let bytes = data.as_bytes();
-    if bytes.len() % 4 != 0 {
+    // Decoded a chunk at a time, as the whole text decodes: its length a multiple of four and
+    // padding only in its last quad (a chunk ending in `==` is no end when more follows).
+    let last_quad = bytes.len().saturating_sub(4);
+    if bytes.len() % 4 != 0 || bytes[..last_quad].contains(&b'=') {
         return Some(Err(()));
     }
     for chunk in bytes.chunks(CHUNK) {
@@ -241,7 +244,36 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
 
 #[cfg(test)]
 mod tests {
-    use super::display_eq;
+    use super::{decode_into, display_eq};
+
+    /// Chunked decoding accepts and refuses what decoding the whole text at once does, pads
+    /// at a chunk's end included.
+    #[test]
+    fn base64_is_decoded_as_the_whole_text_decodes() {
+        use base64::Engine as _;
+        let engine = base64::engine::general_purpose::STANDARD;
+        let long = "QUJD".repeat(255);
+        for text in [
+            format!("{long}QQ=="),
+            format!("{long}QQ==QUJD"),
+            format!("{long}QUJD{long}QUI="),
+            format!("{long}QUI=QUI="),
+            "QQ=".to_owned(),
+            "Q===".to_owned(),
+            String::new(),
+        ] {
+            let mut streamed = Vec::new();
+            let result = decode_into(&text, &"base64", |b| streamed.extend_from_slice(b));
+            let mut whole = [0u8; 4096];
+            match engine.decode_slice(&text, &mut whole) {
+                Ok(n) => {
+                    assert_eq!(result, Some(Ok(())), "{text}");
+                    assert_eq!(streamed, &whole[..n], "{text}");
+                }
+                Err(_) => assert_eq!(result, Some(Err(())), "{text}"),
+            }
+        }
+    }
 
     #[test]
     fn display_eq_compares_without_building_a_string() {
