@@ -29,6 +29,47 @@ pub(crate) struct Span {
     pub start: u64,
     /// Offset of the closing quote.
     pub end: u64,
+    /// Where the opening quote is, as the text is counted (the text starts after a BOM):
+    /// its 1-based line, and its 1-based column in bytes and in chars.
+    pub line: usize,
+    /// See [`Span::line`].
+    pub quote_column: usize,
+    /// See [`Span::line`].
+    pub quote_chars: usize,
+    /// How many chars the content holds (its bytes are `end - start`).
+    pub chars: usize,
+}
+
+impl Span {
+    /// A column of `line` in the skeleton moved to the file: past every span of the line whose
+    /// opening quote comes before it, by what that span left out (in bytes, or in chars).
+    pub(crate) fn unshift(spans: &[Span], line: usize, column: usize, in_chars: bool) -> usize {
+        let mut shift = 0;
+        for span in spans.iter().filter(|s| s.line == line) {
+            let (quote, left_out) = if in_chars {
+                (span.quote_chars, span.chars)
+            } else {
+                (span.quote_column, (span.end - span.start) as usize)
+            };
+            if quote - shift < column {
+                shift += left_out;
+            }
+        }
+        column + shift
+    }
+}
+
+/// Where an emptied string's opening quote is, and how many chars it held so far.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    line: usize,
+    quote_column: usize,
+    quote_chars: usize,
+    chars: usize,
+}
+
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count()
 }
 
 /// The file less its attachments' data.
@@ -72,7 +113,7 @@ enum Lex {
     /// object key, whose raw bytes are gathered to decode it.
     Kept { escaped: bool, key: Option<Vec<u8>> },
     /// Inside an emptied `data` string.
-    Emptied(Unescape),
+    Emptied(Unescape, Place),
 }
 
 /// Streams `reader` once and returns its skeleton (see the module doc).
@@ -88,6 +129,7 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
     let mut offset: u64 = 0;
     let mut line = 1usize;
     let mut column = 0usize;
+    let mut chars = 0usize;
     let mut first = true;
     loop {
         let n = match reader.read(&mut buffer) {
@@ -127,13 +169,16 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
             let byte = chunk[next];
             next += 1;
             match &mut lex {
-                Lex::Emptied(unescape) => {
+                Lex::Emptied(unescape, place) => {
                     if unescape.at_rest() && !is_special(byte) {
                         // The bulk of a data string: skip the run of plain bytes at once.
                         let run = plain_run(&chunk[next..]);
+                        let run_chars = chars_in(&chunk[next - 1..next + run]);
                         unescape.consumed += 1 + run as u64;
+                        place.chars += run_chars;
                         next += run;
                         column += 1 + run;
+                        chars += run_chars;
                         offset += 1 + run as u64;
                         continue;
                     }
@@ -149,9 +194,17 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
                         if element.len() <= index {
                             element.resize(index + 1, None);
                         }
-                        element[index] = Some(Span { start, end });
+                        element[index] = Some(Span {
+                            start,
+                            end,
+                            line: place.line,
+                            quote_column: place.quote_column,
+                            quote_chars: place.quote_chars,
+                            chars: place.chars,
+                        });
                         lex = Lex::Outside;
                     } else {
+                        place.chars += chars_in(&[byte]);
                         scratch.clear();
                         if let Err(kind) = unescape.feed(&[byte], &mut scratch) {
                             return Err(SkeletonError::NotJson(at(
@@ -202,7 +255,15 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
                             }
                             text.push(byte);
                             lex = if !is_key && emptied_here(&stack) {
-                                Lex::Emptied(Unescape::default())
+                                Lex::Emptied(
+                                    Unescape::default(),
+                                    Place {
+                                        line,
+                                        quote_column: column + 1,
+                                        quote_chars: chars + 1,
+                                        chars: 0,
+                                    },
+                                )
                             } else {
                                 Lex::Kept {
                                     escaped: false,
@@ -247,8 +308,10 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
             if byte == b'\n' {
                 line += 1;
                 column = 0;
+                chars = 0;
             } else {
                 column += 1;
+                chars += chars_in(&[byte]);
             }
             offset += 1;
         }
@@ -257,7 +320,7 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
         }
     }
     utf8.finish(offset)?;
-    if let Lex::Emptied(_) = lex {
+    if let Lex::Emptied(..) = lex {
         return Err(SkeletonError::NotJson(at(
             "EOF while parsing a string",
             line,

@@ -113,6 +113,50 @@ fn display_eq(value: &dyn Display, expected: &str) -> bool {
 
 /// Feeds the bytes `data` encodes into `sink`, chunk by chunk on the stack; `None` when the
 /// encoding is unknown, `Some(Err(()))` when base64 does not decode.
+/// What a digest rule reads of data that was decoded elsewhere, as it streamed: whether it
+/// decoded, its SHA-256 and its length. See [`with_streamed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Streamed {
+    /// Whether the data decoded (base64 that does not decode is reported as such).
+    pub decoded: bool,
+    /// The decoded bytes' SHA-256.
+    pub sha256: [u8; 32],
+    /// Their length.
+    pub length: u64,
+}
+
+std::thread_local! {
+    static STREAMED: core::cell::RefCell<Option<std::collections::HashMap<String, Streamed>>> =
+        const { core::cell::RefCell::new(None) };
+}
+
+/// Runs `validate` with the digest rule reading, for the struct at each path of `found`
+/// (`attachments[2]`), the facts given there instead of decoding its data field: for a
+/// document validated with its data strings left out because they were too large to hold
+/// (TaskPack's flat form, whose reader streams them). Everything else the rule does, and every
+/// other rule, is unchanged. On this thread only, for the call only.
+pub fn with_streamed<R>(found: std::collections::HashMap<String, Streamed>, validate: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            STREAMED.with(|s| *s.borrow_mut() = None);
+        }
+    }
+    STREAMED.with(|s| *s.borrow_mut() = Some(found));
+    let _reset = Reset;
+    validate()
+}
+
+/// The streamed facts for the struct at `path`, when [`with_streamed`] gave some (no
+/// allocation otherwise).
+fn streamed(path: &Path<'_>) -> Option<Streamed> {
+    STREAMED.with(|s| {
+        let s = s.borrow();
+        let found = s.as_ref()?;
+        found.get(&path.to_string()).copied()
+    })
+}
+
 fn decode_into(
     data: &str,
     encoding: &dyn Display,
@@ -182,12 +226,18 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
     if fields.sha256.is_none() && fields.length.is_none() {
         return;
     }
-    let mut hasher = sha2::Sha256::new();
-    let mut len: u64 = 0;
-    let decoded = decode_into(data, fields.encoding, |bytes| {
-        hasher.update(bytes);
-        len += n(bytes.len());
-    });
+    let (decoded, actual, len) = match streamed(path) {
+        Some(found) => (Some(found.decoded.then_some(()).ok_or(())), found.sha256, found.length),
+        None => {
+            let mut hasher = sha2::Sha256::new();
+            let mut len: u64 = 0;
+            let decoded = decode_into(data, fields.encoding, |bytes| {
+                hasher.update(bytes);
+                len += n(bytes.len());
+            });
+            (decoded, hasher.finalize().into(), len)
+        }
+    };
     let label = fields.label.map(shown);
     match decoded {
         None => return,
@@ -201,7 +251,6 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
             return;
         }
     }
-    let actual: [u8; 32] = hasher.finalize().into();
     let actual = hex_lower(&actual);
     if let Some(declared) = fields.sha256 {
         if !declared.as_bytes().eq_ignore_ascii_case(&actual) {
