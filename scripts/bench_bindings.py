@@ -16,12 +16,12 @@ Run by hand (BENCHMARKS.md holds results), with the binding installed in release
   .venv/bin/python scripts/bench_bindings.py [--rounds 5] [--spec task_packet]
 """
 import argparse
+import importlib.metadata
 import json
 import pathlib
 import time
 
 import fastjsonschema
-import jsonschema
 from jsonschema import Draft202012Validator
 
 import specmint
@@ -50,7 +50,7 @@ def judges(type_name, schema):
         except fastjsonschema.JsonSchemaException:
             return False
 
-    out = [("specmint (binding)", binding), (f"jsonschema {jsonschema.__version__}", with_jsonschema)]
+    out = [("specmint (binding)", binding), (f"jsonschema {importlib.metadata.version('jsonschema')}", with_jsonschema)]
     if fast is not None:
         out.append((f"fastjsonschema {fastjsonschema.VERSION}", with_fastjsonschema))
     return out
