@@ -487,6 +487,7 @@ def bounded_memory():
     peaks = {}
     commands = {
         "conformance": ["taskpack", "conformance", "big.taskpack.json"],
+        "validate": ["validate", "taskpack", "big.taskpack.json"],
         "convert to zip": ["taskpack", "convert", "big.taskpack.json", "out.taskpack"],
         "convert to flat": ["taskpack", "convert", "big.taskpack.json", "out.taskpack.json"],
         "land": ["taskpack", "land", "big.taskpack.json", "--store", "store"],

@@ -302,8 +302,15 @@ fn print_failure(error: &serde_json::Value) -> Result<(), CliError> {
 fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, UsageError> {
     // Read at most one byte over the limit, so an oversized input is refused without being
     // held in memory; the rest is only counted, for the violation's `measured`.
-    let (display, input, total) = read_input(file, limit)?;
-    let verdict = ty.judge(&input, total, limit);
+    let (display, verdict) = if file == "-" {
+        let (display, input, total) = read_input(file, limit)?;
+        (display, ty.judge(&input, total, limit))
+    } else {
+        let verdict = ty
+            .judge_path(Path::new(file), limit)
+            .map_err(|e| cli::failure(format!("cannot read `{file}`: {e}")))?;
+        (file.to_owned(), verdict)
+    };
     let mut stdout = std::io::stdout().lock();
     let written = match format {
         Format::Json => writeln!(stdout, "{}", verdict.to_json(Some((ty.name(), &display)))),

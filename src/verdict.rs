@@ -6,6 +6,7 @@
 //! places each violation in the input (line and column), and [`Verdict::to_json`] is the JSON the
 //! CLI prints with `--format json` (the bindings print it without `type` and `file`).
 
+use std::io::Seek as _;
 use std::path::{Path, PathBuf};
 
 use crate::bundled::{self, Bundled};
@@ -164,13 +165,105 @@ impl DocType {
         let Err(report) = verdict else {
             return Verdict { errors: Vec::new() };
         };
+        // Places are counted in the text after a byte order mark, as the parser counts them.
         let text = String::from_utf8_lossy(input);
+        let text = crate::runtime::json::strip_bom(&text);
         let errors = report
             .into_vec()
             .into_iter()
-            .map(|v| Located::new(v, &text, &document))
+            .map(|v| Located::new(v, text, &document))
             .collect();
         Verdict { errors }
+    }
+
+    /// Judges the file at `path` under `limit`, as [`DocType::judge`] judges its bytes, reading
+    /// no more of it than it must: a file over the limit is counted, not held; and a flat
+    /// TaskPack is judged in bounded memory, its attachments' data strings streamed (see
+    /// [`DocType::judge_streamed`]).
+    pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
+        let mut file = std::fs::File::open(path)?;
+        let size = file.metadata()?.len();
+        let flat_taskpack = matches!(self, DocType::Bundled(b) if b.module == "taskpack");
+        if flat_taskpack && size <= limit as u64 {
+            if let Some(verdict) = self.judge_streamed(&mut file)? {
+                return Ok(verdict);
+            }
+        }
+        file.rewind()?;
+        let (input, total) = read_head(&mut file, limit)?;
+        Ok(self.judge(&input, total, limit))
+    }
+
+    /// The verdict of [`DocType::judge`] on a flat TaskPack, computed with its attachments'
+    /// data strings left out of memory: the rules run on the text less those strings (the
+    /// reader's skeleton, `taskpack::skeleton`), the digest rule reads each string's facts as
+    /// it was streamed ([`crate::runtime::rules::with_streamed`]), and every place is moved
+    /// back to where it is in the file. `None` when the skeleton cannot be made (a file that
+    /// is not UTF-8, a data string that is not a JSON string, more than
+    /// 16 MiB besides the data) or is not a flat TaskPack's type: such a file is judged whole.
+    pub fn judge_streamed<R: std::io::Read + std::io::Seek>(
+        &self,
+        reader: &mut R,
+    ) -> std::io::Result<Option<Verdict>> {
+        use crate::taskpack::{flat, skeleton};
+        if !matches!(self, DocType::Bundled(b) if b.module == "taskpack") {
+            return Ok(None);
+        }
+        reader.rewind()?;
+        let Ok(skeleton) = skeleton::skeleton(std::io::BufReader::new(&mut *reader)) else {
+            return Ok(None);
+        };
+        let last = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
+        let mut found = std::collections::HashMap::new();
+        if let Ok(raw) = crate::runtime::json::Json::parse(&skeleton.text) {
+            let items = raw
+                .get("attachments")
+                .and_then(|a| a.as_array())
+                .unwrap_or_default();
+            for (index, (item, span)) in items.iter().zip(last).enumerate() {
+                let base64 = match item.get("encoding").and_then(|e| e.as_str()) {
+                    Some("utf8") => false,
+                    Some("base64") => true,
+                    _ => continue,
+                };
+                let Some(span) = span else { continue };
+                match flat::streamed_digest(reader, *span, base64) {
+                    Some(digest) => {
+                        found.insert(format!("attachments[{index}]"), digest);
+                    }
+                    None => return Ok(None),
+                }
+            }
+        }
+        let document = self.document();
+        let verdict = crate::runtime::rules::with_streamed(found, || {
+            self.validate(skeleton.text.as_bytes(), skeleton.text.len())
+        });
+        let Err(report) = verdict else {
+            return Ok(Some(Verdict { errors: Vec::new() }));
+        };
+        let errors = report
+            .into_vec()
+            .into_iter()
+            .map(|v| {
+                let at_serde = v.code == document.parse_error_code
+                    && split_serde_position(&v.message).is_some();
+                let mut located = Located::new(v, &skeleton.text, document);
+                if let (Some(line), Some(column)) = (located.line, located.column) {
+                    let moved = skeleton::Span::unshift(&skeleton.elided, line, column, !at_serde);
+                    located.column = Some(moved);
+                    if at_serde {
+                        let at = format!(" at line {line} column {column}");
+                        if let Some(head) = located.violation.message.strip_suffix(&at) {
+                            located.violation.message =
+                                format!("{head} at line {line} column {moved}");
+                        }
+                    }
+                }
+                located
+            })
+            .collect();
+        Ok(Some(Verdict { errors }))
     }
 
     /// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
@@ -190,6 +283,20 @@ impl DocType {
         }
         Report::from_violations(violations)
     }
+}
+
+/// Reads at most one byte over `limit` from `reader`, and counts the rest without holding it:
+/// `(the bytes read, the reader's total)`. An oversized input is refused without being held.
+pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Result<(Vec<u8>, u64)> {
+    use std::io::Read as _;
+    let mut input = Vec::new();
+    let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    (&mut *reader).take(head).read_to_end(&mut input)?;
+    let mut total = input.len() as u64;
+    if input.len() > limit {
+        total += std::io::copy(reader, &mut std::io::sink())?;
+    }
+    Ok((input, total))
 }
 
 fn read_dir(dir: &Path) -> Result<Vec<specmint_codegen::SpecSource>, FindError> {

@@ -46,7 +46,7 @@ fn the_counter_counts() {
 }
 
 /// A flat pack of 13 MiB (four 1 MiB binary attachments, base64 in the file, and 8 MiB of
-/// text) is judged, landed and converted with the heap growing by less than 8 MiB: the
+/// text) is judged, validated, landed and converted with the heap growing by less than 8 MiB: the
 /// readers stream its attachments (spec/taskpack.md, *Reading limits*). Holding the text, its
 /// tree or the text attachment whole would take 8 MiB or more.
 #[test]
@@ -91,6 +91,10 @@ fn a_flat_pack_is_read_in_bounded_memory() {
     let (verdict, judged) =
         counting::peak_growth(|| conformance::judge_path(&path, Limits::default()).unwrap());
     assert!(verdict.failed().is_empty(), "{:?}", verdict.failed());
+    let taskpack = specmint::verdict::DocType::find(None, Some("taskpack")).unwrap();
+    let limit = taskpack.document().max_input_bytes;
+    let (valid, validated) = counting::peak_growth(|| taskpack.judge_path(&path, limit).unwrap());
+    assert!(valid.is_valid(), "{}", valid.to_json(None));
     let landing = dir.join("landed");
     let (arrived, landed) = counting::peak_growth(|| {
         unpack::read_arriving(&path, &landing, Limits::default()).unwrap()
@@ -116,6 +120,7 @@ fn a_flat_pack_is_read_in_bounded_memory() {
     assert!(std::fs::read(&again).unwrap() == std::fs::read(&path).unwrap());
     for (what, grew) in [
         ("conformance", judged),
+        ("validate", validated),
         ("land", landed),
         ("convert to zip", zipped),
         ("convert to flat", flattened),

@@ -779,3 +779,51 @@ fn names_that_differ_only_in_case_never_overwrite_each_other() {
     );
     assert_eq!(fs::read(folded.join("notes.txt")).unwrap(), b"landed first");
 }
+
+/// `validate taskpack FILE` judges a flat pack with its attachments' data strings left out of
+/// memory (streamed for the digest rule), and must say exactly what judging the bytes held
+/// whole says: every case of the generated corpus, written compact (data strings mid-line, so
+/// every later place on the line moves), indented, with a BOM, and with escapes and wide
+/// characters inside the data; each verdict's JSON compared whole (codes, paths, messages,
+/// lines and columns).
+#[test]
+fn validating_a_flat_pack_file_streamed_is_validating_it_whole() {
+    use specmint::verdict::DocType;
+    let ty = DocType::find(None, Some("taskpack")).unwrap();
+    let limit = ty.document().max_input_bytes;
+    let dir = common::scratch("taskpack-streamed-validate");
+    let corpus: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(common::root().join("generated/corpus/taskpack/cases.json")).unwrap(),
+    )
+    .unwrap();
+    let mut texts: Vec<String> = Vec::new();
+    for case in corpus["cases"].as_array().unwrap() {
+        let document = &case["document"];
+        texts.push(serde_json::to_string(document).unwrap());
+        texts.push(serde_json::to_string_pretty(document).unwrap());
+        texts.push(format!(
+            "\u{feff}{}",
+            serde_json::to_string(document).unwrap()
+        ));
+        // Data that escapes and holds wide characters: the declared digests no longer match,
+        // so the digest rule's messages are compared too.
+        let widened = serde_json::to_string(document)
+            .unwrap()
+            .replace("hello world", "h\\u00e9llo \\\"w\\\" 中文 😀 \\n");
+        texts.push(widened);
+    }
+    let mut compared = 0;
+    for (i, text) in texts.iter().enumerate() {
+        let file = dir.join(format!("{i}.taskpack.json"));
+        fs::write(&file, text).unwrap();
+        let streamed = ty
+            .judge_streamed(&mut fs::File::open(&file).unwrap())
+            .unwrap()
+            .unwrap_or_else(|| panic!("judged whole: {text}"));
+        assert_eq!(ty.judge_path(&file, limit).unwrap(), streamed);
+        let whole = ty.judge_bytes(text.as_bytes());
+        assert_eq!(streamed.to_json(None), whole.to_json(None), "{text}");
+        compared += 1;
+    }
+    assert!(compared > 1000, "{compared}");
+}

@@ -517,6 +517,35 @@ fn judge_declared(read: &mut FlatRead, a: &Declared, listed: &Listed) {
     }
 }
 
+/// The digest rule's facts about the data string at `span` (`runtime::rules::Streamed`),
+/// decoded as it streams: `None` when it cannot be read.
+pub(crate) fn streamed_digest<R: Read + Seek>(
+    reader: &mut R,
+    span: Span,
+    base64: bool,
+) -> Option<specmint_runtime::rules::Streamed> {
+    let mut hasher = Sha256::new();
+    let mut length = 0u64;
+    let decoded = decode_span(reader, span, base64, "", &mut |bytes| {
+        hasher.update(bytes);
+        length += bytes.len() as u64;
+        Ok(())
+    });
+    let decoded = match decoded {
+        Ok(()) => true,
+        Err(FlatError::Attachment { reason, .. }) if reason.starts_with(NOT_BASE64) => false,
+        Err(_) => return None,
+    };
+    Some(specmint_runtime::rules::Streamed {
+        decoded,
+        sha256: hasher.finalize().into(),
+        length,
+    })
+}
+
+/// How a refusal of base64 that does not decode begins.
+const NOT_BASE64: &str = "`data` is not valid base64";
+
 /// Streams the bytes a `data` string holds: unescaped, then base64-decoded when `base64`.
 fn decode_span<R: Read + Seek>(
     reader: &mut R,
@@ -530,7 +559,7 @@ fn decode_span<R: Read + Seek>(
         reason,
     };
     let io = |e: std::io::Error| fail(format!("cannot be read: {e}"));
-    let not_base64 = |e: base64::DecodeError| fail(format!("`data` is not valid base64 ({e})"));
+    let not_base64 = |e: base64::DecodeError| fail(format!("{NOT_BASE64} ({e})"));
     reader.seek(SeekFrom::Start(span.start)).map_err(io)?;
     let mut input = (&mut *reader).take(span.end - span.start);
     let mut buffer = vec![0u8; 1 << 16];

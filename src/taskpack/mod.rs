@@ -16,7 +16,7 @@ mod encode;
 pub mod flat;
 pub mod land;
 pub mod pack;
-mod skeleton;
+pub(crate) mod skeleton;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 pub mod patterns;

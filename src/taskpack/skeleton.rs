@@ -80,6 +80,8 @@ pub(crate) struct Skeleton {
     /// Per `attachments` member of the top-level object (a repeated key makes several), per
     /// element: the span of its last `data` member, when that member is a string.
     pub spans: Vec<Vec<Option<Span>>>,
+    /// Every string left out, in file order (a repeated `data` member's too).
+    pub elided: Vec<Span>,
 }
 
 /// Why the first pass stopped.
@@ -130,6 +132,7 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
     let mut line = 1usize;
     let mut column = 0usize;
     let mut chars = 0usize;
+    let mut elided = Vec::new();
     let mut first = true;
     loop {
         let n = match reader.read(&mut buffer) {
@@ -194,14 +197,16 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
                         if element.len() <= index {
                             element.resize(index + 1, None);
                         }
-                        element[index] = Some(Span {
+                        let span = Span {
                             start,
                             end,
                             line: place.line,
                             quote_column: place.quote_column,
                             quote_chars: place.quote_chars,
                             chars: place.chars,
-                        });
+                        };
+                        element[index] = Some(span);
+                        elided.push(span);
                         lex = Lex::Outside;
                     } else {
                         place.chars += chars_in(&[byte]);
@@ -328,7 +333,11 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
         )));
     }
     let text = String::from_utf8(text).expect("checked as UTF-8 while read");
-    Ok(Skeleton { text, spans })
+    Ok(Skeleton {
+        text,
+        spans,
+        elided,
+    })
 }
 
 /// Whether a byte ends a run of plain string content: a quote, a backslash or a control

@@ -135,7 +135,10 @@ std::thread_local! {
 /// document validated with its data strings left out because they were too large to hold
 /// (TaskPack's flat form, whose reader streams them). Everything else the rule does, and every
 /// other rule, is unchanged. On this thread only, for the call only.
-pub fn with_streamed<R>(found: std::collections::HashMap<String, Streamed>, validate: impl FnOnce() -> R) -> R {
+pub fn with_streamed<R>(
+    found: std::collections::HashMap<String, Streamed>,
+    validate: impl FnOnce() -> R,
+) -> R {
     struct Reset;
     impl Drop for Reset {
         fn drop(&mut self) {
@@ -227,7 +230,11 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
         return;
     }
     let (decoded, actual, len) = match streamed(path) {
-        Some(found) => (Some(found.decoded.then_some(()).ok_or(())), found.sha256, found.length),
+        Some(found) => (
+            Some(found.decoded.then_some(()).ok_or(())),
+            found.sha256,
+            found.length,
+        ),
         None => {
             let mut hasher = sha2::Sha256::new();
             let mut len: u64 = 0;
