@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -73,8 +74,12 @@ def peak_rss(args, cwd=None):
     return child.returncode, peak
 
 
+WORK = Path(tempfile.mkdtemp(prefix="specmint-reliability-"))
+
+
 def scratch():
-    return Path(tempfile.mkdtemp(prefix="specmint-reliability-"))
+    """A fresh folder for one probe, under one folder removed when the suite ends."""
+    return Path(tempfile.mkdtemp(dir=WORK))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,6 +512,7 @@ def bounded_memory():
 
 
 def main():
+    shutil.rmtree(WORK, ignore_errors=True)
     width = max(len(r[0]) for r in rows)
     print(f"\nreliability ({'full' if FULL else 'short'} form)")
     print(f"{'probe':<{width}}  attempts  failures  seconds  measured")

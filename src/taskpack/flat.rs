@@ -631,7 +631,7 @@ pub fn read_flat_from<R: Read + Seek>(
 /// byte.
 #[derive(Default)]
 pub(crate) struct TextTest {
-    carry: Vec<u8>,
+    utf8: skeleton::Utf8Stream,
     failed: bool,
 }
 
@@ -641,30 +641,13 @@ impl TextTest {
         if self.failed {
             return;
         }
-        if bytes.iter().any(|b| matches!(b, 0..=8 | 0x0e..=0x1f)) {
-            self.failed = true;
-            return;
-        }
-        let mut joined;
-        let bytes = if self.carry.is_empty() {
-            bytes
-        } else {
-            joined = std::mem::take(&mut self.carry);
-            joined.extend_from_slice(bytes);
-            &joined[..]
-        };
-        match std::str::from_utf8(bytes) {
-            Ok(_) => self.carry.clear(),
-            Err(e) if e.error_len().is_none() => {
-                self.carry = bytes[e.valid_up_to()..].to_vec();
-            }
-            Err(_) => self.failed = true,
-        }
+        self.failed = bytes.iter().any(|b| matches!(b, 0..=8 | 0x0e..=0x1f))
+            || self.utf8.feed(bytes).is_err();
     }
 
     /// Whether all of it was readable text.
     pub(crate) fn finish(self) -> bool {
-        !self.failed && self.carry.is_empty()
+        !self.failed && self.utf8.carried() == 0
     }
 }
 

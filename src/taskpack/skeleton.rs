@@ -397,16 +397,25 @@ fn at(message: &str, line: usize, column: usize) -> String {
     format!("{message} at line {line} column {column}")
 }
 
-/// UTF-8 checked across reads, with `std::str::from_utf8`'s words for the first error.
+/// UTF-8 checked across reads: a sequence may straddle two. The one piece of code behind the
+/// skeleton's check and the flat form's readability test (`flat::TextTest`).
 #[derive(Default)]
-struct Utf8Check {
+pub(crate) struct Utf8Stream {
     carry: Vec<u8>,
 }
 
-impl Utf8Check {
-    /// `bytes` start at file offset `base` (the carry sits just before it).
-    fn feed(&mut self, bytes: &[u8], base: u64) -> Result<(), SkeletonError> {
-        let start = base - self.carry.len() as u64;
+/// Where fed bytes stop being UTF-8: `valid_up_to` bytes after the start of the `carried`
+/// bytes held from earlier reads, a bad sequence of `len` bytes.
+pub(crate) struct Utf8Bad {
+    carried: usize,
+    valid_up_to: usize,
+    len: usize,
+}
+
+impl Utf8Stream {
+    /// The next bytes.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) -> Result<(), Utf8Bad> {
+        let carried = self.carry.len();
         let mut joined;
         let whole = if self.carry.is_empty() {
             bytes
@@ -422,22 +431,45 @@ impl Utf8Check {
                     self.carry = whole[e.valid_up_to()..].to_vec();
                     Ok(())
                 }
-                Some(len) => Err(SkeletonError::NotJson(format!(
-                    "invalid utf-8 sequence of {len} bytes from index {}",
-                    start + e.valid_up_to() as u64
-                ))),
+                Some(len) => Err(Utf8Bad {
+                    carried,
+                    valid_up_to: e.valid_up_to(),
+                    len,
+                }),
             },
         }
     }
 
+    /// How many bytes of an unfinished sequence are held: none when all fed so far is UTF-8.
+    pub(crate) fn carried(&self) -> usize {
+        self.carry.len()
+    }
+}
+
+/// [`Utf8Stream`] with `std::str::from_utf8`'s words for the first error, at file offsets.
+#[derive(Default)]
+struct Utf8Check(Utf8Stream);
+
+impl Utf8Check {
+    /// `bytes` start at file offset `base`.
+    fn feed(&mut self, bytes: &[u8], base: u64) -> Result<(), SkeletonError> {
+        self.0.feed(bytes).map_err(|bad| {
+            SkeletonError::NotJson(format!(
+                "invalid utf-8 sequence of {} bytes from index {}",
+                bad.len,
+                base - bad.carried as u64 + bad.valid_up_to as u64
+            ))
+        })
+    }
+
     fn finish(&self, end: u64) -> Result<(), SkeletonError> {
-        if self.carry.is_empty() {
-            return Ok(());
+        match self.0.carried() {
+            0 => Ok(()),
+            held => Err(SkeletonError::NotJson(format!(
+                "incomplete utf-8 byte sequence from index {}",
+                end - held as u64
+            ))),
         }
-        Err(SkeletonError::NotJson(format!(
-            "incomplete utf-8 byte sequence from index {}",
-            end - self.carry.len() as u64
-        )))
     }
 }
 
