@@ -1398,7 +1398,7 @@ fn a_misspelt_sidecar_section_is_reported_alone() {
         &toml,
         "spec/mini.toml:4:2: error: unknown key `erors` in the sidecar",
         "  hint: did you mean `errors`? expected one of: spec, types, errors, unions, caps, \
-         unique, not_equal, contradiction, not_contains, digest, machines, canonical, open",
+         unique, not_equal, order, contradiction, not_contains, digest, machines, canonical, open",
     );
     // Even with a Markdown mistake that is not one (it is reported once the section is
     // fixed), and beside another sidecar key problem.

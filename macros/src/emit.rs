@@ -562,6 +562,27 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
                 );
             }
         }
+        StructRule::Order {
+            a,
+            b,
+            strict,
+            code: c,
+            span,
+        } => {
+            let c = code(c);
+            let a = named_field(model, krate, a, *span);
+            let b = named_field(model, krate, b, *span);
+            quote_spanned! {*span=>
+                #krate::rules::order(
+                    #a,
+                    #b,
+                    #strict,
+                    #path,
+                    #c,
+                    #report,
+                );
+            }
+        }
         StructRule::MaxJsonBytes { max, code: c, span } => {
             let (c, max) = (code(c), &max.expr);
             quote_spanned! {*span=>

@@ -150,6 +150,7 @@ impl Checker<'_> {
         let texts = self.texts(&tables.texts);
         self.unique_rules(root);
         self.not_equal_rules(root);
+        self.order_rules(root);
         self.contradiction_rules(root);
         self.not_contains_rules(root);
         self.digest_rules(root);

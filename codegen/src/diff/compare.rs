@@ -1496,6 +1496,7 @@ fn rule_words(kind: RuleKind) -> Option<&'static str> {
     match kind {
         RuleKind::Unique => Some("a uniqueness rule ([[unique]])"),
         RuleKind::NotEqual => Some("a not-equal rule ([[not_equal]])"),
+        RuleKind::Order => Some("an order rule ([[order]])"),
         RuleKind::Contradiction => Some("a contradiction rule ([[contradiction]])"),
         RuleKind::NotContains => Some("a not-contains rule ([[not_contains]])"),
         RuleKind::Digest => Some("a digest rule ([[digest]])"),
