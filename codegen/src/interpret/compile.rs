@@ -853,9 +853,16 @@ impl<'s> Builder<'s> {
         rules
     }
 
-    /// A union member's checks (`rust/union.rs`, `union_validate`): not blank, then nested.
+    /// A union member's checks (`rust/union.rs`, `union_validate`): item caps and
+    /// minimums, not blank, then nested.
     fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
         let mut rules = Vec::new();
+        if let Some(cap) = &m.rules.max_items {
+            rules.push(Rule::MaxItems(usize_of(cap.value), intern(&cap.code)));
+        }
+        if let Some(cap) = &m.rules.min_items {
+            rules.push(Rule::MinItems(usize_of(cap.value), intern(&cap.code)));
+        }
         if let Some(code) = &m.rules.non_blank {
             let text = vec![ElementRule::NonBlank(intern(code))];
             rules.push(if m.ty.array {

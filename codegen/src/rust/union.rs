@@ -42,14 +42,18 @@ impl Ctx<'_> {
         }
     }
 
-    /// The body of a union's `validate_at`: the rules on each variant's members.
+    /// The body of a union's `validate_at`: the rules on each variant's members (item caps
+    /// and minimums, not blank, nested).
     fn union_validate(&self, u: &Union) -> TokenStream {
         let name = ident(&u.rust_name);
         let rt = &self.rt;
         // Only the members with a check are bound (`..` for the rest), so the emitted match
         // leaves no unused binding in the user's crate.
         let checked = |m: &&Field| {
-            m.rules.non_blank.is_some() || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
+            m.rules.non_blank.is_some()
+                || m.rules.max_items.is_some()
+                || m.rules.min_items.is_some()
+                || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
         };
         let validate_arms = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
@@ -66,6 +70,15 @@ impl Ctx<'_> {
                 let mi = ident(&m.rust_name);
                 let k = &m.key;
                 let mut out = Vec::new();
+                // In the order a struct field's `#[validate(..)]` lists them.
+                if let Some(cap) = &m.rules.max_items {
+                    let (c, code) = (ident(&cap.constant), &cap.code);
+                    out.push(quote!(#rt::rules::max_items(#mi, &path.field(#k), #c, #code, report);));
+                }
+                if let Some(cap) = &m.rules.min_items {
+                    let (c, code) = (ident(&cap.constant), &cap.code);
+                    out.push(quote!(#rt::rules::min_items(#mi, &path.field(#k), #c, #code, report);));
+                }
                 if let Some(code) = &m.rules.non_blank {
                     if m.ty.array {
                         out.push(quote! {

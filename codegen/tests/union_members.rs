@@ -1,0 +1,170 @@
+//! Issue 23, item 4: rules on union members. An item cap or minimum on a member list (an
+//! X.509 chain of one to four certificates) loads and is enforced at the member's path, by
+//! the generated Rust, the interpreter and the schema.
+
+use serde_json::{json, Value};
+use specmint_codegen::{load, Validator};
+
+mod common;
+
+const MD: &str = "# Firmware v1
+
+## Fields of a `manifest`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | string | ✔ | The release. |
+| `signature` | signature | ✔ | How it is signed. |
+
+## Kinds of a `signature`
+
+| kind | Fields | Meaning |
+|---|---|---|
+| `x509` | `chain: non-blank string[]` | A certificate chain, leaf first. |
+| `pgp` | `key_id: string`, `chain: string[]?` | A PGP key and its certifications. |
+| `none` | — | Unsigned. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| `signature.chain` | 4 items | CHAIN_MAX |
+| `signature.chain` | at least 1 items | CHAIN_MIN |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_manifest` | Not the shape. |
+| `blank` | A blank certificate. |
+| `too_many` | Over an item cap. |
+| `too_few` | Under a minimum. |
+
+```json valid
+{\"name\": \"r1\", \"signature\": {\"kind\": \"x509\", \"chain\": [\"leaf\", \"root\"]}}
+```
+
+```json invalid too_many@signature.chain
+{\"name\": \"r1\", \"signature\": {\"kind\": \"x509\", \"chain\": [\"a\", \"b\", \"c\", \"d\", \"e\"]}}
+```
+";
+
+const TOML: &str = "[spec]
+root = \"manifest\"
+
+[errors]
+parse = \"bad_manifest\"
+non_blank = \"blank\"
+max_items = \"too_many\"
+min_items = \"too_few\"
+";
+
+fn files() -> std::collections::BTreeMap<String, String> {
+    common::generated("firmware", MD, TOML).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// Every violation of `doc` as `code@path: message`; empty when valid.
+fn verdict(md: &str, doc: &str) -> Vec<String> {
+    let spec = load(&common::source("firmware", md, TOML)).unwrap_or_else(|d| panic!("{d}"));
+    match Validator::new(&spec).validate(doc.as_bytes()) {
+        Ok(_) => Vec::new(),
+        Err(report) => report
+            .iter()
+            .map(|v| format!("{}@{}: {}", v.code, v.path, v.message))
+            .collect(),
+    }
+}
+
+#[test]
+fn the_interpreter_enforces_a_member_cap_at_the_members_path() {
+    let doc = |sig: &str| format!(r#"{{"name": "r1", "signature": {sig}}}"#);
+    assert_eq!(
+        verdict(
+            MD,
+            &doc(r#"{"kind": "x509", "chain": ["a", "b", "c", "d", "e"]}"#)
+        ),
+        ["too_many@signature.chain: `signature.chain` has 5 items (max 4)"]
+    );
+    assert_eq!(
+        verdict(MD, &doc(r#"{"kind": "x509", "chain": []}"#)),
+        ["too_few@signature.chain: `signature.chain` has 0 items (min 1)"]
+    );
+    assert_eq!(
+        verdict(
+            MD,
+            &doc(r#"{"kind": "x509", "chain": ["a", "b", "c", "d"]}"#)
+        ),
+        Vec::<String>::new()
+    );
+    // Every variant with a member of that key: `pgp`'s `chain` too (null is not checked).
+    assert_eq!(
+        verdict(
+            MD,
+            &doc(r#"{"kind": "pgp", "key_id": "k", "chain": ["a", "b", "c", "d", "e"]}"#)
+        ),
+        ["too_many@signature.chain: `signature.chain` has 5 items (max 4)"]
+    );
+    assert_eq!(
+        verdict(MD, &doc(r#"{"kind": "pgp", "key_id": "k", "chain": null}"#)),
+        Vec::<String>::new()
+    );
+    // The caps and the member's own rule, in the order a struct field lists them.
+    assert_eq!(
+        verdict(
+            MD,
+            &doc(r#"{"kind": "x509", "chain": ["a", " ", "c", "d", "e"]}"#)
+        ),
+        [
+            "too_many@signature.chain: `signature.chain` has 5 items (max 4)",
+            "blank@signature.chain[1]: `signature.chain[1]` must not be blank",
+        ]
+    );
+}
+
+#[test]
+fn rust_checks_the_member_in_the_unions_validate() {
+    common::assert_holds(
+        &files()["rust/firmware.rs"],
+        &[
+            "Signature::X509 { chain, .. } => {\n                ::specmint_runtime::rules::max_items(\n                    chain,\n                    &path.field(\"chain\"),\n                    CHAIN_MAX,\n                    \"too_many\",\n                    report,\n                );\n                ::specmint_runtime::rules::min_items(\n                    chain,\n                    &path.field(\"chain\"),\n                    CHAIN_MIN,\n                    \"too_few\",\n                    report,\n                );",
+        ],
+    );
+}
+
+#[test]
+fn schema_states_the_member_caps() {
+    let schema: Value = serde_json::from_str(&files()["schema/firmware.schema.json"]).unwrap();
+    let variants = &schema["$defs"]["signature"]["oneOf"];
+    let x509 = &variants[0]["properties"]["chain"];
+    assert_eq!(
+        (&x509["minItems"], &x509["maxItems"]),
+        (&json!(1), &json!(4))
+    );
+    let pgp = &variants[1]["properties"]["chain"];
+    assert_eq!((&pgp["minItems"], &pgp["maxItems"]), (&json!(1), &json!(4)));
+}
+
+#[test]
+fn a_member_cap_names_a_member_and_counts_items() {
+    let with_cap = |row: &str| {
+        MD.replace(
+            "| `signature.chain` | at least 1 items | CHAIN_MIN |",
+            &format!("| `signature.chain` | at least 1 items | CHAIN_MIN |\n{row}"),
+        )
+    };
+    let lines = |md: &str| common::error_lines("firmware", md, TOML);
+    assert_eq!(
+        lines(&with_cap("| `signature.chian` | 4 items | CHIAN_MAX |")),
+        ["spec/firmware.md:24:3: error: path `signature.chian` does not resolve: no variant of the union `signature` has a member `chian` (members: `chain`, `key_id`)"]
+    );
+    assert_eq!(
+        lines(&with_cap("| `signature.key_id` | 40 chars | KEY_ID_MAX |")),
+        ["spec/firmware.md:24:24: error: unit `chars` does not fit `signature.key_id`: a union member takes item caps and minimums only"]
+    );
+    // A path through a member, to another rule kind, still stops at the union.
+    let unique = format!("{TOML}\n[[unique]]\npath = \"signature.chain\"\ncode = \"too_many\"\n");
+    assert_eq!(
+        common::error_lines("firmware", MD, &unique),
+        ["spec/firmware.toml:11:8: error: path `signature.chain` does not resolve: `signature` is the union `signature`: only an item cap or minimum steps into a union's members (to a member itself, `signature.member`)"]
+    );
+}
