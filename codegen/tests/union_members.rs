@@ -168,3 +168,53 @@ fn a_member_cap_names_a_member_and_counts_items() {
         ["spec/firmware.toml:11:8: error: path `signature.chain` does not resolve: `signature` is the union `signature`: only an item cap or minimum steps into a union's members (to a member itself, `signature.member`)"]
     );
 }
+
+/// The one refusal of `doc` as `code@path: message`.
+fn refusal(doc: &str) -> String {
+    let got = verdict(MD, &format!(r#"{{"name":"r1","signature":{doc}}}"#));
+    assert_eq!(got.len(), 1, "{doc}: {got:?}");
+    got[0].clone()
+}
+
+/// A wrong type or an unknown key inside a member is reported at the member's path, as in
+/// any object, when the tag comes first (as every writer puts it); the same reader is
+/// generated (`rust/union.rs`) and the acceptance crate holds the two to one corpus.
+#[test]
+fn a_members_shape_error_is_placed_at_the_member() {
+    assert_eq!(
+        refusal(r#"{"kind":"x509","chain":"leaf"}"#),
+        "bad_manifest@signature.chain: invalid type: string \"leaf\", expected a sequence at line 1 column 54"
+    );
+    assert_eq!(
+        refusal(r#"{"kind":"x509","chain":[7]}"#),
+        "bad_manifest@signature.chain[0]: invalid type: integer `7`, expected a string at line 1 column 50"
+    );
+    assert_eq!(
+        refusal(r#"{"kind":"x509","chain":["a"],"bogus":1}"#),
+        "bad_manifest@signature.bogus: unknown field `bogus`, expected `chain` at line 1 column 61"
+    );
+    assert_eq!(
+        refusal(r#"{"kind":"none","chain":["a"]}"#),
+        "bad_manifest@signature.chain: unknown field `chain`, there are no fields at line 1 column 47"
+    );
+    // The tag's own value: at the tag.
+    assert_eq!(
+        refusal(r#"{"kind":"rsa"}"#),
+        "bad_manifest@signature.kind: unknown variant `rsa`, expected one of `x509`, `pgp`, `none` at line 1 column 38"
+    );
+    // At the union: what concerns the object as a whole.
+    assert_eq!(
+        refusal(r#"{"kind":"pgp"}"#),
+        "bad_manifest@signature: missing field `key_id` at line 1 column 39"
+    );
+    assert_eq!(
+        refusal(r#"{"kind":"x509","chain":["a"],"kind":"x509"}"#),
+        "bad_manifest@signature: duplicate field `kind` at line 1 column 60"
+    );
+    // A tag after members: they cannot be typed before it, so serde's buffered reading,
+    // its error at the union.
+    assert_eq!(
+        refusal(r#"{"chain":"leaf","kind":"x509"}"#),
+        "bad_manifest@signature: invalid type: string \"leaf\", expected a sequence at line 1 column 55"
+    );
+}
