@@ -74,16 +74,8 @@ fn files() -> std::collections::BTreeMap<String, String> {
     common::generated("releases", MD, TOML).unwrap_or_else(|d| panic!("{d}"))
 }
 
-/// Every violation of `doc` as `code@path: message`; empty when valid.
 fn verdict(doc: &str) -> Vec<String> {
-    let spec = load(&common::source("releases", MD, TOML)).unwrap_or_else(|d| panic!("{d}"));
-    match Validator::new(&spec).validate(doc.as_bytes()) {
-        Ok(_) => Vec::new(),
-        Err(report) => report
-            .iter()
-            .map(|v| format!("{}@{}: {}", v.code, v.path, v.message))
-            .collect(),
-    }
+    common::verdict("releases", MD, TOML, doc)
 }
 
 #[test]

@@ -3,7 +3,6 @@
 //! the generated Rust, the interpreter and the schema.
 
 use serde_json::{json, Value};
-use specmint_codegen::{load, Validator};
 
 mod common;
 
@@ -63,16 +62,8 @@ fn files() -> std::collections::BTreeMap<String, String> {
     common::generated("firmware", MD, TOML).unwrap_or_else(|d| panic!("{d}"))
 }
 
-/// Every violation of `doc` as `code@path: message`; empty when valid.
 fn verdict(md: &str, doc: &str) -> Vec<String> {
-    let spec = load(&common::source("firmware", md, TOML)).unwrap_or_else(|d| panic!("{d}"));
-    match Validator::new(&spec).validate(doc.as_bytes()) {
-        Ok(_) => Vec::new(),
-        Err(report) => report
-            .iter()
-            .map(|v| format!("{}@{}: {}", v.code, v.path, v.message))
-            .collect(),
-    }
+    common::verdict("firmware", md, TOML, doc)
 }
 
 #[test]

@@ -3,9 +3,7 @@
 //! document's byte cap).
 
 use super::codes::Ask;
-use super::index::Unresolved;
 use super::Checker;
-use super::PATH_HINT;
 use crate::diag::{Context, File};
 use crate::markdown::{Cell, Row, Table};
 use crate::model::*;
@@ -427,19 +425,8 @@ impl Checker<'_> {
         code: Option<&Spanned<String>>,
         path_file: File,
     ) -> Option<Cap> {
-        let target = match self.index.resolve_cap(root, &path.value) {
-            Ok(t) => t,
-            Err(Unresolved::Silent) => return None,
-            Err(Unresolved::Why(e)) => {
-                self.ctx.error(
-                    path_file,
-                    path.pos,
-                    format!("path `{}` does not resolve: {e}", path.value),
-                    PATH_HINT,
-                );
-                return None;
-            }
-        };
+        let resolved = self.index.resolve_cap(root, &path.value);
+        let target = self.resolved(resolved, path, path_file)?;
         // The field the cap lands on: a field of an object, or a member of a union's
         // variants (every variant with a member of that key).
         let (f, elems, owner) = match &target {

@@ -194,13 +194,11 @@ impl<'de> Visitor<'de> for VariantName {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<EnumValue, E> {
-        match self.0.iter().position(|&x| x == v) {
-            Some(index) => Ok(EnumValue {
-                index,
-                spelled: self.0[index],
-            }),
-            None => Err(E::unknown_variant(v, self.0)),
-        }
+        let index = TagSeed(self.0).visit_str(v)?;
+        Ok(EnumValue {
+            index,
+            spelled: self.0[index],
+        })
     }
 }
 

@@ -140,20 +140,27 @@ impl Ctx<'_> {
                 quote!(#vd #[serde(rename = #tv)] #vi { #(#ms)* },)
             }
         });
+        // A variant's members as read: a nullable one may be absent.
+        let read_members = |v: &Variant| -> Vec<TokenStream> {
+            v.members
+                .iter()
+                .map(|m| {
+                    let mi = ident(&m.rust_name);
+                    let ty = self.rust_type(&m.ty);
+                    let k = &m.key;
+                    let def = if m.ty.nullable {
+                        quote!(default,)
+                    } else {
+                        quote!()
+                    };
+                    quote!(#[serde(#def rename = #k)] #mi: #ty,)
+                })
+                .collect()
+        };
         let tagged_variants = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
             let tv = &v.tag_value;
-            let ms = v.members.iter().map(|m| {
-                let mi = ident(&m.rust_name);
-                let ty = self.rust_type(&m.ty);
-                let k = &m.key;
-                let def = if m.ty.nullable {
-                    quote!(default,)
-                } else {
-                    quote!()
-                };
-                quote!(#[serde(#def rename = #k)] #mi: #ty,)
-            });
+            let ms = read_members(v);
             quote!(#[serde(rename = #tv)] #vi { #(#ms)* },)
         });
         let convert = u.variants.iter().map(|v| {
@@ -169,17 +176,7 @@ impl Ctx<'_> {
         let in_place = u.variants.iter().enumerate().map(|(i, v)| {
             let vi = ident(&v.variant_ident());
             let si = ident(&format!("Members{i}"));
-            let ms = v.members.iter().map(|m| {
-                let mi = ident(&m.rust_name);
-                let ty = self.rust_type(&m.ty);
-                let k = &m.key;
-                let def = if m.ty.nullable {
-                    quote!(default,)
-                } else {
-                    quote!()
-                };
-                quote!(#[serde(#def rename = #k)] #mi: #ty,)
-            });
+            let ms = read_members(v);
             let names: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
             let (binding, value) = if names.is_empty() {
                 (quote!(_), quote!(#name::#vi))
