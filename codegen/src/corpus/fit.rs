@@ -395,26 +395,6 @@ pub(super) fn invent(pattern: &str) -> Option<String> {
         .find(|s| re.is_match(s))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn invented_values_match_their_pattern() {
-        for (p, want) in [
-            ("^pkg_[A-Za-z0-9_-]{1,63}$", "pkg_a"),
-            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "0000-00-00"),
-            ("^https?://[a-z0-9-]+(?:\\.[a-z0-9-]+)*(?:/[a-z0-9_-]*)*$", "http://a"),
-            ("^(?:red|green|blue)$", "red"),
-            ("^v[0-9]+\\.[0-9]+$", "v0.0"),
-            ("^[^/\\n]+$", "a"),
-            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", "0000-00-00T00:00:00Z"),
-        ] {
-            assert_eq!(invent(p).as_deref(), Some(want), "{p}");
-        }
-    }
-}
-
 /// A JSON value as `[[order]]` compares it (as the runtime's `rules::order` does).
 fn ordered(v: &serde_json::Value) -> Option<Ordered<'_>> {
     match v {
@@ -441,5 +421,25 @@ pub(super) fn order_broken(n: &Order, m: &serde_json::Map<String, serde_json::Va
         Some(std::cmp::Ordering::Greater) => true,
         Some(std::cmp::Ordering::Equal) => n.strict,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invented_values_match_their_pattern() {
+        for (p, want) in [
+            ("^pkg_[A-Za-z0-9_-]{1,63}$", "pkg_a"),
+            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "0000-00-00"),
+            ("^https?://[a-z0-9-]+(?:\\.[a-z0-9-]+)*(?:/[a-z0-9_-]*)*$", "http://a"),
+            ("^(?:red|green|blue)$", "red"),
+            ("^v[0-9]+\\.[0-9]+$", "v0.0"),
+            ("^[^/\\n]+$", "a"),
+            ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", "0000-00-00T00:00:00Z"),
+        ] {
+            assert_eq!(invent(p).as_deref(), Some(want), "{p}");
+        }
     }
 }
