@@ -152,6 +152,15 @@ fn a_member_cap_names_a_member_and_counts_items() {
         lines(&with_cap("| `signature.key_id` | 40 chars | KEY_ID_MAX |")),
         ["spec/firmware.md:24:24: error: unit `chars` does not fit `signature.key_id`: a union member takes item caps and minimums only"]
     );
+    // One key, a list in one variant and not in another: neither row fits both.
+    let md = MD.replace("`chain: string[]?`", "`chain: string?`");
+    assert_eq!(
+        lines(&md),
+        [
+            "spec/firmware.md:22:23: error: unit `items` does not fit `signature.chain`: the union's variants do not all make that member a list",
+            "spec/firmware.md:23:23: error: unit `items` does not fit `signature.chain`: the union's variants do not all make that member a list",
+        ]
+    );
     // A path through a member, to another rule kind, still stops at the union.
     let unique = format!("{TOML}\n[[unique]]\npath = \"signature.chain\"\ncode = \"too_many\"\n");
     assert_eq!(
@@ -208,4 +217,49 @@ fn a_members_shape_error_is_placed_at_the_member() {
         refusal(r#"{"chain":"leaf","kind":"x509"}"#),
         "bad_manifest@signature: invalid type: string \"leaf\", expected a sequence at line 1 column 55"
     );
+}
+
+/// The corpus probes a member's item cap and minimum at the member, in each variant with the
+/// member, and the interpreter gives every case its stated verdict.
+#[test]
+fn corpus_probes_member_caps_and_the_interpreter_agrees() {
+    let corpus: Value = serde_json::from_str(&files()["corpus/firmware/cases.json"]).unwrap();
+    let cases = corpus["cases"].as_array().unwrap();
+    let case = |id: &str| {
+        let c = cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"));
+        (c["document"]["signature"].clone(), c["errors"].clone())
+    };
+    let (doc, errors) = case("max_items.signature.x509.chain.n+1");
+    assert_eq!(doc["chain"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        errors,
+        json!([{"code": "too_many", "path": "signature.chain"}])
+    );
+    let (doc, errors) = case("max_items.signature.pgp.chain.n");
+    assert_eq!(
+        (doc["kind"].clone(), doc["chain"].as_array().unwrap().len()),
+        (json!("pgp"), 4)
+    );
+    assert_eq!(errors, json!([]));
+    let (doc, errors) = case("min_items.signature.x509.chain.n-1");
+    assert_eq!(doc["chain"], json!([]));
+    assert_eq!(
+        errors,
+        json!([{"code": "too_few", "path": "signature.chain"}])
+    );
+    for c in cases {
+        let doc = serde_json::to_string(&c["document"]).unwrap();
+        let got: Vec<Value> = common::verdict("firmware", MD, TOML, &doc)
+            .iter()
+            .map(|v| {
+                let (code_path, _) = v.split_once(": ").unwrap();
+                let (code, path) = code_path.split_once('@').unwrap();
+                json!({"code": code, "path": path})
+            })
+            .collect();
+        assert_eq!(Value::Array(got), c["errors"], "{}", c["id"]);
+    }
 }

@@ -516,10 +516,23 @@ impl Checker<'_> {
             r.misfit(&mut self.ctx, unit_word, &path.value, why_not);
             return None;
         }
-        if target.is_err() && unit != Unit::Items {
-            let why = "a union member takes item caps and minimums only";
-            r.misfit(&mut self.ctx, unit_word, &path.value, why);
-            return None;
+        if let Err(m) = &target {
+            let lists_differ = self.index.unions[m.union]
+                .variants
+                .iter()
+                .flat_map(|v| &v.members)
+                .any(|x| x.key == m.key && x.ty.array != f.ty.array);
+            let why = if unit != Unit::Items {
+                "a union member takes item caps and minimums only"
+            } else if lists_differ {
+                "the union's variants do not all make that member a list"
+            } else {
+                ""
+            };
+            if !why.is_empty() {
+                r.misfit(&mut self.ctx, unit_word, &path.value, why);
+                return None;
+            }
         }
         if r.at_least {
             self.minimum_fits(r, unit, &path.value, f)?;
