@@ -6,7 +6,9 @@
 //! the member. When the tag is the object's first key (as every writer here puts it), the
 //! variant is known before any member is read: the tag is read with [`TagSeed`], and the
 //! rest of the object as the variant's struct through [`AfterTag`], in place, so a path
-//! tracker (`serde_path_to_error`) sees each member's key. When the tag comes later, the
+//! tracker (`serde_path_to_error`) sees each member's key and places an error in a member's
+//! value at it (`signature.chain`, `signature.chain[0]`). A key that is no member, a second
+//! tag and a missing member stay refused at the union, as before. When the tag comes later, the
 //! members before it cannot be typed yet: [`Replay`] gives the first key back and the reader
 //! buffers as serde does, and an error is reported at the union.
 
@@ -42,8 +44,10 @@ impl<'de> Visitor<'de> for TagSeed {
 }
 
 /// The members of a tagged object after its tag, read in place: each key is read inside the
-/// inner map's own key read (so a path tracker records it, and an unknown key is placed at
-/// it), and a second tag key is `duplicate field`, at the union.
+/// inner map's own key read (so a path tracker records it and places an error in its value
+/// at it); an unknown key and a second tag key (`duplicate field`) are refused at the
+/// union, as serde's internally tagged reading refuses them (an unknown key names no member
+/// to be placed at).
 #[derive(Debug)]
 pub struct AfterTag<A> {
     tag: &'static str,
@@ -69,8 +73,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for AfterTag<A> {
             tag: self.tag,
         })? {
             None => Ok(None),
-            Some(Some(key)) => Ok(Some(key)),
-            Some(None) => Err(de::Error::duplicate_field(self.tag)),
+            Some(Key::Member(key)) => Ok(Some(key)),
+            Some(Key::Tag) => Err(de::Error::duplicate_field(self.tag)),
+            Some(Key::Refused(message)) => Err(de::Error::custom(message)),
         }
     }
 
@@ -79,21 +84,35 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for AfterTag<A> {
     }
 }
 
-/// A key that is not the tag (`None` when it is), read as `seed` reads it.
+/// A key as [`NotTag`] reads it.
+enum Key<T> {
+    /// A member's key, as the variant's reader reads it.
+    Member(T),
+    /// The tag again.
+    Tag,
+    /// A key the variant's reader refuses, with its refusal (raised at the union).
+    Refused(String),
+}
+
+/// A key that is not the tag, read as `seed` reads it.
 struct NotTag<K> {
     seed: K,
     tag: &'static str,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for NotTag<K> {
-    type Value = Option<K::Value>;
+    type Value = Key<K::Value>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         let key = String::deserialize(d)?;
         if key == self.tag {
-            return Ok(None);
+            return Ok(Key::Tag);
         }
-        self.seed.deserialize(key.into_deserializer()).map(Some)
+        let read: Result<K::Value, D::Error> = self.seed.deserialize(key.into_deserializer());
+        Ok(match read {
+            Ok(member) => Key::Member(member),
+            Err(refused) => Key::Refused(refused.to_string()),
+        })
     }
 }
 

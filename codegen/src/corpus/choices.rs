@@ -238,21 +238,13 @@ impl<'a> Gen<'a> {
         let tag_path = format!("{path}.{}", u.tag);
         for (label, what, value, ok) in cases {
             let doc = self.with(base, hops, value.clone());
-            // A bad tag is reported at the tag's value. An unknown key is reported at itself
-            // when the tag is the object's first key (the members are then read in place;
-            // keys are written sorted), else at the union's value, as anything else.
+            // A bad tag is reported at the tag's value; anything else at the union's value.
             let bad_tag = value
                 .get(&u.tag)
                 .and_then(Value::as_str)
                 .is_some_and(|t| !tags.contains(&t));
-            let tag_first = value
-                .as_object()
-                .and_then(|o| o.keys().next())
-                .is_some_and(|k| *k == u.tag);
             let at = if bad_tag {
                 tag_path.clone()
-            } else if tag_first && value.get(UNKNOWN_KEY).is_some() {
-                format!("{path}.{UNKNOWN_KEY}")
             } else {
                 path.to_owned()
             };
