@@ -8,7 +8,8 @@ cd "$(dirname "$0")"
 # differential below (tests/common/mod.rs, `Recording`).
 record=$(mktemp -d)
 pg_dir=$(mktemp -d)
-trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record"' EXIT
+random_specs=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs"' EXIT
 SPECMINT_RECORD="$record" cargo test --workspace --all-targets
 cargo test --workspace --doc
 
@@ -34,6 +35,11 @@ cargo build --quiet --bin specmint
 # copy of its store, the same result and the same store after.
 .venv/bin/python scripts/mcp_differential.py "$record" "${CARGO_TARGET_DIR:-target}/debug/specmint"
 
+# The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
+# malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
+# and failures (scripts/reliability.py BIN --full is the size the probes were first run at).
+python3 scripts/reliability.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
+
 # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
 # `generate --spec --out` writes, each case judged by `validate --spec`.
 own_out=$(mktemp -d)
@@ -42,10 +48,21 @@ own_out=$(mktemp -d)
   "${CARGO_TARGET_DIR:-target}/debug/specmint" validate --spec tests/fixtures/own_spec {type} - --format json
 rm -rf "$own_out"
 
+# 200 seeded random specs with their schemas and corpora (codegen/tests/random_specs.rs),
+# written once for the two steps below.
+SPECMINT_RANDOM_SPECS_DIR="$random_specs" cargo test --quiet -p specmint-codegen --test random_specs >/dev/null
+
+# The Python (PyO3) and Node (napi-rs) bindings: both addons, built in the dev profile with the
+# feature set of the `cargo test` run above (--workspace --all-targets), so only the two binding
+# crates and their own dependencies compile; then every case of every corpus (bundled, acceptance,
+# own spec, random specs) through pytest and node's test runner, each equal to the CLI's verdict.
+cargo build --quiet --workspace --all-targets
+./scripts/bindings/run.sh "$random_specs"
+
 # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
 # datamodel-code-generator against generated/schema/, with the agreement table.
 # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
-./scripts/conformance/run.sh
+SPECMINT_RANDOM_SPECS_DIR="$random_specs" ./scripts/conformance/run.sh
 
 # TaskPack interop with its reference implementation, task-passport (npm, pinned).
 ./scripts/taskpassport/run.sh

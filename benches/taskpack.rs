@@ -1,6 +1,6 @@
 //! `taskpack conformance` on a `.taskpack` with one 200 MiB attachment: peak RSS and time,
 //! side by side with task-passport (node: `readZip` + `verifyBag` + `conformance()`) on the
-//! same file.
+//! same file; then the same pack in the flat form, judged by specmint, against the zip.
 //!
 //! ```text
 //! cargo bench --bench taskpack            # needs node and scripts/taskpassport/node_modules
@@ -17,8 +17,8 @@ mod child;
 use child::{log_lines, report, Side};
 
 use specmint::taskpack::bag::{self, Limits};
-use specmint::taskpack::conformance;
 use specmint::taskpack::json::Json;
+use specmint::taskpack::{conformance, convert};
 
 const ATTACHMENT_BYTES: usize = 200 << 20;
 const RUNS: usize = 5;
@@ -67,6 +67,26 @@ fn main() {
         }
     }
     report(&mut ours, node.is_some().then_some(&mut theirs));
+
+    // The same pack in the flat form (the attachment inline as JSON text), judged by the
+    // streaming flat reader, against the zip's run above.
+    let flat = dir.join("big.taskpack.json");
+    convert::convert(&file, &flat, Limits::default(), None).unwrap();
+    let mut flat_side = Side::default();
+    for _ in 0..runs {
+        flat_side.run(Command::new(&me).arg("--judge").arg(&flat));
+    }
+    let (zip_time, flat_time) = (
+        child::median(&mut ours.times),
+        child::median(&mut flat_side.times),
+    );
+    println!(
+        "  flat form ({:.1} MiB) median {:>8.3} s   peak RSS {:>6.1} MiB: {:.2}x the zip's time",
+        std::fs::metadata(&flat).unwrap().len() as f64 / (1 << 20) as f64,
+        flat_time.as_secs_f64(),
+        flat_side.rss as f64 / 1024.0,
+        flat_time.as_secs_f64() / zip_time.as_secs_f64()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     if let Some((_, script)) = node {
         std::fs::remove_file(script).unwrap();

@@ -30,7 +30,7 @@ impl Bundled {
 }
 
 macro_rules! bundled {
-    ($($cli:literal => $module:ident :: $root:ident),* $(,)?) => {
+    ($($cli:literal => $module:ident :: $root:ident $(+ $behaviour:path)?),* $(,)?) => {
         /// Every bundled spec, in CLI-name order.
         pub const ALL: &[Bundled] = &[$(Bundled {
             cli_name: $cli,
@@ -38,7 +38,15 @@ macro_rules! bundled {
             document: &crate::$module::DOCUMENT,
             json_schema: crate::$module::JSON_SCHEMA,
             check: |input, document| {
-                parse_document::<crate::$module::$root>(input, document).map(|value| value.to_canonical_json())
+                let value = parse_document::<crate::$module::$root>(input, document)?;
+                #[allow(unused_mut)]
+                let mut violations: Vec<crate::Violation> = Vec::new();
+                $(violations.extend($behaviour(&value));)?
+                if violations.is_empty() {
+                    Ok(value.to_canonical_json())
+                } else {
+                    Err(Report::from_violations(violations))
+                }
             },
         }),*];
     };
@@ -48,7 +56,8 @@ bundled! {
     "action-envelope" => action_envelope::ActionEnvelope,
     "task-envelope" => task_envelope::TaskEnvelope,
     "task-packet" => task_packet::TaskPacket,
-    "taskpack" => taskpack::FlatTaskPack,
+    // The name rule the flat form's readers apply (spec/taskpack.md, `attachment_name`).
+    "taskpack" => taskpack::FlatTaskPack + crate::taskpack::flat::name_violations,
 }
 
 /// Finds a bundled spec by its CLI name (`task-packet`).

@@ -26,6 +26,7 @@ mod atomic_file;
 mod bundle;
 pub mod bundled;
 pub mod store;
+pub mod verdict;
 
 pub use bundle::{bundle_options, GENERATED_DIR, SPEC_DIR};
 

@@ -15,11 +15,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use specmint::bundled::{self, Bundled};
-use specmint::runtime::document::{
-    check_size, extracted_range, line_col, locate, locate_key, split_serde_position, DocumentSpec,
-};
-use specmint::{Report, Violation};
+use specmint::bundled;
+use specmint::verdict::{DocType, FindError, Verdict};
 
 mod cli;
 use cli::{read_input, CliError, Format, UsageError};
@@ -217,98 +214,13 @@ fn command_help(command: &str) -> Result<u8, CliError> {
     Ok(0)
 }
 
-/// The document type a command works on: a bundled spec, or a spec of a `--spec` directory
-/// read from its model at run time.
-enum DocType {
-    Bundled(&'static Bundled),
-    Own {
-        name: String,
-        spec: Box<specmint_codegen::model::Spec>,
-        validator: specmint_codegen::Validator,
-        /// The `--spec` directory it was read from.
-        dir: PathBuf,
-    },
-}
-
-impl DocType {
-    /// Finds TYPE among the bundled specs, or with `spec_dir` among that directory's specs
-    /// (each `<stem>.md` is TYPE `<stem>` in kebab case).
-    fn find(spec_dir: Option<&Path>, name: Option<&String>) -> Result<DocType, CliError> {
-        let Some(dir) = spec_dir else {
-            let known = bundled::names().join(", ");
-            let name =
-                name.ok_or_else(|| CliError::Usage(format!("missing TYPE (one of: {known})")))?;
-            return bundled::find(name).map(DocType::Bundled).ok_or_else(|| {
-                CliError::Usage(format!("unknown TYPE `{name}` (one of: {known})"))
-            });
-        };
-        let display = dir.display().to_string();
-        let sources = specmint_codegen::read_spec_dir(dir, &display)
-            .map_err(|e| CliError::Failure(format!("cannot read specs in `{display}`: {e}")))?;
-        let kebab = |stem: &str| stem.replace('_', "-");
-        let known: Vec<String> = sources.iter().map(|s| kebab(&s.name)).collect();
-        let known = if known.is_empty() {
-            format!("`{display}` holds no spec")
-        } else {
-            format!("specs in `{display}`: {}", known.join(", "))
-        };
-        let name = name.ok_or_else(|| CliError::Usage(format!("missing TYPE ({known})")))?;
-        let source = sources
-            .iter()
-            .find(|s| kebab(&s.name) == *name)
-            .ok_or_else(|| CliError::Usage(format!("unknown TYPE `{name}` ({known})")))?;
-        let spec = specmint_codegen::load(source).map_err(|d| CliError::Failure(d.to_string()))?;
-        Ok(DocType::Own {
-            name: name.clone(),
-            validator: specmint_codegen::Validator::new(&spec),
-            spec: Box::new(spec),
-            dir: dir.to_owned(),
-        })
-    }
-
-    fn name(&self) -> &str {
-        match self {
-            DocType::Bundled(b) => b.cli_name,
-            DocType::Own { name, .. } => name,
-        }
-    }
-
-    fn document(&self) -> &DocumentSpec {
-        match self {
-            DocType::Bundled(b) => b.document,
-            DocType::Own { validator, .. } => validator.document(),
-        }
-    }
-
-    /// Parses and validates `input` read under an input size limit of `limit` bytes.
-    fn validate(&self, input: &[u8], limit: usize) -> Result<String, Report> {
-        match self {
-            DocType::Bundled(b) => b.validate(input, Some(limit)),
-            DocType::Own { validator, .. } => {
-                validator.validate_with(input, &validator.document().with_max_input_bytes(limit))
-            }
-        }
-    }
-
-    fn schema(&self) -> String {
-        match self {
-            DocType::Bundled(b) => b.json_schema.to_owned(),
-            // What `specmint generate --spec DIR` writes, but for the `@generated` note, which
-            // names the command that printed it.
-            DocType::Own {
-                spec, dir, name, ..
-            } => specmint_codegen::emit_schema(
-                spec,
-                &specmint_codegen::Options {
-                    regenerate_with: Some(format!(
-                        "specmint schema --spec {} {name}",
-                        dir.display()
-                    )),
-                    ..specmint::bundle_options()
-                },
-            ),
-        }
-    }
+/// Finds TYPE (see [`DocType::find`]): an unknown TYPE is a usage error, a spec directory that
+/// cannot be read or does not check a failure.
+fn find_type(spec_dir: Option<&Path>, name: Option<&String>) -> Result<DocType, CliError> {
+    DocType::find(spec_dir, name.map(String::as_str)).map_err(|e| match e {
+        FindError::UnknownType(m) => CliError::Usage(m),
+        FindError::Spec(m) => CliError::Failure(m),
+    })
 }
 
 /// Reads `--spec DIR` out of `args` (the last one wins): the directory and the other args.
@@ -345,7 +257,7 @@ fn validate(args: &[String]) -> Result<u8, CliError> {
             _ => positional.push(arg),
         }
     }
-    let ty = match DocType::find(spec_dir.as_deref(), positional.first().copied()) {
+    let ty = match find_type(spec_dir.as_deref(), positional.first().copied()) {
         Err(CliError::Failure(message)) if format == Format::Json => {
             print_failure(&serde_json::json!({ "error": { "kind": "spec", "message": message } }))?;
             return Ok(2);
@@ -390,153 +302,36 @@ fn print_failure(error: &serde_json::Value) -> Result<(), CliError> {
 fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, UsageError> {
     // Read at most one byte over the limit, so an oversized input is refused without being
     // held in memory; the rest is only counted, for the violation's `measured`.
-    let (display, input, total) = read_input(file, limit)?;
-    let document = ty.document().with_max_input_bytes(limit);
-    let verdict = if total > input.len() as u64 {
-        check_size(usize::try_from(total).unwrap_or(usize::MAX), &document).map(|()| String::new())
+    let (display, verdict) = if file == "-" {
+        let (display, input, total) = read_input(file, limit)?;
+        (display, ty.judge(&input, total, limit))
     } else {
-        ty.validate(&input, limit)
-            .map_err(|report| other_encoding(ty, &input, report))
+        let verdict = ty
+            .judge_path(Path::new(file), limit)
+            .map_err(|e| cli::failure(format!("cannot read `{file}`: {e}")))?;
+        (file.to_owned(), verdict)
     };
-    let violations = verdict
-        .as_ref()
-        .err()
-        .map_or(&[][..], |report| report.as_slice());
-    let text = String::from_utf8_lossy(&input);
-    let located: Vec<Located> = violations
-        .iter()
-        .map(|v| Located::new(v, &text, &document))
-        .collect();
     let mut stdout = std::io::stdout().lock();
     let written = match format {
-        Format::Json => writeln!(stdout, "{}", json_verdict(ty.name(), &display, &located)),
-        Format::Human => human_verdict(&mut stdout, ty.name(), &display, &located),
+        Format::Json => writeln!(stdout, "{}", verdict.to_json(Some((ty.name(), &display)))),
+        Format::Human => human_verdict(&mut stdout, ty.name(), &display, &verdict),
     };
     written.map_err(|e| cli::failure(format!("cannot write output: {e}")))?;
-    Ok(if verdict.is_ok() { 0 } else { 1 })
-}
-
-/// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
-/// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
-fn other_encoding(ty: &DocType, input: &[u8], report: Report) -> Report {
-    let taskpack = matches!(ty, DocType::Bundled(b) if b.module == "taskpack");
-    if !taskpack || !input.starts_with(specmint::taskpack::bag::ZIP_MAGIC) {
-        return report;
-    }
-    let mut violations = report.into_vec();
-    if let Some(first) = violations.first_mut() {
-        first.message.push_str(
-            "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
-             (`.taskpack.json`): judge the zip with `specmint taskpack conformance FILE`, or \
-             write its flat form with `specmint taskpack convert FILE OUT.taskpack.json`",
-        );
-    }
-    Report::from_violations(violations)
-}
-
-/// A violation with the place in the input it points at.
-struct Located<'a> {
-    violation: &'a Violation,
-    line_col: Option<(usize, usize)>,
-}
-
-impl<'a> Located<'a> {
-    fn new(violation: &'a Violation, input: &str, document: &DocumentSpec) -> Self {
-        // A document cut out of surrounding prose was judged on that slice: find the position
-        // in the slice, then move it to where the slice starts in the input.
-        let range = extracted_range(input, document).unwrap_or(0..input.len());
-        let slice = &input[range.clone()];
-        // A forbidden key points at the key itself. (A spec without its own code for forbidden
-        // keys reports them with its parse code, so the key's name decides, not the code.)
-        let last_key = violation.pointer.rsplit('/').next().unwrap_or_default();
-        let forbidden = violation.code == document.forbidden_key_code
-            && document.forbidden_keys.contains(&last_key);
-        let in_slice = if forbidden {
-            locate_key(slice, &violation.pointer)
-        } else if violation.code == document.parse_error_code {
-            split_serde_position(&violation.message)
-                .map(|(_, at)| at)
-                .or_else(|| nearest(slice, &violation.pointer))
-        } else {
-            nearest(slice, &violation.pointer)
-        };
-        Located {
-            violation,
-            line_col: in_slice.map(|at| shift(&input[..range.start], at)),
-        }
-    }
-}
-
-/// A (line, column) found in a slice, moved past `before`, the text that precedes the slice.
-fn shift(before: &str, (line, column): (usize, usize)) -> (usize, usize) {
-    // Where the slice starts: its line 1 continues `before`'s last line.
-    let (start_line, start_column) = line_col(before, before.len()).unwrap_or((1, 1));
-    if line > 1 {
-        (line + start_line - 1, column)
-    } else {
-        (start_line, column + start_column - 1)
-    }
-}
-
-/// The position of the value at `pointer`, or of its nearest ancestor that exists
-/// (a missing field points at the object that lacks it).
-fn nearest(input: &str, pointer: &str) -> Option<(usize, usize)> {
-    let mut pointer = pointer;
-    loop {
-        if let Some(found) = locate(input, pointer) {
-            return Some(found);
-        }
-        pointer = &pointer[..pointer.rfind('/')?];
-    }
-}
-
-/// The JSON verdict: each error is the [`Violation`]'s own serialization (the one the
-/// library's `Report` uses) plus where it is in the input.
-fn json_verdict(type_name: &str, file: &str, located: &[Located]) -> String {
-    #[derive(serde::Serialize)]
-    struct Verdict<'a> {
-        valid: bool,
-        #[serde(rename = "type")]
-        kind: &'a str,
-        file: &'a str,
-        errors: Vec<Error<'a>>,
-    }
-    #[derive(serde::Serialize)]
-    struct Error<'a> {
-        #[serde(flatten)]
-        violation: &'a Violation,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        line: Option<usize>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        column: Option<usize>,
-    }
-    let verdict = Verdict {
-        valid: located.is_empty(),
-        kind: type_name,
-        file,
-        errors: located
-            .iter()
-            .map(|l| Error {
-                violation: l.violation,
-                line: l.line_col.map(|(line, _)| line),
-                column: l.line_col.map(|(_, column)| column),
-            })
-            .collect(),
-    };
-    specmint::runtime::document::to_canonical_json(&verdict)
+    Ok(if verdict.is_valid() { 0 } else { 1 })
 }
 
 fn human_verdict(
     out: &mut impl Write,
     type_name: &str,
     display: &str,
-    located: &[Located],
+    verdict: &Verdict,
 ) -> std::io::Result<()> {
+    let located = &verdict.errors;
     for l in located {
-        let v = l.violation;
-        match l.line_col {
-            Some((line, column)) => write!(out, "{display}:{line}:{column}: ")?,
-            None => write!(out, "{display}: ")?,
+        let v = &l.violation;
+        match (l.line, l.column) {
+            (Some(line), Some(column)) => write!(out, "{display}:{line}:{column}: ")?,
+            _ => write!(out, "{display}: ")?,
         }
         writeln!(out, "error[{}]: {}", v.code, v.message)?;
     }
@@ -549,7 +344,7 @@ fn human_verdict(
 
 fn schema(args: &[String]) -> Result<u8, CliError> {
     let (spec_dir, args) = spec_option(args)?;
-    let ty = DocType::find(spec_dir.as_deref(), args.first())?;
+    let ty = find_type(spec_dir.as_deref(), args.first())?;
     if let Some(extra) = args.get(1) {
         return Err(CliError::Usage(format!("unexpected argument `{extra}`")));
     }

@@ -659,3 +659,171 @@ fn zip_bytes(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
     .unwrap()
     .into_inner()
 }
+
+/// One name rule: `validate taskpack` refuses (`attachment_name`, at the name) exactly the
+/// packs whose names the flat readers refuse, over names built from the pieces that matter
+/// (`..`, `.`, empty segments, a backslash, a drive letter, NUL, CR, LF, a trailing `/`,
+/// repeats, a file that is another's folder, case).
+#[test]
+fn validate_and_the_readers_apply_one_name_rule() {
+    let pieces = [
+        "a", "b", "A", "..", ".", "", "C:", "c:d", "x\\y", "\0", "\r", "\n", "\t", "é", "...",
+    ];
+    let bundled = specmint::bundled::find("taskpack").unwrap();
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut refused, mut landed) = (0, 0);
+    for _ in 0..3000 {
+        let names: Vec<String> = (0..1 + next() % 3)
+            .map(|_| {
+                let segments: Vec<&str> = (0..1 + next() % 3)
+                    .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                    .collect();
+                let name = segments.join("/");
+                if next() % 8 == 0 {
+                    format!("{name}/")
+                } else {
+                    name
+                }
+            })
+            .filter(|n| !n.trim().is_empty())
+            .collect();
+        let attachments: Vec<Attachment> = names
+            .iter()
+            .map(|n| Attachment {
+                name: n.clone(),
+                bytes: b"x".to_vec(),
+            })
+            .collect();
+        let text = flat::write_flat(&pack_object(|_| {}), &attachments, None).unwrap();
+        let read = flat::read_flat(text.as_bytes());
+        let name_refused = matches!(&read, Err(FlatError::Attachment { .. }));
+        assert!(
+            read.is_ok() || name_refused,
+            "{names:?}: the reader refuses for another reason: {read:?}"
+        );
+        let verdict = bundled.validate(text.as_bytes(), None);
+        let codes: Vec<(&str, String)> = verdict
+            .as_ref()
+            .err()
+            .map(|report| report.iter().map(|v| (v.code, v.path.clone())).collect())
+            .unwrap_or_default();
+        assert!(
+            codes.iter().all(|(code, path)| *code == "attachment_name"
+                && path.starts_with("attachments[")
+                && path.ends_with("].name")),
+            "{names:?}: {codes:?}"
+        );
+        assert_eq!(
+            !codes.is_empty(),
+            name_refused,
+            "{names:?}: validate says {codes:?}, the reader {read:?}"
+        );
+        if name_refused {
+            refused += 1;
+        } else {
+            landed += 1;
+        }
+    }
+    assert!(
+        refused > 300 && landed > 300,
+        "{refused} refused, {landed} read"
+    );
+}
+
+/// Names that differ only in case are two names in a pack (a bag is case-sensitive, as is
+/// task-passport), so both land where the file system tells them apart; where it does not, the
+/// second finds the first's file and the landing is refused, never an overwrite. (The second
+/// half stands a file already in the landing folder in for a case-folding file system.)
+#[test]
+fn names_that_differ_only_in_case_never_overwrite_each_other() {
+    let dir = common::scratch("taskpack-case");
+    let attachments = [
+        Attachment {
+            name: "Notes.txt".into(),
+            bytes: b"upper".to_vec(),
+        },
+        Attachment {
+            name: "notes.txt".into(),
+            bytes: b"lower".to_vec(),
+        },
+    ];
+    let pack = dir.join("case.taskpack.json");
+    write(&pack, Encoding::Flat, &pack_object(|_| {}), &attachments);
+    let landing = dir.join("landed");
+    let arrived =
+        specmint::taskpack::unpack::read_arriving(&pack, &landing, Limits::default()).unwrap();
+    assert_eq!(arrived.luggage, ["Notes.txt", "notes.txt"]);
+    assert_eq!(fs::read(landing.join("Notes.txt")).unwrap(), b"upper");
+    assert_eq!(fs::read(landing.join("notes.txt")).unwrap(), b"lower");
+
+    let folded = dir.join("folded");
+    fs::create_dir_all(&folded).unwrap();
+    fs::write(folded.join("notes.txt"), b"landed first").unwrap();
+    let error = specmint::taskpack::unpack::read_arriving(&pack, &folded, Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        error,
+        format!(
+            "`{}`: another attachment already landed under this name: this file system does not \
+             tell the two names apart (they differ only in case, or in a way it folds), and one \
+             would overwrite the other",
+            folded.join("notes.txt").display()
+        )
+    );
+    assert_eq!(fs::read(folded.join("notes.txt")).unwrap(), b"landed first");
+}
+
+/// `validate taskpack FILE` judges a flat pack with its attachments' data strings left out of
+/// memory (streamed for the digest rule), and must say exactly what judging the bytes held
+/// whole says: every case of the generated corpus, written compact (data strings mid-line, so
+/// every later place on the line moves), indented, with a BOM, and with escapes and wide
+/// characters inside the data; each verdict's JSON compared whole (codes, paths, messages,
+/// lines and columns).
+#[test]
+fn validating_a_flat_pack_file_streamed_is_validating_it_whole() {
+    use specmint::verdict::DocType;
+    let ty = DocType::find(None, Some("taskpack")).unwrap();
+    let limit = ty.document().max_input_bytes;
+    let dir = common::scratch("taskpack-streamed-validate");
+    let corpus: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(common::root().join("generated/corpus/taskpack/cases.json")).unwrap(),
+    )
+    .unwrap();
+    let mut texts: Vec<String> = Vec::new();
+    for case in corpus["cases"].as_array().unwrap() {
+        let document = &case["document"];
+        texts.push(serde_json::to_string(document).unwrap());
+        texts.push(serde_json::to_string_pretty(document).unwrap());
+        texts.push(format!(
+            "\u{feff}{}",
+            serde_json::to_string(document).unwrap()
+        ));
+        // Data that escapes and holds wide characters: the declared digests no longer match,
+        // so the digest rule's messages are compared too.
+        let widened = serde_json::to_string(document)
+            .unwrap()
+            .replace("hello world", "h\\u00e9llo \\\"w\\\" 中文 😀 \\n");
+        texts.push(widened);
+    }
+    let mut compared = 0;
+    for (i, text) in texts.iter().enumerate() {
+        let file = dir.join(format!("{i}.taskpack.json"));
+        fs::write(&file, text).unwrap();
+        let streamed = ty
+            .judge_streamed(&mut fs::File::open(&file).unwrap())
+            .unwrap()
+            .unwrap_or_else(|| panic!("judged whole: {text}"));
+        assert_eq!(ty.judge_path(&file, limit).unwrap(), streamed);
+        let whole = ty.judge_bytes(text.as_bytes());
+        assert_eq!(streamed.to_json(None), whole.to_json(None), "{text}");
+        compared += 1;
+    }
+    assert!(compared > 1000, "{compared}");
+}

@@ -834,7 +834,6 @@ fn work_goes_out_and_answers_come_home_between_three_specmint_machines() {
 
 #[test]
 fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long() {
-    use specmint::task_packet::leg::PAUSE_BEFORE_RENAME_ENV;
     let dir = common::scratch("merge-crash");
     let store = dir.join("store");
     home(&store, "TP-HOME-0001", &format!("[{ASK_A1}]"));
@@ -850,27 +849,16 @@ fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long()
         &receipt,
         &[("answers.md", b"# answers\n")],
     );
-    let marker = dir.join("paused");
     // The store's atomic write stops before its rename until killed: the luggage is staged,
     // the passport's temporary file written, nothing renamed.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
-        .args(["taskpack", "merge"])
-        .arg(&file)
-        .args(["--into", "TP-HOME-0001", "--store"])
-        .arg(&store)
-        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    while !marker.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the merge ended before pausing"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    common::kill_at_pause(
+        Command::new(env!("CARGO_BIN_EXE_specmint"))
+            .args(["taskpack", "merge"])
+            .arg(&file)
+            .args(["--into", "TP-HOME-0001", "--store"])
+            .arg(&store),
+        None,
+    );
     assert_eq!(fs::read(store.join("TP-HOME-0001.json")).unwrap(), before);
     assert!(
         listing(&store).iter().any(|n| n.starts_with(".arriving-")),
@@ -1131,5 +1119,57 @@ fn merging_a_receipt_again_writes_nothing_and_says_so() {
     assert_eq!(
         stored(&store, "TP-HOME-0001")["asks"][0]["answer"],
         "Jul-Sep"
+    );
+}
+
+/// A landing killed between publishing its luggage and writing its passport leaves an
+/// `<ID>.files/` no passport names (never a passport whose files are missing); its marker
+/// names the dead process, and the next arrival into the store removes both.
+#[test]
+fn a_landing_killed_before_its_passport_leaves_nothing_for_long() {
+    let dir = common::scratch("land-crash");
+    let store = dir.join("store");
+    let file = write(
+        &dir,
+        "h.taskpack",
+        &pack("handoff", &["TP-PEER-0002@1"], ""),
+        &[("notes.md", b"# notes\n")],
+    );
+    common::kill_at_pause(
+        Command::new(env!("CARGO_BIN_EXE_specmint"))
+            .args(["taskpack", "land"])
+            .arg(&file)
+            .arg("--store")
+            .arg(&store),
+        Some(".json"),
+    );
+    let left = listing(&store);
+    let orphans: Vec<&String> = left.iter().filter(|n| n.ends_with(".files")).collect();
+    assert_eq!(orphans.len(), 1, "{left:?}");
+    let id = orphans[0].trim_end_matches(".files");
+    assert!(!store.join(format!("{id}.json")).exists(), "{left:?}");
+    assert!(
+        left.iter()
+            .any(|n| n.starts_with(&format!(".{id}.files.landing-"))),
+        "the marker names the landing: {left:?}"
+    );
+    // The next landing sweeps the dead one's folder and marker, and lands.
+    let (code, out) = land(&file, &store, &[]);
+    assert_eq!(code, 0, "{out}");
+    let now = listing(&store);
+    assert!(!now.contains(orphans[0]), "{now:?}");
+    assert!(
+        !now.iter().any(|n| n.contains(".files.landing-")),
+        "{now:?}"
+    );
+    assert_eq!(
+        now.iter().filter(|n| n.ends_with(".files")).count(),
+        1,
+        "{now:?}"
+    );
+    assert_eq!(
+        now.iter().filter(|n| n.ends_with(".json")).count(),
+        1,
+        "{now:?}"
     );
 }

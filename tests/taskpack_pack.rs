@@ -769,33 +769,15 @@ const PACK_WITH_ASK: [&str; 7] = [
     "q?|an answer",
 ];
 
-/// Runs `specmint ARGS --store <store>` in the scratch directory with the pause before a
-/// rename (only the write whose target ends with `only_for`, when given), and kills it there
-/// with SIGKILL.
+/// Runs `specmint ARGS --store <store>` in the scratch directory and kills it at the pause
+/// before a rename ([`common::kill_at_pause`]).
 fn kill_at_pause(s: &Scratch, args: &[&str], only_for: Option<&str>) {
-    use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
-    let marker = s.path("paused");
-    let _ = std::fs::remove_file(&marker);
     let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
     command
         .current_dir(&s.dir)
         .args(args)
-        .args(["--store", &s.store()])
-        .env(PAUSE_BEFORE_RENAME_ENV, &marker);
-    if let Some(suffix) = only_for {
-        command.env(PAUSE_ONLY_FOR_ENV, suffix);
-    }
-    let mut child = command.spawn().unwrap();
-    while !marker.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the command ended before pausing"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    std::fs::remove_file(&marker).unwrap();
+        .args(["--store", &s.store()]);
+    common::kill_at_pause(&mut command, only_for);
 }
 
 /// The passport store's `.TP-X.json.tmp-*` files.

@@ -37,7 +37,8 @@
 //!
 //! With `SPECMINT_RANDOM_SPECS_DIR=DIR` the schemas and corpora are also written under
 //! `DIR/schema/` and `DIR/corpus/` (the layout of `generated/`), which `./test.sh` hands to
-//! Python jsonschema and ajv (`scripts/conformance/check_corpus.* --generated DIR`).
+//! Python jsonschema and ajv (`scripts/conformance/check_corpus.* --generated DIR`), and the
+//! specs under `DIR/spec/`, which it hands to the bindings (`validate --spec DIR/spec`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -1620,6 +1621,8 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
             for (rel, text) in [
                 (format!("corpus/{name}/cases.json"), corpus_text),
                 (format!("schema/{name}.schema.json"), schema_text),
+                (source.md_path.clone(), &source.md),
+                (source.toml_path.clone(), &source.toml),
             ] {
                 let p = dir.join(rel);
                 std::fs::create_dir_all(p.parent().unwrap()).unwrap();

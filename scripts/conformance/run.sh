@@ -24,8 +24,13 @@ $py scripts/conformance/check_datamodel.py --out "$out/datamodel.json" || status
 
 # 200 seeded random specs (codegen/tests/random_specs.rs, which also checks each case against
 # the spec's rules and the Rust jsonschema): Python jsonschema and ajv over their corpora.
-rnd="$out/random"
-SPECMINT_RANDOM_SPECS_DIR="$rnd" cargo test --quiet -p specmint-codegen --test random_specs >/dev/null
+# With SPECMINT_RANDOM_SPECS_DIR set (test.sh), that test already wrote them there.
+if [ -n "${SPECMINT_RANDOM_SPECS_DIR:-}" ] && [ -d "$SPECMINT_RANDOM_SPECS_DIR/corpus" ]; then
+  rnd=$SPECMINT_RANDOM_SPECS_DIR
+else
+  rnd="$out/random"
+  SPECMINT_RANDOM_SPECS_DIR="$rnd" cargo test --quiet -p specmint-codegen --test random_specs >/dev/null
+fi
 for consumer in "$py scripts/conformance/check_corpus.py" "node scripts/conformance/check_corpus.mjs"; do
   if $consumer --generated "$rnd" >"$out/random.txt"; then
     grep -v "control run" "$out/random.txt" | awk -v who="$(basename "${consumer%% *}")" \

@@ -93,25 +93,15 @@ impl Format {
 
 /// The input's first `limit + 1` bytes at most, and its total length in bytes.
 pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), UsageError> {
-    let (display, reader): (String, Box<dyn Read>) = if file == "-" {
+    let (display, mut reader): (String, Box<dyn Read>) = if file == "-" {
         ("<stdin>".to_owned(), Box::new(std::io::stdin().lock()))
     } else {
         let f =
             std::fs::File::open(file).map_err(|e| failure(format!("cannot read `{file}`: {e}")))?;
         (file.to_owned(), Box::new(f))
     };
-    let fail = |e: std::io::Error| failure(format!("cannot read `{display}`: {e}"));
-    let mut reader = reader;
-    let mut input = Vec::new();
-    let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    (&mut reader)
-        .take(head)
-        .read_to_end(&mut input)
-        .map_err(fail)?;
-    let mut total = input.len() as u64;
-    if input.len() > limit {
-        total += std::io::copy(&mut reader, &mut std::io::sink()).map_err(fail)?;
-    }
+    let (input, total) = specmint::verdict::read_head(&mut reader, limit)
+        .map_err(|e| failure(format!("cannot read `{display}`: {e}")))?;
     Ok((display, input, total))
 }
 

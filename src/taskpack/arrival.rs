@@ -10,7 +10,8 @@
 //! store removes; the passports themselves are written atomically by the store, so a crash
 //! leaves each as it was. A landed passport is written after its luggage folder, so a crash
 //! in the instant between those two renames leaves a folder no passport names, never a
-//! passport whose files are missing. A merge runs its
+//! passport whose files are missing; a marker beside it (`.<ID>.files.landing-<pid>`) lets the
+//! next arrival remove that folder once the process is gone. A merge runs its
 //! checks and changes inside the store's lock on the target (one read-modify-write), so two
 //! merges into one passport serialize and both answers are kept.
 
@@ -85,7 +86,7 @@ const STAGING_PREFIX: &str = ".arriving-";
 impl Staging {
     /// A new staging folder in `store`, after removing those an arrival that died left behind.
     fn new(store: &PassportStore) -> Staging {
-        sweep(store.dir());
+        sweep(store);
         Staging(store.dir().join(format!(
             "{STAGING_PREFIX}{}-{}",
             std::process::id(),
@@ -118,25 +119,37 @@ impl Drop for Staging {
     }
 }
 
-/// Removes the staging folders of arrivals whose process is gone (killed mid-way: its `Drop`
-/// never ran), so a crash leaves nothing behind for long. Only where a process's liveness can be
-/// read (`/proc/<pid>`); elsewhere they stay, hidden and named for what they are.
-fn sweep(dir: &Path) {
+/// Removes what arrivals whose process is gone (killed mid-way: no `Drop` ran) left behind, so
+/// a crash leaves nothing for long: their staging folders, and the `<ID>.files/` of a landing
+/// killed between publishing its luggage and writing its passport (its marker names the
+/// process; a folder whose passport was written stays). Only where a process's liveness can be
+/// read (`/proc/<pid>`); elsewhere they stay, hidden or marked, named for what they are.
+fn sweep(store: &PassportStore) {
+    let dir = store.dir();
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
+    let pid_of = |rest: &str| rest.split('-').next()?.parse::<u32>().ok();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(STAGING_PREFIX))
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
+        let Some(name) = name.to_str() else {
             continue;
         };
-        if crate::atomic_file::process_is_gone(pid) {
-            let _ = fs::remove_dir_all(entry.path());
+        if let Some(pid) = name.strip_prefix(STAGING_PREFIX).and_then(pid_of) {
+            if crate::atomic_file::process_is_gone(pid) {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        } else if let Some((id, pid)) = name
+            .strip_prefix('.')
+            .and_then(|n| n.split_once(LANDING_MARKER))
+            .and_then(|(id, pid)| Some((id, pid.parse::<u32>().ok()?)))
+        {
+            if store::check_id(id).is_ok() && crate::atomic_file::process_is_gone(pid) {
+                if !store.path(id).exists() {
+                    let _ = fs::remove_dir_all(dir.join(format!("{id}.files")));
+                }
+                let _ = fs::remove_file(entry.path());
+            }
         }
     }
 }
@@ -191,19 +204,40 @@ pub fn land_file(
             .collect(),
     };
     let landing = land::land(&arrived.pack, &options)?;
-    let luggage = staging.publish(&files_dir, &arrived.luggage)?;
-    match store.create(landing.state.clone()) {
-        Ok(passport) => Ok(Landed {
-            passport,
-            id,
-            landing,
-            luggage,
-        }),
-        Err(e) => {
-            let _ = fs::remove_dir_all(&files_dir);
-            Err(e.into())
-        }
-    }
+    // While the luggage is in place and the passport is not, a marker names this process, so
+    // that a later arrival can tell a landing that died here from one still under way.
+    let marker = landing_marker(store, &id);
+    fs::write(&marker, b"")
+        .map_err(|e| ArrivalError::Io(format!("cannot write `{}`: {e}", marker.display())))?;
+    let created = staging
+        .publish(&files_dir, &arrived.luggage)
+        .and_then(|luggage| {
+            store
+                .create(landing.state.clone())
+                .map(|passport| (passport, luggage))
+                .map_err(|e| {
+                    let _ = fs::remove_dir_all(&files_dir);
+                    e.into()
+                })
+        });
+    let _ = fs::remove_file(&marker);
+    let (passport, luggage) = created?;
+    Ok(Landed {
+        passport,
+        id,
+        landing,
+        luggage,
+    })
+}
+
+/// The prefix of a landing marker's name: `.<ID>.files.landing-<pid>` in the store.
+const LANDING_MARKER: &str = ".files.landing-";
+
+/// The marker of a landing of passport `id` by this process.
+fn landing_marker(store: &PassportStore, id: &str) -> PathBuf {
+    store
+        .dir()
+        .join(format!(".{id}{LANDING_MARKER}{}", std::process::id()))
 }
 
 /// Merges the receipt at `file` into passport `into` of `store` (§4.4.1).

@@ -325,6 +325,19 @@ fn on_second_thread<T>(
     })
 }
 
+/// Runs `read` with `observer`, on a second thread when it looks at the bytes (see
+/// [`on_second_thread`]).
+pub(crate) fn observed<T>(
+    observer: &mut dyn Observer,
+    read: impl FnOnce(&mut dyn Observer) -> T,
+) -> T {
+    if observer.wants_bytes() {
+        on_second_thread(observer, read)
+    } else {
+        read(observer)
+    }
+}
+
 /// Reads a zip into a [`Bag`]: hostile archives are refused (see the module doc), every entry
 /// is hashed, tag files and `data/passport.json` are kept, luggage bytes only when
 /// `keep_luggage`. The manifests are not checked here: see [`verify`]. The observer sees the
@@ -335,13 +348,9 @@ pub fn read_zip<R: Read + Seek>(
     keep_luggage: bool,
     observer: &mut dyn Observer,
 ) -> Result<Bag, BagError> {
-    if observer.wants_bytes() {
-        on_second_thread(observer, |forward| {
-            read_entries(reader, limits, keep_luggage, forward)
-        })
-    } else {
+    observed(observer, |observer| {
         read_entries(reader, limits, keep_luggage, observer)
-    }
+    })
 }
 
 fn read_entries<R: Read + Seek>(
@@ -822,15 +831,21 @@ fn js_slice(text: &str, n: usize) -> String {
 /// is written as `JSON.stringify(passport, null, 2)` plus a newline. Nothing is repaired or
 /// refused here: that is packing's job, not the encoding's.
 pub fn assemble(passport: &Json, luggage: Vec<(String, Vec<u8>)>) -> Bag {
+    let luggage = luggage
+        .into_iter()
+        .map(|(name, bytes)| Entry::new(format!("{FILES_DIR}{name}"), bytes))
+        .collect();
+    assemble_entries(passport, luggage)
+}
+
+/// [`assemble`] with the luggage's entries made already (`data/files/<name>`; their bytes may
+/// be left out, as when they were streamed).
+pub(crate) fn assemble_entries(passport: &Json, luggage: Vec<Entry>) -> Bag {
     let mut payload = vec![Entry::new(
         PASSPORT_JSON,
         format!("{}\n", passport.to_js_pretty()).into_bytes(),
     )];
-    payload.extend(
-        luggage
-            .into_iter()
-            .map(|(name, bytes)| Entry::new(format!("{FILES_DIR}{name}"), bytes)),
-    );
+    payload.extend(luggage);
     let listed: Vec<(&str, u64, [u8; 32])> = payload
         .iter()
         .map(|e| (e.name.as_str(), e.size, e.sha256))

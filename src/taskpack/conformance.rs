@@ -137,9 +137,7 @@ pub fn judge_path(path: &Path, limits: Limits) -> std::io::Result<Verdict> {
     if magic[..n] == *bag::ZIP_MAGIC {
         Ok(judge_zip(BufReader::new(file), limits))
     } else {
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        Ok(judge_flat(&bytes))
+        Ok(judge_flat_from(&mut file))
     }
 }
 
@@ -173,9 +171,16 @@ pub fn judge_zip<R: Read + Seek>(reader: R, limits: Limits) -> Verdict {
     })
 }
 
-/// Judges a flat (or retired `.tpx`) file.
+/// Judges a flat (or retired `.tpx`) file held in memory.
 pub fn judge_flat(input: &[u8]) -> Verdict {
-    let pack = match flat::parse_flat(input) {
+    judge_flat_from(&mut std::io::Cursor::new(input))
+}
+
+/// Judges a flat (or retired `.tpx`) file in bounded memory: its luggage streams through the
+/// scan ([`flat::parse_flat_from`]).
+pub fn judge_flat_from<R: Read + Seek>(reader: &mut R) -> Verdict {
+    let mut scan = LuggageScan::default();
+    let pack = match flat::parse_flat_from(reader, &mut scan) {
         Ok(pack) => pack,
         Err(FlatError::NoPassport) => {
             return judge(Material {
@@ -188,24 +193,12 @@ pub fn judge_flat(input: &[u8]) -> Verdict {
         }
         Err(problem) => return unreadable(problem.to_string()),
     };
-    let structure = pack.mismatches.clone();
-    let mut luggage = Vec::new();
-    for attachment in &pack.attachments {
-        let mut scan = AttachmentScan::default();
-        scan.feed(&attachment.bytes);
-        luggage.extend(
-            scan.finish()
-                .into_iter()
-                .map(|f| (f, attachment.name.clone())),
-        );
-    }
-    let bag = flat::to_bag(&pack);
-    let round_trip = round_trip_problems(&bag, &pack.passport);
+    let round_trip = round_trip_problems(&pack.to_bag(), &pack.passport);
     judge(Material {
         as_written: pack.as_written,
-        structure,
+        structure: pack.mismatches,
         passport: Ok(pack.passport),
-        luggage,
+        luggage: scan.found,
         round_trip,
     })
 }

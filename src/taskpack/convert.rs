@@ -13,8 +13,9 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::bag::{self, BagError, Limits};
+use super::encode;
 use super::flat::{self, Attachment, FlatError};
-use crate::atomic_file::write_atomically_for_sharing;
+use crate::atomic_file::{write_atomically_for_sharing, AtomicFile};
 use specmint_runtime::json::Json;
 
 /// The encoding a file name says.
@@ -149,7 +150,59 @@ pub fn convert(
         Some(Encoding::RetiredTpx) => return Err(ConvertError::NeverWritten(output.to_owned())),
         Some(encoding) => encoding,
     };
+    if matches!(
+        Encoding::of(input),
+        Some(Encoding::Flat | Encoding::RetiredTpx)
+    ) {
+        return convert_flat(input, output, target, max_inline);
+    }
     let (passport, attachments) = read_pack(input, limits)?;
     let bytes = encode(target, &passport, &attachments, max_inline).map_err(ConvertError::Flat)?;
     write_atomically_for_sharing(output, &bytes).map_err(|e| ConvertError::Io(output.to_owned(), e))
+}
+
+/// Converts a flat (or `.tpx`) file in bounded memory: read once for its structure and once
+/// for its digests ([`flat::read_flat_from`]), then each attachment is decoded from it a third
+/// time straight into the output.
+fn convert_flat(
+    input: &Path,
+    output: &Path,
+    target: Encoding,
+    max_inline: Option<u64>,
+) -> Result<(), ConvertError> {
+    let mut file = File::open(input).map_err(|e| ConvertError::Io(input.to_owned(), e))?;
+    let read = flat::read_flat_from(&mut file, &mut bag::Ignore).map_err(ConvertError::Flat)?;
+    if target == Encoding::Flat {
+        let limit = max_inline.unwrap_or(u64::MAX);
+        if let Some(big) = read.luggage.iter().find(|l| l.size > limit) {
+            return Err(ConvertError::Flat(FlatError::TooLargeToInline {
+                name: big.name.clone(),
+                bytes: big.size,
+                limit,
+            }));
+        }
+    }
+    let io_error = |_: &str, e| ConvertError::Io(output.to_owned(), e);
+    let mut out = AtomicFile::create_for_sharing(output).map_err(|e| io_error("", e))?;
+    let mut stream = |index: usize, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>| {
+        read.stream(&mut file, index, sink)
+            .map_err(ConvertError::Flat)
+    };
+    match target {
+        Encoding::Flat => encode::write_flat(
+            out.writer(),
+            &read.passport,
+            &read.luggage,
+            &mut stream,
+            &io_error,
+        )?,
+        Encoding::Zip | Encoding::RetiredTpx => encode::write_zip(
+            out.writer(),
+            &read.passport,
+            &read.luggage,
+            &mut stream,
+            &io_error,
+        )?,
+    }
+    out.commit().map_err(|e| io_error("", e))
 }

@@ -11,15 +11,20 @@
 //! judge needs to know: departures from the form as written (an attachment without `sha256`, a
 //! `.tpx` mapping; C0) and declared digests or lengths that disagree with the bytes (C1).
 //! [`read_flat`] is the read for use: any disagreement aborts it, as §2.2 requires. A leading
-//! BOM is tolerated by both, and neither has an input size limit.
+//! BOM is tolerated by both. [`parse_flat_from`] reads a file of any size in bounded memory
+//! (`taskpack::skeleton`): the luggage streams to an [`Observer`], only the rest is held.
 
 use std::fmt;
+use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::bag::{self, hex, Bag, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
+use super::bag::{self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
+use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape, MAX_SKELETON_BYTES};
+use crate::taskpack::TaskPackError;
 use specmint_runtime::json::{strip_bom, Json};
+use specmint_runtime::Violation;
 
 /// The flat form's version.
 pub const FLAT_VERSION: &str = "0.1";
@@ -79,6 +84,13 @@ pub enum FlatError {
     },
     /// A declared digest or length that does not match: the read is aborted (§2.2).
     Mismatch(String),
+    /// The file could not be read.
+    Unreadable(String),
+    /// Everything but the attachments' data is over [`MAX_SKELETON_BYTES`].
+    TooLarge {
+        /// The cap.
+        limit: u64,
+    },
     /// The writer refuses to inline an attachment this large (§2.2).
     TooLargeToInline {
         /// The attachment.
@@ -102,6 +114,12 @@ impl fmt::Display for FlatError {
             FlatError::UnknownEncoding(v) => write!(f, "`encoding` is {v}, not `flat`"),
             FlatError::Attachment { name, reason } => write!(f, "attachment `{name}`: {reason}"),
             FlatError::Mismatch(what) => write!(f, "{what}: the read is aborted"),
+            FlatError::Unreadable(reason) => write!(f, "cannot read the file: {reason}"),
+            FlatError::TooLarge { limit } => write!(
+                f,
+                "the pack object and the attachments' other members are over {limit} bytes (all \
+                 but the attachments' data): more than this reader holds"
+            ),
             FlatError::TooLargeToInline { name, bytes, limit } => write!(
                 f,
                 "attachment `{name}` is {bytes} bytes, over the {limit}-byte inline limit of the flat form; \
@@ -131,10 +149,125 @@ fn shown(value: Option<&Json>) -> String {
     }
 }
 
-/// Reads a flat or `.tpx` file, recording what a judge needs (see the module doc).
+/// One attachment as the streaming reader saw it: its bytes went to the observer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Its name under `data/files/`.
+    pub name: String,
+    /// Its length.
+    pub size: u64,
+    /// Its SHA-256.
+    pub sha256: [u8; 32],
+    /// Whether it travels as `utf8` ([`is_readable_text`]).
+    pub readable: bool,
+}
+
+/// A flat file as read by [`parse_flat_from`]: everything but the luggage's bytes, and where
+/// they are, so that they can be streamed again ([`FlatRead::stream`]).
+#[derive(Debug)]
+pub struct FlatRead {
+    /// The pack object.
+    pub passport: Json,
+    /// The luggage, in file order.
+    pub luggage: Vec<Listed>,
+    /// As [`FlatPack::as_written`].
+    pub as_written: Vec<String>,
+    /// As [`FlatPack::mismatches`].
+    pub mismatches: Vec<String>,
+    sources: Vec<(Span, bool)>,
+}
+
+impl FlatRead {
+    /// Streams attachment `index`'s bytes from `reader` (the file it was read from) to `sink`,
+    /// in chunks.
+    pub fn stream<R: Read + Seek>(
+        &self,
+        reader: &mut R,
+        index: usize,
+        sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> Result<(), FlatError> {
+        let (span, base64) = self.sources[index];
+        let name = &self.luggage[index].name;
+        decode_span(reader, span, base64, name, sink)
+    }
+
+    /// The bag it stands for, luggage listed by size and digest (see [`bag::assemble`]).
+    pub fn to_bag(&self) -> Bag {
+        let luggage = self
+            .luggage
+            .iter()
+            .map(|l| bag::Entry {
+                name: format!("{FILES_DIR}{}", l.name),
+                size: l.size,
+                sha256: l.sha256,
+                bytes: None,
+            })
+            .collect();
+        bag::assemble_entries(&self.passport, luggage)
+    }
+}
+
+/// Reads a flat or `.tpx` file, recording what a judge needs (see the module doc). The whole
+/// file is held, attachments included: [`parse_flat_from`] is the reader in bounded memory.
 pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
-    let text = std::str::from_utf8(input).map_err(|e| FlatError::NotJson(e.to_string()))?;
-    let raw = Json::parse(strip_bom(text)).map_err(|e| FlatError::NotJson(e.to_string()))?;
+    let mut kept = Keep::default();
+    let read = parse_flat_from(&mut Cursor::new(input), &mut kept)?;
+    let attachments = read
+        .luggage
+        .into_iter()
+        .zip(kept.files)
+        .map(|(listed, bytes)| Attachment {
+            name: listed.name,
+            bytes,
+        })
+        .collect();
+    Ok(FlatPack {
+        passport: read.passport,
+        attachments,
+        as_written: read.as_written,
+        mismatches: read.mismatches,
+    })
+}
+
+/// Keeps every attachment's bytes.
+#[derive(Default)]
+struct Keep {
+    files: Vec<Vec<u8>>,
+}
+
+impl Observer for Keep {
+    fn start(&mut self, _: &str) {
+        self.files.push(Vec::new());
+    }
+    fn chunk(&mut self, bytes: &[u8]) {
+        if let Some(last) = self.files.last_mut() {
+            last.extend_from_slice(bytes);
+        }
+    }
+    fn finish(&mut self) {}
+}
+
+/// Reads a flat or `.tpx` file in bounded memory: the pack object and the attachments'
+/// metadata are held (at most [`MAX_SKELETON_BYTES`] of text), each attachment's bytes are
+/// decoded, hashed and handed to `observer` as they are read, never held whole. The file is
+/// read twice: once for its structure, once for the luggage. Name problems (unsafe, repeated,
+/// a file used as a folder) are found before any luggage reaches the observer.
+pub fn parse_flat_from<R: Read + Seek>(
+    reader: &mut R,
+    observer: &mut dyn Observer,
+) -> Result<FlatRead, FlatError> {
+    let unreadable = |e: std::io::Error| FlatError::Unreadable(e.to_string());
+    reader.rewind().map_err(unreadable)?;
+    let skeleton = skeleton::skeleton(BufReader::with_capacity(1 << 16, &mut *reader)).map_err(
+        |e| match e {
+            SkeletonError::Io(reason) => FlatError::Unreadable(reason),
+            SkeletonError::NotJson(reason) => FlatError::NotJson(reason),
+            SkeletonError::TooLarge => FlatError::TooLarge {
+                limit: MAX_SKELETON_BYTES as u64,
+            },
+        },
+    )?;
+    let raw = Json::parse(&skeleton.text).map_err(|e| FlatError::NotJson(e.to_string()))?;
     if !raw.is_object() {
         return Err(FlatError::NotTaskPack(
             "the file is not a JSON object".to_owned(),
@@ -171,12 +304,6 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
             "the key at `{duplicate}` appears twice in its object"
         ));
     }
-    let mut pack = FlatPack {
-        passport,
-        attachments: Vec::new(),
-        as_written,
-        mismatches: Vec::new(),
-    };
     let attachments = match raw.get("attachments") {
         None => &[][..],
         Some(Json::Array(items)) => &items[..],
@@ -186,11 +313,13 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
             ))
         }
     };
+    let spans = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
+    let mut declared = Vec::with_capacity(attachments.len());
     for (index, attachment) in attachments.iter().enumerate() {
-        read_attachment(&mut pack, index, attachment)?;
+        let span = spans.get(index).copied().flatten();
+        declared.push(read_attachment(&declared, index, attachment, span)?);
     }
-    if let Some((file, inside)) =
-        bag::file_used_as_folder(pack.attachments.iter().map(|a| a.name.as_str()))
+    if let Some((file, inside)) = bag::file_used_as_folder(declared.iter().map(|a| a.name.as_str()))
     {
         return Err(FlatError::Attachment {
             name: file.to_owned(),
@@ -199,10 +328,123 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
             ),
         });
     }
-    Ok(pack)
+    let mut read = FlatRead {
+        passport,
+        luggage: Vec::with_capacity(declared.len()),
+        as_written,
+        mismatches: Vec::new(),
+        sources: Vec::with_capacity(declared.len()),
+    };
+    let luggage = bag::observed(observer, |observer| {
+        declared
+            .iter()
+            .map(|a| {
+                observer.start(&format!("{FILES_DIR}{}", a.name));
+                let mut hasher = Sha256::new();
+                let mut size = 0u64;
+                let mut text = TextTest::default();
+                decode_span(reader, a.span, a.base64, &a.name, &mut |bytes| {
+                    hasher.update(bytes);
+                    size += bytes.len() as u64;
+                    text.feed(bytes);
+                    observer.chunk(bytes);
+                    Ok(())
+                })?;
+                observer.finish();
+                Ok(Listed {
+                    name: a.name.clone(),
+                    size,
+                    sha256: hasher.finalize().into(),
+                    readable: text.finish(),
+                })
+            })
+            .collect::<Result<Vec<Listed>, FlatError>>()
+    })?;
+    for (a, listed) in declared.iter().zip(luggage) {
+        judge_declared(&mut read, a, &listed);
+        read.sources.push((a.span, a.base64));
+        read.luggage.push(listed);
+    }
+    Ok(read)
 }
 
-fn read_attachment(pack: &mut FlatPack, index: usize, attachment: &Json) -> Result<(), FlatError> {
+/// An attachment's members as written, its bytes not yet read.
+struct Declared {
+    name: String,
+    base64: bool,
+    span: Span,
+    sha256: Option<Json>,
+    bytes: Option<Json>,
+}
+
+/// The name rule of an attachment, given the names before it: the zip's rule for a name under
+/// `data/files/` ([`bag::safe_name`]), where a trailing `/` would name a folder and an attachment
+/// is a file; and no name twice. (With [`bag::file_used_as_folder`] over all names, this is the
+/// one rule every reader of the flat form applies: `convert`, `land`, `conformance` and
+/// `validate taskpack`.)
+fn name_problem<'a>(
+    name: &str,
+    mut earlier: impl Iterator<Item = &'a str>,
+) -> Option<&'static str> {
+    if name.ends_with('/') || bag::safe_name(format!("{FILES_DIR}{name}").as_bytes()).is_err() {
+        return Some("the name is not a safe relative path under data/files/");
+    }
+    if earlier.any(|e| e == name) {
+        return Some("the name appears twice");
+    }
+    None
+}
+
+/// The name rule ([`name_problem`], [`bag::file_used_as_folder`]) over a typed flat pack, as
+/// `attachment_name` violations at each name: what `validate taskpack` adds to the spec's
+/// generated rules, so that it never calls valid a pack the readers refuse. A blank name is
+/// left to the generated `blank_field` rule.
+pub fn name_violations(pack: &crate::taskpack::FlatTaskPack) -> Vec<Violation> {
+    let names: Vec<&str> = pack.attachments.iter().map(|a| a.name.as_str()).collect();
+    let at = |index: usize, message: String| {
+        Violation::from_parts(
+            TaskPackError::AttachmentName.code(),
+            format!("attachments[{index}].name"),
+            format!("/attachments/{index}/name"),
+            message,
+        )
+    };
+    let mut violations = Vec::new();
+    for (index, name) in names.iter().enumerate() {
+        if name.trim().is_empty() {
+            continue;
+        }
+        if let Some(problem) = name_problem(name, names[..index].iter().copied()) {
+            violations.push(at(
+                index,
+                format!("attachment `{}`: {problem}", super::land::escaped(name)),
+            ));
+        }
+    }
+    if let Some((file, inside)) = bag::file_used_as_folder(names.iter().copied()) {
+        let index = names
+            .iter()
+            .position(|n| *n == file)
+            .expect("a name of the list");
+        violations.push(at(
+            index,
+            format!(
+                "attachment `{}`: it is both a file and a folder (attachment `{}` is inside it): \
+                 no file system holds both",
+                super::land::escaped(file),
+                super::land::escaped(inside)
+            ),
+        ));
+    }
+    violations
+}
+
+fn read_attachment(
+    earlier: &[Declared],
+    index: usize,
+    attachment: &Json,
+    span: Option<Span>,
+) -> Result<Declared, FlatError> {
     let name = attachment
         .get("name")
         .and_then(Json::as_str)
@@ -217,63 +459,146 @@ fn read_attachment(pack: &mut FlatPack, index: usize, attachment: &Json) -> Resu
     let Some(name) = name.clone() else {
         return Err(fail("no name"));
     };
-    // The zip's name rule, where a trailing `/` names a folder entry; an attachment is a file.
-    if name.ends_with('/') || bag::safe_name(format!("{FILES_DIR}{name}").as_bytes()).is_err() {
-        return Err(fail(
-            "the name is not a safe relative path under data/files/",
-        ));
+    if let Some(problem) = name_problem(&name, earlier.iter().map(|a| a.name.as_str())) {
+        return Err(fail(problem));
     }
-    if pack.attachments.iter().any(|a| a.name == name) {
-        return Err(fail("the name appears twice"));
-    }
-    let data = attachment
-        .get("data")
-        .and_then(Json::as_str)
-        .ok_or_else(|| fail("no `data` string"))?;
-    let encoding = attachment.get("encoding").and_then(Json::as_str);
-    let bytes = match encoding {
-        Some("utf8") => data.as_bytes().to_vec(),
-        Some("base64") => base64::engine::general_purpose::STANDARD
-            .decode(data)
-            .map_err(|e| fail(&format!("`data` is not valid base64 ({e})")))?,
+    // Every `data` string of an attachment was left out of the skeleton, so a string here
+    // has its span.
+    let span = match (attachment.get("data"), span) {
+        (Some(Json::Str(_)), Some(span)) => span,
+        _ => return Err(fail("no `data` string")),
+    };
+    let base64 = match attachment.get("encoding").and_then(Json::as_str) {
+        Some("utf8") => false,
+        Some("base64") => true,
         _ => return Err(fail("`encoding` is neither `utf8` nor `base64`")),
     };
-    let rule = if is_readable_text(&bytes) {
-        "utf8"
-    } else {
-        "base64"
-    };
-    if encoding != Some(rule) {
-        pack.as_written.push(format!(
-            "attachment `{name}` is written as {}, but its bytes travel as {rule}",
-            encoding.unwrap_or_default()
+    Ok(Declared {
+        name,
+        base64,
+        span,
+        sha256: attachment.get("sha256").cloned(),
+        bytes: attachment.get("bytes").cloned(),
+    })
+}
+
+/// What a judge records of an attachment's declarations against its bytes.
+fn judge_declared(read: &mut FlatRead, a: &Declared, listed: &Listed) {
+    let name = &a.name;
+    let written = if a.base64 { "base64" } else { "utf8" };
+    let rule = if listed.readable { "utf8" } else { "base64" };
+    if written != rule {
+        read.as_written.push(format!(
+            "attachment `{name}` is written as {written}, but its bytes travel as {rule}"
         ));
     }
-    match attachment.get("sha256") {
-        None => pack.as_written.push(format!(
+    match &a.sha256 {
+        None => read.as_written.push(format!(
             "attachment `{name}` declares no sha256: nobody vouched for it"
         )),
         Some(declared) => {
-            let actual = hex(&Sha256::digest(&bytes).into());
-            if declared.as_str() != Some(actual.as_str()) {
-                pack.mismatches.push(format!(
+            if declared.as_str() != Some(hex(&listed.sha256).as_str()) {
+                read.mismatches.push(format!(
                     "attachment `{name}` does not match its declared sha256"
                 ));
             }
         }
     }
-    match attachment.get("bytes") {
-        None => pack
+    match &a.bytes {
+        None => read
             .as_written
             .push(format!("attachment `{name}` declares no `bytes`")),
-        Some(Json::Number(n)) if n.as_u64() == Some(bytes.len() as u64) => {}
-        Some(declared) => pack.mismatches.push(format!(
+        Some(Json::Number(n)) if n.as_u64() == Some(listed.size) => {}
+        Some(declared) => read.mismatches.push(format!(
             "attachment `{name}` declares {} bytes but holds {}",
             declared.to_js_compact(),
-            bytes.len()
+            listed.size
         )),
     }
-    pack.attachments.push(Attachment { name, bytes });
+}
+
+/// The digest rule's facts about the data string at `span` (`runtime::rules::Streamed`),
+/// decoded as it streams: `None` when it cannot be read.
+pub(crate) fn streamed_digest<R: Read + Seek>(
+    reader: &mut R,
+    span: Span,
+    base64: bool,
+) -> Option<specmint_runtime::rules::Streamed> {
+    let mut hasher = Sha256::new();
+    let mut length = 0u64;
+    let decoded = decode_span(reader, span, base64, "", &mut |bytes| {
+        hasher.update(bytes);
+        length += bytes.len() as u64;
+        Ok(())
+    });
+    let decoded = match decoded {
+        Ok(()) => true,
+        Err(FlatError::Attachment { reason, .. }) if reason.starts_with(NOT_BASE64) => false,
+        Err(_) => return None,
+    };
+    Some(specmint_runtime::rules::Streamed {
+        decoded,
+        sha256: hasher.finalize().into(),
+        length,
+    })
+}
+
+/// How a refusal of base64 that does not decode begins.
+const NOT_BASE64: &str = "`data` is not valid base64";
+
+/// Streams the bytes a `data` string holds: unescaped, then base64-decoded when `base64`.
+fn decode_span<R: Read + Seek>(
+    reader: &mut R,
+    span: Span,
+    base64: bool,
+    name: &str,
+    sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+) -> Result<(), FlatError> {
+    let fail = |reason: String| FlatError::Attachment {
+        name: name.to_owned(),
+        reason,
+    };
+    let io = |e: std::io::Error| fail(format!("cannot be read: {e}"));
+    let not_base64 = |e: base64::DecodeError| fail(format!("{NOT_BASE64} ({e})"));
+    reader.seek(SeekFrom::Start(span.start)).map_err(io)?;
+    let mut input = (&mut *reader).take(span.end - span.start);
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut text = Vec::with_capacity(1 << 16);
+    let mut bytes = Vec::with_capacity(1 << 16);
+    let mut unescape = Unescape::default();
+    let mut decoder = Base64Stream::default();
+    loop {
+        let n = match input.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
+        };
+        text.clear();
+        unescape
+            .feed(&buffer[..n], &mut text)
+            .map_err(|_| fail("changed while it was read".to_owned()))?;
+        let out = if base64 {
+            bytes.clear();
+            decoder.feed(&text, &mut bytes).map_err(not_base64)?;
+            &bytes
+        } else {
+            &text
+        };
+        if !out.is_empty() {
+            sink(out).map_err(io)?;
+        }
+    }
+    if unescape.consumed != span.end - span.start || !unescape.at_rest() {
+        return Err(fail("changed while it was read".to_owned()));
+    }
+    if base64 {
+        bytes.clear();
+        decoder.finish(&mut bytes).map_err(not_base64)?;
+        if !bytes.is_empty() {
+            sink(&bytes).map_err(io)?;
+        }
+    }
     Ok(())
 }
 
@@ -284,6 +609,62 @@ pub fn read_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
     match pack.mismatches.first() {
         Some(first) => Err(FlatError::Mismatch(first.clone())),
         None => Ok(pack),
+    }
+}
+
+/// [`parse_flat_from`] for use: a declared digest or length that does not match aborts the read
+/// (§2.2), after the observer saw the luggage (a caller that wrote it removes it).
+pub fn read_flat_from<R: Read + Seek>(
+    reader: &mut R,
+    observer: &mut dyn Observer,
+) -> Result<FlatRead, FlatError> {
+    let read = parse_flat_from(reader, observer)?;
+    match read.mismatches.first() {
+        Some(first) => Err(FlatError::Mismatch(first.clone())),
+        None => Ok(read),
+    }
+}
+
+/// [`is_readable_text`] over a stream: valid UTF-8 (a sequence may straddle two reads) with no
+/// C0 control but tab, line feed, vertical tab, form feed and carriage return. Those controls
+/// are single bytes that never occur inside a multi-byte sequence, so they are tested byte by
+/// byte.
+#[derive(Default)]
+pub(crate) struct TextTest {
+    carry: Vec<u8>,
+    failed: bool,
+}
+
+impl TextTest {
+    /// The next bytes.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        if self.failed {
+            return;
+        }
+        if bytes.iter().any(|b| matches!(b, 0..=8 | 0x0e..=0x1f)) {
+            self.failed = true;
+            return;
+        }
+        let mut joined;
+        let bytes = if self.carry.is_empty() {
+            bytes
+        } else {
+            joined = std::mem::take(&mut self.carry);
+            joined.extend_from_slice(bytes);
+            &joined[..]
+        };
+        match std::str::from_utf8(bytes) {
+            Ok(_) => self.carry.clear(),
+            Err(e) if e.error_len().is_none() => {
+                self.carry = bytes[e.valid_up_to()..].to_vec();
+            }
+            Err(_) => self.failed = true,
+        }
+    }
+
+    /// Whether all of it was readable text.
+    pub(crate) fn finish(self) -> bool {
+        !self.failed && self.carry.is_empty()
     }
 }
 
@@ -438,4 +819,158 @@ pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<Attachment>), FlatError> {
         })
         .collect();
     Ok((passport, attachments))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads a flat file the plain way, the whole text parsed at once: each attachment's bytes
+    /// from its (last) `data` member of the (last) `attachments` member.
+    fn read_whole(text: &str) -> Vec<(String, Vec<u8>)> {
+        let raw = Json::parse(strip_bom(text)).unwrap();
+        raw.get("attachments")
+            .and_then(Json::as_array)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| {
+                let name = a.get("name").and_then(Json::as_str).unwrap().to_owned();
+                let data = a.get("data").and_then(Json::as_str).unwrap();
+                let bytes = match a.get("encoding").and_then(Json::as_str) {
+                    Some("base64") => base64::engine::general_purpose::STANDARD
+                        .decode(data)
+                        .unwrap(),
+                    _ => data.as_bytes().to_vec(),
+                };
+                (name, bytes)
+            })
+            .collect()
+    }
+
+    /// `s` as a JSON string, some characters written as escapes they may be written as.
+    fn escaped(s: &str, next: &mut impl FnMut() -> u64) -> String {
+        let mut out = String::from('"');
+        for c in s.chars() {
+            match (c, next() % 4) {
+                ('"', _) => out.push_str("\\\""),
+                ('\\', _) => out.push_str("\\\\"),
+                ('\n', _) => out.push_str("\\n"),
+                (c, _) if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                ('/', 0) => out.push_str("\\/"),
+                (c, 0) => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{unit:04X}"));
+                    }
+                }
+                (c, _) => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    /// Flat files written as no writer writes them (members in any order, keys and data with
+    /// escapes, `data` and `attachments` repeated, a byte order mark, whitespace anywhere) read
+    /// the same streamed as parsed whole.
+    #[test]
+    fn the_streamed_reading_is_the_whole_reading() {
+        let mut seed = 0x0dd_ba11_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let passport = r#"{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-12-02T00:00:00Z","data":"not luggage","passport":{"attachments":[{"data":"x"}]}}"#;
+        let texts = [
+            "",
+            "plain",
+            "é \"q\" \\ / 中文 😀\n\ttab",
+            "\u{1}\u{7f}",
+            "a/b",
+        ];
+        for round in 0..400 {
+            let count = next() % 4;
+            let mut attachments = Vec::new();
+            for i in 0..count {
+                let bytes: Vec<u8> = if next() % 2 == 0 {
+                    texts[(next() % texts.len() as u64) as usize]
+                        .as_bytes()
+                        .to_vec()
+                } else {
+                    (0..next() % 40).map(|_| next() as u8).collect()
+                };
+                let base64 = !is_readable_text(&bytes);
+                let data = if base64 {
+                    base64::engine::general_purpose::STANDARD.encode(&bytes)
+                } else {
+                    String::from_utf8(bytes.clone()).unwrap()
+                };
+                let mut members = vec![
+                    ("name", escaped(&format!("dir/f{i}.bin"), &mut next)),
+                    (
+                        "encoding",
+                        format!("\"{}\"", if base64 { "base64" } else { "utf8" }),
+                    ),
+                    (
+                        "sha256",
+                        format!("\"{}\"", hex(&Sha256::digest(&bytes).into())),
+                    ),
+                    ("bytes", bytes.len().to_string()),
+                    ("data", escaped(&data, &mut next)),
+                ];
+                for k in (1..members.len()).rev() {
+                    members.swap(k, (next() % (k as u64 + 1)) as usize);
+                }
+                if next() % 4 == 0 {
+                    // An earlier `data` the later one replaces.
+                    members.insert(0, ("data", "\"stale\"".to_owned()));
+                }
+                let body: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| format!("{} : {v}", escaped(k, &mut next)))
+                    .collect();
+                attachments.push(format!("{{ {} }}", body.join(" ,\n ")));
+            }
+            let mut top = vec![
+                ("taskpack", "\"0.1\"".to_owned()),
+                ("encoding", "\"flat\"".to_owned()),
+                ("passport", passport.to_owned()),
+                ("attachments", format!("[{}]", attachments.join(","))),
+            ];
+            for k in (1..top.len()).rev() {
+                top.swap(k, (next() % (k as u64 + 1)) as usize);
+            }
+            if next() % 4 == 0 {
+                // An earlier `attachments` the later one replaces.
+                top.insert(
+                    0,
+                    (
+                        "attachments",
+                        "[{\"data\":\"an earlier member\"}]".to_owned(),
+                    ),
+                );
+            }
+            let body: Vec<String> = top
+                .iter()
+                .map(|(k, v)| format!("{}:{v}", escaped(k, &mut next)))
+                .collect();
+            let bom = if round % 5 == 0 { "\u{feff}" } else { "" };
+            let text = format!("{bom}\n{{{}}}\n", body.join(",\t"));
+            let streamed = parse_flat(text.as_bytes()).unwrap_or_else(|e| panic!("{text}\n: {e}"));
+            let read: Vec<(String, Vec<u8>)> = streamed
+                .attachments
+                .into_iter()
+                .map(|a| (a.name, a.bytes))
+                .collect();
+            assert_eq!(read, read_whole(&text), "{text}");
+            assert!(
+                streamed.mismatches.is_empty(),
+                "{text}: {:?}",
+                streamed.mismatches
+            );
+            assert_eq!(streamed.passport, Json::parse(passport).unwrap(), "{text}");
+        }
+    }
 }

@@ -12,9 +12,11 @@ pub mod arrival;
 pub mod bag;
 pub mod conformance;
 pub mod convert;
+mod encode;
 pub mod flat;
 pub mod land;
 pub mod pack;
+pub(crate) mod skeleton;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 pub mod patterns;

@@ -4,10 +4,11 @@
 //!
 //! Why not [`super::convert::read_pack`]: it holds every attachment in memory, which is right
 //! for a conversion (it writes them all out again) and wrong for landing, whose memory should
-//! be bounded by one read buffer, not by the luggage. A `.taskpack` is inflated entry by entry;
+//! be bounded by one read buffer, not by the luggage. A `.taskpack` is inflated entry by entry,
+//! a `.taskpack.json` decoded attachment by attachment ([`flat::read_flat_from`]);
 //! each luggage file is written to `dir` and hashed as it streams, and the bag is then checked
 //! against its manifests (§2.1): when it disagrees the caller removes `dir`, so nothing that
-//! nobody vouched for stays behind. The flat form is one JSON text and is read whole (§2.2).
+//! nobody vouched for stays behind.
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Write};
@@ -40,7 +41,17 @@ struct LuggageWriter<'a> {
     error: Option<(PathBuf, io::Error)>,
 }
 
-impl LuggageWriter<'_> {
+impl<'a> LuggageWriter<'a> {
+    fn new(dir: &'a Path) -> Self {
+        LuggageWriter {
+            dir,
+            current: None,
+            names: Vec::new(),
+            findings: Vec::new(),
+            error: None,
+        }
+    }
+
     fn fail(&mut self, path: PathBuf, error: io::Error) {
         self.error.get_or_insert((path, error));
         self.current = None;
@@ -84,13 +95,30 @@ impl Observer for LuggageWriter<'_> {
     }
 }
 
-/// A new file `dir/name` (its folders made), buffered.
+/// A new file `dir/name` (its folders made), buffered. It must not exist yet: names are
+/// distinct in a pack, so a file that is there already is one this file system cannot tell
+/// apart from another attachment's (`A.txt` and `a.txt` where case is folded), and it is
+/// refused rather than overwritten.
 fn create_in(dir: &Path, name: &str) -> Result<BufWriter<File>, (PathBuf, io::Error)> {
     let path = dir.join(name);
     let made = path
         .parent()
         .map_or(Ok(()), fs::create_dir_all)
-        .and_then(|()| File::create(&path));
+        .and_then(|()| {
+            File::options()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .map_err(|e| match e.kind() {
+                    io::ErrorKind::AlreadyExists => io::Error::new(
+                        e.kind(),
+                        "another attachment already landed under this name: this file system does \
+                     not tell the two names apart (they differ only in case, or in a way it \
+                     folds), and one would overwrite the other",
+                    ),
+                    _ => e,
+                })
+        });
     made.map(|f| BufWriter::with_capacity(1 << 16, f))
         .map_err(|e| (path, e))
 }
@@ -113,13 +141,7 @@ pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived,
     match encoding {
         Encoding::Zip => {
             let file = File::open(path).map_err(io_at(path))?;
-            let mut writer = LuggageWriter {
-                dir,
-                current: None,
-                names: Vec::new(),
-                findings: Vec::new(),
-                error: None,
-            };
+            let mut writer = LuggageWriter::new(dir);
             let read = bag::read_zip(BufReader::new(file), limits, false, &mut writer)
                 .map_err(|e| ConvertError::Bag(vec![e]))?;
             if let Some((p, e)) = writer.error {
@@ -138,30 +160,17 @@ pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived,
             })
         }
         Encoding::Flat | Encoding::RetiredTpx => {
-            let bytes = fs::read(path).map_err(io_at(path))?;
-            let read = flat::read_flat(&bytes).map_err(ConvertError::Flat)?;
-            drop(bytes);
-            let mut arrived = Arrived {
-                pack: read.passport,
-                luggage: Vec::new(),
-                findings: Vec::new(),
-            };
-            for attachment in read.attachments {
-                let mut scan = AttachmentScan::default();
-                scan.feed(&attachment.bytes);
-                let mut out =
-                    create_in(dir, &attachment.name).map_err(|(p, e)| ConvertError::Io(p, e))?;
-                out.write_all(&attachment.bytes)
-                    .and_then(|()| close(out))
-                    .map_err(io_at(&dir.join(&attachment.name)))?;
-                arrived.findings.extend(
-                    scan.finish()
-                        .into_iter()
-                        .map(|f| (f, attachment.name.clone())),
-                );
-                arrived.luggage.push(attachment.name);
+            let mut file = File::open(path).map_err(io_at(path))?;
+            let mut writer = LuggageWriter::new(dir);
+            let read = flat::read_flat_from(&mut file, &mut writer).map_err(ConvertError::Flat)?;
+            if let Some((p, e)) = writer.error {
+                return Err(ConvertError::Io(p, e));
             }
-            Ok(arrived)
+            Ok(Arrived {
+                pack: read.passport,
+                luggage: writer.names,
+                findings: writer.findings,
+            })
         }
     }
 }

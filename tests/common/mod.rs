@@ -348,3 +348,35 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Spawns `command` with the pause before an atomic rename (only the write whose target ends
+/// with `only_for`, when given), waits until it pauses there and kills it with SIGKILL: a
+/// crash at a chosen point (`PAUSE_BEFORE_RENAME_ENV`).
+pub fn kill_at_pause(command: &mut std::process::Command, only_for: Option<&str>) {
+    use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
+    let marker = std::env::temp_dir().join(format!(
+        "specmint-paused-{}-{}",
+        std::process::id(),
+        KILLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_file(&marker);
+    command
+        .env(PAUSE_BEFORE_RENAME_ENV, &marker)
+        .stdout(std::process::Stdio::null());
+    if let Some(suffix) = only_for {
+        command.env(PAUSE_ONLY_FOR_ENV, suffix);
+    }
+    let mut child = command.spawn().unwrap();
+    while !marker.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the command ended before pausing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_file(&marker).unwrap();
+}
+
+static KILLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

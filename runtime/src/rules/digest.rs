@@ -113,6 +113,53 @@ fn display_eq(value: &dyn Display, expected: &str) -> bool {
 
 /// Feeds the bytes `data` encodes into `sink`, chunk by chunk on the stack; `None` when the
 /// encoding is unknown, `Some(Err(()))` when base64 does not decode.
+/// What a digest rule reads of data that was decoded elsewhere, as it streamed: whether it
+/// decoded, its SHA-256 and its length. See [`with_streamed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Streamed {
+    /// Whether the data decoded (base64 that does not decode is reported as such).
+    pub decoded: bool,
+    /// The decoded bytes' SHA-256.
+    pub sha256: [u8; 32],
+    /// Their length.
+    pub length: u64,
+}
+
+std::thread_local! {
+    static STREAMED: core::cell::RefCell<Option<std::collections::HashMap<String, Streamed>>> =
+        const { core::cell::RefCell::new(None) };
+}
+
+/// Runs `validate` with the digest rule reading, for the struct at each path of `found`
+/// (`attachments[2]`), the facts given there instead of decoding its data field: for a
+/// document validated with its data strings left out because they were too large to hold
+/// (TaskPack's flat form, whose reader streams them). Everything else the rule does, and every
+/// other rule, is unchanged. On this thread only, for the call only.
+pub fn with_streamed<R>(
+    found: std::collections::HashMap<String, Streamed>,
+    validate: impl FnOnce() -> R,
+) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            STREAMED.with(|s| *s.borrow_mut() = None);
+        }
+    }
+    STREAMED.with(|s| *s.borrow_mut() = Some(found));
+    let _reset = Reset;
+    validate()
+}
+
+/// The streamed facts for the struct at `path`, when [`with_streamed`] gave some (no
+/// allocation otherwise).
+fn streamed(path: &Path<'_>) -> Option<Streamed> {
+    STREAMED.with(|s| {
+        let s = s.borrow();
+        let found = s.as_ref()?;
+        found.get(&path.to_string()).copied()
+    })
+}
+
 fn decode_into(
     data: &str,
     encoding: &dyn Display,
@@ -131,7 +178,10 @@ fn decode_into(
     const CHUNK: usize = 1024;
     let mut buf = [0u8; CHUNK / 4 * 3];
     let bytes = data.as_bytes();
-    if bytes.len() % 4 != 0 {
+    // Decoded a chunk at a time, as the whole text decodes: its length a multiple of four and
+    // padding only in its last quad (a chunk ending in `==` is no end when more follows).
+    let last_quad = bytes.len().saturating_sub(4);
+    if bytes.len() % 4 != 0 || bytes[..last_quad].contains(&b'=') {
         return Some(Err(()));
     }
     for chunk in bytes.chunks(CHUNK) {
@@ -179,12 +229,22 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
     if fields.sha256.is_none() && fields.length.is_none() {
         return;
     }
-    let mut hasher = sha2::Sha256::new();
-    let mut len: u64 = 0;
-    let decoded = decode_into(data, fields.encoding, |bytes| {
-        hasher.update(bytes);
-        len += n(bytes.len());
-    });
+    let (decoded, actual, len) = match streamed(path) {
+        Some(found) => (
+            Some(found.decoded.then_some(()).ok_or(())),
+            found.sha256,
+            found.length,
+        ),
+        None => {
+            let mut hasher = sha2::Sha256::new();
+            let mut len: u64 = 0;
+            let decoded = decode_into(data, fields.encoding, |bytes| {
+                hasher.update(bytes);
+                len += n(bytes.len());
+            });
+            (decoded, hasher.finalize().into(), len)
+        }
+    };
     let label = fields.label.map(shown);
     match decoded {
         None => return,
@@ -198,7 +258,6 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
             return;
         }
     }
-    let actual: [u8; 32] = hasher.finalize().into();
     let actual = hex_lower(&actual);
     if let Some(declared) = fields.sha256 {
         if !declared.as_bytes().eq_ignore_ascii_case(&actual) {
@@ -241,7 +300,36 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
 
 #[cfg(test)]
 mod tests {
-    use super::display_eq;
+    use super::{decode_into, display_eq};
+
+    /// Chunked decoding accepts and refuses what decoding the whole text at once does, pads
+    /// at a chunk's end included.
+    #[test]
+    fn base64_is_decoded_as_the_whole_text_decodes() {
+        use base64::Engine as _;
+        let engine = base64::engine::general_purpose::STANDARD;
+        let long = "QUJD".repeat(255);
+        for text in [
+            format!("{long}QQ=="),
+            format!("{long}QQ==QUJD"),
+            format!("{long}QUJD{long}QUI="),
+            format!("{long}QUI=QUI="),
+            "QQ=".to_owned(),
+            "Q===".to_owned(),
+            String::new(),
+        ] {
+            let mut streamed = Vec::new();
+            let result = decode_into(&text, &"base64", |b| streamed.extend_from_slice(b));
+            let mut whole = [0u8; 4096];
+            match engine.decode_slice(&text, &mut whole) {
+                Ok(n) => {
+                    assert_eq!(result, Some(Ok(())), "{text}");
+                    assert_eq!(streamed, &whole[..n], "{text}");
+                }
+                Err(_) => assert_eq!(result, Some(Err(())), "{text}"),
+            }
+        }
+    }
 
     #[test]
     fn display_eq_compares_without_building_a_string() {

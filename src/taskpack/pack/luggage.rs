@@ -147,7 +147,7 @@ fn first_read(path: &Path) -> Result<(u64, [u8; 32], bool, Vec<Finding>), PackEr
     let mut buffer = vec![0u8; CHUNK];
     let mut hasher = Sha256::new();
     let mut scan = AttachmentScan::default();
-    let mut text = TextTest::default();
+    let mut text = crate::taskpack::flat::TextTest::default();
     let mut size = 0u64;
     loop {
         let n = read_some(&mut file, &mut buffer).map_err(io)?;
@@ -172,51 +172,8 @@ pub(super) fn read_some(file: &mut File, buffer: &mut [u8]) -> io::Result<usize>
     }
 }
 
-/// [`super::flat::is_readable_text`] over a stream: valid UTF-8 (a sequence may straddle two
-/// reads) with no C0 control but tab, line feed, vertical tab, form feed and carriage return.
-/// Those controls are single bytes that never occur inside a multi-byte sequence, so they are
-/// tested byte by byte.
-#[derive(Default)]
-struct TextTest {
-    carry: Vec<u8>,
-    failed: bool,
-}
-
-impl TextTest {
-    fn feed(&mut self, bytes: &[u8]) {
-        if self.failed {
-            return;
-        }
-        if bytes.iter().any(|b| matches!(b, 0..=8 | 0x0e..=0x1f)) {
-            self.failed = true;
-            return;
-        }
-        let mut joined;
-        let bytes = if self.carry.is_empty() {
-            bytes
-        } else {
-            joined = std::mem::take(&mut self.carry);
-            joined.extend_from_slice(bytes);
-            &joined[..]
-        };
-        match std::str::from_utf8(bytes) {
-            Ok(_) => self.carry.clear(),
-            Err(e) if e.error_len().is_none() => {
-                self.carry = bytes[e.valid_up_to()..].to_vec();
-            }
-            Err(_) => self.failed = true,
-        }
-    }
-
-    fn finish(self) -> bool {
-        !self.failed && self.carry.is_empty()
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn the_streamed_text_test_is_the_flat_writers() {
         for sample in [
@@ -228,7 +185,7 @@ mod tests {
             b"bell\x07",
         ] {
             for split in 1..sample.len() {
-                let mut test = TextTest::default();
+                let mut test = crate::taskpack::flat::TextTest::default();
                 test.feed(&sample[..split]);
                 test.feed(&sample[split..]);
                 assert_eq!(

@@ -1,0 +1,73 @@
+'use strict';
+// The Node API: reports, errors, schemas, strings and Buffers.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const specmint = require(process.env.SPECMINT_NODE_PACKAGE || '..');
+
+const root = path.resolve(__dirname, '../../..');
+const acceptance = path.join(root, 'tests/acceptance/spec');
+const minimal = {
+  packet_id: 'pk-1',
+  goal_id: 'g-1',
+  round: 1,
+  from_role: 'planner',
+  to_role: 'executor',
+  objective: 'one sentence',
+  output_format: 'markdown',
+};
+
+test('a valid packet', () => {
+  const report = specmint.validate('task-packet', JSON.stringify(minimal));
+  assert.equal(report.valid, true);
+  assert.deepStrictEqual(report.toJSON(), { valid: true, errors: [] });
+});
+
+test('a string and a Buffer get the same verdict', () => {
+  const text = JSON.stringify({ ...minimal, objective: 'é'.repeat(300), provider: 'x' }, null, 2);
+  const byString = specmint.validate('task-packet', text);
+  const byBuffer = specmint.validate('task-packet', Buffer.from(text));
+  assert.equal(byString.valid, false);
+  assert.deepStrictEqual(byString.toJSON(), byBuffer.toJSON());
+  assert.ok(byString.errors[0].line >= 2);
+});
+
+test('check throws ValidationError with the report', () => {
+  specmint.check('task-packet', JSON.stringify(minimal));
+  assert.throws(() => specmint.check('task-packet', '{}'), (e) => e instanceof specmint.ValidationError && e.report.valid === false);
+});
+
+test('an unknown TYPE is a TypeError', () => {
+  assert.throws(() => specmint.validate('nope', '{}'), /unknown TYPE `nope`/);
+  assert.deepStrictEqual(specmint.bundledTypes(), ['action-envelope', 'task-envelope', 'task-packet', 'taskpack']);
+});
+
+test('a spec directory', () => {
+  const spec = specmint.Spec.load(acceptance);
+  assert.deepStrictEqual(spec.types, ['webhook-event']);
+  assert.equal(spec.schema('webhook-event').$schema, 'https://json-schema.org/draft/2020-12/schema');
+  assert.equal(spec.validate('webhook-event', '[]').valid, false);
+  assert.throws(() => spec.check('webhook-event', '{}'), specmint.ValidationError);
+  assert.throws(() => spec.validate('task-packet', '{}'), TypeError);
+});
+
+test('the bundled schema is the emitted one', () => {
+  const emitted = JSON.parse(fs.readFileSync(path.join(root, 'generated/schema/task_packet.schema.json'), 'utf8'));
+  assert.deepStrictEqual(specmint.schema('task-packet'), emitted);
+});
+
+test('a spec that does not check throws SpecError with file:line:col', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specmint-node-'));
+  try {
+    fs.copyFileSync(path.join(acceptance, 'webhook_event.md'), path.join(dir, 'webhook_event.md'));
+    const toml = fs.readFileSync(path.join(acceptance, 'webhook_event.toml'), 'utf8');
+    fs.writeFileSync(path.join(dir, 'webhook_event.toml'), `${toml}\n[nonsense]\nx = 1\n`);
+    assert.throws(() => specmint.Spec.load(dir), (e) => e instanceof specmint.SpecError && /webhook_event\.toml:\d+:\d+/.test(e.message));
+    assert.throws(() => specmint.Spec.load(path.join(dir, 'missing')), specmint.SpecError);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

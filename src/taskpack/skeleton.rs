@@ -1,0 +1,910 @@
+//! Reading the flat form in bounded memory (issue: a stranger's multi-gigabyte
+//! `.taskpack.json` must not take the machine).
+//!
+//! A flat pack is one JSON text whose bulk is the attachments' `data` strings. The first pass
+//! ([`skeleton`]) streams the text once and keeps all of it but those strings: each
+//! `attachments[i].data` string of the top-level object is written as `""` and its place in
+//! the file (a [`Span`]) is recorded. Everything else, the pack object and the attachments'
+//! other members, is parsed afterwards from that skeleton by the one JSON parser everything
+//! else uses, so the reading is the same as reading the whole text: the same duplicate keys,
+//! numbers, nesting limit and syntax errors. The emptied strings are checked here as that parser
+//! checks strings (control characters, escapes, surrogate pairs), so the skeleton is valid JSON
+//! exactly when the file is. The second pass ([`Unescape`], [`Base64Stream`]) reads a span again
+//! and yields the attachment's bytes chunk by chunk.
+//!
+//! The skeleton itself is capped ([`MAX_SKELETON_BYTES`]): a pack object or attachment metadata
+//! larger than that is refused, by name, rather than held.
+
+use std::io::{self, Read};
+
+use base64::Engine as _;
+
+/// The most the skeleton (the file less its attachments' data) may hold: 16 MiB.
+pub const MAX_SKELETON_BYTES: usize = 16 << 20;
+
+/// Where one `data` string's content (between its quotes) lies in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    /// Offset of the first byte after the opening quote.
+    pub start: u64,
+    /// Offset of the closing quote.
+    pub end: u64,
+    /// Where the opening quote is, as the text is counted (the text starts after a BOM):
+    /// its 1-based line, and its 1-based column in bytes and in chars.
+    pub line: usize,
+    /// See [`Span::line`].
+    pub quote_column: usize,
+    /// See [`Span::line`].
+    pub quote_chars: usize,
+    /// How many chars the content holds (its bytes are `end - start`).
+    pub chars: usize,
+}
+
+impl Span {
+    /// A column of `line` in the skeleton moved to the file: past every span of the line whose
+    /// opening quote comes before it, by what that span left out (in bytes, or in chars).
+    pub(crate) fn unshift(spans: &[Span], line: usize, column: usize, in_chars: bool) -> usize {
+        let mut shift = 0;
+        for span in spans.iter().filter(|s| s.line == line) {
+            let (quote, left_out) = if in_chars {
+                (span.quote_chars, span.chars)
+            } else {
+                (span.quote_column, (span.end - span.start) as usize)
+            };
+            if quote - shift < column {
+                shift += left_out;
+            }
+        }
+        column + shift
+    }
+}
+
+/// Where an emptied string's opening quote is, and how many chars it held so far.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    line: usize,
+    quote_column: usize,
+    quote_chars: usize,
+    chars: usize,
+}
+
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count()
+}
+
+/// The file less its attachments' data.
+#[derive(Debug)]
+pub(crate) struct Skeleton {
+    /// The JSON text, every `attachments[i].data` string emptied.
+    pub text: String,
+    /// Per `attachments` member of the top-level object (a repeated key makes several), per
+    /// element: the span of its last `data` member, when that member is a string.
+    pub spans: Vec<Vec<Option<Span>>>,
+    /// Every string left out, in file order (a repeated `data` member's too).
+    pub elided: Vec<Span>,
+}
+
+/// Why the first pass stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SkeletonError {
+    /// Reading failed.
+    Io(String),
+    /// Not UTF-8, or a `data` string that is not a JSON string: the parser's words.
+    NotJson(String),
+    /// The skeleton outgrew [`MAX_SKELETON_BYTES`].
+    TooLarge,
+}
+
+enum Frame {
+    Object {
+        /// The last key read, decoded (`None` while unread or when it does not decode).
+        key: Option<String>,
+        expect_key: bool,
+        /// A `:` was read and the value's first byte was not yet.
+        after_colon: bool,
+    },
+    Array {
+        index: usize,
+    },
+}
+
+enum Lex {
+    /// Between tokens, or inside a number or literal.
+    Outside,
+    /// Inside a string that is kept: `escaped` after a backslash; `key` when the string is an
+    /// object key, whose raw bytes are gathered to decode it.
+    Kept { escaped: bool, key: Option<Vec<u8>> },
+    /// Inside an emptied `data` string.
+    Emptied(Unescape, Place),
+}
+
+/// Streams `reader` once and returns its skeleton (see the module doc).
+pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError> {
+    let mut text: Vec<u8> = Vec::new();
+    let mut spans: Vec<Vec<Option<Span>>> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut lex = Lex::Outside;
+    let mut utf8 = Utf8Check::default();
+    let mut scratch = Vec::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    // Position in the file, and (line, column) in the text as the parser counts them.
+    let mut offset: u64 = 0;
+    let mut line = 1usize;
+    let mut column = 0usize;
+    let mut chars = 0usize;
+    let mut elided = Vec::new();
+    let mut first = true;
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(SkeletonError::Io(e.to_string())),
+        };
+        let mut chunk = &buffer[..n];
+        if std::mem::take(&mut first) {
+            // A leading byte order mark is not part of the text (`strip_bom`). A first read
+            // that ends inside one is joined with the next bytes.
+            if chunk.len() < 3 && b"\xef\xbb\xbf".starts_with(chunk) {
+                let mut head = chunk.to_vec();
+                while head.len() < 3 {
+                    let mut one = [0u8; 1];
+                    match reader.read(&mut one) {
+                        Ok(0) => break,
+                        Ok(_) => head.push(one[0]),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(SkeletonError::Io(e.to_string())),
+                    }
+                }
+                buffer[..head.len()].copy_from_slice(&head);
+                chunk = &buffer[..head.len()];
+            }
+            utf8.feed(chunk, 0)?;
+            if chunk.starts_with(b"\xef\xbb\xbf") {
+                chunk = &chunk[3..];
+                offset = 3;
+            }
+        } else {
+            utf8.feed(chunk, offset)?;
+        }
+        let mut next = 0;
+        while next < chunk.len() {
+            let byte = chunk[next];
+            next += 1;
+            match &mut lex {
+                Lex::Emptied(unescape, place) => {
+                    if unescape.at_rest() && !is_special(byte) {
+                        // The bulk of a data string: skip the run of plain bytes at once.
+                        let run = plain_run(&chunk[next..]);
+                        let run_chars = chars_in(&chunk[next - 1..next + run]);
+                        unescape.consumed += 1 + run as u64;
+                        place.chars += run_chars;
+                        next += run;
+                        column += 1 + run;
+                        chars += run_chars;
+                        offset += 1 + run as u64;
+                        continue;
+                    }
+                    if byte == b'"' && unescape.at_rest() {
+                        let end = offset;
+                        text.push(b'"');
+                        let Some(Frame::Array { index }) = stack.get(1) else {
+                            unreachable!("an emptied string sits in an attachments array");
+                        };
+                        let index = *index;
+                        let start = end - unescape.consumed;
+                        let element = spans.last_mut().expect("the attachments member was seen");
+                        if element.len() <= index {
+                            element.resize(index + 1, None);
+                        }
+                        let span = Span {
+                            start,
+                            end,
+                            line: place.line,
+                            quote_column: place.quote_column,
+                            quote_chars: place.quote_chars,
+                            chars: place.chars,
+                        };
+                        element[index] = Some(span);
+                        elided.push(span);
+                        lex = Lex::Outside;
+                    } else {
+                        place.chars += chars_in(&[byte]);
+                        scratch.clear();
+                        if let Err(kind) = unescape.feed(&[byte], &mut scratch) {
+                            return Err(SkeletonError::NotJson(at(
+                                kind.message(),
+                                line,
+                                column + 1,
+                            )));
+                        }
+                    }
+                }
+                Lex::Kept { escaped, key } => {
+                    if let Some(raw) = key {
+                        raw.push(byte);
+                    }
+                    if *escaped {
+                        *escaped = false;
+                    } else if byte == b'\\' {
+                        *escaped = true;
+                    } else if byte == b'"' {
+                        let top = stack.len() == 1;
+                        if let (Some(raw), Some(Frame::Object { key, .. })) =
+                            (key, stack.last_mut())
+                        {
+                            *key = serde_json::from_slice::<String>(raw).ok();
+                            if top && key.as_deref() == Some("attachments") {
+                                spans.push(Vec::new());
+                            }
+                        }
+                        lex = Lex::Outside;
+                    }
+                    text.push(byte);
+                }
+                Lex::Outside => {
+                    if !byte.is_ascii_whitespace() {
+                        value_starts(&mut stack, &mut spans, byte);
+                    }
+                    match byte {
+                        b'"' => {
+                            let is_key = matches!(
+                                stack.last(),
+                                Some(Frame::Object {
+                                    expect_key: true,
+                                    ..
+                                })
+                            );
+                            if let Some(Frame::Object { expect_key, .. }) = stack.last_mut() {
+                                *expect_key = false;
+                            }
+                            text.push(byte);
+                            lex = if !is_key && emptied_here(&stack) {
+                                Lex::Emptied(
+                                    Unescape::default(),
+                                    Place {
+                                        line,
+                                        quote_column: column + 1,
+                                        quote_chars: chars + 1,
+                                        chars: 0,
+                                    },
+                                )
+                            } else {
+                                Lex::Kept {
+                                    escaped: false,
+                                    key: is_key.then(|| vec![b'"']),
+                                }
+                            };
+                        }
+                        b'{' => {
+                            stack.push(Frame::Object {
+                                key: None,
+                                expect_key: true,
+                                after_colon: false,
+                            });
+                            text.push(byte);
+                        }
+                        b'[' => {
+                            stack.push(Frame::Array { index: 0 });
+                            text.push(byte);
+                        }
+                        b'}' | b']' => {
+                            stack.pop();
+                            text.push(byte);
+                        }
+                        b',' => {
+                            match stack.last_mut() {
+                                Some(Frame::Object { expect_key, .. }) => *expect_key = true,
+                                Some(Frame::Array { index }) => *index += 1,
+                                None => {}
+                            }
+                            text.push(byte);
+                        }
+                        b':' => {
+                            if let Some(Frame::Object { after_colon, .. }) = stack.last_mut() {
+                                *after_colon = true;
+                            }
+                            text.push(byte);
+                        }
+                        _ => text.push(byte),
+                    }
+                }
+            }
+            if byte == b'\n' {
+                line += 1;
+                column = 0;
+                chars = 0;
+            } else {
+                column += 1;
+                chars += chars_in(&[byte]);
+            }
+            offset += 1;
+        }
+        if text.len() > MAX_SKELETON_BYTES {
+            return Err(SkeletonError::TooLarge);
+        }
+    }
+    utf8.finish(offset)?;
+    if let Lex::Emptied(..) = lex {
+        return Err(SkeletonError::NotJson(at(
+            "EOF while parsing a string",
+            line,
+            column,
+        )));
+    }
+    let text = String::from_utf8(text).expect("checked as UTF-8 while read");
+    Ok(Skeleton {
+        text,
+        spans,
+        elided,
+    })
+}
+
+/// Whether a byte ends a run of plain string content: a quote, a backslash or a control
+/// character (the line feed among them, so a run never spans lines).
+fn is_special(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | 0..=0x1f)
+}
+
+/// The length of the run of plain string content at the start of `bytes`.
+fn plain_run(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| is_special(b))
+        .unwrap_or(bytes.len())
+}
+
+/// A value's first byte (not whitespace) arrived: a `data` member whose value is not a string
+/// has no span.
+fn value_starts(stack: &mut [Frame], spans: &mut [Vec<Option<Span>>], byte: u8) {
+    let depth = stack.len();
+    let index = match stack.get(1) {
+        Some(Frame::Array { index }) => *index,
+        _ => 0,
+    };
+    let Some(Frame::Object {
+        key, after_colon, ..
+    }) = stack.last_mut()
+    else {
+        return;
+    };
+    if !std::mem::take(after_colon) {
+        return;
+    }
+    if byte != b'"' && depth == 3 && key.as_deref() == Some("data") && in_attachments(stack) {
+        if let Some(slot) = spans.last_mut().and_then(|e| e.get_mut(index)) {
+            *slot = None;
+        }
+    }
+}
+
+fn in_attachments(stack: &[Frame]) -> bool {
+    matches!(
+        stack,
+        [Frame::Object { key: Some(top), .. }, Frame::Array { .. }, Frame::Object { .. }]
+            if top == "attachments"
+    )
+}
+
+/// Whether a string value starting here is an attachment's `data`.
+fn emptied_here(stack: &[Frame]) -> bool {
+    in_attachments(stack)
+        && matches!(&stack[2], Frame::Object { key: Some(key), .. } if key == "data")
+}
+
+/// The parser's way of placing an error.
+fn at(message: &str, line: usize, column: usize) -> String {
+    format!("{message} at line {line} column {column}")
+}
+
+/// UTF-8 checked across reads, with `std::str::from_utf8`'s words for the first error.
+#[derive(Default)]
+struct Utf8Check {
+    carry: Vec<u8>,
+}
+
+impl Utf8Check {
+    /// `bytes` start at file offset `base` (the carry sits just before it).
+    fn feed(&mut self, bytes: &[u8], base: u64) -> Result<(), SkeletonError> {
+        let start = base - self.carry.len() as u64;
+        let mut joined;
+        let whole = if self.carry.is_empty() {
+            bytes
+        } else {
+            joined = std::mem::take(&mut self.carry);
+            joined.extend_from_slice(bytes);
+            &joined[..]
+        };
+        match std::str::from_utf8(whole) {
+            Ok(_) => Ok(()),
+            Err(e) => match e.error_len() {
+                None => {
+                    self.carry = whole[e.valid_up_to()..].to_vec();
+                    Ok(())
+                }
+                Some(len) => Err(SkeletonError::NotJson(format!(
+                    "invalid utf-8 sequence of {len} bytes from index {}",
+                    start + e.valid_up_to() as u64
+                ))),
+            },
+        }
+    }
+
+    fn finish(&self, end: u64) -> Result<(), SkeletonError> {
+        if self.carry.is_empty() {
+            return Ok(());
+        }
+        Err(SkeletonError::NotJson(format!(
+            "incomplete utf-8 byte sequence from index {}",
+            end - self.carry.len() as u64
+        )))
+    }
+}
+
+/// What the parser says of a bad string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StringError {
+    Control,
+    InvalidEscape,
+    LoneSurrogate,
+    EndOfHexEscape,
+}
+
+impl StringError {
+    fn message(self) -> &'static str {
+        match self {
+            StringError::Control => {
+                "control character (\\u0000-\\u001F) found while parsing a string"
+            }
+            StringError::InvalidEscape => "invalid escape",
+            StringError::LoneSurrogate => "lone leading surrogate in hex escape",
+            StringError::EndOfHexEscape => "unexpected end of hex escape",
+        }
+    }
+}
+
+/// A JSON string's content (what lies between its quotes), unescaped as it streams: the
+/// parser's rules (no raw control character; `\" \\ \/ \b \f \n \r \t \uXXXX`; a `\u` high
+/// surrogate must be followed by a `\u` low one, and a low one alone is an error).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Unescape {
+    state: EscapeState,
+    /// Bytes of content consumed.
+    pub consumed: u64,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+enum EscapeState {
+    #[default]
+    Plain,
+    /// After a backslash.
+    Backslash,
+    /// Inside `\u`: the digits so far and their count; `high` when this is the second half.
+    Hex {
+        value: u32,
+        digits: u8,
+        high: Option<u32>,
+    },
+    /// After a high surrogate, waiting for `\`.
+    WantBackslash(u32),
+    /// After a high surrogate and `\`, waiting for `u`.
+    WantU(u32),
+}
+
+impl Unescape {
+    /// Whether a `"` here ends the string (not inside an escape).
+    pub fn at_rest(&self) -> bool {
+        matches!(self.state, EscapeState::Plain)
+    }
+
+    /// Feeds content bytes (never the closing quote), appending the unescaped bytes to `out`.
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Result<(), StringError> {
+        let mut at = 0;
+        while at < bytes.len() {
+            if self.at_rest() {
+                let run = plain_run(&bytes[at..]);
+                out.extend_from_slice(&bytes[at..at + run]);
+                self.consumed += run as u64;
+                at += run;
+                if at == bytes.len() {
+                    break;
+                }
+            }
+            let byte = bytes[at];
+            at += 1;
+            self.consumed += 1;
+            self.state = match self.state {
+                EscapeState::Plain => match byte {
+                    b'\\' => EscapeState::Backslash,
+                    0..=0x1f => return Err(StringError::Control),
+                    _ => {
+                        out.push(byte);
+                        EscapeState::Plain
+                    }
+                },
+                EscapeState::Backslash => {
+                    let plain = match byte {
+                        b'"' => b'"',
+                        b'\\' => b'\\',
+                        b'/' => b'/',
+                        b'b' => 0x08,
+                        b'f' => 0x0c,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'u' => {
+                            self.state = EscapeState::Hex {
+                                value: 0,
+                                digits: 0,
+                                high: None,
+                            };
+                            continue;
+                        }
+                        _ => return Err(StringError::InvalidEscape),
+                    };
+                    out.push(plain);
+                    EscapeState::Plain
+                }
+                EscapeState::Hex {
+                    value,
+                    digits,
+                    high,
+                } => {
+                    let digit = (byte as char)
+                        .to_digit(16)
+                        .ok_or(StringError::InvalidEscape)?;
+                    let value = value * 16 + digit;
+                    if digits < 3 {
+                        EscapeState::Hex {
+                            value,
+                            digits: digits + 1,
+                            high,
+                        }
+                    } else {
+                        match (high, value) {
+                            (None, 0xD800..=0xDBFF) => EscapeState::WantBackslash(value),
+                            (None, 0xDC00..=0xDFFF) => return Err(StringError::LoneSurrogate),
+                            (None, _) => {
+                                push_char(out, value);
+                                EscapeState::Plain
+                            }
+                            (Some(high), 0xDC00..=0xDFFF) => {
+                                push_char(
+                                    out,
+                                    0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00),
+                                );
+                                EscapeState::Plain
+                            }
+                            (Some(_), _) => return Err(StringError::LoneSurrogate),
+                        }
+                    }
+                }
+                EscapeState::WantBackslash(high) => match byte {
+                    b'\\' => EscapeState::WantU(high),
+                    _ => return Err(StringError::EndOfHexEscape),
+                },
+                EscapeState::WantU(high) => match byte {
+                    b'u' => EscapeState::Hex {
+                        value: 0,
+                        digits: 0,
+                        high: Some(high),
+                    },
+                    _ => return Err(StringError::EndOfHexEscape),
+                },
+            };
+        }
+        Ok(())
+    }
+}
+
+fn push_char(out: &mut Vec<u8>, value: u32) {
+    let c = char::from_u32(value).expect("surrogates were handled");
+    let mut utf8 = [0u8; 4];
+    out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+}
+
+/// Standard base64 (padding required, canonical) decoded as it streams, giving exactly what
+/// decoding the whole text at once gives, errors included (offsets from the text's start).
+#[derive(Debug, Default)]
+pub(crate) struct Base64Stream {
+    /// Text not yet decoded: always the last quad or less is held back, since only the last
+    /// quad may be padded.
+    pending: Vec<u8>,
+    /// Characters decoded so far.
+    decoded: usize,
+}
+
+impl Base64Stream {
+    /// Feeds base64 text, appending what can be decoded to `out`.
+    pub fn feed(&mut self, text: &[u8], out: &mut Vec<u8>) -> Result<(), base64::DecodeError> {
+        self.pending.extend_from_slice(text);
+        if self.pending.len() <= 4 {
+            return Ok(());
+        }
+        let ready = (self.pending.len() - 1) / 4 * 4;
+        if let Some(at) = self.pending[..ready].iter().position(|&b| b == b'=') {
+            // A pad before the last quad: decoding the whole text fails at this byte.
+            return Err(self.shifted(
+                base64::engine::general_purpose::STANDARD
+                    .decode(&self.pending[at / 4 * 4..])
+                    .expect_err("a quad followed by more text cannot be padded"),
+                at / 4 * 4,
+            ));
+        }
+        base64::engine::general_purpose::STANDARD
+            .decode_vec(&self.pending[..ready], out)
+            .map_err(|e| self.shifted(e, 0))?;
+        self.pending.drain(..ready);
+        self.decoded += ready;
+        Ok(())
+    }
+
+    /// Decodes what is left.
+    pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), base64::DecodeError> {
+        let rest = std::mem::take(&mut self.pending);
+        base64::engine::general_purpose::STANDARD
+            .decode_vec(&rest, out)
+            .map_err(|e| self.shifted(e, 0))
+    }
+
+    fn shifted(&self, error: base64::DecodeError, within: usize) -> base64::DecodeError {
+        use base64::DecodeError::*;
+        let base = self.decoded + within;
+        match error {
+            InvalidByte(at, byte) => InvalidByte(base + at, byte),
+            InvalidLength(n) => InvalidLength(base + n),
+            InvalidLastSymbol(at, byte) => InvalidLastSymbol(base + at, byte),
+            InvalidPadding => InvalidPadding,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*), so a failure reproduces.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+            from[(self.next() % from.len() as u64) as usize]
+        }
+    }
+
+    /// Feeds `bytes` in pieces cut at random places.
+    fn pieces<'a>(rng: &mut Rng, bytes: &'a [u8]) -> Vec<&'a [u8]> {
+        let mut out = Vec::new();
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let n = 1 + (rng.next() % 7) as usize;
+            let (head, tail) = rest.split_at(n.min(rest.len()));
+            out.push(head);
+            rest = tail;
+        }
+        out
+    }
+
+    #[test]
+    fn a_streamed_string_is_what_the_parser_reads() {
+        let mut rng = Rng(0x5eed_1234);
+        let alphabet: &[&str] = &[
+            "a",
+            "\\",
+            "u",
+            "d",
+            "D",
+            "8",
+            "0",
+            "c",
+            "C",
+            "f",
+            "n",
+            "\\n",
+            "\\\"",
+            "\\u00e9",
+            "\\ud83d",
+            "\\ude00",
+            "\\uDBFF\\uDFFF",
+            "é",
+            "\u{7f}",
+            "\t",
+            "\u{1}",
+            "x",
+            "/",
+            "\\/",
+        ];
+        for _ in 0..20_000 {
+            let length = (rng.next() % 8) as usize;
+            let content: String = (0..length).map(|_| rng.pick(alphabet)).collect();
+            let parsed = serde_json::from_str::<String>(&format!("\"{content}\""));
+            let mut unescape = Unescape::default();
+            let mut out = Vec::new();
+            let mut streamed = Ok(());
+            let mut ended_early = false;
+            'feed: for piece in pieces(&mut rng, content.as_bytes()) {
+                // As the skeleton does: a quote at rest ends the string.
+                for byte in piece.chunks(1) {
+                    if byte == b"\"" && unescape.at_rest() {
+                        ended_early = true;
+                        break 'feed;
+                    }
+                    streamed = unescape.feed(byte, &mut out);
+                    if streamed.is_err() {
+                        break 'feed;
+                    }
+                }
+            }
+            if ended_early {
+                assert!(
+                    parsed.is_err(),
+                    "{content:?}: the string ends before its end"
+                );
+                continue;
+            }
+            match (parsed, streamed) {
+                (Ok(text), Ok(())) => {
+                    assert!(
+                        unescape.at_rest(),
+                        "{content:?}: the parser ended the string"
+                    );
+                    assert_eq!(out, text.as_bytes(), "{content:?}");
+                }
+                (Err(e), Ok(())) => assert!(
+                    !unescape.at_rest(),
+                    "{content:?}: the parser refuses it ({e}), the stream took it whole"
+                ),
+                (Ok(_), Err(kind)) => {
+                    panic!("{content:?}: the parser reads it, the stream says {kind:?}")
+                }
+                // At the input's end the parser reads a `\u` escape's four digits at once and
+                // says EOF where more text follows in a real file.
+                (Err(e), Err(kind)) => assert!(
+                    e.to_string().starts_with(kind.message()) || e.is_eof(),
+                    "{content:?}: the parser says {e}, the stream {}",
+                    kind.message()
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn streamed_base64_is_base64_decoded_whole() {
+        let mut rng = Rng(0xba5e_6400);
+        let alphabet = b"AQgw+/=9z_-\n ";
+        let engine = base64::engine::general_purpose::STANDARD;
+        for round in 0..20_000 {
+            let text: Vec<u8> = if round % 2 == 0 {
+                // Valid base64 of random bytes, sometimes damaged in one place.
+                let raw: Vec<u8> = (0..rng.next() % 20).map(|_| rng.next() as u8).collect();
+                let mut text = engine.encode(raw).into_bytes();
+                if !text.is_empty() && rng.next() % 3 == 0 {
+                    let at = (rng.next() % text.len() as u64) as usize;
+                    text[at] = rng.pick(alphabet);
+                }
+                text
+            } else {
+                (0..rng.next() % 14).map(|_| rng.pick(alphabet)).collect()
+            };
+            let whole = engine.decode(&text);
+            let mut stream = Base64Stream::default();
+            let mut out = Vec::new();
+            let mut streamed = Ok(());
+            for piece in pieces(&mut rng, &text) {
+                streamed = stream.feed(piece, &mut out);
+                if streamed.is_err() {
+                    break;
+                }
+            }
+            let streamed = streamed.and_then(|()| {
+                let mut rest = Vec::new();
+                std::mem::take(&mut stream).finish(&mut rest)?;
+                out.extend(rest);
+                Ok(out)
+            });
+            // The same bytes, or both refused (the whole decoder may name a later bad byte:
+            // it decodes the last quad first).
+            match (&streamed, &whole) {
+                (Err(_), Err(_)) => {}
+                _ => assert_eq!(streamed, whole, "{:?}", String::from_utf8_lossy(&text)),
+            }
+        }
+    }
+
+    fn spans_of(text: &str) -> (String, Vec<Vec<Option<(String, String)>>>) {
+        let skeleton = skeleton(text.as_bytes()).expect("reads");
+        let spans = skeleton
+            .spans
+            .iter()
+            .map(|element| {
+                element
+                    .iter()
+                    .map(|span| {
+                        span.map(|s| {
+                            let raw = &text[s.start as usize..s.end as usize];
+                            let mut out = Vec::new();
+                            let mut unescape = Unescape::default();
+                            unescape.feed(raw.as_bytes(), &mut out).unwrap();
+                            (raw.to_owned(), String::from_utf8(out).unwrap())
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        (skeleton.text, spans)
+    }
+
+    #[test]
+    fn only_the_attachments_data_strings_are_left_out() {
+        // `data` first, a key written with an escape, a nested `data` that is not an
+        // attachment's, and a `data` member repeated with a number last.
+        let text = "\u{feff}{\"passport\":{\"data\":\"kept\"},\"attachments\":[\
+            {\"data\":\"a\\\"b\\u00e9\",\"name\":\"x\"},\
+            {\"d\\u0061ta\":\"second\",\"meta\":{\"data\":\"inner\"}},\
+            {\"data\":\"gone\",\"data\":7}],\"note\":\"data\"}";
+        let (skeleton, spans) = spans_of(text);
+        assert_eq!(
+            skeleton,
+            "{\"passport\":{\"data\":\"kept\"},\"attachments\":[\
+            {\"data\":\"\",\"name\":\"x\"},\
+            {\"d\\u0061ta\":\"\",\"meta\":{\"data\":\"inner\"}},\
+            {\"data\":\"\",\"data\":7}],\"note\":\"data\"}"
+        );
+        let values: Vec<Option<String>> = spans[0]
+            .iter()
+            .map(|s| s.as_ref().map(|(_, value)| value.clone()))
+            .collect();
+        assert_eq!(
+            values,
+            [Some("a\"bé".to_owned()), Some("second".to_owned()), None]
+        );
+    }
+
+    #[test]
+    fn a_bad_data_string_is_refused_in_the_parsers_words() {
+        let text = "{\"attachments\":[{\"data\":\"ok\\q\"}]}";
+        let expected = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        assert_eq!(
+            skeleton(text.as_bytes()).unwrap_err(),
+            SkeletonError::NotJson(expected.to_string())
+        );
+        let control = "{\"attachments\":[{\"data\":\"a\u{1}\"}]}";
+        let expected = serde_json::from_str::<serde_json::Value>(control).unwrap_err();
+        assert_eq!(
+            skeleton(control.as_bytes()).unwrap_err(),
+            SkeletonError::NotJson(expected.to_string())
+        );
+        let bytes = b"{\"attachments\":[{\"data\":\"\xff\"}]}";
+        assert_eq!(
+            skeleton(&bytes[..]).unwrap_err(),
+            SkeletonError::NotJson(
+                std::str::from_utf8(std::hint::black_box(&bytes[..]))
+                    .unwrap_err()
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn the_skeleton_is_capped() {
+        let big = format!("{{\"passport\":\"{}\"}}", "x".repeat(MAX_SKELETON_BYTES));
+        assert_eq!(
+            skeleton(big.as_bytes()).unwrap_err(),
+            SkeletonError::TooLarge
+        );
+        let data = format!(
+            "{{\"attachments\":[{{\"data\":\"{}\"}}]}}",
+            "x".repeat(MAX_SKELETON_BYTES)
+        );
+        assert_eq!(
+            skeleton(data.as_bytes()).unwrap().text,
+            "{\"attachments\":[{\"data\":\"\"}]}"
+        );
+    }
+}

@@ -1,0 +1,416 @@
+//! One document's verdict, as `specmint validate` prints it.
+//!
+//! The CLI and the language bindings (`bindings/python`, `bindings/node`) call this module and
+//! nothing else to judge a document, so they cannot disagree: [`DocType`] is a bundled spec or a
+//! spec directory's spec read by the interpreter, [`DocType::judge`] validates a document and
+//! places each violation in the input (line and column), and [`Verdict::to_json`] is the JSON the
+//! CLI prints with `--format json` (the bindings print it without `type` and `file`).
+
+use std::io::Seek as _;
+use std::path::{Path, PathBuf};
+
+use crate::bundled::{self, Bundled};
+use crate::runtime::document::{
+    check_size, extracted_range, line_col, locate, locate_key, split_serde_position, DocumentSpec,
+};
+use crate::{Report, Violation};
+
+/// The document type a document is judged as: a bundled spec, or a spec of a spec directory
+/// read from its model at run time (`validate --spec DIR`).
+pub enum DocType {
+    /// One of the specs bundled in this crate.
+    Bundled(&'static Bundled),
+    /// A spec of a spec directory, judged by the interpreter.
+    Own {
+        /// TYPE: the spec's file stem in kebab case.
+        name: String,
+        /// The checked model.
+        spec: Box<specmint_codegen::model::Spec>,
+        /// The interpreter of `spec`.
+        validator: specmint_codegen::Validator,
+        /// The directory it was read from.
+        dir: PathBuf,
+    },
+}
+
+/// Why a [`DocType`] was not found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FindError {
+    /// No TYPE given, or one no spec has; the message lists the known ones.
+    UnknownType(String),
+    /// The spec directory cannot be read, or a spec in it does not check (its
+    /// `file:line:col` diagnostics).
+    Spec(String),
+}
+
+impl std::fmt::Display for FindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FindError::UnknownType(m) | FindError::Spec(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for FindError {}
+
+/// TYPE of a spec file stem: `task_packet` is `task-packet`.
+fn kebab(stem: &str) -> String {
+    stem.replace('_', "-")
+}
+
+impl DocType {
+    /// Finds TYPE among the bundled specs, or with `spec_dir` among that directory's specs
+    /// (each `<stem>.md` is TYPE `<stem>` in kebab case); only the spec asked for is loaded.
+    pub fn find(spec_dir: Option<&Path>, name: Option<&str>) -> Result<DocType, FindError> {
+        let Some(dir) = spec_dir else {
+            let known = bundled::names().join(", ");
+            let name = name
+                .ok_or_else(|| FindError::UnknownType(format!("missing TYPE (one of: {known})")))?;
+            return bundled::find(name).map(DocType::Bundled).ok_or_else(|| {
+                FindError::UnknownType(format!("unknown TYPE `{name}` (one of: {known})"))
+            });
+        };
+        let display = dir.display().to_string();
+        let sources = read_dir(dir)?;
+        let known = known_in(&display, sources.iter().map(|s| kebab(&s.name)));
+        let name = name.ok_or_else(|| FindError::UnknownType(format!("missing TYPE ({known})")))?;
+        let source = sources
+            .iter()
+            .find(|s| kebab(&s.name) == name)
+            .ok_or_else(|| FindError::UnknownType(format!("unknown TYPE `{name}` ({known})")))?;
+        Self::own(source, dir)
+    }
+
+    /// Every spec of `dir`, each loaded and checked: the first that does not check is the error.
+    pub fn load_dir(dir: &Path) -> Result<Vec<DocType>, FindError> {
+        read_dir(dir)?.iter().map(|s| Self::own(s, dir)).collect()
+    }
+
+    fn own(source: &specmint_codegen::SpecSource, dir: &Path) -> Result<DocType, FindError> {
+        let spec = specmint_codegen::load(source).map_err(|d| FindError::Spec(d.to_string()))?;
+        Ok(DocType::Own {
+            name: kebab(&source.name),
+            validator: specmint_codegen::Validator::new(&spec),
+            spec: Box::new(spec),
+            dir: dir.to_owned(),
+        })
+    }
+
+    /// TYPE, as the CLI spells it.
+    pub fn name(&self) -> &str {
+        match self {
+            DocType::Bundled(b) => b.cli_name,
+            DocType::Own { name, .. } => name,
+        }
+    }
+
+    /// How documents of this type are read (input size limit, parse code, forbidden keys).
+    pub fn document(&self) -> &DocumentSpec {
+        match self {
+            DocType::Bundled(b) => b.document,
+            DocType::Own { validator, .. } => validator.document(),
+        }
+    }
+
+    /// Parses and validates `input` under an input size limit of `limit` bytes: the
+    /// canonical JSON of a valid document, or the report.
+    pub fn validate(&self, input: &[u8], limit: usize) -> Result<String, Report> {
+        match self {
+            DocType::Bundled(b) => b.validate(input, Some(limit)),
+            DocType::Own { validator, .. } => {
+                validator.validate_with(input, &validator.document().with_max_input_bytes(limit))
+            }
+        }
+    }
+
+    /// The JSON Schema `specmint schema [--spec DIR] TYPE` prints.
+    pub fn schema(&self) -> String {
+        match self {
+            DocType::Bundled(b) => b.json_schema.to_owned(),
+            // What `specmint generate --spec DIR` writes, but for the `@generated` note, which
+            // names the command that printed it.
+            DocType::Own {
+                spec, dir, name, ..
+            } => specmint_codegen::emit_schema(
+                spec,
+                &specmint_codegen::Options {
+                    regenerate_with: Some(format!(
+                        "specmint schema --spec {} {name}",
+                        dir.display()
+                    )),
+                    ..crate::bundle_options()
+                },
+            ),
+        }
+    }
+
+    /// Judges a whole document held in memory under the type's own input size limit.
+    pub fn judge_bytes(&self, data: &[u8]) -> Verdict {
+        let limit = self.document().max_input_bytes;
+        let head = data.len().min(limit.saturating_add(1));
+        self.judge(&data[..head], data.len() as u64, limit)
+    }
+
+    /// Judges a document of `total` bytes of which `input` holds the first ones (at most one
+    /// byte over `limit`: an oversized input is refused without being held in memory).
+    pub fn judge(&self, input: &[u8], total: u64, limit: usize) -> Verdict {
+        let document = self.document().with_max_input_bytes(limit);
+        let verdict = if total > input.len() as u64 {
+            check_size(usize::try_from(total).unwrap_or(usize::MAX), &document)
+                .map(|()| String::new())
+        } else {
+            self.validate(input, limit)
+                .map_err(|report| self.other_encoding(input, report))
+        };
+        let Err(report) = verdict else {
+            return Verdict { errors: Vec::new() };
+        };
+        // Places are counted in the text after a byte order mark, as the parser counts them.
+        let text = String::from_utf8_lossy(input);
+        let text = crate::runtime::json::strip_bom(&text);
+        let errors = report
+            .into_vec()
+            .into_iter()
+            .map(|v| Located::new(v, text, &document))
+            .collect();
+        Verdict { errors }
+    }
+
+    /// Judges the file at `path` under `limit`, as [`DocType::judge`] judges its bytes, reading
+    /// no more of it than it must: a file over the limit is counted, not held; and a flat
+    /// TaskPack is judged in bounded memory, its attachments' data strings streamed (see
+    /// [`DocType::judge_streamed`]).
+    pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
+        let mut file = std::fs::File::open(path)?;
+        let size = file.metadata()?.len();
+        let flat_taskpack = matches!(self, DocType::Bundled(b) if b.module == "taskpack");
+        if flat_taskpack && size <= limit as u64 {
+            if let Some(verdict) = self.judge_streamed(&mut file)? {
+                return Ok(verdict);
+            }
+        }
+        file.rewind()?;
+        let (input, total) = read_head(&mut file, limit)?;
+        Ok(self.judge(&input, total, limit))
+    }
+
+    /// The verdict of [`DocType::judge`] on a flat TaskPack, computed with its attachments'
+    /// data strings left out of memory: the rules run on the text less those strings (the
+    /// reader's skeleton, `taskpack::skeleton`), the digest rule reads each string's facts as
+    /// it was streamed ([`crate::runtime::rules::with_streamed`]), and every place is moved
+    /// back to where it is in the file. `None` when the skeleton cannot be made (a file that
+    /// is not UTF-8, a data string that is not a JSON string, more than
+    /// 16 MiB besides the data) or is not a flat TaskPack's type: such a file is judged whole.
+    pub fn judge_streamed<R: std::io::Read + std::io::Seek>(
+        &self,
+        reader: &mut R,
+    ) -> std::io::Result<Option<Verdict>> {
+        use crate::taskpack::{flat, skeleton};
+        if !matches!(self, DocType::Bundled(b) if b.module == "taskpack") {
+            return Ok(None);
+        }
+        reader.rewind()?;
+        let Ok(skeleton) = skeleton::skeleton(std::io::BufReader::new(&mut *reader)) else {
+            return Ok(None);
+        };
+        let last = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
+        let mut found = std::collections::HashMap::new();
+        if let Ok(raw) = crate::runtime::json::Json::parse(&skeleton.text) {
+            let items = raw
+                .get("attachments")
+                .and_then(|a| a.as_array())
+                .unwrap_or_default();
+            for (index, (item, span)) in items.iter().zip(last).enumerate() {
+                let base64 = match item.get("encoding").and_then(|e| e.as_str()) {
+                    Some("utf8") => false,
+                    Some("base64") => true,
+                    _ => continue,
+                };
+                let Some(span) = span else { continue };
+                match flat::streamed_digest(reader, *span, base64) {
+                    Some(digest) => {
+                        found.insert(format!("attachments[{index}]"), digest);
+                    }
+                    None => return Ok(None),
+                }
+            }
+        }
+        let document = self.document();
+        let verdict = crate::runtime::rules::with_streamed(found, || {
+            self.validate(skeleton.text.as_bytes(), skeleton.text.len())
+        });
+        let Err(report) = verdict else {
+            return Ok(Some(Verdict { errors: Vec::new() }));
+        };
+        let errors = report
+            .into_vec()
+            .into_iter()
+            .map(|v| {
+                let at_serde = v.code == document.parse_error_code
+                    && split_serde_position(&v.message).is_some();
+                let mut located = Located::new(v, &skeleton.text, document);
+                if let (Some(line), Some(column)) = (located.line, located.column) {
+                    let moved = skeleton::Span::unshift(&skeleton.elided, line, column, !at_serde);
+                    located.column = Some(moved);
+                    if at_serde {
+                        let at = format!(" at line {line} column {column}");
+                        if let Some(head) = located.violation.message.strip_suffix(&at) {
+                            located.violation.message =
+                                format!("{head} at line {line} column {moved}");
+                        }
+                    }
+                }
+                located
+            })
+            .collect();
+        Ok(Some(Verdict { errors }))
+    }
+
+    /// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
+    /// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
+    fn other_encoding(&self, input: &[u8], report: Report) -> Report {
+        let taskpack = matches!(self, DocType::Bundled(b) if b.module == "taskpack");
+        if !taskpack || !input.starts_with(crate::taskpack::bag::ZIP_MAGIC) {
+            return report;
+        }
+        let mut violations = report.into_vec();
+        if let Some(first) = violations.first_mut() {
+            first.message.push_str(
+                "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
+                 (`.taskpack.json`): judge the zip with `specmint taskpack conformance FILE`, or \
+                 write its flat form with `specmint taskpack convert FILE OUT.taskpack.json`",
+            );
+        }
+        Report::from_violations(violations)
+    }
+}
+
+/// Reads at most one byte over `limit` from `reader`, and counts the rest without holding it:
+/// `(the bytes read, the reader's total)`. An oversized input is refused without being held.
+pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Result<(Vec<u8>, u64)> {
+    use std::io::Read as _;
+    let mut input = Vec::new();
+    let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    (&mut *reader).take(head).read_to_end(&mut input)?;
+    let mut total = input.len() as u64;
+    if input.len() > limit {
+        total += std::io::copy(reader, &mut std::io::sink())?;
+    }
+    Ok((input, total))
+}
+
+fn read_dir(dir: &Path) -> Result<Vec<specmint_codegen::SpecSource>, FindError> {
+    let display = dir.display().to_string();
+    specmint_codegen::read_spec_dir(dir, &display)
+        .map_err(|e| FindError::Spec(format!("cannot read specs in `{display}`: {e}")))
+}
+
+fn known_in(display: &str, names: impl Iterator<Item = String>) -> String {
+    let known: Vec<String> = names.collect();
+    if known.is_empty() {
+        format!("`{display}` holds no spec")
+    } else {
+        format!("specs in `{display}`: {}", known.join(", "))
+    }
+}
+
+/// A document's verdict: its violations in document order, each placed in the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// Empty when the document is valid.
+    pub errors: Vec<Located>,
+}
+
+/// A violation with the place in the input it points at.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Located {
+    /// The violation, as the library reports it.
+    #[serde(flatten)]
+    pub violation: Violation,
+    /// 1-based line of the value (or key) the violation is about, where it can be found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// 1-based column, in chars, on that line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl Located {
+    fn new(violation: Violation, input: &str, document: &DocumentSpec) -> Self {
+        // A document cut out of surrounding prose was judged on that slice: find the position
+        // in the slice, then move it to where the slice starts in the input.
+        let range = extracted_range(input, document).unwrap_or(0..input.len());
+        let slice = &input[range.clone()];
+        // A forbidden key points at the key itself. (A spec without its own code for forbidden
+        // keys reports them with its parse code, so the key's name decides, not the code.)
+        let last_key = violation.pointer.rsplit('/').next().unwrap_or_default();
+        let forbidden = violation.code == document.forbidden_key_code
+            && document.forbidden_keys.contains(&last_key);
+        let in_slice = if forbidden {
+            locate_key(slice, &violation.pointer)
+        } else if violation.code == document.parse_error_code {
+            split_serde_position(&violation.message)
+                .map(|(_, at)| at)
+                .or_else(|| nearest(slice, &violation.pointer))
+        } else {
+            nearest(slice, &violation.pointer)
+        };
+        let line_col = in_slice.map(|at| shift(&input[..range.start], at));
+        Located {
+            violation,
+            line: line_col.map(|(line, _)| line),
+            column: line_col.map(|(_, column)| column),
+        }
+    }
+}
+
+impl Verdict {
+    /// No violation.
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// The verdict as JSON, in canonical form: `{"valid": bool, "errors": [...]}`, each error
+    /// the [`Violation`]'s own serialization plus `line` and `column`; with `type_and_file`,
+    /// also `type` and `file` (after `valid`), the line `specmint validate --format json` prints.
+    pub fn to_json(&self, type_and_file: Option<(&str, &str)>) -> String {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            valid: bool,
+            #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+            kind: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            file: Option<&'a str>,
+            errors: &'a [Located],
+        }
+        crate::runtime::document::to_canonical_json(&Json {
+            valid: self.is_valid(),
+            kind: type_and_file.map(|(kind, _)| kind),
+            file: type_and_file.map(|(_, file)| file),
+            errors: &self.errors,
+        })
+    }
+}
+
+/// A (line, column) found in a slice, moved past `before`, the text that precedes the slice.
+fn shift(before: &str, (line, column): (usize, usize)) -> (usize, usize) {
+    // Where the slice starts: its line 1 continues `before`'s last line.
+    let (start_line, start_column) = line_col(before, before.len()).unwrap_or((1, 1));
+    if line > 1 {
+        (line + start_line - 1, column)
+    } else {
+        (start_line, column + start_column - 1)
+    }
+}
+
+/// The position of the value at `pointer`, or of its nearest ancestor that exists
+/// (a missing field points at the object that lacks it).
+fn nearest(input: &str, pointer: &str) -> Option<(usize, usize)> {
+    let mut pointer = pointer;
+    loop {
+        if let Some(found) = locate(input, pointer) {
+            return Some(found);
+        }
+        pointer = &pointer[..pointer.rfind('/')?];
+    }
+}
