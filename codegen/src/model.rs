@@ -237,6 +237,8 @@ pub struct Object {
     pub fields: Vec<Field>,
     /// `a` ≠ `b` rules on this object's fields.
     pub not_equal: Vec<NotEqual>,
+    /// `a` before `b` rules on this object's fields.
+    pub order: Vec<Order>,
     /// Compact-JSON byte cap on the whole object (the root's document cap).
     pub max_json_bytes: Option<CapUse>,
     /// A list field must not contain a text field's value.
@@ -547,6 +549,22 @@ pub struct NotEqual {
     pub code: String,
 }
 
+/// One field of an object comes before another: `a < b` (`strict`) or `a <= b`. Both are
+/// integers, both numbers, both dates or both date-times (compared as instants); the rule
+/// holds when either is absent.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Order {
+    /// The field that comes first.
+    pub a: Member,
+    /// The field that comes after; violations are reported at its path.
+    pub b: Member,
+    /// `a < b`; otherwise `a <= b`.
+    pub strict: bool,
+    /// The error code.
+    pub code: String,
+}
+
 /// A parsed Type cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -852,6 +870,8 @@ pub enum RuleKind {
     Unique,
     /// `[[not_equal]]`: two fields of one object differ.
     NotEqual,
+    /// `[[order]]`: one field of an object before another.
+    Order,
     /// `[[contradiction]]`: contradictory pairs among the items.
     Contradiction,
     /// `[[not_contains]]`: a list does not contain a sibling's value.
@@ -870,6 +890,7 @@ impl RuleKind {
         match self {
             RuleKind::Unique => "unique",
             RuleKind::NotEqual => "not_equal",
+            RuleKind::Order => "order",
             RuleKind::Contradiction => "contradiction",
             RuleKind::NotContains => "not_contains",
             RuleKind::Digest => "digest",

@@ -442,6 +442,21 @@ fn object(spec: &Spec, o: &Object) -> Value {
                 .collect::<Vec<_>>()),
         );
     }
+    if !o.order.is_empty() {
+        m.insert(
+            "x-order".into(),
+            json!(o
+                .order
+                .iter()
+                .map(|n| json!({
+                    "a": n.a.key,
+                    "b": n.b.key,
+                    "strict": n.strict,
+                    "code": n.code,
+                }))
+                .collect::<Vec<_>>()),
+        );
+    }
     if let Some(c) = &o.max_json_bytes {
         m.insert(
             "x-max-bytes".into(),

@@ -25,6 +25,7 @@ pub(crate) struct Sidecar {
     pub caps: Vec<SideCap>,
     pub unique: Vec<SideUnique>,
     pub not_equal: Vec<SideNotEqual>,
+    pub order: Vec<SideOrder>,
     pub contradiction: Vec<SideContradiction>,
     pub not_contains: Vec<SideNotContains>,
     pub digest: Vec<SideDigest>,
@@ -98,6 +99,17 @@ pub(crate) struct SideNotEqual {
     pub path: Option<Spanned<String>>,
     pub a: Option<Spanned<String>>,
     pub b: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
+}
+
+/// `[[order]]`: `a` before `b` (`a < b` when `strict`, else `a <= b`).
+#[derive(Debug)]
+pub(crate) struct SideOrder {
+    pub pos: Pos,
+    pub path: Option<Spanned<String>>,
+    pub a: Option<Spanned<String>>,
+    pub b: Option<Spanned<String>>,
+    pub strict: Option<Spanned<bool>>,
     pub code: Option<Spanned<String>>,
 }
 
@@ -301,6 +313,7 @@ const TOP_KEYS: &[&str] = &[
     "caps",
     "unique",
     "not_equal",
+    "order",
     "contradiction",
     "not_contains",
     "digest",
@@ -607,7 +620,7 @@ impl Walker<'_> {
     }
 
     /// The cross-field rules: `[[unique]]`, `[[not_contains]]`, `[[digest]]`,
-    /// `[machines.*]`, `[[not_equal]]`, `[[contradiction]]`.
+    /// `[machines.*]`, `[[not_equal]]`, `[[order]]`, `[[contradiction]]`.
     fn rules(&self, ctx: &mut Context, doc: &DeTable<'_>, out: &mut Sidecar) {
         let w = self;
         let keys = ["path", "key", "ignore_case", "trim", "code"];
@@ -663,6 +676,18 @@ impl Walker<'_> {
                 path: s(ctx, "path"),
                 a: s(ctx, "a"),
                 b: s(ctx, "b"),
+                code: s(ctx, "code"),
+            });
+        }
+        let keys = ["path", "a", "b", "strict", "code"];
+        for (pos, t) in w.array_tables(ctx, doc, "order", &keys) {
+            let s = |ctx: &mut Context, key| w.string(ctx, t, key, "[[order]]");
+            out.order.push(SideOrder {
+                pos,
+                path: s(ctx, "path"),
+                a: s(ctx, "a"),
+                b: s(ctx, "b"),
+                strict: w.boolean(ctx, t, "strict", "[[order]]"),
                 code: s(ctx, "code"),
             });
         }

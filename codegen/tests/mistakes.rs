@@ -1398,7 +1398,7 @@ fn a_misspelt_sidecar_section_is_reported_alone() {
         &toml,
         "spec/mini.toml:4:2: error: unknown key `erors` in the sidecar",
         "  hint: did you mean `errors`? expected one of: spec, types, errors, unions, caps, \
-         unique, not_equal, contradiction, not_contains, digest, machines, canonical, open",
+         unique, not_equal, order, contradiction, not_contains, digest, machines, canonical, open",
     );
     // Even with a Markdown mistake that is not one (it is reported once the section is
     // fixed), and beside another sidecar key problem.
@@ -1530,8 +1530,9 @@ fn a_mapping_an_override_took_names_the_override() {
     );
 }
 
-/// Issue 23, item 3: a cap path into a union says what stops it (no rule reaches a union's
-/// members), not that the union "has no members".
+/// Issue 23, items 3 and 4: a cap path into a union says what stops it, not that the union
+/// "has no members": a member takes item caps and minimums (`union_members.rs`), not a
+/// char cap.
 #[test]
 fn a_cap_path_into_a_union_says_why_it_stops() {
     let md = edit(
@@ -1552,7 +1553,7 @@ fn a_cap_path_into_a_union_says_why_it_stops() {
     one(
         &md,
         TOML,
-        "spec/mini.md:25:3: error: path `out.name` does not resolve: `out` is the union `sink`: \
-         a path does not step into a union's members, which carry no rule but `non-blank`",
+        "spec/mini.md:25:16: error: unit `chars` does not fit `out.name`: a union member takes \
+         item caps and minimums only",
     );
 }

@@ -654,19 +654,88 @@ impl<'de> ::specmint::runtime::__private::serde::Deserialize<'de> for OutputForm
             }
             fn visit_map<A: ::specmint::runtime::__private::serde::de::MapAccess<'de>>(
                 self,
-                map: A,
+                mut map: A,
             ) -> ::core::result::Result<Self::Value, A::Error> {
-                let tagged = <Tagged as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
-                    ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
-                        map,
+                let first = ::specmint::runtime::__private::serde::de::MapAccess::next_key::<
+                    ::std::string::String,
+                >(&mut map)?;
+                if first.as_deref() != ::core::option::Option::Some("kind") {
+                    let tagged = <Tagged as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                        ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                            ::specmint::runtime::__private::Replay::new(first, map),
+                        ),
+                    )?;
+                    return ::core::result::Result::Ok(
+                        match tagged {
+                            Tagged::Markdown {} => OutputFormat::Markdown,
+                            Tagged::Json { schema } => OutputFormat::Json { schema },
+                            Tagged::Diff {} => OutputFormat::Diff,
+                            Tagged::Files {} => OutputFormat::Files,
+                        },
+                    );
+                }
+                let index = ::specmint::runtime::__private::serde::de::MapAccess::next_value_seed(
+                    &mut map,
+                    ::specmint::runtime::__private::TagSeed(
+                        &["markdown", "json", "diff", "files"],
                     ),
                 )?;
+                let rest = ::specmint::runtime::__private::AfterTag::new("kind", map);
                 ::core::result::Result::Ok(
-                    match tagged {
-                        Tagged::Markdown {} => OutputFormat::Markdown,
-                        Tagged::Json { schema } => OutputFormat::Json { schema },
-                        Tagged::Diff {} => OutputFormat::Diff,
-                        Tagged::Files {} => OutputFormat::Files,
+                    match index {
+                        0usize => {
+                            #[derive(::specmint::runtime::__private::serde::Deserialize)]
+                            #[serde(crate = "::specmint::runtime::__private::serde")]
+                            #[serde(deny_unknown_fields)]
+                            struct Members0 {}
+                            let _ = <Members0 as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                                ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                                    rest,
+                                ),
+                            )?;
+                            OutputFormat::Markdown
+                        }
+                        1usize => {
+                            #[derive(::specmint::runtime::__private::serde::Deserialize)]
+                            #[serde(crate = "::specmint::runtime::__private::serde")]
+                            #[serde(deny_unknown_fields)]
+                            struct Members1 {
+                                #[serde(default, rename = "schema")]
+                                schema: ::core::option::Option<::std::string::String>,
+                            }
+                            let members = <Members1 as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                                ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                                    rest,
+                                ),
+                            )?;
+                            OutputFormat::Json {
+                                schema: members.schema,
+                            }
+                        }
+                        2usize => {
+                            #[derive(::specmint::runtime::__private::serde::Deserialize)]
+                            #[serde(crate = "::specmint::runtime::__private::serde")]
+                            #[serde(deny_unknown_fields)]
+                            struct Members2 {}
+                            let _ = <Members2 as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                                ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                                    rest,
+                                ),
+                            )?;
+                            OutputFormat::Diff
+                        }
+                        _ => {
+                            #[derive(::specmint::runtime::__private::serde::Deserialize)]
+                            #[serde(crate = "::specmint::runtime::__private::serde")]
+                            #[serde(deny_unknown_fields)]
+                            struct Members3 {}
+                            let _ = <Members3 as ::specmint::runtime::__private::serde::Deserialize>::deserialize(
+                                ::specmint::runtime::__private::serde::de::value::MapAccessDeserializer::new(
+                                    rest,
+                                ),
+                            )?;
+                            OutputFormat::Files
+                        }
                     },
                 )
             }

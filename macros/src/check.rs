@@ -27,15 +27,17 @@ pub fn check(model: &Model, errors: &mut Errors) {
     }
     for rule in &model.struct_rules {
         match rule {
-            StructRule::NotEqual { a, b, .. } => {
+            StructRule::NotEqual { a, b, .. } | StructRule::Order { a, b, .. } => {
                 must_exist(a, errors);
                 must_exist(b, errors);
                 if a == b {
+                    let rule = match rule {
+                        StructRule::Order { .. } => "order",
+                        _ => "not_equal",
+                    };
                     errors.at(
                         b.span(),
-                        format!(
-                            "`not_equal` compares `{a}` with itself; name two different fields"
-                        ),
+                        format!("`{rule}` compares `{a}` with itself; name two different fields"),
                     );
                 }
             }

@@ -548,14 +548,28 @@ fn struct_rule(model: &Model, rule: &StructRule, l: &Locals) -> TokenStream {
             b,
             code: c,
             span,
+        }
+        | StructRule::Order {
+            a,
+            b,
+            code: c,
+            span,
+            ..
         } => {
+            // Two fields compared: `order` also says whether equal is out of order.
+            let (func, strict) = match rule {
+                StructRule::Order { strict, .. } => (quote!(order), quote!(#strict,)),
+                _ => (quote!(not_equal), quote!()),
+            };
+            let func = respan(func, *span);
             let c = code(c);
             let a = named_field(model, krate, a, *span);
             let b = named_field(model, krate, b, *span);
             quote_spanned! {*span=>
-                #krate::rules::not_equal(
+                #krate::rules::#func(
                     #a,
                     #b,
+                    #strict
                     #path,
                     #c,
                     #report,

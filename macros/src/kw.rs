@@ -89,6 +89,7 @@ rule_names! {
     /// The rules and settings on the struct.
     StructRuleName {
         NotEqual = "not_equal",
+        Order = "order",
         MaxJsonBytes = "max_json_bytes",
         NotContains = "not_contains",
         Digest = "digest",
@@ -113,6 +114,8 @@ pub const A: &str = "a";
 pub const B: &str = "b";
 pub const TRIM: &str = "trim";
 pub const IGNORE_CASE: &str = "ignore_case";
+/// `order`'s flag: `a < b` rather than `a <= b`.
+pub const STRICT: &str = "strict";
 pub const PAIR: &str = "pair";
 pub const REGEX: &str = "regex";
 /// `format`'s format name.
@@ -139,6 +142,7 @@ pub const CODE_TOO_MANY: &str = "too_many_items";
 pub const CODE_DUPLICATE: &str = "duplicate_key";
 pub const CODE_CONTRADICTORY: &str = "contradictory_values";
 pub const CODE_EQUAL: &str = "fields_equal";
+pub const CODE_OUT_OF_ORDER: &str = "out_of_order";
 pub const CODE_TOO_LARGE: &str = "document_too_large";
 pub const CODE_UNEXPECTED: &str = "unexpected_value";
 pub const CODE_PATTERN: &str = "pattern_mismatch";

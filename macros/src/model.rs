@@ -172,6 +172,14 @@ pub enum StructRule {
         code: Code,
         span: Span,
     },
+    /// `a` before `b`: `a < b` when `strict`, else `a <= b`.
+    Order {
+        a: Ident,
+        b: Ident,
+        strict: bool,
+        code: Code,
+        span: Span,
+    },
     MaxJsonBytes {
         max: Limit,
         code: Code,

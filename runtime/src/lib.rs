@@ -54,6 +54,7 @@ pub mod report;
 pub mod rules;
 pub mod shape;
 pub mod strict;
+mod union_read;
 
 pub use path::{Path, Seg};
 
@@ -73,6 +74,7 @@ pub use report::{Report, Violation};
 pub mod __private {
     pub use crate::document::{check_example, example_mismatch};
     pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
+    pub use crate::union_read::{AfterTag, Replay, TagSeed};
     pub use serde;
     pub use serde_json;
     pub use specmint_suggest::{did_you_mean, words};

@@ -425,9 +425,29 @@ impl Checker<'_> {
         code: Option<&Spanned<String>>,
         path_file: File,
     ) -> Option<Cap> {
-        let t = self.resolve_at(root, path, path_file)?;
-        let f = &self.index.objects[t.obj].fields[t.field];
-        let is_array_target = f.ty.array && !t.elems;
+        let resolved = self.index.resolve_cap(root, &path.value);
+        let target = self.resolved(resolved, path, path_file)?;
+        // The field the cap lands on: a field of an object, or a member of a union's
+        // variants (every variant with a member of that key).
+        let (f, elems, owner) = match &target {
+            Ok(t) => {
+                let o = &self.index.objects[t.obj];
+                (o.fields[t.field].clone(), t.elems, o.name.clone())
+            }
+            Err(m) => {
+                let u = &self.index.unions[m.union];
+                let f = u
+                    .variants
+                    .iter()
+                    .flat_map(|v| &v.members)
+                    .find(|f| f.key == m.key)
+                    .expect("resolved")
+                    .clone();
+                (f, m.elems, u.name.clone())
+            }
+        };
+        let f = &f;
+        let is_array_target = f.ty.array && !elems;
         let is_string_target = f.ty.base == Base::String && !is_array_target;
         let unit = match unit {
             Some(u) => u,
@@ -496,21 +516,33 @@ impl Checker<'_> {
             r.misfit(&mut self.ctx, unit_word, &path.value, why_not);
             return None;
         }
-        if r.at_least {
-            self.minimum_fits(
-                r,
-                unit,
-                &path.value,
-                &self.index.objects[t.obj].fields[t.field].clone(),
-            )?;
+        if let Err(m) = &target {
+            let lists_differ = self.index.unions[m.union]
+                .variants
+                .iter()
+                .flat_map(|v| &v.members)
+                .any(|x| x.key == m.key && x.ty.array != f.ty.array);
+            let why = if unit != Unit::Items {
+                "a union member takes item caps and minimums only"
+            } else if lists_differ {
+                "the union's variants do not all make that member a list"
+            } else {
+                ""
+            };
+            if !why.is_empty() {
+                r.misfit(&mut self.ctx, unit_word, &path.value, why);
+                return None;
+            }
         }
-        let o = &self.index.objects[t.obj];
-        let field = (o.name.clone(), o.fields[t.field].key.clone());
+        if r.at_least {
+            self.minimum_fits(r, unit, &path.value, f)?;
+        }
+        let field = (owner, f.key.clone());
         let ask = Ask::new(rule, what, r.value_cell.pos, File::Md);
         let code = self
             .book
             .code_for(&mut self.ctx, code, Some((&field.0, &field.1)), ask)?;
-        let rules = &mut self.index.objects[t.obj].fields[t.field].rules;
+        let mut rules = f.rules.clone();
         let (slot, other) = match (unit, r.at_least) {
             (Unit::Chars, false) => (&mut rules.max_chars, &rules.min_chars),
             (Unit::Chars, true) => (&mut rules.min_chars, &rules.max_chars),
@@ -542,6 +574,20 @@ impl Checker<'_> {
             return None;
         }
         *slot = Some(r.cap_use(code));
+        match &target {
+            Ok(t) => self.index.objects[t.obj].fields[t.field].rules = rules,
+            Err(m) => {
+                let members = self.index.unions[m.union]
+                    .variants
+                    .iter_mut()
+                    .flat_map(|v| &mut v.members)
+                    .filter(|f| f.key == m.key);
+                for member in members {
+                    member.rules.max_items.clone_from(&rules.max_items);
+                    member.rules.min_items.clone_from(&rules.min_items);
+                }
+            }
+        }
         Some(r.cap(unit, path.value.clone()))
     }
 

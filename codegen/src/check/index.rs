@@ -25,6 +25,15 @@ pub(super) struct Target {
     pub elems: bool,
 }
 
+/// A cap path's last step into a union field's member (`signature.chain`): the union, and
+/// the member's key, which may appear in several variants.
+#[derive(Debug, Clone)]
+pub(super) struct MemberTarget {
+    pub union: usize,
+    pub key: String,
+    pub elems: bool,
+}
+
 /// Why a path does not resolve.
 pub(super) enum Unresolved {
     /// It goes through a row already reported as broken: say nothing more.
@@ -165,6 +174,70 @@ impl TypeIndex {
             .unwrap_or(Pos::TOP)
     }
 
+    /// Resolves a cap path whose last step may be a member of a union field
+    /// (`signature.chain`): a path to a field as [`Self::resolve`] does, or the member.
+    pub fn resolve_cap(
+        &self,
+        root: usize,
+        path: &str,
+    ) -> Result<Result<Target, MemberTarget>, Unresolved> {
+        let Some((head, last)) = path.rsplit_once('.') else {
+            return self.resolve(root, path).map(Ok);
+        };
+        let t = match self.resolve(root, head) {
+            Ok(t) => t,
+            // The head is no field: what is wrong is said of the whole path.
+            Err(_) => return self.resolve(root, path).map(Ok),
+        };
+        let f = &self.objects[t.obj].fields[t.field];
+        let Base::Union(name) = &f.ty.base else {
+            return self.resolve(root, path).map(Ok);
+        };
+        if f.ty.array {
+            return Err(Unresolved::Why(format!(
+                "`{head}` is a list of the union `{name}`: a cap steps into the members of a single union value only"
+            )));
+        }
+        let union = self
+            .unions
+            .iter()
+            .position(|u| u.name == *name)
+            .ok_or(Unresolved::Silent)?;
+        let u = &self.unions[union];
+        let (key, elems) = match last.strip_suffix("[]") {
+            Some(k) => (k, true),
+            None => (last, false),
+        };
+        let Some(m) = u
+            .variants
+            .iter()
+            .flat_map(|v| &v.members)
+            .find(|m| m.key == key)
+        else {
+            let mut keys: Vec<String> = Vec::new();
+            for m in u.variants.iter().flat_map(|v| &v.members) {
+                let k = format!("`{}`", m.key);
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+            return Err(Unresolved::Why(format!(
+                "no variant of the union `{name}` has a member `{key}` (members: {})",
+                keys.join(", ")
+            )));
+        };
+        if elems && !m.ty.array {
+            return Err(Unresolved::Why(format!(
+                "`{key}` is not an array, so `{key}[]` steps into nothing"
+            )));
+        }
+        Ok(Err(MemberTarget {
+            union,
+            key: key.to_owned(),
+            elems,
+        }))
+    }
+
     /// Resolves a spec path from the root object.
     pub fn resolve(&self, root: usize, path: &str) -> Result<Target, Unresolved> {
         if path.trim().is_empty() {
@@ -211,10 +284,10 @@ impl TypeIndex {
                 Base::Object(n) => {
                     obj = self.object_index(n).expect("checked type");
                 }
-                // It has members; what stops the path is that no rule reaches them.
+                // It has members; what stops the path is that only a cap reaches them.
                 Base::Union(n) => {
                     return Err(Unresolved::Why(format!(
-                        "`{name}` is the union `{n}`: a path does not step into a union's members, which carry no rule but `non-blank`"
+                        "`{name}` is the union `{n}`: only an item cap or minimum steps into a union's members (to a member itself, `{name}.member`)"
                     )));
                 }
                 other => {

@@ -150,6 +150,7 @@ impl Checker<'_> {
         let texts = self.texts(&tables.texts);
         self.unique_rules(root);
         self.not_equal_rules(root);
+        self.order_rules(root);
         self.contradiction_rules(root);
         self.not_contains_rules(root);
         self.digest_rules(root);
@@ -253,7 +254,19 @@ impl Checker<'_> {
     /// Resolves a spec path from the root; reports one that does not resolve (unless it goes
     /// through a row already reported) in `file` at the path.
     fn resolve_at(&mut self, root: usize, path: &Spanned<String>, file: File) -> Option<Target> {
-        match self.index.resolve(root, &path.value) {
+        let resolved = self.index.resolve(root, &path.value);
+        self.resolved(resolved, path, file)
+    }
+
+    /// What a path resolved to; why it does not, reported at `path` (nothing more when it
+    /// goes through a row already reported).
+    fn resolved<T>(
+        &mut self,
+        resolved: Result<T, Unresolved>,
+        path: &Spanned<String>,
+        file: File,
+    ) -> Option<T> {
+        match resolved {
             Ok(t) => Some(t),
             Err(Unresolved::Silent) => None,
             Err(Unresolved::Why(e)) => {

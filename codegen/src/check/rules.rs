@@ -1,4 +1,4 @@
-//! Cross-field rules phase: the sidecar's `[[unique]]`, `[[not_equal]]`,
+//! Cross-field rules phase: the sidecar's `[[unique]]`, `[[not_equal]]`, `[[order]]`,
 //! `[[contradiction]]`, `[[not_contains]]` and `[[digest]]`, each bound to the object or
 //! field its path names.
 
@@ -227,6 +227,66 @@ impl Checker<'_> {
             });
             let path = n.path.map(|p| p.value).unwrap_or_default();
             self.declare(RuleKind::NotEqual, path, code);
+        }
+    }
+
+    pub(super) fn order_rules(&mut self, root: Option<usize>) {
+        for n in std::mem::take(&mut self.side.order) {
+            let what = "[[order]]";
+            let code = self.rule_code(&n.code, n.pos, what);
+            let a = self.required(&n.a, n.pos, what, "a").cloned();
+            let b = self.required(&n.b, n.pos, what, "b").cloned();
+            if n.strict.is_none() {
+                self.ctx.toml(
+                    n.pos,
+                    format!("{what} has no `strict`"),
+                    "add `strict = true` for `a < b` or `strict = false` for `a <= b`",
+                );
+            }
+            let (Some(root), Some(a), Some(b), Some(strict), Some(code)) =
+                (root, a, b, n.strict, code)
+            else {
+                continue;
+            };
+            let Some(obj) = self.object_at(root, &n.path) else {
+                continue;
+            };
+            let (Some(fa), Some(fb)) = (self.member(obj, &a), self.member(obj, &b)) else {
+                continue;
+            };
+            if a.value == b.value {
+                self.ctx.toml(
+                    b.pos,
+                    format!("[[order]] compares `{}` with itself", a.value),
+                    "name two different fields: `a` the one that comes first, `b` the one after",
+                );
+                continue;
+            }
+            let (ka, kb) = (order_kind(&fa.ty), order_kind(&fb.ty));
+            if ka.is_none() || ka != kb {
+                let (at, f) = if ka.is_none() { (&a, &fa) } else { (&b, &fb) };
+                let message = match (ka, kb) {
+                    (Some(x), Some(y)) => format!(
+                        "`{}` is {x} and `{}` is {y}: they cannot be ordered",
+                        a.value, b.value
+                    ),
+                    _ => format!("`{}` ({}) cannot be ordered", at.value, type_words(&f.ty)),
+                };
+                self.ctx.toml(
+                    at.pos,
+                    message,
+                    "[[order]] compares two integers, two numbers, two `date` or two `date-time` fields (`T?` allowed), not lists, text, bools, enums, tables or unions",
+                );
+                continue;
+            }
+            self.index.objects[obj].order.push(Order {
+                a: fa.member(),
+                b: fb.member(),
+                strict: strict.value,
+                code: code.clone(),
+            });
+            let path = n.path.map(|p| p.value).unwrap_or_default();
+            self.declare(RuleKind::Order, path, code);
         }
     }
 
@@ -478,5 +538,43 @@ impl Checker<'_> {
             label: label.flatten(),
             code,
         })
+    }
+}
+
+/// What `[[order]]` compares a field as: `None` for a type it cannot order.
+fn order_kind(ty: &TypeRef) -> Option<&'static str> {
+    if ty.array {
+        return None;
+    }
+    match (&ty.base, ty.format) {
+        (Base::U32 | Base::U64 | Base::I32 | Base::I64, _) => Some("an integer"),
+        (Base::Number, _) => Some("a number"),
+        (Base::String, Some(Format::Date)) => Some("a date"),
+        (Base::String, Some(Format::DateTime)) => Some("a date-time"),
+        _ => None,
+    }
+}
+
+/// A field's type in a message: `string`, `uint32[]`, `the enum `kind``.
+fn type_words(ty: &TypeRef) -> String {
+    let base = match (&ty.base, ty.format) {
+        (_, Some(f)) => f.name().to_owned(),
+        (Base::String, None) => "text".to_owned(),
+        (Base::Bool, _) => "a bool".to_owned(),
+        (Base::Enum(n), _) => format!("the enum `{n}`"),
+        (Base::Object(n), _) => format!("the table `{n}`"),
+        (Base::Union(n), _) => format!("the union `{n}`"),
+        (Base::Selected(n), _) => format!("an object chosen by `{n}`"),
+        (Base::Any, _) => "`any`".to_owned(),
+        (Base::U32, _) => "uint32".to_owned(),
+        (Base::U64, _) => "uint64".to_owned(),
+        (Base::I32, _) => "int32".to_owned(),
+        (Base::I64, _) => "int64".to_owned(),
+        (Base::Number, _) => "number".to_owned(),
+    };
+    if ty.array {
+        format!("a list of {base}")
+    } else {
+        base
     }
 }

@@ -212,6 +212,7 @@ impl Checker<'_> {
             doc,
             fields,
             not_equal: Vec::new(),
+            order: Vec::new(),
             max_json_bytes: None,
             not_contains: Vec::new(),
             digest: Vec::new(),

@@ -125,7 +125,13 @@ impl<'a> Gen<'a> {
             ));
             for mem in v.members.iter().filter(|m| m.ty.nullable) {
                 let mut full = m.clone();
-                full.insert(mem.key.clone(), self.synth_base(&mem.ty.base, 0, 0, 0));
+                // A list member is a list (of as many items as its minimum asks).
+                let value = if mem.ty.array {
+                    self.synth_field(mem, 0, 0, 0)
+                } else {
+                    self.synth_base(&mem.ty.base, 0, 0, 0)
+                };
+                full.insert(mem.key.clone(), value);
                 cases.push((
                     format!("tagged.{tv}.{}", mem.key),
                     format!("tagged `{tv}` with `{}`", mem.key),
@@ -194,6 +200,40 @@ impl<'a> Gen<'a> {
                 json!({ u.tag.clone(): miss }),
                 false,
             ));
+        }
+        // Item caps and minimums on a member list, in each variant that has one: one under,
+        // at and one over the bound, reported at the member (`signature.chain`).
+        for v in &u.variants {
+            for mem in v.members.iter().filter(|m| m.ty.array) {
+                for (cap, rule) in [
+                    (&mem.rules.max_items, "max_items"),
+                    (&mem.rules.min_items, "min_items"),
+                ] {
+                    let Some(cap) = cap else { continue };
+                    let n = cap.value as usize;
+                    let at = format!("{path}.{}", mem.key);
+                    for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
+                        let mut m = Map::new();
+                        m.insert(u.tag.clone(), json!(v.tag_value));
+                        for other in v.members.iter().filter(|o| !o.ty.nullable) {
+                            m.insert(other.key.clone(), self.synth_field(other, 0, 0, 0));
+                        }
+                        m.insert(mem.key.clone(), Value::Array(self.elements(mem, len)));
+                        let doc = self.with(base, hops, Value::Object(m));
+                        let tv = &v.tag_value;
+                        self.push(
+                            &loc.scope,
+                            Case::new(
+                                format!("{rule}.{path}.{tv}.{}.{label}", mem.key),
+                                format!("`{at}` of `{tv}` with {len} items ({})", cap.constant),
+                                format!("{rule}:{}", cap.constant),
+                                doc,
+                            )
+                            .errors(super::caps::item_count_violations(mem, &at, len)),
+                        );
+                    }
+                }
+            }
         }
         let tag_path = format!("{path}.{}", u.tag);
         for (label, what, value, ok) in cases {

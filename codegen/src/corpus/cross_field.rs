@@ -1,5 +1,5 @@
 //! Mutation family: cross-field rules on one location. Unique items and keys,
-//! contradictory pairs, two fields that must differ.
+//! contradictory pairs, two fields that must differ, two fields in order.
 
 use serde_json::{json, Value};
 
@@ -184,6 +184,9 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+        for n in last.owner.order.iter().filter(|n| n.b.key == f.key) {
+            self.order_cases(base, loc, n);
+        }
         for n in &last.owner.not_equal {
             if n.b.key != f.key {
                 continue;
@@ -204,6 +207,88 @@ impl<'a> Gen<'a> {
                 )
                 .x_only()
                 .errors(vec![(n.code.clone(), path.to_owned())]),
+            );
+        }
+    }
+
+    /// `[[order]]` at its `b` side: `b` just before `a`, equal to it and just after it
+    /// (equal is refused only when strict); date-times also as one instant in two offsets.
+    fn order_cases(&mut self, base: &Value, loc: &Loc<'a, '_>, n: &Order) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let owner = hops.last().expect("non-empty").owner;
+        let Some(fa) = owner.fields.iter().find(|x| x.key == n.a.key) else {
+            return;
+        };
+        let mut probe = base.clone();
+        let a = match self.owner_mut(&mut probe, hops).get(&n.a.key) {
+            Some(v) if !v.is_null() => v.clone(),
+            _ => self.synth_field(fa, 0, 0, 1),
+        };
+        let equal = !n.strict;
+        let cases: Vec<(&str, Value, Value, bool)> = match (fa.ty.format, a.as_i64(), a.as_u64()) {
+            _ if fa.ty.base == Base::Number => {
+                let a = json!(1.5);
+                vec![
+                    ("before", a.clone(), json!(1.25), false),
+                    ("equal", a.clone(), a.clone(), equal),
+                    ("after", a, json!(1.75), true),
+                ]
+            }
+            (Some(Format::Date), ..) => {
+                let a = json!("2024-05-01");
+                vec![
+                    ("before", a.clone(), json!("2024-04-30"), false),
+                    ("equal", a.clone(), a.clone(), equal),
+                    ("after", a, json!("2024-05-02"), true),
+                ]
+            }
+            (Some(Format::DateTime), ..) => {
+                let a = json!("2024-05-01T10:00:00Z");
+                vec![
+                    (
+                        "before",
+                        a.clone(),
+                        json!("2024-05-01T10:59:59+01:00"),
+                        false,
+                    ),
+                    ("equal", a.clone(), a.clone(), equal),
+                    (
+                        "equal_other_offset",
+                        a.clone(),
+                        json!("2024-05-01T11:00:00+01:00"),
+                        equal,
+                    ),
+                    ("after", a, json!("2024-05-01T10:00:00.001Z"), true),
+                ]
+            }
+            (_, Some(i), _) => vec![
+                ("before", a.clone(), json!(i.saturating_sub(1)), false),
+                ("equal", a.clone(), a.clone(), equal),
+                ("after", a.clone(), json!(i.saturating_add(1)), true),
+            ],
+            (_, _, Some(u)) => vec![
+                ("before", a.clone(), json!(u - 1), false),
+                ("equal", a.clone(), a.clone(), equal),
+                ("after", a.clone(), json!(u.saturating_add(1)), true),
+            ],
+            _ => return,
+        };
+        for (label, va, vb, ok) in cases {
+            let mut doc = base.clone();
+            let o = self.owner_mut(&mut doc, hops);
+            o.insert(n.a.key.clone(), va.clone());
+            o.insert(n.b.key.clone(), vb.clone());
+            let relation = if n.strict { "<" } else { "<=" };
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("order.{path}.{label}"),
+                    format!("`{}` {va} {relation} `{path}` {vb}", n.a.key),
+                    "order",
+                    doc,
+                )
+                .x_only()
+                .errors(unless(ok, n.code.clone(), path.to_owned())),
             );
         }
     }

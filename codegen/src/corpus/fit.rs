@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use regex_lite::Regex;
+use specmint_runtime::rules::Ordered;
 
 use crate::model::*;
 
@@ -211,6 +212,9 @@ pub(super) fn value_violations(
     let Some(m) = v.as_object() else {
         return;
     };
+    for n in o.order.iter().filter(|n| order_broken(n, m)) {
+        out.push((n.code.clone(), super::join(at, &n.b.key)));
+    }
     for f in &o.fields {
         let Some(x) = m.get(&f.key) else {
             continue;
@@ -389,6 +393,35 @@ pub(super) fn invent(pattern: &str) -> Option<String> {
     (1..=8)
         .flat_map(|n| ALPHABET.chars().map(move |c| c.to_string().repeat(n)))
         .find(|s| re.is_match(s))
+}
+
+/// A JSON value as `[[order]]` compares it (as the runtime's `rules::order` does).
+fn ordered(v: &serde_json::Value) -> Option<Ordered<'_>> {
+    match v {
+        serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Some(Ordered::Integer(i128::from(i))),
+            (_, Some(u)) => Some(Ordered::Integer(i128::from(u))),
+            _ => n.as_f64().map(Ordered::Number),
+        },
+        serde_json::Value::String(s) => Ordered::from_text(s),
+        _ => None,
+    }
+}
+
+/// Whether the members of object `m` break the order rule `n` (both present, comparable,
+/// `b` before `a`, or equal to it when strict).
+pub(super) fn order_broken(n: &Order, m: &serde_json::Map<String, serde_json::Value>) -> bool {
+    let (Some(a), Some(b)) = (m.get(&n.a.key), m.get(&n.b.key)) else {
+        return false;
+    };
+    let (Some(a), Some(b)) = (ordered(a), ordered(b)) else {
+        return false;
+    };
+    match a.compare(&b) {
+        Some(std::cmp::Ordering::Greater) => true,
+        Some(std::cmp::Ordering::Equal) => n.strict,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -188,6 +188,7 @@ impl<'a> Gen<'a> {
                 self.choose(sel, owner, true);
             }
             self.meet_required_if(o, owner);
+            super::synth::keep_order(o, owner, Some(&key));
             if o.digest
                 .iter()
                 .any(|d| d.data.key == key || d.encoding.key == key)

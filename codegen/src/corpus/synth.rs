@@ -248,7 +248,7 @@ impl<'a> Gen<'a> {
     }
 
     /// A valid object with its required fields only; `b` sides of `not_equal` get another
-    /// value, chosen members get the shape their choosing field picks, conditional
+    /// value, and of `order` a later one, chosen members get the shape their choosing field picks, conditional
     /// requirements that hold are met, and declared digests match.
     pub(super) fn synth_object(&self, o: &Object, i: usize, depth: usize) -> Value {
         let mut m = Map::new();
@@ -260,6 +260,7 @@ impl<'a> Gen<'a> {
             self.choose(sel, &mut m, true);
         }
         self.meet_required_if(o, &mut m);
+        keep_order(o, &mut m, None);
         self.fix_digests(o, &mut m, None);
         Value::Object(m)
     }
@@ -405,5 +406,74 @@ impl<'a> Gen<'a> {
             }
         }
         items
+    }
+}
+
+/// Puts the members of `m` back in every `[[order]]` of `o` they break: the side that was
+/// not just set (`set`, the key a mutation wrote; `None`: the `b` side) moves a step past
+/// the other, so a probe of one side is not also an order violation.
+pub(super) fn keep_order(o: &Object, m: &mut Map<String, Value>, set: Option<&str>) {
+    for n in &o.order {
+        if !super::fit::order_broken(n, m) {
+            continue;
+        }
+        let (from, to, later) = if set == Some(n.b.key.as_str()) {
+            (&n.b.key, &n.a.key, false)
+        } else {
+            (&n.a.key, &n.b.key, true)
+        };
+        // Equal is in order unless strict; a value the other side's type or range does not
+        // hold is not written (the case that needs it is left out as breaking the order).
+        let Some(v) = m.get(from) else { continue };
+        let v = if n.strict {
+            step(v, later)
+        } else {
+            Some(v.clone())
+        };
+        let field = o.fields.iter().find(|f| f.key == *to);
+        if let (Some(v), Some(field)) = (v, field) {
+            if holds(field, &v) {
+                m.insert(to.clone(), v);
+            }
+        }
+    }
+}
+
+/// Whether `v` can be held by an integer field `f` (an integer within its width and range);
+/// any value for any other field.
+fn holds(f: &Field, v: &Value) -> bool {
+    let n = v.as_i64().map(i128::from).or(v.as_u64().map(i128::from));
+    match (n, f.ty.base.integer_width()) {
+        (Some(n), Some((lo, hi))) => {
+            (lo..=hi).contains(&n) && f.ty.range.is_none_or(|r| r.contains(n))
+        }
+        (None, Some(_)) => false,
+        _ => true,
+    }
+}
+
+/// A value one step after (`later`) or before `v`: an integer ±1, a number ±1, a date or
+/// date-time on the first day of the next or previous year.
+fn step(v: &Value, later: bool) -> Option<Value> {
+    let sign: i64 = if later { 1 } else { -1 };
+    match v {
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Some(json!(i.checked_add(sign)?)),
+            (_, Some(u)) => Some(json!(if later { u.checked_add(1)? } else { u - 1 })),
+            _ => Some(json!(n.as_f64()? + sign as f64)),
+        },
+        Value::String(s) => {
+            let year: i64 = s.get(..4)?.parse().ok()?;
+            let year = year + sign;
+            if !(0..=9999).contains(&year) {
+                return None;
+            }
+            Some(json!(if s.len() == 10 {
+                format!("{year:04}-01-01")
+            } else {
+                format!("{year:04}-01-01T00:00:00Z")
+            }))
+        }
+        _ => None,
     }
 }

@@ -223,8 +223,16 @@ fn numbers(f: &Field) -> Vec<u64> {
 }
 
 impl Cmp<'_> {
+    /// Records a finding once: a union member that several variants share is compared in
+    /// each of them, and a change to it (a cap on `signature.chain`) is one change.
     fn push(&mut self, f: Found) {
-        self.out.push(f);
+        if !self
+            .out
+            .iter()
+            .any(|o| o.id == f.id && o.message == f.message)
+        {
+            self.out.push(f);
+        }
     }
 
     /// The first place values of table `t` sit, in the old spec or else the new.
@@ -1496,6 +1504,7 @@ fn rule_words(kind: RuleKind) -> Option<&'static str> {
     match kind {
         RuleKind::Unique => Some("a uniqueness rule ([[unique]])"),
         RuleKind::NotEqual => Some("a not-equal rule ([[not_equal]])"),
+        RuleKind::Order => Some("an order rule ([[order]])"),
         RuleKind::Contradiction => Some("a contradiction rule ([[contradiction]])"),
         RuleKind::NotContains => Some("a not-contains rule ([[not_contains]])"),
         RuleKind::Digest => Some("a digest rule ([[digest]])"),

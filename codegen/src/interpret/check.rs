@@ -235,6 +235,27 @@ fn struct_rule(
             code,
             report,
         ),
+        StructRule::Order {
+            a,
+            a_name,
+            b,
+            b_name,
+            strict,
+            code,
+        } => rules::order(
+            Named {
+                name: a_name,
+                value: member(*a),
+            },
+            Named {
+                name: b_name,
+                value: member(*b),
+            },
+            *strict,
+            path,
+            code,
+            report,
+        ),
         StructRule::NotContains {
             list,
             list_name,

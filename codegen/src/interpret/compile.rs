@@ -185,6 +185,14 @@ pub(super) enum StructRule {
         b_name: &'static str,
         code: &'static str,
     },
+    Order {
+        a: usize,
+        a_name: &'static str,
+        b: usize,
+        b_name: &'static str,
+        strict: bool,
+        code: &'static str,
+    },
     NotContains {
         list: usize,
         list_name: &'static str,
@@ -242,6 +250,7 @@ impl Compiled {
             match rule.kind {
                 RuleKind::Unique => {}           // Rule::Unique, Rule::UniqueBy
                 RuleKind::NotEqual => {}         // StructRule::NotEqual
+                RuleKind::Order => {}            // StructRule::Order
                 RuleKind::Contradiction => {}    // Rule::Contradiction
                 RuleKind::NotContains => {}      // StructRule::NotContains
                 RuleKind::Digest => {}           // StructRule::Digest
@@ -448,6 +457,7 @@ impl<'s> Builder<'s> {
             doc: _,
             fields: _,
             not_equal: _,
+            order: _,
             max_json_bytes: _,
             not_contains: _,
             digest: _,
@@ -500,6 +510,17 @@ impl<'s> Builder<'s> {
                 a_name,
                 b,
                 b_name,
+                code: intern(&n.code),
+            });
+        }
+        for n in &o.order {
+            let ((a, a_name), (b, b_name)) = (named(&n.a), named(&n.b));
+            struct_rules.push(StructRule::Order {
+                a,
+                a_name,
+                b,
+                b_name,
+                strict: n.strict,
                 code: intern(&n.code),
             });
         }
@@ -832,9 +853,16 @@ impl<'s> Builder<'s> {
         rules
     }
 
-    /// A union member's checks (`rust/union.rs`, `union_validate`): not blank, then nested.
+    /// A union member's checks (`rust/union.rs`, `union_validate`): item caps and
+    /// minimums, not blank, then nested.
     fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
         let mut rules = Vec::new();
+        if let Some(cap) = &m.rules.max_items {
+            rules.push(Rule::MaxItems(usize_of(cap.value), intern(&cap.code)));
+        }
+        if let Some(cap) = &m.rules.min_items {
+            rules.push(Rule::MinItems(usize_of(cap.value), intern(&cap.code)));
+        }
         if let Some(code) = &m.rules.non_blank {
             let text = vec![ElementRule::NonBlank(intern(code))];
             rules.push(if m.ty.array {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use specmint_runtime::json::Json;
-use specmint_runtime::rules::{ByteCount, Filled, IntegerField, TextField};
+use specmint_runtime::rules::{ByteCount, Filled, IntegerField, OrderField, Ordered, TextField};
 
 /// One value of a document, as the generated types would hold it.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,6 +124,18 @@ impl ByteCount for Node {
         match self {
             Node::UInt(n) => n.byte_count(),
             Node::Int(n) => n.byte_count(),
+            _ => None,
+        }
+    }
+}
+
+impl OrderField for Node {
+    fn ordered(&self) -> Option<Ordered<'_>> {
+        match self {
+            Node::UInt(n) => n.ordered(),
+            Node::Int(n) => n.ordered(),
+            Node::Float(n) => n.ordered(),
+            Node::Text(s) => Ordered::from_text(s),
             _ => None,
         }
     }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::Deserialize;
+use specmint_runtime::__private::{AfterTag, Replay, TagSeed};
 use specmint_runtime::json::Json;
 use specmint_runtime::strict::Strict;
 
@@ -193,13 +194,11 @@ impl<'de> Visitor<'de> for VariantName {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<EnumValue, E> {
-        match self.0.iter().position(|&x| x == v) {
-            Some(index) => Ok(EnumValue {
-                index,
-                spelled: self.0[index],
-            }),
-            None => Err(E::unknown_variant(v, self.0)),
-        }
+        let index = TagSeed(self.0).visit_str(v)?;
+        Ok(EnumValue {
+            index,
+            spelled: self.0[index],
+        })
     }
 }
 
@@ -357,10 +356,21 @@ impl<'de> Visitor<'de> for UnionSeed<'_> {
         Err(E::custom(u.unknown.replacen("{}", value, 1)))
     }
 
-    /// serde's internally tagged enum: the tag (once, a known value) and the other
-    /// members buffered, then the variant's struct read from them.
+    /// As the generated reader (`rust/union.rs`): a tag first is read, then the variant's
+    /// members in place (their errors at their paths); otherwise serde's internally tagged
+    /// enum: the tag (once, a known value) and the other members buffered, then the
+    /// variant's struct read from them.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         let u = self.c.union(self.t);
+        let first = map.next_key::<String>()?;
+        if first.as_deref() == Some(u.tag) {
+            let tag = map.next_value_seed(TagSeed(u.tag_values))?;
+            let v = &u.variants[tag];
+            let rest = AfterTag::new(u.tag, map);
+            let (values, _) = members(self.c, v.keys, &v.members, false, rest)?;
+            return Ok(Node::Union(self.t, tag, values));
+        }
+        let mut map = Replay::new(first, map);
         let mut tag = None;
         let mut content = Vec::new();
         while let Some(key) = map.next_key::<String>()? {

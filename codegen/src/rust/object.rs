@@ -271,7 +271,7 @@ impl Ctx<'_> {
         quote!(#fd #serde_attr #rename_attr #validate_attr #attrs pub #fi: #ty,)
     }
 
-    /// `#[validate(..)]` rules on the whole struct: not-equal pairs, not-contains, digests,
+    /// `#[validate(..)]` rules on the whole struct: not-equal pairs, order, not-contains, digests,
     /// the document byte cap.
     fn struct_attr(&self, o: &Object) -> TokenStream {
         let mut struct_rules = Vec::new();
@@ -280,6 +280,13 @@ impl Ctx<'_> {
             let b = ident(&n.b.rust);
             let code = &n.code;
             struct_rules.push(quote!(not_equal(a = #a, b = #b, code = #code)));
+        }
+        for n in &o.order {
+            let a = ident(&n.a.rust);
+            let b = ident(&n.b.rust);
+            let code = &n.code;
+            let strict = if n.strict { quote!(strict,) } else { quote!() };
+            struct_rules.push(quote!(order(a = #a, b = #b, #strict code = #code)));
         }
         for n in &o.not_contains {
             let list = ident(&n.list.rust);

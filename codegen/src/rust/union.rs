@@ -42,14 +42,18 @@ impl Ctx<'_> {
         }
     }
 
-    /// The body of a union's `validate_at`: the rules on each variant's members.
+    /// The body of a union's `validate_at`: the rules on each variant's members (item caps
+    /// and minimums, not blank, nested).
     fn union_validate(&self, u: &Union) -> TokenStream {
         let name = ident(&u.rust_name);
         let rt = &self.rt;
         // Only the members with a check are bound (`..` for the rest), so the emitted match
         // leaves no unused binding in the user's crate.
         let checked = |m: &&Field| {
-            m.rules.non_blank.is_some() || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
+            m.rules.non_blank.is_some()
+                || m.rules.max_items.is_some()
+                || m.rules.min_items.is_some()
+                || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
         };
         let validate_arms = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
@@ -66,6 +70,15 @@ impl Ctx<'_> {
                 let mi = ident(&m.rust_name);
                 let k = &m.key;
                 let mut out = Vec::new();
+                // In the order a struct field's `#[validate(..)]` lists them.
+                if let Some(cap) = &m.rules.max_items {
+                    let (c, code) = (ident(&cap.constant), &cap.code);
+                    out.push(quote!(#rt::rules::max_items(#mi, &path.field(#k), #c, #code, report);));
+                }
+                if let Some(cap) = &m.rules.min_items {
+                    let (c, code) = (ident(&cap.constant), &cap.code);
+                    out.push(quote!(#rt::rules::min_items(#mi, &path.field(#k), #c, #code, report);));
+                }
                 if let Some(code) = &m.rules.non_blank {
                     if m.ty.array {
                         out.push(quote! {
@@ -127,20 +140,27 @@ impl Ctx<'_> {
                 quote!(#vd #[serde(rename = #tv)] #vi { #(#ms)* },)
             }
         });
+        // A variant's members as read: a nullable one may be absent.
+        let read_members = |v: &Variant| -> Vec<TokenStream> {
+            v.members
+                .iter()
+                .map(|m| {
+                    let mi = ident(&m.rust_name);
+                    let ty = self.rust_type(&m.ty);
+                    let k = &m.key;
+                    let def = if m.ty.nullable {
+                        quote!(default,)
+                    } else {
+                        quote!()
+                    };
+                    quote!(#[serde(#def rename = #k)] #mi: #ty,)
+                })
+                .collect()
+        };
         let tagged_variants = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
             let tv = &v.tag_value;
-            let ms = v.members.iter().map(|m| {
-                let mi = ident(&m.rust_name);
-                let ty = self.rust_type(&m.ty);
-                let k = &m.key;
-                let def = if m.ty.nullable {
-                    quote!(default,)
-                } else {
-                    quote!()
-                };
-                quote!(#[serde(#def rename = #k)] #mi: #ty,)
-            });
+            let ms = read_members(v);
             quote!(#[serde(rename = #tv)] #vi { #(#ms)* },)
         });
         let convert = u.variants.iter().map(|v| {
@@ -152,6 +172,39 @@ impl Ctx<'_> {
                 quote!(Tagged::#vi { #(#ms),* } => #name::#vi { #(#ms),* },)
             }
         });
+        // Each variant's members as a struct of their own, read in place after a leading tag.
+        let in_place = u.variants.iter().enumerate().map(|(i, v)| {
+            let vi = ident(&v.variant_ident());
+            let si = ident(&format!("Members{i}"));
+            let ms = read_members(v);
+            let names: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
+            let (binding, value) = if names.is_empty() {
+                (quote!(_), quote!(#name::#vi))
+            } else {
+                (
+                    quote!(members),
+                    quote!(#name::#vi { #(#names: members.#names),* }),
+                )
+            };
+            let pattern = if i + 1 == u.variants.len() {
+                quote!(_)
+            } else {
+                quote!(#i)
+            };
+            quote! {
+                #pattern => {
+                    #[derive(#serde::Deserialize)]
+                    #serde_crate
+                    #[serde(deny_unknown_fields)]
+                    struct #si { #(#ms)* }
+                    let #binding = <#si as #serde::Deserialize>::deserialize(
+                        #serde::de::value::MapAccessDeserializer::new(rest),
+                    )?;
+                    #value
+                }
+            }
+        });
+        let tag_values = u.variants.iter().map(|v| &v.tag_value);
         let (expecting, unknown) = u.reader_texts();
         let visit_str = self.union_short_form(u, &unknown);
         let validate_body = self.union_validate(u);
@@ -180,11 +233,22 @@ impl Ctx<'_> {
 
                         #visit_str
 
-                        fn visit_map<A: #serde::de::MapAccess<'de>>(self, map: A) -> ::core::result::Result<Self::Value, A::Error> {
-                            let tagged = <Tagged as #serde::Deserialize>::deserialize(
-                                #serde::de::value::MapAccessDeserializer::new(map),
+                        // A tag first: the variant's members are read in place, so an error
+                        // in one is placed at it. Otherwise as serde's internally tagged enum.
+                        fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
+                            let first = #serde::de::MapAccess::next_key::<::std::string::String>(&mut map)?;
+                            if first.as_deref() != ::core::option::Option::Some(#tag) {
+                                let tagged = <Tagged as #serde::Deserialize>::deserialize(
+                                    #serde::de::value::MapAccessDeserializer::new(#rt::__private::Replay::new(first, map)),
+                                )?;
+                                return ::core::result::Result::Ok(match tagged { #(#convert)* });
+                            }
+                            let index = #serde::de::MapAccess::next_value_seed(
+                                &mut map,
+                                #rt::__private::TagSeed(&[#(#tag_values),*]),
                             )?;
-                            ::core::result::Result::Ok(match tagged { #(#convert)* })
+                            let rest = #rt::__private::AfterTag::new(#tag, map);
+                            ::core::result::Result::Ok(match index { #(#in_place)* })
                         }
                     }
 

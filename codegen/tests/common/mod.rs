@@ -21,6 +21,19 @@ pub fn generated(name: &str, md: &str, toml: &str) -> Result<BTreeMap<String, St
     generate(&[source(name, md, toml)], &Options::default()).map_err(|d| d.to_string())
 }
 
+/// Every violation the interpreter finds in `doc` under the spec, as `code@path: message`;
+/// empty when the document is valid.
+pub fn verdict(name: &str, md: &str, toml: &str, doc: &str) -> Vec<String> {
+    let spec = load(&source(name, md, toml)).unwrap_or_else(|d| panic!("{d}"));
+    match specmint_codegen::Validator::new(&spec).validate(doc.as_bytes()) {
+        Ok(_) => Vec::new(),
+        Err(report) => report
+            .iter()
+            .map(|v| format!("{}@{}: {}", v.code, v.path, v.message))
+            .collect(),
+    }
+}
+
 /// The first line of every diagnostic (hints left out); the spec must have a mistake.
 pub fn error_lines(name: &str, md: &str, toml: &str) -> Vec<String> {
     let d = load(&source(name, md, toml)).expect_err("the spec has a mistake");

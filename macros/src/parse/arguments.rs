@@ -24,6 +24,8 @@ pub(super) struct Args {
     pub(super) exprs: Vec<(&'static str, Expr)>,
     pub(super) trim: bool,
     pub(super) ignore_case: bool,
+    /// `order`'s `strict` flag.
+    pub(super) strict: bool,
     pub(super) pairs: Vec<Pair>,
     /// Every argument written, valid or not (so a bad one is not also reported missing).
     pub(super) written: Vec<&'static str>,
@@ -123,6 +125,7 @@ pub(super) fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) ->
         exprs: Vec::new(),
         trim: false,
         ignore_case: false,
+        strict: false,
         pairs: Vec::new(),
         written: Vec::new(),
     };
@@ -146,14 +149,12 @@ pub(super) fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) ->
         }
         out.written.push(key);
         match (key, arg.form) {
-            (kw::TRIM | kw::IGNORE_CASE, Form::Bare) => {
-                if key == kw::TRIM {
-                    out.trim = true;
-                } else {
-                    out.ignore_case = true;
-                }
-            }
-            (kw::TRIM | kw::IGNORE_CASE, _) => errors.at(
+            (kw::TRIM | kw::IGNORE_CASE | kw::STRICT, Form::Bare) => match key {
+                kw::TRIM => out.trim = true,
+                kw::IGNORE_CASE => out.ignore_case = true,
+                _ => out.strict = true,
+            },
+            (kw::TRIM | kw::IGNORE_CASE | kw::STRICT, _) => errors.at(
                 span,
                 format!("`{key}` is a flag: write `{key}` with no value"),
             ),

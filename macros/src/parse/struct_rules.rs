@@ -36,7 +36,9 @@ pub(super) fn struct_rule(
         }
         return;
     };
-    if duplicate(&item.name, seen, "struct rule", errors) {
+    // A struct may order several pairs of fields (a window and a version range); every
+    // other struct rule is given once.
+    if rule != StructRuleName::Order && duplicate(&item.name, seen, "struct rule", errors) {
         return;
     }
     match rule {
@@ -51,6 +53,23 @@ pub(super) fn struct_rule(
                     a,
                     b,
                     code: args.code(kw::CODE_EQUAL),
+                    span,
+                });
+            }
+        }
+        StructRuleName::Order => {
+            let allowed = [kw::A, kw::B, kw::STRICT, kw::CODE];
+            let Some(args) = args(item, &allowed, errors) else {
+                return;
+            };
+            let a = args.require_ident(kw::A, errors);
+            let b = args.require_ident(kw::B, errors);
+            if let (Some(a), Some(b)) = (a, b) {
+                model.struct_rules.push(StructRule::Order {
+                    a,
+                    b,
+                    strict: args.strict,
+                    code: args.code(kw::CODE_OUT_OF_ORDER),
                     span,
                 });
             }

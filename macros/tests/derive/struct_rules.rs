@@ -1,4 +1,4 @@
-//! Struct rules: `not_equal`, `max_json_bytes`, `not_contains`, `digest`.
+//! Struct rules: `not_equal`, `order`, `max_json_bytes`, `not_contains`, `digest`.
 
 use super::*;
 
@@ -348,4 +348,50 @@ fn digest_length_without_label_names_the_data() {
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].path, "size");
     assert_eq!(got[0].message, "`size` is 4 but `body` has 3 bytes");
+}
+
+/// Two `order` rules on one struct: a validity window (strict, date-times as instants) and
+/// a version range (`<=`), each reported at its later field with both values.
+#[derive(Serialize, Validate)]
+#[validate(
+    order(a = not_before, b = not_after, strict, code = "empty_window"),
+    order(a = min_version, b = version)
+)]
+struct Release {
+    not_before: String,
+    not_after: Option<String>,
+    min_version: u32,
+    version: u32,
+}
+
+#[test]
+fn order_compares_at_the_later_field() {
+    let release = |not_after: Option<&str>, min_version, version| Release {
+        not_before: "2024-05-01T10:00:00Z".into(),
+        not_after: not_after.map(str::to_owned),
+        min_version,
+        version,
+    };
+    assert_eq!(violations(&release(None, 3, 3)), []);
+    assert_eq!(
+        violations(&release(Some("2024-05-01T10:00:00.5Z"), 2, 3)),
+        []
+    );
+    assert_eq!(
+        violations(&release(Some("2024-05-01T11:00:00+01:00"), 4, 3)),
+        [
+            v(
+                "empty_window",
+                "not_after",
+                "/not_after",
+                "`not_after` `2024-05-01T11:00:00+01:00` must be later than `not_before` `2024-05-01T10:00:00Z`"
+            ),
+            v(
+                "out_of_order",
+                "version",
+                "/version",
+                "`version` `3` must not be less than `min_version` `4`"
+            ),
+        ]
+    );
 }

@@ -97,7 +97,7 @@ pub fn format<V: TextField + ?Sized>(
 }
 
 /// `n` ASCII digits at the start of `s`, as a number, and the rest.
-fn digits(s: &str, n: usize) -> Option<(u32, &str)> {
+pub(super) fn digits(s: &str, n: usize) -> Option<(u32, &str)> {
     let head = s.get(..n)?;
     if !head.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -106,7 +106,7 @@ fn digits(s: &str, n: usize) -> Option<(u32, &str)> {
 }
 
 /// `s` starts with `c`: the rest.
-fn byte(s: &str, c: u8) -> Option<&str> {
+pub(super) fn byte(s: &str, c: u8) -> Option<&str> {
     (s.as_bytes().first() == Some(&c)).then(|| &s[1..])
 }
 
@@ -126,7 +126,7 @@ fn full_date(s: &str) -> Option<&str> {
     (1..=days).contains(&day).then_some(s)
 }
 
-fn is_date(s: &str) -> bool {
+pub(super) fn is_date(s: &str) -> bool {
     full_date(s).is_some_and(str::is_empty)
 }
 
@@ -137,7 +137,7 @@ fn hours_minutes(s: &str) -> Option<&str> {
     (h < 24 && m < 60).then_some(s)
 }
 
-fn is_date_time(s: &str) -> bool {
+pub(super) fn is_date_time(s: &str) -> bool {
     let check = || -> Option<()> {
         let s = full_date(s)?;
         let s = byte(s, b'T').or_else(|| byte(s, b't'))?;

@@ -13,7 +13,7 @@
 //! The rules come in families, one file each: text (`non_blank`, `max_chars`, `min_chars`, `equals`,
 //! `pattern`, `relative_path`, `format`), integers (`range`), lists (`max_items`, `min_items`, `max_items_per_group`, `unique_by`,
 //! `unique`, `contradiction`), presence (`required`, `required_if`), fields of one struct
-//! compared (`not_equal`, `not_contains`), content digests (`digest`) and the compact-JSON
+//! compared (`not_equal`, `not_contains`), their order (`order`), content digests (`digest`) and the compact-JSON
 //! byte cap (`max_json_bytes`). All are re-exported here.
 
 use core::fmt::Display;
@@ -38,6 +38,7 @@ mod format;
 mod json;
 pub(crate) mod list;
 mod number;
+mod order;
 mod required;
 mod text;
 
@@ -51,6 +52,7 @@ pub use list::{
     unique, unique_by, Fold, Pair, TextOf,
 };
 pub use number::{range, Bounds};
+pub use order::{order, OrderField, Ordered};
 pub use required::{required, required_if, Filled};
 pub use text::{
     char_count, equals, is_blank, max_chars, min_chars, non_blank, pattern, relative_path,
