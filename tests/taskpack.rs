@@ -685,7 +685,7 @@ fn validate_and_the_readers_apply_one_name_rule() {
                     .map(|_| pieces[(next() % pieces.len() as u64) as usize])
                     .collect();
                 let name = segments.join("/");
-                if next() % 8 == 0 {
+                if next().is_multiple_of(8) {
                     format!("{name}/")
                 } else {
                     name

@@ -21,7 +21,8 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
-use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape, MAX_SKELETON_BYTES};
+pub use super::skeleton::MAX_SKELETON_BYTES;
+use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
 use crate::taskpack::TaskPackError;
 use specmint_runtime::json::{strip_bom, Json};
 use specmint_runtime::Violation;
@@ -395,7 +396,7 @@ fn name_problem<'a>(
     None
 }
 
-/// The name rule ([`name_problem`], [`bag::file_used_as_folder`]) over a typed flat pack, as
+/// The name rule (`name_problem` and `bag::file_used_as_folder`) over a typed flat pack, as
 /// `attachment_name` violations at each name: what `validate taskpack` adds to the spec's
 /// generated rules, so that it never calls valid a pack the readers refuse. A blank name is
 /// left to the generated `blank_field` rule.
@@ -873,11 +874,11 @@ mod tests {
             "\u{1}\u{7f}",
             "a/b",
         ];
-        for round in 0..400 {
+        for round in 0..400u32 {
             let count = next() % 4;
             let mut attachments = Vec::new();
             for i in 0..count {
-                let bytes: Vec<u8> = if next() % 2 == 0 {
+                let bytes: Vec<u8> = if next().is_multiple_of(2) {
                     texts[(next() % texts.len() as u64) as usize]
                         .as_bytes()
                         .to_vec()
@@ -906,7 +907,7 @@ mod tests {
                 for k in (1..members.len()).rev() {
                     members.swap(k, (next() % (k as u64 + 1)) as usize);
                 }
-                if next() % 4 == 0 {
+                if next().is_multiple_of(4) {
                     // An earlier `data` the later one replaces.
                     members.insert(0, ("data", "\"stale\"".to_owned()));
                 }
@@ -925,7 +926,7 @@ mod tests {
             for k in (1..top.len()).rev() {
                 top.swap(k, (next() % (k as u64 + 1)) as usize);
             }
-            if next() % 4 == 0 {
+            if next().is_multiple_of(4) {
                 // An earlier `attachments` the later one replaces.
                 top.insert(
                     0,
@@ -939,7 +940,11 @@ mod tests {
                 .iter()
                 .map(|(k, v)| format!("{}:{v}", escaped(k, &mut next)))
                 .collect();
-            let bom = if round % 5 == 0 { "\u{feff}" } else { "" };
+            let bom = if round.is_multiple_of(5) {
+                "\u{feff}"
+            } else {
+                ""
+            };
             let text = format!("{bom}\n{{{}}}\n", body.join(",\t"));
             let streamed = parse_flat(text.as_bytes()).unwrap_or_else(|e| panic!("{text}\n: {e}"));
             let read: Vec<(String, Vec<u8>)> = streamed
