@@ -916,18 +916,16 @@ fn sigkill_mid_burst_leaves_every_committed_apply_and_nothing_half_applied() {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let committed = |line: std::io::Result<String>| {
+            line.unwrap()
+                .strip_prefix("committed ")
+                .map(|n| n.parse::<u64>().unwrap())
+        };
         // Let this round commit a different number of applies before the kill.
         let wanted = 25 + 7 * round;
         let mut seen = 0;
-        for line in lines {
-            let Some(n) = line
-                .unwrap()
-                .strip_prefix("committed ")
-                .map(|n| n.parse::<u64>().unwrap())
-            else {
-                continue;
-            };
+        for n in lines.by_ref().filter_map(committed) {
             reported = n;
             seen += 1;
             if seen == wanted {
@@ -937,6 +935,11 @@ fn sigkill_mid_burst_leaves_every_committed_apply_and_nothing_half_applied() {
         child.kill().unwrap(); // SIGKILL on Unix
         let status = child.wait().unwrap();
         assert!(!status.success(), "the child was killed, not finished");
+        // The child went on committing until the kill landed: what it reported meanwhile is
+        // still in the pipe (it reports each commit once it is committed).
+        if let Some(n) = lines.filter_map(committed).last() {
+            reported = n;
+        }
         let revision = assert_whole(&db);
         // Every reported commit is there; at most the one in flight is there unreported.
         assert!(
