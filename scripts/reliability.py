@@ -86,6 +86,7 @@ def scratch():
 # Concurrency
 
 
+LEG_CAP = 100
 TEAM_MEMBER = '[team_member]\nrole = "planner"\ntask_id = "task-1"\nround = 2\nparent = "boss"\n'
 
 
@@ -107,19 +108,27 @@ def concurrent_filings():
     failures = []
     with ThreadPoolExecutor(max_workers=32) as pool:
         results = list(pool.map(file, range(n)))
+    # A leg holds 100 packets (spec/task_packet.md, `write_failed`): past that, each filing is
+    # refused whole, and which 100 get in is a race.
+    full = b"already holds 100 packets"
+    refused = [i for i, out in results if out.returncode == 1 and full in out.stdout]
     for i, out in results:
-        if out.returncode != 0:
+        if out.returncode != 0 and i not in refused:
             failures.append(f"filing {i}: exit {out.returncode}: {out.stdout[:200]!r} {out.stderr[:200]!r}")
+    filed = sorted(f"pk-{i}" for i, out in results if out.returncode == 0)
+    if len(filed) != min(n, LEG_CAP):
+        failures.append(f"{len(filed)} filed of {n}, where {min(n, LEG_CAP)} fit")
     # A leg is one file per packet: `<from>-to-<to>.json`, then `.01.json`, `.02.json`, ...
     leg = sorted((home / "team_packets" / "task-1" / "r2").glob("planner-to-executor*.json"))
     ids = sorted(json.loads(p.read_text("utf-8"))["packet_id"] for p in leg)
-    if ids != sorted(f"pk-{i}" for i in range(n)):
-        failures.append(f"the leg holds {len(ids)} packets, {len(set(ids))} distinct, of {n}")
+    if ids != filed:
+        failures.append(f"the leg holds {len(ids)} packets, {len(set(ids))} distinct, for {len(filed)} filed")
     for log in ("artifacts.jsonl", "security_audit.jsonl"):
         rows_ = (home / log).read_text("utf-8").splitlines() if (home / log).exists() else []
-        if len(rows_) < n:
-            failures.append(f"{log} has {len(rows_)} rows for {n} filings")
-    return n, failures, f"{n} processes, one leg"
+        if len(rows_) < len(filed):
+            failures.append(f"{log} has {len(rows_)} rows for {len(filed)} filings")
+    note = f"{n} processes, one leg: {len(filed)} filed, {len(refused)} refused as the leg was full"
+    return n, failures, note
 
 
 TASK = {
@@ -478,7 +487,7 @@ def secrets():
 @probe("flat pack in bounded memory")
 def bounded_memory():
     directory = scratch()
-    size_mib = 110 if FULL else 24
+    size_mib = 128 if FULL else 24  # a file of about 110 MiB in full
     line = "a line of notes, \"quoted\", \u00e9 \u4e2d\u6587\n".encode()
 
     def attachments():
