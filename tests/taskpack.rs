@@ -827,3 +827,29 @@ fn validating_a_flat_pack_file_streamed_is_validating_it_whole() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+/// What spec/taskpack.md says of a pack object over 16 MiB: the readers refuse it by name
+/// (`flat::MAX_SKELETON_BYTES`), and `validate taskpack FILE` judges such a file whole,
+/// giving the verdict judging its bytes gives.
+#[test]
+fn a_pack_object_over_the_skeleton_limit_is_refused_by_the_readers_and_judged_whole() {
+    let big = "x".repeat(flat::MAX_SKELETON_BYTES);
+    let object = pack_object(|p| p["note"] = serde_json::Value::String(big.clone()));
+    let text = flat::write_flat(&object, &[], None).unwrap();
+    assert_eq!(
+        flat::read_flat(text.as_bytes()),
+        Err(FlatError::TooLarge {
+            limit: flat::MAX_SKELETON_BYTES as u64
+        })
+    );
+    let dir = common::scratch("taskpack-skeleton-limit");
+    let file = dir.join("big.taskpack.json");
+    fs::write(&file, &text).unwrap();
+    let ty = specmint::verdict::DocType::find(None, Some("taskpack")).unwrap();
+    assert!(ty
+        .judge_streamed(&mut fs::File::open(&file).unwrap())
+        .unwrap()
+        .is_none());
+    let verdict = ty.judge_path(&file, ty.document().max_input_bytes).unwrap();
+    assert_eq!(verdict, ty.judge_bytes(text.as_bytes()));
+}

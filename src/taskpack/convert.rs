@@ -188,21 +188,13 @@ fn convert_flat(
         read.stream(&mut file, index, sink)
             .map_err(ConvertError::Flat)
     };
-    match target {
-        Encoding::Flat => encode::write_flat(
-            out.writer(),
-            &read.passport,
-            &read.luggage,
-            &mut stream,
-            &io_error,
-        )?,
-        Encoding::Zip | Encoding::RetiredTpx => encode::write_zip(
-            out.writer(),
-            &read.passport,
-            &read.luggage,
-            &mut stream,
-            &io_error,
-        )?,
-    }
+    encode::write(
+        target,
+        out.writer(),
+        &read.passport,
+        &read.luggage,
+        &mut stream,
+        &io_error,
+    )?;
     out.commit().map_err(|e| io_error("", e))
 }

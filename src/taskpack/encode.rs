@@ -9,6 +9,7 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, FILES_DIR, PASSPORT_JSON};
+use super::convert::Encoding;
 use super::flat::{Listed, FLAT_VERSION, NOTE_TO_READER};
 use specmint_runtime::json::Json;
 
@@ -18,6 +19,21 @@ pub(crate) type Stream<'a, E> =
 
 /// How a write error becomes the caller's error: the entry (or `<pack>`) and the error.
 pub(crate) type IoError<'a, E> = dyn Fn(&str, io::Error) -> E + 'a;
+
+/// The pack in `encoding` (a retired `.tpx` is written as the zip; callers refuse it first).
+pub(crate) fn write<W: Write + io::Seek, E>(
+    encoding: Encoding,
+    out: &mut W,
+    object: &Json,
+    luggage: &[Listed],
+    stream: &mut Stream<'_, E>,
+    io_error: &IoError<'_, E>,
+) -> Result<(), E> {
+    match encoding {
+        Encoding::Flat => write_flat(out, object, luggage, stream, io_error),
+        Encoding::Zip | Encoding::RetiredTpx => write_zip(out, object, luggage, stream, io_error),
+    }
+}
 
 /// The zip form: the entries `bag::assemble` makes, in its order, the luggage streamed.
 pub(crate) fn write_zip<W: Write + io::Seek, E>(

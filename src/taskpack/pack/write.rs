@@ -2,7 +2,7 @@
 //! must not have changed since the first read).
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -25,10 +25,14 @@ pub(super) fn write_pack(
 ) -> Result<AtomicFile, PackError> {
     let io = |e| PackError::Io(out.to_owned(), e);
     let mut file = AtomicFile::create_for_sharing(out).map_err(io)?;
-    match encoding {
-        Encoding::Flat => write_flat(file.writer(), object, luggage)?,
-        Encoding::Zip | Encoding::RetiredTpx => write_zip(file.writer(), object, luggage)?,
-    }
+    encode::write(
+        encoding,
+        file.writer(),
+        object,
+        &listed(luggage),
+        &mut |index, sink| second_read(&luggage[index], sink),
+        &io_error,
+    )?;
     Ok(file)
 }
 
@@ -95,7 +99,8 @@ fn io_error(entry: &str, e: io::Error) -> PackError {
 }
 
 /// The zip form, the luggage streamed ([`encode::write_zip`]).
-pub(super) fn write_zip<W: Write + io::Seek>(
+#[cfg(test)]
+pub(super) fn write_zip<W: io::Write + io::Seek>(
     out: &mut W,
     object: &Json,
     luggage: &[Luggage],
@@ -110,7 +115,8 @@ pub(super) fn write_zip<W: Write + io::Seek>(
 }
 
 /// The flat form, the luggage streamed ([`encode::write_flat`]).
-pub(super) fn write_flat<W: Write>(
+#[cfg(test)]
+pub(super) fn write_flat<W: io::Write>(
     out: &mut W,
     object: &Json,
     luggage: &[Luggage],
