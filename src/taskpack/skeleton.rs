@@ -120,19 +120,9 @@ enum Lex {
 
 /// Streams `reader` once and returns its skeleton (see the module doc).
 pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError> {
-    let mut text: Vec<u8> = Vec::new();
-    let mut spans: Vec<Vec<Option<Span>>> = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut lex = Lex::Outside;
+    let mut scan = Scan::default();
     let mut utf8 = Utf8Check::default();
-    let mut scratch = Vec::new();
     let mut buffer = vec![0u8; 1 << 16];
-    // Position in the file, and (line, column) in the text as the parser counts them.
-    let mut offset: u64 = 0;
-    let mut line = 1usize;
-    let mut column = 0usize;
-    let mut chars = 0usize;
-    let mut elided = Vec::new();
     let mut first = true;
     loop {
         let n = match reader.read(&mut buffer) {
@@ -141,203 +131,273 @@ pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError>
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(SkeletonError::Io(e.to_string())),
         };
-        let mut chunk = &buffer[..n];
-        if std::mem::take(&mut first) {
-            // A leading byte order mark is not part of the text (`strip_bom`). A first read
-            // that ends inside one is joined with the next bytes.
-            if chunk.len() < 3 && b"\xef\xbb\xbf".starts_with(chunk) {
-                let mut head = chunk.to_vec();
-                while head.len() < 3 {
-                    let mut one = [0u8; 1];
-                    match reader.read(&mut one) {
-                        Ok(0) => break,
-                        Ok(_) => head.push(one[0]),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => return Err(SkeletonError::Io(e.to_string())),
-                    }
-                }
-                buffer[..head.len()].copy_from_slice(&head);
-                chunk = &buffer[..head.len()];
-            }
-            utf8.feed(chunk, 0)?;
-            if chunk.starts_with(b"\xef\xbb\xbf") {
-                chunk = &chunk[3..];
-                offset = 3;
-            }
+        let chunk = if std::mem::take(&mut first) {
+            let (chunk, offset) = first_chunk(&mut reader, &mut buffer, n, &mut utf8)?;
+            scan.offset = offset;
+            chunk
         } else {
-            utf8.feed(chunk, offset)?;
-        }
-        let mut next = 0;
-        while next < chunk.len() {
-            let byte = chunk[next];
-            next += 1;
-            match &mut lex {
-                Lex::Emptied(unescape, place) => {
-                    if unescape.at_rest() && !is_special(byte) {
-                        // The bulk of a data string: skip the run of plain bytes at once.
-                        let run = plain_run(&chunk[next..]);
-                        let run_chars = chars_in(&chunk[next - 1..next + run]);
-                        unescape.consumed += 1 + run as u64;
-                        place.chars += run_chars;
-                        next += run;
-                        column += 1 + run;
-                        chars += run_chars;
-                        offset += 1 + run as u64;
-                        continue;
-                    }
-                    if byte == b'"' && unescape.at_rest() {
-                        let end = offset;
-                        text.push(b'"');
-                        let Some(Frame::Array { index }) = stack.get(1) else {
-                            unreachable!("an emptied string sits in an attachments array");
-                        };
-                        let index = *index;
-                        let start = end - unescape.consumed;
-                        let element = spans.last_mut().expect("the attachments member was seen");
-                        if element.len() <= index {
-                            element.resize(index + 1, None);
-                        }
-                        let span = Span {
-                            start,
-                            end,
-                            line: place.line,
-                            quote_column: place.quote_column,
-                            quote_chars: place.quote_chars,
-                            chars: place.chars,
-                        };
-                        element[index] = Some(span);
-                        elided.push(span);
-                        lex = Lex::Outside;
-                    } else {
-                        place.chars += chars_in(&[byte]);
-                        scratch.clear();
-                        if let Err(kind) = unescape.feed(&[byte], &mut scratch) {
-                            return Err(SkeletonError::NotJson(at(
-                                kind.message(),
-                                line,
-                                column + 1,
-                            )));
-                        }
-                    }
-                }
-                Lex::Kept { escaped, key } => {
-                    if let Some(raw) = key {
-                        raw.push(byte);
-                    }
-                    if *escaped {
-                        *escaped = false;
-                    } else if byte == b'\\' {
-                        *escaped = true;
-                    } else if byte == b'"' {
-                        let top = stack.len() == 1;
-                        if let (Some(raw), Some(Frame::Object { key, .. })) =
-                            (key, stack.last_mut())
-                        {
-                            *key = serde_json::from_slice::<String>(raw).ok();
-                            if top && key.as_deref() == Some("attachments") {
-                                spans.push(Vec::new());
-                            }
-                        }
-                        lex = Lex::Outside;
-                    }
-                    text.push(byte);
-                }
-                Lex::Outside => {
-                    if !byte.is_ascii_whitespace() {
-                        value_starts(&mut stack, &mut spans, byte);
-                    }
-                    match byte {
-                        b'"' => {
-                            let is_key = matches!(
-                                stack.last(),
-                                Some(Frame::Object {
-                                    expect_key: true,
-                                    ..
-                                })
-                            );
-                            if let Some(Frame::Object { expect_key, .. }) = stack.last_mut() {
-                                *expect_key = false;
-                            }
-                            text.push(byte);
-                            lex = if !is_key && emptied_here(&stack) {
-                                Lex::Emptied(
-                                    Unescape::default(),
-                                    Place {
-                                        line,
-                                        quote_column: column + 1,
-                                        quote_chars: chars + 1,
-                                        chars: 0,
-                                    },
-                                )
-                            } else {
-                                Lex::Kept {
-                                    escaped: false,
-                                    key: is_key.then(|| vec![b'"']),
-                                }
-                            };
-                        }
-                        b'{' => {
-                            stack.push(Frame::Object {
-                                key: None,
-                                expect_key: true,
-                                after_colon: false,
-                            });
-                            text.push(byte);
-                        }
-                        b'[' => {
-                            stack.push(Frame::Array { index: 0 });
-                            text.push(byte);
-                        }
-                        b'}' | b']' => {
-                            stack.pop();
-                            text.push(byte);
-                        }
-                        b',' => {
-                            match stack.last_mut() {
-                                Some(Frame::Object { expect_key, .. }) => *expect_key = true,
-                                Some(Frame::Array { index }) => *index += 1,
-                                None => {}
-                            }
-                            text.push(byte);
-                        }
-                        b':' => {
-                            if let Some(Frame::Object { after_colon, .. }) = stack.last_mut() {
-                                *after_colon = true;
-                            }
-                            text.push(byte);
-                        }
-                        _ => text.push(byte),
-                    }
-                }
-            }
-            if byte == b'\n' {
-                line += 1;
-                column = 0;
-                chars = 0;
-            } else {
-                column += 1;
-                chars += chars_in(&[byte]);
-            }
-            offset += 1;
-        }
-        if text.len() > MAX_SKELETON_BYTES {
+            utf8.feed(&buffer[..n], scan.offset)?;
+            &buffer[..n]
+        };
+        scan.feed(chunk)?;
+        if scan.text.len() > MAX_SKELETON_BYTES {
             return Err(SkeletonError::TooLarge);
         }
     }
-    utf8.finish(offset)?;
-    if let Lex::Emptied(..) = lex {
-        return Err(SkeletonError::NotJson(at(
-            "EOF while parsing a string",
-            line,
-            column,
-        )));
+    utf8.finish(scan.offset)?;
+    scan.finish()
+}
+
+/// The first read, checked as UTF-8, less a leading byte order mark (it is not part of the
+/// text: `strip_bom`), with the file offset its first byte has. A first read that ends inside
+/// a mark is joined with the next bytes.
+fn first_chunk<'b>(
+    reader: &mut impl Read,
+    buffer: &'b mut [u8],
+    n: usize,
+    utf8: &mut Utf8Check,
+) -> Result<(&'b [u8], u64), SkeletonError> {
+    let mut len = n;
+    if n < 3 && b"\xef\xbb\xbf".starts_with(&buffer[..n]) {
+        let mut head = buffer[..n].to_vec();
+        while head.len() < 3 {
+            let mut one = [0u8; 1];
+            match reader.read(&mut one) {
+                Ok(0) => break,
+                Ok(_) => head.push(one[0]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(SkeletonError::Io(e.to_string())),
+            }
+        }
+        buffer[..head.len()].copy_from_slice(&head);
+        len = head.len();
     }
-    let text = String::from_utf8(text).expect("checked as UTF-8 while read");
-    Ok(Skeleton {
-        text,
-        spans,
-        elided,
+    let chunk = &buffer[..len];
+    utf8.feed(chunk, 0)?;
+    Ok(match chunk.strip_prefix(b"\xef\xbb\xbf") {
+        Some(rest) => (rest, 3),
+        None => (chunk, 0),
     })
+}
+
+/// The first pass's state between bytes.
+struct Scan {
+    /// The skeleton so far.
+    text: Vec<u8>,
+    spans: Vec<Vec<Option<Span>>>,
+    elided: Vec<Span>,
+    stack: Vec<Frame>,
+    lex: Lex,
+    scratch: Vec<u8>,
+    /// Position in the file, and (line, column) in the text as the parser counts them.
+    offset: u64,
+    line: usize,
+    column: usize,
+    chars: usize,
+}
+
+impl Default for Scan {
+    fn default() -> Self {
+        Scan {
+            text: Vec::new(),
+            spans: Vec::new(),
+            elided: Vec::new(),
+            stack: Vec::new(),
+            lex: Lex::Outside,
+            scratch: Vec::new(),
+            offset: 0,
+            line: 1,
+            column: 0,
+            chars: 0,
+        }
+    }
+}
+
+impl Scan {
+    /// One read's bytes.
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), SkeletonError> {
+        let mut next = 0;
+        while next < chunk.len() {
+            let byte = chunk[next];
+            match &self.lex {
+                Lex::Emptied(..) => {
+                    if let Some(run) = self.emptied(chunk, next)? {
+                        next += run;
+                        continue;
+                    }
+                }
+                Lex::Kept { .. } => self.kept(byte),
+                Lex::Outside => self.outside(byte),
+            }
+            next += 1;
+            if byte == b'\n' {
+                self.line += 1;
+                self.column = 0;
+                self.chars = 0;
+            } else {
+                self.column += 1;
+                self.chars += chars_in(&[byte]);
+            }
+            self.offset += 1;
+        }
+        Ok(())
+    }
+
+    /// `chunk[at]` inside an emptied string. `Some(n)`: a run of `n` plain bytes was taken at
+    /// once (the bulk of a data string), position included.
+    fn emptied(&mut self, chunk: &[u8], at_byte: usize) -> Result<Option<usize>, SkeletonError> {
+        let Lex::Emptied(unescape, place) = &mut self.lex else {
+            unreachable!("called inside an emptied string");
+        };
+        let byte = chunk[at_byte];
+        if unescape.at_rest() && !is_special(byte) {
+            let run = 1 + plain_run(&chunk[at_byte + 1..]);
+            let run_chars = chars_in(&chunk[at_byte..at_byte + run]);
+            unescape.consumed += run as u64;
+            place.chars += run_chars;
+            self.column += run;
+            self.chars += run_chars;
+            self.offset += run as u64;
+            return Ok(Some(run));
+        }
+        if byte == b'"' && unescape.at_rest() {
+            let end = self.offset;
+            self.text.push(b'"');
+            let Some(Frame::Array { index }) = self.stack.get(1) else {
+                unreachable!("an emptied string sits in an attachments array");
+            };
+            let index = *index;
+            let element = self
+                .spans
+                .last_mut()
+                .expect("the attachments member was seen");
+            if element.len() <= index {
+                element.resize(index + 1, None);
+            }
+            let span = Span {
+                start: end - unescape.consumed,
+                end,
+                line: place.line,
+                quote_column: place.quote_column,
+                quote_chars: place.quote_chars,
+                chars: place.chars,
+            };
+            element[index] = Some(span);
+            self.elided.push(span);
+            self.lex = Lex::Outside;
+        } else {
+            place.chars += chars_in(&[byte]);
+            self.scratch.clear();
+            if let Err(kind) = unescape.feed(&[byte], &mut self.scratch) {
+                return Err(SkeletonError::NotJson(at(
+                    kind.message(),
+                    self.line,
+                    self.column + 1,
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A byte inside a string that is kept.
+    fn kept(&mut self, byte: u8) {
+        let Lex::Kept { escaped, key } = &mut self.lex else {
+            unreachable!("called inside a kept string");
+        };
+        if let Some(raw) = key {
+            raw.push(byte);
+        }
+        if *escaped {
+            *escaped = false;
+        } else if byte == b'\\' {
+            *escaped = true;
+        } else if byte == b'"' {
+            let top = self.stack.len() == 1;
+            if let (Some(raw), Some(Frame::Object { key, .. })) = (key, self.stack.last_mut()) {
+                *key = serde_json::from_slice::<String>(raw).ok();
+                if top && key.as_deref() == Some("attachments") {
+                    self.spans.push(Vec::new());
+                }
+            }
+            self.lex = Lex::Outside;
+        }
+        self.text.push(byte);
+    }
+
+    /// A byte between tokens, or inside a number or literal.
+    fn outside(&mut self, byte: u8) {
+        if !byte.is_ascii_whitespace() {
+            value_starts(&mut self.stack, &mut self.spans, byte);
+        }
+        match byte {
+            b'"' => {
+                let is_key = matches!(
+                    self.stack.last(),
+                    Some(Frame::Object {
+                        expect_key: true,
+                        ..
+                    })
+                );
+                if let Some(Frame::Object { expect_key, .. }) = self.stack.last_mut() {
+                    *expect_key = false;
+                }
+                self.lex = if !is_key && emptied_here(&self.stack) {
+                    Lex::Emptied(
+                        Unescape::default(),
+                        Place {
+                            line: self.line,
+                            quote_column: self.column + 1,
+                            quote_chars: self.chars + 1,
+                            chars: 0,
+                        },
+                    )
+                } else {
+                    Lex::Kept {
+                        escaped: false,
+                        key: is_key.then(|| vec![b'"']),
+                    }
+                };
+            }
+            b'{' => self.stack.push(Frame::Object {
+                key: None,
+                expect_key: true,
+                after_colon: false,
+            }),
+            b'[' => self.stack.push(Frame::Array { index: 0 }),
+            b'}' | b']' => {
+                self.stack.pop();
+            }
+            b',' => match self.stack.last_mut() {
+                Some(Frame::Object { expect_key, .. }) => *expect_key = true,
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            b':' => {
+                if let Some(Frame::Object { after_colon, .. }) = self.stack.last_mut() {
+                    *after_colon = true;
+                }
+            }
+            _ => {}
+        }
+        self.text.push(byte);
+    }
+
+    /// The skeleton, once the reader is at its end.
+    fn finish(self) -> Result<Skeleton, SkeletonError> {
+        if let Lex::Emptied(..) = self.lex {
+            return Err(SkeletonError::NotJson(at(
+                "EOF while parsing a string",
+                self.line,
+                self.column,
+            )));
+        }
+        let text = String::from_utf8(self.text).expect("checked as UTF-8 while read");
+        Ok(Skeleton {
+            text,
+            spans: self.spans,
+            elided: self.elided,
+        })
+    }
 }
 
 /// Whether a byte ends a run of plain string content: a quote, a backslash or a control
