@@ -5,20 +5,24 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # SPECMINT_RECORD: the engine and lifecycle tests' CLI calls are recorded for the MCP
-# differential below (tests/common/mod.rs, `Recording`).
+# differential below (tests/it/common.rs, `Recording`).
 record=$(mktemp -d)
 pg_dir=$(mktemp -d)
 random_specs=$(mktemp -d)
 trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs"' EXIT
 SPECMINT_RECORD="$record" cargo test --workspace --all-targets
 cargo test --workspace --doc
+# The CLI that run built (the workspace's feature set): every step below runs this one binary,
+# the peer-tool scripts too (scripts/specmint-bin.sh), rather than building it again with the
+# root package's features alone.
+export SPECMINT_BIN="${CARGO_TARGET_DIR:-target}/debug/specmint"
 
 # The engine and lifecycle suites once more, on PostgreSQL: a throwaway cluster on a Unix
 # socket (scripts/postgres.sh installs Debian's server first when it is missing and we are root).
 # --workspace: the same feature set as the run above, so its test binaries are reused, not rebuilt.
 pg_query=$(scripts/postgres.sh start "$pg_dir")
-SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test envelope_engine --test task_lifecycle
-cargo run --quiet -- generate --check
+SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle::
+"$SPECMINT_BIN" generate --check
 
 # Python: a pinned jsonschema in a project-local virtualenv.
 if [ ! -x .venv/bin/python ]; then
@@ -28,35 +32,36 @@ fi
 .venv/bin/python scripts/check_schemas.py
 
 # MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
-cargo build --quiet --bin specmint
-.venv/bin/python scripts/mcp_client.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
+.venv/bin/python scripts/mcp_client.py "$SPECMINT_BIN"
 # The Action Envelope as typed tool calls and the task tools of `specmint mcp --store`: every
 # recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on a
 # copy of its store, the same result and the same store after.
-.venv/bin/python scripts/mcp_differential.py "$record" "${CARGO_TARGET_DIR:-target}/debug/specmint"
+.venv/bin/python scripts/mcp_differential.py "$record" "$SPECMINT_BIN"
 
 # The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
 # malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
 # and failures (scripts/reliability.py BIN --full is the size the probes were first run at).
-python3 scripts/reliability.py "${CARGO_TARGET_DIR:-target}/debug/specmint"
+python3 scripts/reliability.py "$SPECMINT_BIN"
 
 # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
 # `generate --spec --out` writes, each case judged by `validate --spec`.
 own_out=$(mktemp -d)
-"${CARGO_TARGET_DIR:-target}/debug/specmint" generate --spec tests/fixtures/own_spec --out "$own_out" >/dev/null
+"$SPECMINT_BIN" generate --spec tests/fixtures/own_spec --out "$own_out" >/dev/null
 .venv/bin/python scripts/run_corpus.py --generated "$own_out" -- \
-  "${CARGO_TARGET_DIR:-target}/debug/specmint" validate --spec tests/fixtures/own_spec {type} - --format json
+  "$SPECMINT_BIN" validate --spec tests/fixtures/own_spec {type} - --format json
 rm -rf "$own_out"
 
-# 200 seeded random specs with their schemas and corpora (codegen/tests/random_specs.rs),
+# 200 seeded random specs with their schemas and corpora (codegen/tests/it/random_specs.rs),
 # written once for the two steps below.
-SPECMINT_RANDOM_SPECS_DIR="$random_specs" cargo test --quiet -p specmint-codegen --test random_specs >/dev/null
+SPECMINT_RANDOM_SPECS_DIR="$random_specs" cargo test --quiet --workspace --test it random_specs:: >/dev/null
 
 # The Python (PyO3) and Node (napi-rs) bindings: both addons, built in the dev profile with the
-# feature set of the `cargo test` run above (--workspace --all-targets), so only the two binding
-# crates and their own dependencies compile; then every case of every corpus (bundled, acceptance,
-# own spec, random specs) through pytest and node's test runner, each equal to the CLI's verdict.
-cargo build --quiet --workspace --all-targets
+# feature set of the `cargo test` run above (--tests selects dev units, so --workspace resolves
+# features as that run did), so only the two binding crates compile (not --all-targets: that
+# would build every bench again outside test mode); then every case of every corpus (bundled,
+# acceptance, own spec, random specs) through pytest and node's test runner, each equal to the
+# CLI's verdict.
+cargo build --quiet --workspace --lib --tests
 ./scripts/bindings/run.sh "$random_specs"
 
 # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and

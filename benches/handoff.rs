@@ -15,7 +15,7 @@
 //! Ratios: library ÷ floor, mcp ÷ library (medians). Wall-clock on a shared machine moves
 //! between runs; the ratios, taken in one process a few seconds apart, move much less.
 
-#[path = "../tests/mcp_client/mod.rs"]
+#[path = "../tests/it/mcp_client.rs"]
 mod mcp_client;
 
 use std::path::{Path, PathBuf};

@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SPECMINT_DIFFERENTIAL_DOCS="${1:-${SPECMINT_DIFFERENTIAL_DOCS:-100000}}"
 if [ -n "${2:-}" ]; then export SPECMINT_DIFFERENTIAL_SEED="$2"; fi
-cargo test --release --test differential -- --nocapture the_schema_and_the_rust_validator_agree
+cargo test --release --test it -- --nocapture differential::the_schema_and_the_rust_validator_agree

@@ -17,7 +17,7 @@
 #
 # SPECMINT_TEST_PG is the query part of a libpq URL (`host=DIR&user=NAME`): a test makes a
 # database of its own and reaches it as `postgresql:///DB?$SPECMINT_TEST_PG`
-# (tests/common/mod.rs, `fresh_db`).
+# (tests/it/common.rs, `fresh_db`).
 set -euo pipefail
 
 find_bin() {

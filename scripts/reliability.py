@@ -343,7 +343,7 @@ def hostile_packs():
         "truncated": zip_bytes([("data/passport.json", b"{}", None)])[:-30],
     }
     if FULL:
-        # Inflating to the 1 GiB limit takes a while; tests/taskpack_hostile.rs stops smaller
+        # Inflating to the 1 GiB limit takes a while; tests/it/taskpack_hostile.rs stops smaller
         # bombs under smaller limits.
         cases["bomb"] = bomb()
     failures = []
@@ -477,7 +477,7 @@ def secrets():
             if judged.returncode != 2 or not failed & {"C7", "C8"}:
                 failures.append(f"{secret['name']} in {place}: conformance failed {sorted(failed)}")
             pack.unlink()
-    return attempts, failures, f"{len(corpus)} secrets x 5 places, conformance (pack: tests/taskpack_secrets.rs)"
+    return attempts, failures, f"{len(corpus)} secrets x 5 places, conformance (pack: tests/it/taskpack_secrets.rs)"
 
 
 # ---------------------------------------------------------------------------------------------

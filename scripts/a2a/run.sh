@@ -6,14 +6,13 @@
 # packs are also the open-reading checks (facts without `claim`, decisions as strings).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin="${CARGO_TARGET_DIR:-target}/debug/specmint"
+bin=$(scripts/specmint-bin.sh)
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check \
   -r scripts/requirements.txt -r scripts/a2a/requirements.txt
 ./scripts/npm-ci.sh scripts/taskpassport
-cargo build --quiet --bin specmint
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A pack specmint made: a passport with an ask and a landing check, packed flat.

@@ -4,11 +4,11 @@
 #
 #   scripts/bindings/run.sh RANDOM_DIR
 #
-# RANDOM_DIR: what codegen/tests/random_specs.rs writes under SPECMINT_RANDOM_SPECS_DIR (the
+# RANDOM_DIR: what codegen/tests/it/random_specs.rs writes under SPECMINT_RANDOM_SPECS_DIR (the
 # random specs, their schemas and corpora). The corpora: the four bundled specs (generated/),
 # the acceptance crate's spec (tests/acceptance/spec), the own-spec fixture and the random specs.
 #
-# Both addons are the dev-profile cdylibs `cargo build --workspace --all-targets` leaves in the
+# Both addons are the dev-profile cdylibs `cargo build --workspace --lib --tests` leaves in the
 # target dir (test.sh builds them right after its `cargo test` run, with the same features, so
 # nothing else is rebuilt); each is put beside its package's own files in a scratch directory,
 # as `pip install` and `npm run build` would place it. Expects .venv with scripts/requirements.txt.
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 random=$1
 py=.venv/bin/python
 target=${CARGO_TARGET_DIR:-target}
-cli="$target/debug/specmint"
+cli=$(scripts/specmint-bin.sh)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -10,9 +10,9 @@ if ! command -v node >/dev/null; then
   exit 1
 fi
 ./scripts/npm-ci.sh scripts/taskpassport
-cargo build --quiet --bin specmint
+bin=$(scripts/specmint-bin.sh)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-node scripts/taskpassport/interop.mjs --specmint "${CARGO_TARGET_DIR:-target}/debug/specmint" --work "$work"
+node scripts/taskpassport/interop.mjs --specmint "$bin" --work "$work"
 # Landing and merging: the round trips between the two implementations (issue 13).
-node scripts/taskpassport/landing.mjs --specmint "${CARGO_TARGET_DIR:-target}/debug/specmint" --work "$work/landing"
+node scripts/taskpassport/landing.mjs --specmint "$bin" --work "$work/landing"

@@ -3,7 +3,7 @@
 //!
 //! Every case is the spec's first valid example (the *base*) with one mutation, or one of the
 //! spec's own examples. The expected verdict and `(code, path)` list come from the model, never
-//! from running a validator; `tests/corpus.rs` then checks that the Rust validator agrees.
+//! from running a validator; `tests/it/corpus.rs` then checks that the Rust validator agrees.
 //! A case is `schema_expressible` when the rule it exercises is one JSON Schema states
 //! (structure, types, enums, `maxLength`, `maxItems`, the non-blank pattern, closed objects);
 //! cross-field rules, per-group caps and byte caps are `x-` only.

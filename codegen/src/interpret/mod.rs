@@ -28,7 +28,7 @@ use compile::Compiled;
 /// read that makes the calls serde's derive (and the generated hand-written `Deserialize`
 /// impls) make, and then the same rule functions of `specmint_runtime::rules` that
 /// `#[derive(Validate)]` calls. Codes, paths, messages and their order are therefore the
-/// generated validator's; `tests/interpret.rs` in the root crate proves it on every case of
+/// generated validator's; `tests/it/interpret.rs` in the root crate proves it on every case of
 /// every bundled spec's corpus.
 ///
 /// How it fits `parse_document`, which wants a `DeserializeOwned` type: the document is read

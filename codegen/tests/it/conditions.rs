@@ -1,0 +1,189 @@
+//! A conditional requirement (``if `field` is `value` ``) whose sibling is a `bool` or a text
+//! field, not only an enum: the Rust rule, the schema's `if`/`then` and the corpus probes.
+
+use serde_json::{json, Value};
+
+use crate::common;
+
+const MD: &str = "# Jobs v1
+
+## Fields of a `job`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `kind` | string | ✔ | What runs. |
+| `retry` | bool | — (default false) | Whether it is retried. |
+| `delay` | uint32? | if `retry` is `true` | Seconds between attempts. |
+| `script` | string? | if `kind` is `shell` | The script a shell job runs. |
+| `note` | string? | — | A note. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_job` | Not the shape. |
+| `missing` | A required field is absent. |
+
+```json valid
+{\"kind\": \"http\"}
+```
+";
+
+const TOML: &str = "[spec]
+root = \"job\"
+
+[errors]
+enum = \"JobError\"
+parse = \"bad_job\"
+required_if = \"missing\"
+";
+
+fn files() -> std::collections::BTreeMap<String, String> {
+    common::generated("jobs", MD, TOML).unwrap_or_else(|d| panic!("{d}"))
+}
+
+#[test]
+fn rust_compares_the_sibling_with_a_bool_or_a_str() {
+    common::assert_holds(
+        &files()["rust/jobs.rs"],
+        &[
+            "#[validate(required_if(field = retry, equals = true, code = \"missing\"))]",
+            "#[validate(required_if(field = kind, equals = \"shell\", code = \"missing\"))]",
+        ],
+    );
+}
+
+#[test]
+fn schema_conditions_on_the_json_value() {
+    let schema: Value = serde_json::from_str(&files()["schema/jobs.schema.json"]).unwrap();
+    let all_of = &schema["$defs"]["job"]["allOf"];
+    assert_eq!(all_of[0]["if"]["properties"]["retry"]["const"], json!(true));
+    assert_eq!(
+        all_of[1]["if"]["properties"]["kind"]["const"],
+        json!("shell")
+    );
+}
+
+#[test]
+fn corpus_sets_the_condition_and_its_opposite() {
+    let corpus: Value = serde_json::from_str(&files()["corpus/jobs/cases.json"]).unwrap();
+    let case = |id: &str| {
+        let c = corpus["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id}"));
+        (c["document"].clone(), c["errors"].clone())
+    };
+    let missing = |path: &str| json!([{"code": "missing", "path": path}]);
+    assert_eq!(
+        case("required_if.delay.absent"),
+        (json!({"kind": "http", "retry": true}), missing("delay"))
+    );
+    assert_eq!(
+        case("required_if.delay.absent_when_false"),
+        (json!({"kind": "http", "retry": false}), json!([]))
+    );
+    assert_eq!(
+        case("required_if.script.null"),
+        (json!({"kind": "shell", "script": null}), missing("script"))
+    );
+    assert_eq!(
+        case("required_if.script.absent_when_a"),
+        (json!({"kind": "a"}), json!([]))
+    );
+}
+
+#[test]
+fn a_condition_needs_a_plain_sibling_and_a_value_it_can_hold() {
+    let bad_bool = MD.replace("if `retry` is `true`", "if `retry` is `yes`");
+    assert_eq!(
+        common::error_lines("jobs", &bad_bool, TOML),
+        ["spec/jobs.md:9:37: error: `yes` is not a bool"]
+    );
+    let nullable = MD.replace("if `kind` is `shell`", "if `note` is `shell`");
+    assert_eq!(
+        common::error_lines("jobs", &nullable, TOML),
+        ["spec/jobs.md:10:27: error: `note` is not a plain enum, bool or text field (its type is `string?`)"]
+    );
+}
+
+/// A sibling whose Type cell is broken is reported there, once: the condition naming it
+/// stays silent (rules on a broken row say nothing more).
+#[test]
+fn a_condition_on_a_broken_sibling_adds_no_second_error() {
+    let broken = MD.replace("| `retry` | bool |", "| `retry` | bol |");
+    assert_eq!(
+        common::error_lines("jobs", &broken, TOML),
+        ["spec/jobs.md:8:13: error: unknown type `bol` in `bol`"]
+    );
+}
+
+/// The byte cap's padding never blanks a conditional field while its condition holds:
+/// blank text counts as missing there (`required_if`), so `script` = `""` at N-1 bytes is
+/// no valid document and has no such case (`kind`, the other root text, has no room: its
+/// pattern takes two words only).
+#[test]
+fn byte_cap_padding_keeps_a_conditional_field_given() {
+    let md = "# Jobs v1
+
+## Fields of a `job`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `script` | string? | if `kind` is `shell` | The script a shell job runs. |
+| `kind` | string matching `^(?:shell\\|exec)$` | ✔ | What runs. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| The job, compact JSON | 29 bytes | JOB_MAX_BYTES |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_job` | Not the shape. |
+| `missing` | A required field is absent. |
+| `too_big` | Over the byte cap. |
+| `bad_kind` | Not a kind. |
+
+```json valid
+{\"script\": \"x\", \"kind\": \"shell\"}
+```
+";
+    let toml = format!(
+        "{TOML}max_bytes = \"too_big\"\npattern = \"bad_kind\"\n\n[caps.JOB_MAX_BYTES]\nrule = \"document_bytes\"\n"
+    );
+    let files = common::generated("jobs", md, &toml).unwrap_or_else(|d| panic!("{d}"));
+    let corpus: Value = serde_json::from_str(&files["corpus/jobs/cases.json"]).unwrap();
+    let byte_cases: Vec<(&Value, &Value)> = corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["id"].as_str().unwrap().starts_with("max_bytes."))
+        .map(|c| (&c["id"], &c["document"]))
+        .collect();
+    assert_eq!(
+        byte_cases,
+        [
+            (
+                &json!("max_bytes.ascii.n"),
+                &json!({"script": "a", "kind": "shell"})
+            ),
+            (
+                &json!("max_bytes.ascii.n+1"),
+                &json!({"script": "aa", "kind": "shell"})
+            ),
+        ]
+    );
+    assert!(
+        corpus["notes"].as_array().unwrap().contains(&json!(
+            "max_bytes: no value of `script` keeps its rules and gives ascii n-1"
+        )),
+        "{:#}",
+        corpus["notes"]
+    );
+}

@@ -1,0 +1,24 @@
+//! specmint-codegen's integration tests, one binary: a module per concern. Run one with
+//! `cargo test -p specmint-codegen --test it <module>::`, e.g. `random_specs::`.
+
+mod common;
+mod random_spec;
+
+mod conditions;
+mod corpus_probes;
+mod diff_random;
+mod dump;
+mod extensions;
+mod formats;
+mod integers;
+mod io;
+mod minimums;
+mod mistakes;
+mod order;
+mod patterns;
+mod random_specs;
+mod short_form;
+mod specs;
+mod state_fields;
+mod task_packet;
+mod union_members;

@@ -1,0 +1,543 @@
+//! The CLI on a spec of the user's own (`--spec DIR`, no Rust compiled), several files per
+//! run, `--version`, per-command `--help`, usage text only for usage errors, JSON error
+//! objects, and the `generate --check` hint. Outputs are asserted exactly.
+
+use crate::common;
+
+use std::path::PathBuf;
+
+use common::{specmint, specmint_in};
+
+const SPEC: &str = "tests/fixtures/own_spec";
+const BAD: &str = r#"{"id":"nope","kind":"created","summary":" ","tags":["a","a"]}"#;
+const GOOD: &str = r#"{"id":"evt_1","kind":"created","summary":"ok"}"#;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory under the target dir holding `files`.
+fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, contents) in files {
+        std::fs::write(dir.join(file), contents).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn validate_judges_several_files_of_an_own_spec_in_order_and_exits_with_the_worst() {
+    let dir = scratch("own_spec_files", &[("good.json", GOOD), ("bad.json", BAD)]);
+    let (good, bad) = (dir.join("good.json"), dir.join("bad.json"));
+    let missing = dir.join("missing.json");
+    let (good, bad, missing) = (
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    );
+    let out = specmint(
+        &["validate", "--spec", SPEC, "webhook-event", good, bad],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{good}: valid webhook-event\n\
+             {bad}:1:7: error[bad_id]: `id` `nope` does not match `^evt_[a-z0-9]+$`\n\
+             {bad}:1:41: error[blank_field]: `summary` must not be blank\n\
+             {bad}:1:57: error[duplicate_tag]: `tags[1]` `a` repeats `tags[0]`\n\
+             {bad}: invalid webhook-event (3 errors)\n"
+        )
+    );
+    assert_eq!(text(&out.stderr), "");
+
+    let out = specmint(
+        &[
+            "validate",
+            "--spec",
+            SPEC,
+            "webhook-event",
+            missing,
+            good,
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let io = format!("cannot read `{missing}`: No such file or directory (os error 2)");
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            serde_json::json!({
+                "file": missing,
+                "type": "webhook-event",
+                "error": {"kind": "io", "message": io},
+            }),
+            serde_json::json!({"valid": true, "type": "webhook-event", "file": good, "errors": []}),
+        ]
+    );
+    // An I/O failure is not a usage error: no usage text.
+    assert_eq!(text(&out.stderr), "");
+
+    let out = specmint(&["validate", "--spec", SPEC, "webhook-event", missing], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), format!("specmint: {io}\n"));
+}
+
+#[test]
+fn an_own_spec_reads_stdin_and_reports_shape_errors_as_serde_words_them() {
+    let out = specmint(
+        &[
+            "validate",
+            "--spec",
+            SPEC,
+            "webhook-event",
+            "-",
+            "--format",
+            "json",
+        ],
+        br#"{"id":"evt_1","kind":"moved","summary":"x"}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        verdict,
+        serde_json::json!({
+            "valid": false,
+            "type": "webhook-event",
+            "file": "<stdin>",
+            "errors": [{
+                "code": "bad_event",
+                "path": "kind",
+                "pointer": "/kind",
+                "message": "unknown variant `moved`, expected `created` or `deleted` at line 1 column 28",
+                "line": 1,
+                "column": 28,
+            }],
+        })
+    );
+}
+
+/// The acceptance crate's spec runs the branch's rules under `--spec` (its corpus holds the
+/// interpreter to the compiled validator case by case; this is the command end to end).
+const ACCEPTANCE: &str = "tests/acceptance/spec";
+
+#[test]
+fn an_own_spec_runs_ranges_minimums_formats_conditions_and_state_fields() {
+    let event = |extra: &str| {
+        format!(
+            r#"{{"id":"evt_8f3kQ2pX","type":"order.paid","endpoint":"https://a.io","attempt":1,"payload_bytes":1,"headers":[{{"name":"A","value":"b"}}],"sent_at":"2024-05-01T09:30:00Z"{extra}}}"#
+        )
+    };
+    let bad = event(
+        r#","priority":-6,"history":["pending","failed","pending"],"contacts":["ops"],"retry":true"#,
+    );
+    let out = specmint(
+        &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+        bad.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "<stdin>:1:179: error[out_of_range]: `priority` is -6 (min -5)\n\
+         <stdin>:1:212: error[duplicate_state]: `history[2]` `pending` repeats `history[0]`\n\
+         <stdin>:1:235: error[bad_format]: `contacts[0]` `ops` is not a valid email\n\
+         <stdin>:1:1: error[missing_field]: `retry_after` is required when `retry` is `true`\n\
+         <stdin>: invalid webhook-event (4 errors)\n"
+    );
+    // `int32` and a states-typed field are read as serde reads the generated types.
+    for (extra, error) in [
+        (
+            r#","priority":2147483648"#,
+            "error[invalid_event]: invalid value: integer `2147483648`, expected i32",
+        ),
+        (
+            r#","delivery":"lost""#,
+            "error[invalid_event]: unknown variant `lost`, expected one of `pending`, `delivered`, `failed`",
+        ),
+    ] {
+        let out = specmint(
+            &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+            event(extra).as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1));
+        assert!(text(&out.stdout).contains(error), "{}", text(&out.stdout));
+    }
+}
+
+/// A key that cannot be a Rust identifier even raw (`self`, a HAL or JSON:API link) is a
+/// field of the spec: read, checked and named by its key (the acceptance crate compiles the
+/// same spec, whose Rust field is `self_`).
+#[test]
+fn a_self_link_is_a_field_named_by_its_key() {
+    let event = |link: &str| {
+        format!(
+            r#"{{"id":"evt_8f3kQ2pX","type":"order.paid","endpoint":"https://a.io","attempt":1,"payload_bytes":1,"headers":[{{"name":"A","value":"b"}}],"sent_at":"2024-05-01T09:30:00Z","self":{link}}}"#
+        )
+    };
+    let out = specmint(
+        &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+        event(r#""https://a.io/events/1""#).as_bytes(),
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout).as_str()),
+        (Some(0), "<stdin>: valid webhook-event\n")
+    );
+    let out = specmint(
+        &["validate", "--spec", ACCEPTANCE, "webhook-event", "-"],
+        event(r#""not a link""#).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "<stdin>:1:175: error[bad_format]: `self` `not a link` is not a valid uri\n\
+         <stdin>: invalid webhook-event (1 error)\n"
+    );
+}
+
+/// A scratch directory holding a copy of the own spec under `spec/`.
+fn project_with_own_spec(name: &str) -> PathBuf {
+    let dir = scratch(name, &[]);
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    for file in ["webhook_event.md", "webhook_event.toml"] {
+        std::fs::copy(PathBuf::from(SPEC).join(file), dir.join("spec").join(file)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn schema_of_an_own_spec_is_what_generate_writes() {
+    let project = project_with_own_spec("own_spec_generated");
+    let out = specmint_in(
+        &project,
+        &["schema", "--spec", "spec", "webhook-event"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let gen = specmint_in(
+        &project,
+        &["generate", "--spec", "spec", "--out", "out"],
+        b"",
+    );
+    assert_eq!(gen.status.code(), Some(0), "{}", text(&gen.stderr));
+    let written =
+        std::fs::read_to_string(project.join("out/schema/webhook_event.schema.json")).unwrap();
+    // The same schema; each `@generated` note names the command that refreshes it.
+    let note = |command: &str| {
+        format!(
+            "\"$comment\": \"@generated by specmint from spec/webhook_event.md; do not edit, run `{command}`\""
+        )
+    };
+    let printed_note = note("specmint schema --spec spec webhook-event");
+    // `spec` is the default spec directory, so the command does not repeat it.
+    let written_note = note("specmint generate --out out");
+    assert!(
+        text(&out.stdout).contains(&printed_note),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(written.contains(&written_note), "{written}");
+    assert_eq!(
+        text(&out.stdout).replace(&printed_note, &written_note),
+        written
+    );
+    // The Rust file's note names the same command.
+    let rust = std::fs::read_to_string(project.join("out/rust/webhook_event.rs")).unwrap();
+    assert!(
+        rust.starts_with(
+            "// @generated by specmint from spec/webhook_event.md; do not edit, run \
+             `specmint generate --out out`\n"
+        ),
+        "{}",
+        rust.lines().next().unwrap_or_default()
+    );
+}
+
+/// Issue 23, item 8: generated files name the spec and output directories as seen from the
+/// output directory's parent, so `generate --check` does not depend on how the paths were
+/// typed or where it runs (a CI job checking with absolute paths from elsewhere).
+#[test]
+fn generate_check_gives_the_same_answer_from_any_directory() {
+    let project = project_with_own_spec("own_spec_check_anywhere");
+    let gen = specmint_in(
+        &project,
+        &["generate", "--spec", "spec", "--out", "out"],
+        b"",
+    );
+    assert_eq!(gen.status.code(), Some(0), "{}", text(&gen.stderr));
+    let real = std::fs::canonicalize(&project).unwrap();
+    let abs_spec = real.join("spec");
+    let abs_out = real.join("out");
+    let (abs_spec, abs_out) = (abs_spec.to_str().unwrap(), abs_out.to_str().unwrap());
+    let below = project.join("spec");
+    let typings: [(&std::path::Path, [&str; 2]); 4] = [
+        (&project, ["spec", "out"]),
+        (&project, ["./spec/", "out/."]),
+        (std::path::Path::new("/"), [abs_spec, abs_out]),
+        (&below, ["../spec", "../out"]),
+    ];
+    for (cwd, [spec, out]) in typings {
+        let check = specmint_in(
+            cwd,
+            &["generate", "--spec", spec, "--out", out, "--check"],
+            b"",
+        );
+        assert_eq!(
+            (check.status.code(), text(&check.stdout)),
+            (Some(0), format!("{out}: up to date (3 files)\n")),
+            "from {}: --spec {spec} --out {out}: {}",
+            cwd.display(),
+            text(&check.stderr)
+        );
+    }
+    // Written from elsewhere with absolute paths, the files are byte for byte the same.
+    let before = std::fs::read(project.join("out/rust/webhook_event.rs")).unwrap();
+    std::fs::remove_dir_all(project.join("out")).unwrap();
+    let again = specmint_in(
+        std::path::Path::new("/"),
+        &["generate", "--spec", abs_spec, "--out", abs_out],
+        b"",
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert_eq!(
+        std::fs::read(project.join("out/rust/webhook_event.rs")).unwrap(),
+        before
+    );
+    // A real difference is still one.
+    std::fs::write(project.join("out/schema/webhook_event.schema.json"), "{}").unwrap();
+    let check = specmint_in(
+        std::path::Path::new("/"),
+        &["generate", "--spec", abs_spec, "--out", abs_out, "--check"],
+        b"",
+    );
+    assert_eq!(
+        (check.status.code(), text(&check.stdout)),
+        (
+            Some(1),
+            format!(
+                "{abs_out}/schema/webhook_event.schema.json: out of date\n\
+                 run `specmint generate --spec {abs_spec} --out {abs_out}` to refresh {abs_out}\n"
+            )
+        )
+    );
+}
+
+#[test]
+fn an_unknown_type_names_the_specs_of_the_directory() {
+    let out = specmint(&["schema", "--spec", SPEC, "webhook"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "specmint: unknown TYPE `webhook` (specs in `tests/fixtures/own_spec`: webhook-event)\nusage:\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_broken_own_spec_is_reported_without_usage_and_as_json() {
+    let dir = scratch(
+        "own_spec_broken",
+        &[("broken.md", "# Broken\n"), ("broken.toml", "")],
+    );
+    let dir = dir.to_str().unwrap();
+    let out = specmint(&["validate", "--spec", dir, "broken", "-"], b"{}");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("specmint: "), "{stderr}");
+    assert!(!stderr.contains("usage:"), "{stderr}");
+    let out = specmint(
+        &["validate", "--spec", dir, "broken", "-", "--format", "json"],
+        b"{}",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(error["error"]["kind"], "spec");
+    assert_eq!(
+        error["error"]["message"].as_str().unwrap(),
+        stderr.strip_prefix("specmint: ").unwrap().trim_end()
+    );
+}
+
+#[test]
+fn version_and_per_command_help() {
+    let out = specmint(&["--version"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        format!("specmint {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let out = specmint(&["schema", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "usage:\n  specmint schema [--spec DIR] <TYPE>\n\n\
+         TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case\n      \
+         (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs\n\
+         bundled: action-envelope | task-envelope | task-packet | taskpack\n\n\
+         exit status: 0 printed, 2 a usage error, or a --spec spec that cannot be read or does \
+         not check\n"
+    );
+    let out = specmint(&["task", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with(
+        "usage:\n  specmint task submit --store DB FILE|- [--format human|json]\n  specmint task claim|show --store DB ID [--format human|json]\n"
+    ));
+    // A usage entry that wraps keeps its continuation lines, and no other command's.
+    let out = specmint(&["passport", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with(
+        "usage:\n  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]\n                        [--id ID] [--file FILE|-] [--store DIR] [--format human|json]\n  specmint passport show ID [--store DIR] [--format human|json]\n  specmint passport list [--store DIR] [--format human|json]\n\nexit status:"
+    ), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_store_failure_is_shown_without_the_usage_text() {
+    let dir = scratch("own_spec_store", &[]);
+    // A directory where the database file should be: the store cannot open it.
+    let out = specmint(
+        &["task", "show", "--store", dir.to_str().unwrap(), "t-1"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("specmint: "), "{stderr}");
+    assert!(!stderr.contains("usage:"), "{stderr}");
+    // A usage error still shows it.
+    let out = specmint(&["task", "show", "t-1"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("specmint: missing --store DB\nusage:\n"));
+}
+
+#[test]
+fn taskpack_and_passport_io_failures_are_one_line_without_the_usage_text() {
+    let dir = scratch("own_spec_io", &[]);
+    let missing = dir.join("gone.taskpack");
+    let missing = missing.to_str().unwrap();
+    let out_file = dir.join("out.taskpack.json");
+    // A file where the store's directory should be.
+    let not_a_dir = dir.join("store-file");
+    std::fs::write(&not_a_dir, b"x").unwrap();
+    let io = "No such file or directory (os error 2)";
+    let cases: [(&[&str], String); 4] = [
+        (
+            &["taskpack", "conformance", missing],
+            format!("specmint: cannot read `{missing}`: {io}\n"),
+        ),
+        (
+            &["taskpack", "convert", missing, out_file.to_str().unwrap()],
+            format!("specmint: cannot access `{missing}`: {io}\n"),
+        ),
+        (
+            &[
+                "taskpack",
+                "land",
+                missing,
+                "--store",
+                dir.to_str().unwrap(),
+            ],
+            format!("specmint: cannot access `{missing}`: {io}\n"),
+        ),
+        (
+            &["passport", "list", "--store", not_a_dir.to_str().unwrap()],
+            format!(
+                "specmint: `{}`: File exists (os error 17)\n",
+                not_a_dir.display()
+            ),
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = specmint(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("usage:"), "{args:?}: {stderr}");
+        assert_eq!(stderr, expected, "{args:?}");
+    }
+}
+
+#[test]
+fn generate_check_names_the_flags_it_needs() {
+    let out_dir = scratch("own_spec_check", &[]);
+    let out_dir = out_dir.to_str().unwrap();
+    let out = specmint(
+        &["generate", "--spec", SPEC, "--out", out_dir, "--check"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{out_dir}/corpus/webhook_event/cases.json: out of date\n\
+             {out_dir}/rust/webhook_event.rs: out of date\n\
+             {out_dir}/schema/webhook_event.schema.json: out of date\n\
+             run `specmint generate --spec {SPEC} --out {out_dir}` to refresh {out_dir}\n"
+        )
+    );
+}
+
+/// A spec whose own examples are wrong is a spec error for every command that loads it,
+/// at each fence, worded as the generated `spec_examples` tests word it: `generate` and
+/// `generate --check` exit 1 and write nothing, `validate` and `schema` exit 2 (a spec
+/// error, not an invalid document).
+#[test]
+fn wrong_examples_of_an_own_spec_are_spec_errors_and_nothing_is_written() {
+    let md = std::fs::read_to_string(format!("{SPEC}/webhook_event.md")).unwrap();
+    let toml = std::fs::read_to_string(format!("{SPEC}/webhook_event.toml")).unwrap();
+    let valid = r#"{"id": "evt_1", "kind": "created", "summary": "a user signed up"}"#;
+    assert!(md.contains(valid));
+    let md = md.replacen(valid, r#"{"id": "evt_1", "kind": "created", "summary": " "}"#, 1)
+        + "\n```json invalid bad_id@id\n\
+           {\"id\": \"evt_1\", \"kind\": \"created\", \"summary\": \"ok\", \"tags\": [\"a\", \"a\"]}\n\
+           ```\n";
+    let line = |prefix: &str| 1 + md.lines().position(|l| l.starts_with(prefix)).unwrap();
+    let dir = scratch(
+        "own_spec_wrong_examples",
+        &[("webhook_event.md", &md), ("webhook_event.toml", &toml)],
+    );
+    let spec = dir.to_str().unwrap();
+    let hint = "  hint: make the example what its fence says, or the fence what the spec \
+                reports: a `json invalid` fence lists every violation as `code@path`, in order";
+    let diagnostics = format!(
+        "{spec}/webhook_event.md:{}:1: error: the `json valid` example is refused: \
+         blank_field@summary (`summary` must not be blank)\n{hint}\n\
+         {spec}/webhook_event.md:{}:1: error: the `json invalid bad_id@id` example fails with \
+         duplicate_tag@tags[1] (`tags[1]` `a` repeats `tags[0]`)\n{hint}\n",
+        line("```json valid"),
+        line("```json invalid bad_id@id"),
+    );
+    let out_dir = dir.join("out");
+    let out = out_dir.to_str().unwrap();
+    for check in [false, true] {
+        let mut args = vec!["generate", "--spec", spec, "--out", out];
+        if check {
+            args.push("--check");
+        }
+        let run = specmint(&args, b"");
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&run.stdout), "", "{args:?}");
+        assert_eq!(text(&run.stderr), diagnostics, "{args:?}");
+        assert!(!out_dir.exists(), "{args:?} wrote {}", out_dir.display());
+    }
+    for args in [
+        vec!["validate", "--spec", spec, "webhook-event", "-"],
+        vec!["schema", "--spec", spec, "webhook-event"],
+    ] {
+        let run = specmint(&args, GOOD.as_bytes());
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&run.stdout), "", "{args:?}");
+        assert_eq!(
+            text(&run.stderr),
+            format!("specmint: {diagnostics}"),
+            "{args:?}"
+        );
+    }
+}

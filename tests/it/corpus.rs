@@ -1,0 +1,180 @@
+//! The conformance corpus (`generated/corpus/<spec>/cases.json`): its verdicts come from the
+//! spec's model; here the Rust validator must agree with every case, and the `jsonschema`
+//! crate with every schema-expressible one.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use specmint::bundled;
+
+fn corpora() -> Vec<Value> {
+    let dir = common::root().join(specmint::GENERATED_DIR).join("corpus");
+    let mut out = Vec::new();
+    for b in bundled::ALL {
+        let path = dir.join(b.module).join("cases.json");
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run `specmint generate`)", path.display()));
+        out.push(serde_json::from_str(&text).unwrap());
+    }
+    out
+}
+
+fn pairs(errors: &Value) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = errors
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["code"].as_str().unwrap().to_owned(),
+                e["path"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_rust_validator_and_the_schema_agree_with_every_case() {
+    let mut failures = Vec::new();
+    let mut counts = BTreeMap::new();
+    for corpus in corpora() {
+        let spec = corpus["spec"].as_str().unwrap();
+        let b = bundled::ALL.iter().find(|b| b.module == spec).unwrap();
+        let schema: Value = serde_json::from_str(b.json_schema).unwrap();
+        let validator = jsonschema::draft202012::new(&schema).unwrap();
+        let cases = corpus["cases"].as_array().unwrap();
+        assert!(
+            cases.len() > 50,
+            "{spec}: a corpus of {} cases",
+            cases.len()
+        );
+        let (mut expressible, mut x_only) = (0, 0);
+        for case in cases {
+            let id = case["id"].as_str().unwrap();
+            let doc = &case["document"];
+            let want_valid = case["valid"].as_bool().unwrap();
+            let want = pairs(&case["errors"]);
+            assert_eq!(want.is_empty(), want_valid, "{spec} {id}");
+            let input = serde_json::to_vec(doc).unwrap();
+            let got = match b.validate(&input, None) {
+                Ok(_) => vec![],
+                Err(report) => {
+                    let mut v: Vec<(String, String)> = report
+                        .iter()
+                        .map(|v| (v.code.to_owned(), v.path.clone()))
+                        .collect();
+                    v.sort();
+                    v
+                }
+            };
+            if got != want {
+                failures.push(format!("{spec} {id}: rust {got:?}, corpus {want:?}"));
+            }
+            if case["schema_expressible"].as_bool().unwrap() {
+                expressible += 1;
+                if validator.is_valid(doc) != want_valid {
+                    failures.push(format!(
+                        "{spec} {id}: jsonschema says valid={}, corpus {want_valid}",
+                        !want_valid
+                    ));
+                }
+            } else {
+                x_only += 1;
+            }
+        }
+        counts.insert(spec.to_owned(), (cases.len(), expressible, x_only));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("corpus: {counts:?} (cases, expressible, x-only)");
+}
+
+#[test]
+fn the_corpus_traps_naive_length_counters() {
+    for corpus in corpora() {
+        let spec = corpus["spec"].as_str().unwrap();
+        let cases = corpus["cases"].as_array().unwrap();
+        let caps_chars = cases
+            .iter()
+            .any(|c| c["rule"].as_str().unwrap().starts_with("max_chars:"));
+        if !caps_chars {
+            continue;
+        }
+        // Byte and UTF-16 counters refuse valid cases; a grapheme counter accepts invalid ones.
+        for (trap, valid) in [("utf16", true), ("bytes", true), ("graphemes", false)] {
+            let found = cases.iter().any(|c| {
+                c["valid"] == valid
+                    && c["traps"]
+                        .as_array()
+                        .is_some_and(|t| t.iter().any(|x| x == trap))
+            });
+            assert!(found, "{spec}: no case that a {trap} counter gets wrong");
+        }
+    }
+    // The acceptance case: astral emoji at exactly the cap, twice the cap in UTF-16 units.
+    let corpus = corpora()
+        .into_iter()
+        .find(|c| c["spec"] == "task_packet")
+        .unwrap();
+    let case = corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "max_chars.constraints[0].text.emoji.n")
+        .expect("the UTF-16 trap case");
+    let text = case["document"]["constraints"][0]["text"].as_str().unwrap();
+    assert_eq!(text.chars().count(), 200);
+    assert_eq!(text.encode_utf16().count(), 400);
+    assert_eq!(case["valid"], true);
+}
+
+#[test]
+fn every_spec_has_a_corpus_with_its_examples_and_every_rule_kind_it_uses() {
+    for corpus in corpora() {
+        let spec = corpus["spec"].as_str().unwrap();
+        let b = bundled::ALL.iter().find(|b| b.module == spec).unwrap();
+        let schema: Value = serde_json::from_str(b.json_schema).unwrap();
+        let cases = corpus["cases"].as_array().unwrap();
+        let rules: Vec<&str> = cases.iter().map(|c| c["rule"].as_str().unwrap()).collect();
+        // Every cap constant of the spec is exercised.
+        let text = serde_json::to_string(&schema).unwrap();
+        for kind in ["required", "unknown_key", "type", "example"] {
+            assert!(rules.contains(&kind), "{spec}: no `{kind}` case");
+        }
+        if text.contains("\"maxLength\"") {
+            assert!(rules.iter().any(|r| r.starts_with("max_chars:")), "{spec}");
+        }
+        if text.contains("\"maxItems\"") {
+            assert!(rules.iter().any(|r| r.starts_with("max_items:")), "{spec}");
+        }
+        if text.contains("\"x-max-bytes\"") {
+            assert!(rules.iter().any(|r| r.starts_with("max_bytes:")), "{spec}");
+        }
+        // An x- only case never claims to be expressible; an expressible invalid case whose
+        // codes are all in the schema's list is consistent with it.
+        let listed: Vec<&str> = schema["x-schema-expressible-codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        for c in cases {
+            if c["rule"] == "example" {
+                let all_listed = c["errors"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|e| listed.contains(&e["code"].as_str().unwrap()));
+                assert_eq!(
+                    c["schema_expressible"].as_bool().unwrap(),
+                    all_listed,
+                    "{spec} {}",
+                    c["id"]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The root crate's integration tests, one binary: a module per concern (each was a test
+//! binary of its own until issue 20; one binary links rusqlite, zip, rmcp and tokio once, not
+//! 30 times). Run one concern with `cargo test --test it <module>::`, e.g.
+//! `cargo test --test it envelope_engine:: task_lifecycle::`.
+//!
+//! `tests/alloc.rs` stays a binary of its own (it installs a counting global allocator), and
+//! so does `tests/bind_ui.rs` (trybuild compiles its cases in a crate of its own).
+
+mod common;
+mod mcp_client;
+
+mod acceptance;
+mod api;
+mod canonical_growth;
+mod cli_output;
+mod cli_own_spec;
+mod corpus;
+mod diff;
+mod differential;
+mod downstream;
+mod drift;
+mod envelope_engine;
+mod general;
+mod hand_written;
+mod handoff;
+mod hostile;
+mod hygiene;
+mod interpret;
+mod mcp_lines;
+mod other_specs;
+mod passport_store;
+mod shape_errors;
+mod spec_examples;
+mod task_lifecycle;
+mod task_packet;
+mod taskpack;
+mod taskpack_a2a;
+mod taskpack_hostile;
+mod taskpack_land;
+mod taskpack_pack;
+mod taskpack_secrets;

@@ -1,0 +1,87 @@
+//! A raw MCP client for `specmint mcp`: JSON-RPC lines over the server's stdin and stdout.
+//! Shared by tests/it/handoff.rs and benches/handoff.rs.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// A running `specmint mcp --home HOME --agent AGENT`, initialized.
+pub struct McpServer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl McpServer {
+    /// Starts `binary mcp --home home --agent agent` and runs the initialize handshake.
+    pub fn start(binary: &str, home: &Path, agent: &str) -> Self {
+        let mut child = Command::new(binary)
+            .args(["mcp", "--home", home.to_str().unwrap(), "--agent", agent])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut server = McpServer {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let init = server.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": { "name": "specmint-tests", "version": "0" },
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "specmint", "{init}");
+        server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends one request and returns its response (messages without its id are skipped).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server hung up"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// `tools/call team_handoff` with `arguments`: the call's result.
+    pub fn call(&mut self, arguments: &Value) -> Value {
+        let response = self.request(
+            "tools/call",
+            json!({ "name": "team_handoff", "arguments": arguments }),
+        );
+        response["result"].clone()
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
