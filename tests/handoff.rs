@@ -227,9 +227,14 @@ fn each_case(door: impl Fn(&Case) -> (String, String)) {
             "{name}: the detail is the message's head"
         );
     }
-    // Every code of the spec's error table has a case, and no case names another code.
+    // Every code of the spec's error table has a case, and no case names another code
+    // (`no_valid_packets` is reading a leg's, not filing's: see its own test).
     let covered: BTreeSet<&str> = cases.iter().map(|c| c.code.as_str()).collect();
-    let table: BTreeSet<&str> = PacketError::ALL.iter().map(|e| e.code()).collect();
+    let table: BTreeSet<&str> = PacketError::ALL
+        .iter()
+        .map(|e| e.code())
+        .filter(|&code| code != NO_VALID_PACKETS)
+        .collect();
     assert_eq!(covered, table);
 }
 
