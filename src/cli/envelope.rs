@@ -12,7 +12,6 @@ use serde_json::{json, Value};
 use specmint::action_envelope::engine::{
     no_package, refusal_of, Applied, ApplyError, PackageStore,
 };
-use specmint::action_envelope::manifest::Refusal;
 use specmint::action_envelope::DOCUMENT;
 use specmint::store::Failure;
 
@@ -107,9 +106,8 @@ fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, U
             print_verdict(format, &json, &human)?;
             Ok(0)
         }
-        Err(Failure::Refused(Refusal { code, message })) => {
-            let json = refused_json(code.code(), &message);
-            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+        Err(Failure::Refused(refusal)) => {
+            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),
@@ -125,9 +123,4 @@ pub fn applied_json(applied: &Applied) -> Value {
         "revision": applied.revision,
         "state": applied.state,
     })
-}
-
-/// A behaviour command's object for a refusal: `{"ok": false, "code", "message"}`.
-pub fn refused_json(code: &str, message: &str) -> Value {
-    json!({ "ok": false, "code": code, "message": message })
 }

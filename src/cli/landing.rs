@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use specmint::taskpack::arrival::{self, ArrivalError};
 use specmint::taskpack::json::Json;
-use specmint::taskpack::land::{self, Imperative, LandingCheck, Refusal};
+use specmint::taskpack::land::{self, Imperative, LandingCheck};
+use specmint::taskpack::TaskPackError;
+use specmint::Refusal;
 
 use super::passport::{open_store, store_verdict};
 use super::{print_verdict, Format, Options, UsageError};
@@ -32,15 +34,16 @@ fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, UsageErro
     match err {
         ArrivalError::Refused(refusal) => refused(format, file, &refusal),
         ArrivalError::Store(err) => store_verdict(format, err),
-        ArrivalError::Io(message) => Err(super::failure(message)),
+        err @ (ArrivalError::NoEncoding(_) | ArrivalError::Io { .. }) => {
+            Err(super::failure(err.to_string()))
+        }
     }
 }
 
 /// A refusal as printed: `{"ok": false, "code", "message"}`, exit 1.
-fn refused(format: Format, file: &str, refusal: &Refusal) -> Result<u8, UsageError> {
-    let json = json!({ "ok": false, "code": refusal.code, "message": refusal.message });
-    let line = format!("refused: {file}: {}: {}", refusal.code, refusal.message);
-    print_verdict(format, &json, &land::escaped(&line))?;
+fn refused(format: Format, file: &str, refusal: &Refusal<TaskPackError>) -> Result<u8, UsageError> {
+    let line = format!("refused: {file}: {refusal}");
+    print_verdict(format, &refusal.to_json(), &land::escaped(&line))?;
     Ok(1)
 }
 

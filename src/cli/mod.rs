@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use specmint::runtime::document::{check_size, DocumentSpec};
-use specmint::store::StoreError;
+use specmint::store::DatabaseError;
 use specmint::Report;
 
 pub mod diff;
@@ -231,6 +231,6 @@ pub fn print_verdict(
 }
 
 /// A store failure (I/O, a locked or corrupt database) is not a verdict: exit 2.
-pub fn store_failure(err: StoreError) -> UsageError {
+pub fn store_failure(err: DatabaseError) -> UsageError {
     failure(err.to_string())
 }

@@ -17,8 +17,9 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::{self, PassportStore, StoreError};
+use specmint::taskpack::store::{self, PassportStore, PassportStoreError};
 use specmint::taskpack::{land, set_member};
+use specmint::Refusal;
 
 use super::{print_verdict, read_input, Format, Options, UsageError};
 
@@ -55,12 +56,11 @@ pub fn open_store(options: &Options) -> Result<PassportStore, UsageError> {
 
 /// A store error as the CLI reports it: a verdict (exit 1, `{"ok": false, "code", "message"}`)
 /// or a failure of the store (exit 2).
-pub fn store_verdict(format: Format, err: StoreError) -> Result<u8, UsageError> {
+pub fn store_verdict(format: Format, err: PassportStoreError) -> Result<u8, UsageError> {
     match err.code() {
         Some(code) => {
-            let message = err.to_string();
-            let json = json!({ "ok": false, "code": code, "message": message });
-            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+            let refusal = Refusal::new(code, err.to_string());
+            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
             Ok(1)
         }
         None => Err(super::failure(err.to_string())),
@@ -116,7 +116,7 @@ fn new(args: &[String]) -> Result<u8, UsageError> {
             set_member(&mut passport, "id", Json::Str(store::mint_id()));
         }
         match store.create(passport.clone()) {
-            Err(StoreError::Exists(_)) if mint => continue,
+            Err(PassportStoreError::Exists(_)) if mint => continue,
             other => break other,
         }
     };

@@ -20,12 +20,11 @@ use serde_json::json;
 use specmint::store::Failure;
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
-    read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskRefusal, TaskStore,
-    EVIDENCE_DOCUMENT,
+    read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskStore, EVIDENCE_DOCUMENT,
 };
 use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
 use specmint::taskpack::land::escaped;
-use specmint::Report;
+use specmint::{Refusal, Report};
 
 use super::{print_verdict, read_document, read_input, store_failure, Format, Options, UsageError};
 
@@ -135,7 +134,7 @@ fn move_to(args: &[String]) -> Result<u8, UsageError> {
     let [id, state] = options.positional(&["ID", "STATE"])? else {
         unreachable!("positional checks the count")
     };
-    let to = parse_state("STATE", state)?;
+    let to = parse_state("STATE", state).map_err(UsageError)?;
     let moved = open(&options)?.move_to(id, to, options.value("--reason"));
     verdict(options.format, id, moved)
 }
@@ -156,16 +155,13 @@ fn complete(args: &[String]) -> Result<u8, UsageError> {
 }
 
 /// An evidence document that does not read: the first violation's code, every message.
-pub fn evidence_refusal(report: &Report) -> TaskRefusal {
+pub fn evidence_refusal(report: &Report) -> Refusal<TaskEnvelopeError> {
     let code = report
         .iter()
         .find_map(|v| TaskEnvelopeError::from_code(v.code))
         .unwrap_or(TaskEnvelopeError::InvalidTaskEnvelope);
     let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
-    TaskRefusal {
-        code,
-        message: format!("evidence: {}", messages.join("; ")),
-    }
+    Refusal::new(code, format!("evidence: {}", messages.join("; ")))
 }
 
 fn reject(args: &[String]) -> Result<u8, UsageError> {
@@ -224,19 +220,20 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
 
 /// Reads the capability ledger `file`: what it holds is the ledger's problem, a refusal with
 /// a code (`invalid_ledger`, naming the file), not a usage error; an unreadable file is one.
-pub fn load_ledger(file: &str) -> Result<Result<CapabilityLedger, TaskRefusal>, UsageError> {
+pub fn load_ledger(
+    file: &str,
+) -> Result<Result<CapabilityLedger, Refusal<TaskEnvelopeError>>, UsageError> {
     let (display, input, total) = read_input(file, MAX_LEDGER_BYTES)?;
     let ledger = if total > input.len() as u64 {
-        Err(TaskRefusal {
-            code: TaskEnvelopeError::InvalidLedger,
-            message: format!("over {MAX_LEDGER_BYTES} bytes"),
-        })
+        Err(Refusal::new(
+            TaskEnvelopeError::InvalidLedger,
+            format!("over {MAX_LEDGER_BYTES} bytes"),
+        ))
     } else {
         read_ledger(&input)
     };
-    Ok(ledger.map_err(|TaskRefusal { code, message }| TaskRefusal {
-        code,
-        message: format!("ledger `{display}`: {message}"),
+    Ok(ledger.map_err(|Refusal { code, message }| {
+        Refusal::new(code, format!("ledger `{display}`: {message}"))
     }))
 }
 
@@ -261,14 +258,11 @@ pub fn list_json(tasks: &[TaskRecord]) -> serde_json::Value {
     json!({ "ok": true, "tasks": tasks })
 }
 
-/// `STATE` (or `--state`'s value) as a lifecycle state.
-pub fn parse_state(what: &str, state: &str) -> Result<TaskState, UsageError> {
+/// `STATE` (or `--state`'s value) as a lifecycle state; `Err` names the known ones.
+pub fn parse_state(what: &str, state: &str) -> Result<TaskState, String> {
     serde_json::from_value(serde_json::Value::String(state.to_owned())).map_err(|_| {
         let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
-        UsageError(format!(
-            "unknown {what} `{state}` (one of: {})",
-            known.join(", ")
-        ))
+        format!("unknown {what} `{state}` (one of: {})", known.join(", "))
     })
 }
 
@@ -298,7 +292,7 @@ fn list(args: &[String]) -> Result<u8, UsageError> {
     }
     let state = options
         .value("--state")
-        .map(|s| parse_state("--state", s))
+        .map(|s| parse_state("--state", s).map_err(UsageError))
         .transpose()?;
     let tasks = open(&options)?
         .list(state, options.has("--claimable"))
@@ -336,9 +330,8 @@ fn verdict(
             print_verdict(format, &json, &format!("{id}: {state}"))?;
             Ok(0)
         }
-        Err(Failure::Refused(TaskRefusal { code, message })) => {
-            let json = super::envelope::refused_json(code.code(), &message);
-            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+        Err(Failure::Refused(refusal)) => {
+            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),

@@ -316,18 +316,15 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
         Err(PackError::Refused(refusals)) => {
             let listed: Vec<serde_json::Value> = refusals
                 .iter()
-                .map(|r| serde_json::json!({ "code": r.code, "message": r.message }))
+                .map(|r| serde_json::json!({ "code": r.code.code(), "message": r.message }))
                 .collect();
             let json = serde_json::json!({
                 "ok": false,
-                "code": refusals[0].code,
+                "code": refusals[0].code.code(),
                 "message": refusals[0].message,
                 "refusals": listed,
             });
-            let human: Vec<String> = refusals
-                .iter()
-                .map(|r| format!("refused: {}: {}", r.code, r.message))
-                .collect();
+            let human: Vec<String> = refusals.iter().map(|r| format!("refused: {r}")).collect();
             print_verdict(options.format, &json, &human.join("\n"))?;
             Ok(1)
         }
@@ -398,8 +395,8 @@ fn from_a2a_command(args: &[String]) -> Result<u8, UsageError> {
             );
             Ok(0)
         }
-        Err(FromA2aError::NotAPack(e)) => {
-            eprintln!("specmint: {display}: not_a_task: {e}");
+        Err(err @ (FromA2aError::NotAPack(_) | FromA2aError::Encode(_))) => {
+            eprintln!("specmint: {display}: {err}");
             Ok(1)
         }
         Err(FromA2aError::Invalid(report)) => {
@@ -411,17 +408,7 @@ fn from_a2a_command(args: &[String]) -> Result<u8, UsageError> {
             }
             Ok(1)
         }
-        Err(FromA2aError::Encode(e)) => {
-            eprintln!("specmint: {display}: {e}");
-            Ok(1)
-        }
-        Err(FromA2aError::Extension(path)) => Err(UsageError(format!(
-            "--out `{}` is not a .taskpack or .taskpack.json",
-            path.display()
-        ))),
-        Err(FromA2aError::Io(path, e)) => Err(super::failure(format!(
-            "cannot write `{}`: {e}",
-            path.display()
-        ))),
+        Err(err @ FromA2aError::Extension(_)) => Err(UsageError(err.to_string())),
+        Err(err @ FromA2aError::Io(..)) => Err(super::failure(err.to_string())),
     }
 }
