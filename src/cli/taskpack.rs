@@ -331,7 +331,9 @@ fn pack_command(args: &[String]) -> Result<u8, CliError> {
             Ok(1)
         }
         Err(PackError::Store(err)) => store_verdict(options.format, err),
-        Err(err @ PackError::Io(..)) => Err(CliError::Usage(err.to_string())),
+        // An attachment that cannot be read, or a pack that cannot be written: a failure, not
+        // bad usage (as every other I/O error of the CLI).
+        Err(err @ PackError::Io(..)) => Err(CliError::Failure(err.to_string())),
     }
 }
 

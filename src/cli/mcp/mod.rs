@@ -116,7 +116,8 @@ pub fn run(args: &[String]) -> Result<u8, CliError> {
             read?;
             served
         })
-        .map_err(|e| CliError::Usage(format!("MCP server: {e}")))?;
+        // The server's I/O or protocol failing is a failure, not bad usage.
+        .map_err(|e| CliError::Failure(format!("MCP server: {e}")))?;
     Ok(0)
 }
 
