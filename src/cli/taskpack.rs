@@ -30,6 +30,8 @@ use specmint::taskpack::json::Json;
 use specmint::taskpack::land;
 use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
 use specmint::taskpack::store::{login_name, this_machine};
+use specmint::taskpack::TaskPackError;
+use specmint::Refusal;
 
 use super::passport::{open_store, store_verdict};
 use super::{print_verdict, CliError, Format, Options};
@@ -315,26 +317,30 @@ fn pack_command(args: &[String]) -> Result<u8, CliError> {
             print_verdict(options.format, &json, &human)?;
             Ok(0)
         }
-        Err(PackError::Refused(refusals)) => {
-            let listed: Vec<serde_json::Value> = refusals
-                .iter()
-                .map(|r| serde_json::json!({ "code": r.code.code(), "message": r.message }))
-                .collect();
-            let json = serde_json::json!({
-                "ok": false,
-                "code": refusals[0].code.code(),
-                "message": refusals[0].message,
-                "refusals": listed,
-            });
-            let human: Vec<String> = refusals.iter().map(|r| format!("refused: {r}")).collect();
-            print_verdict(options.format, &json, &human.join("\n"))?;
-            Ok(1)
-        }
+        Err(PackError::Refused(refusals)) => refused_to_pack(options.format, &refusals),
         Err(PackError::Store(err)) => store_verdict(options.format, err),
         // An attachment that cannot be read, or a pack that cannot be written: a failure, not
         // bad usage (as every other I/O error of the CLI).
         Err(err @ PackError::Io(..)) => Err(CliError::Failure(err.to_string())),
     }
+}
+
+/// Every reason `pack` refused, exit 1: the first one's `{"ok": false, "code", "message"}` with
+/// all of them under `refusals`; a `refused: code: message` line each for a human.
+fn refused_to_pack(format: Format, refusals: &[Refusal<TaskPackError>]) -> Result<u8, CliError> {
+    let listed: Vec<serde_json::Value> = refusals
+        .iter()
+        .map(|r| serde_json::json!({ "code": r.code.code(), "message": r.message }))
+        .collect();
+    let json = serde_json::json!({
+        "ok": false,
+        "code": refusals[0].code.code(),
+        "message": refusals[0].message,
+        "refusals": listed,
+    });
+    let human: Vec<String> = refusals.iter().map(|r| format!("refused: {r}")).collect();
+    print_verdict(format, &json, &human.join("\n"))?;
+    Ok(1)
 }
 
 /// `taskpack to-a2a PACK`: the A2A Task of a pack (§5), printed as JSON. Exit 0 printed, 1

@@ -40,7 +40,7 @@ pub enum ArrivalError {
     #[error(transparent)]
     NoEncoding(ConvertError),
     /// The pack file or the luggage folder could not be read or written (exit 2):
-    /// `cannot <action> `<path>`: <error>`.
+    /// ``cannot ACTION `PATH`: ERROR``.
     #[error("cannot {action} `{}`: {source}", path.display())]
     Io {
         /// What could not be done: `access`, `write`, `move luggage to`.
