@@ -145,7 +145,9 @@ async def main(binary: str) -> None:
         await refusal(binary, case)
         codes.add(case["code"])
     schema = json.loads((ROOT / "generated/schema/task_packet.schema.json").read_text("utf-8"))
-    assert codes == set(schema["x-error-codes"]["codes"]), codes ^ set(schema["x-error-codes"]["codes"])
+    # Every code but reading a leg back's (`no_valid_packets`), which filing never raises.
+    table = set(schema["x-error-codes"]["codes"]) - {"no_valid_packets"}
+    assert codes == table, codes ^ table
     print(f"mcp_client: initialize, tools/list, 2 filings and {len(FIXTURE['cases'])} refusals "
           f"({len(codes)} codes) through the Python MCP SDK: ok")
 

@@ -25,10 +25,12 @@ pub use specmint_runtime::{Report, Validate, Violation};
 mod atomic_file;
 mod bundle;
 pub mod bundled;
+mod refusal;
 pub mod store;
 pub mod verdict;
 
 pub use bundle::{bundle_options, GENERATED_DIR, SPEC_DIR};
+pub use refusal::Refusal;
 
 /// Action Envelope v0.1: how a model proposes a state change (`spec/action_envelope.md`).
 #[deny(warnings, missing_docs)]

@@ -19,7 +19,7 @@ use specmint::bundled;
 use specmint::verdict::{DocType, FindError, Verdict};
 
 mod cli;
-use cli::{read_input, CliError, Format, UsageError};
+use cli::{read_input, CliError, Format};
 
 /// A command family: the usage lines `specmint --help` and `specmint <COMMAND> --help` show,
 /// and what its exit status means. Every option a line shows is one its command takes (a
@@ -275,7 +275,7 @@ fn validate(args: &[String]) -> Result<u8, CliError> {
     for file in files {
         let status = match validate_file(&ty, file, limit, format) {
             Ok(status) => status,
-            Err(UsageError(message)) => {
+            Err(CliError::Usage(message) | CliError::Failure(message)) => {
                 match format {
                     Format::Json => print_failure(&serde_json::json!({
                         "file": file,
@@ -299,7 +299,7 @@ fn print_failure(error: &serde_json::Value) -> Result<(), CliError> {
 }
 
 /// Judges one file and prints its verdict: 0 valid, 1 invalid; `Err` when it cannot be read.
-fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, UsageError> {
+fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, CliError> {
     // Read at most one byte over the limit, so an oversized input is refused without being
     // held in memory; the rest is only counted, for the violation's `measured`.
     let (display, verdict) = if file == "-" {
@@ -308,7 +308,7 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
     } else {
         let verdict = ty
             .judge_path(Path::new(file), limit)
-            .map_err(|e| cli::failure(format!("cannot read `{file}`: {e}")))?;
+            .map_err(|e| CliError::Failure(format!("cannot read `{file}`: {e}")))?;
         (file.to_owned(), verdict)
     };
     let mut stdout = std::io::stdout().lock();
@@ -316,7 +316,7 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
         Format::Json => writeln!(stdout, "{}", verdict.to_json(Some((ty.name(), &display)))),
         Format::Human => human_verdict(&mut stdout, ty.name(), &display, &verdict),
     };
-    written.map_err(|e| cli::failure(format!("cannot write output: {e}")))?;
+    written.map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.is_valid() { 0 } else { 1 })
 }
 

@@ -34,24 +34,16 @@ pub enum DocType {
 }
 
 /// Why a [`DocType`] was not found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FindError {
     /// No TYPE given, or one no spec has; the message lists the known ones.
+    #[error("{0}")]
     UnknownType(String),
     /// The spec directory cannot be read, or a spec in it does not check (its
     /// `file:line:col` diagnostics).
+    #[error("{0}")]
     Spec(String),
 }
-
-impl std::fmt::Display for FindError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FindError::UnknownType(m) | FindError::Spec(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for FindError {}
 
 /// TYPE of a spec file stem: `task_packet` is `task-packet`.
 fn kebab(stem: &str) -> String {

@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(refusal) => {
             assert!(
-                PacketError::ALL.iter().any(|e| e.code() == refusal.code),
+                PacketError::ALL.contains(&refusal.code),
                 "`{}` is not a code of the spec",
                 refusal.code
             );

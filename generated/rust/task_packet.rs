@@ -880,6 +880,8 @@ pub enum PacketError {
     WriteFailed,
     /// The caller identity is not 1–64 bytes of `[A-Za-z0-9_-]`.
     InvalidAgentId,
+    /// `handoff read` (`read_leg`): the leg holds no valid packet; the error lists what was skipped and why.
+    NoValidPackets,
 }
 
 impl PacketError {
@@ -904,6 +906,7 @@ impl PacketError {
         PacketError::InvalidPathComponent,
         PacketError::WriteFailed,
         PacketError::InvalidAgentId,
+        PacketError::NoValidPackets,
     ];
     /// The code as spelled in the spec.
     pub const fn code(self) -> &'static str {
@@ -927,6 +930,7 @@ impl PacketError {
             PacketError::InvalidPathComponent => "invalid_path_component",
             PacketError::WriteFailed => "write_failed",
             PacketError::InvalidAgentId => "invalid_agent_id",
+            PacketError::NoValidPackets => "no_valid_packets",
         }
     }
     /// The variant whose code is `code`, if the spec has one.
@@ -972,6 +976,9 @@ impl PacketError {
             "write_failed" => ::core::option::Option::Some(PacketError::WriteFailed),
             "invalid_agent_id" => {
                 ::core::option::Option::Some(PacketError::InvalidAgentId)
+            }
+            "no_valid_packets" => {
+                ::core::option::Option::Some(PacketError::NoValidPackets)
             }
             _ => ::core::option::Option::None,
         }
@@ -1024,6 +1031,7 @@ impl ::core::str::FromStr for PacketError {
             }
             "write_failed" => ::core::result::Result::Ok(PacketError::WriteFailed),
             "invalid_agent_id" => ::core::result::Result::Ok(PacketError::InvalidAgentId),
+            "no_valid_packets" => ::core::result::Result::Ok(PacketError::NoValidPackets),
             _ => {
                 ::core::result::Result::Err(
                     ::std::format!("`{}` is not a code of `PacketError`", s),
@@ -1700,33 +1708,33 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_588() {
+    fn invalid_example_at_line_592() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:588",
+            "spec/task_packet.md:592",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_598() {
+    fn invalid_example_at_line_602() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
             &[("invalid_packet", "output_format")],
-            "spec/task_packet.md:598",
+            "spec/task_packet.md:602",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_608() {
+    fn invalid_example_at_line_612() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
@@ -1736,20 +1744,20 @@ mod spec_examples {
                 ("duplicate_constraint_id", "constraints[1].id"),
                 ("contradictory_assertion", "acceptance[1].value"),
             ],
-            "spec/task_packet.md:608",
+            "spec/task_packet.md:612",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_618() {
+    fn invalid_example_at_line_622() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:618",
+            "spec/task_packet.md:622",
         ) {
             ::core::panic!("{}", message);
         }

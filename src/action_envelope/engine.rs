@@ -23,16 +23,17 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use super::manifest::{Manifest, Refusal};
+use super::manifest::Manifest;
 use super::{ActionEnvelope, EnvelopeError, PackageState};
 use crate::runtime::Validate as _;
 use crate::store::{
-    now_utc, sha256_hex, Failure, Location, Lock, Param, Schema, Store, StoreError, Synchronous, Tx,
+    now_utc, sha256_hex, DatabaseError, Failure, Location, Lock, Param, Schema, Store, Synchronous,
+    Tx,
 };
-use crate::Report;
+use crate::{Refusal, Report};
 
 /// What an engine operation that did not succeed ends in.
-pub type ApplyError = Failure<Refusal>;
+pub type ApplyError = Failure<Refusal<EnvelopeError>>;
 
 /// The engine's tables: one row per package (its manifest as JSON), one per applied action.
 pub const SCHEMA: Schema = Schema {
@@ -99,7 +100,7 @@ impl PackageStore {
     /// # Errors
     ///
     /// The location cannot be opened as a store.
-    pub fn open(location: impl Into<Location>) -> Result<Self, StoreError> {
+    pub fn open(location: impl Into<Location>) -> Result<Self, DatabaseError> {
         Self::open_with(location, Synchronous::Full)
     }
 
@@ -111,7 +112,7 @@ impl PackageStore {
     pub fn open_with(
         location: impl Into<Location>,
         synchronous: Synchronous,
-    ) -> Result<Self, StoreError> {
+    ) -> Result<Self, DatabaseError> {
         Ok(PackageStore {
             store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,
         })
@@ -189,7 +190,7 @@ impl PackageStore {
                      WHERE package_id = $1 AND action_id = $2",
                     &[Param::Text(package_id), Param::Text(action_id)],
                 )?
-                .map(|row| Ok::<_, StoreError>((row.text(0)?, row.int(1)?, row.text(2)?)))
+                .map(|row| Ok::<_, DatabaseError>((row.text(0)?, row.int(1)?, row.text(2)?)))
                 .transpose()?;
             if let Some((recorded_sha256, revision, state)) = recorded {
                 if recorded_sha256 != content_sha256 {
@@ -245,7 +246,7 @@ impl PackageStore {
     /// # Errors
     ///
     /// The store's failure.
-    pub fn manifest(&mut self, package_id: &str) -> Result<Option<Manifest>, StoreError> {
+    pub fn manifest(&mut self, package_id: &str) -> Result<Option<Manifest>, DatabaseError> {
         self.store.read(|tx| load(tx, package_id, None))
     }
 
@@ -254,7 +255,7 @@ impl PackageStore {
     /// # Errors
     ///
     /// The store's failure.
-    pub fn outcome_count(&mut self, package_id: &str) -> Result<u64, StoreError> {
+    pub fn outcome_count(&mut self, package_id: &str) -> Result<u64, DatabaseError> {
         self.store.read(|tx| {
             let count = tx
                 .query_opt(
@@ -271,7 +272,7 @@ fn load(
     tx: &mut dyn Tx,
     package_id: &str,
     lock: Option<Lock>,
-) -> Result<Option<Manifest>, StoreError> {
+) -> Result<Option<Manifest>, DatabaseError> {
     let sql = "SELECT manifest FROM action_packages WHERE package_id = $1";
     let params = [Param::Text(package_id)];
     let rows = match lock {
@@ -285,19 +286,20 @@ fn load(
 
 /// The refusal for a package that is not in the store: `ILLEGAL_TRANSITION`, since no
 /// action of the vocabulary creates a package (spec/action_envelope.md, "Engine").
-pub fn no_package(package_id: &str) -> Refusal {
+pub fn no_package(package_id: &str) -> Refusal<EnvelopeError> {
     Refusal::new(
         EnvelopeError::IllegalTransition,
         format!("no package `{package_id}`: no action is legal before `envelope new` creates it"),
     )
 }
 
-fn to_sql_revision(revision: u64) -> Result<i64, StoreError> {
-    i64::try_from(revision).map_err(|_| StoreError::new("store: revision overflows"))
+fn to_sql_revision(revision: u64) -> Result<i64, DatabaseError> {
+    i64::try_from(revision).map_err(|_| DatabaseError::invalid("store: revision overflows"))
 }
 
-fn from_sql_revision(revision: i64) -> Result<u64, StoreError> {
-    u64::try_from(revision).map_err(|_| StoreError::new("store: a negative revision is stored"))
+fn from_sql_revision(revision: i64) -> Result<u64, DatabaseError> {
+    u64::try_from(revision)
+        .map_err(|_| DatabaseError::invalid("store: a negative revision is stored"))
 }
 
 /// The digest that decides "identical content": SHA-256 of the envelope's canonical JSON with
@@ -313,7 +315,7 @@ pub fn content_sha256(envelope: &ActionEnvelope) -> String {
 /// The refusal for an envelope that does not read: `INVALID_ENVELOPE` when any violation is a
 /// shape violation (the envelope as a whole is not one), else the first violation's code
 /// (`INVALID_PAYLOAD`); the message holds every violation, `; `-separated.
-pub fn refusal_of(report: &Report) -> Refusal {
+pub fn refusal_of(report: &Report) -> Refusal<EnvelopeError> {
     let codes: Vec<EnvelopeError> = report
         .iter()
         .filter_map(|v| EnvelopeError::from_code(v.code))
@@ -332,7 +334,7 @@ pub fn refusal_of(report: &Report) -> Refusal {
 
 /// Checks `package_id` with the envelope's own `package_id` rule (the generated validator
 /// holds the pattern; it is not repeated here).
-fn check_package_id(package_id: &str) -> Result<(), Refusal> {
+fn check_package_id(package_id: &str) -> Result<(), Refusal<EnvelopeError>> {
     let probe = ActionEnvelope {
         protocol_version: "0.1".to_owned(),
         action_id: "create".to_owned(),

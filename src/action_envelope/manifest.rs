@@ -12,6 +12,7 @@ use super::{
     ActionBody, ActionEnvelope, EnvelopeError, PackageState, RecordDraftArtifactPayload,
     RecordInputPayload, SetObjectivePayload,
 };
+use crate::Refusal;
 
 /// The first line of every canonical summary: names the format, so a later format cannot be
 /// mistaken for this one.
@@ -64,31 +65,6 @@ pub struct Confirmation {
     pub confirmed_at: String,
 }
 
-/// Why an action was not applied: the spec's code and a message naming the cause.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The spec's error code.
-    pub code: EnvelopeError,
-    /// What exactly was wrong.
-    pub message: String,
-}
-
-impl Refusal {
-    /// A refusal with `code` and `message`.
-    pub fn new(code: EnvelopeError, message: impl Into<String>) -> Self {
-        Refusal {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
 fn is_blank(text: &str) -> bool {
     text.trim().is_empty()
 }
@@ -120,7 +96,11 @@ impl Manifest {
     /// # Errors
     ///
     /// The refusal, with the spec's code.
-    pub fn step(&mut self, envelope: &ActionEnvelope, now: &str) -> Result<(), Refusal> {
+    pub fn step(
+        &mut self,
+        envelope: &ActionEnvelope,
+        now: &str,
+    ) -> Result<(), Refusal<EnvelopeError>> {
         if envelope.expected_revision != self.revision {
             return Err(Refusal::new(
                 EnvelopeError::StaleAction,
@@ -145,7 +125,7 @@ impl Manifest {
     }
 
     /// The gate predicates, exactly as the spec lists them; checked before any change.
-    fn check_gate(&self, body: &ActionBody) -> Result<(), Refusal> {
+    fn check_gate(&self, body: &ActionBody) -> Result<(), Refusal<EnvelopeError>> {
         match body {
             ActionBody::RecordInput { payload, .. } => {
                 if self.inputs.iter().any(|i| i.input_id == payload.input_id) {

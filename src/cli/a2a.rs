@@ -17,28 +17,32 @@ use hyper::{Method, Request, Response, StatusCode};
 use specmint::taskpack::a2a::{self, Door};
 
 use super::passport::open_store;
-use super::{Options, UsageError};
+use super::{CliError, Options};
 
 /// The `a2a` command family.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     match args.first().map(String::as_str) {
         Some("serve") => serve(&args[1..]),
-        Some(other) => Err(UsageError(format!("unknown a2a command `{other}` (serve)"))),
-        None => Err(UsageError("missing a2a command (serve)".to_owned())),
+        Some(other) => Err(CliError::Usage(format!(
+            "unknown a2a command `{other}` (serve)"
+        ))),
+        None => Err(CliError::Usage("missing a2a command (serve)".to_owned())),
     }
 }
 
-fn serve(args: &[String]) -> Result<u8, UsageError> {
+fn serve(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--listen", "--max-pack-bytes"])?;
     options.positional(&[])?;
     if options.store_path().is_none() {
-        return Err(UsageError("missing --store DIR".to_owned()));
+        return Err(CliError::Usage("missing --store DIR".to_owned()));
     }
     let listen: SocketAddr = options
         .value("--listen")
-        .ok_or_else(|| UsageError("missing --listen HOST:PORT".to_owned()))?
+        .ok_or_else(|| CliError::Usage("missing --listen HOST:PORT".to_owned()))?
         .parse()
-        .map_err(|_| UsageError("--listen takes HOST:PORT (such as 127.0.0.1:8080)".to_owned()))?;
+        .map_err(|_| {
+            CliError::Usage("--listen takes HOST:PORT (such as 127.0.0.1:8080)".to_owned())
+        })?;
     let max_pack_bytes = match options.value("--max-pack-bytes") {
         Some(v) => super::count::<usize>("--max-pack-bytes", Some(&v.to_owned()))?,
         None => a2a::DEFAULT_MAX_PACK_BYTES,
@@ -50,14 +54,14 @@ fn serve(args: &[String]) -> Result<u8, UsageError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| super::failure(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| CliError::Failure(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .map_err(|e| super::failure(format!("cannot listen on {listen}: {e}")))?;
+            .map_err(|e| CliError::Failure(format!("cannot listen on {listen}: {e}")))?;
         let local = listener
             .local_addr()
-            .map_err(|e| super::failure(format!("cannot read the listening address: {e}")))?;
+            .map_err(|e| CliError::Failure(format!("cannot read the listening address: {e}")))?;
         println!("listening on http://{local}/");
         let card = a2a::agent_card(&format!("http://{local}/")).to_js_compact();
         // The body may hold a pack in base64 (4 bytes per 3) and the JSON around it.

@@ -12,32 +12,31 @@ use serde_json::{json, Value};
 use specmint::action_envelope::engine::{
     no_package, refusal_of, Applied, ApplyError, PackageStore,
 };
-use specmint::action_envelope::manifest::Refusal;
 use specmint::action_envelope::DOCUMENT;
 use specmint::store::Failure;
 
-use super::{print_verdict, read_document, store_failure, Format, Options, UsageError};
+use super::{print_verdict, read_document, store_failure, CliError, Format, Options};
 
 /// Runs `specmint envelope ARGS`.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     let (command, rest) = args
         .split_first()
-        .ok_or_else(|| UsageError("missing envelope command (new, apply, show)".to_owned()))?;
+        .ok_or_else(|| CliError::Usage("missing envelope command (new, apply, show)".to_owned()))?;
     match command.as_str() {
         "new" => new(rest),
         "apply" => apply(rest),
         "show" => show(rest),
-        other => Err(UsageError(format!(
+        other => Err(CliError::Usage(format!(
             "unknown envelope command `{other}` (new, apply, show)"
         ))),
     }
 }
 
-fn open(options: &Options) -> Result<PackageStore, UsageError> {
+fn open(options: &Options) -> Result<PackageStore, CliError> {
     PackageStore::open(options.store()?).map_err(store_failure)
 }
 
-fn new(args: &[String]) -> Result<u8, UsageError> {
+fn new(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--intent"])?;
     let [package_id] = options.positional(&["PACKAGE_ID"])? else {
         unreachable!("positional checks the count")
@@ -54,7 +53,7 @@ fn new(args: &[String]) -> Result<u8, UsageError> {
     )
 }
 
-fn apply(args: &[String]) -> Result<u8, UsageError> {
+fn apply(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &[])?;
     let [file] = options.positional(&["FILE (or `-` for stdin)"])? else {
         unreachable!("positional checks the count")
@@ -67,7 +66,7 @@ fn apply(args: &[String]) -> Result<u8, UsageError> {
     verdict(options.format, outcome)
 }
 
-fn show(args: &[String]) -> Result<u8, UsageError> {
+fn show(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &[])?;
     let [package_id] = options.positional(&["PACKAGE_ID"])? else {
         unreachable!("positional checks the count")
@@ -78,7 +77,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
     {
         Some(manifest) => {
             let json = serde_json::to_value(&manifest)
-                .map_err(|e| super::failure(format!("cannot write the manifest: {e}")))?;
+                .map_err(|e| CliError::Failure(format!("cannot write the manifest: {e}")))?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(options.format, &json, &human)?;
             Ok(0)
@@ -91,7 +90,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
 }
 
 /// Prints an outcome and returns its exit status.
-fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, UsageError> {
+fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, CliError> {
     match outcome {
         Ok(applied) => {
             let json = applied_json(&applied);
@@ -107,9 +106,8 @@ fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, U
             print_verdict(format, &json, &human)?;
             Ok(0)
         }
-        Err(Failure::Refused(Refusal { code, message })) => {
-            let json = refused_json(code.code(), &message);
-            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+        Err(Failure::Refused(refusal)) => {
+            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),
@@ -125,9 +123,4 @@ pub fn applied_json(applied: &Applied) -> Value {
         "revision": applied.revision,
         "state": applied.state,
     })
-}
-
-/// A behaviour command's object for a refusal: `{"ok": false, "code", "message"}`.
-pub fn refused_json(code: &str, message: &str) -> Value {
-    json!({ "ok": false, "code": code, "message": message })
 }

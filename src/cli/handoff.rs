@@ -13,7 +13,7 @@ use specmint::task_packet::compose::{self, LegReading};
 use specmint::task_packet::handoff;
 use specmint::task_packet::Role;
 
-use super::{read_input, Format, UsageError};
+use super::{read_input, CliError, Format};
 
 /// The options shared by both forms, and the positional arguments.
 struct Args {
@@ -24,7 +24,7 @@ struct Args {
 }
 
 impl Args {
-    fn parse(args: &[String]) -> Result<Self, UsageError> {
+    fn parse(args: &[String]) -> Result<Self, CliError> {
         let mut parsed = Args {
             home: None,
             agent: None,
@@ -38,7 +38,7 @@ impl Args {
                 "--home" | "--agent" => {
                     let value = rest
                         .next()
-                        .ok_or_else(|| UsageError(format!("{arg} takes a value")))?;
+                        .ok_or_else(|| CliError::Usage(format!("{arg} takes a value")))?;
                     if arg == "--home" {
                         parsed.home = Some(value.into());
                     } else {
@@ -46,7 +46,7 @@ impl Args {
                     }
                 }
                 flag if flag.starts_with("--") => {
-                    return Err(UsageError(format!("unknown option `{flag}`")))
+                    return Err(CliError::Usage(format!("unknown option `{flag}`")))
                 }
                 _ => parsed.positional.push(arg.clone()),
             }
@@ -54,15 +54,15 @@ impl Args {
         Ok(parsed)
     }
 
-    fn home(&self) -> Result<&PathBuf, UsageError> {
+    fn home(&self) -> Result<&PathBuf, CliError> {
         self.home
             .as_ref()
-            .ok_or_else(|| UsageError("missing --home DIR".to_owned()))
+            .ok_or_else(|| CliError::Usage("missing --home DIR".to_owned()))
     }
 }
 
 /// `specmint handoff ...`.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     if args.first().map(String::as_str) == Some("read") {
         return read(&Args::parse(&args[1..])?);
     }
@@ -71,9 +71,9 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
     let agent = args
         .agent
         .as_deref()
-        .ok_or_else(|| UsageError("missing --agent ID".to_owned()))?;
+        .ok_or_else(|| CliError::Usage("missing --agent ID".to_owned()))?;
     let [file] = args.positional.as_slice() else {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "expected one FILE (or `-` for stdin) holding the packet".to_owned(),
         ));
     };
@@ -91,14 +91,14 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
     Ok(if result.is_ok() { 0 } else { 1 })
 }
 
-fn read(args: &Args) -> Result<u8, UsageError> {
+fn read(args: &Args) -> Result<u8, CliError> {
     let home = args.home()?;
     let [task, round, from, to] = args.positional.as_slice() else {
-        return Err(UsageError("expected TASK ROUND FROM TO".to_owned()));
+        return Err(CliError::Usage("expected TASK ROUND FROM TO".to_owned()));
     };
     let round: u32 = round
         .parse()
-        .map_err(|_| UsageError(format!("ROUND must be a uint32, got `{round}`")))?;
+        .map_err(|_| CliError::Usage(format!("ROUND must be a uint32, got `{round}`")))?;
     let role = |name: &str| {
         Role::ALL
             .iter()
@@ -106,7 +106,7 @@ fn read(args: &Args) -> Result<u8, UsageError> {
             .find(|r| r.as_str() == name)
             .ok_or_else(|| {
                 let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
-                UsageError(format!(
+                CliError::Usage(format!(
                     "`{name}` is not a role (one of: {})",
                     roles.join(", ")
                 ))
@@ -166,7 +166,7 @@ fn reading_human(reading: &LegReading) -> String {
     out.trim_end().to_owned()
 }
 
-fn print_line(line: &str) -> Result<(), UsageError> {
+fn print_line(line: &str) -> Result<(), CliError> {
     writeln!(std::io::stdout().lock(), "{line}")
-        .map_err(|e| super::failure(format!("cannot write output: {e}")))
+        .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))
 }

@@ -18,29 +18,32 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use specmint::taskpack::arrival::{self, ArrivalError};
 use specmint::taskpack::json::Json;
-use specmint::taskpack::land::{self, Imperative, LandingCheck, Refusal};
+use specmint::taskpack::land::{self, Imperative, LandingCheck};
+use specmint::taskpack::TaskPackError;
+use specmint::Refusal;
 
 use super::passport::{open_store, store_verdict};
-use super::{print_verdict, Format, Options, UsageError};
+use super::{print_verdict, CliError, Format, Options};
 
 /// The flag that restores a ✓ on facts sealed on this very machine (§4.2).
 const TRUST_FLAG: &str = "--trust-machine-facts";
 
 /// A failed arrival as the CLI reports it: a refusal (exit 1, `{"ok": false, "code",
 /// "message"}`), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).
-fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, UsageError> {
+fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, CliError> {
     match err {
         ArrivalError::Refused(refusal) => refused(format, file, &refusal),
         ArrivalError::Store(err) => store_verdict(format, err),
-        ArrivalError::Io(message) => Err(super::failure(message)),
+        err @ (ArrivalError::NoEncoding(_) | ArrivalError::Io { .. }) => {
+            Err(CliError::Failure(err.to_string()))
+        }
     }
 }
 
 /// A refusal as printed: `{"ok": false, "code", "message"}`, exit 1.
-fn refused(format: Format, file: &str, refusal: &Refusal) -> Result<u8, UsageError> {
-    let json = json!({ "ok": false, "code": refusal.code, "message": refusal.message });
-    let line = format!("refused: {file}: {}: {}", refusal.code, refusal.message);
-    print_verdict(format, &json, &land::escaped(&line))?;
+fn refused(format: Format, file: &str, refusal: &Refusal<TaskPackError>) -> Result<u8, CliError> {
+    let line = format!("refused: {file}: {refusal}");
+    print_verdict(format, &refusal.to_json(), &land::escaped(&line))?;
     Ok(1)
 }
 
@@ -57,7 +60,7 @@ fn paths(luggage: &[PathBuf]) -> Vec<String> {
 }
 
 /// `specmint taskpack land FILE`.
-pub fn land_command(args: &[String]) -> Result<u8, UsageError> {
+pub fn land_command(args: &[String]) -> Result<u8, CliError> {
     let trust = args.iter().any(|a| a == TRUST_FLAG);
     let rest: Vec<String> = args.iter().filter(|a| *a != TRUST_FLAG).cloned().collect();
     let options = Options::parse(&rest, &[])?;
@@ -188,13 +191,13 @@ fn land_human(file: &str, id: &str, landing: &land::Landing, luggage: &[String])
 }
 
 /// `specmint taskpack merge RECEIPT --into ID`.
-pub fn merge_command(args: &[String]) -> Result<u8, UsageError> {
+pub fn merge_command(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--into"])?;
     let [file] = options.positional(&["RECEIPT"])? else {
         unreachable!("positional checks the count")
     };
     let into = options.value("--into").ok_or_else(|| {
-        UsageError("missing --into ID (the passport the receipt answers)".to_owned())
+        CliError::Usage("missing --into ID (the passport the receipt answers)".to_owned())
     })?;
     let store = open_store(&options)?;
     let merged = match arrival::merge_file(&store, Path::new(file), into) {

@@ -1,13 +1,11 @@
 //! What every command of the `specmint` binary shares: the usage error, `--format`, reading
 //! an input file or stdin. Each command family lives in its own file beside this one.
 
-use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
 
 use specmint::runtime::document::{check_size, DocumentSpec};
-use specmint::store::StoreError;
+use specmint::store::DatabaseError;
 use specmint::Report;
 
 pub mod diff;
@@ -22,44 +20,15 @@ pub mod handoff;
 pub mod mcp;
 pub mod passport;
 
-/// A failure that is not a verdict: bad usage or I/O. Exit status 2.
-///
-/// Built as `UsageError(message)` for bad usage (the usage text is shown with it); an I/O or
-/// store failure is built by [`failure`], which marks its message so that `main` shows it
-/// without the usage text.
-pub struct UsageError(pub String);
-
-/// Why a command stopped without a verdict. Exit status 2 either way.
+/// Why a command stopped without a verdict: what every command returns besides its exit
+/// status. Exit status 2 either way; `main` shows the usage text after a usage error only.
 pub enum CliError {
-    /// Bad usage: the message, then the usage text.
+    /// Bad usage (an unknown option, a missing argument, a value that does not parse): the
+    /// message, then the usage text.
     Usage(String),
     /// The command was used right but could not run (I/O, a store, a broken spec): the
     /// message alone.
     Failure(String),
-}
-
-/// Messages built by [`failure`].
-static FAILURES: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-
-/// An I/O or store failure, in the [`UsageError`] that commands return: shown without the
-/// usage text (see [`CliError`]).
-pub fn failure(message: String) -> UsageError {
-    let mut failures = FAILURES.lock().unwrap_or_else(PoisonError::into_inner);
-    failures
-        .get_or_insert_with(HashSet::new)
-        .insert(message.clone());
-    UsageError(message)
-}
-
-impl From<UsageError> for CliError {
-    fn from(UsageError(message): UsageError) -> Self {
-        let failures = FAILURES.lock().unwrap_or_else(PoisonError::into_inner);
-        if failures.as_ref().is_some_and(|f| f.contains(&message)) {
-            CliError::Failure(message)
-        } else {
-            CliError::Usage(message)
-        }
-    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -71,19 +40,19 @@ pub enum Format {
 }
 
 /// The value of a numeric option such as `--max-input-bytes N`: a non-negative integer.
-pub fn count<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, UsageError> {
+pub fn count<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, CliError> {
     value
         .and_then(|v| v.parse().ok())
-        .ok_or_else(|| UsageError(format!("{flag} takes a non-negative integer")))
+        .ok_or_else(|| CliError::Usage(format!("{flag} takes a non-negative integer")))
 }
 
 impl Format {
     /// Parses the value of `--format`.
-    pub fn parse(value: Option<&String>) -> Result<Self, UsageError> {
+    pub fn parse(value: Option<&String>) -> Result<Self, CliError> {
         match value.map(String::as_str) {
             Some("human") => Ok(Format::Human),
             Some("json") => Ok(Format::Json),
-            other => Err(UsageError(format!(
+            other => Err(CliError::Usage(format!(
                 "--format takes `human` or `json`, got {}",
                 other.map_or("nothing".to_owned(), |o| format!("`{o}`"))
             ))),
@@ -92,16 +61,16 @@ impl Format {
 }
 
 /// The input's first `limit + 1` bytes at most, and its total length in bytes.
-pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), UsageError> {
+pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), CliError> {
     let (display, mut reader): (String, Box<dyn Read>) = if file == "-" {
         ("<stdin>".to_owned(), Box::new(std::io::stdin().lock()))
     } else {
-        let f =
-            std::fs::File::open(file).map_err(|e| failure(format!("cannot read `{file}`: {e}")))?;
+        let f = std::fs::File::open(file)
+            .map_err(|e| CliError::Failure(format!("cannot read `{file}`: {e}")))?;
         (file.to_owned(), Box::new(f))
     };
     let (input, total) = specmint::verdict::read_head(&mut reader, limit)
-        .map_err(|e| failure(format!("cannot read `{display}`: {e}")))?;
+        .map_err(|e| CliError::Failure(format!("cannot read `{display}`: {e}")))?;
     Ok((display, input, total))
 }
 
@@ -118,7 +87,7 @@ pub struct Options {
 
 impl Options {
     /// Parses `args`; `value_flags` are the command's own flags that take a value.
-    pub fn parse(args: &[String], value_flags: &[&'static str]) -> Result<Self, UsageError> {
+    pub fn parse(args: &[String], value_flags: &[&'static str]) -> Result<Self, CliError> {
         Self::parse_with_switches(args, value_flags, &[])
     }
 
@@ -127,7 +96,7 @@ impl Options {
         args: &[String],
         value_flags: &[&'static str],
         switches: &[&'static str],
-    ) -> Result<Self, UsageError> {
+    ) -> Result<Self, CliError> {
         let mut options = Options {
             format: Format::Human,
             store: None,
@@ -141,7 +110,7 @@ impl Options {
                 "--format" => options.format = Format::parse(rest.next())?,
                 "--store" => {
                     let db = rest.next().ok_or_else(|| {
-                        UsageError("--store takes a path or a postgres:// URL".to_owned())
+                        CliError::Usage("--store takes a path or a postgres:// URL".to_owned())
                     })?;
                     options.store = Some(PathBuf::from(db));
                 }
@@ -151,11 +120,11 @@ impl Options {
                 }
                 flag if flag.starts_with("--") => {
                     let Some(&known) = value_flags.iter().find(|&&f| f == flag) else {
-                        return Err(UsageError(format!("unknown option `{flag}`")));
+                        return Err(CliError::Usage(format!("unknown option `{flag}`")));
                     };
                     let value = rest
                         .next()
-                        .ok_or_else(|| UsageError(format!("{known} takes a value")))?;
+                        .ok_or_else(|| CliError::Usage(format!("{known} takes a value")))?;
                     options.values.push((known, value.clone()));
                 }
                 _ => options.positional.push(arg.clone()),
@@ -165,10 +134,10 @@ impl Options {
     }
 
     /// The `--store` database file.
-    pub fn store(&self) -> Result<&Path, UsageError> {
+    pub fn store(&self) -> Result<&Path, CliError> {
         self.store
             .as_deref()
-            .ok_or_else(|| UsageError("missing --store DB".to_owned()))
+            .ok_or_else(|| CliError::Usage("missing --store DB".to_owned()))
     }
 
     /// The `--store` path, when given (for a command whose store has a default).
@@ -191,12 +160,12 @@ impl Options {
     }
 
     /// The positional arguments, refusing more or fewer than `names` (used in messages).
-    pub fn positional(&self, names: &[&str]) -> Result<&[String], UsageError> {
+    pub fn positional(&self, names: &[&str]) -> Result<&[String], CliError> {
         if let Some(missing) = names.get(self.positional.len()) {
-            return Err(UsageError(format!("missing {missing}")));
+            return Err(CliError::Usage(format!("missing {missing}")));
         }
         if let Some(extra) = self.positional.get(names.len()) {
-            return Err(UsageError(format!("unexpected argument `{extra}`")));
+            return Err(CliError::Usage(format!("unexpected argument `{extra}`")));
         }
         Ok(&self.positional)
     }
@@ -207,7 +176,7 @@ impl Options {
 pub fn read_document(
     file: &str,
     document: &DocumentSpec,
-) -> Result<Result<Vec<u8>, Report>, UsageError> {
+) -> Result<Result<Vec<u8>, Report>, CliError> {
     let (_, input, total) = read_input(file, document.max_input_bytes)?;
     if total > input.len() as u64 {
         let len = usize::try_from(total).unwrap_or(usize::MAX);
@@ -221,16 +190,16 @@ pub fn print_verdict(
     format: Format,
     json: &serde_json::Value,
     human: &str,
-) -> Result<(), UsageError> {
+) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
     match format {
         Format::Json => writeln!(stdout, "{json}"),
         Format::Human => writeln!(stdout, "{human}"),
     }
-    .map_err(|e| failure(format!("cannot write output: {e}")))
+    .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))
 }
 
 /// A store failure (I/O, a locked or corrupt database) is not a verdict: exit 2.
-pub fn store_failure(err: StoreError) -> UsageError {
-    failure(err.to_string())
+pub fn store_failure(err: DatabaseError) -> CliError {
+    CliError::Failure(err.to_string())
 }

@@ -17,10 +17,11 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::{self, PassportStore, StoreError};
+use specmint::taskpack::store::{self, PassportStore, PassportStoreError};
 use specmint::taskpack::{land, set_member};
+use specmint::Refusal;
 
-use super::{print_verdict, read_input, Format, Options, UsageError};
+use super::{print_verdict, read_input, CliError, Format, Options};
 
 const COMMANDS: &str = "new, show, list";
 
@@ -28,46 +29,45 @@ const COMMANDS: &str = "new, show, list";
 const MAX_STATE_BYTES: usize = 64 << 20;
 
 /// Runs `specmint passport ARGS`.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     let (command, rest) = args
         .split_first()
-        .ok_or_else(|| UsageError(format!("missing passport command ({COMMANDS})")))?;
+        .ok_or_else(|| CliError::Usage(format!("missing passport command ({COMMANDS})")))?;
     match command.as_str() {
         "new" => new(rest),
         "show" => show(rest),
         "list" => list(rest),
-        other => Err(UsageError(format!(
+        other => Err(CliError::Usage(format!(
             "unknown passport command `{other}` ({COMMANDS})"
         ))),
     }
 }
 
 /// The store `--store DIR` names, else the default one.
-pub fn open_store(options: &Options) -> Result<PassportStore, UsageError> {
+pub fn open_store(options: &Options) -> Result<PassportStore, CliError> {
     let dir = match options.store_path() {
         Some(dir) => dir.to_owned(),
         None => PassportStore::default_dir().ok_or_else(|| {
-            super::failure("no --store DIR and no user data directory to default to".to_owned())
+            CliError::Failure("no --store DIR and no user data directory to default to".to_owned())
         })?,
     };
-    PassportStore::open(&dir).map_err(|e| super::failure(e.to_string()))
+    PassportStore::open(&dir).map_err(|e| CliError::Failure(e.to_string()))
 }
 
 /// A store error as the CLI reports it: a verdict (exit 1, `{"ok": false, "code", "message"}`)
 /// or a failure of the store (exit 2).
-pub fn store_verdict(format: Format, err: StoreError) -> Result<u8, UsageError> {
+pub fn store_verdict(format: Format, err: PassportStoreError) -> Result<u8, CliError> {
     match err.code() {
         Some(code) => {
-            let message = err.to_string();
-            let json = json!({ "ok": false, "code": code, "message": message });
-            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+            let refusal = Refusal::new(code, err.to_string());
+            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
             Ok(1)
         }
-        None => Err(super::failure(err.to_string())),
+        None => Err(CliError::Failure(err.to_string())),
     }
 }
 
-fn new(args: &[String]) -> Result<u8, UsageError> {
+fn new(args: &[String]) -> Result<u8, CliError> {
     let flags = [
         "--title",
         "--goal",
@@ -85,7 +85,7 @@ fn new(args: &[String]) -> Result<u8, UsageError> {
             let required = |flag: &str| {
                 text(flag)
                     .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
-                    .ok_or_else(|| UsageError(format!("{flag} is required (or --file FILE)")))
+                    .ok_or_else(|| CliError::Usage(format!("{flag} is required (or --file FILE)")))
             };
             let (title, goal) = (required("--title")?, required("--goal")?);
             let next_step = text("--next-step").unwrap_or_else(|| {
@@ -116,7 +116,7 @@ fn new(args: &[String]) -> Result<u8, UsageError> {
             set_member(&mut passport, "id", Json::Str(store::mint_id()));
         }
         match store.create(passport.clone()) {
-            Err(StoreError::Exists(_)) if mint => continue,
+            Err(PassportStoreError::Exists(_)) if mint => continue,
             other => break other,
         }
     };
@@ -167,23 +167,25 @@ fn reference_shape(title: Json, goal: Json, next_step: Json) -> Json {
 }
 
 /// The starting object of `new --file`: a JSON object (a leading BOM tolerated).
-fn read_state(file: &str) -> Result<Json, UsageError> {
+fn read_state(file: &str) -> Result<Json, CliError> {
     let (display, input, total) = read_input(file, MAX_STATE_BYTES)?;
     if total > input.len() as u64 {
-        return Err(super::failure(format!(
+        return Err(CliError::Failure(format!(
             "`{display}` is over {MAX_STATE_BYTES} bytes"
         )));
     }
     let text = std::str::from_utf8(&input)
-        .map_err(|e| super::failure(format!("`{display}` is not UTF-8: {e}")))?;
+        .map_err(|e| CliError::Failure(format!("`{display}` is not UTF-8: {e}")))?;
     match Json::parse(specmint::taskpack::json::strip_bom(text)) {
         Ok(state @ Json::Object(_)) => Ok(state),
-        Ok(_) => Err(super::failure(format!("`{display}` is not a JSON object"))),
-        Err(e) => Err(super::failure(format!("`{display}` is not JSON: {e}"))),
+        Ok(_) => Err(CliError::Failure(format!(
+            "`{display}` is not a JSON object"
+        ))),
+        Err(e) => Err(CliError::Failure(format!("`{display}` is not JSON: {e}"))),
     }
 }
 
-fn show(args: &[String]) -> Result<u8, UsageError> {
+fn show(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &[])?;
     let [id] = options.positional(&["ID"])? else {
         unreachable!("positional checks the count")
@@ -202,7 +204,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
         Format::Json => writeln!(stdout, "{}", passport.to_js_pretty()),
         Format::Human => write!(stdout, "{human}"),
     };
-    written.map_err(|e| super::failure(format!("cannot write output: {e}")))?;
+    written.map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
     Ok(0)
 }
 
@@ -244,7 +246,7 @@ fn human_passport(passport: &Json) -> String {
     )
 }
 
-fn list(args: &[String]) -> Result<u8, UsageError> {
+fn list(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &[])?;
     options.positional(&[])?;
     let store = open_store(&options)?;

@@ -20,14 +20,13 @@ use serde_json::json;
 use specmint::store::Failure;
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
-    read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskRefusal, TaskStore,
-    EVIDENCE_DOCUMENT,
+    read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskStore, EVIDENCE_DOCUMENT,
 };
 use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
 use specmint::taskpack::land::escaped;
-use specmint::Report;
+use specmint::{Refusal, Report};
 
-use super::{print_verdict, read_document, read_input, store_failure, Format, Options, UsageError};
+use super::{print_verdict, read_document, read_input, store_failure, CliError, Format, Options};
 
 const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show, list";
 
@@ -35,10 +34,10 @@ const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show, list"
 const MAX_LEDGER_BYTES: usize = 1 << 20;
 
 /// Runs `specmint task ARGS`.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     let (command, rest) = args
         .split_first()
-        .ok_or_else(|| UsageError(format!("missing task command ({COMMANDS})")))?;
+        .ok_or_else(|| CliError::Usage(format!("missing task command ({COMMANDS})")))?;
     match command.as_str() {
         "submit" => submit(rest),
         "claim" => claim(rest),
@@ -48,25 +47,25 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
         "bind" => bind(rest),
         "show" => show(rest),
         "list" => list(rest),
-        other => Err(UsageError(format!(
+        other => Err(CliError::Usage(format!(
             "unknown task command `{other}` ({COMMANDS})"
         ))),
     }
 }
 
-fn open(options: &Options) -> Result<TaskStore, UsageError> {
+fn open(options: &Options) -> Result<TaskStore, CliError> {
     TaskStore::open(options.store()?).map_err(store_failure)
 }
 
 /// The one positional argument, `ID`.
-fn task_id(options: &Options) -> Result<&str, UsageError> {
+fn task_id(options: &Options) -> Result<&str, CliError> {
     let [id] = options.positional(&["ID"])? else {
         unreachable!("positional checks the count")
     };
     Ok(id)
 }
 
-fn submit(args: &[String]) -> Result<u8, UsageError> {
+fn submit(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &[])?;
     let [file] = options.positional(&["FILE (or `-` for stdin)"])? else {
         unreachable!("positional checks the count")
@@ -98,13 +97,13 @@ fn submit(args: &[String]) -> Result<u8, UsageError> {
     }
 }
 
-fn claim(args: &[String]) -> Result<u8, UsageError> {
+fn claim(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse_with_switches(args, &["--context"], &["--next"])?;
     if options.has("--next") {
         return claim_next(&options);
     }
     if options.value("--context").is_some() {
-        return Err(UsageError("--context goes with --next".to_owned()));
+        return Err(CliError::Usage("--context goes with --next".to_owned()));
     }
     let id = task_id(&options)?;
     let moved = open(&options)?.claim(id);
@@ -113,10 +112,10 @@ fn claim(args: &[String]) -> Result<u8, UsageError> {
 
 /// `task claim --next [--context ID]`: the oldest claimable task, or `task_id: null` (exit
 /// 0) when there is none.
-fn claim_next(options: &Options) -> Result<u8, UsageError> {
-    options
-        .positional(&[])
-        .map_err(|_| UsageError("`task claim --next` takes no ID: it picks the task".to_owned()))?;
+fn claim_next(options: &Options) -> Result<u8, CliError> {
+    options.positional(&[]).map_err(|_| {
+        CliError::Usage("`task claim --next` takes no ID: it picks the task".to_owned())
+    })?;
     let claimed = open(options)?
         .claim_next(options.value("--context"))
         .map_err(store_failure)?;
@@ -130,22 +129,22 @@ fn claim_next(options: &Options) -> Result<u8, UsageError> {
     }
 }
 
-fn move_to(args: &[String]) -> Result<u8, UsageError> {
+fn move_to(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--reason"])?;
     let [id, state] = options.positional(&["ID", "STATE"])? else {
         unreachable!("positional checks the count")
     };
-    let to = parse_state("STATE", state)?;
+    let to = parse_state("STATE", state).map_err(CliError::Usage)?;
     let moved = open(&options)?.move_to(id, to, options.value("--reason"));
     verdict(options.format, id, moved)
 }
 
-fn complete(args: &[String]) -> Result<u8, UsageError> {
+fn complete(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--evidence"])?;
     let id = task_id(&options)?;
     let file = options
         .value("--evidence")
-        .ok_or_else(|| UsageError("missing --evidence FILE (or `-` for stdin)".to_owned()))?;
+        .ok_or_else(|| CliError::Usage("missing --evidence FILE (or `-` for stdin)".to_owned()))?;
     let mut store = open(&options)?;
     let evidence = read_document(file, &EVIDENCE_DOCUMENT)?.and_then(|input| read_evidence(&input));
     let moved = match evidence {
@@ -156,19 +155,16 @@ fn complete(args: &[String]) -> Result<u8, UsageError> {
 }
 
 /// An evidence document that does not read: the first violation's code, every message.
-pub fn evidence_refusal(report: &Report) -> TaskRefusal {
+pub fn evidence_refusal(report: &Report) -> Refusal<TaskEnvelopeError> {
     let code = report
         .iter()
         .find_map(|v| TaskEnvelopeError::from_code(v.code))
         .unwrap_or(TaskEnvelopeError::InvalidTaskEnvelope);
     let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
-    TaskRefusal {
-        code,
-        message: format!("evidence: {}", messages.join("; ")),
-    }
+    Refusal::new(code, format!("evidence: {}", messages.join("; ")))
 }
 
-fn reject(args: &[String]) -> Result<u8, UsageError> {
+fn reject(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--reason"])?;
     let id = task_id(&options)?;
     // A missing reason is refused like a blank one (reason_required), not a usage error.
@@ -176,12 +172,12 @@ fn reject(args: &[String]) -> Result<u8, UsageError> {
     verdict(options.format, id, moved)
 }
 
-fn bind(args: &[String]) -> Result<u8, UsageError> {
+fn bind(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--ledger"])?;
     let id = task_id(&options)?;
     let file = options
         .value("--ledger")
-        .ok_or_else(|| UsageError("missing --ledger FILE".to_owned()))?;
+        .ok_or_else(|| CliError::Usage("missing --ledger FILE".to_owned()))?;
     let ledger = match load_ledger(file)? {
         Ok(ledger) => ledger,
         Err(refusal) => return verdict(options.format, id, Err(Failure::Refused(refusal))),
@@ -197,14 +193,14 @@ fn bind(args: &[String]) -> Result<u8, UsageError> {
     }
 }
 
-fn show(args: &[String]) -> Result<u8, UsageError> {
+fn show(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse_with_switches(args, &[], &["--history"])?;
     let id = task_id(&options)?;
     let mut store = open(&options)?;
     match store.task(id).map_err(store_failure)? {
         Some(task) => {
             let mut json = serde_json::to_value(&task)
-                .map_err(|e| super::failure(format!("cannot write the task: {e}")))?;
+                .map_err(|e| CliError::Failure(format!("cannot write the task: {e}")))?;
             // `--history` adds the task's steps; without it the object is as it always was.
             if options.has("--history") {
                 let history = store
@@ -212,7 +208,7 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
                     .map_err(store_failure)?
                     .unwrap_or_default();
                 json["history"] = serde_json::to_value(history)
-                    .map_err(|e| super::failure(format!("cannot write the history: {e}")))?;
+                    .map_err(|e| CliError::Failure(format!("cannot write the history: {e}")))?;
             }
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(options.format, &json, &human)?;
@@ -224,19 +220,20 @@ fn show(args: &[String]) -> Result<u8, UsageError> {
 
 /// Reads the capability ledger `file`: what it holds is the ledger's problem, a refusal with
 /// a code (`invalid_ledger`, naming the file), not a usage error; an unreadable file is one.
-pub fn load_ledger(file: &str) -> Result<Result<CapabilityLedger, TaskRefusal>, UsageError> {
+pub fn load_ledger(
+    file: &str,
+) -> Result<Result<CapabilityLedger, Refusal<TaskEnvelopeError>>, CliError> {
     let (display, input, total) = read_input(file, MAX_LEDGER_BYTES)?;
     let ledger = if total > input.len() as u64 {
-        Err(TaskRefusal {
-            code: TaskEnvelopeError::InvalidLedger,
-            message: format!("over {MAX_LEDGER_BYTES} bytes"),
-        })
+        Err(Refusal::new(
+            TaskEnvelopeError::InvalidLedger,
+            format!("over {MAX_LEDGER_BYTES} bytes"),
+        ))
     } else {
         read_ledger(&input)
     };
-    Ok(ledger.map_err(|TaskRefusal { code, message }| TaskRefusal {
-        code,
-        message: format!("ledger `{display}`: {message}"),
+    Ok(ledger.map_err(|Refusal { code, message }| {
+        Refusal::new(code, format!("ledger `{display}`: {message}"))
     }))
 }
 
@@ -261,23 +258,20 @@ pub fn list_json(tasks: &[TaskRecord]) -> serde_json::Value {
     json!({ "ok": true, "tasks": tasks })
 }
 
-/// `STATE` (or `--state`'s value) as a lifecycle state.
-pub fn parse_state(what: &str, state: &str) -> Result<TaskState, UsageError> {
+/// `STATE` (or `--state`'s value) as a lifecycle state; `Err` names the known ones.
+pub fn parse_state(what: &str, state: &str) -> Result<TaskState, String> {
     serde_json::from_value(serde_json::Value::String(state.to_owned())).map_err(|_| {
         let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
-        UsageError(format!(
-            "unknown {what} `{state}` (one of: {})",
-            known.join(", ")
-        ))
+        format!("unknown {what} `{state}` (one of: {})", known.join(", "))
     })
 }
 
-fn list(args: &[String]) -> Result<u8, UsageError> {
+fn list(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse_with_switches(args, &["--state"], &["--claimable", "--counts"])?;
     options.positional(&[])?;
     if options.has("--counts") {
         if options.value("--state").is_some() || options.has("--claimable") {
-            return Err(UsageError(
+            return Err(CliError::Usage(
                 "--counts counts every state; it takes no --state or --claimable".to_owned(),
             ));
         }
@@ -298,7 +292,7 @@ fn list(args: &[String]) -> Result<u8, UsageError> {
     }
     let state = options
         .value("--state")
-        .map(|s| parse_state("--state", s))
+        .map(|s| parse_state("--state", s).map_err(CliError::Usage))
         .transpose()?;
     let tasks = open(&options)?
         .list(state, options.has("--claimable"))
@@ -325,20 +319,15 @@ fn list(args: &[String]) -> Result<u8, UsageError> {
 }
 
 /// Prints the outcome of a move and returns its exit status.
-fn verdict(
-    format: Format,
-    id: &str,
-    moved: Result<TaskState, TaskError>,
-) -> Result<u8, UsageError> {
+fn verdict(format: Format, id: &str, moved: Result<TaskState, TaskError>) -> Result<u8, CliError> {
     match moved {
         Ok(state) => {
             let json = moved_json(id, state);
             print_verdict(format, &json, &format!("{id}: {state}"))?;
             Ok(0)
         }
-        Err(Failure::Refused(TaskRefusal { code, message })) => {
-            let json = super::envelope::refused_json(code.code(), &message);
-            print_verdict(format, &json, &format!("refused: {code}: {message}"))?;
+        Err(Failure::Refused(refusal)) => {
+            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),

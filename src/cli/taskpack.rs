@@ -30,12 +30,14 @@ use specmint::taskpack::json::Json;
 use specmint::taskpack::land;
 use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
 use specmint::taskpack::store::{login_name, this_machine};
+use specmint::taskpack::TaskPackError;
+use specmint::Refusal;
 
 use super::passport::{open_store, store_verdict};
-use super::{print_verdict, Format, Options, UsageError};
+use super::{print_verdict, CliError, Format, Options};
 
 /// The `taskpack` command family.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     match args.first().map(String::as_str) {
         Some("convert") => convert_command(&args[1..]),
         Some("conformance") => conformance_command(&args[1..]),
@@ -44,16 +46,16 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
         Some("merge") => super::landing::merge_command(&args[1..]),
         Some("to-a2a") => to_a2a_command(&args[1..]),
         Some("from-a2a") => from_a2a_command(&args[1..]),
-        Some(other) => Err(UsageError(format!(
+        Some(other) => Err(CliError::Usage(format!(
             "unknown taskpack command `{other}` (convert, conformance, pack, land, merge, to-a2a, from-a2a)"
         ))),
-        None => Err(UsageError(
+        None => Err(CliError::Usage(
             "missing taskpack command (convert, conformance, pack, land, merge, to-a2a, from-a2a)".to_owned(),
         )),
     }
 }
 
-fn convert_command(args: &[String]) -> Result<u8, UsageError> {
+fn convert_command(args: &[String]) -> Result<u8, CliError> {
     let mut positional = Vec::new();
     let mut max_inline = None;
     let mut rest = args.iter();
@@ -61,13 +63,13 @@ fn convert_command(args: &[String]) -> Result<u8, UsageError> {
         match arg.as_str() {
             "--max-inline-bytes" => max_inline = Some(super::count::<u64>(arg, rest.next())?),
             flag if flag.starts_with("--") => {
-                return Err(UsageError(format!("unknown option `{flag}`")))
+                return Err(CliError::Usage(format!("unknown option `{flag}`")))
             }
             _ => positional.push(arg),
         }
     }
     let [input, output] = positional[..] else {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "taskpack convert takes IN and OUT (.taskpack, .taskpack.json; .tpx read only)"
                 .to_owned(),
         ));
@@ -82,12 +84,12 @@ fn convert_command(args: &[String]) -> Result<u8, UsageError> {
             println!("{input} -> {output}");
             Ok(0)
         }
-        Err(ConvertError::Io(path, e)) => Err(super::failure(format!(
+        Err(ConvertError::Io(path, e)) => Err(CliError::Failure(format!(
             "cannot access `{}`: {e}",
             path.display()
         ))),
         Err(e @ (ConvertError::UnknownExtension(_) | ConvertError::NeverWritten(_))) => {
-            Err(UsageError(e.to_string()))
+            Err(CliError::Usage(e.to_string()))
         }
         Err(refused) => {
             eprintln!("specmint: {input}: {refused}");
@@ -96,7 +98,7 @@ fn convert_command(args: &[String]) -> Result<u8, UsageError> {
     }
 }
 
-fn conformance_command(args: &[String]) -> Result<u8, UsageError> {
+fn conformance_command(args: &[String]) -> Result<u8, CliError> {
     let mut positional = Vec::new();
     let mut format = Format::Human;
     let mut rest = args.iter();
@@ -104,24 +106,24 @@ fn conformance_command(args: &[String]) -> Result<u8, UsageError> {
         match arg.as_str() {
             "--format" => format = Format::parse(rest.next())?,
             flag if flag.starts_with("--") => {
-                return Err(UsageError(format!("unknown option `{flag}`")))
+                return Err(CliError::Usage(format!("unknown option `{flag}`")))
             }
             _ => positional.push(arg),
         }
     }
     let [file] = positional[..] else {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "taskpack conformance takes one FILE (.taskpack or .taskpack.json)".to_owned(),
         ));
     };
     let verdict = conformance::judge_path(Path::new(file), Limits::default())
-        .map_err(|e| super::failure(format!("cannot read `{file}`: {e}")))?;
+        .map_err(|e| CliError::Failure(format!("cannot read `{file}`: {e}")))?;
     let mut stdout = std::io::stdout().lock();
     let written = match format {
         Format::Json => writeln!(stdout, "{}", json_verdict(file, &verdict)),
         Format::Human => human_verdict(&mut stdout, file, &verdict),
     };
-    written.map_err(|e| super::failure(format!("cannot write output: {e}")))?;
+    written.map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.conformant() { 0 } else { 2 })
 }
 
@@ -182,7 +184,7 @@ fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io
     }
 }
 
-fn pack_command(args: &[String]) -> Result<u8, UsageError> {
+fn pack_command(args: &[String]) -> Result<u8, CliError> {
     // `--flat` takes no value and `--attach` takes every argument up to the next option, so
     // the shared option parser sees the rest.
     let mut flat = false;
@@ -198,7 +200,9 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
                     attach.push(std::path::PathBuf::from(path));
                 }
                 if attach.len() == before {
-                    return Err(UsageError("--attach takes one or more paths".to_owned()));
+                    return Err(CliError::Usage(
+                        "--attach takes one or more paths".to_owned(),
+                    ));
                 }
             }
             _ => rest.push(arg.clone()),
@@ -219,10 +223,10 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
     };
     let out = options
         .value("--out")
-        .ok_or_else(|| UsageError("missing --out FILE".to_owned()))?;
+        .ok_or_else(|| CliError::Usage("missing --out FILE".to_owned()))?;
     let encoding = if flat { Encoding::Flat } else { Encoding::Zip };
     if Encoding::of(Path::new(out)) != Some(encoding) {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "`{out}`: --out must end in {}",
             if flat {
                 ".taskpack.json with --flat"
@@ -235,7 +239,7 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
         None | Some("handoff") => Kind::Handoff,
         Some("receipt") => Kind::Receipt,
         Some(other) => {
-            return Err(UsageError(format!(
+            return Err(CliError::Usage(format!(
                 "--kind takes `handoff` or `receipt`, got `{other}`"
             )))
         }
@@ -254,12 +258,12 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
         .into_iter()
         .map(AskArg::parse)
         .collect::<Result<_, _>>()
-        .map_err(UsageError)?;
+        .map_err(CliError::Usage)?;
     let checks = all("--check")
         .into_iter()
         .map(CheckArg::parse)
         .collect::<Result<_, _>>()
-        .map_err(UsageError)?;
+        .map_err(CliError::Usage)?;
     let actor = options
         .value("--actor")
         .map(str::to_owned)
@@ -313,32 +317,35 @@ fn pack_command(args: &[String]) -> Result<u8, UsageError> {
             print_verdict(options.format, &json, &human)?;
             Ok(0)
         }
-        Err(PackError::Refused(refusals)) => {
-            let listed: Vec<serde_json::Value> = refusals
-                .iter()
-                .map(|r| serde_json::json!({ "code": r.code, "message": r.message }))
-                .collect();
-            let json = serde_json::json!({
-                "ok": false,
-                "code": refusals[0].code,
-                "message": refusals[0].message,
-                "refusals": listed,
-            });
-            let human: Vec<String> = refusals
-                .iter()
-                .map(|r| format!("refused: {}: {}", r.code, r.message))
-                .collect();
-            print_verdict(options.format, &json, &human.join("\n"))?;
-            Ok(1)
-        }
+        Err(PackError::Refused(refusals)) => refused_to_pack(options.format, &refusals),
         Err(PackError::Store(err)) => store_verdict(options.format, err),
-        Err(err @ PackError::Io(..)) => Err(UsageError(err.to_string())),
+        // An attachment that cannot be read, or a pack that cannot be written: a failure, not
+        // bad usage (as every other I/O error of the CLI).
+        Err(err @ PackError::Io(..)) => Err(CliError::Failure(err.to_string())),
     }
+}
+
+/// Every reason `pack` refused, exit 1: the first one's `{"ok": false, "code", "message"}` with
+/// all of them under `refusals`; a `refused: code: message` line each for a human.
+fn refused_to_pack(format: Format, refusals: &[Refusal<TaskPackError>]) -> Result<u8, CliError> {
+    let listed: Vec<serde_json::Value> = refusals
+        .iter()
+        .map(|r| serde_json::json!({ "code": r.code.code(), "message": r.message }))
+        .collect();
+    let json = serde_json::json!({
+        "ok": false,
+        "code": refusals[0].code.code(),
+        "message": refusals[0].message,
+        "refusals": listed,
+    });
+    let human: Vec<String> = refusals.iter().map(|r| format!("refused: {r}")).collect();
+    print_verdict(format, &json, &human.join("\n"))?;
+    Ok(1)
 }
 
 /// `taskpack to-a2a PACK`: the A2A Task of a pack (§5), printed as JSON. Exit 0 printed, 1
 /// the pack cannot be read as one, 2 usage or I/O.
-fn to_a2a_command(args: &[String]) -> Result<u8, UsageError> {
+fn to_a2a_command(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &[])?;
     let [file] = options.positional(&["PACK"])? else {
         unreachable!("positional checked the count")
@@ -349,12 +356,12 @@ fn to_a2a_command(args: &[String]) -> Result<u8, UsageError> {
             println!("{}", task.to_js_pretty());
             Ok(0)
         }
-        Err(ConvertError::Io(path, e)) => Err(super::failure(format!(
+        Err(ConvertError::Io(path, e)) => Err(CliError::Failure(format!(
             "cannot access `{}`: {e}",
             path.display()
         ))),
         Err(e @ (ConvertError::UnknownExtension(_) | ConvertError::NeverWritten(_))) => {
-            Err(UsageError(e.to_string()))
+            Err(CliError::Usage(e.to_string()))
         }
         Err(refused) => {
             eprintln!("specmint: {file}: invalid_taskpack: {refused}");
@@ -366,14 +373,14 @@ fn to_a2a_command(args: &[String]) -> Result<u8, UsageError> {
 /// `taskpack from-a2a TASK.json --out PACK [--machine NAME] [--actor NAME]`: the pack an A2A
 /// Task carries, sealed as packing seals. Exit 0 written, 1 refused (no pack in the Task, or
 /// one that breaks the spec: every violation), 2 usage or I/O.
-fn from_a2a_command(args: &[String]) -> Result<u8, UsageError> {
+fn from_a2a_command(args: &[String]) -> Result<u8, CliError> {
     let options = Options::parse(args, &["--out", "--machine", "--actor"])?;
     let [file] = options.positional(&["TASK.json"])? else {
         unreachable!("positional checked the count")
     };
-    let out = options
-        .value("--out")
-        .ok_or_else(|| UsageError("missing --out PACK (.taskpack or .taskpack.json)".to_owned()))?;
+    let out = options.value("--out").ok_or_else(|| {
+        CliError::Usage("missing --out PACK (.taskpack or .taskpack.json)".to_owned())
+    })?;
     let (display, input, _) = super::read_input(file, usize::MAX - 1)?;
     let task = match std::str::from_utf8(&input).ok().map(Json::parse) {
         Some(Ok(task)) => task,
@@ -398,8 +405,8 @@ fn from_a2a_command(args: &[String]) -> Result<u8, UsageError> {
             );
             Ok(0)
         }
-        Err(FromA2aError::NotAPack(e)) => {
-            eprintln!("specmint: {display}: not_a_task: {e}");
+        Err(err @ (FromA2aError::NotAPack(_) | FromA2aError::Encode(_))) => {
+            eprintln!("specmint: {display}: {err}");
             Ok(1)
         }
         Err(FromA2aError::Invalid(report)) => {
@@ -411,17 +418,7 @@ fn from_a2a_command(args: &[String]) -> Result<u8, UsageError> {
             }
             Ok(1)
         }
-        Err(FromA2aError::Encode(e)) => {
-            eprintln!("specmint: {display}: {e}");
-            Ok(1)
-        }
-        Err(FromA2aError::Extension(path)) => Err(UsageError(format!(
-            "--out `{}` is not a .taskpack or .taskpack.json",
-            path.display()
-        ))),
-        Err(FromA2aError::Io(path, e)) => Err(super::failure(format!(
-            "cannot write `{}`: {e}",
-            path.display()
-        ))),
+        Err(err @ FromA2aError::Extension(_)) => Err(CliError::Usage(err.to_string())),
+        Err(err @ FromA2aError::Io(..)) => Err(CliError::Failure(err.to_string())),
     }
 }

@@ -34,7 +34,7 @@
 //!   it finds newer.
 //!
 //! Limits: SQLite is one machine (its locks do not work over network file systems); a SQLite
-//! writer that waits longer than [`BUSY_TIMEOUT`] gets a [`StoreError`]. The PostgreSQL
+//! writer that waits longer than [`BUSY_TIMEOUT`] gets a [`DatabaseError`]. The PostgreSQL
 //! client speaks without TLS: reach the server over a Unix socket, loopback, or a network you
 //! trust (README, "Stores").
 
@@ -51,29 +51,48 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The table holding one schema version row per component.
 pub const SCHEMA_TABLE: &str = "specmint_schema";
 
-/// A failure of the store itself (I/O, a locked or corrupt database, an unreachable server),
-/// not a verdict on the input: the CLI exits 2 on it.
-#[derive(Debug)]
-pub struct StoreError(String);
-
-impl StoreError {
-    /// A store failure described by `message`.
-    pub fn new(message: impl Into<String>) -> Self {
-        StoreError(message.into())
-    }
+/// A failure of an engine's database itself (I/O, a locked or corrupt database, an unreachable
+/// server), not a verdict on the input: the CLI exits 2 on it.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    /// The SQLite database file cannot be opened.
+    #[error("cannot open store `{}`: {source}", path.display())]
+    OpenSqlite {
+        /// The database file.
+        path: PathBuf,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The PostgreSQL server cannot be reached or refused the connection.
+    #[error("cannot open store `{url}`: {}", postgres::describe(source))]
+    Connect {
+        /// The server's URL, without its password.
+        url: String,
+        /// The client's error.
+        #[source]
+        source: ::postgres::Error,
+    },
+    /// A statement or transaction failed in SQLite.
+    #[error("store: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A statement or transaction failed in PostgreSQL: the server's own words when it sent an
+    /// error.
+    #[error("store: {}", postgres::describe(.0))]
+    Postgres(#[from] ::postgres::Error),
+    /// A stored record (a manifest, an envelope) does not read back.
+    #[error("store: a stored record does not read back: {0}")]
+    Record(#[from] serde_json::Error),
+    /// The database holds or answers something this build cannot use (a NULL where a value
+    /// belongs, a schema newer than this build, no write-ahead logging): the message says what.
+    #[error("{0}")]
+    Invalid(String),
 }
 
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<serde_json::Error> for StoreError {
-    fn from(err: serde_json::Error) -> Self {
-        StoreError(format!("store: a stored record does not read back: {err}"))
+impl DatabaseError {
+    /// [`DatabaseError::Invalid`], saying `message`.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        DatabaseError::Invalid(message.into())
     }
 }
 
@@ -84,11 +103,11 @@ pub enum Failure<R> {
     /// The operation was refused; nothing was written.
     Refused(R),
     /// The store failed; nothing was written.
-    Store(StoreError),
+    Store(DatabaseError),
 }
 
-impl<R> From<StoreError> for Failure<R> {
-    fn from(err: StoreError) -> Self {
+impl<R> From<DatabaseError> for Failure<R> {
+    fn from(err: DatabaseError) -> Self {
         Failure::Store(err)
     }
 }
@@ -219,10 +238,10 @@ pub enum Value {
 pub struct Row(pub Vec<Value>);
 
 impl Row {
-    fn at(&self, i: usize) -> Result<&Value, StoreError> {
+    fn at(&self, i: usize) -> Result<&Value, DatabaseError> {
         self.0
             .get(i)
-            .ok_or_else(|| StoreError::new(format!("store: a row has no column {i}")))
+            .ok_or_else(|| DatabaseError::invalid(format!("store: a row has no column {i}")))
     }
 
     /// Column `i` as text.
@@ -230,9 +249,9 @@ impl Row {
     /// # Errors
     ///
     /// The column is missing, NULL or not text.
-    pub fn text(&self, i: usize) -> Result<String, StoreError> {
+    pub fn text(&self, i: usize) -> Result<String, DatabaseError> {
         self.opt_text(i)?
-            .ok_or_else(|| StoreError::new(format!("store: column {i} is NULL")))
+            .ok_or_else(|| DatabaseError::invalid(format!("store: column {i} is NULL")))
     }
 
     /// Column `i` as text or NULL.
@@ -240,11 +259,11 @@ impl Row {
     /// # Errors
     ///
     /// The column is missing or not text.
-    pub fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+    pub fn opt_text(&self, i: usize) -> Result<Option<String>, DatabaseError> {
         match self.at(i)? {
             Value::Null => Ok(None),
             Value::Text(text) => Ok(Some(text.clone())),
-            Value::Int(_) => Err(StoreError::new(format!(
+            Value::Int(_) => Err(DatabaseError::invalid(format!(
                 "store: column {i} is an integer, not text"
             ))),
         }
@@ -255,10 +274,10 @@ impl Row {
     /// # Errors
     ///
     /// The column is missing, NULL or not an integer.
-    pub fn int(&self, i: usize) -> Result<i64, StoreError> {
+    pub fn int(&self, i: usize) -> Result<i64, DatabaseError> {
         match self.at(i)? {
             Value::Int(n) => Ok(*n),
-            _ => Err(StoreError::new(format!(
+            _ => Err(DatabaseError::invalid(format!(
                 "store: column {i} is not an integer"
             ))),
         }
@@ -295,28 +314,28 @@ pub trait Tx {
     /// # Errors
     ///
     /// The store's failure.
-    fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, StoreError>;
+    fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, DatabaseError>;
 
     /// Runs `sql`; returns how many rows it changed.
     ///
     /// # Errors
     ///
     /// The store's failure.
-    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, StoreError>;
+    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DatabaseError>;
 
     /// Runs statements without parameters, `;`-separated (table definitions).
     ///
     /// # Errors
     ///
     /// The store's failure.
-    fn execute_batch(&mut self, sql: &str) -> Result<(), StoreError>;
+    fn execute_batch(&mut self, sql: &str) -> Result<(), DatabaseError>;
 
     /// Whether table `name` exists.
     ///
     /// # Errors
     ///
     /// The store's failure.
-    fn table_exists(&mut self, name: &str) -> Result<bool, StoreError>;
+    fn table_exists(&mut self, name: &str) -> Result<bool, DatabaseError>;
 
     /// The rows `sql` returns, locked as `lock` says (the clause is appended to `sql`).
     ///
@@ -328,7 +347,7 @@ pub trait Tx {
         sql: &str,
         params: &[Param<'_>],
         lock: Lock,
-    ) -> Result<Vec<Row>, StoreError> {
+    ) -> Result<Vec<Row>, DatabaseError> {
         match self.dialect() {
             Dialect::Sqlite => self.query(sql, params),
             Dialect::Postgres => self.query(&format!("{sql}{}", lock.clause()), params),
@@ -340,7 +359,7 @@ pub trait Tx {
     /// # Errors
     ///
     /// The store's failure.
-    fn query_opt(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Option<Row>, StoreError> {
+    fn query_opt(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Option<Row>, DatabaseError> {
         Ok(self.query(sql, params)?.into_iter().next())
     }
 }
@@ -362,7 +381,7 @@ pub struct Schema {
     pub legacy_table: &'static str,
     /// Brings a store at version `from` (older than [`Schema::version`]) up to date, before
     /// the definitions run (they then add only what is missing).
-    pub migrate: fn(&mut dyn Tx, from: i64) -> Result<(), StoreError>,
+    pub migrate: fn(&mut dyn Tx, from: i64) -> Result<(), DatabaseError>,
 }
 
 impl Schema {
@@ -375,7 +394,7 @@ impl Schema {
 }
 
 /// Creates or migrates `schema`'s tables in `tx` (the caller holds the store's set-up lock).
-fn set_up_schema(tx: &mut dyn Tx, schema: &Schema) -> Result<(), StoreError> {
+fn set_up_schema(tx: &mut dyn Tx, schema: &Schema) -> Result<(), DatabaseError> {
     tx.execute_batch(&format!(
         "CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (component TEXT PRIMARY KEY, version BIGINT NOT NULL)"
     ))?;
@@ -394,7 +413,7 @@ fn set_up_schema(tx: &mut dyn Tx, schema: &Schema) -> Result<(), StoreError> {
     match found {
         Some(version) if version == schema.version => return Ok(()),
         Some(version) if version > schema.version => {
-            return Err(StoreError::new(format!(
+            return Err(DatabaseError::invalid(format!(
                 "store: its {} tables are at schema version {version}, newer than this specmint's {}; use a newer specmint",
                 schema.component, schema.version
             )));
@@ -440,7 +459,7 @@ impl Store {
     /// # Errors
     ///
     /// The store cannot be opened (no such server, not a database, a newer schema).
-    pub fn open(location: &Location, schema: &Schema) -> Result<Self, StoreError> {
+    pub fn open(location: &Location, schema: &Schema) -> Result<Self, DatabaseError> {
         Self::open_with(location, schema, Synchronous::Full)
     }
 
@@ -453,7 +472,7 @@ impl Store {
         location: &Location,
         schema: &Schema,
         synchronous: Synchronous,
-    ) -> Result<Self, StoreError> {
+    ) -> Result<Self, DatabaseError> {
         let backend = match location {
             Location::Sqlite(path) => {
                 Backend::Sqlite(sqlite::Connection::open(path, schema, synchronous)?)
@@ -484,7 +503,7 @@ impl Store {
         operation: impl FnOnce(&mut dyn Tx) -> Result<T, E>,
     ) -> Result<T, E>
     where
-        E: From<StoreError>,
+        E: From<DatabaseError>,
     {
         match &mut self.backend {
             Backend::Sqlite(conn) => conn.write(operation),
@@ -499,8 +518,8 @@ impl Store {
     /// The store's, when the snapshot cannot be read.
     pub fn read<T>(
         &mut self,
-        read: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
+        read: impl FnOnce(&mut dyn Tx) -> Result<T, DatabaseError>,
+    ) -> Result<T, DatabaseError> {
         match &mut self.backend {
             Backend::Sqlite(conn) => conn.read(read),
             Backend::Postgres(conn) => conn.read(read),

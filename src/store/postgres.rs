@@ -10,20 +10,14 @@
 use postgres::types::{ToSql, Type};
 use postgres::NoTls;
 
-use super::{set_up_schema, Dialect, Param, Row, Schema, StoreError, Synchronous, Tx, Value};
+use super::{set_up_schema, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value};
 
 /// The advisory lock key that serializes schema set-up (ASCII "specmint").
 const SET_UP_LOCK: i64 = 0x7370_6563_6d69_6e74;
 
-impl From<postgres::Error> for StoreError {
-    fn from(err: postgres::Error) -> Self {
-        StoreError::new(format!("store: {}", describe(&err)))
-    }
-}
-
 /// The server's own words when it sent an error (`postgres::Error`'s `Display` says only "db
 /// error"), else the client's.
-fn describe(err: &postgres::Error) -> String {
+pub(super) fn describe(err: &postgres::Error) -> String {
     match err.as_db_error() {
         Some(db) => format!("{}: {} ({})", db.severity(), db.message(), db.code().code()),
         None => {
@@ -69,14 +63,12 @@ impl Connection {
         url: &str,
         schema: &Schema,
         synchronous: Synchronous,
-    ) -> Result<Self, StoreError> {
-        let mut client = postgres::Client::connect(url, NoTls).map_err(|e| {
-            StoreError::new(format!(
-                "cannot open store `{}`: {}",
-                redacted(url),
-                describe(&e)
-            ))
-        })?;
+    ) -> Result<Self, DatabaseError> {
+        let mut client =
+            postgres::Client::connect(url, NoTls).map_err(|source| DatabaseError::Connect {
+                url: redacted(url),
+                source,
+            })?;
         if synchronous == Synchronous::Normal {
             client.batch_execute("SET synchronous_commit = off")?;
         }
@@ -96,19 +88,19 @@ impl Connection {
         operation: impl FnOnce(&mut dyn Tx) -> Result<T, E>,
     ) -> Result<T, E>
     where
-        E: From<StoreError>,
+        E: From<DatabaseError>,
     {
-        let mut tx = self.client.transaction().map_err(StoreError::from)?;
+        let mut tx = self.client.transaction().map_err(DatabaseError::from)?;
         // Dropping `tx` on the error path rolls it back.
         let value = operation(&mut PostgresTx { tx: &mut tx })?;
-        tx.commit().map_err(StoreError::from)?;
+        tx.commit().map_err(DatabaseError::from)?;
         Ok(value)
     }
 
     pub(super) fn read<T>(
         &mut self,
-        read: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
+        read: impl FnOnce(&mut dyn Tx) -> Result<T, DatabaseError>,
+    ) -> Result<T, DatabaseError> {
         // One snapshot for every statement of the read.
         let mut tx = self
             .client
@@ -139,7 +131,7 @@ fn bind<'p>(params: &'p [Param<'p>]) -> Vec<&'p (dyn ToSql + Sync)> {
         .collect()
 }
 
-fn read_row(row: &postgres::Row) -> Result<Row, StoreError> {
+fn read_row(row: &postgres::Row) -> Result<Row, DatabaseError> {
     let mut values = Vec::with_capacity(row.len());
     for (i, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
@@ -151,7 +143,7 @@ fn read_row(row: &postgres::Row) -> Result<Row, StoreError> {
         } else if *ty == Type::TEXT || *ty == Type::VARCHAR || *ty == Type::NAME {
             row.try_get::<_, Option<String>>(i)?.map(Value::Text)
         } else {
-            return Err(StoreError::new(format!(
+            return Err(DatabaseError::invalid(format!(
                 "store: column `{}` is of type {ty}, neither text nor an integer",
                 column.name()
             )));
@@ -166,20 +158,20 @@ impl Tx for PostgresTx<'_, '_> {
         Dialect::Postgres
     }
 
-    fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, StoreError> {
+    fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, DatabaseError> {
         let rows = self.tx.query(sql, &bind(params))?;
         rows.iter().map(read_row).collect()
     }
 
-    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, StoreError> {
+    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DatabaseError> {
         Ok(self.tx.execute(sql, &bind(params))?)
     }
 
-    fn execute_batch(&mut self, sql: &str) -> Result<(), StoreError> {
+    fn execute_batch(&mut self, sql: &str) -> Result<(), DatabaseError> {
         Ok(self.tx.batch_execute(sql)?)
     }
 
-    fn table_exists(&mut self, name: &str) -> Result<bool, StoreError> {
+    fn table_exists(&mut self, name: &str) -> Result<bool, DatabaseError> {
         Ok(self
             .query_opt(
                 "SELECT 1::bigint FROM information_schema.tables

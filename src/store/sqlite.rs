@@ -10,20 +10,14 @@ use rusqlite::types::ValueRef;
 use rusqlite::TransactionBehavior;
 
 use super::{
-    set_up_schema, Dialect, Param, Row, Schema, StoreError, Synchronous, Tx, Value, BUSY_TIMEOUT,
+    set_up_schema, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value, BUSY_TIMEOUT,
 };
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(err: rusqlite::Error) -> Self {
-        StoreError::new(format!("store: {err}"))
-    }
-}
 
 /// Why setting up a store failed: another process held a lock SQLite would not wait for
 /// (worth retrying), or anything else.
 enum SetUp {
     Busy(rusqlite::Error),
-    Failed(StoreError),
+    Failed(DatabaseError),
 }
 
 impl From<rusqlite::Error> for SetUp {
@@ -36,8 +30,8 @@ impl From<rusqlite::Error> for SetUp {
     }
 }
 
-impl From<StoreError> for SetUp {
-    fn from(err: StoreError) -> Self {
+impl From<DatabaseError> for SetUp {
+    fn from(err: DatabaseError) -> Self {
         SetUp::Failed(err)
     }
 }
@@ -53,9 +47,12 @@ impl Connection {
         path: &Path,
         schema: &Schema,
         synchronous: Synchronous,
-    ) -> Result<Self, StoreError> {
-        let conn = rusqlite::Connection::open(path)
-            .map_err(|e| StoreError::new(format!("cannot open store `{}`: {e}", path.display())))?;
+    ) -> Result<Self, DatabaseError> {
+        let conn =
+            rusqlite::Connection::open(path).map_err(|source| DatabaseError::OpenSqlite {
+                path: path.to_owned(),
+                source,
+            })?;
         // The timeout first: switching to WAL needs a lock another opener may hold.
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let mut store = Connection { conn };
@@ -88,7 +85,7 @@ impl Connection {
             .conn
             .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(SetUp::Failed(StoreError::new(format!(
+            return Err(SetUp::Failed(DatabaseError::invalid(format!(
                 "store `{}` cannot use write-ahead logging (journal_mode is {mode})",
                 path.display()
             ))));
@@ -115,22 +112,22 @@ impl Connection {
         operation: impl FnOnce(&mut dyn Tx) -> Result<T, E>,
     ) -> Result<T, E>
     where
-        E: From<StoreError>,
+        E: From<DatabaseError>,
     {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(StoreError::from)?;
+            .map_err(DatabaseError::from)?;
         // Dropping `tx` on the error path rolls it back.
         let value = operation(&mut SqliteTx { tx: &tx })?;
-        tx.commit().map_err(StoreError::from)?;
+        tx.commit().map_err(DatabaseError::from)?;
         Ok(value)
     }
 
     pub(super) fn read<T>(
         &mut self,
-        read: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
+        read: impl FnOnce(&mut dyn Tx) -> Result<T, DatabaseError>,
+    ) -> Result<T, DatabaseError> {
         let tx = self.conn.transaction()?;
         read(&mut SqliteTx { tx: &tx })
     }
@@ -173,7 +170,7 @@ impl Tx for SqliteTx<'_, '_> {
         Dialect::Sqlite
     }
 
-    fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, StoreError> {
+    fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, DatabaseError> {
         let mut statement = self.tx.prepare_cached(&placeholders(sql))?;
         let width = statement.column_count();
         let mut rows = statement.query(rusqlite::params_from_iter(bind(params)))?;
@@ -186,7 +183,7 @@ impl Tx for SqliteTx<'_, '_> {
                     ValueRef::Integer(n) => Value::Int(n),
                     ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
                     ValueRef::Real(_) | ValueRef::Blob(_) => {
-                        return Err(StoreError::new(format!(
+                        return Err(DatabaseError::invalid(format!(
                             "store: column {i} holds neither text nor an integer"
                         )))
                     }
@@ -197,17 +194,17 @@ impl Tx for SqliteTx<'_, '_> {
         Ok(out)
     }
 
-    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, StoreError> {
+    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DatabaseError> {
         let mut statement = self.tx.prepare_cached(&placeholders(sql))?;
         let changed = statement.execute(rusqlite::params_from_iter(bind(params)))?;
         Ok(changed as u64)
     }
 
-    fn execute_batch(&mut self, sql: &str) -> Result<(), StoreError> {
+    fn execute_batch(&mut self, sql: &str) -> Result<(), DatabaseError> {
         Ok(self.tx.execute_batch(sql)?)
     }
 
-    fn table_exists(&mut self, name: &str) -> Result<bool, StoreError> {
+    fn table_exists(&mut self, name: &str) -> Result<bool, DatabaseError> {
         Ok(self
             .query_opt(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1",

@@ -36,7 +36,10 @@ use super::binding::{bind, BoundTaskEnvelope, CapabilityLedger};
 use super::{Evidence, TaskEnvelope, TaskEnvelopeError, TaskState};
 use crate::runtime::document::{parse_document, DocumentSpec};
 use crate::runtime::{Path as FieldPath, Report, Violation};
-use crate::store::{now_utc, Failure, Location, Lock, Param, Row, Schema, Store, StoreError, Tx};
+use crate::store::{
+    now_utc, DatabaseError, Failure, Location, Lock, Param, Row, Schema, Store, Tx,
+};
+use crate::Refusal;
 
 /// The lifecycle's tables: one row per task (`seq` is the submission order the queue takes
 /// tasks in; `context_id` is the envelope's `contextID`, kept in a column for
@@ -98,7 +101,7 @@ CREATE TABLE IF NOT EXISTS task_transitions (
 /// Version 1 to 2: the `context_id` column, filled from each stored envelope. The history
 /// table is created by the definitions; tasks of a version 1 store have no history before
 /// the migration (it was never recorded).
-fn migrate_tasks(tx: &mut dyn Tx, from: i64) -> Result<(), StoreError> {
+fn migrate_tasks(tx: &mut dyn Tx, from: i64) -> Result<(), DatabaseError> {
     if from < 2 {
         tx.execute_batch("ALTER TABLE tasks ADD COLUMN context_id TEXT")?;
         for row in tx.query("SELECT task_id, envelope FROM tasks", &[])? {
@@ -125,32 +128,8 @@ pub const EVIDENCE_DOCUMENT: DocumentSpec =
         )
         .with_max_input_bytes(super::DOCUMENT.max_input_bytes);
 
-/// Why a lifecycle operation was refused: the spec's code and a message naming the cause.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskRefusal {
-    /// The spec's error code.
-    pub code: TaskEnvelopeError,
-    /// What exactly was wrong.
-    pub message: String,
-}
-
-impl TaskRefusal {
-    fn new(code: TaskEnvelopeError, message: impl Into<String>) -> Self {
-        TaskRefusal {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for TaskRefusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
 /// What a lifecycle operation that did not succeed ends in.
-pub type TaskError = Failure<TaskRefusal>;
+pub type TaskError = Failure<Refusal<TaskEnvelopeError>>;
 
 /// One task as the store holds it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -241,7 +220,7 @@ impl TaskStore {
     /// # Errors
     ///
     /// The location cannot be opened as a store.
-    pub fn open(location: impl Into<Location>) -> Result<Self, StoreError> {
+    pub fn open(location: impl Into<Location>) -> Result<Self, DatabaseError> {
         Self::open_with(location, crate::store::Synchronous::Full)
     }
 
@@ -254,7 +233,7 @@ impl TaskStore {
     pub fn open_with(
         location: impl Into<Location>,
         synchronous: crate::store::Synchronous,
-    ) -> Result<Self, StoreError> {
+    ) -> Result<Self, DatabaseError> {
         Ok(TaskStore {
             store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,
         })
@@ -326,7 +305,7 @@ impl TaskStore {
         self.store.write(|tx| {
             let task = load_known(tx, task_id)?;
             if task.state != TaskState::Submitted {
-                return Err(Failure::Refused(TaskRefusal::new(
+                return Err(Failure::Refused(Refusal::new(
                     TaskEnvelopeError::IllegalTransition,
                     format!(
                         "a claim takes a submitted task; `{task_id}` is {} (use `task move`)",
@@ -347,7 +326,7 @@ impl TaskStore {
     /// # Errors
     ///
     /// The store's failure.
-    pub fn claim_next(&mut self, context: Option<&str>) -> Result<Option<Claimed>, StoreError> {
+    pub fn claim_next(&mut self, context: Option<&str>) -> Result<Option<Claimed>, DatabaseError> {
         let claimed = self.store.write(|tx| -> Result<_, TaskError> {
             let mut after = 0;
             loop {
@@ -386,7 +365,7 @@ impl TaskStore {
         match claimed {
             Ok(claimed) => Ok(claimed),
             Err(Failure::Store(err)) => Err(err),
-            Err(Failure::Refused(refusal)) => Err(StoreError::new(format!(
+            Err(Failure::Refused(refusal)) => Err(DatabaseError::invalid(format!(
                 "store: claiming the next task was refused: {refusal}"
             ))),
         }
@@ -398,7 +377,7 @@ impl TaskStore {
     /// # Errors
     ///
     /// The store's failure.
-    pub fn counts(&mut self) -> Result<Vec<(TaskState, u64)>, StoreError> {
+    pub fn counts(&mut self) -> Result<Vec<(TaskState, u64)>, DatabaseError> {
         let rows = self
             .store
             .read(|tx| tx.query("SELECT state, count(*) FROM tasks GROUP BY state", &[]))?;
@@ -406,7 +385,7 @@ impl TaskStore {
         for row in rows {
             let state = parse_state(&row.text(0)?)?;
             let count = u64::try_from(row.int(1)?)
-                .map_err(|_| StoreError::new("store: a negative count"))?;
+                .map_err(|_| DatabaseError::invalid("store: a negative count"))?;
             if let Some(entry) = counts.iter_mut().find(|(s, _)| *s == state) {
                 entry.1 = count;
             }
@@ -420,7 +399,7 @@ impl TaskStore {
     /// # Errors
     ///
     /// The store's failure.
-    pub fn history(&mut self, task_id: &str) -> Result<Option<Vec<Transition>>, StoreError> {
+    pub fn history(&mut self, task_id: &str) -> Result<Option<Vec<Transition>>, DatabaseError> {
         self.store.read(|tx| {
             if load(tx, task_id, None)?.is_none() {
                 return Ok(None);
@@ -439,7 +418,7 @@ impl TaskStore {
                         reason: row.opt_text(3)?,
                     })
                 })
-                .collect::<Result<Vec<_>, StoreError>>()
+                .collect::<Result<Vec<_>, DatabaseError>>()
                 .map(Some)
         })
     }
@@ -530,7 +509,7 @@ impl TaskStore {
     /// # Errors
     ///
     /// The store's failure.
-    pub fn task(&mut self, task_id: &str) -> Result<Option<TaskRecord>, StoreError> {
+    pub fn task(&mut self, task_id: &str) -> Result<Option<TaskRecord>, DatabaseError> {
         self.store.read(|tx| load(tx, task_id, None))
     }
 
@@ -545,13 +524,13 @@ impl TaskStore {
         &mut self,
         state: Option<TaskState>,
         claimable: bool,
-    ) -> Result<Vec<TaskRecord>, StoreError> {
+    ) -> Result<Vec<TaskRecord>, DatabaseError> {
         self.store.read(|tx| {
             let mut tasks = tx
                 .query(&format!("{SELECT_TASK} ORDER BY seq"), &[])?
                 .iter()
                 .map(record)
-                .collect::<Result<Vec<_>, StoreError>>()?;
+                .collect::<Result<Vec<_>, DatabaseError>>()?;
             let completed: HashSet<String> = tasks
                 .iter()
                 .filter(|t| t.state == TaskState::Completed)
@@ -586,8 +565,8 @@ pub fn read_evidence(input: &[u8]) -> Result<Evidence, Report> {
 /// # Errors
 ///
 /// `invalid_ledger`, saying what is wrong (not an array of strings, or which name is blank).
-pub fn read_ledger(input: &[u8]) -> Result<CapabilityLedger, TaskRefusal> {
-    let invalid = |why: String| TaskRefusal::new(TaskEnvelopeError::InvalidLedger, why);
+pub fn read_ledger(input: &[u8]) -> Result<CapabilityLedger, Refusal<TaskEnvelopeError>> {
+    let invalid = |why: String| Refusal::new(TaskEnvelopeError::InvalidLedger, why);
     let tools: Vec<String> = serde_json::from_slice(input).map_err(|e| {
         invalid(format!(
             "not a capability ledger (a JSON array of tool names): {e}"
@@ -602,15 +581,15 @@ pub fn read_ledger(input: &[u8]) -> Result<CapabilityLedger, TaskRefusal> {
 }
 
 /// The refusal for an id that is not in the store (`unknown_task`).
-pub fn unknown_task(task_id: &str) -> TaskRefusal {
-    TaskRefusal::new(
+pub fn unknown_task(task_id: &str) -> Refusal<TaskEnvelopeError> {
+    Refusal::new(
         TaskEnvelopeError::UnknownTask,
         format!("no task `{task_id}` in the store"),
     )
 }
 
 fn refused<T>(code: TaskEnvelopeError, message: String) -> Result<T, TaskError> {
-    Err(Failure::Refused(TaskRefusal::new(code, message)))
+    Err(Failure::Refused(Refusal::new(code, message)))
 }
 
 /// The one move rule: the table, then what entering `to` needs, then the write.
@@ -675,7 +654,7 @@ fn record_transition(
     from: Option<TaskState>,
     to: TaskState,
     reason: Option<&str>,
-) -> Result<(), StoreError> {
+) -> Result<(), DatabaseError> {
     tx.execute(
         "INSERT INTO task_transitions (task_id, step, from_state, to_state, at, reason)
          VALUES ($1, (SELECT coalesce(max(step), 0) + 1 FROM task_transitions WHERE task_id = $1),
@@ -691,7 +670,7 @@ fn record_transition(
     Ok(())
 }
 
-fn parse_state(text: &str) -> Result<TaskState, StoreError> {
+fn parse_state(text: &str) -> Result<TaskState, DatabaseError> {
     Ok(serde_json::from_value(serde_json::Value::String(
         text.to_owned(),
     ))?)
@@ -707,7 +686,7 @@ fn duplicate_task(id: &str) -> Report {
 }
 
 /// One past the largest `seq` stored: the next task's place in the queue.
-fn next_seq(tx: &mut dyn Tx) -> Result<i64, StoreError> {
+fn next_seq(tx: &mut dyn Tx) -> Result<i64, DatabaseError> {
     tx.query_opt("SELECT coalesce(max(seq), 0) + 1 FROM tasks", &[])?
         .map_or(Ok(1), |row| row.int(0))
 }
@@ -744,7 +723,7 @@ fn check_dependencies(tx: &mut dyn Tx, envelope: &TaskEnvelope) -> Result<(), Ta
 /// `taskID` has not taken and the envelope's own `dependsOn` does not name (a task that
 /// depends on itself could never be claimed; the validator's `self_dependency` check cannot
 /// see an id that does not exist yet).
-fn mint_id(tx: &mut dyn Tx, seq: i64, depends_on: &[String]) -> Result<String, StoreError> {
+fn mint_id(tx: &mut dyn Tx, seq: i64, depends_on: &[String]) -> Result<String, DatabaseError> {
     let mut n = seq;
     loop {
         let id = format!("task-{n}");
@@ -765,7 +744,7 @@ fn load(
     tx: &mut dyn Tx,
     task_id: &str,
     lock: Option<Lock>,
-) -> Result<Option<TaskRecord>, StoreError> {
+) -> Result<Option<TaskRecord>, DatabaseError> {
     let sql = format!("{SELECT_TASK} WHERE task_id = $1");
     let params = [Param::Text(task_id)];
     let rows = match lock {
@@ -779,7 +758,7 @@ fn load(
 const SELECT_TASK: &str = "SELECT task_id, state, envelope, evidence, reason, tools FROM tasks";
 
 /// One row of [`SELECT_TASK`].
-fn record(row: &Row) -> Result<TaskRecord, StoreError> {
+fn record(row: &Row) -> Result<TaskRecord, DatabaseError> {
     Ok(TaskRecord {
         task_id: row.text(0)?,
         state: parse_state(&row.text(1)?)?,

@@ -12,12 +12,12 @@ use std::path::Path;
 use serde_json::json;
 
 use super::audit::{self, SECURITY_AUDIT_LOG};
-use super::handoff::Refusal;
 use super::leg::Leg;
 use super::{PacketError, Role, TaskPacket};
+use crate::Refusal;
 
 /// The code of a leg that holds no valid packet: the stage fails.
-pub const NO_VALID_PACKETS: &str = "no_valid_packets";
+pub const NO_VALID_PACKETS: &str = PacketError::NoValidPackets.code();
 
 // The never-trim headers are the spec's text table, generated beside the packet's types.
 pub use super::{
@@ -138,10 +138,12 @@ pub fn read_leg(
     round: u32,
     from: Role,
     to: Role,
-) -> Result<LegReading, Refusal> {
-    let leg = Leg::new(task_id, round, from, to).ok_or_else(|| Refusal {
-        code: PacketError::InvalidPathComponent.code(),
-        message: format!("task {task_id:?} round {round} cannot name a leg"),
+) -> Result<LegReading, Refusal<PacketError>> {
+    let leg = Leg::new(task_id, round, from, to).ok_or_else(|| {
+        Refusal::new(
+            PacketError::InvalidPathComponent,
+            format!("task {task_id:?} round {round} cannot name a leg"),
+        )
     })?;
     let mut reading = LegReading {
         packets: Vec::new(),
@@ -171,9 +173,9 @@ pub fn read_leg(
             .iter()
             .map(|s| format!("{} ({})", s.path, s.code))
             .collect();
-        return Err(Refusal {
-            code: NO_VALID_PACKETS,
-            message: format!(
+        return Err(Refusal::new(
+            PacketError::NoValidPackets,
+            format!(
                 "the leg `{}/{}` holds no valid packet{}",
                 leg.dir,
                 leg.stem,
@@ -183,7 +185,7 @@ pub fn read_leg(
                     format!("; skipped: {}", skipped.join(", "))
                 }
             ),
-        });
+        ));
     }
     Ok(reading)
 }

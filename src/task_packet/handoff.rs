@@ -19,6 +19,7 @@ use super::{PacketError, Role, Stage, TaskPacket, DOCUMENT, JSON_SCHEMA, MINIMAL
 use crate::runtime::document::{
     check_size, parse_document_str, serde_line_column, serde_offset, split_serde_position,
 };
+use crate::Refusal;
 
 /// The tool's name, as MCP clients call it and the logs record it.
 pub const TOOL_NAME: &str = "team_handoff";
@@ -43,36 +44,6 @@ impl Filed {
     }
 }
 
-/// A refused call: a code of the spec's error table and a message that teaches the fix.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The spec's code (`invalid_packet`, `not_a_team_member`, ...).
-    pub code: &'static str,
-    /// What is wrong and, for shape errors, what to send instead.
-    pub message: String,
-}
-
-impl Refusal {
-    fn new(code: PacketError, message: impl Into<String>) -> Self {
-        Refusal {
-            code: code.code(),
-            message: message.into(),
-        }
-    }
-
-    /// `{"ok": false, "code": .., "message": ..}`.
-    #[must_use]
-    pub fn to_json(&self) -> Value {
-        json!({ "ok": false, "code": self.code, "message": self.message })
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
 /// Files one packet for `agent` under `home`.
 ///
 /// `packet` is the JSON text of the tool's `packet` argument: an object, or a JSON string
@@ -84,7 +55,11 @@ impl std::fmt::Display for Refusal {
 /// The [`Refusal`] with the spec's code, checks in the spec's order: agent id, argument,
 /// identity, shape and validation, `from_role`, `goal_id`, `round`, the edge, the path, the
 /// write.
-pub fn team_handoff(home: &Path, agent: &str, packet: Option<&str>) -> Result<Filed, Refusal> {
+pub fn team_handoff(
+    home: &Path,
+    agent: &str,
+    packet: Option<&str>,
+) -> Result<Filed, Refusal<PacketError>> {
     team_handoff_bytes(home, agent, packet.map(str::as_bytes))
 }
 
@@ -99,7 +74,7 @@ pub fn team_handoff_bytes(
     home: &Path,
     agent: &str,
     packet: Option<&[u8]>,
-) -> Result<Filed, Refusal> {
+) -> Result<Filed, Refusal<PacketError>> {
     let result = file(home, agent, packet);
     if let Err(refusal) = &result {
         let row = json!({
@@ -107,7 +82,7 @@ pub fn team_handoff_bytes(
             "agent_id": agent,
             "tool": TOOL_NAME,
             "outcome": "refused",
-            "error_class": refusal.code,
+            "error_class": refusal.code.code(),
             "params": { "detail": audit::truncate_chars(&refusal.to_string(), DETAIL_MAX_CHARS) },
         });
         let _ = audit::append(home, TOOL_CALLS_LOG, &row);
@@ -115,7 +90,7 @@ pub fn team_handoff_bytes(
     result
 }
 
-fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusal> {
+fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusal<PacketError>> {
     if !is_path_component(agent) {
         return Err(Refusal::new(
             PacketError::InvalidAgentId,
@@ -221,7 +196,7 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
 }
 
 /// The packet's JSON text: the argument itself, or the text a JSON string argument holds.
-fn packet_text(argument: &str) -> Result<String, Refusal> {
+fn packet_text(argument: &str) -> Result<String, Refusal<PacketError>> {
     if !argument.trim_start().starts_with('"') {
         return Ok(argument.to_owned());
     }
@@ -281,7 +256,7 @@ impl Filled {
 ///
 /// `invalid_handoff_edge` when `to_role` is missing and the caller's role occupies no stage
 /// (`utility`): no edge leaves it, so there is nothing to fill.
-fn fill(text: &str, member: &Member) -> Result<Option<Filled>, Refusal> {
+fn fill(text: &str, member: &Member) -> Result<Option<Filled>, Refusal<PacketError>> {
     let Ok(object) = serde_json::from_str::<Map<String, Value>>(text) else {
         return Ok(None);
     };
@@ -354,20 +329,21 @@ fn stage(role: Role) -> Option<Stage> {
         .find(|s| s.as_str() == role.as_str())
 }
 
-fn validation_refusal(report: &crate::Report) -> Refusal {
-    let first = report.iter().next().map_or("invalid_packet", |v| v.code);
+fn validation_refusal(report: &crate::Report) -> Refusal<PacketError> {
+    let first = report
+        .iter()
+        .next()
+        .and_then(|v| PacketError::from_code(v.code))
+        .unwrap_or(PacketError::InvalidPacket);
     let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
     let mut message = messages.join("; ");
-    if first == PacketError::InvalidPacket.code() {
+    if first == PacketError::InvalidPacket {
         message.push_str(&shape_hint());
     }
-    Refusal {
-        code: first,
-        message,
-    }
+    Refusal::new(first, message)
 }
 
-fn path_refusal(packet: &TaskPacket) -> Refusal {
+fn path_refusal(packet: &TaskPacket) -> Refusal<PacketError> {
     let message = if packet.round > PACKET_ROUND_MAX {
         format!("`round` {} is over {PACKET_ROUND_MAX}", packet.round)
     } else {
@@ -490,7 +466,7 @@ impl Member {
     /// `team_member_unreadable` when a `[team_member]` table exists but cannot be read;
     /// `not_a_team_member` when there is no readable `agent.toml`, or it has no
     /// `[team_member]` and no `[agent] role` naming a team role.
-    pub fn read(home: &Path, agent: &str) -> Result<Member, Refusal> {
+    pub fn read(home: &Path, agent: &str) -> Result<Member, Refusal<PacketError>> {
         let path = Member::dir(home, agent).join("agent.toml");
         let not_member = |why: String| {
             Refusal::new(
@@ -545,7 +521,7 @@ impl Member {
     }
 
     /// Refuses a packet that claims another role, task or round than this record.
-    fn cross_check(&self, packet: &TaskPacket) -> Result<(), Refusal> {
+    fn cross_check(&self, packet: &TaskPacket) -> Result<(), Refusal<PacketError>> {
         if packet.from_role != self.role {
             return Err(Refusal::new(
                 PacketError::FromRoleMismatch,

@@ -31,7 +31,8 @@ use super::bag::Limits;
 use super::convert::{read_pack, Encoding};
 use super::flat::Attachment;
 use super::land;
-use super::store::{self, PassportStore, StoreError};
+use super::store::{self, PassportStore, PassportStoreError};
+use super::TaskPackError;
 use specmint_runtime::json::Json;
 
 /// The extension's URI (§5).
@@ -272,16 +273,9 @@ pub fn passport_to_task(id: &str, state: &Json, files: &[Attachment]) -> Json {
 }
 
 /// Why a `Task` is not a pack (`from-a2a`), naming the member.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct NotAPack(pub String);
-
-impl std::fmt::Display for NotAPack {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NotAPack {}
 
 /// What [`task_to_pack`] made, and what it left behind.
 #[derive(Debug, Clone)]
@@ -390,18 +384,23 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
 }
 
 /// Why `from-a2a` wrote no pack.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum FromA2aError {
     /// The Task carries no pack (exit 1).
-    NotAPack(NotAPack),
+    #[error("not_a_task: {0}")]
+    NotAPack(#[source] NotAPack),
     /// The pack it carries breaks the spec: every violation (exit 1).
+    #[error("{0}")]
     Invalid(specmint_runtime::Report),
     /// The output's extension is not `.taskpack` or `.taskpack.json` (usage).
+    #[error("--out `{}` is not a .taskpack or .taskpack.json", .0.display())]
     Extension(std::path::PathBuf),
     /// The pack cannot be encoded (the flat writer refused an attachment) (exit 1).
+    #[error(transparent)]
     Encode(super::flat::FlatError),
     /// The output cannot be written (exit 2).
-    Io(std::path::PathBuf, std::io::Error),
+    #[error("cannot write `{}`: {}", .0.display(), .1)]
+    Io(std::path::PathBuf, #[source] std::io::Error),
 }
 
 /// `specmint taskpack from-a2a`: the pack `task` carries ([`task_to_pack`]), checked against
@@ -446,7 +445,7 @@ pub struct RpcError {
     /// What went wrong, naming the member.
     pub message: String,
     /// The spec's own code, when there is one (`ask_without_accept`, `credential`, …).
-    pub taskpack_code: Option<&'static str>,
+    pub taskpack_code: Option<TaskPackError>,
 }
 
 /// JSON-RPC: the body is not JSON.
@@ -770,9 +769,9 @@ fn internal(e: impl std::fmt::Display) -> RpcError {
     rpc_error(INTERNAL_ERROR, e.to_string())
 }
 
-fn store_error(e: StoreError) -> RpcError {
+fn store_error(e: PassportStoreError) -> RpcError {
     match e {
-        StoreError::NotFound(id) => {
+        PassportStoreError::NotFound(id) => {
             rpc_error(TASK_NOT_FOUND, format!("no passport `{id}` in this store"))
         }
         other => internal(other),
@@ -783,15 +782,15 @@ fn arrival_error(e: ArrivalError) -> RpcError {
     match e {
         ArrivalError::Refused(r) => RpcError {
             code: INVALID_PARAMS,
-            message: format!("{}: {}", r.code, r.message),
+            message: r.to_string(),
             taskpack_code: Some(r.code),
         },
-        ArrivalError::Store(StoreError::NotFound(id)) => rpc_error(
+        ArrivalError::Store(PassportStoreError::NotFound(id)) => rpc_error(
             TASK_NOT_FOUND,
             format!("this receipt answers passport `{id}`, which is not in this store"),
         ),
         ArrivalError::Store(other) => internal(other),
-        ArrivalError::Io(message) => rpc_error(INTERNAL_ERROR, message),
+        other @ (ArrivalError::NoEncoding(_) | ArrivalError::Io { .. }) => internal(other),
     }
 }
 
@@ -832,7 +831,7 @@ fn response(id: Json, result: Result<Json, RpcError>) -> Json {
                 ("message", text(e.message)),
             ];
             if let Some(code) = e.taskpack_code {
-                error.push(("data", object(vec![("code", text(code))])));
+                error.push(("data", object(vec![("code", text(code.code()))])));
             }
             ("error", object(error))
         }

@@ -20,32 +20,46 @@ use std::path::{Path, PathBuf};
 
 use super::bag::Limits;
 use super::convert::ConvertError;
-use super::land::{self, LandOptions, Landing, MergeReport, Refusal};
-use super::store::{self, PassportStore, StoreError};
+use super::land::{self, LandOptions, Landing, MergeReport};
+use super::store::{self, PassportStore, PassportStoreError};
 use super::unpack::{self, Arrived};
+use super::TaskPackError;
+use crate::Refusal;
 use specmint_runtime::json::Json;
 
 /// Why a pack did not arrive.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ArrivalError {
     /// The pack is refused (exit 1): a code and what and where.
-    Refused(Refusal),
+    #[error(transparent)]
+    Refused(#[from] Refusal<TaskPackError>),
     /// The store refused or failed (an unknown or invalid id is a verdict, the rest I/O).
-    Store(StoreError),
-    /// The pack file or the luggage folder could not be read or written, or has no known
-    /// extension (exit 2).
-    Io(String),
+    #[error(transparent)]
+    Store(#[from] PassportStoreError),
+    /// The pack file's name says no encoding ([`ConvertError::UnknownExtension`]) (exit 2).
+    #[error(transparent)]
+    NoEncoding(ConvertError),
+    /// The pack file or the luggage folder could not be read or written (exit 2):
+    /// ``cannot ACTION `PATH`: ERROR``.
+    #[error("cannot {action} `{}`: {source}", path.display())]
+    Io {
+        /// What could not be done: `access`, `write`, `move luggage to`.
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
-impl From<StoreError> for ArrivalError {
-    fn from(e: StoreError) -> Self {
-        ArrivalError::Store(e)
-    }
-}
-
-impl From<Refusal> for ArrivalError {
-    fn from(r: Refusal) -> Self {
-        ArrivalError::Refused(r)
+impl ArrivalError {
+    fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Self + 'a {
+        move |source| ArrivalError::Io {
+            action,
+            path: path.to_owned(),
+            source,
+        }
     }
 }
 
@@ -103,12 +117,7 @@ impl Staging {
             .parent()
             .map_or(Ok(()), fs::create_dir_all)
             .and_then(|()| fs::rename(&self.0, target))
-            .map_err(|e| {
-                ArrivalError::Io(format!(
-                    "cannot move luggage to `{}`: {e}",
-                    target.display()
-                ))
-            })?;
+            .map_err(ArrivalError::io("move luggage to", target))?;
         Ok(luggage.iter().map(|n| target.join(n)).collect())
     }
 }
@@ -158,18 +167,19 @@ fn sweep(store: &PassportStore) {
 fn arrive(file: &Path, staging: &Staging) -> Result<Arrived, ArrivalError> {
     let arrived = match unpack::read_arriving(file, &staging.0, Limits::default()) {
         Ok(arrived) => arrived,
-        Err(ConvertError::Io(path, e)) => {
-            return Err(ArrivalError::Io(format!(
-                "cannot access `{}`: {e}",
-                path.display()
-            )))
+        Err(ConvertError::Io(path, source)) => {
+            return Err(ArrivalError::Io {
+                action: "access",
+                path,
+                source,
+            })
         }
-        Err(e @ ConvertError::UnknownExtension(_)) => return Err(ArrivalError::Io(e.to_string())),
+        Err(e @ ConvertError::UnknownExtension(_)) => return Err(ArrivalError::NoEncoding(e)),
         Err(problem) => {
-            return Err(ArrivalError::Refused(Refusal {
-                code: "invalid_taskpack",
-                message: problem.to_string(),
-            }))
+            return Err(ArrivalError::Refused(Refusal::new(
+                TaskPackError::InvalidTaskpack,
+                problem.to_string(),
+            )))
         }
     };
     land::admit(&arrived.pack, &arrived.findings)?;
@@ -189,7 +199,7 @@ pub fn land_file(
     let (id, files_dir) = loop {
         let id = store::mint_id();
         let files_dir = store.dir().join(format!("{id}.files"));
-        if !files_dir.exists() && matches!(store.get(&id), Err(StoreError::NotFound(_))) {
+        if !files_dir.exists() && matches!(store.get(&id), Err(PassportStoreError::NotFound(_))) {
             break (id, files_dir);
         }
     };
@@ -207,8 +217,7 @@ pub fn land_file(
     // While the luggage is in place and the passport is not, a marker names this process, so
     // that a later arrival can tell a landing that died here from one still under way.
     let marker = landing_marker(store, &id);
-    fs::write(&marker, b"")
-        .map_err(|e| ArrivalError::Io(format!("cannot write `{}`: {e}", marker.display())))?;
+    fs::write(&marker, b"").map_err(ArrivalError::io("write", &marker))?;
     let created = staging
         .publish(&files_dir, &arrived.luggage)
         .and_then(|luggage| {

@@ -21,7 +21,6 @@
 //! they derive them the same way. They are derived as the reference derives them.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::io::{Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
@@ -68,16 +67,19 @@ impl Default for Limits {
 
 /// Why a bag cannot be read, or where it disagrees with its own manifests. Each names the
 /// entry it is about.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BagError {
     /// Not a zip, or a truncated or corrupt one.
+    #[error("not a readable zip (truncated or corrupt): {0}")]
     NotZip(String),
     /// More entries than [`Limits::max_entries`].
+    #[error("the zip has more than {limit} entries")]
     TooManyEntries {
         /// The cap.
         limit: usize,
     },
     /// Inflating this entry took the total past [`Limits::max_total_bytes`].
+    #[error("`{entry}` inflates past the {limit}-byte cap on a bag's total size")]
     TooLarge {
         /// The entry.
         entry: String,
@@ -85,22 +87,30 @@ pub enum BagError {
         limit: u64,
     },
     /// A name that is absolute, climbs out with `..`, or is not UTF-8.
+    #[error(
+        "`{entry}` is not a safe name inside a bag (absolute, `..`, empty segment or not UTF-8)"
+    )]
     UnsafeName {
         /// The name, as far as it can be shown.
         entry: String,
     },
     /// A symbolic link.
+    #[error("`{entry}` is a symbolic link")]
     Symlink {
         /// The entry.
         entry: String,
     },
     /// The same name twice.
+    #[error("`{entry}` appears twice in the zip")]
     Duplicate {
         /// The entry.
         entry: String,
     },
     /// A file whose name another entry uses as a folder (`a` and `a/b.txt`): no file
     /// system holds both, so the bag could never be unpacked.
+    #[error(
+        "`{entry}` is both a file and a folder (`{inside}` is inside it): no file system holds both"
+    )]
     FileAndFolder {
         /// The file.
         entry: String,
@@ -108,6 +118,7 @@ pub enum BagError {
         inside: String,
     },
     /// Encrypted, or compressed with something other than store or deflate.
+    #[error("`{entry}`: {reason}")]
     Unsupported {
         /// The entry.
         entry: String,
@@ -115,6 +126,7 @@ pub enum BagError {
         reason: String,
     },
     /// The entry's bytes could not be read (truncated data, a CRC that does not match).
+    #[error("`{entry}` cannot be read: {reason}")]
     Read {
         /// The entry.
         entry: String,
@@ -122,6 +134,7 @@ pub enum BagError {
         reason: String,
     },
     /// A required tag file is absent or says the wrong thing.
+    #[error("`{entry}`: {reason}")]
     BadTagFile {
         /// The tag file.
         entry: String,
@@ -129,6 +142,7 @@ pub enum BagError {
         reason: String,
     },
     /// A file that the manifest that should vouch for it does not list.
+    #[error("`{entry}` is in the bag but not in {manifest}")]
     Unmanifested {
         /// The entry.
         entry: String,
@@ -136,6 +150,7 @@ pub enum BagError {
         manifest: &'static str,
     },
     /// A manifest line for a file the bag does not hold.
+    #[error("`{entry}` is listed in {manifest} but missing from the bag")]
     MissingEntry {
         /// The file the manifest names.
         entry: String,
@@ -143,6 +158,7 @@ pub enum BagError {
         manifest: &'static str,
     },
     /// A file whose bytes do not hash to its manifest line.
+    #[error("`{entry}` does not match its {manifest} digest")]
     DigestMismatch {
         /// The entry.
         entry: String,
@@ -150,43 +166,6 @@ pub enum BagError {
         manifest: &'static str,
     },
 }
-
-impl fmt::Display for BagError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BagError::NotZip(reason) => write!(f, "not a readable zip (truncated or corrupt): {reason}"),
-            BagError::TooManyEntries { limit } => write!(f, "the zip has more than {limit} entries"),
-            BagError::TooLarge { entry, limit } => write!(
-                f,
-                "`{entry}` inflates past the {limit}-byte cap on a bag's total size"
-            ),
-            BagError::UnsafeName { entry } => write!(
-                f,
-                "`{entry}` is not a safe name inside a bag (absolute, `..`, empty segment or not UTF-8)"
-            ),
-            BagError::Symlink { entry } => write!(f, "`{entry}` is a symbolic link"),
-            BagError::Duplicate { entry } => write!(f, "`{entry}` appears twice in the zip"),
-            BagError::FileAndFolder { entry, inside } => write!(
-                f,
-                "`{entry}` is both a file and a folder (`{inside}` is inside it): no file system holds both"
-            ),
-            BagError::Unsupported { entry, reason } => write!(f, "`{entry}`: {reason}"),
-            BagError::Read { entry, reason } => write!(f, "`{entry}` cannot be read: {reason}"),
-            BagError::BadTagFile { entry, reason } => write!(f, "`{entry}`: {reason}"),
-            BagError::Unmanifested { entry, manifest } => {
-                write!(f, "`{entry}` is in the bag but not in {manifest}")
-            }
-            BagError::MissingEntry { entry, manifest } => {
-                write!(f, "`{entry}` is listed in {manifest} but missing from the bag")
-            }
-            BagError::DigestMismatch { entry, manifest } => {
-                write!(f, "`{entry}` does not match its {manifest} digest")
-            }
-        }
-    }
-}
-
-impl std::error::Error for BagError {}
 
 /// One file of a bag, hashed as it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,6 @@
 //! back the same bytes. The output is written atomically (`atomic_file`), so a failed conversion
 //! leaves nothing behind.
 
-use std::fmt;
 use std::fs::{self, File};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -46,44 +45,27 @@ impl Encoding {
 }
 
 /// Why a conversion did not happen.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ConvertError {
     /// A name with none of the known extensions.
+    #[error(
+        "`{}`: the name says no encoding (.taskpack, .taskpack.json, or .tpx to read)",
+        .0.display()
+    )]
     UnknownExtension(PathBuf),
     /// `.tpx` asked for as output: retired files are never produced (§8).
+    #[error("`{}`: .tpx is a retired encoding, read but never written", .0.display())]
     NeverWritten(PathBuf),
     /// Reading or writing a file.
-    Io(PathBuf, std::io::Error),
+    #[error("`{}`: {}", .0.display(), .1)]
+    Io(PathBuf, #[source] std::io::Error),
     /// The zip could not be read, or disagrees with its manifests (every problem).
+    #[error("{}", super::joined(.0))]
     Bag(Vec<BagError>),
     /// The flat file could not be read or written.
+    #[error(transparent)]
     Flat(FlatError),
 }
-
-impl fmt::Display for ConvertError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConvertError::UnknownExtension(path) => write!(
-                f,
-                "`{}`: the name says no encoding (.taskpack, .taskpack.json, or .tpx to read)",
-                path.display()
-            ),
-            ConvertError::NeverWritten(path) => write!(
-                f,
-                "`{}`: .tpx is a retired encoding, read but never written",
-                path.display()
-            ),
-            ConvertError::Io(path, e) => write!(f, "`{}`: {e}", path.display()),
-            ConvertError::Bag(problems) => {
-                let all: Vec<String> = problems.iter().map(BagError::to_string).collect();
-                f.write_str(&all.join("; "))
-            }
-            ConvertError::Flat(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ConvertError {}
 
 /// Reads a pack for use: its object and its luggage. A zip must agree with both manifests; a
 /// flat file's declared digests must match (§2.1, §2.2).

@@ -14,7 +14,6 @@
 //! BOM is tolerated by both. [`parse_flat_from`] reads a file of any size in bounded memory
 //! (`taskpack::skeleton`): the luggage streams to an [`Observer`], only the rest is held.
 
-use std::fmt;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use base64::Engine as _;
@@ -64,19 +63,25 @@ pub struct FlatPack {
 }
 
 /// Why a flat file cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FlatError {
     /// Not UTF-8 JSON.
+    #[error("not JSON: {0}")]
     NotJson(String),
     /// JSON, but not a TaskPack (no `taskpack` or `tpx` member, not an object, wrong shapes).
+    #[error("not a TaskPack: {0}")]
     NotTaskPack(String),
     /// No pack object under `passport`.
+    #[error("not a TaskPack: no pack object under `passport`")]
     NoPassport,
     /// A `taskpack` (or `tpx`) version this reader does not know, as written.
+    #[error("`taskpack` is {0}, not a version this reader knows ({FLAT_VERSION})")]
     UnknownVersion(String),
     /// An `encoding` other than `flat`, as written.
+    #[error("`encoding` is {0}, not `flat`")]
     UnknownEncoding(String),
     /// An attachment that cannot be read or landed: the name and why.
+    #[error("attachment `{name}`: {reason}")]
     Attachment {
         /// The attachment's name (or its index when it has none).
         name: String,
@@ -84,15 +89,25 @@ pub enum FlatError {
         reason: String,
     },
     /// A declared digest or length that does not match: the read is aborted (§2.2).
+    #[error("{0}: the read is aborted")]
     Mismatch(String),
     /// The file could not be read.
+    #[error("cannot read the file: {0}")]
     Unreadable(String),
     /// Everything but the attachments' data is over [`MAX_SKELETON_BYTES`].
+    #[error(
+        "the pack object and the attachments' other members are over {limit} bytes (all \
+         but the attachments' data): more than this reader holds"
+    )]
     TooLarge {
         /// The cap.
         limit: u64,
     },
     /// The writer refuses to inline an attachment this large (§2.2).
+    #[error(
+        "attachment `{name}` is {bytes} bytes, over the {limit}-byte inline limit of the flat form; \
+         keep it as a .taskpack (zip), which carries it natively"
+    )]
     TooLargeToInline {
         /// The attachment.
         name: String,
@@ -102,35 +117,6 @@ pub enum FlatError {
         limit: u64,
     },
 }
-
-impl fmt::Display for FlatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FlatError::NotJson(reason) => write!(f, "not JSON: {reason}"),
-            FlatError::NotTaskPack(reason) => write!(f, "not a TaskPack: {reason}"),
-            FlatError::NoPassport => f.write_str("not a TaskPack: no pack object under `passport`"),
-            FlatError::UnknownVersion(v) => {
-                write!(f, "`taskpack` is {v}, not a version this reader knows ({FLAT_VERSION})")
-            }
-            FlatError::UnknownEncoding(v) => write!(f, "`encoding` is {v}, not `flat`"),
-            FlatError::Attachment { name, reason } => write!(f, "attachment `{name}`: {reason}"),
-            FlatError::Mismatch(what) => write!(f, "{what}: the read is aborted"),
-            FlatError::Unreadable(reason) => write!(f, "cannot read the file: {reason}"),
-            FlatError::TooLarge { limit } => write!(
-                f,
-                "the pack object and the attachments' other members are over {limit} bytes (all \
-                 but the attachments' data): more than this reader holds"
-            ),
-            FlatError::TooLargeToInline { name, bytes, limit } => write!(
-                f,
-                "attachment `{name}` is {bytes} bytes, over the {limit}-byte inline limit of the flat form; \
-                 keep it as a .taskpack (zip), which carries it natively"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FlatError {}
 
 /// Whether bytes travel as `utf8` in the flat form: they survive a JSON round trip as text the
 /// way the reference decides it (valid UTF-8, no NUL, no C0 control other than `\t \n \v \f \r`).

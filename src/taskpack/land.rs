@@ -21,36 +21,15 @@ use super::conformance::{
 };
 use super::patterns;
 use super::seal;
-use super::{member_mut, set_member};
+use super::{member_mut, set_member, TaskPackError};
+use crate::Refusal;
 use specmint_runtime::json::Json;
 
-/// Why a pack is not landed or merged: a stable code and a message naming what and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// `unknown_spec`, `invalid_taskpack`, `forbidden_field`, `ask_without_accept`,
-    /// `credential`, `chat_transcript`, `receipt_not_landed`, `not_a_receipt`,
-    /// `wrong_receipt_target`.
-    pub code: &'static str,
-    /// What was refused, naming the member, ask, attachment or passport.
-    pub message: String,
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for Refusal {}
-
-fn refuse(code: &'static str, problems: Vec<String>) -> Result<(), Refusal> {
+fn refuse(code: TaskPackError, problems: Vec<String>) -> Result<(), Refusal<TaskPackError>> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(Refusal {
-            code,
-            message: problems.join("; "),
-        })
+        Err(Refusal::new(code, problems.join("; ")))
     }
 }
 
@@ -58,14 +37,20 @@ fn refuse(code: &'static str, problems: Vec<String>) -> Result<(), Refusal> {
 /// `spec`, a known `kind`, a lineage, an object task state, no forbidden key, every ask with an
 /// `accept`, and nothing the credential or transcript patterns match (in the pack object, or in
 /// the luggage as `luggage_findings` reports it: `(finding, attachment name)`).
-pub fn admit(pack: &Json, luggage_findings: &[(patterns::Finding, String)]) -> Result<(), Refusal> {
+pub fn admit(
+    pack: &Json,
+    luggage_findings: &[(patterns::Finding, String)],
+) -> Result<(), Refusal<TaskPackError>> {
     if !pack.is_object() {
         return refuse(
-            "invalid_taskpack",
+            TaskPackError::InvalidTaskpack,
             vec!["the pack object is not a JSON object".to_owned()],
         );
     }
-    refuse("unknown_spec", spec_problem(pack).into_iter().collect())?;
+    refuse(
+        TaskPackError::UnknownSpec,
+        spec_problem(pack).into_iter().collect(),
+    )?;
     let mut shape = Vec::new();
     if !matches!(
         pack.get("kind").and_then(Json::as_str),
@@ -96,9 +81,12 @@ pub fn admit(pack: &Json, luggage_findings: &[(patterns::Finding, String)]) -> R
             shape.push(format!("`{list}` is not a list"));
         }
     }
-    refuse("invalid_taskpack", shape)?;
-    refuse("forbidden_field", forbidden_key_findings(pack))?;
-    refuse("ask_without_accept", ask_problems(pack.get("asks")))?;
+    refuse(TaskPackError::InvalidTaskpack, shape)?;
+    refuse(TaskPackError::ForbiddenField, forbidden_key_findings(pack))?;
+    refuse(
+        TaskPackError::AskWithoutAccept,
+        ask_problems(pack.get("asks")),
+    )?;
     for finding in patterns::Finding::ALL {
         let mut found: Vec<String> = patterns::scan_json(pack)
             .into_iter()
@@ -111,11 +99,7 @@ pub fn admit(pack: &Json, luggage_findings: &[(patterns::Finding, String)]) -> R
                 .filter(|(f, _)| *f == finding)
                 .map(|(f, name)| format!("attachment `{name}` carries {}", f.describe())),
         );
-        let code = match finding {
-            patterns::Finding::Credential => "credential",
-            patterns::Finding::Transcript => "chat_transcript",
-        };
-        refuse(code, found)?;
+        refuse(finding.code(), found)?;
     }
     Ok(())
 }
@@ -540,23 +524,23 @@ fn check_step(check: &LandingCheck) -> String {
 
 /// Refuses a receipt for landing, naming the passport it answers (§4.4.1): it is merged
 /// there, not landed as a new passport.
-pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal> {
+pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
     if pack.get("kind").and_then(Json::as_str) != Some("receipt") {
         return Ok(());
     }
     let (target, read) = receipt_target(pack);
-    Err(Refusal {
-        code: "receipt_not_landed",
-        message: format!(
+    Err(Refusal::new(
+        TaskPackError::ReceiptNotLanded,
+        format!(
             "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
              into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
         ),
-    })
+    ))
 }
 
 /// Lands a handoff (§3.1, §4.2, §4.4, §4.5); see [`Landing`]. A receipt is refused with the
 /// passport it answers named, since it is merged there, not landed.
-pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal> {
+pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskPackError>> {
     refuse_receipt(pack)?;
     let mut state = pack
         .get("passport")
@@ -643,29 +627,29 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal> {
 
 /// Checks a receipt may be merged into passport `into` (§4.4.1 rule 1): it is a receipt, and
 /// its lineage names `into` as the passport it answers.
-pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal> {
+pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal<TaskPackError>> {
     let kind = receipt
         .get("kind")
         .and_then(Json::as_str)
         .unwrap_or_default();
     if kind != "receipt" {
-        return Err(Refusal {
-            code: "not_a_receipt",
-            message: format!(
+        return Err(Refusal::new(
+            TaskPackError::NotAReceipt,
+            format!(
                 "this pack is a {kind}, not a receipt: a handoff is never merged into an existing \
                  passport, it is landed as a new one (§3.1, §4.4.1): specmint taskpack land FILE"
             ),
-        });
+        ));
     }
     let (target, read) = receipt_target(receipt);
     if target != into {
-        return Err(Refusal {
-            code: "wrong_receipt_target",
-            message: format!(
+        return Err(Refusal::new(
+            TaskPackError::WrongReceiptTarget,
+            format!(
                 "this receipt answers passport `{target}` ({read}), not `{into}`: a receipt is \
                  merged only into the passport it answers (§4.4.1)"
             ),
-        });
+        ));
     }
     Ok(())
 }
@@ -699,7 +683,11 @@ pub struct MergeReport {
 /// `answered_by` / `answered_at` (the receipt's own, else its origin and `packed_at`); goal,
 /// current state and next steps are not touched; unmatched asks are adopted as open; new facts
 /// are adopted sealed; landing checks are only reported.
-pub fn merge(receipt: &Json, into: &str, target: &mut Json) -> Result<MergeReport, Refusal> {
+pub fn merge(
+    receipt: &Json,
+    into: &str,
+    target: &mut Json,
+) -> Result<MergeReport, Refusal<TaskPackError>> {
     merge_target_ok(receipt, into)?;
     let mut report = MergeReport {
         landing_checks: landing_checks(receipt),

@@ -56,6 +56,13 @@ pub fn member_mut<'a>(object: &'a mut json::Json, key: &str) -> Option<&'a mut j
     }
 }
 
+/// Every item as displayed, `; `-separated: how an error that holds several problems says
+/// them all.
+pub(crate) fn joined<T: std::fmt::Display>(items: &[T]) -> String {
+    let all: Vec<String> = items.iter().map(T::to_string).collect();
+    all.join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::json::Json;

@@ -21,6 +21,8 @@ use regex_automata::{Anchored, MatchKind};
 
 use specmint_runtime::json::Json;
 
+use super::TaskPackError;
+
 /// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
 const JS_WHITESPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
 
@@ -36,6 +38,14 @@ pub enum Finding {
 impl Finding {
     /// Both, in check order.
     pub const ALL: [Finding; 2] = [Finding::Credential, Finding::Transcript];
+
+    /// The code a pack carrying it is refused with: `credential` or `chat_transcript`.
+    pub fn code(self) -> TaskPackError {
+        match self {
+            Finding::Credential => TaskPackError::Credential,
+            Finding::Transcript => TaskPackError::ChatTranscript,
+        }
+    }
 
     /// The pattern, in regex syntax.
     ///

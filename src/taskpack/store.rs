@@ -21,14 +21,13 @@
 //! is not task-passport's (it takes an `O_EXCL` `<id>.json.lock` file), so the two tools must
 //! not write one passport at the same moment.
 
-use std::fmt;
 use std::fs::{self, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use fs4::FileExt;
 
-use super::set_member;
+use super::{set_member, TaskPackError};
 use crate::atomic_file::{remove_stale_temporaries, write_atomically};
 use specmint_runtime::json::{strip_bom, Json};
 
@@ -38,18 +37,25 @@ pub const PASSPORT_ID_MAX: usize = 120;
 /// The alphabet of minted ids (task-passport's `PASSPORT_ALPHABET`: no 0, 1, I, L, O).
 const MINT_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
-/// Why a store operation did not happen. The first three are verdicts on the request (the CLI
-/// exits 1 on them); the rest are failures of the store itself (exit 2).
-#[derive(Debug)]
-pub enum StoreError {
+/// Why an operation of the passport store did not happen. The first three are verdicts on the
+/// request (the CLI exits 1 on them); the rest are failures of the store itself (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum PassportStoreError {
     /// Not `^[A-Za-z0-9_-]{1,120}$`.
+    #[error(
+        "`{}` is not a passport id: an id is 1 to {PASSPORT_ID_MAX} characters of A-Z a-z 0-9 _ -",
+        .0.escape_debug()
+    )]
     InvalidId(String),
     /// No passport of that id in the store.
+    #[error("no passport `{0}` in the store")]
     NotFound(String),
     /// `create` with an id the store already holds.
+    #[error("the store already holds a passport `{0}`")]
     Exists(String),
     /// A stored file that is not a passport: not JSON, not an object, another id, a `version`
     /// that is not a non-negative integer.
+    #[error("`{}` is not a stored passport: {reason}", path.display())]
     Corrupt {
         /// The file.
         path: PathBuf,
@@ -57,50 +63,32 @@ pub enum StoreError {
         reason: String,
     },
     /// Reading or writing the store.
+    #[error("`{}`: {error}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
         /// The error.
+        #[source]
         error: io::Error,
     },
 }
 
-impl StoreError {
-    /// The stable code of a verdict (`invalid_passport_id`, `unknown_passport`,
+impl PassportStoreError {
+    /// The spec's code of a verdict (`invalid_passport_id`, `unknown_passport`,
     /// `passport_exists`); `None` for a failure of the store itself.
-    pub fn code(&self) -> Option<&'static str> {
+    pub fn code(&self) -> Option<TaskPackError> {
         match self {
-            StoreError::InvalidId(_) => Some("invalid_passport_id"),
-            StoreError::NotFound(_) => Some("unknown_passport"),
-            StoreError::Exists(_) => Some("passport_exists"),
-            StoreError::Corrupt { .. } | StoreError::Io { .. } => None,
+            PassportStoreError::InvalidId(_) => Some(TaskPackError::InvalidPassportId),
+            PassportStoreError::NotFound(_) => Some(TaskPackError::UnknownPassport),
+            PassportStoreError::Exists(_) => Some(TaskPackError::PassportExists),
+            PassportStoreError::Corrupt { .. } | PassportStoreError::Io { .. } => None,
         }
     }
 }
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StoreError::InvalidId(id) => write!(
-                f,
-                "`{}` is not a passport id: an id is 1 to {PASSPORT_ID_MAX} characters of A-Z a-z 0-9 _ -",
-                id.escape_debug()
-            ),
-            StoreError::NotFound(id) => write!(f, "no passport `{id}` in the store"),
-            StoreError::Exists(id) => write!(f, "the store already holds a passport `{id}`"),
-            StoreError::Corrupt { path, reason } => {
-                write!(f, "`{}` is not a stored passport: {reason}", path.display())
-            }
-            StoreError::Io { path, error } => write!(f, "`{}`: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
 
 /// Checks a passport id: 1 to 120 characters of `A-Z a-z 0-9 _ -`, nothing else (no `.`, no
 /// separator, no whitespace), so that it can never be read as a path.
-pub fn check_id(id: &str) -> Result<(), StoreError> {
+pub fn check_id(id: &str) -> Result<(), PassportStoreError> {
     let ok = (1..=PASSPORT_ID_MAX).contains(&id.len())
         && id
             .bytes()
@@ -108,7 +96,7 @@ pub fn check_id(id: &str) -> Result<(), StoreError> {
     if ok {
         Ok(())
     } else {
-        Err(StoreError::InvalidId(id.to_owned()))
+        Err(PassportStoreError::InvalidId(id.to_owned()))
     }
 }
 
@@ -147,8 +135,8 @@ pub struct PassportStore {
 
 impl PassportStore {
     /// The store in `dir`, created (with its parents) when absent.
-    pub fn open(dir: &Path) -> Result<PassportStore, StoreError> {
-        fs::create_dir_all(dir).map_err(|error| StoreError::Io {
+    pub fn open(dir: &Path) -> Result<PassportStore, PassportStoreError> {
+        fs::create_dir_all(dir).map_err(|error| PassportStoreError::Io {
             path: dir.to_owned(),
             error,
         })?;
@@ -187,9 +175,9 @@ impl PassportStore {
     /// mints them); `version` is 1; `created_at` and `updated_at` are now; `lineage` is
     /// `{root_id: id, chain: []}` unless the passport carries one (a landed passport keeps the
     /// pack's, §3.1). Refuses an id the store already holds. Returns the passport as stored.
-    pub fn create(&self, mut passport: Json) -> Result<Json, StoreError> {
+    pub fn create(&self, mut passport: Json) -> Result<Json, PassportStoreError> {
         if !passport.is_object() {
-            return Err(StoreError::Corrupt {
+            return Err(PassportStoreError::Corrupt {
                 path: self.dir.clone(),
                 reason: "a passport is a JSON object".to_owned(),
             });
@@ -197,7 +185,7 @@ impl PassportStore {
         let given = match passport.get("id") {
             None => None,
             Some(Json::Str(id)) => Some(id.clone()),
-            Some(other) => return Err(StoreError::InvalidId(other.to_js_compact())),
+            Some(other) => return Err(PassportStoreError::InvalidId(other.to_js_compact())),
         };
         let id = match given {
             Some(id) => {
@@ -214,7 +202,7 @@ impl PassportStore {
         let _lock = self.lock(&id)?;
         let path = self.path(&id);
         if path.exists() {
-            return Err(StoreError::Exists(id));
+            return Err(PassportStoreError::Exists(id));
         }
         let now = crate::store::now_utc();
         set_member(&mut passport, "id", Json::Str(id.clone()));
@@ -235,14 +223,14 @@ impl PassportStore {
     }
 
     /// The passport `id`, as stored.
-    pub fn get(&self, id: &str) -> Result<Json, StoreError> {
+    pub fn get(&self, id: &str) -> Result<Json, PassportStoreError> {
         check_id(id)?;
         self.read(id)
     }
 
     /// Every passport's summary (see [`Listing`]).
-    pub fn list(&self) -> Result<Listing, StoreError> {
-        let io = |error| StoreError::Io {
+    pub fn list(&self) -> Result<Listing, PassportStoreError> {
+        let io = |error| PassportStoreError::Io {
             path: self.dir.clone(),
             error,
         };
@@ -258,7 +246,7 @@ impl PassportStore {
             }
             match self.read(id) {
                 Ok(passport) => listing.passports.push(summary(id, &passport)),
-                Err(StoreError::NotFound(_)) => {} // removed while listing
+                Err(PassportStoreError::NotFound(_)) => {} // removed while listing
                 Err(problem) => listing.skipped.push(problem.to_string()),
             }
         }
@@ -274,7 +262,7 @@ impl PassportStore {
     /// plus 1 and `updated_at` to now, calls `f` on it (so `f` sees the passport as it will be
     /// saved), then writes it atomically. `f` cannot change `id`, `version` or `updated_at`.
     /// When `f` returns `Err`, nothing is written and its error is returned.
-    pub fn update<T, E: From<StoreError>>(
+    pub fn update<T, E: From<PassportStoreError>>(
         &self,
         id: &str,
         f: impl FnOnce(&mut Json) -> Result<T, E>,
@@ -285,7 +273,7 @@ impl PassportStore {
     /// As [`PassportStore::update`], except that when `f` leaves the passport as it was
     /// (besides the version and time `f` sees) and `write_anyway` is false, nothing is written
     /// and the version stays. Returns `f`'s result and whether the passport was written.
-    pub fn update_if_changed<T, E: From<StoreError>>(
+    pub fn update_if_changed<T, E: From<PassportStoreError>>(
         &self,
         id: &str,
         write_anyway: bool,
@@ -298,7 +286,7 @@ impl PassportStore {
         let version = match passport.get("version") {
             Some(Json::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or_default(),
             other => {
-                return Err(StoreError::Corrupt {
+                return Err(PassportStoreError::Corrupt {
                     path,
                     reason: format!(
                         "`version` is {}, not a non-negative integer",
@@ -334,16 +322,16 @@ impl PassportStore {
     }
 
     /// Reads `<id>.json` (the id already checked).
-    fn read(&self, id: &str) -> Result<Json, StoreError> {
+    fn read(&self, id: &str) -> Result<Json, PassportStoreError> {
         let path = self.path(id);
         let bytes = match fs::read(&path) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                return Err(StoreError::NotFound(id.to_owned()))
+                return Err(PassportStoreError::NotFound(id.to_owned()))
             }
-            Err(error) => return Err(StoreError::Io { path, error }),
+            Err(error) => return Err(PassportStoreError::Io { path, error }),
         };
-        let corrupt = |reason: String| StoreError::Corrupt {
+        let corrupt = |reason: String| PassportStoreError::Corrupt {
             path: path.clone(),
             reason,
         };
@@ -366,12 +354,12 @@ impl PassportStore {
 
     /// Writes a passport; the caller holds its lock, which every writer of the file takes, so
     /// temporary files a killed writer left are swept first.
-    fn write(&self, path: &Path, passport: &Json) -> Result<(), StoreError> {
+    fn write(&self, path: &Path, passport: &Json) -> Result<(), PassportStoreError> {
         if let (Some(dir), Some(name)) = (path.parent(), path.file_name()) {
             remove_stale_temporaries(dir, |target| *target == *name);
         }
         let text = format!("{}\n", passport.to_js_pretty());
-        write_atomically(path, text.as_bytes()).map_err(|error| StoreError::Io {
+        write_atomically(path, text.as_bytes()).map_err(|error| PassportStoreError::Io {
             path: path.to_owned(),
             error,
         })
@@ -380,9 +368,9 @@ impl PassportStore {
     /// The exclusive lock of passport `id`, held until the returned file is dropped. The lock
     /// file stays: removing it would let a third process lock a fresh file while a second still
     /// holds the old one.
-    fn lock(&self, id: &str) -> Result<fs::File, StoreError> {
+    fn lock(&self, id: &str) -> Result<fs::File, PassportStoreError> {
         let path = self.dir.join(format!(".{id}.lock"));
-        let io = |error| StoreError::Io {
+        let io = |error| PassportStoreError::Io {
             path: path.clone(),
             error,
         };
@@ -537,7 +525,7 @@ mod tests {
             &"a".repeat(121),
         ] {
             assert!(
-                matches!(check_id(bad), Err(StoreError::InvalidId(_))),
+                matches!(check_id(bad), Err(PassportStoreError::InvalidId(_))),
                 "{bad}"
             );
         }
@@ -591,7 +579,7 @@ mod tests {
                 let seen = p.get("version").cloned();
                 set_member(p, "goal", Json::Str("g2".to_owned()));
                 set_member(p, "version", Json::Number(99.into()));
-                Ok::<_, StoreError>(seen)
+                Ok::<_, PassportStoreError>(seen)
             })
             .unwrap();
         assert_eq!(seen, Some(Json::Number(2.into())));
@@ -600,7 +588,7 @@ mod tests {
         assert_eq!(stored.get("goal").and_then(Json::as_str), Some("g2"));
         assert!(matches!(
             store.create(Json::parse(&format!(r#"{{"id":"{id}"}}"#)).unwrap()),
-            Err(StoreError::Exists(_))
+            Err(PassportStoreError::Exists(_))
         ));
         fs::remove_dir_all(store.dir()).unwrap();
     }
@@ -612,15 +600,15 @@ mod tests {
             .create(Json::parse(r#"{"id":"P1","goal":"g"}"#).unwrap())
             .unwrap();
         let before = fs::read(store.dir().join("P1.json")).unwrap();
-        let refused: Result<(), StoreError> = store.update("P1", |p| {
+        let refused: Result<(), PassportStoreError> = store.update("P1", |p| {
             set_member(p, "goal", Json::Null);
-            Err(StoreError::Exists("no".to_owned()))
+            Err(PassportStoreError::Exists("no".to_owned()))
         });
         assert!(refused.is_err());
         assert_eq!(fs::read(store.dir().join("P1.json")).unwrap(), before);
         assert!(matches!(
-            store.update("P2", |_| Ok::<_, StoreError>(())),
-            Err(StoreError::NotFound(id)) if id == "P2"
+            store.update("P2", |_| Ok::<_, PassportStoreError>(())),
+            Err(PassportStoreError::NotFound(id)) if id == "P2"
         ));
         fs::remove_dir_all(store.dir()).unwrap();
     }

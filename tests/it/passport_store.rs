@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::{PassportStore, StoreError};
+use specmint::taskpack::store::{PassportStore, PassportStoreError};
 use specmint::taskpack::{member_mut, set_member};
 
 fn scratch(name: &str) -> PathBuf {
@@ -272,7 +272,7 @@ fn child_writer() {
                 if let Some(Json::Array(seen)) = member_mut(passport, "seen") {
                     seen.push(Json::Str(format!("{tag}.{n}")));
                 }
-                Ok::<_, StoreError>(())
+                Ok::<_, PassportStoreError>(())
             })
             .unwrap();
     }

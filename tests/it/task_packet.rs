@@ -307,7 +307,9 @@ fn error_enum_holds_the_specs_codes() {
             "invalid_handoff_edge",
             "invalid_path_component",
             "write_failed",
-            "invalid_agent_id"
+            "invalid_agent_id",
+            // Reading a leg back (the composer).
+            "no_valid_packets"
         ]
     );
     assert_eq!(

@@ -745,7 +745,7 @@ fn answer(store: &Path, id: &str, ask: &str, text: &str) {
                 .unwrap();
             taskpack::set_member(held, "status", Json::Str("answered".to_owned()));
             taskpack::set_member(held, "answer", Json::Str(text.to_owned()));
-            Ok::<(), store::StoreError>(())
+            Ok::<(), store::PassportStoreError>(())
         })
         .unwrap();
 }

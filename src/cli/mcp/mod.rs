@@ -23,13 +23,13 @@ use serde_json::{json, Value};
 use specmint::task_packet::handoff::{self, FILLED_KEYS, TOOL_NAME};
 use specmint::task_packet::{JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 
-use super::UsageError;
+use super::CliError;
 
 mod framing;
 mod store;
 
 /// `specmint mcp ...`.
-pub fn run(args: &[String]) -> Result<u8, UsageError> {
+pub fn run(args: &[String]) -> Result<u8, CliError> {
     let (mut home, mut agent, mut db, mut ledger) = (None, None, None, None);
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -38,19 +38,19 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
             "--agent" => &mut agent,
             "--store" => &mut db,
             "--ledger" => &mut ledger,
-            other => return Err(UsageError(format!("unexpected argument `{other}`"))),
+            other => return Err(CliError::Usage(format!("unexpected argument `{other}`"))),
         };
         *slot = Some(
             rest.next()
-                .ok_or_else(|| UsageError(format!("{arg} takes a value")))?
+                .ok_or_else(|| CliError::Usage(format!("{arg} takes a value")))?
                 .clone(),
         );
     }
     let handoff = match (home, agent) {
         (Some(home), Some(agent)) => Some((PathBuf::from(home), agent)),
         (None, None) => None,
-        (Some(_), None) => return Err(UsageError("missing --agent ID".to_owned())),
-        (None, Some(_)) => return Err(UsageError("missing --home DIR".to_owned())),
+        (Some(_), None) => return Err(CliError::Usage("missing --agent ID".to_owned())),
+        (None, Some(_)) => return Err(CliError::Usage("missing --home DIR".to_owned())),
     };
     let store = match (db, ledger) {
         (Some(db), ledger) => {
@@ -59,7 +59,9 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
                 .map(super::task::load_ledger)
                 .transpose()?
             {
-                Some(Err(refusal)) => return Err(super::failure(format!("--ledger: {refusal}"))),
+                Some(Err(refusal)) => {
+                    return Err(CliError::Failure(format!("--ledger: {refusal}")))
+                }
                 Some(Ok(ledger)) => Some(ledger),
                 None => None,
             };
@@ -69,14 +71,14 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
             })
         }
         (None, Some(_)) => {
-            return Err(UsageError(
+            return Err(CliError::Usage(
                 "--ledger goes with --store DB (it is what task_bind binds against)".to_owned(),
             ))
         }
         (None, None) => None,
     };
     if handoff.is_none() && store.is_none() {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "missing --home DIR --agent ID or --store DB (or both)".to_owned(),
         ));
     }
@@ -95,7 +97,7 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| super::failure(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| CliError::Failure(format!("cannot start the runtime: {e}")))?;
     runtime
         .block_on(async {
             // rmcp reads only what the line layer passes on (see `framing`).
@@ -114,7 +116,8 @@ pub fn run(args: &[String]) -> Result<u8, UsageError> {
             read?;
             served
         })
-        .map_err(|e| UsageError(format!("MCP server: {e}")))?;
+        // The server's I/O or protocol failing is a failure, not bad usage.
+        .map_err(|e| CliError::Failure(format!("MCP server: {e}")))?;
     Ok(0)
 }
 

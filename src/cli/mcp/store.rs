@@ -10,14 +10,14 @@ use rmcp::ErrorData;
 use serde_json::{json, Value};
 use specmint::action_envelope::engine::{no_package, PackageStore};
 use specmint::action_envelope::{Action, EnvelopeError, JSON_SCHEMA as ENVELOPE_SCHEMA};
-use specmint::store::{Failure, StoreError};
+use specmint::store::{DatabaseError, Failure};
 use specmint::task_envelope::binding::CapabilityLedger;
-use specmint::task_envelope::lifecycle::{
-    read_evidence, unknown_task, TaskError, TaskRefusal, TaskStore,
-};
+use specmint::task_envelope::lifecycle::{read_evidence, unknown_task, TaskError, TaskStore};
 use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
 
-use crate::cli::envelope::{applied_json, refused_json};
+use specmint::Refusal;
+
+use crate::cli::envelope::applied_json;
 use crate::cli::task::{
     bound_json, evidence_refusal, list_json, moved_json, parse_state, submit_refused_json,
 };
@@ -153,11 +153,12 @@ fn refused(text: String, value: Value) -> CallToolResult {
     result
 }
 
-fn refusal(code: &str, message: &str) -> CallToolResult {
-    refused(format!("{code}: {message}"), refused_json(code, message))
+/// A refusal of the spec (or, with a `&str` code, of the tool): text `code: message`.
+fn refusal<C: std::fmt::Display>(refusal: &Refusal<C>) -> CallToolResult {
+    refused(refusal.to_string(), refusal.to_json())
 }
 
-fn store_error(err: StoreError) -> ErrorData {
+fn store_error(err: DatabaseError) -> ErrorData {
     ErrorData::internal_error(err.to_string(), None)
 }
 
@@ -211,15 +212,14 @@ impl StoreTools {
     /// arguments are written as they came (nothing coerced) beside the tool's
     /// `protocol_version` and `action`.
     fn apply(&self, action: &str, arguments: &JsonObject) -> Result<CallToolResult, ErrorData> {
-        let invalid = EnvelopeError::InvalidEnvelope.code();
         if let Some(fixed) = ["protocol_version", "action"]
             .into_iter()
             .find(|k| arguments.contains_key(*k))
         {
-            return Ok(refusal(
-                invalid,
-                &format!("`{fixed}` is the tool's (`{action}`, 0.1), not an argument"),
-            ));
+            return Ok(refusal(&Refusal::new(
+                EnvelopeError::InvalidEnvelope,
+                format!("`{fixed}` is the tool's (`{action}`, 0.1), not an argument"),
+            )));
         }
         let mut envelope = JsonObject::new();
         envelope.insert("protocol_version".into(), json!("0.1"));
@@ -229,7 +229,7 @@ impl StoreTools {
         let mut store = PackageStore::open(&self.db).map_err(store_error)?;
         match store.apply_json(&input) {
             Ok(applied) => Ok(done(applied_json(&applied))),
-            Err(Failure::Refused(r)) => Ok(refusal(r.code.code(), &r.message)),
+            Err(Failure::Refused(r)) => Ok(refusal(&r)),
             Err(Failure::Store(err)) => Err(store_error(err)),
         }
     }
@@ -239,15 +239,12 @@ impl StoreTools {
             .and_then(|()| string_argument(arguments, "package_id"))
         {
             Ok(id) => id.unwrap_or_default(),
-            Err(why) => return Ok(refusal(EnvelopeError::InvalidEnvelope.code(), &why)),
+            Err(why) => return Ok(refusal(&Refusal::new(EnvelopeError::InvalidEnvelope, why))),
         };
         let mut store = PackageStore::open(&self.db).map_err(store_error)?;
         match store.manifest(package_id).map_err(store_error)? {
             Some(manifest) => Ok(done(serde_json::to_value(&manifest).unwrap_or_default())),
-            None => {
-                let r = no_package(package_id);
-                Ok(refusal(r.code.code(), &r.message))
-            }
+            None => Ok(refusal(&no_package(package_id))),
         }
     }
 
@@ -263,7 +260,7 @@ impl StoreTools {
         let checked = check_arguments(arguments, required, optional).and_then(|()| {
             let id = string_argument(arguments, "task_id")?.unwrap_or_default();
             let state = string_argument(arguments, "state")?
-                .map(|s| parse_state("state", s).map_err(|e| e.0))
+                .map(|s| parse_state("state", s))
                 .transpose()?;
             let reason = string_argument(arguments, "reason")?;
             let claimable = match arguments.get("claimable") {
@@ -275,7 +272,7 @@ impl StoreTools {
         });
         let (id, state, reason, claimable) = match checked {
             Ok(checked) => checked,
-            Err(why) => return Ok(refusal(INVALID_ARGUMENTS, &why)),
+            Err(why) => return Ok(refusal(&Refusal::new(INVALID_ARGUMENTS, why))),
         };
         let mut store = TaskStore::open(&self.db).map_err(store_error)?;
         let moved = match name {
@@ -298,7 +295,7 @@ impl StoreTools {
             "task_show" => {
                 return match store.task(id).map_err(store_error)? {
                     Some(task) => Ok(done(serde_json::to_value(&task).unwrap_or_default())),
-                    None => Ok(task_refusal(&unknown_task(id))),
+                    None => Ok(refusal(&unknown_task(id))),
                 };
             }
             "task_list" => {
@@ -307,14 +304,14 @@ impl StoreTools {
             }
             "task_bind" => {
                 let Some(ledger) = &self.ledger else {
-                    return Ok(refusal(
+                    return Ok(refusal(&Refusal::new(
                         NO_LEDGER,
                         "this server was started without --ledger FILE; the capability ledger is the operator's, never a caller's",
-                    ));
+                    )));
                 };
                 return match store.bind(id, ledger) {
                     Ok(bound) => Ok(done(bound_json(id, bound.tools()))),
-                    Err(Failure::Refused(r)) => Ok(task_refusal(&r)),
+                    Err(Failure::Refused(r)) => Ok(refusal(&r)),
                     Err(Failure::Store(err)) => Err(store_error(err)),
                 };
             }
@@ -333,17 +330,13 @@ impl StoreTools {
     }
 }
 
-fn task_refusal(r: &TaskRefusal) -> CallToolResult {
-    refusal(r.code.code(), &r.message)
-}
-
 fn moved_result(
     id: &str,
     moved: Result<TaskState, TaskError>,
 ) -> Result<CallToolResult, ErrorData> {
     match moved {
         Ok(state) => Ok(done(moved_json(id, state))),
-        Err(Failure::Refused(r)) => Ok(task_refusal(&r)),
+        Err(Failure::Refused(r)) => Ok(refusal(&r)),
         Err(Failure::Store(err)) => Err(store_error(err)),
     }
 }

@@ -10,15 +10,17 @@ use sha2::{Digest, Sha256};
 use crate::taskpack::bag::{self, FILES_DIR};
 use crate::taskpack::patterns::{AttachmentScan, Finding};
 
-use super::object::{finding_code, pattern_words};
-use super::{Luggage, PackError, Refusal, CHUNK};
+use super::object::pattern_words;
+use super::{Luggage, PackError, CHUNK};
+use crate::taskpack::TaskPackError;
+use crate::Refusal;
 
 /// Reads every `--attach` path once (see [`Luggage`]): a directory is walked in name order and
 /// keeps its shape under its own name (task-passport's `readLuggage`); each name is made a
 /// luggage name as a writer keeps it ([`bag::luggage_path`]), so that it round-trips (C9).
 pub(super) fn read_luggage(
     paths: &[PathBuf],
-    refusals: &mut Vec<Refusal>,
+    refusals: &mut Vec<Refusal<TaskPackError>>,
 ) -> Result<Vec<Luggage>, PackError> {
     let mut files = Vec::new();
     for path in paths {
@@ -32,37 +34,37 @@ pub(super) fn read_luggage(
     for (source, relative) in files {
         let name = bag::luggage_path(&relative);
         if name.is_empty() {
-            refusals.push(Refusal {
-                code: "luggage_name",
-                message: format!(
+            refusals.push(Refusal::new(
+                TaskPackError::LuggageName,
+                format!(
                     "attachment `{}` has no usable name (nothing of `{relative}` is a luggage name)",
                     source.display()
                 ),
-            });
+            ));
             continue;
         }
         if let Some(first) = luggage.iter().find(|l| l.name == name) {
-            refusals.push(Refusal {
-                code: "luggage_name",
-                message: format!(
+            refusals.push(Refusal::new(
+                TaskPackError::LuggageName,
+                format!(
                     "attachments `{}` and `{}` would both travel as `{FILES_DIR}{name}`",
                     first.source.display(),
                     source.display()
                 ),
-            });
+            ));
             continue;
         }
         let (size, sha256, readable, findings) = first_read(&source)?;
         for finding in findings {
-            refusals.push(Refusal {
-                code: finding_code(finding),
-                message: format!(
+            refusals.push(Refusal::new(
+                finding.code(),
+                format!(
                     "attachment `{name}` (from `{}`) carries {} ({})",
                     source.display(),
                     finding.describe(),
                     pattern_words(finding)
                 ),
-            });
+            ));
         }
         luggage.push(Luggage {
             source,
@@ -82,14 +84,14 @@ pub(super) fn read_luggage(
                 .map(|l| l.source.display().to_string())
                 .unwrap_or_default()
         };
-        refusals.push(Refusal {
-            code: "luggage_name",
-            message: format!(
+        refusals.push(Refusal::new(
+            TaskPackError::LuggageName,
+            format!(
                 "attachment `{file}` (from `{}`) would be both a file and a folder: `{inside}` (from `{}`) travels inside it",
                 from(file),
                 from(inside)
             ),
-        });
+        ));
     }
     Ok(luggage)
 }

@@ -16,14 +16,15 @@
 //! Memory holds the pack object and one read buffer: the luggage streams from disk into the
 //! zip or the flat form, whatever its size.
 
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::convert::Encoding;
 use super::set_member;
-use super::store::{PassportStore, StoreError};
+use super::store::{PassportStore, PassportStoreError};
+use super::TaskPackError;
 use crate::atomic_file::AtomicFile;
+use crate::Refusal;
 use specmint_runtime::json::Json;
 
 mod luggage;
@@ -139,51 +140,22 @@ pub struct PackOptions {
     pub packed_at: Option<String>,
 }
 
-/// One reason a pack was not produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// `credential` (C7), `chat_transcript` (C8), `ask_without_accept` (§4.3),
-    /// `forbidden_field` (§4.5), `luggage_name`, `luggage_changed`, `invalid_lineage`,
-    /// `not_conformant` (a check of §6 the pack object would fail).
-    pub code: &'static str,
-    /// What and where.
-    pub message: String,
-}
-
 /// Why `pack` produced nothing.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PackError {
-    /// Refused: every reason found.
-    Refused(Vec<Refusal>),
+    /// Refused: every reason found, each with its code: `credential` (C7), `chat_transcript`
+    /// (C8), `ask_without_accept` (§4.3), `forbidden_field` (§4.5), `luggage_name`,
+    /// `luggage_changed`, `invalid_lineage`, `not_conformant` (a check of §6 the pack object
+    /// would fail).
+    #[error("refusing to pack: {}", super::joined(.0))]
+    Refused(Vec<Refusal<TaskPackError>>),
     /// The store refused (an unknown or invalid id) or failed.
-    Store(StoreError),
+    #[error(transparent)]
+    Store(#[from] PassportStoreError),
     /// Reading an attachment or writing the pack.
-    Io(PathBuf, io::Error),
+    #[error("`{}`: {}", .0.display(), .1)]
+    Io(PathBuf, #[source] io::Error),
 }
-
-impl From<StoreError> for PackError {
-    fn from(err: StoreError) -> Self {
-        PackError::Store(err)
-    }
-}
-
-impl fmt::Display for PackError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PackError::Refused(refusals) => {
-                let all: Vec<String> = refusals
-                    .iter()
-                    .map(|r| format!("{}: {}", r.code, r.message))
-                    .collect();
-                write!(f, "refusing to pack: {}", all.join("; "))
-            }
-            PackError::Store(err) => err.fmt(f),
-            PackError::Io(path, err) => write!(f, "`{}`: {err}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for PackError {}
 
 /// What a pack holds, for the report.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,7 +7,9 @@ use crate::taskpack::patterns::{self, Finding};
 use crate::taskpack::{seal, set_member, FORBIDDEN_KEYS};
 use specmint_runtime::json::Json;
 
-use super::{AskArg, Kind, Luggage, PackError, PackOptions, Packed, Refusal};
+use super::{AskArg, Kind, Luggage, PackError, PackOptions, Packed};
+use crate::taskpack::TaskPackError;
+use crate::Refusal;
 
 /// The home passport's `asks` with the sent ones recorded (§4.3), or `None` when that changes
 /// nothing. A sent ask whose WHAT an ask of the passport already has is that ask, re-sent: its
@@ -199,10 +201,10 @@ fn normalize_ask(ask: &Json) -> Json {
 /// that never travelled), then `<id>@<version>` (§3, §3.1).
 fn extend_lineage(kept: Option<&Json>, id: &str, version: u64) -> Result<Json, PackError> {
     let invalid = |why: String| {
-        PackError::Refused(vec![Refusal {
-            code: "invalid_lineage",
-            message: format!("the passport's `lineage` {why}; it must be {{\"root_id\": ID, \"chain\": [\"ID@VERSION\", …]}}"),
-        }])
+        PackError::Refused(vec![Refusal::new(
+            TaskPackError::InvalidLineage,
+            format!("the passport's `lineage` {why}; it must be {{\"root_id\": ID, \"chain\": [\"ID@VERSION\", …]}}"),
+        )])
     };
     let (root_id, mut chain) = match kept {
         None => (id.to_owned(), Vec::new()),
@@ -273,17 +275,10 @@ pub(super) fn pattern_words(finding: Finding) -> String {
     }
 }
 
-pub(super) fn finding_code(finding: Finding) -> &'static str {
-    match finding {
-        Finding::Credential => "credential",
-        Finding::Transcript => "chat_transcript",
-    }
-}
-
 /// Every reason the pack object may not leave: a forbidden key anywhere (§4.1, §4.5), a key
 /// or string the credential or transcript pattern matches (§4.1), an ask without `accept`
 /// (§4.3), then any other check of §6 on the pack object (the judge's own functions).
-pub(super) fn object_refusals(object: &Json) -> Vec<Refusal> {
+pub(super) fn object_refusals(object: &Json) -> Vec<Refusal<TaskPackError>> {
     let mut refusals = Vec::new();
     object.walk(&mut String::new(), &mut |pointer, value| {
         if let Json::Object(members) = value {
@@ -295,24 +290,24 @@ pub(super) fn object_refusals(object: &Json) -> Vec<Refusal> {
                         "a chat transcript field: state travels, conversation does not (§4.1)"
                     };
                     let at = path_of(object, &format!("{pointer}/{key}"));
-                    refusals.push(Refusal {
-                        code: "forbidden_field",
-                        message: format!("`{at}` is {what}"),
-                    });
+                    refusals.push(Refusal::new(
+                        TaskPackError::ForbiddenField,
+                        format!("`{at}` is {what}"),
+                    ));
                 }
             }
         }
     });
     for (finding, pointer) in patterns::scan_json(object) {
-        refusals.push(Refusal {
-            code: finding_code(finding),
-            message: format!(
+        refusals.push(Refusal::new(
+            finding.code(),
+            format!(
                 "`{}` carries {} ({})",
                 path_of(object, &pointer),
                 finding.describe(),
                 pattern_words(finding)
             ),
-        });
+        ));
     }
     let asks = object
         .get("asks")
@@ -321,23 +316,23 @@ pub(super) fn object_refusals(object: &Json) -> Vec<Refusal> {
     for (i, ask) in asks.iter().enumerate() {
         let accept = ask.get("accept").and_then(Json::as_str).unwrap_or_default();
         if accept.trim().is_empty() {
-            refusals.push(Refusal {
-                code: "ask_without_accept",
-                message: format!(
+            refusals.push(Refusal::new(
+                TaskPackError::AskWithoutAccept,
+                format!(
                     "ask `{}` (`asks[{i}]`) has no accept: say what would count as answered (§4.3; --ask \"WHAT|ACCEPT\")",
                     Json::js_string(ask.get("id"))
                 ),
-            });
+            ));
         }
     }
     if refusals.is_empty() {
         // Anything else a judge would fail on the pack object (a fact with an unknown scope,
         // a member of the wrong type): the writer is exactly as strict as the judge (§6).
         for (check, problem) in conformance::pack_object_problems(object) {
-            refusals.push(Refusal {
-                code: "not_conformant",
-                message: format!("{check}: {problem}"),
-            });
+            refusals.push(Refusal::new(
+                TaskPackError::NotConformant,
+                format!("{check}: {problem}"),
+            ));
         }
     }
     refusals

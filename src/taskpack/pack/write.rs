@@ -14,7 +14,9 @@ use crate::taskpack::flat::Listed;
 use specmint_runtime::json::Json;
 
 use super::luggage::read_some;
-use super::{Luggage, PackError, Refusal, CHUNK};
+use super::{Luggage, PackError, CHUNK};
+use crate::taskpack::TaskPackError;
+use crate::Refusal;
 
 /// Writes the pack to a temporary file beside `out` (committed by the caller).
 pub(super) fn write_pack(
@@ -69,14 +71,14 @@ fn second_read(
     }
     let digest: [u8; 32] = hasher.finalize().into();
     if digest != luggage.sha256 || size != luggage.size {
-        return Err(PackError::Refused(vec![Refusal {
-            code: "luggage_changed",
-            message: format!(
+        return Err(PackError::Refused(vec![Refusal::new(
+            TaskPackError::LuggageChanged,
+            format!(
                 "attachment `{}` (from `{}`) changed while it was being packed",
                 luggage.name,
                 luggage.source.display()
             ),
-        }]));
+        )]));
     }
     Ok(())
 }
