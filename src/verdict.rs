@@ -168,6 +168,12 @@ impl DocType {
         Verdict { errors }
     }
 
+    /// Whether documents of this type are flat TaskPacks: the one type whose files are judged
+    /// streamed ([`DocType::judge_streamed`]) and whose zip form gets a hint of its own.
+    fn is_flat_taskpack(&self) -> bool {
+        matches!(self, DocType::Bundled(b) if b.module == "taskpack")
+    }
+
     /// Judges the file at `path` under `limit`, as [`DocType::judge`] judges its bytes, reading
     /// no more of it than it must: a file over the limit is counted, not held; and a flat
     /// TaskPack is judged in bounded memory, its attachments' data strings streamed (see
@@ -175,7 +181,7 @@ impl DocType {
     pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
         let mut file = std::fs::File::open(path)?;
         let size = file.metadata()?.len();
-        let flat_taskpack = matches!(self, DocType::Bundled(b) if b.module == "taskpack");
+        let flat_taskpack = self.is_flat_taskpack();
         if flat_taskpack && size <= limit as u64 {
             if let Some(verdict) = self.judge_streamed(&mut file)? {
                 return Ok(verdict);
@@ -198,7 +204,7 @@ impl DocType {
         reader: &mut R,
     ) -> std::io::Result<Option<Verdict>> {
         use crate::taskpack::{flat, skeleton};
-        if !matches!(self, DocType::Bundled(b) if b.module == "taskpack") {
+        if !self.is_flat_taskpack() {
             return Ok(None);
         }
         reader.rewind()?;
@@ -261,7 +267,7 @@ impl DocType {
     /// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
     /// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
     fn other_encoding(&self, input: &[u8], report: Report) -> Report {
-        let taskpack = matches!(self, DocType::Bundled(b) if b.module == "taskpack");
+        let taskpack = self.is_flat_taskpack();
         if !taskpack || !input.starts_with(crate::taskpack::bag::ZIP_MAGIC) {
             return report;
         }

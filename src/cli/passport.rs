@@ -91,7 +91,7 @@ fn new(args: &[String]) -> Result<u8, CliError> {
             let next_step = text("--next-step").unwrap_or_else(|| {
                 Json::Str("read the goal, then plan and take the first verifiable step".to_owned())
             });
-            reference_shape(title, goal, next_step)
+            store::reference_passport(title, goal, next_step)
         }
     };
     for (flag, key) in [
@@ -107,18 +107,12 @@ fn new(args: &[String]) -> Result<u8, CliError> {
         set_member(&mut passport, "id", Json::Str(id.to_owned()));
     }
     let store = open_store(&options)?;
-    // An id the caller did not choose was minted here (so it keeps its place in the object;
-    // `create` appends one it mints); a collision with a stored id is minted again.
     let mint = options.value("--id").is_none()
         && (options.value("--file").is_none() || passport.get("id").is_none());
-    let created = loop {
-        if mint {
-            set_member(&mut passport, "id", Json::Str(store::mint_id()));
-        }
-        match store.create(passport.clone()) {
-            Err(PassportStoreError::Exists(_)) if mint => continue,
-            other => break other,
-        }
+    let created = if mint {
+        store.create_minted(passport)
+    } else {
+        store.create(passport)
     };
     match created {
         Ok(passport) => {
@@ -132,38 +126,6 @@ fn new(args: &[String]) -> Result<u8, CliError> {
         }
         Err(err) => store_verdict(options.format, err),
     }
-}
-
-/// A passport as task-passport's `new` writes it (core.js `create`), members in its order; the
-/// store stamps `version` and `updated_at` again.
-fn reference_shape(title: Json, goal: Json, next_step: Json) -> Json {
-    let now = specmint::store::now_utc();
-    let text = |s: &str| Json::Str(s.to_owned());
-    let empty = || Json::Array(Vec::new());
-    Json::Object(vec![
-        ("spec".to_owned(), text("2origin/0.1")),
-        ("kind".to_owned(), text("task.origin")),
-        ("id".to_owned(), text(&store::mint_id())),
-        ("title".to_owned(), title),
-        ("goal".to_owned(), goal),
-        ("version".to_owned(), Json::Number(1.into())),
-        ("machine_id".to_owned(), text(&store::this_machine())),
-        ("harness".to_owned(), text("specmint")),
-        ("scope".to_owned(), text("")),
-        ("created_at".to_owned(), text(&now)),
-        ("updated_at".to_owned(), text(&now)),
-        (
-            "current_state".to_owned(),
-            text("passport created, work not started"),
-        ),
-        ("facts".to_owned(), empty()),
-        ("decisions".to_owned(), empty()),
-        ("actions".to_owned(), empty()),
-        ("artifacts".to_owned(), empty()),
-        ("verification".to_owned(), text("")),
-        ("next_steps".to_owned(), Json::Array(vec![next_step])),
-        ("learnings".to_owned(), empty()),
-    ])
 }
 
 /// The starting object of `new --file`: a JSON object (a leading BOM tolerated).

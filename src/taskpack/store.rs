@@ -222,6 +222,19 @@ impl PassportStore {
         Ok(passport)
     }
 
+    /// Stores `passport` as [`PassportStore::create`] does, under a freshly minted id written
+    /// where the passport's `id` member is (so it keeps its place in the object; appended when
+    /// there is none); an id another passport takes meanwhile is minted again.
+    pub fn create_minted(&self, mut passport: Json) -> Result<Json, PassportStoreError> {
+        loop {
+            set_member(&mut passport, "id", Json::Str(mint_id()));
+            match self.create(passport.clone()) {
+                Err(PassportStoreError::Exists(_)) => continue,
+                other => return other,
+            }
+        }
+    }
+
     /// The passport `id`, as stored.
     pub fn get(&self, id: &str) -> Result<Json, PassportStoreError> {
         check_id(id)?;
@@ -471,6 +484,38 @@ fn summary(id: &str, passport: &Json) -> PassportSummary {
         },
         updated_at: text("updated_at"),
     }
+}
+
+/// A new passport as task-passport's `new` writes it (core.js `create`), members in its order,
+/// under a freshly minted id; the store stamps `version` and `updated_at` again.
+pub fn reference_passport(title: Json, goal: Json, next_step: Json) -> Json {
+    let now = crate::store::now_utc();
+    let text = |s: &str| Json::Str(s.to_owned());
+    let empty = || Json::Array(Vec::new());
+    Json::Object(vec![
+        ("spec".to_owned(), text("2origin/0.1")),
+        ("kind".to_owned(), text("task.origin")),
+        ("id".to_owned(), text(&mint_id())),
+        ("title".to_owned(), title),
+        ("goal".to_owned(), goal),
+        ("version".to_owned(), Json::Number(1.into())),
+        ("machine_id".to_owned(), text(&this_machine())),
+        ("harness".to_owned(), text("specmint")),
+        ("scope".to_owned(), text("")),
+        ("created_at".to_owned(), text(&now)),
+        ("updated_at".to_owned(), text(&now)),
+        (
+            "current_state".to_owned(),
+            text("passport created, work not started"),
+        ),
+        ("facts".to_owned(), empty()),
+        ("decisions".to_owned(), empty()),
+        ("actions".to_owned(), empty()),
+        ("artifacts".to_owned(), empty()),
+        ("verification".to_owned(), text("")),
+        ("next_steps".to_owned(), Json::Array(vec![next_step])),
+        ("learnings".to_owned(), empty()),
+    ])
 }
 
 /// A fresh id, `TP-XXXX-XXXX` over task-passport's alphabet (no 0, 1, I, L, O). The randomness is std's per-process

@@ -420,15 +420,20 @@ fn ids_usage_and_the_store_are_checked_first() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(json(&out)["code"], "unknown_passport");
-    let usage = |args: &[&str], message: &str| {
+    // Exit 2 either way: bad usage shows the usage text after the message; an attachment that
+    // cannot be read is a failure of a command used right, its message alone.
+    let stopped = |args: &[&str], message: &str, with_usage: bool| {
         let out = s.run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
         assert!(
-            text(&out.stderr).starts_with(&format!("specmint: {message}\n")),
-            "{}",
-            text(&out.stderr)
+            stderr.starts_with(&format!("specmint: {message}\n")),
+            "{stderr}"
         );
+        assert_eq!(stderr.contains("\nusage:\n"), with_usage, "{stderr}");
     };
+    let usage = |args: &[&str], message: &str| stopped(args, message, true);
+    let failure = |args: &[&str], message: &str| stopped(args, message, false);
     usage(
         &["taskpack", "pack", "TP-U", "--out", "x.taskpack.json"],
         "`x.taskpack.json`: --out must end in .taskpack (or .taskpack.json with --flat)",
@@ -462,7 +467,7 @@ fn ids_usage_and_the_store_are_checked_first() {
         ],
         "--ask `|accept`: WHAT is blank (the syntax is \"WHAT|ACCEPT[|WHY]\")",
     );
-    usage(
+    failure(
         &[
             "taskpack",
             "pack",
@@ -477,7 +482,7 @@ fn ids_usage_and_the_store_are_checked_first() {
             "missing.txt"
         ),
     );
-    usage(
+    failure(
         &[
             "taskpack",
             "pack",
@@ -493,7 +498,7 @@ fn ids_usage_and_the_store_are_checked_first() {
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(s.path("loop"), s.path("loop/again")).unwrap();
-        usage(
+        failure(
             &[
                 "taskpack",
                 "pack",
