@@ -4,8 +4,8 @@
 //! fully qualified path (`::core::..`, the runtime path), and its locals use mixed-site
 //! spans so they cannot collide with names in user expressions.
 
-use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned, ToTokens as _};
+use proc_macro2::{Delimiter, Group, Punct, Spacing, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens, TokenStreamExt as _};
 use syn::Ident;
 
 use crate::model::{Code, Field, Fold, Limit, Model, Rule, RuleKind, StructRule};
@@ -247,14 +247,58 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     }
 }
 
-/// One call of the runtime for a rule: `func(subject, operands.., at, limit, code, report);`
-/// at the rule's name.
+/// One call of the runtime for a rule, at the rule's name:
+/// `func(subject, operands.., &at, limit, code, report);`.
 struct Call<'a> {
-    func: TokenStream,
-    subject: TokenStream,
+    func: Func<'a>,
+    subject: &'a TokenStream,
     operands: Vec<TokenStream>,
-    at: TokenStream,
+    /// `&at`, or `at` itself when it is a reference already (the struct's own path).
+    at_ref: bool,
+    at: &'a Ident,
     limit: Option<&'a syn::Expr>,
+}
+
+/// The function a call names.
+enum Func<'a> {
+    /// `krate::module::name`.
+    Runtime {
+        krate: &'a syn::Path,
+        module: &'static str,
+        name: Ident,
+    },
+    /// A user's function (`custom = path::to_fn`).
+    User(&'a syn::Path),
+}
+
+impl ToTokens for Func<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Func::Runtime {
+                krate,
+                module,
+                name,
+            } => {
+                let span = name.span();
+                krate.to_tokens(tokens);
+                path_sep(span, tokens);
+                Ident::new(module, span).to_tokens(tokens);
+                path_sep(span, tokens);
+                name.to_tokens(tokens);
+            }
+            Func::User(path) => path.to_tokens(tokens),
+        }
+    }
+}
+
+/// `::` at `span`.
+fn path_sep(span: Span, tokens: &mut TokenStream) {
+    let mut first = Punct::new(':', Spacing::Joint);
+    first.set_span(span);
+    let mut second = Punct::new(':', Spacing::Alone);
+    second.set_span(span);
+    tokens.append(first);
+    tokens.append(second);
 }
 
 impl Call<'_> {
@@ -263,18 +307,20 @@ impl Call<'_> {
             func,
             subject,
             operands,
+            at_ref,
             at,
             limit,
         } = self;
-        let report = &l.report;
-        let limit = limit.map(|e| e.to_token_stream());
-        let args = std::iter::once(subject)
-            .chain(operands)
-            .chain([at])
-            .chain(limit)
-            .chain(rule.code.as_ref().map(code))
-            .chain([quote!(#report)]);
-        quote_spanned!(rule.span=> #func(#(#args),*);)
+        let (ty, report) = (rule.span, &l.report);
+        let amp = at_ref.then(|| {
+            let mut amp = Punct::new('&', Spacing::Alone);
+            amp.set_span(ty);
+            amp
+        });
+        let limit = limit.iter();
+        let code = rule.code.as_ref().map(code);
+        let code = code.iter();
+        quote_spanned!(ty=> #func(#subject, #(#operands,)* #amp #at, #(#limit,)* #(#code,)* #report);)
     }
 }
 
@@ -287,12 +333,16 @@ impl Call<'_> {
 fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals) -> TokenStream {
     let Locals { krate, it, .. } = l;
     let ty = rule.span;
-    let name = Ident::new(rule.name, ty);
     let mut call = Call {
-        func: quote_spanned!(ty=> #krate::rules::#name),
-        subject: value.clone(),
+        func: Func::Runtime {
+            krate,
+            module: "rules",
+            name: Ident::new(rule.name, ty),
+        },
+        subject: value,
         operands: Vec::new(),
-        at: quote_spanned!(ty=> &#at),
+        at_ref: true,
+        at,
         limit: None,
     };
     match &rule.kind {
@@ -315,7 +365,7 @@ fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals)
             call.operands
                 .push(quote_spanned!(ty=> #krate::rules::Format::#variant));
         }
-        RuleKind::Custom(func) => call.func = func.to_token_stream(),
+        RuleKind::Custom(func) => call.func = Func::User(func),
         RuleKind::Range { min, max } => {
             let (min, max) = (bound(min.as_ref()), bound(max.as_ref()));
             call.operands
@@ -323,10 +373,13 @@ fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals)
         }
         RuleKind::Each(rules) => return each(model, rules, ty, l),
         RuleKind::Nested { flatten } => {
-            call.func = quote_spanned!(ty=> #krate::Validate::validate_at);
+            call.func = Func::Runtime {
+                krate,
+                module: "Validate",
+                name: Ident::new("validate_at", ty),
+            };
             if *flatten {
-                let path = &l.path;
-                call.at = quote!(#path);
+                (call.at_ref, call.at) = (false, &l.path);
             }
         }
         RuleKind::MaxItemsPerGroup { by, max } => {
@@ -334,8 +387,11 @@ fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals)
             // Grouped by `kind`, the call (and its message) is what it always was.
             let by_name = unraw(by);
             if by_name != "kind" {
-                let named = format_ident!("{}_named", rule.name, span = ty);
-                call.func = quote_spanned!(ty=> #krate::rules::#named);
+                call.func = Func::Runtime {
+                    krate,
+                    module: "rules",
+                    name: format_ident!("{}_named", rule.name, span = ty),
+                };
                 call.operands.push(quote!(#by_name));
             }
             call.limit = Some(&max.expr);
@@ -380,12 +436,17 @@ fn list_len(rule: &Rule, limit: &Limit, at: &Ident, l: &Locals) -> TokenStream {
         krate, list, items, ..
     } = l;
     let ty = rule.span;
-    let func = format_ident!("{}_len", rule.name, span = ty);
+    let subject = quote_spanned!(ty=> ::core::option::Option::Some(#items.len()));
     let call = Call {
-        func: quote_spanned!(ty=> #krate::__private::#func),
-        subject: quote_spanned!(ty=> ::core::option::Option::Some(#items.len())),
+        func: Func::Runtime {
+            krate,
+            module: "__private",
+            name: format_ident!("{}_len", rule.name, span = ty),
+        },
+        subject: &subject,
         operands: Vec::new(),
-        at: quote_spanned!(ty=> &#at),
+        at_ref: true,
+        at,
         limit: Some(&limit.expr),
     }
     .emit(rule, l);

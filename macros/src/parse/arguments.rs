@@ -110,21 +110,27 @@ impl Args {
         self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 
+    /// Takes the value of `key` out (each is read once, so none is cloned).
+    fn take(&mut self, key: &'static str) -> Option<Value> {
+        let at = self.values.iter().position(|(k, _)| *k == key)?;
+        Some(self.values.swap_remove(at).1)
+    }
+
     /// A `Limit` or `Expr` argument.
-    pub(super) fn expr(&self, key: &'static str) -> Option<Expr> {
-        match self.value(key) {
-            Some(Value::Expr(expr)) => Some(expr.clone()),
+    pub(super) fn expr(&mut self, key: &'static str) -> Option<Expr> {
+        match self.take(key) {
+            Some(Value::Expr(expr)) => Some(expr),
             _ => None,
         }
     }
 
-    pub(super) fn limit(&self, key: &'static str) -> Option<Limit> {
+    pub(super) fn limit(&mut self, key: &'static str) -> Option<Limit> {
         self.expr(key).map(|expr| Limit { expr })
     }
 
-    pub(super) fn field(&self, key: &'static str) -> Option<Ident> {
-        match self.value(key) {
-            Some(Value::Field(ident)) => Some(ident.clone()),
+    pub(super) fn field(&mut self, key: &'static str) -> Option<Ident> {
+        match self.take(key) {
+            Some(Value::Field(ident)) => Some(ident),
             _ => None,
         }
     }
@@ -174,10 +180,10 @@ pub(super) enum Short {
 /// Reads a rule written in one of its forms: `None` (after reporting why) unless every
 /// required argument holds a value.
 pub(super) fn read(item: Item, allowed: &[Arg], short: Short, errors: &mut Errors) -> Option<Args> {
-    let name = item.name.unraw();
     match (short, item.form) {
         (Short::Bare, Form::Bare) => Some(Args::new(item.name)),
         (Short::Bare, Form::Value(_)) => {
+            let name = item.name.unraw();
             let hint = allowed.iter().map(|a| a.hint()).collect::<Vec<_>>();
             errors.at(
                 item.name.span(),
@@ -194,6 +200,7 @@ pub(super) fn read(item: Item, allowed: &[Arg], short: Short, errors: &mut Error
             Some(args)
         }
         (Short::Limit(key), Form::Bare) => {
+            let name = item.name.unraw();
             errors.at(
                 item.name.span(),
                 format!("`{name}` needs a limit: `{name} = N` or `{name}({key} = N)`"),
@@ -212,14 +219,16 @@ pub(super) fn read(item: Item, allowed: &[Arg], short: Short, errors: &mut Error
 /// written with parentheses.
 fn args(item: Item, allowed: &[Arg], errors: &mut Errors) -> Option<Args> {
     let rule_name = item.name.unraw().to_string();
-    let keys = allowed.iter().map(|a| a.key).collect::<Vec<_>>();
+    // The keys, for messages.
+    let keys = || allowed.iter().map(|a| a.key).collect::<Vec<_>>();
     let Form::List(items) = item.form else {
         errors.at(
             item.name.span(),
             format!(
                 "`{rule_name}` takes arguments in parentheses: `{rule_name}({})`",
-                keys.iter()
-                    .map(|k| format!("{k} = .."))
+                allowed
+                    .iter()
+                    .map(|a| format!("{} = ..", a.key))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -236,8 +245,8 @@ fn args(item: Item, allowed: &[Arg], errors: &mut Errors) -> Option<Args> {
                 span,
                 format!(
                     "unknown argument `{name}` for `{rule_name}`; {}expected {}",
-                    kw::did_you_mean(&name, &keys),
-                    kw::list(&keys)
+                    kw::did_you_mean(&name, &keys()),
+                    kw::list(&keys())
                 ),
             );
             continue;

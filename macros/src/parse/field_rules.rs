@@ -95,39 +95,39 @@ static RULES: &[RuleSpec] = &[
     rule("non_blank", ELEMENT, CODE_ONLY, Short::Bare, kw::CODE_BLANK,
         |_, _| Some(RuleKind::Plain)),
     rule("max_chars", ELEMENT, MAX, Short::Limit(kw::MAX), kw::CODE_TOO_LONG,
-        |a, _| Some(RuleKind::Limit(a.limit(kw::MAX)?))),
+        |mut a, _| Some(RuleKind::Limit(a.limit(kw::MAX)?))),
     rule("min_chars", ELEMENT, MIN, Short::Limit(kw::MIN), kw::CODE_TOO_SHORT,
-        |a, _| Some(RuleKind::Limit(a.limit(kw::MIN)?))),
+        |mut a, _| Some(RuleKind::Limit(a.limit(kw::MIN)?))),
     rule("range", ELEMENT,
         &[optional(kw::MIN, ArgKind::Limit), optional(kw::MAX, ArgKind::Limit), CODE],
         Short::None, kw::CODE_RANGE, range),
     rule("max_items", FIELD, MAX, Short::Limit(kw::MAX), kw::CODE_TOO_MANY,
-        |a, _| Some(RuleKind::ListLimit(a.limit(kw::MAX)?))),
+        |mut a, _| Some(RuleKind::ListLimit(a.limit(kw::MAX)?))),
     rule("min_items", FIELD, MIN, Short::Limit(kw::MIN), kw::CODE_TOO_FEW,
-        |a, _| Some(RuleKind::ListLimit(a.limit(kw::MIN)?))),
+        |mut a, _| Some(RuleKind::ListLimit(a.limit(kw::MIN)?))),
     item_rule("each", FIELD, each),
     item_rule("nested", FIELD, nested),
     rule("max_items_per_group", FIELD,
         &[required(kw::BY, ArgKind::Field), required(kw::MAX, ArgKind::Limit), CODE],
         Short::None, kw::CODE_TOO_MANY,
-        |a, _| Some(RuleKind::MaxItemsPerGroup { by: a.field(kw::BY)?, max: a.limit(kw::MAX)? })),
+        |mut a, _| Some(RuleKind::MaxItemsPerGroup { by: a.field(kw::BY)?, max: a.limit(kw::MAX)? })),
     rule("unique_by", FIELD,
         &[required(kw::KEY, ArgKind::Field), optional(kw::TRIM, ArgKind::Flag),
             optional(kw::IGNORE_CASE, ArgKind::Flag), CODE],
         Short::None, kw::CODE_DUPLICATE,
-        |a, _| Some(RuleKind::UniqueBy { key: a.field(kw::KEY)?, fold: fold(&a) })),
+        |mut a, _| Some(RuleKind::UniqueBy { key: a.field(kw::KEY)?, fold: fold(&a) })),
     rule("contradiction", FIELD,
         &[required(kw::BY, ArgKind::Field), required(kw::VALUE, ArgKind::Field),
             required(kw::PAIR, ArgKind::Pair), CODE],
         Short::None, kw::CODE_CONTRADICTORY,
-        |a, _| Some(RuleKind::Contradiction {
+        |mut a, _| Some(RuleKind::Contradiction {
             by: a.field(kw::BY)?,
             value: a.field(kw::VALUE)?,
             pairs: a.pairs,
         })),
     rule("equals", FIELD, &[required(kw::VALUE, ArgKind::Expr("\"..\"")), CODE],
         Short::None, kw::CODE_UNEXPECTED,
-        |a, _| Some(RuleKind::Equals(a.expr(kw::VALUE)?))),
+        |mut a, _| Some(RuleKind::Equals(a.expr(kw::VALUE)?))),
     rule("pattern", ELEMENT, &[required(kw::REGEX, ArgKind::Expr("\"^..$\"")), CODE],
         Short::None, kw::CODE_PATTERN, pattern),
     rule("format", ELEMENT, &[required(kw::KIND, ArgKind::Expr("\"date-time\"")), CODE],
@@ -141,7 +141,7 @@ static RULES: &[RuleSpec] = &[
         &[required(kw::FIELD, ArgKind::Field),
             required(kw::EQUALS, ArgKind::Expr("Enum::Variant")), CODE],
         Short::None, kw::CODE_REQUIRED,
-        |a, _| Some(RuleKind::RequiredIf { field: a.field(kw::FIELD)?, equals: a.expr(kw::EQUALS)? })),
+        |mut a, _| Some(RuleKind::RequiredIf { field: a.field(kw::FIELD)?, equals: a.expr(kw::EQUALS)? })),
     rule("unique", FIELD,
         &[optional(kw::IGNORE_CASE, ArgKind::Flag), optional(kw::TRIM, ArgKind::Flag), CODE],
         Short::Bare, kw::CODE_DUPLICATE_ITEM,
@@ -275,7 +275,7 @@ fn nested(item: Item, errors: &mut Errors) -> Option<RuleKind> {
 }
 
 /// `range(min = A, max = B)`: at least one bound.
-fn range(args: Args, errors: &mut Errors) -> Option<RuleKind> {
+fn range(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
     if !args.written(kw::MIN) && !args.written(kw::MAX) {
         errors.at(
             args.rule.span(),
@@ -290,7 +290,7 @@ fn range(args: Args, errors: &mut Errors) -> Option<RuleKind> {
 }
 
 /// `pattern(regex = "..")`: a string literal that is a valid regex.
-fn pattern(args: Args, errors: &mut Errors) -> Option<RuleKind> {
+fn pattern(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
     let regex = match args.expr(kw::REGEX)? {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),
@@ -312,7 +312,7 @@ fn pattern(args: Args, errors: &mut Errors) -> Option<RuleKind> {
 }
 
 /// `format(kind = "..")`: one of the formats the runtime knows.
-fn format(args: Args, errors: &mut Errors) -> Option<RuleKind> {
+fn format(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
     let kind = args.expr(kw::KIND)?;
     let known = kw::list(&kw::FORMATS.iter().map(|f| f.0).collect::<Vec<_>>());
     let name = match &kind {
@@ -348,13 +348,12 @@ fn each(item: Item, errors: &mut Errors) -> Option<RuleKind> {
         );
         return None;
     };
-    let supported = names(true);
     if items.is_empty() {
         errors.at(
             span,
             format!(
                 "`each` needs at least one element rule: {}",
-                kw::list(&supported)
+                kw::list(&names(true))
             ),
         );
         return None;
@@ -373,8 +372,8 @@ fn each(item: Item, errors: &mut Errors) -> Option<RuleKind> {
                 inner.name.span(),
                 format!(
                     "{why}; {}`each` supports {}",
-                    kw::did_you_mean(&name, &supported),
-                    kw::list(&supported)
+                    kw::did_you_mean(&name, &names(true)),
+                    kw::list(&names(true))
                 ),
             );
             continue;

@@ -56,7 +56,7 @@ fn read_rule(rule: StructRuleName, item: Item, errors: &mut Errors) -> Option<St
     Some(match rule {
         StructRuleName::NotEqual => {
             let allowed = [field(kw::A), field(kw::B), Arg::CODE];
-            let args = read(item, &allowed, Short::None, errors)?;
+            let mut args = read(item, &allowed, Short::None, errors)?;
             StructRule::NotEqual {
                 a: args.field(kw::A)?,
                 b: args.field(kw::B)?,
@@ -67,7 +67,7 @@ fn read_rule(rule: StructRuleName, item: Item, errors: &mut Errors) -> Option<St
         StructRuleName::Order => {
             let strict = Arg::optional(kw::STRICT, ArgKind::Flag);
             let allowed = [field(kw::A), field(kw::B), strict, Arg::CODE];
-            let args = read(item, &allowed, Short::None, errors)?;
+            let mut args = read(item, &allowed, Short::None, errors)?;
             StructRule::Order {
                 a: args.field(kw::A)?,
                 b: args.field(kw::B)?,
@@ -78,7 +78,7 @@ fn read_rule(rule: StructRuleName, item: Item, errors: &mut Errors) -> Option<St
         }
         StructRuleName::MaxJsonBytes => {
             let allowed = [Arg::required(kw::MAX, ArgKind::Limit), Arg::CODE];
-            let args = read(item, &allowed, Short::Limit(kw::MAX), errors)?;
+            let mut args = read(item, &allowed, Short::Limit(kw::MAX), errors)?;
             StructRule::MaxJsonBytes {
                 max: args.limit(kw::MAX)?,
                 code: args.code(kw::CODE_TOO_LARGE),
@@ -87,7 +87,7 @@ fn read_rule(rule: StructRuleName, item: Item, errors: &mut Errors) -> Option<St
         }
         StructRuleName::NotContains => {
             let allowed = [field(kw::LIST), field(kw::VALUE), Arg::CODE];
-            let args = read(item, &allowed, Short::None, errors)?;
+            let mut args = read(item, &allowed, Short::None, errors)?;
             StructRule::NotContains {
                 list: args.field(kw::LIST)?,
                 value: args.field(kw::VALUE)?,
@@ -104,7 +104,7 @@ fn read_rule(rule: StructRuleName, item: Item, errors: &mut Errors) -> Option<St
                 optional_field(kw::LENGTH),
                 Arg::CODE,
             ];
-            let args = read(item, &allowed, Short::None, errors)?;
+            let mut args = read(item, &allowed, Short::None, errors)?;
             StructRule::Digest {
                 sha256: args.field(kw::SHA256)?,
                 data: args.field(kw::DATA)?,
