@@ -397,6 +397,13 @@ fn object(spec: &Spec, o: &Object) -> Value {
             json!({"by": sel.by.key, "members": sel.members}),
         );
     }
+    cross_field_rules(o, &mut m);
+    Value::Object(m)
+}
+
+/// The object's rules over several fields and the whole document, as `x-` keywords (JSON
+/// Schema has none for them).
+fn cross_field_rules(o: &Object, m: &mut Map<String, Value>) {
     if !o.not_contains.is_empty() {
         m.insert(
             "x-not-contains".into(),
@@ -463,7 +470,6 @@ fn object(spec: &Spec, o: &Object) -> Value {
             json!({"max": c.value, "measure": "compact-json", "code": c.code}),
         );
     }
-    Value::Object(m)
 }
 
 /// `^[ws]*(?:[Mm][Aa]..|..)[ws]*$`: the bare tokens, ASCII-case-insensitive, trimmed.

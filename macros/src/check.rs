@@ -3,7 +3,7 @@
 use syn::Ident;
 
 use crate::errors::Errors;
-use crate::model::{FieldRule, Model, StructRule};
+use crate::model::{Model, RuleKind, StructRule};
 
 /// Records an error for every rule naming a field the struct does not have.
 pub fn check(model: &Model, errors: &mut Errors) {
@@ -20,7 +20,7 @@ pub fn check(model: &Model, errors: &mut Errors) {
     };
     for field in &model.fields {
         for rule in &field.rules {
-            if let FieldRule::RequiredIf { field, .. } = rule {
+            if let RuleKind::RequiredIf { field, .. } = &rule.kind {
                 must_exist(field, errors);
             }
         }

@@ -4,11 +4,11 @@
 //! fully qualified path (`::core::..`, the runtime path), and its locals use mixed-site
 //! spans so they cannot collide with names in user expressions.
 
-use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{quote, quote_spanned, ToTokens as _};
+use proc_macro2::{Delimiter, Group, Punct, Spacing, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens, TokenStreamExt as _};
 use syn::Ident;
 
-use crate::model::{Code, ElementRule, Field, FieldRule, Model, StructRule};
+use crate::model::{Code, Field, Fold, Limit, Model, Rule, RuleKind, StructRule};
 
 /// Names of the generated locals.
 struct Locals {
@@ -215,21 +215,29 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     // rule's name (where a field that is no list gets its one error).
     let list_rule = f.rules.iter().find(|r| {
         matches!(
-            r,
-            FieldRule::MaxItems { .. }
-                | FieldRule::MinItems { .. }
-                | FieldRule::Each { .. }
-                | FieldRule::UniqueBy { .. }
+            r.kind,
+            RuleKind::ListLimit(_) | RuleKind::Each(_) | RuleKind::UniqueBy { .. }
         )
     });
     let bind_list = list_rule.map(|r| {
-        let ty = r.span();
+        let ty = r.span;
         let mut ident = f.ident.clone();
         ident.set_span(ty);
         let items = list_items(krate, &quote_spanned!(ty=> &self.#ident), ty);
         quote_spanned!(ty=> let #list = #items;)
     });
-    let rules = f.rules.iter().map(|r| field_rule(model, f, r, l));
+    let rules = f.rules.iter().map(|r| {
+        // Type errors (a rule on a field of the wrong shape) point at the rule's name.
+        let mut ident = f.ident.clone();
+        ident.set_span(r.span);
+        rule(
+            model,
+            r,
+            &quote_spanned!(r.span=> &self.#ident),
+            field_path,
+            l,
+        )
+    });
     quote! {
         {
             let #field_path = #path.field(#name);
@@ -239,69 +247,246 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     }
 }
 
-fn element_rule(rule: &ElementRule, value: &TokenStream, at: &Ident, l: &Locals) -> TokenStream {
-    let Locals { krate, report, .. } = l;
-    let ty = rule.span();
-    match rule {
-        ElementRule::NonBlank { code: c, .. } => {
-            let c = code(c);
-            quote_spanned! {ty=>
-                #krate::rules::non_blank(#value, &#at, #c, #report);
+/// One call of the runtime for a rule, at the rule's name:
+/// `func(subject, operands.., &at, limit, code, report);`.
+struct Call<'a> {
+    func: Func<'a>,
+    subject: &'a TokenStream,
+    operands: Vec<TokenStream>,
+    /// `&at`, or `at` itself when it is a reference already (the struct's own path).
+    at_ref: bool,
+    at: &'a Ident,
+    limit: Option<&'a syn::Expr>,
+}
+
+/// The function a call names.
+enum Func<'a> {
+    /// `krate::module::name`.
+    Runtime {
+        krate: &'a syn::Path,
+        module: &'static str,
+        name: Ident,
+    },
+    /// A user's function (`custom = path::to_fn`).
+    User(&'a syn::Path),
+}
+
+impl ToTokens for Func<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Func::Runtime {
+                krate,
+                module,
+                name,
+            } => {
+                let span = name.span();
+                krate.to_tokens(tokens);
+                path_sep(span, tokens);
+                Ident::new(module, span).to_tokens(tokens);
+                path_sep(span, tokens);
+                name.to_tokens(tokens);
             }
+            Func::User(path) => path.to_tokens(tokens),
         }
-        ElementRule::MaxChars { max, code: c, .. } => {
-            let (c, max) = (code(c), &max.expr);
-            quote_spanned! {ty=>
-                #krate::rules::max_chars(#value, &#at, #max, #c, #report);
-            }
-        }
-        ElementRule::MinChars { min, code: c, .. } => {
-            let (c, min) = (code(c), &min.expr);
-            quote_spanned! {ty=>
-                #krate::rules::min_chars(#value, &#at, #min, #c, #report);
-            }
-        }
-        ElementRule::Pattern { regex, code: c, .. } => {
-            let c = code(c);
+    }
+}
+
+/// `::` at `span`.
+fn path_sep(span: Span, tokens: &mut TokenStream) {
+    let mut first = Punct::new(':', Spacing::Joint);
+    first.set_span(span);
+    let mut second = Punct::new(':', Spacing::Alone);
+    second.set_span(span);
+    tokens.append(first);
+    tokens.append(second);
+}
+
+impl Call<'_> {
+    fn emit(self, rule: &Rule, l: &Locals) -> TokenStream {
+        let Call {
+            func,
+            subject,
+            operands,
+            at_ref,
+            at,
+            limit,
+        } = self;
+        let (ty, report) = (rule.span, &l.report);
+        let amp = at_ref.then(|| {
+            let mut amp = Punct::new('&', Spacing::Alone);
+            amp.set_span(ty);
+            amp
+        });
+        let limit = limit.iter();
+        let code = rule.code.as_ref().map(code);
+        let code = code.iter();
+        quote_spanned!(ty=> #func(#subject, #(#operands,)* #amp #at, #(#limit,)* #(#code,)* #report);)
+    }
+}
+
+/// One rule on `value` (the field, or an element in `each(..)`), reported at `at`.
+///
+/// Every rule calls the runtime function of its name the same way (garde's convention):
+/// `rules::NAME(value, operands.., &at, limit, code, report)`. A rule adds its operands;
+/// `custom` and `nested` call another function, `pattern` and the list rules wrap the call,
+/// and `each` and `unique_by` are loops.
+fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals) -> TokenStream {
+    let Locals { krate, it, .. } = l;
+    let ty = rule.span;
+    let mut call = Call {
+        func: Func::Runtime {
+            krate,
+            module: "rules",
+            name: Ident::new(rule.name, ty),
+        },
+        subject: value,
+        operands: Vec::new(),
+        at_ref: true,
+        at,
+        limit: None,
+    };
+    match &rule.kind {
+        RuleKind::Plain => {}
+        RuleKind::Limit(limit) => call.limit = Some(&limit.expr),
+        RuleKind::ListLimit(limit) => return list_len(rule, limit, at, l),
+        RuleKind::Pattern(regex) => {
             let stat = Ident::new("__SPECMINT_PATTERN", Span::mixed_site());
-            quote_spanned! {ty=>
+            call.operands.push(quote_spanned!(ty=> &#stat));
+            let call = call.emit(rule, l);
+            return quote_spanned! {ty=>
                 {
                     static #stat: #krate::rules::Pattern = #krate::rules::Pattern::new(#regex);
-                    #krate::rules::pattern(#value, &#stat, &#at, #c, #report);
+                    #call
                 }
-            }
+            };
         }
-        ElementRule::Format {
-            variant, code: c, ..
-        } => {
-            let c = code(c);
+        RuleKind::Format(variant) => {
             let variant = Ident::new(variant, Span::call_site());
-            quote_spanned! {ty=>
-                #krate::rules::format(#value, #krate::rules::Format::#variant, &#at, #c, #report);
+            call.operands
+                .push(quote_spanned!(ty=> #krate::rules::Format::#variant));
+        }
+        RuleKind::Custom(func) => call.func = Func::User(func),
+        RuleKind::Range { min, max } => {
+            let (min, max) = (bound(min.as_ref()), bound(max.as_ref()));
+            call.operands
+                .push(quote_spanned!(ty=> #krate::rules::Bounds { min: #min, max: #max }));
+        }
+        RuleKind::Each(rules) => return each(model, rules, ty, l),
+        RuleKind::Nested { flatten } => {
+            call.func = Func::Runtime {
+                krate,
+                module: "Validate",
+                name: Ident::new("validate_at", ty),
+            };
+            if *flatten {
+                (call.at_ref, call.at) = (false, &l.path);
             }
         }
-        ElementRule::Custom { func, .. } => quote_spanned! {ty=>
-            #func(#value, &#at, #report);
-        },
-        ElementRule::Range {
-            min, max, code: c, ..
+        RuleKind::MaxItemsPerGroup { by, max } => {
+            call.operands.push(quote_spanned!(ty=> |#it| &#it.#by));
+            // Grouped by `kind`, the call (and its message) is what it always was.
+            let by_name = unraw(by);
+            if by_name != "kind" {
+                call.func = Func::Runtime {
+                    krate,
+                    module: "rules",
+                    name: format_ident!("{}_named", rule.name, span = ty),
+                };
+                call.operands.push(quote!(#by_name));
+            }
+            call.limit = Some(&max.expr);
+        }
+        RuleKind::UniqueBy { key, fold } => return unique_by(rule, key, *fold, l),
+        RuleKind::Contradiction {
+            by,
+            value: value_field,
+            pairs,
         } => {
-            let c = code(c);
-            let (min, max) = (bound(min.as_ref()), bound(max.as_ref()));
-            quote_spanned! {ty=>
-                #krate::rules::range(
-                    #value,
-                    #krate::rules::Bounds { min: #min, max: #max },
-                    &#at,
-                    #c,
-                    #report,
-                );
+            call.operands.push(quote_spanned!(ty=> |#it| &#it.#by));
+            let as_str = quote_spanned!(ty=> &|#it| ::core::convert::AsRef::<str>::as_ref(&#it.#value_field));
+            call.operands
+                .push(named(krate, &unraw(value_field), as_str, ty));
+            let pairs = pairs.iter().map(|p| {
+                let (a, b, ic) = (&p.a, &p.b, p.ignore_case);
+                quote!(#krate::rules::Pair { a: #a, b: #b, ignore_case: #ic })
+            });
+            call.operands.push(quote_spanned!(ty=> &[#(#pairs),*]));
+        }
+        RuleKind::Equals(expected) => call.operands.push(expected.to_token_stream()),
+        RuleKind::RequiredIf { field, equals } => {
+            call.operands.push(named_field(model, krate, field, ty));
+            call.operands.push(quote_spanned!(ty=> &#equals));
+        }
+        RuleKind::Unique(fold) => call.operands.push(fold_tokens(krate, *fold, ty)),
+    }
+    call.emit(rule, l)
+}
+
+/// `rules::Fold { trim, ignore_case }`.
+fn fold_tokens(krate: &syn::Path, fold: Fold, ty: Span) -> TokenStream {
+    let Fold { trim, ignore_case } = fold;
+    quote_spanned!(ty=> #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case })
+}
+
+/// `max_items` / `min_items`: the runtime's non-generic core (`__private::NAME_len`) on the
+/// slice `field()` bound once per field, so the only code instantiated per item type is
+/// `ListField::items`, not a generic rule shell per rule.
+fn list_len(rule: &Rule, limit: &Limit, at: &Ident, l: &Locals) -> TokenStream {
+    let Locals {
+        krate, list, items, ..
+    } = l;
+    let ty = rule.span;
+    let subject = quote_spanned!(ty=> ::core::option::Option::Some(#items.len()));
+    let call = Call {
+        func: Func::Runtime {
+            krate,
+            module: "__private",
+            name: format_ident!("{}_len", rule.name, span = ty),
+        },
+        subject: &subject,
+        operands: Vec::new(),
+        at_ref: true,
+        at,
+        limit: Some(&limit.expr),
+    }
+    .emit(rule, l);
+    quote_spanned! {ty=>
+        if let ::core::option::Option::Some(#items) = #list {
+            #call
+        }
+    }
+}
+
+/// `each(..)`: the element rules on every element, in an index loop (less for rustc to
+/// check and compile than iterator adaptors).
+fn each(model: &Model, rules: &[Rule], ty: Span, l: &Locals) -> TokenStream {
+    let Locals {
+        field_path,
+        list,
+        items,
+        index,
+        item,
+        item_path,
+        ..
+    } = l;
+    let element = quote!(#item);
+    let rules = rules.iter().map(|r| rule(model, r, &element, item_path, l));
+    quote_spanned! {ty=>
+        if let ::core::option::Option::Some(#items) = #list {
+            let mut #index: usize = 0;
+            while #index < #items.len() {
+                let #item = &#items[#index];
+                let #item_path = #field_path.index(#index);
+                #(#rules)*
+                #index += 1;
             }
         }
     }
 }
 
-fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenStream {
+/// `unique_by(..)`: the keys pushed one by one into the runtime's checker, so there is no
+/// key accessor (a closure, its `dyn Fn` vtable and shims) to compile per item type.
+fn unique_by(rule: &Rule, key: &Ident, fold: Fold, l: &Locals) -> TokenStream {
     let Locals {
         krate,
         report,
@@ -310,223 +495,26 @@ fn field_rule(model: &Model, f: &Field, rule: &FieldRule, l: &Locals) -> TokenSt
         items,
         keys,
         index,
-        item,
-        item_path,
-        it,
         ..
     } = l;
-    // Type errors (a rule on a field of the wrong shape) point at the rule's name.
-    let ty = rule.span();
-    let mut ident = f.ident.clone();
-    ident.set_span(ty);
-    let value = quote_spanned!(ty=> &self.#ident);
-    match rule {
-        FieldRule::Element(rule) => element_rule(rule, &value, field_path, l),
-        // List rules call the runtime's non-generic cores with the slice `field()` bound
-        // once per field: the only code instantiated per item type is `ListField::items`,
-        // not a generic rule shell per rule.
-        FieldRule::MaxItems { max, code: c, .. } => {
-            let (c, max) = (code(c), &max.expr);
-            quote_spanned! {ty=>
-                if let ::core::option::Option::Some(#items) = #list {
-                    #krate::__private::max_items_len(
-                        ::core::option::Option::Some(#items.len()),
-                        &#field_path,
-                        #max,
-                        #c,
-                        #report,
-                    );
-                }
-            }
-        }
-        FieldRule::MinItems { min, code: c, .. } => {
-            let (c, min) = (code(c), &min.expr);
-            quote_spanned! {ty=>
-                if let ::core::option::Option::Some(#items) = #list {
-                    #krate::__private::min_items_len(
-                        ::core::option::Option::Some(#items.len()),
-                        &#field_path,
-                        #min,
-                        #c,
-                        #report,
-                    );
-                }
-            }
-        }
-        FieldRule::Each { rules, .. } => {
-            let element = quote!(#item);
-            let rules = rules
-                .iter()
-                .map(|r| element_rule(r, &element, item_path, l));
-            // An index loop: less for rustc to check and compile than iterator adaptors.
-            quote_spanned! {ty=>
-                if let ::core::option::Option::Some(#items) = #list {
-                    let mut #index: usize = 0;
-                    while #index < #items.len() {
-                        let #item = &#items[#index];
-                        let #item_path = #field_path.index(#index);
-                        #(#rules)*
-                        #index += 1;
-                    }
-                }
-            }
-        }
-        FieldRule::Nested { flatten: false, .. } => quote_spanned! {ty=>
-            #krate::Validate::validate_at(#value, &#field_path, #report);
-        },
-        FieldRule::Nested { flatten: true, .. } => {
-            let path = &l.path;
-            quote_spanned! {ty=>
-                #krate::Validate::validate_at(#value, #path, #report);
-            }
-        }
-        FieldRule::MaxItemsPerGroup {
-            by, max, code: c, ..
-        } => {
-            let (c, max) = (code(c), &max.expr);
-            let by_name = unraw(by);
-            // Grouped by `kind`, the call (and its message) is what it always was.
-            if by_name == "kind" {
-                quote_spanned! {ty=>
-                    #krate::rules::max_items_per_group(
-                        #value,
-                        |#it| &#it.#by,
-                        &#field_path,
-                        #max,
-                        #c,
-                        #report,
-                    );
-                }
-            } else {
-                quote_spanned! {ty=>
-                    #krate::rules::max_items_per_group_named(
-                        #value,
-                        |#it| &#it.#by,
-                        #by_name,
-                        &#field_path,
-                        #max,
-                        #c,
-                        #report,
-                    );
-                }
-            }
-        }
-        FieldRule::UniqueBy {
-            key,
-            key_name,
-            trim,
-            ignore_case,
-            code: c,
-            ..
-        } => {
-            let c = code(c);
-            // The keys are pushed one by one into the runtime's checker: no key accessor
-            // (a closure, its `dyn Fn` vtable and shims) to compile per item type.
-            quote_spanned! {ty=>
-                if let ::core::option::Option::Some(#items) = #list {
-                    let mut #keys = #krate::__private::UniqueByKeys::new(
-                        #items.len(),
-                        #key_name,
-                        #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },
-                        &#field_path,
-                        #c,
-                        #report,
-                    );
-                    let mut #index: usize = 0;
-                    while #index < #items.len() {
-                        #keys.key(::core::convert::AsRef::<str>::as_ref(&#items[#index].#key));
-                        #index += 1;
-                    }
-                }
-            }
-        }
-        FieldRule::Contradiction {
-            by,
-            value: value_field,
-            value_name,
-            pairs,
-            code: c,
-            ..
-        } => {
-            let c = code(c);
-            let value_field = named(
-                krate,
-                value_name,
-                quote_spanned!(ty=> &|#it| ::core::convert::AsRef::<str>::as_ref(&#it.#value_field)),
-                ty,
+    let ty = rule.span;
+    let key_name = unraw(key);
+    let fold = fold_tokens(krate, fold, ty);
+    let c = rule.code.as_ref().map(code);
+    quote_spanned! {ty=>
+        if let ::core::option::Option::Some(#items) = #list {
+            let mut #keys = #krate::__private::UniqueByKeys::new(
+                #items.len(),
+                #key_name,
+                #fold,
+                &#field_path,
+                #c,
+                #report,
             );
-            let pairs = pairs.iter().map(|p| {
-                let (a, b, ic) = (&p.a, &p.b, p.ignore_case);
-                quote!(#krate::rules::Pair { a: #a, b: #b, ignore_case: #ic })
-            });
-            quote_spanned! {ty=>
-                #krate::rules::contradiction(
-                    #value,
-                    |#it| &#it.#by,
-                    #value_field,
-                    &[#(#pairs),*],
-                    &#field_path,
-                    #c,
-                    #report,
-                );
-            }
-        }
-        FieldRule::Equals {
-            value: expected,
-            code: c,
-            ..
-        } => {
-            let c = code(c);
-            quote_spanned! {ty=>
-                #krate::rules::equals(#value, #expected, &#field_path, #c, #report);
-            }
-        }
-        FieldRule::RelativePath { code: c, .. } => {
-            let c = code(c);
-            quote_spanned! {ty=>
-                #krate::rules::relative_path(#value, &#field_path, #c, #report);
-            }
-        }
-        FieldRule::Required { code: c, .. } => {
-            let c = code(c);
-            quote_spanned! {ty=>
-                #krate::rules::required(#value, &#field_path, #c, #report);
-            }
-        }
-        FieldRule::RequiredIf {
-            field: sibling,
-            equals,
-            code: c,
-            ..
-        } => {
-            let c = code(c);
-            let sibling = named_field(model, krate, sibling, ty);
-            quote_spanned! {ty=>
-                #krate::rules::required_if(
-                    #value,
-                    #sibling,
-                    &#equals,
-                    &#field_path,
-                    #c,
-                    #report,
-                );
-            }
-        }
-        FieldRule::Unique {
-            trim,
-            ignore_case,
-            code: c,
-            ..
-        } => {
-            let c = code(c);
-            quote_spanned! {ty=>
-                #krate::rules::unique(
-                    #value,
-                    #krate::rules::Fold { trim: #trim, ignore_case: #ignore_case },
-                    &#field_path,
-                    #c,
-                    #report,
-                );
+            let mut #index: usize = 0;
+            while #index < #items.len() {
+                #keys.key(::core::convert::AsRef::<str>::as_ref(&#items[#index].#key));
+                #index += 1;
             }
         }
     }

@@ -8,7 +8,7 @@ pub const RENAME: &str = "rename";
 
 /// Declares an enum of rule names with its spellings, in the order "unknown rule" messages
 /// list them. The parser's `match` on the enum is exhaustive: a rule added here and not
-/// handled there does not compile.
+/// handled there does not compile. (Field rules are the entries of the parser's table.)
 macro_rules! rule_names {
     ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:expr,)* }) => {
         $(#[$doc])*
@@ -47,45 +47,6 @@ macro_rules! rule_names {
 }
 
 rule_names! {
-    /// The rules on one value (text or integer), which `each(..)` also applies to every
-    /// element.
-    ElementRuleName {
-        NonBlank = "non_blank",
-        MaxChars = "max_chars",
-        MinChars = "min_chars",
-        Range = "range",
-        Pattern = "pattern",
-        Format = "format",
-        Custom = "custom",
-    }
-}
-
-rule_names! {
-    /// The rules on a field.
-    FieldRuleName {
-        NonBlank = ElementRuleName::NonBlank.name(),
-        MaxChars = ElementRuleName::MaxChars.name(),
-        MinChars = ElementRuleName::MinChars.name(),
-        Range = ElementRuleName::Range.name(),
-        MaxItems = "max_items",
-        MinItems = "min_items",
-        Each = "each",
-        Nested = "nested",
-        MaxItemsPerGroup = "max_items_per_group",
-        UniqueBy = "unique_by",
-        Contradiction = "contradiction",
-        Equals = "equals",
-        Pattern = ElementRuleName::Pattern.name(),
-        Format = ElementRuleName::Format.name(),
-        Custom = ElementRuleName::Custom.name(),
-        RelativePath = "relative_path",
-        Required = "required",
-        RequiredIf = "required_if",
-        Unique = "unique",
-    }
-}
-
-rule_names! {
     /// The rules and settings on the struct.
     StructRuleName {
         NotEqual = "not_equal",
@@ -93,7 +54,7 @@ rule_names! {
         MaxJsonBytes = "max_json_bytes",
         NotContains = "not_contains",
         Digest = "digest",
-        Custom = ElementRuleName::Custom.name(),
+        Custom = "custom",
         Crate = "crate",
     }
 }
@@ -171,35 +132,4 @@ pub fn did_you_mean(name: &str, names: &[&str]) -> String {
     specmint_suggest::did_you_mean(name, names.iter().copied())
         .map(|meant| format!("did you mean `{meant}`? "))
         .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{ElementRuleName, FieldRuleName, StructRuleName};
-
-    /// Each name reads back as its own rule, and a name is a field rule or a struct rule,
-    /// never both (the parser says "is a struct rule" / "is a field rule" by that), but
-    /// `custom`, a hand-written check of either.
-    #[test]
-    fn names_read_back_and_the_tables_do_not_overlap() {
-        for &rule in FieldRuleName::ALL {
-            assert_eq!(FieldRuleName::from_name(rule.name()), Some(rule));
-            if rule != FieldRuleName::Custom {
-                assert_eq!(StructRuleName::from_name(rule.name()), None);
-            }
-        }
-        for &rule in StructRuleName::ALL {
-            assert_eq!(StructRuleName::from_name(rule.name()), Some(rule));
-        }
-        for &rule in ElementRuleName::ALL {
-            assert_eq!(ElementRuleName::from_name(rule.name()), Some(rule));
-            assert!(FieldRuleName::from_name(rule.name()).is_some());
-        }
-        assert_eq!(FieldRuleName::from_name("rename"), None);
-        assert_eq!(
-            ElementRuleName::list(),
-            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`, `format`, `custom`",
-            "`each` lists its rules in table order"
-        );
-    }
 }

@@ -22,7 +22,7 @@ pub struct Field {
     /// (deserialize) name from `rename` / the struct's `rename_all`, else the identifier
     /// (raw identifiers unprefixed).
     pub name: String,
-    pub rules: Vec<FieldRule>,
+    pub rules: Vec<Rule>,
 }
 
 /// A violation code: the user's, or the rule's default.
@@ -36,47 +36,73 @@ pub struct Limit {
     pub expr: Expr,
 }
 
-/// A rule on one value, alone or as each element of a list (`each(..)`).
-pub enum ElementRule {
-    NonBlank {
-        code: Code,
-        span: Span,
-    },
-    MaxChars {
-        max: Limit,
-        code: Code,
-        span: Span,
-    },
-    MinChars {
-        min: Limit,
-        code: Code,
-        span: Span,
-    },
+/// A rule on a field, or (inside `each(..)`) on each of its elements: the runtime function
+/// of the same name, what it was given, and where it was written.
+pub struct Rule {
+    /// The rule's name, which is also the runtime function it calls (`rules::max_chars`).
+    pub name: &'static str,
+    pub kind: RuleKind,
+    /// The violation code; `None` for rules that report through other code (`custom`,
+    /// `nested`, `each`).
+    pub code: Option<Code>,
+    /// Span of the rule's name, where type errors about it point.
+    pub span: Span,
+}
+
+/// What a rule was given, by the shape of its call (`Plain` and `Limit` serve several rules).
+pub enum RuleKind {
+    /// Only the value: `non_blank`, `relative_path`, `required`.
+    Plain,
+    /// A `usize` limit on the value: `max_chars`, `min_chars`.
+    Limit(Limit),
+    /// A `usize` limit on the list's length: `max_items`, `min_items`.
+    ListLimit(Limit),
     /// `pattern(regex = "..")`: the text matches the regex (checked at compile time).
-    Pattern {
-        regex: LitStr,
-        code: Code,
-        span: Span,
-    },
-    /// `format(kind = "date-time")`: the text is in that format; `variant` is the runtime's
-    /// `Format` variant.
-    Format {
-        variant: &'static str,
-        code: Code,
-        span: Span,
-    },
+    Pattern(LitStr),
+    /// `format(kind = "date-time")`: the text is in that format; the runtime's `Format`
+    /// variant.
+    Format(&'static str),
     /// `custom = path::to_fn`: a hand-written check, `fn(&T, &Path<'_>, &mut Report)`.
-    Custom {
-        func: syn::Path,
-        span: Span,
-    },
+    Custom(syn::Path),
     /// `range(min = A, max = B)`: inclusive integer bounds, at least one given.
     Range {
         min: Option<Expr>,
         max: Option<Expr>,
-        code: Code,
-        span: Span,
     },
+    /// `each(..)`: element rules (only `Plain`, `Limit`, `Pattern`, `Format`, `Custom`,
+    /// `Range`) on every element.
+    Each(Vec<Rule>),
+    /// `nested(flatten)`: the inner value's members sit beside this struct's own (its
+    /// serialization is flattened), so its paths start at the struct's path, not the field's.
+    Nested {
+        flatten: bool,
+    },
+    MaxItemsPerGroup {
+        by: Ident,
+        max: Limit,
+    },
+    UniqueBy {
+        key: Ident,
+        fold: Fold,
+    },
+    Contradiction {
+        by: Ident,
+        value: Ident,
+        pairs: Vec<Pair>,
+    },
+    Equals(Expr),
+    RequiredIf {
+        field: Ident,
+        equals: Expr,
+    },
+    Unique(Fold),
+}
+
+/// How text is compared by `unique` and `unique_by`.
+#[derive(Clone, Copy)]
+pub struct Fold {
+    pub trim: bool,
+    pub ignore_case: bool,
 }
 
 /// `pair(A, B)` / `pair(A, B, ignore_case)` of `contradiction`.
@@ -84,78 +110,6 @@ pub struct Pair {
     pub a: Expr,
     pub b: Expr,
     pub ignore_case: bool,
-}
-
-/// A rule on one field.
-pub enum FieldRule {
-    Element(ElementRule),
-    MaxItems {
-        max: Limit,
-        code: Code,
-        span: Span,
-    },
-    MinItems {
-        min: Limit,
-        code: Code,
-        span: Span,
-    },
-    Each {
-        rules: Vec<ElementRule>,
-        span: Span,
-    },
-    Nested {
-        /// `nested(flatten)`: the inner value's members sit beside this struct's own (its
-        /// serialization is flattened), so its paths start at the struct's path, not the field's.
-        flatten: bool,
-        span: Span,
-    },
-    MaxItemsPerGroup {
-        by: Ident,
-        max: Limit,
-        code: Code,
-        span: Span,
-    },
-    UniqueBy {
-        key: Ident,
-        key_name: String,
-        trim: bool,
-        ignore_case: bool,
-        code: Code,
-        span: Span,
-    },
-    Contradiction {
-        by: Ident,
-        value: Ident,
-        value_name: String,
-        pairs: Vec<Pair>,
-        code: Code,
-        span: Span,
-    },
-    Equals {
-        value: Expr,
-        code: Code,
-        span: Span,
-    },
-    RelativePath {
-        code: Code,
-        span: Span,
-    },
-    Required {
-        code: Code,
-        span: Span,
-    },
-    RequiredIf {
-        field: Ident,
-        equals: Expr,
-        code: Code,
-        span: Span,
-    },
-    Unique {
-        trim: bool,
-        ignore_case: bool,
-        code: Code,
-        span: Span,
-    },
 }
 
 /// A rule on the whole struct.
@@ -200,40 +154,4 @@ pub enum StructRule {
         code: Code,
         span: Span,
     },
-}
-
-impl ElementRule {
-    /// Span of the rule's name, where type errors about it point.
-    pub fn span(&self) -> Span {
-        match self {
-            ElementRule::NonBlank { span, .. }
-            | ElementRule::MaxChars { span, .. }
-            | ElementRule::MinChars { span, .. }
-            | ElementRule::Pattern { span, .. }
-            | ElementRule::Custom { span, .. }
-            | ElementRule::Format { span, .. }
-            | ElementRule::Range { span, .. } => *span,
-        }
-    }
-}
-
-impl FieldRule {
-    /// Span of the rule's name, where type errors about it point.
-    pub fn span(&self) -> Span {
-        match self {
-            FieldRule::Element(rule) => rule.span(),
-            FieldRule::MaxItems { span, .. }
-            | FieldRule::MinItems { span, .. }
-            | FieldRule::Each { span, .. }
-            | FieldRule::Nested { span, .. }
-            | FieldRule::MaxItemsPerGroup { span, .. }
-            | FieldRule::UniqueBy { span, .. }
-            | FieldRule::Contradiction { span, .. }
-            | FieldRule::Equals { span, .. }
-            | FieldRule::RelativePath { span, .. }
-            | FieldRule::Required { span, .. }
-            | FieldRule::RequiredIf { span, .. }
-            | FieldRule::Unique { span, .. } => *span,
-        }
-    }
 }

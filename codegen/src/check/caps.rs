@@ -3,6 +3,7 @@
 //! document's byte cap).
 
 use super::codes::Ask;
+use super::index::{MemberTarget, Target};
 use super::Checker;
 use crate::diag::{Context, File};
 use crate::markdown::{Cell, Row, Table};
@@ -56,6 +57,68 @@ impl CapRow<'_> {
             format!("unit `{unit_word}` does not fit `{path}`: {why}"),
             "chars caps bind to strings (`tags[]` for the elements of a string array), items caps to arrays; byte caps are bound in the sidecar with `rule = \"document_bytes\"`",
         );
+    }
+}
+
+/// What a char or item cap (or minimum) asks of its field, and what it is called.
+struct CapKind {
+    /// Whether the field can take it.
+    fits: bool,
+    /// Why not, when it cannot.
+    why_not: &'static str,
+    /// The field rule it fills.
+    rule: &'static str,
+    /// Its plural and singular names in messages.
+    what: &'static str,
+    noun: &'static str,
+}
+
+impl CapKind {
+    /// A cap (a minimum when `at_least`) in `unit` on a string or array target; `None` for
+    /// bytes, which measure the whole document.
+    fn of(
+        unit: Unit,
+        at_least: bool,
+        is_string_target: bool,
+        is_array_target: bool,
+    ) -> Option<Self> {
+        Some(match unit {
+            Unit::Chars => CapKind {
+                fits: is_string_target,
+                why_not: if is_array_target {
+                    "it is an array (write `[]` to cap its elements)"
+                } else {
+                    "it is not a string"
+                },
+                rule: if at_least { "min_chars" } else { "max_chars" },
+                what: if at_least {
+                    "minimum lengths"
+                } else {
+                    "char caps"
+                },
+                noun: if at_least {
+                    "a minimum length"
+                } else {
+                    "a char cap"
+                },
+            },
+            Unit::Items => CapKind {
+                fits: is_array_target,
+                why_not: "it is not an array",
+                rule: if at_least { "min_items" } else { "max_items" },
+                what: if at_least {
+                    "minimum item counts"
+                } else {
+                    "item caps"
+                },
+                noun: if at_least {
+                    "a minimum item count"
+                } else {
+                    "an item cap"
+                },
+            },
+            Unit::Bytes => return None,
+        })
     }
 }
 
@@ -471,46 +534,17 @@ impl Checker<'_> {
         let unit_word = r.unit_word.unwrap_or("items");
         // Char and item caps and minimums differ only in what they fit and which slot of the
         // field's rules they fill; one path handles all four.
-        let (fits, why_not, rule, what, noun) = match (unit, r.at_least) {
-            (Unit::Chars, at_least) => (
-                is_string_target,
-                if is_array_target {
-                    "it is an array (write `[]` to cap its elements)"
-                } else {
-                    "it is not a string"
-                },
-                if at_least { "min_chars" } else { "max_chars" },
-                if at_least {
-                    "minimum lengths"
-                } else {
-                    "char caps"
-                },
-                if at_least {
-                    "a minimum length"
-                } else {
-                    "a char cap"
-                },
-            ),
-            (Unit::Items, at_least) => (
-                is_array_target,
-                "it is not an array",
-                if at_least { "min_items" } else { "max_items" },
-                if at_least {
-                    "minimum item counts"
-                } else {
-                    "item caps"
-                },
-                if at_least {
-                    "a minimum item count"
-                } else {
-                    "an item cap"
-                },
-            ),
-            (Unit::Bytes, _) => {
-                let why = "byte caps measure compact JSON of the whole document";
-                r.misfit(&mut self.ctx, unit_word, &path.value, why);
-                return None;
-            }
+        let Some(CapKind {
+            fits,
+            why_not,
+            rule,
+            what,
+            noun,
+        }) = CapKind::of(unit, r.at_least, is_string_target, is_array_target)
+        else {
+            let why = "byte caps measure compact JSON of the whole document";
+            r.misfit(&mut self.ctx, unit_word, &path.value, why);
+            return None;
         };
         if !fits {
             r.misfit(&mut self.ctx, unit_word, &path.value, why_not);
@@ -574,7 +608,14 @@ impl Checker<'_> {
             return None;
         }
         *slot = Some(r.cap_use(code));
-        match &target {
+        self.store_rules(&target, rules);
+        Some(r.cap(unit, path.value.clone()))
+    }
+
+    /// `rules` become the rules of the field a cap landed on (of every member with its key,
+    /// for a union member: only their item caps and minimums).
+    fn store_rules(&mut self, target: &Result<Target, MemberTarget>, rules: FieldRules) {
+        match target {
             Ok(t) => self.index.objects[t.obj].fields[t.field].rules = rules,
             Err(m) => {
                 let members = self.index.unions[m.union]
@@ -588,7 +629,6 @@ impl Checker<'_> {
                 }
             }
         }
-        Some(r.cap(unit, path.value.clone()))
     }
 
     /// A minimum holds for the value an absent field means: an optional (`—`) array that

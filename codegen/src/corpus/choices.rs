@@ -109,7 +109,50 @@ impl<'a> Gen<'a> {
         let Some(TypeDef::Union(u)) = self.spec.type_def(name) else {
             return;
         };
-        let mut cases: Vec<(String, String, Value, bool)> = Vec::new();
+        let mut cases = self.union_forms(u);
+        // Tag near misses inside the tagged object (bare, most of them are valid short forms).
+        let tags: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
+        for (label, miss) in near_misses(&tags) {
+            cases.push((
+                format!("tag_miss.{label}"),
+                format!("tagged with `{miss}`: a near miss of a tag"),
+                json!({ u.tag.clone(): miss }),
+                false,
+            ));
+        }
+        self.union_member_counts(base, loc, u);
+        let tag_path = format!("{path}.{}", u.tag);
+        for (label, what, value, ok) in cases {
+            let doc = self.with(base, hops, value.clone());
+            // A bad tag is reported at the tag's value; anything else at the union's value.
+            let bad_tag = value
+                .get(&u.tag)
+                .and_then(Value::as_str)
+                .is_some_and(|t| !tags.contains(&t));
+            let at = if bad_tag {
+                tag_path.clone()
+            } else {
+                path.to_owned()
+            };
+            let errors = unless(ok, parse.to_owned(), at);
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("union.{path}.{label}"),
+                    format!("`{path}`: {what}"),
+                    format!("union:{name}"),
+                    doc,
+                )
+                .errors(errors),
+            );
+        }
+    }
+
+    /// Every form of union `u` as a value: each variant tagged (with and without each
+    /// optional member), an upper-case tag, an unknown key, and the short form with its near
+    /// misses; with whether it is valid.
+    fn union_forms(&self, u: &Union) -> Vec<(String, String, Value, bool)> {
+        let mut cases = Vec::new();
         for v in &u.variants {
             let mut m = Map::new();
             m.insert(u.tag.clone(), json!(v.tag_value));
@@ -191,18 +234,13 @@ impl<'a> Gen<'a> {
                 }
             }
         }
-        // Tag near misses inside the tagged object (bare, most of them are valid short forms).
-        let tags: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
-        for (label, miss) in near_misses(&tags) {
-            cases.push((
-                format!("tag_miss.{label}"),
-                format!("tagged with `{miss}`: a near miss of a tag"),
-                json!({ u.tag.clone(): miss }),
-                false,
-            ));
-        }
-        // Item caps and minimums on a member list, in each variant that has one: one under,
-        // at and one over the bound, reported at the member (`signature.chain`).
+        cases
+    }
+
+    /// Item caps and minimums on a member list of union `u`, in each variant that has one:
+    /// one under, at and one over the bound, reported at the member (`signature.chain`).
+    fn union_member_counts(&mut self, base: &Value, loc: &Loc<'a, '_>, u: &Union) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
         for v in &u.variants {
             for mem in v.members.iter().filter(|m| m.ty.array) {
                 for (cap, rule) in [
@@ -234,31 +272,6 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
-        }
-        let tag_path = format!("{path}.{}", u.tag);
-        for (label, what, value, ok) in cases {
-            let doc = self.with(base, hops, value.clone());
-            // A bad tag is reported at the tag's value; anything else at the union's value.
-            let bad_tag = value
-                .get(&u.tag)
-                .and_then(Value::as_str)
-                .is_some_and(|t| !tags.contains(&t));
-            let at = if bad_tag {
-                tag_path.clone()
-            } else {
-                path.to_owned()
-            };
-            let errors = unless(ok, parse.to_owned(), at);
-            self.push(
-                &loc.scope,
-                Case::new(
-                    format!("union.{path}.{label}"),
-                    format!("`{path}`: {what}"),
-                    format!("union:{name}"),
-                    doc,
-                )
-                .errors(errors),
-            );
         }
     }
 }

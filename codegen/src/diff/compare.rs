@@ -657,6 +657,31 @@ impl Cmp<'_> {
             );
             return;
         }
+        self.type_constraints(path, &hint, a, b, row);
+        if f.default != g.default {
+            push(
+                self,
+                "default-changed",
+                &[],
+                format!("what an absent `{path}` means changed (no verdict changes)"),
+            );
+        }
+        self.rules_of(path, &hint, &f.rules, &g.rules, row);
+    }
+
+    /// Changes to what a field's type admits besides its base: null, a literal, a pattern,
+    /// a relative path, integer bounds, a format.
+    fn type_constraints(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &TypeRef,
+        b: &TypeRef,
+        row: impl Fn() -> Needle,
+    ) {
+        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
+            c.push(found(id, breaks, message, row(), row()).at(hint));
+        };
         if a.nullable != b.nullable {
             if b.nullable {
                 push(
@@ -691,7 +716,7 @@ impl Cmp<'_> {
                     row(),
                     row(),
                 )
-                .at(&hint)
+                .at(hint)
                 .undirected([
                     "pattern-narrowed",
                     "pattern-widened",
@@ -784,20 +809,11 @@ impl Cmp<'_> {
                     row(),
                     row(),
                 )
-                .at(&hint)
+                .at(hint)
                 .undirected(["format-changed"; 3]),
             ),
             (None, None) => {}
         }
-        if f.default != g.default {
-            push(
-                self,
-                "default-changed",
-                &[],
-                format!("what an absent `{path}` means changed (no verdict changes)"),
-            );
-        }
-        self.rules_of(path, &hint, &f.rules, &g.rules, row);
     }
 
     fn rules_of(

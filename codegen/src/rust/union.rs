@@ -108,6 +108,66 @@ impl Ctx<'_> {
         }
     }
 
+    /// A variant's members as read: a nullable one may be absent.
+    fn union_read_members(&self, v: &Variant) -> Vec<TokenStream> {
+        v.members
+            .iter()
+            .map(|m| {
+                let mi = ident(&m.rust_name);
+                let ty = self.rust_type(&m.ty);
+                let k = &m.key;
+                let def = if m.ty.nullable {
+                    quote!(default,)
+                } else {
+                    quote!()
+                };
+                quote!(#[serde(#def rename = #k)] #mi: #ty,)
+            })
+            .collect()
+    }
+
+    /// The `match` arms reading each variant's members as a struct of their own, in place
+    /// after a leading tag (`rest`), by the tag's index.
+    fn union_in_place(&self, u: &Union) -> Vec<TokenStream> {
+        let name = ident(&u.rust_name);
+        let (serde, serde_crate) = (&self.serde, &self.serde_crate);
+        u.variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let vi = ident(&v.variant_ident());
+                let si = ident(&format!("Members{i}"));
+                let ms = self.union_read_members(v);
+                let names: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
+                let (binding, value) = if names.is_empty() {
+                    (quote!(_), quote!(#name::#vi))
+                } else {
+                    (
+                        quote!(members),
+                        quote!(#name::#vi { #(#names: members.#names),* }),
+                    )
+                };
+                let pattern = if i + 1 == u.variants.len() {
+                    quote!(_)
+                } else {
+                    quote!(#i)
+                };
+                quote! {
+                    #pattern => {
+                        #[derive(#serde::Deserialize)]
+                        #serde_crate
+                        #[serde(deny_unknown_fields)]
+                        struct #si { #(#ms)* }
+                        let #binding = <#si as #serde::Deserialize>::deserialize(
+                            #serde::de::value::MapAccessDeserializer::new(rest),
+                        )?;
+                        #value
+                    }
+                }
+            })
+            .collect()
+    }
+
     pub(super) fn union(&self, u: &Union) -> TokenStream {
         let name = ident(&u.rust_name);
         let (serde, serde_crate) = (&self.serde, &self.serde_crate);
@@ -140,27 +200,10 @@ impl Ctx<'_> {
                 quote!(#vd #[serde(rename = #tv)] #vi { #(#ms)* },)
             }
         });
-        // A variant's members as read: a nullable one may be absent.
-        let read_members = |v: &Variant| -> Vec<TokenStream> {
-            v.members
-                .iter()
-                .map(|m| {
-                    let mi = ident(&m.rust_name);
-                    let ty = self.rust_type(&m.ty);
-                    let k = &m.key;
-                    let def = if m.ty.nullable {
-                        quote!(default,)
-                    } else {
-                        quote!()
-                    };
-                    quote!(#[serde(#def rename = #k)] #mi: #ty,)
-                })
-                .collect()
-        };
         let tagged_variants = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
             let tv = &v.tag_value;
-            let ms = read_members(v);
+            let ms = self.union_read_members(v);
             quote!(#[serde(rename = #tv)] #vi { #(#ms)* },)
         });
         let convert = u.variants.iter().map(|v| {
@@ -172,38 +215,7 @@ impl Ctx<'_> {
                 quote!(Tagged::#vi { #(#ms),* } => #name::#vi { #(#ms),* },)
             }
         });
-        // Each variant's members as a struct of their own, read in place after a leading tag.
-        let in_place = u.variants.iter().enumerate().map(|(i, v)| {
-            let vi = ident(&v.variant_ident());
-            let si = ident(&format!("Members{i}"));
-            let ms = read_members(v);
-            let names: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
-            let (binding, value) = if names.is_empty() {
-                (quote!(_), quote!(#name::#vi))
-            } else {
-                (
-                    quote!(members),
-                    quote!(#name::#vi { #(#names: members.#names),* }),
-                )
-            };
-            let pattern = if i + 1 == u.variants.len() {
-                quote!(_)
-            } else {
-                quote!(#i)
-            };
-            quote! {
-                #pattern => {
-                    #[derive(#serde::Deserialize)]
-                    #serde_crate
-                    #[serde(deny_unknown_fields)]
-                    struct #si { #(#ms)* }
-                    let #binding = <#si as #serde::Deserialize>::deserialize(
-                        #serde::de::value::MapAccessDeserializer::new(rest),
-                    )?;
-                    #value
-                }
-            }
-        });
+        let in_place = self.union_in_place(u);
         let tag_values = u.variants.iter().map(|v| &v.tag_value);
         let (expecting, unknown) = u.reader_texts();
         let visit_str = self.union_short_form(u, &unknown);

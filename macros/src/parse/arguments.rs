@@ -1,5 +1,5 @@
-//! The arguments of one rule (`rule(key = value, ..)`), read and checked against the keys
-//! the rule allows; shared by field and struct rules.
+//! The arguments of one rule (`rule(key = value, ..)`), read and checked against the
+//! arguments the rule declares; shared by field and struct rules.
 
 use proc_macro2::Span;
 use syn::ext::IdentExt as _;
@@ -7,31 +7,93 @@ use syn::spanned::Spanned as _;
 use syn::{Expr, Ident, LitStr};
 
 use crate::errors::Errors;
-use crate::kw::{self, FieldRuleName};
+use crate::kw;
 use crate::model::{Code, Limit, Pair};
 
 use super::{duplicate, Form, Item};
 
+/// One argument a rule takes: its key, what it holds, and whether the rule needs it.
+#[derive(Clone, Copy)]
+pub(super) struct Arg {
+    pub(super) key: &'static str,
+    pub(super) kind: ArgKind,
+    pub(super) required: bool,
+}
+
+/// What an argument holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ArgKind {
+    /// `key = N`: a `usize` expression (`range`'s bounds: any integer expression).
+    Limit,
+    /// `key = field`: a field's name.
+    Field,
+    /// `key = E`: any expression; the example shows one in messages.
+    Expr(&'static str),
+    /// `key` alone.
+    Flag,
+    /// `pair(A, B)` or `pair(A, B, ignore_case)`, as often as needed.
+    Pair,
+    /// `code = ".."`: the violation code.
+    Code,
+}
+
+impl Arg {
+    pub(super) const CODE: Arg = Arg::optional(kw::CODE, ArgKind::Code);
+
+    pub(super) const fn required(key: &'static str, kind: ArgKind) -> Arg {
+        Arg {
+            key,
+            kind,
+            required: true,
+        }
+    }
+
+    pub(super) const fn optional(key: &'static str, kind: ArgKind) -> Arg {
+        Arg {
+            key,
+            kind,
+            required: false,
+        }
+    }
+
+    /// How the argument is written, for "write `rule(..)`" hints.
+    fn hint(self) -> String {
+        match self.kind {
+            ArgKind::Flag => self.key.to_owned(),
+            ArgKind::Code => format!("{} = \"..\"", self.key),
+            _ => format!("{} = ..", self.key),
+        }
+    }
+}
+
+/// A value read for one argument.
+enum Value {
+    Expr(Expr),
+    Field(Ident),
+    Flag,
+}
+
 /// The arguments of `rule(..)`.
 pub(super) struct Args {
     pub(super) rule: Ident,
-    pub(super) max: Option<Expr>,
-    pub(super) min: Option<Expr>,
-    pub(super) code: Option<LitStr>,
-    pub(super) idents: Vec<(&'static str, Ident)>,
-    /// Arguments that take any expression (`equals`'s `value`, `regex`, `required_if`'s
-    /// `equals`).
-    pub(super) exprs: Vec<(&'static str, Expr)>,
-    pub(super) trim: bool,
-    pub(super) ignore_case: bool,
-    /// `order`'s `strict` flag.
-    pub(super) strict: bool,
+    code: Option<LitStr>,
+    values: Vec<(&'static str, Value)>,
     pub(super) pairs: Vec<Pair>,
     /// Every argument written, valid or not (so a bad one is not also reported missing).
-    pub(super) written: Vec<&'static str>,
+    written: Vec<&'static str>,
 }
 
 impl Args {
+    fn new(rule: Ident) -> Args {
+        Args {
+            rule,
+            code: None,
+            values: Vec::new(),
+            pairs: Vec::new(),
+            written: Vec::new(),
+        }
+    }
+
     pub(super) fn code(&self, default: &'static str) -> Code {
         Code {
             custom: self.code.clone(),
@@ -39,69 +101,126 @@ impl Args {
         }
     }
 
-    pub(super) fn require_max(&self, errors: &mut Errors) -> Option<Limit> {
-        self.require_limit(kw::MAX, errors)
+    /// Whether `key` was written, valid or not.
+    pub(super) fn written(&self, key: &'static str) -> bool {
+        self.written.contains(&key)
     }
 
-    /// The `max` or `min` (`key`) argument; reported when it was not written.
-    pub(super) fn require_limit(&self, key: &'static str, errors: &mut Errors) -> Option<Limit> {
-        let found = if key == kw::MIN { &self.min } else { &self.max };
-        if found.is_none() && !self.written.contains(&key) {
-            errors.at(
-                self.rule.span(),
-                format!("`{}` needs `{key} = N`", self.rule.unraw()),
-            );
+    fn value(&self, key: &'static str) -> Option<&Value> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// Takes the value of `key` out (each is read once, so none is cloned).
+    fn take(&mut self, key: &'static str) -> Option<Value> {
+        let at = self.values.iter().position(|(k, _)| *k == key)?;
+        Some(self.values.swap_remove(at).1)
+    }
+
+    /// A `Limit` or `Expr` argument.
+    pub(super) fn expr(&mut self, key: &'static str) -> Option<Expr> {
+        match self.take(key) {
+            Some(Value::Expr(expr)) => Some(expr),
+            _ => None,
         }
-        found.clone().map(|expr| Limit { expr })
     }
 
-    pub(super) fn require_expr(
-        &self,
-        key: &'static str,
-        example: &str,
-        errors: &mut Errors,
-    ) -> Option<Expr> {
-        let found = self
-            .exprs
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, e)| e.clone());
-        if found.is_none() && !self.written.contains(&key) {
-            errors.at(
-                self.rule.span(),
-                format!("`{}` needs `{key} = {example}`", self.rule.unraw()),
-            );
+    pub(super) fn limit(&mut self, key: &'static str) -> Option<Limit> {
+        self.expr(key).map(|expr| Limit { expr })
+    }
+
+    pub(super) fn field(&mut self, key: &'static str) -> Option<Ident> {
+        match self.take(key) {
+            Some(Value::Field(ident)) => Some(ident),
+            _ => None,
         }
-        found
     }
 
-    pub(super) fn optional_ident(&self, key: &'static str) -> Option<Ident> {
-        self.idents
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, i)| i.clone())
+    pub(super) fn flag(&self, key: &'static str) -> bool {
+        matches!(self.value(key), Some(Value::Flag))
     }
 
-    pub(super) fn require_ident(&self, key: &'static str, errors: &mut Errors) -> Option<Ident> {
-        let found = self
-            .idents
+    /// Reports each required argument that was not written, in declaration order.
+    fn report_missing(&self, allowed: &[Arg], errors: &mut Errors) {
+        let rule = self.rule.unraw();
+        for arg in allowed
             .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, i)| i.clone());
-        if found.is_none() && !self.written.contains(&key) {
-            errors.at(
-                self.rule.span(),
-                format!("`{}` needs `{key} = field`", self.rule.unraw()),
-            );
+            .filter(|a| a.required && !self.written(a.key))
+        {
+            let key = arg.key;
+            let message = match arg.kind {
+                ArgKind::Limit => format!("`{rule}` needs `{key} = N`"),
+                ArgKind::Expr(example) => format!("`{rule}` needs `{key} = {example}`"),
+                ArgKind::Pair => format!("`{rule}` needs at least one `pair(A, B)` of `by` values"),
+                _ => format!("`{rule}` needs `{key} = field`"),
+            };
+            errors.at(self.rule.span(), message);
         }
-        found
+    }
+
+    /// Whether every required argument holds a value.
+    fn complete(&self, allowed: &[Arg]) -> bool {
+        allowed.iter().filter(|a| a.required).all(|a| match a.kind {
+            ArgKind::Pair => !self.pairs.is_empty(),
+            _ => self.value(a.key).is_some(),
+        })
+    }
+}
+
+/// The forms a rule may be written in besides `rule(args..)`.
+#[derive(Clone, Copy)]
+pub(super) enum Short {
+    /// Only `rule(args..)`.
+    None,
+    /// Also `rule` alone: every argument at its default.
+    Bare,
+    /// Also `rule = N`: the limit `key`.
+    Limit(&'static str),
+}
+
+/// Reads a rule written in one of its forms: `None` (after reporting why) unless every
+/// required argument holds a value.
+pub(super) fn read(item: Item, allowed: &[Arg], short: Short, errors: &mut Errors) -> Option<Args> {
+    match (short, item.form) {
+        (Short::Bare, Form::Bare) => Some(Args::new(item.name)),
+        (Short::Bare, Form::Value(_)) => {
+            let name = item.name.unraw();
+            let hint = allowed.iter().map(|a| a.hint()).collect::<Vec<_>>();
+            errors.at(
+                item.name.span(),
+                format!(
+                    "`{name}` takes no value: write `{name}` or `{name}({})`",
+                    hint.join(", ")
+                ),
+            );
+            None
+        }
+        (Short::Limit(key), Form::Value(expr)) => {
+            let mut args = Args::new(item.name);
+            args.values.push((key, Value::Expr(expr)));
+            Some(args)
+        }
+        (Short::Limit(key), Form::Bare) => {
+            let name = item.name.unraw();
+            errors.at(
+                item.name.span(),
+                format!("`{name}` needs a limit: `{name} = N` or `{name}({key} = N)`"),
+            );
+            None
+        }
+        (_, form) => {
+            let args = args(Item { form, ..item }, allowed, errors)?;
+            args.report_missing(allowed, errors);
+            args.complete(allowed).then_some(args)
+        }
     }
 }
 
 /// Reads `rule(..)`'s arguments, allowing only `allowed`. `None` when the rule was not
 /// written with parentheses.
-pub(super) fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) -> Option<Args> {
+fn args(item: Item, allowed: &[Arg], errors: &mut Errors) -> Option<Args> {
     let rule_name = item.name.unraw().to_string();
+    // The keys, for messages.
+    let keys = || allowed.iter().map(|a| a.key).collect::<Vec<_>>();
     let Form::List(items) = item.form else {
         errors.at(
             item.name.span(),
@@ -109,98 +228,71 @@ pub(super) fn args(item: Item, allowed: &[&'static str], errors: &mut Errors) ->
                 "`{rule_name}` takes arguments in parentheses: `{rule_name}({})`",
                 allowed
                     .iter()
-                    .map(|a| format!("{a} = .."))
+                    .map(|a| format!("{} = ..", a.key))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         );
         return None;
     };
-    let mut out = Args {
-        rule: item.name,
-        max: None,
-        min: None,
-        code: None,
-        idents: Vec::new(),
-        exprs: Vec::new(),
-        trim: false,
-        ignore_case: false,
-        strict: false,
-        pairs: Vec::new(),
-        written: Vec::new(),
-    };
+    let mut out = Args::new(item.name);
     let mut seen = Vec::new();
     for arg in items {
         let name = arg.name.unraw().to_string();
         let span = arg.name.span();
-        let Some(&key) = allowed.iter().find(|a| **a == name) else {
+        let Some(&Arg { key, kind, .. }) = allowed.iter().find(|a| a.key == name) else {
             errors.at(
                 span,
                 format!(
                     "unknown argument `{name}` for `{rule_name}`; {}expected {}",
-                    kw::did_you_mean(&name, allowed),
-                    kw::list(allowed)
+                    kw::did_you_mean(&name, &keys()),
+                    kw::list(&keys())
                 ),
             );
             continue;
         };
-        if key != kw::PAIR && duplicate(&arg.name, &mut seen, "argument", errors) {
+        if kind != ArgKind::Pair && duplicate(&arg.name, &mut seen, "argument", errors) {
             continue;
         }
         out.written.push(key);
-        match (key, arg.form) {
-            (kw::TRIM | kw::IGNORE_CASE | kw::STRICT, Form::Bare) => match key {
-                kw::TRIM => out.trim = true,
-                kw::IGNORE_CASE => out.ignore_case = true,
-                _ => out.strict = true,
-            },
-            (kw::TRIM | kw::IGNORE_CASE | kw::STRICT, _) => errors.at(
+        match (kind, arg.form) {
+            (ArgKind::Flag, Form::Bare) => out.values.push((key, Value::Flag)),
+            (ArgKind::Flag, _) => errors.at(
                 span,
                 format!("`{key}` is a flag: write `{key}` with no value"),
             ),
-            (kw::PAIR, Form::Exprs(exprs)) => {
+            (ArgKind::Pair, Form::Exprs(exprs)) => {
                 if let Some(pair) = pair(span, exprs, errors) {
                     out.pairs.push(pair);
                 }
             }
-            (kw::PAIR, _) => errors.at(span, "expected `pair(A, B)` or `pair(A, B, ignore_case)`"),
-            (_, Form::Value(expr)) => match key {
-                kw::MAX => out.max = Some(expr),
-                kw::MIN => out.min = Some(expr),
-                _ if takes_expr(&rule_name, key) => out.exprs.push((key, expr)),
-                kw::CODE => match expr {
-                    Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s),
-                        ..
-                    }) if !s.value().is_empty() => out.code = Some(s),
-                    other => errors.at(
-                        other.span(),
-                        "`code` must be a non-empty string literal, e.g. `code = \"my_code\"`",
-                    ),
-                },
-                _ => match field_name(&expr) {
-                    Some(ident) => out.idents.push((key, ident)),
-                    None => errors.at(
-                        expr.span(),
-                        format!("`{key}` must name a field, e.g. `{key} = id`"),
-                    ),
-                },
+            (ArgKind::Pair, _) => {
+                errors.at(span, "expected `pair(A, B)` or `pair(A, B, ignore_case)`");
+            }
+            (ArgKind::Limit | ArgKind::Expr(_), Form::Value(expr)) => {
+                out.values.push((key, Value::Expr(expr)));
+            }
+            (ArgKind::Code, Form::Value(expr)) => match expr {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) if !s.value().is_empty() => out.code = Some(s),
+                other => errors.at(
+                    other.span(),
+                    "`code` must be a non-empty string literal, e.g. `code = \"my_code\"`",
+                ),
+            },
+            (ArgKind::Field, Form::Value(expr)) => match field_name(&expr) {
+                Some(ident) => out.values.push((key, Value::Field(ident))),
+                None => errors.at(
+                    expr.span(),
+                    format!("`{key}` must name a field, e.g. `{key} = id`"),
+                ),
             },
             (_, _) => errors.at(span, format!("`{key}` needs a value: `{key} = ..`")),
         }
     }
     Some(out)
-}
-
-/// Whether `key` of `rule` takes any expression rather than a field name.
-fn takes_expr(rule: &str, key: &str) -> bool {
-    matches!(
-        (FieldRuleName::from_name(rule), key),
-        (Some(FieldRuleName::Equals), kw::VALUE)
-            | (Some(FieldRuleName::Pattern), kw::REGEX)
-            | (Some(FieldRuleName::RequiredIf), kw::EQUALS)
-            | (Some(FieldRuleName::Format), kw::KIND)
-    )
 }
 
 /// `ident` in `key = ident`.
@@ -211,7 +303,7 @@ pub(super) fn field_name(expr: &Expr) -> Option<Ident> {
     }
 }
 
-pub(super) fn pair(span: Span, exprs: Vec<Expr>, errors: &mut Errors) -> Option<Pair> {
+fn pair(span: Span, exprs: Vec<Expr>, errors: &mut Errors) -> Option<Pair> {
     let mut it = exprs.into_iter();
     match (it.next(), it.next(), it.next(), it.next()) {
         (Some(a), Some(b), None, None) => Some(Pair {

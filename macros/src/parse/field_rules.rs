@@ -1,4 +1,8 @@
 //! Field rules: `#[validate(..)]` on a field, element rules (`each(..)`) included.
+//!
+//! Every rule is one entry of [`RULES`]: its name (also the runtime function it calls), the
+//! arguments it takes and how it is read; reading a rule is a look-up and a loop over its
+//! arguments.
 
 use proc_macro2::Span;
 use syn::ext::IdentExt as _;
@@ -6,20 +10,174 @@ use syn::spanned::Spanned as _;
 use syn::Expr;
 
 use crate::errors::Errors;
-use crate::kw::{self, ElementRuleName, FieldRuleName, StructRuleName};
-use crate::model::{Code, ElementRule, FieldRule, Limit};
+use crate::kw::{self, StructRuleName};
+use crate::model::{Fold, Rule, RuleKind};
 
-use super::arguments::args;
+use super::arguments::{read, Arg, ArgKind, Args, Short};
 use super::{duplicate, Form, Item};
 
+/// One field rule.
+struct RuleSpec {
+    /// As written in `#[validate(..)]`; also the runtime function it calls.
+    name: &'static str,
+    /// Whether `each(..)` applies it to every element too (a rule on one value).
+    element: bool,
+    read: Reader,
+}
+
+/// How a rule is read.
+enum Reader {
+    /// From its arguments: `short` are the forms besides `rule(args..)`, `code` the default
+    /// violation code, `build` makes the rule of arguments that hold every required value.
+    Args {
+        args: &'static [Arg],
+        short: Short,
+        code: &'static str,
+        build: fn(Args, &mut Errors) -> Option<RuleKind>,
+    },
+    /// From the item as written (`each`, `nested`, `custom`: no code, no arguments list).
+    Item(fn(Item, &mut Errors) -> Option<RuleKind>),
+}
+
+const fn rule(
+    name: &'static str,
+    element: bool,
+    args: &'static [Arg],
+    short: Short,
+    code: &'static str,
+    build: fn(Args, &mut Errors) -> Option<RuleKind>,
+) -> RuleSpec {
+    RuleSpec {
+        name,
+        element,
+        read: Reader::Args {
+            args,
+            short,
+            code,
+            build,
+        },
+    }
+}
+
+const fn item_rule(
+    name: &'static str,
+    element: bool,
+    read: fn(Item, &mut Errors) -> Option<RuleKind>,
+) -> RuleSpec {
+    RuleSpec {
+        name,
+        element,
+        read: Reader::Item(read),
+    }
+}
+
+const ELEMENT: bool = true;
+const FIELD: bool = false;
+
+const fn required(key: &'static str, kind: ArgKind) -> Arg {
+    Arg::required(key, kind)
+}
+
+const fn optional(key: &'static str, kind: ArgKind) -> Arg {
+    Arg::optional(key, kind)
+}
+
+const CODE: Arg = Arg::CODE;
+const MAX: &[Arg] = &[required(kw::MAX, ArgKind::Limit), CODE];
+const MIN: &[Arg] = &[required(kw::MIN, ArgKind::Limit), CODE];
+const CODE_ONLY: &[Arg] = &[CODE];
+
+/// Every field rule, in the order "unknown rule" messages list them: its name, whether it
+/// applies to elements too, its arguments, its short forms, its default code, and what it
+/// reads into (`?` on a required argument never fails: `read` checked them).
+#[rustfmt::skip]
+static RULES: &[RuleSpec] = &[
+    rule("non_blank", ELEMENT, CODE_ONLY, Short::Bare, kw::CODE_BLANK,
+        |_, _| Some(RuleKind::Plain)),
+    rule("max_chars", ELEMENT, MAX, Short::Limit(kw::MAX), kw::CODE_TOO_LONG,
+        |mut a, _| Some(RuleKind::Limit(a.limit(kw::MAX)?))),
+    rule("min_chars", ELEMENT, MIN, Short::Limit(kw::MIN), kw::CODE_TOO_SHORT,
+        |mut a, _| Some(RuleKind::Limit(a.limit(kw::MIN)?))),
+    rule("range", ELEMENT,
+        &[optional(kw::MIN, ArgKind::Limit), optional(kw::MAX, ArgKind::Limit), CODE],
+        Short::None, kw::CODE_RANGE, range),
+    rule("max_items", FIELD, MAX, Short::Limit(kw::MAX), kw::CODE_TOO_MANY,
+        |mut a, _| Some(RuleKind::ListLimit(a.limit(kw::MAX)?))),
+    rule("min_items", FIELD, MIN, Short::Limit(kw::MIN), kw::CODE_TOO_FEW,
+        |mut a, _| Some(RuleKind::ListLimit(a.limit(kw::MIN)?))),
+    item_rule("each", FIELD, each),
+    item_rule("nested", FIELD, nested),
+    rule("max_items_per_group", FIELD,
+        &[required(kw::BY, ArgKind::Field), required(kw::MAX, ArgKind::Limit), CODE],
+        Short::None, kw::CODE_TOO_MANY,
+        |mut a, _| Some(RuleKind::MaxItemsPerGroup { by: a.field(kw::BY)?, max: a.limit(kw::MAX)? })),
+    rule("unique_by", FIELD,
+        &[required(kw::KEY, ArgKind::Field), optional(kw::TRIM, ArgKind::Flag),
+            optional(kw::IGNORE_CASE, ArgKind::Flag), CODE],
+        Short::None, kw::CODE_DUPLICATE,
+        |mut a, _| Some(RuleKind::UniqueBy { key: a.field(kw::KEY)?, fold: fold(&a) })),
+    rule("contradiction", FIELD,
+        &[required(kw::BY, ArgKind::Field), required(kw::VALUE, ArgKind::Field),
+            required(kw::PAIR, ArgKind::Pair), CODE],
+        Short::None, kw::CODE_CONTRADICTORY,
+        |mut a, _| Some(RuleKind::Contradiction {
+            by: a.field(kw::BY)?,
+            value: a.field(kw::VALUE)?,
+            pairs: a.pairs,
+        })),
+    rule("equals", FIELD, &[required(kw::VALUE, ArgKind::Expr("\"..\"")), CODE],
+        Short::None, kw::CODE_UNEXPECTED,
+        |mut a, _| Some(RuleKind::Equals(a.expr(kw::VALUE)?))),
+    rule("pattern", ELEMENT, &[required(kw::REGEX, ArgKind::Expr("\"^..$\"")), CODE],
+        Short::None, kw::CODE_PATTERN, pattern),
+    rule("format", ELEMENT, &[required(kw::KIND, ArgKind::Expr("\"date-time\"")), CODE],
+        Short::None, kw::CODE_FORMAT, format),
+    item_rule("custom", ELEMENT, |item, errors| custom_fn(item, errors).map(RuleKind::Custom)),
+    rule("relative_path", FIELD, CODE_ONLY, Short::Bare, kw::CODE_PATH,
+        |_, _| Some(RuleKind::Plain)),
+    rule("required", FIELD, CODE_ONLY, Short::Bare, kw::CODE_REQUIRED,
+        |_, _| Some(RuleKind::Plain)),
+    rule("required_if", FIELD,
+        &[required(kw::FIELD, ArgKind::Field),
+            required(kw::EQUALS, ArgKind::Expr("Enum::Variant")), CODE],
+        Short::None, kw::CODE_REQUIRED,
+        |mut a, _| Some(RuleKind::RequiredIf { field: a.field(kw::FIELD)?, equals: a.expr(kw::EQUALS)? })),
+    rule("unique", FIELD,
+        &[optional(kw::IGNORE_CASE, ArgKind::Flag), optional(kw::TRIM, ArgKind::Flag), CODE],
+        Short::Bare, kw::CODE_DUPLICATE_ITEM,
+        |a, _| Some(RuleKind::Unique(fold(&a)))),
+];
+
+/// The field rule written `name`, if it is one (an element rule only when `element`).
+fn find(name: &str, element: bool) -> Option<&'static RuleSpec> {
+    RULES
+        .iter()
+        .find(|spec| spec.name == name && (spec.element || !element))
+}
+
+/// Whether `name` is a field rule.
+pub(super) fn is_field_rule(name: &str) -> bool {
+    find(name, false).is_some()
+}
+
+/// The names of the field rules (the element rules when `element`), in table order.
+fn names(element: bool) -> Vec<&'static str> {
+    RULES
+        .iter()
+        .filter(|spec| spec.element || !element)
+        .map(|spec| spec.name)
+        .collect()
+}
+
+/// Reads one rule on a field: its entry, found by name, reads it.
 pub(super) fn field_rule(
     item: Item,
     seen: &mut Vec<(String, Span)>,
     errors: &mut Errors,
-) -> Option<FieldRule> {
+) -> Option<Rule> {
     let name = item.name.unraw().to_string();
     let span = item.name.span();
-    let Some(rule) = FieldRuleName::from_name(&name) else {
+    let Some(spec) = find(&name, false) else {
         if StructRuleName::from_name(&name).is_some() {
             errors.at(
                 span,
@@ -30,8 +188,8 @@ pub(super) fn field_rule(
                 span,
                 format!(
                     "unknown rule `{name}`; {}field rules are {} (and the setting `rename = \"..\"`)",
-                    FieldRuleName::did_you_mean(&name),
-                    FieldRuleName::list()
+                    kw::did_you_mean(&name, &names(false)),
+                    kw::list(&names(false))
                 ),
             );
         }
@@ -40,172 +198,37 @@ pub(super) fn field_rule(
     if duplicate(&item.name, seen, "rule", errors) {
         return None;
     }
-    match rule {
-        FieldRuleName::NonBlank => {
-            element_rule(item, ElementRuleName::NonBlank, errors).map(FieldRule::Element)
+    read_rule(spec, item, errors)
+}
+
+/// Reads one rule by its entry.
+fn read_rule(spec: &'static RuleSpec, item: Item, errors: &mut Errors) -> Option<Rule> {
+    let span = item.name.span();
+    let (kind, code) = match spec.read {
+        Reader::Args {
+            args,
+            short,
+            code,
+            build,
+        } => {
+            let args = read(item, args, short, errors)?;
+            let code = args.code(code);
+            (build(args, errors)?, Some(code))
         }
-        FieldRuleName::MaxChars => {
-            element_rule(item, ElementRuleName::MaxChars, errors).map(FieldRule::Element)
-        }
-        FieldRuleName::MinChars => {
-            element_rule(item, ElementRuleName::MinChars, errors).map(FieldRule::Element)
-        }
-        FieldRuleName::MinItems => {
-            let (min, code) = limit_rule(item, kw::MIN, kw::CODE_TOO_FEW, errors)?;
-            Some(FieldRule::MinItems { min, code, span })
-        }
-        FieldRuleName::Range => {
-            element_rule(item, ElementRuleName::Range, errors).map(FieldRule::Element)
-        }
-        FieldRuleName::MaxItems => {
-            let (max, code) = limit_rule(item, kw::MAX, kw::CODE_TOO_MANY, errors)?;
-            Some(FieldRule::MaxItems { max, code, span })
-        }
-        FieldRuleName::Nested => match &item.form {
-            Form::Bare => Some(FieldRule::Nested {
-                flatten: false,
-                span,
-            }),
-            Form::List(args)
-                if args.len() == 1
-                    && args[0].name == kw::FLATTEN
-                    && matches!(args[0].form, Form::Bare) =>
-            {
-                Some(FieldRule::Nested {
-                    flatten: true,
-                    span,
-                })
-            }
-            _ => {
-                errors.at(
-                    span,
-                    "`nested` takes no arguments but `flatten`: write `nested` or `nested(flatten)`",
-                );
-                None
-            }
-        },
-        FieldRuleName::Each => each_rule(item, errors),
-        FieldRuleName::MaxItemsPerGroup => {
-            let args = args(item, &[kw::BY, kw::MAX, kw::CODE], errors)?;
-            let by = args.require_ident(kw::BY, errors);
-            let max = args.require_max(errors);
-            let code = args.code(kw::CODE_TOO_MANY);
-            Some(FieldRule::MaxItemsPerGroup {
-                by: by?,
-                max: max?,
-                code,
-                span,
-            })
-        }
-        FieldRuleName::UniqueBy => {
-            let args = args(
-                item,
-                &[kw::KEY, kw::TRIM, kw::IGNORE_CASE, kw::CODE],
-                errors,
-            )?;
-            let key = args.require_ident(kw::KEY, errors)?;
-            Some(FieldRule::UniqueBy {
-                key_name: key.unraw().to_string(),
-                key,
-                trim: args.trim,
-                ignore_case: args.ignore_case,
-                code: args.code(kw::CODE_DUPLICATE),
-                span,
-            })
-        }
-        FieldRuleName::Contradiction => {
-            let args = args(item, &[kw::BY, kw::VALUE, kw::PAIR, kw::CODE], errors)?;
-            let by = args.require_ident(kw::BY, errors);
-            let value = args.require_ident(kw::VALUE, errors);
-            if !args.written.contains(&kw::PAIR) {
-                errors.at(
-                    args.rule.span(),
-                    "`contradiction` needs at least one `pair(A, B)` of `by` values",
-                );
-            }
-            let (by, value) = (by?, value?);
-            if args.pairs.is_empty() {
-                return None;
-            }
-            Some(FieldRule::Contradiction {
-                by,
-                value_name: value.unraw().to_string(),
-                value,
-                code: args.code(kw::CODE_CONTRADICTORY),
-                pairs: args.pairs,
-                span,
-            })
-        }
-        FieldRuleName::Equals => {
-            let args = args(item, &[kw::VALUE, kw::CODE], errors)?;
-            let value = args.require_expr(kw::VALUE, "\"..\"", errors)?;
-            Some(FieldRule::Equals {
-                value,
-                code: args.code(kw::CODE_UNEXPECTED),
-                span,
-            })
-        }
-        FieldRuleName::Pattern => {
-            element_rule(item, ElementRuleName::Pattern, errors).map(FieldRule::Element)
-        }
-        FieldRuleName::Format => {
-            element_rule(item, ElementRuleName::Format, errors).map(FieldRule::Element)
-        }
-        FieldRuleName::Custom => {
-            element_rule(item, ElementRuleName::Custom, errors).map(FieldRule::Element)
-        }
-        FieldRuleName::RelativePath => {
-            let code = code_only(item, kw::CODE_PATH, errors)?;
-            Some(FieldRule::RelativePath { code, span })
-        }
-        FieldRuleName::Required => {
-            let code = code_only(item, kw::CODE_REQUIRED, errors)?;
-            Some(FieldRule::Required { code, span })
-        }
-        FieldRuleName::RequiredIf => {
-            let args = args(item, &[kw::FIELD, kw::EQUALS, kw::CODE], errors)?;
-            let field = args.require_ident(kw::FIELD, errors);
-            let equals = args.require_expr(kw::EQUALS, "Enum::Variant", errors);
-            Some(FieldRule::RequiredIf {
-                field: field?,
-                equals: equals?,
-                code: args.code(kw::CODE_REQUIRED),
-                span,
-            })
-        }
-        FieldRuleName::Unique => {
-            let (trim, ignore_case, code) = match item.form {
-                Form::Bare => (
-                    false,
-                    false,
-                    Code {
-                        custom: None,
-                        default: kw::CODE_DUPLICATE_ITEM,
-                    },
-                ),
-                Form::Value(_) => {
-                    errors.at(
-                        span,
-                        "`unique` takes no value: write `unique` or `unique(ignore_case, trim, code = \"..\")`",
-                    );
-                    return None;
-                }
-                _ => {
-                    let args = args(item, &[kw::IGNORE_CASE, kw::TRIM, kw::CODE], errors)?;
-                    (
-                        args.trim,
-                        args.ignore_case,
-                        args.code(kw::CODE_DUPLICATE_ITEM),
-                    )
-                }
-            };
-            Some(FieldRule::Unique {
-                trim,
-                ignore_case,
-                code,
-                span,
-            })
-        }
+        Reader::Item(build) => (build(item, errors)?, None),
+    };
+    Some(Rule {
+        name: spec.name,
+        kind,
+        code,
+        span,
+    })
+}
+
+fn fold(args: &Args) -> Fold {
+    Fold {
+        trim: args.flag(kw::TRIM),
+        ignore_case: args.flag(kw::IGNORE_CASE),
     }
 }
 
@@ -230,135 +253,93 @@ pub(super) fn custom_fn(item: Item, errors: &mut Errors) -> Option<syn::Path> {
     }
 }
 
-/// `rule` or `rule(code = "..")`.
-pub(super) fn code_only(item: Item, default: &'static str, errors: &mut Errors) -> Option<Code> {
-    match item.form {
-        Form::Bare => Some(Code {
-            custom: None,
-            default,
-        }),
-        Form::Value(_) => {
-            let name = item.name.unraw();
+/// `nested` or `nested(flatten)`.
+fn nested(item: Item, errors: &mut Errors) -> Option<RuleKind> {
+    match &item.form {
+        Form::Bare => Some(RuleKind::Nested { flatten: false }),
+        Form::List(args)
+            if args.len() == 1
+                && args[0].name == kw::FLATTEN
+                && matches!(args[0].form, Form::Bare) =>
+        {
+            Some(RuleKind::Nested { flatten: true })
+        }
+        _ => {
             errors.at(
                 item.name.span(),
-                format!("`{name}` takes no value: write `{name}` or `{name}(code = \"..\")`"),
+                "`nested` takes no arguments but `flatten`: write `nested` or `nested(flatten)`",
             );
             None
         }
-        _ => Some(args(item, &[kw::CODE], errors)?.code(default)),
     }
 }
 
-fn element_rule(item: Item, rule: ElementRuleName, errors: &mut Errors) -> Option<ElementRule> {
-    let span = item.name.span();
-    match rule {
-        ElementRuleName::NonBlank => {
-            let code = match item.form {
-                Form::Bare => Code {
-                    custom: None,
-                    default: kw::CODE_BLANK,
-                },
-                Form::Value(_) => {
-                    errors.at(
-                        span,
-                        "`non_blank` takes no value: write `non_blank` or `non_blank(code = \"..\")`",
-                    );
-                    return None;
-                }
-                _ => args(item, &[kw::CODE], errors)?.code(kw::CODE_BLANK),
-            };
-            Some(ElementRule::NonBlank { code, span })
-        }
-        ElementRuleName::MaxChars => {
-            let (max, code) = limit_rule(item, kw::MAX, kw::CODE_TOO_LONG, errors)?;
-            Some(ElementRule::MaxChars { max, code, span })
-        }
-        ElementRuleName::MinChars => {
-            let (min, code) = limit_rule(item, kw::MIN, kw::CODE_TOO_SHORT, errors)?;
-            Some(ElementRule::MinChars { min, code, span })
-        }
-        ElementRuleName::Pattern => {
-            let args = args(item, &[kw::REGEX, kw::CODE], errors)?;
-            let regex = args.require_expr(kw::REGEX, "\"^..$\"", errors)?;
-            let regex = match regex {
-                Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => s,
-                other => {
-                    errors.at(
-                        other.span(),
-                        "`regex` must be a string literal, e.g. `regex = \"^[a-z]+$\"`",
-                    );
-                    return None;
-                }
-            };
-            if let Err(err) = regex_lite::Regex::new(&regex.value()) {
-                errors.at(regex.span(), format!("invalid regex: {err}"));
-                return None;
-            }
-            Some(ElementRule::Pattern {
-                regex,
-                code: args.code(kw::CODE_PATTERN),
-                span,
-            })
-        }
-        ElementRuleName::Format => {
-            let args = args(item, &[kw::KIND, kw::CODE], errors)?;
-            let kind = args.require_expr(kw::KIND, "\"date-time\"", errors)?;
-            let known = kw::list(&kw::FORMATS.iter().map(|f| f.0).collect::<Vec<_>>());
-            let name = match &kind {
-                Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => s.value(),
-                other => {
-                    errors.at(
-                        other.span(),
-                        format!("`kind` must be a string literal, one of {known}"),
-                    );
-                    return None;
-                }
-            };
-            let Some(&(_, variant)) = kw::FORMATS.iter().find(|f| f.0 == name) else {
-                errors.at(
-                    kind.span(),
-                    format!("unknown format `{name}`; formats are {known}"),
-                );
-                return None;
-            };
-            Some(ElementRule::Format {
-                variant,
-                code: args.code(kw::CODE_FORMAT),
-                span,
-            })
-        }
-        ElementRuleName::Custom => {
-            let func = custom_fn(item, errors)?;
-            Some(ElementRule::Custom { func, span })
-        }
-        ElementRuleName::Range => {
-            let args = args(item, &[kw::MIN, kw::MAX, kw::CODE], errors)?;
-            let (min, max) = (args.min.clone(), args.max.clone());
-            let written = |k| args.written.contains(&k);
-            if !written(kw::MIN) && !written(kw::MAX) {
-                errors.at(
-                    span,
-                    "`range` needs a bound: `range(min = A)`, `range(max = B)` or both",
-                );
-                return None;
-            }
-            Some(ElementRule::Range {
-                min,
-                max,
-                code: args.code(kw::CODE_RANGE),
-                span,
-            })
-        }
+/// `range(min = A, max = B)`: at least one bound.
+fn range(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
+    if !args.written(kw::MIN) && !args.written(kw::MAX) {
+        errors.at(
+            args.rule.span(),
+            "`range` needs a bound: `range(min = A)`, `range(max = B)` or both",
+        );
+        return None;
     }
+    Some(RuleKind::Range {
+        min: args.expr(kw::MIN),
+        max: args.expr(kw::MAX),
+    })
 }
 
-fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
+/// `pattern(regex = "..")`: a string literal that is a valid regex.
+fn pattern(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
+    let regex = match args.expr(kw::REGEX)? {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => s,
+        other => {
+            errors.at(
+                other.span(),
+                "`regex` must be a string literal, e.g. `regex = \"^[a-z]+$\"`",
+            );
+            return None;
+        }
+    };
+    if let Err(err) = regex_lite::Regex::new(&regex.value()) {
+        errors.at(regex.span(), format!("invalid regex: {err}"));
+        return None;
+    }
+    Some(RuleKind::Pattern(regex))
+}
+
+/// `format(kind = "..")`: one of the formats the runtime knows.
+fn format(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
+    let kind = args.expr(kw::KIND)?;
+    let known = kw::list(&kw::FORMATS.iter().map(|f| f.0).collect::<Vec<_>>());
+    let name = match &kind {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => s.value(),
+        other => {
+            errors.at(
+                other.span(),
+                format!("`kind` must be a string literal, one of {known}"),
+            );
+            return None;
+        }
+    };
+    let Some(&(_, variant)) = kw::FORMATS.iter().find(|f| f.0 == name) else {
+        errors.at(
+            kind.span(),
+            format!("unknown format `{name}`; formats are {known}"),
+        );
+        return None;
+    };
+    Some(RuleKind::Format(variant))
+}
+
+/// `each(rule, ..)`: element rules, each read by its own entry.
+fn each(item: Item, errors: &mut Errors) -> Option<RuleKind> {
     let span = item.name.span();
     let Form::List(items) = item.form else {
         errors.at(
@@ -372,7 +353,7 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
             span,
             format!(
                 "`each` needs at least one element rule: {}",
-                ElementRuleName::list()
+                kw::list(&names(true))
             ),
         );
         return None;
@@ -381,10 +362,8 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
     let mut rules = Vec::new();
     for inner in items {
         let name = inner.name.unraw().to_string();
-        let Some(rule) = ElementRuleName::from_name(&name) else {
-            let why = if FieldRuleName::from_name(&name).is_some()
-                || StructRuleName::from_name(&name).is_some()
-            {
+        let Some(spec) = find(&name, true) else {
+            let why = if is_field_rule(&name) || StructRuleName::from_name(&name).is_some() {
                 format!("`{name}` is not an element rule")
             } else {
                 format!("unknown rule `{name}`")
@@ -393,8 +372,8 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
                 inner.name.span(),
                 format!(
                     "{why}; {}`each` supports {}",
-                    ElementRuleName::did_you_mean(&name),
-                    ElementRuleName::list()
+                    kw::did_you_mean(&name, &names(true)),
+                    kw::list(&names(true))
                 ),
             );
             continue;
@@ -402,40 +381,40 @@ fn each_rule(item: Item, errors: &mut Errors) -> Option<FieldRule> {
         if duplicate(&inner.name, &mut seen, "element rule", errors) {
             continue;
         }
-        if let Some(rule) = element_rule(inner, rule, errors) {
+        if let Some(rule) = read_rule(spec, inner, errors) {
             rules.push(rule);
         }
     }
-    Some(FieldRule::Each { rules, span })
+    Some(RuleKind::Each(rules))
 }
 
-/// `rule = E` or `rule(KEY = E, code = "..")` (`KEY` is `max` or `min`).
-pub(super) fn limit_rule(
-    item: Item,
-    key: &'static str,
-    default: &'static str,
-    errors: &mut Errors,
-) -> Option<(Limit, Code)> {
-    match item.form {
-        Form::Value(expr) => Some((
-            Limit { expr },
-            Code {
-                custom: None,
-                default,
-            },
-        )),
-        Form::Bare => {
-            let name = item.name.unraw();
-            errors.at(
-                item.name.span(),
-                format!("`{name}` needs a limit: `{name} = N` or `{name}({key} = N)`"),
-            );
-            None
+#[cfg(test)]
+mod tests {
+    use super::{find, is_field_rule, names, RULES};
+    use crate::kw::{self, StructRuleName};
+
+    /// Each name reads back as its own rule, and a name is a field rule or a struct rule,
+    /// never both (the parser says "is a struct rule" / "is a field rule" by that), but
+    /// `custom`, a hand-written check of either.
+    #[test]
+    fn names_read_back_and_the_tables_do_not_overlap() {
+        for spec in RULES {
+            assert!(std::ptr::eq(find(spec.name, false).unwrap(), spec));
+            if spec.name != "custom" {
+                assert_eq!(StructRuleName::from_name(spec.name), None);
+            }
+            if spec.element {
+                assert!(std::ptr::eq(find(spec.name, true).unwrap(), spec));
+            }
         }
-        _ => {
-            let args = args(item, &[key, kw::CODE], errors)?;
-            let limit = args.require_limit(key, errors)?;
-            Some((limit, args.code(default)))
+        for &rule in StructRuleName::ALL {
+            assert_eq!(StructRuleName::from_name(rule.name()), Some(rule));
         }
+        assert!(!is_field_rule("rename"));
+        assert_eq!(
+            kw::list(&names(true)),
+            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`, `format`, `custom`",
+            "`each` lists its rules in table order"
+        );
     }
 }
