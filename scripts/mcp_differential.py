@@ -3,7 +3,7 @@ official Python MCP SDK: the same result and the same store.
 
 Usage: mcp_differential.py RECORD_DIR SPECMINT_BINARY
 
-RECORD_DIR is what `SPECMINT_RECORD=RECORD_DIR cargo test --test it envelope_engine::
+RECORD_DIR is what `SPECMINT_RECORD=RECORD_DIR cargo test --test it -- envelope_engine::
 task_lifecycle::` wrote (tests/it/common.rs, `Recording`): for every `envelope` or `task`
 command a test ran on a SQLite store, its arguments, stdin, the files it named, its exit
 status and JSON, and copies of the store before (`ID.pre.db`) and after (`ID.post.db`).
