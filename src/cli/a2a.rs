@@ -16,39 +16,28 @@ use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
 use specmint::taskpack::a2a::{self, Door};
 
+use super::args::{A2a, PassportDir};
 use super::passport::open_store;
-use super::{CliError, Options};
+use super::CliError;
 
 /// The `a2a` command family.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    match args.first().map(String::as_str) {
-        Some("serve") => serve(&args[1..]),
-        Some(other) => Err(CliError::Usage(format!(
-            "unknown a2a command `{other}` (serve)"
-        ))),
-        None => Err(CliError::Usage("missing a2a command (serve)".to_owned())),
+pub fn run(command: A2a) -> Result<u8, CliError> {
+    match command {
+        A2a::Serve {
+            store,
+            listen,
+            max_pack_bytes,
+        } => serve(
+            PassportDir { dir: Some(store) },
+            listen,
+            max_pack_bytes.unwrap_or(a2a::DEFAULT_MAX_PACK_BYTES),
+        ),
     }
 }
 
-fn serve(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--listen", "--max-pack-bytes"])?;
-    options.positional(&[])?;
-    if options.store_path().is_none() {
-        return Err(CliError::Usage("missing --store DIR".to_owned()));
-    }
-    let listen: SocketAddr = options
-        .value("--listen")
-        .ok_or_else(|| CliError::Usage("missing --listen HOST:PORT".to_owned()))?
-        .parse()
-        .map_err(|_| {
-            CliError::Usage("--listen takes HOST:PORT (such as 127.0.0.1:8080)".to_owned())
-        })?;
-    let max_pack_bytes = match options.value("--max-pack-bytes") {
-        Some(v) => super::count::<usize>("--max-pack-bytes", Some(&v.to_owned()))?,
-        None => a2a::DEFAULT_MAX_PACK_BYTES,
-    };
+fn serve(store: PassportDir, listen: SocketAddr, max_pack_bytes: usize) -> Result<u8, CliError> {
     let door = Door {
-        store: open_store(&options)?,
+        store: open_store(&store)?,
         max_pack_bytes,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

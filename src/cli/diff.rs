@@ -6,48 +6,23 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use specmint_codegen::diff::{self, Break, Format};
+use specmint_codegen::diff::{self, Break};
 
+use super::args::Diff;
 use super::CliError;
 
 /// `specmint diff OLD NEW | --against REV [--spec DIR] [--format human|json|github]
 /// [--fail-on LIST]`: exit 1 when a change breaks a `--fail-on` category, 0 otherwise, 2
 /// usage or a side that does not load.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    let mut format = Format::Human;
-    let mut fail_on = Break::ALL.to_vec();
-    let mut against = None;
-    let mut spec_dir = None;
-    let mut positional = Vec::new();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = |what: &str| {
-            rest.next()
-                .cloned()
-                .ok_or_else(|| CliError::Usage(format!("{arg} takes {what}")))
-        };
-        match arg.as_str() {
-            "--format" => {
-                format = match value("`human`, `json` or `github`")?.as_str() {
-                    "human" => Format::Human,
-                    "json" => Format::Json,
-                    "github" => Format::Github,
-                    other => {
-                        return Err(CliError::Usage(format!(
-                            "--format takes `human`, `json` or `github`, got `{other}`"
-                        )))
-                    }
-                }
-            }
-            "--fail-on" => fail_on = categories(&value("a list of categories")?)?,
-            "--against" => against = Some(value("a git revision")?),
-            "--spec" => spec_dir = Some(PathBuf::from(value("a directory")?)),
-            other if other.starts_with('-') && other != "-" => {
-                return Err(CliError::Usage(format!("unexpected option `{other}`")))
-            }
-            _ => positional.push(arg.clone()),
-        }
-    }
+pub fn run(args: Diff) -> Result<u8, CliError> {
+    let Diff {
+        sides: positional,
+        against,
+        spec: spec_dir,
+        format,
+        fail_on,
+    } = args;
+    let fail_on = fail_on.map_or_else(|| Break::ALL.to_vec(), |c| c.0);
     let (old, new) = match (against, positional.as_slice()) {
         (Some(rev), []) => {
             let dir = spec_dir.unwrap_or_else(|| PathBuf::from(specmint::SPEC_DIR));
@@ -73,21 +48,6 @@ pub fn run(args: &[String]) -> Result<u8, CliError> {
     let found = diff::diff(&old, &new).map_err(|e| CliError::Failure(e.to_string()))?;
     print!("{}", found.render(format));
     Ok(u8::from(found.breaks_any(&fail_on)))
-}
-
-/// `documents,readers,...`: every name a category.
-fn categories(list: &str) -> Result<Vec<Break>, CliError> {
-    list.split(',')
-        .map(|name| {
-            Break::parse(name.trim()).ok_or_else(|| {
-                let known: Vec<&str> = Break::ALL.iter().map(|b| b.as_str()).collect();
-                CliError::Usage(format!(
-                    "--fail-on: unknown category `{name}` (one of: {})",
-                    known.join(", ")
-                ))
-            })
-        })
-        .collect()
 }
 
 fn read_dir(dir: &Path) -> Result<Vec<specmint_codegen::SpecSource>, CliError> {

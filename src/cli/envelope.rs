@@ -15,77 +15,63 @@ use specmint::action_envelope::engine::{
 use specmint::action_envelope::DOCUMENT;
 use specmint::store::Failure;
 
-use super::{print_verdict, read_document, store_failure, CliError, Format, Options};
+use super::args::{Db, Envelope};
+use super::{print_verdict, read_document, store_failure, CliError, Format};
 
-/// Runs `specmint envelope ARGS`.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    let (command, rest) = args
-        .split_first()
-        .ok_or_else(|| CliError::Usage("missing envelope command (new, apply, show)".to_owned()))?;
-    match command.as_str() {
-        "new" => new(rest),
-        "apply" => apply(rest),
-        "show" => show(rest),
-        other => Err(CliError::Usage(format!(
-            "unknown envelope command `{other}` (new, apply, show)"
-        ))),
+/// Runs `specmint envelope ...`.
+pub fn run(command: Envelope) -> Result<u8, CliError> {
+    match command {
+        Envelope::New {
+            package_id,
+            intent,
+            store,
+            format,
+        } => {
+            let created = open(&store)?.create(&package_id, intent.as_deref());
+            verdict(
+                format.format,
+                created.map(|manifest| Applied {
+                    replayed: false,
+                    package_id: manifest.package_id,
+                    revision: manifest.revision,
+                    state: manifest.state,
+                }),
+            )
+        }
+        Envelope::Apply {
+            file,
+            store,
+            format,
+        } => {
+            let mut store = open(&store)?;
+            let outcome = match read_document(&file, &DOCUMENT)? {
+                Ok(input) => store.apply_json(&input),
+                Err(report) => Err(Failure::Refused(refusal_of(&report))),
+            };
+            verdict(format.format, outcome)
+        }
+        Envelope::Show {
+            package_id,
+            store,
+            format,
+        } => show(&package_id, &store, format.format),
     }
 }
 
-fn open(options: &Options) -> Result<PackageStore, CliError> {
-    PackageStore::open(options.store()?).map_err(store_failure)
+fn open(store: &Db) -> Result<PackageStore, CliError> {
+    PackageStore::open(&store.path).map_err(store_failure)
 }
 
-fn new(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--intent"])?;
-    let [package_id] = options.positional(&["PACKAGE_ID"])? else {
-        unreachable!("positional checks the count")
-    };
-    let created = open(&options)?.create(package_id, options.value("--intent"));
-    verdict(
-        options.format,
-        created.map(|manifest| Applied {
-            replayed: false,
-            package_id: manifest.package_id,
-            revision: manifest.revision,
-            state: manifest.state,
-        }),
-    )
-}
-
-fn apply(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &[])?;
-    let [file] = options.positional(&["FILE (or `-` for stdin)"])? else {
-        unreachable!("positional checks the count")
-    };
-    let mut store = open(&options)?;
-    let outcome = match read_document(file, &DOCUMENT)? {
-        Ok(input) => store.apply_json(&input),
-        Err(report) => Err(Failure::Refused(refusal_of(&report))),
-    };
-    verdict(options.format, outcome)
-}
-
-fn show(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &[])?;
-    let [package_id] = options.positional(&["PACKAGE_ID"])? else {
-        unreachable!("positional checks the count")
-    };
-    match open(&options)?
-        .manifest(package_id)
-        .map_err(store_failure)?
-    {
+fn show(package_id: &str, store: &Db, format: Format) -> Result<u8, CliError> {
+    match open(store)?.manifest(package_id).map_err(store_failure)? {
         Some(manifest) => {
             let json = serde_json::to_value(&manifest)
                 .map_err(|e| CliError::Failure(format!("cannot write the manifest: {e}")))?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
-            print_verdict(options.format, &json, &human)?;
+            print_verdict(format, &json, &human)?;
             Ok(0)
         }
-        None => verdict(
-            options.format,
-            Err(Failure::Refused(no_package(package_id))),
-        ),
+        None => verdict(format, Err(Failure::Refused(no_package(package_id)))),
     }
 }
 

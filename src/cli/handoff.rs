@@ -7,81 +7,50 @@
 //! Exit status: 0 filed / read, 1 refused with the spec's code, 2 usage or I/O error.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 
 use specmint::task_packet::compose::{self, LegReading};
 use specmint::task_packet::handoff;
 use specmint::task_packet::Role;
 
+use super::args::{Handoff, HandoffRead};
 use super::{read_input, CliError, Format};
 
-/// The options shared by both forms, and the positional arguments.
-struct Args {
-    home: Option<PathBuf>,
-    agent: Option<String>,
-    format: Format,
-    positional: Vec<String>,
-}
-
-impl Args {
-    fn parse(args: &[String]) -> Result<Self, CliError> {
-        let mut parsed = Args {
-            home: None,
-            agent: None,
-            format: Format::Human,
-            positional: Vec::new(),
-        };
-        let mut rest = args.iter();
-        while let Some(arg) = rest.next() {
-            match arg.as_str() {
-                "--format" => parsed.format = Format::parse(rest.next())?,
-                "--home" | "--agent" => {
-                    let value = rest
-                        .next()
-                        .ok_or_else(|| CliError::Usage(format!("{arg} takes a value")))?;
-                    if arg == "--home" {
-                        parsed.home = Some(value.into());
-                    } else {
-                        parsed.agent = Some(value.clone());
-                    }
-                }
-                flag if flag.starts_with("--") => {
-                    return Err(CliError::Usage(format!("unknown option `{flag}`")))
-                }
-                _ => parsed.positional.push(arg.clone()),
-            }
-        }
-        Ok(parsed)
-    }
-
-    fn home(&self) -> Result<&PathBuf, CliError> {
-        self.home
-            .as_ref()
-            .ok_or_else(|| CliError::Usage("missing --home DIR".to_owned()))
-    }
-}
-
 /// `specmint handoff ...`.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    if args.first().map(String::as_str) == Some("read") {
-        return read(&Args::parse(&args[1..])?);
+pub fn run(args: Handoff) -> Result<u8, CliError> {
+    match args {
+        Handoff {
+            read:
+                Some(HandoffRead::Read {
+                    home,
+                    task,
+                    round,
+                    from,
+                    to,
+                    format,
+                }),
+            ..
+        } => read(&home, &task, round, from, to, format.format),
+        Handoff {
+            read: None,
+            home: Some(home),
+            agent: Some(agent),
+            file: Some(file),
+            format,
+        } => file_packet(&home, &agent, &file, format.format),
+        // The declaration requires all three without `read`.
+        Handoff { .. } => Err(CliError::Usage(
+            "missing --home DIR, --agent ID or FILE".to_owned(),
+        )),
     }
-    let args = Args::parse(args)?;
-    let home = args.home()?;
-    let agent = args
-        .agent
-        .as_deref()
-        .ok_or_else(|| CliError::Usage("missing --agent ID".to_owned()))?;
-    let [file] = args.positional.as_slice() else {
-        return Err(CliError::Usage(
-            "expected one FILE (or `-` for stdin) holding the packet".to_owned(),
-        ));
-    };
+}
+
+fn file_packet(home: &Path, agent: &str, file: &str, format: Format) -> Result<u8, CliError> {
     // The whole input: the library refuses one over the packet document's size limit.
     let (_, input, _) = read_input(file, usize::MAX - 1)?;
     let packet = (!input.trim_ascii().is_empty()).then_some(&*input);
     let result = handoff::team_handoff_bytes(home, agent, packet);
-    let line = match (&result, args.format) {
+    let line = match (&result, format) {
         (Ok(filed), Format::Json) => filed.to_json().to_string(),
         (Err(refusal), Format::Json) => refusal.to_json().to_string(),
         (Ok(filed), Format::Human) => format!("filed {} ({} bytes)", filed.path, filed.bytes),
@@ -91,29 +60,16 @@ pub fn run(args: &[String]) -> Result<u8, CliError> {
     Ok(if result.is_ok() { 0 } else { 1 })
 }
 
-fn read(args: &Args) -> Result<u8, CliError> {
-    let home = args.home()?;
-    let [task, round, from, to] = args.positional.as_slice() else {
-        return Err(CliError::Usage("expected TASK ROUND FROM TO".to_owned()));
-    };
-    let round: u32 = round
-        .parse()
-        .map_err(|_| CliError::Usage(format!("ROUND must be a uint32, got `{round}`")))?;
-    let role = |name: &str| {
-        Role::ALL
-            .iter()
-            .copied()
-            .find(|r| r.as_str() == name)
-            .ok_or_else(|| {
-                let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
-                CliError::Usage(format!(
-                    "`{name}` is not a role (one of: {})",
-                    roles.join(", ")
-                ))
-            })
-    };
-    let result = compose::read_leg(home, task, round, role(from)?, role(to)?);
-    let text = match (&result, args.format) {
+fn read(
+    home: &Path,
+    task: &str,
+    round: u32,
+    from: Role,
+    to: Role,
+    format: Format,
+) -> Result<u8, CliError> {
+    let result = compose::read_leg(home, task, round, from, to);
+    let text = match (&result, format) {
         (Ok(reading), Format::Json) => reading_json(reading).to_string(),
         (Err(refusal), Format::Json) => refusal.to_json().to_string(),
         (Ok(reading), Format::Human) => reading_human(reading),

@@ -22,11 +22,9 @@ use specmint::taskpack::land::{self, Imperative, LandingCheck};
 use specmint::taskpack::TaskPackError;
 use specmint::Refusal;
 
+use super::args::PassportDir;
 use super::passport::{open_store, store_verdict};
-use super::{print_verdict, CliError, Format, Options};
-
-/// The flag that restores a ✓ on facts sealed on this very machine (§4.2).
-const TRUST_FLAG: &str = "--trust-machine-facts";
+use super::{print_verdict, CliError, Format};
 
 /// A failed arrival as the CLI reports it: a refusal (exit 1, `{"ok": false, "code",
 /// "message"}`), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).
@@ -60,17 +58,17 @@ fn paths(luggage: &[PathBuf]) -> Vec<String> {
 }
 
 /// `specmint taskpack land FILE`.
-pub fn land_command(args: &[String]) -> Result<u8, CliError> {
-    let trust = args.iter().any(|a| a == TRUST_FLAG);
-    let rest: Vec<String> = args.iter().filter(|a| *a != TRUST_FLAG).cloned().collect();
-    let options = Options::parse(&rest, &[])?;
-    let [file] = options.positional(&["FILE"])? else {
-        unreachable!("positional checks the count")
-    };
-    let store = open_store(&options)?;
+/// (`trust`: `--trust-machine-facts` restores a ✓ on facts sealed on this very machine, §4.2.)
+pub fn land_command(
+    file: &str,
+    trust: bool,
+    store: &PassportDir,
+    format: Format,
+) -> Result<u8, CliError> {
+    let store = open_store(store)?;
     let landed = match arrival::land_file(&store, Path::new(file), trust) {
         Ok(landed) => landed,
-        Err(err) => return failed(options.format, file, err),
+        Err(err) => return failed(format, file, err),
     };
     let (landing, id) = (&landed.landing, &landed.id);
     let luggage = paths(&landed.luggage);
@@ -89,7 +87,7 @@ pub fn land_command(args: &[String]) -> Result<u8, CliError> {
         "luggage": luggage,
     });
     let human = land_human(file, id, landing, &luggage);
-    print_verdict(options.format, &json, &human)?;
+    print_verdict(format, &json, &human)?;
     Ok(0)
 }
 
@@ -191,18 +189,16 @@ fn land_human(file: &str, id: &str, landing: &land::Landing, luggage: &[String])
 }
 
 /// `specmint taskpack merge RECEIPT --into ID`.
-pub fn merge_command(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--into"])?;
-    let [file] = options.positional(&["RECEIPT"])? else {
-        unreachable!("positional checks the count")
-    };
-    let into = options.value("--into").ok_or_else(|| {
-        CliError::Usage("missing --into ID (the passport the receipt answers)".to_owned())
-    })?;
-    let store = open_store(&options)?;
+pub fn merge_command(
+    file: &str,
+    into: &str,
+    store: &PassportDir,
+    format: Format,
+) -> Result<u8, CliError> {
+    let store = open_store(store)?;
     let merged = match arrival::merge_file(&store, Path::new(file), into) {
         Ok(merged) => merged,
-        Err(err) => return failed(options.format, file, err),
+        Err(err) => return failed(format, file, err),
     };
     let (report, version) = (&merged.report, merged.version);
     let luggage = paths(&merged.luggage);
@@ -276,6 +272,6 @@ pub fn merge_command(args: &[String]) -> Result<u8, CliError> {
     for path in &luggage {
         lines.push(format!("luggage: {path}"));
     }
-    print_verdict(options.format, &json, &human(&lines))?;
+    print_verdict(format, &json, &human(&lines))?;
     Ok(0)
 }

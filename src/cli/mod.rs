@@ -2,12 +2,12 @@
 //! an input file or stdin. Each command family lives in its own file beside this one.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
 
 use specmint::runtime::document::{check_size, DocumentSpec};
 use specmint::store::DatabaseError;
 use specmint::Report;
 
+pub mod args;
 pub mod diff;
 pub mod envelope;
 pub mod task;
@@ -31,34 +31,7 @@ pub enum CliError {
     Failure(String),
 }
 
-#[derive(Clone, Copy, PartialEq)]
-pub enum Format {
-    /// Lines a person reads.
-    Human,
-    /// One JSON value on stdout.
-    Json,
-}
-
-/// The value of a numeric option such as `--max-input-bytes N`: a non-negative integer.
-pub fn count<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, CliError> {
-    value
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| CliError::Usage(format!("{flag} takes a non-negative integer")))
-}
-
-impl Format {
-    /// Parses the value of `--format`.
-    pub fn parse(value: Option<&String>) -> Result<Self, CliError> {
-        match value.map(String::as_str) {
-            Some("human") => Ok(Format::Human),
-            Some("json") => Ok(Format::Json),
-            other => Err(CliError::Usage(format!(
-                "--format takes `human` or `json`, got {}",
-                other.map_or("nothing".to_owned(), |o| format!("`{o}`"))
-            ))),
-        }
-    }
-}
+pub use args::Format;
 
 /// The input's first `limit + 1` bytes at most, and its total length in bytes.
 pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), CliError> {
@@ -72,103 +45,6 @@ pub fn read_input(file: &str, limit: usize) -> Result<(String, Vec<u8>, u64), Cl
     let (input, total) = specmint::verdict::read_head(&mut reader, limit)
         .map_err(|e| CliError::Failure(format!("cannot read `{display}`: {e}")))?;
     Ok((display, input, total))
-}
-
-/// The options of a behaviour command (`envelope`, `task`): `--store DB`, `--format`, the
-/// flags it takes a value for, the switches it takes, and its positional arguments, in order.
-pub struct Options {
-    /// `--format`, human unless given.
-    pub format: Format,
-    store: Option<PathBuf>,
-    values: Vec<(&'static str, String)>,
-    switches: Vec<&'static str>,
-    positional: Vec<String>,
-}
-
-impl Options {
-    /// Parses `args`; `value_flags` are the command's own flags that take a value.
-    pub fn parse(args: &[String], value_flags: &[&'static str]) -> Result<Self, CliError> {
-        Self::parse_with_switches(args, value_flags, &[])
-    }
-
-    /// Parses `args`; `value_flags` take a value, `switches` take none.
-    pub fn parse_with_switches(
-        args: &[String],
-        value_flags: &[&'static str],
-        switches: &[&'static str],
-    ) -> Result<Self, CliError> {
-        let mut options = Options {
-            format: Format::Human,
-            store: None,
-            values: Vec::new(),
-            switches: Vec::new(),
-            positional: Vec::new(),
-        };
-        let mut rest = args.iter();
-        while let Some(arg) = rest.next() {
-            match arg.as_str() {
-                "--format" => options.format = Format::parse(rest.next())?,
-                "--store" => {
-                    let db = rest.next().ok_or_else(|| {
-                        CliError::Usage("--store takes a path or a postgres:// URL".to_owned())
-                    })?;
-                    options.store = Some(PathBuf::from(db));
-                }
-                flag if switches.contains(&flag) => {
-                    let known = switches.iter().find(|&&s| s == flag);
-                    options.switches.extend(known);
-                }
-                flag if flag.starts_with("--") => {
-                    let Some(&known) = value_flags.iter().find(|&&f| f == flag) else {
-                        return Err(CliError::Usage(format!("unknown option `{flag}`")));
-                    };
-                    let value = rest
-                        .next()
-                        .ok_or_else(|| CliError::Usage(format!("{known} takes a value")))?;
-                    options.values.push((known, value.clone()));
-                }
-                _ => options.positional.push(arg.clone()),
-            }
-        }
-        Ok(options)
-    }
-
-    /// The `--store` database file.
-    pub fn store(&self) -> Result<&Path, CliError> {
-        self.store
-            .as_deref()
-            .ok_or_else(|| CliError::Usage("missing --store DB".to_owned()))
-    }
-
-    /// The `--store` path, when given (for a command whose store has a default).
-    pub fn store_path(&self) -> Option<&Path> {
-        self.store.as_deref()
-    }
-
-    /// The value of `flag`, when given (the last one wins).
-    pub fn value(&self, flag: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .rev()
-            .find(|(f, _)| *f == flag)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Whether the switch `flag` was given.
-    pub fn has(&self, flag: &str) -> bool {
-        self.switches.contains(&flag)
-    }
-
-    /// The positional arguments, refusing more or fewer than `names` (used in messages).
-    pub fn positional(&self, names: &[&str]) -> Result<&[String], CliError> {
-        if let Some(missing) = names.get(self.positional.len()) {
-            return Err(CliError::Usage(format!("missing {missing}")));
-        }
-        if let Some(extra) = self.positional.get(names.len()) {
-            return Err(CliError::Usage(format!("unexpected argument `{extra}`")));
-        }
-        Ok(&self.positional)
-    }
 }
 
 /// Reads a document from `file` (or stdin for `-`) no longer than `document` allows: the

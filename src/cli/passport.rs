@@ -21,32 +21,45 @@ use specmint::taskpack::store::{self, PassportStore, PassportStoreError};
 use specmint::taskpack::{land, set_member};
 use specmint::Refusal;
 
-use super::{print_verdict, read_input, CliError, Format, Options};
-
-const COMMANDS: &str = "new, show, list";
+use super::args::{Passport, PassportDir};
+use super::{print_verdict, read_input, CliError, Format};
 
 /// The largest `--file` read by `passport new`.
 const MAX_STATE_BYTES: usize = 64 << 20;
 
-/// Runs `specmint passport ARGS`.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    let (command, rest) = args
-        .split_first()
-        .ok_or_else(|| CliError::Usage(format!("missing passport command ({COMMANDS})")))?;
-    match command.as_str() {
-        "new" => new(rest),
-        "show" => show(rest),
-        "list" => list(rest),
-        other => Err(CliError::Usage(format!(
-            "unknown passport command `{other}` ({COMMANDS})"
-        ))),
+/// Runs `specmint passport ...`.
+pub fn run(command: Passport) -> Result<u8, CliError> {
+    match command {
+        Passport::New {
+            title,
+            goal,
+            current_state,
+            next_step,
+            id,
+            file,
+            store,
+            format,
+        } => new(
+            &NewPassport {
+                title,
+                goal,
+                current_state,
+                next_step,
+                id,
+                file,
+            },
+            &store,
+            format.format,
+        ),
+        Passport::Show { id, store, format } => show(&id, &store, format.format),
+        Passport::List { store, format } => list(&store, format.format),
     }
 }
 
 /// The store `--store DIR` names, else the default one.
-pub fn open_store(options: &Options) -> Result<PassportStore, CliError> {
-    let dir = match options.store_path() {
-        Some(dir) => dir.to_owned(),
+pub fn open_store(store: &PassportDir) -> Result<PassportStore, CliError> {
+    let dir = match &store.dir {
+        Some(dir) => dir.clone(),
         None => PassportStore::default_dir().ok_or_else(|| {
             CliError::Failure("no --store DIR and no user data directory to default to".to_owned())
         })?,
@@ -67,48 +80,50 @@ pub fn store_verdict(format: Format, err: PassportStoreError) -> Result<u8, CliE
     }
 }
 
-fn new(args: &[String]) -> Result<u8, CliError> {
-    let flags = [
-        "--title",
-        "--goal",
-        "--current-state",
-        "--next-step",
-        "--id",
-        "--file",
-    ];
-    let options = Options::parse(args, &flags)?;
-    options.positional(&[])?;
-    let text = |flag: &str| options.value(flag).map(|v| Json::Str(v.trim().to_owned()));
-    let mut passport = match options.value("--file") {
+/// What `passport new` was given.
+struct NewPassport {
+    title: Option<String>,
+    goal: Option<String>,
+    current_state: Option<String>,
+    next_step: Option<String>,
+    id: Option<String>,
+    file: Option<String>,
+}
+
+fn new(given: &NewPassport, store: &PassportDir, format: Format) -> Result<u8, CliError> {
+    let text = |value: &Option<String>| value.as_ref().map(|v| Json::Str(v.trim().to_owned()));
+    let mut passport = match &given.file {
         Some(file) => read_state(file)?,
         None => {
-            let required = |flag: &str| {
-                text(flag)
+            let required = |flag: &str, value: &Option<String>| {
+                text(value)
                     .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
                     .ok_or_else(|| CliError::Usage(format!("{flag} is required (or --file FILE)")))
             };
-            let (title, goal) = (required("--title")?, required("--goal")?);
-            let next_step = text("--next-step").unwrap_or_else(|| {
+            let (title, goal) = (
+                required("--title", &given.title)?,
+                required("--goal", &given.goal)?,
+            );
+            let next_step = text(&given.next_step).unwrap_or_else(|| {
                 Json::Str("read the goal, then plan and take the first verifiable step".to_owned())
             });
             store::reference_passport(title, goal, next_step)
         }
     };
-    for (flag, key) in [
-        ("--title", "title"),
-        ("--goal", "goal"),
-        ("--current-state", "current_state"),
+    for (value, key) in [
+        (&given.title, "title"),
+        (&given.goal, "goal"),
+        (&given.current_state, "current_state"),
     ] {
-        if let Some(value) = text(flag) {
+        if let Some(value) = text(value) {
             set_member(&mut passport, key, value);
         }
     }
-    if let Some(id) = options.value("--id") {
-        set_member(&mut passport, "id", Json::Str(id.to_owned()));
+    if let Some(id) = &given.id {
+        set_member(&mut passport, "id", Json::Str(id.clone()));
     }
-    let store = open_store(&options)?;
-    let mint = options.value("--id").is_none()
-        && (options.value("--file").is_none() || passport.get("id").is_none());
+    let store = open_store(store)?;
+    let mint = given.id.is_none() && (given.file.is_none() || passport.get("id").is_none());
     let created = if mint {
         store.create_minted(passport)
     } else {
@@ -121,10 +136,10 @@ fn new(args: &[String]) -> Result<u8, CliError> {
                 .and_then(Json::as_str)
                 .unwrap_or_default();
             let json = json!({ "ok": true, "passport_id": id, "version": 1 });
-            print_verdict(options.format, &json, &format!("created {id} (version 1)"))?;
+            print_verdict(format, &json, &format!("created {id} (version 1)"))?;
             Ok(0)
         }
-        Err(err) => store_verdict(options.format, err),
+        Err(err) => store_verdict(format, err),
     }
 }
 
@@ -147,21 +162,17 @@ fn read_state(file: &str) -> Result<Json, CliError> {
     }
 }
 
-fn show(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &[])?;
-    let [id] = options.positional(&["ID"])? else {
-        unreachable!("positional checks the count")
-    };
-    let passport = match open_store(&options)?.get(id) {
+fn show(id: &str, store: &PassportDir, format: Format) -> Result<u8, CliError> {
+    let passport = match open_store(store)?.get(id) {
         Ok(passport) => passport,
-        Err(err) => return store_verdict(options.format, err),
+        Err(err) => return store_verdict(format, err),
     };
-    let human = match options.format {
+    let human = match format {
         Format::Json => String::new(),
         Format::Human => human_passport(&passport),
     };
     let mut stdout = std::io::stdout().lock();
-    let written = match options.format {
+    let written = match format {
         // Exactly the stored bytes.
         Format::Json => writeln!(stdout, "{}", passport.to_js_pretty()),
         Format::Human => write!(stdout, "{human}"),
@@ -208,13 +219,11 @@ fn human_passport(passport: &Json) -> String {
     )
 }
 
-fn list(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &[])?;
-    options.positional(&[])?;
-    let store = open_store(&options)?;
+fn list(store: &PassportDir, format: Format) -> Result<u8, CliError> {
+    let store = open_store(store)?;
     let listing = match store.list() {
         Ok(listing) => listing,
-        Err(err) => return store_verdict(options.format, err),
+        Err(err) => return store_verdict(format, err),
     };
     for skipped in &listing.skipped {
         eprintln!("specmint: skipped {skipped}");
@@ -241,6 +250,6 @@ fn list(args: &[String]) -> Result<u8, CliError> {
     } else {
         human.join("\n")
     };
-    print_verdict(options.format, &json, &human)?;
+    print_verdict(format, &json, &human)?;
     Ok(0)
 }

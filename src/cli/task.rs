@@ -26,51 +26,88 @@ use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
 use specmint::taskpack::land::escaped;
 use specmint::{Refusal, Report};
 
-use super::{print_verdict, read_document, read_input, store_failure, CliError, Format, Options};
-
-const COMMANDS: &str = "submit, claim, move, complete, reject, bind, show, list";
+use super::args::{Db, Task};
+use super::{print_verdict, read_document, read_input, store_failure, CliError, Format};
 
 /// The largest capability ledger file read.
 const MAX_LEDGER_BYTES: usize = 1 << 20;
 
-/// Runs `specmint task ARGS`.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    let (command, rest) = args
-        .split_first()
-        .ok_or_else(|| CliError::Usage(format!("missing task command ({COMMANDS})")))?;
-    match command.as_str() {
-        "submit" => submit(rest),
-        "claim" => claim(rest),
-        "move" => move_to(rest),
-        "complete" => complete(rest),
-        "reject" => reject(rest),
-        "bind" => bind(rest),
-        "show" => show(rest),
-        "list" => list(rest),
-        other => Err(CliError::Usage(format!(
-            "unknown task command `{other}` ({COMMANDS})"
-        ))),
+/// Runs `specmint task ...`.
+pub fn run(command: Task) -> Result<u8, CliError> {
+    match command {
+        Task::Submit {
+            file,
+            store,
+            format,
+        } => submit(&file, &store, format.format),
+        Task::Claim {
+            id,
+            next,
+            context,
+            store,
+            format,
+        } => claim(
+            id.as_deref(),
+            next,
+            context.as_deref(),
+            &store,
+            format.format,
+        ),
+        Task::Move {
+            id,
+            state,
+            reason,
+            store,
+            format,
+        } => {
+            let moved = open(&store)?.move_to(&id, state, reason.as_deref());
+            verdict(format.format, &id, moved)
+        }
+        Task::Complete {
+            id,
+            evidence,
+            store,
+            format,
+        } => complete(&id, &evidence, &store, format.format),
+        Task::Reject {
+            id,
+            reason,
+            store,
+            format,
+        } => {
+            // A missing reason is refused like a blank one (reason_required), not a usage
+            // error.
+            let moved = open(&store)?.reject(&id, reason.as_deref().unwrap_or_default());
+            verdict(format.format, &id, moved)
+        }
+        Task::Bind {
+            id,
+            ledger,
+            store,
+            format,
+        } => bind(&id, &ledger, &store, format.format),
+        Task::Show {
+            id,
+            history,
+            store,
+            format,
+        } => show(&id, history, &store, format.format),
+        Task::List {
+            state,
+            claimable,
+            counts,
+            store,
+            format,
+        } => list(state, claimable, counts, &store, format.format),
     }
 }
 
-fn open(options: &Options) -> Result<TaskStore, CliError> {
-    TaskStore::open(options.store()?).map_err(store_failure)
+fn open(store: &Db) -> Result<TaskStore, CliError> {
+    TaskStore::open(&store.path).map_err(store_failure)
 }
 
-/// The one positional argument, `ID`.
-fn task_id(options: &Options) -> Result<&str, CliError> {
-    let [id] = options.positional(&["ID"])? else {
-        unreachable!("positional checks the count")
-    };
-    Ok(id)
-}
-
-fn submit(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &[])?;
-    let [file] = options.positional(&["FILE (or `-` for stdin)"])? else {
-        unreachable!("positional checks the count")
-    };
-    let mut store = open(&options)?;
+fn submit(file: &str, store: &Db, format: Format) -> Result<u8, CliError> {
+    let mut store = open(store)?;
     let submitted = match read_document(file, &DOCUMENT)? {
         Ok(input) => store.submit(&input),
         Err(report) => Err(Failure::Refused(report)),
@@ -79,79 +116,61 @@ fn submit(args: &[String]) -> Result<u8, CliError> {
         Ok(task_id) => {
             let state = TaskState::ALL[0];
             let json = moved_json(&task_id, state);
-            print_verdict(
-                options.format,
-                &json,
-                &format!("submitted: {task_id} ({state})"),
-            )?;
+            print_verdict(format, &json, &format!("submitted: {task_id} ({state})"))?;
             Ok(0)
         }
         Err(Failure::Refused(report)) => {
             // Each error as `specmint validate --format json` writes it (the Violation's own
             // serialization).
             let json = submit_refused_json(&report);
-            print_verdict(options.format, &json, &format!("refused:\n{report}"))?;
+            print_verdict(format, &json, &format!("refused:\n{report}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),
     }
 }
 
-fn claim(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse_with_switches(args, &["--context"], &["--next"])?;
-    if options.has("--next") {
-        return claim_next(&options);
+/// `task claim ID`, or `task claim --next [--context ID]`: the oldest claimable task, or
+/// `task_id: null` (exit 0) when there is none.
+fn claim(
+    id: Option<&str>,
+    next: bool,
+    context: Option<&str>,
+    store: &Db,
+    format: Format,
+) -> Result<u8, CliError> {
+    if !next {
+        if context.is_some() {
+            return Err(CliError::Usage("--context goes with --next".to_owned()));
+        }
+        let id = id.ok_or_else(|| CliError::Usage("missing ID".to_owned()))?;
+        let moved = open(store)?.claim(id);
+        return verdict(format, id, moved);
     }
-    if options.value("--context").is_some() {
-        return Err(CliError::Usage("--context goes with --next".to_owned()));
+    if id.is_some() {
+        return Err(CliError::Usage(
+            "`task claim --next` takes no ID: it picks the task".to_owned(),
+        ));
     }
-    let id = task_id(&options)?;
-    let moved = open(&options)?.claim(id);
-    verdict(options.format, id, moved)
-}
-
-/// `task claim --next [--context ID]`: the oldest claimable task, or `task_id: null` (exit
-/// 0) when there is none.
-fn claim_next(options: &Options) -> Result<u8, CliError> {
-    options.positional(&[]).map_err(|_| {
-        CliError::Usage("`task claim --next` takes no ID: it picks the task".to_owned())
-    })?;
-    let claimed = open(options)?
-        .claim_next(options.value("--context"))
-        .map_err(store_failure)?;
+    let claimed = open(store)?.claim_next(context).map_err(store_failure)?;
     match claimed {
-        Some(claimed) => verdict(options.format, &claimed.task_id, Ok(claimed.state)),
+        Some(claimed) => verdict(format, &claimed.task_id, Ok(claimed.state)),
         None => {
             let json = json!({ "ok": true, "task_id": null, "state": null });
-            print_verdict(options.format, &json, "nothing to claim")?;
+            print_verdict(format, &json, "nothing to claim")?;
             Ok(0)
         }
     }
 }
 
-fn move_to(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--reason"])?;
-    let [id, state] = options.positional(&["ID", "STATE"])? else {
-        unreachable!("positional checks the count")
-    };
-    let to = parse_state("STATE", state).map_err(CliError::Usage)?;
-    let moved = open(&options)?.move_to(id, to, options.value("--reason"));
-    verdict(options.format, id, moved)
-}
-
-fn complete(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--evidence"])?;
-    let id = task_id(&options)?;
-    let file = options
-        .value("--evidence")
-        .ok_or_else(|| CliError::Usage("missing --evidence FILE (or `-` for stdin)".to_owned()))?;
-    let mut store = open(&options)?;
+fn complete(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError> {
+    let mut store = open(store)?;
     let evidence = read_document(file, &EVIDENCE_DOCUMENT)?.and_then(|input| read_evidence(&input));
     let moved = match evidence {
         Ok(evidence) => store.complete(id, &evidence),
         Err(report) => Err(Failure::Refused(evidence_refusal(&report))),
     };
-    verdict(options.format, id, moved)
+    verdict(format, id, moved)
 }
 
 /// An evidence document that does not read: the first violation's code, every message.
@@ -164,45 +183,30 @@ pub fn evidence_refusal(report: &Report) -> Refusal<TaskEnvelopeError> {
     Refusal::new(code, format!("evidence: {}", messages.join("; ")))
 }
 
-fn reject(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--reason"])?;
-    let id = task_id(&options)?;
-    // A missing reason is refused like a blank one (reason_required), not a usage error.
-    let moved = open(&options)?.reject(id, options.value("--reason").unwrap_or_default());
-    verdict(options.format, id, moved)
-}
-
-fn bind(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--ledger"])?;
-    let id = task_id(&options)?;
-    let file = options
-        .value("--ledger")
-        .ok_or_else(|| CliError::Usage("missing --ledger FILE".to_owned()))?;
+fn bind(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError> {
     let ledger = match load_ledger(file)? {
         Ok(ledger) => ledger,
-        Err(refusal) => return verdict(options.format, id, Err(Failure::Refused(refusal))),
+        Err(refusal) => return verdict(format, id, Err(Failure::Refused(refusal))),
     };
-    match open(&options)?.bind(id, &ledger) {
+    match open(store)?.bind(id, &ledger) {
         Ok(bound) => {
             let json = bound_json(id, bound.tools());
             let human = format!("bound: {id} may use [{}]", bound.tools().join(", "));
-            print_verdict(options.format, &json, &human)?;
+            print_verdict(format, &json, &human)?;
             Ok(0)
         }
-        Err(failure) => verdict(options.format, id, Err(failure)),
+        Err(failure) => verdict(format, id, Err(failure)),
     }
 }
 
-fn show(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse_with_switches(args, &[], &["--history"])?;
-    let id = task_id(&options)?;
-    let mut store = open(&options)?;
+fn show(id: &str, history: bool, store: &Db, format: Format) -> Result<u8, CliError> {
+    let mut store = open(store)?;
     match store.task(id).map_err(store_failure)? {
         Some(task) => {
             let mut json = serde_json::to_value(&task)
                 .map_err(|e| CliError::Failure(format!("cannot write the task: {e}")))?;
             // `--history` adds the task's steps; without it the object is as it always was.
-            if options.has("--history") {
+            if history {
                 let history = store
                     .history(id)
                     .map_err(store_failure)?
@@ -211,10 +215,10 @@ fn show(args: &[String]) -> Result<u8, CliError> {
                     .map_err(|e| CliError::Failure(format!("cannot write the history: {e}")))?;
             }
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
-            print_verdict(options.format, &json, &human)?;
+            print_verdict(format, &json, &human)?;
             Ok(0)
         }
-        None => verdict(options.format, id, Err(Failure::Refused(unknown_task(id)))),
+        None => verdict(format, id, Err(Failure::Refused(unknown_task(id)))),
     }
 }
 
@@ -266,16 +270,20 @@ pub fn parse_state(what: &str, state: &str) -> Result<TaskState, String> {
     })
 }
 
-fn list(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse_with_switches(args, &["--state"], &["--claimable", "--counts"])?;
-    options.positional(&[])?;
-    if options.has("--counts") {
-        if options.value("--state").is_some() || options.has("--claimable") {
+fn list(
+    state: Option<TaskState>,
+    claimable: bool,
+    counts: bool,
+    store: &Db,
+    format: Format,
+) -> Result<u8, CliError> {
+    if counts {
+        if state.is_some() || claimable {
             return Err(CliError::Usage(
                 "--counts counts every state; it takes no --state or --claimable".to_owned(),
             ));
         }
-        let counts = open(&options)?.counts().map_err(store_failure)?;
+        let counts = open(store)?.counts().map_err(store_failure)?;
         let total: u64 = counts.iter().map(|(_, n)| n).sum();
         let by_state: serde_json::Map<String, serde_json::Value> = counts
             .iter()
@@ -287,16 +295,10 @@ fn list(args: &[String]) -> Result<u8, CliError> {
             .map(|(state, n)| format!("{state}: {n}"))
             .collect();
         human.push(format!("total: {total}"));
-        print_verdict(options.format, &json, &human.join("\n"))?;
+        print_verdict(format, &json, &human.join("\n"))?;
         return Ok(0);
     }
-    let state = options
-        .value("--state")
-        .map(|s| parse_state("--state", s).map_err(CliError::Usage))
-        .transpose()?;
-    let tasks = open(&options)?
-        .list(state, options.has("--claimable"))
-        .map_err(store_failure)?;
+    let tasks = open(store)?.list(state, claimable).map_err(store_failure)?;
     let json = list_json(&tasks);
     let human = if tasks.is_empty() {
         "(no tasks)".to_owned()
@@ -314,7 +316,7 @@ fn list(args: &[String]) -> Result<u8, CliError> {
             .collect();
         lines.join("\n")
     };
-    print_verdict(options.format, &json, &human)?;
+    print_verdict(format, &json, &human)?;
     Ok(0)
 }
 

@@ -28,52 +28,48 @@ use specmint::taskpack::conformance::{self, Verdict};
 use specmint::taskpack::convert::{self, ConvertError, Encoding};
 use specmint::taskpack::json::Json;
 use specmint::taskpack::land;
-use specmint::taskpack::pack::{self, AskArg, CheckArg, Kind, PackError, PackOptions};
+use specmint::taskpack::pack::{self, PackError, PackOptions};
 use specmint::taskpack::store::{login_name, this_machine};
 use specmint::taskpack::TaskPackError;
 use specmint::Refusal;
 
+use super::args::{Pack, Taskpack};
 use super::passport::{open_store, store_verdict};
-use super::{print_verdict, CliError, Format, Options};
+use super::{print_verdict, CliError, Format};
 
 /// The `taskpack` command family.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    match args.first().map(String::as_str) {
-        Some("convert") => convert_command(&args[1..]),
-        Some("conformance") => conformance_command(&args[1..]),
-        Some("pack") => pack_command(&args[1..]),
-        Some("land") => super::landing::land_command(&args[1..]),
-        Some("merge") => super::landing::merge_command(&args[1..]),
-        Some("to-a2a") => to_a2a_command(&args[1..]),
-        Some("from-a2a") => from_a2a_command(&args[1..]),
-        Some(other) => Err(CliError::Usage(format!(
-            "unknown taskpack command `{other}` (convert, conformance, pack, land, merge, to-a2a, from-a2a)"
-        ))),
-        None => Err(CliError::Usage(
-            "missing taskpack command (convert, conformance, pack, land, merge, to-a2a, from-a2a)".to_owned(),
-        )),
+pub fn run(command: Taskpack) -> Result<u8, CliError> {
+    match command {
+        Taskpack::Convert {
+            input,
+            output,
+            max_inline_bytes,
+        } => convert_command(&input, &output, max_inline_bytes),
+        Taskpack::Conformance { file, format } => conformance_command(&file, format.format),
+        Taskpack::Pack(args) => pack_command(args),
+        Taskpack::Land {
+            file,
+            trust_machine_facts,
+            store,
+            format,
+        } => super::landing::land_command(&file, trust_machine_facts, &store, format.format),
+        Taskpack::Merge {
+            file,
+            into,
+            store,
+            format,
+        } => super::landing::merge_command(&file, &into, &store, format.format),
+        Taskpack::ToA2a { file } => to_a2a_command(&file),
+        Taskpack::FromA2a {
+            file,
+            out,
+            machine,
+            actor,
+        } => from_a2a_command(&file, &out, machine, actor),
     }
 }
 
-fn convert_command(args: &[String]) -> Result<u8, CliError> {
-    let mut positional = Vec::new();
-    let mut max_inline = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--max-inline-bytes" => max_inline = Some(super::count::<u64>(arg, rest.next())?),
-            flag if flag.starts_with("--") => {
-                return Err(CliError::Usage(format!("unknown option `{flag}`")))
-            }
-            _ => positional.push(arg),
-        }
-    }
-    let [input, output] = positional[..] else {
-        return Err(CliError::Usage(
-            "taskpack convert takes IN and OUT (.taskpack, .taskpack.json; .tpx read only)"
-                .to_owned(),
-        ));
-    };
+fn convert_command(input: &str, output: &str, max_inline: Option<u64>) -> Result<u8, CliError> {
     match convert::convert(
         Path::new(input),
         Path::new(output),
@@ -98,24 +94,7 @@ fn convert_command(args: &[String]) -> Result<u8, CliError> {
     }
 }
 
-fn conformance_command(args: &[String]) -> Result<u8, CliError> {
-    let mut positional = Vec::new();
-    let mut format = Format::Human;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--format" => format = Format::parse(rest.next())?,
-            flag if flag.starts_with("--") => {
-                return Err(CliError::Usage(format!("unknown option `{flag}`")))
-            }
-            _ => positional.push(arg),
-        }
-    }
-    let [file] = positional[..] else {
-        return Err(CliError::Usage(
-            "taskpack conformance takes one FILE (.taskpack or .taskpack.json)".to_owned(),
-        ));
-    };
+fn conformance_command(file: &str, format: Format) -> Result<u8, CliError> {
     let verdict = conformance::judge_path(Path::new(file), Limits::default())
         .map_err(|e| CliError::Failure(format!("cannot read `{file}`: {e}")))?;
     let mut stdout = std::io::stdout().lock();
@@ -184,48 +163,23 @@ fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io
     }
 }
 
-fn pack_command(args: &[String]) -> Result<u8, CliError> {
-    // `--flat` takes no value and `--attach` takes every argument up to the next option, so
-    // the shared option parser sees the rest.
-    let mut flat = false;
-    let mut attach = Vec::new();
-    let mut rest = Vec::new();
-    let mut args = args.iter().peekable();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--flat" => flat = true,
-            "--attach" => {
-                let before = attach.len();
-                while let Some(path) = args.next_if(|a| !a.starts_with("--")) {
-                    attach.push(std::path::PathBuf::from(path));
-                }
-                if attach.len() == before {
-                    return Err(CliError::Usage(
-                        "--attach takes one or more paths".to_owned(),
-                    ));
-                }
-            }
-            _ => rest.push(arg.clone()),
-        }
-    }
-    let value_flags = [
-        "--out",
-        "--kind",
-        "--ask",
-        "--check",
-        "--actor",
-        "--machine",
-        "--note",
-    ];
-    let options = Options::parse(&rest, &value_flags)?;
-    let [id] = options.positional(&["ID"])? else {
-        unreachable!("positional checks the count")
-    };
-    let out = options
-        .value("--out")
-        .ok_or_else(|| CliError::Usage("missing --out FILE".to_owned()))?;
+fn pack_command(args: Pack) -> Result<u8, CliError> {
+    let Pack {
+        id,
+        out,
+        flat,
+        kind,
+        asks,
+        checks,
+        attach,
+        actor,
+        machine,
+        note,
+        store,
+        format,
+    } = args;
     let encoding = if flat { Encoding::Flat } else { Encoding::Zip };
-    if Encoding::of(Path::new(out)) != Some(encoding) {
+    if Encoding::of(Path::new(&out)) != Some(encoding) {
         return Err(CliError::Usage(format!(
             "`{out}`: --out must end in {}",
             if flat {
@@ -235,54 +189,19 @@ fn pack_command(args: &[String]) -> Result<u8, CliError> {
             }
         )));
     }
-    let kind = match options.value("--kind") {
-        None | Some("handoff") => Kind::Handoff,
-        Some("receipt") => Kind::Receipt,
-        Some(other) => {
-            return Err(CliError::Usage(format!(
-                "--kind takes `handoff` or `receipt`, got `{other}`"
-            )))
-        }
-    };
-    let all = |flag: &str| -> Vec<&str> {
-        let mut values = Vec::new();
-        let mut args = rest.iter();
-        while let Some(arg) = args.next() {
-            if arg == flag {
-                values.extend(args.next().map(String::as_str));
-            }
-        }
-        values
-    };
-    let asks = all("--ask")
-        .into_iter()
-        .map(AskArg::parse)
-        .collect::<Result<_, _>>()
-        .map_err(CliError::Usage)?;
-    let checks = all("--check")
-        .into_iter()
-        .map(CheckArg::parse)
-        .collect::<Result<_, _>>()
-        .map_err(CliError::Usage)?;
-    let actor = options
-        .value("--actor")
-        .map(str::to_owned)
-        .unwrap_or_else(login_name);
     let pack_options = PackOptions {
         kind,
         encoding,
         asks,
         checks,
         attach,
-        actor,
-        machine: options
-            .value("--machine")
-            .map_or_else(this_machine, str::to_owned),
-        note: options.value("--note").unwrap_or_default().to_owned(),
+        actor: actor.unwrap_or_else(login_name),
+        machine: machine.unwrap_or_else(this_machine),
+        note: note.unwrap_or_default(),
         packed_at: None,
     };
-    let store = open_store(&options)?;
-    match pack::pack(&store, id, Path::new(out), &pack_options) {
+    let store = open_store(&store)?;
+    match pack::pack(&store, &id, Path::new(&out), &pack_options) {
         Ok(packed) => {
             let json = serde_json::json!({
                 "ok": true,
@@ -314,11 +233,11 @@ fn pack_command(args: &[String]) -> Result<u8, CliError> {
             for (given, kept) in &packed.renamed {
                 human.push_str(&format!("\nrenamed: `{given}` travels as `{kept}` (a writer keeps only some characters of a name)"));
             }
-            print_verdict(options.format, &json, &human)?;
+            print_verdict(format.format, &json, &human)?;
             Ok(0)
         }
-        Err(PackError::Refused(refusals)) => refused_to_pack(options.format, &refusals),
-        Err(PackError::Store(err)) => store_verdict(options.format, err),
+        Err(PackError::Refused(refusals)) => refused_to_pack(format.format, &refusals),
+        Err(PackError::Store(err)) => store_verdict(format.format, err),
         // An attachment that cannot be read, or a pack that cannot be written: a failure, not
         // bad usage (as every other I/O error of the CLI).
         Err(err @ PackError::Io(..)) => Err(CliError::Failure(err.to_string())),
@@ -345,11 +264,7 @@ fn refused_to_pack(format: Format, refusals: &[Refusal<TaskPackError>]) -> Resul
 
 /// `taskpack to-a2a PACK`: the A2A Task of a pack (§5), printed as JSON. Exit 0 printed, 1
 /// the pack cannot be read as one, 2 usage or I/O.
-fn to_a2a_command(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &[])?;
-    let [file] = options.positional(&["PACK"])? else {
-        unreachable!("positional checked the count")
-    };
+fn to_a2a_command(file: &str) -> Result<u8, CliError> {
     match convert::read_pack(Path::new(file), Limits::default()) {
         Ok((pack, attachments)) => {
             let task = a2a::pack_to_task(&pack, &attachments);
@@ -373,14 +288,12 @@ fn to_a2a_command(args: &[String]) -> Result<u8, CliError> {
 /// `taskpack from-a2a TASK.json --out PACK [--machine NAME] [--actor NAME]`: the pack an A2A
 /// Task carries, sealed as packing seals. Exit 0 written, 1 refused (no pack in the Task, or
 /// one that breaks the spec: every violation), 2 usage or I/O.
-fn from_a2a_command(args: &[String]) -> Result<u8, CliError> {
-    let options = Options::parse(args, &["--out", "--machine", "--actor"])?;
-    let [file] = options.positional(&["TASK.json"])? else {
-        unreachable!("positional checked the count")
-    };
-    let out = options.value("--out").ok_or_else(|| {
-        CliError::Usage("missing --out PACK (.taskpack or .taskpack.json)".to_owned())
-    })?;
+fn from_a2a_command(
+    file: &str,
+    out: &str,
+    machine: Option<String>,
+    actor: Option<String>,
+) -> Result<u8, CliError> {
     let (display, input, _) = super::read_input(file, usize::MAX - 1)?;
     let task = match std::str::from_utf8(&input).ok().map(Json::parse) {
         Some(Ok(task)) => task,
@@ -389,12 +302,8 @@ fn from_a2a_command(args: &[String]) -> Result<u8, CliError> {
             return Ok(1);
         }
     };
-    let machine = options
-        .value("--machine")
-        .map_or_else(this_machine, str::to_owned);
-    let actor = options
-        .value("--actor")
-        .map_or_else(login_name, str::to_owned);
+    let machine = machine.unwrap_or_else(this_machine);
+    let actor = actor.unwrap_or_else(login_name);
     match a2a::write_task_as_pack(&task, Path::new(out), &machine, &actor) {
         Ok(made) => {
             println!(

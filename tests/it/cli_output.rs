@@ -82,54 +82,57 @@ fn a_closed_pipe_ends_a_command_quietly() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// Each command of a family's `--help`: its words (`task claim`) and the options its usage
-/// entry lists, continuation lines included.
-fn help_commands(family: &str) -> Vec<(Vec<String>, Vec<String>)> {
-    let out = common::specmint(&[family, "--help"], b"");
-    assert_eq!(out.status.code(), Some(0), "{family}");
+/// The lines of `specmint WORDS --help` under `heading` (`Commands:`, `Options:`), up to the
+/// next blank line that ends the section.
+fn help_section(words: &[String], heading: &str) -> Vec<String> {
+    let mut args = words.to_vec();
+    args.push("--help".to_owned());
+    let out = common::specmint(&args.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+    assert_eq!(out.status.code(), Some(0), "{args:?}");
     let help = String::from_utf8(out.stdout).unwrap();
-    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
-    // The usage block: from `usage:` to the first blank line.
-    for line in help.lines().skip(1).take_while(|l| !l.is_empty()) {
-        if let Some(entry) = line.strip_prefix("  specmint ") {
-            entries.push((entry.to_owned(), Vec::new()));
-        } else if line.starts_with("    ") {
-            entries.last_mut().unwrap().1.push(line.to_owned());
-        }
-    }
+    let Some((_, section)) = help.split_once(&format!("\n{heading}\n")) else {
+        return Vec::new();
+    };
+    // A section ends at the first line that is not indented (the next heading, or the text
+    // after the help).
+    section
+        .lines()
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every command `specmint --help` reaches, as the words that run it (`task claim`), with the
+/// options its own `--help` lists.
+fn help_commands() -> Vec<(Vec<String>, Vec<String>)> {
     let mut commands = Vec::new();
-    for (entry, continued) in entries {
-        let mut words = entry.split_whitespace();
-        assert_eq!(words.next(), Some(family));
-        let sub = words
-            .next()
-            .filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '|'));
-        let all = std::iter::once(entry.as_str()).chain(continued.iter().map(String::as_str));
-        let flags: Vec<String> = all
-            .flat_map(str::split_whitespace)
-            .filter_map(|w| {
-                let flag = w.trim_start_matches('[').split([']', '|', ' ']).next()?;
-                flag.starts_with("--").then(|| flag.to_owned())
-            })
+    let mut pending = vec![Vec::<String>::new()];
+    while let Some(words) = pending.pop() {
+        let subcommands: Vec<String> = help_section(&words, "Commands:")
+            .iter()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .filter(|name| name != "help")
             .collect();
-        let subs: Vec<Option<&str>> = match sub {
-            Some(sub) => sub.split('|').map(Some).collect(),
-            None => vec![None],
-        };
-        for sub in subs {
-            let words: Vec<String> = std::iter::once(family)
-                .chain(sub)
-                .map(str::to_owned)
+        // `handoff` runs itself and has `read`.
+        if subcommands.is_empty() || words == ["handoff"] {
+            let flags: Vec<String> = help_section(&words, "Options:")
+                .iter()
+                .filter_map(|l| {
+                    let l = l.trim_start().trim_start_matches("-h, ");
+                    let flag = l.split([' ', ',']).next()?;
+                    (flag.starts_with("--") && flag != "--help").then(|| flag.to_owned())
+                })
                 .collect();
-            commands.push((words, flags.clone()));
+            commands.push((words.clone(), flags));
+        }
+        for sub in subcommands {
+            let mut deeper = words.clone();
+            deeper.push(sub);
+            pending.push(deeper);
         }
     }
     commands
 }
-
-const FAMILIES: [&str; 9] = [
-    "validate", "schema", "generate", "handoff", "mcp", "envelope", "task", "taskpack", "passport",
-];
 
 #[test]
 fn every_option_a_help_shows_is_one_its_command_takes() {
@@ -145,30 +148,35 @@ fn every_option_a_help_shows_is_one_its_command_takes() {
         String::from_utf8(out.stderr).unwrap()
     };
     let mut seen = 0;
-    for family in FAMILIES {
-        for (words, flags) in help_commands(family) {
-            for flag in &flags {
-                // The flag alone, with no value: refused for what follows, never as unknown.
-                let mut args = words.clone();
-                args.push(flag.clone());
-                let stderr = run(&args);
-                assert!(
-                    !stderr.contains(&format!("unknown option `{flag}`"))
-                        && !stderr.contains(&format!("unexpected argument `{flag}`"))
-                        && !stderr.contains(&format!("TYPE `{flag}`")),
-                    "{args:?}: {stderr}"
-                );
-            }
-            // `--format` is shown exactly where the parser takes it.
+    for (words, flags) in help_commands() {
+        for flag in &flags {
+            // The flag alone, with no value: refused for what follows, never as unknown.
             let mut args = words.clone();
-            args.extend(["--format".to_owned(), "xml".to_owned()]);
-            let takes = run(&args).contains("--format takes `human` or `json`, got `xml`");
-            assert_eq!(takes, flags.iter().any(|f| f == "--format"), "{args:?}");
-            seen += 1;
+            args.push(flag.clone());
+            let stderr = run(&args);
+            assert!(
+                !stderr.contains(&format!("unknown option `{flag}`"))
+                    && !stderr.contains(&format!("unexpected argument `{flag}`"))
+                    && !stderr.contains(&format!("TYPE `{flag}`")),
+                "{args:?}: {stderr}"
+            );
         }
+        // `--format` is listed exactly where the parser takes it (`diff` takes three).
+        let mut args = words.clone();
+        args.extend(["--format".to_owned(), "xml".to_owned()]);
+        let stderr = run(&args);
+        let takes = stderr.contains("--format takes `human` or `json`, got `xml`")
+            || stderr.contains("--format takes `human`, `json` or `github`, got `xml`");
+        assert_eq!(
+            takes,
+            flags.iter().any(|f| f == "--format"),
+            "{args:?}: {stderr}"
+        );
+        seen += 1;
     }
-    // Every command of these families has its help (task list and taskpack to-a2a/from-a2a joined this stop).
-    assert_eq!(seen, 26);
+    // Every command: validate, schema, generate, diff, handoff and handoff read, mcp, 3
+    // envelope, 8 task, 7 taskpack, a2a serve, 3 passport, completions.
+    assert_eq!(seen, 30);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

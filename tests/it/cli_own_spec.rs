@@ -378,26 +378,57 @@ fn version_and_per_command_help() {
     );
     let out = specmint(&["schema", "--help"], b"");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        text(&out.stdout),
-        "usage:\n  specmint schema [--spec DIR] <TYPE>\n\n\
-         TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case\n      \
-         (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs\n\
-         bundled: action-envelope | task-envelope | task-packet | taskpack\n\n\
-         exit status: 0 printed, 2 a usage error, or a --spec spec that cannot be read or does \
-         not check\n"
+    let help = text(&out.stdout);
+    assert!(
+        help.starts_with("Print a spec's JSON Schema\n\nUsage: specmint schema [OPTIONS] <TYPE>\n"),
+        "{help}"
     );
+    assert!(help.contains("\n      --spec <DIR>  "), "{help}");
+    assert!(
+        help.ends_with(
+            "TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case\n      \
+             (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs\n\
+             bundled: action-envelope | task-envelope | task-packet | taskpack\n\n\
+             exit status: 0 printed, 2 a usage error, or a --spec spec that cannot be read or does \
+             not check\n"
+        ),
+        "{help}"
+    );
+    // A family's help lists its commands; each command's help, its options and the family's
+    // exit status.
     let out = specmint(&["task", "--help"], b"");
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).starts_with(
-        "usage:\n  specmint task submit --store DB FILE|- [--format human|json]\n  specmint task claim|show --store DB ID [--format human|json]\n"
-    ));
-    // A usage entry that wraps keeps its continuation lines, and no other command's.
-    let out = specmint(&["passport", "--help"], b"");
+    let help = text(&out.stdout);
+    for command in [
+        "submit", "claim", "move", "complete", "reject", "bind", "show", "list",
+    ] {
+        assert!(
+            help.contains(&format!("\n  {command} ")),
+            "{command}: {help}"
+        );
+    }
+    let out = specmint(&["task", "claim", "--help"], b"");
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).starts_with(
-        "usage:\n  specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]\n                        [--id ID] [--file FILE|-] [--store DIR] [--format human|json]\n  specmint passport show ID [--store DIR] [--format human|json]\n  specmint passport list [--store DIR] [--format human|json]\n\nexit status:"
-    ), "{}", text(&out.stdout));
+    let help = text(&out.stdout);
+    assert!(
+        help.contains("Usage: specmint task claim [OPTIONS] --store <DB> [ID]\n"),
+        "{help}"
+    );
+    for option in [
+        "--next",
+        "--context <ID>",
+        "--store <DB>",
+        "--format <FORMAT>",
+    ] {
+        assert!(
+            help.contains(&format!("\n      {option}  ")),
+            "{option}: {help}"
+        );
+    }
+    assert!(help
+        .ends_with("exit status: 0 done, 1 refused with the spec's code, 2 usage or I/O error\n"));
+    let out = specmint(&["passport", "new", "--help"], b"");
+    assert!(text(&out.stdout).contains("Usage: specmint passport new [OPTIONS]\n"));
 }
 
 #[test]
@@ -540,4 +571,48 @@ fn wrong_examples_of_an_own_spec_are_spec_errors_and_nothing_is_written() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn completions_are_written_from_the_declared_command_line() {
+    // bash runs the script it is given and completes from it: a command of a family, and the
+    // options of a command.
+    let out = specmint(&["completions", "bash"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let script = text(&out.stdout);
+    let complete = |words: &[&str]| -> String {
+        let program = format!(
+            "{script}\nCOMP_WORDS=({}); COMP_CWORD={}; _specmint specmint {} {}; echo \"${{COMPREPLY[@]}}\"",
+            words.join(" "),
+            words.len() - 1,
+            words[words.len() - 1],
+            words[words.len() - 2],
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &program])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(complete(&["specmint", "task", "su"]), "submit");
+    assert_eq!(
+        complete(&["specmint", "task", "claim", "--"]),
+        "--next --context --store --format --help"
+    );
+    assert_eq!(complete(&["specmint", "taskpack", "from"]), "from-a2a");
+    // zsh and fish: their scripts name every family.
+    for shell in ["zsh", "fish"] {
+        let out = specmint(&["completions", shell], b"");
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = text(&out.stdout);
+        for family in ["validate", "taskpack", "passport", "completions"] {
+            assert!(script.contains(family), "{shell}: {family}");
+        }
+    }
+    let out = specmint(&["completions", "tcsh"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with(
+        "specmint: SHELL takes `bash`, `elvish`, `fish`, `powershell` or `zsh`, got `tcsh`\nusage:\n"
+    ));
 }

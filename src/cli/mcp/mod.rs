@@ -23,31 +23,22 @@ use serde_json::{json, Value};
 use specmint::task_packet::handoff::{self, FILLED_KEYS, TOOL_NAME};
 use specmint::task_packet::{JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 
+use super::args::Mcp;
 use super::CliError;
 
 mod framing;
 mod store;
 
 /// `specmint mcp ...`.
-pub fn run(args: &[String]) -> Result<u8, CliError> {
-    let (mut home, mut agent, mut db, mut ledger) = (None, None, None, None);
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let slot = match arg.as_str() {
-            "--home" => &mut home,
-            "--agent" => &mut agent,
-            "--store" => &mut db,
-            "--ledger" => &mut ledger,
-            other => return Err(CliError::Usage(format!("unexpected argument `{other}`"))),
-        };
-        *slot = Some(
-            rest.next()
-                .ok_or_else(|| CliError::Usage(format!("{arg} takes a value")))?
-                .clone(),
-        );
-    }
+pub fn run(args: Mcp) -> Result<u8, CliError> {
+    let Mcp {
+        home,
+        agent,
+        store: db,
+        ledger,
+    } = args;
     let handoff = match (home, agent) {
-        (Some(home), Some(agent)) => Some((PathBuf::from(home), agent)),
+        (Some(home), Some(agent)) => Some((home, agent)),
         (None, None) => None,
         (Some(_), None) => return Err(CliError::Usage("missing --agent ID".to_owned())),
         (None, Some(_)) => return Err(CliError::Usage("missing --home DIR".to_owned())),
@@ -65,10 +56,7 @@ pub fn run(args: &[String]) -> Result<u8, CliError> {
                 Some(Ok(ledger)) => Some(ledger),
                 None => None,
             };
-            Some(store::StoreTools {
-                db: db.into(),
-                ledger,
-            })
+            Some(store::StoreTools { db, ledger })
         }
         (None, Some(_)) => {
             return Err(CliError::Usage(
