@@ -17,61 +17,95 @@ cargo test --workspace --doc
 # root package's features alone.
 export SPECMINT_BIN="${CARGO_TARGET_DIR:-target}/debug/specmint"
 
-# The engine and lifecycle suites once more, on PostgreSQL: a throwaway cluster on a Unix
-# socket (scripts/postgres.sh installs Debian's server first when it is missing and we are root).
-# --workspace: the same feature set as the run above, so its test binaries are reused, not rebuilt.
+# Everything that builds or installs runs first, one step at a time (cargo, pip and npm each
+# hold one tree); the runs after it go in two lanes side by side (below).
+
+# PostgreSQL: a throwaway cluster on a Unix socket (scripts/postgres.sh installs Debian's server
+# first when it is missing and we are root).
 pg_query=$(scripts/postgres.sh start "$pg_dir")
-SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle::
 "$SPECMINT_BIN" generate --check
 
-# Python: a pinned jsonschema in a project-local virtualenv.
+# Python: the pinned packages of every step (jsonschema, the MCP and A2A SDKs, the bindings'
+# and conformance tools) in a project-local virtualenv; Node: the pinned task-passport.
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
-.venv/bin/python scripts/check_schemas.py
-
-# MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
-.venv/bin/python scripts/mcp_client.py "$SPECMINT_BIN"
-# The Action Envelope as typed tool calls and the task tools of `specmint mcp --store`: every
-# recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on a
-# copy of its store, the same result and the same store after.
-.venv/bin/python scripts/mcp_differential.py "$record" "$SPECMINT_BIN"
-
-# The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
-# malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
-# and failures (scripts/reliability.py BIN --full is the size the probes were first run at).
-python3 scripts/reliability.py "$SPECMINT_BIN"
-
-# The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
-# `generate --spec --out` writes, each case judged by `validate --spec`.
-own_out=$(mktemp -d)
-"$SPECMINT_BIN" generate --spec tests/fixtures/own_spec --out "$own_out" >/dev/null
-.venv/bin/python scripts/run_corpus.py --generated "$own_out" -- \
-  "$SPECMINT_BIN" validate --spec tests/fixtures/own_spec {type} - --format json
-rm -rf "$own_out"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/a2a/requirements.txt
+./scripts/npm-ci.sh scripts/taskpassport
+./scripts/npm-ci.sh scripts/conformance
 
 # 200 seeded random specs with their schemas and corpora (codegen/tests/it/random_specs.rs),
-# written once for the two steps below.
+# written once for the bindings and conformance runs.
 SPECMINT_RANDOM_SPECS_DIR="$random_specs" cargo test --quiet --workspace --test it random_specs:: >/dev/null
 
-# The Python (PyO3) and Node (napi-rs) bindings: both addons, built in the dev profile with the
+# The Python (PyO3) and Node (napi-rs) bindings' addons, built in the dev profile with the
 # feature set of the `cargo test` run above (--tests selects dev units, so --workspace resolves
 # features as that run did), so only the two binding crates compile (not --all-targets: that
-# would build every bench again outside test mode); then every case of every corpus (bundled,
-# acceptance, own spec, random specs) through pytest and node's test runner, each equal to the
-# CLI's verdict.
+# would build every bench again outside test mode).
 cargo build --quiet --workspace --lib --tests
-./scripts/bindings/run.sh "$random_specs"
 
-# Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
-# datamodel-code-generator against generated/schema/, with the agreement table.
-# (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
-SPECMINT_RANDOM_SPECS_DIR="$random_specs" ./scripts/conformance/run.sh
+# Lane 1: the Rust side again on PostgreSQL, the bindings and the conformance corpus.
+lane_rust() {
+  # The engine and lifecycle suites once more, on PostgreSQL. --workspace: the same feature set
+  # as the run above, so its test binaries are reused, not rebuilt.
+  SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle::
+  # Every case of every corpus (bundled, acceptance, own spec, random specs) through the Python
+  # binding's pytest and the Node binding's test runner, each equal to the CLI's verdict.
+  ./scripts/bindings/run.sh "$random_specs"
+  # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
+  # datamodel-code-generator against generated/schema/, with the agreement table.
+  # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
+  SPECMINT_RANDOM_SPECS_DIR="$random_specs" ./scripts/conformance/run.sh
+}
 
-# TaskPack interop with its reference implementation, task-passport (npm, pinned).
-./scripts/taskpassport/run.sh
+# Lane 2: the peers that drive the CLI.
+lane_peers() {
+  .venv/bin/python scripts/check_schemas.py
+  # MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
+  .venv/bin/python scripts/mcp_client.py "$SPECMINT_BIN"
+  # The Action Envelope as typed tool calls and the task tools of `specmint mcp --store`: every
+  # recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on
+  # a copy of its store, the same result and the same store after.
+  .venv/bin/python scripts/mcp_differential.py "$record" "$SPECMINT_BIN"
+  # The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
+  # malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
+  # and failures (scripts/reliability.py BIN --full is the size the probes were first run at).
+  python3 scripts/reliability.py "$SPECMINT_BIN"
+  # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
+  # `generate --spec --out` writes, each case judged by `validate --spec`.
+  local own_out
+  own_out=$(mktemp -d)
+  "$SPECMINT_BIN" generate --spec tests/fixtures/own_spec --out "$own_out" >/dev/null
+  .venv/bin/python scripts/run_corpus.py --generated "$own_out" -- \
+    "$SPECMINT_BIN" validate --spec tests/fixtures/own_spec {type} - --format json
+  rm -rf "$own_out"
+  # TaskPack interop with its reference implementation, task-passport (npm, pinned).
+  ./scripts/taskpassport/run.sh
+  # TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk,
+  # pinned), with packs from specmint and from task-passport (which also prove the open reading).
+  ./scripts/a2a/run.sh
+}
 
-# TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk, pinned),
-# with packs from specmint and from task-passport (which also prove the open reading).
-./scripts/a2a/run.sh
+# Both lanes at once, each into its own log, shown whole when it ends. Each runs in a background
+# subshell, where `set -e` holds (it would not in one whose status a `||` tests), so a lane ends
+# at its first failure as this script would; the other lane still finishes and is shown. On 2
+# cores this takes about what the longer lane takes alone.
+lanes=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs" "$lanes"' EXIT
+(lane_rust) >"$lanes/rust" 2>&1 &
+rust_pid=$!
+(lane_peers) >"$lanes/peers" 2>&1 &
+peers_pid=$!
+peers_status=0
+wait "$peers_pid" || peers_status=$?
+echo "== lane: the peers that drive the CLI (exit $peers_status)"
+cat "$lanes/peers"
+rust_status=0
+wait "$rust_pid" || rust_status=$?
+echo "== lane: Rust on PostgreSQL, the bindings, the conformance corpus (exit $rust_status)"
+cat "$lanes/rust"
+if [ "$peers_status" -ne 0 ] || [ "$rust_status" -ne 0 ]; then
+  echo "test.sh: a lane failed (peers: exit $peers_status; Rust, bindings, conformance: exit $rust_status)" >&2
+  exit 1
+fi

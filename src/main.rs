@@ -81,7 +81,7 @@ fn find_type(spec_dir: Option<&Path>, name: &str) -> Result<DocType, CliError> {
 
 fn validate(args: args::Validate) -> Result<u8, CliError> {
     let format = args.format.format;
-    let ty = match find_type(args.spec.as_deref(), &args.type_name) {
+    let ty = match find_type(args.doc_type.spec.as_deref(), &args.doc_type.name) {
         Err(CliError::Failure(message)) if format == Format::Json => {
             print_failure(&serde_json::json!({ "error": { "kind": "spec", "message": message } }))?;
             return Ok(2);
@@ -163,7 +163,7 @@ fn human_verdict(
 }
 
 fn schema(args: args::Schema) -> Result<u8, CliError> {
-    let ty = find_type(args.spec.as_deref(), &args.type_name)?;
+    let ty = find_type(args.doc_type.spec.as_deref(), &args.doc_type.name)?;
     print!("{}", ty.schema());
     Ok(0)
 }

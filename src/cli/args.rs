@@ -158,14 +158,21 @@ pub struct PassportDir {
     pub dir: Option<PathBuf>,
 }
 
+/// `[--spec DIR] TYPE`: a document type, bundled or of a spec directory.
 #[derive(Args)]
-pub struct Validate {
+pub struct DocTypeArg {
     /// Read TYPE from the specs in DIR instead of the bundled ones.
     #[arg(long, value_name = "DIR")]
     pub spec: Option<PathBuf>,
     /// The document type.
     #[arg(value_name = "TYPE")]
-    pub type_name: String,
+    pub name: String,
+}
+
+#[derive(Args)]
+pub struct Validate {
+    #[command(flatten)]
+    pub doc_type: DocTypeArg,
     /// The documents (`-` for stdin), judged in order.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
@@ -178,12 +185,8 @@ pub struct Validate {
 
 #[derive(Args)]
 pub struct Schema {
-    /// Read TYPE from the specs in DIR instead of the bundled ones.
-    #[arg(long, value_name = "DIR")]
-    pub spec: Option<PathBuf>,
-    /// The document type.
-    #[arg(value_name = "TYPE")]
-    pub type_name: String,
+    #[command(flatten)]
+    pub doc_type: DocTypeArg,
 }
 
 #[derive(Args)]
@@ -570,24 +573,8 @@ pub enum A2a {
 pub enum Passport {
     /// Create a passport.
     New {
-        /// Its title (required without --file).
-        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
-        title: Option<String>,
-        /// Its goal (required without --file).
-        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
-        goal: Option<String>,
-        /// Where the work stands.
-        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
-        current_state: Option<String>,
-        /// The next step.
-        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
-        next_step: Option<String>,
-        /// Its id (default: minted).
-        #[arg(long, value_name = "ID")]
-        id: Option<String>,
-        /// A starting object instead (`-` for stdin), e.g. one with facts.
-        #[arg(long, value_name = "FILE")]
-        file: Option<String>,
+        #[command(flatten)]
+        given: NewPassport,
         #[command(flatten)]
         store: PassportDir,
         #[command(flatten)]
@@ -610,6 +597,29 @@ pub enum Passport {
         #[command(flatten)]
         format: FormatArg,
     },
+}
+
+/// What `passport new` is given.
+#[derive(Args)]
+pub struct NewPassport {
+    /// Its title (required without --file).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub title: Option<String>,
+    /// Its goal (required without --file).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub goal: Option<String>,
+    /// Where the work stands.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub current_state: Option<String>,
+    /// The next step.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub next_step: Option<String>,
+    /// Its id (default: minted).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// A starting object instead (`-` for stdin), e.g. one with facts.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<String>,
 }
 
 /// A value parser's refusal, said as it is (the whole message, not "X takes ...").

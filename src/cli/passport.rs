@@ -21,7 +21,7 @@ use specmint::taskpack::store::{self, PassportStore, PassportStoreError};
 use specmint::taskpack::{land, set_member};
 use specmint::Refusal;
 
-use super::args::{Passport, PassportDir};
+use super::args::{NewPassport, Passport, PassportDir};
 use super::{print_verdict, read_input, CliError, Format};
 
 /// The largest `--file` read by `passport new`.
@@ -31,26 +31,10 @@ const MAX_STATE_BYTES: usize = 64 << 20;
 pub fn run(command: Passport) -> Result<u8, CliError> {
     match command {
         Passport::New {
-            title,
-            goal,
-            current_state,
-            next_step,
-            id,
-            file,
+            given,
             store,
             format,
-        } => new(
-            &NewPassport {
-                title,
-                goal,
-                current_state,
-                next_step,
-                id,
-                file,
-            },
-            &store,
-            format.format,
-        ),
+        } => new(&given, &store, format.format),
         Passport::Show { id, store, format } => show(&id, &store, format.format),
         Passport::List { store, format } => list(&store, format.format),
     }
@@ -78,16 +62,6 @@ pub fn store_verdict(format: Format, err: PassportStoreError) -> Result<u8, CliE
         }
         None => Err(CliError::Failure(err.to_string())),
     }
-}
-
-/// What `passport new` was given.
-struct NewPassport {
-    title: Option<String>,
-    goal: Option<String>,
-    current_state: Option<String>,
-    next_step: Option<String>,
-    id: Option<String>,
-    file: Option<String>,
 }
 
 fn new(given: &NewPassport, store: &PassportDir, format: Format) -> Result<u8, CliError> {
