@@ -1,6 +1,6 @@
-//! `specmint a2a serve --store DIR --listen HOST:PORT [--max-pack-bytes N]`: TaskPack's A2A
-//! binding (§5) over HTTP/1.1 on hyper. Thin: the Agent Card, the JSON-RPC methods and every
-//! landing or merging decision are [`specmint::taskpack::a2a`]'s; this file only moves bytes.
+//! `specmint a2a serve` ([`super::args::A2a`]): TaskPack's A2A binding (§5) over HTTP/1.1 on
+//! hyper. Thin: the Agent Card, the JSON-RPC methods and every landing or merging decision are
+//! [`specmint::taskpack::a2a`]'s; this file only moves bytes.
 //!
 //! `GET /.well-known/agent-card.json` is the card; `POST /` is JSON-RPC. A request whose
 //! `A2A-Extensions` header lists the extension is answered with that header naming it (the

@@ -1,10 +1,6 @@
-//! `specmint envelope new|apply|show --store DB ...`: the Action Envelope engine.
+//! `specmint envelope new|apply|show`: the Action Envelope engine.
 //!
-//! ```text
-//! specmint envelope new PACKAGE_ID [--intent TEXT] --store DB [--format json]
-//! specmint envelope apply --store DB FILE|- [--format json]
-//! specmint envelope show PACKAGE_ID --store DB [--format json]
-//! ```
+//! (Arguments and options: [`super::args::Envelope`].)
 //! `new` and `apply` print `{"ok": true, "replayed", "package_id", "revision", "state"}` or
 //! `{"ok": false, "code", "message"}`; exit 0 applied or replayed, 1 refused, 2 usage or I/O.
 

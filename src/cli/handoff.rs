@@ -1,9 +1,6 @@
 //! `specmint handoff`: file a TaskPacket (`team_handoff`) or read a leg back.
 //!
-//! ```text
-//! specmint handoff --home DIR --agent ID FILE|- [--format human|json]
-//! specmint handoff read --home DIR TASK ROUND FROM TO [--format human|json]
-//! ```
+//! (Arguments and options: [`super::args::Handoff`].)
 //! Exit status: 0 filed / read, 1 refused with the spec's code, 2 usage or I/O error.
 
 use std::io::Write;

@@ -1,10 +1,7 @@
 //! `specmint taskpack land|merge`: a pack arriving into the local passport store (TaskPack §3.1,
 //! §4.4, §4.4.1, §4.5).
 //!
-//! ```text
-//! specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
-//! specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
-//! ```
+//! (Arguments and options: [`super::args::Taskpack`].)
 //! `land` mints a new passport from a handoff; `merge` writes a receipt's answers into the
 //! passport it answers. Exit 0 done; 1 refused, with a code and a message naming what and where
 //! (`{"ok": false, "code", "message"}` with `--format json`); 2 usage or I/O. Luggage lands in

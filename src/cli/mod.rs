@@ -1,5 +1,6 @@
 //! What every command of the `specmint` binary shares: the usage error, `--format`, reading
-//! an input file or stdin. Each command family lives in its own file beside this one.
+//! an input file or stdin. The command line is declared in [`args`]; each command family
+//! runs in its own file beside this one.
 
 use std::io::{Read, Write};
 

@@ -1,12 +1,7 @@
-//! `specmint passport new|show|list [--store DIR]`: the passports that stay home (TaskPack
+//! `specmint passport new|show|list`: the passports that stay home (TaskPack
 //! §3.1, §4.3), in the local store of `taskpack::store`.
 //!
-//! ```text
-//! specmint passport new --title TEXT --goal TEXT [--current-state TEXT] [--next-step TEXT]
-//!                       [--id ID] [--file FILE|-] [--store DIR] [--format json]
-//! specmint passport show ID [--store DIR] [--format json]
-//! specmint passport list [--store DIR] [--format json]
-//! ```
+//! (Arguments and options: [`super::args::Passport`].)
 //! `--store` defaults to `PassportStore::default_dir()`. `new` writes a passport of the shape
 //! task-passport's `new` writes (`--file` gives a starting object instead, e.g. one with facts);
 //! `show --format json` prints the passport exactly as stored. Exit 0 done, 1 refused

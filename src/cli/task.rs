@@ -1,19 +1,7 @@
-//! `specmint task submit|claim|move|complete|reject|bind|show|list --store DB ...`: the Task
-//! Envelope lifecycle.
+//! `specmint task submit|claim|move|complete|reject|bind|show|list`: the Task Envelope
+//! lifecycle.
 //!
-//! ```text
-//! specmint task submit --store DB FILE|-
-//! specmint task claim --store DB ID
-//! specmint task move --store DB ID STATE [--reason TEXT]
-//! specmint task complete --store DB ID --evidence FILE|-
-//! specmint task reject --store DB ID --reason TEXT
-//! specmint task bind --store DB ID --ledger FILE
-//! specmint task show --store DB ID
-//! specmint task claim --store DB --next [--context ID]
-//! specmint task list --store DB [--state STATE] [--claimable]
-//! specmint task list --store DB --counts
-//! specmint task show --store DB ID --history
-//! ```
+//! (Arguments and options: [`super::args::Task`].)
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 
 use serde_json::json;

@@ -1,17 +1,6 @@
 //! `specmint taskpack`: the TaskPack encodings and the conformance judge.
 //!
-//! ```text
-//! specmint taskpack convert IN OUT [--max-inline-bytes N]
-//! specmint taskpack conformance FILE [--format human|json]
-//! specmint taskpack pack ID --out FILE [--store DIR] [--flat] [--kind handoff|receipt]
-//!                        [--ask "WHAT|ACCEPT[|WHY]"]... [--check "CHECK[|HOW]"]...
-//!                        [--attach PATH...]... [--actor NAME] [--machine NAME] [--note TEXT]
-//!                        [--format human|json]
-//! specmint taskpack land FILE [--store DIR] [--trust-machine-facts] [--format human|json]
-//! specmint taskpack merge RECEIPT --into ID [--store DIR] [--format human|json]
-//! specmint taskpack to-a2a PACK
-//! specmint taskpack from-a2a TASK.json --out PACK [--machine NAME] [--actor NAME]
-//! ```
+//! (Arguments and options: [`super::args::Taskpack`].)
 //! (`land` and `merge` live in `landing.rs`.)
 //! `convert`: exit 0 done, 1 refused (the input is not a pack this reader accepts, or the flat
 //! writer refuses an attachment), 2 usage or I/O. `conformance`: exit 0 conformant, 2 not (the

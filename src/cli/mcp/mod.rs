@@ -1,4 +1,4 @@
-//! `specmint mcp [--home DIR --agent ID] [--store DB [--ledger FILE]]`: over MCP stdio (rmcp),
+//! `specmint mcp` ([`super::args::Mcp`]): over MCP stdio (rmcp),
 //! the `team_handoff` tool (with `--home/--agent`) and the Action Envelope and Task Envelope
 //! tools of a store ([`store`], with `--store`); one server holds both when both are given.
 //! Every line read is answered or passed on by the line layer ([`framing`]).
