@@ -616,3 +616,23 @@ fn completions_are_written_from_the_declared_command_line() {
         "specmint: SHELL takes `bash`, `elvish`, `fish`, `powershell` or `zsh`, got `tcsh`\nusage:\n"
     ));
 }
+
+#[test]
+fn an_mcp_session_that_ends_before_it_starts_is_a_failure_without_the_usage_text() {
+    // The client goes away before `initialize`: the server's own failure (exit 2, one line),
+    // not bad usage.
+    let dir = std::env::temp_dir().join(format!("specmint-mcp-closed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let home = dir.to_str().unwrap();
+    let out = specmint(&["mcp", "--home", home, "--agent", "a"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("specmint: MCP server: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // The same command with an option missing is bad usage: the message, then the usage text.
+    let out = specmint(&["mcp", "--home", home], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr)
+        .starts_with("specmint: missing --agent ID\nusage:\n  specmint mcp [OPTIONS]\n"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
