@@ -3,8 +3,9 @@
 
 use crate::taskpack::bag::BAG_SPEC;
 use crate::taskpack::conformance;
+use crate::taskpack::lenient::{self, FactView};
 use crate::taskpack::patterns::{self, Finding};
-use crate::taskpack::{seal, set_member, FORBIDDEN_KEYS};
+use crate::taskpack::{seal, set_member, FactScope, FORBIDDEN_KEYS};
 use specmint_runtime::json::Json;
 
 use super::{AskArg, Kind, Luggage, PackError, PackOptions, Packed};
@@ -251,8 +252,8 @@ pub(crate) fn seal_facts(state: &mut Json, actor: &str, machine: &str) -> usize 
     for fact in facts.iter_mut().filter(|f| f.is_object()) {
         if seal::is_machine_scoped(fact) {
             sealed += 1;
-        } else if fact.get("scope").and_then(Json::as_str) == Some("org")
-            && fact.get("source").is_none()
+        } else if lenient::view::<FactView>(fact).scope() == Some(FactScope::Org)
+            && lenient::view::<FactView>(fact).source.is_none()
             && !actor.is_empty()
         {
             set_member(fact, "source", Json::Str(actor.to_owned()));

@@ -1,0 +1,234 @@
+//! Reading untyped JSON through serde, leniently: a member of another type than the one asked
+//! for reads as absent, never as an error. For the readers that take a pack (or an A2A wire
+//! object) before, or without, judging it (landing, merging, the A2A binding): they are lenient
+//! where the judge is strict (§6, C0), so they cannot deserialize into the generated types,
+//! which are as strict as the spec. What they read is a small view of the members they use;
+//! what they pass on stays [`Json`], as received.
+
+use serde::de::{Deserialize, DeserializeOwned, Deserializer};
+use specmint_runtime::json::Json;
+
+/// `value` read as `T`, or `None` when it is not of `T`'s shape. Objects are read as
+/// `JSON.parse` keeps them (a repeated key once, its last value).
+pub(crate) fn typed<T: DeserializeOwned>(value: &Json) -> Option<T> {
+    let text = serde_json::to_string(value).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The view `T` of an object, or `T`'s default when `value` is not an object (a struct is never
+/// read from an array's items).
+pub(crate) fn view<T: DeserializeOwned + Default>(value: &Json) -> T {
+    match value {
+        Json::Object(_) => typed(value).unwrap_or_default(),
+        _ => T::default(),
+    }
+}
+
+/// A member read as `T`, or `T`'s default when it is not of `T`'s shape (an optional string
+/// that is a number reads as `None`, as `.and_then(Json::as_str)` reads it). Use with
+/// `#[serde(default)]`, which covers a missing member.
+pub(crate) fn or_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(typed(&Json::deserialize(deserializer)?).unwrap_or_default())
+}
+
+/// A member that is an object, read as the view `T` (its default otherwise). Use with
+/// `#[serde(default)]`.
+pub(crate) fn view_or_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(view(&Json::deserialize(deserializer)?))
+}
+
+/// A list of objects, each read as the view `T` (an item that is not an object as `T`'s
+/// default); no items when the member is not a list. Use with `#[serde(default)]`.
+pub(crate) fn views<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    let list = Json::deserialize(deserializer)?;
+    Ok(list
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .map(view)
+        .collect())
+}
+
+/// A list's items as written; none when the member is not a list. Use with
+/// `#[serde(default)]`.
+pub(crate) fn items<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Json>, D::Error> {
+    match Json::deserialize(deserializer)? {
+        Json::Array(items) => Ok(items),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// `origin` as the lenient readers take it: who and where, each a string or absent.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct OriginView {
+    /// `origin.actor`, when a string.
+    #[serde(default, deserialize_with = "or_default")]
+    pub actor: Option<String>,
+    /// `origin.machine`, when a string.
+    #[serde(default, deserialize_with = "or_default")]
+    pub machine: Option<String>,
+}
+
+/// `lineage` as the lenient readers take it.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct LineageView {
+    /// `lineage.root_id` as written (any type).
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub root_id: Option<Json>,
+    /// `lineage.from_version` as written (any type).
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub from_version: Option<Json>,
+    /// `lineage.chain` as written (any type).
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub chain: Option<Json>,
+}
+
+impl LineageView {
+    /// `chain`'s entries; none when it is not a list.
+    pub fn chain(&self) -> &[Json] {
+        PackMembers::items(&self.chain)
+    }
+
+    /// `root_id`, when a string.
+    pub fn root_id(&self) -> Option<&str> {
+        self.root_id.as_ref().and_then(Json::as_str)
+    }
+}
+
+/// A pack object's members, each as written (any type) or absent: what a judge describes and
+/// a lenient reader starts from.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct PackMembers {
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub spec: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub kind: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub packed_at: Option<Json>,
+    #[serde(default, deserialize_with = "view_or_default")]
+    pub origin: OriginView,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub lineage: Option<Json>,
+    /// The task state.
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub passport: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub asks: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub landing_checks: Option<Json>,
+}
+
+impl PackMembers {
+    /// `kind`, when a string.
+    pub fn kind(&self) -> Option<&str> {
+        self.kind.as_ref().and_then(Json::as_str)
+    }
+
+    /// The lineage's members (all absent when it is not an object).
+    pub fn lineage(&self) -> LineageView {
+        self.lineage.as_ref().map(view).unwrap_or_default()
+    }
+
+    /// The items of a list member; none when it is not a list.
+    pub fn items(list: &Option<Json>) -> &[Json] {
+        list.as_ref().and_then(Json::as_array).unwrap_or_default()
+    }
+}
+
+/// The lists of a task state that landing and merging read, items as written.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct StateView {
+    #[serde(default, deserialize_with = "items")]
+    pub facts: Vec<Json>,
+    #[serde(default, deserialize_with = "items")]
+    pub asks: Vec<Json>,
+    #[serde(default, deserialize_with = "items")]
+    pub next_steps: Vec<Json>,
+    #[serde(default, deserialize_with = "items")]
+    pub artifacts: Vec<Json>,
+}
+
+/// An ask's members as written.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct AskView {
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub id: Option<Json>,
+    /// `status`, when a string.
+    #[serde(default, deserialize_with = "or_default")]
+    pub status: Option<String>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub answer: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub answered_by: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub answered_at: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub accept: Option<Json>,
+}
+
+impl AskView {
+    /// Whether it is open: its status says so, or says nothing.
+    pub fn open(&self) -> bool {
+        matches!(self.status.as_deref(), None | Some("open"))
+    }
+
+    /// Its id as JavaScript's `String(ask.id)` writes it.
+    pub fn id(&self) -> String {
+        Json::js_string(self.id.as_ref())
+    }
+}
+
+/// A fact's members that sealing, landing and merging read.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct FactView {
+    /// `claim` as written.
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub claim: Option<Json>,
+    /// `scope` as written.
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub scope: Option<Json>,
+    /// `verified`, when a boolean.
+    #[serde(default, deserialize_with = "or_default")]
+    pub verified: Option<bool>,
+    /// `needs_reverify`, when a boolean.
+    #[serde(default, deserialize_with = "or_default")]
+    pub needs_reverify: Option<bool>,
+    /// `verified_on` as written.
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub verified_on: Option<Json>,
+    /// `source` as written.
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub source: Option<Json>,
+}
+
+impl FactView {
+    /// `scope`, when it is one of the spec's three.
+    pub fn scope(&self) -> Option<crate::taskpack::FactScope> {
+        self.scope.as_ref().and_then(typed)
+    }
+}
+
+/// A landing check's members as written.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct CheckView {
+    #[serde(default, deserialize_with = "or_default")]
+    pub id: Option<String>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub check: Option<Json>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub how: Option<String>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub required: Option<bool>,
+}
