@@ -109,8 +109,10 @@ pub fn encode(
                 .map(|a| (a.name.clone(), a.bytes.clone()))
                 .collect();
             let bag = bag::assemble(passport, luggage);
-            let packed_at = passport
-                .get("packed_at")
+            let members: super::lenient::PackMembers = super::lenient::view(passport);
+            let packed_at = members
+                .packed_at
+                .as_ref()
                 .and_then(Json::as_str)
                 .unwrap_or_default();
             let cursor = bag::write_zip(std::io::Cursor::new(Vec::new()), &bag, packed_at)

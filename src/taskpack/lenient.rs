@@ -147,9 +147,20 @@ impl PackMembers {
     }
 }
 
-/// The lists of a task state that landing and merging read, items as written.
+/// The members of a task state (a pack's, or a stored passport's) that landing, merging and
+/// packing read: lists as their items as written, the rest as written.
 #[derive(Debug, Default, serde::Deserialize)]
 pub(crate) struct StateView {
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub id: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub version: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub lineage: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub harness: Option<Json>,
+    #[serde(default, deserialize_with = "specmint_runtime::json::present")]
+    pub created_at: Option<Json>,
     #[serde(default, deserialize_with = "items")]
     pub facts: Vec<Json>,
     #[serde(default, deserialize_with = "items")]
@@ -176,12 +187,30 @@ pub(crate) struct AskView {
     pub answered_at: Option<Json>,
     #[serde(default, deserialize_with = "specmint_runtime::json::present")]
     pub accept: Option<Json>,
+    /// `what`, when a string.
+    #[serde(default, deserialize_with = "or_default")]
+    pub what: Option<String>,
+}
+
+impl StateView {
+    /// `version`, when a non-negative integer; else 0.
+    pub fn version(&self) -> u64 {
+        match &self.version {
+            Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
+            _ => 0,
+        }
+    }
 }
 
 impl AskView {
     /// Whether it is open: its status says so, or says nothing.
     pub fn open(&self) -> bool {
         matches!(self.status.as_deref(), None | Some("open"))
+    }
+
+    /// Whether its `what`, trimmed, is `what`.
+    pub fn asks(&self, what: &str) -> bool {
+        self.what.as_deref().map(str::trim) == Some(what)
     }
 
     /// Its id as JavaScript's `String(ask.id)` writes it.
