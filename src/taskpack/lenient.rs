@@ -9,10 +9,10 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 use specmint_runtime::json::Json;
 
 /// `value` read as `T`, or `None` when it is not of `T`'s shape. Objects are read as
-/// `JSON.parse` keeps them (a repeated key once, its last value).
+/// `JSON.parse` keeps them (a repeated key once, its last value). Read from the tree itself
+/// (`Json` is a serde `Deserializer`), not from text written out and parsed back.
 pub(crate) fn typed<T: DeserializeOwned>(value: &Json) -> Option<T> {
-    let text = serde_json::to_string(value).ok()?;
-    serde_json::from_str(&text).ok()
+    T::deserialize(value).ok()
 }
 
 /// The view `T` of an object, or `T`'s default when `value` is not an object (a struct is never
@@ -260,4 +260,61 @@ pub(crate) struct CheckView {
     pub how: Option<String>,
     #[serde(default, deserialize_with = "or_default")]
     pub required: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::taskpack::FactScope;
+
+    fn json(text: &str) -> Json {
+        Json::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_member_of_another_type_reads_as_absent_and_the_rest_is_read() {
+        let fact: FactView = view(&json(
+            r#"{"claim":"c","scope":"galaxy","verified":"yes","needs_reverify":true,"x":1}"#,
+        ));
+        assert_eq!(fact.claim, Some(Json::Str("c".into())));
+        assert_eq!(fact.scope, Some(Json::Str("galaxy".into())));
+        assert_eq!(fact.scope(), None, "an unknown scope is no scope");
+        assert_eq!(fact.verified, None, "a string is not a boolean");
+        assert_eq!(fact.needs_reverify, Some(true));
+        assert_eq!(fact.verified_on, None);
+
+        let ask: AskView = view(&json(r#"{"id":7,"status":3,"what":" q "}"#));
+        assert!(ask.open(), "a status that is not a string says nothing");
+        assert!(ask.asks("q"));
+        assert_eq!(ask.id(), "7");
+
+        let members: PackMembers = view(&json(
+            r#"{"kind":5,"origin":[1],"lineage":{"chain":"x","root_id":"r"},"asks":{}}"#,
+        ));
+        assert_eq!(members.kind(), None);
+        assert_eq!(members.origin.actor, None);
+        assert!(members.lineage().chain().is_empty());
+        assert_eq!(members.lineage().root_id(), Some("r"));
+        assert!(PackMembers::items(&members.asks).is_empty());
+        assert_eq!(members.packed_at, None);
+    }
+
+    #[test]
+    fn what_is_not_an_object_views_as_nothing() {
+        assert_eq!(view::<StateView>(&json(r#"[1,[],{}]"#)).version(), 0);
+        assert!(view::<StateView>(&json("null")).facts.is_empty());
+        let state: StateView = view(&json(r#"{"version":4,"facts":{"a":1},"asks":[1,{}]}"#));
+        assert_eq!(state.version(), 4);
+        assert!(state.facts.is_empty());
+        assert_eq!(state.asks.len(), 2);
+        assert_eq!(typed::<FactScope>(&json(r#""org""#)), Some(FactScope::Org));
+        // As serde_json reads an enum: `{"org": null}` is the unit variant too.
+        let text = r#"{"org":null}"#;
+        assert_eq!(
+            serde_json::from_str::<FactScope>(text).ok(),
+            Some(FactScope::Org)
+        );
+        assert_eq!(typed::<FactScope>(&json(text)), Some(FactScope::Org));
+        assert_eq!(typed::<FactScope>(&json(r#"{"org":1}"#)), None);
+    }
 }
