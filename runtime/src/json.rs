@@ -12,6 +12,7 @@
 //! kept in the tree (see [`Json::duplicate_keys`]) so that a strict judge can say the file
 //! needed that; serializing writes each key once, as `JSON.stringify` does.
 
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -379,13 +380,28 @@ impl Serialize for Json {
 }
 
 /// The members as `JSON.parse` keeps them: each key once, at its first place, with its last
-/// value.
+/// value. A small object is searched in place (no allocation); a large one through an index of
+/// each key's first and last place, so that a wide object costs linear time, not quadratic.
 fn each_key_once(members: &[(String, Json)]) -> impl Iterator<Item = (&str, &Json)> {
+    const SEARCHED: usize = 16;
+    let places: Option<HashMap<&str, (usize, usize)>> = (members.len() > SEARCHED).then(|| {
+        let mut places = HashMap::with_capacity(members.len());
+        for (i, (key, _)) in members.iter().enumerate() {
+            places.entry(key.as_str()).or_insert((i, i)).1 = i;
+        }
+        places
+    });
     members
         .iter()
         .enumerate()
-        .filter(|(i, (key, _))| !members[..*i].iter().any(|(k, _)| k == key))
-        .map(|(_, (key, _))| (key.as_str(), value_of_last(members, key)))
+        .filter_map(move |(i, (key, _))| match &places {
+            None => (!members[..i].iter().any(|(k, _)| k == key))
+                .then(|| (key.as_str(), value_of_last(members, key))),
+            Some(places) => {
+                let (first, last) = places[key.as_str()];
+                (first == i).then(|| (key.as_str(), &members[last].1))
+            }
+        })
 }
 
 /// The members as one map, each key once (its first place, its last value).
@@ -704,6 +720,26 @@ mod tests {
         let shape = Json::parse(r#"{"Line":1,"Line":2}"#).unwrap();
         assert_eq!(direct::<Shape>(&shape), Some(Shape::Line(2.0)));
         assert_eq!(direct::<Shape>(&shape), through_text::<Shape>(&shape));
+    }
+
+    #[test]
+    fn a_wide_object_keeps_each_key_once_as_a_narrow_one_does() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{}\":{i},", i % 25));
+        }
+        text.push_str("\"a\":1}");
+        let json = Json::parse(&text).unwrap();
+        let written = serde_json::to_string(&json).unwrap();
+        let mut expected = String::from("{");
+        for k in 0..25 {
+            let last = if k < 15 { k + 25 } else { k };
+            expected.push_str(&format!("\"k{k}\":{last},"));
+        }
+        expected.push_str("\"a\":1}");
+        assert_eq!(written, expected);
+        let value: serde_json::Value = direct(&json).unwrap();
+        assert_eq!(Some(value), through_text(&json));
     }
 
     #[test]
