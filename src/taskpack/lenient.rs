@@ -15,6 +15,29 @@ pub(crate) fn typed<T: DeserializeOwned>(value: &Json) -> Option<T> {
     T::deserialize(value).ok()
 }
 
+/// One of a closed enum's words (`T` a generated string enum such as [`FactScope`]), read from
+/// a string only. serde also reads a unit variant from an object of one member,
+/// `{"universal": null}`; a reader of the spec does not, and a fact whose scope is such an
+/// object is of no scope the spec lists (so it is sealed, §4.2).
+///
+/// [`FactScope`]: crate::taskpack::FactScope
+pub(crate) fn word<T: DeserializeOwned>(value: &Json) -> Option<T> {
+    match value {
+        Json::Str(_) => typed(value),
+        _ => None,
+    }
+}
+
+/// A member that is one of a closed enum's words ([`word`]); `None` otherwise. Use with
+/// `#[serde(default)]`.
+pub(crate) fn word_or_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(word(&Json::deserialize(deserializer)?))
+}
+
 /// The view `T` of an object, or `T`'s default when `value` is not an object (a struct is never
 /// read from an array's items).
 pub(crate) fn view<T: DeserializeOwned + Default>(value: &Json) -> T {
@@ -245,7 +268,7 @@ pub(crate) struct FactView {
 impl FactView {
     /// `scope`, when it is one of the spec's three.
     pub fn scope(&self) -> Option<crate::taskpack::FactScope> {
-        self.scope.as_ref().and_then(typed)
+        self.scope.as_ref().and_then(word)
     }
 }
 
@@ -308,13 +331,18 @@ mod tests {
         assert!(state.facts.is_empty());
         assert_eq!(state.asks.len(), 2);
         assert_eq!(typed::<FactScope>(&json(r#""org""#)), Some(FactScope::Org));
-        // As serde_json reads an enum: `{"org": null}` is the unit variant too.
+        assert_eq!(word::<FactScope>(&json(r#""org""#)), Some(FactScope::Org));
+        // serde reads `{"org": null}` as the unit variant too; a word is read from a string
+        // only, so a fact with that scope is of no scope the spec lists, and is sealed.
         let text = r#"{"org":null}"#;
         assert_eq!(
             serde_json::from_str::<FactScope>(text).ok(),
             Some(FactScope::Org)
         );
         assert_eq!(typed::<FactScope>(&json(text)), Some(FactScope::Org));
-        assert_eq!(typed::<FactScope>(&json(r#"{"org":1}"#)), None);
+        assert_eq!(word::<FactScope>(&json(text)), None);
+        let fact = json(r#"{"claim":"c","scope":{"universal":null}}"#);
+        assert_eq!(view::<FactView>(&fact).scope(), None);
+        assert!(crate::taskpack::seal::is_machine_scoped(&fact));
     }
 }
