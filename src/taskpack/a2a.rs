@@ -29,7 +29,7 @@ use base64::Engine as _;
 use super::arrival::{self, ArrivalError};
 use super::bag::Limits;
 use super::convert::{read_pack, Encoding};
-use super::flat::Attachment;
+use super::flat::LuggageFile;
 use super::land;
 use super::lenient::{self, LineageView, OriginView};
 use super::store::{self, PassportStore, PassportStoreError};
@@ -259,7 +259,7 @@ fn names_file(entry: &Json, name: &str) -> bool {
 }
 
 /// The artifacts of a task state and its luggage (see the module's table).
-fn artifacts(state: &Json, files: &[Attachment]) -> Json {
+fn artifacts(state: &Json, files: &[LuggageFile]) -> Json {
     let mut out: Vec<Json> = files
         .iter()
         .map(|file| {
@@ -319,7 +319,7 @@ fn task(lineage: Option<&Json>, artifacts: Json, metadata: Json) -> Json {
 }
 
 /// The A2A `Task` of a pack and its luggage (`specmint taskpack to-a2a`).
-pub fn pack_to_task(pack: &Json, files: &[Attachment]) -> Json {
+pub fn pack_to_task(pack: &Json, files: &[LuggageFile]) -> Json {
     let empty = Json::Object(Vec::new());
     let members: Members = lenient::view(pack);
     task(
@@ -330,7 +330,7 @@ pub fn pack_to_task(pack: &Json, files: &[Attachment]) -> Json {
 }
 
 /// The A2A `Task` of a stored passport `id` (its state as stored, luggage as landed).
-pub fn passport_to_task(id: &str, state: &Json, files: &[Attachment]) -> Json {
+pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> Json {
     let own;
     let members: Members = lenient::view(state);
     let lineage = match &members.lineage {
@@ -372,7 +372,7 @@ pub struct FromTask {
     /// The pack object.
     pub pack: Json,
     /// The luggage, from the artifacts' `raw` parts.
-    pub attachments: Vec<Attachment>,
+    pub attachments: Vec<LuggageFile>,
     /// Facts sealed on the way (machine-scoped ones, as packing seals them), by index.
     pub sealed: usize,
     /// Messages of `history` not carried (transcripts do not travel).
@@ -446,12 +446,12 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
                 .as_str()
                 .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
                 .ok_or_else(|| NotAPack(format!("`{where_}.raw` is not standard base64")))?;
-            if attachments.iter().any(|x: &Attachment| x.name == name) {
+            if attachments.iter().any(|x: &LuggageFile| x.name == name) {
                 return Err(NotAPack(format!(
                     "`{where_}` repeats the file name `{name}`: a pack holds one file per name"
                 )));
             }
-            attachments.push(Attachment {
+            attachments.push(LuggageFile {
                 name: name.to_owned(),
                 bytes,
             });
@@ -780,7 +780,7 @@ impl Door {
             let bytes = std::fs::read(self.store.dir().join(&prefix).join(name)).map_err(|e| {
                 rpc_error(INTERNAL_ERROR, format!("cannot read `{prefix}{name}`: {e}"))
             })?;
-            files.push(Attachment {
+            files.push(LuggageFile {
                 name: name.to_owned(),
                 bytes,
             });

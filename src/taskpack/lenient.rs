@@ -68,6 +68,12 @@ where
     Ok(view(&Json::deserialize(deserializer)?))
 }
 
+/// Whether a member is there, whatever it holds (`null` included), without reading it. Use with
+/// `#[serde(default)]`, which makes a missing member `false`.
+pub(crate) fn is_present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    serde::de::IgnoredAny::deserialize(deserializer).map(|_| true)
+}
+
 /// A list of objects, each read as the view `T` (an item that is not an object as `T`'s
 /// default); no items when the member is not a list. Use with `#[serde(default)]`.
 pub(crate) fn views<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>

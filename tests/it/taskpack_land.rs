@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use specmint::taskpack::flat::{self, Attachment};
+use specmint::taskpack::flat::{self, LuggageFile};
 use specmint::taskpack::json::Json;
 use specmint::taskpack::store::{self, PassportStore};
 use specmint::taskpack::{self, bag};
@@ -52,9 +52,9 @@ fn with(mut pack: Json, key: &str, value: &str) -> Json {
 /// Writes `pack` (and luggage) as `name` in `dir`, the encoding by extension.
 fn write(dir: &Path, name: &str, pack: &Json, luggage: &[(&str, &[u8])]) -> PathBuf {
     let path = dir.join(name);
-    let attachments: Vec<Attachment> = luggage
+    let attachments: Vec<LuggageFile> = luggage
         .iter()
-        .map(|(n, b)| Attachment {
+        .map(|(n, b)| LuggageFile {
             name: (*n).to_owned(),
             bytes: b.to_vec(),
         })
