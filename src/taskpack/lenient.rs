@@ -4,6 +4,19 @@
 //! where the judge is strict (§6, C0), so they cannot deserialize into the generated types,
 //! which are as strict as the spec. What they read is a small view of the members they use;
 //! what they pass on stays [`Json`], as received.
+//!
+//! What the generated types would refuse and these readers take (spec/taskpack.md, *Landing
+//! and merging*, "What is refused"): a member no table lists (`deny_unknown_fields`), a fact
+//! scope none of the three (a closed enum), a missing `packed_at` (a required member), a member
+//! of another type. `tests/it/taskpack_land.rs`
+//! (`a_pack_the_strict_types_refuse_lands_and_its_unknown_scopes_are_sealed`) lands such a pack.
+//! The flat reader (`flat`) reads a file's own members the same way, since it also maps a
+//! retired `.tpx` file, which [`FlatTaskPack`] refuses.
+//!
+//! A view is read from the tree itself: `&Json` is a serde `Deserializer`
+//! (`specmint_runtime::json`), so no view writes the value out as text.
+//!
+//! [`FlatTaskPack`]: crate::taskpack::FlatTaskPack
 
 use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 use specmint_runtime::json::Json;
