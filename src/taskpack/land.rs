@@ -170,17 +170,23 @@ fn origin_machine(pack: &PackMembers) -> String {
     pack.origin.machine.clone().unwrap_or_default()
 }
 
-/// How to describe fact `index` of a task state: `passport.facts[3] (`the build passes`)`.
-fn fact_label(state: &Json, index: usize) -> String {
-    let claim = lenient::view::<StateView>(state)
-        .facts
-        .get(index)
-        .and_then(seal::fact_words)
-        .unwrap_or_default();
-    format!(
-        "passport.facts[{index}] (`{}`)",
-        claim.chars().take(80).collect::<String>()
-    )
+/// How to describe facts `indices` of a task state: `passport.facts[3] (`the build passes`)`.
+/// The state is read once, whatever the number of facts named.
+fn fact_labels(state: &Json, indices: Vec<usize>) -> Vec<String> {
+    let facts = lenient::view::<StateView>(state).facts;
+    indices
+        .into_iter()
+        .map(|index| {
+            let claim = facts
+                .get(index)
+                .and_then(seal::fact_words)
+                .unwrap_or_default();
+            format!(
+                "passport.facts[{index}] (`{}`)",
+                claim.chars().take(80).collect::<String>()
+            )
+        })
+        .collect()
 }
 
 /// One imperative sentence found in a pack: where, and the sentence as written.
@@ -529,10 +535,8 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
     // The task state is stored as it arrived, member for member and in its order, with what
     // landing changes set in place: it stays `Json`.
     let mut state = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
-    let sealed: Vec<String> = seal::seal_facts(&mut state, &origin_machine(&members))
-        .into_iter()
-        .map(|i| fact_label(&state, i))
-        .collect();
+    let sealed = seal::seal_facts(&mut state, &origin_machine(&members));
+    let sealed = fact_labels(&state, sealed);
     let mut restored = Vec::new();
     if options.trust_machine_facts && !options.machine.is_empty() {
         if let Some(Json::Array(facts)) = member_mut(&mut state, "facts") {
@@ -547,10 +551,7 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
             }
         }
     }
-    let restored = restored
-        .into_iter()
-        .map(|i| fact_label(&state, i))
-        .collect();
+    let restored = fact_labels(&state, restored);
     let held: StateView = lenient::view(&state);
     let needs_reverify = held
         .facts
@@ -689,15 +690,18 @@ pub fn merge(
     // The target's asks and facts are the stored ones, changed in place: they stay `Json`.
     let home: StateView = lenient::view(target);
     let mut held: Vec<Json> = home.asks;
+    // Each held ask's id, read once (not once per ask that arrives); ids do not change below.
+    let mut held_ids: Vec<String> = held
+        .iter()
+        .map(|a| lenient::view::<AskView>(a).id())
+        .collect();
     for incoming in PackMembers::items(&members.asks) {
         let sent: AskView = lenient::view(incoming);
         let id = sent.id();
         let status = sent.status.as_deref().unwrap_or("open");
-        match held
-            .iter_mut()
-            .find(|a| lenient::view::<AskView>(a).id() == id)
-        {
-            Some(mine) => {
+        match held_ids.iter().position(|held_id| *held_id == id) {
+            Some(place) => {
+                let mine = &mut held[place];
                 if status == "open" {
                     continue;
                 }
@@ -731,6 +735,7 @@ pub fn merge(
                 set_member(&mut adopted, "status", text("open"));
                 set_member(&mut adopted, "answer", Json::Null);
                 held.push(adopted);
+                held_ids.push(id.clone());
                 report.adopted_asks.push(id);
             }
         }
@@ -744,20 +749,24 @@ pub fn merge(
     set_member(target, "asks", Json::Array(held));
 
     let mut carried = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
-    report.sealed_on_arrival = seal::seal_facts(&mut carried, &origin_machine(&members))
-        .into_iter()
-        .map(|i| fact_label(&carried, i))
-        .collect();
+    let sealed = seal::seal_facts(&mut carried, &origin_machine(&members));
+    report.sealed_on_arrival = fact_labels(&carried, sealed);
     let mut facts = home.facts;
+    // Each held fact's claim, read once (not once per fact that arrives).
+    let mut claims: Vec<Option<Json>> = facts
+        .iter()
+        .map(|f| lenient::view::<FactView>(f).claim)
+        .collect();
     for fact in lenient::view::<StateView>(&carried).facts {
         // The spec names no key for a fact's words: one without `claim` is held when an
         // equal fact is (a receipt merged again adopts nothing twice).
         let claim = lenient::view::<FactView>(&fact).claim;
-        let known = facts.iter().any(|f| match &claim {
-            Some(_) => lenient::view::<FactView>(f).claim == claim,
-            None => *f == fact,
-        });
+        let known = match &claim {
+            Some(_) => claims.contains(&claim),
+            None => facts.contains(&fact),
+        };
         if !known {
+            claims.push(claim);
             facts.push(fact);
             report.facts_adopted += 1;
         }
