@@ -57,8 +57,8 @@ fn a_flat_pack_is_read_in_bounded_memory() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut attachments: Vec<flat::Attachment> = (0..4)
-        .map(|i| flat::Attachment {
+    let mut attachments: Vec<flat::LuggageFile> = (0..4)
+        .map(|i| flat::LuggageFile {
             name: format!("bin/{i}.bin"),
             bytes: (0..1 << 20)
                 .map(|_| {
@@ -70,7 +70,7 @@ fn a_flat_pack_is_read_in_bounded_memory() {
                 .collect(),
         })
         .collect();
-    attachments.push(flat::Attachment {
+    attachments.push(flat::LuggageFile {
         name: "notes/long.txt".to_owned(),
         bytes: "a line of notes, \"quoted\", é 中文\n"
             .repeat(8 << 20 >> 5)

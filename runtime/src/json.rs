@@ -12,6 +12,7 @@
 //! kept in the tree (see [`Json::duplicate_keys`]) so that a strict judge can say the file
 //! needed that; serializing writes each key once, as `JSON.stringify` does.
 
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -378,19 +379,176 @@ impl Serialize for Json {
     }
 }
 
+/// The members as `JSON.parse` keeps them: each key once, at its first place, with its last
+/// value. A small object is searched in place (no allocation); a large one through an index of
+/// each key's first and last place, so that a wide object costs linear time, not quadratic.
+fn each_key_once(members: &[(String, Json)]) -> impl Iterator<Item = (&str, &Json)> {
+    const SEARCHED: usize = 16;
+    let places: Option<HashMap<&str, (usize, usize)>> = (members.len() > SEARCHED).then(|| {
+        let mut places = HashMap::with_capacity(members.len());
+        for (i, (key, _)) in members.iter().enumerate() {
+            places.entry(key.as_str()).or_insert((i, i)).1 = i;
+        }
+        places
+    });
+    members
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, (key, _))| match &places {
+            None => (!members[..i].iter().any(|(k, _)| k == key))
+                .then(|| (key.as_str(), value_of_last(members, key))),
+            Some(places) => {
+                let (first, last) = places[key.as_str()];
+                (first == i).then(|| (key.as_str(), &members[last].1))
+            }
+        })
+}
+
 /// The members as one map, each key once (its first place, its last value).
 fn serialize_members<S: Serializer>(
     members: &[(String, Json)],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let mut map = serializer.serialize_map(None)?;
-    for (i, (key, _)) in members.iter().enumerate() {
-        if members[..i].iter().any(|(k, _)| k == key) {
-            continue;
-        }
-        map.serialize_entry(key, value_of_last(members, key))?;
+    for (key, value) in each_key_once(members) {
+        map.serialize_entry(key, value)?;
     }
     map.end()
+}
+
+/// Reading a [`Json`] tree as any `Deserialize` type, without writing it out as text and parsing
+/// that: `T::deserialize(&json)` reads what `serde_json::from_str(&serde_json::to_string(&json))`
+/// reads. A number comes to the visitor as serde_json holds it (`u64`, else `i64`, else `f64`);
+/// an object as its members each key once, at its first place with its last value (what the
+/// serializer writes, so a repeated key is never a `duplicate field`); an enum from a string
+/// (a unit variant) or from an object of one member (`{"variant": value}`), as serde_json reads
+/// one.
+impl<'de> Deserializer<'de> for &'de Json {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self {
+            Json::Null => visitor.visit_unit(),
+            Json::Bool(b) => visitor.visit_bool(*b),
+            Json::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    visitor.visit_u64(u)
+                } else if let Some(i) = n.as_i64() {
+                    visitor.visit_i64(i)
+                } else {
+                    visitor.visit_f64(n.as_f64().unwrap_or_default())
+                }
+            }
+            Json::Str(s) => visitor.visit_borrowed_str(s),
+            Json::Array(items) => {
+                let mut seq = de::value::SeqDeserializer::new(items.iter());
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.end()?;
+                Ok(value)
+            }
+            Json::Object(members) => {
+                let mut map = members_deserializer(members);
+                let value = visitor.visit_map(&mut map)?;
+                map.end()?;
+                Ok(value)
+            }
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self {
+            Json::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self {
+            Json::Str(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
+            Json::Object(members) if each_key_once(members).count() == 1 => visitor.visit_enum(
+                de::value::MapAccessDeserializer::new(members_deserializer(members)),
+            ),
+            _ => Err(de::Error::invalid_type(self.unexpected(), &visitor)),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self {
+            Json::Str(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+impl<'de> de::IntoDeserializer<'de, de::value::Error> for &'de Json {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+/// An object's members as a serde map: each key once, its last value.
+fn members_deserializer<'de>(
+    members: &'de [(String, Json)],
+) -> de::value::MapDeserializer<
+    'de,
+    impl Iterator<
+        Item = (
+            de::value::BorrowedStrDeserializer<'de, de::value::Error>,
+            &'de Json,
+        ),
+    >,
+    de::value::Error,
+> {
+    de::value::MapDeserializer::new(
+        each_key_once(members)
+            .map(|(key, value)| (de::value::BorrowedStrDeserializer::new(key), value)),
+    )
+}
+
+impl Json {
+    /// What the value is, for a type error.
+    fn unexpected(&self) -> de::Unexpected<'_> {
+        match self {
+            Json::Null => de::Unexpected::Unit,
+            Json::Bool(b) => de::Unexpected::Bool(*b),
+            Json::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => de::Unexpected::Unsigned(u),
+                (None, Some(i)) => de::Unexpected::Signed(i),
+                (None, None) => de::Unexpected::Float(n.as_f64().unwrap_or_default()),
+            },
+            Json::Str(s) => de::Unexpected::Str(s),
+            Json::Array(_) => de::Unexpected::Seq,
+            Json::Object(_) => de::Unexpected::Map,
+        }
+    }
 }
 
 /// Reads an optional `any` member: present, it is `Some` whatever it holds, `null` included
@@ -469,6 +627,178 @@ mod tests {
         assert_eq!(json.to_js_pretty(), "{\n  \"a\": 3,\n  \"b\": 2\n}");
         assert_eq!(json.duplicate_keys(), vec!["/a".to_owned()]);
         assert_eq!(json.get("a"), Some(&Json::Number(3.into())));
+    }
+
+    /// What `lenient::typed` read before this deserializer: the value written out as text by
+    /// serde_json and parsed back.
+    fn through_text<T: serde::de::DeserializeOwned>(json: &Json) -> Option<T> {
+        serde_json::from_str(&serde_json::to_string(json).unwrap()).ok()
+    }
+
+    fn direct<'de, T: Deserialize<'de>>(json: &'de Json) -> Option<T> {
+        T::deserialize(json).ok()
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Pair {
+        a: u64,
+        #[serde(default)]
+        b: Option<String>,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    enum Shape {
+        #[serde(rename = "dot")]
+        Dot,
+        Line(f64),
+        Box {
+            w: i64,
+        },
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Id(String);
+
+    #[test]
+    fn a_tree_reads_as_its_text_reads() {
+        let texts = [
+            "null",
+            "true",
+            "false",
+            "0",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "-1",
+            "1.0",
+            "-0.0",
+            "2.5e-7",
+            "1e21",
+            "123456789012345678901234567890",
+            r#""x\"y\u00e9""#,
+            "[]",
+            "{}",
+            r#"[1,[2,[{"a":[null,{"b":"c"}]}]],-3,4.5,"s"]"#,
+            r#"{"z":1,"a":{"y":[true,false],"x":{}},"m":-2}"#,
+        ];
+        for text in texts {
+            let json = Json::parse(text).unwrap();
+            let value: Option<serde_json::Value> = direct(&json);
+            assert!(value.is_some(), "{text}");
+            assert_eq!(value, through_text(&json), "{text}");
+            assert_eq!(direct::<Json>(&json), Some(json.clone()), "{text}");
+        }
+        let number = |text: &str| Json::parse(text).unwrap();
+        assert_eq!(
+            direct::<u64>(&number("18446744073709551615")),
+            Some(u64::MAX)
+        );
+        assert_eq!(direct::<i64>(&number("-5")), Some(-5));
+        assert_eq!(direct::<f64>(&number("7")), Some(7.0));
+        assert_eq!(
+            direct::<u64>(&number("1.0")),
+            None,
+            "a float is not an integer"
+        );
+        assert_eq!(through_text::<u64>(&number("1.0")), None);
+        assert_eq!(direct::<i8>(&number("300")), None);
+    }
+
+    #[test]
+    fn a_repeated_key_reads_once_with_its_last_value() {
+        // `serde_json::to_string` writes the key once, so a struct read through text never
+        // sees a `duplicate field`; read directly it must not either.
+        let json = Json::parse(r#"{"a":1,"b":"x","a":3}"#).unwrap();
+        assert_eq!(serde_json::to_string(&json).unwrap(), r#"{"a":3,"b":"x"}"#);
+        let pair = Pair {
+            a: 3,
+            b: Some("x".into()),
+        };
+        assert_eq!(direct::<Pair>(&json), Some(pair));
+        assert_eq!(direct::<Pair>(&json), through_text::<Pair>(&json));
+        let value: serde_json::Value = direct(&json).unwrap();
+        assert_eq!(value.to_string(), r#"{"a":3,"b":"x"}"#);
+        let shape = Json::parse(r#"{"Line":1,"Line":2}"#).unwrap();
+        assert_eq!(direct::<Shape>(&shape), Some(Shape::Line(2.0)));
+        assert_eq!(direct::<Shape>(&shape), through_text::<Shape>(&shape));
+    }
+
+    #[test]
+    fn a_wide_object_keeps_each_key_once_as_a_narrow_one_does() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{}\":{i},", i % 25));
+        }
+        text.push_str("\"a\":1}");
+        let json = Json::parse(&text).unwrap();
+        let written = serde_json::to_string(&json).unwrap();
+        let mut expected = String::from("{");
+        for k in 0..25 {
+            let last = if k < 15 { k + 25 } else { k };
+            expected.push_str(&format!("\"k{k}\":{last},"));
+        }
+        expected.push_str("\"a\":1}");
+        assert_eq!(written, expected);
+        let value: serde_json::Value = direct(&json).unwrap();
+        assert_eq!(Some(value), through_text(&json));
+    }
+
+    #[test]
+    fn options_structs_enums_and_newtypes_read_as_serde_json_reads_them() {
+        let cases: Vec<(&str, Option<Pair>)> = vec![
+            (r#"{"a":1}"#, Some(Pair { a: 1, b: None })),
+            (r#"{"a":1,"b":null}"#, Some(Pair { a: 1, b: None })),
+            (
+                r#"{"a":1,"b":"s","extra":[1]}"#,
+                Some(Pair {
+                    a: 1,
+                    b: Some("s".into()),
+                }),
+            ),
+            (
+                r#"[2,"t"]"#,
+                Some(Pair {
+                    a: 2,
+                    b: Some("t".into()),
+                }),
+            ),
+            (r#"{"b":"s"}"#, None),
+            (r#"{"a":"1"}"#, None),
+            (r#"{"a":1,"b":2}"#, None),
+            (r#"[1,"t",3]"#, None),
+            ("7", None),
+        ];
+        for (text, expected) in cases {
+            let json = Json::parse(text).unwrap();
+            assert_eq!(direct::<Pair>(&json), expected, "{text}");
+            assert_eq!(through_text::<Pair>(&json), expected, "{text}");
+        }
+        let shapes: Vec<(&str, Option<Shape>)> = vec![
+            (r#""dot""#, Some(Shape::Dot)),
+            (r#"{"Line":0.5}"#, Some(Shape::Line(0.5))),
+            (r#"{"Box":{"w":-1}}"#, Some(Shape::Box { w: -1 })),
+            (r#""Dot""#, None),
+            (r#"{"Line":1,"Box":{"w":1}}"#, None),
+            (r#"{}"#, None),
+            ("1", None),
+        ];
+        for (text, expected) in shapes {
+            let json = Json::parse(text).unwrap();
+            assert_eq!(direct::<Shape>(&json), expected, "{text}");
+            assert_eq!(through_text::<Shape>(&json), expected, "{text}");
+        }
+        let null = Json::Null;
+        assert_eq!(direct::<Option<u64>>(&null), Some(None));
+        assert_eq!(
+            direct::<Option<u64>>(&Json::Number(4.into())),
+            Some(Some(4))
+        );
+        assert_eq!(direct::<()>(&null), Some(()));
+        assert_eq!(direct::<Id>(&Json::Str("i".into())), Some(Id("i".into())));
+        assert_eq!(direct::<char>(&Json::Str("é".into())), Some('é'));
+        // A string is borrowed from the tree, not copied.
+        let text = Json::Str("kept".into());
+        let borrowed: &str = direct(&text).unwrap();
+        assert!(std::ptr::eq(borrowed, text.as_str().unwrap()));
     }
 
     #[test]

@@ -29,11 +29,13 @@ use base64::Engine as _;
 use super::arrival::{self, ArrivalError};
 use super::bag::Limits;
 use super::convert::{read_pack, Encoding};
-use super::flat::Attachment;
+use super::flat::LuggageFile;
 use super::land;
+use super::lenient::{self, LineageView, OriginView};
 use super::store::{self, PassportStore, PassportStoreError};
 use super::TaskPackError;
-use specmint_runtime::json::Json;
+use serde::Deserialize;
+use specmint_runtime::json::{present, Json};
 
 /// The extension's URI (§5).
 pub const EXTENSION_URI: &str = "https://taskpack.org/a2a/ext/taskpack/v1";
@@ -59,8 +61,94 @@ fn object(members: Vec<(&str, Json)>) -> Json {
     )
 }
 
-fn items(value: Option<&Json>) -> &[Json] {
-    value.and_then(Json::as_array).unwrap_or_default()
+// The A2A wire objects this binding reads, as the SDK's protobuf-JSON writes them: only the
+// members read, each optional as A2A leaves it and read leniently (a member of another type
+// reads as absent, as before). What is passed through (the pack, a stored state, `data` parts,
+// a request's `id`) stays `Json`, as received.
+
+/// A JSON-RPC 2.0 request.
+#[derive(Default, Deserialize)]
+struct Request {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    jsonrpc: Option<String>,
+    /// Echoed in the response as received.
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    method: Option<String>,
+    /// Read by the method.
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Json>,
+}
+
+/// `SendMessage`'s and `GetTask`'s params.
+#[derive(Default, Deserialize)]
+struct Params {
+    #[serde(default, deserialize_with = "present")]
+    message: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    id: Option<String>,
+}
+
+/// A `Message` (its `parts`) or an `Artifact` (its `parts`).
+#[derive(Default, Deserialize)]
+struct WithParts {
+    #[serde(default, deserialize_with = "lenient::views")]
+    parts: Vec<Part>,
+}
+
+/// A `Part`: a file part has `raw` (base64) and a `filename`, or a `url`.
+#[derive(Default, Deserialize)]
+struct Part {
+    #[serde(default, deserialize_with = "present")]
+    raw: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    filename: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    url: Option<Json>,
+}
+
+/// A `Task`, as `from-a2a` reads it.
+#[derive(Default, Deserialize)]
+struct Task {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    id: Option<String>,
+    /// Keyed by extension URI.
+    #[serde(default, deserialize_with = "present")]
+    metadata: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::views")]
+    artifacts: Vec<WithParts>,
+    #[serde(default, deserialize_with = "lenient::items")]
+    history: Vec<Json>,
+}
+
+/// This extension's member of a Task's `metadata`.
+#[derive(Default, Deserialize)]
+struct Carried {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    spec: Option<String>,
+    /// The pack object, passed on as received.
+    #[serde(default, deserialize_with = "present")]
+    pack: Option<Json>,
+}
+
+/// What the binding reads of a pack object or a task state: `lineage`, `origin` (a pack's),
+/// `version` and `artifacts` (a state's), `kind` and `passport` (a pack's).
+#[derive(Default, Deserialize)]
+struct Members {
+    #[serde(default, deserialize_with = "present")]
+    lineage: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::view_or_default")]
+    origin: OriginView,
+    #[serde(default, deserialize_with = "present")]
+    version: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::items")]
+    artifacts: Vec<Json>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    kind: Option<String>,
+    /// A pack's task state.
+    #[serde(default, deserialize_with = "present")]
+    passport: Option<Json>,
 }
 
 /// The extension as the Agent Card declares it (`capabilities.extensions[]`).
@@ -171,7 +259,7 @@ fn names_file(entry: &Json, name: &str) -> bool {
 }
 
 /// The artifacts of a task state and its luggage (see the module's table).
-fn artifacts(state: &Json, files: &[Attachment]) -> Json {
+fn artifacts(state: &Json, files: &[LuggageFile]) -> Json {
     let mut out: Vec<Json> = files
         .iter()
         .map(|file| {
@@ -192,7 +280,8 @@ fn artifacts(state: &Json, files: &[Attachment]) -> Json {
             ])
         })
         .collect();
-    for (index, entry) in items(state.get("artifacts")).iter().enumerate() {
+    let state: Members = lenient::view(state);
+    for (index, entry) in state.artifacts.iter().enumerate() {
         if files.iter().any(|f| names_file(entry, &f.name)) {
             continue;
         }
@@ -211,15 +300,14 @@ fn artifacts(state: &Json, files: &[Attachment]) -> Json {
 
 /// `Task.contextId` for a lineage: its chain as compact JSON (`[]` when it has none).
 pub fn context_id(lineage: Option<&Json>) -> String {
-    Json::Array(items(lineage.and_then(|l| l.get("chain"))).to_vec()).to_js_compact()
+    let lineage: LineageView = lineage.map(lenient::view).unwrap_or_default();
+    Json::Array(lineage.chain().to_vec()).to_js_compact()
 }
 
 fn task(lineage: Option<&Json>, artifacts: Json, metadata: Json) -> Json {
+    let view: LineageView = lineage.map(lenient::view).unwrap_or_default();
     object(vec![
-        (
-            "id",
-            text(Json::js_string(lineage.and_then(|l| l.get("root_id")))),
-        ),
+        ("id", text(Json::js_string(view.root_id.as_ref()))),
         ("contextId", text(context_id(lineage))),
         (
             "status",
@@ -231,21 +319,22 @@ fn task(lineage: Option<&Json>, artifacts: Json, metadata: Json) -> Json {
 }
 
 /// The A2A `Task` of a pack and its luggage (`specmint taskpack to-a2a`).
-pub fn pack_to_task(pack: &Json, files: &[Attachment]) -> Json {
+pub fn pack_to_task(pack: &Json, files: &[LuggageFile]) -> Json {
     let empty = Json::Object(Vec::new());
-    let state = pack.get("passport").unwrap_or(&empty);
+    let members: Members = lenient::view(pack);
     task(
-        pack.get("lineage"),
-        artifacts(state, files),
+        members.lineage.as_ref(),
+        artifacts(members.passport.as_ref().unwrap_or(&empty), files),
         object(vec![("spec", text(SPEC_ID)), ("pack", pack.clone())]),
     )
 }
 
 /// The A2A `Task` of a stored passport `id` (its state as stored, luggage as landed).
-pub fn passport_to_task(id: &str, state: &Json, files: &[Attachment]) -> Json {
+pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> Json {
     let own;
-    let lineage = match state.get("lineage") {
-        Some(l) if l.get("root_id").is_some() => Some(l),
+    let members: Members = lenient::view(state);
+    let lineage = match &members.lineage {
+        Some(l) if lenient::view::<LineageView>(l).root_id.is_some() => Some(l),
         // A passport made here (not landed) is its own root.
         _ => {
             own = object(vec![
@@ -254,7 +343,7 @@ pub fn passport_to_task(id: &str, state: &Json, files: &[Attachment]) -> Json {
                     "chain",
                     Json::Array(vec![text(format!(
                         "{id}@{}",
-                        Json::js_string(state.get("version"))
+                        Json::js_string(members.version.as_ref())
                     ))]),
                 ),
             ]);
@@ -283,7 +372,7 @@ pub struct FromTask {
     /// The pack object.
     pub pack: Json,
     /// The luggage, from the artifacts' `raw` parts.
-    pub attachments: Vec<Attachment>,
+    pub attachments: Vec<LuggageFile>,
     /// Facts sealed on the way (machine-scoped ones, as packing seals them), by index.
     pub sealed: usize,
     /// Messages of `history` not carried (transcripts do not travel).
@@ -299,23 +388,26 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
     if !task.is_object() {
         return Err(NotAPack("the Task is not a JSON object".to_owned()));
     }
-    let meta = task
-        .get("metadata")
+    let wire: Task = lenient::view(task);
+    let meta = wire
+        .metadata
+        .as_ref()
         .and_then(|m| m.get(EXTENSION_URI))
         .ok_or_else(|| {
             NotAPack(format!(
                 "`metadata` has no `{EXTENSION_URI}` member: the Task carries no TaskPack"
             ))
         })?;
-    let spec = meta.get("spec").and_then(Json::as_str);
+    let carried: Carried = lenient::view(meta);
+    let spec = carried.spec.as_deref();
     if spec != Some(SPEC_ID) {
         return Err(NotAPack(format!(
             "`metadata[\"{EXTENSION_URI}\"].spec` is {}, not `{SPEC_ID}`",
             spec.map_or("missing".to_owned(), |s| format!("`{s}`"))
         )));
     }
-    let mut pack = match meta.get("pack") {
-        Some(p) if p.is_object() => p.clone(),
+    let mut pack = match carried.pack {
+        Some(p) if p.is_object() => p,
         _ => {
             return Err(NotAPack(format!(
                 "`metadata[\"{EXTENSION_URI}\"].pack` is not an object (a Task of a stored \
@@ -323,11 +415,14 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
             )))
         }
     };
-    let root = pack
-        .get("lineage")
-        .and_then(|l| l.get("root_id"))
-        .and_then(Json::as_str);
-    let id = task.get("id").and_then(Json::as_str);
+    let members: Members = lenient::view(&pack);
+    let lineage: LineageView = members
+        .lineage
+        .as_ref()
+        .map(lenient::view)
+        .unwrap_or_default();
+    let root = lineage.root_id();
+    let id = wire.id.as_deref();
     if id.is_some() && id != root {
         return Err(NotAPack(format!(
             "`id` is `{}` but the pack's `lineage.root_id` is {} (Task.id is lineage.root_id, §5)",
@@ -336,41 +431,43 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
         )));
     }
     let mut attachments = Vec::new();
-    for (a, artifact) in items(task.get("artifacts")).iter().enumerate() {
-        for (p, part) in items(artifact.get("parts")).iter().enumerate() {
-            let Some(raw) = part.get("raw") else {
+    for (a, artifact) in wire.artifacts.iter().enumerate() {
+        for (p, part) in artifact.parts.iter().enumerate() {
+            let Some(raw) = &part.raw else {
                 continue;
             };
             let where_ = format!("artifacts[{a}].parts[{p}]");
             let name = part
-                .get("filename")
-                .and_then(Json::as_str)
+                .filename
+                .as_deref()
                 .filter(|n| !n.trim().is_empty())
                 .ok_or_else(|| NotAPack(format!("`{where_}` has `raw` bytes but no `filename`")))?;
             let bytes = raw
                 .as_str()
                 .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
                 .ok_or_else(|| NotAPack(format!("`{where_}.raw` is not standard base64")))?;
-            if attachments.iter().any(|x: &Attachment| x.name == name) {
+            if attachments.iter().any(|x: &LuggageFile| x.name == name) {
                 return Err(NotAPack(format!(
                     "`{where_}` repeats the file name `{name}`: a pack holds one file per name"
                 )));
             }
-            attachments.push(Attachment {
+            attachments.push(LuggageFile {
                 name: name.to_owned(),
                 bytes,
             });
         }
     }
-    let origin = |key: &str, default: &str| {
-        pack.get("origin")
-            .and_then(|o| o.get(key))
-            .and_then(Json::as_str)
+    let origin = |given: &Option<String>, default: &str| {
+        given
+            .as_deref()
             .filter(|s| !s.is_empty())
             .unwrap_or(default)
             .to_owned()
     };
-    let (machine, actor) = (origin("machine", machine), origin("actor", actor));
+    let (machine, actor) = (
+        origin(&members.origin.machine, machine),
+        origin(&members.origin.actor, actor),
+    );
     let mut sealed = 0;
     if let Some(state) = super::member_mut(&mut pack, "passport") {
         sealed = super::pack::seal_for_packing(state, &actor, &machine);
@@ -379,7 +476,7 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
         pack,
         attachments,
         sealed,
-        history_dropped: items(task.get("history")).len(),
+        history_dropped: wire.history.len(),
     })
 }
 
@@ -499,12 +596,10 @@ impl Door {
                 )
             }
         };
-        let id = request.get("id").cloned().unwrap_or(Json::Null);
-        let method = request.get("method").and_then(Json::as_str);
-        if !request.is_object()
-            || request.get("jsonrpc").and_then(Json::as_str) != Some("2.0")
-            || method.is_none()
-        {
+        let wire: Request = lenient::view(&request);
+        let id = wire.id.unwrap_or(Json::Null);
+        let method = wire.method.as_deref();
+        if !request.is_object() || wire.jsonrpc.as_deref() != Some("2.0") || method.is_none() {
             return response(
                 id,
                 Err(rpc_error(
@@ -513,7 +608,7 @@ impl Door {
                 )),
             );
         }
-        let params = request.get("params").cloned().unwrap_or(Json::Null);
+        let params = wire.params.unwrap_or(Json::Null);
         let result = match method.unwrap_or_default() {
             "SendMessage" | "message/send" => self.send(&params, activated),
             "GetTask" | "tasks/get" => self.get(&params),
@@ -526,11 +621,12 @@ impl Door {
     }
 
     fn send(&self, params: &Json, activated: bool) -> Result<Json, RpcError> {
+        let params: Params = lenient::view(params);
         let message = params
-            .get("message")
+            .message
             .filter(|m| m.is_object())
             .ok_or_else(|| rpc_error(INVALID_PARAMS, "`params.message` is not an object"))?;
-        let (name, bytes, encoding) = pack_part(message, self.max_pack_bytes)?;
+        let (name, bytes, encoding) = pack_part(&message, self.max_pack_bytes)?;
         if !activated {
             return Err(rpc_error(
                 EXTENSION_SUPPORT_REQUIRED,
@@ -562,7 +658,7 @@ impl Door {
     fn arrive(&self, file: &Path) -> Result<Json, RpcError> {
         let kind = read_pack(file, Limits::default())
             .ok()
-            .and_then(|(pack, _)| pack.get("kind").and_then(Json::as_str).map(str::to_owned));
+            .and_then(|(pack, _)| lenient::view::<Members>(&pack).kind);
         if kind.as_deref() == Some("receipt") {
             let (pack, _) = read_pack(file, Limits::default()).map_err(internal)?;
             let (into, _) = land::receipt_target(&pack);
@@ -616,12 +712,12 @@ impl Door {
     }
 
     fn get(&self, params: &Json) -> Result<Json, RpcError> {
+        let params: Params = lenient::view(params);
         let id = params
-            .get("id")
-            .and_then(Json::as_str)
+            .id
             .filter(|id| !id.is_empty())
             .ok_or_else(|| rpc_error(INVALID_PARAMS, "`params.id` is not a task id"))?;
-        let (local, state) = self.find(id)?;
+        let (local, state) = self.find(&id)?;
         self.task_of(&local, &state)
     }
 
@@ -636,8 +732,13 @@ impl Door {
             let Ok(state) = self.store.get(&summary.passport_id) else {
                 continue;
             };
-            let root = state.get("lineage").and_then(|l| l.get("root_id"));
-            if root.and_then(Json::as_str) != Some(id) {
+            let members: Members = lenient::view(&state);
+            let lineage: LineageView = members
+                .lineage
+                .as_ref()
+                .map(lenient::view)
+                .unwrap_or_default();
+            if lineage.root_id() != Some(id) {
                 continue;
             }
             let written = std::fs::metadata(self.store.path(&summary.passport_id))
@@ -666,7 +767,7 @@ impl Door {
     fn task_of(&self, id: &str, state: &Json) -> Result<Json, RpcError> {
         let prefix = format!("{id}.files/");
         let mut files = Vec::new();
-        for entry in items(state.get("artifacts")) {
+        for entry in &lenient::view::<Members>(state).artifacts {
             let Some(name) = entry.as_str().and_then(|e| e.strip_prefix(&prefix)) else {
                 continue;
             };
@@ -679,7 +780,7 @@ impl Door {
             let bytes = std::fs::read(self.store.dir().join(&prefix).join(name)).map_err(|e| {
                 rpc_error(INTERNAL_ERROR, format!("cannot read `{prefix}{name}`: {e}"))
             })?;
-            files.push(Attachment {
+            files.push(LuggageFile {
                 name: name.to_owned(),
                 bytes,
             });
@@ -691,13 +792,11 @@ impl Door {
 /// The one file part of `message` that holds a pack: its name, bytes and encoding.
 fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), RpcError> {
     let mut found = Vec::new();
-    for (i, part) in items(message.get("parts")).iter().enumerate() {
+    let message: WithParts = lenient::view(message);
+    for (i, part) in message.parts.iter().enumerate() {
         let at = format!("message.parts[{i}]");
-        let name = part
-            .get("filename")
-            .and_then(Json::as_str)
-            .unwrap_or_default();
-        if part.get("url").is_some() {
+        let name = part.filename.as_deref().unwrap_or_default();
+        if part.url.is_some() {
             return Err(rpc_error(
                 INVALID_PARAMS,
                 format!(
@@ -706,7 +805,7 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
                 ),
             ));
         }
-        let Some(raw) = part.get("raw") else {
+        let Some(raw) = &part.raw else {
             continue;
         };
         let encoding = match Encoding::of(Path::new(name)) {

@@ -259,10 +259,7 @@ pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merg
     let files_dir = store.dir().join(format!("{into}.files"));
     let new_luggage = !landed_before(&files_dir, &staging.0, &arrived.luggage);
     let ((report, version), written) = store.update_if_changed(into, new_luggage, |state| {
-        let version = match state.get("version") {
-            Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
-            _ => 0,
-        };
+        let version = super::lenient::view::<super::lenient::StateView>(state).version();
         land::merge(&arrived.pack, into, state)
             .map(|report| (report, version))
             .map_err(ArrivalError::Refused)

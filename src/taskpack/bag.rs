@@ -25,7 +25,8 @@ use std::io::{Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
-use specmint_runtime::json::Json;
+use super::lenient;
+use specmint_runtime::json::{present, Json};
 
 /// The pack object's `spec`, and the value the reference writes as `Bag-Spec`.
 pub const BAG_SPEC: &str = "task-passport-bag/0.1";
@@ -695,13 +696,44 @@ pub fn luggage_path(raw: &str) -> String {
         .join("/")
 }
 
+/// What the tag files say of a pack object, each member as written (any type): the reference
+/// writes what it finds with JavaScript's `String()`, so a number is said as a number.
+#[derive(Default, serde::Deserialize)]
+struct Tagged {
+    #[serde(default, deserialize_with = "present")]
+    spec: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    packed_at: Option<Json>,
+    #[serde(default, deserialize_with = "lenient::view_or_default")]
+    origin: TaggedOrigin,
+    /// The task state's `id` and `title`.
+    #[serde(default, deserialize_with = "lenient::view_or_default")]
+    passport: TaggedState,
+}
+
+/// `origin.actor` and `origin.machine` as written.
+#[derive(Default, serde::Deserialize)]
+struct TaggedOrigin {
+    #[serde(default, deserialize_with = "present")]
+    actor: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    machine: Option<Json>,
+}
+
+/// The task state's `id` and `title` as written.
+#[derive(Default, serde::Deserialize)]
+struct TaggedState {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    title: Option<Json>,
+}
+
 /// The four tag files for a pack object and its payload (`(path, size, sha256)`, pack object
 /// first), exactly as the reference derives them.
 pub fn tag_files(passport: &Json, payload: &[(&str, u64, [u8; 32])]) -> Vec<Entry> {
-    let state = passport.get("passport");
-    let origin = passport.get("origin");
-    let origin_field = |key: &str| {
-        let value = origin.and_then(|o| o.get(key));
+    let tagged: Tagged = lenient::view(passport);
+    let origin_field = |value: Option<&Json>| {
         if Json::truthy(value) {
             Json::js_string(value)
         } else {
@@ -716,12 +748,12 @@ pub fn tag_files(passport: &Json, payload: &[(&str, u64, [u8; 32])]) -> Vec<Entr
         }
     };
     let one_line = |text: &str, max_utf16: usize| js_slice(&collapse_newlines(text), max_utf16);
-    let id = state.and_then(|s| s.get("id"));
-    let title = state.and_then(|s| s.get("title"));
-    let actor = origin_field("actor");
-    let machine = origin_field("machine");
-    let packed_at = Json::js_string(passport.get("packed_at"));
-    let spec = or_js(passport.get("spec"), Some(&Json::Str(BAG_SPEC.to_owned())));
+    let id = tagged.passport.id.as_ref();
+    let title = tagged.passport.title.as_ref();
+    let actor = origin_field(tagged.origin.actor.as_ref());
+    let machine = origin_field(tagged.origin.machine.as_ref());
+    let packed_at = Json::js_string(tagged.packed_at.as_ref());
+    let spec = or_js(tagged.spec.as_ref(), Some(&Json::Str(BAG_SPEC.to_owned())));
     let octets: u64 = payload.iter().map(|(_, size, _)| size).sum();
     let bag_info = [
         "Bag-Software-Agent: task-passport".to_owned(),

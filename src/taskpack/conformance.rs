@@ -22,7 +22,9 @@ use std::path::Path;
 
 use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
 use super::flat::{self, FlatError};
+use super::lenient::{self, AskView, FactView, LineageView, PackMembers, StateView};
 use super::patterns::{self, AttachmentScan, Finding};
+use super::FactScope;
 use specmint_runtime::document::split_serde_position;
 use specmint_runtime::json::{strip_bom, Json};
 
@@ -261,11 +263,12 @@ pub(crate) fn read_passport(bag: &Bag) -> Result<Json, String> {
 
 /// §8: a reader rejects a pack object `spec` it does not recognise.
 pub(crate) fn spec_problem(passport: &Json) -> Option<String> {
-    match passport.get("spec").and_then(Json::as_str) {
+    let spec = lenient::view::<PackMembers>(passport).spec;
+    match spec.as_ref().and_then(Json::as_str) {
         Some(BAG_SPEC) => None,
         _ => Some(format!(
             "the pack object's spec is {}, not {BAG_SPEC}",
-            describe(passport.get("spec"))
+            describe(spec.as_ref())
         )),
     }
 }
@@ -384,32 +387,30 @@ pub(crate) fn forbidden_key_findings(passport: &Json) -> Vec<String> {
 /// credentials and transcripts (C7, C8) and `packed_at` (C10). What a writer must find empty
 /// before it writes (the luggage and the round trip are the encoding's to get right).
 pub fn pack_object_problems(passport: &Json) -> Vec<(&'static str, String)> {
+    let members: PackMembers = lenient::view(passport);
     let mut problems: Vec<(&'static str, String)> = Vec::new();
     problems.extend(model_findings(passport).into_iter().map(|p| ("C0", p)));
     problems.extend(spec_problem(passport).map(|p| ("C1", p)));
-    if !matches!(
-        passport.get("kind").and_then(Json::as_str),
-        Some("handoff" | "receipt")
-    ) {
+    if !matches!(members.kind(), Some("handoff" | "receipt")) {
         problems.push((
             "C3",
             format!(
                 "kind is {}, not handoff or receipt",
-                describe(passport.get("kind"))
+                describe(members.kind.as_ref())
             ),
         ));
     }
     problems.extend(
-        lineage_problems(passport.get("lineage"))
+        lineage_problems(members.lineage.as_ref())
             .into_iter()
             .map(|p| ("C4", p)),
     );
     problems.extend(
-        ask_problems(passport.get("asks"))
+        ask_problems(members.asks.as_ref())
             .into_iter()
             .map(|p| ("C5", p)),
     );
-    problems.extend(fact_problems(passport).into_iter().map(|p| ("C6", p)));
+    problems.extend(fact_problems(&members).into_iter().map(|p| ("C6", p)));
     for (finding, pointer) in patterns::scan_json(passport) {
         let check = match finding {
             Finding::Credential => "C7",
@@ -423,10 +424,10 @@ pub fn pack_object_problems(passport: &Json) -> Vec<(&'static str, String)> {
             ),
         ));
     }
-    if !non_blank(passport.get("packed_at")) {
+    if !non_blank(members.packed_at.as_ref()) {
         problems.push((
             "C10",
-            format!("packed_at is {}", describe(passport.get("packed_at"))),
+            format!("packed_at is {}", describe(members.packed_at.as_ref())),
         ));
     }
     problems
@@ -434,41 +435,34 @@ pub fn pack_object_problems(passport: &Json) -> Vec<(&'static str, String)> {
 
 /// The pack object with the members other checks own made valid and forbidden keys removed.
 fn stand_in(passport: &Json) -> Json {
+    let given: PackMembers = lenient::view(passport);
     let mut pack = without_forbidden(passport);
     let Json::Object(members) = &mut pack else {
         return pack;
     };
     let text = |s: &str| Json::Str(s.to_owned());
-    if passport.get("spec").and_then(Json::as_str) != Some(BAG_SPEC) {
+    if given.spec.as_ref().and_then(Json::as_str) != Some(BAG_SPEC) {
         replace(members, "spec", text(BAG_SPEC));
     }
-    if !matches!(
-        passport.get("kind").and_then(Json::as_str),
-        Some("handoff" | "receipt")
-    ) {
+    if !matches!(given.kind(), Some("handoff" | "receipt")) {
         replace(members, "kind", text("handoff"));
     }
-    if !lineage_problems(passport.get("lineage")).is_empty() {
+    if !lineage_problems(given.lineage.as_ref()).is_empty() {
         let lineage = Json::Object(vec![
             ("root_id".to_owned(), text("-")),
             ("from_version".to_owned(), Json::Number(0.into())),
         ]);
         replace(members, "lineage", lineage);
     }
-    if !non_blank(passport.get("packed_at")) {
+    if !non_blank(given.packed_at.as_ref()) {
         replace(members, "packed_at", text("2026-01-01T00:00:00Z"));
     }
     match members.iter_mut().rev().find(|(k, _)| k == "asks") {
         Some((_, Json::Array(asks))) => {
             for ask in asks {
+                let accept = lenient::view::<AskView>(ask).accept;
                 if let Json::Object(fields) = ask {
-                    if !non_blank(
-                        fields
-                            .iter()
-                            .rev()
-                            .find(|(k, _)| k == "accept")
-                            .map(|(_, v)| v),
-                    ) {
+                    if !non_blank(accept.as_ref()) {
                         replace(fields, "accept", text("-"));
                     }
                 }
@@ -534,7 +528,8 @@ fn judge(material: Material) -> Verdict {
     structure.extend(of("C1"));
     record(1, structure, MANIFESTS_AGREE.to_owned());
     record(2, Vec::new(), "the pack object parses".to_owned());
-    let kind = describe(passport.get("kind"));
+    let members: PackMembers = lenient::view(passport);
+    let kind = describe(members.kind.as_ref());
     record(3, of("C3"), format!("kind is {kind}"));
     record(
         4,
@@ -570,7 +565,7 @@ fn judge(material: Material) -> Verdict {
         material.round_trip,
         "flat and bag reproduce each other byte for byte".to_owned(),
     );
-    let packed_at = describe(passport.get("packed_at"));
+    let packed_at = describe(members.packed_at.as_ref());
     record(10, of("C10"), format!("packed_at is {packed_at}"));
     Verdict { checks }
 }
@@ -579,17 +574,18 @@ pub(crate) fn lineage_problems(lineage: Option<&Json>) -> Vec<String> {
     let Some(lineage @ Json::Object(_)) = lineage else {
         return vec![format!("lineage is {}, not an object", describe(lineage))];
     };
+    let lineage: LineageView = lenient::view(lineage);
     let mut problems = Vec::new();
-    if !non_blank(lineage.get("root_id")) {
+    if !non_blank(lineage.root_id.as_ref()) {
         problems.push(format!(
             "lineage.root_id is {}",
-            describe(lineage.get("root_id"))
+            describe(lineage.root_id.as_ref())
         ));
     }
-    if !matches!(lineage.get("from_version"), Some(Json::Number(n)) if n.as_u64().is_some()) {
+    if !matches!(&lineage.from_version, Some(Json::Number(n)) if n.as_u64().is_some()) {
         problems.push(format!(
             "lineage.from_version is {}, not a non-negative integer",
-            describe(lineage.get("from_version"))
+            describe(lineage.from_version.as_ref())
         ));
     }
     problems
@@ -609,9 +605,10 @@ pub(crate) fn ask_problems(asks: Option<&Json>) -> Vec<String> {
         Some(other) => return vec![format!("asks is {}, not a list", describe(Some(other)))],
     };
     asks.iter()
+        .map(lenient::view::<AskView>)
         .enumerate()
-        .filter(|(_, ask)| !non_blank(ask.get("accept")))
-        .map(|(i, ask)| match ask.get("id").and_then(Json::as_str) {
+        .filter(|(_, ask)| !non_blank(ask.accept.as_ref()))
+        .map(|(i, ask)| match ask.id.as_ref().and_then(Json::as_str) {
             Some(id) => format!("ask `{id}` (asks[{i}]) has no accept"),
             None => format!("asks[{i}] has no accept"),
         })
@@ -620,24 +617,25 @@ pub(crate) fn ask_problems(asks: Option<&Json>) -> Vec<String> {
 
 /// C6: a fact whose scope is `machine`, missing, or not one of the three counts as
 /// machine-scoped; none may cross with `verified: true`.
-fn fact_problems(passport: &Json) -> Vec<String> {
-    let facts = passport
-        .get("passport")
-        .and_then(|state| state.get("facts"))
-        .and_then(Json::as_array)
+fn fact_problems(passport: &PackMembers) -> Vec<String> {
+    let state: StateView = passport
+        .passport
+        .as_ref()
+        .map(lenient::view)
         .unwrap_or_default();
-    facts
+    state
+        .facts
         .iter()
         .enumerate()
         .filter(|(_, fact)| {
-            let scope = fact.get("scope").and_then(Json::as_str);
-            !matches!(scope, Some("universal" | "org"))
-                && fact.get("verified") == Some(&Json::Bool(true))
+            let view: FactView = lenient::view(fact);
+            !matches!(view.scope(), Some(FactScope::Universal | FactScope::Org))
+                && view.verified == Some(true)
         })
         .map(|(i, fact)| {
-            let scope = match fact.get("scope") {
+            let scope = match lenient::view::<FactView>(fact).scope {
                 None => "no scope (machine)".to_owned(),
-                some => format!("scope {}", describe(some)),
+                some => format!("scope {}", describe(some.as_ref())),
             };
             let words = super::seal::fact_words(fact);
             format!(

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::bag::{self, BagError, Limits};
 use super::encode;
-use super::flat::{self, Attachment, FlatError};
+use super::flat::{self, FlatError, LuggageFile};
 use crate::atomic_file::{write_atomically_for_sharing, AtomicFile};
 use specmint_runtime::json::Json;
 
@@ -69,7 +69,7 @@ pub enum ConvertError {
 
 /// Reads a pack for use: its object and its luggage. A zip must agree with both manifests; a
 /// flat file's declared digests must match (§2.1, §2.2).
-pub fn read_pack(path: &Path, limits: Limits) -> Result<(Json, Vec<Attachment>), ConvertError> {
+pub fn read_pack(path: &Path, limits: Limits) -> Result<(Json, Vec<LuggageFile>), ConvertError> {
     let encoding =
         Encoding::of(path).ok_or_else(|| ConvertError::UnknownExtension(path.to_owned()))?;
     let io = |e| ConvertError::Io(path.to_owned(), e);
@@ -96,7 +96,7 @@ pub fn read_pack(path: &Path, limits: Limits) -> Result<(Json, Vec<Attachment>),
 pub fn encode(
     encoding: Encoding,
     passport: &Json,
-    attachments: &[Attachment],
+    attachments: &[LuggageFile],
     max_inline: Option<u64>,
 ) -> Result<Vec<u8>, FlatError> {
     match encoding {
@@ -109,8 +109,10 @@ pub fn encode(
                 .map(|a| (a.name.clone(), a.bytes.clone()))
                 .collect();
             let bag = bag::assemble(passport, luggage);
-            let packed_at = passport
-                .get("packed_at")
+            let members: super::lenient::PackMembers = super::lenient::view(passport);
+            let packed_at = members
+                .packed_at
+                .as_ref()
                 .and_then(Json::as_str)
                 .unwrap_or_default();
             let cursor = bag::write_zip(std::io::Cursor::new(Vec::new()), &bag, packed_at)

@@ -43,8 +43,10 @@ pub(crate) fn write_zip<W: Write + io::Seek, E>(
     stream: &mut Stream<'_, E>,
     io_error: &IoError<'_, E>,
 ) -> Result<(), E> {
-    let packed_at = object
-        .get("packed_at")
+    let members: super::lenient::PackMembers = super::lenient::view(object);
+    let packed_at = members
+        .packed_at
+        .as_ref()
         .and_then(Json::as_str)
         .unwrap_or_default();
     let passport_json = format!("{}\n", object.to_js_pretty()).into_bytes();

@@ -20,10 +20,11 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
+use super::lenient::{self, StateView};
 pub use super::skeleton::MAX_SKELETON_BYTES;
 use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
-use crate::taskpack::TaskPackError;
-use specmint_runtime::json::{strip_bom, Json};
+use crate::taskpack::{AttachmentEncoding, TaskPackError};
+use specmint_runtime::json::{present, strip_bom, Json};
 use specmint_runtime::Violation;
 
 /// The flat form's version.
@@ -39,9 +40,11 @@ pub const NOTE_TO_READER: &str =
 /// `max_inline_attachment_bytes`): 1 MiB.
 pub const MAX_INLINE_ATTACHMENT_BYTES: u64 = 1 << 20;
 
-/// One piece of luggage.
+/// One piece of luggage as the flat form carries it, decoded: a file's name under `data/files/`
+/// and its bytes. (Not the wire attachment, [`crate::taskpack::Attachment`], whose data is text
+/// in an encoding.)
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Attachment {
+pub struct LuggageFile {
     /// Its name under `data/files/`.
     pub name: String,
     /// Its bytes.
@@ -54,7 +57,7 @@ pub struct FlatPack {
     /// The pack object.
     pub passport: Json,
     /// The luggage, in file order.
-    pub attachments: Vec<Attachment>,
+    pub attachments: Vec<LuggageFile>,
     /// Where the file is not the flat form as written and reading had to tolerate it (C0).
     pub as_written: Vec<String>,
     /// Declared `sha256` or `bytes` that disagree with an attachment's bytes (C1); a read for
@@ -203,7 +206,7 @@ pub fn parse_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
         .luggage
         .into_iter()
         .zip(kept.files)
-        .map(|(listed, bytes)| Attachment {
+        .map(|(listed, bytes)| LuggageFile {
             name: listed.name,
             bytes,
         })
@@ -261,18 +264,19 @@ pub fn parse_flat_from<R: Read + Seek>(
         ));
     }
     let mut as_written = Vec::new();
-    let passport = if let Some(version) = raw.get("taskpack") {
+    let members: FlatMembers = lenient::view(&raw);
+    let passport = if let Some(version) = &members.taskpack {
         if version.as_str() != Some(FLAT_VERSION) {
             return Err(FlatError::UnknownVersion(shown(Some(version))));
         }
-        if raw.get("encoding").and_then(Json::as_str) != Some("flat") {
-            return Err(FlatError::UnknownEncoding(shown(raw.get("encoding"))));
+        if members.encoding.as_ref().and_then(Json::as_str) != Some("flat") {
+            return Err(FlatError::UnknownEncoding(shown(members.encoding.as_ref())));
         }
-        match raw.get("passport") {
-            Some(p) if p.is_object() => p.clone(),
+        match members.passport {
+            Some(p) if p.is_object() => p,
             _ => return Err(FlatError::NoPassport),
         }
-    } else if let Some(version) = raw.get("tpx") {
+    } else if let Some(version) = &members.tpx {
         if !matches!(version.as_str(), Some("0.1" | "tpx/0.1")) {
             return Err(FlatError::UnknownVersion(shown(Some(version))));
         }
@@ -291,7 +295,7 @@ pub fn parse_flat_from<R: Read + Seek>(
             "the key at `{duplicate}` appears twice in its object"
         ));
     }
-    let attachments = match raw.get("attachments") {
+    let attachments = match &members.attachments {
         None => &[][..],
         Some(Json::Array(items)) => &items[..],
         Some(_) => {
@@ -353,6 +357,42 @@ pub fn parse_flat_from<R: Read + Seek>(
         read.luggage.push(listed);
     }
     Ok(read)
+}
+
+/// The members of a flat (or `.tpx`) file the reader takes, each as written (any type) or
+/// absent: the version and encoding are judged here, not by the generated [`FlatTaskPack`]
+/// (which refuses a `.tpx` file and reports rather than aborts).
+///
+/// [`FlatTaskPack`]: crate::taskpack::FlatTaskPack
+#[derive(Default, serde::Deserialize)]
+struct FlatMembers {
+    #[serde(default, deserialize_with = "present")]
+    taskpack: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    tpx: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    encoding: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    passport: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    attachments: Option<Json>,
+}
+
+/// An attachment's members as the reader takes them: `name` and `data` when strings, the
+/// encoding when one of the generated [`AttachmentEncoding`]'s, `sha256` and `bytes` as written
+/// (a judge reports a declaration of another type; it is not absent).
+#[derive(Default, serde::Deserialize)]
+struct AttachmentMembers {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::word_or_none")]
+    encoding: Option<AttachmentEncoding>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    data: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    sha256: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    bytes: Option<Json>,
 }
 
 /// An attachment's members as written, its bytes not yet read.
@@ -432,11 +472,8 @@ fn read_attachment(
     attachment: &Json,
     span: Option<Span>,
 ) -> Result<Declared, FlatError> {
-    let name = attachment
-        .get("name")
-        .and_then(Json::as_str)
-        .filter(|n| !n.is_empty())
-        .map(str::to_owned);
+    let members: AttachmentMembers = lenient::view(attachment);
+    let name = members.name.filter(|n| !n.is_empty());
     let fail = |reason: &str| FlatError::Attachment {
         name: name
             .clone()
@@ -451,21 +488,21 @@ fn read_attachment(
     }
     // Every `data` string of an attachment was left out of the skeleton, so a string here
     // has its span.
-    let span = match (attachment.get("data"), span) {
-        (Some(Json::Str(_)), Some(span)) => span,
+    let span = match (members.data, span) {
+        (Some(_), Some(span)) => span,
         _ => return Err(fail("no `data` string")),
     };
-    let base64 = match attachment.get("encoding").and_then(Json::as_str) {
-        Some("utf8") => false,
-        Some("base64") => true,
-        _ => return Err(fail("`encoding` is neither `utf8` nor `base64`")),
+    let base64 = match members.encoding {
+        Some(AttachmentEncoding::Utf8) => false,
+        Some(AttachmentEncoding::Base64) => true,
+        None => return Err(fail("`encoding` is neither `utf8` nor `base64`")),
     };
     Ok(Declared {
         name,
         base64,
         span,
-        sha256: attachment.get("sha256").cloned(),
-        bytes: attachment.get("bytes").cloned(),
+        sha256: members.sha256,
+        bytes: members.bytes,
     })
 }
 
@@ -641,36 +678,32 @@ impl TextTest {
 /// task-passport's `legacyTpxToPassport`: a `.tpx/0.1` file mapped onto the pack object, member
 /// for member and in its order.
 fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
-    let or = |key: &str, fallback: Json| match raw.get(key) {
-        value if Json::truthy(value) => value.cloned().unwrap_or(fallback),
+    let tpx: TpxMembers = lenient::view(raw);
+    let or = |value: Option<Json>, fallback: Json| match value {
+        Some(value) if Json::truthy(Some(&value)) => value,
         _ => fallback,
     };
-    let state = match raw.get("passport") {
-        value if !Json::truthy(value) => Json::Object(Vec::new()),
-        Some(state @ Json::Object(_)) => state.clone(),
+    let state = match tpx.passport {
+        value if !Json::truthy(value.as_ref()) => Json::Object(Vec::new()),
+        Some(state @ Json::Object(_)) => state,
         Some(_) => return Err(FlatError::NoPassport),
         None => unreachable!("a missing passport is not truthy"),
     };
-    let kind = if raw.get("kind").and_then(Json::as_str) == Some("receipt") {
+    let kind = if tpx.kind.as_deref() == Some("receipt") {
         "receipt"
     } else {
         "handoff"
     };
     let mut default_lineage = Vec::new();
-    if let Some(id) = state.get("id") {
-        default_lineage.push(("root_id".to_owned(), id.clone()));
+    if let Some(id) = lenient::view::<StateView>(&state).id {
+        default_lineage.push(("root_id".to_owned(), id));
     }
     default_lineage.push(("from_version".to_owned(), Json::Number(0.into())));
     default_lineage.push(("chain".to_owned(), Json::Array(Vec::new())));
-    let note = raw
-        .get("peer")
-        .and_then(|peer| peer.get("note"))
-        .filter(|note| Json::truthy(Some(note)))
-        .cloned()
-        .unwrap_or(Json::Str(String::new()));
-    let passport = match raw.get("facts") {
-        Some(facts @ Json::Array(items)) if !items.is_empty() => {
-            with_member(state, "facts", facts.clone())
+    let note = or(tpx.peer.note, Json::Str(String::new()));
+    let passport = match tpx.facts {
+        Some(Json::Array(items)) if !items.is_empty() => {
+            with_member(state, "facts", Json::Array(items))
         }
         _ => state,
     };
@@ -679,21 +712,55 @@ fn legacy_tpx_to_passport(raw: &Json) -> Result<Json, FlatError> {
         ("kind".to_owned(), Json::Str(kind.to_owned())),
         (
             "packed_at".to_owned(),
-            or("issued_at", Json::Str(String::new())),
+            or(tpx.issued_at, Json::Str(String::new())),
         ),
-        ("origin".to_owned(), or("origin", Json::Object(Vec::new()))),
+        (
+            "origin".to_owned(),
+            or(tpx.origin, Json::Object(Vec::new())),
+        ),
         (
             "lineage".to_owned(),
-            or("lineage", Json::Object(default_lineage)),
+            or(tpx.lineage, Json::Object(default_lineage)),
         ),
         ("note".to_owned(), note),
         ("passport".to_owned(), passport),
-        ("asks".to_owned(), or("asks", Json::Array(Vec::new()))),
+        ("asks".to_owned(), or(tpx.asks, Json::Array(Vec::new()))),
         (
             "landing_checks".to_owned(),
-            or("landing_checks", Json::Array(Vec::new())),
+            or(tpx.landing_checks, Json::Array(Vec::new())),
         ),
     ]))
+}
+
+/// The members of a retired `.tpx/0.1` file that `legacyTpxToPassport` maps, each as written.
+#[derive(Default, serde::Deserialize)]
+struct TpxMembers {
+    #[serde(default, deserialize_with = "present")]
+    passport: Option<Json>,
+    /// `kind`, when a string.
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient::view_or_default")]
+    peer: Noted,
+    #[serde(default, deserialize_with = "present")]
+    facts: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    issued_at: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    origin: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    lineage: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    asks: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
+    landing_checks: Option<Json>,
+}
+
+/// A `.tpx` file's `peer`: its note as written.
+#[derive(Default, serde::Deserialize)]
+struct Noted {
+    #[serde(default, deserialize_with = "present")]
+    note: Option<Json>,
 }
 
 /// `{ ...object, key: value }`: replaced in place when present, appended otherwise.
@@ -707,7 +774,7 @@ fn with_member(mut object: Json, key: &str, value: Json) -> Json {
 /// it is refused by name (§2.2 lets a writer refuse above 1 MiB; the model has no such limit).
 pub fn write_flat(
     passport: &Json,
-    attachments: &[Attachment],
+    attachments: &[LuggageFile],
     max_inline: Option<u64>,
 ) -> Result<String, FlatError> {
     let mut items = Vec::with_capacity(attachments.len());
@@ -763,7 +830,7 @@ pub fn to_bag(pack: &FlatPack) -> Bag {
 }
 
 /// The pack object and luggage of a bag whose luggage bytes were kept, for the flat form.
-pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<Attachment>), FlatError> {
+pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<LuggageFile>), FlatError> {
     let raw = bag
         .bytes(PASSPORT_JSON)
         .ok_or_else(|| FlatError::NotTaskPack(format!("{PASSPORT_JSON} is missing")))?;
@@ -779,7 +846,7 @@ pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<Attachment>), FlatError> {
         .iter()
         .filter_map(|entry| {
             let name = entry.name.strip_prefix(FILES_DIR)?;
-            Some(Attachment {
+            Some(LuggageFile {
                 name: name.to_owned(),
                 bytes: entry
                     .bytes

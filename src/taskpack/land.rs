@@ -19,11 +19,15 @@
 use super::conformance::{
     ask_problems, forbidden_key_findings, lineage_problems, non_blank, spec_problem,
 };
+use super::lenient::{self, AskView, CheckView, FactView, PackMembers, StateView};
 use super::patterns;
 use super::seal;
-use super::{member_mut, set_member, TaskPackError};
+use super::{member_mut, set_member, PackKind, TaskPackError};
 use crate::Refusal;
 use specmint_runtime::json::Json;
+
+/// A landing check as landing shows it: the spec's own type (§4.4), read leniently.
+pub use super::LandingCheck;
 
 fn refuse(code: TaskPackError, problems: Vec<String>) -> Result<(), Refusal<TaskPackError>> {
     if problems.is_empty() {
@@ -51,18 +55,16 @@ pub fn admit(
         TaskPackError::UnknownSpec,
         spec_problem(pack).into_iter().collect(),
     )?;
+    let members: PackMembers = lenient::view(pack);
     let mut shape = Vec::new();
-    if !matches!(
-        pack.get("kind").and_then(Json::as_str),
-        Some("handoff" | "receipt")
-    ) {
+    if !matches!(members.kind(), Some("handoff" | "receipt")) {
         shape.push(format!(
             "`kind` is {}, not handoff or receipt",
-            shown(pack.get("kind"))
+            shown(members.kind.as_ref())
         ));
     }
-    shape.extend(lineage_problems(pack.get("lineage")));
-    if let Some(chain) = pack.get("lineage").and_then(|l| l.get("chain")) {
+    shape.extend(lineage_problems(members.lineage.as_ref()));
+    if let Some(chain) = &members.lineage().chain {
         let entries_ok = chain
             .as_array()
             .is_some_and(|items| items.iter().all(|e| non_blank(Some(e))));
@@ -70,14 +72,17 @@ pub fn admit(
             shape.push("`lineage.chain` is not a list of `<id>@<version>` strings".to_owned());
         }
     }
-    if !pack.get("passport").is_some_and(Json::is_object) {
+    if !members.passport.as_ref().is_some_and(Json::is_object) {
         shape.push(format!(
             "`passport` (the task state) is {}, not an object",
-            shown(pack.get("passport"))
+            shown(members.passport.as_ref())
         ));
     }
-    for list in ["asks", "landing_checks"] {
-        if pack.get(list).is_some_and(|v| v.as_array().is_none()) {
+    for (list, value) in [
+        ("asks", &members.asks),
+        ("landing_checks", &members.landing_checks),
+    ] {
+        if value.as_ref().is_some_and(|v| v.as_array().is_none()) {
             shape.push(format!("`{list}` is not a list"));
         }
     }
@@ -85,7 +90,7 @@ pub fn admit(
     refuse(TaskPackError::ForbiddenField, forbidden_key_findings(pack))?;
     refuse(
         TaskPackError::AskWithoutAccept,
-        ask_problems(pack.get("asks")),
+        ask_problems(members.asks.as_ref()),
     )?;
     for finding in patterns::Finding::ALL {
         let mut found: Vec<String> = patterns::scan_json(pack)
@@ -115,10 +120,6 @@ fn text(s: impl Into<String>) -> Json {
     Json::Str(s.into())
 }
 
-fn items(value: Option<&Json>) -> &[Json] {
-    value.and_then(Json::as_array).unwrap_or_default()
-}
-
 /// The id part of a chain entry `<passport id>@<version>` (everything before the last `@`).
 pub fn chain_id(entry: &str) -> &str {
     entry.rsplit_once('@').map_or(entry, |(id, _)| id)
@@ -128,8 +129,8 @@ pub fn chain_id(entry: &str) -> &str {
 /// `lineage.chain`, or `root_id` when the chain has one entry (or none), with the words that
 /// say where it was read.
 pub fn receipt_target(pack: &Json) -> (String, String) {
-    let lineage = pack.get("lineage");
-    let chain = items(lineage.and_then(|l| l.get("chain")));
+    let lineage = lenient::view::<PackMembers>(pack).lineage();
+    let chain = lineage.chain();
     if chain.len() >= 2 {
         let entry = Json::js_string(Some(&chain[chain.len() - 2]));
         (
@@ -137,7 +138,7 @@ pub fn receipt_target(pack: &Json) -> (String, String) {
             format!("lineage.chain[{}] is `{entry}`", chain.len() - 2),
         )
     } else {
-        let root = Json::js_string(lineage.and_then(|l| l.get("root_id")));
+        let root = Json::js_string(lineage.root_id.as_ref());
         (
             root.clone(),
             format!(
@@ -150,14 +151,11 @@ pub fn receipt_target(pack: &Json) -> (String, String) {
 }
 
 /// `actor@machine` from the pack's `origin`, when it names either.
-fn origin_label(pack: &Json) -> Option<String> {
-    let field = |key: &str| {
-        pack.get("origin")
-            .and_then(|o| o.get(key))
-            .and_then(Json::as_str)
-            .filter(|s| !s.trim().is_empty())
-    };
-    match (field("actor"), field("machine")) {
+fn origin_label(pack: &PackMembers) -> Option<String> {
+    fn field(value: &Option<String>) -> Option<&str> {
+        value.as_deref().filter(|s| !s.trim().is_empty())
+    }
+    match (field(&pack.origin.actor), field(&pack.origin.machine)) {
         (None, None) => None,
         (actor, machine) => Some(format!(
             "{}@{}",
@@ -168,24 +166,27 @@ fn origin_label(pack: &Json) -> Option<String> {
 }
 
 /// The machine the pack was made on (`origin.machine`), where its unsealed facts were proven.
-fn origin_machine(pack: &Json) -> String {
-    pack.get("origin")
-        .and_then(|o| o.get("machine"))
-        .and_then(Json::as_str)
-        .unwrap_or_default()
-        .to_owned()
+fn origin_machine(pack: &PackMembers) -> String {
+    pack.origin.machine.clone().unwrap_or_default()
 }
 
-/// How to describe fact `index` of a task state: `passport.facts[3] (`the build passes`)`.
-fn fact_label(state: &Json, index: usize) -> String {
-    let claim = items(state.get("facts"))
-        .get(index)
-        .and_then(seal::fact_words)
-        .unwrap_or_default();
-    format!(
-        "passport.facts[{index}] (`{}`)",
-        claim.chars().take(80).collect::<String>()
-    )
+/// How to describe facts `indices` of a task state: `passport.facts[3] (`the build passes`)`.
+/// The state is read once, whatever the number of facts named.
+fn fact_labels(state: &Json, indices: Vec<usize>) -> Vec<String> {
+    let facts = lenient::view::<StateView>(state).facts;
+    indices
+        .into_iter()
+        .map(|index| {
+            let claim = facts
+                .get(index)
+                .and_then(seal::fact_words)
+                .unwrap_or_default();
+            format!(
+                "passport.facts[{index}] (`{}`)",
+                claim.chars().take(80).collect::<String>()
+            )
+        })
+        .collect()
 }
 
 /// One imperative sentence found in a pack: where, and the sentence as written.
@@ -407,36 +408,24 @@ pub fn imperatives(pack: &Json) -> Vec<Imperative> {
     found
 }
 
-/// A landing check as landing shows it (§4.4).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LandingCheck {
-    /// Its id.
-    pub id: String,
-    /// What must hold.
-    pub check: String,
-    /// The sender's suggestion of how to check, verbatim; never run.
-    pub how: Option<String>,
-    /// Whether it goes ahead of the sender's next steps.
-    pub required: bool,
-}
-
-/// The landing checks of a pack, as read (`required` unless it says `false`).
+/// The landing checks of a pack, as read: an id it lacks is its place
+/// (`landing_checks[N]`), `check` is written as JavaScript's `String()` writes it, an empty
+/// `how` is none, and a check is `required` unless it says `false`.
 pub fn landing_checks(pack: &Json) -> Vec<LandingCheck> {
-    items(pack.get("landing_checks"))
+    let members: PackMembers = lenient::view(pack);
+    PackMembers::items(&members.landing_checks)
         .iter()
         .enumerate()
-        .map(|(index, check)| LandingCheck {
-            id: check
-                .get("id")
-                .and_then(Json::as_str)
-                .map_or_else(|| format!("landing_checks[{index}]"), str::to_owned),
-            check: Json::js_string(check.get("check")),
-            how: check
-                .get("how")
-                .and_then(Json::as_str)
-                .filter(|h| !h.is_empty())
-                .map(str::to_owned),
-            required: check.get("required") != Some(&Json::Bool(false)),
+        .map(|(index, check)| {
+            let check: CheckView = lenient::view(check);
+            LandingCheck {
+                id: check
+                    .id
+                    .unwrap_or_else(|| format!("landing_checks[{index}]")),
+                check: Json::js_string(check.check.as_ref()),
+                how: check.how.filter(|h| !h.is_empty()),
+                required: check.required != Some(false),
+            }
         })
         .collect()
 }
@@ -525,7 +514,7 @@ fn check_step(check: &LandingCheck) -> String {
 /// Refuses a receipt for landing, naming the passport it answers (§4.4.1): it is merged
 /// there, not landed as a new passport.
 pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
-    if pack.get("kind").and_then(Json::as_str) != Some("receipt") {
+    if lenient::view::<PackMembers>(pack).kind() != Some(PackKind::Receipt.as_str()) {
         return Ok(());
     }
     let (target, read) = receipt_target(pack);
@@ -542,19 +531,18 @@ pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
 /// passport it answers named, since it is merged there, not landed.
 pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskPackError>> {
     refuse_receipt(pack)?;
-    let mut state = pack
-        .get("passport")
-        .cloned()
-        .unwrap_or(Json::Object(Vec::new()));
-    let sealed: Vec<String> = seal::seal_facts(&mut state, &origin_machine(pack))
-        .into_iter()
-        .map(|i| fact_label(&state, i))
-        .collect();
+    let members: PackMembers = lenient::view(pack);
+    // The task state is stored as it arrived, member for member and in its order, with what
+    // landing changes set in place: it stays `Json`.
+    let mut state = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
+    let sealed = seal::seal_facts(&mut state, &origin_machine(&members));
+    let sealed = fact_labels(&state, sealed);
     let mut restored = Vec::new();
     if options.trust_machine_facts && !options.machine.is_empty() {
         if let Some(Json::Array(facts)) = member_mut(&mut state, "facts") {
             for (index, fact) in facts.iter_mut().enumerate() {
-                let here = fact.get("verified_on").and_then(Json::as_str) == Some(&options.machine);
+                let on = lenient::view::<FactView>(fact).verified_on;
+                let here = on.as_ref().and_then(Json::as_str) == Some(&options.machine);
                 if seal::is_machine_scoped(fact) && here {
                     set_member(fact, "verified", Json::Bool(true));
                     set_member(fact, "needs_reverify", Json::Bool(false));
@@ -563,41 +551,43 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
             }
         }
     }
-    let restored = restored
-        .into_iter()
-        .map(|i| fact_label(&state, i))
-        .collect();
-    let needs_reverify = items(state.get("facts"))
+    let restored = fact_labels(&state, restored);
+    let held: StateView = lenient::view(&state);
+    let needs_reverify = held
+        .facts
         .iter()
-        .filter(|f| f.get("needs_reverify") == Some(&Json::Bool(true)))
+        .filter(|f| lenient::view::<FactView>(f).needs_reverify == Some(true))
         .count();
 
     let mut checks = landing_checks(pack);
     checks.sort_by_key(|c| !c.required);
-    let asks = pack.get("asks").cloned().unwrap_or(Json::Array(Vec::new()));
-    let open_asks: Vec<String> = items(Some(&asks))
+    let asks = members.asks.clone().unwrap_or(Json::Array(Vec::new()));
+    let open_asks: Vec<String> = PackMembers::items(&members.asks)
         .iter()
-        .filter(|a| matches!(a.get("status").and_then(Json::as_str), None | Some("open")))
-        .map(|a| Json::js_string(a.get("id")))
+        .map(lenient::view::<AskView>)
+        .filter(AskView::open)
+        .map(|a| a.id())
         .collect();
     let mut steps: Vec<Json> = checks
         .iter()
         .filter(|c| c.required)
         .map(|c| text(check_step(c)))
         .collect();
-    steps.extend(items(state.get("next_steps")).iter().cloned());
+    steps.extend(held.next_steps.iter().cloned());
 
-    let mut lineage = pack.get("lineage").cloned().unwrap_or(Json::Null);
-    if items(lineage.get("chain")).is_empty() {
+    // The lineage is kept as it arrived (a member the spec does not name included).
+    let mut lineage = members.lineage.clone().unwrap_or(Json::Null);
+    let view = members.lineage();
+    if view.chain().is_empty() {
         // No chain: the sender is the root at from_version, the one hop the pack names.
         let entry = format!(
             "{}@{}",
-            Json::js_string(lineage.get("root_id")),
-            Json::js_string(lineage.get("from_version"))
+            Json::js_string(view.root_id.as_ref()),
+            Json::js_string(view.from_version.as_ref())
         );
         set_member(&mut lineage, "chain", Json::Array(vec![text(entry)]));
     }
-    let mut artifacts = items(state.get("artifacts")).to_vec();
+    let mut artifacts = held.artifacts;
     artifacts.extend(options.luggage.iter().map(|p| text(p.clone())));
 
     set_member(&mut state, "id", text(options.local_id.clone()));
@@ -606,9 +596,7 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
     set_member(
         &mut state,
         "landing_checks",
-        pack.get("landing_checks")
-            .cloned()
-            .unwrap_or(Json::Array(Vec::new())),
+        members.landing_checks.unwrap_or(Json::Array(Vec::new())),
     );
     set_member(&mut state, "next_steps", Json::Array(steps));
     if !options.luggage.is_empty() {
@@ -628,10 +616,8 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
 /// Checks a receipt may be merged into passport `into` (§4.4.1 rule 1): it is a receipt, and
 /// its lineage names `into` as the passport it answers.
 pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal<TaskPackError>> {
-    let kind = receipt
-        .get("kind")
-        .and_then(Json::as_str)
-        .unwrap_or_default();
+    let members: PackMembers = lenient::view(receipt);
+    let kind = members.kind().unwrap_or_default();
     if kind != "receipt" {
         return Err(Refusal::new(
             TaskPackError::NotAReceipt,
@@ -694,26 +680,35 @@ pub fn merge(
         imperatives: imperatives(receipt),
         ..MergeReport::default()
     };
-    let by = origin_label(receipt);
-    let at = receipt
-        .get("packed_at")
+    let members: PackMembers = lenient::view(receipt);
+    let by = origin_label(&members);
+    let at = members
+        .packed_at
+        .as_ref()
         .and_then(Json::as_str)
         .map(str::to_owned);
-    let mut held: Vec<Json> = items(target.get("asks")).to_vec();
-    for incoming in items(receipt.get("asks")) {
-        let id = Json::js_string(incoming.get("id"));
-        let status = incoming
-            .get("status")
-            .and_then(Json::as_str)
-            .unwrap_or("open");
-        match held.iter_mut().find(|a| Json::js_string(a.get("id")) == id) {
-            Some(mine) => {
+    // The target's asks and facts are the stored ones, changed in place: they stay `Json`.
+    let home: StateView = lenient::view(target);
+    let mut held: Vec<Json> = home.asks;
+    // Each held ask's id, read once (not once per ask that arrives); ids do not change below.
+    let mut held_ids: Vec<String> = held
+        .iter()
+        .map(|a| lenient::view::<AskView>(a).id())
+        .collect();
+    for incoming in PackMembers::items(&members.asks) {
+        let sent: AskView = lenient::view(incoming);
+        let id = sent.id();
+        let status = sent.status.as_deref().unwrap_or("open");
+        match held_ids.iter().position(|held_id| *held_id == id) {
+            Some(place) => {
+                let mine = &mut held[place];
                 if status == "open" {
                     continue;
                 }
-                let answer = incoming.get("answer").cloned().unwrap_or(Json::Null);
-                let was = mine.get("answer").cloned().unwrap_or(Json::Null);
-                if mine.get("status").and_then(Json::as_str) == Some(status) && was == answer {
+                let answer = sent.answer.clone().unwrap_or(Json::Null);
+                let kept: AskView = lenient::view(mine);
+                let was = kept.answer.unwrap_or(Json::Null);
+                if kept.status.as_deref() == Some(status) && was == answer {
                     report.already_answered.push(id);
                     continue;
                 }
@@ -722,17 +717,11 @@ pub fn merge(
                 }
                 set_member(mine, "status", text(status));
                 set_member(mine, "answer", answer);
-                let answered_by = incoming
-                    .get("answered_by")
-                    .cloned()
-                    .or(by.clone().map(text));
+                let answered_by = sent.answered_by.clone().or(by.clone().map(text));
                 if let Some(answered_by) = answered_by {
                     set_member(mine, "answered_by", answered_by);
                 }
-                let answered_at = incoming
-                    .get("answered_at")
-                    .cloned()
-                    .or(at.clone().map(text));
+                let answered_at = sent.answered_at.clone().or(at.clone().map(text));
                 if let Some(answered_at) = answered_at {
                     set_member(mine, "answered_at", answered_at);
                 }
@@ -746,36 +735,39 @@ pub fn merge(
                 set_member(&mut adopted, "status", text("open"));
                 set_member(&mut adopted, "answer", Json::Null);
                 held.push(adopted);
+                held_ids.push(id.clone());
                 report.adopted_asks.push(id);
             }
         }
     }
     report.still_open = held
         .iter()
-        .filter(|a| matches!(a.get("status").and_then(Json::as_str), None | Some("open")))
-        .map(|a| Json::js_string(a.get("id")))
+        .map(lenient::view::<AskView>)
+        .filter(AskView::open)
+        .map(|a| a.id())
         .collect();
     set_member(target, "asks", Json::Array(held));
 
-    let mut carried = receipt
-        .get("passport")
-        .cloned()
-        .unwrap_or(Json::Object(Vec::new()));
-    report.sealed_on_arrival = seal::seal_facts(&mut carried, &origin_machine(receipt))
-        .into_iter()
-        .map(|i| fact_label(&carried, i))
+    let mut carried = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
+    let sealed = seal::seal_facts(&mut carried, &origin_machine(&members));
+    report.sealed_on_arrival = fact_labels(&carried, sealed);
+    let mut facts = home.facts;
+    // Each held fact's claim, read once (not once per fact that arrives).
+    let mut claims: Vec<Option<Json>> = facts
+        .iter()
+        .map(|f| lenient::view::<FactView>(f).claim)
         .collect();
-    let mut facts = items(target.get("facts")).to_vec();
-    for fact in items(carried.get("facts")) {
+    for fact in lenient::view::<StateView>(&carried).facts {
         // The spec names no key for a fact's words: one without `claim` is held when an
         // equal fact is (a receipt merged again adopts nothing twice).
-        let claim = fact.get("claim");
-        let known = facts.iter().any(|f| match claim {
-            Some(_) => f.get("claim") == claim,
-            None => f == fact,
-        });
+        let claim = lenient::view::<FactView>(&fact).claim;
+        let known = match &claim {
+            Some(_) => claims.contains(&claim),
+            None => facts.contains(&fact),
+        };
         if !known {
-            facts.push(fact.clone());
+            claims.push(claim);
+            facts.push(fact);
             report.facts_adopted += 1;
         }
     }

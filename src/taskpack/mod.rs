@@ -15,6 +15,7 @@ pub mod convert;
 mod encode;
 pub mod flat;
 pub mod land;
+mod lenient;
 pub mod pack;
 pub(crate) mod skeleton;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).

@@ -21,7 +21,7 @@ use regex_automata::{Anchored, MatchKind};
 
 use specmint_runtime::json::Json;
 
-use super::TaskPackError;
+use super::{lenient, TaskPackError};
 
 /// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
 const JS_WHITESPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
@@ -397,6 +397,16 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
     scan.finish()
 }
 
+/// What makes an object a chat message: its `role`, when a string, and whether it has a
+/// `content` (any value, `null` included).
+#[derive(Default, serde::Deserialize)]
+struct Message {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    role: Option<String>,
+    #[serde(default, deserialize_with = "lenient::is_present")]
+    content: bool,
+}
+
 /// Every key and string of a pack object that a pattern matches: `(finding, pointer)`, in
 /// document order.
 pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
@@ -414,10 +424,10 @@ pub fn scan_json(value: &Json) -> Vec<(Finding, String)> {
         }
         Json::Object(members) => {
             // A chat message as data: `{"role": "user", "content": ...}` (C8).
-            let role = value.get("role").and_then(Json::as_str);
-            if value.get("content").is_some()
+            let message: Message = lenient::view(value);
+            if message.content
                 && matches!(
-                    role,
+                    message.role.as_deref(),
                     Some("user" | "assistant" | "system" | "human" | "model")
                 )
             {

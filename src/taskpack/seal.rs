@@ -12,16 +12,16 @@
 //! keep their places and new ones are appended, as `{ ...fact, verified: false, … }` does. It is
 //! idempotent.
 
-use super::{member_mut, set_member};
+use super::lenient::{self, FactView};
+use super::{member_mut, set_member, FactScope};
 use specmint_runtime::json::Json;
 
 /// Whether a fact crosses a machine sealed: its scope is not `universal` or `org`, or it already
 /// says `needs_reverify: true`.
 pub fn is_machine_scoped(fact: &Json) -> bool {
-    !matches!(
-        fact.get("scope").and_then(Json::as_str),
-        Some("universal" | "org")
-    ) || fact.get("needs_reverify") == Some(&Json::Bool(true))
+    let fact: FactView = lenient::view(fact);
+    !matches!(fact.scope(), Some(FactScope::Universal | FactScope::Org))
+        || fact.needs_reverify == Some(true)
 }
 
 /// The members §4.2 (and the fact table) give a meaning other than the fact's words.
@@ -38,8 +38,8 @@ const NOT_WORDS: [&str; 6] = [
 /// first other text member that is not one of §4.2's (the spec names no key for the words, so
 /// `{"text": …}` is as much a fact), else none. A fact that is a bare string is its own words.
 pub fn fact_words(fact: &Json) -> Option<String> {
-    if let Some(claim) = fact.get("claim") {
-        return Some(Json::js_string(Some(claim)));
+    if let Some(claim) = lenient::view::<FactView>(fact).claim {
+        return Some(Json::js_string(Some(&claim)));
     }
     match fact {
         Json::Str(words) => Some(words.clone()),
@@ -65,8 +65,8 @@ pub fn seal_facts(state: &mut Json, verified_on: &str) -> Vec<usize> {
             continue;
         }
         let before = fact.clone();
-        let on = match fact.get("verified_on") {
-            value if Json::truthy(value) => value.cloned().unwrap_or(Json::Null),
+        let on = match lenient::view::<FactView>(fact).verified_on {
+            Some(value) if Json::truthy(Some(&value)) => value,
             _ => Json::Str(verified_on.to_owned()),
         };
         set_member(fact, "verified", Json::Bool(false));

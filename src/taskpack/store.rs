@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 use fs4::FileExt;
 
+use super::lenient::{self, StateView};
 use super::{set_member, TaskPackError};
 use crate::atomic_file::{remove_stale_temporaries, write_atomically};
 use specmint_runtime::json::{strip_bom, Json};
@@ -182,9 +183,10 @@ impl PassportStore {
                 reason: "a passport is a JSON object".to_owned(),
             });
         }
-        let given = match passport.get("id") {
+        let members: StateView = lenient::view(&passport);
+        let given = match members.id {
             None => None,
-            Some(Json::Str(id)) => Some(id.clone()),
+            Some(Json::Str(id)) => Some(id),
             Some(other) => return Err(PassportStoreError::InvalidId(other.to_js_compact())),
         };
         let id = match given {
@@ -207,11 +209,11 @@ impl PassportStore {
         let now = crate::store::now_utc();
         set_member(&mut passport, "id", Json::Str(id.clone()));
         set_member(&mut passport, "version", Json::Number(1.into()));
-        if passport.get("created_at").is_none() {
+        if members.created_at.is_none() {
             set_member(&mut passport, "created_at", Json::Str(now.clone()));
         }
         set_member(&mut passport, "updated_at", Json::Str(now));
-        if passport.get("lineage").is_none() {
+        if members.lineage.is_none() {
             let lineage = Json::Object(vec![
                 ("root_id".to_owned(), Json::Str(id.clone())),
                 ("chain".to_owned(), Json::Array(Vec::new())),
@@ -296,14 +298,16 @@ impl PassportStore {
         let _lock = self.lock(id)?;
         let mut passport = self.read(id)?;
         let path = self.path(id);
-        let version = match passport.get("version") {
+        let version = match lenient::view::<StateView>(&passport).version {
             Some(Json::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or_default(),
             other => {
                 return Err(PassportStoreError::Corrupt {
                     path,
                     reason: format!(
                         "`version` is {}, not a non-negative integer",
-                        other.map_or("missing".to_owned(), Json::to_js_compact)
+                        other
+                            .as_ref()
+                            .map_or("missing".to_owned(), Json::to_js_compact)
                     ),
                 }
                 .into())
@@ -354,11 +358,12 @@ impl PassportStore {
         if !passport.is_object() {
             return Err(corrupt("not a JSON object".to_owned()));
         }
-        if passport.get("id").and_then(Json::as_str) != Some(id) {
+        let stored = lenient::view::<StateView>(&passport).id;
+        if stored.as_ref().and_then(Json::as_str) != Some(id) {
             return Err(corrupt(format!(
                 "its `id` is {}, not `{id}`",
-                passport
-                    .get("id")
+                stored
+                    .as_ref()
                     .map_or("missing".to_owned(), Json::to_js_compact)
             )));
         }
@@ -478,10 +483,7 @@ fn summary(id: &str, passport: &Json) -> PassportSummary {
         },
         goal: text("goal"),
         current_state: text("current_state"),
-        state_version: match passport.get("version") {
-            Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
-            _ => 0,
-        },
+        state_version: lenient::view::<StateView>(passport).version(),
         updated_at: text("updated_at"),
     }
 }

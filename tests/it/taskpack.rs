@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::convert::{self, Encoding};
-use specmint::taskpack::flat::{self, Attachment, FlatError};
+use specmint::taskpack::flat::{self, FlatError, LuggageFile};
 use specmint::taskpack::json::Json;
 
 /// A conformant pack object in the shape the reference writes, with `edit` applied.
@@ -46,7 +46,7 @@ fn binary() -> Vec<u8> {
 }
 
 /// The acceptance attachments: 0-byte, binary, CJK-named, 3 MiB (pseudo-random, so base64).
-fn acceptance_attachments() -> Vec<Attachment> {
+fn acceptance_attachments() -> Vec<LuggageFile> {
     let mut big = vec![0u8; 3 << 20];
     let mut x = 0x2545_f491u32;
     for b in &mut big {
@@ -56,26 +56,26 @@ fn acceptance_attachments() -> Vec<Attachment> {
         *b = x as u8;
     }
     vec![
-        Attachment {
+        LuggageFile {
             name: "empty.txt".into(),
             bytes: Vec::new(),
         },
-        Attachment {
+        LuggageFile {
             name: "logo.png".into(),
             bytes: binary(),
         },
-        Attachment {
+        LuggageFile {
             name: "设计说明.md".into(),
             bytes: "中文说明\n".as_bytes().to_vec(),
         },
-        Attachment {
+        LuggageFile {
             name: "dump.bin".into(),
             bytes: big,
         },
     ]
 }
 
-fn write(path: &Path, encoding: Encoding, passport: &Json, attachments: &[Attachment]) {
+fn write(path: &Path, encoding: Encoding, passport: &Json, attachments: &[LuggageFile]) {
     fs::write(
         path,
         convert::encode(encoding, passport, attachments, None).unwrap(),
@@ -227,7 +227,7 @@ fn a_verdict_shows_what_it_found_in_the_pack_escaped() {
     // steer the terminal.
     let text = flat::write_flat(
         &pack_object(|_| {}),
-        &[Attachment {
+        &[LuggageFile {
             name: "a\u{1b}[2J\nC9  pass".into(),
             bytes: b"x".to_vec(),
         }],
@@ -260,7 +260,7 @@ fn a_verdict_shows_what_it_found_in_the_pack_escaped() {
 #[test]
 fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
     let dir = common::scratch("taskpack-bom");
-    let attachments = vec![Attachment {
+    let attachments = vec![LuggageFile {
         name: "big.txt".into(),
         bytes: "x".repeat(800 << 10).into_bytes(),
     }];
@@ -280,7 +280,7 @@ fn a_bom_is_tolerated_and_a_large_flat_pack_is_read_whole() {
 fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
     let text = flat::write_flat(
         &pack_object(|_| {}),
-        &[Attachment {
+        &[LuggageFile {
             name: "brief.txt".into(),
             bytes: b"hello world".to_vec(),
         }],
@@ -315,11 +315,11 @@ fn a_declared_digest_or_length_that_does_not_match_aborts_the_read() {
     let dirfile = flat::write_flat(
         &pack_object(|_| {}),
         &[
-            Attachment {
+            LuggageFile {
                 name: "a".into(),
                 bytes: b"x".to_vec(),
             },
-            Attachment {
+            LuggageFile {
                 name: "a/b.txt".into(),
                 bytes: b"y".to_vec(),
             },
@@ -419,7 +419,7 @@ fn a_retired_tpx_file_is_mapped_member_for_member_and_never_written() {
 fn each_check_has_a_pack_that_fails_only_it() {
     let dir = common::scratch("taskpack-checks");
     let brief = || {
-        vec![Attachment {
+        vec![LuggageFile {
             name: "brief.txt".into(),
             bytes: b"hello world".to_vec(),
         }]
@@ -433,7 +433,7 @@ fn each_check_has_a_pack_that_fails_only_it() {
         file
     };
     let zip_with =
-        |name: &str, edit: &dyn Fn(&mut serde_json::Value), attachments: Vec<Attachment>| {
+        |name: &str, edit: &dyn Fn(&mut serde_json::Value), attachments: Vec<LuggageFile>| {
             let file = dir.join(format!("{name}.taskpack"));
             write(&file, Encoding::Zip, &pack_object(edit), &attachments);
             file
@@ -457,7 +457,7 @@ fn each_check_has_a_pack_that_fails_only_it() {
         ("C6", zip_with("c6", &|v| v["passport"]["facts"][1]["verified"] = true.into(), vec![]), "passport.facts[1] (`the build passes`) has scope \"machine\" and crosses with verified: true"),
         ("C7", zip_with("c7", &|v| v["note"] = "token ghp_abcdefghijklmnopqrstuvwxyz".into(), vec![]), "the pack object carries a credential at `/note`"),
         ("C8", zip_with("c8", &|v| v["passport"]["current_state"] = "so far:\nUser: fix it\nAssistant: done".into(), vec![]), "the pack object carries a chat transcript at `/passport/current_state`"),
-        ("C9", zip_with("c9", &|_| {}, vec![Attachment { name: "notes v2.txt".into(), bytes: b"n".to_vec() }]), "`data/files/notes v2.txt` would travel as `data/files/notes_v2.txt`"),
+        ("C9", zip_with("c9", &|_| {}, vec![LuggageFile { name: "notes v2.txt".into(), bytes: b"n".to_vec() }]), "`data/files/notes v2.txt` would travel as `data/files/notes_v2.txt`"),
         ("C10", zip_with("c10", &|v| { v.as_object_mut().unwrap().remove("packed_at"); }, vec![]), "packed_at is missing"),
     ];
     for (id, file, why) in cases {
@@ -588,7 +588,7 @@ fn a_credential_deep_in_a_large_attachment_is_found() {
         &file,
         Encoding::Zip,
         &pack_object(|_| {}),
-        &[Attachment {
+        &[LuggageFile {
             name: "log.txt".into(),
             bytes,
         }],
@@ -693,9 +693,9 @@ fn validate_and_the_readers_apply_one_name_rule() {
             })
             .filter(|n| !n.trim().is_empty())
             .collect();
-        let attachments: Vec<Attachment> = names
+        let attachments: Vec<LuggageFile> = names
             .iter()
-            .map(|n| Attachment {
+            .map(|n| LuggageFile {
                 name: n.clone(),
                 bytes: b"x".to_vec(),
             })
@@ -744,11 +744,11 @@ fn validate_and_the_readers_apply_one_name_rule() {
 fn names_that_differ_only_in_case_never_overwrite_each_other() {
     let dir = common::scratch("taskpack-case");
     let attachments = [
-        Attachment {
+        LuggageFile {
             name: "Notes.txt".into(),
             bytes: b"upper".to_vec(),
         },
-        Attachment {
+        LuggageFile {
             name: "notes.txt".into(),
             bytes: b"lower".to_vec(),
         },

@@ -12,7 +12,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 use specmint::taskpack::a2a::{self, Door};
 use specmint::taskpack::bag;
-use specmint::taskpack::flat::{self, Attachment};
+use specmint::taskpack::flat::{self, LuggageFile};
 use specmint::taskpack::json::Json;
 use specmint::taskpack::store::PassportStore;
 
@@ -37,18 +37,18 @@ fn handoff() -> Json {
     .unwrap()
 }
 
-fn luggage() -> Vec<Attachment> {
-    vec![Attachment {
+fn luggage() -> Vec<LuggageFile> {
+    vec![LuggageFile {
         name: "brief.txt".to_owned(),
         bytes: b"hello world".to_vec(),
     }]
 }
 
-fn flat_bytes(pack: &Json, files: &[Attachment]) -> Vec<u8> {
+fn flat_bytes(pack: &Json, files: &[LuggageFile]) -> Vec<u8> {
     flat::write_flat(pack, files, None).unwrap().into_bytes()
 }
 
-fn zip_bytes(pack: &Json, files: &[Attachment]) -> Vec<u8> {
+fn zip_bytes(pack: &Json, files: &[LuggageFile]) -> Vec<u8> {
     let bag = bag::assemble(
         pack,
         files

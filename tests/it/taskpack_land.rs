@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use specmint::taskpack::flat::{self, Attachment};
+use specmint::taskpack::flat::{self, LuggageFile};
 use specmint::taskpack::json::Json;
 use specmint::taskpack::store::{self, PassportStore};
 use specmint::taskpack::{self, bag};
@@ -52,9 +52,9 @@ fn with(mut pack: Json, key: &str, value: &str) -> Json {
 /// Writes `pack` (and luggage) as `name` in `dir`, the encoding by extension.
 fn write(dir: &Path, name: &str, pack: &Json, luggage: &[(&str, &[u8])]) -> PathBuf {
     let path = dir.join(name);
-    let attachments: Vec<Attachment> = luggage
+    let attachments: Vec<LuggageFile> = luggage
         .iter()
-        .map(|(n, b)| Attachment {
+        .map(|(n, b)| LuggageFile {
             name: (*n).to_owned(),
             bytes: b.to_vec(),
         })
@@ -318,6 +318,54 @@ fn an_unsealed_machine_fact_is_sealed_on_the_way_in_and_said() {
             "proven on the sender's machine"
         );
     }
+}
+
+/// Landing reads a pack through lenient views of the members it uses (`taskpack::lenient`), not
+/// through the generated types, which are as strict as the judge: a pack the judge fails for a
+/// member the tables do not list, fact scopes none of the three and no `packed_at` (C0, C6, C10)
+/// still lands, its facts of no listed scope sealed and its task state kept as it came.
+#[test]
+fn a_pack_the_strict_types_refuse_lands_and_its_unknown_scopes_are_sealed() {
+    let dir = common::scratch("land-lenient");
+    let store = dir.join("store");
+    let mut sent = with(
+        pack("handoff", &["TP-AAAA-0001@1"], ""),
+        "sent_with",
+        r#""another tool 2.0""#,
+    );
+    if let Json::Object(members) = &mut sent {
+        members.retain(|(key, _)| key != "packed_at");
+    }
+    let sent = with_state(
+        with_state(sent, "x_local", r#"{"kept":true}"#),
+        "facts",
+        r#"[{"claim":"the moon is up","scope":"galaxy","verified":true},
+            {"claim":"odd","scope":{"universal":null},"verified":true},
+            {"claim":"the customer wants PDF","scope":"universal","verified":true}]"#,
+    );
+    let file = write(&dir, "lenient.taskpack.json", &sent, &[]);
+    let judged = specmint::taskpack::conformance::judge_path(&file, bag::Limits::default());
+    assert_eq!(judged.unwrap().failed(), vec!["C0", "C6", "C10"]);
+    let (code, out) = land(&file, &store, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out["sealed_on_arrival"],
+        serde_json::json!([
+            "passport.facts[0] (`the moon is up`)",
+            "passport.facts[1] (`odd`)"
+        ])
+    );
+    let landed = stored(&store, out["id"].as_str().unwrap());
+    assert_eq!(landed["x_local"], serde_json::json!({"kept": true}));
+    assert_eq!(
+        landed["facts"][1]["scope"],
+        serde_json::json!({"universal": null})
+    );
+    assert_eq!(landed["facts"][1]["verified"], false);
+    assert_eq!(
+        landed["facts"][2]["verified"], true,
+        "universal keeps its ✓"
+    );
 }
 
 #[test]

@@ -275,9 +275,9 @@ mod tests {
                 "note":"","passport":{"id":"P","title":"t"},"asks":[],"landing_checks":[]}"#,
         )
         .unwrap();
-        let attachments: Vec<super::super::flat::Attachment> = files
+        let attachments: Vec<super::super::flat::LuggageFile> = files
             .iter()
-            .map(|(name, bytes)| super::super::flat::Attachment {
+            .map(|(name, bytes)| super::super::flat::LuggageFile {
                 name: (*name).to_owned(),
                 bytes: bytes.clone(),
             })

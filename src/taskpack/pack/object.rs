@@ -3,8 +3,9 @@
 
 use crate::taskpack::bag::BAG_SPEC;
 use crate::taskpack::conformance;
+use crate::taskpack::lenient::{self, AskView, FactView, LineageView, PackMembers, StateView};
 use crate::taskpack::patterns::{self, Finding};
-use crate::taskpack::{seal, set_member, FORBIDDEN_KEYS};
+use crate::taskpack::{seal, set_member, FactScope, FORBIDDEN_KEYS};
 use specmint_runtime::json::Json;
 
 use super::{AskArg, Kind, Luggage, PackError, PackOptions, Packed};
@@ -16,16 +17,12 @@ use crate::Refusal;
 /// wording is refreshed, its answer and status kept (task-passport's `recordSentAsks`); any
 /// other gets the next free id `aN`.
 pub(super) fn record_asks(passport: &Json, sent: &[AskArg]) -> Option<Json> {
-    let held: Vec<Json> = passport
-        .get("asks")
-        .and_then(Json::as_array)
-        .unwrap_or_default()
-        .to_vec();
+    let held: Vec<Json> = lenient::view::<StateView>(passport).asks;
     let mut next = held.clone();
     for ask in sent {
         let same = next
             .iter_mut()
-            .find(|a| a.get("what").and_then(Json::as_str).map(str::trim) == Some(&ask.what));
+            .find(|a| lenient::view::<AskView>(a).asks(&ask.what));
         match same {
             Some(existing) => {
                 set_member(existing, "accept", Json::Str(ask.accept.clone()));
@@ -45,9 +42,13 @@ fn free_id(items: &[Json], prefix: &str) -> String {
     (1..)
         .map(|n| format!("{prefix}{n}"))
         .find(|id| {
-            !items
-                .iter()
-                .any(|item| item.get("id").and_then(Json::as_str) == Some(id))
+            !items.iter().any(|item| {
+                lenient::view::<AskView>(item)
+                    .id
+                    .as_ref()
+                    .and_then(Json::as_str)
+                    == Some(id)
+            })
         })
         .expect("an unbounded range has a free id")
 }
@@ -75,11 +76,9 @@ pub(super) fn pack_object(
     luggage: &[Luggage],
 ) -> Result<(Json, Packed), PackError> {
     let text = |s: &str| Json::Str(s.to_owned());
-    let version = match passport.get("version") {
-        Some(Json::Number(n)) => n.as_u64().unwrap_or_default(),
-        _ => 0,
-    };
-    let lineage = extend_lineage(passport.get("lineage"), id, version)?;
+    let home: StateView = lenient::view(passport);
+    let version = home.version();
+    let lineage = extend_lineage(home.lineage.as_ref(), id, version)?;
     let mut state = passport.clone();
     // The pack carries the lineage at its own level, extended; the home copy stays home.
     if let Json::Object(members) = &mut state {
@@ -89,34 +88,30 @@ pub(super) fn pack_object(
     let asks_sent: Vec<&Json> = match options.kind {
         Kind::Handoff => Vec::new(),
         // A receipt carries the answers: every ask of the passport answered or dropped.
-        Kind::Receipt => passport
-            .get("asks")
-            .and_then(Json::as_array)
-            .unwrap_or_default()
+        Kind::Receipt => home
+            .asks
             .iter()
             .filter(|a| {
                 matches!(
-                    a.get("status").and_then(Json::as_str),
+                    lenient::view::<AskView>(a).status.as_deref(),
                     Some("answered" | "dropped")
                 )
             })
             .collect(),
     };
-    let held = passport
-        .get("asks")
-        .and_then(Json::as_array)
-        .unwrap_or_default();
+    let held = &home.asks;
     let mut asks: Vec<Json> = asks_sent.into_iter().cloned().collect();
     for ask in &options.asks {
         // The recorded ask of that WHAT (the passport as saved holds every sent ask).
         let recorded = held
             .iter()
-            .find(|a| a.get("what").and_then(Json::as_str).map(str::trim) == Some(&ask.what));
+            .find(|a| lenient::view::<AskView>(a).asks(&ask.what));
         let sent = match recorded {
             Some(recorded) => normalize_ask(recorded),
             None => new_ask(&free_id(&asks, "a"), ask),
         };
-        if !asks.iter().any(|a| a.get("id") == sent.get("id")) {
+        let id = lenient::view::<AskView>(&sent).id;
+        if !asks.iter().any(|a| lenient::view::<AskView>(a).id == id) {
             asks.push(sent);
         }
     }
@@ -133,8 +128,8 @@ pub(super) fn pack_object(
             ])
         })
         .collect();
-    let harness = match state.get("harness") {
-        value if Json::truthy(value) => value.cloned().unwrap_or(Json::Null),
+    let harness = match home.harness {
+        Some(value) if Json::truthy(Some(&value)) => value,
         _ => text(""),
     };
     let packed_at = options
@@ -164,7 +159,10 @@ pub(super) fn pack_object(
         version,
         asks_recorded: false,
         lineage,
-        asks: asks.iter().map(|a| Json::js_string(a.get("id"))).collect(),
+        asks: asks
+            .iter()
+            .map(|a| lenient::view::<AskView>(a).id())
+            .collect(),
         landing_checks: options.checks.len(),
         sealed,
         luggage: luggage.iter().map(|l| l.name.clone()).collect(),
@@ -209,16 +207,19 @@ fn extend_lineage(kept: Option<&Json>, id: &str, version: u64) -> Result<Json, P
     let (root_id, mut chain) = match kept {
         None => (id.to_owned(), Vec::new()),
         Some(lineage @ Json::Object(_)) => {
-            let root = match lineage.get("root_id") {
-                Some(Json::Str(root)) if !root.trim().is_empty() => root.clone(),
+            let lineage: LineageView = lenient::view(lineage);
+            let root = match lineage.root_id {
+                Some(Json::Str(root)) if !root.trim().is_empty() => root,
                 other => {
                     return Err(invalid(format!(
                         "has root_id {}",
-                        other.map_or("missing".to_owned(), Json::to_js_compact)
+                        other
+                            .as_ref()
+                            .map_or("missing".to_owned(), Json::to_js_compact)
                     )))
                 }
             };
-            let chain = match lineage.get("chain") {
+            let chain = match &lineage.chain {
                 None => Vec::new(),
                 Some(Json::Array(hops)) if hops.iter().all(|h| h.as_str().is_some()) => {
                     hops.clone()
@@ -251,8 +252,8 @@ pub(crate) fn seal_facts(state: &mut Json, actor: &str, machine: &str) -> usize 
     for fact in facts.iter_mut().filter(|f| f.is_object()) {
         if seal::is_machine_scoped(fact) {
             sealed += 1;
-        } else if fact.get("scope").and_then(Json::as_str) == Some("org")
-            && fact.get("source").is_none()
+        } else if lenient::view::<FactView>(fact).scope() == Some(FactScope::Org)
+            && lenient::view::<FactView>(fact).source.is_none()
             && !actor.is_empty()
         {
             set_member(fact, "source", Json::Str(actor.to_owned()));
@@ -309,18 +310,20 @@ pub(super) fn object_refusals(object: &Json) -> Vec<Refusal<TaskPackError>> {
             ),
         ));
     }
-    let asks = object
-        .get("asks")
-        .and_then(Json::as_array)
-        .unwrap_or_default();
-    for (i, ask) in asks.iter().enumerate() {
-        let accept = ask.get("accept").and_then(Json::as_str).unwrap_or_default();
+    let members: PackMembers = lenient::view(object);
+    for (i, ask) in PackMembers::items(&members.asks).iter().enumerate() {
+        let ask: AskView = lenient::view(ask);
+        let accept = ask
+            .accept
+            .as_ref()
+            .and_then(Json::as_str)
+            .unwrap_or_default();
         if accept.trim().is_empty() {
             refusals.push(Refusal::new(
                 TaskPackError::AskWithoutAccept,
                 format!(
                     "ask `{}` (`asks[{i}]`) has no accept: say what would count as answered (§4.3; --ask \"WHAT|ACCEPT\")",
-                    Json::js_string(ask.get("id"))
+                    ask.id()
                 ),
             ));
         }
