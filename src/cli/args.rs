@@ -694,20 +694,14 @@ pub fn command() -> clap::Command {
         specmint::bundled::names().join(" | ")
     );
     let mut cli = Cli::command();
-    let exit = cli
-        .get_after_help()
-        .map(ToString::to_string)
-        .unwrap_or_default();
+    let exit = after_help_of(&cli);
     cli = cli.after_help(format!(
         "{exit}\n\nTYPE: {}",
         specmint::bundled::names().join(" | ")
     ));
     for name in ["validate", "schema"] {
         cli = cli.mut_subcommand(name, |c| {
-            let exit = c
-                .get_after_help()
-                .map(ToString::to_string)
-                .unwrap_or_default();
+            let exit = after_help_of(&c);
             c.after_help(format!("{types}\n\n{exit}"))
         });
     }
@@ -718,10 +712,7 @@ pub fn command() -> clap::Command {
         .collect();
     for family in families {
         cli = cli.mut_subcommand(&family, |c| {
-            let exit = c
-                .get_after_help()
-                .map(ToString::to_string)
-                .unwrap_or_default();
+            let exit = after_help_of(&c);
             let names: Vec<String> = c
                 .get_subcommands()
                 .map(|s| s.get_name().to_owned())
@@ -733,6 +724,14 @@ pub fn command() -> clap::Command {
         });
     }
     cli
+}
+
+/// The text `--help` shows after the options (a family's exit status), empty when none.
+fn after_help_of(command: &clap::Command) -> String {
+    command
+        .get_after_help()
+        .map(ToString::to_string)
+        .unwrap_or_default()
 }
 
 /// What a command line asks for: a command to run, or nothing more (`--help`, `--version`
