@@ -300,12 +300,12 @@ fn artifacts(state: &Json, files: &[LuggageFile]) -> Json {
 
 /// `Task.contextId` for a lineage: its chain as compact JSON (`[]` when it has none).
 pub fn context_id(lineage: Option<&Json>) -> String {
-    let lineage: LineageView = lineage.map(lenient::view).unwrap_or_default();
+    let lineage = lenient::lineage(lineage);
     Json::Array(lineage.chain().to_vec()).to_js_compact()
 }
 
 fn task(lineage: Option<&Json>, artifacts: Json, metadata: Json) -> Json {
-    let view: LineageView = lineage.map(lenient::view).unwrap_or_default();
+    let view = lenient::lineage(lineage);
     object(vec![
         ("id", text(Json::js_string(view.root_id.as_ref()))),
         ("contextId", text(context_id(lineage))),
@@ -416,11 +416,7 @@ pub fn task_to_pack(task: &Json, machine: &str, actor: &str) -> Result<FromTask,
         }
     };
     let members: Members = lenient::view(&pack);
-    let lineage: LineageView = members
-        .lineage
-        .as_ref()
-        .map(lenient::view)
-        .unwrap_or_default();
+    let lineage = lenient::lineage(members.lineage.as_ref());
     let root = lineage.root_id();
     let id = wire.id.as_deref();
     if id.is_some() && id != root {
@@ -733,11 +729,7 @@ impl Door {
                 continue;
             };
             let members: Members = lenient::view(&state);
-            let lineage: LineageView = members
-                .lineage
-                .as_ref()
-                .map(lenient::view)
-                .unwrap_or_default();
+            let lineage = lenient::lineage(members.lineage.as_ref());
             if lineage.root_id() != Some(id) {
                 continue;
             }

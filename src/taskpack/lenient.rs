@@ -149,6 +149,11 @@ impl LineageView {
     }
 }
 
+/// A `lineage` member's view (all absent when it is missing or not an object).
+pub(crate) fn lineage(member: Option<&Json>) -> LineageView {
+    member.map(view).unwrap_or_default()
+}
+
 /// A pack object's members, each as written (any type) or absent: what a judge describes and
 /// a lenient reader starts from.
 #[derive(Debug, Default, serde::Deserialize)]
@@ -180,7 +185,7 @@ impl PackMembers {
 
     /// The lineage's members (all absent when it is not an object).
     pub fn lineage(&self) -> LineageView {
-        self.lineage.as_ref().map(view).unwrap_or_default()
+        lineage(self.lineage.as_ref())
     }
 
     /// The items of a list member; none when it is not a list.

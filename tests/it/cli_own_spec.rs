@@ -636,3 +636,39 @@ fn an_mcp_session_that_ends_before_it_starts_is_a_failure_without_the_usage_text
         .starts_with("specmint: missing --agent ID\nusage:\n  specmint mcp [OPTIONS]\n"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn an_option_takes_its_value_after_an_equals_sign_and_a_repeated_one_keeps_its_last() {
+    // README: `--flag VALUE` or `--flag=VALUE`; an option given twice keeps its last value.
+    let packet = specmint::task_packet::MINIMAL_PACKET_EXAMPLE.as_bytes();
+    let out = specmint(&["validate", "task-packet", "-", "--format=json"], packet);
+    assert_eq!(out.status.code(), Some(0));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["valid"], true);
+    let out = specmint(
+        &[
+            "validate",
+            "task-packet",
+            "-",
+            "--format",
+            "json",
+            "--format",
+            "human",
+        ],
+        packet,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "<stdin>: valid task-packet\n");
+    let out = specmint(
+        &[
+            "validate",
+            "task-packet",
+            "-",
+            "--max-input-bytes",
+            "1",
+            "--max-input-bytes=1048576",
+        ],
+        packet,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
