@@ -24,7 +24,7 @@ use child::{log_lines, report, Side};
 use specmint::taskpack::arrival;
 use specmint::taskpack::bag;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::PassportStore;
+use specmint::taskpack::passports::PassportStore;
 
 const RUNS: usize = 5;
 

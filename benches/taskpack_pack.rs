@@ -24,7 +24,7 @@ use child::{median, timed};
 use specmint::taskpack::convert::Encoding;
 use specmint::taskpack::json::Json;
 use specmint::taskpack::pack::{self, Kind, PackOptions};
-use specmint::taskpack::store::PassportStore;
+use specmint::taskpack::passports::PassportStore;
 
 const RUNS: usize = 5;
 const ID: &str = "TP-BNCH-PACK";

@@ -26,6 +26,7 @@ impl AtomicFile {
         AtomicFile::create_with_mode(target, 0o600)
     }
 
+    #[cfg(feature = "taskpack")]
     /// As [`AtomicFile::create`], for a file made to leave (a pack): mode 0644 less the umask,
     /// as any tool writes a file for others to read. No lock covers such a target (any path
     /// the user names), so the temporary files of earlier writers of it are removed only once
@@ -77,7 +78,8 @@ impl AtomicFile {
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
-        if let Some(marker) = pause_marker(&self.target) {
+        #[cfg(feature = "test-hooks")]
+        if let Some(marker) = test_hooks::pause_marker(&self.target) {
             // A test kills the process here, mid-write (the variable's doc says how).
             File::create(marker)?;
             loop {
@@ -89,14 +91,30 @@ impl AtomicFile {
     }
 }
 
-/// Where a test asked this write to pause before its rename (see
-/// [`crate::task_packet::leg::PAUSE_BEFORE_RENAME_ENV`]).
-fn pause_marker(target: &Path) -> Option<std::ffi::OsString> {
-    use crate::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
-    let marker = std::env::var_os(PAUSE_BEFORE_RENAME_ENV)?;
-    match std::env::var(PAUSE_ONLY_FOR_ENV) {
-        Ok(suffix) if !target.to_string_lossy().ends_with(&suffix) => None,
-        _ => Some(marker),
+/// The pause points of test builds (the `test-hooks` feature, which the workspace's tests
+/// enable and no other build has): a test stops a writer between its fsync and its rename and
+/// kills it there.
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks {
+    use std::path::Path;
+
+    /// Set to a file path, a write through `atomic_file` (a filing, a passport, a pack) creates
+    /// that file once its temp file is written and fsynced, then stops before the rename until
+    /// the process is killed. Tests use it to kill a writer mid-write.
+    pub const PAUSE_BEFORE_RENAME_ENV: &str = "SPECMINT_TEST_PAUSE_BEFORE_RENAME";
+
+    /// With [`PAUSE_BEFORE_RENAME_ENV`], pauses only the write whose target's file name ends
+    /// with this variable's value (the pack of `taskpack pack`, written after the passport), so
+    /// a test can kill a writer between two of its writes.
+    pub const PAUSE_ONLY_FOR_ENV: &str = "SPECMINT_TEST_PAUSE_ONLY_FOR";
+
+    /// Where a test asked the write of `target` to pause before its rename.
+    pub(crate) fn pause_marker(target: &Path) -> Option<std::ffi::OsString> {
+        let marker = std::env::var_os(PAUSE_BEFORE_RENAME_ENV)?;
+        match std::env::var(PAUSE_ONLY_FOR_ENV) {
+            Ok(suffix) if !target.to_string_lossy().ends_with(&suffix) => None,
+            _ => Some(marker),
+        }
     }
 }
 
@@ -113,6 +131,7 @@ pub(crate) fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
     write_through(AtomicFile::create(target)?, bytes)
 }
 
+#[cfg(feature = "taskpack")]
 /// Writes `bytes` to `target` atomically, mode 0644 less the umask: a file made to leave
 /// ([`AtomicFile::create_for_sharing`]).
 pub(crate) fn write_atomically_for_sharing(target: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -145,6 +164,7 @@ pub(crate) fn remove_stale_temporaries(dir: &Path, ours: impl Fn(&str) -> bool) 
     }
 }
 
+#[cfg(feature = "taskpack")]
 /// Removes the temporary files (`.<name>.tmp-<pid>-<n>`) beside `target` whose writer's
 /// process is gone: a writer killed mid-way (kill -9, a power loss) never ran its `Drop`.
 /// Those of live processes, this one's included, are left, and so is everything where a
@@ -176,6 +196,7 @@ pub(crate) fn remove_abandoned_temporaries(target: &Path) {
     }
 }
 
+#[cfg(feature = "taskpack")]
 /// Whether process `pid` is known to be gone: not this one, and no `/proc/<pid>` where
 /// `/proc` tells (Linux). Elsewhere nothing is known to be gone.
 pub(crate) fn process_is_gone(pid: u32) -> bool {

@@ -1,19 +1,7 @@
-// Shared by build.rs (through `include!`) and the library, so the build script and
-// `specmint generate` emit the bundled specs with exactly the same options.
+// Shared by build.rs (through `include!`) and the library: where the bundled specs and their
+// snapshot live.
 
 /// Where the bundled specs live, relative to the package root.
 pub const SPEC_DIR: &str = "spec";
 /// Where `specmint generate` writes the committed snapshot, relative to the package root.
 pub const GENERATED_DIR: &str = "generated";
-
-/// Codegen options for the bundled specs: generated code reaches the runtime and the
-/// derive through this crate's re-exports, so users depend on `specmint` alone.
-pub fn bundle_options() -> specmint_codegen::Options {
-    specmint_codegen::Options {
-        runtime_path: "::specmint::runtime".to_owned(),
-        derive_path: "::specmint::Validate".to_owned(),
-        // The committed snapshot under generated/ is rewritten by the CLI.
-        regenerate_with: Some("specmint generate".to_owned()),
-        ..specmint_codegen::Options::default()
-    }
-}

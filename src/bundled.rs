@@ -57,7 +57,7 @@ bundled! {
     "task-envelope" => task_envelope::TaskEnvelope,
     "task-packet" => task_packet::TaskPacket,
     // The name rule the flat form's readers apply (spec/taskpack.md, `attachment_name`).
-    "taskpack" => taskpack::FlatTaskPack + crate::taskpack::flat::name_violations,
+    "taskpack" => taskpack::FlatTaskPack + crate::taskpack::names::name_violations,
 }
 
 /// Finds a bundled spec by its CLI name (`task-packet`).

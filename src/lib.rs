@@ -13,6 +13,18 @@
 //! assert!(packet.to_canonical_json().contains(r#""output_format":{"kind":"markdown"}"#));
 //! ```
 //!
+//! With `default-features = false` the crate is the four specs' generated types, their
+//! validators and [`verdict`] for the bundled specs: no C, no database, no zip. The behaviour
+//! is behind features, all on by default:
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `sqlite` | [`database`] on an embedded SQLite file, with the Action Envelope engine (`action_envelope::{engine, manifest}`) and the Task Envelope lifecycle (`task_envelope::lifecycle`) |
+//! | `postgres` | the same engines on a PostgreSQL server |
+//! | `handoff` | TaskPacket's team_handoff: `task_packet::{handoff, compose, leg, audit}` |
+//! | `taskpack` | TaskPack's encodings, conformance judge, packing, landing and the passport store |
+//! | `interpret` | [`verdict`] for a spec directory read at run time (`specmint-codegen`'s interpreter) and `bundle_options` |
+//!
 //! It also re-exports the runtime ([`runtime`]) and the derive ([`Validate`](macro@Validate)),
 //! which work on hand-written structs too.
 #![deny(missing_docs)]
@@ -22,14 +34,25 @@ extern crate self as specmint;
 pub use specmint_runtime as runtime;
 pub use specmint_runtime::{Report, Validate, Violation};
 
+#[cfg(any(feature = "handoff", feature = "taskpack"))]
 mod atomic_file;
 mod bundle;
+#[cfg(feature = "interpret")]
+mod bundle_options;
 pub mod bundled;
+#[cfg(any(feature = "handoff", feature = "taskpack", engines))]
+mod clock;
+#[cfg(engines)]
+pub mod database;
 mod refusal;
-pub mod store;
 pub mod verdict;
 
-pub use bundle::{bundle_options, GENERATED_DIR, SPEC_DIR};
+#[cfg(all(feature = "test-hooks", any(feature = "handoff", feature = "taskpack")))]
+#[doc(hidden)]
+pub use atomic_file::test_hooks;
+pub use bundle::{GENERATED_DIR, SPEC_DIR};
+#[cfg(feature = "interpret")]
+pub use bundle_options::bundle_options;
 pub use refusal::Refusal;
 
 /// Action Envelope v0.1: how a model proposes a state change (`spec/action_envelope.md`).
@@ -44,3 +67,25 @@ pub mod task_packet;
 /// TaskPack 0.1: the portable handoff container, flat form (`spec/taskpack.md`).
 #[deny(warnings, missing_docs)]
 pub mod taskpack;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn build_script_output_is_the_committed_snapshot() {
+        // The crate compiles what build.rs wrote to OUT_DIR; the snapshot must be that same text.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let built = include_str!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
+        let committed =
+            std::fs::read_to_string(root.join("generated/rust/task_packet.rs")).unwrap();
+        assert!(
+            built == committed,
+            "generated/rust/task_packet.rs differs from OUT_DIR's: run `cargo run -- generate`"
+        );
+        let schema =
+            std::fs::read_to_string(root.join("generated/schema/task_packet.schema.json")).unwrap();
+        assert!(
+            crate::task_packet::JSON_SCHEMA == schema,
+            "generated/schema/task_packet.schema.json is stale: run `cargo run -- generate`"
+        );
+    }
+}

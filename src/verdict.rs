@@ -7,7 +7,9 @@
 //! CLI prints with `--format json` (the bindings print it without `type` and `file`).
 
 use std::io::Seek as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "interpret")]
+use std::path::PathBuf;
 
 use crate::bundled::{self, Bundled};
 use crate::runtime::document::{
@@ -21,6 +23,7 @@ pub enum DocType {
     /// One of the specs bundled in this crate.
     Bundled(&'static Bundled),
     /// A spec of a spec directory, judged by the interpreter.
+    #[cfg(feature = "interpret")]
     Own {
         /// TYPE: the spec's file stem in kebab case.
         name: String,
@@ -46,6 +49,7 @@ pub enum FindError {
 }
 
 /// TYPE of a spec file stem: `task_packet` is `task-packet`.
+#[cfg(feature = "interpret")]
 fn kebab(stem: &str) -> String {
     stem.replace('_', "-")
 }
@@ -62,22 +66,35 @@ impl DocType {
                 FindError::UnknownType(format!("unknown TYPE `{name}` (one of: {known})"))
             });
         };
-        let display = dir.display().to_string();
-        let sources = read_dir(dir)?;
-        let known = known_in(&display, sources.iter().map(|s| kebab(&s.name)));
-        let name = name.ok_or_else(|| FindError::UnknownType(format!("missing TYPE ({known})")))?;
-        let source = sources
-            .iter()
-            .find(|s| kebab(&s.name) == name)
-            .ok_or_else(|| FindError::UnknownType(format!("unknown TYPE `{name}` ({known})")))?;
-        Self::own(source, dir)
+        #[cfg(not(feature = "interpret"))]
+        return Err(FindError::Spec(format!(
+            "cannot read specs in `{}`: this build of specmint has no interpreter (the `interpret` feature)",
+            dir.display()
+        )));
+        #[cfg(feature = "interpret")]
+        {
+            let display = dir.display().to_string();
+            let sources = read_dir(dir)?;
+            let known = known_in(&display, sources.iter().map(|s| kebab(&s.name)));
+            let name =
+                name.ok_or_else(|| FindError::UnknownType(format!("missing TYPE ({known})")))?;
+            let source = sources
+                .iter()
+                .find(|s| kebab(&s.name) == name)
+                .ok_or_else(|| {
+                    FindError::UnknownType(format!("unknown TYPE `{name}` ({known})"))
+                })?;
+            Self::own(source, dir)
+        }
     }
 
     /// Every spec of `dir`, each loaded and checked: the first that does not check is the error.
+    #[cfg(feature = "interpret")]
     pub fn load_dir(dir: &Path) -> Result<Vec<DocType>, FindError> {
         read_dir(dir)?.iter().map(|s| Self::own(s, dir)).collect()
     }
 
+    #[cfg(feature = "interpret")]
     fn own(source: &specmint_codegen::SpecSource, dir: &Path) -> Result<DocType, FindError> {
         let spec = specmint_codegen::load(source).map_err(|d| FindError::Spec(d.to_string()))?;
         Ok(DocType::Own {
@@ -92,6 +109,7 @@ impl DocType {
     pub fn name(&self) -> &str {
         match self {
             DocType::Bundled(b) => b.cli_name,
+            #[cfg(feature = "interpret")]
             DocType::Own { name, .. } => name,
         }
     }
@@ -100,6 +118,7 @@ impl DocType {
     pub fn document(&self) -> &DocumentSpec {
         match self {
             DocType::Bundled(b) => b.document,
+            #[cfg(feature = "interpret")]
             DocType::Own { validator, .. } => validator.document(),
         }
     }
@@ -109,6 +128,7 @@ impl DocType {
     pub fn validate(&self, input: &[u8], limit: usize) -> Result<String, Report> {
         match self {
             DocType::Bundled(b) => b.validate(input, Some(limit)),
+            #[cfg(feature = "interpret")]
             DocType::Own { validator, .. } => {
                 validator.validate_with(input, &validator.document().with_max_input_bytes(limit))
             }
@@ -121,6 +141,7 @@ impl DocType {
             DocType::Bundled(b) => b.json_schema.to_owned(),
             // What `specmint generate --spec DIR` writes, but for the `@generated` note, which
             // names the command that printed it.
+            #[cfg(feature = "interpret")]
             DocType::Own {
                 spec, dir, name, ..
             } => specmint_codegen::emit_schema(
@@ -181,12 +202,14 @@ impl DocType {
     pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
         let mut file = std::fs::File::open(path)?;
         let size = file.metadata()?.len();
-        let flat_taskpack = self.is_flat_taskpack();
-        if flat_taskpack && size <= limit as u64 {
+        #[cfg(feature = "taskpack")]
+        if self.is_flat_taskpack() && size <= limit as u64 {
             if let Some(verdict) = self.judge_streamed(&mut file)? {
                 return Ok(verdict);
             }
         }
+        #[cfg(not(feature = "taskpack"))]
+        let _ = size;
         file.rewind()?;
         let (input, total) = read_head(&mut file, limit)?;
         Ok(self.judge(&input, total, limit))
@@ -199,6 +222,7 @@ impl DocType {
     /// back to where it is in the file. `None` when the skeleton cannot be made (a file that
     /// is not UTF-8, a data string that is not a JSON string, more than
     /// 16 MiB besides the data) or is not a flat TaskPack's type: such a file is judged whole.
+    #[cfg(feature = "taskpack")]
     pub fn judge_streamed<R: std::io::Read + std::io::Seek>(
         &self,
         reader: &mut R,
@@ -268,7 +292,7 @@ impl DocType {
     /// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
     fn other_encoding(&self, input: &[u8], report: Report) -> Report {
         let taskpack = self.is_flat_taskpack();
-        if !taskpack || !input.starts_with(crate::taskpack::bag::ZIP_MAGIC) {
+        if !taskpack || !input.starts_with(crate::taskpack::ZIP_MAGIC) {
             return report;
         }
         let mut violations = report.into_vec();
@@ -297,12 +321,14 @@ pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Resu
     Ok((input, total))
 }
 
+#[cfg(feature = "interpret")]
 fn read_dir(dir: &Path) -> Result<Vec<specmint_codegen::SpecSource>, FindError> {
     let display = dir.display().to_string();
     specmint_codegen::read_spec_dir(dir, &display)
         .map_err(|e| FindError::Spec(format!("cannot read specs in `{display}`: {e}")))
 }
 
+#[cfg(feature = "interpret")]
 fn known_in(display: &str, names: impl Iterator<Item = String>) -> String {
     let known: Vec<String> = names.collect();
     if known.is_empty() {

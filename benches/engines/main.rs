@@ -21,7 +21,7 @@ use serde_json::json;
 use specmint::action_envelope::engine::PackageStore;
 use specmint::action_envelope::manifest::Manifest;
 use specmint::action_envelope::ActionEnvelope;
-use specmint::store::Synchronous;
+use specmint::database::Synchronous;
 
 mod stores;
 

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use specmint::action_envelope::engine::PackageStore;
-use specmint::store::Synchronous;
+use specmint::database::Synchronous;
 use specmint::task_envelope::lifecycle::TaskStore;
 
 use super::{cycle_digest_for, envelopes_for, Run};

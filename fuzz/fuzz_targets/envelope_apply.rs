@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use specmint::action_envelope::engine::PackageStore;
 use specmint::action_envelope::EnvelopeError;
-use specmint::store::{Failure, Synchronous};
+use specmint::database::{Failure, Synchronous};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

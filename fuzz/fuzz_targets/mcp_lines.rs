@@ -1,6 +1,6 @@
 #![no_main]
 //! One `specmint mcp` session's input, line by line, through the line layer in front of rmcp
-//! (src/cli/mcp/framing.rs, compiled here as it is into the binary), and every line it passes
+//! (cli/src/mcp/framing.rs, compiled here as it is into the binary), and every line it passes
 //! on through rmcp's own reading of a client message.
 //!
 //! Asserts: every non-blank line is answered here, passed on, or is a notification dropped
@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 #[allow(dead_code)]
-#[path = "../../src/cli/mcp/framing.rs"]
+#[path = "../../cli/src/mcp/framing.rs"]
 mod framing;
 
 use framing::{judge, Line, Session, INVALID_REQUEST, NOT_INITIALIZED, PARSE_ERROR};

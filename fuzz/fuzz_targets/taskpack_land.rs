@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use specmint::taskpack::arrival::{land_file, ArrivalError};
-use specmint::taskpack::store::PassportStore;
+use specmint::taskpack::passports::PassportStore;
 
 fn scratch() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();

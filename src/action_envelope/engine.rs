@@ -1,4 +1,4 @@
-//! The Action Envelope engine: applies envelopes to packages kept in a [store](crate::store)
+//! The Action Envelope engine: applies envelopes to packages kept in a [store](crate::database)
 //! (SQLite or PostgreSQL, written once over [`Tx`]), one transaction per operation.
 //!
 //! An apply runs, in this order (spec/action_envelope.md, "Engine"): read the envelope
@@ -25,11 +25,11 @@
 
 use super::manifest::Manifest;
 use super::{ActionEnvelope, EnvelopeError, PackageState};
-use crate::runtime::Validate as _;
-use crate::store::{
-    now_utc, sha256_hex, DatabaseError, Failure, Location, Lock, Param, Schema, Store, Synchronous,
-    Tx,
+use crate::clock::now_utc;
+use crate::database::{
+    sha256_hex, DatabaseError, Failure, Location, Lock, Param, Schema, Store, Synchronous, Tx,
 };
+use crate::runtime::Validate as _;
 use crate::{Refusal, Report};
 
 /// What an engine operation that did not succeed ends in.

@@ -210,7 +210,7 @@ impl Manifest {
             ActionBody::PrepareSummary { .. } => {
                 let canonical_text = self.canonical_summary();
                 self.summary = Some(Summary {
-                    canonical_sha256: crate::store::sha256_hex(canonical_text.as_bytes()),
+                    canonical_sha256: crate::database::sha256_hex(canonical_text.as_bytes()),
                     canonical_text,
                     presented_at: now.to_owned(),
                 });

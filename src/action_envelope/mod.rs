@@ -9,5 +9,7 @@ pub const JSON_SCHEMA: &str = include_str!(concat!(
     "/schema/action_envelope.schema.json"
 ));
 
+#[cfg(engines)]
 pub mod engine;
+#[cfg(engines)]
 pub mod manifest;

@@ -1,4 +1,4 @@
-//! The Task Envelope lifecycle: tasks kept in a [store](crate::store) (SQLite or PostgreSQL,
+//! The Task Envelope lifecycle: tasks kept in a [store](crate::database) (SQLite or PostgreSQL,
 //! written once over [`Tx`]), moved only along the generated transition table
 //! ([`TaskState::can_transition`]), one transaction per operation, each move recorded in the
 //! task's history.
@@ -34,11 +34,10 @@ use serde::Serialize;
 
 use super::binding::{bind, BoundTaskEnvelope, CapabilityLedger};
 use super::{Evidence, TaskEnvelope, TaskEnvelopeError, TaskState};
+use crate::clock::now_utc;
+use crate::database::{DatabaseError, Failure, Location, Lock, Param, Row, Schema, Store, Tx};
 use crate::runtime::document::{parse_document, DocumentSpec};
 use crate::runtime::{Path as FieldPath, Report, Violation};
-use crate::store::{
-    now_utc, DatabaseError, Failure, Location, Lock, Param, Row, Schema, Store, Tx,
-};
 use crate::Refusal;
 
 /// The lifecycle's tables: one row per task (`seq` is the submission order the queue takes
@@ -221,10 +220,10 @@ impl TaskStore {
     ///
     /// The location cannot be opened as a store.
     pub fn open(location: impl Into<Location>) -> Result<Self, DatabaseError> {
-        Self::open_with(location, crate::store::Synchronous::Full)
+        Self::open_with(location, crate::database::Synchronous::Full)
     }
 
-    /// [`TaskStore::open`] with another [`Synchronous`](crate::store::Synchronous) setting
+    /// [`TaskStore::open`] with another [`Synchronous`](crate::database::Synchronous) setting
     /// (`Full` is the default).
     ///
     /// # Errors
@@ -232,7 +231,7 @@ impl TaskStore {
     /// The location cannot be opened as a store.
     pub fn open_with(
         location: impl Into<Location>,
-        synchronous: crate::store::Synchronous,
+        synchronous: crate::database::Synchronous,
     ) -> Result<Self, DatabaseError> {
         Ok(TaskStore {
             store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,

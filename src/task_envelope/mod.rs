@@ -10,4 +10,5 @@ pub const JSON_SCHEMA: &str = include_str!(concat!(
 ));
 
 pub mod binding;
+#[cfg(engines)]
 pub mod lifecycle;

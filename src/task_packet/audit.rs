@@ -10,7 +10,6 @@
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use fs4::FileExt;
 
@@ -128,23 +127,6 @@ pub fn truncate_chars(text: &str, max: usize) -> &str {
     }
 }
 
-/// The current time as RFC 3339 UTC with milliseconds: `2026-11-30T10:15:14.123Z`.
-pub(crate) fn now_rfc3339() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = since.as_secs();
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (year, month, day) = crate::store::civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_millis()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,12 +139,5 @@ mod tests {
         assert_eq!(cut.len(), 600);
         assert_eq!(truncate_chars("short", DETAIL_MAX_CHARS), "short");
         assert_eq!(truncate_chars("a約b", 2), "a約");
-    }
-
-    #[test]
-    fn dates_follow_the_gregorian_calendar() {
-        assert_eq!(crate::store::civil_from_days(0), (1970, 1, 1));
-        assert_eq!(crate::store::civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(crate::store::civil_from_days(20_787), (2026, 11, 30));
     }
 }

@@ -154,7 +154,7 @@ pub fn read_leg(
             Ok(packet) => reading.packets.push(LegPacket { path, packet }),
             Err((code, message)) => {
                 let row = json!({
-                    "timestamp": audit::now_rfc3339(),
+                    "timestamp": crate::clock::now_utc_millis(),
                     "event": "team_packet_skipped",
                     "details": { "path": path, "code": code, "message": message },
                 });

@@ -78,7 +78,7 @@ pub fn team_handoff_bytes(
     let result = file(home, agent, packet);
     if let Err(refusal) = &result {
         let row = json!({
-            "timestamp": audit::now_rfc3339(),
+            "timestamp": crate::clock::now_utc_millis(),
             "agent_id": agent,
             "tool": TOOL_NAME,
             "outcome": "refused",
@@ -392,7 +392,7 @@ fn log_filing(
     packet: &TaskPacket,
     filed: &Filed,
 ) -> std::io::Result<()> {
-    let timestamp = audit::now_rfc3339();
+    let timestamp = crate::clock::now_utc_millis();
     let artifact = json!({
         "timestamp": timestamp,
         "agent_id": agent,

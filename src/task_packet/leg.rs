@@ -25,19 +25,6 @@ pub const SIBLINGS_MAX: u32 = 99;
 /// The longest agent id or task id usable as one path component, in bytes.
 pub const PATH_COMPONENT_MAX_BYTES: usize = 64;
 
-/// Set to a file path, a write through `atomic_file` (a filing, a passport, a pack) creates
-/// that file once its temp file is written and fsynced, then stops before the rename until
-/// the process is killed. Tests use it to kill a writer
-/// mid-write; nothing else should set it.
-#[doc(hidden)]
-pub const PAUSE_BEFORE_RENAME_ENV: &str = "SPECMINT_TEST_PAUSE_BEFORE_RENAME";
-
-/// With [`PAUSE_BEFORE_RENAME_ENV`], pauses only the write whose target's file name ends with
-/// this variable's value (the pack of `taskpack pack`, written after the passport), so a test
-/// can kill a writer between two of its writes. Tests only.
-#[doc(hidden)]
-pub const PAUSE_ONLY_FOR_ENV: &str = "SPECMINT_TEST_PAUSE_ONLY_FOR";
-
 /// Whether `s` is 1–64 bytes of `[A-Za-z0-9_-]`: an agent id, or a task id usable as one
 /// path component (no separator, no `.`/`..`, nothing a shell or a log would mangle).
 #[must_use]

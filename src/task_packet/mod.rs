@@ -7,7 +7,11 @@ include!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
 pub const JSON_SCHEMA: &str =
     include_str!(concat!(env!("OUT_DIR"), "/schema/task_packet.schema.json"));
 
+#[cfg(feature = "handoff")]
 pub mod audit;
+#[cfg(feature = "handoff")]
 pub mod compose;
+#[cfg(feature = "handoff")]
 pub mod handoff;
+#[cfg(feature = "handoff")]
 pub mod leg;

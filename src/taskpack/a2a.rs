@@ -32,7 +32,7 @@ use super::convert::{read_pack, Encoding};
 use super::flat::LuggageFile;
 use super::land;
 use super::lenient::{self, LineageView, OriginView};
-use super::store::{self, PassportStore, PassportStoreError};
+use super::passports::{self, PassportStore, PassportStoreError};
 use super::TaskPackError;
 use serde::Deserialize;
 use specmint_runtime::json::{present, Json};
@@ -635,7 +635,7 @@ impl Door {
         let dir = std::env::temp_dir().join(format!(
             "specmint-a2a-{}-{}",
             std::process::id(),
-            store::mint_id()
+            passports::mint_id()
         ));
         let result = (|| {
             std::fs::create_dir(&dir).map_err(internal)?;

@@ -1,7 +1,7 @@
 //! A pack arriving into the local passport store: `land` a handoff as a new passport, `merge` a
 //! receipt into the passport it answers. The CLI (`specmint taskpack land|merge`) prints what
 //! these return; the decisions are [`super::land`]'s pure functions, the reading is
-//! [`super::unpack`]'s, the writing is [`super::store`]'s.
+//! [`super::unpack`]'s, the writing is [`super::passports`]'s.
 //!
 //! Nothing is left behind by a refusal: the luggage is streamed into a hidden folder of the
 //! store (`.arriving-<pid>-<nonce>`), and only once the pack is admitted is it renamed into
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use super::bag::Limits;
 use super::convert::ConvertError;
 use super::land::{self, LandOptions, Landing, MergeReport};
-use super::store::{self, PassportStore, PassportStoreError};
+use super::passports::{self, PassportStore, PassportStoreError};
 use super::unpack::{self, Arrived};
 use super::TaskPackError;
 use crate::Refusal;
@@ -104,7 +104,7 @@ impl Staging {
         Staging(store.dir().join(format!(
             "{STAGING_PREFIX}{}-{}",
             std::process::id(),
-            store::mint_id()
+            passports::mint_id()
         )))
     }
 
@@ -153,7 +153,7 @@ fn sweep(store: &PassportStore) {
             .and_then(|n| n.split_once(LANDING_MARKER))
             .and_then(|(id, pid)| Some((id, pid.parse::<u32>().ok()?)))
         {
-            if store::check_id(id).is_ok() && crate::atomic_file::process_is_gone(pid) {
+            if passports::check_id(id).is_ok() && crate::atomic_file::process_is_gone(pid) {
                 if !store.path(id).exists() {
                     let _ = fs::remove_dir_all(dir.join(format!("{id}.files")));
                 }
@@ -197,7 +197,7 @@ pub fn land_file(
     let arrived = arrive(file, &staging)?;
     land::refuse_receipt(&arrived.pack)?;
     let (id, files_dir) = loop {
-        let id = store::mint_id();
+        let id = passports::mint_id();
         let files_dir = store.dir().join(format!("{id}.files"));
         if !files_dir.exists() && matches!(store.get(&id), Err(PassportStoreError::NotFound(_))) {
             break (id, files_dir);
@@ -205,7 +205,7 @@ pub fn land_file(
     };
     let options = LandOptions {
         local_id: id.clone(),
-        machine: store::this_machine(),
+        machine: passports::this_machine(),
         trust_machine_facts,
         luggage: arrived
             .luggage
@@ -251,7 +251,7 @@ fn landing_marker(store: &PassportStore, id: &str) -> PathBuf {
 
 /// Merges the receipt at `file` into passport `into` of `store` (§4.4.1).
 pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merged, ArrivalError> {
-    store::check_id(into)?;
+    passports::check_id(into)?;
     store.get(into)?;
     let staging = Staging::new(store);
     let arrived = arrive(file, &staging)?;

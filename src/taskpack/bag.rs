@@ -35,7 +35,7 @@ pub const TASKPACK_SPEC: &str = "taskpack/0.1";
 /// Where the pack object lives in a bag.
 pub const PASSPORT_JSON: &str = "data/passport.json";
 /// Where luggage lives in a bag.
-pub const FILES_DIR: &str = "data/files/";
+pub use super::names::FILES_DIR;
 /// `bagit.txt`.
 pub const BAGIT_TXT: &str = "bagit.txt";
 /// `bag-info.txt`.
@@ -474,49 +474,21 @@ fn refuse_duplicates<R: Read + Seek>(
     }
 }
 
-/// The bytes every zip starts with (`PK`: a local file header, or the end record of an empty
-/// zip). What tells the `.taskpack` form from the flat one by content, wherever that is asked.
-pub const ZIP_MAGIC: &[u8] = b"PK";
+pub(crate) use super::names::file_used_as_folder;
+pub use super::ZIP_MAGIC;
 
-/// The first file of `names` (in their order) that another of `names` uses as a folder:
-/// `(file, inside)`, as `a` and `a/b.txt`. A name ending in `/` is a folder and is never the
-/// file. The zip and flat readers and packing all refuse such a set: no file system holds
-/// both, so the pack could never be landed.
-pub(crate) fn file_used_as_folder<'a>(
-    names: impl Iterator<Item = &'a str> + Clone,
-) -> Option<(&'a str, &'a str)> {
-    let files: HashSet<&str> = names.clone().filter(|n| !n.ends_with('/')).collect();
-    names.into_iter().find_map(|inside| {
-        inside
-            .match_indices('/')
-            .map(|(at, _)| &inside[..at])
-            .find(|folder| files.contains(folder))
-            .map(|file| (file, inside))
-    })
-}
-
-/// A zip entry name that stays inside the bag: UTF-8, relative, no `.`/`..` or empty segment,
-/// no backslash, no drive letter, no NUL, no line break (a CR or LF would break the manifest
-/// line that lists the name; other control characters are kept, and escaped where shown).
+/// A zip entry name that stays inside the bag ([`super::names::safe_name`]), or the error
+/// that shows it.
 pub(crate) fn safe_name(raw: &[u8]) -> Result<String, BagError> {
-    let unsafe_name = |shown: String| Err(BagError::UnsafeName { entry: shown });
-    let Ok(name) = std::str::from_utf8(raw) else {
-        return unsafe_name(String::from_utf8_lossy(raw).into_owned());
-    };
-    let directory = name.strip_suffix('/').unwrap_or(name);
-    let bad = name.is_empty()
-        || name.starts_with('/')
-        || name.contains(['\\', '\0', '\n', '\r'])
-        || directory.split('/').any(|segment| {
-            segment.is_empty()
-                || segment == "."
-                || segment == ".."
-                || (segment.len() == 2 && segment.ends_with(':'))
-        });
-    if bad {
-        return unsafe_name(name.to_owned());
+    match std::str::from_utf8(raw) {
+        Ok(name) if super::names::safe_name(name) => Ok(name.to_owned()),
+        Ok(name) => Err(BagError::UnsafeName {
+            entry: name.to_owned(),
+        }),
+        Err(_) => Err(BagError::UnsafeName {
+            entry: String::from_utf8_lossy(raw).into_owned(),
+        }),
     }
-    Ok(name.to_owned())
 }
 
 /// Parses a `<sha256 hex>  <path>` manifest; a line of any other shape is an error.

@@ -21,11 +21,12 @@ use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
 use super::lenient::{self, StateView};
+use super::names::name_problem;
+pub use super::names::name_violations;
 pub use super::skeleton::MAX_SKELETON_BYTES;
 use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
-use crate::taskpack::{AttachmentEncoding, TaskPackError};
+use crate::taskpack::AttachmentEncoding;
 use specmint_runtime::json::{present, strip_bom, Json};
-use specmint_runtime::Violation;
 
 /// The flat form's version.
 pub const FLAT_VERSION: &str = "0.1";
@@ -402,68 +403,6 @@ struct Declared {
     span: Span,
     sha256: Option<Json>,
     bytes: Option<Json>,
-}
-
-/// The name rule of an attachment, given the names before it: the zip's rule for a name under
-/// `data/files/` ([`bag::safe_name`]), where a trailing `/` would name a folder and an attachment
-/// is a file; and no name twice. (With [`bag::file_used_as_folder`] over all names, this is the
-/// one rule every reader of the flat form applies: `convert`, `land`, `conformance` and
-/// `validate taskpack`.)
-fn name_problem<'a>(
-    name: &str,
-    mut earlier: impl Iterator<Item = &'a str>,
-) -> Option<&'static str> {
-    if name.ends_with('/') || bag::safe_name(format!("{FILES_DIR}{name}").as_bytes()).is_err() {
-        return Some("the name is not a safe relative path under data/files/");
-    }
-    if earlier.any(|e| e == name) {
-        return Some("the name appears twice");
-    }
-    None
-}
-
-/// The name rule (`name_problem` and `bag::file_used_as_folder`) over a typed flat pack, as
-/// `attachment_name` violations at each name: what `validate taskpack` adds to the spec's
-/// generated rules, so that it never calls valid a pack the readers refuse. A blank name is
-/// left to the generated `blank_field` rule.
-pub fn name_violations(pack: &crate::taskpack::FlatTaskPack) -> Vec<Violation> {
-    let names: Vec<&str> = pack.attachments.iter().map(|a| a.name.as_str()).collect();
-    let at = |index: usize, message: String| {
-        Violation::from_parts(
-            TaskPackError::AttachmentName.code(),
-            format!("attachments[{index}].name"),
-            format!("/attachments/{index}/name"),
-            message,
-        )
-    };
-    let mut violations = Vec::new();
-    for (index, name) in names.iter().enumerate() {
-        if name.trim().is_empty() {
-            continue;
-        }
-        if let Some(problem) = name_problem(name, names[..index].iter().copied()) {
-            violations.push(at(
-                index,
-                format!("attachment `{}`: {problem}", super::land::escaped(name)),
-            ));
-        }
-    }
-    if let Some((file, inside)) = bag::file_used_as_folder(names.iter().copied()) {
-        let index = names
-            .iter()
-            .position(|n| *n == file)
-            .expect("a name of the list");
-        violations.push(at(
-            index,
-            format!(
-                "attachment `{}`: it is both a file and a folder (attachment `{}` is inside it): \
-                 no file system holds both",
-                super::land::escaped(file),
-                super::land::escaped(inside)
-            ),
-        ));
-    }
-    violations
 }
 
 fn read_attachment(

@@ -436,38 +436,14 @@ pub fn quoted(s: &str) -> String {
     text(s).to_js_compact()
 }
 
-/// `s` with every character that could steer a terminal written as an escape: C0 controls
-/// (line breaks and ESC included), DEL, C1 controls, the line and paragraph separators and the
-/// bidirectional overrides and isolates, as `\n`, `\r`, `\t` or `\u001b` (JSON's spelling).
-/// Human output of a pack's strings goes through it, so a pack cannot add a line, move the
-/// cursor or recolour the text.
-pub fn escaped(s: &str) -> std::borrow::Cow<'_, str> {
-    let steers = |c: char| {
-        c.is_control()
-            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-    };
-    if !s.chars().any(steers) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if steers(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub use super::names::escaped;
 
 /// What landing a handoff needs from its caller.
 #[derive(Debug, Clone)]
 pub struct LandOptions {
     /// The new local passport id (§3.1).
     pub local_id: String,
-    /// This machine ([`super::store::this_machine`]).
+    /// This machine ([`super::passports::this_machine`]).
     pub machine: String,
     /// The human's explicit choice to restore a ✓ on facts sealed on this very machine.
     pub trust_machine_facts: bool,

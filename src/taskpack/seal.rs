@@ -1,5 +1,5 @@
 //! Fact scope across a machine boundary (TaskPack §4.2): the one sealing rule that packing,
-//! landing and merging all apply. (Which machine this is: [`super::store::this_machine`], the
+//! landing and merging all apply. (Which machine this is: [`super::passports::this_machine`], the
 //! host name, as the reference's `os.hostname()`.)
 //!
 //! **Sealing** sets a fact `verified: false`, `needs_reverify: true` and records `verified_on`,

@@ -20,8 +20,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::convert::Encoding;
+use super::passports::{PassportStore, PassportStoreError};
 use super::set_member;
-use super::store::{PassportStore, PassportStoreError};
 use super::TaskPackError;
 use crate::atomic_file::AtomicFile;
 use crate::Refusal;
@@ -200,7 +200,7 @@ pub fn pack(
     out: &Path,
     options: &PackOptions,
 ) -> Result<Packed, PackError> {
-    super::store::check_id(id)?;
+    super::passports::check_id(id)?;
     let mut refusals = Vec::new();
     let luggage = read_luggage(&options.attach, &mut refusals)?;
     let current = store.get(id)?;

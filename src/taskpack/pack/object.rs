@@ -135,7 +135,7 @@ pub(super) fn pack_object(
     let packed_at = options
         .packed_at
         .clone()
-        .unwrap_or_else(crate::store::now_utc);
+        .unwrap_or_else(crate::clock::now_utc);
     let object = Json::Object(vec![
         ("spec".to_owned(), text(BAG_SPEC)),
         ("kind".to_owned(), text(options.kind.as_str())),

@@ -10,7 +10,9 @@
 use postgres::types::{ToSql, Type};
 use postgres::NoTls;
 
-use super::{set_up_schema, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value};
+use super::{
+    redacted, set_up_schema, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value,
+};
 
 /// The advisory lock key that serializes schema set-up (ASCII "specmint").
 const SET_UP_LOCK: i64 = 0x7370_6563_6d69_6e74;
@@ -30,25 +32,6 @@ pub(super) fn describe(err: &postgres::Error) -> String {
             }
             text
         }
-    }
-}
-
-/// `url` with its password, if any, written as `***`, for messages.
-pub fn redacted(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
-    let rest = &url[scheme_end..];
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let authority = &rest[..authority_end];
-    match (authority.rfind('@'), authority.find(':')) {
-        (Some(at), Some(colon)) if colon < at => format!(
-            "{}{}:***{}",
-            &url[..scheme_end],
-            &authority[..colon],
-            &rest[at..]
-        ),
-        _ => url.to_owned(),
     }
 }
 
@@ -179,26 +162,5 @@ impl Tx for PostgresTx<'_, '_> {
                 &[Param::Text(name)],
             )?
             .is_some())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::redacted;
-
-    #[test]
-    fn a_password_never_reaches_a_message() {
-        assert_eq!(
-            redacted("postgresql://agent:s3cret@db.example:5432/tasks"),
-            "postgresql://agent:***@db.example:5432/tasks"
-        );
-        assert_eq!(
-            redacted("postgres://agent@db/tasks"),
-            "postgres://agent@db/tasks"
-        );
-        assert_eq!(
-            redacted("postgresql:///tasks?host=/run/postgresql"),
-            "postgresql:///tasks?host=/run/postgresql"
-        );
     }
 }

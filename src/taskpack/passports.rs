@@ -206,7 +206,7 @@ impl PassportStore {
         if path.exists() {
             return Err(PassportStoreError::Exists(id));
         }
-        let now = crate::store::now_utc();
+        let now = crate::clock::now_utc();
         set_member(&mut passport, "id", Json::Str(id.clone()));
         set_member(&mut passport, "version", Json::Number(1.into()));
         if members.created_at.is_none() {
@@ -318,7 +318,7 @@ impl PassportStore {
             set_member(passport, "version", Json::Number((version + 1).into()));
             set_member(passport, "updated_at", Json::Str(now.to_owned()));
         };
-        let now = crate::store::now_utc();
+        let now = crate::clock::now_utc();
         let before = (!write_anyway).then(|| {
             let mut before = passport.clone();
             stamp(&mut before, &now);
@@ -491,7 +491,7 @@ fn summary(id: &str, passport: &Json) -> PassportSummary {
 /// A new passport as task-passport's `new` writes it (core.js `create`), members in its order,
 /// under a freshly minted id; the store stamps `version` and `updated_at` again.
 pub fn reference_passport(title: Json, goal: Json, next_step: Json) -> Json {
-    let now = crate::store::now_utc();
+    let now = crate::clock::now_utc();
     let text = |s: &str| Json::Str(s.to_owned());
     let empty = || Json::Array(Vec::new());
     Json::Object(vec![

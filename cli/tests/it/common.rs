@@ -7,7 +7,10 @@ use std::process::{Command, Output, Stdio};
 
 /// The package root (where `spec/` and `generated/` live).
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ lies in the workspace")
+        .to_path_buf()
 }
 
 /// Runs the `specmint` binary with `args`, feeding `stdin`.
@@ -367,7 +370,7 @@ impl Drop for Scratch {
 /// with `only_for`, when given), waits until it pauses there and kills it with SIGKILL: a
 /// crash at a chosen point (`PAUSE_BEFORE_RENAME_ENV`).
 pub fn kill_at_pause(command: &mut std::process::Command, only_for: Option<&str>) {
-    use specmint::task_packet::leg::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
+    use specmint::test_hooks::{PAUSE_BEFORE_RENAME_ENV, PAUSE_ONLY_FOR_ENV};
     let marker = std::env::temp_dir().join(format!(
         "specmint-paused-{}-{}",
         std::process::id(),

@@ -42,7 +42,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+#[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(feature = "sqlite")]
 pub mod sqlite;
 
 /// How long a SQLite writer waits for another process's write lock before giving up.
@@ -56,6 +58,7 @@ pub const SCHEMA_TABLE: &str = "specmint_schema";
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
     /// The SQLite database file cannot be opened.
+    #[cfg(feature = "sqlite")]
     #[error("cannot open store `{}`: {source}", path.display())]
     OpenSqlite {
         /// The database file.
@@ -65,6 +68,7 @@ pub enum DatabaseError {
         source: rusqlite::Error,
     },
     /// The PostgreSQL server cannot be reached or refused the connection.
+    #[cfg(feature = "postgres")]
     #[error("cannot open store `{url}`: {}", postgres::describe(source))]
     Connect {
         /// The server's URL, without its password.
@@ -74,10 +78,12 @@ pub enum DatabaseError {
         source: ::postgres::Error,
     },
     /// A statement or transaction failed in SQLite.
+    #[cfg(feature = "sqlite")]
     #[error("store: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// A statement or transaction failed in PostgreSQL: the server's own words when it sent an
     /// error.
+    #[cfg(feature = "postgres")]
     #[error("store: {}", postgres::describe(.0))]
     Postgres(#[from] ::postgres::Error),
     /// A stored record (a manifest, an envelope) does not read back.
@@ -152,12 +158,39 @@ impl Location {
         }
     }
 
+    /// The backend's name: `SQLite` or `PostgreSQL`.
+    fn dialect_name(&self) -> &'static str {
+        match self {
+            Location::Sqlite(_) => "SQLite",
+            Location::Postgres(_) => "PostgreSQL",
+        }
+    }
+
     /// How the location is named in a message: a URL without its password.
     pub fn display(&self) -> String {
         match self {
             Location::Sqlite(path) => path.display().to_string(),
-            Location::Postgres(url) => postgres::redacted(url),
+            Location::Postgres(url) => redacted(url),
         }
+    }
+}
+
+/// `url` with its password, if any, written as `***`, for messages.
+pub fn redacted(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_owned();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    match (authority.rfind('@'), authority.find(':')) {
+        (Some(at), Some(colon)) if colon < at => format!(
+            "{}{}:***{}",
+            &url[..scheme_end],
+            &authority[..colon],
+            &rest[at..]
+        ),
+        _ => url.to_owned(),
     }
 }
 
@@ -433,7 +466,9 @@ fn set_up_schema(tx: &mut dyn Tx, schema: &Schema) -> Result<(), DatabaseError> 
 }
 
 enum Backend {
+    #[cfg(feature = "sqlite")]
     Sqlite(sqlite::Connection),
+    #[cfg(feature = "postgres")]
     Postgres(postgres::Connection),
 }
 
@@ -444,11 +479,9 @@ pub struct Store {
 
 impl fmt::Debug for Store {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let dialect = match self.backend {
-            Backend::Sqlite(_) => Dialect::Sqlite,
-            Backend::Postgres(_) => Dialect::Postgres,
-        };
-        f.debug_struct("Store").field("dialect", &dialect).finish()
+        f.debug_struct("Store")
+            .field("dialect", &self.dialect())
+            .finish()
     }
 }
 
@@ -474,12 +507,21 @@ impl Store {
         synchronous: Synchronous,
     ) -> Result<Self, DatabaseError> {
         let backend = match location {
+            #[cfg(feature = "sqlite")]
             Location::Sqlite(path) => {
                 Backend::Sqlite(sqlite::Connection::open(path, schema, synchronous)?)
             }
+            #[cfg(feature = "postgres")]
             Location::Postgres(url) => {
                 Backend::Postgres(postgres::Connection::open(url, schema, synchronous)?)
             }
+            #[allow(unreachable_patterns)]
+            other => return Err(DatabaseError::invalid(format!(
+                "cannot open store `{}`: this build of specmint has no {} store (the `{}` feature)",
+                other.display(),
+                other.dialect_name(),
+                other.dialect_name().to_ascii_lowercase(),
+            ))),
         };
         Ok(Store { backend })
     }
@@ -487,7 +529,9 @@ impl Store {
     /// Which SQL the store speaks.
     pub fn dialect(&self) -> Dialect {
         match self.backend {
+            #[cfg(feature = "sqlite")]
             Backend::Sqlite(_) => Dialect::Sqlite,
+            #[cfg(feature = "postgres")]
             Backend::Postgres(_) => Dialect::Postgres,
         }
     }
@@ -505,9 +549,11 @@ impl Store {
     where
         E: From<DatabaseError>,
     {
-        match &mut self.backend {
-            Backend::Sqlite(conn) => conn.write(operation),
-            Backend::Postgres(conn) => conn.write(operation),
+        match self.backend {
+            #[cfg(feature = "sqlite")]
+            Backend::Sqlite(ref mut conn) => conn.write(operation),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(ref mut conn) => conn.write(operation),
         }
     }
 
@@ -520,9 +566,11 @@ impl Store {
         &mut self,
         read: impl FnOnce(&mut dyn Tx) -> Result<T, DatabaseError>,
     ) -> Result<T, DatabaseError> {
-        match &mut self.backend {
-            Backend::Sqlite(conn) => conn.read(read),
-            Backend::Postgres(conn) => conn.read(read),
+        match self.backend {
+            #[cfg(feature = "sqlite")]
+            Backend::Sqlite(ref mut conn) => conn.read(read),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(ref mut conn) => conn.read(read),
         }
     }
 }
@@ -539,51 +587,24 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex
 }
 
-/// The current time as RFC 3339 UTC with seconds (`2026-08-03T09:15:00Z`).
-pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    rfc3339_utc(secs)
-}
-
-/// `secs` since the Unix epoch as RFC 3339 UTC.
-fn rfc3339_utc(secs: u64) -> String {
-    let (year, month, day) = civil_from_days(secs / 86_400);
-    let rem = secs % 86_400;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`),
-/// for every timestamp specmint writes (the stores and the handoff audit rows).
-pub(crate) fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn rfc3339_of_known_instants() {
-        assert_eq!(rfc3339_utc(0), "1970-01-01T00:00:00Z");
-        // 2000-02-29 (a leap day in a century leap year) 12:34:56.
-        assert_eq!(rfc3339_utc(951_827_696), "2000-02-29T12:34:56Z");
-        assert_eq!(rfc3339_utc(1_785_748_500), "2026-08-03T09:15:00Z");
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(
+            redacted("postgresql://agent:s3cret@db.example:5432/tasks"),
+            "postgresql://agent:***@db.example:5432/tasks"
+        );
+        assert_eq!(
+            redacted("postgres://agent@db/tasks"),
+            "postgres://agent@db/tasks"
+        );
+        assert_eq!(
+            redacted("postgresql:///tasks?host=/run/postgresql"),
+            "postgresql:///tasks?host=/run/postgresql"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::{PassportStore, PassportStoreError};
+use specmint::taskpack::passports::{PassportStore, PassportStoreError};
 use specmint::taskpack::{member_mut, set_member};
 
 fn scratch(name: &str) -> PathBuf {

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use specmint::action_envelope::engine::{ApplyError, PackageStore};
 use specmint::action_envelope::manifest::{Confirmation, Manifest, Summary};
 use specmint::action_envelope::{Action, ActionEnvelope, EnvelopeError, PackageState};
-use specmint::store::Failure;
+use specmint::database::Failure;
 
 fn fresh_db(name: &str) -> PathBuf {
     common::fresh_db("envelope_engine", name)
@@ -721,7 +721,7 @@ fn canonical_summary_matches_the_spec_test_vector_byte_for_byte() {
     assert_eq!(summary.canonical_text, text);
     assert_eq!(summary.canonical_sha256, digest);
     // The digest is of the text's UTF-8 bytes (checked against the spec, not the code).
-    assert_eq!(specmint::store::sha256_hex(text.as_bytes()), digest);
+    assert_eq!(specmint::database::sha256_hex(text.as_bytes()), digest);
 }
 
 #[test]

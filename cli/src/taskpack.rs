@@ -18,7 +18,7 @@ use specmint::taskpack::convert::{self, ConvertError, Encoding};
 use specmint::taskpack::json::Json;
 use specmint::taskpack::land;
 use specmint::taskpack::pack::{self, PackError, PackOptions};
-use specmint::taskpack::store::{login_name, this_machine};
+use specmint::taskpack::passports::{login_name, this_machine};
 use specmint::taskpack::TaskPackError;
 use specmint::Refusal;
 

@@ -1,6 +1,6 @@
 //! `specmint mcp` ([`super::args::Mcp`]): over MCP stdio (rmcp),
 //! the `team_handoff` tool (with `--home/--agent`) and the Action Envelope and Task Envelope
-//! tools of a store ([`store`], with `--store`); one server holds both when both are given.
+//! tools of a store ([`tools`], with `--store`); one server holds both when both are given.
 //! Every line read is answered or passed on by the line layer ([`framing`]).
 //!
 //! `team_handoff`:
@@ -27,7 +27,7 @@ use super::args::Mcp;
 use super::CliError;
 
 mod framing;
-mod store;
+mod tools;
 
 /// `specmint mcp ...`.
 pub fn run(args: Mcp) -> Result<u8, CliError> {
@@ -56,7 +56,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
                 Some(Ok(ledger)) => Some(ledger),
                 None => None,
             };
-            Some(store::StoreTools { db, ledger })
+            Some(tools::StoreTools { db, ledger })
         }
         (None, Some(_)) => {
             return Err(CliError::Usage(
@@ -75,7 +75,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         tools.push(tool());
     }
     if store.is_some() {
-        tools.extend(store::tools());
+        tools.extend(tools::tools());
     }
     let server = McpServer {
         handoff,
@@ -113,7 +113,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
 /// `--store`, or both.
 struct McpServer {
     handoff: Option<(PathBuf, String)>,
-    store: Option<store::StoreTools>,
+    store: Option<tools::StoreTools>,
     tools: Vec<Tool>,
 }
 

@@ -9,7 +9,7 @@ use specmint::action_envelope::engine::{
     no_package, refusal_of, Applied, ApplyError, PackageStore,
 };
 use specmint::action_envelope::DOCUMENT;
-use specmint::store::Failure;
+use specmint::database::Failure;
 
 use super::args::{Db, Envelope};
 use super::{print_verdict, read_document, store_failure, CliError, Format};

@@ -29,7 +29,7 @@ macro_rules! shadowed {
 
             // Included right here, so the shadowing names above are in scope for the
             // generated items.
-            include!(concat!("../../generated/rust/", stringify!($module), ".rs"));
+            include!(concat!("../../../generated/rust/", stringify!($module), ".rs"));
         }
     )*};
 }

@@ -1,5 +1,5 @@
 //! `specmint passport new|show|list`: the passports that stay home (TaskPack
-//! §3.1, §4.3), in the local store of `taskpack::store`.
+//! §3.1, §4.3), in the local store of `taskpack::passports`.
 //!
 //! (Arguments and options: [`super::args::Passport`].)
 //! `--store` defaults to `PassportStore::default_dir()`. `new` writes a passport of the shape
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::{self, PassportStore, PassportStoreError};
+use specmint::taskpack::passports::{self, PassportStore, PassportStoreError};
 use specmint::taskpack::{land, set_member};
 use specmint::Refusal;
 
@@ -76,7 +76,7 @@ fn new(given: &NewPassport, store: &PassportDir, format: Format) -> Result<u8, C
             let next_step = text(&given.next_step).unwrap_or_else(|| {
                 Json::Str("read the goal, then plan and take the first verifiable step".to_owned())
             });
-            store::reference_passport(title, goal, next_step)
+            passports::reference_passport(title, goal, next_step)
         }
     };
     for (value, key) in [

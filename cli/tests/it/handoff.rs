@@ -16,8 +16,9 @@ use mcp_client::McpServer;
 use serde_json::{json, Value};
 use specmint::task_packet::compose::{self, NeverTrim, NO_VALID_PACKETS};
 use specmint::task_packet::handoff::{self, team_handoff};
-use specmint::task_packet::leg::{Leg, PAUSE_BEFORE_RENAME_ENV};
+use specmint::task_packet::leg::Leg;
 use specmint::task_packet::{PacketError, Role, TaskPacket, MINIMAL_PACKET_EXAMPLE};
+use specmint::test_hooks::PAUSE_BEFORE_RENAME_ENV;
 
 const PLANNER: &str =
     "[team_member]\nrole = \"planner\"\ntask_id = \"task-1\"\nround = 2\nparent = \"boss\"\n";

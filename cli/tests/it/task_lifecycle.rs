@@ -7,7 +7,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use specmint::store::Failure;
+use specmint::database::Failure;
 use specmint::task_envelope::binding::{bind, CapabilityLedger};
 use specmint::task_envelope::lifecycle::{TaskError, TaskStore};
 use specmint::task_envelope::{TaskEnvelope, TaskEnvelopeError, TaskState};
@@ -988,7 +988,7 @@ fn workers_claiming_next_at_once_claim_every_task_exactly_once() {
     let db = fresh_db("claim_next_mesh");
     {
         // The set-up is not what is measured: commits without waiting for the disk.
-        let mut store = TaskStore::open_with(&db, specmint::store::Synchronous::Normal).unwrap();
+        let mut store = TaskStore::open_with(&db, specmint::database::Synchronous::Normal).unwrap();
         for i in 0..TASKS {
             let envelope = task(json!({"taskID": format!("m-{i:04}")}));
             store.submit(envelope.as_bytes()).unwrap();

@@ -10,15 +10,15 @@ use rmcp::ErrorData;
 use serde_json::{json, Value};
 use specmint::action_envelope::engine::{no_package, PackageStore};
 use specmint::action_envelope::{Action, EnvelopeError, JSON_SCHEMA as ENVELOPE_SCHEMA};
-use specmint::store::{DatabaseError, Failure};
+use specmint::database::{DatabaseError, Failure};
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{read_evidence, unknown_task, TaskError, TaskStore};
 use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
 
 use specmint::Refusal;
 
-use crate::cli::envelope::applied_json;
-use crate::cli::task::{
+use crate::envelope::applied_json;
+use crate::task::{
     bound_json, evidence_refusal, list_json, moved_json, parse_state, submit_refused_json,
 };
 

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use specmint::taskpack::flat::{self, LuggageFile};
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::{self, PassportStore};
+use specmint::taskpack::passports::{self, PassportStore};
 use specmint::taskpack::{self, bag};
 
 /// A pack object: `kind`, lineage `chain` (root = its first entry), and the rest spliced in.
@@ -168,7 +168,7 @@ fn a_handoff_lands_as_a_new_passport_with_its_lineage_and_checks_first() {
         assert_eq!(out["ok"], true);
         let id = out["id"].as_str().unwrap();
         assert!(id.starts_with("TP-") && id != "TP-BBBB-0002", "{id}");
-        store::check_id(id).unwrap();
+        passports::check_id(id).unwrap();
         let landed = stored(&store, id);
         assert_eq!(landed["id"], id);
         assert_eq!(landed["version"], 1);
@@ -372,7 +372,7 @@ fn a_pack_the_strict_types_refuse_lands_and_its_unknown_scopes_are_sealed() {
 fn a_tick_comes_back_only_by_choice_and_only_for_this_machine() {
     let dir = common::scratch("land-trust");
     let store = dir.join("store");
-    let here = store::this_machine();
+    let here = passports::this_machine();
     let sent = with_state(
         pack("handoff", &["TP-AAAA-0001@1"], ""),
         "facts",
@@ -793,7 +793,7 @@ fn answer(store: &Path, id: &str, ask: &str, text: &str) {
                 .unwrap();
             taskpack::set_member(held, "status", Json::Str("answered".to_owned()));
             taskpack::set_member(held, "answer", Json::Str(text.to_owned()));
-            Ok::<(), store::PassportStoreError>(())
+            Ok::<(), passports::PassportStoreError>(())
         })
         .unwrap();
 }
@@ -943,7 +943,7 @@ fn ids_with_dot_dot_in_a_pack_never_become_paths() {
     let (code, out) = land(&file, &store, &[]);
     assert_eq!(code, 0, "{out}");
     let id = out["id"].as_str().unwrap();
-    store::check_id(id).unwrap();
+    passports::check_id(id).unwrap();
     assert_eq!(stored(&store, id)["lineage"]["chain"][1], "../x@2");
     assert_eq!(
         listing(&dir),

@@ -5,7 +5,7 @@
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 
 use serde_json::json;
-use specmint::store::Failure;
+use specmint::database::Failure;
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
     read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskStore, EVIDENCE_DOCUMENT,

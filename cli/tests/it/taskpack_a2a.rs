@@ -14,7 +14,7 @@ use specmint::taskpack::a2a::{self, Door};
 use specmint::taskpack::bag;
 use specmint::taskpack::flat::{self, LuggageFile};
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::PassportStore;
+use specmint::taskpack::passports::PassportStore;
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 

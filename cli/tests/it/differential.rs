@@ -406,7 +406,7 @@ fn run(spec_module: &str, docs: usize, seed: u64) -> Stats {
 }
 
 fn specmint_test_root() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    super::common::root()
 }
 
 #[test]

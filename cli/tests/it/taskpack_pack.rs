@@ -10,7 +10,7 @@ use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::conformance;
 use specmint::taskpack::convert::read_pack;
 use specmint::taskpack::json::Json;
-use specmint::taskpack::store::PassportStore;
+use specmint::taskpack::passports::PassportStore;
 
 struct Scratch {
     dir: PathBuf,

@@ -1,74 +1,14 @@
-//! The `specmint` command line: a thin layer over the library. Its commands, arguments and
-//! options are declared once, in [`cli::args`]; `specmint --help` lists them and `specmint
-//! <COMMAND> --help` says each, with its exit status.
-//!
-//! Exit status: 0 valid / done, 1 invalid / refused / drift, 2 usage or I/O error.
+//! The spec toolkit's own commands: `validate` and `schema` (a document or a schema of a
+//! bundled spec or of a spec directory) and `generate` (the committed snapshot, or any spec
+//! directory's output). Declared in [`crate::args`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use specmint::verdict::{DocType, FindError, Verdict};
 
-mod cli;
-use cli::args::{self, Command};
-use cli::{read_input, CliError, Format};
-
-fn main() -> ExitCode {
-    end_at_a_closed_pipe();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(code) => ExitCode::from(code),
-        Err(CliError::Usage(message)) => {
-            eprintln!("specmint: {message}");
-            eprintln!("{}", args::usage(&args));
-            ExitCode::from(2)
-        }
-        Err(CliError::Failure(message)) => {
-            eprintln!("specmint: {message}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// A command whose stdout or stderr is a closed pipe (`specmint validate ... | head -1`) ends
-/// at its first write to it, silently, killed by SIGPIPE as `cat` and `grep` are (a shell
-/// reports status 141). Rust ignores SIGPIPE, which turns every write into an error: each
-/// `println!` and `eprintln!` would panic (exit 101) and each checked write would report
-/// `Broken pipe` once per remaining file. Restoring the default here covers every command
-/// and every write, wherever it is.
-fn end_at_a_closed_pipe() {
-    #[cfg(unix)]
-    // SAFETY: `signal` with `SIG_DFL` installs no handler; it runs first thing in `main`,
-    // before any other thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
-fn run(args: &[String]) -> Result<u8, CliError> {
-    let Some(command) = args::parse(args)? else {
-        return Ok(0);
-    };
-    match command {
-        Command::Validate(args) => validate(args),
-        Command::Schema(args) => schema(args),
-        Command::Generate(args) => generate(args),
-        Command::Diff(args) => cli::diff::run(args),
-        Command::Handoff(args) => cli::handoff::run(args),
-        Command::Mcp(args) => cli::mcp::run(args),
-        Command::Envelope(command) => cli::envelope::run(command),
-        Command::Task(command) => cli::task::run(command),
-        Command::Taskpack(command) => cli::taskpack::run(command),
-        Command::Passport(command) => cli::passport::run(command),
-        Command::A2a(command) => cli::a2a::run(command),
-        Command::Completions { shell } => {
-            let mut command = args::command();
-            clap_complete::generate(shell, &mut command, "specmint", &mut std::io::stdout());
-            Ok(0)
-        }
-    }
-}
+use crate::args;
+use crate::{read_input, CliError, Format};
 
 /// Finds TYPE (see [`DocType::find`]): an unknown TYPE is a usage error, a spec directory that
 /// cannot be read or does not check a failure.
@@ -79,7 +19,7 @@ fn find_type(spec_dir: Option<&Path>, name: &str) -> Result<DocType, CliError> {
     })
 }
 
-fn validate(args: args::Validate) -> Result<u8, CliError> {
+pub fn validate(args: args::Validate) -> Result<u8, CliError> {
     let format = args.format.format;
     let ty = match find_type(args.doc_type.spec.as_deref(), &args.doc_type.name) {
         Err(CliError::Failure(message)) if format == Format::Json => {
@@ -162,7 +102,7 @@ fn human_verdict(
     }
 }
 
-fn schema(args: args::Schema) -> Result<u8, CliError> {
+pub fn schema(args: args::Schema) -> Result<u8, CliError> {
     let ty = find_type(args.doc_type.spec.as_deref(), &args.doc_type.name)?;
     print!("{}", ty.schema());
     Ok(0)
@@ -248,7 +188,7 @@ fn relative_to(base: &Path, path: &Path) -> PathBuf {
     out
 }
 
-fn generate(args: args::Generate) -> Result<u8, CliError> {
+pub fn generate(args: args::Generate) -> Result<u8, CliError> {
     let args::Generate {
         spec: spec_dir,
         out: out_dir,
