@@ -516,12 +516,14 @@ impl Store {
                 Backend::Postgres(postgres::Connection::open(url, schema, synchronous)?)
             }
             #[allow(unreachable_patterns)]
-            other => return Err(DatabaseError::invalid(format!(
+            other => {
+                return Err(DatabaseError::invalid(format!(
                 "cannot open store `{}`: this build of specmint has no {} store (the `{}` feature)",
                 other.display(),
                 other.dialect_name(),
                 other.dialect_name().to_ascii_lowercase(),
-            ))),
+            )))
+            }
         };
         Ok(Store { backend })
     }

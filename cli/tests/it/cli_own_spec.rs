@@ -208,7 +208,11 @@ fn project_with_own_spec(name: &str) -> PathBuf {
     let dir = scratch(name, &[]);
     std::fs::create_dir_all(dir.join("spec")).unwrap();
     for file in ["webhook_event.md", "webhook_event.toml"] {
-        std::fs::copy(PathBuf::from(SPEC).join(file), dir.join("spec").join(file)).unwrap();
+        std::fs::copy(
+            super::common::root().join(SPEC).join(file),
+            dir.join("spec").join(file),
+        )
+        .unwrap();
     }
     dir
 }
@@ -521,8 +525,10 @@ fn generate_check_names_the_flags_it_needs() {
 /// error, not an invalid document).
 #[test]
 fn wrong_examples_of_an_own_spec_are_spec_errors_and_nothing_is_written() {
-    let md = std::fs::read_to_string(format!("{SPEC}/webhook_event.md")).unwrap();
-    let toml = std::fs::read_to_string(format!("{SPEC}/webhook_event.toml")).unwrap();
+    let md =
+        std::fs::read_to_string(super::common::root().join(SPEC).join("webhook_event.md")).unwrap();
+    let toml = std::fs::read_to_string(super::common::root().join(SPEC).join("webhook_event.toml"))
+        .unwrap();
     let valid = r#"{"id": "evt_1", "kind": "created", "summary": "a user signed up"}"#;
     assert!(md.contains(valid));
     let md = md.replacen(valid, r#"{"id": "evt_1", "kind": "created", "summary": " "}"#, 1)

@@ -17,7 +17,7 @@ const BASE: &str = "tests/fixtures/diff/base";
 fn edited(tag: &str, edits: &[(&str, &str, &str)]) -> common::Scratch {
     let dir = scratch(&format!("diff-{tag}"));
     for file in ["shipment.md", "shipment.toml"] {
-        let mut text = std::fs::read_to_string(Path::new(BASE).join(file)).unwrap();
+        let mut text = std::fs::read_to_string(common::root().join(BASE).join(file)).unwrap();
         for (f, from, to) in edits {
             if *f == file {
                 assert!(text.contains(from), "{tag}: `{from}` not in {file}");
@@ -432,7 +432,11 @@ fn against_a_revision_reads_the_spec_dir_from_git() {
     git(&["init", "-q"]);
     std::fs::create_dir_all(repo.join("spec")).unwrap();
     for file in ["shipment.md", "shipment.toml"] {
-        std::fs::copy(Path::new(BASE).join(file), repo.join("spec").join(file)).unwrap();
+        std::fs::copy(
+            common::root().join(BASE).join(file),
+            repo.join("spec").join(file),
+        )
+        .unwrap();
     }
     git(&["add", "spec"]);
     git(&["commit", "-qm", "base"]);
@@ -588,7 +592,7 @@ fn a_build_script_checking_against_a_released_spec_fails_on_what_it_pins() {
         Config::new()
             .spec_dir(spec)
             .out_dir(&*out)
-            .check_against(BASE)
+            .check_against(common::root().join(BASE))
     };
     match config(&new).fail_on(&[Break::Documents]).run() {
         Err(Error::Breaking(found)) => {
@@ -617,5 +621,5 @@ fn a_build_script_checking_against_a_released_spec_fails_on_what_it_pins() {
         "a build that passes writes its files"
     );
     // The released spec itself builds under every category.
-    config(Path::new(BASE)).run().unwrap();
+    config(&common::root().join(BASE)).run().unwrap();
 }

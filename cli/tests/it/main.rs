@@ -1,10 +1,12 @@
-//! The root crate's integration tests, one binary: a module per concern (each was a test
+//! The program's and the library's integration tests, one binary: a module per concern (each was a test
 //! binary of its own until issue 20; one binary links rusqlite, zip, rmcp and tokio once, not
 //! 30 times). Run one concern with `cargo test --test it <module>::`, e.g.
 //! `cargo test --test it -- envelope_engine:: task_lifecycle::` (several filters go after `--`).
 //!
-//! `tests/alloc.rs` stays a binary of its own (it installs a counting global allocator), and
-//! so does `tests/bind_ui.rs` (trybuild compiles its cases in a crate of its own).
+//! They live in the program's package (`cli/`) because most run the `specmint` binary; the
+//! library's `tests/alloc.rs` stays a binary of its own (it installs a counting global
+//! allocator), and so does `tests/bind_ui.rs` (trybuild compiles its cases in a crate of its
+//! own).
 
 mod common;
 mod mcp_client;
@@ -15,6 +17,7 @@ mod canonical_growth;
 mod cli_output;
 mod cli_own_spec;
 mod corpus;
+mod dependency;
 mod diff;
 mod differential;
 mod downstream;
