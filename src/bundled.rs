@@ -1,6 +1,7 @@
 //! The registry of bundled specs, by the names the CLI uses.
 
-use crate::runtime::document::{parse_document, DocumentSpec};
+use crate::runtime::document::{parse_document_streamed, DocumentSpec};
+use crate::runtime::rules::StreamedData;
 use crate::Report;
 
 /// One bundled spec, as the CLI and other generic callers see it.
@@ -14,8 +15,10 @@ pub struct Bundled {
     pub document: &'static DocumentSpec,
     /// The emitted JSON Schema.
     pub json_schema: &'static str,
-    /// Parse + validate `input` under `document`, returning the canonical JSON.
-    pub check: fn(&[u8], &DocumentSpec) -> Result<String, Report>,
+    /// Parse + validate `input` under `document`, returning the canonical JSON; the digest
+    /// rule reads the facts of `StreamedData` for the structs it names (see
+    /// [`Bundled::validate_streamed`]).
+    pub check: fn(&[u8], &DocumentSpec, StreamedData) -> Result<String, Report>,
 }
 
 impl Bundled {
@@ -25,7 +28,22 @@ impl Bundled {
         let document = self
             .document
             .with_max_input_bytes(max_input_bytes.unwrap_or(self.document.max_input_bytes));
-        (self.check)(input, &document)
+        (self.check)(input, &document, StreamedData::new())
+    }
+
+    /// [`Bundled::validate`] of a document some of whose data strings were left out and
+    /// decoded elsewhere as they streamed: the digest rule reads their facts from `streamed`
+    /// ([`parse_document_streamed`]).
+    pub fn validate_streamed(
+        &self,
+        input: &[u8],
+        max_input_bytes: Option<usize>,
+        streamed: StreamedData,
+    ) -> Result<String, Report> {
+        let document = self
+            .document
+            .with_max_input_bytes(max_input_bytes.unwrap_or(self.document.max_input_bytes));
+        (self.check)(input, &document, streamed)
     }
 }
 
@@ -37,8 +55,9 @@ macro_rules! bundled {
             module: stringify!($module),
             document: &crate::$module::DOCUMENT,
             json_schema: crate::$module::JSON_SCHEMA,
-            check: |input, document| {
-                let value = parse_document::<crate::$module::$root>(input, document)?;
+            check: |input, document, streamed| {
+                let value =
+                    parse_document_streamed::<crate::$module::$root>(input, document, streamed)?;
                 #[allow(unused_mut)]
                 let mut violations: Vec<crate::Violation> = Vec::new();
                 $(violations.extend($behaviour(&value));)?

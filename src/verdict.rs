@@ -218,7 +218,7 @@ impl DocType {
     /// The verdict of [`DocType::judge`] on a flat TaskPack, computed with its attachments'
     /// data strings left out of memory: the rules run on the text less those strings (the
     /// reader's skeleton, `taskpack::skeleton`), the digest rule reads each string's facts as
-    /// it was streamed ([`crate::runtime::rules::with_streamed`]), and every place is moved
+    /// it was streamed ([`crate::runtime::rules::StreamedData`]), and every place is moved
     /// back to where it is in the file. `None` when the skeleton cannot be made (a file that
     /// is not UTF-8, a data string that is not a JSON string, more than
     /// 16 MiB besides the data) or is not a flat TaskPack's type: such a file is judged whole.
@@ -236,7 +236,13 @@ impl DocType {
             return Ok(None);
         };
         let last = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
-        let mut found = std::collections::HashMap::new();
+        let bundled = match self {
+            DocType::Bundled(bundled) => bundled,
+            #[cfg(feature = "interpret")]
+            DocType::Own { .. } => return Ok(None),
+        };
+        let mut found = crate::runtime::rules::StreamedData::new();
+        let at = crate::runtime::Path::ROOT.field("attachments");
         if let Ok(raw) = crate::runtime::json::Json::parse(&skeleton.text) {
             let items = raw
                 .get("attachments")
@@ -251,16 +257,15 @@ impl DocType {
                 let Some(span) = span else { continue };
                 match flat::streamed_digest(reader, *span, base64) {
                     Some(digest) => {
-                        found.insert(format!("attachments[{index}]"), digest);
+                        found.insert(&at.index(index), digest);
                     }
                     None => return Ok(None),
                 }
             }
         }
         let document = self.document();
-        let verdict = crate::runtime::rules::with_streamed(found, || {
-            self.validate(skeleton.text.as_bytes(), skeleton.text.len())
-        });
+        let verdict =
+            bundled.validate_streamed(skeleton.text.as_bytes(), Some(skeleton.text.len()), found);
         let Err(report) = verdict else {
             return Ok(Some(Verdict { errors: Vec::new() }));
         };

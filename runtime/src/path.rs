@@ -3,7 +3,7 @@
 use core::fmt;
 
 /// One step of a [`Path`]: a struct field or a list index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Seg {
     /// A named field (`text` in `constraints[3].text`).
     Field(&'static str),
@@ -66,6 +66,13 @@ impl<'a> Path<'a> {
     /// `true` for [`Path::ROOT`] (a path with no segments).
     pub fn is_root(&self) -> bool {
         self.seg.is_none() && self.parent.is_none_or(Path::is_root)
+    }
+
+    /// The segments from the root, in order (none for the root).
+    pub fn segments(&self) -> Vec<Seg> {
+        let mut segments = self.parent.map_or_else(Vec::new, Path::segments);
+        segments.extend(self.seg);
+        segments
     }
 
     /// The last segment, `None` for the root.

@@ -3,6 +3,7 @@
 use core::fmt;
 
 use crate::path::Path;
+use crate::rules::{Streamed, StreamedData};
 
 /// One broken rule.
 ///
@@ -148,6 +149,8 @@ pub struct Report {
     violations: Vec<Violation>,
     /// A proven upper bound on the compact JSON length of the value being validated.
     json_bytes_at_most: Option<u64>,
+    /// Digest facts of data decoded elsewhere, for the digest rule.
+    streamed: Option<Box<StreamedData>>,
 }
 
 impl PartialEq for Report {
@@ -164,6 +167,7 @@ impl Report {
         Report {
             violations: Vec::new(),
             json_bytes_at_most: None,
+            streamed: None,
         }
     }
 
@@ -172,6 +176,7 @@ impl Report {
         Report {
             violations,
             json_bytes_at_most: None,
+            streamed: None,
         }
     }
 
@@ -184,6 +189,20 @@ impl Report {
     /// is too small lets oversized values through.
     pub fn assume_json_bytes_at_most(&mut self, bytes: u64) {
         self.json_bytes_at_most = Some(bytes);
+    }
+
+    /// An empty report whose validation reads the digest facts of `streamed` for the structs
+    /// it names, instead of decoding their data fields (see [`StreamedData`]).
+    pub fn with_streamed(streamed: StreamedData) -> Self {
+        Report {
+            streamed: (!streamed.is_empty()).then(|| Box::new(streamed)),
+            ..Report::new()
+        }
+    }
+
+    /// The digest facts given for the struct at `path` ([`Report::with_streamed`]).
+    pub(crate) fn streamed(&self, path: &Path<'_>) -> Option<Streamed> {
+        self.streamed.as_ref()?.get(path)
     }
 
     /// Whether the value being validated is known to be at most `max` bytes as compact JSON

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use serde::de::{self, DeserializeOwned};
 
 use crate::json::Json;
+use crate::rules::StreamedData;
 use crate::shape::Shapes;
 use crate::strict::Strict;
 use crate::{Path, Report, Validate, Violation};
@@ -312,6 +313,25 @@ pub fn parse_document<T>(input: &[u8], spec: &DocumentSpec) -> Result<T, Report>
 where
     T: DeserializeOwned + Validate,
 {
+    parse_document_streamed(input, spec, StreamedData::new())
+}
+
+/// [`parse_document`] of a document some of whose data strings were left out and decoded
+/// elsewhere as they streamed: the digest rule reads each such struct's facts from `streamed`
+/// (see [`StreamedData`]) instead of decoding its data field. With no facts it is
+/// [`parse_document`].
+///
+/// # Errors
+///
+/// A [`Report`] with at least one violation whenever the document is refused.
+pub fn parse_document_streamed<T>(
+    input: &[u8],
+    spec: &DocumentSpec,
+    streamed: StreamedData,
+) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate,
+{
     check_size(input.len(), spec)?;
     let input = check_bom(input, spec)?;
     // SIMD validation (several times faster than `std` on text that is not ASCII); `std`
@@ -320,7 +340,7 @@ where
         Ok(text) => text,
         Err(_) => std::str::from_utf8(input).map_err(|err| utf8_error(input, &err, spec))?,
     };
-    parse_text(text, spec)
+    parse_text(text, spec, streamed)
 }
 
 /// [`parse_document`] for input that is already a `str` (the UTF-8 check is skipped; the
@@ -335,7 +355,7 @@ where
 {
     check_size(input.len(), spec)?;
     let skip = input.len() - check_bom(input.as_bytes(), spec)?.len();
-    parse_text(&input[skip..], spec)
+    parse_text(&input[skip..], spec, StreamedData::new())
 }
 
 /// Checks one example of a spec against the verdict its fence states: `expected` empty for
@@ -484,7 +504,7 @@ fn parse_strict<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error>
     Ok(value)
 }
 
-fn parse_text<T>(text: &str, spec: &DocumentSpec) -> Result<T, Report>
+fn parse_text<T>(text: &str, spec: &DocumentSpec, streamed: StreamedData) -> Result<T, Report>
 where
     T: DeserializeOwned + Validate,
 {
@@ -492,20 +512,25 @@ where
     // second, path-tracking parse that says where it went wrong.
     if let Ok(value) = parse_strict::<T>(text) {
         forbidden_in_free_members(text, spec)?;
-        validate_read(&value, text, spec)?;
+        validate_read(&value, text, spec, streamed)?;
         return Ok(value);
     }
     match extracted_range(text, spec) {
-        Some(range) => parse_failed::<T>(&text[range], spec, true),
-        None => parse_failed::<T>(text, spec, false),
+        Some(range) => parse_failed::<T>(&text[range], spec, true, streamed),
+        None => parse_failed::<T>(text, spec, false, streamed),
     }
 }
 
 /// Every rule on `value`, read from `text`: with the spec's `canonical_growth`, the
 /// value is known to be at most `text.len() + growth` bytes as compact JSON, and byte caps
 /// at least that large pass without measuring.
-fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Result<(), Report> {
-    let mut report = Report::new();
+fn validate_read<T: Validate>(
+    value: &T,
+    text: &str,
+    spec: &DocumentSpec,
+    streamed: StreamedData,
+) -> Result<(), Report> {
+    let mut report = Report::with_streamed(streamed);
     if let Some(growth) = spec.canonical_growth {
         let bound = u64::try_from(text.len().saturating_add(growth)).unwrap_or(u64::MAX);
         report.assume_json_bytes_at_most(bound);
@@ -520,14 +545,19 @@ fn validate_read<T: Validate>(value: &T, text: &str, spec: &DocumentSpec) -> Res
 
 /// Steps 3 to 5 for `text` whose plain typed parse failed (`retry`: it has not been tried
 /// yet, as for an extracted object).
-fn parse_failed<T>(text: &str, spec: &DocumentSpec, retry: bool) -> Result<T, Report>
+fn parse_failed<T>(
+    text: &str,
+    spec: &DocumentSpec,
+    retry: bool,
+    streamed: StreamedData,
+) -> Result<T, Report>
 where
     T: DeserializeOwned + Validate,
 {
     if retry {
         if let Ok(value) = parse_strict::<T>(text) {
             forbidden_in_free_members(text, spec)?;
-            validate_read(&value, text, spec)?;
+            validate_read(&value, text, spec, streamed)?;
             return Ok(value);
         }
     }

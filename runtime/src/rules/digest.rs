@@ -2,7 +2,7 @@
 
 use core::fmt::Display;
 
-use crate::path::Path;
+use crate::path::{Path, Seg};
 use crate::report::{Report, Violation};
 
 use super::{n, shown, Shown};
@@ -114,7 +114,7 @@ fn display_eq(value: &dyn Display, expected: &str) -> bool {
 /// Feeds the bytes `data` encodes into `sink`, chunk by chunk on the stack; `None` when the
 /// encoding is unknown, `Some(Err(()))` when base64 does not decode.
 /// What a digest rule reads of data that was decoded elsewhere, as it streamed: whether it
-/// decoded, its SHA-256 and its length. See [`with_streamed`].
+/// decoded, its SHA-256 and its length. See [`StreamedData`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Streamed {
     /// Whether the data decoded (base64 that does not decode is reported as such).
@@ -125,39 +125,53 @@ pub struct Streamed {
     pub length: u64,
 }
 
-std::thread_local! {
-    static STREAMED: core::cell::RefCell<Option<std::collections::HashMap<String, Streamed>>> =
-        const { core::cell::RefCell::new(None) };
+/// The digest facts of data strings that were decoded elsewhere, as they streamed, by the path
+/// of the struct whose data field each one is (`attachments[2]` as
+/// `Path::ROOT.field("attachments").index(2)`): for a document validated with those strings
+/// left out because they are too large to hold (TaskPack's flat form, whose reader streams
+/// them). A validation reads them from its report ([`Report::with_streamed`],
+/// [`parse_document_streamed`](crate::document::parse_document_streamed)); the digest rule then
+/// takes a struct's facts from here instead of decoding its data field. Everything else the
+/// rule does, and every other rule, is unchanged.
+///
+/// ```
+/// use specmint_runtime::rules::{Streamed, StreamedData};
+/// use specmint_runtime::Path;
+///
+/// let list = Path::ROOT.field("attachments");
+/// let mut found = StreamedData::new();
+/// found.insert(&list.index(2), Streamed { decoded: true, sha256: [0; 32], length: 0 });
+/// assert!(found.get(&list.index(2)).is_some());
+/// assert!(found.get(&list.index(1)).is_none());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamedData {
+    by_path: std::collections::BTreeMap<Vec<Seg>, Streamed>,
 }
 
-/// Runs `validate` with the digest rule reading, for the struct at each path of `found`
-/// (`attachments[2]`), the facts given there instead of decoding its data field: for a
-/// document validated with its data strings left out because they were too large to hold
-/// (TaskPack's flat form, whose reader streams them). Everything else the rule does, and every
-/// other rule, is unchanged. On this thread only, for the call only.
-pub fn with_streamed<R>(
-    found: std::collections::HashMap<String, Streamed>,
-    validate: impl FnOnce() -> R,
-) -> R {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            STREAMED.with(|s| *s.borrow_mut() = None);
-        }
+impl StreamedData {
+    /// No facts.
+    pub fn new() -> Self {
+        StreamedData::default()
     }
-    STREAMED.with(|s| *s.borrow_mut() = Some(found));
-    let _reset = Reset;
-    validate()
-}
 
-/// The streamed facts for the struct at `path`, when [`with_streamed`] gave some (no
-/// allocation otherwise).
-fn streamed(path: &Path<'_>) -> Option<Streamed> {
-    STREAMED.with(|s| {
-        let s = s.borrow();
-        let found = s.as_ref()?;
-        found.get(&path.to_string()).copied()
-    })
+    /// The facts of the data of the struct at `path`.
+    pub fn insert(&mut self, path: &Path<'_>, facts: Streamed) {
+        self.by_path.insert(path.segments(), facts);
+    }
+
+    /// The facts given for the struct at `path`, if any.
+    pub fn get(&self, path: &Path<'_>) -> Option<Streamed> {
+        if self.by_path.is_empty() {
+            return None;
+        }
+        self.by_path.get(&path.segments()).copied()
+    }
+
+    /// Whether no facts were given.
+    pub fn is_empty(&self) -> bool {
+        self.by_path.is_empty()
+    }
 }
 
 fn decode_into(
@@ -229,7 +243,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
     if fields.sha256.is_none() && fields.length.is_none() {
         return;
     }
-    let (decoded, actual, len) = match streamed(path) {
+    let (decoded, actual, len) = match report.streamed(path) {
         Some(found) => (
             Some(found.decoded.then_some(()).ok_or(())),
             found.sha256,

@@ -43,7 +43,7 @@ mod required;
 mod text;
 
 pub use cross::{not_contains, not_equal};
-pub use digest::{digest, with_streamed, ByteCount, DigestFields, Streamed};
+pub use digest::{digest, ByteCount, DigestFields, Streamed, StreamedData};
 pub use fields::{IntegerField, ListField, TextField};
 pub use format::{format, Format};
 pub use json::{json_bytes, max_json_bytes};
