@@ -32,7 +32,7 @@ use super::convert::{read_pack, Encoding};
 use super::flat::LuggageFile;
 use super::land;
 use super::lenient::{self, LineageView, OriginView};
-use super::passports::{self, PassportStore, PassportStoreError};
+use super::passports::{PassportStore, PassportStoreError};
 use super::TaskPackError;
 use serde::Deserialize;
 use specmint_runtime::json::{present, Json};
@@ -632,22 +632,17 @@ impl Door {
                 ),
             ));
         }
-        let dir = std::env::temp_dir().join(format!(
-            "specmint-a2a-{}-{}",
-            std::process::id(),
-            passports::mint_id()
-        ));
-        let result = (|| {
-            std::fs::create_dir(&dir).map_err(internal)?;
-            let file = dir.join(match encoding {
-                Encoding::Flat => "pack.taskpack.json",
-                _ => "pack.taskpack",
-            });
-            std::fs::write(&file, &bytes).map_err(internal)?;
-            self.arrive(&file)
-        })();
-        let _ = std::fs::remove_dir_all(&dir);
-        result
+        // Removed when it drops, however the landing ends.
+        let dir = tempfile::Builder::new()
+            .prefix("specmint-a2a-")
+            .tempdir()
+            .map_err(internal)?;
+        let file = dir.path().join(match encoding {
+            Encoding::Flat => "pack.taskpack.json",
+            _ => "pack.taskpack",
+        });
+        std::fs::write(&file, &bytes).map_err(internal)?;
+        self.arrive(&file)
     }
 
     /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does.

@@ -146,25 +146,11 @@ impl PassportStore {
         })
     }
 
-    /// `<data dir>/specmint/passports`, the data dir being `$XDG_DATA_HOME` or
-    /// `~/.local/share` (Linux and other Unix), `~/Library/Application Support` (macOS),
-    /// `%APPDATA%` (Windows). `None` when none of those can be found.
+    /// `<data dir>/specmint/passports`, the data dir being the user's ([`dirs::data_dir`]):
+    /// `$XDG_DATA_HOME` or `~/.local/share` (Linux and other Unix), `~/Library/Application
+    /// Support` (macOS), the roaming AppData folder (Windows). `None` when there is none.
     pub fn default_dir() -> Option<PathBuf> {
-        let env = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        let data = if cfg!(windows) {
-            env("APPDATA")
-        } else if cfg!(target_os = "macos") {
-            env("HOME").map(|home| home.join("Library/Application Support"))
-        } else {
-            env("XDG_DATA_HOME")
-                .filter(|p| p.is_absolute())
-                .or_else(|| env("HOME").map(|home| home.join(".local/share")))
-        }?;
-        Some(data.join("specmint").join("passports"))
+        Some(dirs::data_dir()?.join("specmint").join("passports"))
     }
 
     /// The directory.

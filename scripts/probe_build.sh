@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The cold build of a fresh crate that depends on specmint for `TaskPacket` alone (default
+# features off), as BENCHMARKS.md ("specmint as a dependency") reports it: its normal crate
+# count and the wall time of `cargo build` into an empty target directory, offline, with the
+# lock file of the checkout it builds against.
+#
+#   scripts/probe_build.sh [SPECMINT_DIR]      # default: this checkout
+#
+# For the before/after numbers, run it on a worktree of the older commit too
+# (`git worktree add /tmp/before c8e5582 && scripts/probe_build.sh /tmp/before`).
+set -euo pipefail
+specmint=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+mkdir -p "$probe/src"
+cat >"$probe/Cargo.toml" <<TOML
+[package]
+name = "specmint-probe"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+specmint = { path = "$specmint", default-features = false }
+TOML
+cat >"$probe/src/main.rs" <<'RS'
+fn main() {
+    let input = br#"{"packet_id":"pk-1","goal_id":"t-1","round":1,"from_role":"planner","to_role":"executor","objective":"do it","output_format":"markdown"}"#;
+    let packet = specmint::task_packet::TaskPacket::from_json_slice(input).unwrap();
+    println!("{}", packet.packet_id);
+}
+RS
+cp "$specmint/Cargo.lock" "$probe/Cargo.lock"
+cd "$probe"
+crates=$(cargo tree --offline -e normal --prefix none | awk '{print $1}' | sort -u | wc -l)
+start=$(date +%s.%N)
+CARGO_TARGET_DIR="$probe/target" cargo build --offline --quiet
+end=$(date +%s.%N)
+./target/debug/specmint-probe >/dev/null
+printf 'probe against %s: %s crates (cargo tree -e normal, the probe included), cold build %.1f s\n' \
+  "$specmint" "$crates" "$(echo "$end - $start" | bc)"
