@@ -235,34 +235,14 @@ impl DocType {
         let Ok(skeleton) = skeleton::skeleton(std::io::BufReader::new(&mut *reader)) else {
             return Ok(None);
         };
-        let last = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
         let bundled = match self {
             DocType::Bundled(bundled) => bundled,
             #[cfg(feature = "interpret")]
             DocType::Own { .. } => return Ok(None),
         };
-        let mut found = crate::runtime::rules::StreamedData::new();
-        let at = crate::runtime::Path::ROOT.field("attachments");
-        if let Ok(raw) = crate::runtime::json::Json::parse(&skeleton.text) {
-            let items = raw
-                .get("attachments")
-                .and_then(|a| a.as_array())
-                .unwrap_or_default();
-            for (index, (item, span)) in items.iter().zip(last).enumerate() {
-                let base64 = match item.get("encoding").and_then(|e| e.as_str()) {
-                    Some("utf8") => false,
-                    Some("base64") => true,
-                    _ => continue,
-                };
-                let Some(span) = span else { continue };
-                match flat::streamed_digest(reader, *span, base64) {
-                    Some(digest) => {
-                        found.insert(&at.index(index), digest);
-                    }
-                    None => return Ok(None),
-                }
-            }
-        }
+        let Some(found) = flat::streamed_facts(reader, &skeleton) else {
+            return Ok(None);
+        };
         let document = self.document();
         let verdict =
             bundled.validate_streamed(skeleton.text.as_bytes(), Some(skeleton.text.len()), found);

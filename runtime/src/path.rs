@@ -129,33 +129,40 @@ impl<'a> Path<'a> {
         }
         match self.seg {
             None => {}
-            Some(Seg::Field(name)) => {
-                if !dotted.is_empty() {
-                    dotted.push('.');
-                }
-                dotted.push_str(name);
-                pointer.push('/');
-                if name.bytes().any(|b| b == b'~' || b == b'/') {
-                    for c in name.chars() {
-                        match c {
-                            '~' => pointer.push_str("~0"),
-                            '/' => pointer.push_str("~1"),
-                            c => pointer.push(c),
-                        }
-                    }
-                } else {
-                    pointer.push_str(name);
-                }
-            }
-            Some(Seg::Index(i)) => {
-                let digits = decimal(i);
-                dotted.push('[');
-                dotted.push_str(digits.as_str());
-                dotted.push(']');
-                pointer.push('/');
-                pointer.push_str(digits.as_str());
+            Some(Seg::Field(name)) => push_key(dotted, pointer, name),
+            Some(Seg::Index(i)) => push_index(dotted, pointer, i),
+        }
+    }
+}
+
+/// Appends `[index]` to a dotted path and `/index` to its JSON Pointer.
+pub(crate) fn push_index(dotted: &mut String, pointer: &mut String, index: usize) {
+    let digits = decimal(index);
+    dotted.push('[');
+    dotted.push_str(digits.as_str());
+    dotted.push(']');
+    pointer.push('/');
+    pointer.push_str(digits.as_str());
+}
+
+/// Appends `.key` (`key` at the root) to a dotted path and `/key` to its JSON Pointer, `~`
+/// escaped as `~0` and `/` as `~1`.
+pub(crate) fn push_key(dotted: &mut String, pointer: &mut String, key: &str) {
+    if !dotted.is_empty() {
+        dotted.push('.');
+    }
+    dotted.push_str(key);
+    pointer.push('/');
+    if key.bytes().any(|b| b == b'~' || b == b'/') {
+        for c in key.chars() {
+            match c {
+                '~' => pointer.push_str("~0"),
+                '/' => pointer.push_str("~1"),
+                c => pointer.push(c),
             }
         }
+    } else {
+        pointer.push_str(key);
     }
 }
 

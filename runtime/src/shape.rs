@@ -54,8 +54,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::document::{push_index, push_key};
 use crate::json::Json;
+use crate::path::{push_index, push_key};
 use crate::Violation;
 
 /// Every type of one spec, and which of them is the document.

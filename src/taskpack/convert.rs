@@ -13,36 +13,11 @@ use std::path::{Path, PathBuf};
 
 use super::bag::{self, BagError, Limits};
 use super::encode;
+/// The encoding a file name says (declared beside the writer, which needs it too).
+pub use super::encode::Encoding;
 use super::flat::{self, FlatError, LuggageFile};
 use crate::atomic_file::{write_atomically_for_sharing, AtomicFile};
 use specmint_runtime::json::Json;
-
-/// The encoding a file name says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    /// `.taskpack`: BagIt in a zip.
-    Zip,
-    /// `.taskpack.json`: the flat form.
-    Flat,
-    /// `.tpx`, `.tpx.json`: the retired form, read only.
-    RetiredTpx,
-}
-
-impl Encoding {
-    /// By extension; `None` for any other name.
-    pub fn of(path: &Path) -> Option<Encoding> {
-        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
-        if name.ends_with(".taskpack") {
-            Some(Encoding::Zip)
-        } else if name.ends_with(".taskpack.json") {
-            Some(Encoding::Flat)
-        } else if name.ends_with(".tpx") || name.ends_with(".tpx.json") {
-            Some(Encoding::RetiredTpx)
-        } else {
-            None
-        }
-    }
-}
 
 /// Why a conversion did not happen.
 #[derive(Debug, thiserror::Error)]

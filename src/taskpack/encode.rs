@@ -4,14 +4,41 @@
 //! [`bag::assemble`] and [`flat::write_flat`] write.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::bag::{self, hex, FILES_DIR, PASSPORT_JSON};
-use super::convert::Encoding;
 use super::flat::{Listed, FLAT_VERSION, NOTE_TO_READER};
 use specmint_runtime::json::Json;
+
+/// The encoding a file name says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// `.taskpack`: BagIt in a zip.
+    Zip,
+    /// `.taskpack.json`: the flat form.
+    Flat,
+    /// `.tpx`, `.tpx.json`: the retired form, read only.
+    RetiredTpx,
+}
+
+impl Encoding {
+    /// By extension; `None` for any other name.
+    pub fn of(path: &Path) -> Option<Encoding> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.ends_with(".taskpack") {
+            Some(Encoding::Zip)
+        } else if name.ends_with(".taskpack.json") {
+            Some(Encoding::Flat)
+        } else if name.ends_with(".tpx") || name.ends_with(".tpx.json") {
+            Some(Encoding::RetiredTpx)
+        } else {
+            None
+        }
+    }
+}
 
 /// Where luggage `index`'s bytes come from: it hands them to the sink in chunks of any size.
 pub(crate) type Stream<'a, E> =

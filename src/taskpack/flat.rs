@@ -480,9 +480,42 @@ fn judge_declared(read: &mut FlatRead, a: &Declared, listed: &Listed) {
     }
 }
 
+/// The digest rule's facts about each attachment of the flat file whose skeleton is
+/// `skeleton`, its `data` string streamed from `reader` (see [`streamed_digest`]), by the path
+/// of the attachment (`attachments[2]`), read through the same views as [`read_flat`]: an
+/// attachment with no `data` string or no known encoding has none (the rules report it).
+/// `None` when a string cannot be read.
+pub(crate) fn streamed_facts<R: Read + Seek>(
+    reader: &mut R,
+    skeleton: &skeleton::Skeleton,
+) -> Option<specmint_runtime::rules::StreamedData> {
+    let mut found = specmint_runtime::rules::StreamedData::new();
+    let Ok(raw) = Json::parse(&skeleton.text) else {
+        return Some(found);
+    };
+    let members: FlatMembers = lenient::view(&raw);
+    let items = members
+        .attachments
+        .as_ref()
+        .and_then(Json::as_array)
+        .unwrap_or_default();
+    let spans = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
+    let list = specmint_runtime::Path::ROOT.field("attachments");
+    for (index, (item, span)) in items.iter().zip(spans).enumerate() {
+        let base64 = match lenient::view::<AttachmentMembers>(item).encoding {
+            Some(AttachmentEncoding::Utf8) => false,
+            Some(AttachmentEncoding::Base64) => true,
+            None => continue,
+        };
+        let Some(span) = span else { continue };
+        found.insert(&list.index(index), streamed_digest(reader, *span, base64)?);
+    }
+    Some(found)
+}
+
 /// The digest rule's facts about the data string at `span` (`runtime::rules::Streamed`),
 /// decoded as it streams: `None` when it cannot be read.
-pub(crate) fn streamed_digest<R: Read + Seek>(
+fn streamed_digest<R: Read + Seek>(
     reader: &mut R,
     span: Span,
     base64: bool,

@@ -9,11 +9,10 @@
 //! line and column of the input, for editors and error listings. Their columns count chars;
 //! the `line L column C` that `serde_json` puts in parse-error messages counts bytes.
 
-use std::fmt::Write as _;
-
 use serde::de::{self, DeserializeOwned};
 
 use crate::json::Json;
+use crate::path::{push_index, push_key};
 use crate::rules::StreamedData;
 use crate::shape::Shapes;
 use crate::strict::Strict;
@@ -649,25 +648,4 @@ fn convert_path(path: &serde_path_to_error::Path) -> (String, String) {
         }
     }
     (dotted, pointer)
-}
-
-pub(crate) fn push_index(dotted: &mut String, pointer: &mut String, index: usize) {
-    // Writing to a String cannot fail.
-    let _ = write!(dotted, "[{index}]");
-    let _ = write!(pointer, "/{index}");
-}
-
-pub(crate) fn push_key(dotted: &mut String, pointer: &mut String, key: &str) {
-    if !dotted.is_empty() {
-        dotted.push('.');
-    }
-    dotted.push_str(key);
-    pointer.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use super::{push_index, push_key};
+use crate::path::{push_index, push_key};
 
 /// Deepest nesting the forbidden-key scanner descends into. `serde_json`'s own recursion
 /// limit (128) normally stops the walk first; this guard holds even if it is disabled.
