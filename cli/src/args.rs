@@ -150,11 +150,13 @@ pub struct Db {
     pub path: PathBuf,
 }
 
-/// `--store DIR`: the passport store, the user's data directory's unless given.
+/// `--passports DIR`: the passport store, the user's data directory's unless given. `--store
+/// DIR`, its first spelling, still works (deprecated: `--store` is a database everywhere else).
 #[derive(Args)]
 pub struct PassportDir {
-    /// The passport store's directory (default: the user's data directory's).
-    #[arg(long = "store", value_name = "DIR")]
+    /// The passports' directory (default: the user's data directory's). Deprecated spelling:
+    /// --store DIR.
+    #[arg(long = "passports", alias = "store", value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
 
@@ -557,8 +559,8 @@ pub struct Pack {
 pub enum A2a {
     /// Serve the Agent Card and the JSON-RPC methods over HTTP/1.1.
     Serve {
-        /// The passport store packs land in.
-        #[arg(long, value_name = "DIR")]
+        /// The passports' directory packs land in. Deprecated spelling: --store DIR.
+        #[arg(long = "passports", alias = "store", value_name = "DIR")]
         store: PathBuf,
         /// The address to listen on (port 0: the system picks one).
         #[arg(long, value_name = "HOST:PORT", value_parser = listen)]

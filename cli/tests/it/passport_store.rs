@@ -338,3 +338,39 @@ fn processes_updating_one_passport_lose_no_update() {
     assert_eq!(names, [".P-race.lock", "P-race.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--passports DIR` names the passport directory; `--store DIR`, its first spelling, is the
+/// same option (a passport made through one is listed through the other), and help shows it as
+/// deprecated.
+#[test]
+fn passports_is_the_directory_and_store_its_deprecated_spelling() {
+    let dir = scratch("passports-flag");
+    let store = dir.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "passport",
+        "new",
+        "--id",
+        "P-NAMED",
+        "--title",
+        "t",
+        "--goal",
+        "g",
+        "--passports",
+        store,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.join("P-NAMED.json").is_file());
+    let (code, out, _) = run(&["passport", "list", "--store", store, "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&out)["passports"][0]["passport_id"], "P-NAMED");
+    for family in [
+        &["passport", "list", "--help"][..],
+        &["a2a", "serve", "--help"][..],
+    ] {
+        let (code, out, _) = run(family);
+        assert_eq!(code, 0);
+        assert!(out.contains("--passports <DIR>"), "{out}");
+        assert!(out.contains("Deprecated spelling: --store DIR"), "{out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
