@@ -5,8 +5,8 @@
 //!
 //! They live in the program's package (`cli/`) because most run the `specmint` binary; the
 //! library's `tests/alloc.rs` stays a binary of its own (it installs a counting global
-//! allocator), and so does `tests/bind_ui.rs` (trybuild compiles its cases in a crate of its
-//! own).
+//! allocator), and binding's trybuild cases are the package `tests/bind-ui/` (trybuild builds
+//! the library again for them, with that package's one feature).
 
 mod common;
 mod mcp_client;

@@ -5,5 +5,5 @@
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/ui_bind/*.rs");
+    t.compile_fail("ui/*.rs");
 }
