@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # SPECMINT_RECORD: the engine and lifecycle tests' CLI calls are recorded for the MCP
-# differential below (tests/it/common.rs, `Recording`).
+# differential below (cli/tests/it/common.rs, `Recording`).
 record=$(mktemp -d)
 pg_dir=$(mktemp -d)
 random_specs=$(mktemp -d)
@@ -13,7 +13,7 @@ trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_sp
 SPECMINT_RECORD="$record" cargo test --workspace --all-targets
 cargo test --workspace --doc
 # The CLI that run built (the workspace's feature set): every step below runs this one binary,
-# the peer-tool scripts too (scripts/specmint-bin.sh), rather than building it again with the
+# the peer-tool scripts too (tests/peers/specmint-bin.sh), rather than building it again with the
 # root package's features alone.
 export SPECMINT_BIN="${CARGO_TARGET_DIR:-target}/debug/specmint"
 
@@ -30,10 +30,10 @@ pg_query=$(scripts/postgres.sh start "$pg_dir")
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/a2a/requirements.txt
-./scripts/npm-ci.sh scripts/taskpassport
-./scripts/npm-ci.sh scripts/conformance
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/peers/requirements.txt
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/peers/a2a/requirements.txt
+./tests/peers/npm-ci.sh tests/peers/taskpassport
+./tests/peers/npm-ci.sh tests/peers/conformance
 
 # 200 seeded random specs with their schemas and corpora (codegen/tests/it/random_specs.rs),
 # written once for the bindings and conformance runs.
@@ -52,26 +52,26 @@ lane_rust() {
   SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle::
   # Every case of every corpus (bundled, acceptance, own spec, random specs) through the Python
   # binding's pytest and the Node binding's test runner, each equal to the CLI's verdict.
-  ./scripts/bindings/run.sh "$random_specs"
+  ./tests/peers/bindings/run.sh "$random_specs"
   # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
   # datamodel-code-generator against generated/schema/, with the agreement table.
   # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
-  SPECMINT_RANDOM_SPECS_DIR="$random_specs" ./scripts/conformance/run.sh
+  SPECMINT_RANDOM_SPECS_DIR="$random_specs" ./tests/peers/conformance/run.sh
 }
 
 # Lane 2: the peers that drive the CLI.
 lane_peers() {
-  .venv/bin/python scripts/check_schemas.py
+  .venv/bin/python tests/peers/conformance/check_schemas.py
   # MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
-  .venv/bin/python scripts/mcp_client.py "$SPECMINT_BIN"
+  .venv/bin/python tests/peers/mcp/client.py "$SPECMINT_BIN"
   # The Action Envelope as typed tool calls and the task tools of `specmint mcp --store`: every
   # recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on
   # a copy of its store, the same result and the same store after.
-  .venv/bin/python scripts/mcp_differential.py "$record" "$SPECMINT_BIN"
+  .venv/bin/python tests/peers/mcp/differential.py "$record" "$SPECMINT_BIN"
   # The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
   # malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
-  # and failures (scripts/reliability.py BIN --full is the size the probes were first run at).
-  python3 scripts/reliability.py "$SPECMINT_BIN"
+  # and failures (tests/peers/reliability.py BIN --full is the size the probes were first run at).
+  python3 tests/peers/reliability.py "$SPECMINT_BIN"
   # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
   # `generate --spec --out` writes, each case judged by `validate --spec`.
   local own_out
@@ -81,10 +81,10 @@ lane_peers() {
     "$SPECMINT_BIN" validate --spec tests/fixtures/own_spec {type} - --format json
   rm -rf "$own_out"
   # TaskPack interop with its reference implementation, task-passport (npm, pinned).
-  ./scripts/taskpassport/run.sh
+  ./tests/peers/taskpassport/run.sh
   # TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk,
   # pinned), with packs from specmint and from task-passport (which also prove the open reading).
-  ./scripts/a2a/run.sh
+  ./tests/peers/a2a/run.sh
 }
 
 # Both lanes at once, each into its own log, shown whole when it ends. Each runs in a background

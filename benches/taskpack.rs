@@ -3,7 +3,7 @@
 //! same file; then the same pack in the flat form, judged by specmint, against the zip.
 //!
 //! ```text
-//! cargo bench --bench taskpack            # needs node and scripts/taskpassport/node_modules
+//! cargo bench --bench taskpack            # needs node and tests/peers/taskpassport/node_modules
 //! ```
 //! Each side runs in a process of its own that does nothing else, so its peak RSS (VmHWM for
 //! specmint, `process.resourceUsage().maxRSS` for node) is the judging's. Times are the median

@@ -3,7 +3,7 @@
 //! task-passport 0.3.1 landing the same file the way its CLI's `land` does.
 //!
 //! ```text
-//! cargo bench --bench taskpack_land      # needs node and scripts/taskpassport/node_modules
+//! cargo bench --bench taskpack_land      # needs node and tests/peers/taskpassport/node_modules
 //! ```
 //! Each side runs in a process of its own that does nothing else, into a fresh store: specmint's
 //! `arrival::land_file` (read and verify the zip, luggage streamed to the store, every check,

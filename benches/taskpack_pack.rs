@@ -5,7 +5,7 @@
 //! files.
 //!
 //! ```text
-//! cargo bench --bench taskpack_pack      # needs node and scripts/taskpassport/node_modules
+//! cargo bench --bench taskpack_pack      # needs node and tests/peers/taskpassport/node_modules
 //! ```
 //! Each side runs in a process of its own that does nothing else, so its peak RSS (VmHWM for
 //! specmint, `process.resourceUsage().maxRSS` for node) is the packing's. Times are the median
@@ -139,7 +139,7 @@ fn report(
             );
         }
         None => println!(
-            "  task-passport: not measured (needs node and scripts/taskpassport/node_modules; run ./test.sh once)"
+            "  task-passport: not measured (needs node and tests/peers/taskpassport/node_modules; run ./test.sh once)"
         ),
     }
 }
@@ -252,7 +252,7 @@ fn pack_here(store: &Path, out: &Path, files: &[String]) {
 /// `writeZip` or `toFlat`, and write the file.
 fn node_side(dir: &Path) -> Option<(String, PathBuf)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let lib = root.join("scripts/taskpassport/node_modules/task-passport");
+    let lib = root.join("tests/peers/taskpassport/node_modules/task-passport");
     if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
         return None;
     }

@@ -7,7 +7,7 @@
 // documents each judge gets wrong against the corpus, over the x-only cases and over all.
 //
 // Run by hand (BENCHMARKS.md holds results), with the binding built in release form:
-//   (cd bindings/node && npm ci && npm run build) && ./scripts/npm-ci.sh scripts/conformance
+//   (cd bindings/node && npm ci && npm run build) && ./tests/peers/npm-ci.sh tests/peers/conformance
 //   node scripts/bench_bindings.mjs [--rounds 5]
 import { readFileSync, readdirSync } from "node:fs";
 import { join, dirname } from "node:path";
@@ -16,7 +16,7 @@ import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const require = createRequire(join(root, "scripts/conformance/package.json"));
+const require = createRequire(join(root, "tests/peers/conformance/package.json"));
 const Ajv2020 = require("ajv/dist/2020.js").default;
 const addFormats = require("ajv-formats").default;
 const AJV_VERSION = require("ajv/package.json").version;

@@ -11,7 +11,8 @@ binding's documents/s over the baseline's. Also counted: documents each judge ge
 (valid/invalid against the corpus), over the x-only cases (rules only x- keywords carry) and over
 all cases.
 
-Run by hand (BENCHMARKS.md holds results), with the binding installed in release form:
+Run by hand (BENCHMARKS.md holds results), in the venv ./test.sh makes (jsonschema and
+fastjsonschema pinned in tests/peers/requirements.txt), with the binding installed in release form:
   .venv/bin/pip install ./bindings/python
   .venv/bin/python scripts/bench_bindings.py [--rounds 5] [--spec task_packet]
 """

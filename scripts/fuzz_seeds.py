@@ -74,7 +74,7 @@ def strangers():
                 if done.returncode == 0 and out.exists():
                     put("taskpack_zip", out.read_bytes())
                     put("taskpack_land", b"\x00" + out.read_bytes())
-    # The hostile zips of tests/it/taskpack_hostile.rs (zip-slip, symlinks, duplicates, bombs...),
+    # The hostile zips of cli/tests/it/taskpack_hostile.rs (zip-slip, symlinks, duplicates, bombs...),
     # which that test writes out when asked.
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(["cargo", "test", "--quiet", "--test", "taskpack_hostile"],

@@ -17,7 +17,7 @@
 #
 # SPECMINT_TEST_PG is the query part of a libpq URL (`host=DIR&user=NAME`): a test makes a
 # database of its own and reaches it as `postgresql:///DB?$SPECMINT_TEST_PG`
-# (tests/it/common.rs, `fresh_db`).
+# (cli/tests/it/common.rs, `fresh_db`).
 set -euo pipefail
 
 find_bin() {

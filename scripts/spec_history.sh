@@ -2,7 +2,7 @@
 # Rebuilds tests/fixtures/diff/spec-history.bundle: one commit per commit of this repository's
 # mainline (first parents: a merged branch counts as its merge, so the history is the one main
 # went through, not branches interleaved by date) that changed spec/, holding that commit's spec/ and nothing else, oldest first, each with
-# the original's short hash and subject as its message. tests/it/diff.rs replays `specmint diff`
+# the original's short hash and subject as its message. cli/tests/it/diff.rs replays `specmint diff`
 # over each consecutive pair and compares with the golden outputs beside the bundle; the
 # bundle makes that test independent of how deep a checkout's history is.
 #

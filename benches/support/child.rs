@@ -63,7 +63,7 @@ pub fn report(ours: &mut Side, theirs: Option<&mut Side>) {
         ours.rss as f64 / 1024.0
     );
     let Some(theirs) = theirs else {
-        println!("  task-passport: not measured (needs node and scripts/taskpassport/node_modules; run ./test.sh once)");
+        println!("  task-passport: not measured (needs node and tests/peers/taskpassport/node_modules; run ./test.sh once)");
         return;
     };
     let other = median(&mut theirs.times);
@@ -104,13 +104,13 @@ pub fn log_lines(bytes: usize, seed: u32) -> Vec<u8> {
 
 /// `node` and a script for the reference's side, written to a temporary file from what `body`
 /// makes of the installed task-passport's folder; `None` when node or the package (which
-/// `./test.sh` installs under scripts/taskpassport/) is missing.
+/// `./test.sh` installs under tests/peers/taskpassport/) is missing.
 pub fn node_script(
     name: &str,
     body: impl FnOnce(&std::path::Path) -> String,
 ) -> Option<(String, std::path::PathBuf)> {
     let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scripts/taskpassport/node_modules/task-passport");
+        .join("tests/peers/taskpassport/node_modules/task-passport");
     if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
         return None;
     }

@@ -2,7 +2,7 @@
 //! mapping between a pack and an A2A `Task`, and the JSON-RPC door `specmint a2a serve` is a
 //! thin HTTP wrapper over.
 //!
-//! The wire is A2A 1.0 as the official SDK (`a2a-sdk` 1.3.0, pinned in scripts/a2a/) speaks it:
+//! The wire is A2A 1.0 as the official SDK (`a2a-sdk` 1.3.0, pinned in tests/peers/a2a/) speaks it:
 //! JSON-RPC 2.0 methods `SendMessage` and `GetTask` (the 0.3 names `message/send` and
 //! `tasks/get` are accepted too, with the same 1.0 shapes), protobuf-JSON member names
 //! (`contextId`, `artifactId`, `mediaType`), a `Part` that is one of `text`, `raw` (base64),

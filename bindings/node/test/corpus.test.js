@@ -1,6 +1,6 @@
 'use strict';
 // Every case of every generated corpus gets from the binding exactly the CLI's verdict.
-// SPECMINT_BINDINGS_VERDICTS names the directory scripts/bindings/verdicts.py wrote: each case
+// SPECMINT_BINDINGS_VERDICTS names the directory tests/peers/bindings/verdicts.py wrote: each case
 // as a file, with the line `specmint validate --format json` printed for it (less `type` and
 // `file`). The binding reads the same bytes (a Buffer) and must give the same `valid` and the
 // same errors (code, path, pointer, message, measured, limit, line, column), in order.

@@ -2,7 +2,7 @@
 //! v1: patterns, unique keys, integer bounds, minimums, a states-typed field), is built
 //! through the README's build.rs recipe and its own tests are run: its generated corpus
 //! agrees with its generated validator on every case, and so does the interpreter
-//! (`specmint validate --spec`) of the same spec, report for report. (`scripts/conformance/run.sh` holds
+//! (`specmint validate --spec`) of the same spec, report for report. (`tests/peers/conformance/run.sh` holds
 //! the same corpus to Python jsonschema and ajv.)
 //!
 //! The crate is not a workspace member, so it costs nothing to other builds; it is copied to

@@ -175,7 +175,7 @@ pub fn fresh_postgres_db(query: &str, name: &str) -> String {
 /// and the JSON it printed.
 ///
 /// With `SPECMINT_RECORD=DIR` set, an `envelope` or `task` command on a SQLite store is also
-/// recorded in DIR for scripts/mcp_differential.py, which replays it as a typed MCP tool call
+/// recorded in DIR for tests/peers/mcp/differential.py, which replays it as a typed MCP tool call
 /// on a copy of the store as it was and compares the result and the store after.
 pub fn specmint_json(args: &[&str], stdin: &str) -> (i32, serde_json::Value) {
     let mut all = args.to_vec();

@@ -1,6 +1,6 @@
 //! TaskPack: both encodings, their byte-stable round trips, the retired `.tpx` form, and the
 //! conformance judge with one pack per check that fails only that check. (Interop with the
-//! reference implementation is in scripts/taskpassport/, run by ./test.sh; hostile zips are in
+//! reference implementation is in tests/peers/taskpassport/, run by ./test.sh; hostile zips are in
 //! tests/it/taskpack_hostile.rs.)
 
 use crate::common;

@@ -1,7 +1,7 @@
 //! TaskPack's A2A binding (§5, issue 22): the door `specmint a2a serve` is thin over
 //! ([`Door`]), its mapping onto an A2A Task, its JSON-RPC refusals, and the conversions
 //! `taskpack to-a2a` / `from-a2a`. (The official A2A SDK drives the real server in
-//! scripts/a2a/client.py, run by ./test.sh.)
+//! tests/peers/a2a/client.py, run by ./test.sh.)
 
 use crate::common;
 

@@ -2,7 +2,7 @@
 //! each in 5 places — a fact, an attachment, deep in an attachment, base64 inside an attachment,
 //! a binary file. None may pass `taskpack pack` (refused, exit 1, with the C7/C8 code) or
 //! `taskpack conformance` (C7 or C8 fails, exit 2). "Deep" is 1 MiB here;
-//! `SPECMINT_SECRETS_DEEP_BYTES` makes it deeper (`scripts/reliability.py BIN --full` plants
+//! `SPECMINT_SECRETS_DEEP_BYTES` makes it deeper (`tests/peers/reliability.py BIN --full` plants
 //! them 50 MiB deep, for conformance).
 
 use crate::common;

@@ -13,7 +13,7 @@
 //!
 //! With `SPECMINT_RANDOM_SPECS_DIR=DIR` the schemas and corpora are also written under
 //! `DIR/schema/` and `DIR/corpus/` (the layout of `generated/`), which `./test.sh` hands to
-//! Python jsonschema and ajv (`scripts/conformance/check_corpus.* --generated DIR`), and the
+//! Python jsonschema and ajv (`tests/peers/conformance/check_corpus.* --generated DIR`), and the
 //! specs under `DIR/spec/`, which it hands to the bindings (`validate --spec DIR/spec`).
 
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 // (pinned in package-lock.json; its CLI does not load, so its library modules are imported by
 // file path). Run by ./test.sh:
 //
-//   node scripts/taskpassport/interop.mjs --specmint target/debug/specmint --work DIR
+//   node tests/peers/taskpassport/interop.mjs --specmint target/debug/specmint --work DIR
 //
 // 1. task-passport makes the 18 kinds of pack of issue 12 in both encodings (its own output,
 //    never hand-written); specmint judges each conformant, and `specmint validate taskpack`

@@ -1,10 +1,10 @@
 """The engine and lifecycle suites' CLI calls, replayed as typed MCP tool calls through the
 official Python MCP SDK: the same result and the same store.
 
-Usage: mcp_differential.py RECORD_DIR SPECMINT_BINARY
+Usage: tests/peers/mcp/differential.py RECORD_DIR SPECMINT_BINARY
 
 RECORD_DIR is what `SPECMINT_RECORD=RECORD_DIR cargo test --test it -- envelope_engine::
-task_lifecycle::` wrote (tests/it/common.rs, `Recording`): for every `envelope` or `task`
+task_lifecycle::` wrote (cli/tests/it/common.rs, `Recording`): for every `envelope` or `task`
 command a test ran on a SQLite store, its arguments, stdin, the files it named, its exit
 status and JSON, and copies of the store before (`ID.pre.db`) and after (`ID.post.db`).
 
@@ -35,7 +35,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 # The vocabulary, in the spec's order: one branch of the generated schema's envelope per action.
 ACTIONS = [
     branch["properties"]["action"]["const"]

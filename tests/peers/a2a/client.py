@@ -1,6 +1,6 @@
 """`specmint a2a serve` driven by the official A2A SDK (a2a-sdk, pinned in requirements.txt).
 
-    python scripts/a2a/client.py SPECMINT PACK...
+    python tests/peers/a2a/client.py SPECMINT PACK...
 
 Starts the server on a free port over a fresh store, then: fetches the Agent Card through the
 SDK's resolver (the extension declared, not required, with its params); sends each PACK (a

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # TaskPack's A2A binding (issue 22): `specmint a2a serve` driven by the official A2A SDK
 # (a2a-sdk, pinned in requirements.txt beside this file, installed into the project venv with
-# the rest of scripts/requirements.txt so one resolver sees both), sending a pack specmint made
-# and packs task-passport's library made (scripts/taskpassport/, pinned); the task-passport
+# the rest of tests/peers/requirements.txt so one resolver sees both), sending a pack specmint made
+# and packs task-passport's library made (tests/peers/taskpassport/, pinned); the task-passport
 # packs are also the open-reading checks (facts without `claim`, decisions as strings).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-bin=$(scripts/specmint-bin.sh)
+cd "$(dirname "$0")/../../.."
+bin=$(tests/peers/specmint-bin.sh)
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check \
-  -r scripts/requirements.txt -r scripts/a2a/requirements.txt
-./scripts/npm-ci.sh scripts/taskpassport
+  -r tests/peers/requirements.txt -r tests/peers/a2a/requirements.txt
+./tests/peers/npm-ci.sh tests/peers/taskpassport
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A pack specmint made: a passport with an ask and a landing check, packed flat.
@@ -22,6 +22,6 @@ id=$("$bin" passport new --store "$store" --title "A2A door" --goal "land throug
 "$bin" taskpack pack "$id" --store "$store" --flat --out "$work/specmint.taskpack.json" \
   --ask "which quarter counts as Q3?|a date range" --check "this machine renders PDF|r --version" \
   --actor ds --machine mbp-14 >/dev/null
-node scripts/a2a/taskpassport_packs.mjs --specmint "$bin" --work "$work/tp"
-.venv/bin/python scripts/a2a/client.py "$bin" "$work/specmint.taskpack.json" \
+node tests/peers/a2a/taskpassport_packs.mjs --specmint "$bin" --work "$work/tp"
+.venv/bin/python tests/peers/a2a/client.py "$bin" "$work/specmint.taskpack.json" \
   "$work/tp/for-a2a.taskpack" "$work/tp/for-a2a.taskpack.json" "$work/tp/string-decisions.taskpack.json"

@@ -7,6 +7,8 @@ For each spec/<name>.md with a generated/schema/<name>.schema.json:
   * every ```json invalid example whose expected codes the schema can express
     (the schema's "x-schema-expressible-codes") is rejected by it.
 Prints one line per spec and exits 1 on any disagreement.
+
+Usage: .venv/bin/python tests/peers/conformance/check_schemas.py   (as ./test.sh runs it)
 """
 import json
 import pathlib
@@ -15,7 +17,7 @@ import sys
 
 from jsonschema import Draft202012Validator
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 CHECKER = Draft202012Validator.FORMAT_CHECKER
 # Strings each format refuses; a check that accepts one is not there.
 NOT_IN_FORMAT = {"date-time": "2024-13-01T12:00:00Z", "date": "2024-02-30", "uri": "no scheme"}
@@ -26,7 +28,7 @@ def format_problems() -> list:
     """What keeps the format checker from checking: a missing package, or README's snippet
     building its validator without the checker."""
     problems = [
-        f"the format checker accepts {bad!r} as a {fmt} (is its package from scripts/requirements.txt installed?)"
+        f"the format checker accepts {bad!r} as a {fmt} (is its package from tests/peers/requirements.txt installed?)"
         for fmt, bad in NOT_IN_FORMAT.items()
         if CHECKER.conforms(bad, fmt)
     ]

@@ -5,7 +5,7 @@ The bindings' proof (bindings/python/tests, bindings/node/test) holds each bindi
 verdicts: for every case, the binding's report must equal the line `specmint validate
 --format json` printed for the same file, less `type` and `file`.
 
-  scripts/bindings/verdicts.py --cli target/debug/specmint --out DIR \\
+  tests/peers/bindings/verdicts.py --cli target/debug/specmint --out DIR \\
       [--generated GEN_DIR]...  [--spec-generated SPEC_DIR GEN_DIR]...
 
 --generated: a corpus of the bundled specs (GEN_DIR/corpus/<spec>/cases.json, judged as the

@@ -5,6 +5,9 @@ of generated/corpus/<spec>/cases.json (the spec's valid examples are among them)
 JSON mode. Invalid expressible cases are also tried and the refusals counted, for information
 only: Pydantic is a data-binding tool, not a validator the corpus holds to its verdicts.
 Writes a JSON summary to --out and exits 1 if any valid case fails to load.
+
+Usage: tests/peers/conformance/check_datamodel.py [--out FILE]
+(run by tests/peers/conformance/run.sh with the project venv's python).
 """
 import argparse
 import importlib.util
@@ -15,7 +18,7 @@ import sys
 import tempfile
 from importlib.metadata import version
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 BIN = pathlib.Path(sys.executable).parent / "datamodel-codegen"
 
 

@@ -1,6 +1,6 @@
-"""`specmint mcp` driven by the official Python MCP SDK (pinned in scripts/requirements.txt).
+"""`specmint mcp` driven by the official Python MCP SDK (pinned in tests/peers/requirements.txt).
 
-Usage: mcp_client.py SPECMINT_BINARY
+Usage: tests/peers/mcp/client.py SPECMINT_BINARY
 
 A real client from another ecosystem: initialize, list the tools, file a packet, and every
 refusal case of tests/fixtures/handoff_refusals.json (the table the Rust tests run through the
@@ -18,7 +18,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURE = json.loads((ROOT / "tests/fixtures/handoff_refusals.json").read_text("utf-8"))
 MINIMAL = ROOT / "generated/rust/task_packet.rs"
 LEG = "team_packets/task-1/r2/planner-to-executor"

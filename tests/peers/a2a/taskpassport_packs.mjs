@@ -1,10 +1,10 @@
-// Packs written by task-passport's own library (scripts/taskpassport/, pinned), for two
+// Packs written by task-passport's own library (tests/peers/taskpassport/, pinned), for two
 // checks: TaskPack reading stays open (issue 22 item 3: facts whose words are not under
 // `claim`, decisions as plain strings), judged by task-passport's conformance() and by
 // specmint's `validate taskpack` and `conformance`; and a pack for the A2A client
-// (scripts/a2a/client.py) to send through `specmint a2a serve`.
+// (tests/peers/a2a/client.py) to send through `specmint a2a serve`.
 //
-//   node scripts/a2a/taskpassport_packs.mjs --specmint BIN --work DIR
+//   node tests/peers/a2a/taskpassport_packs.mjs --specmint BIN --work DIR
 // Writes DIR/*.taskpack and DIR/*.taskpack.json; exit 1 when any check fails.
 
 import assert from 'node:assert/strict'

@@ -1,6 +1,8 @@
 // Node's ajv (JSON Schema 2020-12, `unicode: true`: lengths in code points, not UTF-16
 // units) over the whole conformance corpus. Same contract as check_corpus.py: expressible
 // cases must agree with the corpus verdict, x- only cases are counted and listed.
+//   node tests/peers/conformance/check_corpus.mjs [--generated DIR] [--out FILE] [--list-x-only]
+// (run by tests/peers/conformance/run.sh, after its `npm ci` of ajv beside this file).
 import { readFileSync, readdirSync, existsSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +12,7 @@ import addFormats from "ajv-formats";
 
 const require = createRequire(import.meta.url);
 const AJV_VERSION = require("ajv/package.json").version;
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const listX = args.includes("--list-x-only");

@@ -1,6 +1,6 @@
 """The reliability suite: specmint tried as an attacker and as a crash would, from outside.
 
-Usage: reliability.py SPECMINT_BINARY [--full]
+Usage: tests/peers/reliability.py SPECMINT_BINARY [--full]
 
 Each probe drives the CLI (or `specmint mcp`) the way the issue that found the problem did and
 checks that nothing was lost, torn, leaked or left behind. The table at the end has one row
@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FULL = "--full" in sys.argv[2:]
 BIN = str(Path(sys.argv[1]).resolve()) if len(sys.argv) > 1 else sys.exit(__doc__)
 RNG = random.Random(int(os.environ.get("SPECMINT_RELIABILITY_SEED", "21")))
@@ -343,7 +343,7 @@ def hostile_packs():
         "truncated": zip_bytes([("data/passport.json", b"{}", None)])[:-30],
     }
     if FULL:
-        # Inflating to the 1 GiB limit takes a while; tests/it/taskpack_hostile.rs stops smaller
+        # Inflating to the 1 GiB limit takes a while; cli/tests/it/taskpack_hostile.rs stops smaller
         # bombs under smaller limits.
         cases["bomb"] = bomb()
     failures = []
@@ -477,7 +477,7 @@ def secrets():
             if judged.returncode != 2 or not failed & {"C7", "C8"}:
                 failures.append(f"{secret['name']} in {place}: conformance failed {sorted(failed)}")
             pack.unlink()
-    return attempts, failures, f"{len(corpus)} secrets x 5 places, conformance (pack: tests/it/taskpack_secrets.rs)"
+    return attempts, failures, f"{len(corpus)} secrets x 5 places, conformance (pack: cli/tests/it/taskpack_secrets.rs)"
 
 
 # ---------------------------------------------------------------------------------------------

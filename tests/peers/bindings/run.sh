@@ -2,7 +2,7 @@
 # The bindings' proof (issue 25): every case of every generated corpus, through the Python and
 # the Node binding, gets exactly the verdict `specmint validate --format json` prints for it.
 #
-#   scripts/bindings/run.sh RANDOM_DIR
+#   tests/peers/bindings/run.sh RANDOM_DIR
 #
 # RANDOM_DIR: what codegen/tests/it/random_specs.rs writes under SPECMINT_RANDOM_SPECS_DIR (the
 # random specs, their schemas and corpora). The corpora: the four bundled specs (generated/),
@@ -11,13 +11,13 @@
 # Both addons are the dev-profile cdylibs `cargo build --workspace --lib --tests` leaves in the
 # target dir (test.sh builds them right after its `cargo test` run, with the same features, so
 # nothing else is rebuilt); each is put beside its package's own files in a scratch directory,
-# as `pip install` and `npm run build` would place it. Expects .venv with scripts/requirements.txt.
+# as `pip install` and `npm run build` would place it. Expects .venv with tests/peers/requirements.txt.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 random=$1
 py=.venv/bin/python
 target=${CARGO_TARGET_DIR:-target}
-cli=$(scripts/specmint-bin.sh)
+cli=$(tests/peers/specmint-bin.sh)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -29,7 +29,7 @@ esac
 # The CLI's verdicts, once per TYPE over all its files.
 "$cli" generate --spec tests/acceptance/spec --out "$work/acceptance" >/dev/null
 "$cli" generate --spec tests/fixtures/own_spec --out "$work/own" >/dev/null
-$py scripts/bindings/verdicts.py --cli "$cli" --out "$work/verdicts" --generated generated \
+$py tests/peers/bindings/verdicts.py --cli "$cli" --out "$work/verdicts" --generated generated \
   --spec-generated tests/acceptance/spec "$work/acceptance" \
   --spec-generated tests/fixtures/own_spec "$work/own" \
   --spec-generated "$random/spec" "$random"

@@ -12,7 +12,7 @@
 // longer chains. An answer is written into a passport the way a harness writes it: the stored
 // JSON, the ask's status and answer set and the version bumped.
 //
-//   node scripts/taskpassport/landing.mjs --specmint target/debug/specmint --work DIR
+//   node tests/peers/taskpassport/landing.mjs --specmint target/debug/specmint --work DIR
 
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'

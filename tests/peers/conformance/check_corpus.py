@@ -6,6 +6,9 @@ generated/schema/<spec>.schema.json. On a schema-expressible case the verdict mu
 corpus's (which the Rust validator is tested to give); an x- only case (a rule the schema carries
 only in an x- keyword) is counted and listed, with what the schema said, never skipped silently.
 Writes a JSON summary to --out (for the agreement table) and exits 1 on any disagreement.
+
+Usage: tests/peers/conformance/check_corpus.py [--generated DIR] [--out FILE] [--list-x-only]
+(run by tests/peers/conformance/run.sh with the project venv's python).
 """
 import argparse
 import json
@@ -18,7 +21,7 @@ from jsonschema import Draft202012Validator
 
 JSONSCHEMA_VERSION = version("jsonschema")
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 def main() -> int:

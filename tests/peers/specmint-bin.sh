@@ -8,6 +8,6 @@ if [ -n "${SPECMINT_BIN:-}" ]; then
   echo "$SPECMINT_BIN"
   exit
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --quiet --bin specmint
 echo "${CARGO_TARGET_DIR:-target}/debug/specmint"
