@@ -62,7 +62,9 @@ lane_rust() {
 # Lane 2: the peers that drive the CLI.
 lane_peers() {
   .venv/bin/python tests/peers/conformance/check_schemas.py
-  # MCP: `specmint mcp` (team_handoff) driven by the Python MCP SDK, every refusal code included.
+  # MCP: `specmint mcp` (team_handoff) driven by the official Python MCP SDK: the handshake, the
+  # tool list, filings and a refusal per shape of `packet` (every refusal code runs through the
+  # MCP server in cargo test's handoff:: above, from the same fixture).
   .venv/bin/python tests/peers/mcp/client.py "$SPECMINT_BIN"
   # The Action Envelope as typed tool calls and the task tools of `specmint mcp --store`: every
   # recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on

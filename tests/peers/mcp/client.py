@@ -1,27 +1,44 @@
-"""`specmint mcp` driven by the official Python MCP SDK (pinned in tests/peers/requirements.txt).
+"""`specmint mcp` (team_handoff) driven by the official Python MCP SDK (pinned in
+tests/peers/requirements.txt): the interop proof that a real client from another ecosystem
+speaks to the server.
 
 Usage: tests/peers/mcp/client.py SPECMINT_BINARY
 
-A real client from another ecosystem: initialize, list the tools, file a packet, and every
-refusal case of tests/fixtures/handoff_refusals.json (the table the Rust tests run through the
-library, the CLI and a raw JSON-RPC client), each asserting its code, that nothing but one
-tool_calls.jsonl row was written, and that row.
+What only this client proves, through the SDK's own handshake, models and transport: the
+server initializes, its tool list parses (one tool, `team_handoff`, showing the minimal packet
+and taking only `packet`), a packet files both as an object and as a JSON-encoded string (the
+file 0600, its size the reported `bytes`, the structured result the text's JSON), and a refusal
+comes back as the SDK's error result for every shape of `packet` the SDK carries (absent, null,
+a string, a list, an object), each with the code tests/fixtures/handoff_refusals.json states.
+
+Each refusal case lives in that fixture, and every case of it (every refusal code of the
+spec's table but `no_valid_packets`) runs through the library, the CLI and the MCP server in
+cli/tests/it/handoff.rs (`every_refusal_code_through_*`, with a raw JSON-RPC client:
+cli/tests/it/mcp_client.rs), which also checks that a refusal writes nothing but its one
+tool_calls.jsonl row. The SDK sends the same bytes for the other cases, so they are not
+repeated here.
 """
 
 import asyncio
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from session import Server
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURE = json.loads((ROOT / "tests/fixtures/handoff_refusals.json").read_text("utf-8"))
 MINIMAL = ROOT / "generated/rust/task_packet.rs"
 LEG = "team_packets/task-1/r2/planner-to-executor"
+# One fixture case for each shape of the `packet` argument the SDK has to carry.
+SDK_CASES = {
+    "absent": "no packet argument",
+    "null": "null",
+    "string": "a string that is not JSON",
+    "list": "not an object",
+    "object": "misspelt key",
+}
 
 
 def minimal_packet_example() -> str:
@@ -39,32 +56,6 @@ def write_member(home: Path, agent: str, toml: str) -> None:
     (directory / "agent.toml").write_text(toml, "utf-8")
 
 
-def snapshot(home: Path) -> dict:
-    return {
-        str(p.relative_to(home)): p.read_bytes()
-        for p in sorted(home.rglob("*"))
-        if p.is_file() and p.name != "tool_calls.jsonl"
-    }
-
-
-def tool_calls(home: Path) -> list:
-    log = home / "tool_calls.jsonl"
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text("utf-8").splitlines()]
-
-
-async def session_call(binary: str, home: Path, agent: str, arguments: dict, check_tools=None):
-    params = StdioServerParameters(command=binary, args=["mcp", "--home", str(home), "--agent", agent])
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            init = await session.initialize()
-            assert init.server_info.name == "specmint", init
-            if check_tools:
-                check_tools((await session.list_tools()).tools)
-            return await session.call_tool("team_handoff", arguments)
-
-
 def check_tools(tools) -> None:
     assert [t.name for t in tools] == ["team_handoff"], tools
     tool = tools[0]
@@ -75,82 +66,68 @@ def check_tools(tools) -> None:
     assert "packet" in schema["$defs"], schema
 
 
-def fill_leg(binary: str, home: Path, count: int) -> None:
-    write_member(home, "filler", FIXTURE["default_agent_toml"])
-    for i in range(count):
-        packet = {"packet_id": f"pk-fill-{i}", "objective": "x", "output_format": "diff"}
-        subprocess.run(
-            [binary, "handoff", "--home", str(home), "--agent", "filler", "-"],
-            input=json.dumps(packet).encode(),
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+def shape(case: dict) -> str:
+    if "packet" not in case:
+        return "absent"
+    packet = case["packet"]
+    return {type(None): "null", str: "string", list: "list", dict: "object"}[type(packet)]
+
+
+async def filings(binary: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        write_member(home, FIXTURE["default_agent"], FIXTURE["default_agent_toml"])
+        async with Server(binary, "--home", str(home), "--agent", FIXTURE["default_agent"]) as server:
+            check_tools((await server.session.list_tools()).tools)
+            packet = {"packet_id": "pk-1", "objective": "do it", "output_format": "markdown"}
+            result = await server.session.call_tool("team_handoff", {"packet": packet})
+            assert not result.is_error, result
+            filed = json.loads(result.content[0].text)
+            assert filed["ok"] is True and filed["path"] == f"{LEG}.json", filed
+            assert result.structured_content == filed, result
+            assert (home / filed["path"]).stat().st_size == filed["bytes"], filed
+            assert oct((home / filed["path"]).stat().st_mode & 0o777) == "0o600"
+            # The same packet as a JSON-encoded string re-files its own slot.
+            result = await server.session.call_tool("team_handoff", {"packet": json.dumps(packet)})
+            assert not result.is_error, result
+            assert json.loads(result.content[0].text)["path"] == f"{LEG}.json", result
 
 
 async def refusal(binary: str, case: dict) -> None:
-    agent = case.get("agent", FIXTURE["default_agent"])
+    """CASE (one without a setup, by the default agent) through the SDK: its error result."""
+    assert "setup" not in case and "agent" not in case and "pad" not in case, case
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         toml = case["agent_toml"] if "agent_toml" in case else FIXTURE["default_agent_toml"]
         if toml is not None:
-            plain = agent and "/" not in agent and len(agent) <= 64
-            write_member(home, agent if plain else "eph-p1", toml)
-        arguments = {}
-        if "packet" in case:
-            packet = case["packet"]
-            pad = case.get("pad")
-            if pad:
-                text = pad["repeat"] * pad["times"]
-                packet = dict(packet, **{pad["key"]: [text] if pad.get("list") else text})
-            arguments["packet"] = packet
-        setup = case.get("setup")
-        if setup == "full_leg":
-            fill_leg(binary, home, 100)
-        elif setup == "team_packets_is_a_file":
-            (home / "team_packets").write_text("")
-        before, calls_before = snapshot(home), len(tool_calls(home))
-        result = await session_call(binary, home, agent, arguments)
-        text = result.content[0].text
-        name = case["name"]
-        assert result.is_error, (name, text)
-        code, _, message = text.partition(": ")
-        assert code == case["code"], (name, text)
-        if "message_starts" in case:
-            assert message.startswith(case["message_starts"]), (name, text)
-        assert snapshot(home) == before, (name, "a refusal wrote files")
-        calls = tool_calls(home)
-        assert len(calls) == calls_before + 1, name
-        row = calls[-1]
-        assert row["error_class"] == code and row["tool"] == "team_handoff", (name, row)
-        detail = row["params"]["detail"]
-        assert len(detail) <= 200 and text.startswith(detail), (name, detail)
+            write_member(home, FIXTURE["default_agent"], toml)
+        arguments = {"packet": case["packet"]} if "packet" in case else {}
+        async with Server(binary, "--home", str(home), "--agent", FIXTURE["default_agent"]) as server:
+            result = await server.session.call_tool("team_handoff", arguments)
+    text = result.content[0].text
+    name = case["name"]
+    assert result.is_error, (name, text)
+    code, _, message = text.partition(": ")
+    assert code == case["code"], (name, text)
+    if "message_starts" in case:
+        assert message.startswith(case["message_starts"]), (name, text)
 
 
 async def main(binary: str) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp)
-        write_member(home, "eph-p1", FIXTURE["default_agent_toml"])
-        packet = {"packet_id": "pk-1", "objective": "do it", "output_format": "markdown"}
-        result = await session_call(binary, home, "eph-p1", {"packet": packet}, check_tools)
-        assert not result.is_error, result
-        filed = json.loads(result.content[0].text)
-        assert filed["ok"] is True and filed["path"] == f"{LEG}.json", filed
-        assert (home / filed["path"]).stat().st_size == filed["bytes"], filed
-        assert oct((home / filed["path"]).stat().st_mode & 0o777) == "0o600"
-        # The same packet as a JSON-encoded string re-files its own slot.
-        result = await session_call(binary, home, "eph-p1", {"packet": json.dumps(packet)})
-        assert json.loads(result.content[0].text)["path"] == f"{LEG}.json", result
-    codes = set()
-    for case in FIXTURE["cases"]:
+    await filings(binary)
+    by_name = {case["name"]: case for case in FIXTURE["cases"]}
+    for kind, name in SDK_CASES.items():
+        case = by_name[name]
+        assert shape(case) == kind, (name, kind)
         await refusal(binary, case)
-        codes.add(case["code"])
-    schema = json.loads((ROOT / "generated/schema/task_packet.schema.json").read_text("utf-8"))
-    # Every code but reading a leg back's (`no_valid_packets`), which filing never raises.
-    table = set(schema["x-error-codes"]["codes"]) - {"no_valid_packets"}
-    assert codes == table, codes ^ table
-    print(f"mcp_client: initialize, tools/list, 2 filings and {len(FIXTURE['cases'])} refusals "
-          f"({len(codes)} codes) through the Python MCP SDK: ok")
+    assert set(SDK_CASES) == {shape(case) for case in FIXTURE["cases"]}, "a packet shape without an SDK case"
+    codes = sorted({by_name[name]["code"] for name in SDK_CASES.values()})
+    print(f"mcp client: initialize, tools/list, 2 filings and {len(SDK_CASES)} refusals "
+          f"({', '.join(SDK_CASES)} packet; {', '.join(codes)}) through the Python MCP SDK: ok; "
+          f"the fixture's {len(FIXTURE['cases'])} refusal cases run in cli/tests/it/handoff.rs")
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
     asyncio.run(main(sys.argv[1]))

@@ -32,8 +32,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from session import Server
 
 ROOT = Path(__file__).resolve().parents[3]
 # The vocabulary, in the spec's order: one branch of the generated schema's envelope per action.
@@ -169,29 +168,6 @@ def dump(db: Path) -> dict:
         conn.close()
 
 
-class Server:
-    """One `specmint mcp --store WORK [--ledger FILE]` session. Each tool call opens the store
-    anew, so WORK can be replaced between calls."""
-
-    def __init__(self, binary: str, work: Path, ledger: Path | None):
-        args = ["mcp", "--store", str(work)]
-        if ledger is not None:
-            args += ["--ledger", str(ledger)]
-        self.params = StdioServerParameters(command=binary, args=args)
-
-    async def __aenter__(self):
-        self._client = stdio_client(self.params)
-        read, write = await self._client.__aenter__()
-        self._session = ClientSession(read, write)
-        self.session = await self._session.__aenter__()
-        await self.session.initialize()
-        return self
-
-    async def __aexit__(self, *exc):
-        await self._session.__aexit__(*exc)
-        await self._client.__aexit__(*exc)
-
-
 def place(work: Path, source: Path | None) -> None:
     """WORK becomes a copy of SOURCE (or nothing)."""
     for suffix in ("", "-wal", "-shm"):
@@ -236,7 +212,9 @@ async def main(record_dir: str, binary: str) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "work.db"
         ledger_file = Path(tmp) / "ledger.json"
-        async with Server(binary, work, None) as plain:
+        # One session for every call without a ledger: each tool call opens the store anew, so
+        # WORK can be replaced between calls.
+        async with Server(binary, "--store", str(work)) as plain:
             await check_tools(plain.session)
             await check_own_refusals(plain.session, work)
             for path in records:
@@ -258,7 +236,8 @@ async def main(record_dir: str, binary: str) -> int:
                     result = await asyncio.wait_for(plain.session.call_tool(tool, arguments), 60)
                 else:
                     ledger_file.write_text(ledger, "utf-8")
-                    async with asyncio.timeout(60), Server(binary, work, ledger_file) as bound:
+                    async with asyncio.timeout(60), Server(
+                            binary, "--store", str(work), "--ledger", str(ledger_file)) as bound:
                         result = await asyncio.wait_for(bound.session.call_tool(tool, arguments), 60)
                 got = positionless(result.structured_content)
                 want = positionless(record["json"])
