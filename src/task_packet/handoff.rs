@@ -446,6 +446,13 @@ struct TeamMemberTable {
     parent: Option<String>,
 }
 
+/// `[agent]` of an agent's own record: its `role` names a team role for an agent with no
+/// `[team_member]`. Other keys are ignored.
+#[derive(serde::Deserialize)]
+struct AgentTable {
+    role: String,
+}
+
 impl Member {
     /// The caller's agent directory: `<home>/agents/.ephemeral/<id>/` when it exists (where
     /// role members live), else `<home>/agents/<id>/`.
@@ -500,10 +507,11 @@ impl Member {
                 round: record.round,
             });
         }
+        // An `[agent]` table that does not read (not a table, no `role` string) names no role.
         let role = document
-            .get("agent")
-            .and_then(|agent| agent.get("role"))
-            .and_then(toml::Value::as_str);
+            .remove("agent")
+            .and_then(|agent| agent.try_into::<AgentTable>().ok())
+            .map(|agent| agent.role);
         match role.and_then(|r| Role::ALL.iter().find(|role| role.as_str() == r)) {
             Some(&role) => Ok(Member {
                 role,
