@@ -638,7 +638,16 @@ impl Error for Message {}
 
 /// `STATE` (or `--state`'s value) as a lifecycle state.
 fn state(what: &str, value: &str) -> Result<TaskState, Message> {
-    super::task::parse_state(what, value).map_err(Message)
+    parse_state(what, value).map_err(Message)
+}
+
+/// `STATE`, `--state`'s value or a task tool's `state` argument as a lifecycle state; `Err`
+/// names the known ones.
+pub fn parse_state(what: &str, state: &str) -> Result<TaskState, String> {
+    state.parse().map_err(|_| {
+        let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
+        format!("unknown {what} `{state}` (one of: {})", known.join(", "))
+    })
 }
 
 fn round(value: &str) -> Result<u32, Message> {

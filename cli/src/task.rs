@@ -250,14 +250,6 @@ pub fn list_json(tasks: &[TaskRecord]) -> serde_json::Value {
     json!({ "ok": true, "tasks": tasks })
 }
 
-/// `STATE` (or `--state`'s value) as a lifecycle state; `Err` names the known ones.
-pub fn parse_state(what: &str, state: &str) -> Result<TaskState, String> {
-    serde_json::from_value(serde_json::Value::String(state.to_owned())).map_err(|_| {
-        let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
-        format!("unknown {what} `{state}` (one of: {})", known.join(", "))
-    })
-}
-
 fn list(
     state: Option<TaskState>,
     claimable: bool,

@@ -17,10 +17,9 @@ use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
 
 use specmint::Refusal;
 
+use crate::args::parse_state;
 use crate::envelope::applied_json;
-use crate::task::{
-    bound_json, evidence_refusal, list_json, moved_json, parse_state, submit_refused_json,
-};
+use crate::task::{bound_json, evidence_refusal, list_json, moved_json, submit_refused_json};
 
 /// The code of a `task_bind` on a server started without `--ledger FILE`. The ledger is the
 /// operator's (Task Envelopes: "the sender cannot reach" it), so no caller can supply one.
