@@ -25,6 +25,10 @@
 //! | `taskpack` | TaskPack's encodings, conformance judge, packing, landing and the passport store |
 //! | `interpret` | [`verdict`] for a spec directory read at run time (`specmint-codegen`'s interpreter) and `bundle_options` |
 //!
+//! What a behaviour answers (the CLI's `--format json`, an MCP tool's result, an A2A reply) is a
+//! `Serialize` type of its protocol's `answer` module, behind the same feature ([`answer`] lists
+//! them), so that the doors cannot drift apart.
+//!
 //! It also re-exports the runtime ([`runtime`]) and the derive ([`Validate`](macro@Validate)),
 //! which work on hand-written structs too.
 #![deny(missing_docs)]
@@ -34,6 +38,7 @@ extern crate self as specmint;
 pub use specmint_runtime as runtime;
 pub use specmint_runtime::{Report, Validate, Violation};
 
+pub mod answer;
 #[cfg(any(feature = "handoff", feature = "taskpack"))]
 mod atomic_file;
 mod bundle;

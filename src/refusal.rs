@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde_json::{json, Value};
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// A refused operation: a code of the spec's error table and a message that names what and
 /// where (and, where it can, what to send instead).
@@ -11,7 +11,8 @@ use serde_json::{json, Value};
 /// `C` is the spec's generated error enum ([`crate::task_packet::PacketError`],
 /// [`crate::action_envelope::EnvelopeError`], [`crate::task_envelope::TaskEnvelopeError`],
 /// [`crate::taskpack::TaskPackError`]), whose `Display` is the code as the spec spells it.
-/// A refusal displays as `code: message`.
+/// A refusal displays as `code: message`, and is answered (its `Serialize`, see
+/// [`crate::answer`]) as `{"code": .., "message": .., "ok": false}`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct Refusal<C> {
@@ -31,10 +32,12 @@ impl<C> Refusal<C> {
     }
 }
 
-impl<C: fmt::Display> Refusal<C> {
-    /// `{"ok": false, "code": .., "message": ..}`.
-    #[must_use]
-    pub fn to_json(&self) -> Value {
-        json!({ "ok": false, "code": self.code.to_string(), "message": self.message })
+impl<C: fmt::Display> Serialize for Refusal<C> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut answer = serializer.serialize_struct("Refusal", 3)?;
+        answer.serialize_field("code", &self.code.to_string())?;
+        answer.serialize_field("message", &self.message)?;
+        answer.serialize_field("ok", &false)?;
+        answer.end()
     }
 }

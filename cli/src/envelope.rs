@@ -4,7 +4,7 @@
 //! `new` and `apply` print `{"ok": true, "replayed", "package_id", "revision", "state"}` or
 //! `{"ok": false, "code", "message"}`; exit 0 applied or replayed, 1 refused, 2 usage or I/O.
 
-use serde_json::{json, Value};
+use specmint::action_envelope::answer;
 use specmint::action_envelope::engine::{
     no_package, refusal_of, Applied, ApplyError, PackageStore,
 };
@@ -12,7 +12,7 @@ use specmint::action_envelope::DOCUMENT;
 use specmint::database::Failure;
 
 use super::args::{Db, Envelope};
-use super::{print_verdict, read_document, store_failure, CliError, Format};
+use super::{answer_value, print_verdict, read_document, store_failure, CliError, Format};
 
 /// Runs `specmint envelope ...`.
 pub fn run(command: Envelope) -> Result<u8, CliError> {
@@ -61,8 +61,7 @@ fn open(store: &Db) -> Result<PackageStore, CliError> {
 fn show(package_id: &str, store: &Db, format: Format) -> Result<u8, CliError> {
     match open(store)?.manifest(package_id).map_err(store_failure)? {
         Some(manifest) => {
-            let json = serde_json::to_value(&manifest)
-                .map_err(|e| CliError::Failure(format!("cannot write the manifest: {e}")))?;
+            let json = answer_value(&manifest)?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(format, &json, &human)?;
             Ok(0)
@@ -75,7 +74,6 @@ fn show(package_id: &str, store: &Db, format: Format) -> Result<u8, CliError> {
 fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, CliError> {
     match outcome {
         Ok(applied) => {
-            let json = applied_json(&applied);
             let verb = if applied.replayed {
                 "replayed"
             } else {
@@ -85,24 +83,13 @@ fn verdict(format: Format, outcome: Result<Applied, ApplyError>) -> Result<u8, C
                 "{verb}: {} at revision {}, {}",
                 applied.package_id, applied.revision, applied.state
             );
-            print_verdict(format, &json, &human)?;
+            print_verdict(format, &answer::Applied::from(&applied), &human)?;
             Ok(0)
         }
         Err(Failure::Refused(refusal)) => {
-            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
+            print_verdict(format, &refusal, &format!("refused: {refusal}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),
     }
-}
-
-/// `envelope apply --format json`'s object for an applied (or replayed) envelope.
-pub fn applied_json(applied: &Applied) -> Value {
-    json!({
-        "ok": true,
-        "replayed": applied.replayed,
-        "package_id": applied.package_id,
-        "revision": applied.revision,
-        "state": applied.state,
-    })
 }

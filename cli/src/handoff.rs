@@ -6,12 +6,13 @@
 use std::io::Write;
 use std::path::Path;
 
+use specmint::task_packet::answer::{Filed, LegRead};
 use specmint::task_packet::compose::{self, LegReading};
 use specmint::task_packet::handoff;
 use specmint::task_packet::Role;
 
 use super::args::{Handoff, HandoffRead};
-use super::{read_input, CliError, Format};
+use super::{answer_value, read_input, CliError, Format};
 
 /// `specmint handoff ...`.
 pub fn run(args: Handoff) -> Result<u8, CliError> {
@@ -48,8 +49,8 @@ fn file_packet(home: &Path, agent: &str, file: &str, format: Format) -> Result<u
     let packet = (!input.trim_ascii().is_empty()).then_some(&*input);
     let result = handoff::team_handoff_bytes(home, agent, packet);
     let line = match (&result, format) {
-        (Ok(filed), Format::Json) => filed.to_json().to_string(),
-        (Err(refusal), Format::Json) => refusal.to_json().to_string(),
+        (Ok(filed), Format::Json) => answer_value(&Filed::from(filed))?.to_string(),
+        (Err(refusal), Format::Json) => answer_value(refusal)?.to_string(),
         (Ok(filed), Format::Human) => format!("filed {} ({} bytes)", filed.path, filed.bytes),
         (Err(refusal), Format::Human) => format!("refused: {refusal}"),
     };
@@ -67,38 +68,13 @@ fn read(
 ) -> Result<u8, CliError> {
     let result = compose::read_leg(home, task, round, from, to);
     let text = match (&result, format) {
-        (Ok(reading), Format::Json) => reading_json(reading).to_string(),
-        (Err(refusal), Format::Json) => refusal.to_json().to_string(),
+        (Ok(reading), Format::Json) => answer_value(&LegRead::from(reading))?.to_string(),
+        (Err(refusal), Format::Json) => answer_value(refusal)?.to_string(),
         (Ok(reading), Format::Human) => reading_human(reading),
         (Err(refusal), Format::Human) => format!("refused: {refusal}"),
     };
     print_line(&text)?;
     Ok(if result.is_ok() { 0 } else { 1 })
-}
-
-/// `{"ok": true, "packets": [{"path", "packet", "rendered"}], "skipped": [{"path", "code", "message"}]}`.
-fn reading_json(reading: &LegReading) -> serde_json::Value {
-    let packets: Vec<serde_json::Value> = reading
-        .packets
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "path": p.path,
-                "packet": serde_json::from_str::<serde_json::Value>(&p.packet.to_canonical_json())
-                    .unwrap_or_default(),
-                "rendered": compose::render_for_role(&p.packet),
-            })
-        })
-        .collect();
-    serde_json::json!({ "ok": true, "packets": packets, "skipped": skipped_json(reading) })
-}
-
-fn skipped_json(reading: &LegReading) -> Vec<serde_json::Value> {
-    reading
-        .skipped
-        .iter()
-        .map(|s| serde_json::json!({ "path": s.path, "code": s.code, "message": s.message }))
-        .collect()
 }
 
 fn reading_human(reading: &LegReading) -> String {

@@ -38,7 +38,7 @@ fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, CliError>
 /// A refusal as printed: `{"ok": false, "code", "message"}`, exit 1.
 fn refused(format: Format, file: &str, refusal: &Refusal<TaskPackError>) -> Result<u8, CliError> {
     let line = format!("refused: {file}: {refusal}");
-    print_verdict(format, &refusal.to_json(), &land::escaped(&line))?;
+    print_verdict(format, refusal, &land::escaped(&line))?;
     Ok(1)
 }
 

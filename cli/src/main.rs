@@ -122,18 +122,27 @@ pub fn read_document(
     Ok(Ok(input))
 }
 
-/// Prints a verdict: `json` as one line with `--format json`, else the `human` line.
-pub fn print_verdict(
+/// Prints a verdict: the `answer` as one line with `--format json` (as every door writes it,
+/// [`specmint::answer::to_value`]), else the `human` line.
+pub fn print_verdict<T: serde::Serialize + ?Sized>(
     format: Format,
-    json: &serde_json::Value,
+    answer: &T,
     human: &str,
 ) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
     match format {
-        Format::Json => writeln!(stdout, "{json}"),
+        Format::Json => writeln!(stdout, "{}", answer_value(answer)?),
         Format::Human => writeln!(stdout, "{human}"),
     }
     .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))
+}
+
+/// The `answer` as every door writes it ([`specmint::answer::to_value`]).
+pub fn answer_value<T: serde::Serialize + ?Sized>(
+    answer: &T,
+) -> Result<serde_json::Value, CliError> {
+    specmint::answer::to_value(answer)
+        .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))
 }
 
 /// A store failure (I/O, a locked or corrupt database) is not a verdict: exit 2.

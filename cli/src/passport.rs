@@ -52,7 +52,7 @@ pub fn store_verdict(format: Format, err: PassportStoreError) -> Result<u8, CliE
     match err.code() {
         Some(code) => {
             let refusal = Refusal::new(code, err.to_string());
-            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
+            print_verdict(format, &refusal, &format!("refused: {refusal}"))?;
             Ok(1)
         }
         None => Err(CliError::Failure(err.to_string())),

@@ -5,10 +5,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use specmint::answer::ValidateFailure;
 use specmint::verdict::{DocType, FindError, Verdict};
 
 use crate::args;
-use crate::{read_input, CliError, Format};
+use crate::{answer_value, read_input, CliError, Format};
 
 /// Finds TYPE (see [`DocType::find`]): an unknown TYPE is a usage error, a spec directory that
 /// cannot be read or does not check a failure.
@@ -23,7 +24,7 @@ pub fn validate(args: args::Validate) -> Result<u8, CliError> {
     let format = args.format.format;
     let ty = match find_type(args.doc_type.spec.as_deref(), &args.doc_type.name) {
         Err(CliError::Failure(message)) if format == Format::Json => {
-            print_failure(&serde_json::json!({ "error": { "kind": "spec", "message": message } }))?;
+            print_failure(&ValidateFailure::spec(&message))?;
             return Ok(2);
         }
         found => found?,
@@ -37,11 +38,7 @@ pub fn validate(args: args::Validate) -> Result<u8, CliError> {
             Ok(status) => status,
             Err(CliError::Usage(message) | CliError::Failure(message)) => {
                 match format {
-                    Format::Json => print_failure(&serde_json::json!({
-                        "file": file,
-                        "type": ty.name(),
-                        "error": { "kind": "io", "message": message },
-                    }))?,
+                    Format::Json => print_failure(&ValidateFailure::io(file, ty.name(), &message))?,
                     Format::Human => eprintln!("specmint: {message}"),
                 }
                 2
@@ -53,8 +50,8 @@ pub fn validate(args: args::Validate) -> Result<u8, CliError> {
 }
 
 /// One JSON error object on stdout (`--format json`).
-fn print_failure(error: &serde_json::Value) -> Result<(), CliError> {
-    writeln!(std::io::stdout().lock(), "{error}")
+fn print_failure(failure: &ValidateFailure) -> Result<(), CliError> {
+    writeln!(std::io::stdout().lock(), "{}", answer_value(failure)?)
         .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))
 }
 

@@ -4,18 +4,20 @@
 //! (Arguments and options: [`super::args::Task`].)
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 
-use serde_json::json;
 use specmint::database::Failure;
+use specmint::task_envelope::answer::{Bound, Counted, Listed, Moved, Shown, SubmitRefused};
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
-    read_evidence, read_ledger, unknown_task, TaskError, TaskRecord, TaskStore, EVIDENCE_DOCUMENT,
+    read_evidence, read_ledger, unknown_task, TaskError, TaskStore, EVIDENCE_DOCUMENT,
 };
 use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
 use specmint::taskpack::land::escaped;
 use specmint::{Refusal, Report};
 
 use super::args::{Db, Task};
-use super::{print_verdict, read_document, read_input, store_failure, CliError, Format};
+use super::{
+    answer_value, print_verdict, read_document, read_input, store_failure, CliError, Format,
+};
 
 /// The largest capability ledger file read.
 const MAX_LEDGER_BYTES: usize = 1 << 20;
@@ -103,15 +105,13 @@ fn submit(file: &str, store: &Db, format: Format) -> Result<u8, CliError> {
     match submitted {
         Ok(task_id) => {
             let state = TaskState::ALL[0];
-            let json = moved_json(&task_id, state);
-            print_verdict(format, &json, &format!("submitted: {task_id} ({state})"))?;
+            let answer = Moved::new(&task_id, state);
+            print_verdict(format, &answer, &format!("submitted: {task_id} ({state})"))?;
             Ok(0)
         }
         Err(Failure::Refused(report)) => {
-            // Each error as `specmint validate --format json` writes it (the Violation's own
-            // serialization).
-            let json = submit_refused_json(&report);
-            print_verdict(format, &json, &format!("refused:\n{report}"))?;
+            let answer = SubmitRefused::new(report.as_slice());
+            print_verdict(format, &answer, &format!("refused:\n{report}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),
@@ -144,8 +144,7 @@ fn claim(
     match claimed {
         Some(claimed) => verdict(format, &claimed.task_id, Ok(claimed.state)),
         None => {
-            let json = json!({ "ok": true, "task_id": null, "state": null });
-            print_verdict(format, &json, "nothing to claim")?;
+            print_verdict(format, &Moved::nothing_to_claim(), "nothing to claim")?;
             Ok(0)
         }
     }
@@ -178,9 +177,8 @@ fn bind(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError
     };
     match open(store)?.bind(id, &ledger) {
         Ok(bound) => {
-            let json = bound_json(id, bound.tools());
             let human = format!("bound: {id} may use [{}]", bound.tools().join(", "));
-            print_verdict(format, &json, &human)?;
+            print_verdict(format, &Bound::new(id, bound.tools()), &human)?;
             Ok(0)
         }
         Err(failure) => verdict(format, id, Err(failure)),
@@ -191,17 +189,17 @@ fn show(id: &str, history: bool, store: &Db, format: Format) -> Result<u8, CliEr
     let mut store = open(store)?;
     match store.task(id).map_err(store_failure)? {
         Some(task) => {
-            let mut json = serde_json::to_value(&task)
-                .map_err(|e| CliError::Failure(format!("cannot write the task: {e}")))?;
             // `--history` adds the task's steps; without it the object is as it always was.
-            if history {
-                let history = store
-                    .history(id)
-                    .map_err(store_failure)?
-                    .unwrap_or_default();
-                json["history"] = serde_json::to_value(history)
-                    .map_err(|e| CliError::Failure(format!("cannot write the history: {e}")))?;
-            }
+            let history = if history {
+                let steps = store.history(id).map_err(store_failure)?;
+                Some(steps.unwrap_or_default())
+            } else {
+                None
+            };
+            let json = answer_value(&Shown {
+                history: history.as_deref(),
+                task: &task,
+            })?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();
             print_verdict(format, &json, &human)?;
             Ok(0)
@@ -229,27 +227,6 @@ pub fn load_ledger(
     }))
 }
 
-/// `task submit`'s object for a stored task, and every move's: `{"ok": true, "task_id", "state"}`.
-pub fn moved_json(id: &str, state: TaskState) -> serde_json::Value {
-    json!({ "ok": true, "task_id": id, "state": state })
-}
-
-/// `task submit`'s object for a refused envelope: each error as `specmint validate --format
-/// json` writes it (the Violation's own serialization).
-pub fn submit_refused_json(report: &Report) -> serde_json::Value {
-    json!({ "ok": false, "errors": report.as_slice() })
-}
-
-/// `task bind`'s object: `{"ok": true, "task_id", "tools"}`.
-pub fn bound_json(id: &str, tools: &[String]) -> serde_json::Value {
-    json!({ "ok": true, "task_id": id, "tools": tools })
-}
-
-/// `task list`'s object: `{"ok": true, "tasks": [...]}`, each `task show`'s.
-pub fn list_json(tasks: &[TaskRecord]) -> serde_json::Value {
-    json!({ "ok": true, "tasks": tasks })
-}
-
 fn list(
     state: Option<TaskState>,
     claimable: bool,
@@ -264,22 +241,16 @@ fn list(
             ));
         }
         let counts = open(store)?.counts().map_err(store_failure)?;
-        let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        let by_state: serde_json::Map<String, serde_json::Value> = counts
-            .iter()
-            .map(|(state, n)| (state.as_str().to_owned(), json!(n)))
-            .collect();
-        let json = json!({ "ok": true, "counts": by_state, "total": total });
+        let answer = Counted::new(&counts);
         let mut human: Vec<String> = counts
             .iter()
             .map(|(state, n)| format!("{state}: {n}"))
             .collect();
-        human.push(format!("total: {total}"));
-        print_verdict(format, &json, &human.join("\n"))?;
+        human.push(format!("total: {}", answer.total));
+        print_verdict(format, &answer, &human.join("\n"))?;
         return Ok(0);
     }
     let tasks = open(store)?.list(state, claimable).map_err(store_failure)?;
-    let json = list_json(&tasks);
     let human = if tasks.is_empty() {
         "(no tasks)".to_owned()
     } else {
@@ -296,7 +267,7 @@ fn list(
             .collect();
         lines.join("\n")
     };
-    print_verdict(format, &json, &human)?;
+    print_verdict(format, &Listed::new(&tasks), &human)?;
     Ok(0)
 }
 
@@ -304,12 +275,11 @@ fn list(
 fn verdict(format: Format, id: &str, moved: Result<TaskState, TaskError>) -> Result<u8, CliError> {
     match moved {
         Ok(state) => {
-            let json = moved_json(id, state);
-            print_verdict(format, &json, &format!("{id}: {state}"))?;
+            print_verdict(format, &Moved::new(id, state), &format!("{id}: {state}"))?;
             Ok(0)
         }
         Err(Failure::Refused(refusal)) => {
-            print_verdict(format, &refusal.to_json(), &format!("refused: {refusal}"))?;
+            print_verdict(format, &refusal, &format!("refused: {refusal}"))?;
             Ok(1)
         }
         Err(Failure::Store(err)) => Err(store_failure(err)),

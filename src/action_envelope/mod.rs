@@ -10,6 +10,8 @@ pub const JSON_SCHEMA: &str = include_str!(concat!(
 ));
 
 #[cfg(engines)]
+pub mod answer;
+#[cfg(engines)]
 pub mod engine;
 #[cfg(engines)]
 pub mod manifest;

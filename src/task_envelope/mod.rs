@@ -9,6 +9,8 @@ pub const JSON_SCHEMA: &str = include_str!(concat!(
     "/schema/task_envelope.schema.json"
 ));
 
+#[cfg(engines)]
+pub mod answer;
 pub mod binding;
 #[cfg(engines)]
 pub mod lifecycle;

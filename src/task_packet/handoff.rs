@@ -37,10 +37,10 @@ pub struct Filed {
 }
 
 impl Filed {
-    /// `{"ok": true, "path": .., "bytes": ..}`.
+    /// The tool's result, [`answer::Filed`](super::answer::Filed), as a JSON value.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        json!({ "ok": true, "path": self.path, "bytes": self.bytes })
+        crate::answer::to_value(&super::answer::Filed::from(self)).unwrap_or_default()
     }
 }
 

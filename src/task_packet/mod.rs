@@ -8,6 +8,8 @@ pub const JSON_SCHEMA: &str =
     include_str!(concat!(env!("OUT_DIR"), "/schema/task_packet.schema.json"));
 
 #[cfg(feature = "handoff")]
+pub mod answer;
+#[cfg(feature = "handoff")]
 pub mod audit;
 #[cfg(feature = "handoff")]
 pub mod compose;

@@ -20,6 +20,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
+use specmint::task_packet::answer::Filed;
 use specmint::task_packet::handoff::{self, FILLED_KEYS, TOOL_NAME};
 use specmint::task_packet::{JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 
@@ -194,13 +195,7 @@ impl ServerHandler for McpServer {
             .and_then(|arguments| arguments.get("packet"))
             .map(Value::to_string);
         let result = match handoff::team_handoff(home, agent, packet.as_deref()) {
-            Ok(filed) => {
-                let value = filed.to_json();
-                let mut result =
-                    CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
-                result.structured_content = Some(value);
-                result
-            }
+            Ok(filed) => tools::done(&Filed::from(&filed)),
             Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
         };
         Ok(result.into())

@@ -7,10 +7,13 @@ use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use rmcp::ErrorData;
+use serde::Serialize;
 use serde_json::{json, Value};
+use specmint::action_envelope::answer::Applied;
 use specmint::action_envelope::engine::{no_package, PackageStore};
 use specmint::action_envelope::{Action, EnvelopeError, JSON_SCHEMA as ENVELOPE_SCHEMA};
 use specmint::database::{DatabaseError, Failure};
+use specmint::task_envelope::answer::{Bound, Listed, Moved, Shown, SubmitRefused};
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{read_evidence, unknown_task, TaskError, TaskStore};
 use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
@@ -18,8 +21,8 @@ use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
 use specmint::Refusal;
 
 use crate::args::parse_state;
-use crate::envelope::applied_json;
-use crate::task::{bound_json, evidence_refusal, list_json, moved_json, submit_refused_json};
+use crate::answer_value;
+use crate::task::evidence_refusal;
 
 /// The code of a `task_bind` on a server started without `--ledger FILE`. The ledger is the
 /// operator's (Task Envelopes: "the sender cannot reach" it), so no caller can supply one.
@@ -138,23 +141,25 @@ pub fn tools() -> Vec<Tool> {
     tools
 }
 
-/// A result: the CLI's object as text and as structured content.
-fn done(value: Value) -> CallToolResult {
+/// A result: the answer (the CLI's object) as text and as structured content.
+pub fn done<T: Serialize + ?Sized>(answer: &T) -> CallToolResult {
+    let value = answer_value(answer).unwrap_or_default();
     let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
     result.structured_content = Some(value);
     result
 }
 
-/// A refusal: `isError`, text starting with the code, the CLI's object as structured content.
-fn refused(text: String, value: Value) -> CallToolResult {
+/// A refusal: `isError`, text starting with the code, the answer (the CLI's object) as
+/// structured content.
+fn refused<T: Serialize + ?Sized>(text: String, answer: &T) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(value);
+    result.structured_content = Some(answer_value(answer).unwrap_or_default());
     result
 }
 
 /// A refusal of the spec (or, with a `&str` code, of the tool): text `code: message`.
 fn refusal<C: std::fmt::Display>(refusal: &Refusal<C>) -> CallToolResult {
-    refused(refusal.to_string(), refusal.to_json())
+    refused(refusal.to_string(), refusal)
 }
 
 fn store_error(err: DatabaseError) -> ErrorData {
@@ -221,13 +226,13 @@ impl StoreTools {
             )));
         }
         let mut envelope = JsonObject::new();
-        envelope.insert("protocol_version".into(), json!("0.1"));
-        envelope.insert("action".into(), json!(action));
+        envelope.insert("protocol_version".into(), Value::from("0.1"));
+        envelope.insert("action".into(), Value::from(action));
         envelope.extend(arguments.iter().map(|(k, v)| (k.clone(), v.clone())));
         let input = serde_json::to_vec(&envelope).unwrap_or_default();
         let mut store = PackageStore::open(&self.db).map_err(store_error)?;
         match store.apply_json(&input) {
-            Ok(applied) => Ok(done(applied_json(&applied))),
+            Ok(applied) => Ok(done(&Applied::from(&applied))),
             Err(Failure::Refused(r)) => Ok(refusal(&r)),
             Err(Failure::Store(err)) => Err(store_error(err)),
         }
@@ -242,7 +247,7 @@ impl StoreTools {
         };
         let mut store = PackageStore::open(&self.db).map_err(store_error)?;
         match store.manifest(package_id).map_err(store_error)? {
-            Some(manifest) => Ok(done(serde_json::to_value(&manifest).unwrap_or_default())),
+            Some(manifest) => Ok(done(&manifest)),
             None => Ok(refusal(&no_package(package_id))),
         }
     }
@@ -278,14 +283,14 @@ impl StoreTools {
             "task_submit" => {
                 let input = serde_json::to_vec(&arguments["envelope"]).unwrap_or_default();
                 return match store.submit(&input) {
-                    Ok(task_id) => Ok(done(moved_json(&task_id, TaskState::ALL[0]))),
+                    Ok(task_id) => Ok(done(&Moved::new(&task_id, TaskState::ALL[0]))),
                     Err(Failure::Refused(report)) => {
                         let first = report.iter().next().map_or("", |v| v.code);
                         let messages: Vec<&str> =
                             report.iter().map(|v| v.message.as_str()).collect();
                         Ok(refused(
                             format!("{first}: {}", messages.join("; ")),
-                            submit_refused_json(&report),
+                            &SubmitRefused::new(report.as_slice()),
                         ))
                     }
                     Err(Failure::Store(err)) => Err(store_error(err)),
@@ -293,13 +298,16 @@ impl StoreTools {
             }
             "task_show" => {
                 return match store.task(id).map_err(store_error)? {
-                    Some(task) => Ok(done(serde_json::to_value(&task).unwrap_or_default())),
+                    Some(task) => Ok(done(&Shown {
+                        history: None,
+                        task: &task,
+                    })),
                     None => Ok(refusal(&unknown_task(id))),
                 };
             }
             "task_list" => {
                 let tasks = store.list(state, claimable).map_err(store_error)?;
-                return Ok(done(list_json(&tasks)));
+                return Ok(done(&Listed::new(&tasks)));
             }
             "task_bind" => {
                 let Some(ledger) = &self.ledger else {
@@ -309,7 +317,7 @@ impl StoreTools {
                     )));
                 };
                 return match store.bind(id, ledger) {
-                    Ok(bound) => Ok(done(bound_json(id, bound.tools()))),
+                    Ok(bound) => Ok(done(&Bound::new(id, bound.tools()))),
                     Err(Failure::Refused(r)) => Ok(refusal(&r)),
                     Err(Failure::Store(err)) => Err(store_error(err)),
                 };
@@ -334,7 +342,7 @@ fn moved_result(
     moved: Result<TaskState, TaskError>,
 ) -> Result<CallToolResult, ErrorData> {
     match moved {
-        Ok(state) => Ok(done(moved_json(id, state))),
+        Ok(state) => Ok(done(&Moved::new(id, state))),
         Err(Failure::Refused(r)) => Ok(refusal(&r)),
         Err(Failure::Store(err)) => Err(store_error(err)),
     }
