@@ -14,7 +14,9 @@ use std::net::SocketAddr;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
+use specmint::taskpack::a2a::answer::RpcError;
 use specmint::taskpack::a2a::{self, Door};
+use specmint::taskpack::json::Json;
 
 use super::args::{A2a, PassportDir};
 use super::passport::open_store;
@@ -102,11 +104,14 @@ async fn answer(
             {
                 Ok(body) => body.to_bytes(),
                 Err(_) => {
-                    let message = format!(
-                        "{{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{{\"code\":{},\"message\":\"the request body is over {body_limit} bytes: too big for this door\"}}}}",
-                        a2a::INVALID_PARAMS
+                    let error = RpcError::new(
+                        a2a::INVALID_PARAMS,
+                        format!(
+                            "the request body is over {body_limit} bytes: too big for this door"
+                        ),
                     );
-                    return json(StatusCode::PAYLOAD_TOO_LARGE, message, activated);
+                    let reply = a2a::answer::Response::new(Json::Null, Err(error)).to_js_compact();
+                    return json(StatusCode::PAYLOAD_TOO_LARGE, reply, activated);
                 }
             };
             let reply = door.handle(&body, activated).to_js_compact();

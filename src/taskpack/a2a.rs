@@ -26,6 +26,13 @@ use std::path::Path;
 
 use base64::Engine as _;
 
+pub mod answer;
+
+use answer::{
+    AgentCard, AgentExtension, Artifact, LandedReport, MergedReport, Metadata, Reply,
+    ReportedCheck, ReportedImperative, Response, RpcError, TaskStatus,
+};
+
 use super::arrival::{self, ArrivalError};
 use super::bag::Limits;
 use super::convert::{read_pack, Encoding};
@@ -33,7 +40,6 @@ use super::flat::LuggageFile;
 use super::land;
 use super::lenient::{self, LineageView, OriginView};
 use super::passports::{PassportStore, PassportStoreError};
-use super::TaskPackError;
 use serde::Deserialize;
 use specmint_runtime::json::{present, Json};
 
@@ -47,19 +53,6 @@ pub const MAX_INLINE_ATTACHMENT_BYTES: u64 = 1 << 20;
 pub const PROTOCOL_VERSION: &str = "1.0";
 /// The HTTP header that activates extensions (and that the server echoes).
 pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
-
-fn text(s: impl Into<String>) -> Json {
-    Json::Str(s.into())
-}
-
-fn object(members: Vec<(&str, Json)>) -> Json {
-    Json::Object(
-        members
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
-            .collect(),
-    )
-}
 
 // The A2A wire objects this binding reads, as the SDK's protobuf-JSON writes them: only the
 // members read, each optional as A2A leaves it and read leniently (a member of another type
@@ -152,79 +145,13 @@ struct Members {
 }
 
 /// The extension as the Agent Card declares it (`capabilities.extensions[]`).
-pub fn extension_declaration() -> Json {
-    object(vec![
-        ("uri", text(EXTENSION_URI)),
-        (
-            "description",
-            text(
-                "Send a TaskPack (.taskpack or .taskpack.json) as a file part: it is landed as a \
-                 new passport (a receipt is merged into the passport it answers); nothing in it \
-                 is executed.",
-            ),
-        ),
-        ("required", Json::Bool(false)),
-        (
-            "params",
-            object(vec![
-                ("spec", text(SPEC_ID)),
-                (
-                    "max_inline_attachment_bytes",
-                    Json::Number(MAX_INLINE_ATTACHMENT_BYTES.into()),
-                ),
-                (
-                    "encodings",
-                    Json::Array(vec![text(".taskpack"), text(".taskpack.json")]),
-                ),
-            ]),
-        ),
-    ])
+pub fn extension_declaration() -> AgentExtension {
+    AgentExtension::taskpack()
 }
 
 /// The Agent Card served at `/.well-known/agent-card.json`, its JSON-RPC interface at `url`.
-pub fn agent_card(url: &str) -> Json {
-    let modes = || Json::Array(vec![text("application/zip"), text("application/json")]);
-    object(vec![
-        ("name", text("specmint TaskPack door")),
-        (
-            "description",
-            text("Lands TaskPacks into a local passport store (TaskPack 0.1 §5)."),
-        ),
-        (
-            "supportedInterfaces",
-            Json::Array(vec![object(vec![
-                ("url", text(url)),
-                ("protocolBinding", text("JSONRPC")),
-                ("protocolVersion", text(PROTOCOL_VERSION)),
-            ])]),
-        ),
-        ("version", text(env!("CARGO_PKG_VERSION"))),
-        (
-            "capabilities",
-            object(vec![
-                ("streaming", Json::Bool(false)),
-                ("pushNotifications", Json::Bool(false)),
-                ("extensions", Json::Array(vec![extension_declaration()])),
-            ]),
-        ),
-        ("defaultInputModes", modes()),
-        ("defaultOutputModes", modes()),
-        (
-            "skills",
-            Json::Array(vec![object(vec![
-                ("id", text("land-taskpack")),
-                ("name", text("Land a TaskPack")),
-                (
-                    "description",
-                    text(
-                        "Lands a handoff as `specmint taskpack land` does, or merges a receipt \
-                         into the passport it answers as `specmint taskpack merge` does.",
-                    ),
-                ),
-                ("tags", Json::Array(vec![text("taskpack"), text("handoff")])),
-            ])]),
-        ),
-    ])
+pub fn agent_card(url: &str) -> AgentCard {
+    AgentCard::new(url)
 }
 
 /// The media type an artifact's file part declares, from its name.
@@ -259,25 +186,17 @@ fn names_file(entry: &Json, name: &str) -> bool {
 }
 
 /// The artifacts of a task state and its luggage (see the module's table).
-fn artifacts(state: &Json, files: &[LuggageFile]) -> Json {
-    let mut out: Vec<Json> = files
+fn artifacts(state: &Json, files: &[LuggageFile]) -> Vec<Artifact> {
+    let mut out: Vec<Artifact> = files
         .iter()
-        .map(|file| {
-            object(vec![
-                ("artifactId", text(format!("data/files/{}", file.name))),
-                ("name", text(file.name.clone())),
-                (
-                    "parts",
-                    Json::Array(vec![object(vec![
-                        (
-                            "raw",
-                            text(base64::engine::general_purpose::STANDARD.encode(&file.bytes)),
-                        ),
-                        ("filename", text(file.name.clone())),
-                        ("mediaType", text(media_type(&file.name))),
-                    ])]),
-                ),
-            ])
+        .map(|file| Artifact {
+            artifact_id: format!("data/files/{}", file.name),
+            name: file.name.clone(),
+            parts: vec![answer::Part::File {
+                raw: base64::engine::general_purpose::STANDARD.encode(&file.bytes),
+                filename: file.name.clone(),
+                media_type: media_type(&file.name),
+            }],
         })
         .collect();
     let state: Members = lenient::view(state);
@@ -286,16 +205,18 @@ fn artifacts(state: &Json, files: &[LuggageFile]) -> Json {
             continue;
         }
         let part = match entry {
-            Json::Str(s) => object(vec![("text", text(s.clone()))]),
-            other => object(vec![("data", other.clone())]),
+            Json::Str(s) => answer::Part::Text { text: s.clone() },
+            other => answer::Part::Data {
+                data: other.clone(),
+            },
         };
-        out.push(object(vec![
-            ("artifactId", text(format!("passport.artifacts[{index}]"))),
-            ("name", text(Json::js_string(Some(entry)))),
-            ("parts", Json::Array(vec![part])),
-        ]));
+        out.push(Artifact {
+            artifact_id: format!("passport.artifacts[{index}]"),
+            name: Json::js_string(Some(entry)),
+            parts: vec![part],
+        });
     }
-    Json::Array(out)
+    out
 }
 
 /// `Task.contextId` for a lineage: its chain as compact JSON (`[]` when it has none).
@@ -304,44 +225,47 @@ pub fn context_id(lineage: Option<&Json>) -> String {
     Json::Array(lineage.chain().to_vec()).to_js_compact()
 }
 
-fn task(lineage: Option<&Json>, artifacts: Json, metadata: Json) -> Json {
+fn task(
+    lineage: Option<&Json>,
+    artifacts: Vec<Artifact>,
+    carried: answer::Carried,
+) -> answer::Task {
     let view = lenient::lineage(lineage);
-    object(vec![
-        ("id", text(Json::js_string(view.root_id.as_ref()))),
-        ("contextId", text(context_id(lineage))),
-        (
-            "status",
-            object(vec![("state", text("TASK_STATE_SUBMITTED"))]),
-        ),
-        ("artifacts", artifacts),
-        ("metadata", object(vec![(EXTENSION_URI, metadata)])),
-    ])
+    answer::Task {
+        id: Json::js_string(view.root_id.as_ref()),
+        context_id: context_id(lineage),
+        status: TaskStatus {
+            state: "TASK_STATE_SUBMITTED",
+        },
+        artifacts,
+        metadata: Metadata(carried),
+    }
 }
 
 /// The A2A `Task` of a pack and its luggage (`specmint taskpack to-a2a`).
-pub fn pack_to_task(pack: &Json, files: &[LuggageFile]) -> Json {
+pub fn pack_to_task(pack: &Json, files: &[LuggageFile]) -> answer::Task {
     let empty = Json::Object(Vec::new());
     let members: Members = lenient::view(pack);
     task(
         members.lineage.as_ref(),
         artifacts(members.passport.as_ref().unwrap_or(&empty), files),
-        object(vec![("spec", text(SPEC_ID)), ("pack", pack.clone())]),
+        answer::Carried::pack(pack.clone()),
     )
 }
 
 /// The A2A `Task` of a stored passport `id` (its state as stored, luggage as landed).
-pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> Json {
+pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> answer::Task {
     let own;
     let members: Members = lenient::view(state);
     let lineage = match &members.lineage {
         Some(l) if lenient::view::<LineageView>(l).root_id.is_some() => Some(l),
         // A passport made here (not landed) is its own root.
         _ => {
-            own = object(vec![
-                ("root_id", text(id)),
+            own = Json::Object(vec![
+                ("root_id".to_owned(), Json::Str(id.to_owned())),
                 (
-                    "chain",
-                    Json::Array(vec![text(format!(
+                    "chain".to_owned(),
+                    Json::Array(vec![Json::Str(format!(
                         "{id}@{}",
                         Json::js_string(members.version.as_ref())
                     ))]),
@@ -353,11 +277,7 @@ pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> Json {
     task(
         lineage,
         artifacts(state, files),
-        object(vec![
-            ("spec", text(SPEC_ID)),
-            ("passport_id", text(id)),
-            ("passport", state.clone()),
-        ]),
+        answer::Carried::passport(id, state.clone()),
     )
 }
 
@@ -529,18 +449,6 @@ pub fn activates<'a>(values: impl IntoIterator<Item = &'a str>) -> bool {
         .any(|uri| uri.trim() == EXTENSION_URI)
 }
 
-/// A JSON-RPC error of the door: the A2A code, a message, and (for a pack refused by landing or
-/// merging) the TaskPack code in `data.code`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RpcError {
-    /// JSON-RPC / A2A error code (`-32602` invalid params, `-32001` task not found, …).
-    pub code: i32,
-    /// What went wrong, naming the member.
-    pub message: String,
-    /// The spec's own code, when there is one (`ask_without_accept`, `credential`, …).
-    pub taskpack_code: Option<TaskPackError>,
-}
-
 /// JSON-RPC: the body is not JSON.
 pub const PARSE_ERROR: i32 = -32700;
 /// JSON-RPC: not a request object.
@@ -558,14 +466,6 @@ pub const CONTENT_TYPE_NOT_SUPPORTED: i32 = -32005;
 /// A2A: the extension is required for this request and was not activated.
 pub const EXTENSION_SUPPORT_REQUIRED: i32 = -32008;
 
-fn rpc_error(code: i32, message: impl Into<String>) -> RpcError {
-    RpcError {
-        code,
-        message: message.into(),
-        taskpack_code: None,
-    }
-}
-
 /// The door `specmint a2a serve` serves: JSON-RPC over a passport store, landing and merging
 /// exactly as `taskpack land` / `taskpack merge` do ([`super::arrival`]).
 #[derive(Debug, Clone)]
@@ -582,13 +482,13 @@ pub const DEFAULT_MAX_PACK_BYTES: usize = 64 << 20;
 impl Door {
     /// Answers one JSON-RPC request body. `activated`: the request's `A2A-Extensions` header
     /// lists [`EXTENSION_URI`].
-    pub fn handle(&self, body: &[u8], activated: bool) -> Json {
+    pub fn handle(&self, body: &[u8], activated: bool) -> Response {
         let request = match std::str::from_utf8(body).ok().map(Json::parse) {
             Some(Ok(request)) => request,
             _ => {
-                return response(
+                return Response::new(
                     Json::Null,
-                    Err(rpc_error(PARSE_ERROR, "the request body is not JSON")),
+                    Err(RpcError::new(PARSE_ERROR, "the request body is not JSON")),
                 )
             }
         };
@@ -596,9 +496,9 @@ impl Door {
         let id = wire.id.unwrap_or(Json::Null);
         let method = wire.method.as_deref();
         if !request.is_object() || wire.jsonrpc.as_deref() != Some("2.0") || method.is_none() {
-            return response(
+            return Response::new(
                 id,
-                Err(rpc_error(
+                Err(RpcError::new(
                     INVALID_REQUEST,
                     "not a JSON-RPC 2.0 request (`jsonrpc` \"2.0\" and a `method` string)",
                 )),
@@ -606,25 +506,29 @@ impl Door {
         }
         let params = wire.params.unwrap_or(Json::Null);
         let result = match method.unwrap_or_default() {
-            "SendMessage" | "message/send" => self.send(&params, activated),
-            "GetTask" | "tasks/get" => self.get(&params),
-            other => Err(rpc_error(
+            "SendMessage" | "message/send" => {
+                self.send(&params, activated).map(|task| Reply::Sent {
+                    task: Box::new(task),
+                })
+            }
+            "GetTask" | "tasks/get" => self.get(&params).map(|task| Reply::Task(Box::new(task))),
+            other => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!("no method `{other}` (SendMessage, GetTask)"),
             )),
         };
-        response(id, result)
+        Response::new(id, result)
     }
 
-    fn send(&self, params: &Json, activated: bool) -> Result<Json, RpcError> {
+    fn send(&self, params: &Json, activated: bool) -> Result<answer::Task, RpcError> {
         let params: Params = lenient::view(params);
         let message = params
             .message
             .filter(|m| m.is_object())
-            .ok_or_else(|| rpc_error(INVALID_PARAMS, "`params.message` is not an object"))?;
+            .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`params.message` is not an object"))?;
         let (name, bytes, encoding) = pack_part(&message, self.max_pack_bytes)?;
         if !activated {
-            return Err(rpc_error(
+            return Err(RpcError::new(
                 EXTENSION_SUPPORT_REQUIRED,
                 format!(
                     "`{name}` is a TaskPack: activate the extension `{EXTENSION_URI}` \
@@ -646,7 +550,7 @@ impl Door {
     }
 
     /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does.
-    fn arrive(&self, file: &Path) -> Result<Json, RpcError> {
+    fn arrive(&self, file: &Path) -> Result<answer::Task, RpcError> {
         let kind = read_pack(file, Limits::default())
             .ok()
             .and_then(|(pack, _)| lenient::view::<Members>(&pack).kind);
@@ -656,58 +560,48 @@ impl Door {
             let merged = arrival::merge_file(&self.store, file, &into).map_err(arrival_error)?;
             let state = self.store.get(&into).map_err(store_error)?;
             let mut task = self.task_of(&into, &state)?;
-            let report = object(vec![
-                ("passport_id", text(into.clone())),
-                ("version", Json::Number(merged.version.into())),
-                ("written", Json::Bool(merged.written)),
-                ("answered", strings(&merged.report.answered)),
-                ("already_answered", strings(&merged.report.already_answered)),
-                ("adopted_asks", strings(&merged.report.adopted_asks)),
-                ("still_open", strings(&merged.report.still_open)),
-                (
-                    "facts_adopted",
-                    Json::Number(merged.report.facts_adopted.into()),
-                ),
-                ("imperatives", imperatives(&merged.report.imperatives)),
-            ]);
-            annotate(&mut task, "merged", report);
-            return Ok(object(vec![("task", task)]));
+            let report = merged.report;
+            task.metadata.0.merged = Some(MergedReport {
+                passport_id: into,
+                version: merged.version,
+                written: merged.written,
+                answered: report.answered,
+                already_answered: report.already_answered,
+                adopted_asks: report.adopted_asks,
+                still_open: report.still_open,
+                facts_adopted: report.facts_adopted,
+                imperatives: imperatives(report.imperatives),
+            });
+            return Ok(task);
         }
         let landed = arrival::land_file(&self.store, file, false).map_err(arrival_error)?;
         let mut task = self.task_of(&landed.id, &landed.passport)?;
-        let l = &landed.landing;
-        let report = object(vec![
-            ("passport_id", text(landed.id.clone())),
-            ("sealed_on_arrival", strings(&l.sealed_on_arrival)),
-            ("needs_reverify", Json::Number(l.needs_reverify.into())),
-            ("open_asks", strings(&l.open_asks)),
-            (
-                "landing_checks",
-                Json::Array(
-                    l.landing_checks
-                        .iter()
-                        .map(|c| {
-                            object(vec![
-                                ("id", text(c.id.clone())),
-                                ("check", text(c.check.clone())),
-                                ("required", Json::Bool(c.required)),
-                            ])
-                        })
-                        .collect(),
-                ),
-            ),
-            ("imperatives", imperatives(&l.imperatives)),
-        ]);
-        annotate(&mut task, "landed", report);
-        Ok(object(vec![("task", task)]))
+        let l = landed.landing;
+        task.metadata.0.landed = Some(LandedReport {
+            passport_id: landed.id,
+            sealed_on_arrival: l.sealed_on_arrival,
+            needs_reverify: l.needs_reverify,
+            open_asks: l.open_asks,
+            landing_checks: l
+                .landing_checks
+                .into_iter()
+                .map(|c| ReportedCheck {
+                    id: c.id,
+                    check: c.check,
+                    required: c.required,
+                })
+                .collect(),
+            imperatives: imperatives(l.imperatives),
+        });
+        Ok(task)
     }
 
-    fn get(&self, params: &Json) -> Result<Json, RpcError> {
+    fn get(&self, params: &Json) -> Result<answer::Task, RpcError> {
         let params: Params = lenient::view(params);
         let id = params
             .id
             .filter(|id| !id.is_empty())
-            .ok_or_else(|| rpc_error(INVALID_PARAMS, "`params.id` is not a task id"))?;
+            .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`params.id` is not a task id"))?;
         let (local, state) = self.find(&id)?;
         self.task_of(&local, &state)
     }
@@ -741,7 +635,7 @@ impl Door {
         }
         match self.store.get(id) {
             Ok(state) => Ok((id.to_owned(), state)),
-            Err(_) => Err(rpc_error(
+            Err(_) => Err(RpcError::new(
                 TASK_NOT_FOUND,
                 format!(
                     "no task `{id}`: no passport of this store has it as lineage.root_id or id"
@@ -751,7 +645,7 @@ impl Door {
     }
 
     /// The Task of stored passport `id`, its luggage read from the store.
-    fn task_of(&self, id: &str, state: &Json) -> Result<Json, RpcError> {
+    fn task_of(&self, id: &str, state: &Json) -> Result<answer::Task, RpcError> {
         let prefix = format!("{id}.files/");
         let mut files = Vec::new();
         for entry in &lenient::view::<Members>(state).artifacts {
@@ -765,7 +659,7 @@ impl Door {
                 continue;
             }
             let bytes = std::fs::read(self.store.dir().join(&prefix).join(name)).map_err(|e| {
-                rpc_error(INTERNAL_ERROR, format!("cannot read `{prefix}{name}`: {e}"))
+                RpcError::new(INTERNAL_ERROR, format!("cannot read `{prefix}{name}`: {e}"))
             })?;
             files.push(LuggageFile {
                 name: name.to_owned(),
@@ -784,7 +678,7 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
         let at = format!("message.parts[{i}]");
         let name = part.filename.as_deref().unwrap_or_default();
         if part.url.is_some() {
-            return Err(rpc_error(
+            return Err(RpcError::new(
                 INVALID_PARAMS,
                 format!(
                     "`{at}` refers to a file by `url`: the door fetches nothing, send the \
@@ -798,7 +692,7 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
         let encoding = match Encoding::of(Path::new(name)) {
             Some(e @ (Encoding::Zip | Encoding::Flat)) => e,
             _ => {
-                return Err(rpc_error(
+                return Err(RpcError::new(
                     CONTENT_TYPE_NOT_SUPPORTED,
                     format!(
                         "`{at}` is {}, not a .taskpack or .taskpack.json",
@@ -818,14 +712,16 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
         }
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(raw)
-            .map_err(|_| rpc_error(INVALID_PARAMS, format!("`{at}.raw` is not standard base64")))?;
+            .map_err(|_| {
+                RpcError::new(INVALID_PARAMS, format!("`{at}.raw` is not standard base64"))
+            })?;
         if bytes.len() > max {
             return Err(too_big(&at, bytes.len(), max));
         }
         found.push((at, name.to_owned(), bytes, encoding));
     }
     match found.len() {
-        0 => Err(rpc_error(
+        0 => Err(RpcError::new(
             INVALID_PARAMS,
             "no part of the message is a file part (`raw` and a `filename` ending .taskpack or \
              .taskpack.json) holding a pack",
@@ -834,7 +730,7 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
             let (_, name, bytes, encoding) = found.remove(0);
             Ok((name, bytes, encoding))
         }
-        n => Err(rpc_error(
+        n => Err(RpcError::new(
             INVALID_PARAMS,
             format!(
                 "the message holds {n} packs ({} and {}): send one per message",
@@ -845,20 +741,20 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
 }
 
 fn too_big(at: &str, len: usize, max: usize) -> RpcError {
-    rpc_error(
+    RpcError::new(
         INVALID_PARAMS,
         format!("`{at}` is {len} bytes (max {max}): too big for this door"),
     )
 }
 
 fn internal(e: impl std::fmt::Display) -> RpcError {
-    rpc_error(INTERNAL_ERROR, e.to_string())
+    RpcError::new(INTERNAL_ERROR, e.to_string())
 }
 
 fn store_error(e: PassportStoreError) -> RpcError {
     match e {
         PassportStoreError::NotFound(id) => {
-            rpc_error(TASK_NOT_FOUND, format!("no passport `{id}` in this store"))
+            RpcError::new(TASK_NOT_FOUND, format!("no passport `{id}` in this store"))
         }
         other => internal(other),
     }
@@ -871,7 +767,7 @@ fn arrival_error(e: ArrivalError) -> RpcError {
             message: r.to_string(),
             taskpack_code: Some(r.code),
         },
-        ArrivalError::Store(PassportStoreError::NotFound(id)) => rpc_error(
+        ArrivalError::Store(PassportStoreError::NotFound(id)) => RpcError::new(
             TASK_NOT_FOUND,
             format!("this receipt answers passport `{id}`, which is not in this store"),
         ),
@@ -880,47 +776,12 @@ fn arrival_error(e: ArrivalError) -> RpcError {
     }
 }
 
-fn strings(values: &[String]) -> Json {
-    Json::Array(values.iter().map(|v| text(v.clone())).collect())
-}
-
-fn imperatives(found: &[land::Imperative]) -> Json {
-    Json::Array(
-        found
-            .iter()
-            .map(|i| {
-                object(vec![
-                    ("pointer", text(i.at.clone())),
-                    ("sentence", text(i.sentence.clone())),
-                ])
-            })
-            .collect(),
-    )
-}
-
-/// Adds `report` under `key` in the Task's extension metadata.
-fn annotate(task: &mut Json, key: &str, report: Json) {
-    if let Some(meta) =
-        super::member_mut(task, "metadata").and_then(|m| super::member_mut(m, EXTENSION_URI))
-    {
-        super::set_member(meta, key, report);
-    }
-}
-
-/// A JSON-RPC 2.0 response.
-fn response(id: Json, result: Result<Json, RpcError>) -> Json {
-    let body = match result {
-        Ok(result) => ("result", result),
-        Err(e) => {
-            let mut error = vec![
-                ("code", Json::Number(e.code.into())),
-                ("message", text(e.message)),
-            ];
-            if let Some(code) = e.taskpack_code {
-                error.push(("data", object(vec![("code", text(code.code()))])));
-            }
-            ("error", object(error))
-        }
-    };
-    object(vec![("jsonrpc", text("2.0")), ("id", id), body])
+fn imperatives(found: Vec<land::Imperative>) -> Vec<ReportedImperative> {
+    found
+        .into_iter()
+        .map(|i| ReportedImperative {
+            pointer: i.at,
+            sentence: i.sentence,
+        })
+        .collect()
 }
