@@ -10,11 +10,10 @@
 //! nothing behind. Nothing a pack says is run: a landing check's `how` is printed quoted, as the
 //! sender's suggestion, and imperative sentences are listed for the human.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde_json::{json, Value};
+use specmint::taskpack::answer::{Landed, Merged};
 use specmint::taskpack::arrival::{self, ArrivalError};
-use specmint::taskpack::json::Json;
 use specmint::taskpack::land::{self, Imperative, LandingCheck};
 use specmint::taskpack::TaskPackError;
 use specmint::Refusal;
@@ -50,10 +49,6 @@ fn human(lines: &[String]) -> String {
     shown.join("\n")
 }
 
-fn paths(luggage: &[PathBuf]) -> Vec<String> {
-    luggage.iter().map(|p| p.display().to_string()).collect()
-}
-
 /// `specmint taskpack land FILE`.
 /// (`trust`: `--trust-machine-facts` restores a ✓ on facts sealed on this very machine, §4.2.)
 pub fn land_command(
@@ -67,52 +62,10 @@ pub fn land_command(
         Ok(landed) => landed,
         Err(err) => return failed(format, file, err),
     };
-    let (landing, id) = (&landed.landing, &landed.id);
-    let luggage = paths(&landed.luggage);
-    let json = json!({
-        "ok": true,
-        "id": id,
-        "version": landed.passport.get("version").and_then(|v| match v { Json::Number(n) => n.as_u64(), _ => None }),
-        "kind": "handoff",
-        "lineage": to_value(landed.passport.get("lineage")),
-        "landing_checks": checks_json(&landing.landing_checks),
-        "sealed_on_arrival": landing.sealed_on_arrival,
-        "restored": landing.restored,
-        "needs_reverify": landing.needs_reverify,
-        "open_asks": landing.open_asks,
-        "imperatives": imperatives_json(&landing.imperatives),
-        "luggage": luggage,
-    });
-    let human = land_human(file, id, landing, &luggage);
-    print_verdict(format, &json, &human)?;
+    let answer = Landed::from(&landed);
+    let human = land_human(file, &landed.id, &landed.landing, &answer.luggage);
+    print_verdict(format, &answer, &human)?;
     Ok(0)
-}
-
-fn to_value(json: Option<&Json>) -> Value {
-    json.and_then(|j| serde_json::from_str(&j.to_js_compact()).ok())
-        .unwrap_or(Value::Null)
-}
-
-fn checks_json(checks: &[LandingCheck]) -> Vec<Value> {
-    checks
-        .iter()
-        .map(|c| {
-            json!({
-                "id": c.id,
-                "check": c.check,
-                "required": c.required,
-                "how": c.how,
-                "how_is": "the sender's suggestion: shown, never run",
-            })
-        })
-        .collect()
-}
-
-fn imperatives_json(found: &[Imperative]) -> Vec<Value> {
-    found
-        .iter()
-        .map(|i| json!({ "at": i.at, "sentence": i.sentence }))
-        .collect()
 }
 
 fn checks_human(lines: &mut Vec<String>, checks: &[LandingCheck], heading: &str) {
@@ -198,28 +151,7 @@ pub fn merge_command(
         Err(err) => return failed(format, file, err),
     };
     let (report, version) = (&merged.report, merged.version);
-    let luggage = paths(&merged.luggage);
-    let overwritten: Vec<Value> = report
-        .overwritten
-        .iter()
-        .map(|(id, was, now)| json!({ "id": id, "was": to_value(Some(was)), "now": to_value(Some(now)) }))
-        .collect();
-    let json = json!({
-        "ok": true,
-        "merged_into": into,
-        "version": version,
-        "written": merged.written,
-        "answered": report.answered,
-        "already_answered": report.already_answered,
-        "overwritten": overwritten,
-        "adopted_asks": report.adopted_asks,
-        "still_open": report.still_open,
-        "facts_adopted": report.facts_adopted,
-        "sealed_on_arrival": report.sealed_on_arrival,
-        "landing_checks_not_adopted": checks_json(&report.landing_checks),
-        "imperatives": imperatives_json(&report.imperatives),
-        "luggage": luggage,
-    });
+    let answer = Merged::new(&merged, into);
     let mut lines = vec![if merged.written {
         format!(
             "merged {file} into {into} (version {version}): answered {}",
@@ -266,9 +198,9 @@ pub fn merge_command(
         "the sender's landing checks (about their machine; reported, not adopted):",
     );
     imperatives_human(&mut lines, &report.imperatives);
-    for path in &luggage {
+    for path in &answer.luggage {
         lines.push(format!("luggage: {path}"));
     }
-    print_verdict(format, &json, &human(&lines))?;
+    print_verdict(format, &answer, &human(&lines))?;
     Ok(0)
 }

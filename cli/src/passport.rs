@@ -8,11 +8,10 @@
 //! (`invalid_passport_id`, `unknown_passport`, `passport_exists`), 2 usage or I/O.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 
-use serde_json::json;
+use specmint::taskpack::answer::{Created, Listed};
 use specmint::taskpack::json::Json;
-use specmint::taskpack::passports::{self, PassportStore, PassportStoreError};
+use specmint::taskpack::passports::{self, PassportStore, PassportStoreError, PassportView};
 use specmint::taskpack::{land, set_member};
 use specmint::Refusal;
 
@@ -92,7 +91,8 @@ fn new(given: &NewPassport, store: &PassportDir, format: Format) -> Result<u8, C
         set_member(&mut passport, "id", Json::Str(id.clone()));
     }
     let store = open_store(store)?;
-    let mint = given.id.is_none() && (given.file.is_none() || passport.get("id").is_none());
+    let mint =
+        given.id.is_none() && (given.file.is_none() || PassportView::of(&passport).id.is_none());
     let created = if mint {
         store.create_minted(passport)
     } else {
@@ -100,12 +100,13 @@ fn new(given: &NewPassport, store: &PassportDir, format: Format) -> Result<u8, C
     };
     match created {
         Ok(passport) => {
-            let id = passport
-                .get("id")
-                .and_then(Json::as_str)
-                .unwrap_or_default();
-            let json = json!({ "ok": true, "passport_id": id, "version": 1 });
-            print_verdict(format, &json, &format!("created {id} (version 1)"))?;
+            let id = PassportView::of(&passport).id;
+            let id = id.as_ref().and_then(Json::as_str).unwrap_or_default();
+            print_verdict(
+                format,
+                &Created::new(id),
+                &format!("created {id} (version 1)"),
+            )?;
             Ok(0)
         }
         Err(err) => store_verdict(format, err),
@@ -158,33 +159,25 @@ fn human_passport(passport: &Json) -> String {
         None | Some(Json::Null) => "(none)".to_owned(),
         value => land::escaped(&Json::js_string(value)).into_owned(),
     };
-    let text = |key: &str| shown(passport.get(key));
-    let count = |key: &str| {
-        passport
-            .get(key)
-            .and_then(Json::as_array)
-            .map_or(0, <[Json]>::len)
-    };
-    let lineage = passport.get("lineage");
-    let chain = lineage
-        .and_then(|l| l.get("chain"))
-        .and_then(Json::as_array)
-        .unwrap_or_default()
+    let view = PassportView::of(passport);
+    let chain: Vec<String> = view
+        .lineage
+        .chain()
         .iter()
         .map(|hop| shown(Some(hop)))
-        .collect::<Vec<_>>();
+        .collect();
     format!(
         "{} (version {})\n  title: {}\n  goal: {}\n  current state: {}\n  lineage: root {}, chain [{}]\n  {} facts, {} asks, {} next steps\n",
-        text("id"),
-        text("version"),
-        text("title"),
-        text("goal"),
-        text("current_state"),
-        shown(lineage.and_then(|l| l.get("root_id"))),
+        shown(view.id.as_ref()),
+        shown(view.version.as_ref()),
+        shown(view.title.as_ref()),
+        shown(view.goal.as_ref()),
+        shown(view.current_state.as_ref()),
+        shown(view.lineage.root_id.as_ref()),
         chain.join(", "),
-        count("facts"),
-        count("asks"),
-        count("next_steps"),
+        view.facts,
+        view.asks,
+        view.next_steps,
     )
 }
 
@@ -197,12 +190,12 @@ fn list(store: &PassportDir, format: Format) -> Result<u8, CliError> {
     for skipped in &listing.skipped {
         eprintln!("specmint: skipped {skipped}");
     }
-    let json = json!({
-        "store": PathBuf::from(store.dir()),
-        "count": listing.passports.len(),
-        "passports": listing.passports,
-        "skipped": listing.skipped,
-    });
+    let answer = Listed {
+        count: listing.passports.len(),
+        passports: &listing.passports,
+        skipped: &listing.skipped,
+        store: store.dir(),
+    };
     let human: Vec<String> = listing
         .passports
         .iter()
@@ -219,6 +212,6 @@ fn list(store: &PassportDir, format: Format) -> Result<u8, CliError> {
     } else {
         human.join("\n")
     };
-    print_verdict(format, &json, &human)?;
+    print_verdict(format, &answer, &human)?;
     Ok(0)
 }

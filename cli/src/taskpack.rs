@@ -12,6 +12,7 @@ use std::io::Write;
 use std::path::Path;
 
 use specmint::taskpack::a2a::{self, FromA2aError};
+use specmint::taskpack::answer::{Conformance, PackRefused, Packed};
 use specmint::taskpack::bag::Limits;
 use specmint::taskpack::conformance::{self, Verdict};
 use specmint::taskpack::convert::{self, ConvertError, Encoding};
@@ -24,7 +25,7 @@ use specmint::Refusal;
 
 use super::args::{Pack, Taskpack};
 use super::passport::{open_store, store_verdict};
-use super::{print_verdict, CliError, Format};
+use super::{answer_value, print_verdict, CliError, Format};
 
 /// The `taskpack` command family.
 pub fn run(command: Taskpack) -> Result<u8, CliError> {
@@ -88,33 +89,15 @@ fn conformance_command(file: &str, format: Format) -> Result<u8, CliError> {
         .map_err(|e| CliError::Failure(format!("cannot read `{file}`: {e}")))?;
     let mut stdout = std::io::stdout().lock();
     let written = match format {
-        Format::Json => writeln!(stdout, "{}", json_verdict(file, &verdict)),
+        Format::Json => writeln!(
+            stdout,
+            "{}",
+            answer_value(&Conformance::new(file, &verdict))?
+        ),
         Format::Human => human_verdict(&mut stdout, file, &verdict),
     };
     written.map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.conformant() { 0 } else { 2 })
-}
-
-fn json_verdict(file: &str, verdict: &Verdict) -> serde_json::Value {
-    let checks: Vec<serde_json::Value> = verdict
-        .checks
-        .iter()
-        .map(|c| {
-            serde_json::json!({
-                "id": c.id,
-                "status": c.status.as_str(),
-                "requirement": c.requirement,
-                "reason": c.reason,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "file": file,
-        "conformant": verdict.conformant(),
-        "failed": verdict.failed(),
-        "skipped": verdict.skipped(),
-        "checks": checks,
-    })
 }
 
 fn human_verdict(out: &mut impl Write, file: &str, verdict: &Verdict) -> std::io::Result<()> {
@@ -192,22 +175,6 @@ fn pack_command(args: Pack) -> Result<u8, CliError> {
     let store = open_store(&store)?;
     match pack::pack(&store, &id, Path::new(&out), &pack_options) {
         Ok(packed) => {
-            let json = serde_json::json!({
-                "ok": true,
-                "pack": out,
-                "encoding": if flat { "flat" } else { "bagit-zip" },
-                "kind": kind.as_str(),
-                "passport_id": packed.passport_id,
-                "state_version": packed.version,
-                "lineage": serde_json::from_str::<serde_json::Value>(&packed.lineage.to_js_compact())
-                    .unwrap_or_default(),
-                "asks": packed.asks,
-                "asks_recorded": packed.asks_recorded,
-                "landing_checks": packed.landing_checks,
-                "sealed_facts": packed.sealed,
-                "luggage": packed.luggage,
-                "renamed": packed.renamed.iter().map(|(given, kept)| serde_json::json!({ "given": given, "kept": kept })).collect::<Vec<_>>(),
-            });
             let mut human = format!(
                 "packed {}@{} into {out} ({}): {} asks{}, {} landing checks, {} facts sealed, {} attachments",
                 packed.passport_id,
@@ -222,7 +189,8 @@ fn pack_command(args: Pack) -> Result<u8, CliError> {
             for (given, kept) in &packed.renamed {
                 human.push_str(&format!("\nrenamed: `{given}` travels as `{kept}` (a writer keeps only some characters of a name)"));
             }
-            print_verdict(format.format, &json, &human)?;
+            let answer = Packed::new(&packed, &out, &pack_options);
+            print_verdict(format.format, &answer, &human)?;
             Ok(0)
         }
         Err(PackError::Refused(refusals)) => refused_to_pack(format.format, &refusals),
@@ -236,18 +204,8 @@ fn pack_command(args: Pack) -> Result<u8, CliError> {
 /// Every reason `pack` refused, exit 1: the first one's `{"ok": false, "code", "message"}` with
 /// all of them under `refusals`; a `refused: code: message` line each for a human.
 fn refused_to_pack(format: Format, refusals: &[Refusal<TaskPackError>]) -> Result<u8, CliError> {
-    let listed: Vec<serde_json::Value> = refusals
-        .iter()
-        .map(|r| serde_json::json!({ "code": r.code.code(), "message": r.message }))
-        .collect();
-    let json = serde_json::json!({
-        "ok": false,
-        "code": refusals[0].code.code(),
-        "message": refusals[0].message,
-        "refusals": listed,
-    });
     let human: Vec<String> = refusals.iter().map(|r| format!("refused: {r}")).collect();
-    print_verdict(format, &json, &human.join("\n"))?;
+    print_verdict(format, &PackRefused::new(refusals), &human.join("\n"))?;
     Ok(1)
 }
 

@@ -18,7 +18,11 @@
 //!
 //! [`FlatTaskPack`]: crate::taskpack::FlatTaskPack
 
-use serde::de::{Deserialize, DeserializeOwned, Deserializer};
+use std::fmt;
+
+use serde::de::{
+    self, Deserialize, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use specmint_runtime::json::Json;
 
 /// `value` read as `T`, or `None` when it is not of `T`'s shape. Objects are read as
@@ -112,6 +116,59 @@ pub(crate) fn items<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Js
     }
 }
 
+/// How many items a list member has; 0 when it is not a list. The items are not read (nor
+/// copied). Use with `#[serde(default)]`.
+pub(crate) fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
+    struct Items;
+
+    impl<'de> Visitor<'de> for Items {
+        type Value = usize;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+            let mut n = 0;
+            while seq.next_element::<IgnoredAny>()?.is_some() {
+                n += 1;
+            }
+            Ok(n)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(0)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<usize, E> {
+            Ok(0)
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<usize, E> {
+            Ok(0)
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<usize, E> {
+            Ok(0)
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<usize, E> {
+            Ok(0)
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<usize, E> {
+            Ok(0)
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<usize, E> {
+            Ok(0)
+        }
+    }
+
+    deserializer.deserialize_any(Items)
+}
+
 /// `origin` as the lenient readers take it: who and where, each a string or absent.
 #[derive(Debug, Default, serde::Deserialize)]
 pub(crate) struct OriginView {
@@ -125,7 +182,7 @@ pub(crate) struct OriginView {
 
 /// `lineage` as the lenient readers take it.
 #[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct LineageView {
+pub struct LineageView {
     /// `lineage.root_id` as written (any type).
     #[serde(default, deserialize_with = "specmint_runtime::json::present")]
     pub root_id: Option<Json>,
@@ -344,6 +401,27 @@ mod tests {
         assert_eq!(members.lineage().root_id(), Some("r"));
         assert!(PackMembers::items(&members.asks).is_empty());
         assert_eq!(members.packed_at, None);
+    }
+
+    #[test]
+    fn a_list_is_counted_and_anything_else_is_none() {
+        #[derive(Default, serde::Deserialize)]
+        struct Counts {
+            #[serde(default, deserialize_with = "count")]
+            a: usize,
+            #[serde(default, deserialize_with = "count")]
+            b: usize,
+            #[serde(default, deserialize_with = "count")]
+            c: usize,
+            #[serde(default, deserialize_with = "count")]
+            missing: usize,
+        }
+        let counts: Counts = view(&json(r#"{"a":[1,{"x":[]},[2]],"b":{"k":[1]},"c":"[1]"}"#));
+        assert_eq!((counts.a, counts.b, counts.c, counts.missing), (3, 0, 0, 0));
+        for other in ["null", "true", "-1", "1.5", "18446744073709551615"] {
+            let counts: Counts = view(&json(&format!(r#"{{"a":{other},"b":[[]]}}"#)));
+            assert_eq!((counts.a, counts.b), (0, 1), "{other}");
+        }
     }
 
     #[test]

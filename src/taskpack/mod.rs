@@ -10,6 +10,8 @@ pub const JSON_SCHEMA: &str =
 #[cfg(feature = "taskpack")]
 pub mod a2a;
 #[cfg(feature = "taskpack")]
+pub mod answer;
+#[cfg(feature = "taskpack")]
 pub mod arrival;
 #[cfg(feature = "taskpack")]
 pub mod bag;
@@ -25,6 +27,8 @@ pub mod flat;
 pub mod land;
 #[cfg(feature = "taskpack")]
 mod lenient;
+#[cfg(feature = "taskpack")]
+pub use lenient::LineageView;
 pub(crate) mod names;
 #[cfg(feature = "taskpack")]
 pub mod pack;

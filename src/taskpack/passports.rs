@@ -27,10 +27,10 @@ use std::path::{Path, PathBuf};
 
 use fs4::FileExt;
 
-use super::lenient::{self, StateView};
+use super::lenient::{self, LineageView, StateView};
 use super::{set_member, TaskPackError};
 use crate::atomic_file::{remove_stale_temporaries, write_atomically};
-use specmint_runtime::json::{strip_bom, Json};
+use specmint_runtime::json::{present, strip_bom, Json};
 
 /// The longest passport id, in characters (task-passport's rule).
 pub const PASSPORT_ID_MAX: usize = 120;
@@ -116,6 +116,47 @@ pub struct PassportSummary {
     pub state_version: u64,
     /// `updated_at`, else empty.
     pub updated_at: String,
+}
+
+/// What is told of one passport (`specmint passport new|show`): its members as written (any
+/// type; `None` when missing), `lineage` through its lenient view, and how many items each list
+/// has (0 when it is not a list).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct PassportView {
+    /// `id`.
+    #[serde(default, deserialize_with = "present")]
+    pub id: Option<Json>,
+    /// `version`.
+    #[serde(default, deserialize_with = "present")]
+    pub version: Option<Json>,
+    /// `title`.
+    #[serde(default, deserialize_with = "present")]
+    pub title: Option<Json>,
+    /// `goal`.
+    #[serde(default, deserialize_with = "present")]
+    pub goal: Option<Json>,
+    /// `current_state`.
+    #[serde(default, deserialize_with = "present")]
+    pub current_state: Option<Json>,
+    /// `lineage` (all absent when it is not an object).
+    #[serde(default, deserialize_with = "lenient::view_or_default")]
+    pub lineage: LineageView,
+    /// How many `facts`.
+    #[serde(default, deserialize_with = "lenient::count")]
+    pub facts: usize,
+    /// How many `asks`.
+    #[serde(default, deserialize_with = "lenient::count")]
+    pub asks: usize,
+    /// How many `next_steps`.
+    #[serde(default, deserialize_with = "lenient::count")]
+    pub next_steps: usize,
+}
+
+impl PassportView {
+    /// The view of `passport` (all absent when it is not an object).
+    pub fn of(passport: &Json) -> PassportView {
+        lenient::view(passport)
+    }
 }
 
 /// What [`PassportStore::list`] found.
