@@ -1,5 +1,4 @@
-// Shared by build.rs (through `include!`) and the library: where the bundled specs and their
-// snapshot live.
+// Where the bundled specs and their snapshot live (the library's modules include the snapshot).
 
 /// Where the bundled specs live, relative to the package root.
 pub const SPEC_DIR: &str = "spec";

@@ -1,5 +1,5 @@
-// Shared by build.rs (through `include!`) and the library (`interpret`), so the build script
-// and `specmint generate` emit the bundled specs with exactly the same options.
+// The options `specmint generate` emits the bundled specs with (`interpret`), and the test that
+// regenerates the snapshot the library includes.
 
 /// Codegen options for the bundled specs: generated code reaches the runtime and the
 /// derive through this crate's re-exports, so users depend on `specmint` alone.

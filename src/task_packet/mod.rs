@@ -1,11 +1,11 @@
-// The generated types, constants, error enum and validator of spec/task_packet.md, then this
-// protocol's hand-written behaviour in the sibling files of this folder.
+// The generated types, constants, error enum and validator of spec/task_packet.md, as `specmint
+// generate` wrote them to generated/ (regenerated and compared by a test, so they cannot drift
+// from the spec), then this protocol's hand-written behaviour in the sibling files of this folder.
 
-include!(concat!(env!("OUT_DIR"), "/rust/task_packet.rs"));
+include!("../../generated/rust/task_packet.rs");
 
 /// The JSON Schema (draft 2020-12) emitted from the same spec.
-pub const JSON_SCHEMA: &str =
-    include_str!(concat!(env!("OUT_DIR"), "/schema/task_packet.schema.json"));
+pub const JSON_SCHEMA: &str = include_str!("../../generated/schema/task_packet.schema.json");
 
 #[cfg(feature = "handoff")]
 pub mod answer;
