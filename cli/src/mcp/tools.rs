@@ -20,8 +20,8 @@ use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
 
 use specmint::Refusal;
 
-use crate::args::parse_state;
 use crate::answer_value;
+use crate::args::parse_state;
 use crate::task::evidence_refusal;
 
 /// The code of a `task_bind` on a server started without `--ledger FILE`. The ledger is the
