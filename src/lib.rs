@@ -19,7 +19,7 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `sqlite` | [`database`] on an embedded SQLite file, with the Action Envelope engine (`action_envelope::{engine, manifest}`) and the Task Envelope lifecycle (`task_envelope::lifecycle`) |
+//! | `sqlite` | `database` on an embedded SQLite file, with the Action Envelope engine (`action_envelope::{engine, manifest}`) and the Task Envelope lifecycle (`task_envelope::lifecycle`) |
 //! | `postgres` | the same engines on a PostgreSQL server |
 //! | `handoff` | TaskPacket's team_handoff: `task_packet::{handoff, compose, leg, audit}` |
 //! | `taskpack` | TaskPack's encodings, conformance judge, packing, landing and the passport store |

@@ -192,13 +192,21 @@ impl DocType {
     /// Whether documents of this type are flat TaskPacks: the one type whose files are judged
     /// streamed ([`DocType::judge_streamed`]) and whose zip form gets a hint of its own.
     fn is_flat_taskpack(&self) -> bool {
-        matches!(self, DocType::Bundled(b) if b.module == "taskpack")
+        self.flat_taskpack().is_some()
+    }
+
+    /// The bundled flat TaskPack, when this is its type.
+    fn flat_taskpack(&self) -> Option<&Bundled> {
+        match self {
+            DocType::Bundled(b) if b.module == "taskpack" => Some(b),
+            _ => None,
+        }
     }
 
     /// Judges the file at `path` under `limit`, as [`DocType::judge`] judges its bytes, reading
     /// no more of it than it must: a file over the limit is counted, not held; and a flat
     /// TaskPack is judged in bounded memory, its attachments' data strings streamed (see
-    /// [`DocType::judge_streamed`]).
+    /// `DocType::judge_streamed`, with the `taskpack` feature).
     pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
         let mut file = std::fs::File::open(path)?;
         let size = file.metadata()?.len();
@@ -228,17 +236,12 @@ impl DocType {
         reader: &mut R,
     ) -> std::io::Result<Option<Verdict>> {
         use crate::taskpack::{flat, skeleton};
-        if !self.is_flat_taskpack() {
+        let Some(bundled) = self.flat_taskpack() else {
             return Ok(None);
-        }
+        };
         reader.rewind()?;
         let Ok(skeleton) = skeleton::skeleton(std::io::BufReader::new(&mut *reader)) else {
             return Ok(None);
-        };
-        let bundled = match self {
-            DocType::Bundled(bundled) => bundled,
-            #[cfg(feature = "interpret")]
-            DocType::Own { .. } => return Ok(None),
         };
         let Some(found) = flat::streamed_facts(reader, &skeleton) else {
             return Ok(None);

@@ -15,10 +15,10 @@
 //! How it works:
 //! - Every operation is one transaction ([`Store::write`]); a refusal rolls it back, so
 //!   nothing it read or planned is written.
-//! - SQLite ([`sqlite`]): `journal_mode = WAL`, `synchronous = FULL` (the log is fsynced at
+//! - SQLite (`sqlite`): `journal_mode = WAL`, `synchronous = FULL` (the log is fsynced at
 //!   every commit, so a reported operation survives a power loss), and `BEGIN IMMEDIATE`: the
 //!   write lock is taken before the first read, so every writer of the file runs alone.
-//! - PostgreSQL ([`postgres`]): `READ COMMITTED` transactions, with the row an operation
+//! - PostgreSQL (`postgres`): `READ COMMITTED` transactions, with the row an operation
 //!   changes read `FOR UPDATE` ([`Lock::Update`]): two operations on one task or one package
 //!   run one after the other, and the second reads what the first committed; operations on
 //!   different rows run at once. `task claim --next` reads its candidates `FOR UPDATE SKIP
