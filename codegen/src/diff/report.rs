@@ -1,6 +1,7 @@
 //! The three renderings of a [`SpecDiff`]: human lines, JSON, GitHub workflow annotations.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{Change, Proof, SpecDiff, Verdict};
 
@@ -11,7 +12,7 @@ pub enum Format {
     /// witness, shortened.
     Human,
     /// `{"breaking": bool, "changes": [{"id", "breaks", "message", "old", "new", "witness",
-    /// "witnesses"}]}`.
+    /// "witness_missing"?, "witnesses"}]}`.
     Json,
     /// GitHub workflow commands: `::error` for a breaking change, `::notice` otherwise.
     Github,
@@ -21,7 +22,8 @@ pub(super) fn render(diff: &SpecDiff, format: Format) -> String {
     match format {
         Format::Human => human(diff),
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&to_json(diff)).expect("a Value serializes");
+            let mut s =
+                serde_json::to_string_pretty(&to_json(diff)).expect("the report serializes");
             s.push('\n');
             s
         }
@@ -122,38 +124,104 @@ fn human(diff: &SpecDiff) -> String {
     out
 }
 
-fn verdict_json(v: &Verdict) -> Value {
-    json!({
-        "valid": v.valid(),
-        "errors": v.errors.iter().map(|(code, path)| json!({"code": code, "path": path})).collect::<Vec<_>>(),
-    })
+/// The JSON report, `{"breaking", "changes"}`: what `specmint diff --format json` prints.
+/// Members are declared in alphabetical order, the order the report has always had.
+#[derive(Serialize)]
+pub(super) struct Report<'a> {
+    breaking: bool,
+    changes: Vec<ChangeAnswer<'a>>,
 }
 
-fn proof_json(p: &Proof) -> Value {
-    match p {
-        Proof::Found(w) => {
-            // The document as JSON when it is JSON as written; else its exact text.
-            let document = serde_json::from_str::<Value>(&w.document)
-                .ok()
-                .filter(|v| serde_json::to_string(v).ok().as_deref() == Some(w.document.as_str()))
-                .unwrap_or_else(|| json!(w.document));
-            json!({
-                "proves": w.proves.as_str(),
-                "document": document,
-                "source": w.source,
-                "old": verdict_json(&w.old),
-                "new": verdict_json(&w.new),
-            })
+/// One change of the report.
+#[derive(Serialize)]
+struct ChangeAnswer<'a> {
+    breaks: Vec<&'static str>,
+    id: &'static str,
+    message: &'a str,
+    new: String,
+    old: String,
+    /// The first proof that found a document, else `null`.
+    witness: Option<ProofAnswer<'a>>,
+    /// Why the first break has no witness, when none was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness_missing: Option<&'a str>,
+    witnesses: Vec<ProofAnswer<'a>>,
+}
+
+/// A proof: the witness document and both verdicts, or why none was found.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ProofAnswer<'a> {
+    Found {
+        /// The document as JSON when it is JSON as written; else its exact text.
+        document: Value,
+        new: VerdictAnswer<'a>,
+        old: VerdictAnswer<'a>,
+        proves: &'static str,
+        source: &'a str,
+    },
+    Missing {
+        /// Always `null`.
+        document: (),
+        proves: &'static str,
+        reason: &'a str,
+    },
+}
+
+/// A spec's verdict on a witness.
+#[derive(Serialize)]
+struct VerdictAnswer<'a> {
+    errors: Vec<CodeAt<'a>>,
+    valid: bool,
+}
+
+/// One violation of a verdict.
+#[derive(Serialize)]
+struct CodeAt<'a> {
+    code: &'a str,
+    path: &'a str,
+}
+
+impl<'a> From<&'a Verdict> for VerdictAnswer<'a> {
+    fn from(v: &'a Verdict) -> Self {
+        VerdictAnswer {
+            errors: v
+                .errors
+                .iter()
+                .map(|(code, path)| CodeAt { code, path })
+                .collect(),
+            valid: v.valid(),
         }
-        Proof::Missing { proves, reason } => {
-            json!({"proves": proves.as_str(), "document": null, "reason": reason})
+    }
+}
+
+impl<'a> From<&'a Proof> for ProofAnswer<'a> {
+    fn from(p: &'a Proof) -> Self {
+        match p {
+            Proof::Found(w) => ProofAnswer::Found {
+                document: serde_json::from_str::<Value>(&w.document)
+                    .ok()
+                    .filter(|v| {
+                        serde_json::to_string(v).ok().as_deref() == Some(w.document.as_str())
+                    })
+                    .unwrap_or_else(|| Value::String(w.document.clone())),
+                new: (&w.new).into(),
+                old: (&w.old).into(),
+                proves: w.proves.as_str(),
+                source: &w.source,
+            },
+            Proof::Missing { proves, reason } => ProofAnswer::Missing {
+                document: (),
+                proves: proves.as_str(),
+                reason,
+            },
         }
     }
 }
 
 /// The JSON report.
-pub(super) fn to_json(diff: &SpecDiff) -> Value {
-    let changes: Vec<Value> = diff
+pub(super) fn to_json(diff: &SpecDiff) -> Report<'_> {
+    let changes = diff
         .changes
         .iter()
         .map(|c| {
@@ -161,31 +229,27 @@ pub(super) fn to_json(diff: &SpecDiff) -> Value {
                 .proofs
                 .iter()
                 .find(|p| matches!(p, Proof::Found(_)))
-                .or(c.proofs.first())
-                .map_or(Value::Null, |p| match p {
-                    Proof::Found(_) => proof_json(p),
-                    Proof::Missing { .. } => Value::Null,
-                });
-            let reason = match c.proofs.first() {
-                Some(Proof::Missing { reason, .. }) if witness.is_null() => json!(reason),
-                _ => Value::Null,
+                .map(ProofAnswer::from);
+            let witness_missing = match c.proofs.first() {
+                Some(Proof::Missing { reason, .. }) if witness.is_none() => Some(reason.as_str()),
+                _ => None,
             };
-            let mut m = json!({
-                "id": c.id,
-                "breaks": c.breaks.iter().map(|b| b.as_str()).collect::<Vec<_>>(),
-                "message": c.message,
-                "old": c.old.to_string(),
-                "new": c.new.to_string(),
-                "witness": witness,
-                "witnesses": c.proofs.iter().map(proof_json).collect::<Vec<_>>(),
-            });
-            if !reason.is_null() {
-                m["witness_missing"] = reason;
+            ChangeAnswer {
+                breaks: c.breaks.iter().map(|b| b.as_str()).collect(),
+                id: c.id,
+                message: &c.message,
+                new: c.new.to_string(),
+                old: c.old.to_string(),
+                witness,
+                witness_missing,
+                witnesses: c.proofs.iter().map(ProofAnswer::from).collect(),
             }
-            m
         })
         .collect();
-    json!({"breaking": diff.breaking(), "changes": changes})
+    Report {
+        breaking: diff.breaking(),
+        changes,
+    }
 }
 
 /// A workflow command's property or message, escaped as GitHub's toolkit does.
@@ -239,4 +303,77 @@ fn github(diff: &SpecDiff) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Break, Location, Witness};
+    use super::*;
+
+    fn at(file: &str, line: usize) -> Location {
+        Location {
+            file: file.to_owned(),
+            line,
+            col: 3,
+        }
+    }
+
+    /// The JSON report's shape, member for member, with a witness found (a JSON document and a
+    /// document that is not JSON as written), and with none found (`witness` null and
+    /// `witness_missing` the reason).
+    #[test]
+    fn the_json_report_is_written_member_for_member() {
+        let verdict = |errors: &[(&str, &str)]| Verdict {
+            errors: errors
+                .iter()
+                .map(|(c, p)| ((*c).to_owned(), (*p).to_owned()))
+                .collect(),
+        };
+        let found = |document: &str| {
+            Proof::Found(Witness {
+                proves: Break::Documents,
+                document: document.to_owned(),
+                source: "synthesized".to_owned(),
+                old: verdict(&[]),
+                new: verdict(&[("field_too_long", "title")]),
+            })
+        };
+        let diff = SpecDiff {
+            changes: vec![
+                Change {
+                    id: "cap-tightened",
+                    breaks: vec![Break::Documents],
+                    message: "`title` 10 → 5 chars".to_owned(),
+                    old: at("a.md", 4),
+                    new: at("b.md", 5),
+                    proofs: vec![found(r#"{"title":"abcdef"}"#), found(r#"{ "title" : 1 }"#)],
+                },
+                Change {
+                    id: "value-added",
+                    breaks: vec![Break::Readers],
+                    message: "`kind` gains `z`".to_owned(),
+                    old: at("a.md", 7),
+                    new: at("b.md", 8),
+                    proofs: vec![Proof::Missing {
+                        proves: Break::Readers,
+                        reason: "none found".to_owned(),
+                    }],
+                },
+            ],
+        };
+        let witness = r#"{"document":{"title":"abcdef"},"new":{"errors":[{"code":"field_too_long","path":"title"}],"valid":false},"old":{"errors":[],"valid":true},"proves":"documents","source":"synthesized"}"#;
+        let as_text = r#"{"document":"{ \"title\" : 1 }","new":{"errors":[{"code":"field_too_long","path":"title"}],"valid":false},"old":{"errors":[],"valid":true},"proves":"documents","source":"synthesized"}"#;
+        let expected = format!(
+            concat!(
+                r#"{{"breaking":true,"changes":["#,
+                r#"{{"breaks":["documents"],"id":"cap-tightened","message":"`title` 10 → 5 chars","new":"b.md:5:3","old":"a.md:4:3","witness":{w},"witnesses":[{w},{t}]}},"#,
+                r#"{{"breaks":["readers"],"id":"value-added","message":"`kind` gains `z`","new":"b.md:8:3","old":"a.md:7:3","witness":null,"witness_missing":"none found","witnesses":[{{"document":null,"proves":"readers","reason":"none found"}}]}}"#,
+                r#"]}}"#
+            ),
+            w = witness,
+            t = as_text
+        );
+        assert_eq!(serde_json::to_string(&to_json(&diff)).unwrap(), expected);
+        assert!(render(&diff, Format::Json).ends_with("}\n"));
+    }
 }
