@@ -70,17 +70,7 @@ fn convert_command(input: &str, output: &str, max_inline: Option<u64>) -> Result
             println!("{input} -> {output}");
             Ok(0)
         }
-        Err(ConvertError::Io(path, e)) => Err(CliError::Failure(format!(
-            "cannot access `{}`: {e}",
-            path.display()
-        ))),
-        Err(e @ (ConvertError::UnknownExtension(_) | ConvertError::NeverWritten(_))) => {
-            Err(CliError::Usage(e.to_string()))
-        }
-        Err(refused) => {
-            eprintln!("specmint: {input}: {refused}");
-            Ok(1)
-        }
+        Err(err) => convert_failed(err, |refused| format!("{input}: {refused}")),
     }
 }
 
@@ -201,6 +191,28 @@ fn pack_command(args: Pack) -> Result<u8, CliError> {
     }
 }
 
+/// A pack that could not be read or converted: a file that cannot be reached is a failure (exit
+/// 2), a name with no known extension a usage error, anything else the pack's refusal, said as
+/// `say` words it (exit 1).
+fn convert_failed(
+    err: ConvertError,
+    say: impl FnOnce(&ConvertError) -> String,
+) -> Result<u8, CliError> {
+    match err {
+        ConvertError::Io(path, e) => Err(CliError::Failure(format!(
+            "cannot access `{}`: {e}",
+            path.display()
+        ))),
+        e @ (ConvertError::UnknownExtension(_) | ConvertError::NeverWritten(_)) => {
+            Err(CliError::Usage(e.to_string()))
+        }
+        refused => {
+            eprintln!("specmint: {}", say(&refused));
+            Ok(1)
+        }
+    }
+}
+
 /// Every reason `pack` refused, exit 1: the first one's `{"ok": false, "code", "message"}` with
 /// all of them under `refusals`; a `refused: code: message` line each for a human.
 fn refused_to_pack(format: Format, refusals: &[Refusal<TaskPackError>]) -> Result<u8, CliError> {
@@ -218,17 +230,9 @@ fn to_a2a_command(file: &str) -> Result<u8, CliError> {
             println!("{}", task.to_js_pretty());
             Ok(0)
         }
-        Err(ConvertError::Io(path, e)) => Err(CliError::Failure(format!(
-            "cannot access `{}`: {e}",
-            path.display()
-        ))),
-        Err(e @ (ConvertError::UnknownExtension(_) | ConvertError::NeverWritten(_))) => {
-            Err(CliError::Usage(e.to_string()))
-        }
-        Err(refused) => {
-            eprintln!("specmint: {file}: invalid_taskpack: {refused}");
-            Ok(1)
-        }
+        Err(err) => convert_failed(err, |refused| {
+            format!("{file}: invalid_taskpack: {refused}")
+        }),
     }
 }
 
