@@ -454,7 +454,9 @@ def secrets():
         places = {
             "fact": None,
             "attachment": f"notes for the next machine\n{text}\n".encode(),
-            "deep": (filler * (deep // len(filler) + 1))[:deep] + text.encode() + b"\n",
+            # The filler is cut mid-line: a line break keeps the secret from being glued to the
+            # word cut there, which credential patterns at token boundaries pass (issue 34, item 6).
+            "deep": (filler * (deep // len(filler) + 1))[:deep] + b"\n" + text.encode() + b"\n",
             "base64": base64.b64encode(text.encode()),
             "binary": bytes(range(256)) + text.encode() + bytes(range(256)),
         }

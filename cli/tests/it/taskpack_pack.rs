@@ -878,3 +878,61 @@ fn the_actor_defaults_to_the_login_name() {
     assert!(!expected.is_empty());
     assert_eq!(actor("p.taskpack", &[]), expected);
 }
+
+/// Ordinary text that holds a credential's prefix inside a word packs (issue 34, item 6): the
+/// two titles the issue names, and every string of the harmless corpus
+/// (tests/fixtures/harmless.txt) as a goal, a fact, a line of an attachment, and base64 in one;
+/// the packs are conformant (C7 passes).
+#[test]
+fn ordinary_text_that_looks_like_a_credential_inside_a_word_packs() {
+    use base64::Engine as _;
+    let s = Scratch::new("harmless");
+    let corpus: Vec<String> =
+        std::fs::read_to_string(common::root().join("tests/fixtures/harmless.txt"))
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+    assert!(corpus.len() >= 2000, "{}", corpus.len());
+    let facts: Vec<serde_json::Value> = corpus
+        .iter()
+        .map(|c| serde_json::json!({"claim": c, "scope": "universal", "verified": true}))
+        .collect();
+    let mut attachment = corpus.join("\n");
+    for c in &corpus {
+        attachment.push('\n');
+        attachment.push_str(&base64::engine::general_purpose::STANDARD.encode(c));
+    }
+    let docs = s.write("harmless/notes.txt", attachment.as_bytes());
+    for (id, title) in [
+        ("TP-BRANCH", "Review branch task-3f9a2b7c8d1e4f5a6b"),
+        ("TP-POD", "Deploy pod disk-monitor7f9b8c6d5x2k4q"),
+    ] {
+        let state = serde_json::json!({
+            "title": title, "goal": corpus[2..].join("; "), "facts": facts,
+            "next_steps": [title],
+        });
+        s.passport(id, &state.to_string());
+        for (out, flat) in [
+            (format!("{id}.taskpack"), false),
+            (format!("{id}.taskpack.json"), true),
+        ] {
+            let mut args = vec![
+                "taskpack", "pack", id, "--out", &out, "--check", "fonts", "--attach", &docs,
+                "--format", "json",
+            ];
+            if flat {
+                args.push("--flat");
+            }
+            let run = s.run(&args);
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{title}: {}{}",
+                text(&run.stdout),
+                text(&run.stderr)
+            );
+            assert_eq!(failed_checks(&s.path(&out)), Vec::<&str>::new(), "{title}");
+        }
+    }
+}

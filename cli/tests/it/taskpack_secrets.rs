@@ -51,6 +51,10 @@ fn attachment(secret: &str, place: &str) -> Option<Vec<u8>> {
         "deep" => {
             let line = b"the quick brown fox jumps over the lazy dog 0123456789\n";
             let mut bytes: Vec<u8> = line.iter().copied().cycle().take(deep_bytes()).collect();
+            // The filler is cut mid-line: end its line, or the secret is glued to the word cut
+            // there (`t` + `ghp_...`), which is the ordinary text that credential patterns
+            // anchored at token boundaries pass (issue 34, item 6).
+            bytes.push(b'\n');
             bytes.extend_from_slice(secret.as_bytes());
             bytes.push(b'\n');
             Some(bytes)
