@@ -123,7 +123,7 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
         .enable_all()
         .build()
         .map_err(|e| CliError::Failure(format!("cannot start the runtime: {e}")))?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let stop = stop_signal()?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -169,7 +169,11 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
         .wait(Duration::from_secs(args.shutdown_grace))
         .await;
         Ok(0)
-    })
+    });
+    // A landing still running past the grace is not waited for: the process ends, and the
+    // store keeps the passport whole or nothing of it (see the module doc).
+    runtime.shutdown_background();
+    served
 }
 
 /// Accepts connections until `stop`, each served on its own task holding one of
