@@ -106,8 +106,10 @@ pub enum Command {
     /// TaskPack's A2A binding, served over HTTP.
     #[command(
         subcommand,
-        after_help = "exit status: runs until stopped; 2 usage or I/O error (the address cannot \
-                      be bound)"
+        after_help = "exit status: 0 stopped by SIGTERM or Ctrl-C (the requests under way \
+                      finished, up to --shutdown-grace); 2 usage or I/O error (the address \
+                      cannot be bound; an address that is not loopback without --token-file or \
+                      --allow-unauthenticated; 0.0.0.0 or :: without --public-url)"
     )]
     A2a(A2a),
     /// The passports that stay home, in the local passport store.
@@ -558,12 +560,6 @@ pub struct Pack {
 #[derive(Subcommand)]
 pub enum A2a {
     /// Serve the Agent Card and the JSON-RPC methods over HTTP/1.1 (HTTPS with --tls-cert).
-    #[command(
-        after_help = "Listening on an address that is not loopback (127.0.0.0/8, ::1) needs \
-                      --token-file, or --allow-unauthenticated; listening on every address \
-                      (0.0.0.0, ::) needs --public-url. SIGTERM or Ctrl-C: stop accepting, let \
-                      the requests under way finish (up to --shutdown-grace), exit 0."
-    )]
     Serve(Serve),
 }
 
