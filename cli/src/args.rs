@@ -106,8 +106,10 @@ pub enum Command {
     /// TaskPack's A2A binding, served over HTTP.
     #[command(
         subcommand,
-        after_help = "exit status: runs until stopped; 2 usage or I/O error (the address cannot \
-                      be bound)"
+        after_help = "exit status: 0 stopped by SIGTERM or Ctrl-C (the requests under way \
+                      finished, up to --shutdown-grace); 2 usage or I/O error (the address \
+                      cannot be bound; an address that is not loopback without --token-file or \
+                      --allow-unauthenticated; 0.0.0.0 or :: without --public-url)"
     )]
     A2a(A2a),
     /// The passports that stay home, in the local passport store.
@@ -557,18 +559,52 @@ pub struct Pack {
 
 #[derive(Subcommand)]
 pub enum A2a {
-    /// Serve the Agent Card and the JSON-RPC methods over HTTP/1.1.
-    Serve {
-        /// The passports' directory packs land in. Deprecated spelling: --store DIR.
-        #[arg(long = "passports", alias = "store", value_name = "DIR")]
-        store: PathBuf,
-        /// The address to listen on (port 0: the system picks one).
-        #[arg(long, value_name = "HOST:PORT", value_parser = listen)]
-        listen: SocketAddr,
-        /// The largest pack accepted.
-        #[arg(long, value_name = "N")]
-        max_pack_bytes: Option<usize>,
-    },
+    /// Serve the Agent Card and the JSON-RPC methods over HTTP/1.1 (HTTPS with --tls-cert).
+    Serve(Serve),
+}
+
+/// `specmint a2a serve`'s options.
+#[derive(clap::Args)]
+pub struct Serve {
+    /// The passports' directory packs land in. Deprecated spelling: --store DIR.
+    #[arg(long = "passports", alias = "store", value_name = "DIR")]
+    pub store: PathBuf,
+    /// The address to listen on (port 0: the system picks one).
+    #[arg(long, value_name = "HOST:PORT", value_parser = listen)]
+    pub listen: SocketAddr,
+    /// The largest pack accepted, in bytes (default 64 MiB).
+    #[arg(long, value_name = "N")]
+    pub max_pack_bytes: Option<usize>,
+    /// The most connections served at once; more wait to be accepted.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// Refuse landings once the passports' directory would hold more than N bytes.
+    #[arg(long, value_name = "N")]
+    pub max_store_bytes: Option<u64>,
+    /// Close a connection that sends no complete request head within SECS (new or idle).
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
+    /// Close a connection whose request body has not all arrived within SECS.
+    #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout: u64,
+    /// On SIGTERM or Ctrl-C, wait up to SECS for the requests under way before exiting.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub shutdown_grace: u64,
+    /// Require `Authorization: Bearer TOKEN` on JSON-RPC, TOKEN one line of FILE.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Serve without tokens on an address that is not loopback.
+    #[arg(long, conflicts_with = "token_file")]
+    pub allow_unauthenticated: bool,
+    /// Serve HTTPS: the certificate chain, PEM (with --tls-key).
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// Serve HTTPS: the certificate's private key, PEM (with --tls-cert).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// The URL the Agent Card advertises (default: the listening address's).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 #[derive(Subcommand)]

@@ -27,11 +27,14 @@ use std::path::Path;
 use base64::Engine as _;
 
 pub mod answer;
+pub mod quota;
 
 use answer::{
     AgentCard, AgentExtension, Artifact, LandedReport, MergedReport, Metadata, Reply,
     ReportedCheck, ReportedImperative, Response, RpcError, TaskStatus,
 };
+
+use quota::{passport_bytes, StoreQuota};
 
 use super::arrival::{self, ArrivalError};
 use super::bag::Limits;
@@ -483,6 +486,17 @@ impl Door {
     /// Answers one JSON-RPC request body. `activated`: the request's `A2A-Extensions` header
     /// lists [`EXTENSION_URI`].
     pub fn handle(&self, body: &[u8], activated: bool) -> Response {
+        self.handle_within(body, activated, None)
+    }
+
+    /// [`Door::handle`], a landing or merge first reserving its pack's size in `quota` and
+    /// refused ([`quota::STORE_QUOTA_EXCEEDED`]) when the store would pass it.
+    pub fn handle_within(
+        &self,
+        body: &[u8],
+        activated: bool,
+        quota: Option<&StoreQuota>,
+    ) -> Response {
         let request = match std::str::from_utf8(body).ok().map(Json::parse) {
             Some(Ok(request)) => request,
             _ => {
@@ -507,9 +521,10 @@ impl Door {
         let params = wire.params.unwrap_or(Json::Null);
         let result = match method.unwrap_or_default() {
             "SendMessage" | "message/send" => {
-                self.send(&params, activated).map(|task| Reply::Sent {
-                    task: Box::new(task),
-                })
+                self.send(&params, activated, quota)
+                    .map(|task| Reply::Sent {
+                        task: Box::new(task),
+                    })
             }
             "GetTask" | "tasks/get" => self.get(&params).map(|task| Reply::Task(Box::new(task))),
             other => Err(RpcError::new(
@@ -520,7 +535,12 @@ impl Door {
         Response::new(id, result)
     }
 
-    fn send(&self, params: &Json, activated: bool) -> Result<answer::Task, RpcError> {
+    fn send(
+        &self,
+        params: &Json,
+        activated: bool,
+        quota: Option<&StoreQuota>,
+    ) -> Result<answer::Task, RpcError> {
         let params: Params = lenient::view(params);
         let message = params
             .message
@@ -536,6 +556,10 @@ impl Door {
                 ),
             ));
         }
+        // Before anything is written: released when the landing fails.
+        let reservation = quota
+            .map(|q| q.reserve(u64::try_from(bytes.len()).unwrap_or(u64::MAX)))
+            .transpose()?;
         // Removed when it drops, however the landing ends.
         let dir = tempfile::Builder::new()
             .prefix("specmint-a2a-")
@@ -546,18 +570,26 @@ impl Door {
             _ => "pack.taskpack",
         });
         std::fs::write(&file, &bytes).map_err(internal)?;
-        self.arrive(&file)
+        drop(bytes);
+        let (task, written) = self.arrive(&file)?;
+        if let Some(reservation) = reservation {
+            reservation.settle(written);
+        }
+        Ok(task)
     }
 
-    /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does.
-    fn arrive(&self, file: &Path) -> Result<answer::Task, RpcError> {
+    /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does: the Task, and the
+    /// bytes the store grew by.
+    fn arrive(&self, file: &Path) -> Result<(answer::Task, u64), RpcError> {
         let kind = read_pack(file, Limits::default())
             .ok()
             .and_then(|(pack, _)| lenient::view::<Members>(&pack).kind);
         if kind.as_deref() == Some("receipt") {
             let (pack, _) = read_pack(file, Limits::default()).map_err(internal)?;
             let (into, _) = land::receipt_target(&pack);
+            let before = passport_bytes(&self.store, &into);
             let merged = arrival::merge_file(&self.store, file, &into).map_err(arrival_error)?;
+            let written = passport_bytes(&self.store, &into).saturating_sub(before);
             let state = self.store.get(&into).map_err(store_error)?;
             let mut task = self.task_of(&into, &state)?;
             let report = merged.report;
@@ -572,9 +604,10 @@ impl Door {
                 facts_adopted: report.facts_adopted,
                 imperatives: imperatives(report.imperatives),
             });
-            return Ok(task);
+            return Ok((task, written));
         }
         let landed = arrival::land_file(&self.store, file, false).map_err(arrival_error)?;
+        let written = passport_bytes(&self.store, &landed.id);
         let mut task = self.task_of(&landed.id, &landed.passport)?;
         let l = landed.landing;
         task.metadata.0.landed = Some(LandedReport {
@@ -593,7 +626,7 @@ impl Door {
                 .collect(),
             imperatives: imperatives(l.imperatives),
         });
-        Ok(task)
+        Ok((task, written))
     }
 
     fn get(&self, params: &Json) -> Result<answer::Task, RpcError> {

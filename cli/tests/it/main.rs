@@ -11,6 +11,7 @@
 mod common;
 mod mcp_client;
 
+mod a2a_door;
 mod acceptance;
 mod api;
 mod canonical_growth;

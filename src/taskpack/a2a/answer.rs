@@ -311,12 +311,65 @@ pub struct AgentCard {
     pub version: &'static str,
     /// No streaming, no push notifications, the extension.
     pub capabilities: AgentCapabilities,
+    /// The bearer scheme, when the door takes tokens ([`AgentCard::bearer`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security_schemes: Option<SecuritySchemes>,
+    /// The bearer scheme required on every JSON-RPC call, when the door takes tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security_requirements: Option<Vec<SecurityRequirement>>,
     /// The media types taken.
     pub default_input_modes: [&'static str; 2],
     /// The media types given.
     pub default_output_modes: [&'static str; 2],
     /// Landing a pack.
     pub skills: Vec<AgentSkill>,
+}
+
+/// The [`AgentCard`]'s `securitySchemes`: one scheme, `bearer` (A2A 1.0's protobuf-JSON form,
+/// which a2a-sdk 1.3.0 reads: `{"bearer": {"httpAuthSecurityScheme": {...}}}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SecuritySchemes {
+    /// HTTP `Authorization: Bearer TOKEN`.
+    pub bearer: SecurityScheme,
+}
+
+/// A security scheme: HTTP authentication.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SecurityScheme {
+    /// The HTTP scheme.
+    pub http_auth_security_scheme: HttpAuthSecurityScheme,
+}
+
+/// An HTTP authentication scheme (RFC 9110 §11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HttpAuthSecurityScheme {
+    /// What the token is.
+    pub description: &'static str,
+    /// `Bearer`.
+    pub scheme: &'static str,
+}
+
+/// A security requirement of the [`AgentCard`]: `{"schemes": {"bearer": {"list": []}}}` (the
+/// scheme, no scopes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SecurityRequirement {
+    /// The schemes required together, each with its scopes.
+    pub schemes: RequiredSchemes,
+}
+
+/// The schemes of a [`SecurityRequirement`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RequiredSchemes {
+    /// The bearer scheme's scopes (none).
+    pub bearer: Scopes,
+}
+
+/// A list of scopes (`StringList`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Scopes {
+    /// The scopes.
+    pub list: Vec<String>,
 }
 
 /// An interface of the [`AgentCard`].
@@ -416,6 +469,8 @@ impl AgentCard {
                 push_notifications: false,
                 extensions: vec![AgentExtension::taskpack()],
             },
+            security_schemes: None,
+            security_requirements: None,
             default_input_modes: modes,
             default_output_modes: modes,
             skills: vec![AgentSkill {
@@ -427,6 +482,28 @@ impl AgentCard {
                 tags: ["taskpack", "handoff"],
             }],
         }
+    }
+
+    /// The card of a door that takes bearer tokens: the scheme `bearer` declared and required
+    /// (A2A: every JSON-RPC call carries `Authorization: Bearer TOKEN`; the card itself is
+    /// public, it is how a client learns the scheme).
+    pub fn bearer(mut self) -> Self {
+        self.security_schemes = Some(SecuritySchemes {
+            bearer: SecurityScheme {
+                http_auth_security_scheme: HttpAuthSecurityScheme {
+                    description: "A token the door's operator gave you (specmint a2a serve \
+                                  --token-file), sent as `Authorization: Bearer TOKEN` on every \
+                                  JSON-RPC request.",
+                    scheme: "Bearer",
+                },
+            },
+        });
+        self.security_requirements = Some(vec![SecurityRequirement {
+            schemes: RequiredSchemes {
+                bearer: Scopes { list: Vec::new() },
+            },
+        }]);
+        self
     }
 
     /// `JSON.stringify(card)`: what the door serves.

@@ -25,3 +25,10 @@ id=$("$bin" passport new --store "$store" --title "A2A door" --goal "land throug
 node tests/peers/a2a/taskpassport_packs.mjs --specmint "$bin" --work "$work/tp"
 .venv/bin/python tests/peers/a2a/client.py "$bin" "$work/specmint.taskpack.json" \
   "$work/tp/for-a2a.taskpack" "$work/tp/for-a2a.taskpack.json" "$work/tp/string-decisions.taskpack.json"
+# The door over TLS with a bearer token (issue 34): the SDK's resolver sees the scheme, its
+# AuthInterceptor lands the pack, a client without the token gets 401.
+.venv/bin/python tests/peers/a2a/tls_client.py "$bin" "$work/specmint.taskpack.json"
+# The load and faults run in short (scripts/bench_a2a_load.py; its full form's numbers are in
+# BENCHMARKS.md): 8 clients landing twice each while 5 idle and 2 slow-drip connections are held.
+.venv/bin/python scripts/bench_a2a_load.py "$bin" "$work/specmint.taskpack.json" \
+  --clients 8 --landings 2 --idle 5 --slow 2 --header-timeout 2

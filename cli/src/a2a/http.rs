@@ -1,0 +1,238 @@
+//! One HTTP request to the door: the card, or a JSON-RPC call (the token checked, the body
+//! spooled to a temporary file within its limit and deadline, then answered by the library's
+//! [`Door`] on tokio's blocking pool).
+
+use std::io::Write as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, AUTHORIZATION, CONNECTION, CONTENT_LENGTH, WWW_AUTHENTICATE};
+use hyper::{Method, Request, Response, StatusCode};
+use specmint::taskpack::a2a::answer::RpcError;
+use specmint::taskpack::a2a::quota::StoreQuota;
+use specmint::taskpack::a2a::{self, Door};
+use specmint::taskpack::json::Json;
+use tokio::sync::Semaphore;
+
+use super::tokens::{Admission, Tokens};
+
+/// What every request of one door shares.
+pub(super) struct Shared {
+    /// The JSON-RPC methods.
+    pub door: Door,
+    /// The Agent Card, as served.
+    pub card: String,
+    /// `--token-file`'s tokens, when given.
+    pub tokens: Option<Tokens>,
+    /// `--max-store-bytes`, when given.
+    pub quota: Option<StoreQuota>,
+    /// The largest request body taken, in bytes.
+    pub body_limit: u64,
+    /// `--body-timeout`.
+    pub body_timeout: Duration,
+    /// Bodies read and answered at once: each is held in memory while it is answered, so at most
+    /// this many bodies are.
+    pub answering: Semaphore,
+}
+
+/// The answer to `request`.
+pub(super) async fn answer(
+    shared: Arc<Shared>,
+    request: Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    let path = request.uri().path().to_owned();
+    match (request.method(), path.as_str()) {
+        (&Method::GET, "/.well-known/agent-card.json") => {
+            json(StatusCode::OK, shared.card.clone(), false)
+        }
+        (&Method::POST, "/") => rpc(shared, request).await,
+        (_, "/" | "/.well-known/agent-card.json") => {
+            plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
+        }
+        _ => plain(
+            StatusCode::NOT_FOUND,
+            "not found: the Agent Card is /.well-known/agent-card.json, JSON-RPC is POST /",
+        ),
+    }
+}
+
+async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    if let Some(tokens) = &shared.tokens {
+        match tokens.admit(request.headers().get(AUTHORIZATION)) {
+            Admission::Admitted => {}
+            Admission::Missing => {
+                return unauthorized(
+                    r#"Bearer realm="specmint""#,
+                    "unauthorized: this door takes `Authorization: Bearer TOKEN` on JSON-RPC (the \
+                     Agent Card's securitySchemes)",
+                )
+            }
+            Admission::Wrong => {
+                return unauthorized(
+                    r#"Bearer realm="specmint", error="invalid_token""#,
+                    "unauthorized: the bearer token is not one this door takes",
+                )
+            }
+        }
+    }
+    let activated = a2a::activates(
+        request
+            .headers()
+            .get_all(a2a::EXTENSIONS_HEADER)
+            .iter()
+            .filter_map(|v| v.to_str().ok()),
+    );
+    let declared = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > shared.body_limit) {
+        return too_large(shared.body_limit, activated);
+    }
+    let spooled = match spool(request.into_body(), &shared).await {
+        Ok(file) => file,
+        Err(Spool::TooLarge) => return too_large(shared.body_limit, activated),
+        Err(Spool::TimedOut) => {
+            let mut response = plain(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive within --body-timeout",
+            );
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            return response;
+        }
+        Err(Spool::Broken(e)) => {
+            return plain_owned(
+                StatusCode::BAD_REQUEST,
+                format!("the request body broke off: {e}"),
+            )
+        }
+        Err(Spool::Io(e)) => return rpc_error(a2a::INTERNAL_ERROR, e, activated),
+    };
+    // Held until the answer is made: at most `answering` bodies are in memory at once.
+    let Ok(_turn) = shared.answering.acquire().await else {
+        return rpc_error(a2a::INTERNAL_ERROR, "the door is closing", activated);
+    };
+    let answering = Arc::clone(&shared);
+    let reply = tokio::task::spawn_blocking(move || {
+        let body = std::fs::read(spooled.path())
+            .map_err(|e| format!("cannot read the spooled request body: {e}"))?;
+        drop(spooled);
+        Ok::<_, String>(
+            answering
+                .door
+                .handle_within(&body, activated, answering.quota.as_ref())
+                .to_js_compact(),
+        )
+    })
+    .await;
+    match reply {
+        Ok(Ok(reply)) => json(StatusCode::OK, reply, activated),
+        Ok(Err(e)) => rpc_error(a2a::INTERNAL_ERROR, e, activated),
+        Err(e) => rpc_error(
+            a2a::INTERNAL_ERROR,
+            format!("the answer failed: {e}"),
+            activated,
+        ),
+    }
+}
+
+/// Why a body was not spooled.
+enum Spool {
+    /// Over [`Shared::body_limit`].
+    TooLarge,
+    /// Not all there within [`Shared::body_timeout`].
+    TimedOut,
+    /// The connection broke.
+    Broken(hyper::Error),
+    /// The temporary file could not be written.
+    Io(String),
+}
+
+/// `body`, written to a temporary file as it arrives (one frame in memory at a time), refused
+/// as soon as it passes the limit or its deadline. The file is removed when it drops.
+async fn spool(mut body: Incoming, shared: &Shared) -> Result<tempfile::NamedTempFile, Spool> {
+    let deadline = tokio::time::Instant::now() + shared.body_timeout;
+    let mut file = tempfile::Builder::new()
+        .prefix("specmint-a2a-body-")
+        .tempfile()
+        .map_err(|e| Spool::Io(format!("cannot make a temporary file: {e}")))?;
+    let mut len = 0u64;
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Err(_) => return Err(Spool::TimedOut),
+            Ok(None) => break,
+            Ok(Some(Err(e))) => return Err(Spool::Broken(e)),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        len += data.len() as u64;
+        if len > shared.body_limit {
+            return Err(Spool::TooLarge);
+        }
+        file.write_all(&data)
+            .map_err(|e| Spool::Io(format!("cannot write the request body: {e}")))?;
+    }
+    Ok(file)
+}
+
+fn too_large(limit: u64, activated: bool) -> Response<Full<Bytes>> {
+    let error = RpcError::new(
+        a2a::INVALID_PARAMS,
+        format!("the request body is over {limit} bytes: too big for this door"),
+    );
+    let reply = a2a::answer::Response::new(Json::Null, Err(error)).to_js_compact();
+    let mut response = json(StatusCode::PAYLOAD_TOO_LARGE, reply, activated);
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+fn rpc_error(code: i32, message: impl Into<String>, activated: bool) -> Response<Full<Bytes>> {
+    let error = RpcError::new(code, message);
+    let reply = a2a::answer::Response::new(Json::Null, Err(error)).to_js_compact();
+    json(StatusCode::OK, reply, activated)
+}
+
+fn unauthorized(challenge: &'static str, text: &'static str) -> Response<Full<Bytes>> {
+    let mut response = plain(StatusCode::UNAUTHORIZED, text);
+    response
+        .headers_mut()
+        .insert(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+    response
+}
+
+fn json(status: StatusCode, body: String, activated: bool) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static("application/json"));
+    if activated {
+        headers.insert(
+            a2a::EXTENSIONS_HEADER,
+            HeaderValue::from_static(a2a::EXTENSION_URI),
+        );
+    }
+    response
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
+    plain_owned(status, text.to_owned())
+}
+
+fn plain_owned(status: StatusCode, text: String) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(text)));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}

@@ -1,0 +1,763 @@
+//! The A2A door as a server (issue 34, items 1 and 2): `specmint a2a serve` run as a process and
+//! spoken to over raw TCP from std: an idle connection holds nothing up, many clients at once
+//! are all answered, slow ones are cut, the body limit is 413 over HTTP, the store quota,
+//! bearer tokens (401), TLS, the refusal to serve a non-loopback address unauthenticated, and
+//! SIGTERM. (The official A2A SDK lands a pack over TLS with a token in
+//! tests/peers/a2a/tls_client.py, run by ./test.sh.)
+
+use crate::common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+use specmint::taskpack::flat;
+use specmint::taskpack::json::Json;
+
+const EXTENSION: &str = "https://taskpack.org/a2a/ext/taskpack/v1";
+
+/// A door process, killed when dropped.
+struct Door {
+    child: Child,
+    addr: SocketAddr,
+    /// The first line's URL.
+    url: String,
+}
+
+impl Drop for Door {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn command(store: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+    command
+        .args(["a2a", "serve", "--passports"])
+        .arg(store)
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Starts a door over `store` (`--listen 127.0.0.1:0` unless `extra` says otherwise) and reads
+/// its first line.
+fn start(store: &Path, extra: &[&str]) -> Door {
+    let mut args = extra.to_vec();
+    if !extra.contains(&"--listen") {
+        args.extend(["--listen", "127.0.0.1:0"]);
+    }
+    start_command(command(store, &args))
+}
+
+fn start_command(mut command: Command) -> Door {
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("the first line: {line:?}"))
+        .to_owned();
+    let addr = url
+        .split_once("://")
+        .unwrap()
+        .1
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    Door { child, addr, url }
+}
+
+/// A response: status, headers (names lowercase), body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(&self.body)))
+    }
+}
+
+/// Reads a whole response (the door closes the connection: every request says
+/// `Connection: close`), waiting at most 10 s.
+fn read_answer(stream: &mut impl Read) -> Answer {
+    let raw = read_all(stream);
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no response head in {:?}", String::from_utf8_lossy(&raw)));
+    let head = String::from_utf8(raw[..end].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: raw[end + 4..].to_vec(),
+    }
+}
+
+/// What `stream` gives until its end, or an error (a reset after the answer: the door closed a
+/// connection whose request it did not read to the end).
+fn read_all(stream: &mut impl Read) -> Vec<u8> {
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 64 << 10];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if raw.is_empty() && e.kind() == std::io::ErrorKind::WouldBlock => {
+                panic!("no answer within the read timeout")
+            }
+            Err(_) => break,
+        }
+    }
+    raw
+}
+
+fn connect(addr: SocketAddr) -> TcpStream {
+    let stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream
+}
+
+fn request(method: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let path = if method == "GET" {
+        "/.well-known/agent-card.json"
+    } else {
+        "/"
+    };
+    let mut out = format!("{method} {path} HTTP/1.1\r\nHost: door\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        out.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if method == "POST" {
+        out.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    out.push_str("\r\n");
+    let mut out = out.into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+fn card(addr: SocketAddr) -> Answer {
+    let mut stream = connect(addr);
+    stream.write_all(&request("GET", &[], b"")).unwrap();
+    read_answer(&mut stream)
+}
+
+fn post(addr: SocketAddr, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+    let mut stream = connect(addr);
+    stream.write_all(&request("POST", headers, body)).unwrap();
+    read_answer(&mut stream)
+}
+
+/// A flat handoff of root `root`, its bytes.
+fn pack(root: &str) -> Vec<u8> {
+    let pack = Json::parse(&format!(
+        r#"{{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z",
+            "origin":{{"actor":"ds","machine":"mbp-14"}},
+            "lineage":{{"root_id":"{root}","from_version":1,"chain":["{root}@1"]}},
+            "passport":{{"id":"{root}","goal":"land through the door","version":1,
+              "facts":[],"decisions":[],"artifacts":[],"next_steps":["land it"]}}}}"#
+    ))
+    .unwrap();
+    flat::write_flat(&pack, &[], None).unwrap().into_bytes()
+}
+
+/// `SendMessage` with `bytes` as the file part `h.taskpack.json`.
+fn send(bytes: &[u8]) -> Vec<u8> {
+    let raw = base64::engine::general_purpose::STANDARD.encode(bytes);
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
+        "params": {"message": {"messageId": "m1", "role": "ROLE_USER",
+            "parts": [{"raw": raw, "filename": "h.taskpack.json"}]}}}))
+    .unwrap()
+}
+
+const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION);
+
+/// The passports a store holds (`<id>.json`).
+fn passports(store: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(store)
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter_map(|n| n.strip_suffix(".json").map(str::to_owned))
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_silent_connection_holds_nothing_up_and_is_closed_by_the_header_timeout() {
+    let store = common::scratch("door-idle");
+    let door = start(&store, &["--header-timeout", "1"]);
+    let mut silent = connect(door.addr);
+    // Closed by the door within 10 s (the read timeout), not answered.
+    // The functional bound of the acceptance: the card answers within a second.
+    let fetch = connect(door.addr);
+    fetch
+        .set_read_timeout(Some(Duration::from_secs(1)))
+        .unwrap();
+    let mut fetch = fetch;
+    fetch.write_all(&request("GET", &[], b"")).unwrap();
+    let answer = read_answer(&mut fetch);
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.json()["supportedInterfaces"][0]["url"], door.url);
+    // The silent one is closed by the door (end of stream, no response), not left open.
+    let mut got = Vec::new();
+    assert_eq!(silent.read_to_end(&mut got).unwrap(), 0, "{got:?}");
+}
+
+#[test]
+fn two_hundred_concurrent_card_fetches_all_answer() {
+    let store = common::scratch("door-many");
+    let door = start(&store, &[]);
+    let expected = card(door.addr).body;
+    let addr = door.addr;
+    let gate = Arc::new(std::sync::Barrier::new(200));
+    let fetches: Vec<_> = (0..200)
+        .map(|_| {
+            let gate = Arc::clone(&gate);
+            std::thread::spawn(move || {
+                let mut stream = connect(addr);
+                gate.wait();
+                stream.write_all(&request("GET", &[], b"")).unwrap();
+                let answer = read_answer(&mut stream);
+                (answer.status, answer.body)
+            })
+        })
+        .collect();
+    for fetch in fetches {
+        assert_eq!(fetch.join().unwrap(), (200, expected.clone()));
+    }
+}
+
+#[test]
+fn a_body_over_the_limit_is_413_while_it_is_read_and_the_door_answers_after() {
+    let store = common::scratch("door-413");
+    let door = start(&store, &["--max-pack-bytes", "3000"]);
+    // 3000 bytes of pack in base64, and 1 MiB for the JSON around it.
+    let limit = 3000 / 3 * 4 + (1 << 20);
+    let message = format!(
+        r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":-32602,"message":"the request body is over {limit} bytes: too big for this door"}}}}"#
+    );
+    // Declared too big: refused before a byte of it is read.
+    let mut stream = connect(door.addr);
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: door\r\nContent-Length: {}\r\n\r\n",
+        limit + 1
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let answer = read_answer(&mut stream);
+    assert_eq!(
+        (answer.status, String::from_utf8(answer.body).unwrap()),
+        (413, message.clone())
+    );
+    // Not declared (chunked): refused once what arrived passes the limit.
+    let mut stream = connect(door.addr);
+    stream
+        .write_all(b"POST / HTTP/1.1\r\nHost: door\r\nTransfer-Encoding: chunked\r\n\r\n")
+        .unwrap();
+    let chunk = vec![b' '; 64 << 10];
+    let mut sent = 0;
+    while sent <= limit {
+        stream
+            .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+            .unwrap();
+        stream.write_all(&chunk).unwrap();
+        stream.write_all(b"\r\n").unwrap();
+        sent += chunk.len();
+    }
+    let answer = read_answer(&mut stream);
+    assert_eq!(
+        (answer.status, String::from_utf8(answer.body).unwrap()),
+        (413, message)
+    );
+    // The door goes on: the card, and a pack within the limit lands.
+    assert_eq!(card(door.addr).status, 200);
+    let landed = post(door.addr, &[ACTIVATED], &send(&pack("TP-ROOT-0413")));
+    assert_eq!(landed.status, 200);
+    assert_eq!(landed.json()["result"]["task"]["id"], "TP-ROOT-0413");
+    // No temporary body is left behind in the store.
+    assert_eq!(passports(&store).len(), 1);
+}
+
+#[test]
+fn json_rpc_takes_only_a_listed_bearer_token_and_the_card_declares_the_scheme() {
+    let store = common::scratch("door-token");
+    let tokens = store.join("tokens");
+    std::fs::write(
+        &tokens,
+        "# the door's tokens\n\n  first-token-1  \nsecond.token~2/+==\n",
+    )
+    .unwrap();
+    let door = start(&store, &["--token-file", tokens.to_str().unwrap()]);
+    // The card stays public and declares the scheme, as a2a-sdk 1.3.0 reads it.
+    let card = card(door.addr).json();
+    assert_eq!(
+        card["securitySchemes"],
+        json!({"bearer": {"httpAuthSecurityScheme": {
+            "description": "A token the door's operator gave you (specmint a2a serve \
+                            --token-file), sent as `Authorization: Bearer TOKEN` on every \
+                            JSON-RPC request.",
+            "scheme": "Bearer"}}})
+    );
+    assert_eq!(
+        card["securityRequirements"],
+        json!([{"schemes": {"bearer": {"list": []}}}])
+    );
+    let get = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 3, "method": "GetTask",
+        "params": {"id": "TP-NONE-0000"}}))
+    .unwrap();
+    let missing = post(door.addr, &[], &get);
+    assert_eq!(missing.status, 401);
+    assert_eq!(
+        missing.header("www-authenticate"),
+        Some(r#"Bearer realm="specmint""#)
+    );
+    assert_eq!(
+        String::from_utf8(missing.body).unwrap(),
+        "unauthorized: this door takes `Authorization: Bearer TOKEN` on JSON-RPC (the Agent \
+         Card's securitySchemes)"
+    );
+    for wrong in [
+        "Bearer first-token",
+        "Bearer first-token-12",
+        "Basic Zmlyc3Q=",
+    ] {
+        let answer = post(door.addr, &[("Authorization", wrong)], &get);
+        assert_eq!(answer.status, 401, "{wrong}");
+    }
+    let wrong = post(door.addr, &[("Authorization", "Bearer nope")], &get);
+    assert_eq!(
+        wrong.header("www-authenticate"),
+        Some(r#"Bearer realm="specmint", error="invalid_token""#)
+    );
+    // A pack sent without a token lands nothing.
+    let refused = post(door.addr, &[ACTIVATED], &send(&pack("TP-ROOT-0401")));
+    assert_eq!(refused.status, 401);
+    assert!(passports(&store).is_empty());
+    // Either token passes (the scheme's name in any case).
+    for given in ["Bearer first-token-1", "bearer second.token~2/+=="] {
+        let answer = post(door.addr, &[("Authorization", given)], &get);
+        assert_eq!(answer.status, 200, "{given}");
+        assert_eq!(answer.json()["error"]["code"], -32001);
+    }
+    let landed = post(
+        door.addr,
+        &[ACTIVATED, ("Authorization", "Bearer first-token-1")],
+        &send(&pack("TP-ROOT-0401")),
+    );
+    assert_eq!(landed.json()["result"]["task"]["id"], "TP-ROOT-0401");
+}
+
+/// Runs `specmint a2a serve` expecting it to refuse to start: (exit code, stderr).
+fn refused_to_start(store: &Path, args: &[&str]) -> (i32, String) {
+    let out = command(store, args).output().unwrap();
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_token_file_that_cannot_serve_refuses_to_start() {
+    let store = common::scratch("door-token-file");
+    let file = store.join("tokens");
+    let flag = ["--token-file", file.to_str().unwrap()];
+    let (code, err) = refused_to_start(&store, &[flag[0], flag[1], "--listen", "127.0.0.1:0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "specmint: cannot read --token-file `{}`: ",
+            file.display()
+        )),
+        "{err}"
+    );
+    std::fs::write(&file, "# nothing yet\n\n").unwrap();
+    let (code, err) = refused_to_start(&store, &[flag[0], flag[1], "--listen", "127.0.0.1:0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+        "--token-file `{}` holds no token (one per line; blank lines and lines starting with # \
+         are skipped)",
+        file.display()
+    )),
+        "{err}"
+    );
+    std::fs::write(&file, "good\ntwo words\n").unwrap();
+    let (code, err) = refused_to_start(&store, &[flag[0], flag[1], "--listen", "127.0.0.1:0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "--token-file `{}`, line 2: not a bearer token",
+            file.display()
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_address_needs_a_token_and_a_public_url() {
+    let store = common::scratch("door-open");
+    let (code, err) = refused_to_start(&store, &["--listen", "0.0.0.0:0"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with(
+        "specmint: --listen 0.0.0.0:0: not a loopback address, so anyone who reaches it could land \
+         packs: give --token-file FILE (or --allow-unauthenticated to serve without tokens)"
+    ), "{err}");
+    let (code, err) = refused_to_start(&store, &["--listen", "[::]:0", "--allow-unauthenticated"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "specmint: --listen [::]:0: every address of this machine, which the Agent Card cannot \
+         advertise: give --public-url URL, the URL clients reach the door at"
+        ),
+        "{err}"
+    );
+    let (code, err) = refused_to_start(
+        &store,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--public-url",
+            "door.example:8080",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "specmint: --public-url `door.example:8080` is not an http:// or https:// URL with a host"
+        ),
+        "{err}"
+    );
+    // Given both, it serves, and the card advertises the public URL.
+    let door = start(
+        &store,
+        &[
+            "--listen",
+            "0.0.0.0:0",
+            "--allow-unauthenticated",
+            "--public-url",
+            "https://door.example/a2a/",
+        ],
+    );
+    let addr = SocketAddr::from(([127, 0, 0, 1], door.addr.port()));
+    assert_eq!(
+        card(addr).json()["supportedInterfaces"][0]["url"],
+        "https://door.example/a2a/"
+    );
+}
+
+/// The bytes of every file under `dir`.
+fn tree_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let meta = e.metadata().unwrap();
+            if meta.is_dir() {
+                tree_bytes(&e.path())
+            } else {
+                meta.len()
+            }
+        })
+        .sum()
+}
+
+#[test]
+fn the_store_quota_refuses_a_landing_past_it_before_writing_anything() {
+    let store = common::scratch("door-quota");
+    let one = pack("TP-ROOT-0001");
+    let quota = (3 * one.len()).to_string();
+    let door = start(&store, &["--max-store-bytes", &quota]);
+    let mut landed = 0;
+    let refusal = loop {
+        let answer = post(
+            door.addr,
+            &[ACTIVATED],
+            &send(&pack(&format!("TP-ROOT-{landed:04}"))),
+        );
+        let answer = answer.json();
+        if answer.get("error").is_some() {
+            break answer["error"].clone();
+        }
+        landed += 1;
+        assert!(landed < 10, "the quota refused nothing");
+    };
+    assert!(landed >= 1);
+    assert_eq!(passports(&store).len(), landed);
+    // The running total is what the store holds.
+    let used = tree_bytes(&store);
+    let expected = format!(
+        "the store is full: landing this pack ({} bytes) would pass the store quota of {quota} \
+         bytes ({used} bytes used); nothing was written",
+        one.len()
+    );
+    assert_eq!(refusal, json!({"code": -32040, "message": expected}));
+    // Restarted, the door measures the store and refuses the same way.
+    drop(door);
+    let door = start(&store, &["--max-store-bytes", &quota]);
+    let answer = post(door.addr, &[ACTIVATED], &send(&pack("TP-ROOT-0099"))).json();
+    assert_eq!(
+        answer["error"],
+        json!({"code": -32040, "message": expected})
+    );
+    assert_eq!(passports(&store).len(), landed);
+}
+
+#[test]
+fn slow_clients_are_cut_while_others_are_served() {
+    let store = common::scratch("door-slow");
+    let door = start(&store, &["--header-timeout", "1", "--body-timeout", "2"]);
+    let addr = door.addr;
+    // One drips its head, one its body, a byte every 100 ms, until the door cuts them.
+    let head_drip = std::thread::spawn(move || {
+        drip(
+            addr,
+            b"",
+            b"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: door\r\nX-Slow: ",
+        )
+    });
+    let body_drip = std::thread::spawn(move || {
+        drip(
+            addr,
+            b"POST / HTTP/1.1\r\nHost: door\r\nContent-Length: 100000\r\n\r\n",
+            b"",
+        )
+    });
+    // Meanwhile the card answers.
+    for _ in 0..5 {
+        assert_eq!(card(addr).status, 200);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // The head dripper got nothing; the body dripper a 408.
+    assert_eq!(head_drip.join().unwrap(), b"");
+    let cut = body_drip.join().unwrap();
+    let cut = read_answer(&mut &cut[..]);
+    assert_eq!(
+        (cut.status, String::from_utf8(cut.body).unwrap()),
+        (
+            408,
+            "the request body did not arrive within --body-timeout".to_owned()
+        )
+    );
+}
+
+/// Sends `head` at once, then `slow` and spaces after it a byte every 100 ms until the door
+/// closes the connection (8 s at most); what the door answered meanwhile.
+fn drip(addr: SocketAddr, head: &[u8], slow: &[u8]) -> Vec<u8> {
+    let mut stream = connect(addr);
+    let mut reader = stream.try_clone().unwrap();
+    let answered = std::thread::spawn(move || read_all(&mut reader));
+    stream.write_all(head).unwrap();
+    let started = Instant::now();
+    for byte in slow.iter().chain(std::iter::repeat(&b' ')) {
+        if stream.write_all(&[*byte]).is_err() || started.elapsed() > Duration::from_secs(8) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    answered.join().unwrap()
+}
+
+fn sigterm(child: &Child) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) with a pid this test spawned and has not reaped.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+}
+
+#[test]
+fn sigterm_lets_the_landing_under_way_finish_then_exits_0() {
+    let store = common::scratch("door-term");
+    let mut door = start(&store, &[]);
+    let body = send(&pack("TP-ROOT-0015"));
+    let mut stream = connect(door.addr);
+    let mut whole = request("POST", &[ACTIVATED], &body);
+    let rest = whole.split_off(whole.len() - 100);
+    stream.write_all(&whole).unwrap();
+    // The request is under way (its head read, its body not all there) when SIGTERM comes.
+    std::thread::sleep(Duration::from_millis(300));
+    sigterm(&door.child);
+    // It stops taking connections.
+    let asked = Instant::now();
+    while TcpStream::connect(door.addr).is_ok() {
+        assert!(asked.elapsed() < Duration::from_secs(10), "still accepting");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    stream.write_all(&rest).unwrap();
+    let answer = read_answer(&mut stream);
+    assert_eq!(answer.json()["result"]["task"]["id"], "TP-ROOT-0015");
+    assert_eq!(door.child.wait().unwrap().code(), Some(0));
+    assert_eq!(passports(&store).len(), 1);
+}
+
+#[test]
+fn sigterm_past_the_grace_with_a_landing_stuck_leaves_nothing_and_exits_0() {
+    use specmint::test_hooks::PAUSE_BEFORE_RENAME_ENV;
+    let store = common::scratch("door-term-stuck");
+    let marker = store.with_extension("paused");
+    let mut command = command(
+        &store,
+        &["--listen", "127.0.0.1:0", "--shutdown-grace", "1"],
+    );
+    command.env(PAUSE_BEFORE_RENAME_ENV, &marker);
+    let mut door = start_command(command);
+    let addr = door.addr;
+    let client = std::thread::spawn(move || {
+        let mut stream = connect(addr);
+        stream
+            .write_all(&request("POST", &[ACTIVATED], &send(&pack("TP-ROOT-0016"))))
+            .unwrap();
+        let mut got = Vec::new();
+        let _ = stream.read_to_end(&mut got);
+        got
+    });
+    // The landing stops before its rename (the test hook) and never goes on.
+    while !marker.exists() {
+        assert!(door.child.try_wait().unwrap().is_none());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    sigterm(&door.child);
+    assert_eq!(door.child.wait().unwrap().code(), Some(0));
+    let mut stderr = String::new();
+    door.child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(
+        stderr,
+        "a2a: 1 connection(s) still open after --shutdown-grace: closing them\n"
+    );
+    // The client got no answer, and the store holds no passport: the next arrival finds
+    // nothing of this one.
+    assert_eq!(client.join().unwrap(), b"");
+    assert!(passports(&store).is_empty());
+    let _ = std::fs::remove_file(&marker);
+}
+
+/// A self-signed certificate for `localhost` and 127.0.0.1: (certificate PEM, key PEM, DER).
+fn certificate() -> (String, String, Vec<u8>) {
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params =
+        rcgen::CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
+            .unwrap();
+    let cert = params.self_signed(&key).unwrap();
+    (cert.pem(), key.serialize_pem(), cert.der().to_vec())
+}
+
+#[test]
+fn the_door_serves_https_with_the_certificate_it_is_given() {
+    let store = common::scratch("door-tls");
+    let (cert, key, der) = certificate();
+    let (cert_file, key_file) = (store.join("cert.pem"), store.join("key.pem"));
+    std::fs::write(&cert_file, cert).unwrap();
+    std::fs::write(&key_file, key).unwrap();
+    let door = start(
+        &store,
+        &[
+            "--tls-cert",
+            cert_file.to_str().unwrap(),
+            "--tls-key",
+            key_file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(door.url, format!("https://{}/", door.addr));
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(der.into()).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+    let tls = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let mut stream = rustls::StreamOwned::new(tls, connect(door.addr));
+    stream.write_all(&request("GET", &[], b"")).unwrap();
+    let answer = read_answer(&mut stream);
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.json()["supportedInterfaces"][0]["url"], door.url);
+    // Plain HTTP on the TLS port gets no HTTP answer.
+    let mut plain = connect(door.addr);
+    plain.write_all(&request("GET", &[], b"")).unwrap();
+    let mut got = Vec::new();
+    let _ = plain.read_to_end(&mut got);
+    assert!(!got.starts_with(b"HTTP/"), "{got:?}");
+    // A certificate file that holds none, and a flag without its pair, refuse to start.
+    let (code, err) = refused_to_start(
+        &store,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            key_file.to_str().unwrap(),
+            "--tls-key",
+            key_file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "specmint: --tls-cert `{}` holds no certificate (PEM `BEGIN CERTIFICATE`)",
+            key_file.display()
+        )),
+        "{err}"
+    );
+    let (code, err) = refused_to_start(
+        &store,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            cert_file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--tls-key"), "{err}");
+}
