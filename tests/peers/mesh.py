@@ -7,7 +7,7 @@ pairs, one holding PostgreSQL with TLS, two holding agents that claim tasks from
 Made by the test itself, as root, removed after: namespaces `sm<pid>db`, `sm<pid>a`,
 `sm<pid>b`, three veth pairs, addresses in 10.77.0.0/16 that exist only inside them (the
 machine's own network is not touched). The certificates (one test CA, a server certificate per
-address) are made here with `cryptography`, which is pinned in tests/peers/requirements.txt.
+address) are made here with `cryptography`, which is pinned in tests/peers/a2a/requirements.txt.
 
     db  10.77.1.1 ---- 10.77.1.2  a
     db  10.77.2.1 ---- 10.77.2.2  b
