@@ -22,7 +22,10 @@
 //!   (`--max-pack-bytes` in base64 plus 1 MiB of JSON around it) it is answered 413 at once,
 //!   before more is read (at once too when `Content-Length` says so). Answering it (landing is
 //!   blocking file I/O) runs on tokio's blocking pool, as many at once as the machine has cores,
-//!   so a landing never holds up the card, and at most that many bodies are in memory.
+//!   so a landing never holds up the card. A body is answered from its file, never loaded
+//!   whole: what an answer holds is the request less its file parts' `raw` strings (at most
+//!   16 MiB, else refused) and chunks of the pack as its base64 is decoded from the body into a
+//!   temporary file, which the landing reads as `taskpack land` does.
 //! - `--token-file`: JSON-RPC needs `Authorization: Bearer TOKEN` (compared in constant time
 //!   with every token); without it the answer is 401 with `WWW-Authenticate: Bearer
 //!   realm="specmint"`. The card then declares the scheme (`securitySchemes`,

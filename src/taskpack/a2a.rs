@@ -22,7 +22,8 @@
 //! `{"spec", "passport_id", "passport": <the stored state>}` instead of `pack`. Its state is
 //! `TASK_STATE_SUBMITTED`: the work has landed and nothing of it was run.
 
-use std::path::Path;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
@@ -37,12 +38,15 @@ use answer::{
 use quota::{passport_bytes, StoreQuota};
 
 use super::arrival::{self, ArrivalError};
-use super::bag::Limits;
-use super::convert::{read_pack, Encoding};
-use super::flat::LuggageFile;
+use super::bag::{self, Limits};
+use super::conformance;
+use super::convert::Encoding;
+use super::flat::MAX_SKELETON_BYTES;
+use super::flat::{self, FlatError, LuggageFile};
 use super::land;
 use super::lenient::{self, LineageView, OriginView};
 use super::passports::{PassportStore, PassportStoreError};
+use super::skeleton::{self, SkeletonError, Span};
 use serde::Deserialize;
 use specmint_runtime::json::{present, Json};
 
@@ -497,14 +501,52 @@ impl Door {
         activated: bool,
         quota: Option<&StoreQuota>,
     ) -> Response {
-        let request = match std::str::from_utf8(body).ok().map(Json::parse) {
-            Some(Ok(request)) => request,
-            _ => {
+        self.handle_from(&mut std::io::Cursor::new(body), activated, quota)
+    }
+
+    /// [`Door::handle_within`] on a body read from `body` (all of it, from its start), in
+    /// bounded memory: the request less its file parts' `raw` strings is held (at most
+    /// [`MAX_SKELETON_BYTES`], else refused), and a pack's base64 is decoded from `body`
+    /// straight into a temporary file, chunk by chunk, never held whole.
+    pub fn handle_from<R: Read + Seek>(
+        &self,
+        body: &mut R,
+        activated: bool,
+        quota: Option<&StoreQuota>,
+    ) -> Response {
+        let not_json = || {
+            Response::new(
+                Json::Null,
+                Err(RpcError::new(PARSE_ERROR, "the request body is not JSON")),
+            )
+        };
+        let skeleton = match read_skeleton(body) {
+            Ok(Some(skeleton)) => skeleton,
+            Ok(None) | Err(SkeletonError::NotJson(_)) => return not_json(),
+            Err(SkeletonError::TooLarge) => {
                 return Response::new(
                     Json::Null,
-                    Err(RpcError::new(PARSE_ERROR, "the request body is not JSON")),
+                    Err(RpcError::new(
+                        INVALID_REQUEST,
+                        format!(
+                            "the request body less its file parts' `raw` strings is over \
+                             {MAX_SKELETON_BYTES} bytes: too big for this door"
+                        ),
+                    )),
                 )
             }
+            Err(SkeletonError::Io(e)) => {
+                return Response::new(
+                    Json::Null,
+                    Err(RpcError::new(
+                        INTERNAL_ERROR,
+                        format!("cannot read the request body: {e}"),
+                    )),
+                )
+            }
+        };
+        let Ok(request) = Json::parse(&skeleton.text) else {
+            return not_json();
         };
         let wire: Request = lenient::view(&request);
         let id = wire.id.unwrap_or(Json::Null);
@@ -519,9 +561,13 @@ impl Door {
             );
         }
         let params = wire.params.unwrap_or(Json::Null);
+        let raws = Raws {
+            body,
+            spans: &skeleton.elided,
+        };
         let result = match method.unwrap_or_default() {
             "SendMessage" | "message/send" => {
-                self.send(&params, activated, quota)
+                self.send(&params, raws, activated, quota)
                     .map(|task| Reply::Sent {
                         task: Box::new(task),
                     })
@@ -535,9 +581,10 @@ impl Door {
         Response::new(id, result)
     }
 
-    fn send(
+    fn send<R: Read + Seek>(
         &self,
         params: &Json,
+        raws: Raws<'_, R>,
         activated: bool,
         quota: Option<&StoreQuota>,
     ) -> Result<answer::Task, RpcError> {
@@ -546,7 +593,12 @@ impl Door {
             .message
             .filter(|m| m.is_object())
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`params.message` is not an object"))?;
-        let (name, bytes, encoding) = pack_part(&message, self.max_pack_bytes)?;
+        // Removed when it drops, however the landing ends.
+        let dir = tempfile::Builder::new()
+            .prefix("specmint-a2a-")
+            .tempdir()
+            .map_err(internal)?;
+        let (name, file, size) = pack_part(&message, self.max_pack_bytes, raws, dir.path())?;
         if !activated {
             return Err(RpcError::new(
                 EXTENSION_SUPPORT_REQUIRED,
@@ -556,21 +608,8 @@ impl Door {
                 ),
             ));
         }
-        // Before anything is written: released when the landing fails.
-        let reservation = quota
-            .map(|q| q.reserve(u64::try_from(bytes.len()).unwrap_or(u64::MAX)))
-            .transpose()?;
-        // Removed when it drops, however the landing ends.
-        let dir = tempfile::Builder::new()
-            .prefix("specmint-a2a-")
-            .tempdir()
-            .map_err(internal)?;
-        let file = dir.path().join(match encoding {
-            Encoding::Flat => "pack.taskpack.json",
-            _ => "pack.taskpack",
-        });
-        std::fs::write(&file, &bytes).map_err(internal)?;
-        drop(bytes);
+        // Before anything is landed: released when the landing fails.
+        let reservation = quota.map(|q| q.reserve(size)).transpose()?;
         let (task, written) = self.arrive(&file)?;
         if let Some(reservation) = reservation {
             reservation.settle(written);
@@ -581,11 +620,9 @@ impl Door {
     /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does: the Task, and the
     /// bytes the store grew by.
     fn arrive(&self, file: &Path) -> Result<(answer::Task, u64), RpcError> {
-        let kind = read_pack(file, Limits::default())
-            .ok()
-            .and_then(|(pack, _)| lenient::view::<Members>(&pack).kind);
-        if kind.as_deref() == Some("receipt") {
-            let (pack, _) = read_pack(file, Limits::default()).map_err(internal)?;
+        let receipt = pack_object(file)
+            .filter(|pack| lenient::view::<Members>(pack).kind.as_deref() == Some("receipt"));
+        if let Some(pack) = receipt {
             let (into, _) = land::receipt_target(&pack);
             let before = passport_bytes(&self.store, &into);
             let merged = arrival::merge_file(&self.store, file, &into).map_err(arrival_error)?;
@@ -703,8 +740,106 @@ impl Door {
     }
 }
 
-/// The one file part of `message` that holds a pack: its name, bytes and encoding.
-fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), RpcError> {
+/// The pack object of the pack at `file`, read as [`super::convert::read_pack`] reads it but in bounded memory
+/// (the luggage streamed past, never held): `None` when it does not read (the landing then
+/// says why).
+fn pack_object(file: &Path) -> Option<Json> {
+    let mut opened = std::fs::File::open(file).ok()?;
+    match Encoding::of(file)? {
+        Encoding::Zip => {
+            let reader = std::io::BufReader::new(opened);
+            let read = bag::read_zip(reader, Limits::default(), false, &mut bag::Ignore).ok()?;
+            if !bag::verify(&read).is_empty() {
+                return None;
+            }
+            conformance::read_passport(&read).ok()
+        }
+        Encoding::Flat | Encoding::RetiredTpx => {
+            flat::read_flat_from(&mut opened, &mut bag::Ignore)
+                .ok()
+                .map(|read| read.passport)
+        }
+    }
+}
+
+/// The skeleton of a JSON-RPC body, its file parts' `raw` strings left out (numbered). `None`
+/// when the body starts with a byte order mark: JSON text has none (`Json::parse` refuses one).
+fn read_skeleton<R: Read + Seek>(
+    body: &mut R,
+) -> Result<Option<skeleton::Skeleton>, SkeletonError> {
+    let io = |e: std::io::Error| SkeletonError::Io(e.to_string());
+    body.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut head = Vec::with_capacity(3);
+    (&mut *body).take(3).read_to_end(&mut head).map_err(io)?;
+    if head == b"\xef\xbb\xbf" {
+        return Ok(None);
+    }
+    body.seek(SeekFrom::Start(0)).map_err(io)?;
+    skeleton::skeleton_of(
+        std::io::BufReader::with_capacity(1 << 16, &mut *body),
+        skeleton::PARTS_RAW,
+    )
+    .map(Some)
+}
+
+/// The body a request was read from, and where its file parts' `raw` strings lie in it (the
+/// skeleton writes each as its index here).
+struct Raws<'a, R> {
+    body: &'a mut R,
+    spans: &'a [Span],
+}
+
+impl<R: Read + Seek> Raws<'_, R> {
+    /// The span a part's `raw` member names: `None` when it is not a string (read as empty).
+    fn span(&self, raw: &Json) -> Result<Option<Span>, RpcError> {
+        let Some(index) = raw.as_str() else {
+            return Ok(None);
+        };
+        index
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| self.spans.get(i))
+            .map(|span| Some(*span))
+            .ok_or_else(|| internal(format!("`raw` names no string of the body: {index:?}")))
+    }
+
+    /// Decodes the base64 at `span` into `sink`: the decoded length, or `Ok(None)` when it is not
+    /// standard base64.
+    fn decode(
+        &mut self,
+        span: Option<Span>,
+        sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> Result<Option<u64>, RpcError> {
+        let Some(span) = span else {
+            return Ok(Some(0));
+        };
+        let mut len = 0u64;
+        let decoded = flat::decode_span(self.body, span, true, "", &mut |bytes| {
+            len += bytes.len() as u64;
+            sink(bytes)
+        });
+        match decoded {
+            Ok(()) => Ok(Some(len)),
+            Err(FlatError::Attachment { reason, .. }) if reason.starts_with(flat::NOT_BASE64) => {
+                Ok(None)
+            }
+            Err(FlatError::Attachment { reason, .. }) => {
+                Err(internal(format!("the pack's `raw` {reason}")))
+            }
+            Err(other) => Err(internal(other)),
+        }
+    }
+}
+
+/// The one file part of `message` that holds a pack: its name, the file in `dir` its bytes were
+/// decoded to, and their size. Every pack part is checked in order, as a whole read would: the
+/// first is decoded to the file, any other only counted (the answer then refuses them all).
+fn pack_part<R: Read + Seek>(
+    message: &Json,
+    max: usize,
+    mut raws: Raws<'_, R>,
+    dir: &Path,
+) -> Result<(String, PathBuf, u64), RpcError> {
     let mut found = Vec::new();
     let message: WithParts = lenient::view(message);
     for (i, part) in message.parts.iter().enumerate() {
@@ -738,20 +873,36 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
                 ))
             }
         };
-        let raw = raw.as_str().unwrap_or_default();
+        let span = raws.span(raw)?;
+        let raw_len = span.map_or(0, |s| usize::try_from(s.unescaped).unwrap_or(usize::MAX));
         // base64 is 4 characters per 3 bytes: refuse before decoding what could not fit.
-        if raw.len() / 4 * 3 > max.saturating_add(3) {
-            return Err(too_big(&at, raw.len() / 4 * 3, max));
+        if raw_len / 4 * 3 > max.saturating_add(3) {
+            return Err(too_big(&at, raw_len / 4 * 3, max));
         }
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(raw)
-            .map_err(|_| {
-                RpcError::new(INVALID_PARAMS, format!("`{at}.raw` is not standard base64"))
-            })?;
-        if bytes.len() > max {
-            return Err(too_big(&at, bytes.len(), max));
+        let decoded = if found.is_empty() {
+            let file = dir.join(match encoding {
+                Encoding::Flat => "pack.taskpack.json",
+                _ => "pack.taskpack",
+            });
+            let mut out = std::fs::File::create(&file).map_err(internal)?;
+            raws.decode(span, &mut |bytes| {
+                std::io::Write::write_all(&mut out, bytes)
+            })?
+            .map(|len| (len, Some(file)))
+        } else {
+            raws.decode(span, &mut |_| Ok(()))?.map(|len| (len, None))
+        };
+        let Some((len, file)) = decoded else {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                format!("`{at}.raw` is not standard base64"),
+            ));
+        };
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        if len > max {
+            return Err(too_big(&at, len, max));
         }
-        found.push((at, name.to_owned(), bytes, encoding));
+        found.push((at, name.to_owned(), file, len));
     }
     match found.len() {
         0 => Err(RpcError::new(
@@ -760,8 +911,9 @@ fn pack_part(message: &Json, max: usize) -> Result<(String, Vec<u8>, Encoding), 
              .taskpack.json) holding a pack",
         )),
         1 => {
-            let (_, name, bytes, encoding) = found.remove(0);
-            Ok((name, bytes, encoding))
+            let (_, name, file, len) = found.remove(0);
+            let file = file.expect("the first pack part is decoded to a file");
+            Ok((name, file, len as u64))
         }
         n => Err(RpcError::new(
             INVALID_PARAMS,

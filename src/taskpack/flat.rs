@@ -540,10 +540,10 @@ fn streamed_digest<R: Read + Seek>(
 }
 
 /// How a refusal of base64 that does not decode begins.
-const NOT_BASE64: &str = "`data` is not valid base64";
+pub(crate) const NOT_BASE64: &str = "`data` is not valid base64";
 
 /// Streams the bytes a `data` string holds: unescaped, then base64-decoded when `base64`.
-fn decode_span<R: Read + Seek>(
+pub(crate) fn decode_span<R: Read + Seek>(
     reader: &mut R,
     span: Span,
     base64: bool,

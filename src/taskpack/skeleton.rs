@@ -14,6 +14,11 @@
 //!
 //! The skeleton itself is capped ([`MAX_SKELETON_BYTES`]): a pack object or attachment metadata
 //! larger than that is refused, by name, rather than held.
+//!
+//! Which strings are left out is a path ([`Elide`]): the flat form's `attachments[i].data`
+//! ([`ATTACHMENTS_DATA`]), or the A2A door's `params.message.parts[i].raw` ([`PARTS_RAW`]),
+//! whose skeleton numbers each left-out string (`"0"`, `"1"`, ...: its index in
+//! [`Skeleton::elided`]) so that a part is tied to its span whatever keys repeat.
 
 use std::io::{self, Read};
 
@@ -22,7 +27,89 @@ use base64::Engine as _;
 /// The most the skeleton (the file less its attachments' data) may hold: 16 MiB.
 pub const MAX_SKELETON_BYTES: usize = 16 << 20;
 
-/// Where one `data` string's content (between its quotes) lies in the file.
+/// One step of the path to the strings a skeleton leaves out: an object's member, or every
+/// element of an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    Key(&'static str),
+    Each,
+}
+
+/// Which strings a skeleton leaves out (every string at `path` from the top-level value; the
+/// path has one [`Step::Each`] and ends with a [`Step::Key`]), and what it writes in their
+/// place: `""`, or with `numbered` the string's index in [`Skeleton::elided`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Elide {
+    pub path: &'static [Step],
+    pub numbered: bool,
+}
+
+/// The flat form's attachments' `data` strings, written as `""`.
+pub(crate) const ATTACHMENTS_DATA: Elide = Elide {
+    path: &[Step::Key("attachments"), Step::Each, Step::Key("data")],
+    numbered: false,
+};
+
+/// A JSON-RPC `SendMessage` request's file parts' `raw` strings, numbered.
+pub(crate) const PARTS_RAW: Elide = Elide {
+    path: &[
+        Step::Key("params"),
+        Step::Key("message"),
+        Step::Key("parts"),
+        Step::Each,
+        Step::Key("raw"),
+    ],
+    numbered: true,
+};
+
+impl Elide {
+    /// Where the [`Step::Each`] is.
+    fn each(&self) -> usize {
+        self.path
+            .iter()
+            .position(|s| *s == Step::Each)
+            .expect("an elided path has one Each")
+    }
+
+    /// The last step's key.
+    fn last_key(&self) -> &'static str {
+        match self.path.last() {
+            Some(Step::Key(key)) => key,
+            _ => unreachable!("an elided path ends with a key"),
+        }
+    }
+
+    /// Whether `stack` is inside an object at the path's last step (its frames match every
+    /// step but the last, whose key is not looked at).
+    fn inside(&self, stack: &[Frame]) -> bool {
+        let depth = self.path.len();
+        stack.len() == depth
+            && matches!(stack.last(), Some(Frame::Object { .. }))
+            && frames_match(&stack[..depth - 1], &self.path[..depth - 1])
+    }
+
+    /// Whether a string value starting at `stack` is one to leave out.
+    fn here(&self, stack: &[Frame]) -> bool {
+        self.inside(stack)
+            && matches!(stack.last(), Some(Frame::Object { key: Some(key), .. }) if key == self.last_key())
+    }
+
+    /// Whether the key just read (the last frame's) opens the array the path runs through.
+    fn opens_each(&self, stack: &[Frame]) -> bool {
+        stack.len() == self.each() && frames_match(stack, self.path)
+    }
+}
+
+/// Whether each frame is at its step: an object at that key, an array at [`Step::Each`].
+fn frames_match(stack: &[Frame], path: &[Step]) -> bool {
+    stack.iter().zip(path).all(|pair| match pair {
+        (Frame::Object { key: Some(key), .. }, Step::Key(want)) => key == want,
+        (Frame::Array { .. }, Step::Each) => true,
+        _ => false,
+    })
+}
+
+/// Where one left-out string's content (between its quotes) lies in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span {
     /// Offset of the first byte after the opening quote.
@@ -38,6 +125,8 @@ pub(crate) struct Span {
     pub quote_chars: usize,
     /// How many chars the content holds (its bytes are `end - start`).
     pub chars: usize,
+    /// How many bytes the string holds once unescaped.
+    pub unescaped: u64,
 }
 
 impl Span {
@@ -66,19 +155,21 @@ struct Place {
     quote_column: usize,
     quote_chars: usize,
     chars: usize,
+    unescaped: u64,
 }
 
 fn chars_in(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count()
 }
 
-/// The file less its attachments' data.
+/// The file less the strings its [`Elide`] leaves out.
 #[derive(Debug)]
 pub(crate) struct Skeleton {
-    /// The JSON text, every `attachments[i].data` string emptied.
+    /// The JSON text, every left-out string emptied (or numbered).
     pub text: String,
-    /// Per `attachments` member of the top-level object (a repeated key makes several), per
-    /// element: the span of its last `data` member, when that member is a string.
+    /// Per opening of the path's array (an `attachments` member of the top-level object: a
+    /// repeated key makes several), per element: the span of its last `data` member (the
+    /// path's last key), when that member is a string.
     pub spans: Vec<Vec<Option<Span>>>,
     /// Every string left out, in file order (a repeated `data` member's too).
     pub elided: Vec<Span>,
@@ -118,9 +209,15 @@ enum Lex {
     Emptied(Unescape, Place),
 }
 
-/// Streams `reader` once and returns its skeleton (see the module doc).
-pub(crate) fn skeleton(mut reader: impl Read) -> Result<Skeleton, SkeletonError> {
-    let mut scan = Scan::default();
+/// Streams `reader` once and returns its skeleton, the flat form's attachments' data left out
+/// (see the module doc).
+pub(crate) fn skeleton(reader: impl Read) -> Result<Skeleton, SkeletonError> {
+    skeleton_of(reader, ATTACHMENTS_DATA)
+}
+
+/// Streams `reader` once and returns its skeleton, the strings `elide` names left out.
+pub(crate) fn skeleton_of(mut reader: impl Read, elide: Elide) -> Result<Skeleton, SkeletonError> {
+    let mut scan = Scan::new(elide);
     let mut utf8 = Utf8Check::default();
     let mut buffer = vec![0u8; 1 << 16];
     let mut first = true;
@@ -182,6 +279,8 @@ fn first_chunk<'b>(
 
 /// The first pass's state between bytes.
 struct Scan {
+    /// What is left out.
+    elide: Elide,
     /// The skeleton so far.
     text: Vec<u8>,
     spans: Vec<Vec<Option<Span>>>,
@@ -196,9 +295,10 @@ struct Scan {
     chars: usize,
 }
 
-impl Default for Scan {
-    fn default() -> Self {
+impl Scan {
+    fn new(elide: Elide) -> Self {
         Scan {
+            elide,
             text: Vec::new(),
             spans: Vec::new(),
             elided: Vec::new(),
@@ -255,6 +355,7 @@ impl Scan {
             let run_chars = chars_in(&chunk[at_byte..at_byte + run]);
             unescape.consumed += run as u64;
             place.chars += run_chars;
+            place.unescaped += run as u64;
             self.column += run;
             self.chars += run_chars;
             self.offset += run as u64;
@@ -262,15 +363,16 @@ impl Scan {
         }
         if byte == b'"' && unescape.at_rest() {
             let end = self.offset;
+            if self.elide.numbered {
+                self.text
+                    .extend_from_slice(self.elided.len().to_string().as_bytes());
+            }
             self.text.push(b'"');
-            let Some(Frame::Array { index }) = self.stack.get(1) else {
-                unreachable!("an emptied string sits in an attachments array");
+            let Some(Frame::Array { index }) = self.stack.get(self.elide.each()) else {
+                unreachable!("an emptied string sits in the path's array");
             };
             let index = *index;
-            let element = self
-                .spans
-                .last_mut()
-                .expect("the attachments member was seen");
+            let element = self.spans.last_mut().expect("the array's member was seen");
             if element.len() <= index {
                 element.resize(index + 1, None);
             }
@@ -281,6 +383,7 @@ impl Scan {
                 quote_column: place.quote_column,
                 quote_chars: place.quote_chars,
                 chars: place.chars,
+                unescaped: place.unescaped,
             };
             element[index] = Some(span);
             self.elided.push(span);
@@ -295,6 +398,7 @@ impl Scan {
                     self.column + 1,
                 )));
             }
+            place.unescaped += self.scratch.len() as u64;
         }
         Ok(None)
     }
@@ -312,10 +416,9 @@ impl Scan {
         } else if byte == b'\\' {
             *escaped = true;
         } else if byte == b'"' {
-            let top = self.stack.len() == 1;
             if let (Some(raw), Some(Frame::Object { key, .. })) = (key, self.stack.last_mut()) {
                 *key = serde_json::from_slice::<String>(raw).ok();
-                if top && key.as_deref() == Some("attachments") {
+                if self.elide.opens_each(&self.stack) {
                     self.spans.push(Vec::new());
                 }
             }
@@ -327,7 +430,7 @@ impl Scan {
     /// A byte between tokens, or inside a number or literal.
     fn outside(&mut self, byte: u8) {
         if !byte.is_ascii_whitespace() {
-            value_starts(&mut self.stack, &mut self.spans, byte);
+            value_starts(self.elide, &mut self.stack, &mut self.spans, byte);
         }
         match byte {
             b'"' => {
@@ -341,7 +444,7 @@ impl Scan {
                 if let Some(Frame::Object { expect_key, .. }) = self.stack.last_mut() {
                     *expect_key = false;
                 }
-                self.lex = if !is_key && emptied_here(&self.stack) {
+                self.lex = if !is_key && self.elide.here(&self.stack) {
                     Lex::Emptied(
                         Unescape::default(),
                         Place {
@@ -349,6 +452,7 @@ impl Scan {
                             quote_column: self.column + 1,
                             quote_chars: self.chars + 1,
                             chars: 0,
+                            unescaped: 0,
                         },
                     )
                 } else {
@@ -414,11 +518,10 @@ fn plain_run(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// A value's first byte (not whitespace) arrived: a `data` member whose value is not a string
-/// has no span.
-fn value_starts(stack: &mut [Frame], spans: &mut [Vec<Option<Span>>], byte: u8) {
-    let depth = stack.len();
-    let index = match stack.get(1) {
+/// A value's first byte (not whitespace) arrived: a `data` member (the path's last key) whose
+/// value is not a string has no span.
+fn value_starts(elide: Elide, stack: &mut [Frame], spans: &mut [Vec<Option<Span>>], byte: u8) {
+    let index = match stack.get(elide.each()) {
         Some(Frame::Array { index }) => *index,
         _ => 0,
     };
@@ -431,25 +534,11 @@ fn value_starts(stack: &mut [Frame], spans: &mut [Vec<Option<Span>>], byte: u8) 
     if !std::mem::take(after_colon) {
         return;
     }
-    if byte != b'"' && depth == 3 && key.as_deref() == Some("data") && in_attachments(stack) {
+    if byte != b'"' && key.as_deref() == Some(elide.last_key()) && elide.inside(stack) {
         if let Some(slot) = spans.last_mut().and_then(|e| e.get_mut(index)) {
             *slot = None;
         }
     }
-}
-
-fn in_attachments(stack: &[Frame]) -> bool {
-    matches!(
-        stack,
-        [Frame::Object { key: Some(top), .. }, Frame::Array { .. }, Frame::Object { .. }]
-            if top == "attachments"
-    )
-}
-
-/// Whether a string value starting here is an attachment's `data`.
-fn emptied_here(stack: &[Frame]) -> bool {
-    in_attachments(stack)
-        && matches!(&stack[2], Frame::Object { key: Some(key), .. } if key == "data")
 }
 
 /// The parser's way of placing an error.

@@ -1,6 +1,7 @@
 //! One HTTP request to the door: the card, or a JSON-RPC call (the token checked, the body
-//! spooled to a temporary file within its limit and deadline, then answered by the library's
-//! [`Door`] on tokio's blocking pool).
+//! spooled to a temporary file within its limit and deadline, then answered from that file by
+//! the library's [`Door::handle_from`] on tokio's blocking pool, in bounded memory: the pack's
+//! base64 is decoded from the spooled body straight into another temporary file).
 
 use std::io::Write as _;
 use std::sync::Arc;
@@ -32,8 +33,10 @@ pub(super) struct Shared {
     pub body_limit: u64,
     /// `--body-timeout`.
     pub body_timeout: Duration,
-    /// Bodies read and answered at once: each is held in memory while it is answered, so at most
-    /// this many bodies are.
+    /// Bodies answered at once. A body stays in its spooled file while it is answered: what
+    /// one answer holds in memory is the request less its file parts' `raw` strings (at most
+    /// [`specmint::taskpack::flat::MAX_SKELETON_BYTES`]) and chunks of the pack as it is
+    /// decoded into a temporary file, never the body or the pack whole.
     pub answering: Semaphore,
 }
 
@@ -113,26 +116,22 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Full<B
         }
         Err(Spool::Io(e)) => return rpc_error(a2a::INTERNAL_ERROR, e, activated),
     };
-    // Held until the answer is made: at most `answering` bodies are in memory at once.
+    // Held until the answer is made: at most `answering` bodies are being answered at once.
     let Ok(_turn) = shared.answering.acquire().await else {
         return rpc_error(a2a::INTERNAL_ERROR, "the door is closing", activated);
     };
     let answering = Arc::clone(&shared);
     let reply = tokio::task::spawn_blocking(move || {
-        let body = std::fs::read(spooled.path())
-            .map_err(|e| format!("cannot read the spooled request body: {e}"))?;
-        drop(spooled);
-        Ok::<_, String>(
-            answering
-                .door
-                .handle_within(&body, activated, answering.quota.as_ref())
-                .to_js_compact(),
-        )
+        let mut spooled = spooled;
+        // Read from the file as it is answered, never loaded whole; removed once answered.
+        answering
+            .door
+            .handle_from(spooled.as_file_mut(), activated, answering.quota.as_ref())
+            .to_js_compact()
     })
     .await;
     match reply {
-        Ok(Ok(reply)) => json(StatusCode::OK, reply, activated),
-        Ok(Err(e)) => rpc_error(a2a::INTERNAL_ERROR, e, activated),
+        Ok(reply) => json(StatusCode::OK, reply, activated),
         Err(e) => rpc_error(
             a2a::INTERNAL_ERROR,
             format!("the answer failed: {e}"),
