@@ -22,7 +22,7 @@
 //! `{"spec", "passport_id", "passport": <the stored state>}` instead of `pack`. Its state is
 //! `TASK_STATE_SUBMITTED`: the work has landed and nothing of it was run.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -194,21 +194,36 @@ fn names_file(entry: &Json, name: &str) -> bool {
 
 /// The artifacts of a task state and its luggage (see the module's table).
 fn artifacts(state: &Json, files: &[LuggageFile]) -> Vec<Artifact> {
-    let mut out: Vec<Artifact> = files
+    artifacts_raw(state, encoded(files))
+}
+
+/// Each file's name and bytes in base64.
+fn encoded(files: &[LuggageFile]) -> Vec<(String, String)> {
+    let engine = base64::engine::general_purpose::STANDARD;
+    files
         .iter()
-        .map(|file| Artifact {
-            artifact_id: format!("data/files/{}", file.name),
-            name: file.name.clone(),
+        .map(|file| (file.name.clone(), engine.encode(&file.bytes)))
+        .collect()
+}
+
+/// [`artifacts`] of luggage given as each file's name and `raw` text.
+fn artifacts_raw(state: &Json, files: Vec<(String, String)>) -> Vec<Artifact> {
+    let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    let mut out: Vec<Artifact> = files
+        .into_iter()
+        .map(|(name, raw)| Artifact {
+            artifact_id: format!("data/files/{name}"),
+            name: name.clone(),
             parts: vec![answer::Part::File {
-                raw: base64::engine::general_purpose::STANDARD.encode(&file.bytes),
-                filename: file.name.clone(),
-                media_type: media_type(&file.name),
+                raw,
+                media_type: media_type(&name),
+                filename: name,
             }],
         })
         .collect();
     let state: Members = lenient::view(state);
     for (index, entry) in state.artifacts.iter().enumerate() {
-        if files.iter().any(|f| names_file(entry, &f.name)) {
+        if names.iter().any(|name| names_file(entry, name)) {
             continue;
         }
         let part = match entry {
@@ -262,6 +277,11 @@ pub fn pack_to_task(pack: &Json, files: &[LuggageFile]) -> answer::Task {
 
 /// The A2A `Task` of a stored passport `id` (its state as stored, luggage as landed).
 pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> answer::Task {
+    passport_task(id, state, encoded(files))
+}
+
+/// [`passport_to_task`] of luggage given as each file's name and `raw` text.
+fn passport_task(id: &str, state: &Json, files: Vec<(String, String)>) -> answer::Task {
     let own;
     let members: Members = lenient::view(state);
     let lineage = match &members.lineage {
@@ -283,7 +303,7 @@ pub fn passport_to_task(id: &str, state: &Json, files: &[LuggageFile]) -> answer
     };
     task(
         lineage,
-        artifacts(state, files),
+        artifacts_raw(state, files),
         answer::Carried::passport(id, state.clone()),
     )
 }
@@ -507,12 +527,37 @@ impl Door {
     /// [`Door::handle_within`] on a body read from `body` (all of it, from its start), in
     /// bounded memory: the request less its file parts' `raw` strings is held (at most
     /// [`MAX_SKELETON_BYTES`], else refused), and a pack's base64 is decoded from `body`
-    /// straight into a temporary file, chunk by chunk, never held whole.
+    /// straight into a temporary file, chunk by chunk, never held whole. (The answer's luggage
+    /// is then read whole: [`Door::answer_from`] leaves it in the store.)
     pub fn handle_from<R: Read + Seek>(
         &self,
         body: &mut R,
         activated: bool,
         quota: Option<&StoreQuota>,
+    ) -> Response {
+        self.answer_from(body, activated, quota).into_response()
+    }
+
+    /// [`Door::handle_from`], the answer's luggage left in the store until the answer is written
+    /// ([`Answer::write_compact`] streams it), so that neither the request nor the answer is
+    /// ever held whole.
+    pub fn answer_from<R: Read + Seek>(
+        &self,
+        body: &mut R,
+        activated: bool,
+        quota: Option<&StoreQuota>,
+    ) -> Answer {
+        let mut luggage = Luggage::new();
+        let response = self.respond(body, activated, quota, &mut luggage);
+        Answer { response, luggage }
+    }
+
+    fn respond<R: Read + Seek>(
+        &self,
+        body: &mut R,
+        activated: bool,
+        quota: Option<&StoreQuota>,
+        luggage: &mut Luggage,
     ) -> Response {
         let not_json = || {
             Response::new(
@@ -566,13 +611,14 @@ impl Door {
             spans: &skeleton.elided,
         };
         let result = match method.unwrap_or_default() {
-            "SendMessage" | "message/send" => {
-                self.send(&params, raws, activated, quota)
-                    .map(|task| Reply::Sent {
-                        task: Box::new(task),
-                    })
-            }
-            "GetTask" | "tasks/get" => self.get(&params).map(|task| Reply::Task(Box::new(task))),
+            "SendMessage" | "message/send" => self
+                .send(&params, raws, activated, quota, luggage)
+                .map(|task| Reply::Sent {
+                    task: Box::new(task),
+                }),
+            "GetTask" | "tasks/get" => self
+                .get(&params, luggage)
+                .map(|task| Reply::Task(Box::new(task))),
             other => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!("no method `{other}` (SendMessage, GetTask)"),
@@ -587,6 +633,7 @@ impl Door {
         raws: Raws<'_, R>,
         activated: bool,
         quota: Option<&StoreQuota>,
+        luggage: &mut Luggage,
     ) -> Result<answer::Task, RpcError> {
         let params: Params = lenient::view(params);
         let message = params
@@ -610,7 +657,7 @@ impl Door {
         }
         // Before anything is landed: released when the landing fails.
         let reservation = quota.map(|q| q.reserve(size)).transpose()?;
-        let (task, written) = self.arrive(&file)?;
+        let (task, written) = self.arrive(&file, luggage)?;
         if let Some(reservation) = reservation {
             reservation.settle(written);
         }
@@ -619,7 +666,7 @@ impl Door {
 
     /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does: the Task, and the
     /// bytes the store grew by.
-    fn arrive(&self, file: &Path) -> Result<(answer::Task, u64), RpcError> {
+    fn arrive(&self, file: &Path, luggage: &mut Luggage) -> Result<(answer::Task, u64), RpcError> {
         let receipt = pack_object(file)
             .filter(|pack| lenient::view::<Members>(pack).kind.as_deref() == Some("receipt"));
         if let Some(pack) = receipt {
@@ -628,7 +675,7 @@ impl Door {
             let merged = arrival::merge_file(&self.store, file, &into).map_err(arrival_error)?;
             let written = passport_bytes(&self.store, &into).saturating_sub(before);
             let state = self.store.get(&into).map_err(store_error)?;
-            let mut task = self.task_of(&into, &state)?;
+            let mut task = self.task_of(&into, &state, luggage)?;
             let report = merged.report;
             task.metadata.0.merged = Some(MergedReport {
                 passport_id: into,
@@ -645,7 +692,7 @@ impl Door {
         }
         let landed = arrival::land_file(&self.store, file, false).map_err(arrival_error)?;
         let written = passport_bytes(&self.store, &landed.id);
-        let mut task = self.task_of(&landed.id, &landed.passport)?;
+        let mut task = self.task_of(&landed.id, &landed.passport, luggage)?;
         let l = landed.landing;
         task.metadata.0.landed = Some(LandedReport {
             passport_id: landed.id,
@@ -666,14 +713,14 @@ impl Door {
         Ok((task, written))
     }
 
-    fn get(&self, params: &Json) -> Result<answer::Task, RpcError> {
+    fn get(&self, params: &Json, luggage: &mut Luggage) -> Result<answer::Task, RpcError> {
         let params: Params = lenient::view(params);
         let id = params
             .id
             .filter(|id| !id.is_empty())
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`params.id` is not a task id"))?;
         let (local, state) = self.find(&id)?;
-        self.task_of(&local, &state)
+        self.task_of(&local, &state, luggage)
     }
 
     /// The passport of task `id`: the most recently updated one whose `lineage.root_id` is
@@ -714,8 +761,14 @@ impl Door {
         }
     }
 
-    /// The Task of stored passport `id`, its luggage read from the store.
-    fn task_of(&self, id: &str, state: &Json) -> Result<answer::Task, RpcError> {
+    /// The Task of stored passport `id`, its luggage opened in the store and left there
+    /// (`luggage` keeps each file, the part's `raw` its marker).
+    fn task_of(
+        &self,
+        id: &str,
+        state: &Json,
+        luggage: &mut Luggage,
+    ) -> Result<answer::Task, RpcError> {
         let prefix = format!("{id}.files/");
         let mut files = Vec::new();
         for entry in &lenient::view::<Members>(state).artifacts {
@@ -728,16 +781,161 @@ impl Door {
             if !safe {
                 continue;
             }
-            let bytes = std::fs::read(self.store.dir().join(&prefix).join(name)).map_err(|e| {
-                RpcError::new(INTERNAL_ERROR, format!("cannot read `{prefix}{name}`: {e}"))
-            })?;
-            files.push(LuggageFile {
-                name: name.to_owned(),
-                bytes,
-            });
+            let shown = format!("{prefix}{name}");
+            let raw = luggage.defer(&self.store.dir().join(&prefix).join(name), shown)?;
+            files.push((name.to_owned(), raw));
         }
-        Ok(passport_to_task(id, state, &files))
+        Ok(passport_task(id, state, files))
     }
+}
+
+/// The luggage an answer carries, left in the store: each file part's `raw` is a marker (a
+/// random nonce no request can foresee, and the file's index) until the answer is written.
+struct Luggage {
+    nonce: u128,
+    files: Vec<Deferred>,
+}
+
+/// One luggage file of an answer.
+struct Deferred {
+    /// What the part's `raw` holds until written.
+    marker: String,
+    file: std::fs::File,
+    /// Its size when opened.
+    len: u64,
+    /// Its path in the store, as errors name it.
+    shown: String,
+}
+
+impl Luggage {
+    fn new() -> Self {
+        use std::hash::BuildHasher as _;
+        let random = || std::collections::hash_map::RandomState::new().hash_one(0u8);
+        Luggage {
+            nonce: (u128::from(random()) << 64) | u128::from(random()),
+            files: Vec::new(),
+        }
+    }
+
+    /// Opens the file at `path` (`shown` in errors, as reading it whole would fail) and returns
+    /// the marker that stands for its base64.
+    fn defer(&mut self, path: &Path, shown: String) -> Result<String, RpcError> {
+        let cannot = |e: std::io::Error| {
+            RpcError::new(INTERNAL_ERROR, format!("cannot read `{shown}`: {e}"))
+        };
+        let file = std::fs::File::open(path).map_err(cannot)?;
+        let metadata = file.metadata().map_err(cannot)?;
+        if metadata.is_dir() {
+            // Opened, but not readable: the error reading it gives.
+            std::fs::read(path).map_err(cannot)?;
+        }
+        let marker = format!("specmint-luggage-{:032x}-{}", self.nonce, self.files.len());
+        self.files.push(Deferred {
+            marker: marker.clone(),
+            file,
+            len: metadata.len(),
+            shown,
+        });
+        Ok(marker)
+    }
+}
+
+/// What the door answers, its luggage still in the store ([`Door::answer_from`]).
+pub struct Answer {
+    response: Response,
+    luggage: Luggage,
+}
+
+impl Answer {
+    /// Whether the answer carries no luggage: [`Answer::into_response`] then reads nothing.
+    pub fn is_light(&self) -> bool {
+        self.luggage.files.is_empty()
+    }
+
+    /// The response, each luggage file read and encoded into its part (what [`Door::handle`]
+    /// answers). A file that cannot be read makes the answer that error.
+    pub fn into_response(self) -> Response {
+        let Answer {
+            mut response,
+            luggage,
+        } = self;
+        let mut parts: Vec<&mut String> = match &mut response.outcome {
+            answer::Outcome::Result(Reply::Sent { task } | Reply::Task(task)) => task
+                .artifacts
+                .iter_mut()
+                .flat_map(|a| a.parts.iter_mut())
+                .filter_map(|part| match part {
+                    answer::Part::File { raw, .. } => Some(raw),
+                    _ => None,
+                })
+                .collect(),
+            answer::Outcome::Error(_) => Vec::new(),
+        };
+        for mut deferred in luggage.files {
+            let mut bytes = Vec::new();
+            if let Err(e) = deferred.file.read_to_end(&mut bytes) {
+                let message = format!("cannot read `{}`: {e}", deferred.shown);
+                return Response::new(response.id, Err(RpcError::new(INTERNAL_ERROR, message)));
+            }
+            if let Some(raw) = parts.iter_mut().find(|raw| ***raw == deferred.marker) {
+                **raw = base64::engine::general_purpose::STANDARD.encode(&bytes);
+            }
+        }
+        response
+    }
+
+    /// How many bytes [`Answer::write_compact`] writes (the luggage as large as when opened).
+    pub fn compact_len(&self) -> u64 {
+        let text = self.response.to_js_compact().len() as u64;
+        self.luggage.files.iter().fold(text, |len, file| {
+            len - file.marker.len() as u64 + file.len.div_ceil(3) * 4
+        })
+    }
+
+    /// Writes the answer as [`Response::to_js_compact`] would, each luggage file's base64
+    /// streamed from the store in chunks: what is held is the answer less its luggage.
+    pub fn write_compact(mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let text = self.response.to_js_compact();
+        let mut rest = text.as_str();
+        let mut buffer = vec![0u8; 3 << 16];
+        let mut encoded = String::with_capacity(4 << 16);
+        for deferred in &mut self.luggage.files {
+            let quoted = format!("\"{}\"", deferred.marker);
+            let Some(at) = rest.find(&quoted) else {
+                continue;
+            };
+            out.write_all(&rest.as_bytes()[..at + 1])?;
+            rest = &rest[at + quoted.len() - 1..];
+            loop {
+                let n = read_full(&mut deferred.file, &mut buffer)?;
+                if n == 0 {
+                    break;
+                }
+                encoded.clear();
+                base64::engine::general_purpose::STANDARD.encode_string(&buffer[..n], &mut encoded);
+                out.write_all(encoded.as_bytes())?;
+                if n < buffer.len() {
+                    break;
+                }
+            }
+        }
+        out.write_all(rest.as_bytes())
+    }
+}
+
+/// Fills `buffer` from `file` as far as it goes: fewer bytes only at its end (so every chunk but
+/// the last is a whole number of base64 quads).
+fn read_full(file: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 /// The pack object of the pack at `file`, read as [`super::convert::read_pack`] reads it but in bounded memory

@@ -1063,6 +1063,33 @@ mod tests {
     }
 
     #[test]
+    fn a_requests_parts_raw_strings_are_numbered_wherever_keys_repeat() {
+        // A repeated `params`, `message`, `parts` and `raw`: every string at the path is left
+        // out and numbered in file order; `raw` elsewhere, a key, and a non-string stay.
+        let text = "{\"params\":{\"message\":{\"parts\":[{\"raw\":\"QUFB\"}]}},\
+            \"raw\":\"top\",\"params\":{\"message\":{\"parts\":[{\"raw\":7},\
+            {\"r\\u0061w\":\"Q\\u0042Q=\",\"filename\":\"raw\",\"raw\":\"Q0M=\"}],\
+            \"parts\":[{\"raw\":\"RA==\"}]}}}";
+        let skeleton = skeleton_of(text.as_bytes(), PARTS_RAW).expect("reads");
+        assert_eq!(
+            skeleton.text,
+            "{\"params\":{\"message\":{\"parts\":[{\"raw\":\"0\"}]}},\
+            \"raw\":\"top\",\"params\":{\"message\":{\"parts\":[{\"raw\":7},\
+            {\"r\\u0061w\":\"1\",\"filename\":\"raw\",\"raw\":\"2\"}],\
+            \"parts\":[{\"raw\":\"3\"}]}}}"
+        );
+        let left_out: Vec<(&str, u64)> = skeleton
+            .elided
+            .iter()
+            .map(|s| (&text[s.start as usize..s.end as usize], s.unescaped))
+            .collect();
+        assert_eq!(
+            left_out,
+            [("QUFB", 4), ("Q\\u0042Q=", 4), ("Q0M=", 4), ("RA==", 4)]
+        );
+    }
+
+    #[test]
     fn the_skeleton_is_capped() {
         let big = format!("{{\"passport\":\"{}\"}}", "x".repeat(MAX_SKELETON_BYTES));
         assert_eq!(

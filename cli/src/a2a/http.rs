@@ -36,15 +36,13 @@ pub(super) struct Shared {
     /// Bodies answered at once. A body stays in its spooled file while it is answered: what
     /// one answer holds in memory is the request less its file parts' `raw` strings (at most
     /// [`specmint::taskpack::flat::MAX_SKELETON_BYTES`]) and chunks of the pack as it is
-    /// decoded into a temporary file, never the body or the pack whole.
+    /// decoded into a temporary file, never the body or the pack whole. The answer's luggage
+    /// is streamed from the store after the turn is given back, a few chunks at a time.
     pub answering: Semaphore,
 }
 
 /// The answer to `request`.
-pub(super) async fn answer(
-    shared: Arc<Shared>,
-    request: Request<Incoming>,
-) -> Response<Full<Bytes>> {
+pub(super) async fn answer(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
     let path = request.uri().path().to_owned();
     match (request.method(), path.as_str()) {
         (&Method::GET, "/.well-known/agent-card.json") => {
@@ -61,7 +59,7 @@ pub(super) async fn answer(
     }
 }
 
-async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Full<Bytes>> {
+async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
     if let Some(tokens) = &shared.tokens {
         match tokens.admit(request.headers().get(AUTHORIZATION)) {
             Admission::Admitted => {}
@@ -121,22 +119,134 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Full<B
         return rpc_error(a2a::INTERNAL_ERROR, "the door is closing", activated);
     };
     let answering = Arc::clone(&shared);
-    let reply = tokio::task::spawn_blocking(move || {
+    let answer = tokio::task::spawn_blocking(move || {
         let mut spooled = spooled;
         // Read from the file as it is answered, never loaded whole; removed once answered.
         answering
             .door
-            .handle_from(spooled.as_file_mut(), activated, answering.quota.as_ref())
-            .to_js_compact()
+            .answer_from(spooled.as_file_mut(), activated, answering.quota.as_ref())
     })
     .await;
-    match reply {
-        Ok(reply) => json(StatusCode::OK, reply, activated),
-        Err(e) => rpc_error(
-            a2a::INTERNAL_ERROR,
-            format!("the answer failed: {e}"),
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(e) => {
+            return rpc_error(
+                a2a::INTERNAL_ERROR,
+                format!("the answer failed: {e}"),
+                activated,
+            )
+        }
+    };
+    if answer.is_light() {
+        return json(
+            StatusCode::OK,
+            answer.into_response().to_js_compact(),
             activated,
-        ),
+        );
+    }
+    // Luggage: written as it is read from the store, a few chunks ahead of the client, its
+    // length known beforehand.
+    let len = answer.compact_len();
+    let (sender, receiver) = tokio::sync::mpsc::channel(4);
+    tokio::task::spawn_blocking(move || {
+        let mut writer = ChannelWriter {
+            sender,
+            buffer: Vec::with_capacity(CHUNK),
+        };
+        if let Err(e) = answer
+            .write_compact(&mut writer)
+            .and_then(|()| writer.flush())
+        {
+            // Cut the body off: a torn answer is never sent as if whole.
+            let _ = writer.sender.blocking_send(Err(e));
+        }
+    });
+    let mut response = json(StatusCode::OK, String::new(), activated);
+    *response.body_mut() = Body::Streamed(receiver, len);
+    response
+        .headers_mut()
+        .insert(CONTENT_LENGTH, HeaderValue::from(len));
+    response
+}
+
+/// How much of a streamed answer goes in one chunk.
+const CHUNK: usize = 64 << 10;
+
+/// A response body: whole, or streamed from a blocking writer through a bounded channel (an
+/// error there ends the connection without finishing the body).
+pub(super) enum Body {
+    Whole(Full<Bytes>),
+    /// The chunks, and how many bytes they hold in all.
+    Streamed(tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>, u64),
+}
+
+impl hyper::body::Body for Body {
+    type Data = Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, std::io::Error>>> {
+        match self.get_mut() {
+            Body::Whole(full) => std::pin::Pin::new(full)
+                .poll_frame(cx)
+                .map_err(|never| match never {}),
+            Body::Streamed(receiver, _) => receiver
+                .poll_recv(cx)
+                .map(|chunk| chunk.map(|chunk| chunk.map(hyper::body::Frame::data))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            Body::Whole(full) => full.is_end_stream(),
+            Body::Streamed(..) => false,
+        }
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        match self {
+            Body::Whole(full) => full.size_hint(),
+            Body::Streamed(_, len) => hyper::body::SizeHint::with_exact(*len),
+        }
+    }
+}
+
+/// Sends what is written to a [`Body::Streamed`], in chunks of [`CHUNK`] bytes, waiting while
+/// the client is behind.
+struct ChannelWriter {
+    sender: tokio::sync::mpsc::Sender<std::io::Result<Bytes>>,
+    buffer: Vec<u8>,
+}
+
+impl ChannelWriter {
+    fn send(&mut self) -> std::io::Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::replace(
+            &mut self.buffer,
+            Vec::with_capacity(CHUNK),
+        ));
+        self.sender.blocking_send(Ok(chunk)).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away")
+        })
+    }
+}
+
+impl std::io::Write for ChannelWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = bytes.len().min(CHUNK - self.buffer.len());
+        self.buffer.extend_from_slice(&bytes[..n]);
+        if self.buffer.len() == CHUNK {
+            self.send()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.send()
     }
 }
 
@@ -181,7 +291,7 @@ async fn spool(mut body: Incoming, shared: &Shared) -> Result<tempfile::NamedTem
     Ok(file)
 }
 
-fn too_large(limit: u64, activated: bool) -> Response<Full<Bytes>> {
+fn too_large(limit: u64, activated: bool) -> Response<Body> {
     let error = RpcError::new(
         a2a::INVALID_PARAMS,
         format!("the request body is over {limit} bytes: too big for this door"),
@@ -194,13 +304,13 @@ fn too_large(limit: u64, activated: bool) -> Response<Full<Bytes>> {
     response
 }
 
-fn rpc_error(code: i32, message: impl Into<String>, activated: bool) -> Response<Full<Bytes>> {
+fn rpc_error(code: i32, message: impl Into<String>, activated: bool) -> Response<Body> {
     let error = RpcError::new(code, message);
     let reply = a2a::answer::Response::new(Json::Null, Err(error)).to_js_compact();
     json(StatusCode::OK, reply, activated)
 }
 
-fn unauthorized(challenge: &'static str, text: &'static str) -> Response<Full<Bytes>> {
+fn unauthorized(challenge: &'static str, text: &'static str) -> Response<Body> {
     let mut response = plain(StatusCode::UNAUTHORIZED, text);
     response
         .headers_mut()
@@ -208,8 +318,8 @@ fn unauthorized(challenge: &'static str, text: &'static str) -> Response<Full<By
     response
 }
 
-fn json(status: StatusCode, body: String, activated: bool) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
+fn json(status: StatusCode, body: String, activated: bool) -> Response<Body> {
+    let mut response = Response::new(Body::Whole(Full::new(Bytes::from(body))));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert("content-type", HeaderValue::from_static("application/json"));
@@ -222,12 +332,12 @@ fn json(status: StatusCode, body: String, activated: bool) -> Response<Full<Byte
     response
 }
 
-fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
     plain_owned(status, text.to_owned())
 }
 
-fn plain_owned(status: StatusCode, text: String) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(text)));
+fn plain_owned(status: StatusCode, text: String) -> Response<Body> {
+    let mut response = Response::new(Body::Whole(Full::new(Bytes::from(text))));
     *response.status_mut() = status;
     response.headers_mut().insert(
         "content-type",

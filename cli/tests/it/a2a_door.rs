@@ -189,6 +189,11 @@ fn post(addr: SocketAddr, headers: &[(&str, &str)], body: &[u8]) -> Answer {
 
 /// A flat handoff of root `root`, its bytes.
 fn pack(root: &str) -> Vec<u8> {
+    pack_with(root, &[])
+}
+
+/// A flat handoff of root `root` carrying `attachments`, its bytes.
+fn pack_with(root: &str, attachments: &[flat::LuggageFile]) -> Vec<u8> {
     let pack = Json::parse(&format!(
         r#"{{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z",
             "origin":{{"actor":"ds","machine":"mbp-14"}},
@@ -197,7 +202,9 @@ fn pack(root: &str) -> Vec<u8> {
               "facts":[],"decisions":[],"artifacts":[],"next_steps":["land it"]}}}}"#
     ))
     .unwrap();
-    flat::write_flat(&pack, &[], None).unwrap().into_bytes()
+    flat::write_flat(&pack, attachments, None)
+        .unwrap()
+        .into_bytes()
 }
 
 /// `SendMessage` with `bytes` as the file part `h.taskpack.json`.
@@ -318,6 +325,102 @@ fn a_body_over_the_limit_is_413_while_it_is_read_and_the_door_answers_after() {
     assert_eq!(landed.json()["result"]["task"]["id"], "TP-ROOT-0413");
     // No temporary body is left behind in the store.
     assert_eq!(passports(&store).len(), 1);
+}
+
+#[cfg(target_os = "linux")]
+/// A process's peak resident set (`VmHWM`), in bytes.
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().strip_suffix("kB"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmHWM in {status}"));
+    kb << 10
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_pack_lands_in_bounded_memory_decoded_from_the_spooled_body() {
+    let store = common::scratch("door-large");
+    let door = start(&store, &[]);
+    // The door warmed up: a small landing first, so what is measured is the large one.
+    let small = post(door.addr, &[ACTIVATED], &send(&pack("TP-ROOT-SMALL")));
+    assert_eq!(small.status, 200);
+    // A flat pack with a 32 MiB text attachment: the body is about 43 MiB of base64.
+    let line = "the luggage of a large handoff, one line of many, 0123456789abc\n";
+    let attachment = flat::LuggageFile {
+        name: "big.log".to_owned(),
+        bytes: line.repeat((32 << 20) / line.len()).into_bytes(),
+    };
+    let flat = pack_with("TP-ROOT-LARGE", std::slice::from_ref(&attachment));
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{{"messageId":"m1","role":"ROLE_USER","parts":[{{"raw":"{}","filename":"h.taskpack.json"}}]}}}}}}"#,
+        base64::engine::general_purpose::STANDARD.encode(&flat)
+    );
+    assert!(body.len() > 42 << 20, "{}", body.len());
+    let before = peak_rss(door.child.id());
+    let mut stream = TcpStream::connect(door.addr).unwrap();
+    // Not a timing: only a guard against a hang (a debug build lands this in seconds).
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    stream
+        .write_all(&request("POST", &[ACTIVATED], body.as_bytes()))
+        .unwrap();
+    let landed = read_answer(&mut stream);
+    let after = peak_rss(door.child.id());
+    // The answer, its one long string (the luggage, echoed) cut out to be read apart.
+    let text = String::from_utf8(landed.body).unwrap();
+    let head = &text[..text.len().min(400)];
+    assert_eq!(
+        (
+            landed.status,
+            landed
+                .headers
+                .iter()
+                .find(|(n, _)| n == "content-length")
+                .map(|(_, v)| v.clone())
+        ),
+        (200, Some(text.len().to_string())),
+        "{head}"
+    );
+    let (start, rest) = text
+        .split_once(r#""raw":""#)
+        .unwrap_or_else(|| panic!("{head}"));
+    let (raw, end) = rest.split_once('"').unwrap();
+    let answer: Value = serde_json::from_str(&format!(r#"{start}"raw":""{end}"#)).unwrap();
+    let task = &answer["result"]["task"];
+    assert_eq!(task["id"], "TP-ROOT-LARGE", "{head}");
+    assert_eq!(task["artifacts"][0]["artifactId"], "data/files/big.log");
+    let id = task["metadata"][EXTENSION]["landed"]["passport_id"]
+        .as_str()
+        .unwrap();
+    // Nothing lost: the luggage landed whole, and the answer carries it whole (streamed from
+    // the store, its length declared).
+    let luggage = std::fs::read(store.join(format!("{id}.files/big.log"))).unwrap();
+    assert!(luggage == attachment.bytes, "the landed luggage differs");
+    let echoed = base64::engine::general_purpose::STANDARD
+        .decode(raw)
+        .unwrap();
+    assert!(echoed == attachment.bytes, "the answer's luggage differs");
+    // Held whole, the body (then the pack, then the answer's luggage) would grow the peak by
+    // more than the body's size.
+    let growth = after.saturating_sub(before);
+    eprintln!(
+        "peak RSS {} -> {} KiB (+{} KiB) landing a {} KiB body",
+        before >> 10,
+        after >> 10,
+        growth >> 10,
+        body.len() >> 10
+    );
+    assert!(
+        growth < 16 << 20,
+        "the peak resident set grew by {} KiB landing a {} KiB body",
+        growth >> 10,
+        body.len() >> 10
+    );
 }
 
 #[test]
