@@ -25,7 +25,9 @@
 //!   so a landing never holds up the card. A body is answered from its file, never loaded
 //!   whole: what an answer holds is the request less its file parts' `raw` strings (at most
 //!   16 MiB, else refused) and chunks of the pack as its base64 is decoded from the body into a
-//!   temporary file, which the landing reads as `taskpack land` does.
+//!   temporary file, which the landing reads as `taskpack land` does. The answer's luggage (a
+//!   Task carries each file in base64) is streamed from the store with its `Content-Length`,
+//!   a few 64 KiB chunks ahead of the client, never held whole either.
 //! - `--token-file`: JSON-RPC needs `Authorization: Bearer TOKEN` (compared in constant time
 //!   with every token); without it the answer is 401 with `WWW-Authenticate: Bearer
 //!   realm="specmint"`. The card then declares the scheme (`securitySchemes`,

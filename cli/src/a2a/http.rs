@@ -1,7 +1,8 @@
 //! One HTTP request to the door: the card, or a JSON-RPC call (the token checked, the body
 //! spooled to a temporary file within its limit and deadline, then answered from that file by
-//! the library's [`Door::handle_from`] on tokio's blocking pool, in bounded memory: the pack's
-//! base64 is decoded from the spooled body straight into another temporary file).
+//! the library's [`Door::answer_from`] on tokio's blocking pool, in bounded memory: the pack's
+//! base64 is decoded from the spooled body straight into another temporary file, and the
+//! answer's luggage is streamed from the store as the response body is sent).
 
 use std::io::Write as _;
 use std::sync::Arc;

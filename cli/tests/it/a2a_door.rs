@@ -424,6 +424,58 @@ fn a_large_pack_lands_in_bounded_memory_decoded_from_the_spooled_body() {
 }
 
 #[test]
+fn an_answer_streamed_with_its_luggage_is_the_librarys_answer_byte_for_byte() {
+    let store = common::scratch("door-streamed");
+    let door = start(&store, &[]);
+    // Binary luggage of several streamed chunks, and a last chunk that needs padding.
+    let bytes: Vec<u8> = (0..(400 << 10) + 1).map(|i| (i * 7 % 251) as u8).collect();
+    let luggage = [flat::LuggageFile {
+        name: "blob.bin".to_owned(),
+        bytes,
+    }];
+    let landed = post(
+        door.addr,
+        &[ACTIVATED],
+        &send(&pack_with("TP-ROOT-STREAM", &luggage)),
+    );
+    assert_eq!(landed.status, 200);
+    let get = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 7, "method": "GetTask",
+        "params": {"id": "TP-ROOT-STREAM"}}))
+    .unwrap();
+    let served = post(door.addr, &[ACTIVATED], &get);
+    let library = specmint::taskpack::a2a::Door {
+        store: specmint::taskpack::passports::PassportStore::open(&store).unwrap(),
+        max_pack_bytes: specmint::taskpack::a2a::DEFAULT_MAX_PACK_BYTES,
+    };
+    let expected = library.handle(&get, true).to_js_compact();
+    assert_eq!(served.status, 200);
+    assert_eq!(
+        served.header("content-length"),
+        Some(expected.len().to_string().as_str())
+    );
+    assert!(
+        served.body == expected.as_bytes(),
+        "the streamed answer differs from Door::handle's"
+    );
+    let task: Value = serde_json::from_str(&expected).unwrap();
+    let raw = task["result"]["artifacts"][0]["parts"][0]["raw"]
+        .as_str()
+        .unwrap();
+    assert!(
+        base64::engine::general_purpose::STANDARD
+            .decode(raw)
+            .unwrap()
+            == luggage[0].bytes
+    );
+    // The landing's answer, streamed too, carries the same luggage.
+    let sent: Value = serde_json::from_slice(&landed.body).unwrap();
+    assert_eq!(
+        sent["result"]["task"]["artifacts"],
+        task["result"]["artifacts"]
+    );
+}
+
+#[test]
 fn json_rpc_takes_only_a_listed_bearer_token_and_the_card_declares_the_scheme() {
     let store = common::scratch("door-token");
     let tokens = store.join("tokens");
