@@ -476,6 +476,47 @@ fn an_answer_streamed_with_its_luggage_is_the_librarys_answer_byte_for_byte() {
 }
 
 #[test]
+fn a_request_whose_rest_passes_the_skeleton_bound_is_refused_and_a_bom_is_not_json() {
+    let store = common::scratch("door-skeleton");
+    let door = specmint::taskpack::a2a::Door {
+        store: specmint::taskpack::passports::PassportStore::open(&store).unwrap(),
+        max_pack_bytes: specmint::taskpack::a2a::DEFAULT_MAX_PACK_BYTES,
+    };
+    // A text part past 16 MiB: only `raw` strings are left in the body, the rest is held.
+    let text = "x".repeat(flat::MAX_SKELETON_BYTES);
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{{"parts":[{{"text":"{text}"}}]}}}}}}"#
+    );
+    assert_eq!(
+        door.handle(body.as_bytes(), true).to_js_compact(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":-32600,"message":"the request body less its file parts' `raw` strings is over {} bytes: too big for this door"}}}}"#,
+            flat::MAX_SKELETON_BYTES
+        )
+    );
+    // As large a `raw` string is left in the body: read past, then decoded from it (here, to
+    // its last character, which is not base64).
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{{"parts":[{{"raw":"{text}!","filename":"p.taskpack.json"}}]}}}}}}"#
+    );
+    assert_eq!(
+        door.handle(body.as_bytes(), true).to_js_compact(),
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"`message.parts[0].raw` is not standard base64"}}"#
+    );
+    // A byte order mark is not JSON text, as when the body was parsed whole.
+    let get = br#"{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"TP-NONE"}}"#;
+    let with_bom = [&b"\xef\xbb\xbf"[..], get].concat();
+    assert_eq!(
+        door.handle(&with_bom, true).to_js_compact(),
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the request body is not JSON"}}"#
+    );
+    assert_eq!(
+        door.handle(get, true).to_js_compact(),
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"no task `TP-NONE`: no passport of this store has it as lineage.root_id or id"}}"#
+    );
+}
+
+#[test]
 fn json_rpc_takes_only_a_listed_bearer_token_and_the_card_declares_the_scheme() {
     let store = common::scratch("door-token");
     let tokens = store.join("tokens");
