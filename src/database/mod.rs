@@ -42,8 +42,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod address;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+
+pub use address::{redacted, SslMode, TlsSettings};
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 
@@ -67,16 +70,31 @@ pub enum DatabaseError {
         #[source]
         source: rusqlite::Error,
     },
-    /// The PostgreSQL server cannot be reached or refused the connection.
+    /// The PostgreSQL server cannot be reached or refused the connection, or its address
+    /// does not read.
     #[cfg(feature = "postgres")]
-    #[error("cannot open store `{url}`: {}", postgres::describe(source))]
+    #[error("cannot open store `{url}`: {detail}")]
     Connect {
-        /// The server's URL, without its password.
+        /// The server's address, without its password.
         url: String,
-        /// The client's error.
-        #[source]
-        source: ::postgres::Error,
+        /// What went wrong, without the password (the client's and the server's words).
+        detail: String,
     },
+    /// The store does not exist: no file there (SQLite), or no tables of this component in
+    /// the database (PostgreSQL). Nothing was created: a command that only reads opens a store
+    /// with [`Store::open_existing`].
+    #[error("store `{store}` does not exist (no {component} tables there); nothing was created")]
+    NoStore {
+        /// The store, as [`Location::display`] names it.
+        store: String,
+        /// The component whose tables were looked for (`tasks`, `packages`).
+        component: &'static str,
+    },
+    /// The connection to the PostgreSQL server was lost while a transaction committed: it may
+    /// or may not have been applied.
+    #[cfg(feature = "postgres")]
+    #[error("store: the connection to the server was lost while committing; the operation may or may not have been applied: {}", postgres::describe(.0))]
+    CommitUnknown(::postgres::Error),
     /// A statement or transaction failed in SQLite.
     #[cfg(feature = "sqlite")]
     #[error("store: {0}")]
@@ -99,6 +117,28 @@ impl DatabaseError {
     /// [`DatabaseError::Invalid`], saying `message`.
     pub fn invalid(message: impl Into<String>) -> Self {
         DatabaseError::Invalid(message.into())
+    }
+
+    /// Whether the error is the PostgreSQL server gone (unreachable, shut down, the connection
+    /// closed), not a verdict of a working server: a new connection may succeed.
+    pub fn is_connection_lost(&self) -> bool {
+        match self {
+            #[cfg(feature = "postgres")]
+            DatabaseError::Connect { .. } | DatabaseError::CommitUnknown(_) => true,
+            #[cfg(feature = "postgres")]
+            DatabaseError::Postgres(err) => postgres::is_connection_lost(err),
+            _ => false,
+        }
+    }
+
+    /// Whether a write that failed with this error may have been committed (the connection
+    /// was lost during its commit): such a write must not be retried blindly.
+    pub fn may_have_committed(&self) -> bool {
+        match self {
+            #[cfg(feature = "postgres")]
+            DatabaseError::CommitUnknown(_) => true,
+            _ => false,
+        }
     }
 }
 
@@ -143,70 +183,66 @@ pub enum Synchronous {
 pub enum Location {
     /// A SQLite database file.
     Sqlite(PathBuf),
-    /// A PostgreSQL server: a `postgres://` or `postgresql://` URL.
+    /// A PostgreSQL server: a `postgres://` or `postgresql://` URL, or libpq's keyword form
+    /// (`host=db port=5432 user=u dbname=tasks`).
     Postgres(String),
+    /// A value that is neither: it starts `key=` but is not libpq's keyword form, or it starts
+    /// `postgres:` without `//`. Never read as a path (it may hold a password); opening it is
+    /// refused with this message.
+    Unreadable(String),
 }
 
 impl Location {
     /// The store a `--store` value names: a `postgres://` or `postgresql://` URL is a
-    /// PostgreSQL server, anything else a SQLite file's path.
+    /// PostgreSQL server, and so is a value in libpq's keyword form (`host=db user=u`, every
+    /// key a libpq keyword); a value that starts `key=` otherwise, or `postgres:` without
+    /// `//`, is [`Location::Unreadable`]; anything else is a SQLite file's path (write a file
+    /// whose name starts `key=` as `./key=...`).
     pub fn parse(value: &str) -> Location {
-        if is_postgres_url(value) {
-            Location::Postgres(value.to_owned())
-        } else {
-            Location::Sqlite(PathBuf::from(value))
+        if address::is_postgres_url(value) {
+            return Location::Postgres(value.to_owned());
         }
+        if address::is_mistyped_url(value) {
+            return Location::Unreadable(format!(
+                "the store address starts `postgres:` but is not a URL (`postgres://` or `postgresql://`); write it as {}",
+                address::URL_FORM
+            ));
+        }
+        if address::is_keyword_form(value) {
+            return match address::keyword_form_problem(value) {
+                None => Location::Postgres(value.to_owned()),
+                Some(problem) => Location::Unreadable(format!(
+                    "the store address looks like libpq's keyword form (key=value ...) but {problem}; write a PostgreSQL server as a URL, {}, and a SQLite file whose name starts `key=` as ./key=...",
+                    address::URL_FORM
+                )),
+            };
+        }
+        Location::Sqlite(PathBuf::from(value))
     }
 
     /// The backend's name: `SQLite` or `PostgreSQL`.
     fn dialect_name(&self) -> &'static str {
         match self {
             Location::Sqlite(_) => "SQLite",
-            Location::Postgres(_) => "PostgreSQL",
+            Location::Postgres(_) | Location::Unreadable(_) => "PostgreSQL",
         }
     }
 
-    /// How the location is named in a message: a URL without its password.
+    /// How the location is named in a message: an address without its password.
     pub fn display(&self) -> String {
         match self {
             Location::Sqlite(path) => path.display().to_string(),
             Location::Postgres(url) => redacted(url),
+            Location::Unreadable(_) => "(an unreadable store address, not shown)".to_owned(),
         }
     }
-}
-
-/// `url` with its password, if any, written as `***`, for messages.
-pub fn redacted(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
-    let rest = &url[scheme_end..];
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let authority = &rest[..authority_end];
-    match (authority.rfind('@'), authority.find(':')) {
-        (Some(at), Some(colon)) if colon < at => format!(
-            "{}{}:***{}",
-            &url[..scheme_end],
-            &authority[..colon],
-            &rest[at..]
-        ),
-        _ => url.to_owned(),
-    }
-}
-
-fn is_postgres_url(value: &str) -> bool {
-    ["postgres://", "postgresql://"].iter().any(|scheme| {
-        value
-            .get(..scheme.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
-    })
 }
 
 impl From<&Path> for Location {
     fn from(path: &Path) -> Self {
         match path.to_str() {
-            Some(text) if is_postgres_url(text) => Location::Postgres(text.to_owned()),
-            _ => Location::Sqlite(path.to_owned()),
+            Some(text) => Location::parse(text),
+            None => Location::Sqlite(path.to_owned()),
         }
     }
 }
@@ -403,6 +439,8 @@ pub trait Tx {
 pub struct Schema {
     /// The component's name in `specmint_schema`.
     pub component: &'static str,
+    /// What its rows are, for messages (`tasks`, `packages`).
+    pub noun: &'static str,
     /// The version these definitions are.
     pub version: i64,
     /// `CREATE TABLE IF NOT EXISTS` statements for SQLite.
@@ -426,8 +464,45 @@ impl Schema {
     }
 }
 
-/// Creates or migrates `schema`'s tables in `tx` (the caller holds the store's set-up lock).
-fn set_up_schema(tx: &mut dyn Tx, schema: &Schema) -> Result<(), DatabaseError> {
+/// Whether opening a store may create it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Create {
+    /// Create the file (SQLite) and the component's tables when missing.
+    Yes,
+    /// A store without the component's tables is [`DatabaseError::NoStore`]; nothing is
+    /// created (an existing store of an older version is still migrated).
+    No,
+}
+
+/// Whether `schema`'s tables exist in `tx` (a version row, or its legacy table).
+fn schema_exists(tx: &mut dyn Tx, schema: &Schema) -> Result<bool, DatabaseError> {
+    if tx.table_exists(SCHEMA_TABLE)?
+        && tx
+            .query_opt(
+                &format!("SELECT version FROM {SCHEMA_TABLE} WHERE component = $1"),
+                &[Param::Text(schema.component)],
+            )?
+            .is_some()
+    {
+        return Ok(true);
+    }
+    tx.table_exists(schema.legacy_table)
+}
+
+/// Creates or migrates `schema`'s tables in `tx` (the caller holds the store's set-up lock);
+/// with [`Create::No`], a store without them is [`DatabaseError::NoStore`].
+fn set_up_schema(
+    tx: &mut dyn Tx,
+    schema: &Schema,
+    create: Create,
+    store: &dyn Fn() -> String,
+) -> Result<(), DatabaseError> {
+    if create == Create::No && !schema_exists(tx, schema)? {
+        return Err(DatabaseError::NoStore {
+            store: store(),
+            component: schema.noun,
+        });
+    }
     tx.execute_batch(&format!(
         "CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (component TEXT PRIMARY KEY, version BIGINT NOT NULL)"
     ))?;
@@ -506,14 +581,35 @@ impl Store {
         schema: &Schema,
         synchronous: Synchronous,
     ) -> Result<Self, DatabaseError> {
+        Self::open_as(location, schema, synchronous, Create::Yes)
+    }
+
+    /// Opens the store at `location` only if it exists with `schema`'s tables (migrating an
+    /// older version): a SQLite path with no file, or a database without the tables, is
+    /// [`DatabaseError::NoStore`], and nothing is created.
+    ///
+    /// # Errors
+    ///
+    /// The store does not exist or cannot be opened.
+    pub fn open_existing(location: &Location, schema: &Schema) -> Result<Self, DatabaseError> {
+        Self::open_as(location, schema, Synchronous::Full, Create::No)
+    }
+
+    fn open_as(
+        location: &Location,
+        schema: &Schema,
+        synchronous: Synchronous,
+        create: Create,
+    ) -> Result<Self, DatabaseError> {
         let backend = match location {
+            Location::Unreadable(message) => return Err(DatabaseError::invalid(message.clone())),
             #[cfg(feature = "sqlite")]
             Location::Sqlite(path) => {
-                Backend::Sqlite(sqlite::Connection::open(path, schema, synchronous)?)
+                Backend::Sqlite(sqlite::Connection::open(path, schema, synchronous, create)?)
             }
             #[cfg(feature = "postgres")]
             Location::Postgres(url) => {
-                Backend::Postgres(postgres::Connection::open(url, schema, synchronous)?)
+                Backend::Postgres(postgres::Connection::open(url, schema, synchronous, create)?)
             }
             #[allow(unreachable_patterns)]
             other => {
@@ -526,6 +622,17 @@ impl Store {
             }
         };
         Ok(Store { backend })
+    }
+
+    /// Whether the store's connection is gone (a PostgreSQL server that closed it or went
+    /// away): every operation would fail, and a new [`Store`] is needed. Never on SQLite.
+    pub fn is_closed(&self) -> bool {
+        match self.backend {
+            #[cfg(feature = "sqlite")]
+            Backend::Sqlite(_) => false,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(ref conn) => conn.is_closed(),
+        }
     }
 
     /// Which SQL the store speaks.
@@ -592,22 +699,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_password_never_reaches_a_message() {
-        assert_eq!(
-            redacted("postgresql://agent:s3cret@db.example:5432/tasks"),
-            "postgresql://agent:***@db.example:5432/tasks"
-        );
-        assert_eq!(
-            redacted("postgres://agent@db/tasks"),
-            "postgres://agent@db/tasks"
-        );
-        assert_eq!(
-            redacted("postgresql:///tasks?host=/run/postgresql"),
-            "postgresql:///tasks?host=/run/postgresql"
-        );
-    }
 
     #[test]
     fn sha256_of_the_empty_string() {
