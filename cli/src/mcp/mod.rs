@@ -57,7 +57,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
                 Some(Ok(ledger)) => Some(ledger),
                 None => None,
             };
-            Some(tools::StoreTools { db, ledger })
+            Some(tools::StoreTools::new(db, ledger))
         }
         (None, Some(_)) => {
             return Err(CliError::Usage(
