@@ -102,7 +102,7 @@ pub(crate) fn keyword_pairs(text: &str) -> Result<Vec<(String, String)>, String>
         }
         if key.is_empty() {
             if chars.peek().is_some() {
-                return Err("a `=` with no keyword before it".to_owned());
+                return Err("has a `=` with no keyword before it".to_owned());
             }
             return Ok(pairs);
         }
@@ -156,15 +156,12 @@ fn shown_key(key: &str) -> &str {
 pub(crate) fn keyword_form_problem(value: &str) -> Option<String> {
     match keyword_pairs(value) {
         Err(why) => Some(why),
-        Ok(pairs) => {
-            let unknown = pairs
-                .iter()
-                .filter(|(key, _)| !KEYWORDS.contains(&key.as_str()))
-                .count();
-            (unknown > 0).then(|| {
-                format!("{unknown} of its keys are not libpq connection keywords (host, port, dbname, user, password, sslmode, ...)")
-            })
-        }
+        Ok(pairs) => pairs
+            .iter()
+            .any(|(key, _)| !KEYWORDS.contains(&key.as_str()))
+            .then(|| {
+                "has a key that is not a libpq connection keyword (host, port, dbname, user, password, sslmode, ...)".to_owned()
+            }),
     }
 }
 
@@ -447,8 +444,7 @@ mod tests {
     #[test]
     fn tls_settings_are_taken_out_of_both_forms() {
         let (rest, tls) =
-            split_tls("postgresql://u@h/db?sslmode=verify-full&sslrootcert=%2Fca.pem&x=1")
-                .unwrap();
+            split_tls("postgresql://u@h/db?sslmode=verify-full&sslrootcert=%2Fca.pem&x=1").unwrap();
         assert_eq!(rest, "postgresql://u@h/db?x=1");
         assert_eq!(tls.mode, SslMode::VerifyFull);
         assert_eq!(tls.root_cert.as_deref(), Some("/ca.pem"));

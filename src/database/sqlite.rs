@@ -122,7 +122,9 @@ impl Connection {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         // The write lock is held from here on, so the schema's statements do not meet SQLITE_BUSY.
         let mut sqlite_tx = SqliteTx { tx: &tx };
-        set_up_schema(&mut sqlite_tx, schema, create, &|| path.display().to_string())?;
+        set_up_schema(&mut sqlite_tx, schema, create, &|| {
+            path.display().to_string()
+        })?;
         tx.commit()?;
         Ok(())
     }

@@ -34,6 +34,7 @@ mod other_specs;
 mod passport_store;
 mod shape_errors;
 mod spec_examples;
+mod store_address;
 mod task_lifecycle;
 mod task_packet;
 mod taskpack;
