@@ -120,7 +120,12 @@ host all all ::/0 trust"
     echo "$options" >"$dir/options"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start -o "$options" >&2 \
       || { cat "$dir/server.log" >&2; exit 1; }
-    echo "host=$dir&user=$owner"
+    if [ -n "${SPECMINT_PG_LISTEN:-}" ]; then
+      # The socket's name carries the port too.
+      echo "host=$dir&port=$port&user=$owner"
+    else
+      echo "host=$dir&user=$owner"
+    fi
     ;;
   pause)
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
