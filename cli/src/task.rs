@@ -191,7 +191,9 @@ fn claim(
             "`task claim --next` takes no ID: it picks the task".to_owned(),
         ));
     }
-    let claimed = open_existing(store)?.claim_next(context).map_err(store_failure)?;
+    let claimed = open_existing(store)?
+        .claim_next(context)
+        .map_err(store_failure)?;
     match claimed {
         Some(claimed) => verdict(format, &claimed.task_id, Ok(claimed.state)),
         None => {
@@ -301,7 +303,9 @@ fn list(
         print_verdict(format, &answer, &human.join("\n"))?;
         return Ok(0);
     }
-    let tasks = open_existing(store)?.list(state, claimable).map_err(store_failure)?;
+    let tasks = open_existing(store)?
+        .list(state, claimable)
+        .map_err(store_failure)?;
     let human = if tasks.is_empty() {
         "(no tasks)".to_owned()
     } else {

@@ -64,6 +64,22 @@ pub struct StoreTools {
     tasks: Mutex<Held<TaskStore>>,
 }
 
+impl Drop for StoreTools {
+    fn drop(&mut self) {
+        let tasks = (self.tasks.get_mut())
+            .unwrap_or_else(PoisonError::into_inner)
+            .store
+            .take();
+        let packages = (self.packages.get_mut())
+            .unwrap_or_else(PoisonError::into_inner)
+            .store
+            .take();
+        // Closing a PostgreSQL connection blocks on the client's own runtime, which cannot run
+        // on a thread that drives the server's: close them on a thread of their own.
+        let _ = std::thread::spawn(move || drop((tasks, packages))).join();
+    }
+}
+
 /// A store kind the server holds.
 trait Component: Sized {
     /// The CLI family that makes it (`specmint FAMILY init`).
