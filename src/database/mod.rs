@@ -9,8 +9,11 @@
 //!
 //! Which backend: the `--store` value ([`Location`]). `postgres://...` or `postgresql://...`
 //! is a PostgreSQL server (the URL form of libpq: `postgresql://user:password@host:port/db`,
-//! or `postgresql:///db?host=/run/postgresql` for a Unix socket); anything else is the path
-//! of a SQLite file.
+//! or `postgresql:///db?host=/run/postgresql` for a Unix socket), and so is libpq's keyword
+//! form (`host=db port=5432 dbname=tasks`); a value that starts `key=` but is not that form,
+//! or `postgres:` without `//`, is refused ([`Location::Unreadable`]); anything else is the
+//! path of a SQLite file. A password in any form (and `PGPASSWORD`) never reaches a message
+//! ([`redacted`]).
 //!
 //! How it works:
 //! - Every operation is one transaction ([`Store::write`]); a refusal rolls it back, so
@@ -29,14 +32,18 @@
 //! - SQL is written once with PostgreSQL's `$1` placeholders; the SQLite backend reads them as
 //!   `?1`. A lock clause is appended on PostgreSQL only (SQLite's write lock covers the whole
 //!   file already).
-//! - Schemas ([`Schema`]) are created on first use, one version row per component in
+//! - Schemas ([`Schema`]) are created by [`Store::open`], one version row per component in
 //!   `specmint_schema`, so a later version can migrate a store it finds older, and refuses one
-//!   it finds newer.
+//!   it finds newer. [`Store::open_existing`] creates nothing: no file, or no tables of the
+//!   component, is [`DatabaseError::NoStore`] (for what only reads).
 //!
 //! Limits: SQLite is one machine (its locks do not work over network file systems); a SQLite
 //! writer that waits longer than [`BUSY_TIMEOUT`] gets a [`DatabaseError`]. The PostgreSQL
-//! client speaks without TLS: reach the server over a Unix socket, loopback, or a network you
-//! trust (README, "Stores").
+//! client speaks TLS over TCP as the address's `sslmode` says ([`SslMode`]; `prefer`, libpq's
+//! default, when absent; `verify-full` with `sslrootcert` across a network you do not trust;
+//! README, "Stores"); no client certificates. A connection that is lost is not reopened by
+//! the store: [`Store::is_closed`] and [`DatabaseError::is_connection_lost`] tell its holder
+//! to open a new one.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! The PostgreSQL backend (a server that agents on several machines share): the sync
-//! `postgres` client over TLS as the address's `sslmode` says ([`tls`]), `READ COMMITTED`
+//! `postgres` client over TLS as the address's `sslmode` says (`postgres/tls.rs`), `READ COMMITTED`
 //! transactions with row locks ([`super::Lock`]), and a commit that waits for the server's WAL
 //! flush unless [`Synchronous::Normal`] says otherwise (`synchronous_commit = off` for the
 //! session).
