@@ -745,7 +745,7 @@ mod tests {
     #[cfg(feature = "postgres")]
     #[test]
     fn no_password_appears_in_any_error() {
-        let mut seed: u64 = 0x5eed_34;
+        let mut seed: u64 = 0x005e_ed34;
         let mut next = move |n: usize| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
