@@ -97,7 +97,7 @@ fn init_creates_a_store_once_and_the_writing_commands_create_one() {
     // The commands that write still create: `envelope new` and `task submit`.
     let (code, _, stderr) = run(&dir, &["envelope", "new", "pkg_x", "--store", "new.db"]);
     assert_eq!(code, Some(0), "{stderr}");
-    let envelope = r#"{"objective":"o","outputFormat":"f","toolAndSourceGuidance":"g","boundaries":["b"],"filesAndInterfaces":["f"],"contextID":"c","acceptanceCheck":{"passFailCommand":"true","endToEndVerification":"e"}}"#;
+    let envelope = common::minimal_task(None).to_string();
     let out = common::specmint_in(
         &dir,
         &["task", "submit", "-", "--store", "submit.db"],

@@ -169,6 +169,11 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// The exit code of `specmint task list --store STORE`.
+fn lists(store: &str) -> Option<i32> {
+    run(&["task", "list", "--store", store]).0
+}
+
 #[test]
 fn tls_verify_full_connects_with_the_right_certificate_and_refuses_the_wrong_one() {
     if !postgres_here("tls") {
@@ -200,7 +205,7 @@ fn tls_verify_full_connects_with_the_right_certificate_and_refuses_the_wrong_one
         run(&["task", "init", "--store", &full]),
         (Some(0), String::new())
     );
-    let envelope = r#"{"taskID":"t-tls","objective":"o","outputFormat":"f","toolAndSourceGuidance":"g","boundaries":["b"],"filesAndInterfaces":["f"],"contextID":"c","acceptanceCheck":{"passFailCommand":"true","endToEndVerification":"e"}}"#;
+    let envelope = common::minimal_task(Some("t-tls")).to_string();
     let out = common::specmint(
         &["task", "submit", "-", "--store", &full],
         envelope.as_bytes(),
@@ -242,36 +247,12 @@ fn tls_verify_full_connects_with_the_right_certificate_and_refuses_the_wrong_one
             format!("specmint: cannot open store `{misnamed}`: error performing TLS handshake: invalid peer certificate: certificate not valid for name \"localhost\"; certificate is only valid for IpAddress(127.0.0.1)\n")
         )
     );
-    assert_eq!(
-        run(&[
-            "task",
-            "list",
-            "--store",
-            &url("localhost", "verify-ca", Some(&ca))
-        ])
-        .0,
-        Some(0)
-    );
+    assert_eq!(lists(&url("localhost", "verify-ca", Some(&ca))), Some(0));
     // require without a root certificate: encrypted, not verified (libpq's meaning); so is the
     // default (prefer) against this server.
+    assert_eq!(lists(&url("localhost", "require", None)), Some(0));
     assert_eq!(
-        run(&[
-            "task",
-            "list",
-            "--store",
-            &url("localhost", "require", None)
-        ])
-        .0,
-        Some(0)
-    );
-    assert_eq!(
-        run(&[
-            "task",
-            "list",
-            "--store",
-            &format!("postgresql://{user}@127.0.0.1:{port}/postgres")
-        ])
-        .0,
+        lists(&format!("postgresql://{user}@127.0.0.1:{port}/postgres")),
         Some(0)
     );
     // The server takes TCP only over TLS: disable is refused by it, so the connections above
@@ -318,7 +299,7 @@ fn sixteen_claimers_ride_out_a_database_restart() {
     let url = format!("postgresql:///postgres?{}", cluster.query);
     let mut store = TaskStore::open(url.as_str()).unwrap();
     for i in 0..tasks {
-        let envelope = json!({"taskID": format!("o-{i:04}"), "objective": "o", "outputFormat": "f", "toolAndSourceGuidance": "g", "boundaries": ["b"], "filesAndInterfaces": ["f"], "contextID": "c", "acceptanceCheck": {"passFailCommand": "true", "endToEndVerification": "e"}});
+        let envelope = common::minimal_task(Some(&format!("o-{i:04}")));
         store.submit(envelope.to_string().as_bytes()).unwrap();
     }
     drop(store);
@@ -481,7 +462,7 @@ fn the_mcp_server_holds_one_connection_and_reconnects_after_a_restart() {
         missing["error"]["message"],
         format!("store `{url}` does not exist (no tasks tables there); nothing was created: create it with task_submit or `specmint task init --store DB`")
     );
-    let envelope = json!({"taskID": "m-1", "objective": "o", "outputFormat": "f", "toolAndSourceGuidance": "g", "boundaries": ["b"], "filesAndInterfaces": ["f"], "contextID": "c", "acceptanceCheck": {"passFailCommand": "true", "endToEndVerification": "e"}});
+    let envelope = common::minimal_task(Some("m-1"));
     let submitted = call("task_submit", json!({"envelope": envelope}));
     assert_eq!(
         submitted["result"]["structuredContent"],
