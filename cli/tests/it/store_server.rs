@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -306,18 +306,22 @@ fn sixteen_claimers_ride_out_a_database_restart() {
     let phase = Arc::new(AtomicUsize::new(0));
     let answers = Arc::new(Mutex::new(Vec::<Answer>::new()));
     let down_seen = Arc::new(AtomicUsize::new(0));
+    // Which outage is on (1, 2, ...): a worker counts once per outage in `down_seen`.
+    let outage = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
     let workers: Vec<_> = (0..WORKERS)
         .map(|worker| {
-            let (phase, answers, down_seen, url) = (
+            let (phase, answers, down_seen, outage, url) = (
                 phase.clone(),
                 answers.clone(),
                 down_seen.clone(),
+                outage.clone(),
                 url.clone(),
             );
             std::thread::spawn(move || {
-                let saw_down = AtomicBool::new(false);
+                let mut counted = 0;
                 loop {
+                    let this_outage = outage.load(Ordering::SeqCst);
                     let at_start = phase.load(Ordering::SeqCst);
                     let out = Command::new(env!("CARGO_BIN_EXE_specmint"))
                         .args([
@@ -330,7 +334,8 @@ fn sixteen_claimers_ride_out_a_database_restart() {
                     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
                     let claimed = json["task_id"].as_str().map(str::to_owned);
                     let done = code == 0 && claimed.is_none() && at_start == 2;
-                    if code == 2 && at_start == 1 && !saw_down.swap(true, Ordering::SeqCst) {
+                    if code == 2 && at_start == 1 && counted < this_outage {
+                        counted = this_outage;
                         down_seen.fetch_add(1, Ordering::SeqCst);
                     }
                     answers.lock().unwrap().push(Answer {
@@ -367,6 +372,7 @@ fn sixteen_claimers_ride_out_a_database_restart() {
             std::thread::sleep(Duration::from_millis(5));
         }
         down_seen.store(0, Ordering::SeqCst);
+        outage.store(round + 1, Ordering::SeqCst);
         phase.store(1, Ordering::SeqCst);
         cluster.script("pause");
         // Every worker answers while it is down (an error, exit 2) before it comes back.
@@ -436,7 +442,7 @@ fn sixteen_claimers_ride_out_a_database_restart() {
     assert!(after > 0, "no claim after the restart");
     let errors = answers.iter().filter(|a| a.code == 2).count();
     eprintln!(
-        "outage: {WORKERS} workers, {tasks} tasks, {rounds} stop/restart(s): {} commands, {before} claims answered, {} claims whose answer was lost, {errors} errors (exit 2) while down, {after} claims after the restart, 0 claimed twice, {:.1} s",
+        "outage: {WORKERS} workers, {tasks} tasks, {rounds} stop/restart(s): {} commands, {before} claims answered, {} claims whose answer was lost, {errors} errors (exit 2) while down, {after} claims after a restart, 0 claimed twice, {:.1} s",
         answers.len(),
         tasks - before,
         elapsed.as_secs_f64()

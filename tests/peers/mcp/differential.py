@@ -220,7 +220,7 @@ class PostgresWork:
         for statement in ("DROP DATABASE IF EXISTS mcp_differential WITH (FORCE)",
                           "CREATE DATABASE mcp_differential"):
             subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", admin, "-c", statement],
-                           check=True)
+                           check=True, env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
         self.store = f"postgresql:///mcp_differential?{query}"
         for family in ("task", "envelope"):
             subprocess.run([binary, family, "init", "--store", self.store], check=True,
