@@ -47,9 +47,11 @@ cargo build --quiet --workspace --lib --tests
 
 # Lane 1: the Rust side again on PostgreSQL, the bindings and the conformance corpus.
 lane_rust() {
-  # The engine and lifecycle suites once more, on PostgreSQL. --workspace: the same feature set
-  # as the run above, so its test binaries are reused, not rebuilt.
-  SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle::
+  # The engine and lifecycle suites once more, on PostgreSQL, and the tests that start clusters
+  # of their own (TLS as sslmode says; 16 claimers and the MCP server through a stop and
+  # restart). --workspace: the same feature set as the run above, so its test binaries are
+  # reused, not rebuilt.
+  SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle:: store_server::
   # Every case of every corpus (bundled, acceptance, own spec, random specs) through the Python
   # binding's pytest and the Node binding's test runner, each equal to the CLI's verdict.
   ./tests/peers/bindings/run.sh "$random_specs"
@@ -70,6 +72,8 @@ lane_peers() {
   # recorded CLI call of the engine and lifecycle suites replayed through the Python MCP SDK on
   # a copy of its store, the same result and the same store after.
   .venv/bin/python tests/peers/mcp/differential.py "$record" "$SPECMINT_BIN"
+  # The same calls replayed on PostgreSQL (the server holding one connection throughout).
+  .venv/bin/python tests/peers/mcp/differential.py "$record" "$SPECMINT_BIN" --postgres "$pg_query"
   # The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
   # malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
   # and failures (tests/peers/reliability.py BIN --full is the size the probes were first run at).

@@ -147,7 +147,8 @@ pub struct FormatArg {
 /// `--store DB`: the store a behaviour command works in, required.
 #[derive(Args)]
 pub struct Db {
-    /// The store: an SQLite file, or a postgres:// URL.
+    /// The store: a SQLite file, a postgres:// URL (sslmode, sslrootcert) or libpq's keyword
+    /// form ('host=H dbname=D ...'). Commands that only read never create it.
     #[arg(long = "store", value_name = "DB")]
     pub path: PathBuf,
 }
@@ -293,6 +294,13 @@ pub struct Mcp {
 
 #[derive(Subcommand)]
 pub enum Envelope {
+    /// Create the store (its package tables) if it does not exist.
+    Init {
+        #[command(flatten)]
+        store: Db,
+        #[command(flatten)]
+        format: FormatArg,
+    },
     /// Create a package.
     New {
         /// The package.
@@ -330,6 +338,13 @@ pub enum Envelope {
 
 #[derive(Subcommand)]
 pub enum Task {
+    /// Create the store (its task tables) if it does not exist.
+    Init {
+        #[command(flatten)]
+        store: Db,
+        #[command(flatten)]
+        format: FormatArg,
+    },
     /// Submit a task envelope (`-` for stdin).
     Submit {
         /// The envelope.

@@ -1,8 +1,10 @@
-//! `specmint envelope new|apply|show`: the Action Envelope engine.
+//! `specmint envelope init|new|apply|show`: the Action Envelope engine.
 //!
 //! (Arguments and options: [`super::args::Envelope`].)
 //! `new` and `apply` print `{"ok": true, "replayed", "package_id", "revision", "state"}` or
 //! `{"ok": false, "code", "message"}`; exit 0 applied or replayed, 1 refused, 2 usage or I/O.
+//! A store is created by `init`, `new` and `apply`; `show` on a store that does not exist
+//! says so and exits 2, creating nothing.
 
 use specmint::action_envelope::answer;
 use specmint::action_envelope::engine::{
@@ -17,6 +19,12 @@ use super::{answer_value, print_verdict, read_document, store_failure, CliError,
 /// Runs `specmint envelope ...`.
 pub fn run(command: Envelope) -> Result<u8, CliError> {
     match command {
+        Envelope::Init { store, format } => super::task::init(
+            &store,
+            format.format,
+            |db| PackageStore::open_existing(&db.path),
+            |db| PackageStore::open(&db.path),
+        ),
         Envelope::New {
             package_id,
             intent,
@@ -59,7 +67,9 @@ fn open(store: &Db) -> Result<PackageStore, CliError> {
 }
 
 fn show(package_id: &str, store: &Db, format: Format) -> Result<u8, CliError> {
-    match open(store)?.manifest(package_id).map_err(store_failure)? {
+    let mut store = PackageStore::open_existing(&store.path)
+        .map_err(|err| super::task::missing_store(err, "envelope", "new"))?;
+    match store.manifest(package_id).map_err(store_failure)? {
         Some(manifest) => {
             let json = answer_value(&manifest)?;
             let human = serde_json::to_string_pretty(&json).unwrap_or_default();

@@ -1,10 +1,12 @@
-//! `specmint task submit|claim|move|complete|reject|bind|show|list`: the Task Envelope
+//! `specmint task init|submit|claim|move|complete|reject|bind|show|list`: the Task Envelope
 //! lifecycle.
 //!
 //! (Arguments and options: [`super::args::Task`].)
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
+//! A store is created by `init` and `submit` only: the others need its tasks, so on a store
+//! that does not exist they say so and exit 2, creating nothing.
 
-use specmint::database::Failure;
+use specmint::database::{DatabaseError, Failure, Location};
 use specmint::task_envelope::answer::{Bound, Counted, Listed, Moved, Shown, SubmitRefused};
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
@@ -25,6 +27,12 @@ const MAX_LEDGER_BYTES: usize = 1 << 20;
 /// Runs `specmint task ...`.
 pub fn run(command: Task) -> Result<u8, CliError> {
     match command {
+        Task::Init { store, format } => init(
+            &store,
+            format.format,
+            |db| TaskStore::open_existing(&db.path),
+            |db| TaskStore::open(&db.path),
+        ),
         Task::Submit {
             file,
             store,
@@ -50,7 +58,7 @@ pub fn run(command: Task) -> Result<u8, CliError> {
             store,
             format,
         } => {
-            let moved = open(&store)?.move_to(&id, state, reason.as_deref());
+            let moved = open_existing(&store)?.move_to(&id, state, reason.as_deref());
             verdict(format.format, &id, moved)
         }
         Task::Complete {
@@ -67,7 +75,7 @@ pub fn run(command: Task) -> Result<u8, CliError> {
         } => {
             // A missing reason is refused like a blank one (reason_required), not a usage
             // error.
-            let moved = open(&store)?.reject(&id, reason.as_deref().unwrap_or_default());
+            let moved = open_existing(&store)?.reject(&id, reason.as_deref().unwrap_or_default());
             verdict(format.format, &id, moved)
         }
         Task::Bind {
@@ -94,6 +102,49 @@ pub fn run(command: Task) -> Result<u8, CliError> {
 
 fn open(store: &Db) -> Result<TaskStore, CliError> {
     TaskStore::open(&store.path).map_err(store_failure)
+}
+
+/// The store, if it exists: a missing one is an error that says how to make it.
+fn open_existing(store: &Db) -> Result<TaskStore, CliError> {
+    TaskStore::open_existing(&store.path).map_err(|err| missing_store(err, "task", "submit"))
+}
+
+/// `err` as the CLI says it: a store that does not exist with how to make it (`specmint
+/// FAMILY init`, or the command `creator` that writes).
+pub fn missing_store(err: DatabaseError, family: &str, creator: &str) -> CliError {
+    match err {
+        DatabaseError::NoStore { .. } => CliError::Failure(format!(
+            "{err}: create it with `specmint {family} init --store DB` or `specmint {family} {creator}`"
+        )),
+        err => store_failure(err),
+    }
+}
+
+/// `task init` and `envelope init`: the store and the component's tables, made by `create`
+/// when `existing` does not find them; prints `{"ok": true, "store", "created"}`.
+pub fn init<S>(
+    store: &Db,
+    format: Format,
+    existing: impl FnOnce(&Db) -> Result<S, DatabaseError>,
+    create: impl FnOnce(&Db) -> Result<S, DatabaseError>,
+) -> Result<u8, CliError> {
+    let created = match existing(store) {
+        Ok(_) => false,
+        Err(DatabaseError::NoStore { .. }) => {
+            create(store).map_err(store_failure)?;
+            true
+        }
+        Err(err) => return Err(store_failure(err)),
+    };
+    let shown = Location::from(&store.path).display();
+    let answer = serde_json::json!({"ok": true, "store": shown, "created": created});
+    let human = if created {
+        format!("created: {shown}")
+    } else {
+        format!("exists: {shown}")
+    };
+    print_verdict(format, &answer, &human)?;
+    Ok(0)
 }
 
 fn submit(file: &str, store: &Db, format: Format) -> Result<u8, CliError> {
@@ -132,7 +183,7 @@ fn claim(
             return Err(CliError::Usage("--context goes with --next".to_owned()));
         }
         let id = id.ok_or_else(|| CliError::Usage("missing ID".to_owned()))?;
-        let moved = open(store)?.claim(id);
+        let moved = open_existing(store)?.claim(id);
         return verdict(format, id, moved);
     }
     if id.is_some() {
@@ -140,7 +191,9 @@ fn claim(
             "`task claim --next` takes no ID: it picks the task".to_owned(),
         ));
     }
-    let claimed = open(store)?.claim_next(context).map_err(store_failure)?;
+    let claimed = open_existing(store)?
+        .claim_next(context)
+        .map_err(store_failure)?;
     match claimed {
         Some(claimed) => verdict(format, &claimed.task_id, Ok(claimed.state)),
         None => {
@@ -151,7 +204,7 @@ fn claim(
 }
 
 fn complete(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError> {
-    let mut store = open(store)?;
+    let mut store = open_existing(store)?;
     let evidence = read_document(file, &EVIDENCE_DOCUMENT)?.and_then(|input| read_evidence(&input));
     let moved = match evidence {
         Ok(evidence) => store.complete(id, &evidence),
@@ -175,7 +228,7 @@ fn bind(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError
         Ok(ledger) => ledger,
         Err(refusal) => return verdict(format, id, Err(Failure::Refused(refusal))),
     };
-    match open(store)?.bind(id, &ledger) {
+    match open_existing(store)?.bind(id, &ledger) {
         Ok(bound) => {
             let human = format!("bound: {id} may use [{}]", bound.tools().join(", "));
             print_verdict(format, &Bound::new(id, bound.tools()), &human)?;
@@ -186,7 +239,7 @@ fn bind(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError
 }
 
 fn show(id: &str, history: bool, store: &Db, format: Format) -> Result<u8, CliError> {
-    let mut store = open(store)?;
+    let mut store = open_existing(store)?;
     match store.task(id).map_err(store_failure)? {
         Some(task) => {
             // `--history` adds the task's steps; without it the object is as it always was.
@@ -240,7 +293,7 @@ fn list(
                 "--counts counts every state; it takes no --state or --claimable".to_owned(),
             ));
         }
-        let counts = open(store)?.counts().map_err(store_failure)?;
+        let counts = open_existing(store)?.counts().map_err(store_failure)?;
         let answer = Counted::new(&counts);
         let mut human: Vec<String> = counts
             .iter()
@@ -250,7 +303,9 @@ fn list(
         print_verdict(format, &answer, &human.join("\n"))?;
         return Ok(0);
     }
-    let tasks = open(store)?.list(state, claimable).map_err(store_failure)?;
+    let tasks = open_existing(store)?
+        .list(state, claimable)
+        .map_err(store_failure)?;
     let human = if tasks.is_empty() {
         "(no tasks)".to_owned()
     } else {

@@ -38,6 +38,7 @@ pub type ApplyError = Failure<Refusal<EnvelopeError>>;
 /// The engine's tables: one row per package (its manifest as JSON), one per applied action.
 pub const SCHEMA: Schema = Schema {
     component: "action_envelope",
+    noun: "packages",
     version: 1,
     sqlite: "
 CREATE TABLE IF NOT EXISTS action_packages (
@@ -116,6 +117,25 @@ impl PackageStore {
         Ok(PackageStore {
             store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,
         })
+    }
+
+    /// Opens the store at `location` only if it exists and holds the packages' tables: a
+    /// missing file or a database without them is [`DatabaseError::NoStore`], and nothing is
+    /// created (for what only reads, or needs packages to exist already).
+    ///
+    /// # Errors
+    ///
+    /// The store does not exist or cannot be opened.
+    pub fn open_existing(location: impl Into<Location>) -> Result<Self, DatabaseError> {
+        Ok(PackageStore {
+            store: Store::open_existing(&location.into(), &SCHEMA)?,
+        })
+    }
+
+    /// Whether the store's connection is gone (a PostgreSQL server that closed it): every
+    /// operation would fail; open the store again.
+    pub fn is_closed(&self) -> bool {
+        self.store.is_closed()
     }
 
     /// Creates package `package_id` in the initial state at revision 0, with `intent` when

@@ -9,8 +9,11 @@
 //!
 //! Which backend: the `--store` value ([`Location`]). `postgres://...` or `postgresql://...`
 //! is a PostgreSQL server (the URL form of libpq: `postgresql://user:password@host:port/db`,
-//! or `postgresql:///db?host=/run/postgresql` for a Unix socket); anything else is the path
-//! of a SQLite file.
+//! or `postgresql:///db?host=/run/postgresql` for a Unix socket), and so is libpq's keyword
+//! form (`host=db port=5432 dbname=tasks`); a value that starts `key=` but is not that form,
+//! or `postgres:` without `//`, is refused ([`Location::Unreadable`]); anything else is the
+//! path of a SQLite file. A password in any form (and `PGPASSWORD`) never reaches a message
+//! ([`redacted`]).
 //!
 //! How it works:
 //! - Every operation is one transaction ([`Store::write`]); a refusal rolls it back, so
@@ -29,21 +32,28 @@
 //! - SQL is written once with PostgreSQL's `$1` placeholders; the SQLite backend reads them as
 //!   `?1`. A lock clause is appended on PostgreSQL only (SQLite's write lock covers the whole
 //!   file already).
-//! - Schemas ([`Schema`]) are created on first use, one version row per component in
+//! - Schemas ([`Schema`]) are created by [`Store::open`], one version row per component in
 //!   `specmint_schema`, so a later version can migrate a store it finds older, and refuses one
-//!   it finds newer.
+//!   it finds newer. [`Store::open_existing`] creates nothing: no file, or no tables of the
+//!   component, is [`DatabaseError::NoStore`] (for what only reads).
 //!
 //! Limits: SQLite is one machine (its locks do not work over network file systems); a SQLite
 //! writer that waits longer than [`BUSY_TIMEOUT`] gets a [`DatabaseError`]. The PostgreSQL
-//! client speaks without TLS: reach the server over a Unix socket, loopback, or a network you
-//! trust (README, "Stores").
+//! client speaks TLS over TCP as the address's `sslmode` says ([`SslMode`]; `prefer`, libpq's
+//! default, when absent; `verify-full` with `sslrootcert` across a network you do not trust;
+//! README, "Stores"); no client certificates. A connection that is lost is not reopened by
+//! the store: [`Store::is_closed`] and [`DatabaseError::is_connection_lost`] tell its holder
+//! to open a new one.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod address;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+
+pub use address::{redacted, SslMode, TlsSettings};
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 
@@ -67,16 +77,31 @@ pub enum DatabaseError {
         #[source]
         source: rusqlite::Error,
     },
-    /// The PostgreSQL server cannot be reached or refused the connection.
+    /// The PostgreSQL server cannot be reached or refused the connection, or its address
+    /// does not read.
     #[cfg(feature = "postgres")]
-    #[error("cannot open store `{url}`: {}", postgres::describe(source))]
+    #[error("cannot open store `{url}`: {detail}")]
     Connect {
-        /// The server's URL, without its password.
+        /// The server's address, without its password.
         url: String,
-        /// The client's error.
-        #[source]
-        source: ::postgres::Error,
+        /// What went wrong, without the password (the client's and the server's words).
+        detail: String,
     },
+    /// The store does not exist: no file there (SQLite), or no tables of this component in
+    /// the database (PostgreSQL). Nothing was created: a command that only reads opens a store
+    /// with [`Store::open_existing`].
+    #[error("store `{store}` does not exist (no {component} tables there); nothing was created")]
+    NoStore {
+        /// The store, as [`Location::display`] names it.
+        store: String,
+        /// The component whose tables were looked for (`tasks`, `packages`).
+        component: &'static str,
+    },
+    /// The connection to the PostgreSQL server was lost while a transaction committed: it may
+    /// or may not have been applied.
+    #[cfg(feature = "postgres")]
+    #[error("store: the connection to the server was lost while committing; the operation may or may not have been applied: {}", postgres::describe(.0))]
+    CommitUnknown(::postgres::Error),
     /// A statement or transaction failed in SQLite.
     #[cfg(feature = "sqlite")]
     #[error("store: {0}")]
@@ -99,6 +124,28 @@ impl DatabaseError {
     /// [`DatabaseError::Invalid`], saying `message`.
     pub fn invalid(message: impl Into<String>) -> Self {
         DatabaseError::Invalid(message.into())
+    }
+
+    /// Whether the error is the PostgreSQL server gone (unreachable, shut down, the connection
+    /// closed), not a verdict of a working server: a new connection may succeed.
+    pub fn is_connection_lost(&self) -> bool {
+        match self {
+            #[cfg(feature = "postgres")]
+            DatabaseError::Connect { .. } | DatabaseError::CommitUnknown(_) => true,
+            #[cfg(feature = "postgres")]
+            DatabaseError::Postgres(err) => postgres::is_connection_lost(err),
+            _ => false,
+        }
+    }
+
+    /// Whether a write that failed with this error may have been committed (the connection
+    /// was lost during its commit): such a write must not be retried blindly.
+    pub fn may_have_committed(&self) -> bool {
+        match self {
+            #[cfg(feature = "postgres")]
+            DatabaseError::CommitUnknown(_) => true,
+            _ => false,
+        }
     }
 }
 
@@ -143,70 +190,66 @@ pub enum Synchronous {
 pub enum Location {
     /// A SQLite database file.
     Sqlite(PathBuf),
-    /// A PostgreSQL server: a `postgres://` or `postgresql://` URL.
+    /// A PostgreSQL server: a `postgres://` or `postgresql://` URL, or libpq's keyword form
+    /// (`host=db port=5432 user=u dbname=tasks`).
     Postgres(String),
+    /// A value that is neither: it starts `key=` but is not libpq's keyword form, or it starts
+    /// `postgres:` without `//`. Never read as a path (it may hold a password); opening it is
+    /// refused with this message.
+    Unreadable(String),
 }
 
 impl Location {
     /// The store a `--store` value names: a `postgres://` or `postgresql://` URL is a
-    /// PostgreSQL server, anything else a SQLite file's path.
+    /// PostgreSQL server, and so is a value in libpq's keyword form (`host=db user=u`, every
+    /// key a libpq keyword); a value that starts `key=` otherwise, or `postgres:` without
+    /// `//`, is [`Location::Unreadable`]; anything else is a SQLite file's path (write a file
+    /// whose name starts `key=` as `./key=...`).
     pub fn parse(value: &str) -> Location {
-        if is_postgres_url(value) {
-            Location::Postgres(value.to_owned())
-        } else {
-            Location::Sqlite(PathBuf::from(value))
+        if address::is_postgres_url(value) {
+            return Location::Postgres(value.to_owned());
         }
+        if address::is_mistyped_url(value) {
+            return Location::Unreadable(format!(
+                "the store address starts `postgres:` but is not a URL (`postgres://` or `postgresql://`); write it as {}",
+                address::URL_FORM
+            ));
+        }
+        if address::is_keyword_form(value) {
+            return match address::keyword_form_problem(value) {
+                None => Location::Postgres(value.to_owned()),
+                Some(problem) => Location::Unreadable(format!(
+                    "the store address looks like libpq's keyword form (key=value ...) but {problem}; write a PostgreSQL server as a URL, {}, and a SQLite file whose name starts `key=` as ./key=...",
+                    address::URL_FORM
+                )),
+            };
+        }
+        Location::Sqlite(PathBuf::from(value))
     }
 
     /// The backend's name: `SQLite` or `PostgreSQL`.
     fn dialect_name(&self) -> &'static str {
         match self {
             Location::Sqlite(_) => "SQLite",
-            Location::Postgres(_) => "PostgreSQL",
+            Location::Postgres(_) | Location::Unreadable(_) => "PostgreSQL",
         }
     }
 
-    /// How the location is named in a message: a URL without its password.
+    /// How the location is named in a message: an address without its password.
     pub fn display(&self) -> String {
         match self {
             Location::Sqlite(path) => path.display().to_string(),
             Location::Postgres(url) => redacted(url),
+            Location::Unreadable(_) => "(an unreadable store address, not shown)".to_owned(),
         }
     }
-}
-
-/// `url` with its password, if any, written as `***`, for messages.
-pub fn redacted(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
-    let rest = &url[scheme_end..];
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let authority = &rest[..authority_end];
-    match (authority.rfind('@'), authority.find(':')) {
-        (Some(at), Some(colon)) if colon < at => format!(
-            "{}{}:***{}",
-            &url[..scheme_end],
-            &authority[..colon],
-            &rest[at..]
-        ),
-        _ => url.to_owned(),
-    }
-}
-
-fn is_postgres_url(value: &str) -> bool {
-    ["postgres://", "postgresql://"].iter().any(|scheme| {
-        value
-            .get(..scheme.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
-    })
 }
 
 impl From<&Path> for Location {
     fn from(path: &Path) -> Self {
         match path.to_str() {
-            Some(text) if is_postgres_url(text) => Location::Postgres(text.to_owned()),
-            _ => Location::Sqlite(path.to_owned()),
+            Some(text) => Location::parse(text),
+            None => Location::Sqlite(path.to_owned()),
         }
     }
 }
@@ -403,6 +446,8 @@ pub trait Tx {
 pub struct Schema {
     /// The component's name in `specmint_schema`.
     pub component: &'static str,
+    /// What its rows are, for messages (`tasks`, `packages`).
+    pub noun: &'static str,
     /// The version these definitions are.
     pub version: i64,
     /// `CREATE TABLE IF NOT EXISTS` statements for SQLite.
@@ -426,8 +471,45 @@ impl Schema {
     }
 }
 
-/// Creates or migrates `schema`'s tables in `tx` (the caller holds the store's set-up lock).
-fn set_up_schema(tx: &mut dyn Tx, schema: &Schema) -> Result<(), DatabaseError> {
+/// Whether opening a store may create it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Create {
+    /// Create the file (SQLite) and the component's tables when missing.
+    Yes,
+    /// A store without the component's tables is [`DatabaseError::NoStore`]; nothing is
+    /// created (an existing store of an older version is still migrated).
+    No,
+}
+
+/// Whether `schema`'s tables exist in `tx` (a version row, or its legacy table).
+fn schema_exists(tx: &mut dyn Tx, schema: &Schema) -> Result<bool, DatabaseError> {
+    if tx.table_exists(SCHEMA_TABLE)?
+        && tx
+            .query_opt(
+                &format!("SELECT version FROM {SCHEMA_TABLE} WHERE component = $1"),
+                &[Param::Text(schema.component)],
+            )?
+            .is_some()
+    {
+        return Ok(true);
+    }
+    tx.table_exists(schema.legacy_table)
+}
+
+/// Creates or migrates `schema`'s tables in `tx` (the caller holds the store's set-up lock);
+/// with [`Create::No`], a store without them is [`DatabaseError::NoStore`].
+fn set_up_schema(
+    tx: &mut dyn Tx,
+    schema: &Schema,
+    create: Create,
+    store: &dyn Fn() -> String,
+) -> Result<(), DatabaseError> {
+    if create == Create::No && !schema_exists(tx, schema)? {
+        return Err(DatabaseError::NoStore {
+            store: store(),
+            component: schema.noun,
+        });
+    }
     tx.execute_batch(&format!(
         "CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (component TEXT PRIMARY KEY, version BIGINT NOT NULL)"
     ))?;
@@ -506,15 +588,39 @@ impl Store {
         schema: &Schema,
         synchronous: Synchronous,
     ) -> Result<Self, DatabaseError> {
+        Self::open_as(location, schema, synchronous, Create::Yes)
+    }
+
+    /// Opens the store at `location` only if it exists with `schema`'s tables (migrating an
+    /// older version): a SQLite path with no file, or a database without the tables, is
+    /// [`DatabaseError::NoStore`], and nothing is created.
+    ///
+    /// # Errors
+    ///
+    /// The store does not exist or cannot be opened.
+    pub fn open_existing(location: &Location, schema: &Schema) -> Result<Self, DatabaseError> {
+        Self::open_as(location, schema, Synchronous::Full, Create::No)
+    }
+
+    fn open_as(
+        location: &Location,
+        schema: &Schema,
+        synchronous: Synchronous,
+        create: Create,
+    ) -> Result<Self, DatabaseError> {
         let backend = match location {
+            Location::Unreadable(message) => return Err(DatabaseError::invalid(message.clone())),
             #[cfg(feature = "sqlite")]
             Location::Sqlite(path) => {
-                Backend::Sqlite(sqlite::Connection::open(path, schema, synchronous)?)
+                Backend::Sqlite(sqlite::Connection::open(path, schema, synchronous, create)?)
             }
             #[cfg(feature = "postgres")]
-            Location::Postgres(url) => {
-                Backend::Postgres(postgres::Connection::open(url, schema, synchronous)?)
-            }
+            Location::Postgres(url) => Backend::Postgres(postgres::Connection::open(
+                url,
+                schema,
+                synchronous,
+                create,
+            )?),
             #[allow(unreachable_patterns)]
             other => {
                 return Err(DatabaseError::invalid(format!(
@@ -526,6 +632,17 @@ impl Store {
             }
         };
         Ok(Store { backend })
+    }
+
+    /// Whether the store's connection is gone (a PostgreSQL server that closed it or went
+    /// away): every operation would fail, and a new [`Store`] is needed. Never on SQLite.
+    pub fn is_closed(&self) -> bool {
+        match self.backend {
+            #[cfg(feature = "sqlite")]
+            Backend::Sqlite(_) => false,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(ref conn) => conn.is_closed(),
+        }
     }
 
     /// Which SQL the store speaks.
@@ -593,20 +710,98 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// A schema for opening stores in these tests.
+    #[cfg(feature = "postgres")]
+    const PROBE: Schema = Schema {
+        component: "probe",
+        noun: "probe",
+        version: 1,
+        sqlite: "CREATE TABLE IF NOT EXISTS probe (id TEXT)",
+        postgres: "CREATE TABLE IF NOT EXISTS probe (id TEXT)",
+        legacy_table: "probe",
+        migrate: |_, _| Ok(()),
+    };
+
+    /// `value` with every byte but ASCII letters and digits percent-encoded.
+    #[cfg(feature = "postgres")]
+    fn encoded(value: &str) -> String {
+        value
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect()
+    }
+
+    /// Property: a password, whatever characters it holds, never appears in an error message,
+    /// in any of the forms an address can carry it (URL user info, `password=` parameter,
+    /// keyword form quoted or not, `PGPASSWORD`), whether the connection fails (no server on
+    /// the port), the address does not read (a bad port, a bad sslmode), or the address is
+    /// refused (a keyword form with a stray key). Seeded, so a failure is repeatable.
+    #[cfg(feature = "postgres")]
     #[test]
-    fn a_password_never_reaches_a_message() {
-        assert_eq!(
-            redacted("postgresql://agent:s3cret@db.example:5432/tasks"),
-            "postgresql://agent:***@db.example:5432/tasks"
-        );
-        assert_eq!(
-            redacted("postgres://agent@db/tasks"),
-            "postgres://agent@db/tasks"
-        );
-        assert_eq!(
-            redacted("postgresql:///tasks?host=/run/postgresql"),
-            "postgresql:///tasks?host=/run/postgresql"
-        );
+    fn no_password_appears_in_any_error() {
+        let mut seed: u64 = 0x005e_ed34;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let awkward = [
+            "@", ":", "%40", "'", "\"", " ", "\\", "/", "?", "&", "=", "#", "é", "%",
+        ];
+        let letters: Vec<char> = ('a'..='z').chain('0'..='9').collect();
+        for round in 0..40 {
+            let mut password = String::new();
+            for _ in 0..12 {
+                if next(3) == 0 {
+                    password.push_str(awkward[next(awkward.len())]);
+                } else {
+                    password.push(letters[next(letters.len())]);
+                }
+            }
+            let quoted = password.replace('\\', "\\\\").replace('\'', "\\'");
+            let tail = ["", "&sslmode=disable", "&sslmode=bogus", "&port=notaport"][round % 4];
+            let key_tail = ["", " sslmode=disable", " sslmode=bogus", " port=notaport"][round % 4];
+            let addresses = [
+                format!(
+                    "postgresql://agent:{}@127.0.0.1:1/db?connect_timeout=5{tail}",
+                    encoded(&password)
+                ),
+                format!(
+                    "postgres://agent@127.0.0.1:1/db?password={}{tail}",
+                    encoded(&password)
+                ),
+                format!("host=127.0.0.1 port=1 user=agent password='{quoted}' dbname=db{key_tail}"),
+                format!("host=127.0.0.1 port=1 user=agent password='{quoted}' stray=1"),
+                format!("postgres:agent:{}@127.0.0.1:1/db", encoded(&password)),
+            ];
+            for address in &addresses {
+                let location = Location::parse(address);
+                let err = Store::open_existing(&location, &PROBE).unwrap_err();
+                let mut text = format!("{err} / {err:?} / {}", location.display());
+                let mut source = std::error::Error::source(&err);
+                while let Some(cause) = source {
+                    text.push_str(&format!(" / {cause}"));
+                    source = cause.source();
+                }
+                for form in [password.clone(), encoded(&password), quoted.clone()] {
+                    assert!(!text.contains(&form), "{address}: {text}");
+                }
+            }
+            // PGPASSWORD: the password when the address gives none.
+            std::env::set_var("PGPASSWORD", &password);
+            let location = Location::parse("postgresql://agent@127.0.0.1:1/db");
+            let err = Store::open_existing(&location, &PROBE).unwrap_err();
+            std::env::remove_var("PGPASSWORD");
+            let text = format!("{err} / {err:?}");
+            assert!(!text.contains(&password), "PGPASSWORD: {text}");
+        }
     }
 
     #[test]

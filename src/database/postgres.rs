@@ -1,18 +1,28 @@
 //! The PostgreSQL backend (a server that agents on several machines share): the sync
-//! `postgres` client without TLS, `READ COMMITTED` transactions with row locks
-//! ([`super::Lock`]), and a commit that waits for the server's WAL flush unless
-//! [`Synchronous::Normal`] says otherwise (`synchronous_commit = off` for the session).
+//! `postgres` client over TLS as the address's `sslmode` says (`postgres/tls.rs`), `READ COMMITTED`
+//! transactions with row locks ([`super::Lock`]), and a commit that waits for the server's WAL
+//! flush unless [`Synchronous::Normal`] says otherwise (`synchronous_commit = off` for the
+//! session).
+//!
+//! The address is a URL or libpq's keyword form; `PGPASSWORD` is the password when the address
+//! gives none (as in libpq). No message quotes a password: the address is shown redacted and
+//! the client's and server's words are scrubbed of every password the address or
+//! `PGPASSWORD` holds.
 //!
 //! Schema set-up takes a transaction-scoped advisory lock first, so many processes opening a
 //! new database at once do not race on `CREATE TABLE` (PostgreSQL's `IF NOT EXISTS` is not
 //! safe against a concurrent creator).
 
+use postgres::config::{Host, SslMode as ClientSslMode};
 use postgres::types::{ToSql, Type};
-use postgres::NoTls;
 
+use super::address::{scrubbed, secrets, split_tls, SslMode};
 use super::{
-    redacted, set_up_schema, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value,
+    redacted, set_up_schema, Create, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx,
+    Value,
 };
+
+mod tls;
 
 /// The advisory lock key that serializes schema set-up (ASCII "specmint").
 const SET_UP_LOCK: i64 = 0x7370_6563_6d69_6e74;
@@ -35,35 +45,86 @@ pub(super) fn describe(err: &postgres::Error) -> String {
     }
 }
 
+/// Whether `err` is the server gone rather than its verdict: the connection closed, an I/O
+/// failure, or the server's `08` (connection exception) and `57P01`-`57P03` (shutting down,
+/// cannot connect now) codes.
+pub(super) fn is_connection_lost(err: &postgres::Error) -> bool {
+    if err.is_closed() {
+        return true;
+    }
+    match err.as_db_error() {
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03")
+        }
+        None => std::error::Error::source(err)
+            .is_some_and(|source| source.downcast_ref::<std::io::Error>().is_some()),
+    }
+}
+
 /// An open PostgreSQL store.
 pub struct Connection {
     client: postgres::Client,
 }
 
 impl Connection {
-    /// Connects to the server at `url` and sets up `schema`.
+    /// Connects to the server at `url` and sets up `schema` (with [`Create::No`], only finds
+    /// it).
     pub(super) fn open(
         url: &str,
         schema: &Schema,
         synchronous: Synchronous,
+        create: Create,
     ) -> Result<Self, DatabaseError> {
-        let mut client =
-            postgres::Client::connect(url, NoTls).map_err(|source| DatabaseError::Connect {
-                url: redacted(url),
-                source,
-            })?;
+        let mut hidden = secrets(url);
+        let env_password = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty());
+        hidden.extend(env_password.clone());
+        let failed = |detail: String| DatabaseError::Connect {
+            url: redacted(url),
+            detail: scrubbed(&detail, &hidden),
+        };
+        let (rest, settings) = split_tls(url).map_err(&failed)?;
+        let mut config: postgres::Config = rest
+            .parse()
+            .map_err(|e: postgres::Error| failed(describe(&e)))?;
+        if config.get_password().is_none() {
+            if let Some(password) = &env_password {
+                config.password(password);
+            }
+        }
+        // libpq asks for no TLS over a Unix socket (the server offers none there).
+        let unix_only = !config.get_hosts().is_empty()
+            && config
+                .get_hosts()
+                .iter()
+                .all(|host| matches!(host, Host::Unix(_)));
+        config.ssl_mode(match settings.mode {
+            _ if unix_only => ClientSslMode::Disable,
+            SslMode::Disable => ClientSslMode::Disable,
+            SslMode::Prefer => ClientSslMode::Prefer,
+            SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => ClientSslMode::Require,
+        });
+        let connector = tls::connector(&settings).map_err(&failed)?;
+        let mut client = config
+            .connect(connector)
+            .map_err(|e| failed(describe(&e)))?;
         if synchronous == Synchronous::Normal {
             client.batch_execute("SET synchronous_commit = off")?;
         }
         let mut conn = Connection { client };
+        let store = || redacted(url);
         conn.write(|tx| {
             tx.execute(
                 "SELECT pg_advisory_xact_lock($1)",
                 &[Param::Int(SET_UP_LOCK)],
             )?;
-            set_up_schema(tx, schema)
+            set_up_schema(tx, schema, create, &store)
         })?;
         Ok(conn)
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        self.client.is_closed()
     }
 
     pub(super) fn write<T, E>(
@@ -76,7 +137,14 @@ impl Connection {
         let mut tx = self.client.transaction().map_err(DatabaseError::from)?;
         // Dropping `tx` on the error path rolls it back.
         let value = operation(&mut PostgresTx { tx: &mut tx })?;
-        tx.commit().map_err(DatabaseError::from)?;
+        tx.commit().map_err(|err| {
+            // Whether the server committed before the connection went is unknown.
+            if is_connection_lost(&err) {
+                DatabaseError::CommitUnknown(err)
+            } else {
+                DatabaseError::from(err)
+            }
+        })?;
         Ok(value)
     }
 

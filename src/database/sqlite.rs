@@ -10,7 +10,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::TransactionBehavior;
 
 use super::{
-    set_up_schema, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value, BUSY_TIMEOUT,
+    set_up_schema, Create, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value,
+    BUSY_TIMEOUT,
 };
 
 /// Why setting up a store failed: another process held a lock SQLite would not wait for
@@ -42,17 +43,35 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Opens (creating if needed) the database at `path` and sets up `schema`.
+    /// Opens the database at `path` (creating it if needed and `create` says so) and sets up
+    /// `schema`.
     pub(super) fn open(
         path: &Path,
         schema: &Schema,
         synchronous: Synchronous,
+        create: Create,
     ) -> Result<Self, DatabaseError> {
-        let conn =
-            rusqlite::Connection::open(path).map_err(|source| DatabaseError::OpenSqlite {
+        let no_store = || DatabaseError::NoStore {
+            store: path.display().to_string(),
+            component: schema.noun,
+        };
+        let mut flags = rusqlite::OpenFlags::default();
+        if create == Create::No {
+            if !path.exists() {
+                return Err(no_store());
+            }
+            flags.remove(rusqlite::OpenFlags::SQLITE_OPEN_CREATE);
+        }
+        let conn = rusqlite::Connection::open_with_flags(path, flags).map_err(|source| {
+            // Gone between the check and the open: still no store.
+            if create == Create::No && !path.exists() {
+                return no_store();
+            }
+            DatabaseError::OpenSqlite {
                 path: path.to_owned(),
                 source,
-            })?;
+            }
+        })?;
         // The timeout first: switching to WAL needs a lock another opener may hold.
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let mut store = Connection { conn };
@@ -63,7 +82,7 @@ impl Connection {
         let started = Instant::now();
         let mut pause = Duration::from_millis(1);
         loop {
-            match store.set_up(path, schema, synchronous) {
+            match store.set_up(path, schema, synchronous, create) {
                 Err(SetUp::Busy(_)) if started.elapsed() < BUSY_TIMEOUT => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(50));
@@ -80,6 +99,7 @@ impl Connection {
         path: &Path,
         schema: &Schema,
         synchronous: Synchronous,
+        create: Create,
     ) -> Result<(), SetUp> {
         let mode: String = self
             .conn
@@ -102,7 +122,9 @@ impl Connection {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         // The write lock is held from here on, so the schema's statements do not meet SQLITE_BUSY.
         let mut sqlite_tx = SqliteTx { tx: &tx };
-        set_up_schema(&mut sqlite_tx, schema)?;
+        set_up_schema(&mut sqlite_tx, schema, create, &|| {
+            path.display().to_string()
+        })?;
         tx.commit()?;
         Ok(())
     }

@@ -48,6 +48,7 @@ use crate::Refusal;
 /// history; `migrate_tasks` brings it to version 2.
 pub const SCHEMA: Schema = Schema {
     component: "task_envelope",
+    noun: "tasks",
     version: 2,
     sqlite: "
 CREATE TABLE IF NOT EXISTS tasks (
@@ -236,6 +237,25 @@ impl TaskStore {
         Ok(TaskStore {
             store: Store::open_with(&location.into(), &SCHEMA, synchronous)?,
         })
+    }
+
+    /// Opens the store at `location` only if it exists and holds the tasks' tables: a
+    /// missing file or a database without them is [`DatabaseError::NoStore`], and nothing is
+    /// created (for what only reads, or needs tasks to exist already).
+    ///
+    /// # Errors
+    ///
+    /// The store does not exist or cannot be opened.
+    pub fn open_existing(location: impl Into<Location>) -> Result<Self, DatabaseError> {
+        Ok(TaskStore {
+            store: Store::open_existing(&location.into(), &SCHEMA)?,
+        })
+    }
+
+    /// Whether the store's connection is gone (a PostgreSQL server that closed it): every
+    /// operation would fail; open the store again.
+    pub fn is_closed(&self) -> bool {
+        self.store.is_closed()
     }
 
     /// Reads and validates an envelope and stores it as a `submitted` task. Returns its id:

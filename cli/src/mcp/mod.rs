@@ -8,7 +8,8 @@
 //! parameter: the tool's one parameter is `packet`. A filing answers the tool result
 //! `{"ok": true, "path", "bytes"}` (as text and as structured content); a refusal is a tool
 //! result with `isError` whose text starts with its code (`not_a_team_member: ...`).
-//! Calls run one at a time on a single-threaded runtime: filing is short blocking file I/O.
+//! Calls run one at a time on a single-threaded runtime: filing is short blocking file I/O; a
+//! store tool runs on the runtime's blocking thread (the PostgreSQL client is synchronous).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,7 +58,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
                 Some(Ok(ledger)) => Some(ledger),
                 None => None,
             };
-            Some(tools::StoreTools { db, ledger })
+            Some(Arc::new(tools::StoreTools::new(db, ledger)))
         }
         (None, Some(_)) => {
             return Err(CliError::Usage(
@@ -114,7 +115,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
 /// `--store`, or both.
 struct McpServer {
     handoff: Option<(PathBuf, String)>,
-    store: Option<tools::StoreTools>,
+    store: Option<Arc<tools::StoreTools>>,
     tools: Vec<Tool>,
 }
 
@@ -173,7 +174,15 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         if let Some(store) = &self.store {
             let arguments = request.arguments.clone().unwrap_or_default();
-            if let Some(result) = store.call(&request.name, &arguments) {
+            let (store, name) = (store.clone(), request.name.to_string());
+            // Off the runtime's thread: the PostgreSQL client is synchronous and runs a
+            // runtime of its own, which cannot start inside this one.
+            let called = tokio::task::spawn_blocking(move || store.call(&name, &arguments))
+                .await
+                .map_err(|e| {
+                    ErrorData::internal_error(format!("the store call failed: {e}"), None)
+                })?;
+            if let Some(result) = called {
                 return Ok(result?.into());
             }
         }

@@ -1,9 +1,18 @@
 //! The tools of `specmint mcp --store DB`: the Action Envelope as typed tool calls and the
 //! Task Envelope lifecycle. Thin over `PackageStore` and `TaskStore`, exactly as the `envelope`
 //! and `task` commands are: each result is that command's `--format json` object.
+//!
+//! The server holds its store: one `PackageStore` and one `TaskStore` (one connection each),
+//! opened on the first call that needs it and kept. A tool that writes new rows
+//! (`task_submit`, the action tools) creates the store when it does not exist; the others
+//! answer that it does not exist and create nothing, as the CLI does. When a call fails
+//! because the PostgreSQL server went away, the store is dropped; the call is made once more
+//! on a new connection when nothing can have been committed (the failure came before the
+//! commit), else its error is the answer; the next call connects again. A SQLite file removed
+//! or replaced under the server is opened anew.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use rmcp::ErrorData;
@@ -48,9 +57,97 @@ pub const TASK_TOOLS: [&str; 8] = [
 /// The store the tools act on and the operator's ledger.
 pub struct StoreTools {
     /// The `--store` database.
-    pub db: PathBuf,
+    db: PathBuf,
     /// The `--ledger` the operator gave, read when the server started.
-    pub ledger: Option<CapabilityLedger>,
+    ledger: Option<CapabilityLedger>,
+    packages: Mutex<Held<PackageStore>>,
+    tasks: Mutex<Held<TaskStore>>,
+}
+
+impl Drop for StoreTools {
+    fn drop(&mut self) {
+        let tasks = (self.tasks.get_mut())
+            .unwrap_or_else(PoisonError::into_inner)
+            .store
+            .take();
+        let packages = (self.packages.get_mut())
+            .unwrap_or_else(PoisonError::into_inner)
+            .store
+            .take();
+        // Closing a PostgreSQL connection blocks on the client's own runtime, which cannot run
+        // on a thread that drives the server's: close them on a thread of their own.
+        let _ = std::thread::spawn(move || drop((tasks, packages))).join();
+    }
+}
+
+/// A store kind the server holds.
+trait Component: Sized {
+    /// The CLI family that makes it (`specmint FAMILY init`).
+    const FAMILY: &'static str;
+    /// The tool that makes it.
+    const CREATOR: &'static str;
+    fn open(db: &Path, create: bool) -> Result<Self, DatabaseError>;
+    fn is_closed(&self) -> bool;
+}
+
+impl Component for TaskStore {
+    const FAMILY: &'static str = "task";
+    const CREATOR: &'static str = "task_submit";
+    fn open(db: &Path, create: bool) -> Result<Self, DatabaseError> {
+        if create {
+            TaskStore::open(db)
+        } else {
+            TaskStore::open_existing(db)
+        }
+    }
+    fn is_closed(&self) -> bool {
+        TaskStore::is_closed(self)
+    }
+}
+
+impl Component for PackageStore {
+    const FAMILY: &'static str = "envelope";
+    const CREATOR: &'static str = "an action tool (create_package)";
+    fn open(db: &Path, create: bool) -> Result<Self, DatabaseError> {
+        if create {
+            PackageStore::open(db)
+        } else {
+            PackageStore::open_existing(db)
+        }
+    }
+    fn is_closed(&self) -> bool {
+        PackageStore::is_closed(self)
+    }
+}
+
+/// A held store and, for a SQLite file, which file it opened.
+struct Held<S> {
+    store: Option<S>,
+    file: Option<FileId>,
+}
+
+impl<S> Default for Held<S> {
+    fn default() -> Self {
+        Held {
+            store: None,
+            file: None,
+        }
+    }
+}
+
+/// Which file a path names now (device and inode), to see a file replaced under the server.
+type FileId = (u64, u64);
+
+fn file_id(path: &Path) -> Option<FileId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::metadata(path).ok().map(|_| (0, 0))
+    }
 }
 
 fn object(value: Value) -> Arc<JsonObject> {
@@ -166,6 +263,37 @@ fn store_error(err: DatabaseError) -> ErrorData {
     ErrorData::internal_error(err.to_string(), None)
 }
 
+/// A store failure as a tool call's error; a store that does not exist says how to make it.
+fn held_error<S: Component>(err: DatabaseError) -> ErrorData {
+    match err {
+        DatabaseError::NoStore { .. } => ErrorData::internal_error(
+            format!(
+                "{err}: create it with {} or `specmint {} init --store DB`",
+                S::CREATOR,
+                S::FAMILY
+            ),
+            None,
+        ),
+        err => store_error(err),
+    }
+}
+
+/// What a call on a held store ends in: its result (answers and refusals alike), or the
+/// store's failure.
+type Call = Result<CallToolResult, DatabaseError>;
+
+/// `Failure::Store` as the store's failure, anything else through `answer`.
+fn answered<T, R>(
+    outcome: Result<T, Failure<R>>,
+    answer: impl FnOnce(Result<T, R>) -> CallToolResult,
+) -> Call {
+    match outcome {
+        Ok(value) => Ok(answer(Ok(value))),
+        Err(Failure::Refused(r)) => Ok(answer(Err(r))),
+        Err(Failure::Store(err)) => Err(err),
+    }
+}
+
 /// What a call's arguments are, checked against the tool's names and kinds: `Err` is the
 /// refusal's message.
 fn check_arguments(
@@ -194,6 +322,58 @@ fn string_argument<'a>(arguments: &'a JsonObject, key: &str) -> Result<Option<&'
 }
 
 impl StoreTools {
+    /// The tools of the store `db`, with the operator's `ledger`; nothing is opened yet.
+    pub fn new(db: PathBuf, ledger: Option<CapabilityLedger>) -> Self {
+        StoreTools {
+            db,
+            ledger,
+            packages: Mutex::default(),
+            tasks: Mutex::default(),
+        }
+    }
+
+    /// Runs `call` on the held store of `slot`, opening it first when there is none (creating
+    /// it when `create`), or when the file it opened is no longer the one at the path. A
+    /// failure of a lost connection drops the store; the call is made once more on a new
+    /// one unless it may have committed.
+    fn with_store<S: Component>(
+        &self,
+        slot: &Mutex<Held<S>>,
+        create: bool,
+        mut call: impl FnMut(&mut S) -> Call,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut held = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut retried = false;
+        loop {
+            let now = file_id(&self.db);
+            if held.store.as_ref().is_some_and(S::is_closed)
+                || (held.file.is_some() && held.file != now)
+            {
+                held.store = None;
+            }
+            let store = match held.store {
+                Some(ref mut store) => store,
+                None => {
+                    let opened = S::open(&self.db, create).map_err(held_error::<S>)?;
+                    // A PostgreSQL address names no file: `file_id` is None for it.
+                    held.file = file_id(&self.db);
+                    held.store.insert(opened)
+                }
+            };
+            match call(store) {
+                Ok(result) => return Ok(result),
+                Err(err) if err.is_connection_lost() => {
+                    held.store = None;
+                    if retried || err.may_have_committed() {
+                        return Err(held_error::<S>(err));
+                    }
+                    retried = true;
+                }
+                Err(err) => return Err(held_error::<S>(err)),
+            }
+        }
+    }
+
     /// Calls tool `name`, or `None` when it is not one of these tools.
     pub fn call(
         &self,
@@ -230,12 +410,12 @@ impl StoreTools {
         envelope.insert("action".into(), Value::from(action));
         envelope.extend(arguments.iter().map(|(k, v)| (k.clone(), v.clone())));
         let input = serde_json::to_vec(&envelope).unwrap_or_default();
-        let mut store = PackageStore::open(&self.db).map_err(store_error)?;
-        match store.apply_json(&input) {
-            Ok(applied) => Ok(done(&Applied::from(&applied))),
-            Err(Failure::Refused(r)) => Ok(refusal(&r)),
-            Err(Failure::Store(err)) => Err(store_error(err)),
-        }
+        self.with_store(&self.packages, true, |store| {
+            answered(store.apply_json(&input), |outcome| match outcome {
+                Ok(applied) => done(&Applied::from(&applied)),
+                Err(r) => refusal(&r),
+            })
+        })
     }
 
     fn package_show(&self, arguments: &JsonObject) -> Result<CallToolResult, ErrorData> {
@@ -245,11 +425,12 @@ impl StoreTools {
             Ok(id) => id.unwrap_or_default(),
             Err(why) => return Ok(refusal(&Refusal::new(EnvelopeError::InvalidEnvelope, why))),
         };
-        let mut store = PackageStore::open(&self.db).map_err(store_error)?;
-        match store.manifest(package_id).map_err(store_error)? {
-            Some(manifest) => Ok(done(&manifest)),
-            None => Ok(refusal(&no_package(package_id))),
-        }
+        self.with_store(&self.packages, false, |store| {
+            Ok(match store.manifest(package_id)? {
+                Some(manifest) => done(&manifest),
+                None => refusal(&no_package(package_id)),
+            })
+        })
     }
 
     fn task(&self, name: &str, arguments: &JsonObject) -> Result<CallToolResult, ErrorData> {
@@ -278,72 +459,68 @@ impl StoreTools {
             Ok(checked) => checked,
             Err(why) => return Ok(refusal(&Refusal::new(INVALID_ARGUMENTS, why))),
         };
-        let mut store = TaskStore::open(&self.db).map_err(store_error)?;
-        let moved = match name {
+        let no_ledger = || {
+            refusal(&Refusal::new(
+                NO_LEDGER,
+                "this server was started without --ledger FILE; the capability ledger is the operator's, never a caller's",
+            ))
+        };
+        if name == "task_bind" && self.ledger.is_none() {
+            return Ok(no_ledger());
+        }
+        let create = name == "task_submit";
+        self.with_store(&self.tasks, create, |store| match name {
             "task_submit" => {
                 let input = serde_json::to_vec(&arguments["envelope"]).unwrap_or_default();
-                return match store.submit(&input) {
-                    Ok(task_id) => Ok(done(&Moved::new(&task_id, TaskState::ALL[0]))),
-                    Err(Failure::Refused(report)) => {
+                answered(store.submit(&input), |outcome| match outcome {
+                    Ok(task_id) => done(&Moved::new(&task_id, TaskState::ALL[0])),
+                    Err(report) => {
                         let first = report.iter().next().map_or("", |v| v.code);
                         let messages: Vec<&str> =
                             report.iter().map(|v| v.message.as_str()).collect();
-                        Ok(refused(
+                        refused(
                             format!("{first}: {}", messages.join("; ")),
                             &SubmitRefused::new(report.as_slice()),
-                        ))
+                        )
                     }
-                    Err(Failure::Store(err)) => Err(store_error(err)),
-                };
+                })
             }
-            "task_show" => {
-                return match store.task(id).map_err(store_error)? {
-                    Some(task) => Ok(done(&Shown {
-                        history: None,
-                        task: &task,
-                    })),
-                    None => Ok(refusal(&unknown_task(id))),
-                };
-            }
-            "task_list" => {
-                let tasks = store.list(state, claimable).map_err(store_error)?;
-                return Ok(done(&Listed::new(&tasks)));
-            }
-            "task_bind" => {
-                let Some(ledger) = &self.ledger else {
-                    return Ok(refusal(&Refusal::new(
-                        NO_LEDGER,
-                        "this server was started without --ledger FILE; the capability ledger is the operator's, never a caller's",
-                    )));
-                };
-                return match store.bind(id, ledger) {
-                    Ok(bound) => Ok(done(&Bound::new(id, bound.tools()))),
-                    Err(Failure::Refused(r)) => Ok(refusal(&r)),
-                    Err(Failure::Store(err)) => Err(store_error(err)),
-                };
-            }
-            "task_claim" => store.claim(id),
-            "task_move" => store.move_to(id, state.unwrap_or(TaskState::ALL[0]), reason),
-            "task_reject" => store.reject(id, reason.unwrap_or_default()),
+            "task_show" => Ok(match store.task(id)? {
+                Some(task) => done(&Shown {
+                    history: None,
+                    task: &task,
+                }),
+                None => refusal(&unknown_task(id)),
+            }),
+            "task_list" => Ok(done(&Listed::new(&store.list(state, claimable)?))),
+            "task_bind" => match &self.ledger {
+                Some(ledger) => answered(store.bind(id, ledger), |outcome| match outcome {
+                    Ok(bound) => done(&Bound::new(id, bound.tools())),
+                    Err(r) => refusal(&r),
+                }),
+                None => Ok(no_ledger()),
+            },
+            "task_claim" => moved_result(id, store.claim(id)),
+            "task_move" => moved_result(
+                id,
+                store.move_to(id, state.unwrap_or(TaskState::ALL[0]), reason),
+            ),
+            "task_reject" => moved_result(id, store.reject(id, reason.unwrap_or_default())),
             _ => {
                 let input = serde_json::to_vec(&arguments["evidence"]).unwrap_or_default();
-                match read_evidence(&input) {
+                let moved = match read_evidence(&input) {
                     Ok(evidence) => store.complete(id, &evidence),
                     Err(report) => Err(Failure::Refused(evidence_refusal(&report))),
-                }
+                };
+                moved_result(id, moved)
             }
-        };
-        moved_result(id, moved)
+        })
     }
 }
 
-fn moved_result(
-    id: &str,
-    moved: Result<TaskState, TaskError>,
-) -> Result<CallToolResult, ErrorData> {
-    match moved {
-        Ok(state) => Ok(done(&Moved::new(id, state))),
-        Err(Failure::Refused(r)) => Ok(refusal(&r)),
-        Err(Failure::Store(err)) => Err(store_error(err)),
-    }
+fn moved_result(id: &str, moved: Result<TaskState, TaskError>) -> Call {
+    answered(moved, |outcome| match outcome {
+        Ok(state) => done(&Moved::new(id, state)),
+        Err(r) => refusal(&r),
+    })
 }

@@ -139,6 +139,15 @@ pub fn beside(db: &Path, name: impl AsRef<std::ffi::OsStr>) -> PathBuf {
     dir.join(name.as_ref())
 }
 
+/// A Task Envelope with only the fields a submission needs (and `taskID` when `id` is given).
+pub fn minimal_task(id: Option<&str>) -> serde_json::Value {
+    let mut envelope = serde_json::json!({"objective": "o", "outputFormat": "f", "toolAndSourceGuidance": "g", "boundaries": ["b"], "filesAndInterfaces": ["f"], "contextID": "c", "acceptanceCheck": {"passFailCommand": "true", "endToEndVerification": "e"}});
+    if let Some(id) = id {
+        envelope["taskID"] = id.into();
+    }
+    envelope
+}
+
 /// `SPECMINT_TEST_PG`, when the suites run against a PostgreSQL server.
 pub fn postgres_query() -> Option<String> {
     std::env::var("SPECMINT_TEST_PG")

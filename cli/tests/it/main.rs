@@ -35,6 +35,8 @@ mod other_specs;
 mod passport_store;
 mod shape_errors;
 mod spec_examples;
+mod store_address;
+mod store_server;
 mod task_lifecycle;
 mod task_packet;
 mod taskpack;

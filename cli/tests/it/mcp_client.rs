@@ -18,8 +18,16 @@ pub struct McpServer {
 impl McpServer {
     /// Starts `binary mcp --home home --agent agent` and runs the initialize handshake.
     pub fn start(binary: &str, home: &Path, agent: &str) -> Self {
+        Self::start_with(
+            binary,
+            &["mcp", "--home", home.to_str().unwrap(), "--agent", agent],
+        )
+    }
+
+    /// Starts `binary ARGS` (an `mcp` command line) and runs the initialize handshake.
+    pub fn start_with(binary: &str, args: &[&str]) -> Self {
         let mut child = Command::new(binary)
-            .args(["mcp", "--home", home.to_str().unwrap(), "--agent", agent])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -16,6 +16,9 @@ fn error(id: Value, code: i64, message: &str) -> Value {
 #[test]
 fn every_malformed_line_gets_its_json_rpc_reply_and_the_server_keeps_serving() {
     let db = common::fresh_db("mcp_lines", "lines");
+    // The task tools that only read need a store: `task init` makes it.
+    let init = common::specmint(&["task", "init", "--store", db.to_str().unwrap()], b"");
+    assert_eq!(init.status.code(), Some(0));
     let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
         .args(["mcp", "--store", db.to_str().unwrap()])
         .stdin(Stdio::piped())

@@ -7,7 +7,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use specmint::database::Failure;
+use specmint::database::{Failure, Location};
 use specmint::task_envelope::binding::{bind, CapabilityLedger};
 use specmint::task_envelope::lifecycle::{TaskError, TaskStore};
 use specmint::task_envelope::{TaskEnvelope, TaskEnvelopeError, TaskState};
@@ -689,6 +689,7 @@ fn listed(db: &Path, args: &[&str]) -> Vec<String> {
 #[test]
 fn list_is_the_queue_in_submission_order_and_claimable_waits_for_dependencies() {
     let db = fresh_db("list");
+    cli(&db, &["init"], "");
     assert_eq!(listed(&db, &[]), Vec::<String>::new());
     for (id, deps) in [
         ("l-done", json!([])),
@@ -796,7 +797,18 @@ fn list_refuses_an_unknown_state_and_stray_arguments_as_usage() {
         "h-1 (submitted): line\\nbreak\n"
     );
     let empty = fresh_db("list_empty");
-    let out = common::specmint(&["task", "list", "--store", empty.to_str().unwrap()], b"");
+    let empty = empty.to_str().unwrap();
+    let out = common::specmint(&["task", "init", "--store", empty], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("created: {}\n", Location::parse(empty).display())
+    );
+    let out = common::specmint(&["task", "init", "--store", empty], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("exists: {}\n", Location::parse(empty).display())
+    );
+    let out = common::specmint(&["task", "list", "--store", empty], b"");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "(no tasks)\n");
 }
 
@@ -867,6 +879,17 @@ fn claim_next_takes_the_oldest_claimable_task_and_context_narrows_it() {
 #[test]
 fn counts_name_every_state_and_the_history_every_step() {
     let db = fresh_db("counts");
+    // Reading never makes a store: `init` does.
+    let out = common::specmint(
+        &["task", "list", "--counts", "--store", db.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let shown = Location::from(&db).display();
+    assert_eq!(
+        cli(&db, &["init"], ""),
+        (0, json!({"ok": true, "store": shown, "created": true}))
+    );
     let (status, counts) = cli(&db, &["list", "--counts"], "");
     let zero: serde_json::Map<String, Value> = TaskState::ALL
         .iter()

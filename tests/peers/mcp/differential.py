@@ -1,7 +1,7 @@
 """The engine and lifecycle suites' CLI calls, replayed as typed MCP tool calls through the
 official Python MCP SDK: the same result and the same store.
 
-Usage: tests/peers/mcp/differential.py RECORD_DIR SPECMINT_BINARY
+Usage: tests/peers/mcp/differential.py RECORD_DIR SPECMINT_BINARY [--postgres QUERY]
 
 RECORD_DIR is what `SPECMINT_RECORD=RECORD_DIR cargo test --test it -- envelope_engine::
 task_lifecycle::` wrote (cli/tests/it/common.rs, `Recording`): for every `envelope` or `task`
@@ -19,6 +19,13 @@ express are counted and skipped: text that is not a JSON object (a typed call ca
 an envelope whose `protocol_version` is not 0.1 or whose action is not a tool name (no tool
 to call), usage errors (exit 2), and commands without a tool (`envelope new`, `claim
 --next`, `list --counts`, `show --history`).
+
+With `--postgres QUERY` (what scripts/postgres.sh start prints), the same calls are replayed on
+PostgreSQL: the server runs `--store postgresql:///mcp_differential?QUERY`, a database made
+anew; before each call its tables are emptied and filled with the rows of the SQLite store
+before (one `psql` session for the whole run), and after it they must hold the rows of the
+CLI's SQLite store after. The server keeps its one connection throughout. A store before in a
+layout only an older SQLite store has (the migration tests') is skipped.
 """
 
 import asyncio
@@ -27,6 +34,7 @@ import os
 import re
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -148,32 +156,122 @@ def tool_call(record: dict) -> tuple:
     raise Skip(f"no tool for `task {command}` with these arguments")
 
 
-def dump(db: Path) -> dict:
-    """Every table's rows, sorted, timestamps masked; a store without rows reads as none."""
-    if not db.exists():
-        return {}
+def masked(row: dict) -> tuple:
+    """A row as sorted (column, value) pairs, timestamps masked."""
+    return tuple(sorted((k, TIME.sub("<time>", v) if isinstance(v, str) else v) for k, v in row.items()))
+
+
+def sqlite_rows(db: Path) -> dict:
+    """{table: [row as a dict]} of every table of DB but SQLite's own."""
     conn = sqlite3.connect(db)
     try:
         tables = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
         out = {}
         for table in tables:
-            rows = sorted(
-                tuple(TIME.sub("<time>", v) if isinstance(v, str) else v for v in row)
-                for row in conn.execute(f'SELECT * FROM "{table}"'))
-            if rows and table != "specmint_schema":
-                out[table] = rows
+            cursor = conn.execute(f'SELECT * FROM "{table}"')
+            names = [d[0] for d in cursor.description]
+            out[table] = [dict(zip(names, row)) for row in cursor]
         return out
     finally:
         conn.close()
 
 
-def place(work: Path, source: Path | None) -> None:
-    """WORK becomes a copy of SOURCE (or nothing)."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{work}{suffix}").unlink(missing_ok=True)
-    if source is not None:
-        shutil.copyfile(source, work)
+def dump(db: Path) -> dict:
+    """Every table's rows, sorted, timestamps masked; a store without rows reads as none."""
+    if not db.exists():
+        return {}
+    return {table: sorted((masked(r) for r in rows), key=repr)
+            for table, rows in sqlite_rows(db).items() if rows and table != "specmint_schema"}
+
+
+class SqliteWork:
+    """The replay's store as a SQLite file: replaced by a copy of each call's store before."""
+
+    def __init__(self, tmp: Path):
+        self.path = tmp / "work.db"
+        self.store = str(self.path)
+
+    def place(self, source: Path | None) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        if source is not None:
+            shutil.copyfile(source, self.path)
+
+    def dump(self) -> dict:
+        return dump(self.path)
+
+
+def literal(value) -> str:
+    """VALUE as an SQL literal (standard_conforming_strings: only `'` is doubled)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+class PostgresWork:
+    """The replay's store as a PostgreSQL database, refilled before each call through one psql
+    session (a process per call would cost more than the calls)."""
+
+    def __init__(self, query: str, binary: str):
+        admin = f"postgresql:///postgres?{query}"
+        for statement in ("DROP DATABASE IF EXISTS mcp_differential WITH (FORCE)",
+                          "CREATE DATABASE mcp_differential"):
+            subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", admin, "-c", statement],
+                           check=True, env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
+        self.store = f"postgresql:///mcp_differential?{query}"
+        for family in ("task", "envelope"):
+            subprocess.run([binary, family, "init", "--store", self.store], check=True,
+                           stdout=subprocess.DEVNULL)
+        self.psql = subprocess.Popen(
+            ["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", self.store],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        columns = json.loads(self.ask(
+            "SELECT json_object_agg(table_name, columns) FROM (SELECT table_name, "
+            "json_agg(column_name::text ORDER BY column_name) AS columns FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name <> 'specmint_schema' GROUP BY table_name) t"))
+        self.columns = {table: set(names) for table, names in columns.items()}
+
+    def ask(self, sql: str) -> str:
+        """What SQL prints (psql ends at an error: then this raises)."""
+        self.psql.stdin.write(sql.rstrip().rstrip(";") + ";\n\\echo __done__\n")
+        self.psql.stdin.flush()
+        lines = []
+        while True:
+            line = self.psql.stdout.readline()
+            if not line:
+                raise RuntimeError(f"psql ended at: {sql[:300]}")
+            if line == "__done__\n":
+                return "".join(lines)
+            lines.append(line)
+
+    def place(self, source: Path | None) -> None:
+        rows = sqlite_rows(source) if source is not None else {}
+        rows.pop("specmint_schema", None)
+        for table, found in rows.items():
+            if table not in self.columns or any(set(r) != self.columns[table] for r in found):
+                raise Skip("a store layout only an older SQLite store has")
+        statements = ["BEGIN", "SET LOCAL session_replication_role = replica"]
+        statements += [f"DELETE FROM \"{t}\"" for t in sorted(self.columns)]
+        for table, found in rows.items():
+            for row in found:
+                names = ", ".join(f'"{k}"' for k in row)
+                values = ", ".join(literal(v) for v in row.values())
+                statements.append(f'INSERT INTO "{table}" ({names}) VALUES ({values})')
+        statements.append("COMMIT")
+        self.ask(";\n".join(statements))
+
+    def dump(self) -> dict:
+        parts = ", ".join(f"'{t}', (SELECT coalesce(json_agg(x), '[]') FROM \"{t}\" x)"
+                          for t in sorted(self.columns))
+        data = json.loads(self.ask(f"SELECT json_build_object({parts})"))
+        return {table: sorted((masked(r) for r in rows), key=repr) for table, rows in data.items() if rows}
+
+    def close(self) -> None:
+        self.psql.stdin.close()
+        self.psql.wait()
 
 
 async def check_tools(session) -> None:
@@ -188,9 +286,9 @@ async def check_tools(session) -> None:
     assert tools["task_bind"].input_schema["properties"].keys() == {"task_id"}, tools["task_bind"]
 
 
-async def check_own_refusals(session, work: Path) -> None:
+async def check_own_refusals(session, work) -> None:
     """What only the tools can be asked: a ledger from the caller, a coerced revision."""
-    place(work, None)
+    work.place(None)
     for arguments, start in [
         ({"task_id": "t-1"}, "ledger_not_configured: "),
         ({"task_id": "t-1", "ledger": ["fs_read"]}, "invalid_arguments: this tool takes no argument `ledger`"),
@@ -206,15 +304,15 @@ async def check_own_refusals(session, work: Path) -> None:
     assert result.is_error and result.content[0].text.startswith("INVALID_ENVELOPE: `action` is the tool's"), result
 
 
-async def main(record_dir: str, binary: str) -> int:
+async def main(record_dir: str, binary: str, postgres: str | None) -> int:
     records = sorted(Path(record_dir).glob("*.json"))
     compared, skipped, failures = Counter(), Counter(), []
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp) / "work.db"
+        work = PostgresWork(postgres, binary) if postgres else SqliteWork(Path(tmp))
         ledger_file = Path(tmp) / "ledger.json"
-        # One session for every call without a ledger: each tool call opens the store anew, so
-        # WORK can be replaced between calls.
-        async with Server(binary, "--store", str(work)) as plain:
+        # One session for every call without a ledger: the server holds its store (a SQLite
+        # file replaced under it is opened anew; a PostgreSQL database is refilled in place).
+        async with Server(binary, "--store", work.store) as plain:
             await check_tools(plain.session)
             await check_own_refusals(plain.session, work)
             for path in records:
@@ -225,11 +323,11 @@ async def main(record_dir: str, binary: str) -> int:
                     continue
                 try:
                     tool, arguments, ledger = tool_call(record)
+                    pre = path.with_name(f"{path.stem}.pre.db") if record["pre"] else None
+                    work.place(pre)
                 except Skip as why:
                     skipped[str(why)] += 1
                     continue
-                pre = path.with_name(f"{path.stem}.pre.db") if record["pre"] else None
-                place(work, pre)
                 if VERBOSE:
                     print(f"  {name}: {tool}", flush=True)
                 if ledger is None:
@@ -237,7 +335,7 @@ async def main(record_dir: str, binary: str) -> int:
                 else:
                     ledger_file.write_text(ledger, "utf-8")
                     async with asyncio.timeout(60), Server(
-                            binary, "--store", str(work), "--ledger", str(ledger_file)) as bound:
+                            binary, "--store", work.store, "--ledger", str(ledger_file)) as bound:
                         result = await asyncio.wait_for(bound.session.call_tool(tool, arguments), 60)
                 got = positionless(result.structured_content)
                 want = positionless(record["json"])
@@ -252,13 +350,16 @@ async def main(record_dir: str, binary: str) -> int:
                     if not text.startswith(f"{code}: "):
                         problems.append(f"refusal text {text!r} does not start with `{code}: `")
                 post = path.with_name(f"{path.stem}.post.db")
-                if dump(work) != dump(post):
+                if work.dump() != dump(post):
                     problems.append("the store after differs from the CLI's")
                 if problems:
                     failures.append(f"{name}: {tool} {json.dumps(arguments)[:300]}: " + "; ".join(problems))
                 compared[tool] += 1
+        if postgres:
+            work.close()
     total = sum(compared.values())
-    print(f"mcp_differential: {total} CLI calls replayed as MCP tool calls through the Python SDK, "
+    backend = "PostgreSQL" if postgres else "SQLite"
+    print(f"mcp_differential ({backend}): {total} CLI calls replayed as MCP tool calls through the Python SDK, "
           f"{len(failures)} differ; {sum(skipped.values())} skipped")
     for tool, n in sorted(compared.items()):
         print(f"  {tool}: {n}")
@@ -276,4 +377,6 @@ async def main(record_dir: str, binary: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2])))
+    if len(sys.argv) not in (3, 5) or (len(sys.argv) == 5 and sys.argv[3] != "--postgres"):
+        sys.exit("usage: differential.py RECORD_DIR SPECMINT_BINARY [--postgres QUERY]")
+    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[4] if len(sys.argv) == 5 else None)))
