@@ -91,6 +91,10 @@ lane_peers() {
   # TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk,
   # pinned), with packs from specmint and from task-passport (which also prove the open reading).
   ./tests/peers/a2a/run.sh
+  # A mesh of machines: three network namespaces (made here as root, removed after), PostgreSQL
+  # with TLS in one, two agents claiming from it with verify-full and handing a pack to each
+  # other's A2A door over TLS with a token. Without root it says SKIPPED, loudly.
+  .venv/bin/python tests/peers/mesh.py "$SPECMINT_BIN"
 }
 
 # Both lanes at once, each into its own log, shown whole when it ends. Each runs in a background

@@ -169,50 +169,22 @@ def certificates(directory):
 # The database: a throwaway PostgreSQL cluster in the `db` namespace, TLS only over TCP
 
 
-def server_bin():
-    """The directory of initdb and pg_ctl, as scripts/postgres.sh finds it (test.sh has run
-    that script before this one, installing Debian's server where it was missing)."""
-    found = shutil.which("initdb")
-    if found and shutil.which("pg_ctl"):
-        return Path(found).resolve().parent
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
-    if versions and (versions[-1] / "initdb").exists():
-        return versions[-1]
-    raise RuntimeError("no PostgreSQL server binaries (run scripts/postgres.sh start first)")
-
-
 def start_database(mesh, work):
-    """The cluster listens on db's two veth addresses only, with `ssl = on` and the test CA's
-    certificate for both; pg_hba admits TLS connections with a SCRAM password and nothing else
-    over TCP. Its owner is `postgres` (initdb refuses root)."""
-    bin_ = server_bin()
+    """scripts/postgres.sh's throwaway cluster, started inside `db`: listening on db's two veth
+    addresses only (and its Unix socket), `ssl = on` with the test CA's certificate for both,
+    and pg_hba admitting TCP connections over TLS only (the script's TLS mode). Its connections
+    are trusted, so the password the agents' URLs carry is not checked: it is there to prove
+    that no answer prints it."""
     home = work / "pg"
-    home.mkdir()
-    for name in ("db.pem", "db.key"):
-        shutil.copy(work / name, home / name)
-    (home / "db.key").chmod(0o600)
-    shutil.chown(home, "postgres")
-    for name in ("db.pem", "db.key"):
-        shutil.chown(home / name, "postgres")
+    env = dict(os.environ, SPECMINT_PG_LISTEN="10.77.1.1,10.77.2.1", SPECMINT_PG_PORT="5432",
+               SPECMINT_PG_CERT=str(work / "db.pem"), SPECMINT_PG_KEY=str(work / "db.key"))
+    query = mesh.run("db", ROOT / "scripts" / "postgres.sh", "start", home, env=env).stdout.strip()
+    user = dict(pair.split("=", 1) for pair in query.split("&"))["user"]
+    return {"port": 5432, "home": home, "user": user}
 
-    def as_postgres(*args, **kwargs):
-        return mesh.run("db", "runuser", "-u", "postgres", "--", *args, **kwargs)
 
-    as_postgres(bin_ / "initdb", "-D", home / "data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale")
-    (home / "data" / "pg_hba.conf").write_text(
-        "local all all trust\nhostssl all all 10.77.0.0/16 scram-sha-256\n", "utf-8")
-    port = 5432
-    options = (f"-c listen_addresses='10.77.1.1,10.77.2.1' -c port={port} -c unix_socket_directories='{home}'"
-               f" -c ssl=on -c ssl_cert_file='{home / 'db.pem'}' -c ssl_key_file='{home / 'db.key'}'"
-               " -c fsync=off -c max_connections=100")
-    out = as_postgres(bin_ / "pg_ctl", "-D", home / "data", "-l", home / "server.log", "-w", "-t", "60",
-                      "start", "-o", options, check_status=False)
-    if out.returncode != 0:
-        raise RuntimeError(f"the mesh's PostgreSQL did not start: {(home / 'server.log').read_text()[-800:]}")
-    psql = [bin_ / "psql", "-h", home, "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-d", "postgres", "-c"]
-    as_postgres(*psql, f"CREATE ROLE agent LOGIN PASSWORD '{PASSWORD}'")
-    as_postgres(*psql, "CREATE DATABASE mesh OWNER agent")
-    return {"port": port, "home": home}
+def stop_database(mesh, work):
+    mesh.run("db", ROOT / "scripts" / "postgres.sh", "stop", work / "pg", check_status=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,7 +278,7 @@ def refused_on(mesh, where, host, port):
 def run_mesh(mesh, bin_, work, database):
     python = str(ROOT / ".venv" / "bin" / "python")
     urls = {
-        where: f"postgresql://agent:{PASSWORD}@{host}:{database['port']}/mesh"
+        where: f"postgresql://{database['user']}:{PASSWORD}@{host}:{database['port']}/postgres"
                f"?sslmode=verify-full&sslrootcert={work / 'ca.pem'}"
         for where, host in (("a", "10.77.1.1"), ("b", "10.77.2.1"))
     }
@@ -402,9 +374,7 @@ def main(bin_):
         database = start_database(mesh, work)
         run_mesh(mesh, bin_, work, database)
     finally:
-        if (work / "pg" / "data" / "postmaster.pid").exists():
-            mesh.run("db", "runuser", "-u", "postgres", "--", server_bin() / "pg_ctl", "-D", work / "pg" / "data",
-                     "-m", "immediate", "-w", "stop", check_status=False)
+        stop_database(mesh, work)
         mesh.down()
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nmesh: {'all passed' if not failures else f'{len(failures)} failed'}", flush=True)
