@@ -254,6 +254,42 @@ fn a_silent_connection_holds_nothing_up_and_is_closed_by_the_header_timeout() {
 }
 
 #[test]
+fn past_max_connections_a_client_waits_for_a_slot_and_is_served_when_one_frees() {
+    let store = common::scratch("door-cap");
+    let door = start(
+        &store,
+        &["--max-connections", "2", "--header-timeout", "30"],
+    );
+    let first = connect(door.addr);
+    let second = connect(door.addr);
+    // Both slots are held by silent connections: a third waits in the listen backlog, its
+    // request unread (a door without the cap answers it in milliseconds).
+    let mut third = connect(door.addr);
+    third
+        .set_read_timeout(Some(Duration::from_millis(700)))
+        .unwrap();
+    third.write_all(&request("GET", &[], b"")).unwrap();
+    let mut buf = [0u8; 1];
+    let waiting = third.read(&mut buf);
+    assert!(
+        waiting.as_ref().is_err_and(|e| matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        )),
+        "answered past the cap: {waiting:?}"
+    );
+    // One slot frees: the waiting client is served, the other silent one still held.
+    drop(first);
+    third
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let answer = read_answer(&mut third);
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.json()["supportedInterfaces"][0]["url"], door.url);
+    drop(second);
+}
+
+#[test]
 fn two_hundred_concurrent_card_fetches_all_answer() {
     let store = common::scratch("door-many");
     let door = start(&store, &[]);
