@@ -16,7 +16,8 @@
 //! - A connection that sends no complete request head within `--header-timeout` (a new one, a
 //!   kept-alive one between requests, or one dripping its head) is closed; so is one whose TLS
 //!   handshake takes longer. A body not all there within `--body-timeout` is answered 408 and
-//!   its connection closed.
+//!   its connection closed. A client that takes none of an answer's bytes for
+//!   `--write-timeout` is cut the same way (hyper has none; the socket is wrapped in one).
 //! - A body is written to a temporary file (in the system's temporary directory, removed
 //!   whatever happens) as it arrives, never held whole while it is read: past the limit
 //!   (`--max-pack-bytes` in base64 plus 1 MiB of JSON around it) it is answered 413 at once,
@@ -71,6 +72,7 @@ pub fn run(command: A2a) -> Result<u8, CliError> {
 /// How connections are served.
 struct Limits {
     header_timeout: Duration,
+    write_timeout: Duration,
     tls: Option<TlsAcceptor>,
 }
 
@@ -160,6 +162,7 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
         });
         let limits = Arc::new(Limits {
             header_timeout: Duration::from_secs(args.header_timeout),
+            write_timeout: Duration::from_secs(args.write_timeout),
             tls,
         });
         println!("listening on {scheme}://{local}/");
@@ -279,10 +282,14 @@ async fn connection(
         Some(acceptor) => {
             let handshake = tokio::time::timeout(limits.header_timeout, acceptor.accept(stream));
             if let Ok(Ok(stream)) = handshake.await {
+                let stream = Stalled::new(stream, limits.write_timeout);
                 serve_http(TokioIo::new(stream), shared, &limits, closed).await;
             }
         }
-        None => serve_http(TokioIo::new(stream), shared, &limits, closed).await,
+        None => {
+            let stream = Stalled::new(stream, limits.write_timeout);
+            serve_http(TokioIo::new(stream), shared, &limits, closed).await;
+        }
     }
 }
 
@@ -315,6 +322,91 @@ async fn serve_http<I>(
         if !(e.is_timeout() || e.is_incomplete_message() || e.is_canceled()) {
             eprintln!("a2a: connection: {e}");
         }
+    }
+}
+
+/// A connection's socket whose writes fail with `TimedOut` once one has waited `limit` for the
+/// client to take bytes (`--write-timeout`): hyper has no write timeout of its own, and a
+/// client that stops reading an answer would otherwise hold its connection slot for ever.
+struct Stalled<S> {
+    inner: S,
+    limit: Duration,
+    /// Set while a write waits for the client.
+    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<S> Stalled<S> {
+    fn new(inner: S, limit: Duration) -> Self {
+        Stalled {
+            inner,
+            limit,
+            waiting: None,
+        }
+    }
+
+    /// `poll`'s outcome, a pending one turned into `TimedOut` once it has waited `limit`.
+    fn bounded<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        poll: std::task::Poll<std::io::Result<T>>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        use std::future::Future as _;
+        use std::task::Poll;
+        if poll.is_ready() {
+            self.waiting = None;
+            return poll;
+        }
+        let limit = self.limit;
+        let deadline = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client took none of the answer within --write-timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Stalled<S> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Stalled<S> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.bounded(cx, poll)
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let poll = std::pin::Pin::new(&mut this.inner).poll_flush(cx);
+        this.bounded(cx, poll)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let poll = std::pin::Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.bounded(cx, poll)
     }
 }
 

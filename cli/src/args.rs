@@ -602,6 +602,9 @@ pub struct Serve {
     /// Close a connection whose request body has not all arrived within SECS.
     #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout: u64,
+    /// Close a connection that takes none of an answer's bytes for SECS (a client not reading).
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub write_timeout: u64,
     /// On SIGTERM or Ctrl-C, wait up to SECS for the requests under way before exiting.
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     pub shutdown_grace: u64,

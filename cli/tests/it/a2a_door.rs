@@ -376,6 +376,47 @@ fn peak_rss(pid: u32) -> u64 {
     kb << 10
 }
 
+#[test]
+fn a_client_that_stops_reading_an_answer_is_cut_by_the_write_timeout() {
+    let store = common::scratch("door-unread");
+    let door = start(&store, &["--write-timeout", "1"]);
+    // The answer echoes the luggage: 16 MiB of it is about 21 MiB of base64, more than the
+    // two sockets' buffers hold, so the door's writes wait for a client that never reads.
+    let line = "luggage nobody reads, one line of many, 0123456789abcdefghijklmn\n";
+    let attachment = flat::LuggageFile {
+        name: "unread.log".to_owned(),
+        bytes: line.repeat((16 << 20) / line.len()).into_bytes(),
+    };
+    let body = send(&pack_with(
+        "TP-ROOT-UNREAD",
+        std::slice::from_ref(&attachment),
+    ));
+    let mut stream = connect(door.addr);
+    stream
+        .write_all(&request("POST", &[ACTIVATED], &body))
+        .unwrap();
+    // Not reading: past the landing (a few seconds in a debug build) and a second's wait for
+    // the client, the door gives the connection up; what was read after is what the sockets
+    // held, not the answer.
+    std::thread::sleep(Duration::from_secs(4));
+    let answer = read_answer(&mut stream);
+    let declared: usize = answer
+        .headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .map_or(0, |(_, v)| v.parse().unwrap());
+    assert_eq!(answer.status, 200);
+    assert!(declared > 21 << 20, "{declared}");
+    assert!(
+        answer.body.len() < declared,
+        "the whole answer ({declared} bytes) reached a client that read nothing for 4 s"
+    );
+    // The door serves others, and the pack landed whole (the cut was the answer's, not the
+    // landing's).
+    assert_eq!(card(door.addr).status, 200);
+    assert_eq!(passports(&store).len(), 1, "{:?}", passports(&store));
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_large_pack_lands_in_bounded_memory_decoded_from_the_spooled_body() {
