@@ -7,7 +7,7 @@ pairs, one holding PostgreSQL with TLS, two holding agents that claim tasks from
 Made by the test itself, as root, removed after: namespaces `sm<pid>db`, `sm<pid>a`,
 `sm<pid>b`, three veth pairs, addresses in 10.77.0.0/16 that exist only inside them (the
 machine's own network is not touched). The certificates (one test CA, a server certificate per
-address) are made here with `cryptography`, which is pinned in tests/peers/a2a/requirements.txt.
+address) are made by tests/peers/harness.py.
 
     db  10.77.1.1 ---- 10.77.1.2  a
     db  10.77.2.1 ---- 10.77.2.2  b
@@ -22,9 +22,6 @@ root, no `ip`), it says SKIPPED and why, on stdout and stderr, and exits 0: neve
 """
 
 import asyncio
-import base64
-import datetime
-import ipaddress
 import json
 import os
 import secrets
@@ -32,18 +29,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f"\n     {detail}"), flush=True)
-    if not ok:
-        failures.append(name)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import certificates, check, failures  # noqa: E402
 
 
 def skip(why):
@@ -104,65 +95,6 @@ class Mesh:
 
     def popen(self, where, *args, **kwargs):
         return subprocess.Popen(["ip", "netns", "exec", self.ns[where], *map(str, args)], **kwargs)
-
-
-# ---------------------------------------------------------------------------------------------
-# Certificates: one CA, a server certificate per address
-
-
-def certificates(directory):
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    now = datetime.datetime.now(datetime.timezone.utc)
-
-    def write_key(key, path):
-        path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-        path.chmod(0o600)
-
-    def ca(name):
-        key = ec.generate_private_key(ec.SECP256R1())
-        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-        cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
-                .public_key(key.public_key()).serial_number(x509.random_serial_number())
-                .not_valid_before(now - datetime.timedelta(minutes=5))
-                .not_valid_after(now + datetime.timedelta(days=1))
-                .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-                .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                             content_commitment=False, key_encipherment=False,
-                                             data_encipherment=False, key_agreement=False,
-                                             encipher_only=False, decipher_only=False), critical=True)
-                .sign(key, hashes.SHA256()))
-        return key, cert
-
-    def leaf(ca_key, ca_cert, name, addresses):
-        key = ec.generate_private_key(ec.SECP256R1())
-        cert = (x509.CertificateBuilder()
-                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
-                .issuer_name(ca_cert.subject).public_key(key.public_key())
-                .serial_number(x509.random_serial_number())
-                .not_valid_before(now - datetime.timedelta(minutes=5))
-                .not_valid_after(now + datetime.timedelta(days=1))
-                .add_extension(x509.SubjectAlternativeName(
-                    [x509.IPAddress(ipaddress.ip_address(a)) for a in addresses]), critical=False)
-                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-                .sign(ca_key, hashes.SHA256()))
-        return key, cert
-
-    pem = lambda cert: cert.public_bytes(serialization.Encoding.PEM)  # noqa: E731
-    ca_key, ca_cert = ca("specmint mesh test CA")
-    (directory / "ca.pem").write_bytes(pem(ca_cert))
-    _, other_ca = ca("another CA")
-    (directory / "other-ca.pem").write_bytes(pem(other_ca))
-    for name, addresses in (("db", ["10.77.1.1", "10.77.2.1"]), ("a", ["10.77.3.1"]), ("b", ["10.77.3.2"])):
-        key, cert = leaf(ca_key, ca_cert, f"mesh {name}", addresses)
-        (directory / f"{name}.pem").write_bytes(pem(cert))
-        write_key(key, directory / f"{name}.key")
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -370,7 +302,7 @@ def main(bin_):
     mesh = Mesh()
     try:
         mesh.up()
-        certificates(work)
+        certificates(work, {"db": ["10.77.1.1", "10.77.2.1"], "a": ["10.77.3.1"], "b": ["10.77.3.2"]})
         database = start_database(mesh, work)
         run_mesh(mesh, bin_, work, database)
     finally:

@@ -27,14 +27,10 @@ from a2a.types import a2a_pb2
 from a2a.utils.errors import A2AError
 from google.protobuf import json_format
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harness import check, failures  # noqa: E402
+
 URI = "https://taskpack.org/a2a/ext/taskpack/v1"
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f"\n     {detail}"))
-    if not ok:
-        failures.append(name)
 
 
 def pack_object(path):

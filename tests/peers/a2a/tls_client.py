@@ -2,17 +2,15 @@
 
     python tests/peers/a2a/tls_client.py SPECMINT PACK
 
-Makes a self-signed certificate for localhost / 127.0.0.1 (Python's `cryptography`, pinned in
-requirements.txt beside this file) and a token file, starts the door with --tls-cert, --tls-key
-and --token-file, then: the SDK's resolver reads the card over HTTPS and sees the bearer scheme
-(`securitySchemes`, `securityRequirements`); a client with the SDK's AuthInterceptor (which adds
+Makes a test CA and a certificate for localhost / 127.0.0.1 (tests/peers/harness.py) and a
+token file, starts the door with --tls-cert, --tls-key and --token-file, then: the SDK's
+resolver reads the card over HTTPS and sees the bearer scheme (`securitySchemes`,
+`securityRequirements`); a client with the SDK's AuthInterceptor (which adds
 `Authorization: Bearer` because the card asks for it) lands PACK; a client without the token is
 refused with HTTP 401, and lands nothing. Exit 1 on any failure.
 """
 
 import asyncio
-import datetime
-import ipaddress
 import ssl
 import subprocess
 import sys
@@ -25,48 +23,12 @@ from a2a.client.auth.credentials import CredentialService
 from a2a.client.auth.interceptor import AuthInterceptor
 from a2a.client.service_parameters import ServiceParametersFactory, with_a2a_extensions
 from a2a.types import a2a_pb2
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harness import certificates, check, failures  # noqa: E402
 
 URI = "https://taskpack.org/a2a/ext/taskpack/v1"
 TOKEN = "door-token-7f3a9c"
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f"\n     {detail}"))
-    if not ok:
-        failures.append(name)
-
-
-def certificate(work):
-    """A self-signed certificate for localhost and 127.0.0.1: (cert file, key file)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = work / "cert.pem", work / "key.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
-    return cert_file, key_file
 
 
 class Token(CredentialService):
@@ -93,7 +55,8 @@ def passports(store):
 async def main(specmint, pack):
     pack = Path(pack)
     work = Path(tempfile.mkdtemp(prefix="specmint-a2a-tls-"))
-    cert_file, key_file = certificate(work)
+    certificates(work, {"door": ["localhost", "127.0.0.1"]})
+    cert_file, key_file = work / "door.pem", work / "door.key"
     tokens = work / "tokens"
     tokens.write_text(f"# the door's tokens\n{TOKEN}\n", "utf-8")
     store = work / "store"
@@ -106,7 +69,7 @@ async def main(specmint, pack):
         line = server.stdout.readline().strip()
         check("the first line names an https URL", line.startswith("listening on https://127.0.0.1:"), line)
         base = line[len("listening on "):]
-        trust = ssl.create_default_context(cafile=str(cert_file))
+        trust = ssl.create_default_context(cafile=str(work / "ca.pem"))
         active = ClientCallContext(service_parameters=ServiceParametersFactory.create([with_a2a_extensions([URI])]))
         async with httpx.AsyncClient(timeout=30, verify=trust) as http:
             card = await A2ACardResolver(http, base).get_agent_card()
