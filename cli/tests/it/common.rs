@@ -13,6 +13,27 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// README's dependency line for `krate` (`krate = { path = "../specmint…", … }`, the first
+/// one in a `toml` block), with the checkout it assumes beside the user's crate
+/// (`../specmint`) replaced by this workspace: the line a test crate's manifest uses, so the
+/// README's lines are the ones proven to build.
+pub fn readme_dependency(krate: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with(&format!("{krate} = ")))
+        .unwrap_or_else(|| panic!("README has no dependency line for {krate}"));
+    let line = line.split("   #").next().unwrap_or(line).trim_end();
+    assert!(
+        line.contains(r#"path = "../specmint"#),
+        "README's line for {krate} does not depend on the checkout: {line}"
+    );
+    line.replace(
+        r#"path = "../specmint"#,
+        &format!(r#"path = "{}"#, root().display()),
+    )
+}
+
 /// Runs the `specmint` binary with `args`, feeding `stdin`.
 pub fn specmint(args: &[&str], stdin: &[u8]) -> Output {
     specmint_in(&root(), args, stdin)

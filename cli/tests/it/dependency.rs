@@ -84,9 +84,9 @@ publish = false
 [workspace]
 
 [dependencies]
-specmint = {{ path = "{}", default-features = false }}
+{}
 "#,
-            root.display()
+            common::readme_dependency("specmint")
         ),
     )
     .unwrap();

@@ -159,12 +159,13 @@ publish = false
 [workspace]
 
 [dependencies]
-specmint-runtime = {{ path = "{root}/runtime" }}
+{runtime}
 
 [build-dependencies]
-specmint-codegen = {{ path = "{root}/codegen" }}
+{codegen}
 "#,
-        root = root.display()
+        runtime = common::readme_dependency("specmint-runtime"),
+        codegen = common::readme_dependency("specmint-codegen"),
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     // The lock file pins the same dependency versions as this workspace, so the build is offline.
