@@ -63,7 +63,11 @@ impl DocType {
             let name = name
                 .ok_or_else(|| FindError::UnknownType(format!("missing TYPE (one of: {known})")))?;
             return bundled::find(name).map(DocType::Bundled).ok_or_else(|| {
-                FindError::UnknownType(format!("unknown TYPE `{name}` (one of: {known})"))
+                FindError::UnknownType(unknown_type(
+                    name,
+                    bundled::names(),
+                    &format!("one of: {known}"),
+                ))
             });
         };
         #[cfg(not(feature = "interpret"))]
@@ -75,23 +79,37 @@ impl DocType {
         {
             let display = dir.display().to_string();
             let sources = read_dir(dir)?;
-            let known = known_in(&display, sources.iter().map(|s| kebab(&s.name)));
+            let names: Vec<String> = sources.iter().map(|s| kebab(&s.name)).collect();
+            let known = known_in(&display, &names);
             let name =
                 name.ok_or_else(|| FindError::UnknownType(format!("missing TYPE ({known})")))?;
             let source = sources
                 .iter()
                 .find(|s| kebab(&s.name) == name)
                 .ok_or_else(|| {
-                    FindError::UnknownType(format!("unknown TYPE `{name}` ({known})"))
+                    FindError::UnknownType(unknown_type(
+                        name,
+                        names.iter().map(String::as_str),
+                        &known,
+                    ))
                 })?;
             Self::own(source, dir)
         }
     }
 
-    /// Every spec of `dir`, each loaded and checked: the first that does not check is the error.
+    /// Every spec of `dir`, each loaded and checked: the first that does not check is the error,
+    /// and so is a directory that holds no spec (a folder mistyped or not yet written is not an
+    /// empty set of types).
     #[cfg(feature = "interpret")]
     pub fn load_dir(dir: &Path) -> Result<Vec<DocType>, FindError> {
-        read_dir(dir)?.iter().map(|s| Self::own(s, dir)).collect()
+        let sources = read_dir(dir)?;
+        if sources.is_empty() {
+            return Err(FindError::Spec(format!(
+                "{}: a spec is a `<name>.md` with its `<name>.toml` sidecar",
+                known_in(&dir.display().to_string(), &[])
+            )));
+        }
+        sources.iter().map(|s| Self::own(s, dir)).collect()
     }
 
     #[cfg(feature = "interpret")]
@@ -316,13 +334,33 @@ fn read_dir(dir: &Path) -> Result<Vec<specmint_codegen::SpecSource>, FindError> 
         .map_err(|e| FindError::Spec(format!("cannot read specs in `{display}`: {e}")))
 }
 
-#[cfg(feature = "interpret")]
-fn known_in(display: &str, names: impl Iterator<Item = String>) -> String {
-    let known: Vec<String> = names.collect();
-    if known.is_empty() {
+/// The TYPEs a spec directory holds, as a message lists them: `specs in `DIR`: a, b`.
+pub fn known_in(display: &str, names: &[String]) -> String {
+    if names.is_empty() {
         format!("`{display}` holds no spec")
     } else {
-        format!("specs in `{display}`: {}", known.join(", "))
+        format!("specs in `{display}`: {}", names.join(", "))
+    }
+}
+
+/// The message for a TYPE no spec has: ``unknown TYPE `NAME` (LISTING)``, led inside the
+/// parentheses by ``did you mean `X`?`` when one of `known` is close to it. TYPE is a spec's
+/// file stem in kebab case, so a name written with `_` (`flight_plan`) is compared as
+/// `flight-plan`.
+pub fn unknown_type<'a>(
+    name: &str,
+    known: impl IntoIterator<Item = &'a str> + Clone,
+    listing: &str,
+) -> String {
+    let kebab = name.replace('_', "-");
+    let meant = known
+        .clone()
+        .into_iter()
+        .find(|k| *k == kebab)
+        .or_else(|| specmint_suggest::did_you_mean(&kebab, known));
+    match meant {
+        Some(meant) => format!("unknown TYPE `{name}` (did you mean `{meant}`? {listing})"),
+        None => format!("unknown TYPE `{name}` ({listing})"),
     }
 }
 

@@ -8,7 +8,7 @@
 use napi::bindgen_prelude::{Buffer, Either};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
-use specmint::verdict::{DocType, FindError};
+use specmint::verdict::{known_in, unknown_type, DocType, FindError};
 
 /// A document: a string (UTF-8) or a Buffer (its bytes, as read from a file).
 type Data = Either<String, Buffer>;
@@ -92,12 +92,13 @@ impl NativeSpec {
 impl NativeSpec {
     fn find(&self, name: &str) -> Result<&DocType> {
         self.types.iter().find(|t| t.name() == name).ok_or_else(|| {
+            let types = self.types();
             Error::new(
                 Status::InvalidArg,
-                format!(
-                    "unknown TYPE `{name}` (specs in `{}`: {})",
-                    self.dir,
-                    self.types().join(", ")
+                unknown_type(
+                    name,
+                    types.iter().map(String::as_str),
+                    &known_in(&self.dir, &types),
                 ),
             )
         })

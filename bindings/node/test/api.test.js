@@ -42,6 +42,7 @@ test('check throws ValidationError with the report', () => {
 
 test('an unknown TYPE is a TypeError', () => {
   assert.throws(() => specmint.validate('nope', '{}'), /unknown TYPE `nope`/);
+  assert.throws(() => specmint.validate('task_packet', '{}'), /^TypeError: unknown TYPE `task_packet` \(did you mean `task-packet`\? one of: /);
   assert.deepStrictEqual(specmint.bundledTypes(), ['action-envelope', 'task-envelope', 'task-packet', 'taskpack']);
 });
 
@@ -52,6 +53,18 @@ test('a spec directory', () => {
   assert.equal(spec.validate('webhook-event', '[]').valid, false);
   assert.throws(() => spec.check('webhook-event', '{}'), specmint.ValidationError);
   assert.throws(() => spec.validate('task-packet', '{}'), TypeError);
+  assert.throws(() => spec.validate('webhook_event', '{}'), /unknown TYPE `webhook_event` \(did you mean `webhook-event`\? specs in `/);
+});
+
+test('a folder with no spec throws SpecError', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specmint-node-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'notes.md'), '# Not a spec: no sidecar\n');
+    assert.throws(() => specmint.Spec.load(dir), (e) => e instanceof specmint.SpecError
+      && e.message === `\`${dir}\` holds no spec: a spec is a \`<name>.md\` with its \`<name>.toml\` sidecar`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the bundled schema is the emitted one', () => {

@@ -11,7 +11,7 @@ use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use serde_json::Value;
-use specmint::verdict::{DocType, FindError, Located, Verdict};
+use specmint::verdict::{known_in, unknown_type, DocType, FindError, Located, Verdict};
 
 pyo3::create_exception!(
     _specmint,
@@ -190,10 +190,11 @@ impl Spec {
 impl Spec {
     fn find(&self, name: &str) -> PyResult<&DocType> {
         self.types.iter().find(|t| t.name() == name).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown TYPE `{name}` (specs in `{}`: {})",
-                self.dir.display(),
-                self.types().join(", ")
+            let types = self.types();
+            PyValueError::new_err(unknown_type(
+                name,
+                types.iter().map(String::as_str),
+                &known_in(&self.dir.display().to_string(), &types),
             ))
         })
     }

@@ -49,6 +49,8 @@ def test_check_raises_with_the_report():
 def test_unknown_type_and_wrong_data():
     with pytest.raises(ValueError, match="unknown TYPE `nope`"):
         specmint.validate("nope", b"{}")
+    with pytest.raises(ValueError, match=r"unknown TYPE `task_packet` \(did you mean `task-packet`\? one of: "):
+        specmint.validate("task_packet", b"{}")
     with pytest.raises(TypeError):
         specmint.validate("task-packet", {"a": 1})
     assert specmint.bundled_types() == ["action-envelope", "task-envelope", "task-packet", "taskpack"]
@@ -64,6 +66,17 @@ def test_spec_directory():
         spec.check("webhook-event", "{}")
     with pytest.raises(ValueError, match="unknown TYPE"):
         spec.validate("task-packet", b"{}")
+    # TYPE is the file stem in kebab case: the stem as written gets a did-you-mean.
+    with pytest.raises(ValueError) as raised:
+        spec.validate("webhook_event", b"{}")
+    assert str(raised.value).startswith("unknown TYPE `webhook_event` (did you mean `webhook-event`? specs in `")
+
+
+def test_a_folder_with_no_spec_raises_spec_error(tmp_path):
+    (tmp_path / "notes.md").write_text("# Not a spec: no sidecar\n")
+    with pytest.raises(specmint.SpecError) as raised:
+        specmint.Spec.load(tmp_path)
+    assert str(raised.value) == f"`{tmp_path}` holds no spec: a spec is a `<name>.md` with its `<name>.toml` sidecar"
 
 
 def test_bundled_schema_is_the_emitted_one():

@@ -348,6 +348,33 @@ fn an_unknown_type_names_the_specs_of_the_directory() {
 }
 
 #[test]
+fn a_type_written_as_its_file_stem_or_misspelt_gets_a_did_you_mean() {
+    let out = specmint(&["schema", "--spec", SPEC, "webhook_event"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with(
+            "specmint: unknown TYPE `webhook_event` (did you mean `webhook-event`? specs in `tests/fixtures/own_spec`: webhook-event)\nusage:\n"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    for (typed, meant) in [
+        ("task_packet", "task-packet"),
+        ("action-envelpoe", "action-envelope"),
+    ] {
+        let out = specmint(&["schema", typed], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).starts_with(&format!(
+                "specmint: unknown TYPE `{typed}` (did you mean `{meant}`? one of: action-envelope, task-envelope, task-packet, taskpack)\nusage:\n"
+            )),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn a_broken_own_spec_is_reported_without_usage_and_as_json() {
     let dir = scratch(
         "own_spec_broken",
