@@ -496,6 +496,22 @@ fn schema_exists(tx: &mut dyn Tx, schema: &Schema) -> Result<bool, DatabaseError
     tx.table_exists(schema.legacy_table)
 }
 
+/// [`DatabaseError::NoStore`] (naming `store()`) unless `schema`'s tables are in the store.
+fn require_schema(
+    tx: &mut dyn Tx,
+    schema: &Schema,
+    store: &dyn Fn() -> String,
+) -> Result<(), DatabaseError> {
+    if schema_exists(tx, schema)? {
+        Ok(())
+    } else {
+        Err(DatabaseError::NoStore {
+            store: store(),
+            component: schema.noun,
+        })
+    }
+}
+
 /// Creates or migrates `schema`'s tables in `tx` (the caller holds the store's set-up lock);
 /// with [`Create::No`], a store without them is [`DatabaseError::NoStore`].
 fn set_up_schema(
@@ -504,11 +520,8 @@ fn set_up_schema(
     create: Create,
     store: &dyn Fn() -> String,
 ) -> Result<(), DatabaseError> {
-    if create == Create::No && !schema_exists(tx, schema)? {
-        return Err(DatabaseError::NoStore {
-            store: store(),
-            component: schema.noun,
-        });
+    if create == Create::No {
+        require_schema(tx, schema, store)?;
     }
     tx.execute_batch(&format!(
         "CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (component TEXT PRIMARY KEY, version BIGINT NOT NULL)"

@@ -10,8 +10,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::TransactionBehavior;
 
 use super::{
-    set_up_schema, Create, DatabaseError, Dialect, Param, Row, Schema, Synchronous, Tx, Value,
-    BUSY_TIMEOUT,
+    require_schema, set_up_schema, Create, DatabaseError, Dialect, Param, Row, Schema, Synchronous,
+    Tx, Value, BUSY_TIMEOUT,
 };
 
 /// Why setting up a store failed: another process held a lock SQLite would not wait for
@@ -101,6 +101,14 @@ impl Connection {
         synchronous: Synchronous,
         create: Create,
     ) -> Result<(), SetUp> {
+        if create == Create::No {
+            // Before anything is written, WAL mode included: a file that holds no store (an
+            // empty one, another program's database) is left exactly as it was.
+            let tx = self.conn.transaction()?;
+            require_schema(&mut SqliteTx { tx: &tx }, schema, &|| {
+                path.display().to_string()
+            })?;
+        }
         let mode: String = self
             .conn
             .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;

@@ -67,6 +67,42 @@ fn commands_that_only_read_a_missing_store_exit_2_and_create_nothing() {
 }
 
 #[test]
+fn a_file_that_holds_no_store_is_left_exactly_as_it_was() {
+    let dir = common::scratch("store-empty-file");
+    // An empty file (touched, or a download cut short), and a SQLite database of another
+    // program's: neither is a store, and reading one must not turn it into WAL mode.
+    std::fs::write(dir.join("empty.db"), b"").unwrap();
+    let other = rusqlite::Connection::open(dir.join("other.db")).unwrap();
+    other
+        .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('kept');")
+        .unwrap();
+    drop(other);
+    let before: Vec<(String, Vec<u8>)> = ["empty.db", "other.db"]
+        .iter()
+        .map(|n| (n.to_string(), std::fs::read(dir.join(n)).unwrap()))
+        .collect();
+    for store in ["empty.db", "other.db"] {
+        for args in [
+            &["task", "list", "--store", store][..],
+            &["envelope", "show", "pkg_x", "--store", store][..],
+        ] {
+            let (code, _, stderr) = run(&dir, args);
+            assert_eq!(code, Some(2), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("store `{store}` does not exist (no ")),
+                "{stderr}"
+            );
+        }
+    }
+    let after: Vec<(String, Vec<u8>)> = ["empty.db", "other.db"]
+        .iter()
+        .map(|n| (n.to_string(), std::fs::read(dir.join(n)).unwrap()))
+        .collect();
+    assert!(after == before, "a file that holds no store was changed");
+    assert_eq!(entries(&dir), ["empty.db", "other.db"]);
+}
+
+#[test]
 fn init_creates_a_store_once_and_the_writing_commands_create_one() {
     let dir = common::scratch("store-init");
     for family in ["task", "envelope"] {
