@@ -295,7 +295,12 @@ def main(bin_):
     made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
     if made.returncode != 0:
         skip(f"`ip netns add` failed: {made.stderr.strip()}")
+    # A namespace is not enough: the mesh joins them with veth pairs.
+    veth = subprocess.run(["ip", "-n", probe, "link", "add", "smp0", "type", "veth", "peer", "name", "smp1"],
+                          capture_output=True, text=True)
     subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    if veth.returncode != 0:
+        skip(f"`ip link add ... type veth` failed: {veth.stderr.strip()}")
 
     work = Path(tempfile.mkdtemp(prefix="specmint-mesh-"))
     work.chmod(0o755)
