@@ -62,6 +62,18 @@ pub(super) fn is_connection_lost(err: &postgres::Error) -> bool {
     }
 }
 
+/// How long a connection attempt may take when the address sets no `connect_timeout`: a
+/// server that never answers (a dropped route, a firewall that discards) is an error after
+/// this, not a command that hangs for the kernel's minutes of retries.
+pub const DEFAULT_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// [`DEFAULT_CONNECT_TIMEOUT`] unless the address gave its own `connect_timeout`.
+fn with_default_connect_timeout(config: &mut postgres::Config) {
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
+    }
+}
+
 /// An open PostgreSQL store.
 pub struct Connection {
     client: postgres::Client,
@@ -87,6 +99,7 @@ impl Connection {
         let mut config: postgres::Config = rest
             .parse()
             .map_err(|e: postgres::Error| failed(describe(&e)))?;
+        with_default_connect_timeout(&mut config);
         if config.get_password().is_none() {
             if let Some(password) = &env_password {
                 config.password(password);
@@ -230,5 +243,32 @@ impl Tx for PostgresTx<'_, '_> {
                 &[Param::Text(name)],
             )?
             .is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_connection_attempt_is_bounded_unless_the_address_bounds_it_itself() {
+        let timeout = |address: &str| {
+            let mut config: postgres::Config = address.parse().unwrap();
+            with_default_connect_timeout(&mut config);
+            config.get_connect_timeout().copied()
+        };
+        assert_eq!(
+            timeout("postgresql://agent@db.example/tasks"),
+            Some(DEFAULT_CONNECT_TIMEOUT)
+        );
+        assert_eq!(
+            timeout("host=db.example user=agent dbname=tasks"),
+            Some(DEFAULT_CONNECT_TIMEOUT)
+        );
+        assert_eq!(
+            timeout("postgresql://agent@db.example/tasks?connect_timeout=3"),
+            Some(Duration::from_secs(3))
+        );
     }
 }
