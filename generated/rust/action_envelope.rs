@@ -1674,6 +1674,46 @@ impl ::core::str::FromStr for PackageState {
     }
 }
 
+impl ::specmint::runtime::rules::Filled for ActionEnvelope {}
+
+impl ::specmint::runtime::rules::Filled for Action {}
+
+impl ::specmint::runtime::rules::Filled for RecordInputPayload {}
+
+impl ::specmint::runtime::rules::Filled for InputKind {}
+
+impl ::specmint::runtime::rules::Filled for InputSource {}
+
+impl ::specmint::runtime::rules::Filled for Disposition {}
+
+impl ::specmint::runtime::rules::Filled for SetObjectivePayload {}
+
+impl ::specmint::runtime::rules::Filled for ConfirmSummaryBasis {}
+
+impl ::specmint::runtime::rules::Filled for ConfirmSummaryPayload {}
+
+impl ::specmint::runtime::rules::Filled for RecordDraftArtifactPayload {}
+
+impl ::specmint::runtime::rules::Filled for CancelPayload {}
+
+impl ::specmint::runtime::rules::Filled for RecordInputBasis {}
+
+impl ::specmint::runtime::rules::Filled for SetObjectiveBasis {}
+
+impl ::specmint::runtime::rules::Filled for PrepareSummaryBasis {}
+
+impl ::specmint::runtime::rules::Filled for PrepareSummaryPayload {}
+
+impl ::specmint::runtime::rules::Filled for ReviseIntakeBasis {}
+
+impl ::specmint::runtime::rules::Filled for ReviseIntakePayload {}
+
+impl ::specmint::runtime::rules::Filled for RecordDraftArtifactBasis {}
+
+impl ::specmint::runtime::rules::Filled for CancelBasis {}
+
+impl ::specmint::runtime::rules::Filled for PackageState {}
+
 /// Error codes of spec/action_envelope.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EnvelopeError {

@@ -478,6 +478,22 @@ impl ::core::str::FromStr for TaskState {
     }
 }
 
+impl ::specmint::runtime::rules::Filled for TaskEnvelope {}
+
+impl ::specmint::runtime::rules::Filled for AcceptanceCheck {}
+
+impl ::specmint::runtime::rules::Filled for Artifact {}
+
+impl ::specmint::runtime::rules::Filled for Evidence {}
+
+impl ::specmint::runtime::rules::Filled for SecondOpinion {}
+
+impl ::specmint::runtime::rules::Filled for VerdictSource {}
+
+impl ::specmint::runtime::rules::Filled for Verdict {}
+
+impl ::specmint::runtime::rules::Filled for TaskState {}
+
 /// Error codes of spec/task_envelope.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskEnvelopeError {

@@ -839,6 +839,30 @@ impl ::core::str::FromStr for Stage {
     }
 }
 
+impl ::specmint::runtime::rules::Filled for TaskPacket {}
+
+impl ::specmint::runtime::rules::Filled for ToolScope {}
+
+impl ::specmint::runtime::rules::Filled for Constraint {}
+
+impl ::specmint::runtime::rules::Filled for Assertion {}
+
+impl ::specmint::runtime::rules::Filled for Artifact {}
+
+impl ::specmint::runtime::rules::Filled for Finding {}
+
+impl ::specmint::runtime::rules::Filled for Budget {}
+
+impl ::specmint::runtime::rules::Filled for Role {}
+
+impl ::specmint::runtime::rules::Filled for OutputFormat {}
+
+impl ::specmint::runtime::rules::Filled for AcceptanceKind {}
+
+impl ::specmint::runtime::rules::Filled for Fidelity {}
+
+impl ::specmint::runtime::rules::Filled for Stage {}
+
 /// Error codes of spec/task_packet.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PacketError {

@@ -623,6 +623,32 @@ fn is_default_landing_check_required(value: &bool) -> bool {
     *value
 }
 
+impl ::specmint::runtime::rules::Filled for FlatTaskPack {}
+
+impl ::specmint::runtime::rules::Filled for Attachment {}
+
+impl ::specmint::runtime::rules::Filled for AttachmentEncoding {}
+
+impl ::specmint::runtime::rules::Filled for Pack {}
+
+impl ::specmint::runtime::rules::Filled for Origin {}
+
+impl ::specmint::runtime::rules::Filled for Lineage {}
+
+impl ::specmint::runtime::rules::Filled for TaskState {}
+
+impl ::specmint::runtime::rules::Filled for Fact {}
+
+impl ::specmint::runtime::rules::Filled for Ask {}
+
+impl ::specmint::runtime::rules::Filled for LandingCheck {}
+
+impl ::specmint::runtime::rules::Filled for PackKind {}
+
+impl ::specmint::runtime::rules::Filled for FactScope {}
+
+impl ::specmint::runtime::rules::Filled for AskStatus {}
+
 /// Error codes of spec/taskpack.md, in table order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskPackError {

@@ -513,7 +513,12 @@ fn unique_by(rule: &Rule, key: &Ident, fold: Fold, l: &Locals) -> TokenStream {
             );
             let mut #index: usize = 0;
             while #index < #items.len() {
-                #keys.key(::core::convert::AsRef::<str>::as_ref(&#items[#index].#key));
+                {
+                    // One of the two readings is used, whichever the key's type picks.
+                    #[allow(unused_imports)]
+                    use #krate::__private::{OptionalKey as _, PlainKey as _};
+                    #keys.key((&#krate::__private::KeyProbe(&#items[#index].#key)).unique_key());
+                }
                 #index += 1;
             }
         }

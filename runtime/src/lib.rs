@@ -73,7 +73,9 @@ pub use report::{Report, Violation};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::document::{check_example, example_mismatch};
-    pub use crate::rules::list::{max_items_len, min_items_len, UniqueByKeys};
+    pub use crate::rules::list::{
+        max_items_len, min_items_len, KeyProbe, OptionalKey, PlainKey, UniqueByKeys,
+    };
     pub use crate::union_read::{AfterTag, Replay, TagSeed};
     pub use serde;
     pub use serde_json;

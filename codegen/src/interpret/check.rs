@@ -1,6 +1,7 @@
 //! The rules, run over a read document: the calls `#[derive(Validate)]` makes, in its order
 //! (a struct's fields in order, each field's rules in order, then the struct's own rules).
 
+use specmint_runtime::__private::UniqueByKeys;
 use specmint_runtime::rules::{self, DigestFields, Named, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
@@ -156,15 +157,13 @@ fn field(
                 code,
             } => {
                 if let Some(items) = items {
-                    rules::unique_by(
-                        items,
-                        key_name,
-                        |it: &Node| it.text_at(*key),
-                        *fold,
-                        &at,
-                        code,
-                        report,
-                    );
+                    // An item without its key (a requirement on the key reports it) is
+                    // skipped, as the generated code's key probe skips `None`.
+                    let mut keys =
+                        UniqueByKeys::new(items.len(), key_name, *fold, &at, code, report);
+                    for it in items {
+                        keys.key(it.fields().get(*key).and_then(Node::text));
+                    }
                 }
             }
             Rule::Contradiction {

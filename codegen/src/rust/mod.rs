@@ -99,6 +99,7 @@ pub(crate) fn emit(spec: &Spec, options: &Options, note: &str) -> String {
     for m in &spec.machines {
         items.push(c.machine(m));
     }
+    items.push(c.filled());
     items.push(c.error_enum());
     items.push(c.consts());
     items.push(c.shapes());
@@ -154,6 +155,17 @@ impl Ctx<'_> {
             .filter(|(path, _)| *path == want)
             .map(|(_, attr)| attr_tokens(attr));
         quote!(#(#attrs)*)
+    }
+
+    /// `Filled` for every type of the spec (states tables too): a `required` or `required_if` rule on a field of
+    /// that type (`observer?` required when a sibling has a value) needs it, and a value of a
+    /// table, enum or union type counts as given whenever it is present.
+    fn filled(&self) -> TokenStream {
+        let rt = &self.rt;
+        let types = self.spec.types.iter().map(TypeDef::rust_name);
+        let states = self.spec.machines.iter().map(|m| m.rust_name.as_str());
+        let names = types.chain(states).map(ident);
+        quote!(#(impl #rt::rules::Filled for #names {})*)
     }
 
     fn type_name(&self, table: &str) -> Ident {

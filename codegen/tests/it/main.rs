@@ -4,6 +4,7 @@
 mod common;
 mod random_spec;
 
+mod compiles;
 mod conditions;
 mod corpus_probes;
 mod diff_random;

@@ -264,3 +264,73 @@ fn max_items_per_group_names_the_grouping_field() {
         .with_numbers(3, 2)]
     );
 }
+
+/// A key read as `Option` (a rule checks its presence): items without it are skipped, the
+/// others compared as usual; an enum key (`AsRef<str>`) works as it is or optional.
+#[test]
+fn unique_by_skips_an_absent_key() {
+    #[derive(Validate)]
+    struct Entry {
+        name: Option<String>,
+        shade: Option<Shade>,
+    }
+    #[derive(Clone, Copy)]
+    enum Shade {
+        Dark,
+        Light,
+    }
+    impl AsRef<str> for Shade {
+        fn as_ref(&self) -> &str {
+            match self {
+                Shade::Dark => "dark",
+                Shade::Light => "light",
+            }
+        }
+    }
+    #[derive(Validate)]
+    struct Entries {
+        #[validate(unique_by(key = name, ignore_case, code = "dup"))]
+        by_name: Vec<Entry>,
+        #[validate(unique_by(key = shade, code = "dup"))]
+        by_shade: Vec<Entry>,
+        #[validate(unique_by(key = kind, code = "dup"))]
+        kinds: Vec<Kinded>,
+    }
+    #[derive(Validate)]
+    struct Kinded {
+        kind: Shade,
+    }
+    let e = |name: Option<&str>, shade: Option<Shade>| Entry {
+        name: name.map(str::to_owned),
+        shade,
+    };
+    let list = vec![
+        e(None, None),
+        e(Some("a"), Some(Shade::Dark)),
+        e(None, None),
+        e(Some("A"), Some(Shade::Light)),
+        e(Some(""), Some(Shade::Dark)),
+    ];
+    let entries = Entries {
+        by_name: list,
+        by_shade: vec![e(None, None), e(None, Some(Shade::Light)), e(None, None)],
+        kinds: vec![Kinded { kind: Shade::Dark }, Kinded { kind: Shade::Dark }],
+    };
+    assert_eq!(
+        violations(&entries),
+        [
+            v(
+                "dup",
+                "by_name[3].name",
+                "/by_name/3/name",
+                "`by_name[3].name` `A` duplicates `by_name[1].name`"
+            ),
+            v(
+                "dup",
+                "kinds[1].kind",
+                "/kinds/1/kind",
+                "`kinds[1].kind` `dark` duplicates `kinds[0].kind`"
+            ),
+        ]
+    );
+}

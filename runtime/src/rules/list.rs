@@ -297,6 +297,45 @@ impl<'a> Duplicates<'a> {
     }
 }
 
+/// A `unique_by` key as the derive reads it: a key field of a type that is `AsRef<str>`
+/// (`String`, an enum) or an `Option` of one (a key read as optional because a rule checks
+/// its presence; `None` is skipped). The derive writes `(&KeyProbe(&item.key)).unique_key()`
+/// with both traits in scope: method lookup tries `&KeyProbe<Option<T>>` ([`OptionalKey`])
+/// before `KeyProbe<T>` ([`PlainKey`]), so each concrete key type finds its reading.
+pub struct KeyProbe<'a, T: ?Sized>(pub &'a T);
+
+impl<T: ?Sized> Clone for KeyProbe<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for KeyProbe<'_, T> {}
+
+/// [`KeyProbe`]'s reading of an optional key.
+pub trait OptionalKey<'a> {
+    /// The key's text, `None` when absent.
+    fn unique_key(self) -> Option<&'a str>;
+}
+
+impl<'a, T: AsRef<str>> OptionalKey<'a> for &KeyProbe<'a, Option<T>> {
+    fn unique_key(self) -> Option<&'a str> {
+        self.0.as_ref().map(AsRef::as_ref)
+    }
+}
+
+/// [`KeyProbe`]'s reading of a key that is always there.
+pub trait PlainKey<'a> {
+    /// The key's text.
+    fn unique_key(self) -> Option<&'a str>;
+}
+
+impl<'a, T: AsRef<str> + ?Sized> PlainKey<'a> for KeyProbe<'a, T> {
+    fn unique_key(self) -> Option<&'a str> {
+        Some(self.0.as_ref())
+    }
+}
+
 /// No two items may have equal keys (compared under `fold`). Each later duplicate is
 /// reported once, against the first item with that key; the path is the later item's key
 /// (`list[j].key_name`).
@@ -338,7 +377,7 @@ fn unique_by_keys<'a>(
 ) {
     let mut keys = UniqueByKeys::new(len, key_name, fold, path, code, report);
     for i in 0..len {
-        keys.key(key(i));
+        keys.key(Some(key(i)));
     }
 }
 
@@ -506,9 +545,15 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
         }
     }
 
-    /// The next item's key; reports it if it duplicates an earlier one.
-    pub fn key(&mut self, key: &'a str) {
+    /// The next item's key; reports it if it duplicates an earlier one. `None` (an item
+    /// without its key: a requirement on the key reports that) duplicates nothing and nothing
+    /// duplicates it.
+    pub fn key(&mut self, key: Option<&'a str>) {
         let j = self.duplicates.next;
+        let Some(key) = key else {
+            self.duplicates.push(None);
+            return;
+        };
         if let Some(i) = self.duplicates.push(Some(key)) {
             let later_item = self.path.index(j);
             let later = later_item.field(self.key_name);

@@ -13,8 +13,9 @@ use super::{is_blank, Named};
 /// Implemented for `Option<T>` (`None` is `"missing"`, `Some(x)` is whatever `x` is), text
 /// (`str`, `String`, `Cow<str>`, and `Box<str>` through `Box<T>`: `""` is `"empty"`,
 /// other blank text `"blank"`), lists (`Vec<T>`, `[T]`,
-/// `[T; N]`: empty is `"empty"`), `&T`, `Box<T>`, and numbers, `bool` and `char` (always
-/// given). Any other type opts in with an empty impl, which counts every value as given:
+/// `[T; N]`: empty is `"empty"`), `&T`, `Box<T>`, numbers, `bool`, `char` and
+/// [`Json`](crate::json::Json) (always given: a present `any` value, `null` included, is a
+/// value). The types `specmint-codegen` generates implement it too. Any other type opts in with an empty impl, which counts every value as given:
 ///
 /// ```
 /// struct Budget { tokens: u32 }
@@ -104,7 +105,23 @@ macro_rules! always_filled {
     ($($t:ty),*) => { $(impl Filled for $t {})* };
 }
 always_filled!(
-    bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+    bool,
+    char,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    f32,
+    f64,
+    crate::json::Json
 );
 
 /// `` `at` is required[ when `name` is `value`][ (it is why)] ``.

@@ -621,7 +621,7 @@ fn unique_by_keys_one_at_a_time_agrees_even_past_the_announced_length() {
             let mut checker =
                 specmint_runtime::__private::UniqueByKeys::new(announced, "id", fold, p, "dup", r);
             for k in &keys {
-                checker.key(k);
+                checker.key(Some(k));
             }
         });
         assert_eq!(got, expected, "announced {announced}");
