@@ -585,6 +585,9 @@ pub struct TypeRef {
     pub relative_path: bool,
     /// `int32 1..=10`: inclusive bounds on an integer (each element of an array).
     pub range: Option<IntRange>,
+    /// `number -90..=90`, `number 0..=359.5`: inclusive decimal bounds on a `number` (each
+    /// element of an array).
+    pub number_range: Option<NumberRange>,
     /// `date-time`, `date`, `uri`, `email`: a string in that format.
     pub format: Option<Format>,
 }
@@ -605,6 +608,28 @@ pub struct IntRange {
 impl IntRange {
     /// Whether `n` is within the bounds.
     pub fn contains(&self, n: i128) -> bool {
+        self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
+    }
+}
+
+/// Inclusive decimal bounds on a `number` (`0..=359.5`, `-90..`, `..=1e3`): at least one is
+/// given, both finite (`-0` read as `0`), `min <= max`. Written as an integer range is
+/// (`A..=B`, `A..`, `..=B`; `A..B` is refused).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct NumberRange {
+    /// The least value allowed.
+    pub min: Option<f64>,
+    /// The greatest value allowed.
+    pub max: Option<f64>,
+}
+
+// The bounds are finite, so `==` is an equivalence.
+impl Eq for NumberRange {}
+
+impl NumberRange {
+    /// Whether `n` is within the bounds (as IEEE 754 compares: `-0.0` is within `0..`).
+    pub fn contains(&self, n: f64) -> bool {
         self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
     }
 }

@@ -218,6 +218,16 @@ pub(crate) fn integer_json(n: i128) -> Value {
     }
 }
 
+/// A decimal bound as JSON: an integral one as an integer (`-90`, as the spec writes it),
+/// others as the shortest decimal that reads back exactly (`359.5`).
+pub(crate) fn number_json(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
+}
+
 /// Makes a schema also accept `null`.
 fn nullable(mut v: Value) -> Value {
     if let Some(Value::String(t)) = v.get("type").cloned() {
@@ -239,6 +249,13 @@ fn field_schema(f: &Field) -> Value {
         for (key, bound) in [("minimum", range.min), ("maximum", range.max)] {
             if let Some(n) = bound {
                 elem[key] = integer_json(n);
+            }
+        }
+    }
+    if let Some(range) = &f.ty.number_range {
+        for (key, bound) in [("minimum", range.min), ("maximum", range.max)] {
+            if let Some(n) = bound {
+                elem[key] = number_json(n);
             }
         }
     }

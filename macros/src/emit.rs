@@ -101,33 +101,61 @@ fn code(code: &Code) -> TokenStream {
     }
 }
 
-/// A `range` bound as an `Option<i128>`: an integer literal (maybe negated) typed `i128`
-/// as written, so any bound the type can hold compiles; any other expression converted
-/// losslessly with `From` (a constant of type `u32`, `i64`, ...).
-fn bound(expr: Option<&syn::Expr>) -> TokenStream {
-    fn literal(expr: &syn::Expr) -> Option<TokenStream> {
-        match expr {
+/// Whether a `range` bound is a decimal literal (`0.5`, `-90.0`, `1e3`): the range is then on
+/// a number field.
+fn is_decimal(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(_),
+            ..
+        }) => true,
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => is_decimal(expr),
+        syn::Expr::Group(g) => is_decimal(&g.expr),
+        _ => false,
+    }
+}
+
+/// A `range` bound as an `Option<i128>` (`decimal`: an `Option<f64>`): a literal (maybe
+/// negated) typed as written, so any bound the type can hold compiles (an integer literal
+/// beside a decimal one, `range(min = -90, max = 90.5)`, typed `f64`); any other expression
+/// converted losslessly with `From` (a constant of type `u32`, `i64`; `f32` for a decimal).
+fn bound(expr: Option<&syn::Expr>, decimal: bool) -> TokenStream {
+    fn literal(expr: &syn::Expr, decimal: bool) -> Option<TokenStream> {
+        let digits = match expr {
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(lit),
                 ..
-            }) => {
-                let typed = syn::LitInt::new(&format!("{}i128", lit.base10_digits()), lit.span());
-                Some(quote!(#typed))
-            }
+            }) => (lit.base10_digits(), lit.span()),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(lit),
+                ..
+            }) if decimal => (lit.base10_digits(), lit.span()),
             syn::Expr::Unary(syn::ExprUnary {
                 op: syn::UnOp::Neg(_),
                 expr,
                 ..
-            }) => literal(expr).map(|t| quote!(-#t)),
-            syn::Expr::Group(g) => literal(&g.expr),
-            _ => None,
-        }
+            }) => return literal(expr, decimal).map(|t| quote!(-#t)),
+            syn::Expr::Group(g) => return literal(&g.expr, decimal),
+            _ => return None,
+        };
+        Some(if decimal {
+            let typed = syn::LitFloat::new(&format!("{}f64", digits.0), digits.1);
+            quote!(#typed)
+        } else {
+            let typed = syn::LitInt::new(&format!("{}i128", digits.0), digits.1);
+            quote!(#typed)
+        })
     }
+    let ty = if decimal { quote!(f64) } else { quote!(i128) };
     match expr {
         None => quote!(::core::option::Option::None),
         Some(e) => {
-            let value = literal(e).unwrap_or_else(
-                || quote_spanned!(syn::spanned::Spanned::span(e)=> <i128 as ::core::convert::From<_>>::from(#e)),
+            let value = literal(e, decimal).unwrap_or_else(
+                || quote_spanned!(syn::spanned::Spanned::span(e)=> <#ty as ::core::convert::From<_>>::from(#e)),
             );
             quote!(::core::option::Option::Some(#value))
         }
@@ -367,9 +395,23 @@ fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals)
         }
         RuleKind::Custom(func) => call.func = Func::User(func),
         RuleKind::Range { min, max } => {
-            let (min, max) = (bound(min.as_ref()), bound(max.as_ref()));
-            call.operands
-                .push(quote_spanned!(ty=> #krate::rules::Bounds { min: #min, max: #max }));
+            let (min, max) = (min.as_ref(), max.as_ref());
+            if min.is_some_and(is_decimal) || max.is_some_and(is_decimal) {
+                // A decimal bound: the field is a number (`f64`, `f32`).
+                call.func = Func::Runtime {
+                    krate,
+                    module: "rules",
+                    name: Ident::new("number_range", ty),
+                };
+                let (min, max) = (bound(min, true), bound(max, true));
+                call.operands.push(
+                    quote_spanned!(ty=> #krate::rules::NumberBounds { min: #min, max: #max }),
+                );
+            } else {
+                let (min, max) = (bound(min, false), bound(max, false));
+                call.operands
+                    .push(quote_spanned!(ty=> #krate::rules::Bounds { min: #min, max: #max }));
+            }
         }
         RuleKind::Each(rules) => return each(model, rules, ty, l),
         RuleKind::Nested { flatten } => {

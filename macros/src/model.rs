@@ -64,7 +64,8 @@ pub enum RuleKind {
     Format(&'static str),
     /// `custom = path::to_fn`: a hand-written check, `fn(&T, &Path<'_>, &mut Report)`.
     Custom(syn::Path),
-    /// `range(min = A, max = B)`: inclusive integer bounds, at least one given.
+    /// `range(min = A, max = B)`: inclusive bounds, at least one given; integer bounds on an
+    /// integer field, or decimal ones (`rules::number_range`) when a bound is a decimal literal.
     Range {
         min: Option<Expr>,
         max: Option<Expr>,

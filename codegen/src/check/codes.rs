@@ -556,7 +556,7 @@ impl TypeRule {
             TypeRule::Pattern => ty.pattern.is_some(),
             TypeRule::RelativePath => ty.relative_path,
             TypeRule::Format => ty.format.is_some(),
-            TypeRule::Range => ty.range.is_some(),
+            TypeRule::Range => ty.range.is_some() || ty.number_range.is_some(),
         }
     }
 
@@ -578,7 +578,7 @@ impl TypeRule {
             TypeRule::Pattern => "`matching` types",
             TypeRule::RelativePath => "`relative-path` types",
             TypeRule::Format => "formats",
-            TypeRule::Range => "integer ranges",
+            TypeRule::Range => "ranges",
         }
     }
 

@@ -91,6 +91,7 @@ fn plain(base: Base) -> TypeRef {
         pattern: None,
         relative_path: false,
         range: None,
+        number_range: None,
         format: None,
     }
 }
@@ -176,11 +177,11 @@ pub(super) fn parse_type(
     }
     let (rest, pattern) = split_matching(s, codes, pos)?;
     s = rest;
-    let mut range = None;
+    let mut bounds = None;
     if pattern.is_none() {
-        let (rest, r) = split_range(s, pos)?;
+        let (rest, b) = split_range(s, pos)?;
         s = rest;
-        range = r;
+        bounds = b;
     }
     // `object by `field``.
     if let Some(rest) = s.strip_prefix("object by") {
@@ -219,9 +220,10 @@ pub(super) fn parse_type(
         parse_base(s, text, nullable, pos, kinds)?
     };
     check_qualifiers(q, &base, s, pos)?;
-    if let Some(r) = range {
-        check_range(r, &base, s, pos)?;
-    }
+    let (range, number_range) = match bounds {
+        Some(b) => read_range(b, &base, s, pos)?,
+        None => (None, None),
+    };
     Ok(TypeRef {
         base,
         array,
@@ -231,6 +233,7 @@ pub(super) fn parse_type(
         pattern,
         relative_path: q.relative_path,
         range,
+        number_range,
         format,
     })
 }
@@ -321,10 +324,19 @@ fn check_qualifiers(q: Qualifiers, base: &Base, s: &str, pos: Pos) -> Result<(),
     Ok(())
 }
 
-/// `BASE 1..=10`: the cell's last word, when it holds `..`, is an inclusive integer range
-/// (`A..=B`, `A..` or `..=B`). Returns the type text before it and the bounds, or `s`
-/// unchanged when the cell has no range.
-fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<IntRange>), Problem> {
+/// A range as written: the bounds' text (`None`: that end is open) and the word they came in.
+#[derive(Clone, Copy)]
+struct RangeText<'s> {
+    min: Option<&'s str>,
+    max: Option<&'s str>,
+    word: &'s str,
+}
+
+/// `BASE 1..=10`, `number 0..=359.5`: the cell's last word, when it holds `..`, is an
+/// inclusive range (`A..=B`, `A..` or `..=B`). Returns the type text before it and the bounds
+/// as written (read by [`read_range`] once the type is known), or `s` unchanged when the cell
+/// has no range.
+fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<RangeText<'_>>), Problem> {
     let Some((head, word)) = s.rsplit_once(char::is_whitespace) else {
         return Ok((s, None));
     };
@@ -335,26 +347,18 @@ fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<IntRange>), Problem> {
         Problem::new(
             pos,
             format!("cannot read the range `{word}`"),
-            "write inclusive integer bounds after the type: `uint32 1..=10`, `int64 -5..`, `int32 ..=100`",
+            "write inclusive bounds after the type: `uint32 1..=10`, `int64 -5..`, `int32 ..=100`, `number 0..=359.5`",
         )
     };
-    let bound = |t: &str| -> Result<Option<i128>, Problem> {
-        if t.is_empty() {
-            Ok(None)
-        } else {
-            t.parse::<i128>().map(Some).map_err(|_| bad())
-        }
-    };
-    let min = bound(lo)?;
     let max = match hi.strip_prefix('=') {
-        Some(hi) if !hi.is_empty() => bound(hi)?,
+        Some(hi) if !hi.is_empty() => Some(hi),
         Some(_) => return Err(bad()),
         None if hi.is_empty() => None,
         None => {
             // Both readings: Rust's (`0..100` stops at 99) and the one a spec often means
             // (`0..100` for a percent, 100 included).
             let hint = hi.parse::<i128>().map_or_else(
-                |_| "bounds are inclusive: write `A..=B`".to_owned(),
+                |_| format!("bounds are inclusive: write `{lo}..={hi}` to allow {hi}"),
                 |h| {
                     format!(
                         "bounds are inclusive: write `{lo}..={}` to exclude {h}, as Rust reads `{word}`, or `{lo}..={h}` to allow it",
@@ -369,22 +373,65 @@ fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<IntRange>), Problem> {
             ));
         }
     };
+    let min = (!lo.is_empty()).then_some(lo);
     if min.is_none() && max.is_none() {
         return Err(bad());
     }
-    Ok((head.trim_end(), Some(IntRange { min, max })))
+    Ok((head.trim_end(), Some(RangeText { min, max, word })))
 }
 
-/// A range applies to an integer type and lies within its width, lower bound first.
-fn check_range(r: IntRange, base: &Base, ty: &str, pos: Pos) -> Result<(), Problem> {
+/// The bounds of a range on `base` (`ty` as written): integers within an integer type's
+/// width, or finite decimals on `number`; the lower bound first.
+fn read_range(
+    r: RangeText<'_>,
+    base: &Base,
+    ty: &str,
+    pos: Pos,
+) -> Result<(Option<IntRange>, Option<NumberRange>), Problem> {
+    if *base == Base::Number {
+        let bound = |t: Option<&str>| -> Result<Option<f64>, Problem> {
+            let Some(t) = t else { return Ok(None) };
+            match t.parse::<f64>() {
+                // `-0` is `0`: one bound, one schema keyword value.
+                Ok(n) if n.is_finite() => Ok(Some(n + 0.0)),
+                _ => Err(Problem::new(
+                    pos,
+                    format!("cannot read the bound `{t}` of `{}`", r.word),
+                    "write each bound as a finite decimal number: `-90`, `359.5`, `1e3`",
+                )),
+            }
+        };
+        let (min, max) = (bound(r.min)?, bound(r.max)?);
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                return Err(Problem::new(
+                    pos,
+                    format!("the range `{}` is empty", r.word),
+                    "write the lower bound first",
+                ));
+            }
+        }
+        return Ok((None, Some(NumberRange { min, max })));
+    }
     let Some((lo, hi)) = base.integer_width() else {
         return Err(Problem::new(
             pos,
-            format!("a range applies to integers only, not `{ty}`"),
-            "bound a `uint32`, `uint64`, `int32` or `int64`; for text lengths use a cap row",
+            format!("a range applies to integers and `number` only, not `{ty}`"),
+            "bound a `uint32`, `uint64`, `int32`, `int64` or `number`; for text lengths use a cap row",
         ));
     };
-    if let (Some(min), Some(max)) = (r.min, r.max) {
+    let bound = |t: Option<&str>| -> Result<Option<i128>, Problem> {
+        let Some(t) = t else { return Ok(None) };
+        t.parse::<i128>().map(Some).map_err(|_| {
+            Problem::new(
+                pos,
+                format!("cannot read the range `{}`", r.word),
+                format!("`{ty}` takes integer bounds: `1..=10`, `-5..`, `..=100` (decimal bounds are for `number`)"),
+            )
+        })
+    };
+    let (min, max) = (bound(r.min)?, bound(r.max)?);
+    if let (Some(min), Some(max)) = (min, max) {
         if min > max {
             return Err(Problem::new(
                 pos,
@@ -393,7 +440,7 @@ fn check_range(r: IntRange, base: &Base, ty: &str, pos: Pos) -> Result<(), Probl
             ));
         }
     }
-    for n in [r.min, r.max].into_iter().flatten() {
+    for n in [min, max].into_iter().flatten() {
         if n < lo || n > hi {
             return Err(Problem::new(
                 pos,
@@ -402,7 +449,7 @@ fn check_range(r: IntRange, base: &Base, ty: &str, pos: Pos) -> Result<(), Probl
             ));
         }
     }
-    Ok(())
+    Ok((Some(IntRange { min, max }), None))
 }
 
 /// `string matching `REGEX``: the regex is the cell's last code span. Returns the type text
@@ -465,18 +512,23 @@ pub(super) fn parse_default(
     enums: &[Enum],
 ) -> Result<DefaultValue, Problem> {
     let d = default_value(ty, v, pos, enums)?;
-    let n = match d {
-        DefaultValue::UInt(n) => i128::from(n),
-        DefaultValue::Int(n) => i128::from(n),
-        _ => return Ok(d),
+    let within = match (d.clone(), ty.range, ty.number_range) {
+        (DefaultValue::UInt(n), Some(r), _) => r.contains(n.into()),
+        (DefaultValue::Int(n), Some(r), _) => r.contains(n.into()),
+        (DefaultValue::Number(n), _, Some(r)) => r.contains(n),
+        _ => true,
     };
-    match ty.range {
-        Some(r) if !r.contains(n) => Err(Problem::new(
+    if within {
+        Ok(d)
+    } else {
+        Err(Problem::new(
             pos,
-            format!("default `{n}` is outside the field's range"),
+            format!(
+                "default `{v}` is outside the field's range",
+                v = v.trim().trim_matches('`')
+            ),
             "write a default within the bounds of the Type cell",
-        )),
-        _ => Ok(d),
+        ))
     }
 }
 

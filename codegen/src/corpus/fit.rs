@@ -198,7 +198,7 @@ pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String>
     })
 }
 
-/// The value-rule violations (blank, char cap, pattern; integer range) and list-count
+/// The value-rule violations (blank, char cap, pattern; integer and number range) and list-count
 /// violations (minimum, cap, one per over-full group of a per-group cap) of the fields in
 /// `v`, read as object `o` at `at`: a probe's document is checked for violations its
 /// mutation did not mean, so a case never carries one by accident.
@@ -283,6 +283,15 @@ pub(super) fn value_violations(
                 Base::Object(n) => {
                     if let Some(TypeDef::Object(inner)) = spec.type_def(n) {
                         value_violations(spec, inner, e, &p, out);
+                    }
+                }
+                Base::Number => {
+                    if let (Some(code), Some(r), Some(n)) =
+                        (&f.rules.range, &f.ty.number_range, e.as_f64())
+                    {
+                        if !r.contains(n) {
+                            out.push((code.clone(), p.clone()));
+                        }
                     }
                 }
                 _ => {

@@ -261,6 +261,7 @@ impl<'a> Gen<'a> {
             self.unions(&base, &loc);
             self.wrong_type(&base, &loc);
             self.integers(&base, &loc);
+            self.numbers(&base, &loc);
             self.literals(&base, &loc);
             self.patterns(&base, &loc);
             self.formats(&base, &loc);

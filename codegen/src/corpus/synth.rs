@@ -231,6 +231,17 @@ impl<'a> Gen<'a> {
     /// A valid value of one element of `f` (the value itself when `f` is no array): text
     /// that keeps its rules, an integer within its range, or any value of its base.
     fn synth_element(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
+        if let Some(r) = &f.ty.number_range {
+            // `i` when within the bounds, else the bound it crosses.
+            let mut n = i as f64;
+            if let Some(min) = r.min.filter(|&m| m > n) {
+                n = min;
+            }
+            if let Some(max) = r.max.filter(|&m| m < n) {
+                n = max;
+            }
+            return crate::schema::number_json(n);
+        }
         match &f.ty.range {
             _ if f.ty.base == Base::String => self.synth_text(f, i),
             Some(r) => {
@@ -439,9 +450,12 @@ pub(super) fn keep_order(o: &Object, m: &mut Map<String, Value>, set: Option<&st
     }
 }
 
-/// Whether `v` can be held by an integer field `f` (an integer within its width and range);
-/// any value for any other field.
+/// Whether `v` can be held by an integer field `f` (an integer within its width and range)
+/// or a ranged number field (a number within its range); any value for any other field.
 fn holds(f: &Field, v: &Value) -> bool {
+    if let (Some(r), Base::Number) = (&f.ty.number_range, &f.ty.base) {
+        return v.as_f64().is_some_and(|n| r.contains(n));
+    }
     let n = v.as_i64().map(i128::from).or(v.as_u64().map(i128::from));
     match (n, f.ty.base.integer_width()) {
         (Some(n), Some((lo, hi))) => {

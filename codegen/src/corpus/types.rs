@@ -147,4 +147,69 @@ impl<'a> Gen<'a> {
             self.push(&loc.scope, case);
         }
     }
+
+    /// A `number` range: each bound (valid), the nearest double past it and one whole unit
+    /// past it (out of range), and `-0.0` where a bound is 0 (within it, as IEEE 754 and every
+    /// JSON consumer compare). An element of a list is alone in it.
+    pub(super) fn numbers(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        let (Some(r), Some(code)) = (&f.ty.number_range, &f.rules.range) else {
+            return;
+        };
+        let mut probes: Vec<(String, f64)> = Vec::new();
+        for (label, bound) in [("min", r.min), ("max", r.max)] {
+            let Some(b) = bound else { continue };
+            let (past, sign) = if label == "min" {
+                (-next_up(-b), '-')
+            } else {
+                (next_up(b), '+')
+            };
+            probes.push((format!("range.{path}.{label}"), b));
+            probes.push((format!("range.{path}.{label}{sign}ulp"), past));
+            let unit = if label == "min" { b - 1.0 } else { b + 1.0 };
+            probes.push((format!("range.{path}.{label}{sign}1"), unit));
+            if b == 0.0 {
+                probes.push((format!("range.{path}.{label}.negative_zero"), -0.0));
+            }
+        }
+        let at = if f.ty.array {
+            format!("{path}[0]")
+        } else {
+            path.to_owned()
+        };
+        for (id, n) in probes {
+            let errors = if r.contains(n) {
+                Vec::new()
+            } else {
+                vec![(code.clone(), at.clone())]
+            };
+            // `-0.0` as written (`number_json` would write it `0`).
+            let v = if n == 0.0 && n.is_sign_negative() {
+                json!(-0.0)
+            } else {
+                crate::schema::number_json(n)
+            };
+            let v = if f.ty.array { self.first_of(f, v) } else { v };
+            let doc = self.with(base, hops, v);
+            let shown = if n == 0.0 && n.is_sign_negative() {
+                "-0.0".to_owned()
+            } else {
+                specmint_runtime::rules::number_text(n)
+            };
+            let case = Case::new(id, format!("`{at}` = {shown}"), "range", doc).errors(errors);
+            self.push(&loc.scope, case);
+        }
+    }
+}
+
+/// The least double above the finite `x` (`f64::next_up`, stable only since Rust 1.86).
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
 }

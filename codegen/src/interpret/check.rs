@@ -202,6 +202,9 @@ fn element_rule(rule: &ElementRule, value: &Node, at: &Path<'_>, report: &mut Re
         ElementRule::RelativePath(code) => rules::relative_path(value, at, code, report),
         ElementRule::Format(kind, code) => rules::format(value, *kind, at, code, report),
         ElementRule::Range(bounds, code) => rules::range(value, *bounds, at, code, report),
+        ElementRule::NumberRange(bounds, code) => {
+            rules::number_range(value, *bounds, at, code, report)
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use specmint_runtime::document::{self, DocumentSpec};
-use specmint_runtime::rules::{Bounds, Fold, Format, Pair, Pattern};
+use specmint_runtime::rules::{Bounds, Fold, Format, NumberBounds, Pair, Pattern};
 
 use super::node::{EnumValue, Node};
 use crate::intern::{intern, intern_list};
@@ -174,6 +174,7 @@ pub(super) enum ElementRule {
     RelativePath(&'static str),
     Format(Format, &'static str),
     Range(Bounds, &'static str),
+    NumberRange(NumberBounds, &'static str),
 }
 
 #[derive(Debug)]
@@ -364,8 +365,8 @@ impl<'s> Builder<'s> {
 
     /// The shape of a Type cell. Every part of [`model::TypeRef`] is named: one a new
     /// spec-format feature adds is a compile error here until the interpreter reads it (the
-    /// checks of `non_blank`, `literal`, `pattern`, `relative_path`, `format` and an integer
-    /// `range` arrive as field rules).
+    /// checks of `non_blank`, `literal`, `pattern`, `relative_path`, `format` and a `range`
+    /// or `number_range` arrive as field rules).
     fn ty(&self, ty: &model::TypeRef) -> Ty {
         let model::TypeRef {
             base,
@@ -376,6 +377,7 @@ impl<'s> Builder<'s> {
             pattern: _,
             relative_path: _,
             range: _,
+            number_range: _,
             format: _,
         } = ty;
         let base = match base {
@@ -797,6 +799,13 @@ impl<'s> Builder<'s> {
                 max: r.max,
             };
             text.push(ElementRule::Range(bounds, intern(code)));
+        }
+        if let (Some(code), Some(r)) = (range, f.ty.number_range) {
+            let bounds = NumberBounds {
+                min: r.min,
+                max: r.max,
+            };
+            text.push(ElementRule::NumberRange(bounds, intern(code)));
         }
         if !text.is_empty() {
             rules.push(if f.ty.array {

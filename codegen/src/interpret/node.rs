@@ -3,7 +3,9 @@
 use std::fmt;
 
 use specmint_runtime::json::Json;
-use specmint_runtime::rules::{ByteCount, Filled, IntegerField, OrderField, Ordered, TextField};
+use specmint_runtime::rules::{
+    ByteCount, Filled, IntegerField, NumberField, OrderField, Ordered, TextField,
+};
 
 /// One value of a document, as the generated types would hold it.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,6 +105,15 @@ impl IntegerField for Node {
         match self {
             Node::UInt(n) => Some((*n).into()),
             Node::Int(n) => Some((*n).into()),
+            _ => None,
+        }
+    }
+}
+
+impl NumberField for Node {
+    fn number(&self) -> Option<f64> {
+        match self {
+            Node::Float(n) => Some(*n),
             _ => None,
         }
     }

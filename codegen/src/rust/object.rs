@@ -90,6 +90,21 @@ impl Ctx<'_> {
             }
             each.push(quote!(range(#(#args,)* code = #code)));
         }
+        if let (Some(code), Some(r)) = (&r.range, &f.ty.number_range) {
+            // Decimal literals (`-90.0`, `359.5`): the derive reads a decimal range.
+            let args = [("min", r.min), ("max", r.max)]
+                .into_iter()
+                .filter_map(|(name, bound)| {
+                    let name = ident(name);
+                    let lit = proc_macro2::Literal::f64_unsuffixed(bound?.abs());
+                    Some(if bound? < 0.0 {
+                        quote!(#name = -#lit)
+                    } else {
+                        quote!(#name = #lit)
+                    })
+                });
+            each.push(quote!(range(#(#args,)* code = #code)));
+        }
         if !each.is_empty() {
             if f.ty.array {
                 rules.push(quote!(each(#(#each),*)));

@@ -33,6 +33,7 @@ const TYPES: &[(&str, &str)] = &[
     ("int32", " 1..=5"),
     ("int64", " ..=0"),
     ("number", ""),
+    ("number", " -90..=90.5"),
     ("bool", ""),
     ("part", ""),
     ("mode", ""),

@@ -191,7 +191,7 @@ fn range_mistakes_are_reported_at_the_type_cell() {
     let cases = [
         (
             "| `offset` | string 1..=3 |",
-            "spec/ints.md:8:14: error: a range applies to integers only, not `string`",
+            "spec/ints.md:8:14: error: a range applies to integers and `number` only, not `string`",
         ),
         (
             "| `offset` | int32 5..=1 |",
@@ -234,7 +234,7 @@ fn range_mistakes_are_reported_at_the_type_cell() {
     assert_eq!(
         errors(MD, &toml),
         [
-            "spec/ints.md:7:15: error: no error code for integer ranges",
+            "spec/ints.md:7:15: error: no error code for ranges",
             "spec/ints.md:18:3: error: error code `out_of_range` is produced by nothing",
         ],
         "reported once, at the first ranged field"

@@ -15,6 +15,7 @@ mod integers;
 mod io;
 mod minimums;
 mod mistakes;
+mod numbers;
 mod order;
 mod patterns;
 mod random_specs;

@@ -16,6 +16,9 @@
 //! - integers: `uint32`, `bool`, and ranges on `int32` / `uint32` / `int64` / `uint64`
 //!   (one end open or both closed, bounds beyond 2^53 and at the 64-bit limits), plain,
 //!   nullable or in lists;
+//! - decimal ranges on `number` (`number -90..=90`, `number? 0..=359.5`, `number[] ..=1e3`:
+//!   one end open or both closed, whole or fractional bounds, maybe 0), plain, nullable or in
+//!   lists;
 //! - `required_if`: a `string?`, `uint32?`, ranged integer `?`, `phase?` or format `?`
 //!   field required while a sibling holds a value, the sibling a `bool` (required or `— (default false)`), text (plain,
 //!   non-blank or patterned; required or with a stated default) or an enum (required or
@@ -98,6 +101,12 @@ pub(crate) enum Ty {
         wide: bool,
         min: Option<i128>,
         max: Option<i128>,
+        list: bool,
+    },
+    /// `number A..=B` / `number? A..` / `number[] ..=B`: a number with decimal bounds.
+    Decimal {
+        min: Option<f64>,
+        max: Option<f64>,
         list: bool,
     },
     /// `date-time` / `date` / `uri` / `email` (`FORMATS[kind]`): plain, `?` or `[]`.
@@ -245,6 +254,36 @@ pub(crate) fn ranged_field(rng: &mut Rng, key: String) -> F {
         },
         !list && rng.chance(60),
     )
+}
+
+/// A number with decimal bounds (one end or both; whole, fractional, or 0), maybe
+/// nullable, maybe a list.
+pub(crate) fn decimal_field(rng: &mut Rng, key: String) -> F {
+    const BOUNDS: &[f64] = &[-90.0, -0.5, 0.0, 0.25, 1.0, 359.5, 1e3, 1e-3];
+    let pick = |rng: &mut Rng| BOUNDS[rng.below(BOUNDS.len() as u64) as usize];
+    let (a, b) = (pick(rng), pick(rng));
+    let (lo, hi) = (a.min(b), a.max(b));
+    let (min, max) = match rng.below(4) {
+        0 => (Some(lo), None),
+        1 => (None, Some(hi)),
+        _ => (Some(lo), Some(hi)),
+    };
+    let list = rng.chance(30);
+    F::plain(key, Ty::Decimal { min, max, list }, !list && rng.chance(60))
+}
+
+/// A JSON number as a double, as the typed reader holds it and writes it back.
+fn double(x: &Value) -> Value {
+    x.as_f64().map_or_else(|| x.clone(), |n| json!(n))
+}
+
+/// A decimal bound as a Type cell writes it (`-90`, `359.5`, `0.001`).
+fn decimal_text(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
 }
 
 /// A format field (`date`, `uri?`, `email[]`, ...), maybe capped or with a minimum length
@@ -544,6 +583,10 @@ impl RandomSpec {
             ) && rng.chance(50);
             self.doc.push(body);
         }
+        // Last: the draws above stay what they were before decimal ranges.
+        if rng.chance(35) {
+            self.doc.push(decimal_field(rng, "g0".into()));
+        }
     }
 
     /// The root text fields that can carry the byte cap's padding for every byte-cap case of
@@ -641,6 +684,22 @@ impl RandomSpec {
                     };
                     out.insert(format!("{name}{shape}"));
                 }
+                Ty::Decimal { min, max, list } => {
+                    out.insert(
+                        if *list {
+                            "number[] range"
+                        } else {
+                            "number range"
+                        }
+                        .into(),
+                    );
+                    if min.iter().chain(max).any(|n| n.fract() != 0.0) {
+                        out.insert("fractional number bound".into());
+                    }
+                    if min.iter().chain(max).any(|&n| n == 0.0) {
+                        out.insert("number bound 0".into());
+                    }
+                }
                 Ty::Ranged {
                     signed,
                     wide: true,
@@ -732,7 +791,7 @@ impl RandomSpec {
                         c.insert("bad_pattern");
                     }
                 }
-                Ty::Ranged { .. } => {
+                Ty::Ranged { .. } | Ty::Decimal { .. } => {
                     c.insert("out_of_range");
                 }
                 Ty::Format { .. } => {
@@ -837,6 +896,24 @@ impl RandomSpec {
                     };
                     (
                         format!("{width}{shape} {range}"),
+                        if f.required { "✔" } else { "—" },
+                    )
+                }
+                Ty::Decimal { min, max, list } => {
+                    let range = format!(
+                        "{}..{}",
+                        min.map_or(String::new(), decimal_text),
+                        max.map_or(String::new(), |n| format!("={}", decimal_text(n)))
+                    );
+                    let shape = if *list {
+                        "[]"
+                    } else if f.required {
+                        ""
+                    } else {
+                        "?"
+                    };
+                    (
+                        format!("number{shape} {range}"),
                         if f.required { "✔" } else { "—" },
                     )
                 }
@@ -1065,6 +1142,17 @@ impl RandomSpec {
                         int(n)
                     }
                 }
+                Ty::Decimal { min, max, list } => {
+                    // No draw: the stream of the specs after this one stays as it was.
+                    let n = 0.5f64
+                        .max(min.unwrap_or(f64::MIN))
+                        .min(max.unwrap_or(f64::MAX));
+                    if *list {
+                        json!([n, min.or(*max).unwrap_or(n)])
+                    } else {
+                        json!(n)
+                    }
+                }
                 Ty::Format { kind, list } => {
                     let one = |j: usize| match *kind {
                         0 => format!("2024-01-{:02}T12:00:00Z", 1 + j),
@@ -1114,7 +1202,9 @@ impl RandomSpec {
         fn object(s: &RandomSpec, fields: &[F], rng: &mut Rng, i: usize) -> Value {
             let mut m = serde_json::Map::new();
             for f in fields {
-                if f.required || rng.chance(60) {
+                // A decimal field is always there: no draw, so the specs after this one are
+                // what they were before decimal ranges.
+                if f.required || matches!(f.ty, Ty::Decimal { .. }) || rng.chance(60) {
                     m.insert(f.key.clone(), value(s, f, rng, i));
                 }
             }
@@ -1176,6 +1266,11 @@ impl RandomSpec {
                             .map(|e| canonical(s, &s.entry, e))
                             .collect(),
                     ),
+                    // A number is written back as a double: `-1` counts as `-1.0`.
+                    Ty::Decimal { .. } => match x {
+                        Value::Array(items) => Value::Array(items.iter().map(double).collect()),
+                        _ => double(x),
+                    },
                     _ => x.clone(),
                 };
                 out.insert(f.key.clone(), x);
@@ -1282,6 +1377,21 @@ impl RandomSpec {
                         .or_else(|| x.as_u64().map(i128::from))?;
                     let (lo, hi) = width(*signed, *wide);
                     (lo..=hi).contains(&n).then_some(())?;
+                    Some(min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m))
+                };
+                if *list {
+                    for (i, x) in v.as_array()?.iter().enumerate() {
+                        if !one(x)? {
+                            push(out, "out_of_range", format!("{path}[{i}]"));
+                        }
+                    }
+                } else if !one(v)? {
+                    push(out, "out_of_range", path.to_owned());
+                }
+            }
+            Ty::Decimal { min, max, list } => {
+                let one = |x: &Value| -> Option<bool> {
+                    let n = x.as_f64()?;
                     Some(min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m))
                 };
                 if *list {

@@ -79,3 +79,49 @@ fn each_crossed_bound_is_reported_with_its_numbers() {
         .with_numbers(11, 10)]
     );
 }
+
+/// A decimal bound makes the range a number's (`f64`, `f32`, through `Option` and `each`);
+/// an integer literal beside it is read as a decimal.
+#[test]
+fn decimal_bounds_on_numbers() {
+    const WEST: f32 = -180.0;
+    #[derive(Validate)]
+    struct Point {
+        #[validate(range(min = -90, max = 90.0))]
+        lat: f64,
+        #[validate(range(min = WEST, max = 180.0, code = "bad_lon"))]
+        lon: Option<f64>,
+        #[validate(each(range(min = 0.0, max = 359.5)))]
+        headings: Vec<f32>,
+    }
+    let p = Point {
+        lat: -0.0,
+        lon: Some(180.0),
+        headings: vec![359.5, 0.0],
+    };
+    assert_eq!(violations(&p), []);
+    let p = Point {
+        lat: 90.25,
+        lon: Some(-180.5),
+        headings: vec![359.75, -1e-3],
+    };
+    assert_eq!(
+        violations(&p),
+        [
+            v("out_of_range", "lat", "/lat", "`lat` is 90.25 (max 90)"),
+            v("bad_lon", "lon", "/lon", "`lon` is -180.5 (min -180)"),
+            v(
+                "out_of_range",
+                "headings[0]",
+                "/headings/0",
+                "`headings[0]` is 359.75 (max 359.5)"
+            ),
+            v(
+                "out_of_range",
+                "headings[1]",
+                "/headings/1",
+                "`headings[1]` is -0.0010000000474974513 (min 0)"
+            ),
+        ]
+    );
+}

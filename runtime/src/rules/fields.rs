@@ -100,7 +100,7 @@ impl<L: ListField> ListField for Option<L> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an integer field",
     label = "`range` applies to `u8`..`u64`, `i8`..`i64` or an `Option` of one",
-    note = "for a list of integers, use `each(range(min = A, max = B))`"
+    note = "for a list of integers, use `each(range(min = A, max = B))`; for an `f64`, write a decimal bound (`range(min = 0.0)`)"
 )]
 pub trait IntegerField {
     /// The value, or `None` when there is nothing to check.
@@ -128,5 +128,40 @@ impl<T: IntegerField + ?Sized> IntegerField for &T {
 impl<T: IntegerField> IntegerField for Option<T> {
     fn integer(&self) -> Option<i128> {
         self.as_ref().and_then(IntegerField::integer)
+    }
+}
+
+/// A field that holds a number (`f64`, `f32`), or maybe none (`None` is not checked).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number field",
+    label = "`range` with a decimal bound applies to `f64`, `f32` or an `Option` of one",
+    note = "for an integer field, write integer bounds: `range(min = 0, max = 10)`"
+)]
+pub trait NumberField {
+    /// The value, or `None` when there is nothing to check.
+    fn number(&self) -> Option<f64>;
+}
+
+impl NumberField for f64 {
+    fn number(&self) -> Option<f64> {
+        Some(*self)
+    }
+}
+
+impl NumberField for f32 {
+    fn number(&self) -> Option<f64> {
+        Some(f64::from(*self))
+    }
+}
+
+impl<T: NumberField + ?Sized> NumberField for &T {
+    fn number(&self) -> Option<f64> {
+        (**self).number()
+    }
+}
+
+impl<T: NumberField> NumberField for Option<T> {
+    fn number(&self) -> Option<f64> {
+        self.as_ref().and_then(NumberField::number)
     }
 }

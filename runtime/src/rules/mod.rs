@@ -44,14 +44,14 @@ mod text;
 
 pub use cross::{not_contains, not_equal};
 pub use digest::{digest, ByteCount, DigestFields, Streamed, StreamedData};
-pub use fields::{IntegerField, ListField, TextField};
+pub use fields::{IntegerField, ListField, NumberField, TextField};
 pub use format::{format, Format};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, max_items_per_group_named, min_items,
     unique, unique_by, Fold, Pair, TextOf,
 };
-pub use number::{range, Bounds};
+pub use number::{number_range, number_text, range, Bounds, NumberBounds};
 pub use order::{order, OrderField, Ordered};
 pub use required::{required, required_if, Filled};
 pub use text::{

@@ -1,9 +1,9 @@
-//! Rules on one integer value.
+//! Rules on one number: integer bounds and decimal bounds.
 
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
-use super::IntegerField;
+use super::{IntegerField, NumberField};
 
 /// Inclusive bounds for [`range`]; `None` leaves that end open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,9 +64,65 @@ fn range_integer(
     report.push(v);
 }
 
+/// Inclusive decimal bounds for [`number_range`]; `None` leaves that end open. The bounds
+/// are finite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumberBounds {
+    /// The least value allowed.
+    pub min: Option<f64>,
+    /// The greatest value allowed.
+    pub max: Option<f64>,
+}
+
+/// The number must lie within `bounds` (inclusive, as IEEE 754 compares: `-0.0` is within
+/// `0..`). `None` passes.
+///
+/// Message: `` `lat` is 91.5 (max 90) ``, each number written by [`number_text`]. The
+/// violation carries no `measured`/`limit` (they are integers).
+///
+/// ```
+/// use specmint_runtime::rules::{self, NumberBounds};
+/// use specmint_runtime::{Path, Report};
+///
+/// let mut report = Report::new();
+/// let bounds = NumberBounds { min: Some(-90.0), max: Some(90.0) };
+/// rules::number_range(&91.5f64, bounds, &Path::ROOT.field("lat"), "out_of_range", &mut report);
+/// assert_eq!(report.to_string(), "out_of_range: `lat` is 91.5 (max 90)");
+/// ```
+#[inline]
+pub fn number_range<V: NumberField + ?Sized>(
+    value: &V,
+    bounds: NumberBounds,
+    path: &Path<'_>,
+    code: &'static str,
+    report: &mut Report,
+) {
+    let Some(n) = value.number() else { return };
+    let (word, limit) = match bounds {
+        NumberBounds { min: Some(min), .. } if n < min => ("min", min),
+        NumberBounds { max: Some(max), .. } if n > max => ("max", max),
+        _ => return,
+    };
+    let (n, limit) = (number_text(n), number_text(limit));
+    report.push(Violation::with_message(code, path, |at| {
+        message!(at, "`{at}` is {n} ({word} {limit})")
+    }));
+}
+
+/// A number as a message writes it: integral values without a fraction (`90`, not `90.0`),
+/// others in the shortest form that reads back exactly (`359.5`, `1e-7`, `1e300`).
+pub fn number_text(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        // Exact: an integral value below 2^53 (`-0` is written `0`).
+        format!("{}", n as i64)
+    } else {
+        format!("{n:?}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{range, Bounds};
+    use super::{number_range, number_text, range, Bounds, NumberBounds};
     use crate::{Path, Report};
 
     fn check<V: super::IntegerField + ?Sized>(
@@ -122,5 +178,48 @@ mod tests {
             (r.as_slice()[0].measured, r.as_slice()[0].limit),
             (None, None)
         );
+    }
+
+    #[test]
+    fn decimal_bounds_are_inclusive_and_ieee() {
+        let check = |n: f64, min: Option<f64>, max: Option<f64>| {
+            let mut report = Report::new();
+            let bounds = NumberBounds { min, max };
+            number_range(
+                &n,
+                bounds,
+                &Path::ROOT.field("n"),
+                "out_of_range",
+                &mut report,
+            );
+            report.to_string()
+        };
+        assert_eq!(check(359.5, Some(0.0), Some(359.5)), "");
+        assert_eq!(check(-0.0, Some(0.0), None), "");
+        assert_eq!(
+            check(359.50000000000006, Some(0.0), Some(359.5)),
+            "out_of_range: `n` is 359.50000000000006 (max 359.5)"
+        );
+        assert_eq!(
+            check(-90.5, Some(-90.0), Some(90.0)),
+            "out_of_range: `n` is -90.5 (min -90)"
+        );
+        assert_eq!(
+            check(1e300, None, Some(1e3)),
+            "out_of_range: `n` is 1e300 (max 1000)"
+        );
+        assert_eq!(number_text(-0.0), "0");
+        assert_eq!(number_text(1e-7), "1e-7");
+        assert!(check_none());
+    }
+
+    fn check_none() -> bool {
+        let mut report = Report::new();
+        let bounds = NumberBounds {
+            min: Some(1.0),
+            max: None,
+        };
+        number_range(&None::<f64>, bounds, &Path::ROOT, "c", &mut report);
+        report.is_empty()
     }
 }
