@@ -466,9 +466,14 @@ fn against_a_revision_reads_the_spec_dir_from_git() {
 fn docs_list_every_rule_id() {
     let docs = std::fs::read_to_string(common::root().join("docs/diff.md")).unwrap();
     let mut ids = std::collections::BTreeSet::new();
-    for file in ["compare.rs", "mod.rs"] {
-        let src =
-            std::fs::read_to_string(common::root().join("codegen/src/diff").join(file)).unwrap();
+    // Every source of the diff (the comparison is split by concern under compare/).
+    let diff_dir = common::root().join("codegen/src/diff");
+    let mut files = vec![diff_dir.join("mod.rs")];
+    for entry in std::fs::read_dir(diff_dir.join("compare")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    for file in files {
+        let src = std::fs::read_to_string(file).unwrap();
         for literal in src.split('"').skip(1).step_by(2) {
             let kebab = literal.contains('-')
                 && literal
