@@ -1,5 +1,6 @@
 //! Error codes: renamed, changed for one rule, removed, added; the error enum.
 
+use super::rules::{entries, rule_words};
 use super::*;
 
 impl Cmp<'_> {
@@ -117,11 +118,18 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
     for (kind, code) in &spec.errors.rule_codes {
         out.insert(format!("rule `{kind}`"), code.clone());
     }
+    // Cross-field rules each by what it is (two `[[unique]]` on one list are two uses); the
+    // kinds compared as caps by kind and path.
+    for e in entries(spec, &usages(spec)) {
+        out.insert(e.words(), e.code);
+    }
     for r in &spec.rules {
-        out.insert(
-            format!("the {} rule on `{}`", r.kind.as_str(), r.path),
-            r.code.clone(),
-        );
+        if rule_words(r.kind).is_none() {
+            out.insert(
+                format!("the {} rule on `{}`", r.kind.as_str(), r.path),
+                r.code.clone(),
+            );
+        }
     }
     for t in &spec.types {
         if let TypeDef::Object(o) = t {

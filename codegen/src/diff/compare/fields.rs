@@ -227,7 +227,11 @@ impl Cmp<'_> {
                 found(
                     "field-type-changed",
                     &[Documents, Readers, RustApi],
-                    format!("the type of `{path}` changed"),
+                    format!(
+                        "the type of `{path}` is {}, was {}",
+                        type_words(b),
+                        type_words(a)
+                    ),
                     row(),
                     row(),
                 )
@@ -242,12 +246,7 @@ impl Cmp<'_> {
         }
         self.type_constraints(path, &hint, a, b, row);
         if f.default != g.default {
-            push(
-                self,
-                "default-changed",
-                &[],
-                format!("what an absent `{path}` means changed (no verdict changes)"),
-            );
+            self.default_changed(table, path, &hint, f, g);
         }
         self.rules_of(path, &hint, &f.rules, &g.rules, row);
     }
@@ -287,7 +286,11 @@ impl Cmp<'_> {
                 self,
                 "literal-changed",
                 &[Documents, Readers],
-                format!("the value `{path}` must equal changed"),
+                format!(
+                    "the value `{path}` must equal is {}, was {}",
+                    literal_words(&b.literal),
+                    literal_words(&a.literal)
+                ),
             );
         }
         match (&a.pattern, &b.pattern) {
@@ -342,13 +345,13 @@ impl Cmp<'_> {
                 self,
                 "range-added",
                 &[Documents],
-                format!("`{path}` now has bounds"),
+                format!("`{path}` now has bounds {}", range_words(b.range)),
             ),
             (Some(_), None) => push(
                 self,
                 "range-removed",
                 &[Readers],
-                format!("`{path}` no longer has bounds"),
+                format!("`{path}` no longer has bounds {}", range_words(a.range)),
             ),
             (Some(x), Some(y)) => {
                 let within = |inner: IntRange, outer: IntRange| {
@@ -366,29 +369,42 @@ impl Cmp<'_> {
                 } else {
                     ("range-changed", &[Documents, Readers])
                 };
-                push(self, id, br, format!("the bounds of `{path}` changed"));
+                push(
+                    self,
+                    id,
+                    br,
+                    format!(
+                        "the bounds of `{path}` are {}, were {}",
+                        range_words(Some(y)),
+                        range_words(Some(x))
+                    ),
+                );
             }
             (None, None) => {}
         }
         match (a.format, b.format) {
             (x, y) if x == y => {}
-            (None, Some(_)) => push(
+            (None, Some(y)) => push(
                 self,
                 "format-added",
                 &[Documents],
-                format!("`{path}` now has a format"),
+                format!("`{path}` now has the format `{}`", y.name()),
             ),
-            (Some(_), None) => push(
+            (Some(x), None) => push(
                 self,
                 "format-removed",
                 &[Readers],
-                format!("`{path}` no longer has a format"),
+                format!("`{path}` no longer has the format `{}`", x.name()),
             ),
-            (Some(_), Some(_)) => self.push(
+            (Some(x), Some(y)) => self.push(
                 found(
                     "format-changed",
                     &[Documents, Readers],
-                    format!("the format of `{path}` changed"),
+                    format!(
+                        "the format of `{path}` is `{}`, was `{}`",
+                        y.name(),
+                        x.name()
+                    ),
                     row(),
                     row(),
                 )
@@ -495,33 +511,34 @@ impl Cmp<'_> {
         }
         let cond =
             |r: &Option<RequiredIf>| r.as_ref().map(|r| (r.field.key.clone(), r.when.clone()));
+        let words = |(key, when): (String, serde_json::Value)| format!("if `{key}` is {when}");
         match (cond(required_if), cond(&b.required_if)) {
             (x, y) if x == y => {}
-            (None, Some(_)) => self.push(
+            (None, Some(y)) => self.push(
                 found(
                     "required-if-added",
                     &[Documents],
-                    format!("`{path}` is now required on a condition"),
+                    format!("`{path}` is now required {}", words(y)),
                     row(),
                     row(),
                 )
                 .at(hint),
             ),
-            (Some(_), None) => self.push(
+            (Some(x), None) => self.push(
                 found(
                     "required-if-removed",
                     &[Readers],
-                    format!("`{path}` is no longer required on a condition"),
+                    format!("`{path}` is no longer required {}", words(x)),
                     row(),
                     row(),
                 )
                 .at(hint),
             ),
-            (Some(_), Some(_)) => self.push(
+            (Some(x), Some(y)) => self.push(
                 found(
                     "required-if-changed",
                     &[Documents, Readers],
-                    format!("the condition requiring `{path}` changed"),
+                    format!("`{path}` is required {}, was {}", words(y), words(x)),
                     row(),
                     row(),
                 )
@@ -530,6 +547,129 @@ impl Cmp<'_> {
             ),
             (None, None) => {}
         }
+    }
+}
+
+impl Cmp<'_> {
+    /// A stated default changed. What an absent key means matters to a verdict only where
+    /// something reads the value: a byte cap (the written form leaves a field at its default
+    /// out), a cross-field rule naming the field (an absent field with a default is compared
+    /// as that default), a sibling's condition. Then the witness search decides the direction
+    /// (a document stating the old default at a byte cap); otherwise no verdict can flip.
+    fn default_changed(&mut self, table: &str, path: &str, hint: &Hint, f: &Field, g: &Field) {
+        let words = |f: &Field| {
+            f.default_json()
+                .map_or("none".to_owned(), |v| v.to_string())
+        };
+        let message = format!(
+            "what an absent `{path}` means is {}, was {}",
+            words(g),
+            words(f)
+        );
+        let readers: Vec<String> = [self.old, self.new]
+            .into_iter()
+            .flat_map(|spec| reads_absent(spec, table, &f.key))
+            .collect();
+        let row = Needle::row(Some(table), &f.key);
+        if readers.is_empty() {
+            self.push(
+                found(
+                    "default-changed",
+                    &[],
+                    format!("{message} (no verdict changes: nothing reads an absent `{path}`, no byte cap, rule or condition)"),
+                    row.clone(),
+                    row,
+                )
+                .at(hint),
+            );
+            return;
+        }
+        let mut hint = hint.clone();
+        hint.samples
+            .extend(f.default_json().into_iter().chain(g.default_json()));
+        self.push(
+            found(
+                "default-changed",
+                &[Documents, Readers],
+                format!("{message}, read by {}", readers[0]),
+                row.clone(),
+                row,
+            )
+            .at(&hint)
+            .undirected(["default-changed"; 3]),
+        );
+    }
+}
+
+/// What in `spec` reads the value of an absent member `key` of `table`: a byte cap, a
+/// cross-field rule naming it, a sibling's `required_if` condition on it.
+fn reads_absent(spec: &Spec, table: &str, key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in &spec.types {
+        if let TypeDef::Object(o) = t {
+            if let Some(c) = &o.max_json_bytes {
+                out.push(format!("the byte cap of `{}` ({})", o.name, c.value));
+            }
+            if o.name == table {
+                for sib in &o.fields {
+                    if sib
+                        .rules
+                        .required_if
+                        .as_ref()
+                        .is_some_and(|r| r.field.key == key)
+                    {
+                        out.push(format!("the condition of `{}`", sib.key));
+                    }
+                }
+            }
+        }
+    }
+    let paths = usages(spec);
+    for e in super::rules::entries(spec, &paths) {
+        if e.names(table, key) {
+            out.push(e.words());
+        }
+    }
+    out
+}
+
+/// A Type cell in a message: `uint32[]?`, `the table `stop``.
+fn type_words(t: &TypeRef) -> String {
+    let base = match &t.base {
+        Base::String => "string".to_owned(),
+        Base::Bool => "bool".to_owned(),
+        Base::U32 => "uint32".to_owned(),
+        Base::U64 => "uint64".to_owned(),
+        Base::I32 => "int32".to_owned(),
+        Base::I64 => "int64".to_owned(),
+        Base::Number => "number".to_owned(),
+        Base::Any => "any".to_owned(),
+        Base::Object(n) | Base::Enum(n) | Base::Union(n) => format!("`{n}`"),
+        Base::Selected(n) => format!("object by `{n}`"),
+    };
+    format!(
+        "{base}{}{}",
+        if t.array { "[]" } else { "" },
+        if t.nullable { "?" } else { "" }
+    )
+}
+
+/// A literal in a message: `"0.1"`, or `none`.
+fn literal_words(l: &Option<String>) -> String {
+    l.as_ref().map_or("none".to_owned(), |l| {
+        serde_json::Value::from(l.as_str()).to_string()
+    })
+}
+
+/// Integer bounds as the Type cell writes them: `1..=10`, `0..`, `..=100`; `none`.
+fn range_words(r: Option<IntRange>) -> String {
+    match r {
+        None => "none".to_owned(),
+        Some(r) => format!(
+            "{}..{}",
+            r.min.map(|m| m.to_string()).unwrap_or_default(),
+            r.max.map(|m| format!("={m}")).unwrap_or_default()
+        ),
     }
 }
 

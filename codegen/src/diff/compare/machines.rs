@@ -119,7 +119,7 @@ impl Cmp<'_> {
                         "transition-removed",
                         &[Machines],
                         format!("`{}` move {} removed", m.name, words(mv)),
-                        Needle::text(&format!("| `{}` | `{}`", mv.0, mv.1)),
+                        mv_needle(&m.name, mv),
                         Needle::table(&k.name),
                     ));
                 }
@@ -131,7 +131,7 @@ impl Cmp<'_> {
                         &[],
                         format!("`{}` move {} added", k.name, words(mv)),
                         Needle::table(&m.name),
-                        Needle::text(&format!("| `{}` | `{}`", mv.0, mv.1)),
+                        mv_needle(&k.name, mv),
                     ));
                 }
             }
@@ -147,5 +147,15 @@ impl Cmp<'_> {
                 ));
             }
         }
+    }
+}
+
+/// Where a move (from, to, event) is: its transitions row.
+fn mv_needle(machine: &str, (from, to, on): &(String, String, Option<String>)) -> Needle {
+    Needle::Move {
+        machine: machine.to_owned(),
+        from: from.clone(),
+        to: to.clone(),
+        on: on.clone(),
     }
 }

@@ -23,7 +23,8 @@ use caps::around;
 /// What the witness search needs to synthesize documents for one change.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Hint {
-    /// The member's spec path without indexes (`items.name`); `None` at document level.
+    /// The member's spec path (`items[].name`; the search reads it as `items.name`);
+    /// `None` at document level.
     pub path: Option<String>,
     /// Values to try at the path (enum spellings, typed samples of both sides).
     pub samples: Vec<Value>,
@@ -98,7 +99,8 @@ pub(super) fn compare(old: &Spec, new: &Spec) -> Vec<Found> {
 struct Cmp<'a> {
     old: &'a Spec,
     new: &'a Spec,
-    /// Table name → the spec paths (no indexes) where its values sit; the root at `""`.
+    /// Table name → the spec paths where its values sit (`items[].tags`, a list's items at
+    /// `[]`); the root at `""`.
     old_paths: BTreeMap<String, Vec<String>>,
     new_paths: BTreeMap<String, Vec<String>>,
     out: Vec<Found>,
@@ -132,7 +134,9 @@ fn usages(spec: &Spec) -> BTreeMap<String, Vec<String>> {
             Some(TypeDef::Enum(_)) | None => return,
         };
         for f in members {
-            let p = join(prefix, &f.key);
+            // The values of a list's table sit at `list[]`: paths are shown as the sidecar
+            // writes them (`waypoints[].name`).
+            let p = join(prefix, &f.key) + if f.ty.array { "[]" } else { "" };
             match &f.ty.base {
                 Base::Object(t) | Base::Enum(t) | Base::Union(t) => {
                     walk(spec, t, &p, depth + 1, out)

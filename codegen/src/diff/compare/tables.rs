@@ -2,6 +2,7 @@
 //! variants.
 
 use super::*;
+use crate::diff::Break::Machines;
 
 impl Cmp<'_> {
     pub(super) fn types(&mut self) {
@@ -68,8 +69,9 @@ impl Cmp<'_> {
     }
 
     pub(super) fn enumeration(&mut self, a: &Enum, b: &Enum) {
+        let path = self.path_of(&a.name);
         let hint = Hint {
-            path: self.path_of(&a.name),
+            path: path.clone(),
             samples: a
                 .values
                 .iter()
@@ -79,17 +81,37 @@ impl Cmp<'_> {
             lengths: Vec::new(),
             anywhere: None,
         };
+        // An enum no document holds (the events of a machine's On column, or unused): its
+        // values change no verdict; as events they change what the machines accept.
+        let events: Vec<&str> = [self.old, self.new]
+            .into_iter()
+            .flat_map(|s| &s.machines)
+            .filter(|m| m.on.as_deref() == Some(a.name.as_str()))
+            .map(|m| m.name.as_str())
+            .collect();
+        let held = path.is_some();
+        let unheld = match (held, events.first()) {
+            (true, _) => String::new(),
+            (false, Some(m)) => format!(
+                " (an event of `{m}`'s transitions: no document holds a `{}`)",
+                a.name
+            ),
+            (false, None) => format!(" (no document holds a `{}`)", a.name),
+        };
+        let event = !held && !events.is_empty();
         for v in &a.values {
             match b.values.iter().find(|w| w.value == v.value) {
                 None => self.push(
                     found(
                         "enum-value-removed",
-                        &[Documents, RustApi],
-                        format!("`{}` value `{}` removed", a.name, v.value),
+                        &[RustApi],
+                        format!("`{}` value `{}` removed{unheld}", a.name, v.value),
                         Needle::row(Some(&a.name), &v.value),
                         Needle::table(&b.name),
                     )
-                    .at(&hint),
+                    .at(&hint)
+                    .also(Documents, held)
+                    .also(Machines, event),
                 ),
                 Some(w) if w.variant != v.variant => self.push(found(
                     "enum-variant-renamed",
@@ -109,12 +131,14 @@ impl Cmp<'_> {
                 self.push(
                     found(
                         "enum-value-added",
-                        &[Readers],
-                        format!("`{}` value `{}` added", b.name, w.value),
+                        &[],
+                        format!("`{}` value `{}` added{unheld}", b.name, w.value),
                         Needle::table(&a.name),
                         Needle::row(Some(&b.name), &w.value),
                     )
-                    .at(&hint),
+                    .at(&hint)
+                    .also(Readers, held)
+                    .also(Machines, event),
                 );
             }
         }
