@@ -3,6 +3,7 @@
 
 use super::caps::{around, cap_needle, cap_or, numbers};
 use super::*;
+use crate::check::type_words;
 
 impl Cmp<'_> {
     pub(super) fn object(&mut self, a: &Object, b: &Object) {
@@ -431,7 +432,8 @@ impl Cmp<'_> {
             min_chars,
             min_items,
             max_items_per_group,
-            // Cross-field rules: compared as `Spec::rules` (kind, path, code).
+            // Cross-field rules: compared as rules (`rules.rs`: what they are, their
+            // parameters, their code).
             unique_by: _,
             contradiction: _,
             unique: _,
@@ -631,27 +633,6 @@ fn reads_absent(spec: &Spec, table: &str, key: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// A Type cell in a message: `uint32[]?`, `the table `stop``.
-fn type_words(t: &TypeRef) -> String {
-    let base = match &t.base {
-        Base::String => "string".to_owned(),
-        Base::Bool => "bool".to_owned(),
-        Base::U32 => "uint32".to_owned(),
-        Base::U64 => "uint64".to_owned(),
-        Base::I32 => "int32".to_owned(),
-        Base::I64 => "int64".to_owned(),
-        Base::Number => "number".to_owned(),
-        Base::Any => "any".to_owned(),
-        Base::Object(n) | Base::Enum(n) | Base::Union(n) => format!("`{n}`"),
-        Base::Selected(n) => format!("object by `{n}`"),
-    };
-    format!(
-        "{base}{}{}",
-        if t.array { "[]" } else { "" },
-        if t.nullable { "?" } else { "" }
-    )
 }
 
 /// A literal in a message: `"0.1"`, or `none`.
