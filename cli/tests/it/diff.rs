@@ -111,57 +111,63 @@ fn check(tag: &str, edits: &[(&str, &str, &str)], want: &[(&str, &[&str])]) {
     assert_eq!(report["breaking"], json!(breaking), "{tag}");
     assert_eq!(code, i32::from(breaking), "{tag}: exit status");
     for c in changes {
-        let breaks = c["breaks"].as_array().unwrap();
-        let proved: Vec<&Value> = c["witnesses"].as_array().unwrap().iter().collect();
-        for category in ["documents", "readers"] {
-            if !breaks.contains(&json!(category)) {
-                continue;
-            }
-            let w = proved
-                .iter()
-                .find(|w| w["proves"] == json!(category))
-                .unwrap_or_else(|| panic!("{tag}: no proof for {category}: {c:#}"));
+        proved(tag, base, &new, c);
+    }
+}
+
+/// Every `documents`/`readers` break of change `c` has a witness, and `validate --spec` on
+/// both sides gives the verdicts the report states, which flip; the change has every key.
+fn proved(tag: &str, base: &Path, new: &Path, c: &Value) {
+    let breaks = c["breaks"].as_array().unwrap();
+    let proved: Vec<&Value> = c["witnesses"].as_array().unwrap().iter().collect();
+    for category in ["documents", "readers"] {
+        if !breaks.contains(&json!(category)) {
+            continue;
+        }
+        let w = proved
+            .iter()
+            .find(|w| w["proves"] == json!(category))
+            .unwrap_or_else(|| panic!("{tag}: no proof for {category}: {c:#}"));
+        assert!(
+            !w["document"].is_null(),
+            "{tag}: {category} witness missing: {c:#}"
+        );
+        let document = match &w["document"] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let old = judge(base, &document);
+        let new_verdict = judge(new, &document);
+        // The verdicts the report states are the ones `validate --spec` gives, and flip.
+        assert_eq!(
+            old,
+            verdict_of(&w["old"]),
+            "{tag}: old verdict of {document}"
+        );
+        assert_eq!(
+            new_verdict,
+            verdict_of(&w["new"]),
+            "{tag}: new verdict of {document}"
+        );
+        if category == "documents" {
             assert!(
-                !w["document"].is_null(),
-                "{tag}: {category} witness missing: {c:#}"
+                old.0 && !new_verdict.0,
+                "{tag}: {document} does not prove documents"
             );
-            let document = match &w["document"] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let old = judge(base, &document);
-            let new_verdict = judge(&new, &document);
-            // The verdicts the report states are the ones `validate --spec` gives, and flip.
-            assert_eq!(
-                old,
-                verdict_of(&w["old"]),
-                "{tag}: old verdict of {document}"
+        } else {
+            assert!(
+                !old.0 && new_verdict.0,
+                "{tag}: {document} does not prove readers"
             );
-            assert_eq!(
-                new_verdict,
-                verdict_of(&w["new"]),
-                "{tag}: new verdict of {document}"
-            );
-            if category == "documents" {
-                assert!(
-                    old.0 && !new_verdict.0,
-                    "{tag}: {document} does not prove documents"
-                );
-            } else {
-                assert!(
-                    !old.0 && new_verdict.0,
-                    "{tag}: {document} does not prove readers"
-                );
-            }
         }
-        // The first witness is `witness`.
-        if let Some(first) = proved.iter().find(|w| !w["document"].is_null()) {
-            assert_eq!(&c["witness"], *first, "{tag}");
-        }
-        let keys: Vec<&str> = c.as_object().unwrap().keys().map(String::as_str).collect();
-        for key in ["id", "breaks", "message", "old", "new", "witness"] {
-            assert!(keys.contains(&key), "{tag}: change lacks `{key}`");
-        }
+    }
+    // The first witness is `witness`.
+    if let Some(first) = proved.iter().find(|w| !w["document"].is_null()) {
+        assert_eq!(&c["witness"], *first, "{tag}");
+    }
+    let keys: Vec<&str> = c.as_object().unwrap().keys().map(String::as_str).collect();
+    for key in ["id", "breaks", "message", "old", "new", "witness"] {
+        assert!(keys.contains(&key), "{tag}: change lacks `{key}`");
     }
 }
 
@@ -466,9 +472,14 @@ fn against_a_revision_reads_the_spec_dir_from_git() {
 fn docs_list_every_rule_id() {
     let docs = std::fs::read_to_string(common::root().join("docs/diff.md")).unwrap();
     let mut ids = std::collections::BTreeSet::new();
-    for file in ["compare.rs", "mod.rs"] {
-        let src =
-            std::fs::read_to_string(common::root().join("codegen/src/diff").join(file)).unwrap();
+    // Every source of the diff (the comparison is split by concern under compare/).
+    let diff_dir = common::root().join("codegen/src/diff");
+    let mut files = vec![diff_dir.join("mod.rs")];
+    for entry in std::fs::read_dir(diff_dir.join("compare")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    for file in files {
+        let src = std::fs::read_to_string(file).unwrap();
         for literal in src.split('"').skip(1).step_by(2) {
             let kebab = literal.contains('-')
                 && literal
@@ -622,4 +633,231 @@ fn a_build_script_checking_against_a_released_spec_fails_on_what_it_pins() {
     );
     // The released spec itself builds under every category.
     config(&common::root().join(BASE)).run().unwrap();
+}
+
+/// The base fixture grown for the replays of issue 35's diff edits: two ordered days
+/// (`[[order]]`), a free-text remark (what the corpus pads to the byte cap), a size with a
+/// stated default, a list of stops unique by name ignoring case with bounded hours, a
+/// document byte cap, and events labelling the moves (an enum no document holds).
+const RICH: &[(&str, &str, &str)] = &[
+    (
+        "shipment.md",
+        "| `carrier_data` | any | — | The carrier's own data, kept as sent. |",
+        "| `carrier_data` | any | — | The carrier's own data, kept as sent. |\n\
+         | `picked_up` | uint32? | — | Day picked up. |\n\
+         | `due` | uint32? | — | Day due. |\n\
+         | `remark` | string? | — | Free text. |\n\
+         | `size` | uint32 | — (default 3) | Box size. |\n\
+         | `waypoints` | waypoint[] | — | Stops. |",
+    ),
+    (
+        "shipment.md",
+        "## Services: `service`",
+        "## Stops: `waypoint`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n\
+         | `name` | string | ✔ | Stop name. |\n| `hours` | uint32? 1..=10 | — | Hours. |\n\n\
+         ## Services: `service`",
+    ),
+    (
+        "shipment.md",
+        "| From | To |\n|---|---|\n| `booked` | `in_transit` |\n| `in_transit` | `delivered` |\n| `booked` | `delivered` |",
+        "| From | To | On |\n|---|---|---|\n| `booked` | `in_transit` | `scan` |\n\
+         | `in_transit` | `delivered` | `hand_over` |\n| `booked` | `delivered` | `hand_over` |\n\n\
+         ## Events: `stage_event`\n\n| Value | Meaning |\n|---|---|\n\
+         | `scan` | Scanned at a depot. |\n| `hand_over` | Handed to the recipient. |",
+    ),
+    (
+        "shipment.md",
+        "| `notes` items | 3 | NOTES_MAX |",
+        "| `notes` items | 3 | NOTES_MAX |\n| document | 200 bytes | DOC_MAX_BYTES |",
+    ),
+    (
+        "shipment.md",
+        "| `too_many` | Over an item cap. |",
+        "| `too_many` | Over an item cap. |\n| `bad_window` | Out of order. |\n\
+         | `dup_stop` | A stop twice. |\n| `out_of_range` | Out of range. |\n| `too_big` | Too big. |",
+    ),
+    (
+        "shipment.toml",
+        "forbidden_key = \"forbidden_field\"",
+        "forbidden_key = \"forbidden_field\"\nrange = \"out_of_range\"\nmax_bytes = \"too_big\"\n\n\
+         [caps.DOC_MAX_BYTES]\nrule = \"document_bytes\"\n\n\
+         [[order]]\na = \"picked_up\"\nb = \"due\"\nstrict = true\ncode = \"bad_window\"\n\n\
+         [[unique]]\npath = \"waypoints\"\nkey = \"name\"\nignore_case = true\ncode = \"dup_stop\"\n\n\
+         [machines.stage]\non = \"stage_event\"",
+    ),
+];
+
+/// Issue 35's diff edits replayed on [`RICH`]: the change `id` comes out with exactly
+/// `breaks`, `message`, and the old and new `file:line:col` (file names only), its witnesses
+/// re-judged by `validate --spec` on both sides; `others` are the ids of the rest of the report.
+fn replay(
+    tag: &str,
+    edits: &[(&str, &str, &str)],
+    (id, breaks, message): (&str, &[&str], &str),
+    (old_at, new_at): (&str, &str),
+    others: &[&str],
+) {
+    let old = edited(&format!("{tag}-old"), RICH);
+    let new = edited(tag, &[RICH, edits].concat());
+    let (code, report) = diff_json(&old, &new, &[]);
+    let changes = report["changes"].as_array().unwrap();
+    let ids: Vec<&str> = changes.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let mut want_ids = vec![id];
+    want_ids.extend(others);
+    assert_eq!(ids, want_ids, "{tag}: {report:#}");
+    let c = &changes[0];
+    assert_eq!(c["breaks"], json!(breaks), "{tag}: {c:#}");
+    assert_eq!(c["message"], json!(message), "{tag}");
+    let file = |at: &Value| {
+        let at = at.as_str().unwrap();
+        at.rsplit('/').next().unwrap().to_owned()
+    };
+    assert_eq!(
+        (file(&c["old"]), file(&c["new"])),
+        (old_at.to_owned(), new_at.to_owned()),
+        "{tag}"
+    );
+    proved(tag, &old, &new, c);
+    let breaking = changes
+        .iter()
+        .any(|c| !c["breaks"].as_array().unwrap().is_empty());
+    assert_eq!(code, i32::from(breaking), "{tag}: exit status");
+}
+
+#[test]
+fn order_strict_loosened_is_a_readers_break_at_its_entry() {
+    replay(
+        "strict",
+        &[("shipment.toml", "strict = true", "strict = false")],
+        (
+            "rule-loosened",
+            &["readers"],
+            "an order rule ([[order]]) `picked_up` before `due` at the top level: `strict` is false, was true",
+        ),
+        ("shipment.toml:18:1", "shipment.toml:18:1"),
+        &[],
+    );
+}
+
+#[test]
+fn unique_ignore_case_unset_is_a_readers_break_at_its_entry() {
+    replay(
+        "ignore-case",
+        &[("shipment.toml", "ignore_case = true", "ignore_case = false")],
+        (
+            "rule-loosened",
+            &["readers"],
+            "a uniqueness rule ([[unique]]) by `name` on `waypoints`: `ignore_case` is false, was true",
+        ),
+        ("shipment.toml:24:1", "shipment.toml:24:1"),
+        &[],
+    );
+}
+
+#[test]
+fn a_default_read_by_the_byte_cap_flips_both_ways() {
+    replay(
+        "default",
+        &[("shipment.md", "(default 3)", "(default 4)")],
+        (
+            "default-changed",
+            &["documents", "readers"],
+            "what an absent `size` means is 4, was 3, read by the byte cap of `shipment` (200)",
+        ),
+        ("shipment.md:19:3", "shipment.md:19:3"),
+        &[],
+    );
+}
+
+#[test]
+fn an_event_only_enum_value_added_is_a_machines_change() {
+    replay(
+        "event",
+        &[(
+            "shipment.md",
+            "| `hand_over` | Handed to the recipient. |",
+            "| `hand_over` | Handed to the recipient. |\n| `return` | Sent back. |",
+        )],
+        (
+            "enum-value-added",
+            &["machines"],
+            "`stage_event` value `return` added (an event of `stage`'s transitions: no document holds a `stage_event`)",
+        ),
+        ("shipment.md:53:12", "shipment.md:59:3"),
+        &[],
+    );
+}
+
+#[test]
+fn removed_order_and_unique_entries_are_located_at_their_entries() {
+    replay(
+        "order-removed",
+        &[
+            (
+                "shipment.toml",
+                "[[order]]\na = \"picked_up\"\nb = \"due\"\nstrict = true\ncode = \"bad_window\"\n\n",
+                "",
+            ),
+            ("shipment.md", "| `bad_window` | Out of order. |\n", ""),
+        ],
+        (
+            "rule-removed",
+            &["readers"],
+            "an order rule ([[order]]) `picked_up` before `due` at the top level removed",
+        ),
+        ("shipment.toml:18:1", "shipment.md:6:16"),
+        &["error-code-removed"],
+    );
+    replay(
+        "unique-removed",
+        &[
+            (
+                "shipment.toml",
+                "[[unique]]\npath = \"waypoints\"\nkey = \"name\"\nignore_case = true\ncode = \"dup_stop\"\n\n",
+                "",
+            ),
+            ("shipment.md", "| `dup_stop` | A stop twice. |\n", ""),
+        ],
+        (
+            "rule-removed",
+            &["readers"],
+            "a uniqueness rule ([[unique]]) by `name` on `waypoints` removed",
+        ),
+        ("shipment.toml:24:1", "shipment.md:6:16"),
+        &["error-code-removed"],
+    );
+}
+
+#[test]
+fn an_added_transition_is_located_at_its_row() {
+    replay(
+        "transition-added",
+        &[(
+            "shipment.md",
+            "| `booked` | `in_transit` | `scan` |\n",
+            "| `booked` | `in_transit` | `scan` |\n| `in_transit` | `booked` | `scan` |\n",
+        )],
+        (
+            "transition-added",
+            &[],
+            "`stage` move `in_transit` → `booked` on `scan` added",
+        ),
+        ("shipment.md:37:12", "shipment.md:50:1"),
+        &[],
+    );
+}
+
+#[test]
+fn a_widened_range_of_a_nested_list_member_says_both_bounds_and_its_path() {
+    replay(
+        "range-widened",
+        &[("shipment.md", "1..=10", "0..=12")],
+        (
+            "range-widened",
+            &["readers"],
+            "the bounds of `waypoints[].hours` are 0..=12, were 1..=10",
+        ),
+        ("shipment.md:27:3", "shipment.md:27:3"),
+        &[],
+    );
 }

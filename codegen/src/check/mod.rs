@@ -23,6 +23,8 @@ mod tables;
 mod texts;
 mod types;
 
+pub(crate) use rules::type_words;
+
 use std::collections::BTreeMap;
 
 use crate::diag::{Context, File, Pos};

@@ -556,7 +556,7 @@ fn order_kind(ty: &TypeRef) -> Option<&'static str> {
 }
 
 /// A field's type in a message: `string`, `uint32[]`, `the enum `kind``.
-fn type_words(ty: &TypeRef) -> String {
+pub(crate) fn type_words(ty: &TypeRef) -> String {
     let base = match (&ty.base, ty.format) {
         (_, Some(f)) => f.name().to_owned(),
         (Base::String, None) => "text".to_owned(),

@@ -2,6 +2,8 @@
 //! heading, then a row's code span) and this finds it in the side's text.
 
 use super::Location;
+use crate::diag::{Context, Pos};
+use crate::sidecar::{self, Spanned};
 use crate::SpecSource;
 
 /// What to look for in one side's files.
@@ -12,6 +14,21 @@ pub(super) enum Needle {
     Md { after: Option<String>, text: String },
     /// `text` in the sidecar.
     Toml(String),
+    /// A sidecar `[[kind]]` entry (`order`, `unique`): the one whose `keys` hold these values,
+    /// among several the one whose `path` (absent: the top level) is `at`, `[]` aside.
+    Entry {
+        kind: &'static str,
+        at: String,
+        keys: Vec<(&'static str, String)>,
+    },
+    /// The transitions row of machine `machine` that holds the move (a From cell naming
+    /// `from` or `*`, a To cell naming `to`, an On cell naming `on`).
+    Move {
+        machine: String,
+        from: String,
+        to: String,
+        on: Option<String>,
+    },
     /// The top of the Markdown.
     Start,
 }
@@ -87,6 +104,15 @@ pub(super) fn find(source: &SpecSource, needle: &Needle) -> Location {
         Needle::Toml(text) => {
             first(&source.toml, text, 0).map(|(line, col)| (source.toml_path.clone(), line, col))
         }
+        Needle::Entry { kind, at, keys } => entry(&source.toml, kind, at, keys)
+            .map(|(line, col)| (source.toml_path.clone(), line, col)),
+        Needle::Move {
+            machine,
+            from,
+            to,
+            on,
+        } => transition(&source.md, machine, from, to, on.as_deref())
+            .map(|(line, col)| (source.md_path.clone(), line, col)),
         Needle::Start => None,
     };
     match found {
@@ -100,5 +126,95 @@ fn first(text: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
     text.lines().enumerate().skip(from).find_map(|(i, line)| {
         line.find(needle)
             .map(|at| (i + 1, line[..at].chars().count() + 1))
+    })
+}
+
+/// Where the sidecar's `[[kind]]` entry with `keys` is (see [`Needle::Entry`]).
+fn entry(toml: &str, kind: &str, at: &str, keys: &[(&str, String)]) -> Option<(usize, usize)> {
+    let side = sidecar::parse(&mut Context::new("", ""), toml)?;
+    let s = |v: &Option<Spanned<String>>| v.as_ref().map(|v| v.value.clone());
+    // Each entry of the kind: its position, its `path` and its other string keys.
+    type Keys = Vec<(&'static str, Option<String>)>;
+    let entries: Vec<(Pos, Option<String>, Keys)> = match kind {
+        "unique" => side
+            .unique
+            .iter()
+            .map(|u| (u.pos, s(&u.path), vec![("key", s(&u.key))]))
+            .collect(),
+        "order" => side
+            .order
+            .iter()
+            .map(|u| (u.pos, s(&u.path), vec![("a", s(&u.a)), ("b", s(&u.b))]))
+            .collect(),
+        "not_equal" => side
+            .not_equal
+            .iter()
+            .map(|u| (u.pos, s(&u.path), vec![("a", s(&u.a)), ("b", s(&u.b))]))
+            .collect(),
+        "not_contains" => side
+            .not_contains
+            .iter()
+            .map(|u| {
+                let keys = vec![("list", s(&u.list)), ("value", s(&u.value))];
+                (u.pos, s(&u.path), keys)
+            })
+            .collect(),
+        "digest" => side
+            .digest
+            .iter()
+            .map(|u| {
+                let keys = vec![("sha256", s(&u.sha256)), ("data", s(&u.data))];
+                (u.pos, s(&u.path), keys)
+            })
+            .collect(),
+        "contradiction" => side
+            .contradiction
+            .iter()
+            .map(|u| {
+                (
+                    u.pos,
+                    s(&u.path),
+                    vec![("by", s(&u.by)), ("value", s(&u.value))],
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let bare = |p: &str| p.replace("[]", "");
+    let matching: Vec<&(Pos, Option<String>, Keys)> = entries
+        .iter()
+        .filter(|(_, _, have)| {
+            have.iter().all(|(k, v)| {
+                let want = keys.iter().find(|(w, _)| w == k).map(|(_, w)| w);
+                v.as_ref() == want
+            })
+        })
+        .collect();
+    let at_path = matching
+        .iter()
+        .find(|(_, path, _)| bare(path.as_deref().unwrap_or_default()) == bare(at));
+    at_path
+        .or(matching.first())
+        .map(|(pos, _, _)| (pos.line.max(1), pos.col.max(1)))
+}
+
+/// The transitions row holding a move: searched from machine `machine`'s heading, a table
+/// row whose From cell names `from` (or is `*`), whose To cell names `to` and, when the move
+/// has an event, whose On cell names `on`.
+fn transition(
+    md: &str,
+    machine: &str,
+    from: &str,
+    to: &str,
+    on: Option<&str>,
+) -> Option<(usize, usize)> {
+    let start = heading(md, machine).map_or(0, |(line, _)| line - 1);
+    let names = |cell: &str, v: &str| cell.contains(&format!("`{v}`"));
+    md.lines().enumerate().skip(start).find_map(|(i, line)| {
+        let cells: Vec<&str> = line.trim().strip_prefix('|')?.split('|').collect();
+        let (f, t) = (cells.first()?, cells.get(1)?);
+        let from_ok = names(f, from) || f.trim() == "`*`" || f.trim() == "*";
+        let on_ok = on.is_none_or(|on| cells.get(2).is_some_and(|c| names(c, on)));
+        (from_ok && names(t, to) && on_ok).then(|| (i + 1, line.find('|').unwrap_or(0) + 1))
     })
 }

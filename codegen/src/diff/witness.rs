@@ -10,6 +10,8 @@ use crate::Validator;
 
 /// How many valid corpus documents each synthesis starts from.
 const BASES: usize = 24;
+/// How many of the longest valid corpus documents it starts from too.
+const LONGEST: usize = 4;
 
 fn verdict(v: &Validator, text: &str) -> Verdict {
     Verdict {
@@ -53,7 +55,9 @@ fn concerns(refusal: &Verdict, path: Option<&str>) -> bool {
 }
 
 /// The change, located and with a proof for each `documents`/`readers` break.
-pub(super) fn prove(found: Found, old: &Loaded<'_>, new: &Loaded<'_>) -> Change {
+pub(super) fn prove(mut found: Found, old: &Loaded<'_>, new: &Loaded<'_>) -> Change {
+    // The search walks members by key: `items[].name` is `items.name` to it.
+    found.hint.path = found.hint.path.map(|p| p.replace("[]", ""));
     let old_v = Validator::new(&old.spec);
     let new_v = Validator::new(&new.spec);
     let mut candidates: Vec<(String, String)> = Vec::new();
@@ -169,12 +173,22 @@ fn synthesize(
     old_v: &Validator,
     new_v: &Validator,
 ) -> Vec<(String, String)> {
-    let bases: Vec<Value> = candidates
+    let valid: Vec<&String> = candidates
         .iter()
-        .filter(|(_, t)| verdict(old_v, t).valid() || verdict(new_v, t).valid())
-        .filter_map(|(_, t)| serde_json::from_str(t).ok())
-        .take(BASES)
+        .map(|(_, t)| t)
+        .filter(|t| verdict(old_v, t).valid() || verdict(new_v, t).valid())
         .collect();
+    // The first ones, and the longest (at a byte cap: a member changed there tips it over).
+    let mut longest = valid.clone();
+    longest.sort_by_key(|t| std::cmp::Reverse(t.len()));
+    let mut bases: Vec<Value> = Vec::new();
+    for t in valid.iter().take(BASES).chain(longest.iter().take(LONGEST)) {
+        if let Ok(v) = serde_json::from_str::<Value>(t) {
+            if !bases.contains(&v) {
+                bases.push(v);
+            }
+        }
+    }
     let mut out: Vec<(String, String)> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut add = |what: &str, text: String| {

@@ -1,12 +1,17 @@
-//! Property: `diff` is sound on random spec pairs. The random specs of `random_spec.rs`
+//! Property: `diff` is sound and complete on random spec pairs. The random specs of `random_spec.rs`
 //! (the generator `random_specs` uses, the same seeds), each edited once by every edit
 //! kind below that applies to it (an edit whose spec no longer loads, such as a cap tightened
 //! under the example's own length, is skipped and counted):
 //! - every edit of a breaking kind is reported, with its id and exactly its categories;
 //! - every witness really flips: both models' interpreters, run here, give the verdicts the
 //!   report states, one accepting and the other refusing;
-//! - an edit reported with neither `documents` nor `readers` (a rename, a prose edit) has no
-//!   verdict flip among both sides' corpora.
+//! - complete: every verdict flip found by re-judging both sides' generated corpora with both
+//!   interpreters is reported, as a change with that category (`documents` for a document
+//!   the old accepts and the new refuses, `readers` for the reverse); so an edit reported
+//!   with neither (a rename, a prose edit) has no flip.
+//!
+//! Some edits first prepare the spec on both sides (two ordered fields added for an
+//! `[[order]]` whose `strict` the edit then flips).
 //!
 //! Each edit kind must apply to at least 3 specs, so a generator change cannot make the test
 //! vacuous.
@@ -26,8 +31,33 @@ const SPECS: u64 = 12;
 /// source (`None`: it does not apply to this spec).
 struct Edit {
     name: &'static str,
-    expect: Option<(&'static str, &'static [Break])>,
+    /// The change id and its categories (`None`: whatever the witnesses prove, which the
+    /// completeness check holds to the corpora's flips).
+    expect: Option<(&'static str, Option<&'static [Break]>)>,
+    /// What both sides are made of first (`None`: the random spec as generated).
+    prepare: Option<fn(&SpecSource) -> Option<SpecSource>>,
     apply: fn(&SpecSource) -> Option<SpecSource>,
+}
+
+/// Two optional `uint32?` fields at the root, `zz_lo` before `zz_hi` (`[[order]]`, `strict`
+/// as given, code `zz_order`).
+fn ordered(s: &SpecSource, strict: bool) -> Option<SpecSource> {
+    let mut out = root_row(s, "| `zz_lo` | uint32? | — | Low. |", None)?;
+    out = root_row(&out, "| `zz_hi` | uint32? | — | High. |", None)?;
+    let codes = "| Code | When |\n|---|---|\n";
+    let at = out.md.find(codes)? + codes.len();
+    out.md.insert_str(at, "| `zz_order` | Out of order. |\n");
+    out.toml.push_str(&format!(
+        "\n[[order]]\na = \"zz_lo\"\nb = \"zz_hi\"\nstrict = {strict}\ncode = \"zz_order\"\n"
+    ));
+    Some(out)
+}
+
+/// The first `from` in the sidecar replaced by `to`.
+fn in_toml(s: &SpecSource, from: &str, to: &str) -> Option<SpecSource> {
+    let mut out = s.clone();
+    out.toml = s.toml.replacen(from, to, 1);
+    (out.toml != s.toml).then_some(out)
 }
 
 /// The first `| N chars |` row with N > 1, its number replaced by `f(N)`.
@@ -75,27 +105,38 @@ fn root_row(s: &SpecSource, row: &str, example_member: Option<&str>) -> Option<S
 const EDITS: &[Edit] = &[
     Edit {
         name: "cap tightened",
-        expect: Some(("cap-tightened", &[Break::Documents])),
+        expect: Some(("cap-tightened", Some(&[Break::Documents]))),
+        prepare: None,
         apply: |s| char_cap(s, |n| n - 1),
     },
     Edit {
         name: "cap loosened",
-        expect: Some(("cap-loosened", &[Break::Readers])),
+        expect: Some(("cap-loosened", Some(&[Break::Readers]))),
+        prepare: None,
         apply: |s| char_cap(s, |n| n + 3),
     },
     Edit {
         name: "enum value removed",
-        expect: Some(("enum-value-removed", &[Break::Documents, Break::RustApi])),
+        expect: Some((
+            "enum-value-removed",
+            Some(&[Break::Documents, Break::RustApi]),
+        )),
+        prepare: None,
         apply: |s| replaced(s, ("| `dim` | dim. |\n", ""), None),
     },
     Edit {
         name: "optional field added",
-        expect: Some(("field-added-optional", &[Break::Readers])),
+        expect: Some(("field-added-optional", Some(&[Break::Readers]))),
+        prepare: None,
         apply: |s| root_row(s, "| `zz_new` | string? | — | New. |", None),
     },
     Edit {
         name: "required field added",
-        expect: Some(("field-added-required", &[Break::Documents, Break::Readers])),
+        expect: Some((
+            "field-added-required",
+            Some(&[Break::Documents, Break::Readers]),
+        )),
+        prepare: None,
         apply: |s| {
             root_row(
                 s,
@@ -106,7 +147,8 @@ const EDITS: &[Edit] = &[
     },
     Edit {
         name: "error code renamed",
-        expect: Some(("error-code-renamed", &[Break::RustApi, Break::Codes])),
+        expect: Some(("error-code-renamed", Some(&[Break::RustApi, Break::Codes]))),
+        prepare: None,
         apply: |s| {
             replaced(
                 s,
@@ -117,7 +159,8 @@ const EDITS: &[Edit] = &[
     },
     Edit {
         name: "constant renamed",
-        expect: Some(("constant-renamed", &[Break::RustApi])),
+        expect: Some(("constant-renamed", Some(&[Break::RustApi]))),
+        prepare: None,
         apply: |s| {
             let at = s.md.find("_MAX_CHARS |")? + "_MAX_CHARS".len();
             let mut out = s.clone();
@@ -127,18 +170,53 @@ const EDITS: &[Edit] = &[
     },
     Edit {
         name: "transition removed",
-        expect: Some(("transition-removed", &[Break::Machines])),
+        expect: Some(("transition-removed", Some(&[Break::Machines]))),
+        prepare: None,
         apply: |s| replaced(s, ("| `new` | `active` |\n", ""), None),
     },
     Edit {
         name: "prose edit",
         expect: None,
+        prepare: None,
         apply: |s| {
             replaced(
                 s,
                 ("## Caps\n", "## Caps\n\nEvery limit, in one place.\n"),
                 None,
             )
+        },
+    },
+    Edit {
+        name: "order strict loosened",
+        expect: Some(("rule-loosened", Some(&[Break::Readers]))),
+        prepare: Some(|s| ordered(s, true)),
+        apply: |s| in_toml(s, "strict = true", "strict = false"),
+    },
+    Edit {
+        name: "order strict tightened",
+        expect: Some(("rule-tightened", Some(&[Break::Documents]))),
+        prepare: Some(|s| ordered(s, false)),
+        apply: |s| in_toml(s, "strict = false", "strict = true"),
+    },
+    Edit {
+        name: "unique ignore_case loosened",
+        expect: Some(("rule-loosened", Some(&[Break::Readers]))),
+        prepare: None,
+        apply: |s| in_toml(s, "ignore_case = true", "ignore_case = false"),
+    },
+    Edit {
+        name: "unique trim tightened",
+        expect: Some(("rule-tightened", Some(&[Break::Documents]))),
+        prepare: None,
+        apply: |s| in_toml(s, "trim = false", "trim = true"),
+    },
+    Edit {
+        name: "default changed",
+        expect: Some(("default-changed", None)),
+        prepare: None,
+        apply: |s| {
+            replaced(s, ("— (default false)", "— (default true)"), None)
+                .or_else(|| replaced(s, ("— (default dark)", "— (default light)"), None))
         },
     },
 ];
@@ -170,17 +248,32 @@ fn corpus(source: &SpecSource) -> Vec<String> {
 }
 
 #[test]
-fn diff_is_sound_on_random_spec_pairs() {
+fn diff_is_sound_and_complete_on_random_spec_pairs() {
     let mut applied: BTreeMap<&str, usize> = BTreeMap::new();
     let mut skipped: BTreeMap<&str, usize> = BTreeMap::new();
-    for source in random_spec::random_sources(SPECS) {
-        let old_model = load(&source).unwrap();
-        let old_v = Validator::new(&old_model);
-        let old_corpus = corpus(&source);
+    for generated in random_spec::random_sources(SPECS) {
+        let plain = (load(&generated).unwrap(), corpus(&generated));
         for edit in EDITS {
-            let Some(edited) = (edit.apply)(&source) else {
+            let prepared = match edit.prepare {
+                None => None,
+                Some(prepare) => match prepare(&generated) {
+                    Some(p) if load(&p).is_ok() => Some(p),
+                    _ => continue,
+                },
+            };
+            let source = prepared.as_ref().unwrap_or(&generated);
+            let Some(edited) = (edit.apply)(source) else {
                 continue;
             };
+            let own;
+            let (old_model, old_corpus) = match &prepared {
+                None => (&plain.0, &plain.1),
+                Some(p) => {
+                    own = (load(p).unwrap(), corpus(p));
+                    (&own.0, &own.1)
+                }
+            };
+            let old_v = Validator::new(old_model);
             let Ok(new_model) = load(&edited) else {
                 *skipped.entry(edit.name).or_default() += 1;
                 continue;
@@ -193,7 +286,7 @@ fn diff_is_sound_on_random_spec_pairs() {
                     source.name, edit.name, edited.md, edited.toml
                 )
             };
-            let report = diff(std::slice::from_ref(&source), std::slice::from_ref(&edited))
+            let report = diff(std::slice::from_ref(source), std::slice::from_ref(&edited))
                 .unwrap_or_else(|e| panic!("{e}\n{}", why()));
             match edit.expect {
                 Some((id, breaks)) => {
@@ -201,9 +294,11 @@ fn diff_is_sound_on_random_spec_pairs() {
                     let found = found.unwrap_or_else(|| {
                         panic!("{id} not reported: {:#?}\n{}", report.changes, why())
                     });
-                    let mut want = breaks.to_vec();
-                    want.sort();
-                    assert_eq!(found.breaks, want, "{}", why());
+                    if let Some(breaks) = breaks {
+                        let mut want = breaks.to_vec();
+                        want.sort();
+                        assert_eq!(found.breaks, want, "{}", why());
+                    }
                 }
                 None => assert!(
                     report.changes.is_empty(),
@@ -238,19 +333,19 @@ fn diff_is_sound_on_random_spec_pairs() {
                     }
                 }
             }
-            let verdict_breaks = report
-                .changes
-                .iter()
-                .any(|c| c.breaks.iter().any(|b| b.needs_witness()));
-            if !verdict_breaks {
-                for doc in old_corpus.iter().chain(&corpus(&edited)) {
-                    assert_eq!(
-                        verdict(&old_v, doc).0,
-                        verdict(&new_v, doc).0,
-                        "reported compatible for verdicts, yet {doc} flips: {}",
-                        why()
-                    );
-                }
+            // Complete: every flip among both corpora is reported with its category.
+            for doc in old_corpus.iter().chain(&corpus(&edited)) {
+                let flip = match (verdict(&old_v, doc).0, verdict(&new_v, doc).0) {
+                    (true, false) => Break::Documents,
+                    (false, true) => Break::Readers,
+                    _ => continue,
+                };
+                assert!(
+                    report.changes.iter().any(|c| c.breaks.contains(&flip)),
+                    "{doc} flips ({flip}), which no change reports: {:#?}\n{}",
+                    report.changes,
+                    why()
+                );
             }
         }
     }

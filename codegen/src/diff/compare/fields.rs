@@ -1,0 +1,669 @@
+//! Field tables: a table's openness, byte cap and selector, its rows added and removed, and
+//! each row's requirement, type, type constraints, default and field rules.
+
+use super::caps::{around, cap_needle, cap_or, numbers};
+use super::*;
+use crate::check::type_words;
+
+impl Cmp<'_> {
+    pub(super) fn object(&mut self, a: &Object, b: &Object) {
+        let prefix = self.path_of(&a.name).unwrap_or_default();
+        let hint = Hint {
+            path: (!prefix.is_empty()).then(|| prefix.clone()),
+            ..Hint::default()
+        };
+        let table = || Needle::table(&a.name);
+        if a.open != b.open {
+            let (id, breaks) = if b.open {
+                ("object-opened", Readers)
+            } else {
+                ("object-closed", Documents)
+            };
+            self.push(
+                found(
+                    id,
+                    &[breaks],
+                    format!(
+                        "`{}` now {} members its table does not list",
+                        a.name,
+                        if b.open { "keeps" } else { "refuses" }
+                    ),
+                    table(),
+                    table(),
+                )
+                .at(&hint),
+            );
+        }
+        let doc_bytes = |o: &Object| o.max_json_bytes.as_ref().map(|c| c.value);
+        let bytes_hint = Hint {
+            lengths: around(doc_bytes(a).into_iter().chain(doc_bytes(b))),
+            ..hint.clone()
+        };
+        self.cap(
+            &format!("the byte cap of `{}`", a.name),
+            &bytes_hint,
+            false,
+            (doc_bytes(a), cap_needle(a.max_json_bytes.as_ref(), &a.name)),
+            (doc_bytes(b), cap_needle(b.max_json_bytes.as_ref(), &b.name)),
+        );
+        self.constant_use(a.max_json_bytes.as_ref(), b.max_json_bytes.as_ref());
+        if a.selector != b.selector && (a.selector.is_some() || b.selector.is_some()) {
+            let changed = a.selector.as_ref().map(|s| &s.by.key)
+                != b.selector.as_ref().map(|s| &s.by.key)
+                || a.selector.as_ref().map(|s| (&s.cases, &s.members))
+                    != b.selector.as_ref().map(|s| (&s.cases, &s.members));
+            if changed {
+                self.push(
+                    found(
+                        "selector-changed",
+                        &[Documents, Readers, RustApi],
+                        format!("what chooses the members of `{}` changed", a.name),
+                        table(),
+                        table(),
+                    )
+                    .at(&hint)
+                    .undirected(["selector-changed"; 3]),
+                );
+            }
+        }
+        self.fields(&a.name, &prefix, &a.fields, &b.fields, a.open, b.open);
+    }
+
+    /// The rows of one field table (or one union variant's members).
+    pub(super) fn fields(
+        &mut self,
+        table: &str,
+        prefix: &str,
+        old: &[Field],
+        new: &[Field],
+        old_open: bool,
+        new_open: bool,
+    ) {
+        for f in old {
+            let path = join(prefix, &f.key);
+            let row = Needle::row(Some(table), &f.key);
+            let Some(g) = new.iter().find(|g| g.key == f.key) else {
+                let required = f.required || f.rules.required.is_some();
+                let hint = Hint {
+                    path: Some(path.clone()),
+                    ..Hint::default()
+                };
+                self.push(
+                    found(
+                        "field-removed",
+                        &[RustApi],
+                        format!("field `{path}` removed"),
+                        row,
+                        Needle::table(table),
+                    )
+                    .at(&hint)
+                    .also(Documents, !new_open)
+                    .also(Readers, required),
+                );
+                continue;
+            };
+            self.field(table, &path, f, g);
+        }
+        for g in new {
+            if old.iter().any(|f| f.key == g.key) {
+                continue;
+            }
+            let path = join(prefix, &g.key);
+            let required = g.required || g.rules.required.is_some();
+            let hint = Hint {
+                path: Some(path.clone()),
+                samples: vec![sample(self.new, &g.ty, 0)],
+                lengths: around(numbers(g)),
+                anywhere: None,
+            };
+            let (id, what) = if required {
+                ("field-added-required", "required")
+            } else {
+                ("field-added-optional", "optional")
+            };
+            self.push(
+                found(
+                    id,
+                    &[],
+                    format!("{what} field `{path}` added"),
+                    Needle::table(table),
+                    Needle::row(Some(table), &g.key),
+                )
+                .at(&hint)
+                .also(Documents, required)
+                .also(Readers, !old_open),
+            );
+        }
+    }
+
+    pub(super) fn field(&mut self, table: &str, path: &str, f: &Field, g: &Field) {
+        let row = || Needle::row(Some(table), &f.key);
+        let mut samples = vec![sample(self.old, &f.ty, 0), sample(self.new, &g.ty, 0)];
+        for (spec, ty) in [(self.old, &f.ty), (self.new, &g.ty)] {
+            if let Base::Enum(t) = &ty.base {
+                for v in spec.enum_spellings(t) {
+                    samples.push(if ty.array { json!([v]) } else { json!(v) });
+                }
+            }
+        }
+        let hint = Hint {
+            path: Some(path.to_owned()),
+            samples,
+            lengths: around(numbers(f).into_iter().chain(numbers(g))),
+            anywhere: None,
+        };
+        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
+            c.push(found(id, breaks, message, row(), row()).at(&hint));
+        };
+        if f.rust_name != g.rust_name {
+            push(
+                self,
+                "field-renamed",
+                &[RustApi],
+                format!(
+                    "the Rust field of `{path}` is `{}`, was `{}`",
+                    g.rust_name, f.rust_name
+                ),
+            );
+        }
+        let req = |f: &Field| f.required || f.rules.required.is_some();
+        if req(f) != req(g) {
+            let rust = rust_optional(f) != rust_optional(g);
+            if req(g) {
+                self.push(
+                    found(
+                        "field-made-required",
+                        &[Documents],
+                        format!("`{path}` is now required"),
+                        row(),
+                        row(),
+                    )
+                    .at(&hint)
+                    .also(RustApi, rust),
+                );
+            } else {
+                self.push(
+                    found(
+                        "field-made-optional",
+                        &[Readers],
+                        format!("`{path}` is now optional"),
+                        row(),
+                        row(),
+                    )
+                    .at(&hint)
+                    .also(RustApi, rust),
+                );
+            }
+        } else if f.rules.required.is_some() != g.rules.required.is_some() {
+            // Both required, one with a coded requirement (`✔ `code``): blank is refused.
+            let (id, b) = if g.rules.required.is_some() {
+                ("coded-required-added", Documents)
+            } else {
+                ("coded-required-removed", Readers)
+            };
+            push(
+                self,
+                id,
+                &[b],
+                format!(
+                    "`{path}`'s coded requirement (present and not blank) {}",
+                    if b == Documents { "added" } else { "removed" }
+                ),
+            );
+        }
+        let (a, b) = (&f.ty, &g.ty);
+        let base_of = |spec: &Spec, t: &TypeRef| match &t.base {
+            Base::Object(_) | Base::Enum(_) | Base::Union(_) | Base::Selected(_) => {
+                // Tables are compared as tables; a field keeps its type while its table does.
+                format!("{:?}", std::mem::discriminant(&t.base))
+                    + spec.rust_name_of(table_name(&t.base)).unwrap_or_default()
+            }
+            other => format!("{other:?}"),
+        };
+        if a.array != b.array
+            || base_of(self.old, a) != base_of(self.new, b)
+            || table_name(&a.base) != table_name(&b.base)
+        {
+            self.push(
+                found(
+                    "field-type-changed",
+                    &[Documents, Readers, RustApi],
+                    format!(
+                        "the type of `{path}` is {}, was {}",
+                        type_words(b),
+                        type_words(a)
+                    ),
+                    row(),
+                    row(),
+                )
+                .at(&hint)
+                .undirected([
+                    "field-type-narrowed",
+                    "field-type-widened",
+                    "field-type-changed",
+                ]),
+            );
+            return;
+        }
+        self.type_constraints(path, &hint, a, b, row);
+        if f.default != g.default {
+            self.default_changed(table, path, &hint, f, g);
+        }
+        self.rules_of(path, &hint, &f.rules, &g.rules, row);
+    }
+
+    /// Changes to what a field's type admits besides its base: null, a literal, a pattern,
+    /// a relative path, integer bounds, a format.
+    pub(super) fn type_constraints(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &TypeRef,
+        b: &TypeRef,
+        row: impl Fn() -> Needle,
+    ) {
+        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
+            c.push(found(id, breaks, message, row(), row()).at(hint));
+        };
+        if a.nullable != b.nullable {
+            if b.nullable {
+                push(
+                    self,
+                    "field-made-nullable",
+                    &[Readers, RustApi],
+                    format!("`{path}` now takes null"),
+                );
+            } else {
+                push(
+                    self,
+                    "field-made-non-nullable",
+                    &[Documents, RustApi],
+                    format!("`{path}` no longer takes null"),
+                );
+            }
+        }
+        if a.literal != b.literal {
+            push(
+                self,
+                "literal-changed",
+                &[Documents, Readers],
+                format!(
+                    "the value `{path}` must equal is {}, was {}",
+                    literal_words(&b.literal),
+                    literal_words(&a.literal)
+                ),
+            );
+        }
+        match (&a.pattern, &b.pattern) {
+            (Some(x), Some(y)) if x != y => self.push(
+                found(
+                    "pattern-changed",
+                    &[Documents, Readers],
+                    format!("the pattern of `{path}` is `{y}`, was `{x}`"),
+                    row(),
+                    row(),
+                )
+                .at(hint)
+                .undirected([
+                    "pattern-narrowed",
+                    "pattern-widened",
+                    "pattern-changed",
+                ]),
+            ),
+            (None, Some(y)) => push(
+                self,
+                "pattern-added",
+                &[Documents],
+                format!("`{path}` must now match `{y}`"),
+            ),
+            (Some(x), None) => push(
+                self,
+                "pattern-removed",
+                &[Readers],
+                format!("`{path}` no longer must match `{x}`"),
+            ),
+            _ => {}
+        }
+        if a.relative_path != b.relative_path {
+            let (id, br) = if b.relative_path {
+                ("relative-path-added", Documents)
+            } else {
+                ("relative-path-removed", Readers)
+            };
+            push(
+                self,
+                id,
+                &[br],
+                format!(
+                    "`{path}` relative-path rule {}",
+                    if b.relative_path { "added" } else { "removed" }
+                ),
+            );
+        }
+        match (a.range, b.range) {
+            (x, y) if x == y => {}
+            (None, Some(_)) => push(
+                self,
+                "range-added",
+                &[Documents],
+                format!("`{path}` now has bounds {}", range_words(b.range)),
+            ),
+            (Some(_), None) => push(
+                self,
+                "range-removed",
+                &[Readers],
+                format!("`{path}` no longer has bounds {}", range_words(a.range)),
+            ),
+            (Some(x), Some(y)) => {
+                let within = |inner: IntRange, outer: IntRange| {
+                    inner
+                        .min
+                        .map_or(outer.min.is_none(), |m| outer.min.is_none_or(|o| m >= o))
+                        && inner
+                            .max
+                            .map_or(outer.max.is_none(), |m| outer.max.is_none_or(|o| m <= o))
+                };
+                let (id, br): (&'static str, &[Break]) = if within(y, x) {
+                    ("range-narrowed", &[Documents])
+                } else if within(x, y) {
+                    ("range-widened", &[Readers])
+                } else {
+                    ("range-changed", &[Documents, Readers])
+                };
+                push(
+                    self,
+                    id,
+                    br,
+                    format!(
+                        "the bounds of `{path}` are {}, were {}",
+                        range_words(Some(y)),
+                        range_words(Some(x))
+                    ),
+                );
+            }
+            (None, None) => {}
+        }
+        match (a.format, b.format) {
+            (x, y) if x == y => {}
+            (None, Some(y)) => push(
+                self,
+                "format-added",
+                &[Documents],
+                format!("`{path}` now has the format `{}`", y.name()),
+            ),
+            (Some(x), None) => push(
+                self,
+                "format-removed",
+                &[Readers],
+                format!("`{path}` no longer has the format `{}`", x.name()),
+            ),
+            (Some(x), Some(y)) => self.push(
+                found(
+                    "format-changed",
+                    &[Documents, Readers],
+                    format!(
+                        "the format of `{path}` is `{}`, was `{}`",
+                        y.name(),
+                        x.name()
+                    ),
+                    row(),
+                    row(),
+                )
+                .at(hint)
+                .undirected(["format-changed"; 3]),
+            ),
+            (None, None) => {}
+        }
+    }
+
+    pub(super) fn rules_of(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &FieldRules,
+        b: &FieldRules,
+        row: impl Fn() -> Needle,
+    ) {
+        // Exhaustive: a new field rule does not compile until it is compared here.
+        let FieldRules {
+            non_blank,
+            max_chars,
+            max_items,
+            min_chars,
+            min_items,
+            max_items_per_group,
+            // Cross-field rules: compared as rules (`rules.rs`: what they are, their
+            // parameters, their code).
+            unique_by: _,
+            contradiction: _,
+            unique: _,
+            // The literal, pattern, relative path, range and format are the Type cell's
+            // (compared there); their codes are compared with every other code.
+            equals: _,
+            pattern: _,
+            relative_path: _,
+            range: _,
+            format: _,
+            // Compared with the requirement above.
+            required: _,
+            required_if,
+        } = a;
+        if non_blank.is_some() != b.non_blank.is_some() {
+            let (id, br) = if b.non_blank.is_some() {
+                ("non-blank-added", Documents)
+            } else {
+                ("non-blank-removed", Readers)
+            };
+            self.push(
+                found(
+                    id,
+                    &[br],
+                    format!(
+                        "`{path}` must {}be non-blank",
+                        if br == Documents {
+                            "now "
+                        } else {
+                            "no longer "
+                        }
+                    ),
+                    row(),
+                    row(),
+                )
+                .at(hint),
+            );
+        }
+        for (what, x, y, minimum) in [
+            ("char cap", max_chars, &b.max_chars, false),
+            ("item cap", max_items, &b.max_items, false),
+            ("char minimum", min_chars, &b.min_chars, true),
+            ("item minimum", min_items, &b.min_items, true),
+        ] {
+            self.cap(
+                &format!("the {what} of `{path}`"),
+                hint,
+                minimum,
+                (x.as_ref().map(|c| c.value), cap_or(x.as_ref(), &row)),
+                (y.as_ref().map(|c| c.value), cap_or(y.as_ref(), &row)),
+            );
+            self.constant_use(x.as_ref(), y.as_ref());
+        }
+        let mut groups: BTreeSet<&str> = max_items_per_group
+            .iter()
+            .map(|g| g.by.key.as_str())
+            .collect();
+        groups.extend(b.max_items_per_group.iter().map(|g| g.by.key.as_str()));
+        for by in groups {
+            let x = max_items_per_group
+                .iter()
+                .find(|g| g.by.key == by)
+                .map(|g| &g.cap);
+            let y = b
+                .max_items_per_group
+                .iter()
+                .find(|g| g.by.key == by)
+                .map(|g| &g.cap);
+            self.cap(
+                &format!("the per-`{by}` item cap of `{path}`"),
+                hint,
+                false,
+                (x.map(|c| c.value), cap_or(x, &row)),
+                (y.map(|c| c.value), cap_or(y, &row)),
+            );
+            self.constant_use(x, y);
+        }
+        let cond =
+            |r: &Option<RequiredIf>| r.as_ref().map(|r| (r.field.key.clone(), r.when.clone()));
+        let words = |(key, when): (String, serde_json::Value)| format!("if `{key}` is {when}");
+        match (cond(required_if), cond(&b.required_if)) {
+            (x, y) if x == y => {}
+            (None, Some(y)) => self.push(
+                found(
+                    "required-if-added",
+                    &[Documents],
+                    format!("`{path}` is now required {}", words(y)),
+                    row(),
+                    row(),
+                )
+                .at(hint),
+            ),
+            (Some(x), None) => self.push(
+                found(
+                    "required-if-removed",
+                    &[Readers],
+                    format!("`{path}` is no longer required {}", words(x)),
+                    row(),
+                    row(),
+                )
+                .at(hint),
+            ),
+            (Some(x), Some(y)) => self.push(
+                found(
+                    "required-if-changed",
+                    &[Documents, Readers],
+                    format!("`{path}` is required {}, was {}", words(y), words(x)),
+                    row(),
+                    row(),
+                )
+                .at(hint)
+                .undirected(["required-if-changed"; 3]),
+            ),
+            (None, None) => {}
+        }
+    }
+}
+
+impl Cmp<'_> {
+    /// A stated default changed. What an absent key means matters to a verdict only where
+    /// something reads the value: a byte cap (the written form leaves a field at its default
+    /// out), a cross-field rule naming the field (an absent field with a default is compared
+    /// as that default), a sibling's condition. Then the witness search decides the direction
+    /// (a document stating the old default at a byte cap); otherwise no verdict can flip.
+    fn default_changed(&mut self, table: &str, path: &str, hint: &Hint, f: &Field, g: &Field) {
+        let words = |f: &Field| {
+            f.default_json()
+                .map_or("none".to_owned(), |v| v.to_string())
+        };
+        let message = format!(
+            "what an absent `{path}` means is {}, was {}",
+            words(g),
+            words(f)
+        );
+        let readers: Vec<String> = [self.old, self.new]
+            .into_iter()
+            .flat_map(|spec| reads_absent(spec, table, &f.key))
+            .collect();
+        let row = Needle::row(Some(table), &f.key);
+        if readers.is_empty() {
+            self.push(
+                found(
+                    "default-changed",
+                    &[],
+                    format!("{message} (no verdict changes: nothing reads an absent `{path}`, no byte cap, rule or condition)"),
+                    row.clone(),
+                    row,
+                )
+                .at(hint),
+            );
+            return;
+        }
+        let mut hint = hint.clone();
+        hint.samples
+            .extend(f.default_json().into_iter().chain(g.default_json()));
+        self.push(
+            found(
+                "default-changed",
+                &[Documents, Readers],
+                format!("{message}, read by {}", readers[0]),
+                row.clone(),
+                row,
+            )
+            .at(&hint)
+            .undirected(["default-changed"; 3]),
+        );
+    }
+}
+
+/// What in `spec` reads the value of an absent member `key` of `table`: a byte cap, a
+/// cross-field rule naming it, a sibling's `required_if` condition on it.
+fn reads_absent(spec: &Spec, table: &str, key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in &spec.types {
+        if let TypeDef::Object(o) = t {
+            if let Some(c) = &o.max_json_bytes {
+                out.push(format!("the byte cap of `{}` ({})", o.name, c.value));
+            }
+            if o.name == table {
+                for sib in &o.fields {
+                    if sib
+                        .rules
+                        .required_if
+                        .as_ref()
+                        .is_some_and(|r| r.field.key == key)
+                    {
+                        out.push(format!("the condition of `{}`", sib.key));
+                    }
+                }
+            }
+        }
+    }
+    let paths = usages(spec);
+    for e in super::rules::entries(spec, &paths) {
+        if e.names(table, key) {
+            out.push(e.words());
+        }
+    }
+    out
+}
+
+/// A literal in a message: `"0.1"`, or `none`.
+fn literal_words(l: &Option<String>) -> String {
+    l.as_ref().map_or("none".to_owned(), |l| {
+        serde_json::Value::from(l.as_str()).to_string()
+    })
+}
+
+/// Integer bounds as the Type cell writes them: `1..=10`, `0..`, `..=100`; `none`.
+fn range_words(r: Option<IntRange>) -> String {
+    match r {
+        None => "none".to_owned(),
+        Some(r) => format!(
+            "{}..{}",
+            r.min.map(|m| m.to_string()).unwrap_or_default(),
+            r.max.map(|m| format!("={m}")).unwrap_or_default()
+        ),
+    }
+}
+
+/// The Rust type of `f` is an `Option`.
+pub(super) fn rust_optional(f: &Field) -> bool {
+    f.ty.nullable
+        || f.read_optional()
+        || (!f.required && f.default.is_none() && !f.ty.array && !f.absent_is_empty)
+}
+
+pub(super) fn table_name(b: &Base) -> &str {
+    match b {
+        Base::Object(t) | Base::Enum(t) | Base::Union(t) | Base::Selected(t) => t,
+        _ => "",
+    }
+}

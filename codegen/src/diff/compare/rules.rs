@@ -1,0 +1,346 @@
+//! Cross-field rules (the sidecar's `[[unique]]`, `[[order]]`, ...) and forbidden keys.
+
+use super::*;
+
+/// One cross-field rule of a spec, as compared: what it is (its kind, the table it sits on,
+/// the list field it is on, the members it names), its parameters and its code.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub kind: RuleKind,
+    /// Identity across the two sides: table, field and members, not paths.
+    ident: String,
+    /// What it says, in words: `` `a` before `b` ``, `key `name``, `the items`.
+    pub what: String,
+    /// Where it applies, as the sidecar writes paths (`waypoints[]`, `""` the top level).
+    pub at: String,
+    /// The member its violations are reported at (for the witness search).
+    pub member: String,
+    /// The string keys of its sidecar entry (`a`, `b`, `key`), to locate it.
+    keys: Vec<(&'static str, String)>,
+    /// Its parameters, each `true` where it refuses more (`strict`, `ignore_case`, `trim`, a
+    /// contradictory pair present).
+    params: Vec<(String, bool)>,
+    pub code: String,
+}
+
+impl Entry {
+    /// The rule in a message: ``an order rule ([[order]]) `a` before `b` on `waypoints[]` ``.
+    pub(super) fn words(&self) -> String {
+        let on = if self.at.is_empty() {
+            "at the top level".to_owned()
+        } else {
+            format!("on `{}`", self.at)
+        };
+        format!(
+            "{} {} {on}",
+            rule_words(self.kind).unwrap_or_default(),
+            self.what
+        )
+    }
+
+    /// Whether it names member `key` of table `table` (a unique key or a contradiction's
+    /// members: of the list's items, whatever their table).
+    pub(super) fn names(&self, table: &str, key: &str) -> bool {
+        let owner = self.ident.split('|').nth(1) == Some(table);
+        self.keys.iter().any(|(_, v)| {
+            v == key && (owner || matches!(self.kind, RuleKind::Unique | RuleKind::Contradiction))
+        })
+    }
+
+    /// Where its sidecar entry is.
+    fn needle(&self) -> Needle {
+        Needle::Entry {
+            kind: self.kind.as_str(),
+            at: self.at.clone(),
+            keys: self.keys.clone(),
+        }
+    }
+}
+
+/// Every cross-field rule of `spec` (the kinds [`rule_words`] names), in table order;
+/// `paths` is where each table's values sit ([`usages`]).
+pub(super) fn entries(spec: &Spec, paths: &BTreeMap<String, Vec<String>>) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for t in &spec.types {
+        let (owner, fields, object): (&str, Vec<&Field>, Option<&Object>) = match t {
+            TypeDef::Object(o) => (&o.name, o.fields.iter().collect(), Some(o)),
+            TypeDef::Union(u) => (
+                &u.name,
+                u.variants.iter().flat_map(|v| &v.members).collect(),
+                None,
+            ),
+            TypeDef::Enum(_) => continue,
+        };
+        let at = paths
+            .get(owner)
+            .and_then(|p| p.first().cloned())
+            .unwrap_or_default();
+        let pair = |kind: RuleKind,
+                    what: String,
+                    (ka, a): (&'static str, &Member),
+                    (kb, b): (&'static str, &Member),
+                    reported: &Member,
+                    params: Vec<(String, bool)>,
+                    code: &str| Entry {
+            kind,
+            ident: format!("{}|{owner}|{ka}={}|{kb}={}", kind.as_str(), a.key, b.key),
+            what,
+            at: at.clone(),
+            member: join(&at, &reported.key),
+            keys: vec![(ka, a.key.clone()), (kb, b.key.clone())],
+            params,
+            code: code.to_owned(),
+        };
+        if let Some(o) = object {
+            for n in &o.order {
+                let what = format!("`{}` before `{}`", n.a.key, n.b.key);
+                let params = vec![("strict".to_owned(), n.strict)];
+                out.push(pair(
+                    RuleKind::Order,
+                    what,
+                    ("a", &n.a),
+                    ("b", &n.b),
+                    &n.b,
+                    params,
+                    &n.code,
+                ));
+            }
+            for n in &o.not_equal {
+                let what = format!("`{}` ≠ `{}`", n.a.key, n.b.key);
+                out.push(pair(
+                    RuleKind::NotEqual,
+                    what,
+                    ("a", &n.a),
+                    ("b", &n.b),
+                    &n.b,
+                    Vec::new(),
+                    &n.code,
+                ));
+            }
+            for n in &o.not_contains {
+                let what = format!("`{}` without `{}`", n.list.key, n.value.key);
+                out.push(pair(
+                    RuleKind::NotContains,
+                    what,
+                    ("list", &n.list),
+                    ("value", &n.value),
+                    &n.list,
+                    Vec::new(),
+                    &n.code,
+                ));
+            }
+            for d in &o.digest {
+                let what = format!("`{}` of `{}`", d.sha256.key, d.data.key);
+                out.push(pair(
+                    RuleKind::Digest,
+                    what,
+                    ("sha256", &d.sha256),
+                    ("data", &d.data),
+                    &d.sha256,
+                    Vec::new(),
+                    &d.code,
+                ));
+            }
+        }
+        for f in fields {
+            let list = join(&at, &f.key);
+            let folds = |ignore_case: bool, trim: bool| {
+                vec![
+                    ("ignore_case".to_owned(), ignore_case),
+                    ("trim".to_owned(), trim),
+                ]
+            };
+            let on_list = |what: String, extra: String, keys, params, code: &str| Entry {
+                kind: RuleKind::Unique,
+                ident: format!("unique|{owner}|{}|{extra}", f.key),
+                what,
+                at: list.clone(),
+                member: list.clone(),
+                keys,
+                params,
+                code: code.to_owned(),
+            };
+            if let Some(u) = &f.rules.unique {
+                out.push(on_list(
+                    "of the items".into(),
+                    String::new(),
+                    vec![],
+                    folds(u.ignore_case, u.trim),
+                    &u.code,
+                ));
+            }
+            for u in &f.rules.unique_by {
+                let keys = vec![("key", u.key.key.clone())];
+                out.push(on_list(
+                    format!("by `{}`", u.key.key),
+                    u.key.key.clone(),
+                    keys,
+                    folds(u.ignore_case, u.trim),
+                    &u.code,
+                ));
+            }
+            for c in &f.rules.contradiction {
+                let mut params = Vec::new();
+                for p in &c.pairs {
+                    let name = format!("pair `{}`/`{}`", p.a.key, p.b.key);
+                    params.push((format!("{name} ignore_case"), p.ignore_case));
+                    params.push((name, true));
+                }
+                let mut e = pair(
+                    RuleKind::Contradiction,
+                    format!("of `{}` by `{}`", c.value.key, c.by.key),
+                    ("by", &c.by),
+                    ("value", &c.value),
+                    &c.value,
+                    params,
+                    &c.code,
+                );
+                e.ident = format!(
+                    "contradiction|{owner}|{}|{}|{}",
+                    f.key, c.by.key, c.value.key
+                );
+                e.at = list.clone();
+                e.member = list.clone();
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+impl Cmp<'_> {
+    /// Cross-field rules: each matched by what it is ([`Entry`]), added, removed, or with a
+    /// parameter changed (`strict`, `ignore_case`, `trim`, a contradictory pair); a changed
+    /// code is one of [`Cmp::codes`]'.
+    pub(super) fn rules(&mut self) {
+        let old = entries(self.old, &self.old_paths);
+        let new = entries(self.new, &self.new_paths);
+        let hint = |e: &Entry| Hint {
+            path: Some(e.member.clone()).filter(|p| !p.is_empty()),
+            ..Hint::default()
+        };
+        let removed_at = |spec: &Spec, e: &Entry| {
+            let owner = e.ident.split('|').nth(1).unwrap_or_default();
+            if spec.type_def(owner).is_some() {
+                Needle::table(owner)
+            } else {
+                Needle::Start
+            }
+        };
+        for e in &old {
+            let Some(f) = new.iter().find(|f| f.ident == e.ident) else {
+                self.push(
+                    found(
+                        "rule-removed",
+                        &[Readers],
+                        format!("{} removed", e.words()),
+                        e.needle(),
+                        removed_at(self.new, e),
+                    )
+                    .at(&hint(e)),
+                );
+                continue;
+            };
+            let mut names: Vec<&String> =
+                e.params.iter().chain(&f.params).map(|(n, _)| n).collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                let value = |x: &Entry| {
+                    x.params
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .is_some_and(|(_, v)| *v)
+                };
+                let (was, is) = (value(e), value(f));
+                if was == is {
+                    continue;
+                }
+                let (id, breaks) = if is {
+                    ("rule-tightened", Documents)
+                } else {
+                    ("rule-loosened", Readers)
+                };
+                let message = if name.starts_with("pair ") && !name.ends_with("ignore_case") {
+                    format!(
+                        "{}: {name} {}",
+                        f.words(),
+                        if is { "added" } else { "removed" }
+                    )
+                } else {
+                    format!("{}: `{name}` is {is}, was {was}", f.words())
+                };
+                self.push(found(id, &[breaks], message, e.needle(), f.needle()).at(&hint(f)));
+            }
+        }
+        for f in &new {
+            if !old.iter().any(|e| e.ident == f.ident) {
+                self.push(
+                    found(
+                        "rule-added",
+                        &[Documents],
+                        format!("{} added", f.words()),
+                        removed_at(self.old, f),
+                        f.needle(),
+                    )
+                    .at(&hint(f)),
+                );
+            }
+        }
+    }
+
+    /// Forbidden keys. Where the document has no free members (an open object, an `any`
+    /// field) an unlisted key is refused anyway, with the parse code: a key added to or
+    /// removed from the forbidden ones changes only the code it is refused with.
+    pub(super) fn forbidden(&mut self) {
+        let (o, n) = (self.old, self.new);
+        for (from, to, id, verdicts, now) in [
+            (o, n, "forbidden-key-added", Documents, "now refused"),
+            (n, o, "forbidden-key-removed", Readers, "no longer refused"),
+        ] {
+            for k in &to.forbidden_keys {
+                if from.forbidden_keys.contains(k) {
+                    continue;
+                }
+                // The side that accepts the key must have somewhere to hold it.
+                let (breaks, hold) = if from.has_free_members() {
+                    (verdicts, "")
+                } else {
+                    (
+                        Codes,
+                        ": the document has no free members, so only its code changes",
+                    )
+                };
+                let (old_at, new_at) = if verdicts == Documents {
+                    (Needle::Start, Needle::cell(k))
+                } else {
+                    (Needle::cell(k), Needle::Start)
+                };
+                let mut f = found(
+                    id,
+                    &[breaks],
+                    format!("key `{k}` is {now} anywhere in the document{hold}"),
+                    old_at,
+                    new_at,
+                );
+                f.hint.anywhere = Some(k.clone());
+                self.push(f);
+            }
+        }
+    }
+}
+
+/// What a cross-field rule is called in messages; `None` for the kinds compared as caps.
+/// Exhaustive: a new rule kind does not compile until it has a diff case.
+pub(super) fn rule_words(kind: RuleKind) -> Option<&'static str> {
+    match kind {
+        RuleKind::Unique => Some("a uniqueness rule ([[unique]])"),
+        RuleKind::NotEqual => Some("a not-equal rule ([[not_equal]])"),
+        RuleKind::Order => Some("an order rule ([[order]])"),
+        RuleKind::Contradiction => Some("a contradiction rule ([[contradiction]])"),
+        RuleKind::NotContains => Some("a not-contains rule ([[not_contains]])"),
+        RuleKind::Digest => Some("a digest rule ([[digest]])"),
+        // Compared as caps, with their numbers (cap-added, cap-tightened, ...).
+        RuleKind::MaxItemsPerGroup | RuleKind::DocumentBytes => None,
+    }
+}
