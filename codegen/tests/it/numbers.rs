@@ -182,3 +182,31 @@ fn decimal_range_mistakes_are_reported_at_the_type_cell() {
          hint: `int32` takes integer bounds: `1..=10`, `-5..`, `..=100` (decimal bounds are for `number`)"
     );
 }
+
+/// `specmint diff` compares decimal bounds as it does integer ones, with both in the message.
+#[test]
+fn diff_reports_a_decimal_range_widened_and_narrowed() {
+    use specmint_codegen::diff::diff;
+    let old = common::source("points", MD, TOML);
+    let changes = |md: &str| {
+        let new = common::source("points", md, TOML);
+        let report = diff(std::slice::from_ref(&old), std::slice::from_ref(&new)).unwrap();
+        report
+            .changes
+            .iter()
+            .map(|c| format!("{}: {}", c.id, c.message))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        changes(&edit("number -90..=90", "number -90.5..=90")),
+        ["range-widened: the bounds of `lat` are -90.5..=90, were -90..=90"]
+    );
+    assert_eq!(
+        changes(&edit("number? 0..=359.5", "number? 0..=359")),
+        ["range-narrowed: the bounds of `heading` are 0..=359, were 0..=359.5"]
+    );
+    assert_eq!(
+        changes(&edit("number[] 0..", "number[]")),
+        ["range-removed: `depths` no longer has bounds 0.."]
+    );
+}

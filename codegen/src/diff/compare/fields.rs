@@ -340,28 +340,28 @@ impl Cmp<'_> {
                 ),
             );
         }
-        match (a.range, b.range) {
+        match (ends(a), ends(b)) {
             (x, y) if x == y => {}
             (None, Some(_)) => push(
                 self,
                 "range-added",
                 &[Documents],
-                format!("`{path}` now has bounds {}", range_words(b.range)),
+                format!("`{path}` now has bounds {}", range_words(ends(b))),
             ),
             (Some(_), None) => push(
                 self,
                 "range-removed",
                 &[Readers],
-                format!("`{path}` no longer has bounds {}", range_words(a.range)),
+                format!("`{path}` no longer has bounds {}", range_words(ends(a))),
             ),
             (Some(x), Some(y)) => {
-                let within = |inner: IntRange, outer: IntRange| {
+                let within = |inner: Ends, outer: Ends| {
                     inner
-                        .min
-                        .map_or(outer.min.is_none(), |m| outer.min.is_none_or(|o| m >= o))
+                        .0
+                        .map_or(outer.0.is_none(), |m| outer.0.is_none_or(|o| o.le(m)))
                         && inner
-                            .max
-                            .map_or(outer.max.is_none(), |m| outer.max.is_none_or(|o| m <= o))
+                            .1
+                            .map_or(outer.1.is_none(), |m| outer.1.is_none_or(|o| m.le(o)))
                 };
                 let (id, br): (&'static str, &[Break]) = if within(y, x) {
                     ("range-narrowed", &[Documents])
@@ -643,13 +643,58 @@ fn literal_words(l: &Option<String>) -> String {
 }
 
 /// Integer bounds as the Type cell writes them: `1..=10`, `0..`, `..=100`; `none`.
-fn range_words(r: Option<IntRange>) -> String {
+/// One end of a range as the diff compares it: an integer type's or a `number`'s.
+#[derive(Clone, Copy, PartialEq)]
+enum End {
+    Int(i128),
+    Decimal(f64),
+}
+
+impl End {
+    /// `self <= other`, exactly between two integers.
+    fn le(self, other: End) -> bool {
+        match (self, other) {
+            (End::Int(a), End::Int(b)) => a <= b,
+            _ => self.as_f64() <= other.as_f64(),
+        }
+    }
+
+    fn as_f64(self) -> f64 {
+        match self {
+            End::Int(n) => n as f64,
+            End::Decimal(n) => n,
+        }
+    }
+}
+
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            End::Int(n) => write!(f, "{n}"),
+            End::Decimal(n) => f.write_str(&specmint_runtime::rules::number_text(*n)),
+        }
+    }
+}
+
+/// A range's lower and upper end (`None`: open).
+type Ends = (Option<End>, Option<End>);
+
+/// The bounds of a Type cell: its integer range or its `number` range.
+fn ends(t: &TypeRef) -> Option<Ends> {
+    match (t.range, t.number_range) {
+        (Some(r), _) => Some((r.min.map(End::Int), r.max.map(End::Int))),
+        (None, Some(r)) => Some((r.min.map(End::Decimal), r.max.map(End::Decimal))),
+        (None, None) => None,
+    }
+}
+
+fn range_words(r: Option<Ends>) -> String {
     match r {
         None => "none".to_owned(),
-        Some(r) => format!(
+        Some((min, max)) => format!(
             "{}..{}",
-            r.min.map(|m| m.to_string()).unwrap_or_default(),
-            r.max.map(|m| format!("={m}")).unwrap_or_default()
+            min.map(|m| m.to_string()).unwrap_or_default(),
+            max.map(|m| format!("={m}")).unwrap_or_default()
         ),
     }
 }

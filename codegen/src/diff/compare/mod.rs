@@ -178,7 +178,11 @@ fn sample(spec: &Spec, ty: &TypeRef, depth: usize) -> Value {
         Base::U32 | Base::U64 | Base::I32 | Base::I64 => {
             json!(ty.range.and_then(|r| r.min).unwrap_or(0).max(0) as i64)
         }
-        Base::Number => json!(1),
+        Base::Number => match ty.number_range {
+            // The least value the bounds allow, or 1 within them.
+            Some(r) => json!(r.min.unwrap_or(r.max.map_or(1.0, |m| m.min(1.0)))),
+            None => json!(1),
+        },
         Base::Enum(t) => json!(spec.enum_spellings(t).first()),
         Base::Object(t) if depth < 4 => match spec.type_def(t) {
             Some(TypeDef::Object(o)) => Value::Object(
