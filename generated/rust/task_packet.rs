@@ -1751,7 +1751,7 @@ mod spec_examples {
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
-            &[("invalid_packet", "output_format")],
+            &[("invalid_packet", "output_format.schema")],
             "spec/task_packet.md:602",
         ) {
             ::core::panic!("{}", message);

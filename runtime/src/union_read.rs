@@ -7,8 +7,9 @@
 //! variant is known before any member is read: the tag is read with [`TagSeed`], and the
 //! rest of the object as the variant's struct through [`AfterTag`], in place, so a path
 //! tracker (`serde_path_to_error`) sees each member's key and places an error in a member's
-//! value at it (`signature.chain`, `signature.chain[0]`). A key that is no member, a second
-//! tag and a missing member stay refused at the union, as before. When the tag comes later, the
+//! value at it (`signature.chain`, `signature.chain[0]`). A second tag and a missing member
+//! stay refused at the union; a key that is no member is refused here at the union too, and
+//! `parse_document` places it at the key, as an unknown key anywhere else. When the tag comes later, the
 //! members before it cannot be typed yet: [`Replay`] gives the first key back and the reader
 //! buffers as serde does, and an error is reported at the union.
 
@@ -46,8 +47,8 @@ impl<'de> Visitor<'de> for TagSeed {
 /// The members of a tagged object after its tag, read in place: each key is read inside the
 /// inner map's own key read (so a path tracker records it and places an error in its value
 /// at it); an unknown key and a second tag key (`duplicate field`) are refused at the
-/// union, as serde's internally tagged reading refuses them (an unknown key names no member
-/// to be placed at).
+/// union, as serde's internally tagged reading refuses them (`parse_document` then places
+/// the unknown key's refusal at the key).
 #[derive(Debug)]
 pub struct AfterTag<A> {
     tag: &'static str,

@@ -551,15 +551,19 @@ impl Checker<'_> {
             return None;
         }
         if let Err(m) = &target {
-            let lists_differ = self.index.unions[m.union]
-                .variants
-                .iter()
-                .flat_map(|v| &v.members)
-                .any(|x| x.key == m.key && x.ty.array != f.ty.array);
-            let why = if unit != Unit::Items {
-                "a union member takes item caps and minimums only"
-            } else if lists_differ {
+            let same_key = || {
+                self.index.unions[m.union]
+                    .variants
+                    .iter()
+                    .flat_map(|v| &v.members)
+                    .filter(|x| x.key == m.key)
+            };
+            let lists_differ = same_key().any(|x| x.ty.array != f.ty.array);
+            let text_differs = same_key().any(|x| x.ty.base != Base::String);
+            let why = if lists_differ {
                 "the union's variants do not all make that member a list"
+            } else if unit == Unit::Chars && text_differs {
+                "the union's variants do not all make that member text"
             } else {
                 ""
             };
@@ -613,7 +617,7 @@ impl Checker<'_> {
     }
 
     /// `rules` become the rules of the field a cap landed on (of every member with its key,
-    /// for a union member: only their item caps and minimums).
+    /// for a union member: only their caps and minimums).
     fn store_rules(&mut self, target: &Result<Target, MemberTarget>, rules: FieldRules) {
         match target {
             Ok(t) => self.index.objects[t.obj].fields[t.field].rules = rules,
@@ -626,6 +630,8 @@ impl Checker<'_> {
                 for member in members {
                     member.rules.max_items.clone_from(&rules.max_items);
                     member.rules.min_items.clone_from(&rules.min_items);
+                    member.rules.max_chars.clone_from(&rules.max_chars);
+                    member.rules.min_chars.clone_from(&rules.min_chars);
                 }
             }
         }

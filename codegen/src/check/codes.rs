@@ -431,6 +431,20 @@ impl Checker<'_> {
             .code_for(&mut self.ctx, None, Some((&table, &key)), ask)
     }
 
+    /// The member `key` of the `tag` form of the union `union`.
+    fn member_mut(&mut self, union: &str, tag: &str, key: &str) -> Option<&mut Field> {
+        self.index
+            .unions
+            .iter_mut()
+            .find(|u| u.name == union)?
+            .variants
+            .iter_mut()
+            .find(|v| v.tag_value == tag)?
+            .members
+            .iter_mut()
+            .find(|m| m.key == key)
+    }
+
     /// The codes of non-blank fields (and union members, which have no override).
     pub(super) fn non_blank_codes(&mut self, named: &[Named<'_>]) {
         // The first non-blank Type cell is where a missing mapping is reported.
@@ -489,7 +503,7 @@ impl Checker<'_> {
     }
 
     /// Codes of the rules a Type or Required cell states: literals, patterns, relative
-    /// paths, formats, integer ranges, conditional requirements.
+    /// paths, formats, ranges (on fields and union members), conditional requirements.
     pub(super) fn type_rule_codes(&mut self) {
         for oi in 0..self.index.objects.len() {
             for fi in 0..self.index.objects[oi].fields.len() {
@@ -498,6 +512,21 @@ impl Checker<'_> {
                     if rule.stated_by(&ty) {
                         let c = self.field_code(oi, fi, rule.key(), rule.types(), None);
                         *rule.code_in(&mut self.index.objects[oi].fields[fi].rules) = c;
+                    }
+                }
+            }
+        }
+        // A union member's rules take the `[errors]` code (a member has no override).
+        for (union, tag, key, pos) in std::mem::take(&mut self.pending_member_rules) {
+            let Some(ty) = self.member_mut(&union, &tag, &key).map(|m| m.ty.clone()) else {
+                continue;
+            };
+            for rule in TypeRule::ALL {
+                if rule.stated_by(&ty) {
+                    let ask = Ask::new(rule.key(), rule.types(), pos, File::Md);
+                    let code = self.book.mapped(&mut self.ctx, ask);
+                    if let Some(m) = self.member_mut(&union, &tag, &key) {
+                        *rule.code_in(&mut m.rules) = code;
                     }
                 }
             }

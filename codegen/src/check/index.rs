@@ -287,7 +287,7 @@ impl TypeIndex {
                 // It has members; what stops the path is that only a cap reaches them.
                 Base::Union(n) => {
                     return Err(Unresolved::Why(format!(
-                        "`{name}` is the union `{n}`: only an item cap or minimum steps into a union's members (to a member itself, `{name}.member`)"
+                        "`{name}` is the union `{n}`: only a cap or minimum row steps into a union's members (to a member itself, `{name}.member`)"
                     )));
                 }
                 other => {

@@ -54,6 +54,9 @@ struct Checker<'a> {
     rules: Vec<Rule>,
     /// `if `field` is `value`` cells waiting for their code: (table, key, position).
     pending_required_if: Vec<(String, String, Pos)>,
+    /// Union members whose Type cell states a rule (a range, a pattern, a format), waiting
+    /// for its code from `[errors]`: (union, tag value, member key, position of the member).
+    pending_member_rules: Vec<(String, String, String, Pos)>,
     /// Optional (`—`) fields typed as a field table, no `?`: (table, key, position of the
     /// Required cell). Each reads as `{}` when absent, if its table can.
     pending_empty_defaults: Vec<(String, String, Pos)>,
@@ -100,6 +103,7 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
         constants: BTreeMap::new(),
         rules: Vec::new(),
         pending_required_if: Vec::new(),
+        pending_member_rules: Vec::new(),
         pending_empty_defaults: Vec::new(),
         cap_table_refused: false,
     };

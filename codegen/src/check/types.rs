@@ -494,7 +494,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let members = self.union_members(&tag, &value, fields_cell);
+            let members = self.union_members(name, &tag, &value, fields_cell);
             variants.push(Variant {
                 tag_value: value,
                 rust_name: rust,
@@ -512,8 +512,16 @@ impl Checker<'_> {
         }
     }
 
-    /// The members of the union form `value`: code spans `name: type` in its Fields cell.
-    fn union_members(&mut self, tag: &str, value: &str, fields_cell: &Cell) -> Vec<Field> {
+    /// The members of the union form `value` of the union `union`: code spans `name: type`
+    /// in its Fields cell. A member's Type may state a range, a format or a pattern
+    /// (`code: string matching ^[A-Z]{3}$`: the regex is the rest of the span).
+    fn union_members(
+        &mut self,
+        union: &str,
+        tag: &str,
+        value: &str,
+        fields_cell: &Cell,
+    ) -> Vec<Field> {
         let mut members = Vec::new();
         let mut seen = Seen::default();
         seen.insert(tag, &field_name(tag));
@@ -528,16 +536,32 @@ impl Checker<'_> {
             };
             let k = k.trim();
             let rust_m = self.new_field(k, code.pos, &mut seen);
-            let ty = self.type_of(ty, &[], code.pos);
-            // Nothing reads a member's Type-cell rule, so one would be stated (in the
-            // schema) and never checked.
+            // `matching REGEX`: the regex is the rest of the span, read as the code span a
+            // field table's Type cell would hold it in.
+            let regex: Vec<markdown::CodeSpan> = ty
+                .split_once(" matching ")
+                .map(|(_, re)| markdown::CodeSpan {
+                    text: re.trim().to_owned(),
+                    pos: code.pos,
+                })
+                .into_iter()
+                .collect();
+            let ty = self.type_of(ty.trim(), &regex, code.pos);
             if let Some(rule) = ty.as_ref().and_then(TypeRule::first_of) {
-                self.ctx.md(
+                if matches!(rule, TypeRule::Equals | TypeRule::RelativePath) {
+                    self.ctx.md(
+                        code.pos,
+                        format!("member `{k}` of a union cannot have {}", rule.noun()),
+                        "a union member takes a range, a pattern, a format and `non-blank`: move the value into a field table",
+                    );
+                    continue;
+                }
+                self.pending_member_rules.push((
+                    union.to_owned(),
+                    value.to_owned(),
+                    k.to_owned(),
                     code.pos,
-                    format!("member `{k}` of a union cannot have {}", rule.noun()),
-                    "a union member carries no rule but `non-blank`: move the ruled value into a field table",
-                );
-                continue;
+                ));
             }
             if let (Some(rust_m), Some(ty)) = (rust_m, ty) {
                 members.push(Field {

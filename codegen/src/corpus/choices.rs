@@ -121,16 +121,20 @@ impl<'a> Gen<'a> {
             ));
         }
         self.union_member_counts(base, loc, u);
+        self.union_member_rules(base, loc, u);
         let tag_path = format!("{path}.{}", u.tag);
         for (label, what, value, ok) in cases {
             let doc = self.with(base, hops, value.clone());
-            // A bad tag is reported at the tag's value; anything else at the union's value.
+            // A bad tag is reported at the tag's value, an unknown key at the key; anything
+            // else at the union's value.
             let bad_tag = value
                 .get(&u.tag)
                 .and_then(Value::as_str)
                 .is_some_and(|t| !tags.contains(&t));
             let at = if bad_tag {
                 tag_path.clone()
+            } else if value.get(UNKNOWN_KEY).is_some() {
+                format!("{path}.{UNKNOWN_KEY}")
             } else {
                 path.to_owned()
             };
@@ -172,7 +176,8 @@ impl<'a> Gen<'a> {
                 let value = if mem.ty.array {
                     self.synth_field(mem, 0, 0, 0)
                 } else {
-                    self.synth_base(&mem.ty.base, 0, 0, 0)
+                    // Within the member's range, pattern and format.
+                    self.synth_element(mem, 0, 0, 0)
                 };
                 full.insert(mem.key.clone(), value);
                 cases.push((
@@ -237,39 +242,166 @@ impl<'a> Gen<'a> {
         cases
     }
 
-    /// Item caps and minimums on a member list of union `u`, in each variant that has one:
-    /// one under, at and one over the bound, reported at the member (`signature.chain`).
+    /// A member's caps and minimums at N-1, N and N+1, in each variant with the member: item
+    /// counts of a list member, char counts (ASCII) of a text member. A member with a pattern
+    /// or a format takes no char probe (a run of `a` would break those too): their own probes
+    /// cover it.
     fn union_member_counts(&mut self, base: &Value, loc: &Loc<'a, '_>, u: &Union) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         for v in &u.variants {
-            for mem in v.members.iter().filter(|m| m.ty.array) {
-                for (cap, rule) in [
-                    (&mem.rules.max_items, "max_items"),
-                    (&mem.rules.min_items, "min_items"),
-                ] {
-                    let Some(cap) = cap else { continue };
+            for mem in &v.members {
+                let plain_text = mem.ty.base == Base::String
+                    && !mem.ty.array
+                    && mem.ty.pattern.is_none()
+                    && mem.ty.format.is_none();
+                let caps = [
+                    (&mem.rules.max_items, "max_items", mem.ty.array),
+                    (&mem.rules.min_items, "min_items", mem.ty.array),
+                    (&mem.rules.max_chars, "max_chars", plain_text),
+                    (&mem.rules.min_chars, "min_chars", plain_text),
+                ];
+                for (cap, rule, probed) in caps {
+                    let Some(cap) = cap.as_ref().filter(|_| probed) else {
+                        continue;
+                    };
                     let n = cap.value as usize;
                     let at = format!("{path}.{}", mem.key);
+                    let unit = if mem.ty.array { "items" } else { "chars" };
                     for (label, len) in [("n-1", n.saturating_sub(1)), ("n", n), ("n+1", n + 1)] {
-                        let mut m = Map::new();
-                        m.insert(u.tag.clone(), json!(v.tag_value));
-                        for other in v.members.iter().filter(|o| !o.ty.nullable) {
-                            m.insert(other.key.clone(), self.synth_field(other, 0, 0, 0));
-                        }
-                        m.insert(mem.key.clone(), Value::Array(self.elements(mem, len)));
-                        let doc = self.with(base, hops, Value::Object(m));
+                        let (value, errors) = if mem.ty.array {
+                            let value = Value::Array(self.elements(mem, len));
+                            (value, super::caps::item_count_violations(mem, &at, len))
+                        } else {
+                            let t = "a".repeat(len);
+                            let errors = fit::and_cap(mem, &at, &t, Vec::new());
+                            (json!(t), errors)
+                        };
+                        let doc = self.with(base, hops, self.tagged(u, v, mem, value));
                         let tv = &v.tag_value;
                         self.push(
                             &loc.scope,
                             Case::new(
                                 format!("{rule}.{path}.{tv}.{}.{label}", mem.key),
-                                format!("`{at}` of `{tv}` with {len} items ({})", cap.constant),
+                                format!("`{at}` of `{tv}` with {len} {unit} ({})", cap.constant),
                                 format!("{rule}:{}", cap.constant),
                                 doc,
                             )
-                            .errors(super::caps::item_count_violations(mem, &at, len)),
+                            .errors(errors),
                         );
                     }
+                }
+            }
+        }
+    }
+
+    /// Variant `v` of `u` tagged, its required members synthesized, and `mem` set to `value`.
+    fn tagged(&self, u: &Union, v: &Variant, mem: &Field, value: Value) -> Value {
+        let mut m = Map::new();
+        m.insert(u.tag.clone(), json!(v.tag_value));
+        for other in v.members.iter().filter(|o| !o.ty.nullable) {
+            m.insert(other.key.clone(), self.synth_field(other, 0, 0, 0));
+        }
+        m.insert(mem.key.clone(), value);
+        Value::Object(m)
+    }
+
+    /// The rules a union member's Type cell states, probed at the member's path as a field's
+    /// are at its own: an integer range at each bound and one past it, a `number` range as
+    /// `numbers` probes it, a pattern with its near misses, a format with its probes (each
+    /// value the first element of a list member).
+    fn union_member_rules(&mut self, base: &Value, loc: &Loc<'a, '_>, u: &Union) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        for v in &u.variants {
+            let tv = &v.tag_value;
+            for mem in &v.members {
+                let at = if mem.ty.array {
+                    format!("{path}.{}[0]", mem.key)
+                } else {
+                    format!("{path}.{}", mem.key)
+                };
+                // (rule, label, value, the rule's code when the value breaks it).
+                let mut probes: Vec<(&str, String, Value, Option<String>)> = Vec::new();
+                if let (Some(code), Some(r), Some((lo, hi))) =
+                    (&mem.rules.range, mem.ty.range, mem.ty.base.integer_width())
+                {
+                    for (label, bound, step) in [("min", r.min, -1), ("max", r.max, 1)] {
+                        let Some(b) = bound else { continue };
+                        let sign = if step < 0 { '-' } else { '+' };
+                        for (label, n) in
+                            [(label.to_owned(), b), (format!("{label}{sign}1"), b + step)]
+                        {
+                            if (lo..=hi).contains(&n) {
+                                let broken = (!r.contains(n)).then(|| code.clone());
+                                probes.push((
+                                    "range",
+                                    label,
+                                    crate::schema::integer_json(n),
+                                    broken,
+                                ));
+                            }
+                        }
+                    }
+                }
+                if let (Some(code), Some(r)) = (&mem.rules.range, &mem.ty.number_range) {
+                    for (label, n) in super::types::number_probes(r) {
+                        let broken = (!r.contains(n)).then(|| code.clone());
+                        probes.push(("range", label, super::types::number_value(n), broken));
+                    }
+                }
+                if let (Some(code), Some(p)) = (&mem.rules.pattern, &mem.ty.pattern) {
+                    if let Ok(re) = regex_lite::Regex::new(p) {
+                        let good = self.synth_text(mem, 0);
+                        let good = good.as_str().unwrap_or_default();
+                        let mut seen = std::collections::BTreeSet::new();
+                        for (label, t) in super::strings::pattern_candidates(good, mem.ty.non_blank)
+                        {
+                            if seen.insert(t.clone()) && (label == "valid" || t != good) {
+                                let broken = (!re.is_match(&t)).then(|| code.clone());
+                                probes.push(("pattern", label.to_owned(), json!(t), broken));
+                            }
+                        }
+                    }
+                }
+                if let (Some(code), Some(format)) = (&mem.rules.format, mem.ty.format) {
+                    for (label, t, disagree) in super::formats::probes(format) {
+                        // Probes the consumers judge differently stay with the fields' probes.
+                        if disagree.is_none() {
+                            let broken = (!format.is_valid(t)).then(|| code.clone());
+                            probes.push(("format", label.to_owned(), json!(t), broken));
+                        }
+                    }
+                }
+                for (rule, label, value, broken) in probes {
+                    let shown = value.to_string();
+                    let errors = match value.as_str() {
+                        Some(t) => fit::and_cap(
+                            mem,
+                            &at,
+                            t,
+                            unless(
+                                broken.is_none(),
+                                broken.clone().unwrap_or_default(),
+                                at.clone(),
+                            ),
+                        ),
+                        None => unless(
+                            broken.is_none(),
+                            broken.clone().unwrap_or_default(),
+                            at.clone(),
+                        ),
+                    };
+                    let value = if mem.ty.array { json!([value]) } else { value };
+                    let doc = self.with(base, hops, self.tagged(u, v, mem, value));
+                    self.push(
+                        &loc.scope,
+                        Case::new(
+                            format!("{rule}.{path}.{tv}.{}.{label}", mem.key),
+                            format!("`{at}` of `{tv}` = {shown}"),
+                            rule,
+                            doc,
+                        )
+                        .errors(errors),
+                    );
                 }
             }
         }

@@ -20,7 +20,7 @@ pub(super) fn sample(format: Format, i: usize) -> String {
 }
 
 /// The probes of `format`: (label, value, why the consumers disagree on it).
-fn probes(format: Format) -> Vec<(&'static str, &'static str, Option<&'static str>)> {
+pub(super) fn probes(format: Format) -> Vec<(&'static str, &'static str, Option<&'static str>)> {
     const AJV_DT: &str = "ajv-formats accepts it, Python's RFC 3339 check refuses it";
     const PY_EMAIL: &str = "Python's format checker only asks for an `@`; ajv-formats refuses it";
     match format {

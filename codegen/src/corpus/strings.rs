@@ -166,25 +166,7 @@ impl<'a> Gen<'a> {
             .as_str()
             .unwrap_or_default()
             .to_owned();
-        let mut cands = vec![
-            ("valid", good.clone()),
-            ("trailing_space", format!("{good} ")),
-            ("leading_space", format!(" {good}")),
-            ("upper", good.to_uppercase()),
-            ("lower", good.to_lowercase()),
-            ("x", "x".to_owned()),
-            // Where the engines used to disagree: Unicode digits and spaces, and Python's
-            // `$` before a final line feed.
-            (
-                "arabic_indic_digit",
-                good.replacen(|c: char| c.is_ascii_digit(), "\u{663}", 1),
-            ),
-            ("nbsp", format!("{good}\u{a0}")),
-            ("trailing_lf", format!("{good}\n")),
-        ];
-        if !f.ty.non_blank {
-            cands.push(("empty", String::new()));
-        }
+        let cands = pattern_candidates(&good, f.ty.non_blank);
         let mut seen = std::collections::BTreeSet::new();
         for (label, v) in cands {
             if !seen.insert(v.clone()) || (label != "valid" && v == good) {
@@ -265,4 +247,30 @@ impl<'a> Gen<'a> {
             );
         }
     }
+}
+
+/// The values a `matching` probe tries, from a matching value `good`: itself, near misses
+/// (spaces, case, a Unicode digit, a final line feed), `x`, and `""` unless the text must not
+/// be blank.
+pub(super) fn pattern_candidates(good: &str, non_blank: bool) -> Vec<(&'static str, String)> {
+    let mut cands = vec![
+        ("valid", good.to_owned()),
+        ("trailing_space", format!("{good} ")),
+        ("leading_space", format!(" {good}")),
+        ("upper", good.to_uppercase()),
+        ("lower", good.to_lowercase()),
+        ("x", "x".to_owned()),
+        // Where the engines used to disagree: Unicode digits and spaces, and Python's
+        // `$` before a final line feed.
+        (
+            "arabic_indic_digit",
+            good.replacen(|c: char| c.is_ascii_digit(), "\u{663}", 1),
+        ),
+        ("nbsp", format!("{good}\u{a0}")),
+        ("trailing_lf", format!("{good}\n")),
+    ];
+    if !non_blank {
+        cands.push(("empty", String::new()));
+    }
+    cands
 }

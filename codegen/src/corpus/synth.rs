@@ -186,7 +186,13 @@ impl<'a> Gen<'a> {
                 return json!(fit::variant(f, &v, i).unwrap_or(v));
             }
         }
-        json!(token(i))
+        // Long enough for a char minimum.
+        let mut t = token(i);
+        let least = f.rules.min_chars.as_ref().map_or(0, |c| c.value as usize);
+        while t.chars().count() < least {
+            t.push('x');
+        }
+        json!(t)
     }
 
     /// A string under `f`'s key in the spec's examples that matches `pattern`.
@@ -230,7 +236,7 @@ impl<'a> Gen<'a> {
 
     /// A valid value of one element of `f` (the value itself when `f` is no array): text
     /// that keeps its rules, an integer within its range, or any value of its base.
-    fn synth_element(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
+    pub(super) fn synth_element(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
         if let Some(r) = &f.ty.number_range {
             // `i` when within the bounds, else the bound it crosses.
             let mut n = i as f64;

@@ -157,22 +157,10 @@ impl<'a> Gen<'a> {
         let (Some(r), Some(code)) = (&f.ty.number_range, &f.rules.range) else {
             return;
         };
-        let mut probes: Vec<(String, f64)> = Vec::new();
-        for (label, bound) in [("min", r.min), ("max", r.max)] {
-            let Some(b) = bound else { continue };
-            let (past, sign) = if label == "min" {
-                (-next_up(-b), '-')
-            } else {
-                (next_up(b), '+')
-            };
-            probes.push((format!("range.{path}.{label}"), b));
-            probes.push((format!("range.{path}.{label}{sign}ulp"), past));
-            let unit = if label == "min" { b - 1.0 } else { b + 1.0 };
-            probes.push((format!("range.{path}.{label}{sign}1"), unit));
-            if b == 0.0 {
-                probes.push((format!("range.{path}.{label}.negative_zero"), -0.0));
-            }
-        }
+        let probes: Vec<(String, f64)> = number_probes(r)
+            .into_iter()
+            .map(|(label, n)| (format!("range.{path}.{label}"), n))
+            .collect();
         let at = if f.ty.array {
             format!("{path}[0]")
         } else {
@@ -184,12 +172,7 @@ impl<'a> Gen<'a> {
             } else {
                 vec![(code.clone(), at.clone())]
             };
-            // `-0.0` as written (`number_json` would write it `0`).
-            let v = if n == 0.0 && n.is_sign_negative() {
-                json!(-0.0)
-            } else {
-                crate::schema::number_json(n)
-            };
+            let v = number_value(n);
             let v = if f.ty.array { self.first_of(f, v) } else { v };
             let doc = self.with(base, hops, v);
             let shown = if n == 0.0 && n.is_sign_negative() {
@@ -200,6 +183,37 @@ impl<'a> Gen<'a> {
             let case = Case::new(id, format!("`{at}` = {shown}"), "range", doc).errors(errors);
             self.push(&loc.scope, case);
         }
+    }
+}
+
+/// A `number` range's probes: each bound, the nearest double past it, one past it, and
+/// `-0.0` at a bound of 0; labelled `min`, `min-ulp`, `min-1`, `min.negative_zero`, ...
+pub(super) fn number_probes(r: &NumberRange) -> Vec<(String, f64)> {
+    let mut probes = Vec::new();
+    for (label, bound) in [("min", r.min), ("max", r.max)] {
+        let Some(b) = bound else { continue };
+        let (past, unit, sign) = if label == "min" {
+            (-next_up(-b), b - 1.0, '-')
+        } else {
+            (next_up(b), b + 1.0, '+')
+        };
+        probes.push((label.to_owned(), b));
+        probes.push((format!("{label}{sign}ulp"), past));
+        probes.push((format!("{label}{sign}1"), unit));
+        if b == 0.0 {
+            probes.push((format!("{label}.negative_zero"), -0.0));
+        }
+    }
+    probes
+}
+
+/// A number as the corpus writes it: `-0.0` as written, others as [`number_json`]
+/// (crate::schema::number_json) writes them.
+pub(super) fn number_value(n: f64) -> Value {
+    if n == 0.0 && n.is_sign_negative() {
+        json!(-0.0)
+    } else {
+        crate::schema::number_json(n)
     }
 }
 

@@ -710,19 +710,20 @@ impl<'s> Builder<'s> {
     /// error until the interpreter runs it too.
     fn rules(&self, o: &model::Object, f: &model::Field) -> Vec<Rule> {
         let FieldRules {
-            non_blank,
-            max_chars,
+            // The rules on each value: `element_rules`.
+            non_blank: _,
+            max_chars: _,
             max_items,
-            min_chars,
+            min_chars: _,
             min_items,
             max_items_per_group,
             unique_by,
             contradiction,
-            equals,
-            pattern,
-            relative_path,
-            range,
-            format,
+            equals: _,
+            pattern: _,
+            relative_path: _,
+            range: _,
+            format: _,
             required,
             required_if,
             unique,
@@ -762,51 +763,7 @@ impl<'s> Builder<'s> {
                 code: intern(&g.cap.code),
             });
         }
-        let mut text = Vec::new();
-        if let Some(code) = non_blank {
-            text.push(ElementRule::NonBlank(intern(code)));
-        }
-        if let Some(cap) = max_chars {
-            text.push(ElementRule::MaxChars(
-                usize_of(cap.value),
-                intern(&cap.code),
-            ));
-        }
-        if let Some(cap) = min_chars {
-            text.push(ElementRule::MinChars(
-                usize_of(cap.value),
-                intern(&cap.code),
-            ));
-        }
-        if let (Some(code), Some(lit)) = (equals, &f.ty.literal) {
-            text.push(ElementRule::Equals(intern(lit), intern(code)));
-        }
-        if let (Some(code), Some(re)) = (pattern, &f.ty.pattern) {
-            text.push(ElementRule::Pattern(
-                Box::new(Pattern::new(intern(re))),
-                intern(code),
-            ));
-        }
-        if let Some(code) = relative_path {
-            text.push(ElementRule::RelativePath(intern(code)));
-        }
-        if let (Some(code), Some(kind)) = (format, f.ty.format) {
-            text.push(ElementRule::Format(kind, intern(code)));
-        }
-        if let (Some(code), Some(r)) = (range, f.ty.range) {
-            let bounds = Bounds {
-                min: r.min,
-                max: r.max,
-            };
-            text.push(ElementRule::Range(bounds, intern(code)));
-        }
-        if let (Some(code), Some(r)) = (range, f.ty.number_range) {
-            let bounds = NumberBounds {
-                min: r.min,
-                max: r.max,
-            };
-            text.push(ElementRule::NumberRange(bounds, intern(code)));
-        }
+        let text = element_rules(f);
         if !text.is_empty() {
             rules.push(if f.ty.array {
                 Rule::Each(text)
@@ -863,7 +820,7 @@ impl<'s> Builder<'s> {
     }
 
     /// A union member's checks (`rust/union.rs`, `union_validate`): item caps and
-    /// minimums, not blank, then nested.
+    /// minimums, the rules on each value, then nested.
     fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
         let mut rules = Vec::new();
         if let Some(cap) = &m.rules.max_items {
@@ -872,8 +829,8 @@ impl<'s> Builder<'s> {
         if let Some(cap) = &m.rules.min_items {
             rules.push(Rule::MinItems(usize_of(cap.value), intern(&cap.code)));
         }
-        if let Some(code) = &m.rules.non_blank {
-            let text = vec![ElementRule::NonBlank(intern(code))];
+        let text = element_rules(m);
+        if !text.is_empty() {
             rules.push(if m.ty.array {
                 Rule::Each(text)
             } else {
@@ -885,6 +842,69 @@ impl<'s> Builder<'s> {
         }
         rules
     }
+}
+
+/// The rules on each value of a field or union member (each element of a list), in the order
+/// `rust/object.rs` lists them in `each(..)` and `rust/union.rs` calls them: not blank, char
+/// cap and minimum, literal, pattern, relative path, format, range.
+fn element_rules(f: &model::Field) -> Vec<ElementRule> {
+    let FieldRules {
+        non_blank,
+        max_chars,
+        min_chars,
+        equals,
+        pattern,
+        relative_path,
+        range,
+        format,
+        ..
+    } = &f.rules;
+    let mut text = Vec::new();
+    if let Some(code) = non_blank {
+        text.push(ElementRule::NonBlank(intern(code)));
+    }
+    if let Some(cap) = max_chars {
+        text.push(ElementRule::MaxChars(
+            usize_of(cap.value),
+            intern(&cap.code),
+        ));
+    }
+    if let Some(cap) = min_chars {
+        text.push(ElementRule::MinChars(
+            usize_of(cap.value),
+            intern(&cap.code),
+        ));
+    }
+    if let (Some(code), Some(lit)) = (equals, &f.ty.literal) {
+        text.push(ElementRule::Equals(intern(lit), intern(code)));
+    }
+    if let (Some(code), Some(re)) = (pattern, &f.ty.pattern) {
+        text.push(ElementRule::Pattern(
+            Box::new(Pattern::new(intern(re))),
+            intern(code),
+        ));
+    }
+    if let Some(code) = relative_path {
+        text.push(ElementRule::RelativePath(intern(code)));
+    }
+    if let (Some(code), Some(kind)) = (format, f.ty.format) {
+        text.push(ElementRule::Format(kind, intern(code)));
+    }
+    if let (Some(code), Some(r)) = (range, f.ty.range) {
+        let bounds = Bounds {
+            min: r.min,
+            max: r.max,
+        };
+        text.push(ElementRule::Range(bounds, intern(code)));
+    }
+    if let (Some(code), Some(r)) = (range, f.ty.number_range) {
+        let bounds = NumberBounds {
+            min: r.min,
+            max: r.max,
+        };
+        text.push(ElementRule::NumberRange(bounds, intern(code)));
+    }
+    text
 }
 
 /// Whether the Rust field is an `Option` (`rust/mod.rs`, `field_type`; a union member's

@@ -43,16 +43,19 @@ impl Ctx<'_> {
     }
 
     /// The body of a union's `validate_at`: the rules on each variant's members (item caps
-    /// and minimums, not blank, nested).
+    /// and minimums, the rules on each value as a struct field's `each(..)` lists them,
+    /// nested), at the member's path.
     fn union_validate(&self, u: &Union) -> TokenStream {
         let name = ident(&u.rust_name);
         let rt = &self.rt;
         // Only the members with a check are bound (`..` for the rest), so the emitted match
         // leaves no unused binding in the user's crate.
         let checked = |m: &&Field| {
-            m.rules.non_blank.is_some()
-                || m.rules.max_items.is_some()
+            m.rules.max_items.is_some()
                 || m.rules.min_items.is_some()
+                || !self
+                    .member_value_checks(m, &quote!(v), &quote!(p))
+                    .is_empty()
                 || matches!(m.ty.base, Base::Object(_) | Base::Union(_))
         };
         let validate_arms = u.variants.iter().map(|v| {
@@ -73,22 +76,31 @@ impl Ctx<'_> {
                 // In the order a struct field's `#[validate(..)]` lists them.
                 if let Some(cap) = &m.rules.max_items {
                     let (c, code) = (ident(&cap.constant), &cap.code);
-                    out.push(quote!(#rt::rules::max_items(#mi, &path.field(#k), #c, #code, report);));
+                    out.push(
+                        quote!(#rt::rules::max_items(#mi, &path.field(#k), #c, #code, report);),
+                    );
                 }
                 if let Some(cap) = &m.rules.min_items {
                     let (c, code) = (ident(&cap.constant), &cap.code);
-                    out.push(quote!(#rt::rules::min_items(#mi, &path.field(#k), #c, #code, report);));
+                    out.push(
+                        quote!(#rt::rules::min_items(#mi, &path.field(#k), #c, #code, report);),
+                    );
                 }
-                if let Some(code) = &m.rules.non_blank {
-                    if m.ty.array {
+                if m.ty.array {
+                    let each = self.member_value_checks(
+                        m,
+                        &quote!(item),
+                        &quote!(&path.field(#k).index(i)),
+                    );
+                    if !each.is_empty() {
                         out.push(quote! {
                             for (i, item) in #mi.iter().enumerate() {
-                                #rt::rules::non_blank(item, &path.field(#k).index(i), #code, report);
+                                #(#each)*
                             }
                         });
-                    } else {
-                        out.push(quote!(#rt::rules::non_blank(#mi, &path.field(#k), #code, report);));
                     }
+                } else {
+                    out.extend(self.member_value_checks(m, &quote!(#mi), &quote!(&path.field(#k))));
                 }
                 if matches!(m.ty.base, Base::Object(_) | Base::Union(_)) {
                     out.push(quote!(#rt::Validate::validate_at(#mi, &path.field(#k), report);));
@@ -106,6 +118,64 @@ impl Ctx<'_> {
         } else {
             quote!(let _ = (path, report);)
         }
+    }
+
+    /// The calls checking one value of member `m` (`value`, a reference, at `at`): not blank,
+    /// char cap and minimum, pattern, format, range, in the order of the interpreter's
+    /// `element_rules`.
+    fn member_value_checks(
+        &self,
+        m: &Field,
+        value: &TokenStream,
+        at: &TokenStream,
+    ) -> Vec<TokenStream> {
+        let rt = &self.rt;
+        let r = &m.rules;
+        let mut out = Vec::new();
+        if let Some(code) = &r.non_blank {
+            out.push(quote!(#rt::rules::non_blank(#value, #at, #code, report);));
+        }
+        for (cap, func) in [(&r.max_chars, "max_chars"), (&r.min_chars, "min_chars")] {
+            if let Some(cap) = cap {
+                let (c, code, func) = (ident(&cap.constant), &cap.code, ident(func));
+                out.push(quote!(#rt::rules::#func(#value, #at, #c, #code, report);));
+            }
+        }
+        if let (Some(code), Some(re)) = (&r.pattern, &m.ty.pattern) {
+            out.push(quote! {{
+                static PATTERN: #rt::rules::Pattern = #rt::rules::Pattern::new(#re);
+                #rt::rules::pattern(#value, &PATTERN, #at, #code, report);
+            }});
+        }
+        if let (Some(code), Some(f)) = (&r.format, m.ty.format) {
+            let variant = ident(&format!("{f:?}"));
+            out.push(quote!(#rt::rules::format(#value, #rt::rules::Format::#variant, #at, #code, report);));
+        }
+        if let (Some(code), Some(range)) = (&r.range, m.ty.range) {
+            let bound = |b: Option<i128>| match b {
+                Some(n) => {
+                    let abs = proc_macro2::Literal::u128_unsuffixed(n.unsigned_abs());
+                    let sign = (n < 0).then(|| quote!(-));
+                    quote!(::core::option::Option::Some(#sign #abs))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (bound(range.min), bound(range.max));
+            out.push(quote!(#rt::rules::range(#value, #rt::rules::Bounds { min: #min, max: #max }, #at, #code, report);));
+        }
+        if let (Some(code), Some(range)) = (&r.range, m.ty.number_range) {
+            let bound = |b: Option<f64>| match b {
+                Some(n) => {
+                    let abs = proc_macro2::Literal::f64_suffixed(n.abs());
+                    let sign = (n < 0.0).then(|| quote!(-));
+                    quote!(::core::option::Option::Some(#sign #abs))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (bound(range.min), bound(range.max));
+            out.push(quote!(#rt::rules::number_range(#value, #rt::rules::NumberBounds { min: #min, max: #max }, #at, #code, report);));
+        }
+        out
     }
 
     /// A variant's members as read: a nullable one may be absent.

@@ -146,6 +146,7 @@ fn spec_without(name: &str, rows: &[String], sidecar: &str, unused: &[String]) -
 |---|---|---|
 | `dot` | — | A dot. |
 | `line` | `len: uint32` | A line. |
+| `ruled` | `n: int32 1..=5`, `x: number? -1.5..=2`, `code: string matching ^[a-z]+$`, `when: date-time?`, `tags: string[] matching ^t$`, `at: uri` | Members with rules. |
 
 ## Error codes
 

@@ -241,23 +241,6 @@ fn range_mistakes_are_reported_at_the_type_cell() {
     );
 }
 
-#[test]
-fn a_union_member_cannot_have_a_range() {
-    let md = MD.replace(
-        "## Error codes",
-        "## Shapes of a `shape`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `dot` | `r: uint32 1..=3` | A dot. |\n\n## Error codes",
-    );
-    let md = md.replace("| `offset` | int32 |", "| `offset` | shape |");
-    let md = md.replace(
-        "\"offset\": -7",
-        "\"offset\": {\"kind\": \"dot\", \"r\": 1}",
-    );
-    assert_eq!(
-        errors(&md, TOML),
-        ["spec/ints.md:17:11: error: member `r` of a union cannot have a range"]
-    );
-}
-
 /// Issue 23, item 3: `0..100` may be Rust's (0 to 99) or a percent's (0 to 100): the hint
 /// gives both readings.
 #[test]

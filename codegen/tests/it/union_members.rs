@@ -148,9 +148,10 @@ fn a_member_cap_names_a_member_and_counts_items() {
         lines(&with_cap("| `signature.chian` | 4 items | CHIAN_MAX |")),
         ["spec/firmware.md:24:3: error: path `signature.chian` does not resolve: no variant of the union `signature` has a member `chian` (members: `chain`, `key_id`)"]
     );
+    // A char cap on a member that is text in one variant and a list in another.
     assert_eq!(
-        lines(&with_cap("| `signature.key_id` | 40 chars | KEY_ID_MAX |")),
-        ["spec/firmware.md:24:24: error: unit `chars` does not fit `signature.key_id`: a union member takes item caps and minimums only"]
+        lines(&with_cap("| `signature.chain` | 40 chars | CHAIN_MAX_CHARS |")),
+        ["spec/firmware.md:24:23: error: unit `chars` does not fit `signature.chain`: it is an array (write `[]` to cap its elements)"]
     );
     // One key, a list in one variant and not in another: neither row fits both.
     let md = MD.replace("`chain: string[]?`", "`chain: string?`");
@@ -165,7 +166,7 @@ fn a_member_cap_names_a_member_and_counts_items() {
     let unique = format!("{TOML}\n[[unique]]\npath = \"signature.chain\"\ncode = \"too_many\"\n");
     assert_eq!(
         common::error_lines("firmware", MD, &unique),
-        ["spec/firmware.toml:11:8: error: path `signature.chain` does not resolve: `signature` is the union `signature`: only an item cap or minimum steps into a union's members (to a member itself, `signature.member`)"]
+        ["spec/firmware.toml:11:8: error: path `signature.chain` does not resolve: `signature` is the union `signature`: only a cap or minimum row steps into a union's members (to a member itself, `signature.member`)"]
     );
 }
 
@@ -192,11 +193,16 @@ fn a_members_shape_error_is_placed_at_the_member() {
     );
     assert_eq!(
         refusal(r#"{"kind":"x509","chain":["a"],"bogus":1}"#),
-        "bad_manifest@signature: unknown field `bogus`, expected `chain` at line 1 column 61"
+        "bad_manifest@signature.bogus: unknown field `bogus`, expected `chain` at line 1 column 61"
     );
     assert_eq!(
         refusal(r#"{"kind":"none","chain":["a"]}"#),
-        "bad_manifest@signature: unknown field `chain`, there are no fields at line 1 column 47"
+        "bad_manifest@signature.chain: unknown field `chain`, there are no fields at line 1 column 47"
+    );
+    // The tag last: the members are buffered, the unknown one still named.
+    assert_eq!(
+        refusal(r#"{"chain":["a"],"bogus":1,"kind":"x509"}"#),
+        "bad_manifest@signature.bogus: unknown field `bogus`, expected `chain` at line 1 column 64"
     );
     // The tag's own value: at the tag.
     assert_eq!(
@@ -327,4 +333,203 @@ fn a_shape_error_inside_a_member_object_is_placed_inside_it() {
         refusal(r#"{"kind":"cms","signer":{"serial":7,"bogus":1}}"#),
         ["bad_manifest@signature.signer.bogus: unknown field `bogus`, expected `serial` at line 1 column 67"]
     );
+}
+
+/// Issue 35, item 3: ranges (integer and decimal), patterns and formats on a union member,
+/// written in its Type (`radius_m: uint32 1..=100000`, `icao: string matching ^[A-Z]{4}$`),
+/// checked at the member's path by the interpreter, the generated Rust and the schema's
+/// `oneOf` branch, and probed by the corpus.
+mod member_rules {
+    use super::*;
+
+    const MD: &str = "# Flights v1
+
+## Fields of a `flight`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | string | ✔ | The flight. |
+| `area` | area | ✔ | Where it flies. |
+
+## Kinds of an `area`
+
+| kind | Fields | Meaning |
+|---|---|---|
+| `circle` | `radius_m: uint32 1..=100000`, `lat: number -90..=90` | A circle. |
+| `airport` | `icao: string matching ^[A-Z]{4}$`, `since: date?` | Near an airport. |
+| `polygon` | `lons: number[] -180..=180`, `label: string?` | A polygon. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| `area.label` | 8 chars | LABEL_MAX_CHARS |
+| `area.label` | at least 2 chars | LABEL_MIN_CHARS |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_flight` | Not the shape. |
+| `too_long` | Over a char cap. |
+| `too_short` | Under a char minimum. |
+| `out_of_range` | A number outside its bounds. |
+| `bad_pattern` | Off its pattern. |
+| `bad_format` | Off its format. |
+
+```json valid
+{\"id\": \"f1\", \"area\": {\"kind\": \"circle\", \"radius_m\": 500, \"lat\": 51.5}}
+```
+
+```json invalid out_of_range@area.radius_m
+{\"id\": \"f1\", \"area\": {\"lat\": 51.5, \"radius_m\": 0, \"kind\": \"circle\"}}
+```
+";
+
+    const TOML: &str = "[spec]
+root = \"flight\"
+
+[errors]
+parse = \"bad_flight\"
+range = \"out_of_range\"
+pattern = \"bad_pattern\"
+format = \"bad_format\"
+max_chars = \"too_long\"
+min_chars = \"too_short\"
+";
+
+    fn verdict(area: &str) -> Vec<String> {
+        common::verdict(
+            "flight",
+            MD,
+            TOML,
+            &format!(r#"{{"id": "f1", "area": {area}}}"#),
+        )
+    }
+
+    #[test]
+    fn the_interpreter_checks_each_member_rule_at_the_members_path() {
+        assert_eq!(
+            verdict(r#"{"kind": "circle", "radius_m": 100001, "lat": -90.5}"#),
+            [
+                "out_of_range@area.radius_m: `area.radius_m` is 100001 (max 100000)",
+                "out_of_range@area.lat: `area.lat` is -90.5 (min -90)",
+            ]
+        );
+        assert_eq!(
+            verdict(r#"{"kind": "airport", "icao": "egll", "since": "2024-02-30"}"#),
+            [
+                "bad_pattern@area.icao: `area.icao` `egll` does not match `^[A-Z]{4}$`",
+                "bad_format@area.since: `area.since` `2024-02-30` is not a valid date",
+            ]
+        );
+        assert_eq!(
+            verdict(r#"{"kind": "polygon", "lons": [0, 180.5, -180], "label": "abcdefghi"}"#),
+            [
+                "out_of_range@area.lons[1]: `area.lons[1]` is 180.5 (max 180)",
+                "too_long@area.label: `area.label` is 9 chars (max 8)",
+            ]
+        );
+        assert_eq!(
+            verdict(r#"{"kind": "polygon", "lons": [], "label": "a"}"#),
+            ["too_short@area.label: `area.label` is 1 chars (min 2)"]
+        );
+        assert_eq!(
+            verdict(r#"{"kind": "airport", "icao": "EGLL", "since": null}"#),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn rust_and_schema_state_the_member_rules() {
+        let files = common::generated("flight", MD, TOML).unwrap_or_else(|d| panic!("{d}"));
+        common::assert_holds(
+            &files["rust/flight.rs"],
+            &[
+                "::specmint_runtime::rules::range(\n                    radius_m,",
+                "::specmint_runtime::rules::number_range(\n                    lat,",
+                "static PATTERN: ::specmint_runtime::rules::Pattern = ::specmint_runtime::rules::Pattern::new(\n                        \"^[A-Z]{4}$\",",
+                "::specmint_runtime::rules::format(\n                    since,\n                    ::specmint_runtime::rules::Format::Date,",
+                "for (i, item) in lons.iter().enumerate() {",
+                "::specmint_runtime::rules::max_chars(\n                    label,\n                    &path.field(\"label\"),\n                    LABEL_MAX_CHARS,",
+            ],
+        );
+        let schema: Value = serde_json::from_str(&files["schema/flight.schema.json"]).unwrap();
+        let branches = &schema["$defs"]["area"]["oneOf"];
+        let circle = &branches[0]["properties"];
+        assert_eq!(
+            (
+                &circle["radius_m"]["minimum"],
+                &circle["radius_m"]["maximum"]
+            ),
+            (&json!(1), &json!(100000))
+        );
+        assert_eq!(circle["lat"]["minimum"], json!(-90));
+        assert_eq!(
+            branches[1]["properties"]["icao"]["pattern"],
+            json!("^[A-Z]{4}$")
+        );
+        assert_eq!(branches[1]["properties"]["since"]["format"], json!("date"));
+        assert_eq!(
+            branches[2]["properties"]["lons"]["items"]["maximum"],
+            json!(180)
+        );
+        let label = &branches[2]["properties"]["label"];
+        assert_eq!(
+            (&label["minLength"], &label["maxLength"]),
+            (&json!(2), &json!(8))
+        );
+    }
+
+    /// Every corpus case, member probes included, has the interpreter's verdict and the
+    /// schema's (formats asserted).
+    #[test]
+    fn the_corpus_probes_member_rules_and_everyone_agrees() {
+        let files = common::generated("flight", MD, TOML).unwrap_or_else(|d| panic!("{d}"));
+        let corpus: Value = serde_json::from_str(&files["corpus/flight/cases.json"]).unwrap();
+        let schema: Value = serde_json::from_str(&files["schema/flight.schema.json"]).unwrap();
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .unwrap();
+        let mut ids = Vec::new();
+        for c in corpus["cases"].as_array().unwrap() {
+            let doc = serde_json::to_string(&c["document"]).unwrap();
+            let got: Vec<Value> = common::verdict("flight", MD, TOML, &doc)
+                .iter()
+                .map(|v| {
+                    let (code_path, _) = v.split_once(": ").unwrap();
+                    let (code, path) = code_path.split_once('@').unwrap();
+                    json!({"code": code, "path": path})
+                })
+                .collect();
+            assert_eq!(Value::Array(got), c["errors"], "{}", c["id"]);
+            if c["schema_expressible"] == json!(true) {
+                let valid = c["valid"].as_bool().unwrap();
+                assert_eq!(validator.is_valid(&c["document"]), valid, "{}", c["id"]);
+            }
+            ids.push(c["id"].as_str().unwrap().to_owned());
+        }
+        for id in [
+            "range.area.circle.radius_m.max+1",
+            "range.area.circle.lat.min-ulp",
+            "range.area.polygon.lons.max+1",
+            "pattern.area.airport.icao.lower",
+            "format.area.airport.since.not_leap",
+            "max_chars.area.polygon.label.n+1",
+            "min_chars.area.polygon.label.n-1",
+        ] {
+            assert!(ids.iter().any(|i| i == id), "no case {id}");
+        }
+    }
+
+    #[test]
+    fn a_member_rule_needs_its_errors_code() {
+        let toml = TOML.replace("pattern = \"bad_pattern\"\n", "");
+        let md = MD.replace("| `bad_pattern` | Off its pattern. |\n", "");
+        assert_eq!(
+            common::error_lines("flight", &md, &toml),
+            ["spec/flight.md:15:15: error: no error code for `matching` types"]
+        );
+    }
 }

@@ -564,6 +564,7 @@ where
     forbidden_found(text, spec)?;
 
     let (path, pointer, err) = failure;
+    let (path, pointer) = unknown_key_at_its_path(text, path, pointer, &err.to_string());
     let first = Violation::from_parts(spec.parse_error_code, path, pointer, err.to_string());
     let mut violations = vec![first];
     if let (Some(shape), Ok(document)) = (spec.shape, Json::parse(text)) {
@@ -575,6 +576,33 @@ where
         ));
     }
     Err(Report::from_violations(violations))
+}
+
+/// An unknown key is reported at its own path (`area.bogus`), as the shape walk reports it.
+/// The path tracker names the key itself when serde reads it inside the tracked key read (a
+/// field table's struct); a union's members are read outside it (after the tag, or buffered
+/// before it), and the error names the union: the key is appended then, when the object at
+/// `pointer` has it as a member (a union named like its unknown member, `{"x": {"x": 1, ..}}`
+/// with the tag last, stays at the union).
+fn unknown_key_at_its_path(
+    text: &str,
+    mut path: String,
+    mut pointer: String,
+    message: &str,
+) -> (String, String) {
+    let Some((key, _)) = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'))
+    else {
+        return (path, pointer);
+    };
+    let (mut at_key, mut key_pointer) = (path.clone(), pointer.clone());
+    push_key(&mut at_key, &mut key_pointer, key);
+    let named = path == key || path.ends_with(&format!(".{key}"));
+    if !named && locate_key(text, &key_pointer).is_some() {
+        (path, pointer) = (at_key, key_pointer);
+    }
+    (path, pointer)
 }
 
 /// Every shape problem of `document` but the first one serde would have reported at
