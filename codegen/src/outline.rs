@@ -79,6 +79,16 @@ pub struct Fence {
     pub lines: usize,
 }
 
+/// The built-in types a Type cell names (`string`, `uint32`, `date-time`, ...).
+pub const BUILTIN_TYPES: &[&str] = crate::check::BUILTIN_TYPES;
+
+/// The rule kinds the sidecar's `[errors]` maps to codes (`parse`, `non_blank`,
+/// `max_chars`, ...).
+pub const ERROR_RULES: &[&str] = crate::sidecar::ERROR_RULES;
+
+/// The units of a cap row's Value cell.
+pub const CAP_UNITS: &[&str] = &["chars", "bytes", "items"];
+
 fn cell(c: &markdown::Cell) -> Cell {
     Cell {
         plain: c.plain.clone(),

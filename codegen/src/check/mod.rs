@@ -69,6 +69,7 @@ pub(crate) fn has_field_table(md: &str) -> bool {
         .any(|t| tables::is_field_table(&t.header))
 }
 
+pub(crate) use parse::BUILTIN_TYPES;
 pub(crate) use tables::kind_name as table_kind_name;
 
 /// Loads, checks and models one spec.
