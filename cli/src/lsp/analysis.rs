@@ -267,7 +267,7 @@ impl Analysis {
         let text = self.text(side);
         if side == Side::Md && pos.line > 0 {
             if let Some(f) = self.outline.fences.iter().find(|f| f.pos.line == pos.line) {
-                let start = text.line_start(pos.line - 1);
+                let start = text.offset_of(pos);
                 let last = pos.line + f.lines; // the closing fence (0-based: pos.line - 1 + lines + 1)
                 let end = text.line_start(last) + text.line(last).len();
                 return (start, end.max(start));
@@ -315,10 +315,17 @@ impl Analysis {
         let text = self.text(side);
         let (s, e) = self.problem_range(side, d.pos);
         let named: Vec<&str> = d.message.split('`').skip(1).step_by(2).collect();
-        let code = named
-            .iter()
-            .find(|n| self.error_codes().any(|(c, _)| c == **n))
-            .map(|c| NumberOrString::String((*c).to_owned()));
+        // The spec's error code the problem is about: one the message calls a code, else
+        // the first it names that the error table has.
+        let called = d.message.split("code `").nth(1).and_then(|r| r.split('`').next());
+        let code = called
+            .or_else(|| {
+                named
+                    .iter()
+                    .find(|n| self.error_codes().any(|(c, _)| c == **n))
+                    .copied()
+            })
+            .map(|c| NumberOrString::String(c.to_owned()));
         let mut related = Vec::new();
         let defs = self.definitions();
         for n in &named {

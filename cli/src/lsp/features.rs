@@ -14,7 +14,7 @@ use specmint_codegen::outline::{Table, BUILTIN_TYPES, CAP_UNITS, ERROR_RULES};
 use specmint_codegen::Pos;
 
 use super::analysis::{Analysis, Side, Workspace};
-use super::text::{split_row, Text};
+use super::text::{cell_end, split_row, Text};
 use super::{INVALID_PARAMS, METHOD_NOT_FOUND};
 
 type Reply = Result<Value, (i64, String)>;
@@ -505,7 +505,16 @@ fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
     let Some((t, _)) = row_on(a, pos.line as usize + 1) else {
         return Vec::new();
     };
-    let column = split_row(before).len().saturating_sub(1);
+    // The cell the cursor is in: how many unescaped `|` stand before it, less the leading one.
+    let mut column = 0usize;
+    let mut rest = before.trim_start();
+    if let Some(r) = rest.strip_prefix('|') {
+        rest = r;
+        while rest.len() > cell_end(rest) {
+            column += 1;
+            rest = &rest[cell_end(rest) + 1..];
+        }
+    }
     let tables = || {
         a.outline
             .tables

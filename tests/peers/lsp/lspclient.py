@@ -21,6 +21,8 @@ class Client:
         self.inbox = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.diagnostics = {}
+        # URIs whose diagnostics were published and not yet read by wait_diagnostics.
+        self.fresh = set()
 
     def _read(self):
         out = self.proc.stdout
@@ -56,6 +58,7 @@ class Client:
             raise EOFError("the server closed its output")
         if m.get("method") == "textDocument/publishDiagnostics":
             self.diagnostics[m["params"]["uri"]] = m["params"]["diagnostics"]
+            self.fresh.add(m["params"]["uri"])
         return m
 
     def reply(self, timeout=30):
@@ -77,11 +80,18 @@ class Client:
         return m["result"]
 
     def wait_diagnostics(self, uri, timeout=30):
-        """The next diagnostics published for `uri`."""
-        while True:
-            m = self._next(timeout)
-            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
-                return m["params"]["diagnostics"]
+        """The diagnostics published for `uri` since they were last read (waiting for them)."""
+        while uri not in self.fresh:
+            self._next(timeout)
+        self.fresh.discard(uri)
+        return self.diagnostics[uri]
+
+    def settle(self, uri):
+        """Reads everything the server sent so far (a request's reply comes after every
+        diagnostic it published, the server checking pending changes first), then forgets
+        which diagnostics were fresh: the next wait_diagnostics is for a later publish."""
+        self.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+        self.fresh.clear()
 
     def initialize(self, root_uri=None):
         from lsprotocol.types import InitializeResult
