@@ -86,12 +86,10 @@ fn read_message(input: &mut impl BufRead) -> std::io::Result<Option<Incoming>> {
         }
         if let Some((name, value)) = line.split_once(':') {
             if name.trim().eq_ignore_ascii_case("content-length") {
-                length = Some(
-                    value
-                        .trim()
-                        .parse::<usize>()
-                        .map_err(|_| format!("`Content-Length: {}` is not a length", value.trim())),
-                );
+                length =
+                    Some(value.trim().parse::<usize>().map_err(|_| {
+                        format!("`Content-Length: {}` is not a length", value.trim())
+                    }));
             }
         }
     }
@@ -101,11 +99,16 @@ fn read_message(input: &mut impl BufRead) -> std::io::Result<Option<Incoming>> {
         None => return Ok(Some(parse_error("the header has no `Content-Length`"))),
     };
     if length > MAX_BODY_BYTES {
-        std::io::copy(&mut input.by_ref().take(length as u64), &mut std::io::sink())?;
+        std::io::copy(
+            &mut input.by_ref().take(length as u64),
+            &mut std::io::sink(),
+        )?;
         return Ok(Some(Incoming::Reply(error_reply(
             Value::Null,
             INVALID_REQUEST,
-            &format!("invalid request: the message is {length} bytes, over the {MAX_BODY_BYTES} read"),
+            &format!(
+                "invalid request: the message is {length} bytes, over the {MAX_BODY_BYTES} read"
+            ),
         ))));
     }
     let mut body = vec![0; length];
@@ -414,7 +417,10 @@ mod tests {
             "parse error: the header has no `Content-Length`"
         );
         let r = reply_of(b"Content-Length: 9\r\n\r\n{\"id\":7}\n");
-        assert_eq!((r["error"]["code"].clone(), r["id"].clone()), (json!(-32600), json!(7)));
+        assert_eq!(
+            (r["error"]["code"].clone(), r["id"].clone()),
+            (json!(-32600), json!(7))
+        );
         let r = reply_of(b"Content-Length: 2\r\n\r\n[]");
         assert_eq!(r["error"]["code"], -32600);
     }

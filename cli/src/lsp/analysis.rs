@@ -102,7 +102,8 @@ impl Workspace {
         let path = uri_path(uri)?;
         let text = self.open.get_mut(&path)?;
         for change in changes {
-            let Ok(change) = serde_json::from_value::<TextDocumentContentChangeEvent>(change.clone())
+            let Ok(change) =
+                serde_json::from_value::<TextDocumentContentChangeEvent>(change.clone())
             else {
                 continue;
             };
@@ -317,7 +318,11 @@ impl Analysis {
         let named: Vec<&str> = d.message.split('`').skip(1).step_by(2).collect();
         // The spec's error code the problem is about: one the message calls a code, else
         // the first it names that the error table has.
-        let called = d.message.split("code `").nth(1).and_then(|r| r.split('`').next());
+        let called = d
+            .message
+            .split("code `")
+            .nth(1)
+            .and_then(|r| r.split('`').next());
         let code = called
             .or_else(|| {
                 named
@@ -329,7 +334,11 @@ impl Analysis {
         let mut related = Vec::new();
         let defs = self.definitions();
         for n in &named {
-            let last = n.rsplit(['.', ' ']).next().unwrap_or(n).trim_end_matches("[]");
+            let last = n
+                .rsplit(['.', ' '])
+                .next()
+                .unwrap_or(n)
+                .trim_end_matches("[]");
             for (name, pos) in &defs {
                 let same_line = side == Side::Md && pos.line == d.pos.line;
                 if (name == n || *name == last) && !same_line && related.len() < 4 {

@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use lsp_types::{
     CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, DocumentSymbol, Hover,
-    HoverContents, Location, MarkupContent, MarkupKind, Position, Range, SymbolKind, TextEdit,
-    Uri, WorkspaceEdit,
+    HoverContents, Location, MarkupContent, MarkupKind, Position, Range, SymbolKind, TextEdit, Uri,
+    WorkspaceEdit,
 };
 use serde_json::Value;
 use specmint_codegen::outline::{Table, BUILTIN_TYPES, CAP_UNITS, ERROR_RULES};
@@ -130,7 +130,10 @@ fn row_on(a: &Analysis, line: usize) -> Option<(&Table, Option<usize>)> {
 fn md_location(a: &Analysis, side: Side, pos: Pos) -> Option<Location> {
     let text = a.text(side);
     let (s, e) = text.range_at(pos);
-    Some(Location::new(Uri::from_str(a.uri(side)).ok()?, text.range(s, e)))
+    Some(Location::new(
+        Uri::from_str(a.uri(side)).ok()?,
+        text.range(s, e),
+    ))
 }
 
 // ---- hover ----------------------------------------------------------------------------
@@ -178,7 +181,10 @@ fn field_hover(a: &Analysis, table: &str, key: &str, out: &mut Vec<String>) {
     let schema = files
         .get(&format!("schema/{}.schema.json", spec.name))
         .and_then(|s| serde_json::from_str::<Value>(s).ok());
-    if let Some(fragment) = schema.and_then(|s| s.pointer(&format!("/$defs/{table}/properties/{key}")).cloned()) {
+    if let Some(fragment) = schema.and_then(|s| {
+        s.pointer(&format!("/$defs/{table}/properties/{key}"))
+            .cloned()
+    }) {
         out.push(format!(
             "JSON Schema (`$defs.{table}.properties.{key}`):\n```json\n{}\n```",
             serde_json::to_string_pretty(&fragment).unwrap_or_default()
@@ -216,7 +222,10 @@ fn const_hover(a: &Analysis, name: &str, out: &mut Vec<String>) {
     if let Some(cap) = spec.caps.iter().find(|c| c.constant == name) {
         let key = last_segment(&cap.binding).to_owned();
         let table = a.outline.tables.iter().find(|t| {
-            t.kind == Some("a field table") && t.rows.iter().any(|r| r.cells.first().is_some_and(|c| c.key == key))
+            t.kind == Some("a field table")
+                && t.rows
+                    .iter()
+                    .any(|r| r.cells.first().is_some_and(|c| c.key == key))
         });
         if let Some(name) = table.and_then(|t| t.name.clone()) {
             field_hover_schema_only(a, &name, &key, out);
@@ -237,17 +246,26 @@ fn code_hover(a: &Analysis, code: &str, out: &mut Vec<String>) {
         let text = a.text(side);
         let line = loc.range.start.line as usize;
         let what = text.line(line).trim();
-        if side == Side::Md && a.error_codes().any(|(c, p)| c == code && p.line == line + 1) {
+        if side == Side::Md
+            && a.error_codes()
+                .any(|(c, p)| c == code && p.line == line + 1)
+        {
             continue; // the code's own row
         }
         let file = if side == Side::Md { "md" } else { "toml" };
-        places.push(format!("- {file}:{}: `{}`", line + 1, what.replace('`', "'")));
+        places.push(format!(
+            "- {file}:{}: `{}`",
+            line + 1,
+            what.replace('`', "'")
+        ));
     }
     if let (Some(spec), Some(files)) = (a.spec(), a.generated()) {
         if let Some(rust) = files.get(&format!("rust/{}.rs", spec.name)) {
             let n = rust.matches(&format!("code = \"{code}\"")).count();
             if n > 0 {
-                places.push(format!("- {n} rule(s) of the generated Rust (`code = \"{code}\"`)"));
+                places.push(format!(
+                    "- {n} rule(s) of the generated Rust (`code = \"{code}\"`)"
+                ));
             }
         }
     }
@@ -259,7 +277,12 @@ fn code_hover(a: &Analysis, code: &str, out: &mut Vec<String>) {
 
 fn state_hover(a: &Analysis, state: &str, out: &mut Vec<String>) {
     let mut lines = vec![format!("State `{state}`; transitions:")];
-    for t in a.outline.tables.iter().filter(|t| t.kind == Some("a transitions table")) {
+    for t in a
+        .outline
+        .tables
+        .iter()
+        .filter(|t| t.kind == Some("a transitions table"))
+    {
         for r in &t.rows {
             let cells: Vec<&str> = r.cells.iter().map(|c| c.key.as_str()).collect();
             if cells.first() == Some(&state) || cells.get(1) == Some(&state) {
@@ -306,7 +329,10 @@ fn hover(a: &Analysis, side: Side, at: usize) -> Option<Hover> {
     if out.is_empty() && !word.is_empty() {
         if is_code(&word) {
             code_hover(a, &word, &mut out);
-        } else if word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+        } else if word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        {
             const_hover(a, &word, &mut out);
         }
     }
@@ -360,7 +386,9 @@ fn occurrences(a: &Analysis, name: &str) -> Vec<(Side, Location)> {
             let mut rest = line;
             let mut base = 0;
             while let Some(open) = rest.find('"') {
-                let Some(close) = rest[open + 1..].find('"') else { break };
+                let Some(close) = rest[open + 1..].find('"') else {
+                    break;
+                };
                 let s = &rest[open + 1..open + 1 + close];
                 if names(s, name) {
                     found.push((base + open, base + open + close + 2));
@@ -376,7 +404,10 @@ fn occurrences(a: &Analysis, name: &str) -> Vec<(Side, Location)> {
                 }
             }
             for (s, e) in found {
-                out.push((Side::Toml, Location::new(toml_uri.clone(), a.toml.range(start + s, start + e))));
+                out.push((
+                    Side::Toml,
+                    Location::new(toml_uri.clone(), a.toml.range(start + s, start + e)),
+                ));
             }
         }
     }
@@ -396,10 +427,14 @@ fn definition(a: &Analysis, side: Side, at: usize) -> Vec<Location> {
             .collect()
     };
     // Another row's name first (a cap row's path goes to its field), then the row itself.
-    [find(word, true), find(last_segment(word), true), find(word, false)]
-        .into_iter()
-        .find(|l| !l.is_empty())
-        .unwrap_or_default()
+    [
+        find(word, true),
+        find(last_segment(word), true),
+        find(word, false),
+    ]
+    .into_iter()
+    .find(|l| !l.is_empty())
+    .unwrap_or_default()
 }
 
 fn references(a: &Analysis, side: Side, at: usize) -> Vec<Location> {
@@ -447,7 +482,9 @@ fn field_paths(a: &Analysis) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![(root, String::new(), 0)];
     while let Some((table, prefix, depth)) = stack.pop() {
-        let Some(t) = tables.get(table.as_str()) else { continue };
+        let Some(t) = tables.get(table.as_str()) else {
+            continue;
+        };
         for r in &t.rows {
             let key = r.cells.first().map(|c| c.key.clone()).unwrap_or_default();
             let ty = r.cells.get(1).map(|c| c.plain.clone()).unwrap_or_default();
@@ -459,7 +496,11 @@ fn field_paths(a: &Analysis) -> Vec<String> {
                 None => (base, false),
             };
             if depth < 6 && out.len() < 5000 && tables.contains_key(base) {
-                let next = if array { format!("{path}[].") } else { format!("{path}.") };
+                let next = if array {
+                    format!("{path}[].")
+                } else {
+                    format!("{path}.")
+                };
                 stack.push((base.to_owned(), next, depth + 1));
             }
         }
@@ -598,7 +639,11 @@ fn code_actions(a: &Analysis, side: Side, range: Range) -> Vec<CodeAction> {
         return out;
     };
     let edit = |uri: &Uri, range: Range, new_text: String| WorkspaceEdit {
-        changes: Some([(uri.clone(), vec![TextEdit { range, new_text }])].into_iter().collect()),
+        changes: Some(
+            [(uri.clone(), vec![TextEdit { range, new_text }])]
+                .into_iter()
+                .collect(),
+        ),
         ..WorkspaceEdit::default()
     };
     for d in diags.iter().filter(|d| a.side_of(&d.file) == side) {
@@ -608,7 +653,11 @@ fn code_actions(a: &Analysis, side: Side, range: Range) -> Vec<CodeAction> {
             continue;
         }
         let lsp = a.diagnostics_for(side, d);
-        if let Some(meant) = d.hint.strip_prefix("did you mean `").and_then(|h| h.split('`').next()) {
+        if let Some(meant) = d
+            .hint
+            .strip_prefix("did you mean `")
+            .and_then(|h| h.split('`').next())
+        {
             let written = d.message.split('`').skip(1).step_by(2);
             let found = written
                 .filter(|w| !w.is_empty())
@@ -660,11 +709,18 @@ fn format_tables(a: &Analysis) -> Vec<TextEdit> {
     for t in &a.outline.tables {
         let first = t.pos.line - 1;
         let last = t.rows.last().map_or(first + 1, |r| r.pos.line - 1);
-        let indent: String = text.line(first).chars().take_while(|c| c.is_whitespace()).collect();
+        let indent: String = text
+            .line(first)
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .collect();
         let rows: Vec<Vec<String>> = (first..=last)
             .map(|n| {
                 let line = text.line(n);
-                split_row(line).iter().map(|&(s, e)| line[s..e].to_owned()).collect()
+                split_row(line)
+                    .iter()
+                    .map(|&(s, e)| line[s..e].to_owned())
+                    .collect()
             })
             .collect();
         let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
@@ -705,7 +761,9 @@ fn format_tables(a: &Analysis) -> Vec<TextEdit> {
                     let pad = w - width(c);
                     match (left, right) {
                         (false, true) => format!("{}{c}", " ".repeat(pad)),
-                        (true, true) => format!("{}{c}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2)),
+                        (true, true) => {
+                            format!("{}{c}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2))
+                        }
                         _ => format!("{c}{}", " ".repeat(pad)),
                     }
                 })
@@ -729,7 +787,11 @@ fn format_tables(a: &Analysis) -> Vec<TextEdit> {
 #[allow(deprecated)] // `DocumentSymbol::deprecated` has to be written
 fn symbol(name: String, kind: SymbolKind, range: Range, selection: Range) -> DocumentSymbol {
     DocumentSymbol {
-        name: if name.trim().is_empty() { "(unnamed)".to_owned() } else { name },
+        name: if name.trim().is_empty() {
+            "(unnamed)".to_owned()
+        } else {
+            name
+        },
         detail: None,
         kind,
         tags: None,
@@ -754,9 +816,17 @@ fn symbols(a: &Analysis, side: Side) -> Vec<DocumentSymbol> {
             .iter()
             .enumerate()
             .map(|(i, &n)| {
-                let end = sections.get(i + 1).map_or(text.line_count() - 1, |e| e - 1).max(n);
+                let end = sections
+                    .get(i + 1)
+                    .map_or(text.line_count() - 1, |e| e - 1)
+                    .max(n);
                 let name = text.line(n).trim().to_owned();
-                symbol(name, SymbolKind::NAMESPACE, line_range(n, end), line_range(n, n))
+                symbol(
+                    name,
+                    SymbolKind::NAMESPACE,
+                    line_range(n, end),
+                    line_range(n, n),
+                )
             })
             .collect();
     }
@@ -771,9 +841,13 @@ fn symbols(a: &Analysis, side: Side) -> Vec<DocumentSymbol> {
             let last = t.rows.last().map_or(first + 1, |r| r.pos.line - 1);
             let (kind, row_kind) = match t.kind {
                 Some("a field table") => (SymbolKind::STRUCT, SymbolKind::FIELD),
-                Some("an enum table" | "a states table" | "a union table") => (SymbolKind::ENUM, SymbolKind::ENUM_MEMBER),
+                Some("an enum table" | "a states table" | "a union table") => {
+                    (SymbolKind::ENUM, SymbolKind::ENUM_MEMBER)
+                }
                 Some("an error table") => (SymbolKind::ENUM, SymbolKind::CONSTANT),
-                Some("a cap table" | "a text table") => (SymbolKind::CONSTANT, SymbolKind::CONSTANT),
+                Some("a cap table" | "a text table") => {
+                    (SymbolKind::CONSTANT, SymbolKind::CONSTANT)
+                }
                 _ => (SymbolKind::ARRAY, SymbolKind::STRING),
             };
             let name = t
@@ -781,7 +855,12 @@ fn symbols(a: &Analysis, side: Side) -> Vec<DocumentSymbol> {
                 .clone()
                 .map(|n| format!("{n} ({})", t.kind.unwrap_or("table")))
                 .unwrap_or_else(|| t.kind.unwrap_or("table").to_owned());
-            let mut s = symbol(name, kind, line_range(first, last), line_range(first, first));
+            let mut s = symbol(
+                name,
+                kind,
+                line_range(first, last),
+                line_range(first, first),
+            );
             let rows: Vec<DocumentSymbol> = t
                 .rows
                 .iter()
@@ -791,7 +870,11 @@ fn symbols(a: &Analysis, side: Side) -> Vec<DocumentSymbol> {
                     let (cs, ce) = text.range_at(c.pos);
                     let row = line_range(line, line);
                     let sel = text.range(cs, ce.max(cs));
-                    let sel = if sel.start.line == row.start.line { sel } else { row };
+                    let sel = if sel.start.line == row.start.line {
+                        sel
+                    } else {
+                        row
+                    };
                     Some(symbol(c.key.clone(), row_kind, row, sel))
                 })
                 .collect();
@@ -809,7 +892,12 @@ fn symbols(a: &Analysis, side: Side) -> Vec<DocumentSymbol> {
             .find(|n| n.level <= h.level)
             .map_or(last_line, |n| n.pos.line.saturating_sub(2))
             .max(first);
-        let s = symbol(h.text.clone(), SymbolKind::NAMESPACE, line_range(first, end), line_range(first, first));
+        let s = symbol(
+            h.text.clone(),
+            SymbolKind::NAMESPACE,
+            line_range(first, end),
+            line_range(first, first),
+        );
         flat.push((h.level, first, end, s));
     }
     nest(flat, tables)
@@ -847,7 +935,10 @@ fn nest(
                 None => roots.push(t),
             }
         }
-        while stack.last().is_some_and(|(l, e, _)| *l >= level || *e < first) {
+        while stack
+            .last()
+            .is_some_and(|(l, e, _)| *l >= level || *e < first)
+        {
             close(&mut stack, &mut roots);
         }
         stack.push((level, end, s));
