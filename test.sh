@@ -78,6 +78,11 @@ lane_peers() {
   # malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
   # and failures (tests/peers/reliability.py BIN --full is the size the probes were first run at).
   python3 tests/peers/reliability.py "$SPECMINT_BIN"
+  # `specmint lsp`: a Python LSP client (lsprotocol) over every golden mistake of
+  # codegen/tests/mistakes/, the bundled specs and the full request set; then Neovim's built-in
+  # client, headless (installed from Debian when missing and root, else SKIPPED).
+  .venv/bin/python tests/peers/lsp/client.py "$SPECMINT_BIN"
+  tests/peers/lsp/nvim.sh "$SPECMINT_BIN"
   # The executor protocol on a spec of one's own: scripts/run_corpus.py over the corpus
   # `generate --spec --out` writes, each case judged by `validate --spec`.
   local own_out

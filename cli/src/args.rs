@@ -82,6 +82,14 @@ pub enum Command {
                             error"
     )]
     Mcp(Mcp),
+    /// Serve the Language Server Protocol over stdio for spec directories' Markdown and TOML
+    /// sidecars: diagnostics as `generate` reports them, hover, definition, references,
+    /// completion, code actions, formatting of tables and document symbols.
+    #[command(
+        after_help = "exit status: 0 after `shutdown` and `exit`, 1 when the client leaves \
+                      without `shutdown`, 2 I/O error"
+    )]
+    Lsp,
     /// The Action Envelope engine: packages changed by envelopes, in a store.
     #[command(
         subcommand,

@@ -17,6 +17,7 @@ mod diff;
 mod envelope;
 mod handoff;
 mod landing;
+mod lsp;
 mod mcp;
 mod passport;
 mod spec;
@@ -68,6 +69,7 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         Command::Diff(args) => diff::run(args),
         Command::Handoff(args) => handoff::run(args),
         Command::Mcp(args) => mcp::run(args),
+        Command::Lsp => lsp::run(),
         Command::Envelope(command) => envelope::run(command),
         Command::Task(command) => task::run(command),
         Command::Taskpack(command) => taskpack::run(command),

@@ -35,6 +35,7 @@ mod markdown;
 mod mermaid;
 pub mod model;
 mod names;
+pub mod outline;
 mod pattern;
 mod rust;
 mod schema;

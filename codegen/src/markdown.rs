@@ -70,11 +70,13 @@ pub(crate) struct Document {
     pub title: Option<String>,
     pub tables: Vec<Table>,
     pub fences: Vec<Fence>,
+    /// Every heading: its level (1 to 6), Markdown text and position (for an outline).
+    pub headings: Vec<(u8, String, Pos)>,
 }
 
 enum Open {
     None,
-    Heading { level1: bool, h: Heading },
+    Heading { level: u8, h: Heading, pos: Pos },
     Cell { cell: Cell, in_head: bool },
     Fence(Fence),
 }
@@ -94,18 +96,20 @@ pub(crate) fn parse(md: &str) -> Document {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
                 open = Open::Heading {
-                    level1: level == pulldown_cmark::HeadingLevel::H1,
+                    level: level as u8,
                     h: Heading {
                         md: String::new(),
                         first_code: None,
                     },
+                    pos: pos(range.start),
                 };
             }
             Event::End(TagEnd::Heading(_)) => {
-                if let Open::Heading { level1, h } = std::mem::replace(&mut open, Open::None) {
-                    if level1 && doc.title.is_none() {
+                if let Open::Heading { level, h, pos } = std::mem::replace(&mut open, Open::None) {
+                    if level == 1 && doc.title.is_none() {
                         doc.title = Some(h.md.trim().to_owned());
                     }
+                    doc.headings.push((level, h.md.trim().to_owned(), pos));
                     heading = Some(h);
                 }
             }

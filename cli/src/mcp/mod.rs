@@ -28,7 +28,7 @@ use specmint::task_packet::{JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 use super::args::Mcp;
 use super::CliError;
 
-mod framing;
+pub(crate) mod framing;
 mod tools;
 
 /// `specmint mcp ...`.

@@ -174,9 +174,9 @@ fn every_option_a_help_shows_is_one_its_command_takes() {
         );
         seen += 1;
     }
-    // Every command: validate, schema, generate, diff, handoff and handoff read, mcp, 4
+    // Every command: validate, schema, generate, diff, handoff and handoff read, mcp, lsp, 4
     // envelope, 9 task, 7 taskpack, a2a serve, 3 passport, completions.
-    assert_eq!(seen, 32);
+    assert_eq!(seen, 33);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

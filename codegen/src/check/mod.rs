@@ -74,6 +74,9 @@ pub(crate) fn has_field_table(md: &str) -> bool {
         .any(|t| tables::is_field_table(&t.header))
 }
 
+pub(crate) use parse::BUILTIN_TYPES;
+pub(crate) use tables::kind_name as table_kind_name;
+
 /// Loads, checks and models one spec.
 pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
     let mut ctx = Context::new(&source.md_path, &source.toml_path);

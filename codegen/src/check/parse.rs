@@ -98,7 +98,7 @@ fn plain(base: Base) -> TypeRef {
 
 /// The base types a Type cell may name besides the spec's tables (the hint of an unknown
 /// type lists them; `parse_type` matches each).
-const BUILTIN_TYPES: &[&str] = &[
+pub(crate) const BUILTIN_TYPES: &[&str] = &[
     "string",
     "bool",
     "uint32",

@@ -64,6 +64,18 @@ const FIXED_HEADERS: &[FixedHeader] = &[
     ),
 ];
 
+/// How a message names the kind of a table with this header (`a cap table`), or `None`
+/// for prose: for tools that show a spec's tables (`specmint lsp`).
+pub(crate) fn kind_name(header: &[Cell]) -> Option<&'static str> {
+    match classify(header)? {
+        TableKind::Union => Some("a union table"),
+        kind => FIXED_HEADERS
+            .iter()
+            .find(|(k, _, _)| *k == kind)
+            .map(|(_, name, _)| *name),
+    }
+}
+
 /// The header's cells as compared: trimmed, lowercase.
 fn header_words(header: &[Cell]) -> Vec<String> {
     header

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Latency of `specmint lsp`'s diagnostics after a keystroke, and its memory over many edits.
+
+For each spec: open it, then N times send one keystroke (an incremental `didChange` of one
+character, alternately typing a mistake into a Type cell and taking it back) and time until
+the diagnostics of that change are published (the server's debounce included). Prints p50/p99
+and the server's resident memory (VmRSS) after the first and the last edits.
+
+Specs: the largest bundled spec (spec/task_packet.md, 624 lines) and a generated spec of
+10,000 field rows. Run on the release binary:
+
+    cargo build --release -p specmint-cli
+    .venv/bin/python scripts/bench_lsp.py target/release/specmint [--edits 10000]
+"""
+
+import argparse
+import pathlib
+import shutil
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests/peers/lsp"))
+from lspclient import Client  # noqa: E402
+
+
+def rss_kb(pid):
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def big_spec(d, rows):
+    fields = "| `f0` | string | ✔ | Field 0. |\n"
+    fields += "".join(f"| `f{i}` | string? | — | Field {i}. |\n" for i in range(1, rows))
+    (d / "big.md").write_text(
+        "# Big v1\n\n## Fields of a `doc`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n"
+        + fields
+        + "\n## Error codes\n\n| Code | When |\n|---|---|\n| `bad_doc` | Not the shape. |\n"
+    )
+    (d / "big.toml").write_text('[spec]\nroot = "doc"\n\n[errors]\nenum = "DocError"\nparse = "bad_doc"\n')
+    return d / "big.md"
+
+
+def bench(c, path, edits):
+    uri = path.resolve().as_uri()
+    text = path.read_text()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}})
+    c.wait_diagnostics(uri)
+    lines = text.split("\n")
+    row = next(i for i, l in enumerate(lines) if "| string |" in l or "| non-blank string |" in l)
+    col = lines[row].index("string |") + 3  # between `str` and `ing`
+    times, rss = [], []
+    for n in range(edits):
+        c.settle(uri) if n == 0 else None
+        if n % 2 == 0:  # delete the `i`: `strng`, a mistake
+            change = {"range": {"start": {"line": row, "character": col}, "end": {"line": row, "character": col + 1}}, "text": ""}
+        else:  # type it back
+            change = {"range": {"start": {"line": row, "character": col}, "end": {"line": row, "character": col}}, "text": "i"}
+        t0 = time.perf_counter()
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": n + 2}, "contentChanges": [change]})
+        diags = c.wait_diagnostics(uri)
+        times.append(time.perf_counter() - t0)
+        assert (len(diags) == 1) == (n % 2 == 0), len(diags)
+        if n == 0 or n == edits - 1 or n == edits // 2:
+            rss.append(rss_kb(c.proc.pid))
+    times.sort()
+    p = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1000
+    return p(0.50), p(0.99), rss
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin")
+    ap.add_argument("--edits", type=int, default=1000)
+    ap.add_argument("--big-edits", type=int, default=200)
+    ap.add_argument("--rows", type=int, default=10_000)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        d = pathlib.Path(d)
+        (d / "spec").mkdir()
+        for f in ("task_packet.md", "task_packet.toml"):
+            shutil.copy(ROOT / "spec" / f, d / "spec" / f)
+        (d / "big").mkdir()
+        big = big_spec(d / "big", args.rows)
+        c = Client([args.bin, "lsp"])
+        c.initialize()
+        print("| spec | lines | edits | p50 (ms) | p99 (ms) | RSS after 1st / middle / last edit (KiB) |")
+        print("|---|---|---|---|---|---|")
+        for path, edits in ((d / "spec/task_packet.md", args.edits), (big, args.big_edits)):
+            p50, p99, rss = bench(c, path, edits)
+            n = len(path.read_text().splitlines())
+            print(f"| {path.name} | {n} | {edits} | {p50:.1f} | {p99:.1f} | {' / '.join(map(str, rss))} |")
+        c.close()
+
+
+main()
