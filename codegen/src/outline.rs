@@ -58,7 +58,7 @@ pub struct Table {
     /// How the checker names the table's kind (`a field table`, `a cap table`, `an error
     /// table`, ...), or `None` for a table it reads as prose.
     pub kind: Option<&'static str>,
-    /// The name in the first code span of the heading above it (`task_packet`), if any.
+    /// The name in the first code span of the heading above it (`order` in ``## Fields of an `order` ``), if any.
     pub name: Option<String>,
     /// The header cells.
     pub header: Vec<Cell>,
