@@ -75,8 +75,9 @@ lane_peers() {
   # The same calls replayed on PostgreSQL (the server holding one connection throughout).
   .venv/bin/python tests/peers/mcp/differential.py "$record" "$SPECMINT_BIN" --postgres "$pg_query"
   # The reliability suite, short form: concurrency, kill -9 at random points, hostile packs,
-  # malformed MCP lines, the secrets corpus, a flat pack in bounded memory; a table of attempts
-  # and failures (tests/peers/reliability.py BIN --full is the size the probes were first run at).
+  # malformed MCP lines, the secrets corpus, a flat pack and a zip converted to flat in bounded
+  # memory; a table of attempts and failures (tests/peers/reliability.py BIN --full is the size
+  # the probes were first run at).
   python3 tests/peers/reliability.py "$SPECMINT_BIN"
   # `specmint lsp`: a Python LSP client (lsprotocol) over every golden mistake of
   # codegen/tests/mistakes/, the bundled specs and the full request set; then Neovim's built-in

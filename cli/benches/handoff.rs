@@ -17,9 +17,12 @@
 
 #[path = "../tests/it/mcp_client.rs"]
 mod mcp_client;
+#[path = "support/timing.rs"]
+mod timing;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+
+use timing::{measure, Row};
 
 use serde_json::json;
 use specmint::task_packet::handoff::team_handoff;
@@ -44,40 +47,6 @@ fn home(name: &str) -> PathBuf {
     std::fs::create_dir_all(&member).unwrap();
     std::fs::write(member.join("agent.toml"), RECORD).unwrap();
     dir
-}
-
-/// Latencies of `iterations` calls of each step, after up to 20 warm-up rounds. The steps take
-/// turns, call by call, so a slow stretch of the shared disk falls on all of them alike.
-fn measure(iterations: usize, steps: &mut [&mut dyn FnMut()]) -> Vec<Vec<Duration>> {
-    for _ in 0..iterations.min(20) {
-        steps.iter_mut().for_each(|f| f());
-    }
-    let mut times = vec![Vec::with_capacity(iterations); steps.len()];
-    for _ in 0..iterations {
-        for (f, times) in steps.iter_mut().zip(&mut times) {
-            let start = Instant::now();
-            f();
-            times.push(start.elapsed());
-        }
-    }
-    times.iter_mut().for_each(|t| t.sort());
-    times
-}
-
-struct Row {
-    name: &'static str,
-    times: Vec<Duration>,
-}
-
-impl Row {
-    fn percentile(&self, p: f64) -> Duration {
-        let at = ((self.times.len() as f64 * p).ceil() as usize).clamp(1, self.times.len());
-        self.times[at - 1]
-    }
-
-    fn per_second(&self) -> f64 {
-        self.times.len() as f64 / self.times.iter().sum::<Duration>().as_secs_f64()
-    }
 }
 
 fn atomic_write(dir: &Path, bytes: &[u8]) {

@@ -803,16 +803,7 @@ pub fn to_bag(pack: &FlatPack) -> Bag {
 
 /// The pack object and luggage of a bag whose luggage bytes were kept, for the flat form.
 pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<LuggageFile>), FlatError> {
-    let raw = bag
-        .bytes(PASSPORT_JSON)
-        .ok_or_else(|| FlatError::NotTaskPack(format!("{PASSPORT_JSON} is missing")))?;
-    let text = std::str::from_utf8(raw)
-        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
-    let passport = Json::parse(strip_bom(text))
-        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
-    if !passport.is_object() {
-        return Err(FlatError::NoPassport);
-    }
+    let passport = passport_of(bag)?;
     let attachments = bag
         .entries
         .iter()
@@ -828,6 +819,22 @@ pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<LuggageFile>), FlatError> {
         })
         .collect();
     Ok((passport, attachments))
+}
+
+/// The pack object of a bag (its `data/passport.json`, which must be a JSON object), as the
+/// flat form carries it.
+pub(crate) fn passport_of(bag: &Bag) -> Result<Json, FlatError> {
+    let raw = bag
+        .bytes(PASSPORT_JSON)
+        .ok_or_else(|| FlatError::NotTaskPack(format!("{PASSPORT_JSON} is missing")))?;
+    let text = std::str::from_utf8(raw)
+        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
+    let passport = Json::parse(strip_bom(text))
+        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
+    if !passport.is_object() {
+        return Err(FlatError::NoPassport);
+    }
+    Ok(passport)
 }
 
 #[cfg(test)]

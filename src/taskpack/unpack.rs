@@ -2,8 +2,8 @@
 //! streamed straight into a directory, every attachment scanned for credentials and transcripts
 //! on its way through.
 //!
-//! Why not [`super::convert::read_pack`]: it holds every attachment in memory, which is right
-//! for a conversion (it writes them all out again) and wrong for landing, whose memory should
+//! Why not [`super::convert::read_pack`]: it holds every attachment in memory, which is wrong
+//! for landing (as for a conversion, which streams its own way), whose memory should
 //! be bounded by one read buffer, not by the luggage. A `.taskpack` is inflated entry by entry,
 //! a `.taskpack.json` decoded attachment by attachment ([`flat::read_flat_from`]);
 //! each luggage file is written to `dir` and hashed as it streams, and the bag is then checked

@@ -6,7 +6,8 @@ Each probe drives the CLI (or `specmint mcp`) the way the issue that found the p
 checks that nothing was lost, torn, leaked or left behind. The table at the end has one row
 per probe: attempts, failures, and what was measured. `./test.sh` runs the short form; `--full`
 is the size the probes were first run at (800 concurrent filings, 200 kills of a pack with a
-16 MiB attachment, a 110 MiB flat pack). Exit status 1 when any attempt failed.
+16 MiB attachment, a 110 MiB flat pack, a zip of 110 x 1 MiB attachments). Exit status 1 when
+any attempt failed.
 """
 
 import base64
@@ -520,6 +521,39 @@ def bounded_memory():
         failures.append("the flat copy does not make the same zip as the original")
     worst = max(peaks.values()) >> 20
     return len(commands), failures, f"{actual >> 20} MiB file, peak RSS at most {worst} MiB"
+
+
+@probe("zip pack to flat in bounded memory")
+def zip_to_flat_memory():
+    """`taskpack convert IN.taskpack OUT.taskpack.json`, which held the pack whole (issue 37:
+    572 MB for 110 x 1 MiB attachments): the zip is made by specmint from a flat pack (itself
+    in bounded memory), converted to flat under the bound, and the flat copy converts back to
+    the same zip."""
+    directory = scratch()
+    count = 110 if FULL else 16  # the issue's 110 x 1 MiB in full
+    line = "a line of notes, \"quoted\", \u00e9 \u4e2d\u6587\n".encode()
+
+    def attachments():
+        for i in range(count):
+            yield f"bin/{i}.bin", RNG.randbytes(1 << 20)
+        yield "notes/long.txt", line * ((count << 20) // 16 // len(line))
+
+    make_flat(directory / "seed.taskpack.json", attachments())
+    failures = []
+    made = run(["taskpack", "convert", "seed.taskpack.json", "big.taskpack"], cwd=directory)
+    (directory / "seed.taskpack.json").unlink()
+    if made.returncode != 0:
+        return 1, [f"making the zip: exit {made.returncode}: {made.stderr[:200]!r}"], ""
+    actual = (directory / "big.taskpack").stat().st_size
+    status, peak = peak_rss(["taskpack", "convert", "big.taskpack", "out.taskpack.json"], cwd=directory)
+    if status != 0:
+        failures.append(f"convert to flat: exit {status}")
+    if peak > MEMORY_BOUND:
+        failures.append(f"convert to flat: peak RSS {peak >> 20} MiB, over {MEMORY_BOUND >> 20} MiB")
+    back = run(["taskpack", "convert", "out.taskpack.json", "again.taskpack"], cwd=directory)
+    if back.returncode != 0 or (directory / "again.taskpack").read_bytes() != (directory / "big.taskpack").read_bytes():
+        failures.append("the flat copy does not make the same zip as the original")
+    return 1, failures, f"{actual >> 20} MiB zip, {count} x 1 MiB and a text file, peak RSS {peak >> 20} MiB"
 
 
 def main():

@@ -185,6 +185,88 @@ fn round_trips_are_byte_identical_both_ways_with_the_acceptance_attachments() {
     }
 }
 
+/// `taskpack convert` of a zip streams each attachment (issue 37: it held the pack whole) and
+/// writes, in either encoding, exactly the bytes of the writer that holds it whole
+/// (`convert::encode` of `convert::read_pack`): text whose UTF-8 sequence straddles a read
+/// buffer (64 KiB), text with escapes, text that stops being text after the first buffer (a NUL,
+/// a cut sequence at the very end), random bytes, no luggage at all, and a zip of another writer
+/// (entries in another order, a payload file that is not luggage).
+#[test]
+fn a_zip_converts_streamed_to_the_bytes_the_whole_writer_writes() {
+    let dir = common::scratch("taskpack-zip-streamed");
+    let mut straddling = "é".repeat(1 << 15).into_bytes();
+    straddling.insert(0, b'x'); // every boundary of 64 KiB now falls inside an `é`
+    let mut late_nul = "a \"quoted\" line\n".repeat(8 << 10).into_bytes();
+    late_nul.push(0);
+    let mut cut = "中文 text\n".repeat(10 << 10).into_bytes();
+    cut.extend_from_slice(&"中".as_bytes()[..2]);
+    let mut luggage = acceptance_attachments();
+    for (name, bytes) in [
+        ("text/straddling.txt", straddling),
+        ("text/late-nul.txt", late_nul),
+        ("text/cut.txt", cut),
+        (
+            "text/escapes.txt",
+            "\"\\/\u{7f}\t\r\n\u{2028}😀".repeat(9000).into_bytes(),
+        ),
+    ] {
+        luggage.push(LuggageFile {
+            name: name.into(),
+            bytes,
+        });
+    }
+    let passport = pack_object(|_| {});
+    let foreign = dir.join("foreign.taskpack");
+    fs::write(
+        &foreign,
+        zip_bytes(&rebag(&[
+            ("data/files/z.bin".to_owned(), binary()),
+            (
+                "data/passport.json".to_owned(),
+                passport.to_js_pretty().into_bytes(),
+            ),
+            ("data/extra.txt".to_owned(), b"not luggage".to_vec()),
+            ("data/files/a/b.txt".to_owned(), b"text".to_vec()),
+        ])),
+    )
+    .unwrap();
+    let empty = dir.join("empty.taskpack");
+    write(&empty, Encoding::Zip, &passport, &[]);
+    let full = dir.join("full.taskpack");
+    write(&full, Encoding::Zip, &passport, &luggage);
+    for input in [&empty, &foreign, &full] {
+        let (object, attachments) = convert::read_pack(input, Limits::default()).unwrap();
+        for (target, name) in [
+            (Encoding::Flat, "out.taskpack.json"),
+            (Encoding::Zip, "out.taskpack"),
+        ] {
+            let output = dir.join(name);
+            convert::convert(input, &output, Limits::default(), None).unwrap();
+            let whole = convert::encode(target, &object, &attachments, None).unwrap();
+            assert!(
+                fs::read(&output).unwrap() == whole,
+                "{} -> {name} is not what the whole writer writes",
+                input.display()
+            );
+        }
+    }
+    let (_, attachments) =
+        convert::read_pack(&dir.join("out.taskpack"), Limits::default()).unwrap();
+    assert_eq!(attachments, luggage, "the luggage went across untouched");
+    let flat: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.join("out.taskpack.json")).unwrap()).unwrap();
+    let encodings: Vec<&str> = flat["attachments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["encoding"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        encodings,
+        ["utf8", "base64", "utf8", "base64", "utf8", "base64", "base64", "utf8"]
+    );
+}
+
 #[test]
 fn the_flat_writer_may_refuse_an_attachment_over_its_inline_limit_naming_it() {
     let dir = common::scratch("taskpack-inline");
