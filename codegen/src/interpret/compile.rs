@@ -324,7 +324,9 @@ fn document_spec(spec: &Spec) -> DocumentSpec {
     }
     // The generated constant points at its `SHAPES` static; here the same description is
     // built per loaded spec and kept for the process, once per distinct description.
-    d.with_shape(crate::intern::intern_shapes(crate::rust::shapes(spec, &intern)))
+    d.with_shape(crate::intern::intern_shapes(crate::rust::shapes(
+        spec, &intern,
+    )))
 }
 
 fn usize_of(n: u64) -> usize {
