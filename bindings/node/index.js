@@ -55,7 +55,7 @@ class Report {
   #errors;
   #judge;
 
-  // `judge` gives the verdict's JSON text; it is called once, when `errors` is first read of a
+  // `judge` gives the errors, built in Rust; it is called once, when `errors` is first read of a
   // refused document (`valid` came without building any error).
   constructor(valid, judge) {
     this.valid = valid;
@@ -66,7 +66,7 @@ class Report {
   /** The violations in document order (`[]` when valid), built on first read. */
   get errors() {
     if (this.#errors === undefined) {
-      this.#errors = JSON.parse(this.#judge()).errors;
+      this.#errors = this.#judge();
       this.#judge = null;
     }
     return this.#errors;
@@ -116,23 +116,33 @@ function indexOf(indexes, lookup, type) {
 }
 
 // The Report on `data` as the TYPE at `index` of `source` (the addon, or a NativeSpec): `valid`
-// from `accepts`, the errors from `verdict` when read. A refused Buffer is copied, so the
-// errors are those of the bytes judged even if the caller reuses the Buffer.
-function judge(source, accepts, acceptsText, verdict, index, data) {
-  let valid;
+// from `accepts`, the errors from `errors` when read (each with a `...Text` twin for a string).
+// A refused Buffer is copied, so the errors are those of the bytes judged even if the caller
+// reuses the Buffer.
+function judge(source, [accepts, acceptsText, errors, errorsText], index, data) {
   if (typeof data === 'string') {
-    valid = call(() => acceptsText.call(source, index, data));
-  } else if (data instanceof Uint8Array) {
-    const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    valid = call(() => accepts.call(source, index, bytes));
-    if (!valid) {
-      data = Buffer.from(bytes);
-    }
-  } else {
+    const valid = call(() => acceptsText.call(source, index, data));
+    return new Report(valid, () => call(() => errorsText.call(source, index, data)));
+  }
+  if (!(data instanceof Uint8Array)) {
     throw new TypeError(`specmint: a document is a string or a Buffer, not ${data === null ? 'null' : typeof data}`);
   }
-  return new Report(valid, () => call(() => verdict.call(source, index, data)));
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const valid = call(() => accepts.call(source, index, bytes));
+  if (valid) {
+    return new Report(true, null);
+  }
+  const copy = Buffer.from(bytes);
+  return new Report(false, () => call(() => errors.call(source, index, copy)));
 }
+
+const specFunctions = [
+  native.NativeSpec.prototype.accepts,
+  native.NativeSpec.prototype.acceptsText,
+  native.NativeSpec.prototype.errors,
+  native.NativeSpec.prototype.errorsText,
+];
+const bundledFunctions = [native.bundledAccepts, native.bundledAcceptsText, native.bundledErrors, native.bundledErrorsText];
 
 /** The specs of a spec directory, read by the interpreter (`specmint validate --spec DIR`). */
 class Spec {
@@ -154,7 +164,7 @@ class Spec {
   validate(type, data) {
     const inner = this._inner;
     const index = indexOf(this._indexes, (t) => inner.index(t), type);
-    return judge(inner, inner.accepts, inner.acceptsText, inner.verdict, index, data);
+    return judge(inner, specFunctions, index, data);
   }
 
   check(type, data) {
@@ -171,7 +181,7 @@ const bundledIndexes = new Map();
 /** Judges `data` (a string or a Buffer) as the bundled TYPE. */
 function validate(type, data) {
   const index = indexOf(bundledIndexes, native.bundledIndex, type);
-  return judge(native, native.bundledAccepts, native.bundledAcceptsText, native.bundledVerdict, index, data);
+  return judge(native, bundledFunctions, index, data);
 }
 
 function check(type, data) {

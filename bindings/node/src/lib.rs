@@ -4,29 +4,21 @@
 //! so a document gets from Node exactly what the CLI says; this crate only converts. A verdict
 //! crosses in two steps, as `index.js` asks for them: `accepts` answers `valid` alone
 //! ([`DocType::accepts`]: no report is built, nothing but a boolean crosses N-API), and
-//! `verdict` the whole of it, as the CLI's JSON less `type` and `file` (which `index.js`
-//! parses), only for a refused document whose errors are read.
+//! `errors` the rest, only for a refused document whose errors are read: the objects of the
+//! CLI's JSON verdict (`errors`), built here through N-API rather than as JSON text for
+//! `JSON.parse`.
 //!
 //! A TYPE is looked up once by name (`bundled_index`, `NativeSpec::index`) and named by its
-//! index afterwards, and a Buffer is read in place ([`BufferSlice`]): a call costs a few
-//! hundred nanoseconds less than one that converts a name and a `String | Buffer` each time.
+//! index afterwards, and a string and a Buffer go to functions of their own, the Buffer read in
+//! place ([`BufferSlice`]): a call costs a few hundred nanoseconds less than one that converts a
+//! name and a `String | Buffer` each time.
 #![deny(clippy::all)]
 
-use napi::bindgen_prelude::{Buffer, BufferSlice, Either};
+use napi::bindgen_prelude::BufferSlice;
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use specmint::bundled::ALL;
-use specmint::verdict::{known_in, unknown_type, DocType, FindError};
-
-/// A document: a string (UTF-8) or a Buffer (its bytes, as read from a file).
-type Data = Either<String, Buffer>;
-
-fn bytes(data: &Data) -> &[u8] {
-    match data {
-        Either::A(text) => text.as_bytes(),
-        Either::B(buffer) => buffer,
-    }
-}
+use specmint::verdict::{known_in, unknown_type, DocType, FindError, Verdict};
 
 /// Status `InvalidArg`: an unknown TYPE; `GenericFailure`: a spec that cannot be read or does
 /// not check (index.js raises `SpecError` for it).
@@ -35,6 +27,39 @@ fn find_error(e: FindError) -> Error {
         FindError::UnknownType(m) => Error::new(Status::InvalidArg, m),
         FindError::Spec(m) => Error::new(Status::GenericFailure, m),
     }
+}
+
+/// One error of a verdict: an element of the `errors` of the CLI's JSON verdict, field for field
+/// and in its order; a field the JSON leaves out is left out (`undefined`).
+#[napi(object)]
+pub struct ErrorItem {
+    pub code: String,
+    pub path: String,
+    pub pointer: String,
+    pub message: String,
+    pub measured: Option<f64>,
+    pub limit: Option<f64>,
+    pub line: Option<f64>,
+    pub column: Option<f64>,
+}
+
+/// The verdict's errors as objects, each number as JavaScript reads it from the JSON text (the
+/// nearest double).
+fn errors(verdict: Verdict) -> Vec<ErrorItem> {
+    verdict
+        .errors
+        .into_iter()
+        .map(|e| ErrorItem {
+            code: e.violation.code.to_owned(),
+            path: e.violation.path,
+            pointer: e.violation.pointer,
+            message: e.violation.message,
+            measured: e.violation.measured.map(|n| n as f64),
+            limit: e.violation.limit.map(|n| n as f64),
+            line: e.line.map(|n| n as f64),
+            column: e.column.map(|n| n as f64),
+        })
+        .collect()
 }
 
 /// The TYPE at `index` of `types`; an index no lookup gave is an `InvalidArg`.
@@ -72,11 +97,16 @@ pub fn bundled_accepts_text(index: u32, data: String) -> Result<bool> {
     Ok(bundled(index)?.accepts(data.as_bytes()))
 }
 
-/// The verdict on `data` as the bundled TYPE at `index`: `{"valid": bool, "errors": [...]}`
-/// (JSON text).
+/// The errors of the Buffer `data` as the bundled TYPE at `index` (none when it is valid).
 #[napi]
-pub fn bundled_verdict(index: u32, data: Data) -> Result<String> {
-    Ok(bundled(index)?.judge_bytes(bytes(&data)).to_json(None))
+pub fn bundled_errors(index: u32, data: BufferSlice) -> Result<Vec<ErrorItem>> {
+    Ok(errors(bundled(index)?.judge_bytes(&data)))
+}
+
+/// The errors of the string `data` as the bundled TYPE at `index` (none when it is valid).
+#[napi]
+pub fn bundled_errors_text(index: u32, data: String) -> Result<Vec<ErrorItem>> {
+    Ok(errors(bundled(index)?.judge_bytes(data.as_bytes())))
 }
 
 /// The bundled TYPE's JSON Schema (JSON text).
@@ -150,12 +180,16 @@ impl NativeSpec {
         Ok(at(&self.types, index)?.accepts(data.as_bytes()))
     }
 
-    /// The verdict on `data` as the TYPE at `index` (JSON text).
+    /// The errors of the Buffer `data` as the TYPE at `index` (none when it is valid).
     #[napi]
-    pub fn verdict(&self, index: u32, data: Data) -> Result<String> {
-        Ok(at(&self.types, index)?
-            .judge_bytes(bytes(&data))
-            .to_json(None))
+    pub fn errors(&self, index: u32, data: BufferSlice) -> Result<Vec<ErrorItem>> {
+        Ok(errors(at(&self.types, index)?.judge_bytes(&data)))
+    }
+
+    /// The errors of the string `data` as the TYPE at `index` (none when it is valid).
+    #[napi]
+    pub fn errors_text(&self, index: u32, data: String) -> Result<Vec<ErrorItem>> {
+        Ok(errors(at(&self.types, index)?.judge_bytes(data.as_bytes())))
     }
 
     /// TYPE's JSON Schema (JSON text).
