@@ -118,13 +118,22 @@ fn accepts_is_the_verdict_of_judge_bytes_on_every_kind_of_input() {
         let inputs: Vec<(&str, Vec<u8>)> = vec![
             ("valid", valid.clone().into_bytes()),
             ("empty", Vec::new()),
-            ("bom", [b"\xEF\xBB\xBF".as_slice(), valid.as_bytes()].concat()),
-            ("prose", format!("Here it is:\n{valid}\nThanks.").into_bytes()),
+            (
+                "bom",
+                [b"\xEF\xBB\xBF".as_slice(), valid.as_bytes()].concat(),
+            ),
+            (
+                "prose",
+                format!("Here it is:\n{valid}\nThanks.").into_bytes(),
+            ),
             ("trailing", format!("{valid} x").into_bytes()),
             ("two", format!("{valid}{valid}").into_bytes()),
             ("not utf-8", [valid.as_bytes(), b"\xFF"].concat()),
             ("array", format!("[{valid}]").into_bytes()),
-            ("oversized", format!("{valid}{}", " ".repeat(limit)).into_bytes()),
+            (
+                "oversized",
+                format!("{valid}{}", " ".repeat(limit)).into_bytes(),
+            ),
         ];
         let mut valid_ones = 0;
         for (what, input) in inputs {
