@@ -1,19 +1,27 @@
 // The Node binding against ajv (2020-12, ajv-formats, the conformance check's options) on the
 // emitted schema. Same process, same documents: every case of each bundled spec's conformance
-// corpus as compact UTF-8 JSON in a Buffer, judged in a loop by
-//   * the binding: specmint.validate(TYPE, buffer), every rule, every error (a Report);
+// corpus as compact UTF-8 JSON in a Buffer (the text Python's json.dumps writes, as
+// scripts/run_corpus.py writes it), judged in a loop, all of them, the valid ones apart and the
+// invalid ones apart, by
+//   * the binding: specmint.validate(TYPE, buffer).valid, every rule (a Report, errors unread);
+//   * the binding, errors read: the same, and report.errors (every error, with line and column);
+//   * with --before DIR, an earlier build of the binding (DIR holds its index.js and a
+//     specmint.node), `.valid`: the before/after of a change in one run;
 //   * ajv: JSON.parse + the compiled validator (allErrors: false, ajv's default; and allErrors: true).
-// (The documents' text is written by python3, as scripts/run_corpus.py writes it.) Best of --rounds rounds; ratios are the binding's documents/s over ajv's. Also counted:
+// Each round times every judge once, in turn (so load from other processes falls on all of
+// them alike), over the documents repeated to at least --min-docs per timing; the rate is the
+// median of --rounds rounds. Ratios are a judge's documents/s over ajv's. Also counted:
 // documents each judge gets wrong against the corpus, over the x-only cases and over all.
 //
 // Run by hand (BENCHMARKS.md holds results), with the binding built in release form:
 //   (cd bindings/node && npm ci && npm run build) && ./tests/peers/npm-ci.sh tests/peers/conformance
-//   node scripts/bench_bindings.mjs [--rounds 5]
+//   node scripts/bench_bindings.mjs [--rounds 21] [--min-docs 2000] [--before DIR]
 import { readFileSync, readdirSync } from "node:fs";
-import { join, dirname } from "node:path";
+import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "tests/peers/conformance/package.json"));
@@ -22,22 +30,39 @@ const addFormats = require("ajv-formats").default;
 const AJV_VERSION = require("ajv/package.json").version;
 const specmint = createRequire(import.meta.url)(join(root, "bindings/node"));
 
-const args = process.argv.slice(2);
-const roundsAt = args.indexOf("--rounds");
-const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 5;
+function option(name, fallback) {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : fallback;
+}
+const rounds = Number(option("--rounds", 21));
+const minDocs = Number(option("--min-docs", 2000));
+const beforeDir = option("--before", null);
+const before = beforeDir === null ? null : createRequire(import.meta.url)(resolve(beforeDir));
 
-function bestRate(judge, documents) {
-  let best = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    const start = process.hrtime.bigint();
-    for (const d of documents) judge(d);
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e9);
-  }
-  return documents.length / best;
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
 }
 
-console.log("| spec | judge | documents/s | binding's speed-up | wrong of x-only | wrong of all |");
-console.log("|---|---|---:|---:|---:|---:|");
+// Every judge's median documents/s over `documents`, the judges timed in turn each round.
+function rates(judges, documents) {
+  const reps = Math.max(1, Math.ceil(minDocs / documents.length));
+  const seconds = judges.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    judges.forEach(([, judge], k) => {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < reps; i++) for (const d of documents) judge(d);
+      seconds[k].push(Number(process.hrtime.bigint() - start) / 1e9);
+    });
+  }
+  return seconds.map((s) => (documents.length * reps) / median(s));
+}
+
+const load = loadavg().map((l) => l.toFixed(2)).join(", ");
+console.log(`Node ${process.version}; ${rounds} rounds, median; at least ${minDocs} documents per timing; load average at start ${load}`);
+console.log();
+console.log("| spec | documents | judge | documents/s | × ajv (first error) | × ajv (allErrors) | wrong of x-only | wrong of all |");
+console.log("|---|---|---|---:|---:|---:|---:|---:|");
 const corpusDir = join(root, "generated/corpus");
 for (const dir of readdirSync(corpusDir).sort()) {
   const corpus = JSON.parse(readFileSync(join(corpusDir, dir, "cases.json"), "utf8"));
@@ -50,23 +75,33 @@ for (const dir of readdirSync(corpusDir).sort()) {
     " print(json.dumps(json.dumps(c['document'],ensure_ascii=False,separators=(',',':'))))";
   const lines = execFileSync("python3", ["-c", dump, join(corpusDir, dir, "cases.json")], { encoding: "utf8", maxBuffer: 1 << 28 });
   const documents = lines.trim().split("\n").map((l) => Buffer.from(JSON.parse(l)));
-  const xOnly = new Set(corpus.cases.flatMap((c, i) => (c.schema_expressible ? [] : [i])));
   const ajvFirst = addFormats(new Ajv2020({ unicodeRegExp: true, strict: false })).compile(schema);
   const ajvAll = addFormats(new Ajv2020({ unicodeRegExp: true, strict: false, allErrors: true })).compile(schema);
+  const first = `ajv ${AJV_VERSION} (first error)`;
+  const all = `ajv ${AJV_VERSION} (allErrors)`;
   const judges = [
     ["specmint (binding)", (d) => specmint.validate(type, d).valid],
-    [`ajv ${AJV_VERSION} (first error)`, (d) => ajvFirst(JSON.parse(d))],
-    [`ajv ${AJV_VERSION} (allErrors)`, (d) => ajvAll(JSON.parse(d))],
+    ["specmint (binding), errors read", (d) => specmint.validate(type, d).errors.length === 0],
+    ...(before === null ? [] : [["specmint (binding) before", (d) => before.validate(type, d).valid]]),
+    [first, (d) => ajvFirst(JSON.parse(d))],
+    [all, (d) => ajvAll(JSON.parse(d))],
   ];
-  const rows = judges.map(([name, judge]) => {
-    const wrong = corpus.cases.flatMap((c, i) => (judge(documents[i]) === c.valid ? [] : [i]));
-    return [name, bestRate(judge, documents), wrong.filter((i) => xOnly.has(i)).length, wrong.length];
-  });
-  const ours = rows[0][1];
-  for (const [name, rate, wrongX, wrong] of rows) {
-    const ratio = name.startsWith("specmint") ? "—" : `${(ours / rate).toFixed(2)}×`;
-    console.log(
-      `| ${corpus.spec} (${corpus.cases.length} cases, ${xOnly.size} x-only) | ${name} | ${Math.round(rate).toLocaleString("en")} | ${ratio} | ${wrongX} of ${xOnly.size} | ${wrong} of ${corpus.cases.length} |`,
-    );
+  const subsets = [
+    ["all", corpus.cases.map((_, i) => i)],
+    ["valid", corpus.cases.flatMap((c, i) => (c.valid ? [i] : []))],
+    ["invalid", corpus.cases.flatMap((c, i) => (c.valid ? [] : [i]))],
+  ];
+  for (const [subset, indexes] of subsets) {
+    const xOnly = indexes.filter((i) => !corpus.cases[i].schema_expressible);
+    const wrong = judges.map(([, judge]) => indexes.filter((i) => judge(documents[i]) !== corpus.cases[i].valid));
+    const rate = rates(judges, indexes.map((i) => documents[i]));
+    const rateOf = (name) => rate[judges.findIndex(([n]) => n === name)];
+    judges.forEach(([name], k) => {
+      const ratio = (base) => (name.startsWith("ajv") ? "—" : `${(rate[k] / rateOf(base)).toFixed(2)}×`);
+      const wrongX = wrong[k].filter((i) => !corpus.cases[i].schema_expressible).length;
+      console.log(
+        `| ${corpus.spec} | ${subset} (${indexes.length}, ${xOnly.length} x-only) | ${name} | ${Math.round(rate[k]).toLocaleString("en")} | ${ratio(first)} | ${ratio(all)} | ${wrongX} of ${xOnly.length} | ${wrong[k].length} of ${indexes.length} |`,
+      );
+    });
   }
 }

@@ -1,6 +1,6 @@
 //! The registry of bundled specs, by the names the CLI uses.
 
-use crate::runtime::document::{parse_document_streamed, DocumentSpec};
+use crate::runtime::document::{accepted_document, parse_document_streamed, DocumentSpec};
 use crate::runtime::rules::StreamedData;
 use crate::Report;
 
@@ -19,6 +19,10 @@ pub struct Bundled {
     /// rule reads the facts of `StreamedData` for the structs it names (see
     /// [`Bundled::validate_streamed`]).
     pub check: fn(&[u8], &DocumentSpec, StreamedData) -> Result<String, Report>,
+    /// Whether `check` would accept `input` under `document`: its verdict, without the
+    /// canonical JSON of an accepted document or the report of a refused one (see
+    /// [`accepted_document`]).
+    pub accepts: fn(&[u8], &DocumentSpec) -> bool,
 }
 
 impl Bundled {
@@ -66,6 +70,20 @@ macro_rules! bundled {
                 } else {
                     Err(Report::from_violations(violations))
                 }
+            },
+            accepts: |input, document| {
+                let Some(value) = accepted_document::<crate::$module::$root>(
+                    input,
+                    document,
+                    StreamedData::new(),
+                ) else {
+                    return false;
+                };
+                #[allow(unused_mut)]
+                let mut violations: Vec<crate::Violation> = Vec::new();
+                $(violations.extend($behaviour(&value));)?
+                let _ = &value;
+                violations.is_empty()
             },
         }),*];
     };

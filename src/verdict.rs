@@ -182,6 +182,22 @@ impl DocType {
         self.judge(&data[..head], data.len() as u64, limit)
     }
 
+    /// Whether `data` is valid: the verdict [`DocType::judge_bytes`] gives
+    /// (`judge_bytes(data).is_valid()`), reached without building a refused document's
+    /// violations, their places or messages, nor an accepted one's canonical JSON. A binding
+    /// answers `valid` with it and judges again only when the errors are asked for.
+    pub fn accepts(&self, data: &[u8]) -> bool {
+        let document = self.document();
+        if data.len() > document.max_input_bytes {
+            return false;
+        }
+        match self {
+            DocType::Bundled(b) => (b.accepts)(data, b.document),
+            #[cfg(feature = "interpret")]
+            DocType::Own { validator, .. } => validator.accepts_with(data, document),
+        }
+    }
+
     /// Judges a document of `total` bytes of which `input` holds the first ones (at most one
     /// byte over `limit`: an oversized input is refused without being held in memory).
     pub fn judge(&self, input: &[u8], total: u64, limit: usize) -> Verdict {

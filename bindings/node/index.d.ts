@@ -1,7 +1,7 @@
 // specmint's validators from Node: every rule of a spec, as `specmint validate` applies it.
 
-/** A document: its text, or its bytes (a Buffer, as read from a file). */
-export type Data = string | Buffer;
+/** A document: its text, or its bytes (a Buffer, as read from a file, or any Uint8Array). */
+export type Data = string | Buffer | Uint8Array;
 
 /** One violation, as the CLI's JSON verdict lists it. */
 export interface ValidationErrorItem {
@@ -23,9 +23,14 @@ export interface ValidationErrorItem {
   column?: number;
 }
 
-/** A document's verdict: `valid`, and the violations in document order. */
+/**
+ * A document's verdict: `valid`, and the violations in document order. `valid` is judged when
+ * the Report is made, by every rule; a refused document's `errors` are built when first read
+ * (from a copy of its bytes), so a caller that only asks `valid` does not pay for them.
+ */
 export declare class Report {
   readonly valid: boolean;
+  /** The violations in document order (`[]` when valid); built on first read, then kept. */
   readonly errors: ValidationErrorItem[];
   /** The CLI's JSON verdict (`specmint validate --format json`) less `type` and `file`. */
   toJSON(): { valid: boolean; errors: ValidationErrorItem[] };

@@ -1,24 +1,24 @@
 //! The Node binding's native addon (`index.js` wraps it into the package's API).
 //!
-//! Every verdict comes from [`specmint::verdict`], the function `specmint validate` prints, so a
-//! document gets from Node exactly what the CLI says; this crate only converts. The addon
-//! returns the verdict as the CLI's JSON less `type` and `file`, which `index.js` parses.
+//! Every verdict comes from [`specmint::verdict`], the module `specmint validate` prints from,
+//! so a document gets from Node exactly what the CLI says; this crate only converts. A verdict
+//! crosses in two steps, as `index.js` asks for them: `accepts` answers `valid` alone
+//! ([`DocType::accepts`]: no report is built, nothing but a boolean crosses N-API), and
+//! `errors` the rest, only for a refused document whose errors are read: the objects of the
+//! CLI's JSON verdict (`errors`), built here through N-API rather than as JSON text for
+//! `JSON.parse`.
+//!
+//! A TYPE is looked up once by name (`bundled_index`, `NativeSpec::index`) and named by its
+//! index afterwards, and a string and a Buffer go to functions of their own, the Buffer read in
+//! place ([`BufferSlice`]): a call costs a few hundred nanoseconds less than one that converts a
+//! name and a `String | Buffer` each time.
 #![deny(clippy::all)]
 
-use napi::bindgen_prelude::{Buffer, Either};
+use napi::bindgen_prelude::BufferSlice;
 use napi::{Error, Result, Status};
 use napi_derive::napi;
-use specmint::verdict::{known_in, unknown_type, DocType, FindError};
-
-/// A document: a string (UTF-8) or a Buffer (its bytes, as read from a file).
-type Data = Either<String, Buffer>;
-
-fn bytes(data: &Data) -> &[u8] {
-    match data {
-        Either::A(text) => text.as_bytes(),
-        Either::B(buffer) => buffer,
-    }
-}
+use specmint::bundled::ALL;
+use specmint::verdict::{known_in, unknown_type, DocType, FindError, Verdict};
 
 /// Status `InvalidArg`: an unknown TYPE; `GenericFailure`: a spec that cannot be read or does
 /// not check (index.js raises `SpecError` for it).
@@ -29,20 +29,92 @@ fn find_error(e: FindError) -> Error {
     }
 }
 
-fn bundled(name: &str) -> Result<DocType> {
-    DocType::find(None, Some(name)).map_err(find_error)
+/// One error of a verdict: an element of the `errors` of the CLI's JSON verdict, field for field
+/// and in its order; a field the JSON leaves out is left out (`undefined`).
+#[napi(object)]
+pub struct ErrorItem {
+    pub code: String,
+    pub path: String,
+    pub pointer: String,
+    pub message: String,
+    pub measured: Option<f64>,
+    pub limit: Option<f64>,
+    pub line: Option<f64>,
+    pub column: Option<f64>,
 }
 
-/// The verdict on `data` as the bundled TYPE: `{"valid": bool, "errors": [...]}` (JSON text).
+/// The verdict's errors as objects, each number as JavaScript reads it from the JSON text (the
+/// nearest double).
+fn errors(verdict: Verdict) -> Vec<ErrorItem> {
+    verdict
+        .errors
+        .into_iter()
+        .map(|e| ErrorItem {
+            code: e.violation.code.to_owned(),
+            path: e.violation.path,
+            pointer: e.violation.pointer,
+            message: e.violation.message,
+            measured: e.violation.measured.map(|n| n as f64),
+            limit: e.violation.limit.map(|n| n as f64),
+            line: e.line.map(|n| n as f64),
+            column: e.column.map(|n| n as f64),
+        })
+        .collect()
+}
+
+/// The TYPE at `index` of `types`; an index no lookup gave is an `InvalidArg`.
+fn at<T>(types: &[T], index: u32) -> Result<&T> {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| types.get(i))
+        .ok_or_else(|| Error::new(Status::InvalidArg, format!("no TYPE at index {index}")))
+}
+
+fn bundled(index: u32) -> Result<DocType> {
+    Ok(DocType::Bundled(at(ALL, index)?))
+}
+
+/// The index of the bundled TYPE (what the other `bundled_*` functions take), or the CLI's
+/// message for an unknown TYPE.
 #[napi]
-pub fn validate_bundled(r#type: String, data: Data) -> Result<String> {
-    Ok(bundled(&r#type)?.judge_bytes(bytes(&data)).to_json(None))
+pub fn bundled_index(name: String) -> Result<u32> {
+    DocType::find(None, Some(&name)).map_err(find_error)?;
+    let index = ALL.iter().position(|b| b.cli_name == name);
+    Ok(index
+        .and_then(|i| u32::try_from(i).ok())
+        .unwrap_or(u32::MAX))
+}
+
+/// Whether the Buffer `data` is valid as the bundled TYPE at `index`.
+#[napi]
+pub fn bundled_accepts(index: u32, data: BufferSlice) -> Result<bool> {
+    Ok(bundled(index)?.accepts(&data))
+}
+
+/// Whether the string `data` is valid as the bundled TYPE at `index`.
+#[napi]
+pub fn bundled_accepts_text(index: u32, data: String) -> Result<bool> {
+    Ok(bundled(index)?.accepts(data.as_bytes()))
+}
+
+/// The errors of the Buffer `data` as the bundled TYPE at `index` (none when it is valid).
+#[napi]
+pub fn bundled_errors(index: u32, data: BufferSlice) -> Result<Vec<ErrorItem>> {
+    Ok(errors(bundled(index)?.judge_bytes(&data)))
+}
+
+/// The errors of the string `data` as the bundled TYPE at `index` (none when it is valid).
+#[napi]
+pub fn bundled_errors_text(index: u32, data: String) -> Result<Vec<ErrorItem>> {
+    Ok(errors(bundled(index)?.judge_bytes(data.as_bytes())))
 }
 
 /// The bundled TYPE's JSON Schema (JSON text).
 #[napi]
-pub fn schema_bundled(r#type: String) -> Result<String> {
-    Ok(bundled(&r#type)?.schema())
+pub fn schema_bundled(name: String) -> Result<String> {
+    Ok(DocType::find(None, Some(&name))
+        .map_err(find_error)?
+        .schema())
 }
 
 /// The bundled TYPEs.
@@ -76,31 +148,54 @@ impl NativeSpec {
         self.types.iter().map(|t| t.name().to_owned()).collect()
     }
 
-    /// The verdict on `data` as TYPE (JSON text).
+    /// The index of TYPE (what `accepts`, `accepts_text` and `verdict` take), or the CLI's
+    /// message for an unknown TYPE.
     #[napi]
-    pub fn validate(&self, r#type: String, data: Data) -> Result<String> {
-        Ok(self.find(&r#type)?.judge_bytes(bytes(&data)).to_json(None))
+    pub fn index(&self, name: String) -> Result<u32> {
+        match self.types.iter().position(|t| t.name() == name) {
+            Some(i) => Ok(u32::try_from(i).unwrap_or(u32::MAX)),
+            None => {
+                let types = self.types();
+                Err(Error::new(
+                    Status::InvalidArg,
+                    unknown_type(
+                        &name,
+                        types.iter().map(String::as_str),
+                        &known_in(&self.dir, &types),
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Whether the Buffer `data` is valid as the TYPE at `index`.
+    #[napi]
+    pub fn accepts(&self, index: u32, data: BufferSlice) -> Result<bool> {
+        Ok(at(&self.types, index)?.accepts(&data))
+    }
+
+    /// Whether the string `data` is valid as the TYPE at `index`.
+    #[napi]
+    pub fn accepts_text(&self, index: u32, data: String) -> Result<bool> {
+        Ok(at(&self.types, index)?.accepts(data.as_bytes()))
+    }
+
+    /// The errors of the Buffer `data` as the TYPE at `index` (none when it is valid).
+    #[napi]
+    pub fn errors(&self, index: u32, data: BufferSlice) -> Result<Vec<ErrorItem>> {
+        Ok(errors(at(&self.types, index)?.judge_bytes(&data)))
+    }
+
+    /// The errors of the string `data` as the TYPE at `index` (none when it is valid).
+    #[napi]
+    pub fn errors_text(&self, index: u32, data: String) -> Result<Vec<ErrorItem>> {
+        Ok(errors(at(&self.types, index)?.judge_bytes(data.as_bytes())))
     }
 
     /// TYPE's JSON Schema (JSON text).
     #[napi]
-    pub fn schema(&self, r#type: String) -> Result<String> {
-        Ok(self.find(&r#type)?.schema())
-    }
-}
-
-impl NativeSpec {
-    fn find(&self, name: &str) -> Result<&DocType> {
-        self.types.iter().find(|t| t.name() == name).ok_or_else(|| {
-            let types = self.types();
-            Error::new(
-                Status::InvalidArg,
-                unknown_type(
-                    name,
-                    types.iter().map(String::as_str),
-                    &known_in(&self.dir, &types),
-                ),
-            )
-        })
+    pub fn schema(&self, name: String) -> Result<String> {
+        let index = self.index(name)?;
+        Ok(at(&self.types, index)?.schema())
     }
 }

@@ -35,12 +35,37 @@ test('a string and a Buffer get the same verdict', () => {
   assert.ok(byString.errors[0].line >= 2);
 });
 
+test('a refused document\'s errors are those of the bytes judged, read when asked', () => {
+  const buffer = Buffer.from(JSON.stringify({ ...minimal, objective: '' }));
+  const report = specmint.validate('task-packet', buffer);
+  assert.equal(report.valid, false);
+  // The caller reuses its Buffer before reading the errors: they still describe the document.
+  buffer.fill(0x20);
+  const errors = report.errors;
+  assert.deepStrictEqual(errors.map((e) => [e.code, e.path, e.pointer]), [['blank_field', 'objective', '/objective']]);
+  assert.equal(report.errors, errors);
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(report)), { valid: false, errors });
+  assert.match(require('node:util').inspect(report), /blank_field/);
+  // A Uint8Array that is not a Buffer is read as its bytes.
+  const bytes = new TextEncoder().encode(JSON.stringify(minimal));
+  assert.equal(specmint.validate('task-packet', bytes).valid, true);
+  assert.equal(specmint.validate('task-packet', bytes.subarray(1)).errors[0].code, 'invalid_packet');
+});
+
+test('a document that is neither a string nor bytes is a TypeError', () => {
+  for (const [data, what] of [[42, 'number'], [null, 'null'], [{}, 'object'], [undefined, 'undefined']]) {
+    assert.throws(() => specmint.validate('task-packet', data), (e) => e instanceof TypeError
+      && e.message === `specmint: a document is a string or a Buffer, not ${what}`);
+  }
+});
+
 test('check throws ValidationError with the report', () => {
   specmint.check('task-packet', JSON.stringify(minimal));
   assert.throws(() => specmint.check('task-packet', '{}'), (e) => e instanceof specmint.ValidationError && e.report.valid === false);
 });
 
 test('an unknown TYPE is a TypeError', () => {
+  assert.throws(() => specmint.validate('nope', '{}'), /unknown TYPE `nope`/);
   assert.throws(() => specmint.validate('nope', '{}'), /unknown TYPE `nope`/);
   assert.throws(() => specmint.validate('task_packet', '{}'), /^TypeError: unknown TYPE `task_packet` \(did you mean `task-packet`\? one of: /);
   assert.deepStrictEqual(specmint.bundledTypes(), ['action-envelope', 'task-envelope', 'task-packet', 'taskpack']);

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 use specmint::bundled;
+use specmint::verdict::DocType;
 
 fn corpora() -> Vec<Value> {
     let dir = common::root().join(specmint::GENERATED_DIR).join("corpus");
@@ -74,6 +75,10 @@ fn the_rust_validator_and_the_schema_agree_with_every_case() {
             if got != want {
                 failures.push(format!("{spec} {id}: rust {got:?}, corpus {want:?}"));
             }
+            // The verdict alone (the Node binding's `valid`) is the same verdict.
+            if DocType::Bundled(b).accepts(&input) != want_valid {
+                failures.push(format!("{spec} {id}: accepts says valid={}", !want_valid));
+            }
             if case["schema_expressible"].as_bool().unwrap() {
                 expressible += 1;
                 if validator.is_valid(doc) != want_valid {
@@ -90,6 +95,56 @@ fn the_rust_validator_and_the_schema_agree_with_every_case() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("corpus: {counts:?} (cases, expressible, x-only)");
+}
+
+/// `accepts` (the verdict without the report) against `judge_bytes` on what the corpus does
+/// not hold: the bytes around a document (a byte order mark, prose, trailing text), bytes that
+/// are not UTF-8, and a size over the limit.
+#[test]
+fn accepts_is_the_verdict_of_judge_bytes_on_every_kind_of_input() {
+    let mut checked = 0;
+    for corpus in corpora() {
+        let spec = corpus["spec"].as_str().unwrap();
+        let b = bundled::ALL.iter().find(|b| b.module == spec).unwrap();
+        let doc_type = DocType::Bundled(b);
+        let valid = corpus["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["valid"] == true)
+            .map(|c| serde_json::to_string(&c["document"]).unwrap())
+            .unwrap();
+        let limit = b.document.max_input_bytes;
+        let inputs: Vec<(&str, Vec<u8>)> = vec![
+            ("valid", valid.clone().into_bytes()),
+            ("empty", Vec::new()),
+            (
+                "bom",
+                [b"\xEF\xBB\xBF".as_slice(), valid.as_bytes()].concat(),
+            ),
+            (
+                "prose",
+                format!("Here it is:\n{valid}\nThanks.").into_bytes(),
+            ),
+            ("trailing", format!("{valid} x").into_bytes()),
+            ("two", format!("{valid}{valid}").into_bytes()),
+            ("not utf-8", [valid.as_bytes(), b"\xFF"].concat()),
+            ("array", format!("[{valid}]").into_bytes()),
+            (
+                "oversized",
+                format!("{valid}{}", " ".repeat(limit)).into_bytes(),
+            ),
+        ];
+        let mut valid_ones = 0;
+        for (what, input) in inputs {
+            let judged = doc_type.judge_bytes(&input).is_valid();
+            valid_ones += usize::from(judged);
+            assert_eq!(doc_type.accepts(&input), judged, "{spec}: {what}");
+            checked += 1;
+        }
+        assert!(valid_ones >= 1, "{spec}: no input was valid");
+    }
+    assert_eq!(checked, 9 * bundled::ALL.len());
 }
 
 #[test]

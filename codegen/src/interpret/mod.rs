@@ -10,7 +10,10 @@ mod write;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use specmint_runtime::document::{parse_document, to_canonical_json, DocumentSpec};
+use specmint_runtime::document::{
+    accepted_document, parse_document, to_canonical_json, DocumentSpec,
+};
+use specmint_runtime::rules::StreamedData;
 use specmint_runtime::Report;
 
 use crate::diag::{Diagnostic, Pos};
@@ -121,6 +124,14 @@ impl Validator {
         let _current = Current::set(&self.compiled);
         let value = parse_document::<read::Interpreted>(input, document)?;
         Ok(to_canonical_json(&value))
+    }
+
+    /// Whether [`Validator::validate_with`] accepts `input`: its verdict, without the canonical
+    /// JSON of an accepted document or the report of a refused one (see
+    /// [`accepted_document`]).
+    pub fn accepts_with(&self, input: &[u8], document: &DocumentSpec) -> bool {
+        let _current = Current::set(&self.compiled);
+        accepted_document::<read::Interpreted>(input, document, StreamedData::new()).is_some()
     }
 
     /// Every example of `spec` (the spec this validator was made from) that does not get

@@ -342,6 +342,46 @@ where
     parse_text(text, spec, streamed)
 }
 
+/// The value [`parse_document_streamed`] would return, or `None` where it would refuse the
+/// document: the same verdict, reached without diagnosing a refusal. A document whose plain
+/// typed parse fails is refused there, without the path-tracking parse, the shape walk and
+/// the messages that say where and why (a caller that only needs the verdict, like a
+/// binding's `valid`, and builds the report only when asked).
+pub fn accepted_document<T>(input: &[u8], spec: &DocumentSpec, streamed: StreamedData) -> Option<T>
+where
+    T: DeserializeOwned + Validate,
+{
+    if input.len() > spec.max_input_bytes {
+        return None;
+    }
+    let input = match input.strip_prefix(UTF8_BOM) {
+        Some(rest) if spec.bom_tolerated => rest,
+        Some(_) => return None,
+        None => input,
+    };
+    let text = simdutf8::basic::from_utf8(input).ok()?;
+    // parse_text's steps, keeping only the verdict: the whole text, else the object cut out of
+    // surrounding prose (parse_failed's retry); any other failed parse is a refusal.
+    let text = match parse_strict::<T>(text) {
+        Ok(value) => return accepted_read(value, text, spec, streamed),
+        Err(_) => &text[extracted_range(text, spec)?],
+    };
+    let value = parse_strict::<T>(text).ok()?;
+    accepted_read(value, text, spec, streamed)
+}
+
+/// `value`, read from `text`, when it passes every rule (parse_text's checks after a parse).
+fn accepted_read<T: Validate>(
+    value: T,
+    text: &str,
+    spec: &DocumentSpec,
+    streamed: StreamedData,
+) -> Option<T> {
+    forbidden_in_free_members(text, spec).ok()?;
+    validate_read(&value, text, spec, streamed).ok()?;
+    Some(value)
+}
+
 /// [`parse_document`] for input that is already a `str` (the UTF-8 check is skipped; the
 /// size limit and the byte-order-mark check still apply).
 ///
