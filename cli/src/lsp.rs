@@ -425,6 +425,32 @@ mod tests {
         assert_eq!(r["error"]["code"], -32600);
     }
 
+    /// A body over [`MAX_BODY_BYTES`] is read to its end, discarded and answered `-32600`,
+    /// and the message after it is read as usual: the stream stays in step.
+    #[test]
+    fn an_oversized_body_is_answered_and_skipped() {
+        let length = MAX_BODY_BYTES + 1;
+        let mut input = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+        input.resize(input.len() + length, b' ');
+        input.extend_from_slice(b"Content-Length: 2\r\n\r\n[]");
+        let mut reader = &input[..];
+        let Some(Incoming::Reply(r)) = read_message(&mut reader).unwrap() else {
+            panic!("not answered");
+        };
+        assert_eq!(r["error"]["code"], -32600);
+        assert_eq!(
+            r["error"]["message"],
+            format!(
+                "invalid request: the message is {length} bytes, over the {MAX_BODY_BYTES} read"
+            )
+        );
+        let Some(Incoming::Reply(next)) = read_message(&mut reader).unwrap() else {
+            panic!("the next message was not read");
+        };
+        assert_eq!(next["error"]["code"], -32600);
+        assert!(reader.is_empty());
+    }
+
     #[test]
     fn file_uris_are_decoded() {
         assert_eq!(
