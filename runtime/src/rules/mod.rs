@@ -32,6 +32,7 @@ macro_rules! message {
 }
 
 mod cross;
+mod dfa;
 mod digest;
 mod fields;
 mod format;

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
+use super::dfa::Dfa;
 use super::{n, shown, TextField};
 
 /// `true` when `s` is empty after trimming Unicode whitespace (U+3000 alone is blank).
@@ -152,7 +153,15 @@ pub fn equals<V: TextField + ?Sized>(
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<Option<regex_lite::Regex>>,
+    compiled: OnceLock<Option<Matcher>>,
+}
+
+/// A compiled [`Pattern`]: a DFA where the pattern is in [`dfa`]'s subset (anchored, ASCII
+/// literals and classes), else `regex-lite`'s matcher. The same language either way.
+#[derive(Debug)]
+enum Matcher {
+    Dfa(Dfa),
+    Regex(regex_lite::Regex),
 }
 
 impl Pattern {
@@ -171,10 +180,18 @@ impl Pattern {
 
     /// `Some(true)` when `s` matches, `None` when the pattern is not a valid regex.
     pub fn is_match(&self, s: &str) -> Option<bool> {
+        // `regex-lite` decides what is a valid pattern, and so what is refused as one.
+        let compile = || {
+            let re = regex_lite::Regex::new(self.source).ok()?;
+            Some(Dfa::compile(self.source).map_or(Matcher::Regex(re), Matcher::Dfa))
+        };
         self.compiled
-            .get_or_init(|| regex_lite::Regex::new(self.source).ok())
+            .get_or_init(compile)
             .as_ref()
-            .map(|re| re.is_match(s))
+            .map(|m| match m {
+                Matcher::Dfa(dfa) => dfa.is_match(s),
+                Matcher::Regex(re) => re.is_match(s),
+            })
     }
 }
 

@@ -77,6 +77,35 @@ fn a_forbidden_key_kept_by_an_open_object_is_refused() {
     assert_eq!(got, [("forbidden", "x.transcript")]);
 }
 
+/// The scan's shortcut (no `\` in the text and no quoted run equal to a forbidden key: no
+/// parse) neither misses a key nor refuses a mere value.
+#[test]
+fn a_forbidden_key_is_found_however_it_is_written_and_a_value_is_not_a_key() {
+    let refused = |text: &str| -> Vec<String> {
+        match parse_document_str::<State>(text, &SPEC) {
+            Ok(_) => Vec::new(),
+            Err(err) => err
+                .iter()
+                .map(|v| format!("{} {}", v.code, v.path))
+                .collect(),
+        }
+    };
+    // Escaped, in part or whole, and beside escapes elsewhere.
+    assert_eq!(
+        refused(r#"{"goal":"g","x":[{"tr\u0061nscript":1}]}"#),
+        ["forbidden x[0].transcript"]
+    );
+    assert_eq!(
+        refused(r#"{"goal":"g\n","x":{"a":{"transcript":{}}}}"#),
+        ["forbidden x.a.transcript"]
+    );
+    // The key's name as a value, alone or beside a backslash: no violation.
+    assert!(refused(r#"{"goal":"g","x":"transcript","y":["transcript"]}"#).is_empty());
+    assert!(refused(r#"{"goal":"\"transcript\"","x":{"a\\":"transcript"}}"#).is_empty());
+    // A key that only contains the name.
+    assert!(refused(r#"{"goal":"g","x":{"transcripts":1,"my transcript":2}}"#).is_empty());
+}
+
 #[test]
 fn a_tolerated_bom_is_skipped_and_a_default_one_refused() {
     let input = b"\xEF\xBB\xBF{\"goal\":\"g\"}";
