@@ -13,7 +13,8 @@ pub mod task_packet;
 use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
-use specmint::runtime::document::{parse_document, DocumentSpec};
+use specmint::runtime::document::{accepted_document, parse_document, DocumentSpec};
+use specmint::runtime::rules::StreamedData;
 
 /// One input document.
 pub struct Fixture {
@@ -98,6 +99,23 @@ where
             let value: T = parse_document_unchecked(bytes);
             Box::new(move || specmint::Validate::validate(&value).is_ok())
         })),
+        full_rules: true,
+    }
+}
+
+/// specmint's verdict alone ([`accepted_document`]): every rule applied, but a refusal is not
+/// diagnosed (no violation rendered, no path-tracking re-parse): what a binding's `accepts`
+/// runs, and the match for `jsonschema`'s `is_valid`.
+pub fn specmint_verdict<T>(document: &'static DocumentSpec) -> Contender
+where
+    T: DeserializeOwned + specmint::Validate + 'static,
+{
+    Contender {
+        name: "specmint_verdict",
+        check: Box::new(move |bytes| {
+            accepted_document::<T>(bytes, document, StreamedData::new()).is_some()
+        }),
+        validate_only: None,
         full_rules: true,
     }
 }
@@ -243,7 +261,8 @@ pub fn spec_examples(module: &str) -> Vec<Fixture> {
 }
 
 /// The part of a [`SpecBench`] that needs nothing hand-written: the spec's examples as
-/// fixtures; specmint, the serde floor and the `jsonschema` crate as contenders.
+/// fixtures; specmint (its full report, and its verdict alone), the serde floor and the
+/// `jsonschema` crate (first error, and every error) as contenders.
 macro_rules! spec_bench {
     ($module:ident :: $root:ident) => {
         $crate::support::SpecBench {
@@ -252,6 +271,9 @@ macro_rules! spec_bench {
             contenders: vec![
                 $crate::support::serde_floor::<specmint::$module::$root>(),
                 $crate::support::specmint::<specmint::$module::$root>(&specmint::$module::DOCUMENT),
+                $crate::support::specmint_verdict::<specmint::$module::$root>(
+                    &specmint::$module::DOCUMENT,
+                ),
                 $crate::support::jsonschema(specmint::$module::JSON_SCHEMA, false),
                 $crate::support::jsonschema(specmint::$module::JSON_SCHEMA, true),
             ],

@@ -151,6 +151,10 @@ pub struct Report {
     json_bytes_at_most: Option<u64>,
     /// Digest facts of data decoded elsewhere, for the digest rule.
     streamed: Option<Box<StreamedData>>,
+    /// Keep only whether anything was violated ([`Report::verdict_only`]).
+    verdict_only: bool,
+    /// A violation was recorded in a verdict-only report.
+    refused: bool,
 }
 
 impl PartialEq for Report {
@@ -168,6 +172,8 @@ impl Report {
             violations: Vec::new(),
             json_bytes_at_most: None,
             streamed: None,
+            verdict_only: false,
+            refused: false,
         }
     }
 
@@ -177,6 +183,8 @@ impl Report {
             violations,
             json_bytes_at_most: None,
             streamed: None,
+            verdict_only: false,
+            refused: false,
         }
     }
 
@@ -212,14 +220,35 @@ impl Report {
             .is_some_and(|bound| bound <= u64::try_from(max).unwrap_or(u64::MAX))
     }
 
+    /// An empty report that keeps only whether anything was violated: the rules' violations
+    /// are never built (no path rendered, no message written), and it holds none. For a
+    /// caller that needs only the verdict
+    /// ([`accepted_document`](crate::document::accepted_document)); every rule still runs.
+    pub(crate) fn verdict_only(streamed: StreamedData) -> Self {
+        Report {
+            verdict_only: true,
+            ..Report::with_streamed(streamed)
+        }
+    }
+
     /// Records a violation.
     pub fn push(&mut self, violation: Violation) {
-        self.violations.push(violation);
+        self.push_with(|| violation);
+    }
+
+    /// Records the violation `build` makes, built only where the report keeps violations
+    /// (the rules' way to push: a verdict-only report renders nothing).
+    pub(crate) fn push_with(&mut self, build: impl FnOnce() -> Violation) {
+        if self.verdict_only {
+            self.refused = true;
+        } else {
+            self.violations.push(build());
+        }
     }
 
     /// `true` when nothing was violated.
     pub fn is_empty(&self) -> bool {
-        self.violations.is_empty()
+        !self.refused && self.violations.is_empty()
     }
 
     /// Number of violations.

@@ -25,9 +25,11 @@ pub fn not_equal<A, B>(
         let a_value = a.value;
         let pa = path.field(a.name);
         let pb = path.field(b.name);
-        report.push(Violation::with_message(code, &pb, |at| {
-            message!(at, "`{at}` must differ from `{pa}` (both `{a_value}`)")
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, &pb, |at| {
+                message!(at, "`{at}` must differ from `{pa}` (both `{a_value}`)")
+            })
+        });
     }
 }
 
@@ -58,13 +60,15 @@ pub fn not_contains<L, V>(
     for (j, item) in items.iter().enumerate() {
         if item.text() == Some(own) {
             let at = list_path.index(j);
-            report.push(Violation::with_message(code, &at, |at| {
-                message!(
-                    at,
-                    "`{at}` is the {owner}'s own `{value_name}` `{}`",
-                    shown(own)
-                )
-            }));
+            report.push_with(|| {
+                Violation::with_message(code, &at, |at| {
+                    message!(
+                        at,
+                        "`{at}` is the {owner}'s own `{value_name}` `{}`",
+                        shown(own)
+                    )
+                })
+            });
         }
     }
 }

@@ -265,10 +265,12 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
         Some(Ok(())) => {}
         Some(Err(())) => {
             let at = path.field(fields.data_name);
-            report.push(Violation::with_message(code, &at, |at| match label {
-                Some(label) => message!(at, "`{at}` (`{label}`) is not valid base64"),
-                None => message!(at, "`{at}` is not valid base64"),
-            }));
+            report.push_with(|| {
+                Violation::with_message(code, &at, |at| match label {
+                    Some(label) => message!(at, "`{at}` (`{label}`) is not valid base64"),
+                    None => message!(at, "`{at}` is not valid base64"),
+                })
+            });
             return;
         }
     }
@@ -294,20 +296,24 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
                     short_hex(actual)
                 ),
             };
-            report.push(Violation::new(code, &at, message));
+            report.push_with(|| Violation::new(code, &at, message));
         }
     }
     if let Some(declared) = fields.length {
         if declared != i128::from(len) {
             let at = path.field(fields.length_name);
             let data = path.field(fields.data_name);
-            let mut v = Violation::with_message(code, &at, |at| match label {
-                Some(label) => message!(at, "`{at}` is {declared} but `{label}` has {len} bytes"),
-                None => message!(at, "`{at}` is {declared} but `{data}` has {len} bytes"),
+            report.push_with(|| {
+                let mut v = Violation::with_message(code, &at, |at| match label {
+                    Some(label) => {
+                        message!(at, "`{at}` is {declared} but `{label}` has {len} bytes")
+                    }
+                    None => message!(at, "`{at}` is {declared} but `{data}` has {len} bytes"),
+                });
+                v.measured = Some(len);
+                v.limit = u64::try_from(declared).ok();
+                v
             });
-            v.measured = Some(len);
-            v.limit = u64::try_from(declared).ok();
-            report.push(v);
         }
     }
 }

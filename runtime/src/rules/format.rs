@@ -90,9 +90,11 @@ pub fn format<V: TextField + ?Sized>(
     let Some(s) = value.text() else { return };
     if !format.is_valid(s) {
         let name = format.name();
-        report.push(Violation::with_message(code, path, |at| {
-            message!(at, "`{at}` `{}` is not a valid {name}", shown(s))
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` `{}` is not a valid {name}", shown(s))
+            })
+        });
     }
 }
 

@@ -42,13 +42,15 @@ fn max_json_bytes_len(
     report: &mut Report,
 ) {
     if bytes > n(max) {
-        let v = Violation::with_message(code, path, |at| {
-            if path.is_root() {
-                format!("the document is {bytes} bytes as compact JSON (max {max})")
-            } else {
-                message!(at, "`{at}` is {bytes} bytes as compact JSON (max {max})")
-            }
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                if path.is_root() {
+                    format!("the document is {bytes} bytes as compact JSON (max {max})")
+                } else {
+                    message!(at, "`{at}` is {bytes} bytes as compact JSON (max {max})")
+                }
+            })
+            .with_numbers(bytes, n(max))
         });
-        report.push(v.with_numbers(bytes, n(max)));
     }
 }

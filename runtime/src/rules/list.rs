@@ -110,10 +110,12 @@ pub fn max_items_len(
 ) {
     let Some(len) = len else { return };
     if len > max {
-        let v = Violation::with_message(code, path, |at| {
-            message!(at, "`{at}` has {len} items (max {max})")
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` has {len} items (max {max})")
+            })
+            .with_numbers(n(len), n(max))
         });
-        report.push(v.with_numbers(n(len), n(max)));
     }
 }
 
@@ -140,10 +142,12 @@ pub fn min_items_len(
 ) {
     let Some(len) = len else { return };
     if len < min {
-        let v = Violation::with_message(code, path, |at| {
-            message!(at, "`{at}` has {len} items (min {min})")
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` has {len} items (min {min})")
+            })
+            .with_numbers(n(len), n(min))
         });
-        report.push(v.with_numbers(n(len), n(min)));
     }
 }
 
@@ -196,17 +200,19 @@ pub fn max_items_per_group_named<L, K, F>(
         }
         let count = 1 + items[i + 1..].iter().filter(|x| by(x) == kind).count();
         if count > max {
-            let v = Violation::with_message(code, path, |at| {
-                if by_name == "kind" {
-                    message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
-                } else {
-                    message!(
-                        at,
-                        "`{at}` has {count} items whose `{by_name}` is `{kind}` (max {max})"
-                    )
-                }
+            report.push_with(|| {
+                Violation::with_message(code, path, |at| {
+                    if by_name == "kind" {
+                        message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
+                    } else {
+                        message!(
+                            at,
+                            "`{at}` has {count} items whose `{by_name}` is `{kind}` (max {max})"
+                        )
+                    }
+                })
+                .with_numbers(n(count), n(max))
             });
-            report.push(v.with_numbers(n(count), n(max)));
         }
     }
 }
@@ -395,10 +401,12 @@ where
     each_duplicate(items, TextField::text, fold, |j, i| {
         let later = path.index(j);
         let first = path.index(i);
-        report.push(Violation::with_message(code, &later, |at| {
-            let text = items[j].text().unwrap_or_default();
-            message!(at, "`{at}` `{text}` repeats `{first}`")
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, &later, |at| {
+                let text = items[j].text().unwrap_or_default();
+                message!(at, "`{at}` `{text}` repeats `{first}`")
+            })
+        });
     });
 }
 
@@ -454,15 +462,17 @@ pub fn contradiction<L, K, P, FB>(
         let later = later_item.field(value_name);
         let first_item = path.index(i);
         let first = first_item.field(value_name);
-        report.push(Violation::with_message(code, &later, |at| {
-            message!(
-                at,
-                "`{at}` `{}` ({}) contradicts `{first}` ({})",
-                value(&items[j]),
-                by(&items[j]),
-                by(&items[i]),
-            )
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, &later, |at| {
+                message!(
+                    at,
+                    "`{at}` `{}` ({}) contradicts `{first}` ({})",
+                    value(&items[j]),
+                    by(&items[j]),
+                    by(&items[i]),
+                )
+            })
+        });
     };
     if items.len() <= SMALL_LIST {
         for j in 1..items.len() {
@@ -559,10 +569,11 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
             let later = later_item.field(self.key_name);
             let first_item = self.path.index(i);
             let first = first_item.field(self.key_name);
-            self.report
-                .push(Violation::with_message(self.code, &later, |at| {
+            self.report.push_with(|| {
+                Violation::with_message(self.code, &later, |at| {
                     message!(at, "`{at}` `{}` duplicates `{first}`", key)
-                }));
+                })
+            });
         }
     }
 }

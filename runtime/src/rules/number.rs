@@ -54,14 +54,15 @@ fn range_integer(
         _ => return,
     };
     let (word, limit) = crossed;
-    let v = Violation::with_message(code, path, |at| {
-        message!(at, "`{at}` is {n} ({word} {limit})")
+    report.push_with(|| {
+        let v = Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` is {n} ({word} {limit})")
+        });
+        match (u64::try_from(n), u64::try_from(limit)) {
+            (Ok(n), Ok(limit)) => v.with_numbers(n, limit),
+            _ => v,
+        }
     });
-    let v = match (u64::try_from(n), u64::try_from(limit)) {
-        (Ok(n), Ok(limit)) => v.with_numbers(n, limit),
-        _ => v,
-    };
-    report.push(v);
 }
 
 /// Inclusive decimal bounds for [`number_range`]; `None` leaves that end open. The bounds
@@ -104,9 +105,11 @@ pub fn number_range<V: NumberField + ?Sized>(
         _ => return,
     };
     let (n, limit) = (number_text(n), number_text(limit));
-    report.push(Violation::with_message(code, path, |at| {
-        message!(at, "`{at}` is {n} ({word} {limit})")
-    }));
+    report.push_with(|| {
+        Violation::with_message(code, path, |at| {
+            message!(at, "`{at}` is {n} ({word} {limit})")
+        })
+    });
 }
 
 /// A number as a message writes it: integral values without a fraction (`90`, not `90.0`),

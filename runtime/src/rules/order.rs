@@ -226,9 +226,11 @@ pub fn order<A, B>(
     };
     let pa = path.field(a.name);
     let pb = path.field(b.name);
-    report.push(Violation::with_message(code, &pb, |at| {
-        message!(at, "`{at}` `{vb}` must {relation} `{pa}` `{va}`")
-    }));
+    report.push_with(|| {
+        Violation::with_message(code, &pb, |at| {
+            message!(at, "`{at}` `{vb}` must {relation} `{pa}` `{va}`")
+        })
+    });
 }
 
 #[cfg(test)]

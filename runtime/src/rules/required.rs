@@ -151,9 +151,9 @@ pub fn required<V: Filled + ?Sized>(
     report: &mut Report,
 ) {
     if let Some(why) = value.unfilled() {
-        report.push(Violation::with_message(code, path, |at| {
-            required_message(at, why, None)
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| required_message(at, why, None))
+        });
     }
 }
 
@@ -179,8 +179,10 @@ pub fn required_if<V, S, E>(
         return;
     }
     if let Some(why) = value.unfilled() {
-        report.push(Violation::with_message(code, path, |at| {
-            required_message(at, why, Some((sibling.name, &sibling.value)))
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                required_message(at, why, Some((sibling.name, &sibling.value)))
+            })
+        });
     }
 }

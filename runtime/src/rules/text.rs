@@ -38,9 +38,9 @@ pub fn non_blank<V: TextField + ?Sized>(
 fn non_blank_text(text: Option<&str>, path: &Path<'_>, code: &'static str, report: &mut Report) {
     if let Some(s) = text {
         if is_blank(s) {
-            report.push(Violation::with_message(code, path, |at| {
-                message!(at, "`{at}` must not be blank")
-            }));
+            report.push_with(|| {
+                Violation::with_message(code, path, |at| message!(at, "`{at}` must not be blank"))
+            });
         }
     }
 }
@@ -73,10 +73,12 @@ fn max_chars_text(
     }
     let count = char_count(s);
     if count > max {
-        let v = Violation::with_message(code, path, |at| {
-            message!(at, "`{at}` is {count} chars (max {max})")
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` is {count} chars (max {max})")
+            })
+            .with_numbers(n(count), n(max))
         });
-        report.push(v.with_numbers(n(count), n(max)));
     }
 }
 
@@ -109,10 +111,12 @@ fn min_chars_text(
     }
     let count = char_count(s);
     if count < min {
-        let v = Violation::with_message(code, path, |at| {
-            message!(at, "`{at}` is {count} chars (min {min})")
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` is {count} chars (min {min})")
+            })
+            .with_numbers(n(count), n(min))
         });
-        report.push(v.with_numbers(n(count), n(min)));
     }
 }
 
@@ -129,9 +133,11 @@ pub fn equals<V: TextField + ?Sized>(
 ) {
     let Some(s) = value.text() else { return };
     if s != expected {
-        report.push(Violation::with_message(code, path, |at| {
-            message!(at, "`{at}` is `{}`, expected `{expected}`", shown(s))
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(at, "`{at}` is `{}`, expected `{expected}`", shown(s))
+            })
+        });
     }
 }
 
@@ -214,13 +220,15 @@ pub fn pattern<V: TextField + ?Sized>(
         return;
     }
     let source = pattern.source();
-    report.push(Violation::with_message(code, path, |at| match matched {
-        Some(_) => message!(at, "`{at}` `{}` does not match `{source}`", shown(s)),
-        None => message!(
-            at,
-            "`{at}` cannot be checked: `{source}` is not a valid regex"
-        ),
-    }));
+    report.push_with(|| {
+        Violation::with_message(code, path, |at| match matched {
+            Some(_) => message!(at, "`{at}` `{}` does not match `{source}`", shown(s)),
+            None => message!(
+                at,
+                "`{at}` cannot be checked: `{source}` is not a valid regex"
+            ),
+        })
+    });
 }
 
 /// Why `s` is not a safe relative path, if it is not: `"is empty"`, `"is absolute"` (starts
@@ -255,12 +263,14 @@ pub fn relative_path<V: TextField + ?Sized>(
 ) {
     let Some(s) = value.text() else { return };
     if let Some(problem) = relative_path_problem(s) {
-        report.push(Violation::with_message(code, path, |at| {
-            message!(
-                at,
-                "`{at}` `{}` must be a relative path without `..` (it {problem})",
-                shown(s)
-            )
-        }));
+        report.push_with(|| {
+            Violation::with_message(code, path, |at| {
+                message!(
+                    at,
+                    "`{at}` `{}` must be a relative path without `..` (it {problem})",
+                    shown(s)
+                )
+            })
+        });
     }
 }
