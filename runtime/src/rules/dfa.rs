@@ -8,8 +8,8 @@
 //! each byte once with one table look-up. The languages are the same: every construct
 //! accepted here means in `regex-lite` exactly what it means here (a byte at or above 0x80
 //! can match none of them, so a non-ASCII input is refused at its first such byte), and
-//! anything else (flags, `.`, `\d`-style classes, negated or nested classes, look-around
-//! anchors inside the pattern, non-ASCII literals) is left to `regex-lite`. The tests below
+//! anything else (flags, `.`, `\d`-style classes, negated or nested classes, anchors or word
+//! boundaries inside the pattern, non-ASCII literals) is left to `regex-lite`. The tests below
 //! check that on random patterns and inputs against `regex-lite` itself.
 
 use std::collections::HashMap;
