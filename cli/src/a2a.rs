@@ -19,16 +19,19 @@
 //!   its connection closed. A client that takes none of an answer's bytes for
 //!   `--write-timeout` is cut the same way (hyper has none; the socket is wrapped in one).
 //! - A body is written to a temporary file (in the system's temporary directory, removed
-//!   whatever happens) as it arrives, never held whole while it is read: past the limit
+//!   whatever happens) as it arrives, never held whole while it is read (one of at most 64 KiB
+//!   is kept in memory instead): past the limit
 //!   (`--max-pack-bytes` in base64 plus 1 MiB of JSON around it) it is answered 413 at once,
 //!   before more is read (at once too when `Content-Length` says so). Answering it (landing is
 //!   blocking file I/O) runs on tokio's blocking pool, as many at once as the machine has cores,
 //!   so a landing never holds up the card. A body is answered from its file, never loaded
 //!   whole: what an answer holds is the request less its file parts' `raw` strings (at most
 //!   16 MiB, else refused) and chunks of the pack as its base64 is decoded from the body into a
-//!   temporary file, which the landing reads as `taskpack land` does. The answer's luggage (a
-//!   Task carries each file in base64) is streamed from the store with its `Content-Length`,
-//!   a few 64 KiB chunks ahead of the client, never held whole either.
+//!   temporary file, which the landing reads as `taskpack land` does (a pack of at most 1 MiB
+//!   is decoded into memory and landed from there). The answer's luggage (a Task carries each
+//!   file in base64) is streamed from the store with its `Content-Length`, a few 64 KiB chunks
+//!   ahead of the client, never held whole either (an answer of at most 64 KiB is written
+//!   whole).
 //! - `--token-file`: JSON-RPC needs `Authorization: Bearer TOKEN` (compared in constant time
 //!   with every token); without it the answer is 401 with `WWW-Authenticate: Bearer
 //!   realm="specmint"`. The card then declares the scheme (`securitySchemes`,

@@ -23,7 +23,7 @@
 //! `TASK_STATE_SUBMITTED`: the work has landed and nothing of it was run.
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use base64::Engine as _;
 
@@ -47,6 +47,7 @@ use super::land;
 use super::lenient::{self, LineageView, OriginView};
 use super::passports::{PassportStore, PassportStoreError};
 use super::skeleton::{self, SkeletonError, Span};
+use super::unpack::PackSource;
 use serde::Deserialize;
 use specmint_runtime::json::{present, Json};
 
@@ -526,9 +527,10 @@ impl Door {
 
     /// [`Door::handle_within`] on a body read from `body` (all of it, from its start), in
     /// bounded memory: the request less its file parts' `raw` strings is held (at most
-    /// [`MAX_SKELETON_BYTES`], else refused), and a pack's base64 is decoded from `body`
-    /// straight into a temporary file, chunk by chunk, never held whole. (The answer's luggage
-    /// is then read whole: [`Door::answer_from`] leaves it in the store.)
+    /// [`MAX_SKELETON_BYTES`], else refused), and a pack's base64 is decoded from `body` chunk
+    /// by chunk, into memory up to [`PACK_IN_MEMORY_BYTES`] and past that into a temporary
+    /// file, never held whole. (The answer's luggage is then read whole:
+    /// [`Door::answer_from`] leaves it in the store.)
     pub fn handle_from<R: Read + Seek>(
         &self,
         body: &mut R,
@@ -640,12 +642,8 @@ impl Door {
             .message
             .filter(|m| m.is_object())
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`params.message` is not an object"))?;
-        // Removed when it drops, however the landing ends.
-        let dir = tempfile::Builder::new()
-            .prefix("specmint-a2a-")
-            .tempdir()
-            .map_err(internal)?;
-        let (name, file, size) = pack_part(&message, self.max_pack_bytes, raws, dir.path())?;
+        // A temporary file it spilled into is removed when it drops, however the landing ends.
+        let (name, pack, size) = pack_part(&message, self.max_pack_bytes, raws)?;
         if !activated {
             return Err(RpcError::new(
                 EXTENSION_SUPPORT_REQUIRED,
@@ -657,23 +655,37 @@ impl Door {
         }
         // Before anything is landed: released when the landing fails.
         let reservation = quota.map(|q| q.reserve(size)).transpose()?;
-        let (task, written) = self.arrive(&file, luggage)?;
+        let measured = reservation.is_some();
+        let (task, written) = self.arrive(pack.source(), measured, luggage)?;
         if let Some(reservation) = reservation {
             reservation.settle(written);
         }
         Ok(task)
     }
 
-    /// Lands (or, for a receipt, merges) the pack at `file`, as the CLI does: the Task, and the
-    /// bytes the store grew by.
-    fn arrive(&self, file: &Path, luggage: &mut Luggage) -> Result<(answer::Task, u64), RpcError> {
-        let receipt = pack_object(file)
+    /// Lands (or, for a receipt, merges) the pack at `source`, as the CLI does: the Task, and
+    /// the bytes the store grew by when `measured` (a quota settles them), else 0 (the store is
+    /// not walked for nothing).
+    fn arrive(
+        &self,
+        source: PackSource<'_>,
+        measured: bool,
+        luggage: &mut Luggage,
+    ) -> Result<(answer::Task, u64), RpcError> {
+        let bytes = |id: &str| {
+            if measured {
+                passport_bytes(&self.store, id)
+            } else {
+                0
+            }
+        };
+        let receipt = pack_object(source)
             .filter(|pack| lenient::view::<Members>(pack).kind.as_deref() == Some("receipt"));
         if let Some(pack) = receipt {
             let (into, _) = land::receipt_target(&pack);
-            let before = passport_bytes(&self.store, &into);
-            let merged = arrival::merge_file(&self.store, file, &into).map_err(arrival_error)?;
-            let written = passport_bytes(&self.store, &into).saturating_sub(before);
+            let before = bytes(&into);
+            let merged = arrival::merge_pack(&self.store, source, &into).map_err(arrival_error)?;
+            let written = bytes(&into).saturating_sub(before);
             let state = self.store.get(&into).map_err(store_error)?;
             let mut task = self.task_of(&into, &state, luggage)?;
             let report = merged.report;
@@ -690,8 +702,8 @@ impl Door {
             });
             return Ok((task, written));
         }
-        let landed = arrival::land_file(&self.store, file, false).map_err(arrival_error)?;
-        let written = passport_bytes(&self.store, &landed.id);
+        let landed = arrival::land_pack(&self.store, source, false).map_err(arrival_error)?;
+        let written = bytes(&landed.id);
         let mut task = self.task_of(&landed.id, &landed.passport, luggage)?;
         let l = landed.landing;
         task.metadata.0.landed = Some(LandedReport {
@@ -938,12 +950,13 @@ fn read_full(file: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> 
     Ok(filled)
 }
 
-/// The pack object of the pack at `file`, read as [`super::convert::read_pack`] reads it but in bounded memory
+/// The pack object of the pack at `source`, read as [`super::convert::read_pack`] reads it but in bounded memory
 /// (the luggage streamed past, never held): `None` when it does not read (the landing then
 /// says why).
-fn pack_object(file: &Path) -> Option<Json> {
-    let mut opened = std::fs::File::open(file).ok()?;
-    match Encoding::of(file)? {
+fn pack_object(source: PackSource<'_>) -> Option<Json> {
+    let encoding = source.encoding()?;
+    let mut opened = source.open().ok()?;
+    match encoding {
         Encoding::Zip => {
             let reader = std::io::BufReader::new(opened);
             let read = bag::read_zip(reader, Limits::default(), false, &mut bag::Ignore).ok()?;
@@ -1029,15 +1042,14 @@ impl<R: Read + Seek> Raws<'_, R> {
     }
 }
 
-/// The one file part of `message` that holds a pack: its name, the file in `dir` its bytes were
-/// decoded to, and their size. Every pack part is checked in order, as a whole read would: the
-/// first is decoded to the file, any other only counted (the answer then refuses them all).
+/// The one file part of `message` that holds a pack: its name, its decoded bytes, and their
+/// size. Every pack part is checked in order, as a whole read would: the first is decoded, any
+/// other only counted (the answer then refuses them all).
 fn pack_part<R: Read + Seek>(
     message: &Json,
     max: usize,
     mut raws: Raws<'_, R>,
-    dir: &Path,
-) -> Result<(String, PathBuf, u64), RpcError> {
+) -> Result<(String, DecodedPack, u64), RpcError> {
     let mut found = Vec::new();
     let message: WithParts = lenient::view(message);
     for (i, part) in message.parts.iter().enumerate() {
@@ -1078,15 +1090,9 @@ fn pack_part<R: Read + Seek>(
             return Err(too_big(&at, raw_len / 4 * 3, max));
         }
         let decoded = if found.is_empty() {
-            let file = dir.join(match encoding {
-                Encoding::Flat => "pack.taskpack.json",
-                _ => "pack.taskpack",
-            });
-            let mut out = std::fs::File::create(&file).map_err(internal)?;
-            raws.decode(span, &mut |bytes| {
-                std::io::Write::write_all(&mut out, bytes)
-            })?
-            .map(|len| (len, Some(file)))
+            let mut pack = DecodedPack::Memory(Vec::new(), encoding);
+            raws.decode(span, &mut |bytes| pack.write_all(bytes))?
+                .map(|len| (len, Some(pack)))
         } else {
             raws.decode(span, &mut |_| Ok(()))?.map(|len| (len, None))
         };
@@ -1109,9 +1115,9 @@ fn pack_part<R: Read + Seek>(
              .taskpack.json) holding a pack",
         )),
         1 => {
-            let (_, name, file, len) = found.remove(0);
-            let file = file.expect("the first pack part is decoded to a file");
-            Ok((name, file, len as u64))
+            let (_, name, pack, len) = found.remove(0);
+            let pack = pack.expect("the first pack part is decoded");
+            Ok((name, pack, len as u64))
         }
         n => Err(RpcError::new(
             INVALID_PARAMS,
@@ -1120,6 +1126,53 @@ fn pack_part<R: Read + Seek>(
                 found[0].0, found[1].0
             ),
         )),
+    }
+}
+
+/// The most bytes of a pack held in memory as it is decoded: a larger one goes on into a
+/// temporary file, so that what an answer holds stays bounded whatever the pack's size.
+pub const PACK_IN_MEMORY_BYTES: usize = 1 << 20;
+
+/// A pack decoded from a request: in memory up to [`PACK_IN_MEMORY_BYTES`] (a small landing
+/// touches no file but the store's), past that in a temporary file in the system's temporary
+/// directory, named for its encoding and removed when this drops.
+enum DecodedPack {
+    Memory(Vec<u8>, Encoding),
+    File(tempfile::NamedTempFile),
+}
+
+impl DecodedPack {
+    /// Appends `bytes`, moving what is held into a temporary file once it would pass
+    /// [`PACK_IN_MEMORY_BYTES`].
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            DecodedPack::File(file) => file.write_all(bytes),
+            DecodedPack::Memory(held, _) if held.len() + bytes.len() <= PACK_IN_MEMORY_BYTES => {
+                held.extend_from_slice(bytes);
+                Ok(())
+            }
+            DecodedPack::Memory(held, encoding) => {
+                let mut file = tempfile::Builder::new()
+                    .prefix("specmint-a2a-")
+                    .suffix(match encoding {
+                        Encoding::Flat => ".taskpack.json",
+                        _ => ".taskpack",
+                    })
+                    .tempfile()?;
+                file.write_all(held)?;
+                file.write_all(bytes)?;
+                *self = DecodedPack::File(file);
+                Ok(())
+            }
+        }
+    }
+
+    /// Where the landing reads it.
+    fn source(&self) -> PackSource<'_> {
+        match self {
+            DecodedPack::Memory(held, encoding) => PackSource::Bytes(held, *encoding),
+            DecodedPack::File(file) => PackSource::File(file.path()),
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use super::bag::Limits;
 use super::convert::ConvertError;
 use super::land::{self, LandOptions, Landing, MergeReport};
 use super::passports::{self, PassportStore, PassportStoreError};
-use super::unpack::{self, Arrived};
+use super::unpack::{self, Arrived, PackSource};
 use super::TaskPackError;
 use crate::Refusal;
 use specmint_runtime::json::Json;
@@ -163,9 +163,9 @@ fn sweep(store: &PassportStore) {
     }
 }
 
-/// Reads and admits the pack at `file`, its luggage into `staging`.
-fn arrive(file: &Path, staging: &Staging) -> Result<Arrived, ArrivalError> {
-    let arrived = match unpack::read_arriving(file, &staging.0, Limits::default()) {
+/// Reads and admits the pack at `source`, its luggage into `staging`.
+fn arrive(source: PackSource<'_>, staging: &Staging) -> Result<Arrived, ArrivalError> {
+    let arrived = match unpack::read_arriving_from(source, &staging.0, Limits::default()) {
         Ok(arrived) => arrived,
         Err(ConvertError::Io(path, source)) => {
             return Err(ArrivalError::Io {
@@ -193,8 +193,17 @@ pub fn land_file(
     file: &Path,
     trust_machine_facts: bool,
 ) -> Result<Landed, ArrivalError> {
+    land_pack(store, PackSource::File(file), trust_machine_facts)
+}
+
+/// [`land_file`] on a pack read from `source` (a door lands a small pack from memory).
+pub fn land_pack(
+    store: &PassportStore,
+    source: PackSource<'_>,
+    trust_machine_facts: bool,
+) -> Result<Landed, ArrivalError> {
     let staging = Staging::new(store);
-    let arrived = arrive(file, &staging)?;
+    let arrived = arrive(source, &staging)?;
     land::refuse_receipt(&arrived.pack)?;
     let (id, files_dir) = loop {
         let id = passports::mint_id();
@@ -251,10 +260,19 @@ fn landing_marker(store: &PassportStore, id: &str) -> PathBuf {
 
 /// Merges the receipt at `file` into passport `into` of `store` (§4.4.1).
 pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merged, ArrivalError> {
+    merge_pack(store, PackSource::File(file), into)
+}
+
+/// [`merge_file`] on a receipt read from `source`.
+pub fn merge_pack(
+    store: &PassportStore,
+    source: PackSource<'_>,
+    into: &str,
+) -> Result<Merged, ArrivalError> {
     passports::check_id(into)?;
     store.get(into)?;
     let staging = Staging::new(store);
-    let arrived = arrive(file, &staging)?;
+    let arrived = arrive(source, &staging)?;
     land::merge_target_ok(&arrived.pack, into)?;
     let files_dir = store.dir().join(format!("{into}.files"));
     let new_luggage = !landed_before(&files_dir, &staging.0, &arrived.luggage);

@@ -11,7 +11,7 @@
 //! nobody vouched for stays behind.
 
 use std::fs::{self, File};
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::bag::{self, Limits, Observer, FILES_DIR};
@@ -128,21 +128,91 @@ fn close(out: BufWriter<File>) -> io::Result<()> {
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
+/// Where an arriving pack is read from: a file, its name saying the encoding, or the bytes of a
+/// pack already held in memory (one a door decoded from a request) and their encoding.
+#[derive(Debug, Clone, Copy)]
+pub enum PackSource<'a> {
+    /// The pack file.
+    File(&'a Path),
+    /// The pack's bytes and their encoding.
+    Bytes(&'a [u8], Encoding),
+}
+
+/// A reader of a [`PackSource`].
+pub enum PackReader<'a> {
+    /// The pack file, opened.
+    File(File),
+    /// The pack's bytes.
+    Bytes(io::Cursor<&'a [u8]>),
+}
+
+impl<'a> PackSource<'a> {
+    /// Its encoding: by extension for a file (`None` for any other name), as given for bytes.
+    pub fn encoding(&self) -> Option<Encoding> {
+        match self {
+            PackSource::File(path) => Encoding::of(path),
+            PackSource::Bytes(_, encoding) => Some(*encoding),
+        }
+    }
+
+    /// Opens it: only a file can fail to open (as `File::open`).
+    pub fn open(&self) -> io::Result<PackReader<'a>> {
+        match *self {
+            PackSource::File(path) => File::open(path).map(PackReader::File),
+            PackSource::Bytes(bytes, _) => Ok(PackReader::Bytes(io::Cursor::new(bytes))),
+        }
+    }
+}
+
+impl Read for PackReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            PackReader::File(file) => file.read(buf),
+            PackReader::Bytes(bytes) => bytes.read(buf),
+        }
+    }
+}
+
+impl Seek for PackReader<'_> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        match self {
+            PackReader::File(file) => file.seek(to),
+            PackReader::Bytes(bytes) => bytes.seek(to),
+        }
+    }
+}
+
 /// Reads the pack at `path` (encoding by extension), writing its luggage under `dir` (created).
 /// On an error `dir` may hold part of the luggage: the caller removes it.
 pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived, ConvertError> {
-    let encoding =
-        Encoding::of(path).ok_or_else(|| ConvertError::UnknownExtension(path.to_owned()))?;
+    read_arriving_from(PackSource::File(path), dir, limits)
+}
+
+/// [`read_arriving`] on a pack read from `source`.
+pub fn read_arriving_from(
+    source: PackSource<'_>,
+    dir: &Path,
+    limits: Limits,
+) -> Result<Arrived, ConvertError> {
+    let encoding = match source {
+        PackSource::File(path) => {
+            Encoding::of(path).ok_or_else(|| ConvertError::UnknownExtension(path.to_owned()))?
+        }
+        PackSource::Bytes(_, encoding) => encoding,
+    };
     let io_at = |p: &Path| {
         let p = p.to_owned();
         move |e| ConvertError::Io(p, e)
     };
     fs::create_dir_all(dir).map_err(io_at(dir))?;
+    let mut reader = match source {
+        PackSource::File(path) => PackReader::File(File::open(path).map_err(io_at(path))?),
+        PackSource::Bytes(bytes, _) => PackReader::Bytes(io::Cursor::new(bytes)),
+    };
     match encoding {
         Encoding::Zip => {
-            let file = File::open(path).map_err(io_at(path))?;
             let mut writer = LuggageWriter::new(dir);
-            let read = bag::read_zip(BufReader::new(file), limits, false, &mut writer)
+            let read = bag::read_zip(BufReader::new(reader), limits, false, &mut writer)
                 .map_err(|e| ConvertError::Bag(vec![e]))?;
             if let Some((p, e)) = writer.error {
                 return Err(ConvertError::Io(p, e));
@@ -160,9 +230,9 @@ pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived,
             })
         }
         Encoding::Flat | Encoding::RetiredTpx => {
-            let mut file = File::open(path).map_err(io_at(path))?;
             let mut writer = LuggageWriter::new(dir);
-            let read = flat::read_flat_from(&mut file, &mut writer).map_err(ConvertError::Flat)?;
+            let read =
+                flat::read_flat_from(&mut reader, &mut writer).map_err(ConvertError::Flat)?;
             if let Some((p, e)) = writer.error {
                 return Err(ConvertError::Io(p, e));
             }

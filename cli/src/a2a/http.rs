@@ -1,8 +1,10 @@
 //! One HTTP request to the door: the card, or a JSON-RPC call (the token checked, the body
-//! spooled to a temporary file within its limit and deadline, then answered from that file by
-//! the library's [`Door::answer_from`] on tokio's blocking pool, in bounded memory: the pack's
-//! base64 is decoded from the spooled body straight into another temporary file, and the
-//! answer's luggage is streamed from the store as the response body is sent).
+//! spooled within its limit and deadline, in memory up to 64 KiB and past that to a temporary
+//! file, then answered from there by the library's [`Door::answer_from`] on tokio's blocking
+//! pool, in bounded memory: the pack's base64 is decoded from the spooled body (into memory up
+//! to 1 MiB, past that into another temporary file), and the answer's luggage is streamed from
+//! the store as the response body is sent, or, for an answer of at most 64 KiB, written whole
+//! on the blocking pool).
 
 use std::io::Write as _;
 use std::sync::Arc;
@@ -34,11 +36,13 @@ pub(super) struct Shared {
     pub body_limit: u64,
     /// `--body-timeout`.
     pub body_timeout: Duration,
-    /// Bodies answered at once. A body stays in its spooled file while it is answered: what
+    /// Bodies answered at once. A body stays where it was spooled while it is answered: what
     /// one answer holds in memory is the request less its file parts' `raw` strings (at most
-    /// [`specmint::taskpack::flat::MAX_SKELETON_BYTES`]) and chunks of the pack as it is
-    /// decoded into a temporary file, never the body or the pack whole. The answer's luggage
-    /// is streamed from the store after the turn is given back, a few chunks at a time.
+    /// [`specmint::taskpack::flat::MAX_SKELETON_BYTES`]), a body of at most 64 KiB, and a pack
+    /// of at most [`a2a::PACK_IN_MEMORY_BYTES`] (a larger one is decoded into a temporary file
+    /// chunk by chunk), never a larger body or pack whole. An answer's luggage is streamed from
+    /// the store after the turn is given back, a few chunks at a time (an answer of at most
+    /// 64 KiB is written whole before).
     pub answering: Semaphore,
 }
 
@@ -120,16 +124,41 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> 
         return rpc_error(a2a::INTERNAL_ERROR, "the door is closing", activated);
     };
     let answering = Arc::clone(&shared);
-    let answer = tokio::task::spawn_blocking(move || {
+    let made = tokio::task::spawn_blocking(move || {
         let mut spooled = spooled;
-        // Read from the file as it is answered, never loaded whole; removed once answered.
-        answering
+        // Read from the body as it is answered, never loaded whole (a file past
+        // `BODY_IN_MEMORY_BYTES`); removed once answered.
+        let answer = answering
             .door
-            .answer_from(spooled.as_file_mut(), activated, answering.quota.as_ref())
+            .answer_from(&mut spooled, activated, answering.quota.as_ref());
+        if answer.is_light() {
+            return Made::Light(answer.into_response().to_js_compact());
+        }
+        // A small answer is written here, its luggage read on this thread already: no second
+        // trip through the blocking pool and the channel.
+        let len = answer.compact_len();
+        if len > CHUNK as u64 {
+            return Made::Heavy(answer, len);
+        }
+        let mut whole = Vec::with_capacity(CHUNK);
+        match answer.write_compact(&mut whole) {
+            Ok(()) => Made::Whole(whole, len),
+            Err(e) => Made::Torn(e, len),
+        }
     })
     .await;
-    let answer = match answer {
-        Ok(answer) => answer,
+    let (answer, len) = match made {
+        Ok(Made::Light(text)) => return json(StatusCode::OK, text, activated),
+        Ok(Made::Whole(whole, len)) => {
+            return with_length(activated, Body::Whole(Full::new(Bytes::from(whole))), len)
+        }
+        Ok(Made::Torn(e, len)) => {
+            // Cut the body off, as a streamed answer whose luggage breaks is.
+            let (sender, receiver) = tokio::sync::mpsc::channel(1);
+            let _ = sender.try_send(Err(e));
+            return with_length(activated, Body::Streamed(receiver, len), len);
+        }
+        Ok(Made::Heavy(answer, len)) => (answer, len),
         Err(e) => {
             return rpc_error(
                 a2a::INTERNAL_ERROR,
@@ -138,16 +167,8 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> 
             )
         }
     };
-    if answer.is_light() {
-        return json(
-            StatusCode::OK,
-            answer.into_response().to_js_compact(),
-            activated,
-        );
-    }
     // Luggage: written as it is read from the store, a few chunks ahead of the client, its
     // length known beforehand.
-    let len = answer.compact_len();
     let (sender, receiver) = tokio::sync::mpsc::channel(4);
     tokio::task::spawn_blocking(move || {
         let mut writer = ChannelWriter {
@@ -162,12 +183,58 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> 
             let _ = writer.sender.blocking_send(Err(e));
         }
     });
+    with_length(activated, Body::Streamed(receiver, len), len)
+}
+
+/// What the blocking pool made of a body.
+enum Made {
+    /// An answer without luggage, as written.
+    Light(String),
+    /// An answer with luggage of at most [`CHUNK`] bytes, written whole, and its length as
+    /// [`a2a::Answer::compact_len`] said.
+    Whole(Vec<u8>, u64),
+    /// Such an answer whose luggage could not be read: the error, and the length promised.
+    Torn(std::io::Error, u64),
+    /// A larger answer, to be streamed, and its length.
+    Heavy(a2a::Answer, u64),
+}
+
+/// A JSON answer of `body`, its `Content-Length` the `len` given.
+fn with_length(activated: bool, body: Body, len: u64) -> Response<Body> {
     let mut response = json(StatusCode::OK, String::new(), activated);
-    *response.body_mut() = Body::Streamed(receiver, len);
+    *response.body_mut() = body;
     response
         .headers_mut()
         .insert(CONTENT_LENGTH, HeaderValue::from(len));
     response
+}
+
+/// The largest body held in memory as it arrives: a larger one goes on into a temporary file.
+const BODY_IN_MEMORY_BYTES: usize = 64 << 10;
+
+/// A request body as spooled: in memory up to [`BODY_IN_MEMORY_BYTES`], past that in a
+/// temporary file (in the system's temporary directory, removed when this drops).
+enum Spooled {
+    Memory(std::io::Cursor<Vec<u8>>),
+    File(tempfile::NamedTempFile),
+}
+
+impl std::io::Read for Spooled {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Spooled::Memory(held) => held.read(buf),
+            Spooled::File(file) => file.as_file_mut().read(buf),
+        }
+    }
+}
+
+impl std::io::Seek for Spooled {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        match self {
+            Spooled::Memory(held) => held.seek(to),
+            Spooled::File(file) => file.as_file_mut().seek(to),
+        }
+    }
 }
 
 /// How much of a streamed answer goes in one chunk.
@@ -263,14 +330,12 @@ enum Spool {
     Io(String),
 }
 
-/// `body`, written to a temporary file as it arrives (one frame in memory at a time), refused
-/// as soon as it passes the limit or its deadline. The file is removed when it drops.
-async fn spool(mut body: Incoming, shared: &Shared) -> Result<tempfile::NamedTempFile, Spool> {
+/// `body`, kept as it arrives (in memory while it is small, else written to a temporary file
+/// one frame at a time), refused as soon as it passes the limit or its deadline. The file is
+/// removed when it drops.
+async fn spool(mut body: Incoming, shared: &Shared) -> Result<Spooled, Spool> {
     let deadline = tokio::time::Instant::now() + shared.body_timeout;
-    let mut file = tempfile::Builder::new()
-        .prefix("specmint-a2a-body-")
-        .tempfile()
-        .map_err(|e| Spool::Io(format!("cannot make a temporary file: {e}")))?;
+    let mut spooled = Spooled::Memory(std::io::Cursor::new(Vec::new()));
     let mut len = 0u64;
     loop {
         let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
@@ -286,10 +351,25 @@ async fn spool(mut body: Incoming, shared: &Shared) -> Result<tempfile::NamedTem
         if len > shared.body_limit {
             return Err(Spool::TooLarge);
         }
-        file.write_all(&data)
-            .map_err(|e| Spool::Io(format!("cannot write the request body: {e}")))?;
+        let cannot_write = |e| Spool::Io(format!("cannot write the request body: {e}"));
+        match &mut spooled {
+            Spooled::File(file) => file.write_all(&data).map_err(cannot_write)?,
+            Spooled::Memory(held) if len <= BODY_IN_MEMORY_BYTES as u64 => {
+                held.get_mut().extend_from_slice(&data);
+            }
+            Spooled::Memory(held) => {
+                let mut file = tempfile::Builder::new()
+                    .prefix("specmint-a2a-body-")
+                    .tempfile()
+                    .map_err(|e| Spool::Io(format!("cannot make a temporary file: {e}")))?;
+                file.write_all(held.get_ref())
+                    .and_then(|()| file.write_all(&data))
+                    .map_err(cannot_write)?;
+                spooled = Spooled::File(file);
+            }
+        }
     }
-    Ok(file)
+    Ok(spooled)
 }
 
 fn too_large(limit: u64, activated: bool) -> Response<Body> {

@@ -511,22 +511,32 @@ fn a_large_pack_lands_in_bounded_memory_decoded_from_the_spooled_body() {
 
 #[test]
 fn an_answer_streamed_with_its_luggage_is_the_librarys_answer_byte_for_byte() {
-    let store = common::scratch("door-streamed");
-    let door = start(&store, &[]);
     // Binary luggage of several streamed chunks, and a last chunk that needs padding.
     let bytes: Vec<u8> = (0..(400 << 10) + 1).map(|i| (i * 7 % 251) as u8).collect();
+    served_with_luggage_as_the_library_answers("door-streamed", "TP-ROOT-STREAM", bytes);
+}
+
+#[test]
+fn a_small_answer_with_luggage_written_whole_is_the_librarys_answer_byte_for_byte() {
+    // Under the one chunk past which an answer is streamed: written whole on the blocking pool.
+    let bytes: Vec<u8> = (0..(1 << 10) + 2).map(|i| (i * 7 % 251) as u8).collect();
+    served_with_luggage_as_the_library_answers("door-small-answer", "TP-ROOT-SMALL", bytes);
+}
+
+/// Lands a pack of root `root` whose one luggage file holds `bytes` through a door, then checks
+/// the door's `GetTask` answer against `Door::handle`'s (bytes and `Content-Length`) and the
+/// landing's artifacts against it.
+fn served_with_luggage_as_the_library_answers(scratch: &str, root: &str, bytes: Vec<u8>) {
+    let store = common::scratch(scratch);
+    let door = start(&store, &[]);
     let luggage = [flat::LuggageFile {
         name: "blob.bin".to_owned(),
         bytes,
     }];
-    let landed = post(
-        door.addr,
-        &[ACTIVATED],
-        &send(&pack_with("TP-ROOT-STREAM", &luggage)),
-    );
+    let landed = post(door.addr, &[ACTIVATED], &send(&pack_with(root, &luggage)));
     assert_eq!(landed.status, 200);
     let get = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 7, "method": "GetTask",
-        "params": {"id": "TP-ROOT-STREAM"}}))
+        "params": {"id": root}}))
     .unwrap();
     let served = post(door.addr, &[ACTIVATED], &get);
     let library = specmint::taskpack::a2a::Door {
@@ -553,7 +563,7 @@ fn an_answer_streamed_with_its_luggage_is_the_librarys_answer_byte_for_byte() {
             .unwrap()
             == luggage[0].bytes
     );
-    // The landing's answer, streamed too, carries the same luggage.
+    // The landing's answer carries the same luggage.
     let sent: Value = serde_json::from_slice(&landed.body).unwrap();
     assert_eq!(
         sent["result"]["task"]["artifacts"],

@@ -54,8 +54,13 @@ impl McpServer {
         server
     }
 
+    /// Writes `message` and its newline in one write, as a client sends a line: written
+    /// straight to the unbuffered pipe, `Display` would make a write (and a read of the
+    /// server's) of every token.
     fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin
+            .write_all(format!("{message}\n").as_bytes())
+            .unwrap();
         self.stdin.flush().unwrap();
     }
 
