@@ -251,7 +251,9 @@ impl Report {
         !self.refused && self.violations.is_empty()
     }
 
-    /// Number of violations.
+    /// Number of violations kept (none in the verdict-only report of
+    /// [`accepted_document`](crate::document::accepted_document), which keeps only
+    /// [`Report::is_empty`]).
     pub fn len(&self) -> usize {
         self.violations.len()
     }
