@@ -47,6 +47,7 @@ use super::land;
 use super::lenient::{self, LineageView, OriginView};
 use super::passports::{PassportStore, PassportStoreError};
 use super::skeleton::{self, SkeletonError, Span};
+use super::spill::{Spill, Spilled};
 use super::unpack::PackSource;
 use serde::Deserialize;
 use specmint_runtime::json::{present, Json};
@@ -1090,8 +1091,8 @@ fn pack_part<R: Read + Seek>(
             return Err(too_big(&at, raw_len / 4 * 3, max));
         }
         let decoded = if found.is_empty() {
-            let mut pack = DecodedPack::Memory(Vec::new(), encoding);
-            raws.decode(span, &mut |bytes| pack.write_all(bytes))?
+            let mut pack = DecodedPack::new(encoding);
+            raws.decode(span, &mut |bytes| pack.bytes.write_all(bytes))?
                 .map(|len| (len, Some(pack)))
         } else {
             raws.decode(span, &mut |_| Ok(()))?.map(|len| (len, None))
@@ -1134,44 +1135,29 @@ fn pack_part<R: Read + Seek>(
 pub const PACK_IN_MEMORY_BYTES: usize = 1 << 20;
 
 /// A pack decoded from a request: in memory up to [`PACK_IN_MEMORY_BYTES`] (a small landing
-/// touches no file but the store's), past that in a temporary file in the system's temporary
-/// directory, named for its encoding and removed when this drops.
-enum DecodedPack {
-    Memory(Vec<u8>, Encoding),
-    File(tempfile::NamedTempFile),
+/// touches no file but the store's), past that in a temporary file named for its encoding.
+struct DecodedPack {
+    bytes: Spill,
+    encoding: Encoding,
 }
 
 impl DecodedPack {
-    /// Appends `bytes`, moving what is held into a temporary file once it would pass
-    /// [`PACK_IN_MEMORY_BYTES`].
-    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        match self {
-            DecodedPack::File(file) => file.write_all(bytes),
-            DecodedPack::Memory(held, _) if held.len() + bytes.len() <= PACK_IN_MEMORY_BYTES => {
-                held.extend_from_slice(bytes);
-                Ok(())
-            }
-            DecodedPack::Memory(held, encoding) => {
-                let mut file = tempfile::Builder::new()
-                    .prefix("specmint-a2a-")
-                    .suffix(match encoding {
-                        Encoding::Flat => ".taskpack.json",
-                        _ => ".taskpack",
-                    })
-                    .tempfile()?;
-                file.write_all(held)?;
-                file.write_all(bytes)?;
-                *self = DecodedPack::File(file);
-                Ok(())
-            }
+    fn new(encoding: Encoding) -> Self {
+        let suffix = match encoding {
+            Encoding::Flat => ".taskpack.json",
+            _ => ".taskpack",
+        };
+        DecodedPack {
+            bytes: Spill::new(PACK_IN_MEMORY_BYTES, "specmint-a2a-", suffix),
+            encoding,
         }
     }
 
     /// Where the landing reads it.
     fn source(&self) -> PackSource<'_> {
-        match self {
-            DecodedPack::Memory(held, encoding) => PackSource::Bytes(held, *encoding),
-            DecodedPack::File(file) => PackSource::File(file.path()),
+        match self.bytes.spilled() {
+            Spilled::Memory(held) => PackSource::Bytes(held, self.encoding),
+            Spilled::File(path) => PackSource::File(path),
         }
     }
 }

@@ -47,6 +47,8 @@ pub mod patterns;
 #[cfg(feature = "taskpack")]
 pub mod seal;
 #[cfg(feature = "taskpack")]
+pub mod spill;
+#[cfg(feature = "taskpack")]
 pub mod unpack;
 
 /// `object[key] = value`, as JavaScript assigns it: a member already present keeps its place (a

@@ -194,21 +194,20 @@ pub fn read_arriving_from(
     dir: &Path,
     limits: Limits,
 ) -> Result<Arrived, ConvertError> {
-    let encoding = match source {
-        PackSource::File(path) => {
-            Encoding::of(path).ok_or_else(|| ConvertError::UnknownExtension(path.to_owned()))?
-        }
-        PackSource::Bytes(_, encoding) => encoding,
+    // Only a file can lack a known extension or fail to open: its path names the problem.
+    let named = match source {
+        PackSource::File(path) => path,
+        PackSource::Bytes(..) => Path::new(""),
     };
+    let encoding = source
+        .encoding()
+        .ok_or_else(|| ConvertError::UnknownExtension(named.to_owned()))?;
     let io_at = |p: &Path| {
         let p = p.to_owned();
         move |e| ConvertError::Io(p, e)
     };
     fs::create_dir_all(dir).map_err(io_at(dir))?;
-    let mut reader = match source {
-        PackSource::File(path) => PackReader::File(File::open(path).map_err(io_at(path))?),
-        PackSource::Bytes(bytes, _) => PackReader::Bytes(io::Cursor::new(bytes)),
-    };
+    let mut reader = source.open().map_err(io_at(named))?;
     match encoding {
         Encoding::Zip => {
             let mut writer = LuggageWriter::new(dir);

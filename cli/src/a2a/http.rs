@@ -18,6 +18,7 @@ use specmint::taskpack::a2a::answer::RpcError;
 use specmint::taskpack::a2a::quota::StoreQuota;
 use specmint::taskpack::a2a::{self, Door};
 use specmint::taskpack::json::Json;
+use specmint::taskpack::spill::Spill;
 use tokio::sync::Semaphore;
 
 use super::tokens::{Admission, Tokens};
@@ -212,31 +213,6 @@ fn with_length(activated: bool, body: Body, len: u64) -> Response<Body> {
 /// The largest body held in memory as it arrives: a larger one goes on into a temporary file.
 const BODY_IN_MEMORY_BYTES: usize = 64 << 10;
 
-/// A request body as spooled: in memory up to [`BODY_IN_MEMORY_BYTES`], past that in a
-/// temporary file (in the system's temporary directory, removed when this drops).
-enum Spooled {
-    Memory(std::io::Cursor<Vec<u8>>),
-    File(tempfile::NamedTempFile),
-}
-
-impl std::io::Read for Spooled {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Spooled::Memory(held) => held.read(buf),
-            Spooled::File(file) => file.as_file_mut().read(buf),
-        }
-    }
-}
-
-impl std::io::Seek for Spooled {
-    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
-        match self {
-            Spooled::Memory(held) => held.seek(to),
-            Spooled::File(file) => file.as_file_mut().seek(to),
-        }
-    }
-}
-
 /// How much of a streamed answer goes in one chunk.
 const CHUNK: usize = 64 << 10;
 
@@ -333,9 +309,9 @@ enum Spool {
 /// `body`, kept as it arrives (in memory while it is small, else written to a temporary file
 /// one frame at a time), refused as soon as it passes the limit or its deadline. The file is
 /// removed when it drops.
-async fn spool(mut body: Incoming, shared: &Shared) -> Result<Spooled, Spool> {
+async fn spool(mut body: Incoming, shared: &Shared) -> Result<Spill, Spool> {
     let deadline = tokio::time::Instant::now() + shared.body_timeout;
-    let mut spooled = Spooled::Memory(std::io::Cursor::new(Vec::new()));
+    let mut spooled = Spill::new(BODY_IN_MEMORY_BYTES, "specmint-a2a-body-", "");
     let mut len = 0u64;
     loop {
         let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
@@ -351,23 +327,9 @@ async fn spool(mut body: Incoming, shared: &Shared) -> Result<Spooled, Spool> {
         if len > shared.body_limit {
             return Err(Spool::TooLarge);
         }
-        let cannot_write = |e| Spool::Io(format!("cannot write the request body: {e}"));
-        match &mut spooled {
-            Spooled::File(file) => file.write_all(&data).map_err(cannot_write)?,
-            Spooled::Memory(held) if len <= BODY_IN_MEMORY_BYTES as u64 => {
-                held.get_mut().extend_from_slice(&data);
-            }
-            Spooled::Memory(held) => {
-                let mut file = tempfile::Builder::new()
-                    .prefix("specmint-a2a-body-")
-                    .tempfile()
-                    .map_err(|e| Spool::Io(format!("cannot make a temporary file: {e}")))?;
-                file.write_all(held.get_ref())
-                    .and_then(|()| file.write_all(&data))
-                    .map_err(cannot_write)?;
-                spooled = Spooled::File(file);
-            }
-        }
+        spooled
+            .write_all(&data)
+            .map_err(|e| Spool::Io(format!("cannot write the request body: {e}")))?;
     }
     Ok(spooled)
 }
