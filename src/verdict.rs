@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use crate::bundled::{self, Bundled};
 use crate::runtime::document::{
-    check_size, extracted_range, line_col, locate, locate_key, split_serde_position, DocumentSpec,
+    check_size, extracted_range, line_col, locate_all, split_serde_position, DocumentSpec, Want,
 };
 use crate::{Report, Violation};
 
@@ -215,12 +215,9 @@ impl DocType {
         // Places are counted in the text after a byte order mark, as the parser counts them.
         let text = String::from_utf8_lossy(input);
         let text = crate::runtime::json::strip_bom(&text);
-        let errors = report
-            .into_vec()
-            .into_iter()
-            .map(|v| Located::new(v, text, &document))
-            .collect();
-        Verdict { errors }
+        Verdict {
+            errors: Located::all(report.into_vec(), text, &document),
+        }
     }
 
     /// Whether documents of this type are flat TaskPacks: the one type whose files are judged
@@ -286,13 +283,11 @@ impl DocType {
         let Err(report) = verdict else {
             return Ok(Some(Verdict { errors: Vec::new() }));
         };
-        let errors = report
-            .into_vec()
+        let errors = Located::all(report.into_vec(), &skeleton.text, document)
             .into_iter()
-            .map(|v| {
-                let at_serde = v.code == document.parse_error_code
-                    && split_serde_position(&v.message).is_some();
-                let mut located = Located::new(v, &skeleton.text, document);
+            .map(|mut located| {
+                let at_serde = located.violation.code == document.parse_error_code
+                    && split_serde_position(&located.violation.message).is_some();
                 if let (Some(line), Some(column)) = (located.line, located.column) {
                     let moved = skeleton::Span::unshift(&skeleton.elided, line, column, !at_serde);
                     located.column = Some(moved);
@@ -402,31 +397,47 @@ pub struct Located {
 }
 
 impl Located {
-    fn new(violation: Violation, input: &str, document: &DocumentSpec) -> Self {
+    /// Each violation placed in `input`, in one walk of the input whatever their number
+    /// ([`locate_all`]): a value's violation at the value (or, when it is missing, at the
+    /// nearest ancestor that is there), a forbidden key at the key, a parse error where the
+    /// parser says.
+    fn all(violations: Vec<Violation>, input: &str, document: &DocumentSpec) -> Vec<Located> {
         // A document cut out of surrounding prose was judged on that slice: find the position
         // in the slice, then move it to where the slice starts in the input.
         let range = extracted_range(input, document).unwrap_or(0..input.len());
         let slice = &input[range.clone()];
-        // A forbidden key points at the key itself. (A spec without its own code for forbidden
-        // keys reports them with its parse code, so the key's name decides, not the code.)
-        let last_key = violation.pointer.rsplit('/').next().unwrap_or_default();
-        let forbidden = violation.code == document.forbidden_key_code
-            && document.forbidden_keys.contains(&last_key);
-        let in_slice = if forbidden {
-            locate_key(slice, &violation.pointer)
-        } else if violation.code == document.parse_error_code {
-            split_serde_position(&violation.message)
-                .map(|(_, at)| at)
-                .or_else(|| nearest(slice, &violation.pointer))
-        } else {
-            nearest(slice, &violation.pointer)
-        };
-        let line_col = in_slice.map(|at| shift(&input[..range.start], at));
-        Located {
-            violation,
-            line: line_col.map(|(line, _)| line),
-            column: line_col.map(|(_, column)| column),
-        }
+        let start = line_col(input, range.start).unwrap_or((1, 1));
+        let wants: Vec<(&str, Want)> = violations
+            .iter()
+            .map(|v| {
+                // A forbidden key points at the key itself. (A spec without its own code for
+                // forbidden keys reports them with its parse code, so the key's name decides,
+                // not the code.)
+                let last_key = v.pointer.rsplit('/').next().unwrap_or_default();
+                let forbidden = v.code == document.forbidden_key_code
+                    && document.forbidden_keys.contains(&last_key);
+                (
+                    v.pointer.as_str(),
+                    if forbidden { Want::Key } else { Want::Nearest },
+                )
+            })
+            .collect();
+        let found = locate_all(slice, &wants);
+        violations
+            .into_iter()
+            .zip(found)
+            .map(|(violation, found)| {
+                let by_parser = (violation.code == document.parse_error_code)
+                    .then(|| split_serde_position(&violation.message).map(|(_, at)| at))
+                    .flatten();
+                let line_col = by_parser.or(found).map(|at| shift(start, at));
+                Located {
+                    violation,
+                    line: line_col.map(|(line, _)| line),
+                    column: line_col.map(|(_, column)| column),
+                }
+            })
+            .collect()
     }
 }
 
@@ -458,25 +469,15 @@ impl Verdict {
     }
 }
 
-/// A (line, column) found in a slice, moved past `before`, the text that precedes the slice.
-fn shift(before: &str, (line, column): (usize, usize)) -> (usize, usize) {
-    // Where the slice starts: its line 1 continues `before`'s last line.
-    let (start_line, start_column) = line_col(before, before.len()).unwrap_or((1, 1));
+/// A (line, column) found in a slice, moved to the input the slice starts in at
+/// `(start_line, start_column)`: the slice's line 1 continues that line.
+fn shift(
+    (start_line, start_column): (usize, usize),
+    (line, column): (usize, usize),
+) -> (usize, usize) {
     if line > 1 {
         (line + start_line - 1, column)
     } else {
         (start_line, column + start_column - 1)
-    }
-}
-
-/// The position of the value at `pointer`, or of its nearest ancestor that exists
-/// (a missing field points at the object that lacks it).
-fn nearest(input: &str, pointer: &str) -> Option<(usize, usize)> {
-    let mut pointer = pointer;
-    loop {
-        if let Some(found) = locate(input, pointer) {
-            return Some(found);
-        }
-        pointer = &pointer[..pointer.rfind('/')?];
     }
 }

@@ -703,3 +703,24 @@ fn duplicate_members_of_an_action_envelope_are_refused_never_last_wins() {
         );
     }
 }
+
+/// Issue 48, finding 1: every violation of a document under the input limit is placed in one
+/// pass over it. 300,000 wrongly typed `audience` items (each located from the document's
+/// start, this took minutes) are each reported at their own column, in document order.
+#[test]
+fn many_violations_are_located_in_one_pass() {
+    let n = 300_000;
+    let items = vec!["0"; n].join(",");
+    let packet = packet_with(&format!(r#","audience":[{items}]"#));
+    assert!(packet.len() < DEFAULT_MAX_INPUT_BYTES);
+    let start = packet.find(r#""audience":["#).unwrap() + r#""audience":["#.len();
+    let (code, verdict) = common::validate_json(&packet);
+    assert_eq!(code, 1);
+    let errors = verdict["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), n);
+    for (i, e) in errors.iter().enumerate() {
+        assert_eq!(e["path"], format!("audience[{i}]"));
+        assert_eq!(e["line"], 1);
+        assert_eq!(e["column"], start + 1 + 2 * i, "{e}");
+    }
+}

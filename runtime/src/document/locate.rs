@@ -12,8 +12,7 @@
 /// recurses.
 #[must_use]
 pub fn locate(input: &str, pointer: &str) -> Option<(usize, usize)> {
-    let offset = find(input.as_bytes(), pointer, false)?;
-    line_col(input, offset)
+    locate_all(input, &[(pointer, Want::Value)])[0]
 }
 
 /// Where the key of the object member at `pointer` starts in `input` (its opening quote),
@@ -23,8 +22,244 @@ pub fn locate(input: &str, pointer: &str) -> Option<(usize, usize)> {
 /// when [`locate`] would give `None`.
 #[must_use]
 pub fn locate_key(input: &str, pointer: &str) -> Option<(usize, usize)> {
-    let offset = find(input.as_bytes(), pointer, true)?;
-    line_col(input, offset)
+    locate_all(input, &[(pointer, Want::Key)])[0]
+}
+
+/// What [`locate_all`] looks for at a pointer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// The value, as [`locate`] finds it.
+    Value,
+    /// The member's key, as [`locate_key`] finds it.
+    Key,
+    /// The value, or when the pointer does not resolve, the value of its nearest ancestor
+    /// that does (a missing member points at the object that lacks it).
+    Nearest,
+}
+
+/// The places of many pointers in one input, each as [`locate`], [`locate_key`] or the
+/// nearest existing ancestor would give it ([`Want`]), in the order asked.
+///
+/// Linear in the input whatever the number of pointers (issue 48: a document with half a
+/// million violations located each from the start took minutes): the pointers are merged
+/// into a tree, the document is walked once along it (a container is entered only when a
+/// pointer goes through it, the rest skipped), and the offsets found are turned into lines
+/// and columns in one sweep. Never recurses.
+#[must_use]
+pub fn locate_all(input: &str, wants: &[(&str, Want)]) -> Vec<Option<(usize, usize)>> {
+    let mut tree = Tree::default();
+    let nodes: Vec<Option<(usize, bool)>> = wants.iter().map(|(p, _)| tree.insert(p)).collect();
+    tree.walk(input.as_bytes());
+    let offsets: Vec<Option<usize>> = nodes
+        .iter()
+        .zip(wants)
+        .map(|(found, (_, want))| {
+            let (node, whole) = (*found)?;
+            if !whole && *want != Want::Nearest {
+                return None;
+            }
+            match want {
+                Want::Value => tree.nodes[node].value_at,
+                Want::Key => tree.nodes[node].key_at,
+                Want::Nearest => {
+                    let mut at = node;
+                    loop {
+                        if let Some(found) = tree.nodes[at].value_at {
+                            break Some(found);
+                        }
+                        at = tree.nodes[at].parent?;
+                    }
+                }
+            }
+        })
+        .collect();
+    line_cols(input, &offsets)
+}
+
+/// The pointers asked for, merged: node 0 is the whole document.
+#[derive(Default)]
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+#[derive(Default)]
+struct Node {
+    parent: Option<usize>,
+    /// Children by unescaped key (object members).
+    keys: std::collections::HashMap<String, usize>,
+    /// Children by array index (tokens that are well-formed indices; such a token is also
+    /// in `keys`, since the container decides which it is).
+    indices: std::collections::HashMap<usize, usize>,
+    /// Where the member's key starts (its opening quote), for an object member.
+    key_at: Option<usize>,
+    /// Where the value starts.
+    value_at: Option<usize>,
+}
+
+impl Tree {
+    /// The node of `pointer`, added with its ancestors, and `true`; for a pointer with a
+    /// malformed token, the node of the tokens before it and `false`; `None` for a pointer
+    /// that is neither empty nor starts with `/`.
+    fn insert(&mut self, pointer: &str) -> Option<(usize, bool)> {
+        if self.nodes.is_empty() {
+            self.nodes.push(Node::default());
+        }
+        let mut at = 0;
+        if pointer.is_empty() {
+            return Some((at, true));
+        }
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let Some(token) = unescape_token(raw) else {
+                return Some((at, false));
+            };
+            at = match self.nodes[at].keys.get(&token) {
+                Some(&child) => child,
+                None => {
+                    let child = self.nodes.len();
+                    self.nodes.push(Node {
+                        parent: Some(at),
+                        ..Node::default()
+                    });
+                    if let Some(index) = array_index(&token) {
+                        self.nodes[at].indices.insert(index, child);
+                    }
+                    self.nodes[at].keys.insert(token, child);
+                    child
+                }
+            };
+        }
+        Some((at, true))
+    }
+
+    /// Fills in `key_at` and `value_at` of every node the input holds: each container on the
+    /// way to a node is read once, member by member (the first member of a repeated key
+    /// counts); malformed input ends the reading of the container it is in.
+    fn walk(&mut self, b: &[u8]) {
+        let Some(root) = self.nodes.first_mut() else {
+            return;
+        };
+        let pos = skip_ws(b, 0);
+        if !b.get(pos).is_some_and(|&c| is_value_start(c)) {
+            return;
+        }
+        root.value_at = Some(pos);
+        let mut pending = vec![(0, pos)];
+        while let Some((node, pos)) = pending.pop() {
+            if self.nodes[node].keys.is_empty() {
+                continue;
+            }
+            match b[pos] {
+                b'{' => self.members(b, node, pos, &mut pending),
+                b'[' => self.elements(b, node, pos, &mut pending),
+                _ => {}
+            }
+        }
+    }
+
+    /// The members of the object opening at `open`: each key, its `:` and its value, then `,`.
+    fn members(&mut self, b: &[u8], node: usize, open: usize, pending: &mut Vec<(usize, usize)>) {
+        let _ = (|| -> Option<()> {
+            let mut i = skip_ws(b, open + 1);
+            if *b.get(i)? == b'}' {
+                return None;
+            }
+            loop {
+                if *b.get(i)? != b'"' {
+                    return None;
+                }
+                let key_pos = i;
+                let after_key = skip_string(b, i)?;
+                let raw = b.get(i + 1..after_key - 1)?;
+                i = skip_ws(b, after_key);
+                if *b.get(i)? != b':' {
+                    return None;
+                }
+                i = skip_ws(b, i + 1);
+                if !is_value_start(*b.get(i)?) {
+                    return None;
+                }
+                let child = if raw.contains(&b'\\') {
+                    unescape(raw).and_then(|key| self.nodes[node].keys.get(&key).copied())
+                } else {
+                    std::str::from_utf8(raw)
+                        .ok()
+                        .and_then(|key| self.nodes[node].keys.get(key).copied())
+                };
+                if let Some(child) = child {
+                    let found = &mut self.nodes[child];
+                    if found.value_at.is_none() {
+                        found.key_at = Some(key_pos);
+                        found.value_at = Some(i);
+                        pending.push((child, i));
+                    }
+                }
+                i = skip_ws(b, skip_value(b, i)?);
+                match *b.get(i)? {
+                    b',' => i = skip_ws(b, i + 1),
+                    _ => return None,
+                }
+            }
+        })();
+    }
+
+    /// The elements of the array opening at `open`, each value then `,`, up to the last index
+    /// asked for.
+    fn elements(&mut self, b: &[u8], node: usize, open: usize, pending: &mut Vec<(usize, usize)>) {
+        let Some(&last) = self.nodes[node].indices.keys().max() else {
+            return;
+        };
+        let _ = (|| -> Option<()> {
+            let mut i = skip_ws(b, open + 1);
+            let mut n = 0;
+            loop {
+                if !is_value_start(*b.get(i)?) {
+                    return None;
+                }
+                if let Some(&child) = self.nodes[node].indices.get(&n) {
+                    self.nodes[child].value_at = Some(i);
+                    pending.push((child, i));
+                }
+                if n == last {
+                    return None;
+                }
+                i = skip_ws(b, skip_value(b, i)?);
+                match *b.get(i)? {
+                    b',' => i = skip_ws(b, i + 1),
+                    _ => return None,
+                }
+                n += 1;
+            }
+        })();
+    }
+}
+
+/// The 1-based `(line, column)` of each offset, as [`line_col`] gives it, in one sweep over
+/// `input` (the offsets sorted first), so many places cost one reading of the text.
+fn line_cols(input: &str, offsets: &[Option<usize>]) -> Vec<Option<(usize, usize)>> {
+    let mut order: Vec<usize> = (0..offsets.len())
+        .filter(|&n| offsets[n].is_some())
+        .collect();
+    order.sort_unstable_by_key(|&n| offsets[n]);
+    let mut out = vec![None; offsets.len()];
+    // The sweep's place: a char boundary, its line, and the chars before it on that line.
+    let (mut at, mut line, mut column) = (0, 1, 0);
+    for n in order {
+        let Some(offset) = offsets[n] else { continue };
+        let Some(between) = input.get(at..offset) else {
+            // Past the end or inside a char: no place (as `line_col` says).
+            continue;
+        };
+        match between.rfind('\n') {
+            Some(last) => {
+                line += between.bytes().filter(|&b| b == b'\n').count();
+                column = between[last + 1..].chars().count();
+            }
+            None => column += between.chars().count(),
+        }
+        at = offset;
+        out[n] = Some((line, column + 1));
+    }
+    out
 }
 
 /// Splits `serde_json`'s trailing ` at line L column C` off a parse error's message: the
@@ -81,62 +316,23 @@ pub fn line_col(input: &str, offset: usize) -> Option<(usize, usize)> {
     Some((line, column))
 }
 
-/// RFC 6901 reference tokens, unescaped (`~1` → `/`, `~0` → `~`).
-fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = pointer.strip_prefix('/')?;
-    rest.split('/')
-        .map(|raw| {
-            let mut token = String::with_capacity(raw.len());
-            let mut chars = raw.chars();
-            while let Some(c) = chars.next() {
-                if c == '~' {
-                    match chars.next()? {
-                        '0' => token.push('~'),
-                        '1' => token.push('/'),
-                        _ => return None,
-                    }
-                } else {
-                    token.push(c);
-                }
+/// One RFC 6901 reference token, unescaped (`~1` → `/`, `~0` → `~`); `None` for a `~`
+/// followed by anything else.
+fn unescape_token(raw: &str) -> Option<String> {
+    let mut token = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next()? {
+                '0' => token.push('~'),
+                '1' => token.push('/'),
+                _ => return None,
             }
-            Some(token)
-        })
-        .collect()
-}
-
-/// Byte offset of the target value (or, with `want_key`, of the target member's key).
-fn find(b: &[u8], pointer: &str, want_key: bool) -> Option<usize> {
-    let tokens = pointer_tokens(pointer)?;
-    let mut pos = skip_ws(b, 0);
-    if !is_value_start(*b.get(pos)?) {
-        return None;
-    }
-    if tokens.is_empty() {
-        return if want_key { None } else { Some(pos) };
-    }
-    let last = tokens.len() - 1;
-    for (n, token) in tokens.iter().enumerate() {
-        match *b.get(pos)? {
-            b'{' => {
-                let (key_pos, value_pos) = find_member(b, pos, token)?;
-                if want_key && n == last {
-                    return Some(key_pos);
-                }
-                pos = value_pos;
-            }
-            b'[' => {
-                if want_key && n == last {
-                    return None;
-                }
-                pos = find_element(b, pos, array_index(token)?)?;
-            }
-            _ => return None,
+        } else {
+            token.push(c);
         }
     }
-    Some(pos)
+    Some(token)
 }
 
 fn array_index(token: &str) -> Option<usize> {
@@ -163,58 +359,6 @@ fn is_value_start(c: u8) -> bool {
         c,
         b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
     )
-}
-
-/// In the object opening at `open`, the member whose key equals `key`: (key offset, value
-/// offset).
-fn find_member(b: &[u8], open: usize, key: &str) -> Option<(usize, usize)> {
-    let mut i = skip_ws(b, open + 1);
-    if *b.get(i)? == b'}' {
-        return None;
-    }
-    loop {
-        if *b.get(i)? != b'"' {
-            return None;
-        }
-        let key_pos = i;
-        let (after_key, matches) = string_equals(b, i, key)?;
-        i = skip_ws(b, after_key);
-        if *b.get(i)? != b':' {
-            return None;
-        }
-        i = skip_ws(b, i + 1);
-        if !is_value_start(*b.get(i)?) {
-            return None;
-        }
-        if matches {
-            return Some((key_pos, i));
-        }
-        i = skip_ws(b, skip_value(b, i)?);
-        match *b.get(i)? {
-            b',' => i = skip_ws(b, i + 1),
-            _ => return None,
-        }
-    }
-}
-
-/// In the array opening at `open`, the offset of element `index`.
-fn find_element(b: &[u8], open: usize, index: usize) -> Option<usize> {
-    let mut i = skip_ws(b, open + 1);
-    let mut n = 0;
-    loop {
-        if !is_value_start(*b.get(i)?) {
-            return None;
-        }
-        if n == index {
-            return Some(i);
-        }
-        i = skip_ws(b, skip_value(b, i)?);
-        match *b.get(i)? {
-            b',' => i = skip_ws(b, i + 1),
-            _ => return None,
-        }
-        n += 1;
-    }
 }
 
 /// Offset just past the value starting at `i`. Containers are skipped by counting brackets
@@ -267,19 +411,6 @@ fn skip_string(b: &[u8], i: usize) -> Option<usize> {
             _ => j += 1,
         }
     }
-}
-
-/// Offset just past the string whose opening quote is at `i`, and whether its unescaped
-/// content equals `want`.
-fn string_equals(b: &[u8], i: usize, want: &str) -> Option<(usize, bool)> {
-    let end = skip_string(b, i)?;
-    let raw = b.get(i + 1..end - 1)?;
-    if !raw.contains(&b'\\') {
-        return Some((end, raw == want.as_bytes()));
-    }
-    // A key that does not unescape (bad escape, lone surrogate) matches nothing.
-    let matches = unescape(raw).is_some_and(|s| s == want);
-    Some((end, matches))
 }
 
 fn unescape(raw: &[u8]) -> Option<String> {

@@ -22,7 +22,8 @@ mod locate;
 mod scan;
 
 pub use locate::{
-    line_col, locate, locate_key, serde_line_column, serde_offset, split_serde_position,
+    line_col, locate, locate_all, locate_key, serde_line_column, serde_offset,
+    split_serde_position, Want,
 };
 use scan::scan_forbidden_keys;
 

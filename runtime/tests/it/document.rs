@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use specmint_runtime::document::{
-    line_col, locate, locate_key, parse_document, parse_document_str, serde_line_column,
-    serde_offset, split_serde_position, DocumentSpec,
+    line_col, locate, locate_all, locate_key, parse_document, parse_document_str,
+    serde_line_column, serde_offset, split_serde_position, DocumentSpec, Want,
 };
 use specmint_runtime::{Path, Report, Validate, Violation};
 
@@ -701,4 +701,152 @@ fn serdes_positions_and_byte_offsets_convert_both_ways() {
     assert_eq!(serde_offset(text, (4, 0)), None, "no fourth line");
     assert_eq!(serde_offset(text, (0, 1)), None);
     assert_eq!(serde_offset(text, (3, 99)), None, "past the end");
+}
+
+/// A random JSON value (xorshift-seeded): objects, arrays, strings with escapes and
+/// non-ASCII, numbers, literals; nesting up to `depth`.
+fn random_value(next: &mut impl FnMut() -> u64, depth: usize) -> serde_json::Value {
+    use serde_json::Value;
+    const KEYS: &[&str] = &[
+        "a", "b", "é", "渡す", "a/b", "m~n", "q\"", "0", "1", "10", "",
+    ];
+    match next() % if depth == 0 { 4 } else { 6 } {
+        0 => Value::Null,
+        1 => Value::from(next() % 1000),
+        2 => Value::from(["x", "渡\n", "\u{1F600}", "\\", ""][(next() % 5) as usize]),
+        3 => Value::Bool(next() % 2 == 0),
+        4 => (0..next() % 12)
+            .map(|_| random_value(next, depth - 1))
+            .collect(),
+        _ => (0..next() % 6)
+            .map(|_| {
+                let key = KEYS[(next() % KEYS.len() as u64) as usize];
+                (key.to_owned(), random_value(next, depth - 1))
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
+    }
+}
+
+/// Every pointer of `value`, and a missing member and element under each container.
+fn pointers(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    let escape = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    match value {
+        serde_json::Value::Object(map) => {
+            out.push(format!("{at}/missing"));
+            for (k, v) in map {
+                pointers(v, format!("{at}/{}", escape(k)), out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            out.push(format!("{at}/{}", items.len()));
+            for (n, v) in items.iter().enumerate() {
+                pointers(v, format!("{at}/{n}"), out);
+            }
+        }
+        _ => out.push(format!("{at}/under_a_scalar")),
+    }
+    out.push(at);
+}
+
+/// The byte offset of a 1-based (line, column in chars) in `text`.
+fn offset_of(text: &str, (line, column): (usize, usize)) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    start
+        + text[start..]
+            .chars()
+            .take(column - 1)
+            .map(char::len_utf8)
+            .sum::<usize>()
+}
+
+/// Issue 48: `locate_all` places many pointers in one walk. On random documents, compact and
+/// pretty, each place it gives is the one `locate`/`locate_key` give alone, the nearest
+/// ancestor's where a pointer is missing, and at that place the text parses as the very
+/// value the pointer names (an oracle independent of the walker: serde_json's own pointer).
+#[test]
+fn locate_all_agrees_with_one_pointer_at_a_time_and_with_serde() {
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..400 {
+        let value = random_value(&mut next, 4);
+        let text = if round % 2 == 0 {
+            serde_json::to_string(&value).unwrap()
+        } else {
+            serde_json::to_string_pretty(&value).unwrap()
+        };
+        let mut all = Vec::new();
+        pointers(&value, String::new(), &mut all);
+        // Asked in a shuffled order, each pointer once per kind of place.
+        for n in (1..all.len()).rev() {
+            all.swap(n, (next() % (n as u64 + 1)) as usize);
+        }
+        let wants: Vec<(&str, Want)> = all
+            .iter()
+            .flat_map(|p| {
+                [
+                    (p.as_str(), Want::Value),
+                    (p.as_str(), Want::Key),
+                    (p.as_str(), Want::Nearest),
+                ]
+            })
+            .collect();
+        let found = locate_all(&text, &wants);
+        for ((pointer, want), found) in wants.iter().zip(found) {
+            let alone = match want {
+                Want::Value => locate(&text, pointer),
+                Want::Key => locate_key(&text, pointer),
+                Want::Nearest => {
+                    let mut p = *pointer;
+                    loop {
+                        if let Some(at) = locate(&text, p) {
+                            break Some(at);
+                        }
+                        p = &p[..p.rfind('/').unwrap()];
+                    }
+                }
+            };
+            assert_eq!(found, alone, "{want:?} {pointer} in {text}");
+            match (want, value.pointer(pointer)) {
+                (Want::Value | Want::Nearest, Some(expected)) => {
+                    let at = offset_of(&text, found.expect(pointer));
+                    let mut values = serde_json::Deserializer::from_str(&text[at..])
+                        .into_iter::<serde_json::Value>();
+                    assert_eq!(
+                        values.next().unwrap().unwrap(),
+                        *expected,
+                        "{pointer} in {text}"
+                    );
+                }
+                (Want::Value, None) => assert_eq!(found, None, "{pointer} in {text}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Issue 48: a document with 200,000 problems is placed in one pass: every element of a long
+/// array, each at its own column, and a missing member under each at its object.
+#[test]
+fn locate_all_places_many_pointers_in_one_pass() {
+    let n = 200_000;
+    let text = format!("[{}]", vec!["{\"a\":1}"; n].join(","));
+    let pointers: Vec<String> = (0..n).map(|i| format!("/{i}/b")).collect();
+    let wants: Vec<(&str, Want)> = pointers
+        .iter()
+        .map(|p| (p.as_str(), Want::Nearest))
+        .collect();
+    let found = locate_all(&text, &wants);
+    for (i, at) in found.iter().enumerate() {
+        assert_eq!(*at, Some((1, 2 + 8 * i)), "element {i}");
+    }
 }
