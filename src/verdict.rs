@@ -13,7 +13,8 @@ use std::path::PathBuf;
 
 use crate::bundled::{self, Bundled};
 use crate::runtime::document::{
-    check_size, extracted_range, line_col, locate_all, split_serde_position, DocumentSpec, Want,
+    check_size, check_size_at_least, extracted_range, line_col, locate_all, split_serde_position,
+    DocumentSpec, Want, COUNTED_PAST_LIMIT,
 };
 use crate::{Report, Violation};
 
@@ -203,8 +204,13 @@ impl DocType {
     pub fn judge(&self, input: &[u8], total: u64, limit: usize) -> Verdict {
         let document = self.document().with_max_input_bytes(limit);
         let verdict = if total > input.len() as u64 {
-            check_size(usize::try_from(total).unwrap_or(usize::MAX), &document)
-                .map(|()| String::new())
+            let len = usize::try_from(total).unwrap_or(usize::MAX);
+            if counting_stopped(total, limit) {
+                check_size_at_least(len, &document)
+            } else {
+                check_size(len, &document)
+            }
+            .map(|()| String::new())
         } else {
             self.validate(input, limit)
                 .map_err(|report| self.other_encoding(input, report))
@@ -238,9 +244,16 @@ impl DocType {
     /// no more of it than it must: a file over the limit is counted, not held; and a flat
     /// TaskPack is judged in bounded memory, its attachments' data strings streamed (see
     /// `DocType::judge_streamed`, with the `taskpack` feature).
+    /// A file that is not a regular file (a pipe, `/dev/stdin`, a character device) is read
+    /// as a stream, as standard input is.
     pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
         let mut file = std::fs::File::open(path)?;
-        let size = file.metadata()?.len();
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            let (input, total) = read_head(&mut file, limit)?;
+            return Ok(self.judge(&input, total, limit));
+        }
+        let size = metadata.len();
         #[cfg(feature = "taskpack")]
         if self.is_flat_taskpack() && size <= limit as u64 {
             if let Some(verdict) = self.judge_streamed(&mut file)? {
@@ -326,6 +339,9 @@ impl DocType {
 
 /// Reads at most one byte over `limit` from `reader`, and counts the rest without holding it:
 /// `(the bytes read, the reader's total)`. An oversized input is refused without being held.
+/// The rest is counted up to [`COUNTED_PAST_LIMIT`] bytes past the limit and no further, so
+/// endless input (`/dev/zero`, a stream that never closes) is answered: a total past
+/// `limit + COUNTED_PAST_LIMIT` means "at least that much" ([`DocType::judge`] says so).
 pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Result<(Vec<u8>, u64)> {
     use std::io::Read as _;
     let mut input = Vec::new();
@@ -333,9 +349,14 @@ pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Resu
     (&mut *reader).take(head).read_to_end(&mut input)?;
     let mut total = input.len() as u64;
     if input.len() > limit {
-        total += std::io::copy(reader, &mut std::io::sink())?;
+        total += std::io::copy(&mut reader.take(COUNTED_PAST_LIMIT), &mut std::io::sink())?;
     }
     Ok((input, total))
+}
+
+/// Whether a total from [`read_head`] stopped being counted before the input ended.
+fn counting_stopped(total: u64, limit: usize) -> bool {
+    total > (limit as u64).saturating_add(COUNTED_PAST_LIMIT)
 }
 
 #[cfg(feature = "interpret")]

@@ -724,3 +724,56 @@ fn many_violations_are_located_in_one_pass() {
         assert_eq!(e["column"], start + 1 + 2 * i, "{e}");
     }
 }
+
+/// Issue 48, finding 14: a FILE that is not a regular file (`/dev/stdin`, `<(…)`, a FIFO) is
+/// read as a stream, as `-` is, not refused with "Illegal seek".
+#[test]
+fn validate_reads_a_pipe_as_a_stream() {
+    let packet = packet_with("");
+    let out = specmint(
+        &["validate", "task-packet", "/dev/stdin", "--format", "json"],
+        packet.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["valid"], true);
+    assert_eq!(verdict["file"], "/dev/stdin");
+    // A broken document through the pipe is placed as a file's would be.
+    let out = specmint(
+        &["validate", "task-packet", "/dev/stdin", "--format", "json"],
+        packet.replace(r#""round":1"#, r#""round":"1""#).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["errors"][0]["path"], "round");
+    assert_eq!(verdict["errors"][0]["line"], 1);
+}
+
+/// Issue 48, finding 17: endless input is answered once the limit is passed and the rest
+/// counted up to `COUNTED_PAST_LIMIT`, "at least" that many bytes, rather than read for ever.
+#[test]
+fn validate_answers_endless_input() {
+    use specmint::runtime::document::COUNTED_PAST_LIMIT;
+    let out = specmint(
+        &[
+            "validate",
+            "task-packet",
+            "/dev/zero",
+            "--format",
+            "json",
+            "--max-input-bytes",
+            "1000",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = &verdict["errors"][0];
+    let counted = 1001 + COUNTED_PAST_LIMIT;
+    assert_eq!(error["code"], "packet_too_large");
+    assert_eq!(error["measured"], counted);
+    assert_eq!(
+        error["message"],
+        format!("the packet is at least {counted} bytes (max 1000) and was not parsed")
+    );
+}

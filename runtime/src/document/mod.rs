@@ -471,13 +471,34 @@ fn document_violation(code: &'static str, message: String) -> Violation {
 ///
 /// The one-violation [`Report`] when `len` is over the limit.
 pub fn check_size(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
+    too_large(len, false, spec)
+}
+
+/// How many bytes past its size limit a stream's length is counted, for the size violation's
+/// `measured`; a stream longer than that (endless input such as `/dev/zero`) is answered as
+/// "at least" what was counted ([`check_size_at_least`]) rather than read for ever.
+pub const COUNTED_PAST_LIMIT: u64 = 64 << 20;
+
+/// As [`check_size`], for an input of which `len` bytes were counted before counting stopped
+/// ([`COUNTED_PAST_LIMIT`]): the message says it is *at least* `len` bytes; `measured` is
+/// `len`.
+///
+/// # Errors
+///
+/// The one-violation [`Report`] when `len` is over the limit.
+pub fn check_size_at_least(len: usize, spec: &DocumentSpec) -> Result<(), Report> {
+    too_large(len, true, spec)
+}
+
+fn too_large(len: usize, at_least: bool, spec: &DocumentSpec) -> Result<(), Report> {
     if len <= spec.max_input_bytes {
         return Ok(());
     }
+    let at_least = if at_least { "at least " } else { "" };
     let violation = document_violation(
         spec.too_large_code,
         format!(
-            "the {} is {len} bytes (max {}) and was not parsed",
+            "the {} is {at_least}{len} bytes (max {}) and was not parsed",
             spec.name, spec.max_input_bytes
         ),
     );
