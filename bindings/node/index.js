@@ -118,9 +118,26 @@ function indexOf(indexes, lookup, type) {
 // The Report on `data` as the TYPE at `index` of `source` (the addon, or a NativeSpec): `valid`
 // from `accepts`, the errors from `errors` when read (each with a `...Text` twin for a string).
 // A refused Buffer is copied, so the errors are those of the bytes judged even if the caller
-// reuses the Buffer.
-function judge(source, [accepts, acceptsText, errors, errorsText], index, data) {
+// reuses the Buffer; of a document over the TYPE's size limit only the first `limit + 1` bytes
+// cross or are copied, with its length, so a huge document is never held twice (a string's
+// UTF-8 length is counted without converting it).
+function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes], index, data) {
   if (typeof data === 'string') {
+    // A lone surrogate is no Unicode text, so no JSON text: refused as Python refuses it,
+    // rather than judged as the U+FFFD that N-API would turn it into.
+    if (!data.isWellFormed()) {
+      throw new TypeError(`specmint: a document string must be well-formed Unicode; it has a lone surrogate at index ${loneSurrogate(data)}`);
+    }
+    // Each UTF-16 unit is at least one UTF-8 byte: a string this short is under any limit the
+    // copy need fear.
+    if (data.length > SMALL) {
+      const limit = call(() => maxInputBytes.call(source, index));
+      const total = Buffer.byteLength(data, 'utf8');
+      if (total > limit) {
+        const head = data.slice(0, limit + 1);
+        return new Report(false, () => call(() => errorsText.call(source, index, head, total)));
+      }
+    }
     const valid = call(() => acceptsText.call(source, index, data));
     return new Report(valid, () => call(() => errorsText.call(source, index, data)));
   }
@@ -132,17 +149,48 @@ function judge(source, [accepts, acceptsText, errors, errorsText], index, data) 
   if (valid) {
     return new Report(true, null);
   }
-  const copy = Buffer.from(bytes);
-  return new Report(false, () => call(() => errors.call(source, index, copy)));
+  const total = bytes.length;
+  const limit = total > SMALL ? call(() => maxInputBytes.call(source, index)) : total;
+  const copy = Buffer.from(total > limit ? bytes.subarray(0, limit + 1) : bytes);
+  return new Report(false, () => call(() => errors.call(source, index, copy, total)));
 }
+
+// The index of the first lone surrogate of `text` (one that is not half of a pair).
+function loneSurrogate(text) {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+// Documents up to this many bytes (or UTF-16 units) are judged without asking the TYPE's size
+// limit: copying them is cheap whatever the limit.
+const SMALL = 1 << 16;
 
 const specFunctions = [
   native.NativeSpec.prototype.accepts,
   native.NativeSpec.prototype.acceptsText,
   native.NativeSpec.prototype.errors,
   native.NativeSpec.prototype.errorsText,
+  native.NativeSpec.prototype.maxInputBytes,
 ];
-const bundledFunctions = [native.bundledAccepts, native.bundledAcceptsText, native.bundledErrors, native.bundledErrorsText];
+const bundledFunctions = [
+  native.bundledAccepts,
+  native.bundledAcceptsText,
+  native.bundledErrors,
+  native.bundledErrorsText,
+  native.bundledMaxInputBytes,
+];
 
 /** The specs of a spec directory, read by the interpreter (`specmint validate --spec DIR`). */
 class Spec {

@@ -62,6 +62,21 @@ fn errors(verdict: Verdict) -> Vec<ErrorItem> {
         .collect()
 }
 
+/// The verdict on `data`, the head of a document of `total` bytes (the whole document when
+/// `total` is absent): `index.js` hands over only the first `limit + 1` bytes of a document
+/// refused for its size, so none is held whole twice.
+fn judge_head(ty: &DocType, data: &[u8], total: Option<f64>) -> Verdict {
+    match total {
+        // A JavaScript length is an integer below 2^53: exact as f64.
+        Some(total) if total > data.len() as f64 => {
+            let limit = ty.document().max_input_bytes;
+            let head = data.len().min(limit.saturating_add(1));
+            ty.judge(&data[..head], total as u64, limit)
+        }
+        _ => ty.judge_bytes(data),
+    }
+}
+
 /// The TYPE at `index` of `types`; an index no lookup gave is an `InvalidArg`.
 fn at<T>(types: &[T], index: u32) -> Result<&T> {
     usize::try_from(index)
@@ -97,16 +112,24 @@ pub fn bundled_accepts_text(index: u32, data: String) -> Result<bool> {
     Ok(bundled(index)?.accepts(data.as_bytes()))
 }
 
-/// The errors of the Buffer `data` as the bundled TYPE at `index` (none when it is valid).
+/// The errors of the Buffer `data` as the bundled TYPE at `index` (none when it is valid);
+/// `data` is the head of a document of `total` bytes when `total` is given.
 #[napi]
-pub fn bundled_errors(index: u32, data: BufferSlice) -> Result<Vec<ErrorItem>> {
-    Ok(errors(bundled(index)?.judge_bytes(&data)))
+pub fn bundled_errors(index: u32, data: BufferSlice, total: Option<f64>) -> Result<Vec<ErrorItem>> {
+    Ok(errors(judge_head(&bundled(index)?, &data, total)))
 }
 
-/// The errors of the string `data` as the bundled TYPE at `index` (none when it is valid).
+/// The errors of the string `data` as the bundled TYPE at `index` (none when it is valid);
+/// `data` is the head of a document of `total` UTF-8 bytes when `total` is given.
 #[napi]
-pub fn bundled_errors_text(index: u32, data: String) -> Result<Vec<ErrorItem>> {
-    Ok(errors(bundled(index)?.judge_bytes(data.as_bytes())))
+pub fn bundled_errors_text(index: u32, data: String, total: Option<f64>) -> Result<Vec<ErrorItem>> {
+    Ok(errors(judge_head(&bundled(index)?, data.as_bytes(), total)))
+}
+
+/// The input size limit of the bundled TYPE at `index`, in bytes.
+#[napi]
+pub fn bundled_max_input_bytes(index: u32) -> Result<f64> {
+    Ok(bundled(index)?.document().max_input_bytes as f64)
 }
 
 /// The bundled TYPE's JSON Schema (JSON text).
@@ -180,16 +203,29 @@ impl NativeSpec {
         Ok(at(&self.types, index)?.accepts(data.as_bytes()))
     }
 
-    /// The errors of the Buffer `data` as the TYPE at `index` (none when it is valid).
+    /// The errors of the Buffer `data` as the TYPE at `index` (none when it is valid); `data`
+    /// is the head of a document of `total` bytes when `total` is given.
     #[napi]
-    pub fn errors(&self, index: u32, data: BufferSlice) -> Result<Vec<ErrorItem>> {
-        Ok(errors(at(&self.types, index)?.judge_bytes(&data)))
+    pub fn errors(&self, index: u32, data: BufferSlice, total: Option<f64>) -> Result<Vec<ErrorItem>> {
+        Ok(errors(judge_head(at(&self.types, index)?, &data, total)))
     }
 
-    /// The errors of the string `data` as the TYPE at `index` (none when it is valid).
+    /// The errors of the string `data` as the TYPE at `index` (none when it is valid); `data`
+    /// is the head of a document of `total` UTF-8 bytes when `total` is given.
     #[napi]
-    pub fn errors_text(&self, index: u32, data: String) -> Result<Vec<ErrorItem>> {
-        Ok(errors(at(&self.types, index)?.judge_bytes(data.as_bytes())))
+    pub fn errors_text(
+        &self,
+        index: u32,
+        data: String,
+        total: Option<f64>,
+    ) -> Result<Vec<ErrorItem>> {
+        Ok(errors(judge_head(at(&self.types, index)?, data.as_bytes(), total)))
+    }
+
+    /// The input size limit of the TYPE at `index`, in bytes.
+    #[napi]
+    pub fn max_input_bytes(&self, index: u32) -> Result<f64> {
+        Ok(at(&self.types, index)?.document().max_input_bytes as f64)
     }
 
     /// TYPE's JSON Schema (JSON text).

@@ -109,3 +109,40 @@ test('a spec that does not check throws SpecError with file:line:col', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Issue 48, finding 16: a document refused for its size is not copied whole: only the first
+// `limit + 1` bytes are kept for its errors, and they say what the CLI says of it.
+test('a Buffer over the size limit is refused without a copy of it', () => {
+  const size = 64 << 20;
+  const huge = Buffer.alloc(size, 0x20);
+  const before = process.memoryUsage().arrayBuffers;
+  const report = specmint.validate('task-packet', huge);
+  const kept = process.memoryUsage().arrayBuffers - before;
+  assert.equal(report.valid, false);
+  assert.ok(kept < 8 << 20, `the report keeps ${kept} bytes of a ${size}-byte document`);
+  assert.deepStrictEqual(
+    report.errors.map((e) => [e.code, e.path, e.measured, e.limit, e.message]),
+    [['packet_too_large', '', size, 1 << 20, `the packet is ${size} bytes (max 1048576) and was not parsed`]],
+  );
+});
+
+test('a string over the size limit gets the Buffer\'s errors, its length counted in UTF-8', () => {
+  const text = `{"objective": "${'渡'.repeat(400000)}"}`;
+  const byString = specmint.validate('task-packet', text);
+  const byBuffer = specmint.validate('task-packet', Buffer.from(text));
+  assert.equal(byString.valid, false);
+  assert.deepStrictEqual(byString.toJSON(), byBuffer.toJSON());
+  assert.equal(byString.errors[0].measured, Buffer.byteLength(text));
+  assert.equal(byString.errors[0].code, 'packet_too_large');
+});
+
+// A lone surrogate is no Unicode text: a TypeError, as Python raises for it, not a verdict on
+// the U+FFFD N-API would have read.
+test('a string with a lone surrogate is a TypeError', () => {
+  assert.throws(
+    () => specmint.validate('task-packet', `{"objective": "a\ud800b"}`),
+    { name: 'TypeError', message: /lone surrogate at index 16/ },
+  );
+  // A pair is one character and is judged.
+  assert.equal(specmint.validate('task-packet', `{"objective": "a\ud83d\ude00"}`).valid, false);
+});
