@@ -101,7 +101,19 @@ pub enum DatabaseError {
     /// or may not have been applied.
     #[cfg(feature = "postgres")]
     #[error("store: the connection to the server was lost while committing; the operation may or may not have been applied: {}", postgres::describe(.0))]
-    CommitUnknown(::postgres::Error),
+    CommitUnknown(::tokio_postgres::Error),
+    /// The PostgreSQL server did not answer a statement within the bound on an answer
+    /// (`postgres::reply_timeout`): frozen, or cut off without the connection closing. The
+    /// connection is given up; if the statement was the commit, the operation may or may not
+    /// have been applied.
+    #[cfg(feature = "postgres")]
+    #[error("store: the server did not answer within {secs} s (SPECMINT_PG_REPLY_TIMEOUT){}", if *.committing { "; the operation may or may not have been applied" } else { "; nothing was applied" })]
+    NoReply {
+        /// The bound, in seconds.
+        secs: u64,
+        /// Whether the statement waited for was the commit.
+        committing: bool,
+    },
     /// A statement or transaction failed in SQLite.
     #[cfg(feature = "sqlite")]
     #[error("store: {0}")]
@@ -110,7 +122,7 @@ pub enum DatabaseError {
     /// error.
     #[cfg(feature = "postgres")]
     #[error("store: {}", postgres::describe(.0))]
-    Postgres(#[from] ::postgres::Error),
+    Postgres(#[from] ::tokio_postgres::Error),
     /// A stored record (a manifest, an envelope) does not read back.
     #[error("store: a stored record does not read back: {0}")]
     Record(#[from] serde_json::Error),
@@ -131,7 +143,9 @@ impl DatabaseError {
     pub fn is_connection_lost(&self) -> bool {
         match self {
             #[cfg(feature = "postgres")]
-            DatabaseError::Connect { .. } | DatabaseError::CommitUnknown(_) => true,
+            DatabaseError::Connect { .. }
+            | DatabaseError::CommitUnknown(_)
+            | DatabaseError::NoReply { .. } => true,
             #[cfg(feature = "postgres")]
             DatabaseError::Postgres(err) => postgres::is_connection_lost(err),
             _ => false,

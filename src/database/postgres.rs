@@ -1,5 +1,7 @@
-//! The PostgreSQL backend (a server that agents on several machines share): the sync
-//! `postgres` client over TLS as the address's `sslmode` says (`postgres/tls.rs`), `READ COMMITTED`
+//! The PostgreSQL backend (a server that agents on several machines share): `tokio-postgres`
+//! driven from a current-thread runtime of the connection's own (the library stays synchronous,
+//! as the `postgres` crate would keep it), over TLS as the address's `sslmode` says
+//! (`postgres/tls.rs`), `READ COMMITTED`
 //! transactions with row locks ([`super::Lock`]), and a commit that waits for the server's WAL
 //! flush unless [`Synchronous::Normal`] says otherwise (`synchronous_commit = off` for the
 //! session).
@@ -9,12 +11,22 @@
 //! the client's and server's words are scrubbed of every password the address or
 //! `PGPASSWORD` holds.
 //!
+//! Every wait on the network is bounded (issue 48: a server that accepts TCP and never answers
+//! held every command for ever). Connecting, the startup exchange and TLS included, takes at
+//! most `connect_timeout` (libpq's meaning: the whole attempt; `PGCONNECT_TIMEOUT` when the
+//! address sets none, else [`DEFAULT_CONNECT_TIMEOUT`]); each statement's answer is waited for at
+//! most [`reply_timeout`]. A wait that runs out is [`DatabaseError::NoReply`]: the connection is
+//! then closed, as one the server dropped.
+//!
 //! Schema set-up takes a transaction-scoped advisory lock first, so many processes opening a
 //! new database at once do not race on `CREATE TABLE` (PostgreSQL's `IF NOT EXISTS` is not
 //! safe against a concurrent creator).
 
-use postgres::config::{Host, SslMode as ClientSslMode};
-use postgres::types::{ToSql, Type};
+use std::future::Future;
+use std::time::Duration;
+
+use tokio_postgres::config::{Host, SslMode as ClientSslMode};
+use tokio_postgres::types::{ToSql, Type};
 
 use super::address::{scrubbed, secrets, split_tls, SslMode};
 use super::{
@@ -29,7 +41,7 @@ const SET_UP_LOCK: i64 = 0x7370_6563_6d69_6e74;
 
 /// The server's own words when it sent an error (`postgres::Error`'s `Display` says only "db
 /// error"), else the client's.
-pub(super) fn describe(err: &postgres::Error) -> String {
+pub(super) fn describe(err: &tokio_postgres::Error) -> String {
     match err.as_db_error() {
         Some(db) => format!("{}: {} ({})", db.severity(), db.message(), db.code().code()),
         None => {
@@ -48,7 +60,7 @@ pub(super) fn describe(err: &postgres::Error) -> String {
 /// Whether `err` is the server gone rather than its verdict: the connection closed, an I/O
 /// failure, or the server's `08` (connection exception) and `57P01`-`57P03` (shutting down,
 /// cannot connect now) codes.
-pub(super) fn is_connection_lost(err: &postgres::Error) -> bool {
+pub(super) fn is_connection_lost(err: &tokio_postgres::Error) -> bool {
     if err.is_closed() {
         return true;
     }
@@ -62,21 +74,76 @@ pub(super) fn is_connection_lost(err: &postgres::Error) -> bool {
     }
 }
 
-/// How long a connection attempt may take when the address sets no `connect_timeout`: a
-/// server that never answers (a dropped route, a firewall that discards) is an error after
-/// this, not a command that hangs for the kernel's minutes of retries.
-pub const DEFAULT_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long a connection attempt may take when neither the address nor `PGCONNECT_TIMEOUT`
+/// sets `connect_timeout`: a server that never answers (a dropped route, a firewall that
+/// discards, a process that accepts and stalls) is an error after this, not a command that
+/// hangs.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// [`DEFAULT_CONNECT_TIMEOUT`] unless the address gave its own `connect_timeout`.
-fn with_default_connect_timeout(config: &mut postgres::Config) {
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
+/// How long a statement's answer is waited for when `SPECMINT_PG_REPLY_TIMEOUT` (seconds) does
+/// not say: the store's transactions are one operation each, so a server silent this long is
+/// frozen or cut off, not busy.
+pub const DEFAULT_REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The bound on each statement's answer: `SPECMINT_PG_REPLY_TIMEOUT` in whole seconds (at
+/// least 1) when it is set and reads as such, else [`DEFAULT_REPLY_TIMEOUT`].
+pub fn reply_timeout() -> Duration {
+    seconds_from_env("SPECMINT_PG_REPLY_TIMEOUT").unwrap_or(DEFAULT_REPLY_TIMEOUT)
+}
+
+/// A whole number of seconds (at least 1) from the environment variable `name`.
+fn seconds_from_env(name: &str) -> Option<Duration> {
+    let secs: u64 = std::env::var(name).ok()?.trim().parse().ok()?;
+    (secs > 0).then(|| Duration::from_secs(secs))
+}
+
+/// The address's `connect_timeout`, else `PGCONNECT_TIMEOUT` (as libpq reads it), else
+/// [`DEFAULT_CONNECT_TIMEOUT`]; libpq treats 0 as no limit, which is not offered here.
+fn with_default_connect_timeout(config: &mut tokio_postgres::Config) {
+    if config.get_connect_timeout().is_none_or(|t| t.is_zero()) {
+        config.connect_timeout(
+            seconds_from_env("PGCONNECT_TIMEOUT").unwrap_or(DEFAULT_CONNECT_TIMEOUT),
+        );
     }
 }
 
 /// An open PostgreSQL store.
 pub struct Connection {
-    client: postgres::Client,
+    runtime: tokio::runtime::Runtime,
+    client: tokio_postgres::Client,
+    /// The task that carries the connection's messages (run whenever the runtime is).
+    carrier: tokio::task::JoinHandle<()>,
+    /// The bound on each statement's answer.
+    wait: Duration,
+    /// A wait ran out: the connection is given up.
+    broken: bool,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.carrier.abort();
+    }
+}
+
+/// `future`'s output, waited for at most `wait` on `runtime`; when it runs out, `broken` is set
+/// and the answer is [`DatabaseError::NoReply`].
+fn within<F: Future>(
+    runtime: &tokio::runtime::Runtime,
+    wait: Duration,
+    broken: &mut bool,
+    committing: bool,
+    future: F,
+) -> Result<F::Output, DatabaseError> {
+    runtime
+        // The timer is made inside the runtime, whose clock it needs.
+        .block_on(async { tokio::time::timeout(wait, future).await })
+        .map_err(|_| {
+            *broken = true;
+            DatabaseError::NoReply {
+                secs: wait.as_secs(),
+                committing,
+            }
+        })
 }
 
 impl Connection {
@@ -96,9 +163,9 @@ impl Connection {
             detail: scrubbed(&detail, &hidden),
         };
         let (rest, settings) = split_tls(url).map_err(&failed)?;
-        let mut config: postgres::Config = rest
+        let mut config: tokio_postgres::Config = rest
             .parse()
-            .map_err(|e: postgres::Error| failed(describe(&e)))?;
+            .map_err(|e: tokio_postgres::Error| failed(describe(&e)))?;
         with_default_connect_timeout(&mut config);
         if config.get_password().is_none() {
             if let Some(password) = &env_password {
@@ -118,13 +185,52 @@ impl Connection {
             SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => ClientSslMode::Require,
         });
         let connector = tls::connector(&settings).map_err(&failed)?;
-        let mut client = config
-            .connect(connector)
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| failed(format!("cannot start the client: {e}")))?;
+        // The whole attempt, TCP, TLS and the startup exchange, within `connect_timeout`
+        // (tokio-postgres bounds only each socket's connect with it).
+        let limit = config
+            .get_connect_timeout()
+            .copied()
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
+        let (client, connection) = runtime
+            .block_on(async { tokio::time::timeout(limit, config.connect(connector)).await })
+            .map_err(|_| {
+                failed(format!(
+                    "the server did not complete the connection within {} s (connect_timeout)",
+                    limit.as_secs()
+                ))
+            })?
             .map_err(|e| failed(describe(&e)))?;
+        let carrier = runtime.spawn(async move {
+            // Its end (an error included) shows as the client's `is_closed`.
+            let _ = connection.await;
+        });
+        let mut conn = Connection {
+            runtime,
+            client,
+            carrier,
+            wait: reply_timeout(),
+            broken: false,
+        };
         if synchronous == Synchronous::Normal {
-            client.batch_execute("SET synchronous_commit = off")?;
+            let Connection {
+                runtime,
+                client,
+                wait,
+                broken,
+                ..
+            } = &mut conn;
+            within(
+                runtime,
+                *wait,
+                broken,
+                false,
+                client.batch_execute("SET synchronous_commit = off"),
+            )??;
         }
-        let mut conn = Connection { client };
         let store = || redacted(url);
         conn.write(|tx| {
             tx.execute(
@@ -137,7 +243,7 @@ impl Connection {
     }
 
     pub(super) fn is_closed(&self) -> bool {
-        self.client.is_closed()
+        self.broken || self.client.is_closed()
     }
 
     pub(super) fn write<T, E>(
@@ -147,10 +253,24 @@ impl Connection {
     where
         E: From<DatabaseError>,
     {
-        let mut tx = self.client.transaction().map_err(DatabaseError::from)?;
+        let Connection {
+            runtime,
+            client,
+            wait,
+            broken,
+            ..
+        } = self;
+        let wait = *wait;
+        let mut tx = within(runtime, wait, broken, false, client.transaction())?
+            .map_err(DatabaseError::from)?;
         // Dropping `tx` on the error path rolls it back.
-        let value = operation(&mut PostgresTx { tx: &mut tx })?;
-        tx.commit().map_err(|err| {
+        let value = operation(&mut PostgresTx {
+            tx: &mut tx,
+            runtime,
+            wait,
+            broken,
+        })?;
+        within(runtime, wait, broken, true, tx.commit())?.map_err(|err| {
             // Whether the server committed before the connection went is unknown.
             if is_connection_lost(&err) {
                 DatabaseError::CommitUnknown(err)
@@ -165,21 +285,37 @@ impl Connection {
         &mut self,
         read: impl FnOnce(&mut dyn Tx) -> Result<T, DatabaseError>,
     ) -> Result<T, DatabaseError> {
+        let Connection {
+            runtime,
+            client,
+            wait,
+            broken,
+            ..
+        } = self;
+        let wait = *wait;
         // One snapshot for every statement of the read.
-        let mut tx = self
-            .client
+        let start = client
             .build_transaction()
-            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
             .read_only(true)
-            .start()?;
-        let value = read(&mut PostgresTx { tx: &mut tx })?;
-        tx.commit()?;
+            .start();
+        let mut tx = within(runtime, wait, broken, false, start)??;
+        let value = read(&mut PostgresTx {
+            tx: &mut tx,
+            runtime,
+            wait,
+            broken,
+        })?;
+        within(runtime, wait, broken, false, tx.commit())??;
         Ok(value)
     }
 }
 
 struct PostgresTx<'a, 'c> {
-    tx: &'a mut postgres::Transaction<'c>,
+    tx: &'a mut tokio_postgres::Transaction<'c>,
+    runtime: &'a tokio::runtime::Runtime,
+    wait: Duration,
+    broken: &'a mut bool,
 }
 
 fn bind<'p>(params: &'p [Param<'p>]) -> Vec<&'p (dyn ToSql + Sync)> {
@@ -195,7 +331,7 @@ fn bind<'p>(params: &'p [Param<'p>]) -> Vec<&'p (dyn ToSql + Sync)> {
         .collect()
 }
 
-fn read_row(row: &postgres::Row) -> Result<Row, DatabaseError> {
+fn read_row(row: &tokio_postgres::Row) -> Result<Row, DatabaseError> {
     let mut values = Vec::with_capacity(row.len());
     for (i, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
@@ -223,16 +359,36 @@ impl Tx for PostgresTx<'_, '_> {
     }
 
     fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, DatabaseError> {
-        let rows = self.tx.query(sql, &bind(params))?;
+        let params = bind(params);
+        let rows = within(
+            self.runtime,
+            self.wait,
+            self.broken,
+            false,
+            self.tx.query(sql, &params),
+        )??;
         rows.iter().map(read_row).collect()
     }
 
     fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DatabaseError> {
-        Ok(self.tx.execute(sql, &bind(params))?)
+        let params = bind(params);
+        Ok(within(
+            self.runtime,
+            self.wait,
+            self.broken,
+            false,
+            self.tx.execute(sql, &params),
+        )??)
     }
 
     fn execute_batch(&mut self, sql: &str) -> Result<(), DatabaseError> {
-        Ok(self.tx.batch_execute(sql)?)
+        Ok(within(
+            self.runtime,
+            self.wait,
+            self.broken,
+            false,
+            self.tx.batch_execute(sql),
+        )??)
     }
 
     fn table_exists(&mut self, name: &str) -> Result<bool, DatabaseError> {
@@ -249,12 +405,11 @@ impl Tx for PostgresTx<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn a_connection_attempt_is_bounded_unless_the_address_bounds_it_itself() {
         let timeout = |address: &str| {
-            let mut config: postgres::Config = address.parse().unwrap();
+            let mut config: tokio_postgres::Config = address.parse().unwrap();
             with_default_connect_timeout(&mut config);
             config.get_connect_timeout().copied()
         };

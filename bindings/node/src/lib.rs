@@ -206,7 +206,12 @@ impl NativeSpec {
     /// The errors of the Buffer `data` as the TYPE at `index` (none when it is valid); `data`
     /// is the head of a document of `total` bytes when `total` is given.
     #[napi]
-    pub fn errors(&self, index: u32, data: BufferSlice, total: Option<f64>) -> Result<Vec<ErrorItem>> {
+    pub fn errors(
+        &self,
+        index: u32,
+        data: BufferSlice,
+        total: Option<f64>,
+    ) -> Result<Vec<ErrorItem>> {
         Ok(errors(judge_head(at(&self.types, index)?, &data, total)))
     }
 
@@ -219,7 +224,11 @@ impl NativeSpec {
         data: String,
         total: Option<f64>,
     ) -> Result<Vec<ErrorItem>> {
-        Ok(errors(judge_head(at(&self.types, index)?, data.as_bytes(), total)))
+        Ok(errors(judge_head(
+            at(&self.types, index)?,
+            data.as_bytes(),
+            total,
+        )))
     }
 
     /// The input size limit of the TYPE at `index`, in bytes.

@@ -526,3 +526,136 @@ fn the_mcp_server_holds_one_connection_and_reconnects_after_a_restart() {
         "{listed}"
     );
 }
+
+/// The cluster's processes (the postmaster and its children), stopped (`STOP`) or resumed
+/// (`CONT`) with `kill -SIG`: a server frozen, not gone (its sockets stay open and the kernel
+/// still acknowledges what is sent to it).
+fn signal_cluster(cluster: &Cluster, signal: &str) {
+    let pid_file = std::fs::read_to_string(cluster.dir.join("data/postmaster.pid")).unwrap();
+    let postmaster = pid_file.lines().next().unwrap().trim().to_owned();
+    let children = Command::new("pgrep")
+        .args(["-P", &postmaster])
+        .output()
+        .unwrap();
+    let mut pids = vec![postmaster];
+    pids.extend(
+        String::from_utf8(children.stdout)
+            .unwrap()
+            .split_whitespace()
+            .map(str::to_owned),
+    );
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .args(&pids)
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{signal} {pids:?}");
+}
+
+/// Issue 48, finding 3: a server that stops answering (frozen, its connections open) holds a
+/// store call no longer than the bound on an answer (`SPECMINT_PG_REPLY_TIMEOUT`): the MCP
+/// server answers the call with `NoReply`'s message, still answers a ping, and once the server
+/// thaws connects again.
+#[test]
+fn a_frozen_server_is_answered_within_the_reply_timeout() {
+    if !postgres_here("frozen server") {
+        return;
+    }
+    let dir = common::scratch("pg-frozen");
+    let cluster = Cluster::start(&dir, &[]);
+    let url = format!("postgresql:///postgres?{}", cluster.query);
+    let binary = env!("CARGO_BIN_EXE_specmint");
+    let mut server = McpServer::start_with(
+        "env",
+        &[
+            "SPECMINT_PG_REPLY_TIMEOUT=2",
+            binary,
+            "mcp",
+            "--store",
+            &url,
+        ],
+    );
+    let mut call = |server: &mut McpServer, name: &str, arguments: Value| {
+        server.request("tools/call", json!({"name": name, "arguments": arguments}))
+    };
+    let envelope = common::minimal_task(Some("f-1"));
+    let submitted = call(&mut server, "task_submit", json!({"envelope": envelope}));
+    assert_eq!(
+        submitted["result"]["structuredContent"]["ok"], true,
+        "{submitted}"
+    );
+    signal_cluster(&cluster, "STOP");
+    let started = Instant::now();
+    let frozen = call(&mut server, "task_show", json!({"task_id": "f-1"}));
+    let waited = started.elapsed();
+    signal_cluster(&cluster, "CONT");
+    assert_eq!(
+        frozen["error"]["message"],
+        "store: the server did not answer within 2 s (SPECMINT_PG_REPLY_TIMEOUT); nothing was applied",
+        "{frozen}"
+    );
+    // The bound, not a minute of the kernel's retries (generous: the call itself took 2 s).
+    assert!(waited < Duration::from_secs(30), "{waited:?}");
+    assert_eq!(server.request("ping", json!({}))["result"], json!({}));
+    let shown = call(&mut server, "task_show", json!({"task_id": "f-1"}));
+    assert_eq!(
+        shown["result"]["structuredContent"]["task_id"], "f-1",
+        "{shown}"
+    );
+}
+
+/// Issue 48, finding 3: a peer that accepts TCP and never answers (no startup reply, no TLS)
+/// is given up after `connect_timeout`, the whole attempt, as libpq counts it; and after
+/// `PGCONNECT_TIMEOUT` when the address sets none.
+#[test]
+fn a_server_that_accepts_and_never_answers_is_given_up_after_connect_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Accept and hold every connection, saying nothing.
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+        }
+    });
+    let attempt = |store: &str, env: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+        command.args(["task", "list", "--store", store]);
+        if let Some(seconds) = env {
+            command.env("PGCONNECT_TIMEOUT", seconds);
+        }
+        let mut child = command
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        // A watchdog, so a hang fails here rather than holding the suite.
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("`specmint task list --store {store}` still waits after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let store = format!("postgresql://agent@127.0.0.1:{port}/db?connect_timeout=2&sslmode=disable");
+    let (code, stderr) = attempt(&store, None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the server did not complete the connection within 2 s (connect_timeout)"),
+        "{stderr}"
+    );
+    let store = format!("postgresql://agent@127.0.0.1:{port}/db?sslmode=require");
+    let (code, stderr) = attempt(&store, Some("1"));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the server did not complete the connection within 1 s (connect_timeout)"),
+        "{stderr}"
+    );
+}
