@@ -37,6 +37,18 @@ impl From<DatabaseError> for SetUp {
     }
 }
 
+/// Creates the store's file, empty, readable by its owner alone (SQLite would make it 0644, and
+/// gives its `-wal` and `-shm` files the database file's permissions): the tasks and envelopes
+/// it keeps are as private as the passports (0600). A file already there is left as it is (an
+/// empty file is an empty database).
+fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
 /// An open SQLite store.
 pub struct Connection {
     conn: rusqlite::Connection,
@@ -61,6 +73,10 @@ impl Connection {
                 return Err(no_store());
             }
             flags.remove(rusqlite::OpenFlags::SQLITE_OPEN_CREATE);
+        } else {
+            // A file that cannot be made here (no such folder, no permission) is SQLite's to
+            // refuse next, in its own words.
+            let _ = create_private(path);
         }
         let conn = rusqlite::Connection::open_with_flags(path, flags).map_err(|source| {
             // Gone between the check and the open: still no store.

@@ -1064,3 +1064,21 @@ fn workers_claiming_next_at_once_claim_every_task_exactly_once() {
         assert_eq!(n, want, "{state}");
     }
 }
+
+/// Issue 48 (the weaker items): the SQLite store and its write-ahead files are the owner's
+/// alone (0600), as the passports are; SQLite would have made them 0644.
+#[cfg(unix)]
+#[test]
+fn the_sqlite_store_is_readable_by_its_owner_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let db = common::fresh_sqlite_db("task_lifecycle", "private");
+    let (code, _) = cli(&db, &["submit", "-"], &task(json!({"taskID": "p-1"})));
+    assert_eq!(code, 0);
+    for suffix in ["", "-wal", "-shm"] {
+        let file = format!("{}{suffix}", db.display());
+        let Ok(metadata) = std::fs::metadata(&file) else {
+            continue;
+        };
+        assert_eq!(metadata.permissions().mode() & 0o777, 0o600, "{file}");
+    }
+}
