@@ -176,9 +176,19 @@ impl DocType {
         }
     }
 
-    /// Judges a whole document held in memory under the type's own input size limit.
+    /// Judges a whole document held in memory under the type's own input size limit. A flat
+    /// TaskPack is judged as [`DocType::judge_path`] judges its file, its attachments' data
+    /// strings streamed rather than copied and parsed into memory (a 200 MB pack held by a
+    /// binding no longer costs three times its size).
     pub fn judge_bytes(&self, data: &[u8]) -> Verdict {
         let limit = self.document().max_input_bytes;
+        #[cfg(feature = "taskpack")]
+        if self.is_flat_taskpack() && data.len() <= limit {
+            // Reading from memory cannot fail.
+            if let Ok(Some(verdict)) = self.judge_streamed(&mut std::io::Cursor::new(data)) {
+                return verdict;
+            }
+        }
         let head = data.len().min(limit.saturating_add(1));
         self.judge(&data[..head], data.len() as u64, limit)
     }
