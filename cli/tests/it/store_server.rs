@@ -575,7 +575,7 @@ fn a_frozen_server_is_answered_within_the_reply_timeout() {
             &url,
         ],
     );
-    let mut call = |server: &mut McpServer, name: &str, arguments: Value| {
+    let call = |server: &mut McpServer, name: &str, arguments: Value| {
         server.request("tools/call", json!({"name": name, "arguments": arguments}))
     };
     let envelope = common::minimal_task(Some("f-1"));
