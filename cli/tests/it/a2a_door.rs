@@ -1340,3 +1340,31 @@ fn an_authenticated_request_keeps_its_connection_when_slots_are_short() {
     assert_eq!(answer.header("connection"), Some("close"));
     assert!(read_one(&mut stream).is_none(), "closed after");
 }
+
+/// A refused landing leaves nothing in the temporary directory: the body spooled there and the
+/// pack decoded there are removed before the answer is sent, so a temporary directory filled by
+/// landings is freed by each answer (what uploads under way hold stays until they end).
+#[test]
+fn a_refused_landing_leaves_no_temporary_file_once_answered() {
+    let store = common::scratch("door-tmp-store");
+    let tmp = common::scratch("door-tmp-dir");
+    let mut command = command(&store, &["--listen", "127.0.0.1:0"]);
+    command.env("TMPDIR", &*tmp);
+    let door = start_command(command);
+    // Over 1 MiB decoded, so both the body and the pack go to temporary files.
+    let attachment = flat::LuggageFile {
+        name: "big.log".to_owned(),
+        bytes: "a line of luggage\n".repeat(1 << 17).into_bytes(),
+    };
+    let flat = String::from_utf8(pack_with("TP-ROOT-TMP", &[attachment]))
+        .unwrap()
+        .replacen("task-passport-bag/0.1", "task-passport-bag/9.9", 1);
+    let answer = post(door.addr, &[ACTIVATED], &send(flat.as_bytes())).json();
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let left: Vec<String> = std::fs::read_dir(&*tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+    assert!(passports(&store).is_empty());
+}
