@@ -110,8 +110,8 @@ fn create_in(dir: &Path, name: &str) -> Result<BufWriter<File>, (PathBuf, io::Er
             io::ErrorKind::AlreadyExists => io::Error::new(
                 e.kind(),
                 "another attachment already landed under this name: this file system does \
-                     not tell the two names apart (they differ only in case, or in a way it \
-                     folds), and one would overwrite the other",
+                 not tell the two names apart (they differ only in case, or in a way it \
+                 folds), and one would overwrite the other",
             ),
             _ => e,
         })
