@@ -10,9 +10,14 @@
 //! system chose for `:0`).
 //!
 //! - Connections are served concurrently, each on its own task of a multi-threaded runtime, at
-//!   most `--max-connections` at once (more wait in the listen backlog). An accept error (such
-//!   as running out of file descriptors) is reported on stderr and retried after a pause that
-//!   doubles up to a second, never in a busy loop.
+//!   most `--max-connections` at once (more wait in the listen backlog). While fewer than a
+//!   quarter of those slots are free, an unauthenticated request is answered with `Connection:
+//!   close`, so fetching the public card on kept-alive connections cannot hold every slot
+//!   ([`http::Slots`]). An accept error (such as running out of file descriptors) is reported
+//!   on stderr and retried after a pause that doubles up to a second, never in a busy loop.
+//! - Framing hyper leaves to the server (RFC 9112): an HTTP/1.1 request without one `Host` is
+//!   400; a transfer coding other than `chunked` alone is 501; a chunked request (with or
+//!   without a `Content-Length`, a smuggling attempt) is answered and its connection closed.
 //! - A connection that sends no complete request head within `--header-timeout` (a new one, a
 //!   kept-alive one between requests, or one dripping its head) is closed; so is one whose TLS
 //!   handshake takes longer. A body not all there within `--body-timeout` is answered 408 and
@@ -162,6 +167,7 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             body_limit: (max_pack_bytes / 3 * 4) as u64 + (1 << 20),
             body_timeout: Duration::from_secs(args.body_timeout),
             answering: Semaphore::new(cores),
+            slots: http::Slots::new(args.max_connections as usize),
         });
         let limits = Arc::new(Limits {
             header_timeout: Duration::from_secs(args.header_timeout),
@@ -280,6 +286,7 @@ async fn connection(
     closed: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
 ) {
+    let _open = http::Slots::open(&shared);
     let _ = stream.set_nodelay(true);
     match &limits.tls {
         Some(acceptor) => {

@@ -45,7 +45,7 @@ use super::flat::MAX_SKELETON_BYTES;
 use super::flat::{self, FlatError, LuggageFile};
 use super::land;
 use super::lenient::{self, LineageView, OriginView};
-use super::passports::{PassportStore, PassportStoreError};
+use super::passports::{check_id, PassportStore, PassportStoreError};
 use super::skeleton::{self, SkeletonError, Span};
 use super::spill::{Spill, Spilled};
 use super::unpack::PackSource;
@@ -684,11 +684,18 @@ impl Door {
             .filter(|pack| lenient::view::<Members>(pack).kind.as_deref() == Some("receipt"));
         if let Some(pack) = receipt {
             let (into, _) = land::receipt_target(&pack);
+            // The sender's text: checked before any path is made of it (a quota measures one).
+            check_id(&into).map_err(|e| arrival_error(e.into()))?;
             let before = bytes(&into);
             let merged = arrival::merge_pack(&self.store, source, &into).map_err(arrival_error)?;
             let written = bytes(&into).saturating_sub(before);
-            let state = self.store.get(&into).map_err(store_error)?;
-            let mut task = self.task_of(&into, &state, luggage)?;
+            let mut task = match merged.passport {
+                Some(state) => self.committed_task(&into, &state, luggage),
+                None => {
+                    let state = self.store.get(&into).map_err(store_error)?;
+                    self.task_of(&into, &state, luggage)?
+                }
+            };
             let report = merged.report;
             task.metadata.0.merged = Some(MergedReport {
                 passport_id: into,
@@ -705,7 +712,7 @@ impl Door {
         }
         let landed = arrival::land_pack(&self.store, source, false).map_err(arrival_error)?;
         let written = bytes(&landed.id);
-        let mut task = self.task_of(&landed.id, &landed.passport, luggage)?;
+        let mut task = self.committed_task(&landed.id, &landed.passport, luggage);
         let l = landed.landing;
         task.metadata.0.landed = Some(LandedReport {
             passport_id: landed.id,
@@ -772,6 +779,18 @@ impl Door {
                 ),
             )),
         }
+    }
+
+    /// The Task of passport `id` just written (landed, or merged into): the arrival is
+    /// committed, and the answer says so whatever fails after. A luggage file that cannot be
+    /// opened leaves the Task without luggage, each file named by its `passport.artifacts`
+    /// entry alone, rather than turning the answer into an error the client would take for
+    /// "nothing arrived".
+    fn committed_task(&self, id: &str, state: &Json, luggage: &mut Luggage) -> answer::Task {
+        self.task_of(id, state, luggage).unwrap_or_else(|_| {
+            luggage.files.clear();
+            passport_task(id, state, Vec::new())
+        })
     }
 
     /// The Task of stored passport `id`, its luggage opened in the store and left there
@@ -1193,7 +1212,16 @@ fn arrival_error(e: ArrivalError) -> RpcError {
             TASK_NOT_FOUND,
             format!("this receipt answers passport `{id}`, which is not in this store"),
         ),
-        ArrivalError::Store(other) => internal(other),
+        // A verdict on the request (an id that is no passport id): a bad request, with the
+        // store's code, as a refused pack is.
+        ArrivalError::Store(other) => match other.code() {
+            Some(code) => RpcError {
+                code: INVALID_PARAMS,
+                message: other.to_string(),
+                taskpack_code: Some(code),
+            },
+            None => internal(other),
+        },
         other @ (ArrivalError::NoEncoding(_) | ArrivalError::Io { .. }) => internal(other),
     }
 }

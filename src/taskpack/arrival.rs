@@ -13,7 +13,12 @@
 //! passport whose files are missing; a marker beside it (`.<ID>.files.landing-<pid>`) lets the
 //! next arrival remove that folder once the process is gone. A merge runs its
 //! checks and changes inside the store's lock on the target (one read-modify-write), so two
-//! merges into one passport serialize and both answers are kept.
+//! merges into one passport serialize and both answers are kept; its luggage is moved into
+//! place there too, before the passport is written, so a merge that is written has nothing
+//! left to fail (a `receipt-<version>/` a merge killed before its write left is replaced by the
+//! next merge of that version). Luggage is never moved through a symbolic link the arrival did not make (a
+//! `<ID>.files` that is one is refused by name), and lands readable by its owner only (folders
+//! 0700, files 0600), as the passports do.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -89,6 +94,9 @@ pub struct Merged {
     pub report: MergeReport,
     /// The receipt's luggage, where it now is.
     pub luggage: Vec<PathBuf>,
+    /// The passport as written (`None` when nothing was written): what an answer reports once
+    /// the merge is committed, with nothing left to read that could fail.
+    pub passport: Option<Json>,
 }
 
 /// A hidden folder for luggage still being checked, removed on drop unless published.
@@ -276,29 +284,81 @@ pub fn merge_pack(
     land::merge_target_ok(&arrived.pack, into)?;
     let files_dir = store.dir().join(format!("{into}.files"));
     let new_luggage = !landed_before(&files_dir, &staging.0, &arrived.luggage);
-    let ((report, version), written) = store.update_if_changed(into, new_luggage, |state| {
+    // The luggage is moved into place under the passport's lock before the passport is written
+    // (the write is the commit, as a landing writes its passport last): whatever fails before
+    // it leaves the passport as it was, and nothing can fail after it.
+    let mut published: Option<PathBuf> = None;
+    let updated = store.update_if_changed(into, new_luggage, |state| {
         let version = super::lenient::view::<super::lenient::StateView>(state).version();
-        land::merge(&arrived.pack, into, state)
-            .map(|report| (report, version))
-            .map_err(ArrivalError::Refused)
-    })?;
+        let report = land::merge(&arrived.pack, into, state).map_err(ArrivalError::Refused)?;
+        let mut luggage = Vec::new();
+        if !arrived.luggage.is_empty() {
+            store_folder(&files_dir)?;
+            let receipt_dir = files_dir.join(format!("receipt-{version}"));
+            // One there already is a merge's that was killed before it wrote the passport (the
+            // stored version is the one before, and this lock is held): it goes (a link, the
+            // link alone).
+            if fs::symlink_metadata(&receipt_dir).is_ok() {
+                let _ = fs::remove_dir_all(&receipt_dir).or_else(|_| fs::remove_file(&receipt_dir));
+            }
+            luggage = staging.publish(&receipt_dir, &arrived.luggage)?;
+            published = Some(receipt_dir);
+        }
+        Ok::<_, ArrivalError>((report, version, luggage, state.clone()))
+    });
+    let unpublish = || {
+        if let Some(dir) = &published {
+            let _ = fs::remove_dir_all(dir);
+        }
+    };
+    let ((report, version, luggage, state), written) = match updated {
+        Ok(updated) => updated,
+        Err(e) => {
+            unpublish();
+            return Err(e);
+        }
+    };
     if !written {
-        // `version` is the one the merge would have written; the stored one stays.
+        // Nothing new: the luggage had landed before, and goes. `version` is the one the merge
+        // would have written; the stored one stays.
+        unpublish();
         return Ok(Merged {
             version: version.saturating_sub(1),
             written,
             report,
             luggage: Vec::new(),
+            passport: None,
         });
     }
-    let receipt_dir = files_dir.join(format!("receipt-{version}"));
-    let luggage = staging.publish(&receipt_dir, &arrived.luggage)?;
     Ok(Merged {
         version,
         written,
         report,
         luggage,
+        passport: Some(state),
     })
+}
+
+/// Makes sure `dir`, a passport's `<ID>.files`, is a folder of the store the luggage may be
+/// moved into: made (0700, [`unpack::private_dirs`]) when absent; a symbolic link (planted there, it could point out of
+/// the store) or anything else but a folder is refused, naming it, never written through.
+fn store_folder(dir: &Path) -> Result<(), ArrivalError> {
+    let refused = |why: &str| ArrivalError::Io {
+        action: "move luggage to",
+        path: dir.to_owned(),
+        source: std::io::Error::other(format!("{why}: nothing was merged")),
+    };
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            Err(refused("a symbolic link, which is never written through"))
+        }
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(refused("not a folder")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            unpack::private_dirs(dir).map_err(ArrivalError::io("write", dir))
+        }
+        Err(e) => Err(ArrivalError::io("access", dir)(e)),
+    }
 }
 
 /// Whether every file of `luggage` (staged in `staged`) has already landed, byte for byte, in

@@ -494,13 +494,22 @@ pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
         return Ok(());
     }
     let (target, read) = receipt_target(pack);
-    Err(Refusal::new(
-        TaskPackError::ReceiptNotLanded,
+    // The target is the sender's text: the command to run is suggested only for a passport id
+    // (whose characters need no shell quoting), never built from anything else.
+    let message = if super::passports::check_id(&target).is_ok() {
         format!(
             "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
              into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
-        ),
-    ))
+        )
+    } else {
+        format!(
+            "this pack is a receipt: it answers passport `{target}` ({read}), which is not a \
+             passport id (1 to {} characters of A-Z a-z 0-9 _ -): it cannot be merged here, and \
+             a receipt is not landed as a new passport (§4.4.1)",
+            super::passports::PASSPORT_ID_MAX
+        )
+    };
+    Err(Refusal::new(TaskPackError::ReceiptNotLanded, message))
 }
 
 /// Lands a handoff (§3.1, §4.2, §4.4, §4.5); see [`Landing`]. A receipt is refused with the

@@ -101,26 +101,33 @@ impl Observer for LuggageWriter<'_> {
 /// refused rather than overwritten.
 fn create_in(dir: &Path, name: &str) -> Result<BufWriter<File>, (PathBuf, io::Error)> {
     let path = dir.join(name);
-    let made = path
-        .parent()
-        .map_or(Ok(()), fs::create_dir_all)
-        .and_then(|()| {
-            File::options()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .map_err(|e| match e.kind() {
-                    io::ErrorKind::AlreadyExists => io::Error::new(
-                        e.kind(),
-                        "another attachment already landed under this name: this file system does \
-                     not tell the two names apart (they differ only in case, or in a way it \
-                     folds), and one would overwrite the other",
-                    ),
-                    _ => e,
-                })
-        });
+    let made = path.parent().map_or(Ok(()), private_dirs).and_then(|()| {
+        let mut options = File::options();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(&path).map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => io::Error::new(
+                e.kind(),
+                "another attachment already landed under this name: this file system does \
+                 not tell the two names apart (they differ only in case, or in a way it \
+                 folds), and one would overwrite the other",
+            ),
+            _ => e,
+        })
+    });
     made.map(|f| BufWriter::with_capacity(1 << 16, f))
         .map_err(|e| (path, e))
+}
+
+/// Creates `dir` and the folders above it that are missing, readable by their owner only
+/// (0700): landed luggage is the user's, as the passports are (its files are made 0600).
+pub(super) fn private_dirs(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 /// Flushes and syncs a luggage file, so a rename of its folder publishes whole files.
@@ -182,7 +189,8 @@ impl Seek for PackReader<'_> {
     }
 }
 
-/// Reads the pack at `path` (encoding by extension), writing its luggage under `dir` (created).
+/// Reads the pack at `path` (encoding by extension), writing its luggage under `dir` (created),
+/// its folders 0700 and files 0600.
 /// On an error `dir` may hold part of the luggage: the caller removes it.
 pub fn read_arriving(path: &Path, dir: &Path, limits: Limits) -> Result<Arrived, ConvertError> {
     read_arriving_from(PackSource::File(path), dir, limits)
@@ -206,7 +214,7 @@ pub fn read_arriving_from(
         let p = p.to_owned();
         move |e| ConvertError::Io(p, e)
     };
-    fs::create_dir_all(dir).map_err(io_at(dir))?;
+    private_dirs(dir).map_err(io_at(dir))?;
     let mut reader = source.open().map_err(io_at(named))?;
     match encoding {
         Encoding::Zip => {

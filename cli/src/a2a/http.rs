@@ -7,13 +7,17 @@
 //! on the blocking pool).
 
 use std::io::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, AUTHORIZATION, CONNECTION, CONTENT_LENGTH, WWW_AUTHENTICATE};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::{
+    HeaderValue, AUTHORIZATION, CONNECTION, CONTENT_LENGTH, HOST, TRANSFER_ENCODING,
+    WWW_AUTHENTICATE,
+};
+use hyper::{Method, Request, Response, StatusCode, Version};
 use specmint::taskpack::a2a::answer::RpcError;
 use specmint::taskpack::a2a::quota::StoreQuota;
 use specmint::taskpack::a2a::{self, Door};
@@ -45,10 +49,120 @@ pub(super) struct Shared {
     /// the store after the turn is given back, a few chunks at a time (an answer of at most
     /// 64 KiB is written whole before).
     pub answering: Semaphore,
+    /// The connection slots (`--max-connections`).
+    pub slots: Slots,
 }
 
-/// The answer to `request`.
+/// The connection slots (`--max-connections`) and how many are taken. While fewer than a
+/// quarter of them (at least one) are free, an unauthenticated request (the public card, any
+/// request of a door without `--token-file`, one without a token it takes) is answered with
+/// `Connection: close`: a client that holds connections open by fetching the card again and
+/// again goes back to the end of the listen queue after each answer, behind those waiting there,
+/// so it cannot keep every slot. A request with a token the door takes keeps its connection.
+pub(super) struct Slots {
+    max: usize,
+    open: AtomicUsize,
+}
+
+impl Slots {
+    pub(super) fn new(max: usize) -> Self {
+        Slots {
+            max,
+            open: AtomicUsize::new(0),
+        }
+    }
+
+    /// Counts a connection as open until the guard drops.
+    pub(super) fn open(shared: &Arc<Shared>) -> OpenSlot {
+        shared.slots.open.fetch_add(1, Ordering::Relaxed);
+        OpenSlot(Arc::clone(shared))
+    }
+
+    /// Whether fewer than a quarter of the slots (at least one) are free.
+    fn short(&self) -> bool {
+        let free = self.max.saturating_sub(self.open.load(Ordering::Relaxed));
+        free < (self.max / 4).max(1)
+    }
+}
+
+/// A connection counted in [`Slots`] while it lives.
+pub(super) struct OpenSlot(Arc<Shared>);
+
+impl Drop for OpenSlot {
+    fn drop(&mut self) {
+        self.0.slots.open.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The answer to `request`, `Connection: close` when the connection must not serve another:
+/// a request with `Transfer-Encoding` (see [`framing`]), or an unauthenticated one while the
+/// slots are short ([`Slots`]).
 pub(super) async fn answer(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
+    if let Some(refused) = framing(&request) {
+        return closing(refused);
+    }
+    let chunked = request.headers().contains_key(TRANSFER_ENCODING);
+    let authenticated = shared.tokens.as_ref().is_some_and(|tokens| {
+        matches!(
+            tokens.admit(request.headers().get(AUTHORIZATION)),
+            Admission::Admitted
+        )
+    });
+    let short = !authenticated && shared.slots.short();
+    let response = route(shared, request).await;
+    if chunked || short {
+        closing(response)
+    } else {
+        response
+    }
+}
+
+/// What RFC 9112 requires of a request's framing and hyper leaves to the server: an HTTP/1.1
+/// request carries one `Host` (§3.2: else 400), and the one transfer coding taken is `chunked`
+/// alone (§6.1: else 501, not implemented; hyper takes any list that ends with it, such as
+/// `gzip, chunked`, whose body the landing would read undecoded). A request with
+/// `Transfer-Encoding` is answered and its connection closed (§6.1 requires it when the
+/// request also has `Content-Length`, a smuggling attempt; hyper drops a `Content-Length` that
+/// follows `Transfer-Encoding` before the door sees the request, so every chunked request is
+/// treated so, and what was sent after its body is never served).
+fn framing(request: &Request<Incoming>) -> Option<Response<Body>> {
+    let headers = request.headers();
+    if request.version() == Version::HTTP_11 && headers.get_all(HOST).iter().count() != 1 {
+        return Some(plain(
+            StatusCode::BAD_REQUEST,
+            "an HTTP/1.1 request carries one Host header (RFC 9112 §3.2)",
+        ));
+    }
+    if headers.contains_key(TRANSFER_ENCODING) {
+        let mut codings = headers
+            .get_all(TRANSFER_ENCODING)
+            .iter()
+            .flat_map(|v| v.as_bytes().split(|b| *b == b','))
+            .map(<[u8]>::trim_ascii);
+        let chunked_alone = codings
+            .next()
+            .is_some_and(|c| c.eq_ignore_ascii_case(b"chunked"))
+            && codings.next().is_none();
+        if !chunked_alone {
+            return Some(plain(
+                StatusCode::NOT_IMPLEMENTED,
+                "the door takes `Transfer-Encoding: chunked` alone, no other transfer coding",
+            ));
+        }
+    }
+    None
+}
+
+/// `response` with `Connection: close`: hyper closes the connection once it is written.
+fn closing(mut response: Response<Body>) -> Response<Body> {
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The answer to a request whose framing is sound: the card, JSON-RPC, or 404/405.
+async fn route(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
     let path = request.uri().path().to_owned();
     match (request.method(), path.as_str()) {
         (&Method::GET, "/.well-known/agent-card.json") => {
@@ -103,14 +217,10 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> 
         Ok(file) => file,
         Err(Spool::TooLarge) => return too_large(shared.body_limit, activated),
         Err(Spool::TimedOut) => {
-            let mut response = plain(
+            return closing(plain(
                 StatusCode::REQUEST_TIMEOUT,
                 "the request body did not arrive within --body-timeout",
-            );
-            response
-                .headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-            return response;
+            ));
         }
         Err(Spool::Broken(e)) => {
             return plain_owned(
@@ -340,11 +450,7 @@ fn too_large(limit: u64, activated: bool) -> Response<Body> {
         format!("the request body is over {limit} bytes: too big for this door"),
     );
     let reply = a2a::answer::Response::new(Json::Null, Err(error)).to_js_compact();
-    let mut response = json(StatusCode::PAYLOAD_TOO_LARGE, reply, activated);
-    response
-        .headers_mut()
-        .insert(CONNECTION, HeaderValue::from_static("close"));
-    response
+    closing(json(StatusCode::PAYLOAD_TOO_LARGE, reply, activated))
 }
 
 fn rpc_error(code: i32, message: impl Into<String>, activated: bool) -> Response<Body> {

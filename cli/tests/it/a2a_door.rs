@@ -1,8 +1,9 @@
 //! The A2A door as a server (issue 34, items 1 and 2): `specmint a2a serve` run as a process and
 //! spoken to over raw TCP from std: an idle connection holds nothing up, many clients at once
 //! are all answered, slow ones are cut, the body limit is 413 over HTTP, the store quota,
-//! bearer tokens (401), TLS, the refusal to serve a non-loopback address unauthenticated, and
-//! SIGTERM. (The official A2A SDK lands a pack over TLS with a token in
+//! bearer tokens (401), TLS, the refusal to serve a non-loopback address unauthenticated,
+//! SIGTERM, the framing RFC 9112 leaves to the server (a chunked request closes its connection,
+//! `chunked` alone, one `Host`), and slots kept from clients without a token. (The official A2A SDK lands a pack over TLS with a token in
 //! tests/peers/a2a/tls_client.py, run by ./test.sh.)
 
 use crate::common;
@@ -1052,4 +1053,318 @@ fn the_door_serves_https_with_the_certificate_it_is_given() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("--tls-key"), "{err}");
+}
+
+/// What `stream` gives until the door closes it: the bytes, and whether it was closed (end of
+/// stream or a reset) rather than left open past the read timeout.
+fn read_until_closed(stream: &mut TcpStream) -> (Vec<u8>, bool) {
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 64 << 10];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return (raw, true),
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return (raw, false)
+            }
+            Err(_) => return (raw, true),
+        }
+    }
+}
+
+/// The status lines of the responses `raw` holds (one after another's body, or first).
+fn status_lines(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    text.match_indices("HTTP/1.1 ")
+        .map(|(at, _)| text[at..].split("\r\n").next().unwrap().to_owned())
+        .collect()
+}
+
+/// RFC 9112 §6.1: a request with both `Content-Length` and `Transfer-Encoding` is a smuggling
+/// attempt (a proxy in front may have framed it by the length); the door answers it and
+/// closes the connection, so what was smuggled after the chunked body is never served.
+#[test]
+fn a_request_with_a_length_and_chunked_is_answered_alone_and_its_connection_closed() {
+    let store = common::scratch("door-cl-te");
+    let door = start(&store, &["--header-timeout", "30"]);
+    let smuggled = "GET /.well-known/agent-card.json HTTP/1.1\r\nHost: door\r\n\r\n";
+    for framing in [
+        "Content-Length: 62\r\nTransfer-Encoding: chunked\r\n",
+        "Transfer-Encoding: chunked\r\nContent-Length: 62\r\n",
+    ] {
+        let mut stream = connect(door.addr);
+        stream
+            .write_all(
+                format!("POST / HTTP/1.1\r\nHost: door\r\n{framing}\r\n0\r\n\r\n{smuggled}")
+                    .as_bytes(),
+            )
+            .unwrap();
+        let (raw, closed) = read_until_closed(&mut stream);
+        assert_eq!(
+            status_lines(&raw),
+            ["HTTP/1.1 200 OK"],
+            "{framing:?}: {}",
+            String::from_utf8_lossy(&raw)
+        );
+        assert!(closed, "{framing:?}: the connection was left open");
+        let answer = read_answer(&mut &raw[..]);
+        assert_eq!(answer.header("connection"), Some("close"));
+        assert_eq!(answer.json()["error"]["code"], -32700);
+    }
+    // A request framed by its length alone keeps its connection, as before.
+    let mut stream = connect(door.addr);
+    stream
+        .write_all(
+            format!("POST / HTTP/1.1\r\nHost: door\r\nContent-Length: 2\r\n\r\n{{}}{smuggled}")
+                .as_bytes(),
+        )
+        .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(3)))
+        .unwrap();
+    let (raw, _) = read_until_closed(&mut stream);
+    assert_eq!(
+        status_lines(&raw),
+        ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"],
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+}
+
+/// Only `chunked`, alone, is a transfer coding the door takes (RFC 9112 §6.1: 501 for one it
+/// does not implement): `gzip, chunked` would hand the landing gzip bytes. The connection is
+/// closed after, its body unread.
+#[test]
+fn a_transfer_coding_other_than_chunked_alone_is_501_and_closes() {
+    let store = common::scratch("door-te-gzip");
+    let door = start(&store, &["--header-timeout", "30"]);
+    for coding in ["gzip, chunked", "chunked, chunked"] {
+        let mut stream = connect(door.addr);
+        stream
+            .write_all(
+                format!(
+                    "POST / HTTP/1.1\r\nHost: door\r\nTransfer-Encoding: {coding}\r\n\r\n0\r\n\r\n\
+                     GET /.well-known/agent-card.json HTTP/1.1\r\nHost: door\r\n\r\n"
+                )
+                .as_bytes(),
+            )
+            .unwrap();
+        let (raw, closed) = read_until_closed(&mut stream);
+        assert!(closed, "{coding}: the connection was left open");
+        let answer = read_answer(&mut &raw[..]);
+        assert_eq!(
+            (
+                status_lines(&raw),
+                String::from_utf8(answer.body.clone()).unwrap()
+            ),
+            (
+                vec!["HTTP/1.1 501 Not Implemented".to_owned()],
+                "the door takes `Transfer-Encoding: chunked` alone, no other transfer coding"
+                    .to_owned()
+            ),
+            "{coding}"
+        );
+        assert_eq!(answer.header("connection"), Some("close"));
+    }
+    assert!(passports(&store).is_empty());
+}
+
+/// RFC 9112 §3.2: an HTTP/1.1 request without `Host` (or with two) is answered 400.
+#[test]
+fn an_http_1_1_request_without_one_host_is_400() {
+    let store = common::scratch("door-no-host");
+    let door = start(&store, &[]);
+    for head in [
+        "GET /.well-known/agent-card.json HTTP/1.1\r\nConnection: close\r\n\r\n",
+        "GET /.well-known/agent-card.json HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n",
+    ] {
+        let mut stream = connect(door.addr);
+        stream.write_all(head.as_bytes()).unwrap();
+        let answer = read_answer(&mut stream);
+        assert_eq!(
+            (answer.status, String::from_utf8(answer.body).unwrap()),
+            (
+                400,
+                "an HTTP/1.1 request carries one Host header (RFC 9112 §3.2)".to_owned()
+            ),
+            "{head:?}"
+        );
+    }
+    // HTTP/1.0 has no Host to require.
+    let mut stream = connect(door.addr);
+    stream
+        .write_all(b"GET /.well-known/agent-card.json HTTP/1.0\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_answer(&mut stream).status, 200);
+}
+
+/// One response read off a kept-alive connection (its `Content-Length` body): `None` once the
+/// door closed it.
+fn read_one(stream: &mut TcpStream) -> Option<Answer> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return None,
+        }
+    }
+    let mut answer = read_answer(&mut &head[..]);
+    let len: usize = answer.header("content-length")?.parse().ok()?;
+    let mut body = vec![0u8; len];
+    stream.read_exact(&mut body).ok()?;
+    answer.body = body;
+    Some(answer)
+}
+
+/// A client fetching the public card every few hundred ms on each of its connections, kept
+/// alive, reconnecting whenever the door closes one, until `stop`; whether the door ever
+/// closed one whose answer said `Connection: close`.
+fn hog(
+    addr: SocketAddr,
+    ready: Arc<std::sync::Barrier>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> bool {
+    use std::sync::atomic::Ordering;
+    let get = b"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: door\r\n\r\n";
+    let mut stream = connect(addr);
+    stream.write_all(get).unwrap();
+    let first = read_one(&mut stream).expect("the hog's first fetch");
+    let mut told_to_close = first.header("connection") == Some("close");
+    ready.wait();
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(300));
+        let fetched = stream
+            .write_all(get)
+            .ok()
+            .and_then(|()| read_one(&mut stream));
+        match fetched {
+            Some(answer) if answer.header("connection") != Some("close") => {}
+            Some(_) => {
+                told_to_close = true;
+                stream = connect(addr);
+            }
+            None => stream = connect(addr),
+        }
+    }
+    told_to_close
+}
+
+/// Fetching the public card on kept-alive connections must not hold every slot for
+/// ever. While fewer than a quarter of the slots are free, an unauthenticated request is
+/// answered with `Connection: close`, so a hog's connections go back to the end of the queue
+/// and a new client waiting there is served.
+#[test]
+fn unauthenticated_keep_alive_cannot_hold_every_slot() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let store = common::scratch("door-hog");
+    let door = start(
+        &store,
+        &["--max-connections", "2", "--header-timeout", "30"],
+    );
+    let addr = door.addr;
+    let ready = Arc::new(std::sync::Barrier::new(3));
+    let stop = Arc::new(AtomicBool::new(false));
+    let hogs: Vec<_> = (0..2)
+        .map(|_| {
+            let (ready, stop) = (Arc::clone(&ready), Arc::clone(&stop));
+            std::thread::spawn(move || hog(addr, ready, stop))
+        })
+        .collect();
+    ready.wait();
+    // Not a timing: a door that lets the hogs keep both slots never answers this one (each
+    // fetch is far within the 30 s header timeout).
+    let mut stream = connect(addr);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(&request("GET", &[], b"")).unwrap();
+    let answer = read_answer(&mut stream);
+    stop.store(true, Ordering::Relaxed);
+    assert_eq!(answer.status, 200);
+    let told: Vec<bool> = hogs.into_iter().map(|h| h.join().unwrap()).collect();
+    assert!(
+        told.iter().any(|t| *t),
+        "no hog was told to close: {told:?}"
+    );
+}
+
+/// Authenticated requests keep their connection whatever the slots: a token holder is never
+/// the one pushed out.
+#[test]
+fn an_authenticated_request_keeps_its_connection_when_slots_are_short() {
+    let store = common::scratch("door-hog-token");
+    let tokens = store.join("tokens");
+    std::fs::write(&tokens, "first-token-1\n").unwrap();
+    let door = start(
+        &store,
+        &[
+            "--max-connections",
+            "1",
+            "--header-timeout",
+            "30",
+            "--token-file",
+            tokens.to_str().unwrap(),
+        ],
+    );
+    let get = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 3, "method": "GetTask",
+        "params": {"id": "TP-NONE-0000"}}))
+    .unwrap();
+    let mut stream = connect(door.addr);
+    for _ in 0..3 {
+        let mut rpc = request("POST", &[("Authorization", "Bearer first-token-1")], &get);
+        // Kept alive: the request without its `Connection: close`.
+        let text = String::from_utf8(rpc.clone()).unwrap();
+        rpc = text.replace("Connection: close\r\n", "").into_bytes();
+        stream.write_all(&rpc).unwrap();
+        let answer = read_one(&mut stream).expect("kept alive");
+        assert_eq!(answer.header("connection"), None);
+        assert_eq!(answer.json()["error"]["code"], -32001);
+    }
+    // The card, unauthenticated, on the one slot: answered, then closed.
+    let card = {
+        let mut card = request("GET", &[], b"");
+        let text = String::from_utf8(card.clone()).unwrap();
+        card = text.replace("Connection: close\r\n", "").into_bytes();
+        card
+    };
+    stream.write_all(&card).unwrap();
+    let answer = read_one(&mut stream).expect("the card");
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("connection"), Some("close"));
+    assert!(read_one(&mut stream).is_none(), "closed after");
+}
+
+/// A refused landing leaves nothing in the temporary directory: the body spooled there and the
+/// pack decoded there are removed before the answer is sent, so a temporary directory filled by
+/// landings is freed by each answer (what uploads under way hold stays until they end).
+#[test]
+fn a_refused_landing_leaves_no_temporary_file_once_answered() {
+    let store = common::scratch("door-tmp-store");
+    let tmp = common::scratch("door-tmp-dir");
+    let mut command = command(&store, &["--listen", "127.0.0.1:0"]);
+    command.env("TMPDIR", &*tmp);
+    let door = start_command(command);
+    // Over 1 MiB decoded, so both the body and the pack go to temporary files.
+    let attachment = flat::LuggageFile {
+        name: "big.log".to_owned(),
+        bytes: "a line of luggage\n".repeat(1 << 17).into_bytes(),
+    };
+    let flat = String::from_utf8(pack_with("TP-ROOT-TMP", &[attachment]))
+        .unwrap()
+        .replacen("task-passport-bag/0.1", "task-passport-bag/9.9", 1);
+    let answer = post(door.addr, &[ACTIVATED], &send(flat.as_bytes())).json();
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let left: Vec<String> = std::fs::read_dir(&*tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+    assert!(passports(&store).is_empty());
 }

