@@ -49,6 +49,8 @@ pub mod bundled;
 mod clock;
 #[cfg(engines)]
 pub mod database;
+#[cfg(feature = "handoff")]
+mod fsguard;
 mod refusal;
 pub mod verdict;
 

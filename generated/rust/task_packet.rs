@@ -1732,33 +1732,33 @@ mod spec_examples {
         }
     }
     #[test]
-    fn invalid_example_at_line_592() {
+    fn invalid_example_at_line_610() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-13\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"tool_scope\":[[\"db_select\"],[]]}",
             &super::DOCUMENT,
             &[("invalid_packet", "tool_scope")],
-            "spec/task_packet.md:592",
+            "spec/task_packet.md:610",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_602() {
+    fn invalid_example_at_line_620() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-14\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":{\"kind\":\"diff\",\"schema\":null}}",
             &super::DOCUMENT,
             &[("invalid_packet", "output_format.schema")],
-            "spec/task_packet.md:602",
+            "spec/task_packet.md:620",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_612() {
+    fn invalid_example_at_line_630() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
@@ -1768,20 +1768,20 @@ mod spec_examples {
                 ("duplicate_constraint_id", "constraints[1].id"),
                 ("contradictory_assertion", "acceptance[1].value"),
             ],
-            "spec/task_packet.md:612",
+            "spec/task_packet.md:630",
         ) {
             ::core::panic!("{}", message);
         }
     }
     #[test]
-    fn invalid_example_at_line_622() {
+    fn invalid_example_at_line_640() {
         if let ::core::result::Result::Err(message) = ::specmint::runtime::__private::check_example::<
             super::TaskPacket,
         >(
             "{\"packet_id\":\"pk-16\",\"goal_id\":\"t-1\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"x\",\"output_format\":\"markdown\",\"findings\":[{\"text\":\"14 contracts expire this quarter\"}]}",
             &super::DOCUMENT,
             &[("invalid_packet", "findings[0]")],
-            "spec/task_packet.md:622",
+            "spec/task_packet.md:640",
         ) {
             ::core::panic!("{}", message);
         }

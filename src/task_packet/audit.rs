@@ -1,7 +1,14 @@
 //! The home's audit logs: one JSON object per line, appended whole.
 //!
 //! Several processes file packets into one home at once, so each row is written with a single
-//! `write` under an exclusive advisory lock on its log file: rows never interleave or tear.
+//! `write` under an exclusive advisory lock on its log file (waited for at most
+//! [`LOCK_WAIT`]): rows never interleave. A row is written whole or not at all: a write that
+//! fails part-way (a full disk, a file size limit) is cut back to where the file ended, and a
+//! tail torn anyway (a writer killed mid-write) is ended with a newline before the next row,
+//! so that row starts on its own line and only the torn one does not parse.
+//! A log is opened without following a link ([`crate::fsguard`]): a link or a hard-linked file
+//! at a log's path is refused, so no row is written outside the home; a log group or others
+//! may use is narrowed to 0600.
 //! A filing's rows are not best effort: `Log::open` opens a log for appending before the
 //! packet is written, so a log that cannot be appended refuses the filing with nothing filed
 //! (spec/task_packet.md, "Files and side effects"). A refusal's row in `tool_calls.jsonl` is
@@ -10,8 +17,13 @@
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use fs4::FileExt;
+use crate::fsguard;
+
+/// How long a filing waits for a lock another process holds (a leg's, a log's) before it is
+/// refused: a filing holds one for milliseconds.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// `<home>/artifacts.jsonl`: provenance of what agents produced.
 pub const ARTIFACTS_LOG: &str = "artifacts.jsonl";
@@ -38,16 +50,19 @@ pub(crate) struct Log {
 }
 
 impl Log {
-    /// Opens `<home>/<log>` for appending (created 0600 when absent).
+    /// Opens `<home>/<log>` for appending (created 0600 when absent, narrowed to 0600 when
+    /// group or others may use it), refusing a link or a hard-linked file at its path.
     pub(crate) fn open(home: &Path, log: &str) -> std::io::Result<Self> {
         let path = home.join(log);
-        let (file, created) = match Self::options(true).open(&path) {
+        let (file, created) = match fsguard::open_for_writing(&mut Self::options(true), &path) {
             Ok(file) => (file, true),
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                (Self::options(false).open(&path)?, false)
-            }
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => (
+                fsguard::open_for_writing(&mut Self::options(false), &path)?,
+                false,
+            ),
             Err(e) => return Err(e),
         };
+        fsguard::make_private(&file);
         Ok(Log {
             file,
             path,
@@ -62,7 +77,8 @@ impl Log {
         } else {
             options.create(true);
         }
-        options.append(true);
+        // Read too: the last byte tells whether the file ends in a torn row.
+        options.read(true).append(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         options
@@ -71,24 +87,41 @@ impl Log {
     /// Appends `row` as one line, with a single write under an exclusive lock on the file.
     /// Should the file have been taken away since it was opened (`discard` of a refused
     /// filing that created it), the row goes to the file now at the path.
+    ///
+    /// A file that does not end in a newline (a row torn by a writer killed mid-write) gets one
+    /// first, in the same write; a write that fails part-way is cut back to the file's length
+    /// before it, so no part of this row stays to be glued to the next.
     pub(crate) fn append(self, row: &serde_json::Value) -> std::io::Result<()> {
         let mut line = row.to_string();
         line.push('\n');
         let mut file = self.file;
         loop {
-            FileExt::lock(&file)?;
+            fsguard::lock_within(&file, &self.path, LOCK_WAIT)?;
             if same_file(&file, &self.path)? {
-                return file.write_all(line.as_bytes());
+                let end = file.metadata()?.len();
+                let mut bytes = Vec::with_capacity(line.len() + 1);
+                if end > 0 && last_byte(&file, end)?.is_some_and(|b| b != b'\n') {
+                    bytes.push(b'\n');
+                }
+                bytes.extend_from_slice(line.as_bytes());
+                return match (&file).write_all(&bytes) {
+                    Ok(()) => Ok(()),
+                    Err(e) => {
+                        // Nothing of this row stays: a shorter file needs no space.
+                        let _ = file.set_len(end);
+                        Err(e)
+                    }
+                };
                 // Dropping the file closes it, which releases the lock.
             }
-            file = Self::options(false).open(&self.path)?;
+            file = fsguard::open_for_writing(&mut Self::options(false), &self.path)?;
         }
     }
 
     /// Takes back what `open` did for a filing that was refused after it: a log file this
     /// open created is removed while it is still empty (a refusal writes no file).
     pub(crate) fn discard(self) {
-        if !self.created || FileExt::lock(&self.file).is_err() {
+        if !self.created || fsguard::lock_within(&self.file, &self.path, LOCK_WAIT).is_err() {
             return;
         }
         if self.file.metadata().is_ok_and(|m| m.len() == 0)
@@ -96,6 +129,27 @@ impl Log {
         {
             let _ = std::fs::remove_file(&self.path);
         }
+    }
+}
+
+/// The byte before `end` in `file` (`end` > 0 is its length), `None` where it cannot be read
+/// without moving the append position (neither Unix nor Windows).
+fn last_byte(file: &File, end: u64) -> std::io::Result<Option<u8>> {
+    let mut byte = [0u8];
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, &mut byte, end - 1)?;
+        Ok(Some(byte[0]))
+    }
+    #[cfg(windows)]
+    {
+        let read = std::os::windows::fs::FileExt::seek_read(file, &mut byte, end - 1)?;
+        Ok((read == 1).then_some(byte[0]))
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = (file, end, &mut byte);
+        Ok(None)
     }
 }
 

@@ -198,7 +198,8 @@ fn read_one(
     from: Role,
     to: Role,
 ) -> Result<TaskPacket, (&'static str, String)> {
-    let bytes = std::fs::read(home.join(path)).map_err(|e| ("unreadable", e.to_string()))?;
+    let bytes = crate::fsguard::read_regular(&home.join(path), super::leg::SLOT_MAX_BYTES)
+        .map_err(|e| ("unreadable", e.to_string()))?;
     let packet = TaskPacket::from_json_slice(&bytes).map_err(|report| {
         let code = report.iter().next().map_or("invalid_packet", |v| v.code);
         let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();

@@ -422,6 +422,9 @@ fn log_filing(
     security.append(&event)
 }
 
+/// The most read of an `agent.toml`: a team record is a few lines.
+pub const RECORD_MAX_BYTES: usize = 1 << 20;
+
 /// The caller's team record: its role and, when pinned, its task and round.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
@@ -481,7 +484,16 @@ impl Member {
                 format!("only a role member of a team may file a TaskPacket: {why}"),
             )
         };
-        let text = std::fs::read_to_string(&path)
+        // A regular file, read to a bound: a FIFO or a device there refuses, never stalls.
+        let text = crate::fsguard::read_regular(&path, RECORD_MAX_BYTES)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "stream did not contain valid UTF-8",
+                    )
+                })
+            })
             .map_err(|e| not_member(format!("cannot read `{}`: {e}", path.display())))?;
         let mut document: toml::Table = toml::from_str(&text).map_err(|e| {
             not_member(format!(

@@ -1,20 +1,27 @@
 //! The on-disk layout of filed packets: `<home>/team_packets/<task_id>/r<round>/`, one *leg*
 //! (`<from>-to-<to>`) holding the canonical file and its numbered siblings.
 //!
-//! Writers serialize per leg on an exclusive `flock` of the leg's lock file, so choosing a
+//! Writers serialize per leg on an exclusive `flock` of the leg's lock file (waited for at most
+//! [`LOCK_WAIT`], then refused), so choosing a
 //! slot and filling it is one step for every process; the bytes are written through
 //! `atomic_file` (a temp file fsynced and renamed over the slot), so a reader sees the old
 //! file or the new one, never a torn one, and a writer sweeps the temp files a killed one
 //! left. Readers take no lock: a rename is atomic.
+//!
+//! Nothing is written through a link planted in the home: the leg's directories under the home
+//! must be real directories, the lock file is opened without following a link (and refused
+//! hard-linked), and a slot is replaced by a rename, never written in place. A slot is read
+//! only when it is a regular file, at most [`SLOT_MAX_BYTES`] of it ([`crate::fsguard`]), so a
+//! FIFO or a device at a slot's path refuses the filing instead of stalling it.
 
-use std::fs::{self, OpenOptions};
+use std::fs::OpenOptions;
 use std::io;
 use std::path::Path;
 
-use fs4::FileExt;
-
+use super::audit::LOCK_WAIT;
 use super::Role;
 use crate::atomic_file::{remove_stale_temporaries, write_atomically};
+use crate::fsguard;
 
 /// The directory under the home that holds every leg.
 pub const TEAM_PACKETS_DIR: &str = "team_packets";
@@ -22,6 +29,10 @@ pub const TEAM_PACKETS_DIR: &str = "team_packets";
 pub const PACKET_ROUND_MAX: u32 = 10_000;
 /// Numbered siblings a leg may hold besides its canonical file (`.01` … `.99`).
 pub const SIBLINGS_MAX: u32 = 99;
+/// The most read of a slot's file: a packet document's size limit (a filed packet is its
+/// canonical JSON, which `handoff read` refuses over that limit anyway). A larger file holds
+/// no packet of ours.
+pub const SLOT_MAX_BYTES: usize = super::DOCUMENT.max_input_bytes;
 /// The longest agent id or task id usable as one path component, in bytes.
 pub const PATH_COMPONENT_MAX_BYTES: usize = 64;
 
@@ -68,14 +79,14 @@ impl Leg {
     /// slot already holding `packet_id`, else the lowest free slot. Returns the slot's path
     /// relative to the home. Every slot taken by another packet is an error.
     pub fn file(&self, home: &Path, packet_id: &str, bytes: &[u8]) -> io::Result<String> {
-        let dir = home.join(&self.dir);
-        fs::create_dir_all(&dir)?;
+        let dir = fsguard::real_dirs(home, Path::new(&self.dir))?;
         let mut options = OpenOptions::new();
         options.create(true).truncate(false).write(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let lock = options.open(dir.join(format!(".{}.lock", self.stem)))?;
-        FileExt::lock(&lock)?;
+        let lock_path = dir.join(format!(".{}.lock", self.stem));
+        let lock = fsguard::open_for_writing(&mut options, &lock_path)?;
+        fsguard::lock_within(&lock, &lock_path, LOCK_WAIT)?;
         let slot = self.choose_slot(home, packet_id)?;
         // Every slot of the leg is written under this lock: a temporary file of one is stale.
         let slots = format!("{}.", self.stem);
@@ -90,7 +101,7 @@ impl Leg {
         let mut free = None;
         for n in 0..=SIBLINGS_MAX {
             let slot = self.slot(n);
-            match fs::read(home.join(&slot)) {
+            match fsguard::read_regular(&home.join(&slot), SLOT_MAX_BYTES) {
                 Ok(bytes) => {
                     if packet_id_of(&bytes).as_deref() == Some(packet_id) {
                         return Ok(slot);
@@ -99,6 +110,8 @@ impl Leg {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     free.get_or_insert(slot);
                 }
+                // Taken, by something that is not one of our packets.
+                Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {}
                 Err(e) => return Err(e),
             }
         }

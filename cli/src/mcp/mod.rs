@@ -8,8 +8,9 @@
 //! parameter: the tool's one parameter is `packet`. A filing answers the tool result
 //! `{"ok": true, "path", "bytes"}` (as text and as structured content); a refusal is a tool
 //! result with `isError` whose text starts with its code (`not_a_team_member: ...`).
-//! Calls run one at a time on a single-threaded runtime: filing is short blocking file I/O; a
-//! store tool runs on the runtime's blocking thread (the PostgreSQL client is synchronous).
+//! The message loop runs on a single-threaded runtime and never blocks on a call: a filing
+//! (which may wait, a bounded time, for its leg's lock) and a store tool (the PostgreSQL client
+//! is synchronous) run on the runtime's blocking threads, so `ping` is answered meanwhile.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -203,7 +204,15 @@ impl ServerHandler for McpServer {
             .as_ref()
             .and_then(|arguments| arguments.get("packet"))
             .map(Value::to_string);
-        let result = match handoff::team_handoff(home, agent, packet.as_deref()) {
+        // Off the runtime's thread: a filing waits for its leg's lock (a bounded wait), and the
+        // message loop keeps answering meanwhile (`ping`, other calls).
+        let (home, agent) = (home.clone(), agent.clone());
+        let filed = tokio::task::spawn_blocking(move || {
+            handoff::team_handoff(&home, &agent, packet.as_deref())
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("the filing failed: {e}"), None))?;
+        let result = match filed {
             Ok(filed) => tools::done(&Filed::from(&filed)),
             Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
         };

@@ -1269,3 +1269,438 @@ fn a_filing_whose_audit_log_cannot_be_appended_is_refused_with_nothing_filed() {
         assert_eq!(home.rows("security_audit.jsonl").len(), 1);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Bounded everywhere, nothing written through a planted link (the hardening issue's items
+// 4 to 6): audit rows whole or not at all, no write through a link in the home, no read of
+// a FIFO or a device, a lock waited for a bounded time, the MCP loop never blocked.
+
+/// `specmint handoff --home HOME --agent eph-p1 - --format json` on `packet`, run to its end;
+/// a command still running after 60 s (where it used to hang for ever) fails the test.
+fn cli_filing_bounded(home: &Path, packet: &str, setup: impl FnOnce(&mut Command)) -> (i32, Value) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_specmint"));
+    let home = home.to_str().unwrap();
+    command
+        .args([
+            "handoff", "--home", home, "--agent", "eph-p1", "-", "--format", "json",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    setup(&mut command);
+    let mut child = command.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(packet.as_bytes())
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`specmint handoff` did not answer within 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let reply = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {} / {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), reply)
+}
+
+/// The lines of `<home>/<log>`, as they are on disk.
+fn log_lines(home: &Home, log: &str) -> Vec<String> {
+    std::fs::read_to_string(home.path().join(log))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_torn_audit_row_is_ended_before_the_next_row_is_appended() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    team_handoff(home.path(), "eph-p1", Some(&minimal("pk-1"))).unwrap();
+    // A writer killed mid-row (or a full disk) left half a row, without its newline.
+    let torn = r#"{"timestamp":"2026-12-05T05:30:00.000Z","agent_id":"eph-p1","orig"#;
+    for log in ["artifacts.jsonl", "security_audit.jsonl"] {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(home.path().join(log))
+            .unwrap();
+        file.write_all(torn.as_bytes()).unwrap();
+    }
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-2"), |_| {});
+    assert_eq!((code, reply["ok"].clone()), (0, json!(true)), "{reply}");
+    for log in ["artifacts.jsonl", "security_audit.jsonl"] {
+        let lines = log_lines(&home, log);
+        assert_eq!(lines.len(), 3, "{log}: {lines:#?}");
+        assert_eq!(lines[1], torn, "{log}: the torn row is left as it was");
+        for i in [0, 2] {
+            let row: Value = serde_json::from_str(&lines[i])
+                .unwrap_or_else(|e| panic!("{log} line {}: {e}: {}", i + 1, lines[i]));
+            assert_eq!(row["agent_id"], "eph-p1");
+        }
+    }
+    assert_eq!(
+        serde_json::from_str::<Value>(&log_lines(&home, "artifacts.jsonl")[2]).unwrap()["path"],
+        format!("{LEG}.01.json")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_audit_row_the_disk_cannot_hold_is_not_written_at_all() {
+    use std::os::unix::process::CommandExt;
+    let home = Home::with_member("eph-p1", PLANNER);
+    let mut largest_packet = 0;
+    for n in 1..=6 {
+        let filed = team_handoff(home.path(), "eph-p1", Some(&minimal(&format!("pk-{n}"))));
+        largest_packet = largest_packet.max(filed.unwrap().bytes);
+    }
+    let artifacts = home.path().join("artifacts.jsonl");
+    let before = std::fs::read(&artifacts).unwrap();
+    // The packet itself fits: only the row is cut short.
+    assert!(largest_packet < before.len());
+    // The file size limit (RLIMIT_FSIZE) stops the writer 10 bytes into the next row, as a
+    // full disk does: the write is cut short, then fails (SIGXFSZ ignored, so EFBIG).
+    let limit = before.len() as u64 + 10;
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-7"), |command| {
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                let rlimit = libc::rlimit {
+                    rlim_cur: limit as libc::rlim_t,
+                    rlim_max: limit as libc::rlim_t,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    });
+    assert_eq!(
+        (code, reply["code"].clone()),
+        (1, json!("write_failed")),
+        "{reply}"
+    );
+    let message = reply["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!(
+            "the packet was filed at `{LEG}.06.json` but its audit row could not be written: "
+        )),
+        "{message}"
+    );
+    let after = std::fs::read(&artifacts).unwrap();
+    assert_eq!(
+        (
+            after.len(),
+            String::from_utf8_lossy(&after[after.len().min(before.len())..])
+        ),
+        (before.len(), "".into()),
+        "no part of the row that did not fit is left"
+    );
+    assert!(after == before);
+    // Space is back: the next filing's row is a row of its own, and every row parses.
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-8"), |_| {});
+    assert_eq!(code, 0, "{reply}");
+    let rows = home.rows("artifacts.jsonl");
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[6]["path"], format!("{LEG}.07.json"));
+}
+
+#[cfg(unix)]
+#[test]
+fn links_planted_in_the_home_are_refused_and_nothing_is_written_outside() {
+    use std::os::unix::fs::symlink;
+    type Plant = fn(&Path, &Path);
+    let cases: [(&str, Plant, &str); 6] = [
+        (
+            "a symlinked artifacts.jsonl",
+            |home, outside| symlink(outside.join("log"), home.join("artifacts.jsonl")).unwrap(),
+            "artifacts.jsonl` is a symbolic link: refused, nothing is written through a link",
+        ),
+        (
+            "a hard-linked artifacts.jsonl",
+            |home, outside| {
+                std::fs::hard_link(outside.join("log"), home.join("artifacts.jsonl")).unwrap()
+            },
+            "artifacts.jsonl` has 2 hard links: refused",
+        ),
+        (
+            "a dangling symlinked security_audit.jsonl",
+            |home, outside| {
+                symlink(outside.join("created"), home.join("security_audit.jsonl")).unwrap()
+            },
+            "security_audit.jsonl` is a symbolic link: refused",
+        ),
+        (
+            "a symlinked team_packets",
+            |home, outside| symlink(outside, home.join("team_packets")).unwrap(),
+            "team_packets` is a symbolic link: refused",
+        ),
+        (
+            "a symlinked round directory",
+            |home, outside| {
+                std::fs::create_dir_all(home.join("team_packets/task-1")).unwrap();
+                symlink(outside, home.join("team_packets/task-1/r2")).unwrap();
+            },
+            "team_packets/task-1/r2` is a symbolic link: refused",
+        ),
+        (
+            "a dangling symlinked leg lock",
+            |home, outside| {
+                let dir = home.join("team_packets/task-1/r2");
+                std::fs::create_dir_all(&dir).unwrap();
+                symlink(
+                    outside.join("created"),
+                    dir.join(".planner-to-executor.lock"),
+                )
+                .unwrap();
+            },
+            "team_packets/task-1/r2/.planner-to-executor.lock` is a symbolic link: refused",
+        ),
+    ];
+    for (name, plant, why) in cases {
+        let home = Home::with_member("eph-p1", PLANNER);
+        let outside = Home::new();
+        std::fs::write(outside.path().join("log"), "").unwrap();
+        plant(home.path(), outside.path());
+        let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-1"), |_| {});
+        assert_eq!(
+            (code, reply["code"].clone()),
+            (1, json!("write_failed")),
+            "{name}: {reply}"
+        );
+        let message = reply["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("`{}/{why}", home.path().display())),
+            "{name}: {message}"
+        );
+        // Outside the home: the file planted there still empty, nothing created beside it.
+        let outside_files: Vec<String> = std::fs::read_dir(outside.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(outside_files, ["log"], "{name}");
+        assert_eq!(
+            std::fs::read(outside.path().join("log")).unwrap(),
+            b"",
+            "{name}"
+        );
+        assert!(
+            home.rows("tool_calls.jsonl")
+                .iter()
+                .all(|row| row["error_class"] == "write_failed"),
+            "{name}"
+        );
+    }
+    // A refusal's row is not written through a link either.
+    let home = Home::with_member("eph-p1", PLANNER);
+    let outside = Home::new();
+    std::fs::write(outside.path().join("log"), "").unwrap();
+    symlink(
+        outside.path().join("log"),
+        home.path().join("tool_calls.jsonl"),
+    )
+    .unwrap();
+    let (code, reply) = cli_filing_bounded(home.path(), "{}", |_| {});
+    assert_eq!((code, reply["ok"].clone()), (1, json!(false)), "{reply}");
+    assert_eq!(std::fs::read(outside.path().join("log")).unwrap(), b"");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_at_a_slot_refuses_the_filing_instead_of_stalling_it() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let dir = home.path().join("team_packets/task-1/r2");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("planner-to-executor.json");
+    let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-1"), |_| {});
+    assert_eq!(
+        (code, reply["code"].clone()),
+        (1, json!("write_failed")),
+        "{reply}"
+    );
+    assert_eq!(
+        reply["message"],
+        format!(
+            "could not file the packet in `team_packets/task-1/r2`: `{}` is a FIFO, not a regular file: refused",
+            fifo.display()
+        )
+    );
+    std::fs::remove_file(&fifo).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &fifo).unwrap();
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-1"), |_| {});
+    assert_eq!(
+        (code, reply["code"].clone()),
+        (1, json!("write_failed")),
+        "{reply}"
+    );
+    assert_eq!(
+        reply["message"],
+        format!(
+            "could not file the packet in `team_packets/task-1/r2`: `{}` is a character device, not a regular file: refused",
+            fifo.display()
+        )
+    );
+    // The caller's record is read the same way.
+    let home = Home::with_member("eph-p1", PLANNER);
+    let record = home.path().join("agents/.ephemeral/eph-p1/agent.toml");
+    std::fs::remove_file(&record).unwrap();
+    let status = Command::new("mkfifo").arg(&record).status().unwrap();
+    assert!(status.success());
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-1"), |_| {});
+    assert_eq!(
+        (code, reply["code"].clone()),
+        (1, json!("not_a_team_member")),
+        "{reply}"
+    );
+    assert_eq!(
+        reply["message"],
+        format!(
+            "only a role member of a team may file a TaskPacket: cannot read `{0}`: `{0}` is a FIFO, not a regular file: refused",
+            record.display()
+        )
+    );
+}
+
+/// Holds an exclusive `flock` on `path` (created) until dropped, as a peer that hangs does.
+#[cfg(unix)]
+fn hold_lock(path: &Path) -> std::fs::File {
+    use std::os::fd::AsRawFd;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .unwrap();
+    // SAFETY: a valid open descriptor.
+    assert_eq!(unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) }, 0);
+    file
+}
+
+#[cfg(unix)]
+#[test]
+fn a_held_leg_lock_refuses_after_a_bounded_wait_and_the_mcp_server_answers_meanwhile() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let lock = home
+        .path()
+        .join("team_packets/task-1/r2/.planner-to-executor.lock");
+    let _held = hold_lock(&lock);
+    let refused = format!(
+        "could not file the packet in `team_packets/task-1/r2`: the lock `{}` is held by another process: gave up after 10 s",
+        lock.display()
+    );
+    let (code, reply) = cli_filing_bounded(home.path(), &minimal("pk-1"), |_| {});
+    assert_eq!(
+        (code, reply["code"].clone(), reply["message"].clone()),
+        (1, json!("write_failed"), json!(refused))
+    );
+
+    // Over MCP: the call waits for the lock off the message loop, so a ping sent after it is
+    // answered first; then the call is refused.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+        .args([
+            "mcp",
+            "--home",
+            home.path().to_str().unwrap(),
+            "--agent",
+            "eph-p1",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, replies) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if lines.send(serde_json::from_str(&line).unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let next = || {
+        replies
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the MCP server did not answer within 60 s")
+    };
+    let mut send = |message: Value| {
+        stdin.write_all(format!("{message}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}}),
+    );
+    assert_eq!(next()["id"], 1);
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "team_handoff", "arguments": {"packet": minimal("pk-1")}}}),
+    );
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+    let first = next();
+    assert_eq!(
+        (first["id"].clone(), first["result"].clone()),
+        (json!(3), json!({})),
+        "{first}"
+    );
+    let second = next();
+    assert_eq!(second["id"], 2, "{second}");
+    assert_eq!(second["result"]["isError"], true, "{second}");
+    assert_eq!(
+        second["result"]["content"][0]["text"],
+        format!("write_failed: {refused}")
+    );
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(!home.path().join(format!("{LEG}.json")).exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_audit_log_open_to_others_is_narrowed_to_0600() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = Home::with_member("eph-p1", PLANNER);
+    for log in [
+        "artifacts.jsonl",
+        "security_audit.jsonl",
+        "tool_calls.jsonl",
+    ] {
+        let path = home.path().join(log);
+        std::fs::write(&path, "").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
+    team_handoff(home.path(), "eph-p1", Some(&minimal("pk-1"))).unwrap();
+    team_handoff(home.path(), "eph-p1", None).unwrap_err();
+    for log in [
+        "artifacts.jsonl",
+        "security_audit.jsonl",
+        "tool_calls.jsonl",
+    ] {
+        let mode = std::fs::metadata(home.path().join(log))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{log}");
+    }
+}
