@@ -214,13 +214,7 @@ impl DocType {
     pub fn judge(&self, input: &[u8], total: u64, limit: usize) -> Verdict {
         let document = self.document().with_max_input_bytes(limit);
         let verdict = if total > input.len() as u64 {
-            let len = usize::try_from(total).unwrap_or(usize::MAX);
-            if counting_stopped(total, limit) {
-                check_size_at_least(len, &document)
-            } else {
-                check_size(len, &document)
-            }
-            .map(|()| String::new())
+            check_total(total, &document).map(|()| String::new())
         } else {
             self.validate(input, limit)
                 .map_err(|report| self.other_encoding(input, report))
@@ -364,9 +358,20 @@ pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Resu
     Ok((input, total))
 }
 
-/// Whether a total from [`read_head`] stopped being counted before the input ended.
-fn counting_stopped(total: u64, limit: usize) -> bool {
-    total > (limit as u64).saturating_add(COUNTED_PAST_LIMIT)
+/// The size check of an input of `total` bytes as [`read_head`] counted it: over `document`'s
+/// limit it is refused with the spec's size code, "at least" that many bytes when counting
+/// stopped before the input ended.
+///
+/// # Errors
+///
+/// The one-violation [`Report`] when `total` is over the limit.
+pub fn check_total(total: u64, document: &DocumentSpec) -> Result<(), Report> {
+    let len = usize::try_from(total).unwrap_or(usize::MAX);
+    if total > (document.max_input_bytes as u64).saturating_add(COUNTED_PAST_LIMIT) {
+        check_size_at_least(len, document)
+    } else {
+        check_size(len, document)
+    }
 }
 
 #[cfg(feature = "interpret")]

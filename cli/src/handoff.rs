@@ -44,10 +44,11 @@ pub fn run(args: Handoff) -> Result<u8, CliError> {
 }
 
 fn file_packet(home: &Path, agent: &str, file: &str, format: Format) -> Result<u8, CliError> {
-    // The whole input: the library refuses one over the packet document's size limit.
-    let (_, input, _) = read_input(file, usize::MAX - 1)?;
-    let packet = (!input.trim_ascii().is_empty()).then_some(&*input);
-    let result = handoff::team_handoff_bytes(home, agent, packet);
+    // At most one byte over the packet document's size limit, the rest counted: the library
+    // refuses an input over it by its size, endless input included.
+    let (_, input, total) = read_input(file, specmint::task_packet::DOCUMENT.max_input_bytes)?;
+    let packet = (!input.trim_ascii().is_empty()).then_some((&*input, total));
+    let result = handoff::team_handoff_head(home, agent, packet);
     let line = match (&result, format) {
         (Ok(filed), Format::Json) => answer_value(&Filed::from(filed))?.to_string(),
         (Err(refusal), Format::Json) => answer_value(refusal)?.to_string(),

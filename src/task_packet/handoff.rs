@@ -17,7 +17,7 @@ use super::audit::{self, ARTIFACTS_LOG, DETAIL_MAX_CHARS, SECURITY_AUDIT_LOG, TO
 use super::leg::{is_path_component, Leg, PACKET_ROUND_MAX};
 use super::{PacketError, Role, Stage, TaskPacket, DOCUMENT, JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 use crate::runtime::document::{
-    check_size, parse_document_str, serde_line_column, serde_offset, split_serde_position,
+    parse_document_str, serde_line_column, serde_offset, split_serde_position,
 };
 use crate::Refusal;
 
@@ -75,6 +75,21 @@ pub fn team_handoff_bytes(
     agent: &str,
     packet: Option<&[u8]>,
 ) -> Result<Filed, Refusal<PacketError>> {
+    team_handoff_head(home, agent, packet.map(|p| (p, p.len() as u64)))
+}
+
+/// [`team_handoff_bytes`] on an argument read with [`crate::verdict::read_head`]: its first
+/// bytes (at most one past the packet's size limit) and its length as counted, so an argument
+/// over the limit (endless input included) is refused by its size without being held whole.
+///
+/// # Errors
+///
+/// As [`team_handoff`].
+pub fn team_handoff_head(
+    home: &Path,
+    agent: &str,
+    packet: Option<(&[u8], u64)>,
+) -> Result<Filed, Refusal<PacketError>> {
     let result = file(home, agent, packet);
     if let Err(refusal) = &result {
         let row = json!({
@@ -90,7 +105,11 @@ pub fn team_handoff_bytes(
     result
 }
 
-fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusal<PacketError>> {
+fn file(
+    home: &Path,
+    agent: &str,
+    packet: Option<(&[u8], u64)>,
+) -> Result<Filed, Refusal<PacketError>> {
     if !is_path_component(agent) {
         return Err(Refusal::new(
             PacketError::InvalidAgentId,
@@ -99,7 +118,7 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
             ),
         ));
     }
-    let Some(argument) = packet else {
+    let Some((argument, total)) = packet else {
         return Err(Refusal::new(
             PacketError::MissingPacket,
             format!("the `packet` argument is required{}", shape_hint()),
@@ -107,7 +126,7 @@ fn file(home: &Path, agent: &str, packet: Option<&[u8]>) -> Result<Filed, Refusa
     };
     let member = Member::read(home, agent)?;
     // Measured as sent, before anything is filled in.
-    check_size(argument.len(), &DOCUMENT).map_err(|report| validation_refusal(&report))?;
+    crate::verdict::check_total(total, &DOCUMENT).map_err(|report| validation_refusal(&report))?;
     let Ok(argument) = std::str::from_utf8(argument) else {
         // The packet reader says why, with the offset, as `validate` does.
         let report = TaskPacket::from_json_slice(argument)

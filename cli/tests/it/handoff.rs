@@ -1704,3 +1704,32 @@ fn an_audit_log_open_to_others_is_narrowed_to_0600() {
         assert_eq!(mode & 0o777, 0o600, "{log}");
     }
 }
+
+/// Issue 48, finding 17's kin: `handoff FILE` holds no more of its input than the packet's size
+/// limit and one byte, counts the rest only so far, and answers endless input with the size
+/// refusal ("at least") rather than reading it for ever.
+#[test]
+fn endless_input_is_refused_by_its_size() {
+    let home = Home::with_member("eph-p1", UNPINNED_PLANNER);
+    let out = common::specmint(
+        &[
+            "handoff",
+            "--home",
+            home.path().to_str().unwrap(),
+            "--agent",
+            "eph-p1",
+            "/dev/zero",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let refusal: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counted = (1 << 20) + 1 + specmint::runtime::document::COUNTED_PAST_LIMIT;
+    assert_eq!(refusal["code"], "packet_too_large", "{refusal}");
+    assert_eq!(
+        refusal["message"],
+        format!("the packet is at least {counted} bytes (max 1048576) and was not parsed")
+    );
+}
