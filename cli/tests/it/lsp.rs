@@ -1,7 +1,7 @@
 //! `specmint lsp` over its stdio, as an editor drives it: the requests no editor test
 //! reaches (the Neovim-driven ones are `tests/peers/lsp`).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
@@ -38,15 +38,14 @@ fn session(messages: &[Value]) -> (Option<i32>, Vec<Value>) {
     // A server that died early closes its end: what it sent is judged below.
     let _ = stdin.write_all(&input);
     drop(stdin);
-    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let output = child.wait_with_output().unwrap();
+    let mut out = &output.stdout[..];
     let mut sent = Vec::new();
-    loop {
+    while !out.is_empty() {
         let mut length = None;
         loop {
             let mut line = String::new();
-            if out.read_line(&mut line).unwrap() == 0 {
-                return (child.wait().unwrap().code(), sent);
-            }
+            out.read_line(&mut line).unwrap();
             let line = line.trim_end();
             if line.is_empty() {
                 break;
@@ -59,6 +58,7 @@ fn session(messages: &[Value]) -> (Option<i32>, Vec<Value>) {
         out.read_exact(&mut body).unwrap();
         sent.push(serde_json::from_slice(&body).unwrap());
     }
+    (output.status.code(), sent)
 }
 
 /// Hover, definition, references and completion on a file neither open nor on disk (deleted,
