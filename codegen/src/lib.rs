@@ -28,6 +28,7 @@ mod check;
 mod corpus;
 mod diag;
 pub mod diff;
+mod files;
 mod growth;
 mod intern;
 mod interpret;
@@ -47,6 +48,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Diagnostic, Diagnostics, Pos};
+pub use files::{read_regular_file, write_atomically, MAX_SPEC_FILE_BYTES};
 pub use interpret::Validator;
 
 /// One spec's two files, as text.
@@ -310,7 +312,22 @@ pub fn emit_schema(spec: &model::Spec, options: &Options) -> String {
 /// when it has a field table (`Field | Type | Required | Meaning`): then its `toml` is empty
 /// and [`load`] reports the missing sidecar. Without one it is prose (a `README.md`, notes)
 /// and is left out.
+///
+/// Every file is read with [`read_regular_file`]: a sidecar that is a FIFO, a device (a link
+/// to `/dev/zero`, which a cloned repository can carry) or over [`MAX_SPEC_FILE_BYTES`] is an
+/// error naming it, and nothing blocks or grows without bound.
 pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSource>> {
+    let shown = |file: &str| shown_in(display_prefix, file);
+    let read = |path: &Path, file: &str| -> io::Result<String> {
+        let shown_as = shown(file);
+        let bytes = read_regular_file(path, &shown_as, MAX_SPEC_FILE_BYTES)?;
+        String::from_utf8(bytes).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("`{shown_as}` is not UTF-8: {}", e.utf8_error()),
+            )
+        })
+    };
     let mut files = BTreeMap::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
@@ -320,12 +337,16 @@ pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSou
         let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
             continue;
         };
-        files.insert(name.to_owned(), std::fs::read_to_string(&path)?);
+        files.insert(name.to_owned(), read(&path, name)?);
         let toml_file = path.with_extension("toml");
-        match std::fs::read_to_string(&toml_file) {
+        let toml_name = toml_file
+            .file_name()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        match read(&toml_file, &toml_name) {
             Ok(t) => {
-                let toml_name = toml_file.file_name().and_then(|s| s.to_str());
-                files.insert(toml_name.unwrap_or_default().to_owned(), t);
+                files.insert(toml_name, t);
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
@@ -334,17 +355,20 @@ pub fn read_spec_dir(dir: &Path, display_prefix: &str) -> io::Result<Vec<SpecSou
     Ok(spec_sources(&files, display_prefix))
 }
 
+/// `file` of a directory displayed as `display_prefix`: `<display_prefix>/<file>`.
+fn shown_in(display_prefix: &str, file: &str) -> String {
+    if display_prefix.is_empty() {
+        file.to_owned()
+    } else {
+        format!("{}/{file}", display_prefix.trim_end_matches('/'))
+    }
+}
+
 /// The specs among `files` (file name → text, the files of one directory), as
 /// [`read_spec_dir`] reads them from a directory: for a spec directory read from elsewhere,
 /// such as a git revision (`specmint diff --against`).
 pub fn spec_sources(files: &BTreeMap<String, String>, display_prefix: &str) -> Vec<SpecSource> {
-    let display = |file: String| {
-        if display_prefix.is_empty() {
-            file
-        } else {
-            format!("{}/{file}", display_prefix.trim_end_matches('/'))
-        }
-    };
+    let display = |file: String| shown_in(display_prefix, &file);
     let mut out = Vec::new();
     for (file, md) in files {
         let Some(name) = file.strip_suffix(".md") else {
@@ -368,28 +392,93 @@ pub fn spec_sources(files: &BTreeMap<String, String>, display_prefix: &str) -> V
 }
 
 /// Writes `files` under `root`, creating directories, touching only files whose contents
-/// differ (so cargo and editors see no spurious changes).
+/// differ (so cargo and editors see no spurious changes). Each file is written with
+/// [`write_atomically`]: a reader (or a full disk) never sees it torn, and a link planted at
+/// its path is replaced, not written through. A directory below `root` that is a link is
+/// refused, naming it (`root` itself may be one: it is the caller's choice).
 pub fn write_if_changed(root: &Path, files: &BTreeMap<String, String>) -> io::Result<()> {
     for (rel, contents) in files {
         let path = root.join(rel);
-        if std::fs::read(&path).ok().as_deref() == Some(contents.as_bytes()) {
+        if let Some(parent) = path.parent() {
+            real_dirs_below(root, parent)?;
+        }
+        if holds(&path, contents) {
             continue;
         }
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&path, contents)?;
+        write_atomically(&path, contents.as_bytes())
+            .map_err(|e| io::Error::new(e.kind(), format!("`{}`: {e}", path.display())))?;
     }
     Ok(())
 }
 
+/// Creates `dir` (below `root`) and the directories between, refusing any of them that is a
+/// link (or not a directory).
+fn real_dirs_below(root: &Path, dir: &Path) -> io::Result<()> {
+    let Ok(below) = dir.strip_prefix(root) else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(root)?;
+    let mut at = root.to_path_buf();
+    for part in below.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "`{}` is a symbolic link: generated files are not written through links",
+                        at.display()
+                    ),
+                ))
+            }
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("`{}` is in the way of a generated directory", at.display()),
+                ))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir(&at)?,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` (below `root`) is already `contents`: a regular file, not a link, read
+/// without blocking and no further than `contents`' length (one byte over says it differs).
+fn holds(path: &Path, contents: &str) -> bool {
+    let shown_as = path.display().to_string();
+    files::open_regular(path, &shown_as, files::Links::Refuse)
+        .and_then(|f| files::read_at_most(f, &shown_as, contents.len() as u64))
+        .is_ok_and(|read| read.as_deref() == Some(contents.as_bytes()))
+}
+
+/// Whether a directory on the way from `root` to `rel` is a link.
+fn through_a_link(root: &Path, rel: &str) -> bool {
+    let mut at = root.to_path_buf();
+    let mut parts = rel.split('/').peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            return false;
+        }
+        at.push(part);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Compares `files` with what is under `root`: returns the relative paths that differ, are
 /// missing, or are extra (files in the same top-level directories that `files` does not
-/// have), sorted.
+/// have), sorted. Nothing is followed: a link where a file or directory is expected is drift
+/// (`write_if_changed` would replace or refuse it), a link met in the walk an extra entry, and
+/// files are read no further than the expected contents.
 pub fn check_dir(root: &Path, files: &BTreeMap<String, String>) -> Vec<String> {
     let mut out = Vec::new();
     for (rel, contents) in files {
-        if std::fs::read(root.join(rel)).ok().as_deref() != Some(contents.as_bytes()) {
+        if through_a_link(root, rel) || !holds(&root.join(rel), contents) {
             out.push(rel.clone());
         }
     }
@@ -398,14 +487,23 @@ pub fn check_dir(root: &Path, files: &BTreeMap<String, String>) -> Vec<String> {
         .filter_map(|k| k.split_once('/').map(|(d, _)| d))
         .collect();
     for d in dirs {
-        let mut stack = vec![root.join(d)];
+        let top = root.join(d);
+        match std::fs::symlink_metadata(&top) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                out.push(d.to_owned());
+                continue;
+            }
+            Err(_) => continue,
+        }
+        let mut stack = vec![top];
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
             };
             for e in entries.flatten() {
                 let p = e.path();
-                if p.is_dir() {
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
                     stack.push(p);
                 } else if let Ok(rel) = p.strip_prefix(root) {
                     let rel = rel

@@ -47,7 +47,8 @@ pub struct Analysis {
     pub outline: Outline,
     /// The loaded spec, or every problem; `None` when no spec.
     pub loaded: Option<Result<Spec, Diagnostics>>,
-    /// Files that could not be read as UTF-8 from disk: (side, why).
+    /// Files that could not be read from disk (not a regular file, too big) or not as UTF-8:
+    /// (side, why).
     unreadable: Vec<(Side, String)>,
     generated: OnceCell<Option<BTreeMap<String, String>>>,
 }
@@ -138,12 +139,23 @@ impl Workspace {
         a
     }
 
-    /// A file's text: its open buffer, else the disk (`None` when missing).
+    /// A file's text: its open buffer, else the disk (`None` when missing). The disk is read
+    /// as every spec file is ([`specmint_codegen::read_regular_file`]): a FIFO, a device or a
+    /// file over [`specmint_codegen::MAX_SPEC_FILE_BYTES`] is not read, and said so.
     fn read(&self, path: &Path, side: Side, unreadable: &mut Vec<(Side, String)>) -> Option<Text> {
         if let Some(t) = self.open.get(path) {
             return Some(t.clone());
         }
-        let bytes = std::fs::read(path).ok()?;
+        let shown_as = path.display().to_string();
+        let limit = specmint_codegen::MAX_SPEC_FILE_BYTES;
+        let bytes = match specmint_codegen::read_regular_file(path, &shown_as, limit) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                unreadable.push((side, format!("the file cannot be read: {e}")));
+                return None;
+            }
+        };
         Some(Text::new(match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -151,6 +163,13 @@ impl Workspace {
                 String::from_utf8_lossy(e.as_bytes()).into_owned()
             }
         }))
+    }
+
+    /// Whether the file `uri` names is open or on disk (a link counts, whatever it points at).
+    pub fn has_file(&self, uri: &str) -> bool {
+        uri_path(uri).is_some_and(|path| {
+            self.open.contains_key(&path) || std::fs::symlink_metadata(&path).is_ok()
+        })
     }
 
     fn analyse(&self, (dir, stem): &SpecKey) -> Analysis {

@@ -39,6 +39,9 @@ pub fn request(ws: &mut Workspace, method: &str, params: Value) -> Reply {
             format!("invalid params: `{method}` takes `textDocument.uri`"),
         ));
     };
+    if !ws.has_file(uri) {
+        return Ok(Value::Null); // neither open nor on disk (deleted, a typo): nothing to say
+    }
     let Some((a, side)) = ws.analysis(uri) else {
         return Ok(Value::Null); // not a spec's file: nothing to say
     };

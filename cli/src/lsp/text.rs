@@ -5,11 +5,18 @@
 use lsp_types::{Position, Range};
 use specmint_codegen::Pos;
 
-/// A file's text and where its lines start.
-#[derive(Debug, Clone, Default)]
+/// A file's text and where its lines start (always at least one line, the first at 0: the
+/// text of a file neither open nor on disk is empty, and has that one empty line).
+#[derive(Debug, Clone)]
 pub struct Text {
     pub text: String,
     starts: Vec<usize>,
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::new(String::new())
+    }
 }
 
 impl Text {
@@ -180,6 +187,18 @@ mod tests {
         assert_eq!(&t.text[s..e], "erors");
         let (s, e) = t.range_at(Pos { line: 2, col: 9 });
         assert_eq!(&t.text[s..e], "\"bad doc\"");
+    }
+
+    /// The text of a file neither open nor on disk: every position is its one empty line's
+    /// start (it used to have no line, and `position` panicked).
+    #[test]
+    fn an_empty_text_has_one_line() {
+        let t = Text::default();
+        assert_eq!(t.line_count(), 1);
+        assert_eq!(t.position(0), Position::new(0, 0));
+        assert_eq!(t.position(7), Position::new(0, 0));
+        assert_eq!(t.offset(Position::new(3, 4)), 0);
+        assert_eq!(t.range_at(Pos { line: 2, col: 3 }), (0, 0));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index::Kind;
-use super::tables::{clash, Clash, Named};
+use super::tables::{Clash, Named, Names};
 use super::Checker;
 use crate::diag::{Context, File, Pos};
 use crate::markdown::{CodeSpan, Table};
@@ -42,6 +42,8 @@ pub(super) struct CodeBook {
     toml_path: String,
     /// Rows of the error table.
     pub rows: Vec<ErrorCode>,
+    /// The codes and variants of `rows`.
+    names: Names,
     /// code → position of its row.
     row_pos: BTreeMap<String, Pos>,
     produced: BTreeSet<String>,
@@ -76,6 +78,7 @@ impl CodeBook {
             md_path: source.md_path.clone(),
             toml_path: source.toml_path.clone(),
             rows: Vec::new(),
+            names: Names::default(),
             row_pos: BTreeMap::new(),
             produced: BTreeSet::new(),
             rule_map: BTreeMap::new(),
@@ -113,7 +116,7 @@ impl CodeBook {
                 continue;
             }
             let variant = upper_camel(&code);
-            match clash(&self.rows, |r| (&r.code, &r.variant), &code, &variant) {
+            match self.names.add(&code, &variant) {
                 Some(Clash::Value) => {
                     ctx.md(
                         code_cell.pos,

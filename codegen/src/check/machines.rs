@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::index::Kind;
-use super::tables::{clash, Named};
+use super::tables::{Named, Names};
 use super::Checker;
 use crate::diag::Context;
 use crate::markdown::{Cell, CodeSpan, Row, Table};
@@ -65,6 +65,7 @@ impl Checker<'_> {
 
     fn states_table(&mut self, name: &str, t: &Table) -> Machine {
         let mut list: Vec<State> = Vec::new();
+        let mut names = Names::default();
         for row in &t.rows {
             let [state, terminal, meaning, ..] = row.cells.as_slice() else {
                 self.ctx.md(
@@ -84,7 +85,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            if clash(&list, |s| (&s.value, &s.variant), &value, &variant).is_some() {
+            if names.add(&value, &variant).is_some() {
                 self.ctx.md(
                     state.pos,
                     format!("duplicate state `{value}` in `{name}`"),

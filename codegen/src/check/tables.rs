@@ -1,7 +1,7 @@
 //! Tables phase: which table is which (by its header), each named table's name, the Rust
 //! type names (`[types]`), and the rows a table cannot hold.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::index::Kind;
 use super::Checker;
@@ -193,27 +193,37 @@ pub(super) struct Tables<'t> {
 
 /// A row's value that another row of the same table already has, or whose Rust variant it
 /// already has (with that row's value).
-pub(super) enum Clash<'r> {
+pub(super) enum Clash {
     Value,
-    Variant(&'r str),
+    /// The earlier value with that variant.
+    Variant(String),
 }
 
-/// Whether `(value, variant)` repeats a row of `rows` (each seen as `(value, variant)`):
-/// first the value, then the variant. One rule for enum values, error codes, union tags and
-/// states.
-pub(super) fn clash<'r, T>(
-    rows: &'r [T],
-    names: impl Fn(&'r T) -> (&'r str, &'r str),
-    value: &str,
-    variant: &str,
-) -> Option<Clash<'r>> {
-    if rows.iter().any(|r| names(r).0 == value) {
-        return Some(Clash::Value);
+/// The `(value, variant)` pairs of the rows read so far (enum values, error codes, union tags,
+/// states), to tell whether a new row repeats one: a set and a map, so that a table of many
+/// rows is checked in linear time (a linear search per row was quadratic: 48 s for an enum
+/// of 100,000 values).
+#[derive(Debug, Default)]
+pub(super) struct Names {
+    values: HashSet<String>,
+    /// variant → the first value with it.
+    variants: HashMap<String, String>,
+}
+
+impl Names {
+    /// Whether `(value, variant)` repeats a row added: first the value, then the variant;
+    /// when not, it is added. One rule for enum values, error codes, union tags and states.
+    pub(super) fn add(&mut self, value: &str, variant: &str) -> Option<Clash> {
+        if self.values.contains(value) {
+            return Some(Clash::Value);
+        }
+        if let Some(other) = self.variants.get(variant) {
+            return Some(Clash::Variant(other.clone()));
+        }
+        self.values.insert(value.to_owned());
+        self.variants.insert(variant.to_owned(), value.to_owned());
+        None
     }
-    rows.iter()
-        .map(&names)
-        .find(|(_, v)| *v == variant)
-        .map(|(other, _)| Clash::Variant(other))
 }
 
 impl Checker<'_> {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::codes::TypeRule;
 use super::index::Kind;
 use super::parse::{parse_default, parse_required, parse_type, report, Req};
-use super::tables::{clash, Clash, Named};
+use super::tables::{Clash, Named, Names};
 use super::Checker;
 use crate::diag::{File, Pos};
 use crate::markdown::{self, Cell, Row, Table};
@@ -95,6 +95,7 @@ impl Checker<'_> {
 
     fn enum_table(&mut self, name: &str, t: &Table) -> Enum {
         let mut values: Vec<EnumValue> = Vec::new();
+        let mut names = Names::default();
         for row in &t.rows {
             let Some(cell) = row.cells.first() else {
                 continue;
@@ -109,7 +110,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            match clash(&values, |v| (&v.value, &v.variant), &value, &variant) {
+            match names.add(&value, &variant) {
                 Some(Clash::Value) => {
                     self.ctx.md(
                         cell.pos,
@@ -472,6 +473,7 @@ impl Checker<'_> {
     fn union_table(&mut self, name: &str, t: &Table) -> Union {
         let tag = t.header[0].key().to_owned();
         let mut variants: Vec<Variant> = Vec::new();
+        let mut names = Names::default();
         for row in &t.rows {
             let [tag_cell, fields_cell, meaning, ..] = row.cells.as_slice() else {
                 self.ctx.md(
@@ -483,10 +485,7 @@ impl Checker<'_> {
             };
             let value = tag_cell.key().to_owned();
             let rust = upper_camel(&value);
-            if value.is_empty()
-                || rust.is_empty()
-                || clash(&variants, |v| (&v.tag_value, &v.rust_name), &value, &rust).is_some()
-            {
+            if value.is_empty() || rust.is_empty() || names.add(&value, &rust).is_some() {
                 self.ctx.md(
                     tag_cell.pos,
                     format!("empty or duplicate tag value `{value}` in union `{name}`"),

@@ -1,5 +1,7 @@
 //! Emit Rust: quote → syn::File → prettyplease. Cannot fail on a checked model.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
@@ -28,6 +30,76 @@ struct Ctx<'a> {
     serde_json: TokenStream,
     /// `#[serde(crate = "..")]` for serde's derives: the same re-export.
     serde_crate: TokenStream,
+    /// `(table, key)` of the fields and union members held in a `Box` ([`recursive_members`]).
+    boxed: BTreeSet<(String, String)>,
+}
+
+/// The fields and union members (`(table, key)`) that make a table contain itself without a
+/// `Vec` between (`a.next: b?`, `b.back: a?`): every one whose type, not a list, is a table of
+/// the same strongly connected component of the "holds a value of" graph as its own. Each is
+/// held in a `Box` (`Option<Box<B>>`), so the Rust types have a size (rustc's E0072). A
+/// selector's chosen members are edges of the graph but are not boxed: a cycle through one
+/// has a field or member edge too, or the spec cannot be written as JSON.
+fn recursive_members(spec: &Spec) -> BTreeSet<(String, String)> {
+    // Every table, its direct members (not lists) of a table type, and the tables it selects.
+    let mut members: Vec<(&str, &str, &str)> = Vec::new();
+    let mut edges: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    fn target(ty: &TypeRef) -> Option<&str> {
+        match &ty.base {
+            Base::Object(n) | Base::Union(n) if !ty.array => Some(n),
+            _ => None,
+        }
+    }
+    for t in &spec.types {
+        match t {
+            TypeDef::Object(o) => {
+                for f in &o.fields {
+                    if let Some(n) = target(&f.ty) {
+                        members.push((&o.name, &f.key, n));
+                    }
+                }
+                for case in o.selector.iter().flat_map(|s| &s.cases) {
+                    for n in &case.tables {
+                        edges.entry(&o.name).or_default().insert(n);
+                    }
+                }
+            }
+            TypeDef::Union(u) => {
+                for m in u.variants.iter().flat_map(|v| &v.members) {
+                    if let Some(n) = target(&m.ty) {
+                        members.push((&u.name, &m.key, n));
+                    }
+                }
+            }
+            TypeDef::Enum(_) => {}
+        }
+    }
+    for &(from, _, to) in &members {
+        edges.entry(from).or_default().insert(to);
+    }
+    // What each table reaches: one walk per table over the tables' edges (a spec has few
+    // tables; the fields, however many, are edges counted once).
+    let reaches = |from: &str, to: &str| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from];
+        while let Some(t) = stack.pop() {
+            for &next in edges.get(t).into_iter().flatten() {
+                if next == to {
+                    return true;
+                }
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        false
+    };
+    let mut back: BTreeMap<(&str, &str), bool> = BTreeMap::new();
+    members
+        .into_iter()
+        .filter(|&(from, _, to)| *back.entry((to, from)).or_insert_with(|| reaches(to, from)))
+        .map(|(table, key, _)| (table.to_owned(), key.to_owned()))
+        .collect()
 }
 
 fn ident(s: &str) -> Ident {
@@ -78,6 +150,7 @@ pub(crate) fn emit(spec: &Spec, options: &Options, note: &str) -> String {
             let path = format!("{}::__private::serde", options.runtime_path);
             quote!(#[serde(crate = #path)])
         },
+        boxed: recursive_members(spec),
     };
     let mut items = Vec::new();
     items.push(c.caps());
@@ -203,9 +276,28 @@ impl Ctx<'_> {
         }
     }
 
-    /// The Rust type of a field: its type, in `Option` when a rule checks its presence.
-    fn field_type(&self, f: &Field) -> TokenStream {
-        let ty = self.rust_type(&f.ty);
+    /// The Rust type of member `f` of `table` (a union's member too): its type, its table
+    /// in a `Box` when it holds `table` again ([`recursive_members`]).
+    fn member_type(&self, table: &str, f: &Field) -> TokenStream {
+        if !self.boxed.contains(&(table.to_owned(), f.key.clone())) {
+            return self.rust_type(&f.ty);
+        }
+        let inner = self.rust_type(&TypeRef {
+            nullable: false,
+            ..f.ty.clone()
+        });
+        let boxed = quote!(::std::boxed::Box<#inner>);
+        if f.ty.nullable {
+            quote!(::core::option::Option<#boxed>)
+        } else {
+            boxed
+        }
+    }
+
+    /// The Rust type of field `f` of `table`: its type ([`Ctx::member_type`]), in `Option`
+    /// when a rule checks its presence.
+    fn field_type(&self, table: &str, f: &Field) -> TokenStream {
+        let ty = self.member_type(table, f);
         if (f.read_optional() && !f.ty.nullable) || f.is_optional_any() {
             quote!(::core::option::Option<#ty>)
         } else {

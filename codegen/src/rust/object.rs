@@ -259,7 +259,7 @@ impl Ctx<'_> {
         let custom_serde = o.selector.is_some();
         let fd = doc(&f.doc);
         let fi = ident(&f.rust_name);
-        let ty = self.field_type(f);
+        let ty = self.field_type(&o.name, f);
         let mut serde_args = Vec::new();
         let mut rename_attr = quote!();
         if f.rust_name != f.key {

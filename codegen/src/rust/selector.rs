@@ -128,7 +128,7 @@ impl Ctx<'_> {
         let mut decls = Vec::new();
         for f in &plain {
             let l = local(&f.key);
-            let ty = self.field_type(f);
+            let ty = self.field_type(&o.name, f);
             decls.push(
                 quote!(let mut #l: ::core::option::Option<#ty> = ::core::option::Option::None;),
             );

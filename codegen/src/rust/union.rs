@@ -179,12 +179,12 @@ impl Ctx<'_> {
     }
 
     /// A variant's members as read: a nullable one may be absent.
-    fn union_read_members(&self, v: &Variant) -> Vec<TokenStream> {
+    fn union_read_members(&self, u: &Union, v: &Variant) -> Vec<TokenStream> {
         v.members
             .iter()
             .map(|m| {
                 let mi = ident(&m.rust_name);
-                let ty = self.rust_type(&m.ty);
+                let ty = self.member_type(&u.name, m);
                 let k = &m.key;
                 let def = if m.ty.nullable {
                     quote!(default,)
@@ -207,7 +207,7 @@ impl Ctx<'_> {
             .map(|(i, v)| {
                 let vi = ident(&v.variant_ident());
                 let si = ident(&format!("Members{i}"));
-                let ms = self.union_read_members(v);
+                let ms = self.union_read_members(u, v);
                 let names: Vec<Ident> = v.members.iter().map(|m| ident(&m.rust_name)).collect();
                 let (binding, value) = if names.is_empty() {
                     (quote!(_), quote!(#name::#vi))
@@ -258,7 +258,7 @@ impl Ctx<'_> {
                 let ms = v.members.iter().map(|m| {
                     let md = doc(&m.doc);
                     let mi = ident(&m.rust_name);
-                    let ty = self.rust_type(&m.ty);
+                    let ty = self.member_type(&u.name, m);
                     let rename = if m.rust_name != m.key {
                         let k = &m.key;
                         quote!(#[serde(rename = #k)])
@@ -273,7 +273,7 @@ impl Ctx<'_> {
         let tagged_variants = u.variants.iter().map(|v| {
             let vi = ident(&v.variant_ident());
             let tv = &v.tag_value;
-            let ms = self.union_read_members(v);
+            let ms = self.union_read_members(u, v);
             quote!(#[serde(rename = #tv)] #vi { #(#ms)* },)
         });
         let convert = u.variants.iter().map(|v| {

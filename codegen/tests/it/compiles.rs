@@ -299,7 +299,13 @@ fn every_spec_that_loads_compiles() {
     );
     specs.extend(random_sources(RANDOM));
 
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compiles");
+    assert_builds("compiles", &specs);
+}
+
+/// Generates `specs` into one crate (a module each) under the test's scratch directory `name`,
+/// and builds it: the Rust must compile.
+fn assert_builds(name: &str, specs: &[SpecSource]) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -314,8 +320,8 @@ fn every_spec_that_loads_compiles() {
     // The workspace's lock file: the same versions, offline.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let mut lib = String::from("#![allow(dead_code)]\n");
-    let files = generate(&specs, &Options::default()).unwrap_or_else(|d| panic!("{d}"));
-    for spec in &specs {
+    let files = generate(specs, &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    for spec in specs {
         let rust = &files[&format!("rust/{}.rs", spec.name)];
         std::fs::write(dir.join(format!("src/{}.rs", spec.name)), rust).unwrap();
         lib.push_str(&format!("pub mod {};\n", spec.name));
@@ -381,5 +387,71 @@ fn an_item_without_its_unique_key_duplicates_nothing() {
             "missing@people[2].name: `people[2].name` is required",
             "dup@people[3].name: `people[3].name` `A` duplicates `people[1].name`",
         ]
+    );
+}
+
+/// Tables that hold each other through nullable members (`node.next: link?`, `link.back:
+/// node?`, `link.me: link?`), or through an optional table read as `{}` when absent (`node.again:
+/// link`), load, and their
+/// Rust compiles: the members that close a cycle are boxed (`Option<Box<B>>`). They were
+/// plain (`Option<Link>`), and rustc refused the types (E0072, recursive without indirection).
+/// A list (`items: node[]`) needs no box. The interpreter reads such documents to any depth.
+#[test]
+fn tables_holding_each_other_through_nullable_members_compile() {
+    let md = "# Cyc v1
+
+## Fields of a `node`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | non-blank string | ✔ | A name. |
+| `next` | link? | — | The next. |
+| `again` | link | — | Read as `{}` when absent. |
+| `items` | node[] | — | Through a list: no box. |
+| `shape` | shape? | — | A union holding `node` again. |
+
+## Fields of a `link`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `back` | node? | — | Back. |
+| `me` | link? | — | Itself. |
+
+## Kinds of a `shape`
+
+| kind | Fields | Meaning |
+|---|---|---|
+| `dot` | — | A dot. |
+| `ring` | `inner: node?` | Holds a `node`. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_node` | Not the shape. |
+| `blank` | A blank name. |
+";
+    let toml = "[spec]\nroot = \"node\"\n\n[errors]\nparse = \"bad_node\"\nnon_blank = \"blank\"\n";
+    let spec = crate::common::source("cyc", md, toml);
+    load(&spec).unwrap_or_else(|d| panic!("{d}"));
+    let files = generate(std::slice::from_ref(&spec), &Options::default()).unwrap();
+    assert_builds("compiles-recursive", std::slice::from_ref(&spec));
+    let rust = &files["rust/cyc.rs"];
+    for boxed in [
+        "pub next: ::core::option::Option<::std::boxed::Box<Link>>",
+        "pub again: ::std::boxed::Box<Link>",
+        "pub back: ::core::option::Option<::std::boxed::Box<Node>>",
+        "pub me: ::core::option::Option<::std::boxed::Box<Link>>",
+        "pub shape: ::core::option::Option<::std::boxed::Box<Shape>>",
+        "pub items: ::std::vec::Vec<Node>",
+    ] {
+        assert!(rust.contains(boxed), "no `{boxed}` in:\n{rust}");
+    }
+    let verdict = |doc: &str| crate::common::verdict("cyc", md, toml, doc);
+    assert_eq!(
+        verdict(
+            r#"{"name": "x", "next": {"back": {"name": " "}, "me": {}}, "shape": {"kind": "ring", "inner": {"name": "y"}}}"#
+        ),
+        ["blank@next.back.name: `next.back.name` must not be blank"]
     );
 }

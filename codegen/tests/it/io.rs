@@ -152,3 +152,148 @@ fn config_copies_the_schemas_to_a_stable_directory_when_asked() {
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_dir_all(schemas.parent().unwrap()).unwrap();
 }
+
+/// A spec directory whose sidecar is `what` (made by `plant` at `<dir>/a.toml`): reading it
+/// in a child thread, with the answer awaited for 30 s (a FIFO used to block for ever and
+/// `/dev/zero` to be read until memory ran out).
+#[cfg(unix)]
+fn read_with_planted_sidecar(tag: &str, plant: impl FnOnce(&std::path::Path)) -> String {
+    let dir = temp(tag);
+    std::fs::write(dir.join("a.md"), FIELD_TABLE).unwrap();
+    plant(&dir.join("a.toml"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reading = dir.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(read_spec_dir(&reading, "specs").map(|s| s.len()));
+    });
+    let answer = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("read_spec_dir answers instead of blocking on the sidecar");
+    let _ = std::fs::remove_dir_all(&dir);
+    answer.expect_err("the sidecar is refused").to_string()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_sidecar_that_is_a_fifo_is_refused_without_blocking() {
+    let why = read_with_planted_sidecar("fifo", |toml| {
+        let made = std::process::Command::new("mkfifo")
+            .arg(toml)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    });
+    assert_eq!(why, "`specs/a.toml` is not a regular file (a FIFO)");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_sidecar_linked_to_dev_zero_is_refused_unread() {
+    let why = read_with_planted_sidecar("devzero", |toml| {
+        std::os::unix::fs::symlink("/dev/zero", toml).unwrap();
+    });
+    assert_eq!(
+        why,
+        "`specs/a.toml` is not a regular file (a character device)"
+    );
+}
+
+#[test]
+fn a_sidecar_over_the_cap_is_refused_naming_it() {
+    let dir = temp("overcap");
+    std::fs::write(dir.join("a.md"), FIELD_TABLE).unwrap();
+    let cap = specmint_codegen::MAX_SPEC_FILE_BYTES;
+    let file = std::fs::File::create(dir.join("a.toml")).unwrap();
+    file.set_len(cap + 1).unwrap();
+    let why = read_spec_dir(&dir, "specs").unwrap_err().to_string();
+    assert_eq!(
+        why,
+        format!("`specs/a.toml` is over the {cap} bytes a spec file may hold")
+    );
+    // At the cap exactly it is read (and then judged as TOML, not refused as too big).
+    file.set_len(cap).unwrap();
+    assert_eq!(read_spec_dir(&dir, "specs").unwrap().len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A link planted at an output path is replaced by the generated file, not written
+/// through: the file it pointed at keeps its bytes.
+#[cfg(unix)]
+#[test]
+fn write_if_changed_replaces_a_planted_link_and_leaves_its_target() {
+    let dir = temp("plantedlink");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("rust")).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("rust/a.rs")).unwrap();
+    let mut files = BTreeMap::new();
+    files.insert("rust/a.rs".to_owned(), "// a\n".to_owned());
+    assert_eq!(check_dir(&out, &files), ["rust/a.rs"]);
+    write_if_changed(&out, &files).unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let written = std::fs::symlink_metadata(out.join("rust/a.rs")).unwrap();
+    assert!(written.file_type().is_file());
+    assert_eq!(
+        std::fs::read_to_string(out.join("rust/a.rs")).unwrap(),
+        "// a\n"
+    );
+    // Nothing but the file: no temporary left beside it.
+    let names: Vec<_> = std::fs::read_dir(out.join("rust"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["a.rs"]);
+    assert!(check_dir(&out, &files).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A directory of the output that is a link is refused, naming it: nothing is written
+/// where it points.
+#[cfg(unix)]
+#[test]
+fn write_if_changed_refuses_a_linked_output_directory() {
+    let dir = temp("linkeddir");
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("rust")).unwrap();
+    let mut files = BTreeMap::new();
+    files.insert("rust/a.rs".to_owned(), "// a\n".to_owned());
+    let why = write_if_changed(&out, &files).unwrap_err().to_string();
+    assert_eq!(
+        why,
+        format!(
+            "`{}` is a symbolic link: generated files are not written through links",
+            out.join("rust").display()
+        )
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    assert_eq!(check_dir(&out, &files), ["rust", "rust/a.rs"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `check_dir` does not follow links while it walks: two links to `.` in the output are two
+/// extra entries, and the walk ends.
+#[cfg(unix)]
+#[test]
+fn check_dir_does_not_follow_links_to_dot() {
+    let out = temp("dotlinks");
+    let mut files = BTreeMap::new();
+    files.insert("rust/a.rs".to_owned(), "// a\n".to_owned());
+    write_if_changed(&out, &files).unwrap();
+    std::os::unix::fs::symlink(".", out.join("rust/x")).unwrap();
+    std::os::unix::fs::symlink(".", out.join("rust/y")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let walking = out.clone();
+    let expected = files.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(check_dir(&walking, &expected));
+    });
+    let drifted = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("check_dir ends");
+    assert_eq!(drifted, ["rust/x", "rust/y"]);
+    std::fs::remove_dir_all(&out).unwrap();
+}

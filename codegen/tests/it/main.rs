@@ -13,6 +13,7 @@ mod extensions;
 mod formats;
 mod integers;
 mod io;
+mod large;
 mod minimums;
 mod mistakes;
 mod numbers;
