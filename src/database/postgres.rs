@@ -146,6 +146,20 @@ fn within<F: Future>(
         })
 }
 
+/// Rolls `tx` back and waits for the server to have done it. A dropped tokio-postgres
+/// transaction only queues its `ROLLBACK`, which the connection's task sends the next time the
+/// runtime runs: until the store's next call, which may be long in a server (`specmint mcp`), its
+/// locks would stay held and other clients wait on them. A failure here leaves the connection
+/// as the failure left it (a closed or broken one is reopened).
+fn rollback(
+    runtime: &tokio::runtime::Runtime,
+    wait: Duration,
+    broken: &mut bool,
+    tx: tokio_postgres::Transaction<'_>,
+) {
+    let _ = within(runtime, wait, broken, false, tx.rollback());
+}
+
 impl Connection {
     /// Connects to the server at `url` and sets up `schema` (with [`Create::No`], only finds
     /// it).
@@ -263,13 +277,19 @@ impl Connection {
         let wait = *wait;
         let mut tx = within(runtime, wait, broken, false, client.transaction())?
             .map_err(DatabaseError::from)?;
-        // Dropping `tx` on the error path rolls it back.
-        let value = operation(&mut PostgresTx {
+        let done = operation(&mut PostgresTx {
             tx: &mut tx,
             runtime,
             wait,
             broken,
-        })?;
+        });
+        let value = match done {
+            Ok(value) => value,
+            Err(e) => {
+                rollback(runtime, wait, broken, tx);
+                return Err(e);
+            }
+        };
         within(runtime, wait, broken, true, tx.commit())?.map_err(|err| {
             // Whether the server committed before the connection went is unknown.
             if is_connection_lost(&err) {
@@ -300,12 +320,19 @@ impl Connection {
             .read_only(true)
             .start();
         let mut tx = within(runtime, wait, broken, false, start)??;
-        let value = read(&mut PostgresTx {
+        let done = read(&mut PostgresTx {
             tx: &mut tx,
             runtime,
             wait,
             broken,
-        })?;
+        });
+        let value = match done {
+            Ok(value) => value,
+            Err(e) => {
+                rollback(runtime, wait, broken, tx);
+                return Err(e);
+            }
+        };
         within(runtime, wait, broken, false, tx.commit())??;
         Ok(value)
     }

@@ -659,3 +659,27 @@ fn a_server_that_accepts_and_never_answers_is_given_up_after_connect_timeout() {
         "{stderr}"
     );
 }
+
+/// A refused operation leaves no transaction open on the server: its rows' locks are released
+/// before the store answers, not when its next call happens to run the client (a store held by
+/// a server, as `specmint mcp` holds it, may make none for a long time). Another client can
+/// update the task at once.
+#[test]
+fn a_refused_operation_holds_no_lock_after_it_answers() {
+    let Some(query) = common::postgres_query() else {
+        eprintln!("refused operation locks: skipped (SPECMINT_TEST_PG is not set)");
+        return;
+    };
+    let url = common::fresh_postgres_db(&query, "store_server_refused_locks");
+    let mut store = TaskStore::open(std::path::PathBuf::from(&url)).unwrap();
+    let envelope = common::minimal_task(Some("r-1")).to_string();
+    store.submit(envelope.as_bytes()).unwrap();
+    assert_eq!(store.claim("r-1").unwrap(), TaskState::Working);
+    // Claimed already: refused after the task's row was read FOR UPDATE.
+    assert!(store.claim("r-1").is_err());
+    let mut other = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    other.batch_execute("SET lock_timeout = '5s'").unwrap();
+    let updated = other.execute("UPDATE tasks SET state = state WHERE task_id = 'r-1'", &[]);
+    assert_eq!(updated.map_err(|e| e.to_string()), Ok(1));
+    drop(store);
+}
