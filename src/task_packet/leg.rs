@@ -101,7 +101,7 @@ impl Leg {
         let mut free = None;
         for n in 0..=SIBLINGS_MAX {
             let slot = self.slot(n);
-            match fsguard::read_regular(&home.join(&slot), SLOT_MAX_BYTES) {
+            match fsguard::read_regular(&home.join(&slot), SLOT_MAX_BYTES as u64) {
                 Ok(bytes) => {
                     if packet_id_of(&bytes).as_deref() == Some(packet_id) {
                         return Ok(slot);
