@@ -449,8 +449,7 @@ fn real_dirs_below(root: &Path, dir: &Path) -> io::Result<()> {
 /// without blocking and no further than `contents`' length (one byte over says it differs).
 fn holds(path: &Path, contents: &str) -> bool {
     let shown_as = path.display().to_string();
-    files::open_regular(path, &shown_as, files::Links::Refuse)
-        .and_then(|f| files::read_at_most(f, &shown_as, contents.len() as u64))
+    files::read_at_most(path, &shown_as, files::Links::Refuse, contents.len() as u64)
         .is_ok_and(|read| read.as_deref() == Some(contents.as_bytes()))
 }
 

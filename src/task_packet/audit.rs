@@ -6,7 +6,7 @@
 //! fails part-way (a full disk, a file size limit) is cut back to where the file ended, and a
 //! tail torn anyway (a writer killed mid-write) is ended with a newline before the next row,
 //! so that row starts on its own line and only the torn one does not parse.
-//! A log is opened without following a link ([`crate::fsguard`]): a link or a hard-linked file
+//! A log is opened without following a link ([`specmint_fs`]): a link or a hard-linked file
 //! at a log's path is refused, so no row is written outside the home; a log group or others
 //! may use is narrowed to 0600.
 //! A filing's rows are not best effort: `Log::open` opens a log for appending before the

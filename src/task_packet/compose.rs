@@ -198,7 +198,7 @@ fn read_one(
     from: Role,
     to: Role,
 ) -> Result<TaskPacket, (&'static str, String)> {
-    let bytes = crate::fsguard::read_regular(&home.join(path), super::leg::SLOT_MAX_BYTES)
+    let bytes = crate::fsguard::read_regular(&home.join(path), super::leg::SLOT_MAX_BYTES as u64)
         .map_err(|e| ("unreadable", e.to_string()))?;
     let packet = TaskPacket::from_json_slice(&bytes).map_err(|report| {
         let code = report.iter().next().map_or("invalid_packet", |v| v.code);

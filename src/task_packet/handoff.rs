@@ -504,7 +504,7 @@ impl Member {
             )
         };
         // A regular file, read to a bound: a FIFO or a device there refuses, never stalls.
-        let text = crate::fsguard::read_regular(&path, RECORD_MAX_BYTES)
+        let text = crate::fsguard::read_regular(&path, RECORD_MAX_BYTES as u64)
             .and_then(|bytes| {
                 String::from_utf8(bytes).map_err(|_| {
                     std::io::Error::new(

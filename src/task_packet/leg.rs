@@ -11,7 +11,7 @@
 //! Nothing is written through a link planted in the home: the leg's directories under the home
 //! must be real directories, the lock file is opened without following a link (and refused
 //! hard-linked), and a slot is replaced by a rename, never written in place. A slot is read
-//! only when it is a regular file, at most [`SLOT_MAX_BYTES`] of it ([`crate::fsguard`]), so a
+//! only when it is a regular file, at most [`SLOT_MAX_BYTES`] of it ([`specmint_fs`]), so a
 //! FIFO or a device at a slot's path refuses the filing instead of stalling it.
 
 use std::fs::OpenOptions;
@@ -101,7 +101,7 @@ impl Leg {
         let mut free = None;
         for n in 0..=SIBLINGS_MAX {
             let slot = self.slot(n);
-            match fsguard::read_regular(&home.join(&slot), SLOT_MAX_BYTES) {
+            match fsguard::read_regular(&home.join(&slot), SLOT_MAX_BYTES as u64) {
                 Ok(bytes) => {
                     if packet_id_of(&bytes).as_deref() == Some(packet_id) {
                         return Ok(slot);

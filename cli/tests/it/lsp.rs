@@ -149,7 +149,7 @@ fn a_fifo_sidecar_is_reported_not_waited_on() {
         .filter_map(|d| d["message"].as_str())
         .collect();
     let expected = format!(
-        "the file cannot be read: `{}` is not a regular file (a FIFO)",
+        "the file cannot be read: `{}` is a FIFO, not a regular file: refused",
         toml.display()
     );
     assert!(messages.contains(&expected.as_str()), "{messages:?}");

@@ -183,7 +183,7 @@ fn a_sidecar_that_is_a_fifo_is_refused_without_blocking() {
             .unwrap();
         assert!(made.success());
     });
-    assert_eq!(why, "`specs/a.toml` is not a regular file (a FIFO)");
+    assert_eq!(why, "`specs/a.toml` is a FIFO, not a regular file: refused");
 }
 
 #[cfg(unix)]
@@ -194,7 +194,7 @@ fn a_sidecar_linked_to_dev_zero_is_refused_unread() {
     });
     assert_eq!(
         why,
-        "`specs/a.toml` is not a regular file (a character device)"
+        "`specs/a.toml` is a character device, not a regular file: refused"
     );
 }
 
