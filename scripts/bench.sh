@@ -46,9 +46,11 @@ echo "== 3/5 bytes -> verdict and validate-only (criterion)" >&2
 cargo bench --quiet --bench validate -- --noplot "${CRIT_ARGS[@]}" > "$OUT/validate.txt" 2>&1 \
   || { cat "$OUT/validate.txt" >&2; exit 1; }
 
-echo "== 4/5 codegen scaling (criterion)" >&2
+echo "== 4/5 codegen scaling, and placing many violations (criterion)" >&2
 cargo bench --quiet --bench codegen -- --noplot > "$OUT/codegen.txt" 2>&1 \
   || { cat "$OUT/codegen.txt" >&2; exit 1; }
+cargo bench --quiet --bench locate -- --noplot > "$OUT/locate.txt" 2>&1 \
+  || { cat "$OUT/locate.txt" >&2; exit 1; }
 
 echo "== 5/5 derive compile cost: 200 structs, serde only vs serde + Validate" >&2
 REPS=5
