@@ -158,8 +158,22 @@ impl DatabaseError {
         match self {
             #[cfg(feature = "postgres")]
             DatabaseError::CommitUnknown(_) => true,
+            #[cfg(feature = "postgres")]
+            DatabaseError::NoReply { committing, .. } => *committing,
             _ => false,
         }
+    }
+
+    /// Whether an operation that failed with this error is worth trying once more at once, on
+    /// a new connection: the connection was lost (a restart, a dropped link) and nothing may
+    /// have been committed. A server that stopped answering (`NoReply`, with the `postgres`
+    /// feature) is not: a new connection would wait on it as long again.
+    pub fn worth_retrying_at_once(&self) -> bool {
+        #[cfg(feature = "postgres")]
+        if matches!(self, DatabaseError::NoReply { .. }) {
+            return false;
+        }
+        self.is_connection_lost() && !self.may_have_committed()
     }
 }
 
@@ -736,6 +750,33 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A statement the server did not answer is never tried again at once (a new connection
+    /// would wait as long); one whose commit went unanswered may have been applied.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn an_unanswered_statement_is_not_retried_and_an_unanswered_commit_may_have_applied() {
+        let statement = DatabaseError::NoReply {
+            secs: 2,
+            committing: false,
+        };
+        let commit = DatabaseError::NoReply {
+            secs: 2,
+            committing: true,
+        };
+        assert!(statement.is_connection_lost() && commit.is_connection_lost());
+        assert!(!statement.may_have_committed() && commit.may_have_committed());
+        assert!(!statement.worth_retrying_at_once() && !commit.worth_retrying_at_once());
+        assert_eq!(
+            commit.to_string(),
+            "store: the server did not answer within 2 s (SPECMINT_PG_REPLY_TIMEOUT); the operation may or may not have been applied"
+        );
+        let lost = DatabaseError::Connect {
+            url: "postgresql://db".to_owned(),
+            detail: "closed".to_owned(),
+        };
+        assert!(lost.worth_retrying_at_once());
+    }
 
     /// A schema for opening stores in these tests.
     #[cfg(feature = "postgres")]

@@ -335,7 +335,8 @@ impl StoreTools {
     /// Runs `call` on the held store of `slot`, opening it first when there is none (creating
     /// it when `create`), or when the file it opened is no longer the one at the path. A
     /// failure of a lost connection drops the store; the call is made once more on a new
-    /// one unless it may have committed.
+    /// one unless it may have committed or the server stopped answering
+    /// ([`DatabaseError::worth_retrying_at_once`]).
     fn with_store<S: Component>(
         &self,
         slot: &Mutex<Held<S>>,
@@ -364,7 +365,7 @@ impl StoreTools {
                 Ok(result) => return Ok(result),
                 Err(err) if err.is_connection_lost() => {
                     held.store = None;
-                    if retried || err.may_have_committed() {
+                    if retried || !err.worth_retrying_at_once() {
                         return Err(held_error::<S>(err));
                     }
                     retried = true;
