@@ -164,7 +164,7 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             tokens,
             quota,
             // The body may hold a pack in base64 (4 bytes per 3) and the JSON around it.
-            body_limit: (max_pack_bytes / 3 * 4) as u64 + (1 << 20),
+            body_limit: a2a::max_message_bytes(max_pack_bytes),
             body_timeout: Duration::from_secs(args.body_timeout),
             answering: Semaphore::new(cores),
             slots: http::Slots::new(args.max_connections as usize),

@@ -245,7 +245,18 @@ fn from_a2a_command(
     machine: Option<String>,
     actor: Option<String>,
 ) -> Result<u8, CliError> {
-    let (display, input, _) = super::read_input(file, usize::MAX - 1)?;
+    // No more than a Task carrying the largest pack the door takes: endless input is refused,
+    // not read for ever.
+    let limit = a2a::max_message_bytes(a2a::DEFAULT_MAX_PACK_BYTES);
+    let (display, input, total) =
+        super::read_input(file, usize::try_from(limit).unwrap_or(usize::MAX))?;
+    if total > input.len() as u64 {
+        return Err(CliError::Failure(format!(
+            "cannot read `{display}`: over the {limit} bytes a Task carrying a pack may hold \
+             (a pack of at most {} bytes, in base64, and 1 MiB besides)",
+            a2a::DEFAULT_MAX_PACK_BYTES
+        )));
+    }
     let task = match std::str::from_utf8(&input).ok().map(Json::parse) {
         Some(Ok(task)) => task,
         _ => {

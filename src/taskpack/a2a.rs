@@ -508,6 +508,14 @@ pub struct Door {
 /// The default for [`Door::max_pack_bytes`]: 64 MiB.
 pub const DEFAULT_MAX_PACK_BYTES: usize = 64 << 20;
 
+/// The largest JSON text that can carry a pack of `max_pack_bytes`: the pack in base64 (4 bytes
+/// per 3) and 1 MiB of the message around it. The door's request bodies and the Task files
+/// `taskpack from-a2a` reads are held to it.
+#[must_use]
+pub fn max_message_bytes(max_pack_bytes: usize) -> u64 {
+    (max_pack_bytes / 3 * 4) as u64 + (1 << 20)
+}
+
 impl Door {
     /// Answers one JSON-RPC request body. `activated`: the request's `A2A-Extensions` header
     /// lists [`EXTENSION_URI`].

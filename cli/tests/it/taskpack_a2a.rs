@@ -663,3 +663,32 @@ fn a_receipt_naming_no_passport_id_is_invalid_params() {
         assert_eq!(passports(&store), ["TP-HOME-0001.json"]);
     }
 }
+
+/// Issue 48, finding 17's kin: `taskpack from-a2a` holds no more than a Task carrying the
+/// largest pack the door takes, so endless input is refused at once (exit 2), not read for ever,
+/// and nothing is written.
+#[test]
+fn from_a2a_refuses_endless_input_by_its_size() {
+    let dir = common::scratch("from-a2a-endless");
+    let out_pack = dir.join("x.taskpack");
+    let out = common::specmint(
+        &[
+            "taskpack",
+            "from-a2a",
+            "/dev/zero",
+            "--out",
+            out_pack.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let limit =
+        specmint::taskpack::a2a::max_message_bytes(specmint::taskpack::a2a::DEFAULT_MAX_PACK_BYTES);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!(
+            "specmint: cannot read `/dev/zero`: over the {limit} bytes a Task carrying a pack may hold (a pack of at most 67108864 bytes, in base64, and 1 MiB besides)"
+        )
+    );
+    assert!(!out_pack.exists());
+}
