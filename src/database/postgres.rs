@@ -109,14 +109,10 @@ fn with_default_connect_timeout(config: &mut tokio_postgres::Config) {
 
 /// An open PostgreSQL store.
 pub struct Connection {
-    runtime: tokio::runtime::Runtime,
     client: tokio_postgres::Client,
     /// The task that carries the connection's messages (run whenever the runtime is).
     carrier: tokio::task::JoinHandle<()>,
-    /// The bound on each statement's answer.
-    wait: Duration,
-    /// A wait ran out: the connection is given up.
-    broken: bool,
+    waiter: Waiter,
 }
 
 impl Drop for Connection {
@@ -125,39 +121,70 @@ impl Drop for Connection {
     }
 }
 
-/// `future`'s output, waited for at most `wait` on `runtime`; when it runs out, `broken` is set
-/// and the answer is [`DatabaseError::NoReply`].
-fn within<F: Future>(
-    runtime: &tokio::runtime::Runtime,
+/// What every wait on the server goes through: the connection's runtime, the bound on an
+/// answer, and whether a wait has run out (the connection is then given up).
+struct Waiter {
+    runtime: tokio::runtime::Runtime,
     wait: Duration,
-    broken: &mut bool,
-    committing: bool,
-    future: F,
-) -> Result<F::Output, DatabaseError> {
-    runtime
-        // The timer is made inside the runtime, whose clock it needs.
-        .block_on(async { tokio::time::timeout(wait, future).await })
-        .map_err(|_| {
-            *broken = true;
-            DatabaseError::NoReply {
-                secs: wait.as_secs(),
-                committing,
-            }
-        })
+    broken: bool,
 }
 
-/// Rolls `tx` back and waits for the server to have done it. A dropped tokio-postgres
-/// transaction only queues its `ROLLBACK`, which the connection's task sends the next time the
-/// runtime runs: until the store's next call, which may be long in a server (`specmint mcp`), its
-/// locks would stay held and other clients wait on them. A failure here leaves the connection
-/// as the failure left it (a closed or broken one is reopened).
-fn rollback(
-    runtime: &tokio::runtime::Runtime,
-    wait: Duration,
-    broken: &mut bool,
-    tx: tokio_postgres::Transaction<'_>,
-) {
-    let _ = within(runtime, wait, broken, false, tx.rollback());
+impl Waiter {
+    /// `future`'s output, waited for at most the bound; when it runs out, the connection is
+    /// broken and the answer is [`DatabaseError::NoReply`] (`committing`: the statement waited
+    /// for was a write's commit).
+    fn within<F: Future>(
+        &mut self,
+        committing: bool,
+        future: F,
+    ) -> Result<F::Output, DatabaseError> {
+        let wait = self.wait;
+        self.runtime
+            // The timer is made inside the runtime, whose clock it needs.
+            .block_on(async { tokio::time::timeout(wait, future).await })
+            .map_err(|_| {
+                self.broken = true;
+                DatabaseError::NoReply {
+                    secs: wait.as_secs(),
+                    committing,
+                }
+            })
+    }
+
+    /// Runs `body` in `tx`, then commits it, or when `body` fails rolls it back before
+    /// answering. (A dropped tokio-postgres transaction only queues its `ROLLBACK`, which the
+    /// connection's task sends the next time the runtime runs: until the store's next call,
+    /// which may be long in a server such as `specmint mcp`, its locks would stay held.)
+    /// `writes`: a commit cut off may have applied the write ([`DatabaseError::CommitUnknown`]).
+    fn finish<T, E: From<DatabaseError>>(
+        &mut self,
+        mut tx: tokio_postgres::Transaction<'_>,
+        writes: bool,
+        body: impl FnOnce(&mut dyn Tx) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let done = body(&mut PostgresTx {
+            tx: &mut tx,
+            waiter: self,
+        });
+        let value = match done {
+            Ok(value) => value,
+            Err(e) => {
+                // A rollback that fails leaves the connection as the failure left it (a
+                // closed or broken one is reopened).
+                let _ = self.within(false, tx.rollback());
+                return Err(e);
+            }
+        };
+        self.within(writes, tx.commit())?.map_err(|err| {
+            // Whether the server committed before the connection went is unknown.
+            if writes && is_connection_lost(&err) {
+                DatabaseError::CommitUnknown(err)
+            } else {
+                DatabaseError::from(err)
+            }
+        })?;
+        Ok(value)
+    }
 }
 
 impl Connection {
@@ -223,27 +250,17 @@ impl Connection {
             let _ = connection.await;
         });
         let mut conn = Connection {
-            runtime,
             client,
             carrier,
-            wait: reply_timeout(),
-            broken: false,
+            waiter: Waiter {
+                runtime,
+                wait: reply_timeout(),
+                broken: false,
+            },
         };
         if synchronous == Synchronous::Normal {
-            let Connection {
-                runtime,
-                client,
-                wait,
-                broken,
-                ..
-            } = &mut conn;
-            within(
-                runtime,
-                *wait,
-                broken,
-                false,
-                client.batch_execute("SET synchronous_commit = off"),
-            )??;
+            let setting = conn.client.batch_execute("SET synchronous_commit = off");
+            conn.waiter.within(false, setting)??;
         }
         let store = || redacted(url);
         conn.write(|tx| {
@@ -257,7 +274,7 @@ impl Connection {
     }
 
     pub(super) fn is_closed(&self) -> bool {
-        self.broken || self.client.is_closed()
+        self.waiter.broken || self.client.is_closed()
     }
 
     pub(super) fn write<T, E>(
@@ -267,82 +284,32 @@ impl Connection {
     where
         E: From<DatabaseError>,
     {
-        let Connection {
-            runtime,
-            client,
-            wait,
-            broken,
-            ..
-        } = self;
-        let wait = *wait;
-        let mut tx = within(runtime, wait, broken, false, client.transaction())?
+        let tx = self
+            .waiter
+            .within(false, self.client.transaction())?
             .map_err(DatabaseError::from)?;
-        let done = operation(&mut PostgresTx {
-            tx: &mut tx,
-            runtime,
-            wait,
-            broken,
-        });
-        let value = match done {
-            Ok(value) => value,
-            Err(e) => {
-                rollback(runtime, wait, broken, tx);
-                return Err(e);
-            }
-        };
-        within(runtime, wait, broken, true, tx.commit())?.map_err(|err| {
-            // Whether the server committed before the connection went is unknown.
-            if is_connection_lost(&err) {
-                DatabaseError::CommitUnknown(err)
-            } else {
-                DatabaseError::from(err)
-            }
-        })?;
-        Ok(value)
+        self.waiter.finish(tx, true, operation)
     }
 
     pub(super) fn read<T>(
         &mut self,
         read: impl FnOnce(&mut dyn Tx) -> Result<T, DatabaseError>,
     ) -> Result<T, DatabaseError> {
-        let Connection {
-            runtime,
-            client,
-            wait,
-            broken,
-            ..
-        } = self;
-        let wait = *wait;
         // One snapshot for every statement of the read.
-        let start = client
+        let start = self
+            .client
             .build_transaction()
             .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
             .read_only(true)
             .start();
-        let mut tx = within(runtime, wait, broken, false, start)??;
-        let done = read(&mut PostgresTx {
-            tx: &mut tx,
-            runtime,
-            wait,
-            broken,
-        });
-        let value = match done {
-            Ok(value) => value,
-            Err(e) => {
-                rollback(runtime, wait, broken, tx);
-                return Err(e);
-            }
-        };
-        within(runtime, wait, broken, false, tx.commit())??;
-        Ok(value)
+        let tx = self.waiter.within(false, start)??;
+        self.waiter.finish(tx, false, read)
     }
 }
 
 struct PostgresTx<'a, 'c> {
     tx: &'a mut tokio_postgres::Transaction<'c>,
-    runtime: &'a tokio::runtime::Runtime,
-    wait: Duration,
-    broken: &'a mut bool,
+    waiter: &'a mut Waiter,
 }
 
 fn bind<'p>(params: &'p [Param<'p>]) -> Vec<&'p (dyn ToSql + Sync)> {
@@ -387,35 +354,17 @@ impl Tx for PostgresTx<'_, '_> {
 
     fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, DatabaseError> {
         let params = bind(params);
-        let rows = within(
-            self.runtime,
-            self.wait,
-            self.broken,
-            false,
-            self.tx.query(sql, &params),
-        )??;
+        let rows = self.waiter.within(false, self.tx.query(sql, &params))??;
         rows.iter().map(read_row).collect()
     }
 
     fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DatabaseError> {
         let params = bind(params);
-        Ok(within(
-            self.runtime,
-            self.wait,
-            self.broken,
-            false,
-            self.tx.execute(sql, &params),
-        )??)
+        Ok(self.waiter.within(false, self.tx.execute(sql, &params))??)
     }
 
     fn execute_batch(&mut self, sql: &str) -> Result<(), DatabaseError> {
-        Ok(within(
-            self.runtime,
-            self.wait,
-            self.broken,
-            false,
-            self.tx.batch_execute(sql),
-        )??)
+        Ok(self.waiter.within(false, self.tx.batch_execute(sql))??)
     }
 
     fn table_exists(&mut self, name: &str) -> Result<bool, DatabaseError> {
