@@ -719,7 +719,19 @@ fn many_violations_are_located_in_one_pass() {
     let errors = verdict["errors"].as_array().unwrap();
     assert_eq!(errors.len(), n);
     for (i, e) in errors.iter().enumerate() {
+        assert_eq!(e["code"], "invalid_packet", "{e}");
         assert_eq!(e["path"], format!("audience[{i}]"));
+        assert_eq!(e["pointer"], format!("/audience/{i}"));
+        // The first is the parser's own complaint, placed by it; the rest the shape check's.
+        let message = if i == 0 {
+            format!(
+                "invalid type: integer `0`, expected a string at line 1 column {}",
+                start + 1
+            )
+        } else {
+            format!("`audience[{i}]` must be a string, found the number 0")
+        };
+        assert_eq!(e["message"], message);
         assert_eq!(e["line"], 1);
         assert_eq!(e["column"], start + 1 + 2 * i, "{e}");
     }
@@ -745,6 +757,7 @@ fn validate_reads_a_pipe_as_a_stream() {
     );
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["errors"][0]["code"], "invalid_packet");
     assert_eq!(verdict["errors"][0]["path"], "round");
     assert_eq!(verdict["errors"][0]["line"], 1);
 }
