@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The cold build of a fresh crate that depends on specmint for `TaskPacket` alone (default
-# features off), as BENCHMARKS.md ("specmint as a dependency") reports it: its normal crate
+# The cold build of a fresh crate that depends on specmint for `TaskPacket` alone (its default
+# features), as BENCHMARKS.md ("specmint as a dependency") reports it: its normal crate
 # count and the wall time of `cargo build` into an empty target directory, offline, with the
 # lock file of the checkout it builds against.
 #
@@ -23,7 +23,7 @@ publish = false
 [workspace]
 
 [dependencies]
-specmint = { path = "$specmint", default-features = false }
+specmint = { path = "$specmint" }
 TOML
 cat >"$probe/src/main.rs" <<'RS'
 fn main() {

@@ -2,13 +2,8 @@
 // regenerates the snapshot the library includes.
 
 /// Codegen options for the bundled specs: generated code reaches the runtime and the
-/// derive through this crate's re-exports, so users depend on `specmint` alone.
+/// derive through this crate's re-exports, so users depend on `specmint` alone (the same
+/// options the build script generates with under `from-spec`).
 pub fn bundle_options() -> specmint_codegen::Options {
-    specmint_codegen::Options {
-        runtime_path: "::specmint::runtime".to_owned(),
-        derive_path: "::specmint::Validate".to_owned(),
-        // The committed snapshot under generated/ is rewritten by the CLI.
-        regenerate_with: Some("specmint generate".to_owned()),
-        ..specmint_codegen::Options::default()
-    }
+    specmint_codegen::Options::for_specmint_library()
 }

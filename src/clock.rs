@@ -4,7 +4,7 @@
 use std::time::SystemTime;
 
 /// The current time as RFC 3339 UTC with seconds (`2026-08-03T09:15:00Z`).
-#[cfg(any(feature = "taskpack", engines))]
+#[cfg(any(feature = "taskpack", feature = "sqlite", feature = "postgres"))]
 pub(crate) fn now_utc() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }

@@ -13,9 +13,9 @@
 //! assert!(packet.to_canonical_json().contains(r#""output_format":{"kind":"markdown"}"#));
 //! ```
 //!
-//! With `default-features = false` the crate is the four specs' generated types, their
-//! validators and [`verdict`] for the bundled specs: no C, no database, no zip. The behaviour
-//! is behind features, all on by default:
+//! At its default features the crate is the four specs' generated types, their validators and
+//! [`verdict`] for the bundled specs: no C, no database, no zip, no code generator. The
+//! behaviour is behind features, all off by default; `full` turns them all on:
 //!
 //! | feature | what it adds |
 //! |---|---|
@@ -24,6 +24,8 @@
 //! | `handoff` | TaskPacket's team_handoff: `task_packet::{handoff, compose, leg, audit}` |
 //! | `taskpack` | TaskPack's encodings, conformance judge, packing, landing and the passport store |
 //! | `interpret` | [`verdict`] for a spec directory read at run time (`specmint-codegen`'s interpreter) and `bundle_options` |
+//! | `full` | all of the above |
+//! | `from-spec` | the build script generates the bundled specs' modules from `spec/` instead of including the committed snapshot (the program turns it on, so an edited spec reaches it with a rebuild alone) |
 //!
 //! What a behaviour answers (the CLI's `--format json`, an MCP tool's result, an A2A reply) is a
 //! `Serialize` type of its protocol's `answer` module, behind the same feature ([`answer`] lists
@@ -38,6 +40,36 @@ extern crate self as specmint;
 pub use specmint_runtime as runtime;
 pub use specmint_runtime::{Report, Validate, Violation};
 
+/// A bundled spec's generated module (types, constants, error enum, validator) and its
+/// `JSON_SCHEMA`: under `from-spec` as the build script generated them from `spec/` into
+/// `OUT_DIR` (build.rs), otherwise the committed snapshot under `generated/`, which a test
+/// regenerates and compares so that it cannot drift from the spec.
+macro_rules! generated {
+    ($name:literal) => {
+        #[cfg(feature = "from-spec")]
+        include!(concat!(env!("OUT_DIR"), "/generated/rust/", $name, ".rs"));
+        #[cfg(not(feature = "from-spec"))]
+        include!(concat!(env!("CARGO_MANIFEST_DIR"), "/generated/rust/", $name, ".rs"));
+
+        /// The JSON Schema (draft 2020-12) emitted from the same spec.
+        #[cfg(feature = "from-spec")]
+        pub const JSON_SCHEMA: &str = include_str!(concat!(
+            env!("OUT_DIR"),
+            "/generated/schema/",
+            $name,
+            ".schema.json"
+        ));
+        /// The JSON Schema (draft 2020-12) emitted from the same spec.
+        #[cfg(not(feature = "from-spec"))]
+        pub const JSON_SCHEMA: &str = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/generated/schema/",
+            $name,
+            ".schema.json"
+        ));
+    };
+}
+
 pub mod answer;
 #[cfg(any(feature = "handoff", feature = "taskpack"))]
 mod atomic_file;
@@ -45,9 +77,9 @@ mod bundle;
 #[cfg(feature = "interpret")]
 mod bundle_options;
 pub mod bundled;
-#[cfg(any(feature = "handoff", feature = "taskpack", engines))]
+#[cfg(any(feature = "handoff", feature = "taskpack", feature = "sqlite", feature = "postgres"))]
 mod clock;
-#[cfg(engines)]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod database;
 #[cfg(feature = "handoff")]
 mod fsguard;

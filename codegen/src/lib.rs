@@ -41,6 +41,7 @@ mod pattern;
 mod rust;
 mod schema;
 mod sidecar;
+mod specmint_library;
 
 use std::collections::BTreeMap;
 use std::fmt;

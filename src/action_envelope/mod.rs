@@ -1,15 +1,13 @@
-// The generated types, constants, error enum and validator of spec/action_envelope.md, as `specmint
-// generate` wrote them to generated/ (regenerated and compared by a test, so they cannot drift
-// from the spec), then this protocol's hand-written behaviour in the sibling files of this folder.
+// The generated types, constants, error enum and validator of spec/action_envelope.md (as `specmint generate`
+// wrote them to generated/, or as the build script writes them under `from-spec`: see
+// `generated!` in lib.rs), then this protocol's hand-written behaviour in the sibling files of
+// this folder.
 
-include!("../../generated/rust/action_envelope.rs");
+generated!("action_envelope");
 
-/// The JSON Schema (draft 2020-12) emitted from the same spec.
-pub const JSON_SCHEMA: &str = include_str!("../../generated/schema/action_envelope.schema.json");
-
-#[cfg(engines)]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod answer;
-#[cfg(engines)]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod engine;
-#[cfg(engines)]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod manifest;

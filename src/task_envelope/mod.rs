@@ -1,14 +1,12 @@
-// The generated types, constants, error enum and validator of spec/task_envelope.md, as `specmint
-// generate` wrote them to generated/ (regenerated and compared by a test, so they cannot drift
-// from the spec), then this protocol's hand-written behaviour in the sibling files of this folder.
+// The generated types, constants, error enum and validator of spec/task_envelope.md (as `specmint generate`
+// wrote them to generated/, or as the build script writes them under `from-spec`: see
+// `generated!` in lib.rs), then this protocol's hand-written behaviour in the sibling files of
+// this folder.
 
-include!("../../generated/rust/task_envelope.rs");
+generated!("task_envelope");
 
-/// The JSON Schema (draft 2020-12) emitted from the same spec.
-pub const JSON_SCHEMA: &str = include_str!("../../generated/schema/task_envelope.schema.json");
-
-#[cfg(engines)]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod answer;
 pub mod binding;
-#[cfg(engines)]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod lifecycle;

@@ -1,11 +1,9 @@
-// The generated types, constants, error enum and validator of spec/taskpack.md, as `specmint
-// generate` wrote them to generated/ (regenerated and compared by a test, so they cannot drift
-// from the spec), then this protocol's hand-written behaviour in the sibling files of this folder.
+// The generated types, constants, error enum and validator of spec/taskpack.md (as `specmint generate`
+// wrote them to generated/, or as the build script writes them under `from-spec`: see
+// `generated!` in lib.rs), then this protocol's hand-written behaviour in the sibling files of
+// this folder.
 
-include!("../../generated/rust/taskpack.rs");
-
-/// The JSON Schema (draft 2020-12) emitted from the same spec.
-pub const JSON_SCHEMA: &str = include_str!("../../generated/schema/taskpack.schema.json");
+generated!("taskpack");
 
 #[cfg(feature = "taskpack")]
 pub mod a2a;

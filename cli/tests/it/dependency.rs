@@ -1,6 +1,6 @@
 //! specmint as a dependency (issue 33): a crate that wants `TaskPacket` gets the types and
 //! their validators, not the program. A probe crate outside the workspace depends on the
-//! library by path with default features off, builds, and judges a packet; its dependency tree
+//! library by path at its default features (README's line), builds, and judges a packet; its dependency tree
 //! and each binding's hold none of the program's or the stores' crates; and no publishable
 //! library pins a dependency to one exact version.
 
@@ -9,9 +9,10 @@ use std::process::{Command, Output};
 
 use super::common;
 
-/// Crates only the program, the stores or TaskPack's behaviour bring.
+/// Crates only the program, the stores, TaskPack's behaviour or the code generator bring.
 const HEAVY: &[&str] = &[
-    "clap", "tokio", "hyper", "rmcp", "postgres", "rusqlite", "zip",
+    "clap", "tokio", "hyper", "rmcp", "postgres", "tokio-postgres", "rusqlite", "zip", "syn",
+    "pulldown-cmark",
 ];
 
 /// The probe's `main.rs`: a packet read and judged as README's first quickstart does.
