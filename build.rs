@@ -17,11 +17,12 @@ fn main() {
 mod from_spec {
     use std::path::PathBuf;
 
-    use specmint_codegen as codegen;
+    use specmint_build as codegen;
 
     pub fn generate() {
         let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-        let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("generated");
+        let out =
+            PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("generated");
         let spec = root.join("spec");
         // A directory: cargo reruns the script when any file under it changes.
         println!("cargo::rerun-if-changed={}", spec.display());

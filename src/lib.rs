@@ -49,7 +49,12 @@ macro_rules! generated {
         #[cfg(feature = "from-spec")]
         include!(concat!(env!("OUT_DIR"), "/generated/rust/", $name, ".rs"));
         #[cfg(not(feature = "from-spec"))]
-        include!(concat!(env!("CARGO_MANIFEST_DIR"), "/generated/rust/", $name, ".rs"));
+        include!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/generated/rust/",
+            $name,
+            ".rs"
+        ));
 
         /// The JSON Schema (draft 2020-12) emitted from the same spec.
         #[cfg(feature = "from-spec")]
@@ -77,7 +82,12 @@ mod bundle;
 #[cfg(feature = "interpret")]
 mod bundle_options;
 pub mod bundled;
-#[cfg(any(feature = "handoff", feature = "taskpack", feature = "sqlite", feature = "postgres"))]
+#[cfg(any(
+    feature = "handoff",
+    feature = "taskpack",
+    feature = "sqlite",
+    feature = "postgres"
+))]
 mod clock;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub mod database;

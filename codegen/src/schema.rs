@@ -120,10 +120,7 @@ pub(crate) fn emit(spec: &Spec, note: &str) -> String {
         "x-schema-expressible-codes".into(),
         json!(spec.expressible_codes()),
     );
-    // serde_json's Map is a BTreeMap here (no preserve_order), so keys come out sorted.
-    let mut s = serde_json::to_string_pretty(&Value::Object(top)).expect("a Value serializes");
-    s.push('\n');
-    s
+    specmint_runtime::json_text::pretty_file(&Value::Object(top))
 }
 
 /// The `$defs` entry of `any` (a table cannot be named so: `any` is a type).

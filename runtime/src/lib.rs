@@ -49,6 +49,7 @@
 pub mod document;
 pub mod json;
 mod json_size;
+pub mod json_text;
 pub mod path;
 pub mod report;
 pub mod rules;

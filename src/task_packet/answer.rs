@@ -29,6 +29,16 @@ impl<'a> From<&'a handoff::Filed> for Filed<'a> {
     }
 }
 
+// Here rather than beside `handoff::Filed`: the answers read the behaviour's types, never the
+// other way round (no import circle between the two modules).
+impl handoff::Filed {
+    /// The tool's result, [`Filed`], as a JSON value.
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        crate::answer::to_value(&Filed::from(self)).unwrap_or_default()
+    }
+}
+
 /// A leg read back (`handoff read`): `{"ok": true, "packets", "skipped"}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LegRead<'a> {

@@ -92,7 +92,7 @@ impl Log {
     /// first, in the same write; a write that fails part-way is cut back to the file's length
     /// before it, so no part of this row stays to be glued to the next.
     pub(crate) fn append(self, row: &serde_json::Value) -> std::io::Result<()> {
-        let mut line = row.to_string();
+        let mut line = crate::runtime::json_text::compact(row);
         line.push('\n');
         let mut file = self.file;
         loop {

@@ -36,14 +36,6 @@ pub struct Filed {
     pub bytes: usize,
 }
 
-impl Filed {
-    /// The tool's result, [`answer::Filed`](super::answer::Filed), as a JSON value.
-    #[must_use]
-    pub fn to_json(&self) -> Value {
-        crate::answer::to_value(&super::answer::Filed::from(self)).unwrap_or_default()
-    }
-}
-
 /// Files one packet for `agent` under `home`.
 ///
 /// `packet` is the JSON text of the tool's `packet` argument: an object, or a JSON string

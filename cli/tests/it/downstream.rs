@@ -360,3 +360,73 @@ fn a_broken_spec_fails_the_build_with_each_diagnostic_printed_once() {
     }
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Output independent of feature unification (issue 45): a crate that turns on serde_json's
+/// `preserve_order` in the same build as specmint-codegen (Cargo unifies features, so the
+/// generator's `Map` then keeps insertion order) gets the same bytes: the bundled specs
+/// generate exactly the committed snapshot (schemas, corpora, Rust), as `generate --check`
+/// compares it.
+#[test]
+fn preserve_order_in_the_build_changes_no_generated_byte() {
+    let dir = common::scratch("preserve-order");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let root = common::root();
+    let manifest = format!(
+        r#"[package]
+name = "specmint-preserve-order"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+{codegen}
+serde_json = {{ version = "1", features = ["preserve_order"] }}
+"#,
+        codegen = common::readme_dependency("specmint-codegen"),
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        r##"
+fn main() {
+    // The build really has the feature: a map keeps the order its keys were inserted in.
+    let mut map = serde_json::Map::new();
+    map.insert("b".into(), 1.into());
+    map.insert("a".into(), 2.into());
+    assert_eq!(serde_json::Value::Object(map).to_string(), r#"{"b":1,"a":2}"#);
+
+    let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
+    let sources = specmint_codegen::read_spec_dir(&root.join("spec"), "spec").unwrap();
+    let options = specmint_codegen::Options {
+        spec_dir_in_files: Some("spec".to_owned()),
+        ..specmint_codegen::Options::for_specmint_library()
+    };
+    let files = specmint_codegen::generate(&sources, &options).unwrap();
+    println!("{} files", files.len());
+    for path in specmint_codegen::check_dir(&root.join("generated"), &files) {
+        println!("differs: {path}");
+    }
+}
+"##,
+    )
+    .unwrap();
+    let build = cargo(&dir, "build");
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let exe = common::scratch_target_dir().join("debug/specmint-preserve-order");
+    let run = Command::new(exe).arg(&root).output().unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    let files = std::fs::read_dir(root.join("generated/schema"))
+        .unwrap()
+        .count();
+    assert!(files >= 4, "{files}");
+    assert!(!stdout.contains("differs"), "{stdout}");
+    assert!(stdout.ends_with(" files\n"), "{stdout}");
+}

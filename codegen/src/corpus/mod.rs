@@ -165,9 +165,7 @@ pub(crate) fn emit(spec: &Spec, note: &str) -> String {
         "notes": notes,
         "cases": rendered,
     });
-    let mut s = serde_json::to_string_pretty(&top).expect("a Value serializes");
-    s.push('\n');
-    s
+    specmint_runtime::json_text::pretty_file(&top)
 }
 
 /// The corpus of one spec, as it is generated.

@@ -277,7 +277,7 @@ fn corpus_documents(text: &str) -> Vec<(String, String)> {
         .map(|case| {
             (
                 case["id"].as_str().unwrap_or_default().to_owned(),
-                case["document"].to_string(),
+                specmint_runtime::json_text::compact(&case["document"]),
             )
         })
         .collect()

@@ -201,7 +201,7 @@ fn synthesize(
             for doc in with_key_everywhere(base, key) {
                 add(
                     &format!("`{key}` added in a corpus document"),
-                    doc.to_string(),
+                    specmint_runtime::json_text::compact(&doc),
                 );
             }
         }
@@ -209,7 +209,7 @@ fn synthesize(
     }
     let Some(path) = &hint.path else {
         for base in &bases {
-            let text = base.to_string();
+            let text = specmint_runtime::json_text::compact(base);
             add("behind a byte order mark", format!("\u{feff}{text}"));
             for &n in &hint.lengths {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -236,7 +236,7 @@ fn synthesize(
         for doc in mutate(base, &segments, &replace) {
             add(
                 &format!("`{path}` changed in a corpus document"),
-                doc.to_string(),
+                specmint_runtime::json_text::compact(&doc),
             );
         }
     }
