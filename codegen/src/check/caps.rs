@@ -6,10 +6,10 @@ use super::codes::Ask;
 use super::index::{MemberTarget, Target};
 use super::Checker;
 use crate::diag::{Context, File};
-use crate::markdown::{Cell, Row, Table};
+use crate::loader::markdown::{Cell, Row, Table};
+use crate::loader::sidecar::{SideCap, Spanned};
 use crate::model::*;
 use crate::names::{is_screaming_snake, suggest};
-use crate::sidecar::{SideCap, Spanned};
 
 /// A cap row's cells, read.
 struct CapRow<'r> {

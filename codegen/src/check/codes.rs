@@ -9,11 +9,11 @@ use super::index::Kind;
 use super::tables::{Clash, Named, Names};
 use super::Checker;
 use crate::diag::{Context, File, Pos};
-use crate::markdown::{CodeSpan, Table};
+use crate::loader::markdown::{CodeSpan, Table};
+use crate::loader::sidecar::Spanned;
+use crate::loader::SpecSource;
 use crate::model::*;
 use crate::names::{is_ident, is_raw_keyword, suggest, upper_camel};
-use crate::sidecar::Spanned;
-use crate::SpecSource;
 
 /// A rule kind of `[errors]`, and where to say so when the sidecar maps it to no code.
 pub(super) struct Ask<'w> {

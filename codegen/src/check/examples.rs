@@ -2,7 +2,7 @@
 //! expected violations, or a fragment), and example constants do not clash.
 
 use super::Checker;
-use crate::markdown::Fence;
+use crate::loader::markdown::Fence;
 use crate::model::*;
 use crate::names::is_screaming_snake;
 

@@ -3,7 +3,7 @@
 use super::codes::Ask;
 use super::Checker;
 use crate::diag::File;
-use crate::markdown::Table;
+use crate::loader::markdown::Table;
 
 impl Checker<'_> {
     /// The forbidden keys (none of them a declared field, none repeated) and their code:

@@ -7,7 +7,7 @@ use super::index::Kind;
 use super::tables::{Named, Names};
 use super::Checker;
 use crate::diag::Context;
-use crate::markdown::{Cell, CodeSpan, Row, Table};
+use crate::loader::markdown::{Cell, CodeSpan, Row, Table};
 use crate::model::*;
 use crate::names::{suggest, upper_camel};
 

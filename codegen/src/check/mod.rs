@@ -28,10 +28,10 @@ pub(crate) use rules::type_words;
 use std::collections::BTreeMap;
 
 use crate::diag::{Context, File, Pos};
-use crate::markdown::{self, Document};
+use crate::loader::markdown::{self, Document};
+use crate::loader::sidecar::{self, Sidecar, Spanned};
+use crate::loader::SpecSource;
 use crate::model::*;
-use crate::sidecar::{self, Sidecar, Spanned};
-use crate::SpecSource;
 
 use codes::{Ask, CodeBook};
 use index::{Target, TypeIndex, Unresolved};
@@ -78,7 +78,7 @@ pub(crate) use parse::BUILTIN_TYPES;
 pub(crate) use tables::kind_name as table_kind_name;
 
 /// Loads, checks and models one spec.
-pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::Diagnostics> {
+pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::diag::Diagnostics> {
     let mut ctx = Context::new(&source.md_path, &source.toml_path);
     let doc = markdown::parse(&source.md);
     // Everything else depends on the sidecar: a missing or unparsable one is reported alone.

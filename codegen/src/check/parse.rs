@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::index::Kind;
 use crate::diag::{Context, Pos};
-use crate::markdown::{Cell, CodeSpan};
+use crate::loader::markdown::{Cell, CodeSpan};
 use crate::model::*;
 use crate::names::suggest;
 
@@ -476,7 +476,7 @@ fn split_matching<'s>(
             "write the regex in a code span: string matching `^[a-z]+$`",
         ));
     }
-    if let Err(r) = crate::pattern::vet(&code.text) {
+    if let Err(r) = crate::model::pattern::vet(&code.text) {
         // At the construct (after the opening backtick; a `|` is written `\\|` in a table
         // cell), or at the code span.
         let col = r.offset.map_or(0, |o| {

@@ -4,8 +4,8 @@
 
 use super::Checker;
 use crate::diag::{File, Pos};
+use crate::loader::sidecar::{SideDigest, SideUnique, Spanned};
 use crate::model::*;
-use crate::sidecar::{SideDigest, SideUnique, Spanned};
 
 impl Checker<'_> {
     /// A key the rule must have; reports it missing.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::index::Kind;
 use super::Checker;
 use crate::diag::Pos;
-use crate::markdown::{Cell, Table};
+use crate::loader::markdown::{Cell, Table};
 use crate::names::{did_you_mean, is_ident, is_lower_snake, is_raw_keyword, suggest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! a reader looks for, markers, prefixes), each becoming a `&str` constant.
 
 use super::Checker;
-use crate::markdown::{Row, Table};
+use crate::loader::markdown::{Row, Table};
 use crate::model::TextConstant;
 
 impl Checker<'_> {

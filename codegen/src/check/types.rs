@@ -9,7 +9,7 @@ use super::parse::{parse_default, parse_required, parse_type, report, Req};
 use super::tables::{Clash, Named, Names};
 use super::Checker;
 use crate::diag::{File, Pos};
-use crate::markdown::{self, Cell, Row, Table};
+use crate::loader::markdown::{self, Cell, Row, Table};
 use crate::model::*;
 use crate::names::{field_name, is_ident, suggest, upper_camel};
 

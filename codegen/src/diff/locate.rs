@@ -3,8 +3,8 @@
 
 use super::Location;
 use crate::diag::{Context, Pos};
-use crate::sidecar::{self, Spanned};
-use crate::SpecSource;
+use crate::loader::sidecar::{self, Spanned};
+use crate::loader::SpecSource;
 
 /// What to look for in one side's files.
 #[derive(Debug, Clone, PartialEq, Eq)]

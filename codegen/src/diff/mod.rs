@@ -1,6 +1,6 @@
 //! Spec evolution: what an edit of a spec breaks, for whom, proved with a document.
 //!
-//! [`diff`] loads and checks both sides as [`generate`](crate::generate) does, compares the
+//! [`diff`] loads and checks both sides as [`generate`] does, compares the
 //! two checked models (never the text: a prose-only edit is no change), and reports every
 //! difference as a [`Change`] with a stable rule id (docs/diff.md lists them all), the
 //! [`Break`] categories it breaks and where it is in both files.
@@ -22,8 +22,11 @@ mod witness;
 
 use std::fmt;
 
+use crate::diag::Diagnostics;
+use crate::emit::Options;
+use crate::loader::SpecSource;
 use crate::model::Spec;
-use crate::{Diagnostics, SpecSource};
+use crate::pipeline::{generate, load};
 
 pub use report::Format;
 
@@ -243,10 +246,10 @@ impl<'a> Side<'a> {
     fn load(sources: &'a [SpecSource], side: &'static str) -> Result<Side<'a>, SideError> {
         let fail = |diagnostics| SideError { side, diagnostics };
         // Checked as `generate` does: spec names, every spec, the options.
-        let files = crate::generate(sources, &crate::Options::default()).map_err(fail)?;
+        let files = generate(sources, &Options::default()).map_err(fail)?;
         let mut specs = Vec::new();
         for source in sources {
-            let spec = crate::load(source).map_err(fail)?;
+            let spec = load(source).map_err(fail)?;
             let corpus = files
                 .get(&format!("corpus/{}/cases.json", spec.name))
                 .map(|text| corpus_documents(text))
@@ -284,7 +287,7 @@ fn corpus_documents(text: &str) -> Vec<(String, String)> {
 }
 
 /// Compares two spec directories (as [`read_spec_dir`](crate::read_spec_dir) reads them):
-/// both sides loaded and checked as [`generate`](crate::generate) does, every difference
+/// both sides loaded and checked as [`generate`] does, every difference
 /// of the models a [`Change`], every `documents`/`readers` break proved or said unproved.
 pub fn diff(old: &[SpecSource], new: &[SpecSource]) -> Result<SpecDiff, SideError> {
     let old_side = Side::load(old, "old")?;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::compare::{Found, Hint};
 use super::{locate, Break, Change, Loaded, Proof, Verdict, Witness};
-use crate::Validator;
+use crate::interpret::Validator;
 
 /// How many valid corpus documents each synthesis starts from.
 const BASES: usize = 24;

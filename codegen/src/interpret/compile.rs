@@ -319,12 +319,12 @@ fn document_spec(spec: &Spec) -> DocumentSpec {
     if spec.has_free_members() {
         d = d.with_free_members();
     }
-    if let Some(g) = crate::growth::canonical_growth(spec) {
+    if let Some(g) = crate::model::growth::canonical_growth(spec) {
         d = d.with_canonical_growth(usize::try_from(g).unwrap_or(usize::MAX));
     }
     // The generated constant points at its `SHAPES` static; here the same description is
     // built per loaded spec and kept for the process, once per distinct description.
-    d.with_shape(crate::intern::intern_shapes(crate::rust::shapes(
+    d.with_shape(crate::intern::intern_shapes(crate::emit::rust::shapes(
         spec, &intern,
     )))
 }

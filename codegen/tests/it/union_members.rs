@@ -179,8 +179,8 @@ fn refusal(doc: &str) -> String {
 
 /// A wrong type inside a member is reported at the member's path, as in any object, when
 /// the tag comes first (as every writer puts it); the same reader is generated
-/// (`rust/union.rs`) and the acceptance crate holds the two to one corpus. A key that is no
-/// member stays refused at the union, as before (specs' examples say so).
+/// (`codegen/src/emit/rust/union.rs`) and the acceptance crate holds the two to one corpus.
+/// A key that is no member stays refused at the union, as before (specs' examples say so).
 #[test]
 fn a_members_shape_error_is_placed_at_the_member() {
     assert_eq!(

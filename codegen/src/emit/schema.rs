@@ -181,7 +181,7 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     let no_final_lf = ty
         .pattern
         .as_deref()
-        .is_some_and(crate::pattern::end_anchored);
+        .is_some_and(crate::model::pattern::end_anchored);
     if ty.relative_path {
         patterns.push(RELATIVE_PATH.to_owned());
         s.insert("x-relative-path".into(), json!(true));
@@ -194,9 +194,9 @@ fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {
     if no_final_lf {
         // `pattern` holds for any non-string, so `not` alone would refuse a `null`.
         let no_lf = if ty.nullable && !ty.array {
-            json!({ "not": { "type": "string", "pattern": crate::pattern::NO_FINAL_LF } })
+            json!({ "not": { "type": "string", "pattern": crate::model::pattern::NO_FINAL_LF } })
         } else {
-            json!({ "not": { "pattern": crate::pattern::NO_FINAL_LF } })
+            json!({ "not": { "pattern": crate::model::pattern::NO_FINAL_LF } })
         };
         more.push(no_lf);
     }

@@ -7,10 +7,16 @@
 //! The loaders of the CLI, the bindings, the LSP and `build.rs` ([`crate::read_spec_dir`],
 //! [`crate::write_if_changed`], [`crate::check_dir`]) all come through here.
 
+mod generated;
+mod specs;
+
 use std::io;
 use std::path::Path;
 
 pub(crate) use specmint_fs::Links;
+
+pub use generated::{check_dir, write_if_changed};
+pub use specs::{read_spec_dir, spec_sources};
 
 /// The largest spec file (Markdown or sidecar) read: 16 MiB, over a hundred times the largest
 /// spec written by hand. A bigger file is refused with an error naming it, unread.

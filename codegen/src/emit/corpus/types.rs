@@ -116,7 +116,7 @@ impl<'a> Gen<'a> {
             } else {
                 None
             };
-            let v = crate::schema::integer_json(n);
+            let v = crate::emit::schema::integer_json(n);
             let v = if f.ty.array { self.first_of(f, v) } else { v };
             let doc = self.with(base, hops, v);
             let mut case = Case::new(id, format!("`{at}` = {n}"), rule, doc)
@@ -208,12 +208,12 @@ pub(super) fn number_probes(r: &NumberRange) -> Vec<(String, f64)> {
 }
 
 /// A number as the corpus writes it: `-0.0` as written, others as [`number_json`]
-/// (crate::schema::number_json) writes them.
+/// (crate::emit::schema::number_json) writes them.
 pub(super) fn number_value(n: f64) -> Value {
     if n == 0.0 && n.is_sign_negative() {
         json!(-0.0)
     } else {
-        crate::schema::number_json(n)
+        crate::emit::schema::number_json(n)
     }
 }
 

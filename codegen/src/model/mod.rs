@@ -8,6 +8,9 @@
 //! [`ExampleKind`], whose three kinds the spec format closes), so a new spec-format feature
 //! can add a field or a variant without breaking a reader.
 
+pub(crate) mod growth;
+pub(crate) mod pattern;
+
 /// One checked spec.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

@@ -2,7 +2,7 @@
 //! both writers of that code: `specmint generate` (the committed snapshot under `generated/`)
 //! and the library's build script (its `from-spec` feature).
 
-use crate::Options;
+use super::Options;
 
 impl Options {
     /// The bundled specs' options: generated code reaches the runtime and the derive through

@@ -246,7 +246,7 @@ impl<'a> Gen<'a> {
             if let Some(max) = r.max.filter(|&m| m < n) {
                 n = max;
             }
-            return crate::schema::number_json(n);
+            return crate::emit::schema::number_json(n);
         }
         match &f.ty.range {
             _ if f.ty.base == Base::String => self.synth_text(f, i),
@@ -258,7 +258,7 @@ impl<'a> Gen<'a> {
                 if let Some(max) = r.max.filter(|&m| m < n) {
                     n = max;
                 }
-                crate::schema::integer_json(n)
+                crate::emit::schema::integer_json(n)
             }
             None => self.synth_base(&f.ty.base, i, shift, depth),
         }

@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
+use super::options::{parse_attributes, type_path_matches, Options};
 use crate::model::*;
 use crate::names::is_raw_keyword;
-use crate::Options;
 
 mod document;
 mod enums;
@@ -202,7 +202,7 @@ fn space_items(src: &str) -> String {
 
 /// The outer attributes in `attr` (checked in `generate`).
 fn attr_tokens(attr: &str) -> TokenStream {
-    let attrs = crate::parse_attributes(attr).expect("checked in generate");
+    let attrs = parse_attributes(attr).expect("checked in generate");
     quote!(#(#attrs)*)
 }
 
@@ -213,7 +213,7 @@ impl Ctx<'_> {
             .options
             .type_attributes
             .iter()
-            .filter(|(path, _)| crate::type_path_matches(path, &self.spec.name, table))
+            .filter(|(path, _)| type_path_matches(path, &self.spec.name, table))
             .map(|(_, attr)| attr_tokens(attr));
         quote!(#(#attrs)*)
     }

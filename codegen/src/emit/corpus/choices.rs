@@ -335,7 +335,7 @@ impl<'a> Gen<'a> {
                                 probes.push((
                                     "range",
                                     label,
-                                    crate::schema::integer_json(n),
+                                    crate::emit::schema::integer_json(n),
                                     broken,
                                 ));
                             }

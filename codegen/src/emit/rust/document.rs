@@ -20,7 +20,7 @@ impl Ctx<'_> {
             Extract::Whole => quote!(#rt::document::Extract::Whole),
             Extract::OutermostObject => quote!(#rt::document::Extract::OutermostObject),
         };
-        let growth = crate::growth::canonical_growth(spec).map(|g| {
+        let growth = crate::model::growth::canonical_growth(spec).map(|g| {
             let g = usize::try_from(g).unwrap_or(usize::MAX);
             quote!(.with_canonical_growth(#g))
         });

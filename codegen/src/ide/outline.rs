@@ -5,7 +5,7 @@
 //! a half-typed table is read as far as it goes.
 
 use crate::diag::Pos;
-use crate::markdown;
+use crate::loader::markdown;
 
 /// One spec Markdown file's structure.
 #[derive(Debug, Clone, Default)]
@@ -84,7 +84,7 @@ pub const BUILTIN_TYPES: &[&str] = crate::check::BUILTIN_TYPES;
 
 /// The rule kinds the sidecar's `[errors]` maps to codes (`parse`, `non_blank`,
 /// `max_chars`, ...).
-pub const ERROR_RULES: &[&str] = crate::sidecar::ERROR_RULES;
+pub const ERROR_RULES: &[&str] = crate::loader::sidecar::ERROR_RULES;
 
 /// The units of a cap row's Value cell.
 pub const CAP_UNITS: &[&str] = &["chars", "bytes", "items"];
