@@ -340,6 +340,22 @@ impl Cmp<'_> {
                 ),
             );
         }
+        self.bounds_changed(path, hint, a, b, &row);
+        self.format_changed(path, hint, a, b, &row);
+    }
+
+    /// A field's integer or number bounds added, removed, narrowed, widened or changed.
+    fn bounds_changed(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &TypeRef,
+        b: &TypeRef,
+        row: impl Fn() -> Needle,
+    ) {
+        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
+            c.push(found(id, breaks, message, row(), row()).at(hint));
+        };
         match (ends(a), ends(b)) {
             (x, y) if x == y => {}
             (None, Some(_)) => push(
@@ -383,6 +399,20 @@ impl Cmp<'_> {
             }
             (None, None) => {}
         }
+    }
+
+    /// A field's format (`date-time`, `uri`, ...) added, removed or changed.
+    fn format_changed(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &TypeRef,
+        b: &TypeRef,
+        row: impl Fn() -> Needle,
+    ) {
+        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
+            c.push(found(id, breaks, message, row(), row()).at(hint));
+        };
         match (a.format, b.format) {
             (x, y) if x == y => {}
             (None, Some(y)) => push(
