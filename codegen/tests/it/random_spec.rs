@@ -1379,30 +1379,14 @@ impl RandomSpec {
                     (lo..=hi).contains(&n).then_some(())?;
                     Some(min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m))
                 };
-                if *list {
-                    for (i, x) in v.as_array()?.iter().enumerate() {
-                        if !one(x)? {
-                            push(out, "out_of_range", format!("{path}[{i}]"));
-                        }
-                    }
-                } else if !one(v)? {
-                    push(out, "out_of_range", path.to_owned());
-                }
+                out_of_range(v, *list, path, out, one)?
             }
             Ty::Decimal { min, max, list } => {
                 let one = |x: &Value| -> Option<bool> {
                     let n = x.as_f64()?;
                     Some(min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m))
                 };
-                if *list {
-                    for (i, x) in v.as_array()?.iter().enumerate() {
-                        if !one(x)? {
-                            push(out, "out_of_range", format!("{path}[{i}]"));
-                        }
-                    }
-                } else if !one(v)? {
-                    push(out, "out_of_range", path.to_owned());
-                }
+                out_of_range(v, *list, path, out, one)?
             }
             Ty::Format { kind, list } => {
                 let items: Vec<(String, &Value)> = if *list {
@@ -1471,41 +1455,69 @@ impl RandomSpec {
                     }
                 }
             }
-            Ty::Entries => {
-                let items = v.as_array()?;
-                for (i, it) in items.iter().enumerate() {
-                    self.object(&self.entry, it, &format!("{path}[{i}]"), out)?;
-                }
-                if f.items.is_some_and(|n| items.len() as u64 > n) {
-                    push(out, "too_many", path.to_owned());
-                }
-                // One violation per kind with more entries than the cap.
-                if let Some((n, code)) = self.group_cap {
-                    let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
-                    for it in items {
-                        *kinds.entry(it.get("kind")?.as_str()?).or_default() += 1;
-                    }
-                    for _ in kinds.values().filter(|&&count| count > n) {
-                        push(out, code, path.to_owned());
-                    }
-                }
-                if let (Some(u), Some(key)) = (f.unique, &self.entry_key) {
-                    // An entry without its key (a coded requirement reports it) is skipped.
-                    let keys: Vec<(usize, String)> = items
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, it)| Some((i, it.get(key)?.as_str()?)))
-                        .map(|(i, s)| (i, fold(s, u)))
-                        .collect();
-                    let (index, keys): (Vec<usize>, Vec<String>) = keys.into_iter().unzip();
-                    for i in repeats(keys) {
-                        push(out, "dup_entry", format!("{path}[{}].{key}", index[i]));
-                    }
-                }
+            Ty::Entries => self.entries(f, v, path, out)?,
+        }
+        Some(())
+    }
+
+    /// An `entries` list: every entry an object, the item cap, the per-kind cap and unique
+    /// keys.
+    fn entries(&self, f: &F, v: &Value, path: &str, out: &mut Vec<(String, String)>) -> Option<()> {
+        let push =
+            |out: &mut Vec<(String, String)>, code: &str, p: String| out.push((code.to_owned(), p));
+        let items = v.as_array()?;
+        for (i, it) in items.iter().enumerate() {
+            self.object(&self.entry, it, &format!("{path}[{i}]"), out)?;
+        }
+        if f.items.is_some_and(|n| items.len() as u64 > n) {
+            push(out, "too_many", path.to_owned());
+        }
+        // One violation per kind with more entries than the cap.
+        if let Some((n, code)) = self.group_cap {
+            let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
+            for it in items {
+                *kinds.entry(it.get("kind")?.as_str()?).or_default() += 1;
+            }
+            for _ in kinds.values().filter(|&&count| count > n) {
+                push(out, code, path.to_owned());
+            }
+        }
+        if let (Some(u), Some(key)) = (f.unique, &self.entry_key) {
+            // An entry without its key (a coded requirement reports it) is skipped.
+            let keys: Vec<(usize, String)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, it)| Some((i, it.get(key)?.as_str()?)))
+                .map(|(i, s)| (i, fold(s, u)))
+                .collect();
+            let (index, keys): (Vec<usize>, Vec<String>) = keys.into_iter().unzip();
+            for i in repeats(keys) {
+                push(out, "dup_entry", format!("{path}[{}].{key}", index[i]));
             }
         }
         Some(())
     }
+}
+
+/// `out_of_range` at `path`, or at each item of a `list`, where `in_range` says no; `None`
+/// when a value is not one `in_range` reads.
+fn out_of_range(
+    v: &Value,
+    list: bool,
+    path: &str,
+    out: &mut Vec<(String, String)>,
+    in_range: impl Fn(&Value) -> Option<bool>,
+) -> Option<()> {
+    if list {
+        for (i, x) in v.as_array()?.iter().enumerate() {
+            if !in_range(x)? {
+                out.push(("out_of_range".to_owned(), format!("{path}[{i}]")));
+            }
+        }
+    } else if !in_range(v)? {
+        out.push(("out_of_range".to_owned(), path.to_owned()));
+    }
+    Some(())
 }
 
 pub(crate) fn text(
