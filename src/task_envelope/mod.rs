@@ -14,8 +14,8 @@ pub mod binding;
 pub mod lifecycle;
 
 /// `text` as a lifecycle state, as a door takes one from its caller (the CLI's `STATE` and
-/// `--state`, an MCP task tool's `state` argument). `Err` is the message a door answers:
-/// `unknown <what> `<text>` (one of: submitted, ...)`, naming every state of [`TaskState::ALL`].
+/// `--state`, an MCP task tool's `state` argument). `Err` is the message a door answers,
+/// unknown WHAT \`TEXT\` (one of: submitted, ...), naming every state of [`TaskState::ALL`].
 ///
 /// # Errors
 ///
