@@ -4,11 +4,8 @@
 //!
 //! The zero-allocation guarantee itself is a test: `tests/alloc.rs`.
 
-// `peak_growth` serves tests/alloc.rs; this bench counts calls only.
-#[allow(dead_code)]
-#[path = "support/counting.rs"]
-mod counting;
-mod support;
+use specmint_test_support::contenders as support;
+use specmint_test_support::counting;
 
 #[global_allocator]
 static ALLOC: counting::Counting = counting::Counting;

@@ -8,7 +8,7 @@
 //! binary prints one JSON line per call, in the same order, naming what it measured;
 //! `benches/report.py` joins the two. Run without valgrind it only prints the lines.
 
-mod support;
+use specmint_test_support::contenders as support;
 
 /// One measured step: bytes → verdict, or validate-only on a parsed value.
 type Step<'a> = Box<dyn Fn() -> bool + 'a>;

@@ -12,9 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "support/child.rs"]
-mod child;
 use child::{log_lines, report, Side};
+use specmint_test_support::child;
 
 use specmint::taskpack::bag::{self, Limits};
 use specmint::taskpack::json::Json;

@@ -17,9 +17,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "support/child.rs"]
-mod child;
 use child::{log_lines, report, Side};
+use specmint_test_support::child;
 
 use specmint::taskpack::arrival;
 use specmint::taskpack::bag;

@@ -17,9 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-#[path = "support/child.rs"]
-mod child;
 use child::{median, timed};
+use specmint_test_support::child;
 
 use specmint::taskpack::convert::Encoding;
 use specmint::taskpack::json::Json;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-mod support;
+use specmint_test_support::contenders as support;
 
 fn verdict(c: &mut Criterion) {
     for spec in support::specs() {

@@ -1,11 +1,8 @@
 //! Validating a valid, already-parsed value allocates nothing (docs/validate.md), counted by
 //! a global allocator on every valid benchmark fixture of every bundled spec. Not timed.
 
-#[allow(dead_code)]
-#[path = "../benches/support/counting.rs"]
-mod counting;
-#[path = "../benches/support/mod.rs"]
-mod support;
+use specmint_test_support::contenders as support;
+use specmint_test_support::counting;
 
 #[global_allocator]
 static ALLOC: counting::Counting = counting::Counting;

@@ -22,12 +22,6 @@
 //! 1.2×. The steps of a group take turns call by call, so a slow stretch of the shared disk falls
 //! on all of them alike. Without `--bench` (`cargo test --all-targets`) a smoke run of 3 calls.
 
-#[path = "../tests/it/mcp_client.rs"]
-#[allow(dead_code)] // `start` and `call` are team_handoff's
-mod mcp_client;
-#[path = "support/timing.rs"]
-mod timing;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -40,7 +34,8 @@ use specmint::task_envelope::lifecycle::TaskStore;
 use specmint::taskpack::a2a::{Door, DEFAULT_MAX_PACK_BYTES};
 use specmint::taskpack::arrival;
 use specmint::taskpack::passports::PassportStore;
-use timing::{measure, Row};
+use specmint_test_support::mcp_client;
+use specmint_test_support::timing::{measure, Row};
 
 const BIN: &str = env!("CARGO_BIN_EXE_specmint");
 const PACKAGE: &str = "pkg_bench";

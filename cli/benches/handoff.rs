@@ -15,14 +15,10 @@
 //! Ratios: library ÷ floor, mcp ÷ library (medians). Wall-clock on a shared machine moves
 //! between runs; the ratios, taken in one process a few seconds apart, move much less.
 
-#[path = "../tests/it/mcp_client.rs"]
-mod mcp_client;
-#[path = "support/timing.rs"]
-mod timing;
-
 use std::path::{Path, PathBuf};
 
-use timing::{measure, Row};
+use specmint_test_support::mcp_client;
+use specmint_test_support::timing::{measure, Row};
 
 use serde_json::json;
 use specmint::task_packet::handoff::team_handoff;

@@ -4,7 +4,7 @@
 //!
 //! What a command checks beyond its declaration (an option that only goes with another, a
 //! value read from a file) it checks itself, with its own message. A parse error becomes one
-//! of the CLI's own messages in one place, [`usage_error`]: `unknown option `--x``, `missing
+//! of the CLI's own messages in one place, `usage_error`: `unknown option `--x``, `missing
 //! --store DB`, `--format takes `human` or `json`, got `xml``, so scripts that read them keep
 //! working.
 
@@ -16,12 +16,12 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use specmint::task_envelope::TaskState;
+use specmint::task_envelope::{parse_state, TaskState};
 use specmint::task_packet::Role;
 use specmint::taskpack::pack::{AskArg, CheckArg, Kind};
 use specmint_codegen::diff::{self, Break};
 
-use super::CliError;
+use crate::output::CliError;
 
 /// `specmint`: a written spec as the single source of truth for code.
 #[derive(Parser)]
@@ -701,15 +701,6 @@ impl Error for Message {}
 /// `STATE` (or `--state`'s value) as a lifecycle state.
 fn state(what: &str, value: &str) -> Result<TaskState, Message> {
     parse_state(what, value).map_err(Message)
-}
-
-/// `STATE`, `--state`'s value or a task tool's `state` argument as a lifecycle state; `Err`
-/// names the known ones.
-pub fn parse_state(what: &str, state: &str) -> Result<TaskState, String> {
-    state.parse().map_err(|_| {
-        let known: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
-        format!("unknown {what} `{state}` (one of: {})", known.join(", "))
-    })
 }
 
 fn round(value: &str) -> Result<u32, Message> {

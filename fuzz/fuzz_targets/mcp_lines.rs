@@ -1,7 +1,7 @@
 #![no_main]
 //! One `specmint mcp` session's input, line by line, through the line layer in front of rmcp
-//! (cli/src/mcp/framing.rs, compiled here as it is into the binary), and every line it passes
-//! on through rmcp's own reading of a client message.
+//! (`specmint_cli::servers::framing::lines`, the program's own), and every line it passes on
+//! through rmcp's own reading of a client message.
 //!
 //! Asserts: every non-blank line is answered here, passed on, or is a notification dropped
 //! before the handshake; an answer is a JSON-RPC 2.0 error with one of the layer's three codes
@@ -11,11 +11,8 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
-#[allow(dead_code)]
-#[path = "../../cli/src/mcp/framing.rs"]
-mod framing;
-
-use framing::{judge, Line, Session, INVALID_REQUEST, NOT_INITIALIZED, PARSE_ERROR};
+use specmint_cli::servers::framing::lines::{judge, Line, Session};
+use specmint_cli::servers::framing::{INVALID_REQUEST, NOT_INITIALIZED, PARSE_ERROR};
 
 fuzz_target!(|data: &[u8]| {
     let mut session = Session::New;

@@ -176,6 +176,6 @@ fn no_publishable_library_pins_an_exact_version() {
             }
         }
     }
-    // specmint, -build, -codegen, -fs, -macros, -runtime, -suggest.
-    assert_eq!(libraries, 7);
+    // specmint, -build, -cli (the program's library), -codegen, -fs, -macros, -runtime, -suggest.
+    assert_eq!(libraries, 8);
 }

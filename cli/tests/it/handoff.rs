@@ -4,7 +4,7 @@
 //! read side.
 
 use crate::common;
-use crate::mcp_client;
+use specmint_test_support::mcp_client;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;

@@ -9,7 +9,6 @@
 //! the library again for them, with that package's one feature).
 
 mod common;
-mod mcp_client;
 
 mod a2a_door;
 mod acceptance;

@@ -17,7 +17,7 @@ use specmint::task_envelope::lifecycle::TaskStore;
 use specmint::task_envelope::TaskState;
 
 use crate::common;
-use crate::mcp_client::McpServer;
+use specmint_test_support::mcp_client::McpServer;
 
 /// A cluster of scripts/postgres.sh in `DIR/pg`, stopped when dropped.
 struct Cluster {

@@ -14,7 +14,7 @@ a string, a list, an object), each with the code tests/fixtures/handoff_refusals
 Each refusal case lives in that fixture, and every case of it (every refusal code of the
 spec's table but `no_valid_packets`) runs through the library, the CLI and the MCP server in
 cli/tests/it/handoff.rs (`every_refusal_code_through_*`, with a raw JSON-RPC client:
-cli/tests/it/mcp_client.rs), which also checks that a refusal writes nothing but its one
+test-support/src/mcp_client.rs), which also checks that a refusal writes nothing but its one
 tool_calls.jsonl row. The SDK sends the same bytes for the other cases, so they are not
 repeated here.
 """

@@ -1,7 +1,7 @@
 """One `specmint mcp` session through the official Python MCP SDK (pinned in
 tests/peers/requirements.txt): the one SDK client both tests/peers/mcp/client.py and
 tests/peers/mcp/differential.py drive the server with. (The Rust tests' raw JSON-RPC client is
-cli/tests/it/mcp_client.rs.)
+test-support/src/mcp_client.rs.)
 
     async with Server(BINARY, "--home", HOME, "--agent", AGENT) as server:
         result = await server.session.call_tool("team_handoff", {"packet": ...})

@@ -1,7 +1,7 @@
 //! `specmint passport new|show|list`: the passports that stay home (TaskPack
 //! §3.1, §4.3), in the local store of `taskpack::passports`.
 //!
-//! (Arguments and options: [`super::args::Passport`].)
+//! (Arguments and options: [`crate::args::Passport`].)
 //! `--store` defaults to `PassportStore::default_dir()`. `new` writes a passport of the shape
 //! task-passport's `new` writes (`--file` gives a starting object instead, e.g. one with facts);
 //! `show --format json` prints the passport exactly as stored. Exit 0 done, 1 refused
@@ -15,8 +15,8 @@ use specmint::taskpack::passports::{self, PassportStore, PassportStoreError, Pas
 use specmint::taskpack::{land, set_member};
 use specmint::Refusal;
 
-use super::args::{NewPassport, Passport, PassportDir};
-use super::{print_verdict, read_input, CliError, Format};
+use crate::args::{NewPassport, Passport, PassportDir};
+use crate::output::{print_verdict, read_input, CliError, Format};
 
 /// The largest `--file` read by `passport new`.
 const MAX_STATE_BYTES: usize = 64 << 20;

@@ -1,6 +1,6 @@
 //! `specmint envelope init|new|apply|show`: the Action Envelope engine.
 //!
-//! (Arguments and options: [`super::args::Envelope`].)
+//! (Arguments and options: [`crate::args::Envelope`].)
 //! `new` and `apply` print `{"ok": true, "replayed", "package_id", "revision", "state"}` or
 //! `{"ok": false, "code", "message"}`; exit 0 applied or replayed, 1 refused, 2 usage or I/O.
 //! A store is created by `init`, `new` and `apply`; `show` on a store that does not exist
@@ -13,8 +13,8 @@ use specmint::action_envelope::engine::{
 use specmint::action_envelope::DOCUMENT;
 use specmint::database::Failure;
 
-use super::args::{Db, Envelope};
-use super::{answer_value, print_verdict, read_document, store_failure, CliError, Format};
+use crate::args::{Db, Envelope};
+use crate::output::{answer_value, print_verdict, read_document, store_failure, CliError, Format};
 
 /// Runs `specmint envelope ...`.
 pub fn run(command: Envelope) -> Result<u8, CliError> {

@@ -1,6 +1,5 @@
 //! For benches that run each contender in a process of its own (so its peak RSS is its work's):
 //! the child reports its peak RSS on stdout, the parent times it. Each bench uses what it needs.
-#![allow(dead_code)]
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -109,8 +108,7 @@ pub fn node_script(
     name: &str,
     body: impl FnOnce(&std::path::Path) -> String,
 ) -> Option<(String, std::path::PathBuf)> {
-    let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/peers/taskpassport/node_modules/task-passport");
+    let lib = crate::repository_root().join("tests/peers/taskpassport/node_modules/task-passport");
     if !lib.exists() || Command::new("node").arg("--version").output().is_err() {
         return None;
     }

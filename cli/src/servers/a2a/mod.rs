@@ -1,4 +1,4 @@
-//! `specmint a2a serve` ([`super::args::A2a`]): TaskPack's A2A binding (§5) over HTTP/1.1 on
+//! `specmint a2a serve` ([`crate::args::A2a`]): TaskPack's A2A binding (§5) over HTTP/1.1 on
 //! hyper, or HTTPS with rustls. Thin: the Agent Card, the JSON-RPC methods, the store quota and
 //! every landing or merging decision are [`specmint::taskpack::a2a`]'s; this module moves
 //! bytes, and keeps the door safe to open.
@@ -13,7 +13,7 @@
 //!   most `--max-connections` at once (more wait in the listen backlog). While fewer than a
 //!   quarter of those slots are free, an unauthenticated request is answered with `Connection:
 //!   close`, so fetching the public card on kept-alive connections cannot hold every slot
-//!   ([`http::Slots`]). An accept error (such as running out of file descriptors) is reported
+//!   (`http::Slots`). An accept error (such as running out of file descriptors) is reported
 //!   on stderr and retried after a pause that doubles up to a second, never in a busy loop.
 //! - Framing hyper leaves to the server (RFC 9112): an HTTP/1.1 request without one `Host` is
 //!   400; a transfer coding other than `chunked` alone is 501; a chunked request (with or
@@ -65,9 +65,9 @@ use tokio::net::TcpStream;
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio_rustls::TlsAcceptor;
 
-use super::args::{A2a, PassportDir, Serve};
-use super::passport::open_store;
-use super::CliError;
+use crate::args::{A2a, PassportDir, Serve};
+use crate::commands::passport::open_store;
+use crate::output::CliError;
 use http::Shared;
 
 /// The `a2a` command family.

@@ -9,7 +9,7 @@ use specmint::answer::ValidateFailure;
 use specmint::verdict::{DocType, FindError, Verdict};
 
 use crate::args;
-use crate::{answer_value, read_input, CliError, Format};
+use crate::output::{answer_value, read_input, CliError, Format};
 
 /// Finds TYPE (see [`DocType::find`]): an unknown TYPE is a usage error, a spec directory that
 /// cannot be read or does not check a failure.

@@ -1,6 +1,6 @@
 //! `specmint taskpack`: the TaskPack encodings and the conformance judge.
 //!
-//! (Arguments and options: [`super::args::Taskpack`].)
+//! (Arguments and options: [`crate::args::Taskpack`].)
 //! (`land` and `merge` live in `landing.rs`.)
 //! `convert`: exit 0 done, 1 refused (the input is not a pack this reader accepts, or the flat
 //! writer refuses an attachment), 2 usage or I/O. `conformance`: exit 0 conformant, 2 not (the
@@ -23,9 +23,9 @@ use specmint::taskpack::passports::{login_name, this_machine};
 use specmint::taskpack::TaskPackError;
 use specmint::Refusal;
 
-use super::args::{Pack, Taskpack};
 use super::passport::{open_store, store_verdict};
-use super::{answer_value, print_verdict, CliError, Format};
+use crate::args::{Pack, Taskpack};
+use crate::output::{answer_value, print_verdict, CliError, Format};
 
 /// The `taskpack` command family.
 pub fn run(command: Taskpack) -> Result<u8, CliError> {
@@ -249,7 +249,7 @@ fn from_a2a_command(
     // not read for ever.
     let limit = a2a::max_message_bytes(a2a::DEFAULT_MAX_PACK_BYTES);
     let (display, input, total) =
-        super::read_input(file, usize::try_from(limit).unwrap_or(usize::MAX))?;
+        crate::output::read_input(file, usize::try_from(limit).unwrap_or(usize::MAX))?;
     if total > input.len() as u64 {
         return Err(CliError::Failure(format!(
             "cannot read `{display}`: over the {limit} bytes a Task carrying a pack may hold \

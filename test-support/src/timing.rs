@@ -1,4 +1,4 @@
-//! Latencies of steps that take turns, shared by the benches of this package.
+//! Latencies of steps that take turns, shared by the CLI's benches.
 
 use std::time::{Duration, Instant};
 
@@ -26,7 +26,6 @@ pub struct Row {
     pub times: Vec<Duration>,
 }
 
-#[allow(dead_code)] // each bench uses what it prints
 impl Row {
     pub fn percentile(&self, p: f64) -> Duration {
         let at = ((self.times.len() as f64 * p).ceil() as usize).clamp(1, self.times.len());

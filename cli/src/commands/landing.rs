@@ -1,7 +1,7 @@
 //! `specmint taskpack land|merge`: a pack arriving into the local passport store (TaskPack §3.1,
 //! §4.4, §4.4.1, §4.5).
 //!
-//! (Arguments and options: [`super::args::Taskpack`].)
+//! (Arguments and options: [`crate::args::Taskpack`].)
 //! `land` mints a new passport from a handoff; `merge` writes a receipt's answers into the
 //! passport it answers. Exit 0 done; 1 refused, with a code and a message naming what and where
 //! (`{"ok": false, "code", "message"}` with `--format json`); 2 usage or I/O. Luggage lands in
@@ -18,9 +18,9 @@ use specmint::taskpack::land::{self, Imperative, LandingCheck};
 use specmint::taskpack::TaskPackError;
 use specmint::Refusal;
 
-use super::args::PassportDir;
 use super::passport::{open_store, store_verdict};
-use super::{print_verdict, CliError, Format};
+use crate::args::PassportDir;
+use crate::output::{print_verdict, CliError, Format};
 
 /// A failed arrival as the CLI reports it: a refusal (exit 1, `{"ok": false, "code",
 /// "message"}`), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).

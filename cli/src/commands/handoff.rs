@@ -1,6 +1,6 @@
 //! `specmint handoff`: file a TaskPacket (`team_handoff`) or read a leg back.
 //!
-//! (Arguments and options: [`super::args::Handoff`].)
+//! (Arguments and options: [`crate::args::Handoff`].)
 //! Exit status: 0 filed / read, 1 refused with the spec's code, 2 usage or I/O error.
 
 use std::io::Write;
@@ -11,8 +11,8 @@ use specmint::task_packet::compose::{self, LegReading};
 use specmint::task_packet::handoff;
 use specmint::task_packet::Role;
 
-use super::args::{Handoff, HandoffRead};
-use super::{answer_value, read_input, CliError, Format};
+use crate::args::{Handoff, HandoffRead};
+use crate::output::{answer_value, read_input, CliError, Format};
 
 /// `specmint handoff ...`.
 pub fn run(args: Handoff) -> Result<u8, CliError> {

@@ -25,13 +25,13 @@ use specmint::database::{DatabaseError, Failure};
 use specmint::task_envelope::answer::{Bound, Listed, Moved, Shown, SubmitRefused};
 use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{read_evidence, unknown_task, TaskError, TaskStore};
-use specmint::task_envelope::{TaskState, JSON_SCHEMA as TASK_SCHEMA};
+use specmint::task_envelope::{
+    evidence_refusal, parse_state, TaskState, JSON_SCHEMA as TASK_SCHEMA,
+};
 
 use specmint::Refusal;
 
-use crate::answer_value;
-use crate::args::parse_state;
-use crate::task::evidence_refusal;
+use crate::output::answer_value;
 
 /// The code of a `task_bind` on a server started without `--ledger FILE`. The ledger is the
 /// operator's (Task Envelopes: "the sender cannot reach" it), so no caller can supply one.

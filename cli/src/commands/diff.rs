@@ -8,8 +8,8 @@ use std::process::Command;
 
 use specmint_codegen::diff::{self, Break};
 
-use super::args::Diff;
-use super::CliError;
+use crate::args::Diff;
+use crate::output::CliError;
 
 /// `specmint diff OLD NEW | --against REV [--spec DIR] [--format human|json|github]
 /// [--fail-on LIST]`: exit 1 when a change breaks a `--fail-on` category, 0 otherwise, 2

@@ -1,7 +1,7 @@
 //! `specmint task init|submit|claim|move|complete|reject|bind|show|list`: the Task Envelope
 //! lifecycle.
 //!
-//! (Arguments and options: [`super::args::Task`].)
+//! (Arguments and options: [`crate::args::Task`].)
 //! Every command takes `--format json`; exit 0 done, 1 refused (the spec's code), 2 usage or I/O.
 //! A store is created by `init` and `submit` only: the others need its tasks, so on a store
 //! that does not exist they say so and exit 2, creating nothing.
@@ -12,12 +12,12 @@ use specmint::task_envelope::binding::CapabilityLedger;
 use specmint::task_envelope::lifecycle::{
     read_evidence, read_ledger, unknown_task, TaskError, TaskStore, EVIDENCE_DOCUMENT,
 };
-use specmint::task_envelope::{TaskEnvelopeError, TaskState, DOCUMENT};
+use specmint::task_envelope::{evidence_refusal, TaskEnvelopeError, TaskState, DOCUMENT};
 use specmint::taskpack::land::escaped;
-use specmint::{Refusal, Report};
+use specmint::Refusal;
 
-use super::args::{Db, Task};
-use super::{
+use crate::args::{Db, Task};
+use crate::output::{
     answer_value, print_verdict, read_document, read_input, store_failure, CliError, Format,
 };
 
@@ -211,16 +211,6 @@ fn complete(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliE
         Err(report) => Err(Failure::Refused(evidence_refusal(&report))),
     };
     verdict(format, id, moved)
-}
-
-/// An evidence document that does not read: the first violation's code, every message.
-pub fn evidence_refusal(report: &Report) -> Refusal<TaskEnvelopeError> {
-    let code = report
-        .iter()
-        .find_map(|v| TaskEnvelopeError::from_code(v.code))
-        .unwrap_or(TaskEnvelopeError::InvalidTaskEnvelope);
-    let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
-    Refusal::new(code, format!("evidence: {}", messages.join("; ")))
 }
 
 fn bind(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliError> {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use hyper::header::HeaderValue;
 
-use super::super::CliError;
+use crate::output::CliError;
 
 /// The tokens of a `--token-file`: one per line; blank lines and lines starting with `#` are
 /// skipped, the others trimmed.

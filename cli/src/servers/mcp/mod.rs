@@ -1,7 +1,8 @@
-//! `specmint mcp` ([`super::args::Mcp`]): over MCP stdio (rmcp),
+//! `specmint mcp` ([`crate::args::Mcp`]): over MCP stdio (rmcp),
 //! the `team_handoff` tool (with `--home/--agent`) and the Action Envelope and Task Envelope
 //! tools of a store ([`tools`], with `--store`); one server holds both when both are given.
-//! Every line read is answered or passed on by the line layer ([`framing`]).
+//! Every line read is answered or passed on by the line layer
+//! ([`framing::lines`](crate::servers::framing::lines)).
 //!
 //! `team_handoff`:
 //! The caller's identity is the `--agent` the server was started with, never a tool
@@ -26,11 +27,10 @@ use specmint::task_packet::answer::Filed;
 use specmint::task_packet::handoff::{self, FILLED_KEYS, TOOL_NAME};
 use specmint::task_packet::{JSON_SCHEMA, MINIMAL_PACKET_EXAMPLE};
 
-use super::args::Mcp;
-use super::CliError;
+use crate::args::Mcp;
+use crate::output::CliError;
 
-pub(crate) mod framing;
-mod tools;
+pub mod tools;
 
 /// `specmint mcp ...`.
 pub fn run(args: Mcp) -> Result<u8, CliError> {
@@ -50,7 +50,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         (Some(db), ledger) => {
             let ledger = match ledger
                 .as_deref()
-                .map(super::task::load_ledger)
+                .map(crate::commands::task::load_ledger)
                 .transpose()?
             {
                 Some(Err(refusal)) => {
@@ -91,14 +91,14 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         .map_err(|e| CliError::Failure(format!("cannot start the runtime: {e}")))?;
     runtime
         .block_on(async {
-            // rmcp reads only what the line layer passes on (see `framing`).
+            // rmcp reads only what the line layer passes on (see `framing::lines`).
             let (ours, theirs) = tokio::io::duplex(1 << 16);
             let rmcp = async {
                 let service = server.serve(tokio::io::split(theirs)).await?;
                 service.waiting().await?;
                 Ok::<_, Box<dyn std::error::Error>>(())
             };
-            let lines = framing::serve(
+            let lines = crate::servers::framing::lines::serve(
                 tokio::io::BufReader::new(tokio::io::stdin()),
                 tokio::io::stdout(),
                 ours,

@@ -6,7 +6,6 @@
 //! contenders that need nothing written by hand: specmint, the serde-only floor and the
 //! `jsonschema` crate. A spec module such as [`task_packet`] adds its extra fixtures and
 //! the hand-written comparisons (garde, a plain validate function).
-#![allow(dead_code)]
 
 pub mod task_packet;
 
@@ -220,9 +219,9 @@ fn parse_document_unchecked<T: DeserializeOwned>(bytes: &[u8]) -> T {
     serde_json::from_slice(bytes).expect("fixture parses")
 }
 
-/// The package root (where `spec/` lives).
+/// The library's package root (where `spec/` lives).
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    crate::repository_root().to_path_buf()
 }
 
 /// The spec's own fenced examples: `minimal` (the shortest valid one) and `full` (the
@@ -265,17 +264,19 @@ pub fn spec_examples(module: &str) -> Vec<Fixture> {
 /// `jsonschema` crate (first error, and every error) as contenders.
 macro_rules! spec_bench {
     ($module:ident :: $root:ident) => {
-        $crate::support::SpecBench {
+        $crate::contenders::SpecBench {
             spec: stringify!($module),
-            fixtures: $crate::support::spec_examples(stringify!($module)),
+            fixtures: $crate::contenders::spec_examples(stringify!($module)),
             contenders: vec![
-                $crate::support::serde_floor::<specmint::$module::$root>(),
-                $crate::support::specmint::<specmint::$module::$root>(&specmint::$module::DOCUMENT),
-                $crate::support::specmint_verdict::<specmint::$module::$root>(
+                $crate::contenders::serde_floor::<specmint::$module::$root>(),
+                $crate::contenders::specmint::<specmint::$module::$root>(
                     &specmint::$module::DOCUMENT,
                 ),
-                $crate::support::jsonschema(specmint::$module::JSON_SCHEMA, false),
-                $crate::support::jsonschema(specmint::$module::JSON_SCHEMA, true),
+                $crate::contenders::specmint_verdict::<specmint::$module::$root>(
+                    &specmint::$module::DOCUMENT,
+                ),
+                $crate::contenders::jsonschema(specmint::$module::JSON_SCHEMA, false),
+                $crate::contenders::jsonschema(specmint::$module::JSON_SCHEMA, true),
             ],
         }
     };

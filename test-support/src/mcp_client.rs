@@ -1,5 +1,6 @@
 //! A raw MCP client for `specmint mcp`: JSON-RPC lines over the server's stdin and stdout.
-//! Shared by tests/it/handoff.rs and benches/handoff.rs.
+//! Shared by the CLI's tests (cli/tests/it/handoff.rs, store_server.rs) and benches
+//! (cli/benches/handoff.rs, doors.rs).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

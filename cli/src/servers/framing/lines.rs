@@ -1,4 +1,5 @@
-//! The line layer in front of rmcp: every non-blank line on stdin is answered.
+//! `specmint mcp`'s framing, the line layer in front of rmcp: every non-blank line on stdin is
+//! answered.
 //!
 //! rmcp's stdio transport drops a line it cannot read without a word, and the caller waits
 //! forever. So the server reads stdin itself, one line (one JSON-RPC message) at a time, and
@@ -23,16 +24,11 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, DuplexStream};
 use tokio::sync::Mutex;
 
+use super::{error_reply, INVALID_REQUEST, NOT_INITIALIZED, PARSE_ERROR};
+
 /// The longest line read (a JSON-RPC message, its newline excluded): 16 MiB, above the
 /// largest document a tool takes (a TaskPacket, an envelope) with room for JSON-RPC around it.
 pub const MAX_LINE_BYTES: usize = 16 << 20;
-
-/// JSON-RPC 2.0's parse error.
-pub const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC 2.0's invalid request.
-pub const INVALID_REQUEST: i64 = -32600;
-/// A request before the session is initialized (the code MCP servers use for it).
-pub const NOT_INITIALIZED: i64 = -32002;
 
 /// What became of one line.
 #[derive(Debug, PartialEq)]
@@ -57,11 +53,6 @@ pub enum Session {
     Initializing,
     /// Everything goes through.
     Ready,
-}
-
-/// A JSON-RPC error reply.
-pub fn error_reply(id: Value, code: i64, message: &str) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
 }
 
 /// Judges one line (without its newline), moving `session` on when it is forwarded.

@@ -7,7 +7,7 @@ use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::TlsAcceptor;
 
-use super::super::CliError;
+use crate::output::CliError;
 
 /// The acceptor serving the certificate chain in `cert` (PEM, the leaf first) with the private
 /// key in `key` (PEM: PKCS #8, PKCS #1 or SEC1), HTTP/1.1 offered by ALPN.

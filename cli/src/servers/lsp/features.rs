@@ -15,7 +15,7 @@ use specmint_codegen::Pos;
 
 use super::analysis::{Analysis, Side, Workspace};
 use super::text::{cell_end, split_row, Text};
-use super::{INVALID_PARAMS, METHOD_NOT_FOUND};
+use crate::servers::framing::{INVALID_PARAMS, METHOD_NOT_FOUND};
 
 type Reply = Result<Value, (i64, String)>;
 
