@@ -283,7 +283,7 @@ impl DocType {
         &self,
         reader: &mut R,
     ) -> std::io::Result<Option<Verdict>> {
-        use crate::taskpack::{flat, skeleton};
+        use crate::taskpack::encodings::{flat, skeleton};
         let Some(bundled) = self.flat_taskpack() else {
             return Ok(None);
         };

@@ -1,30 +1,36 @@
 // The generated types, constants, error enum and validator of spec/taskpack.md, as `specmint
 // generate` wrote them to generated/ (regenerated and compared by a test, so they cannot drift
-// from the spec), then this protocol's hand-written behaviour in the sibling files of this folder.
+// from the spec), then this protocol's hand-written behaviour in the folders beside this file.
 
 include!("../../generated/rust/taskpack.rs");
 
 /// The JSON Schema (draft 2020-12) emitted from the same spec.
 pub const JSON_SCHEMA: &str = include_str!("../../generated/schema/taskpack.schema.json");
 
+// The hand-written behaviour, one folder per concern:
+// - `encodings/`: the two encodings of a pack and the readers and writers between them (the
+//   zip bag, the flat form and its bounded-memory skeleton, reading an arriving pack,
+//   converting);
+// - `judge/`: the conformance judge (§6) and what a pack must never carry (§4.1);
+// - `landing/`: the decisions of landing a handoff and merging a receipt, and their arrival
+//   into the store;
+// - `passports/`: the local passport store and the sealing rule of facts across machines;
+// - `pack/`: packing a passport and its luggage;
+// - `a2a/`: the A2A binding (the pack↔Task mapping, the wire reading, the JSON-RPC door).
+// Shared by them: `lenient` (the lenient views of untyped JSON), `names` (the attachment name
+// rule) and `answer` (what the CLI prints). The modules' former paths (`taskpack::bag`,
+// `taskpack::land`, ...) are re-exported below.
+
 #[cfg(feature = "taskpack")]
 pub mod a2a;
 #[cfg(feature = "taskpack")]
 pub mod answer;
 #[cfg(feature = "taskpack")]
-pub mod arrival;
+pub mod encodings;
 #[cfg(feature = "taskpack")]
-pub mod bag;
+pub mod judge;
 #[cfg(feature = "taskpack")]
-pub mod conformance;
-#[cfg(feature = "taskpack")]
-pub mod convert;
-#[cfg(feature = "taskpack")]
-mod encode;
-#[cfg(feature = "taskpack")]
-pub mod flat;
-#[cfg(feature = "taskpack")]
-pub mod land;
+pub mod landing;
 #[cfg(feature = "taskpack")]
 mod lenient;
 #[cfg(feature = "taskpack")]
@@ -33,23 +39,25 @@ pub(crate) mod names;
 #[cfg(feature = "taskpack")]
 pub mod pack;
 #[cfg(feature = "taskpack")]
-pub(crate) mod skeleton;
+pub mod passports;
+
+#[cfg(feature = "taskpack")]
+pub use a2a::spill;
+#[cfg(feature = "taskpack")]
+pub use encodings::{bag, convert, flat, unpack};
+#[cfg(feature = "taskpack")]
+pub use judge::{conformance, patterns};
+#[cfg(feature = "taskpack")]
+pub use landing::{arrival, land};
+#[cfg(feature = "taskpack")]
+pub use passports::seal;
+
 /// The bytes every zip starts with (`PK`: a local file header, or the end record of an empty
 /// zip). What tells the `.taskpack` form from the flat one by content, wherever that is asked
 /// (the flat form's judge names the commands that read zips, in every build).
 pub const ZIP_MAGIC: &[u8] = b"PK";
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
-#[cfg(feature = "taskpack")]
-pub mod passports;
-#[cfg(feature = "taskpack")]
-pub mod patterns;
-#[cfg(feature = "taskpack")]
-pub mod seal;
-#[cfg(feature = "taskpack")]
-pub mod spill;
-#[cfg(feature = "taskpack")]
-pub mod unpack;
 
 /// `object[key] = value`, as JavaScript assigns it: a member already present keeps its place (a
 /// repeated key becomes one member there), a new one is appended. Does nothing to a value that

@@ -23,7 +23,7 @@ use regex_automata::{Anchored, MatchKind};
 
 use specmint_runtime::json::Json;
 
-use super::{lenient, TaskPackError};
+use crate::taskpack::{lenient, TaskPackError};
 
 /// JavaScript's `\s`: WhiteSpace and LineTerminator (U+FEFF included, U+0085 not).
 macro_rules! js_whitespace {
@@ -661,7 +661,7 @@ mod tests {
     /// its example. An example written as one code span is taken as written; the three written
     /// in words (a prefix and how many more characters) are built from those words.
     fn spec_families() -> Vec<(String, String, String)> {
-        let spec = include_str!("../../spec/taskpack.md");
+        let spec = include_str!("../../../spec/taskpack.md");
         let header = "| Family | Matches | Anchored | Example |";
         let table = &spec[spec.find(header).expect("the table of families") + header.len()..];
         let code = |cell: &str| -> Option<String> {
@@ -755,7 +755,7 @@ mod tests {
 
     /// The harmless corpus (tests/fixtures/harmless.txt, written by harmless.py beside it).
     fn harmless() -> Vec<&'static str> {
-        include_str!("../../tests/fixtures/harmless.txt")
+        include_str!("../../../tests/fixtures/harmless.txt")
             .lines()
             .collect()
     }
@@ -814,7 +814,7 @@ mod tests {
     /// The secrets corpus (tests/fixtures/secrets.json): `(name, finding, text)`.
     fn secrets() -> Vec<(String, String, String)> {
         let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../tests/fixtures/secrets.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/fixtures/secrets.json")).unwrap();
         doc["secrets"]
             .as_array()
             .unwrap()

@@ -16,18 +16,18 @@
 //! the caller merges it there ([`merge`]); a receipt landed into a new passport would leave the
 //! asking passport's questions open forever.
 
-use super::conformance::{
+use crate::taskpack::judge::conformance::{
     ask_problems, forbidden_key_findings, lineage_problems, non_blank, spec_problem,
 };
-use super::lenient::{self, AskView, CheckView, FactView, PackMembers, StateView};
-use super::patterns;
-use super::seal;
-use super::{member_mut, set_member, PackKind, TaskPackError};
+use crate::taskpack::judge::patterns;
+use crate::taskpack::lenient::{self, AskView, CheckView, FactView, PackMembers, StateView};
+use crate::taskpack::passports::seal;
+use crate::taskpack::{member_mut, set_member, PackKind, TaskPackError};
 use crate::Refusal;
 use specmint_runtime::json::Json;
 
 /// A landing check as landing shows it: the spec's own type (§4.4), read leniently.
-pub use super::LandingCheck;
+pub use crate::taskpack::LandingCheck;
 
 fn refuse(code: TaskPackError, problems: Vec<String>) -> Result<(), Refusal<TaskPackError>> {
     if problems.is_empty() {
@@ -436,14 +436,14 @@ pub fn quoted(s: &str) -> String {
     text(s).to_js_compact()
 }
 
-pub use super::names::escaped;
+pub use crate::taskpack::names::escaped;
 
 /// What landing a handoff needs from its caller.
 #[derive(Debug, Clone)]
 pub struct LandOptions {
     /// The new local passport id (§3.1).
     pub local_id: String,
-    /// This machine ([`super::passports::this_machine`]).
+    /// This machine ([`crate::taskpack::passports::this_machine`]).
     pub machine: String,
     /// The human's explicit choice to restore a ✓ on facts sealed on this very machine.
     pub trust_machine_facts: bool,
@@ -496,7 +496,7 @@ pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
     let (target, read) = receipt_target(pack);
     // The target is the sender's text: the command to run is suggested only for a passport id
     // (whose characters need no shell quoting), never built from anything else.
-    let message = if super::passports::check_id(&target).is_ok() {
+    let message = if crate::taskpack::passports::check_id(&target).is_ok() {
         format!(
             "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
              into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
@@ -506,7 +506,7 @@ pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
             "this pack is a receipt: it answers passport `{target}` ({read}), which is not a \
              passport id (1 to {} characters of A-Z a-z 0-9 _ -): it cannot be merged here, and \
              a receipt is not landed as a new passport (§4.4.1)",
-            super::passports::PASSPORT_ID_MAX
+            crate::taskpack::passports::PASSPORT_ID_MAX
         )
     };
     Err(Refusal::new(TaskPackError::ReceiptNotLanded, message))

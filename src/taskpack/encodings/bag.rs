@@ -25,7 +25,7 @@ use std::io::{Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
-use super::lenient;
+use crate::taskpack::lenient;
 use specmint_runtime::json::{present, Json};
 
 /// The pack object's `spec`, and the value the reference writes as `Bag-Spec`.
@@ -35,7 +35,7 @@ pub const TASKPACK_SPEC: &str = "taskpack/0.1";
 /// Where the pack object lives in a bag.
 pub const PASSPORT_JSON: &str = "data/passport.json";
 /// Where luggage lives in a bag.
-pub use super::names::FILES_DIR;
+pub use crate::taskpack::names::FILES_DIR;
 /// `bagit.txt`.
 pub const BAGIT_TXT: &str = "bagit.txt";
 /// `bag-info.txt`.
@@ -474,14 +474,14 @@ fn refuse_duplicates<R: Read + Seek>(
     }
 }
 
-pub(crate) use super::names::file_used_as_folder;
-pub use super::ZIP_MAGIC;
+pub(crate) use crate::taskpack::names::file_used_as_folder;
+pub use crate::taskpack::ZIP_MAGIC;
 
-/// A zip entry name that stays inside the bag ([`super::names::safe_name`]), or the error
+/// A zip entry name that stays inside the bag ([`crate::taskpack::names::safe_name`]), or the error
 /// that shows it.
 pub(crate) fn safe_name(raw: &[u8]) -> Result<String, BagError> {
     match std::str::from_utf8(raw) {
-        Ok(name) if super::names::safe_name(name) => Ok(name.to_owned()),
+        Ok(name) if crate::taskpack::names::safe_name(name) => Ok(name.to_owned()),
         Ok(name) => Err(BagError::UnsafeName {
             entry: name.to_owned(),
         }),

@@ -19,12 +19,14 @@ use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::bag::{self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
-use super::lenient::{self, StateView};
-use super::names::name_problem;
-pub use super::names::name_violations;
-pub use super::skeleton::MAX_SKELETON_BYTES;
-use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
+use crate::taskpack::encodings::bag::{
+    self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON,
+};
+pub use crate::taskpack::encodings::skeleton::MAX_SKELETON_BYTES;
+use crate::taskpack::encodings::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
+use crate::taskpack::lenient::{self, StateView};
+use crate::taskpack::names::name_problem;
+pub use crate::taskpack::names::name_violations;
 use crate::taskpack::AttachmentEncoding;
 use specmint_runtime::json::{present, strip_bom, Json};
 
@@ -737,7 +739,7 @@ struct Noted {
 
 /// `{ ...object, key: value }`: replaced in place when present, appended otherwise.
 fn with_member(mut object: Json, key: &str, value: Json) -> Json {
-    super::set_member(&mut object, key, value);
+    crate::taskpack::set_member(&mut object, key, value);
     object
 }
 

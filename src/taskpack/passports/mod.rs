@@ -21,6 +21,8 @@
 //! is not task-passport's (it takes an `O_EXCL` `<id>.json.lock` file), so the two tools must
 //! not write one passport at the same moment.
 
+pub mod seal;
+
 use std::fs::{self, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! A pack arriving into the local passport store: `land` a handoff as a new passport, `merge` a
 //! receipt into the passport it answers. The CLI (`specmint taskpack land|merge`) prints what
-//! these return; the decisions are [`super::land`]'s pure functions, the reading is
-//! [`super::unpack`]'s, the writing is [`super::passports`]'s.
+//! these return; the decisions are [`crate::taskpack::landing::land`]'s pure functions, the reading is
+//! [`crate::taskpack::encodings::unpack`]'s, the writing is [`crate::taskpack::passports`]'s.
 //!
 //! Nothing is left behind by a refusal: the luggage is streamed into a hidden folder of the
 //! store (`.arriving-<pid>-<nonce>`), and only once the pack is admitted is it renamed into
@@ -23,12 +23,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::bag::Limits;
-use super::convert::ConvertError;
-use super::land::{self, LandOptions, Landing, MergeReport};
-use super::passports::{self, PassportStore, PassportStoreError};
-use super::unpack::{self, Arrived, PackSource};
-use super::TaskPackError;
+use crate::taskpack::encodings::bag::Limits;
+use crate::taskpack::encodings::convert::ConvertError;
+use crate::taskpack::encodings::unpack::{self, Arrived, PackSource};
+use crate::taskpack::landing::land::{self, LandOptions, Landing, MergeReport};
+use crate::taskpack::passports::{self, PassportStore, PassportStoreError};
+use crate::taskpack::TaskPackError;
 use crate::Refusal;
 use specmint_runtime::json::Json;
 
@@ -289,7 +289,8 @@ pub fn merge_pack(
     // it leaves the passport as it was, and nothing can fail after it.
     let mut published: Option<PathBuf> = None;
     let updated = store.update_if_changed(into, new_luggage, |state| {
-        let version = super::lenient::view::<super::lenient::StateView>(state).version();
+        let version =
+            crate::taskpack::lenient::view::<crate::taskpack::lenient::StateView>(state).version();
         let report = land::merge(&arrived.pack, into, state).map_err(ArrivalError::Refused)?;
         let mut luggage = Vec::new();
         if !arrived.luggage.is_empty() {
