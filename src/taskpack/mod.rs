@@ -56,6 +56,20 @@ pub use passports::seal;
 /// zip). What tells the `.taskpack` form from the flat one by content, wherever that is asked
 /// (the flat form's judge names the commands that read zips, in every build).
 pub const ZIP_MAGIC: &[u8] = b"PK";
+/// The `.taskpack` form as the flat form's judge tells it (`bundled`'s `other_form`): a zip,
+/// which `validate` does not read.
+pub(crate) const ZIP_FORM: crate::bundled::OtherForm = crate::bundled::OtherForm {
+    magic: ZIP_MAGIC,
+    note: "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
+           (`.taskpack.json`)",
+};
+/// How the flat form's judge reads a file in bounded memory (`bundled`'s `streamed`): its
+/// attachments' data strings streamed, with the `taskpack` feature.
+#[cfg(feature = "taskpack")]
+pub(crate) const STREAMED: Option<crate::bundled::ReadStreamed> =
+    Some(encodings::flat::read_streamed);
+#[cfg(not(feature = "taskpack"))]
+pub(crate) const STREAMED: Option<crate::bundled::ReadStreamed> = None;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 

@@ -515,6 +515,31 @@ pub(crate) fn streamed_facts<R: Read + Seek>(
     Some(found)
 }
 
+/// The flat form as the generic judge reads it in bounded memory (`bundled`'s `streamed`): the
+/// skeleton of the file (its attachments' data strings left out), their facts as they streamed
+/// ([`streamed_facts`]), and how a place in the skeleton moves back to the file. `None` when
+/// the skeleton cannot be made (a file that is not UTF-8, a data string that is not a JSON
+/// string, more than [`MAX_SKELETON_BYTES`] besides the data) or a string cannot be read.
+pub(crate) fn read_streamed(
+    mut reader: &mut dyn crate::bundled::ReadSeek,
+) -> std::io::Result<Option<crate::bundled::Streamed>> {
+    reader.rewind()?;
+    let Ok(skeleton) = skeleton::skeleton(BufReader::new(&mut *reader)) else {
+        return Ok(None);
+    };
+    let Some(facts) = streamed_facts(&mut reader, &skeleton) else {
+        return Ok(None);
+    };
+    let elided = skeleton.elided;
+    Ok(Some(crate::bundled::Streamed {
+        text: skeleton.text,
+        facts,
+        unshift: Box::new(move |line, column, in_chars| {
+            Span::unshift(&elided, line, column, in_chars)
+        }),
+    }))
+}
+
 /// The digest rule's facts about the data string at `span` (`runtime::rules::Streamed`),
 /// decoded as it streams: `None` when it cannot be read.
 fn streamed_digest<R: Read + Seek>(
