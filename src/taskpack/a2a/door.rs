@@ -14,13 +14,9 @@ use super::quota::{passport_bytes, StoreQuota};
 use super::task::passport_task;
 use super::wire::{pack_part, read_skeleton, Members, Params, Raws, Request};
 use super::{EXTENSIONS_HEADER, EXTENSION_URI};
-use crate::taskpack::encodings::bag::{self, Limits};
-use crate::taskpack::encodings::convert::Encoding;
-use crate::taskpack::encodings::flat;
 use crate::taskpack::encodings::flat::MAX_SKELETON_BYTES;
 use crate::taskpack::encodings::skeleton::SkeletonError;
 use crate::taskpack::encodings::unpack::PackSource;
-use crate::taskpack::judge::conformance;
 use crate::taskpack::landing::arrival::{self, ArrivalError};
 use crate::taskpack::landing::land;
 use crate::taskpack::lenient;
@@ -236,14 +232,14 @@ impl Door {
                 0
             }
         };
-        let receipt = pack_object(source)
-            .filter(|pack| lenient::view::<Members>(pack).kind.as_deref() == Some("receipt"));
-        if let Some(pack) = receipt {
-            let (into, _) = land::receipt_target(&pack);
+        // The pack is read once: a receipt is merged, anything else landed.
+        let arrival = arrival::receive(&self.store, source).map_err(arrival_error)?;
+        if arrival.pack().is_receipt() {
+            let (into, _) = land::receipt_target(arrival.pack());
             // The sender's text: checked before any path is made of it (a quota measures one).
             check_id(&into).map_err(|e| arrival_error(e.into()))?;
             let before = bytes(&into);
-            let merged = arrival::merge_pack(&self.store, source, &into).map_err(arrival_error)?;
+            let merged = arrival.merge(&self.store, &into).map_err(arrival_error)?;
             let written = bytes(&into).saturating_sub(before);
             let mut task = match merged.passport {
                 Some(state) => self.committed_task(&into, &state, luggage),
@@ -266,7 +262,7 @@ impl Door {
             });
             return Ok((task, written));
         }
-        let landed = arrival::land_pack(&self.store, source, false).map_err(arrival_error)?;
+        let landed = arrival.land(&self.store, false).map_err(arrival_error)?;
         let written = bytes(&landed.id);
         let mut task = self.committed_task(&landed.id, &landed.passport, luggage);
         let l = landed.landing;
@@ -524,29 +520,6 @@ pub(super) fn read_full(file: &mut impl Read, buffer: &mut [u8]) -> std::io::Res
         }
     }
     Ok(filled)
-}
-
-/// The pack object of the pack at `source`, read as [`crate::taskpack::encodings::convert::read_pack`] reads it but in bounded memory
-/// (the luggage streamed past, never held): `None` when it does not read (the landing then
-/// says why).
-pub(super) fn pack_object(source: PackSource<'_>) -> Option<Json> {
-    let encoding = source.encoding()?;
-    let mut opened = source.open().ok()?;
-    match encoding {
-        Encoding::Zip => {
-            let reader = std::io::BufReader::new(opened);
-            let read = bag::read_zip(reader, Limits::default(), false, &mut bag::Ignore).ok()?;
-            if !bag::verify(&read).is_empty() {
-                return None;
-            }
-            conformance::read_passport(&read).ok()
-        }
-        Encoding::Flat | Encoding::RetiredTpx => {
-            flat::read_flat_from(&mut opened, &mut bag::Ignore)
-                .ok()
-                .map(|read| read.passport)
-        }
-    }
 }
 
 pub(super) fn too_big(at: &str, len: usize, max: usize) -> RpcError {

@@ -89,7 +89,7 @@ pub(super) struct Carried {
 }
 
 /// What the binding reads of a pack object or a task state: `lineage`, `origin` (a pack's),
-/// `version` and `artifacts` (a state's), `kind` and `passport` (a pack's).
+/// `version` and `artifacts` (a state's), `passport` (a pack's).
 #[derive(Default, Deserialize)]
 pub(super) struct Members {
     #[serde(default, deserialize_with = "present")]
@@ -100,8 +100,6 @@ pub(super) struct Members {
     pub(super) version: Option<Json>,
     #[serde(default, deserialize_with = "lenient::items")]
     pub(super) artifacts: Vec<Json>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub(super) kind: Option<String>,
     /// A pack's task state.
     #[serde(default, deserialize_with = "present")]
     pub(super) passport: Option<Json>,

@@ -37,14 +37,47 @@ fn refuse(code: TaskPackError, problems: Vec<String>) -> Result<(), Refusal<Task
     }
 }
 
+/// A pack object as landing and merging read it: its members read once (leniently, see
+/// `lenient`) as it arrives, and passed on to every decision below, none of which reads the pack
+/// again.
+#[derive(Debug)]
+pub struct Arriving {
+    object: Json,
+    members: PackMembers,
+}
+
+impl Arriving {
+    /// Reads the members of the pack object `object`.
+    pub fn read(object: Json) -> Arriving {
+        let members = lenient::view(&object);
+        Arriving { object, members }
+    }
+
+    /// The pack object, as it arrived.
+    pub fn object(&self) -> &Json {
+        &self.object
+    }
+
+    /// The pack object, as it arrived.
+    pub fn into_object(self) -> Json {
+        self.object
+    }
+
+    /// Whether the pack says it is a receipt (`kind`), merged rather than landed (§4.4.1).
+    pub fn is_receipt(&self) -> bool {
+        self.members.kind() == Some(PackKind::Receipt.as_str())
+    }
+}
+
 /// What every pack must be before landing or merging reads a member of it: the one known
 /// `spec`, a known `kind`, a lineage, an object task state, no forbidden key, every ask with an
 /// `accept`, and nothing the credential or transcript patterns match (in the pack object, or in
 /// the luggage as `luggage_findings` reports it: `(finding, attachment name)`).
 pub fn admit(
-    pack: &Json,
+    arriving: &Arriving,
     luggage_findings: &[(patterns::Finding, String)],
 ) -> Result<(), Refusal<TaskPackError>> {
+    let pack = arriving.object();
     if !pack.is_object() {
         return refuse(
             TaskPackError::InvalidTaskpack,
@@ -55,7 +88,7 @@ pub fn admit(
         TaskPackError::UnknownSpec,
         spec_problem(pack).into_iter().collect(),
     )?;
-    let members: PackMembers = lenient::view(pack);
+    let members = &arriving.members;
     let mut shape = Vec::new();
     if !matches!(members.kind(), Some("handoff" | "receipt")) {
         shape.push(format!(
@@ -128,8 +161,8 @@ pub fn chain_id(entry: &str) -> &str {
 /// The passport a receipt answers (§4.4.1 rule 1): the entry before the last in
 /// `lineage.chain`, or `root_id` when the chain has one entry (or none), with the words that
 /// say where it was read.
-pub fn receipt_target(pack: &Json) -> (String, String) {
-    let lineage = lenient::view::<PackMembers>(pack).lineage();
+pub fn receipt_target(pack: &Arriving) -> (String, String) {
+    let lineage = pack.members.lineage();
     let chain = lineage.chain();
     if chain.len() >= 2 {
         let entry = Json::js_string(Some(&chain[chain.len() - 2]));
@@ -411,9 +444,8 @@ pub fn imperatives(pack: &Json) -> Vec<Imperative> {
 /// The landing checks of a pack, as read: an id it lacks is its place
 /// (`landing_checks[N]`), `check` is written as JavaScript's `String()` writes it, an empty
 /// `how` is none, and a check is `required` unless it says `false`.
-pub fn landing_checks(pack: &Json) -> Vec<LandingCheck> {
-    let members: PackMembers = lenient::view(pack);
-    PackMembers::items(&members.landing_checks)
+pub fn landing_checks(pack: &Arriving) -> Vec<LandingCheck> {
+    PackMembers::items(&pack.members.landing_checks)
         .iter()
         .enumerate()
         .map(|(index, check)| {
@@ -489,8 +521,8 @@ fn check_step(check: &LandingCheck) -> String {
 
 /// Refuses a receipt for landing, naming the passport it answers (§4.4.1): it is merged
 /// there, not landed as a new passport.
-pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
-    if lenient::view::<PackMembers>(pack).kind() != Some(PackKind::Receipt.as_str()) {
+pub fn refuse_receipt(pack: &Arriving) -> Result<(), Refusal<TaskPackError>> {
+    if !pack.is_receipt() {
         return Ok(());
     }
     let (target, read) = receipt_target(pack);
@@ -514,13 +546,13 @@ pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
 
 /// Lands a handoff (§3.1, §4.2, §4.4, §4.5); see [`Landing`]. A receipt is refused with the
 /// passport it answers named, since it is merged there, not landed.
-pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskPackError>> {
+pub fn land(pack: &Arriving, options: &LandOptions) -> Result<Landing, Refusal<TaskPackError>> {
     refuse_receipt(pack)?;
-    let members: PackMembers = lenient::view(pack);
+    let members = &pack.members;
     // The task state is stored as it arrived, member for member and in its order, with what
     // landing changes set in place: it stays `Json`.
     let mut state = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
-    let sealed = seal::seal_facts(&mut state, &origin_machine(&members));
+    let sealed = seal::seal_facts(&mut state, &origin_machine(members));
     let sealed = fact_labels(&state, sealed);
     let mut restored = Vec::new();
     if options.trust_machine_facts && !options.machine.is_empty() {
@@ -581,7 +613,10 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
     set_member(
         &mut state,
         "landing_checks",
-        members.landing_checks.unwrap_or(Json::Array(Vec::new())),
+        members
+            .landing_checks
+            .clone()
+            .unwrap_or(Json::Array(Vec::new())),
     );
     set_member(&mut state, "next_steps", Json::Array(steps));
     if !options.luggage.is_empty() {
@@ -594,15 +629,14 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
         needs_reverify,
         landing_checks: checks,
         open_asks,
-        imperatives: imperatives(pack),
+        imperatives: imperatives(pack.object()),
     })
 }
 
 /// Checks a receipt may be merged into passport `into` (§4.4.1 rule 1): it is a receipt, and
 /// its lineage names `into` as the passport it answers.
-pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal<TaskPackError>> {
-    let members: PackMembers = lenient::view(receipt);
-    let kind = members.kind().unwrap_or_default();
+pub fn merge_target_ok(receipt: &Arriving, into: &str) -> Result<(), Refusal<TaskPackError>> {
+    let kind = receipt.members.kind().unwrap_or_default();
     if kind != "receipt" {
         return Err(Refusal::new(
             TaskPackError::NotAReceipt,
@@ -655,18 +689,18 @@ pub struct MergeReport {
 /// current state and next steps are not touched; unmatched asks are adopted as open; new facts
 /// are adopted sealed; landing checks are only reported.
 pub fn merge(
-    receipt: &Json,
+    receipt: &Arriving,
     into: &str,
     target: &mut Json,
 ) -> Result<MergeReport, Refusal<TaskPackError>> {
     merge_target_ok(receipt, into)?;
     let mut report = MergeReport {
         landing_checks: landing_checks(receipt),
-        imperatives: imperatives(receipt),
+        imperatives: imperatives(receipt.object()),
         ..MergeReport::default()
     };
-    let members: PackMembers = lenient::view(receipt);
-    let by = origin_label(&members);
+    let members = &receipt.members;
+    let by = origin_label(members);
     let at = members
         .packed_at
         .as_ref()
@@ -811,7 +845,7 @@ mod tests {
             trust_machine_facts: false,
             luggage: Vec::new(),
         };
-        let landing = land(&pack, &options).unwrap();
+        let landing = land(&Arriving::read(pack), &options).unwrap();
         assert_eq!(
             landing.state.get("lineage").unwrap().to_js_compact(),
             r#"{"root_id":"TP-A","from_version":4,"chain":["TP-A@4"]}"#
@@ -830,7 +864,9 @@ mod tests {
     #[test]
     fn the_target_is_the_entry_before_the_last() {
         let pack = |lineage: &str| {
-            Json::parse(&format!(r#"{{"kind":"receipt","lineage":{lineage}}}"#)).unwrap()
+            Arriving::read(
+                Json::parse(&format!(r#"{{"kind":"receipt","lineage":{lineage}}}"#)).unwrap(),
+            )
         };
         assert_eq!(
             receipt_target(&pack(r#"{"root_id":"A","chain":["A@3","B@2","C@1"]}"#)).0,
