@@ -68,7 +68,7 @@ impl Door {
     }
 
     /// [`Door::handle`], a landing or merge first reserving its pack's size in `quota` and
-    /// refused ([`quota::STORE_QUOTA_EXCEEDED`]) when the store would pass it.
+    /// refused ([`super::quota::STORE_QUOTA_EXCEEDED`]) when the store would pass it.
     pub fn handle_within(
         &self,
         body: &[u8],
@@ -81,7 +81,7 @@ impl Door {
     /// [`Door::handle_within`] on a body read from `body` (all of it, from its start), in
     /// bounded memory: the request less its file parts' `raw` strings is held (at most
     /// [`MAX_SKELETON_BYTES`], else refused), and a pack's base64 is decoded from `body` chunk
-    /// by chunk, into memory up to [`PACK_IN_MEMORY_BYTES`] and past that into a temporary
+    /// by chunk, into memory up to [`super::PACK_IN_MEMORY_BYTES`] and past that into a temporary
     /// file, never held whole. (The answer's luggage is then read whole:
     /// [`Door::answer_from`] leaves it in the store.)
     pub fn handle_from<R: Read + Seek>(

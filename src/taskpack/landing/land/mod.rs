@@ -552,7 +552,7 @@ pub fn merge(
     set_member(target, "asks", Json::Array(held));
 
     let mut carried = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
-    let sealed = seal::seal_facts(&mut carried, &origin_machine(&members));
+    let sealed = seal::seal_facts(&mut carried, &origin_machine(members));
     report.sealed_on_arrival = fact_labels(&carried, sealed);
     let mut facts = home.facts;
     // Each held fact's claim, read once (not once per fact that arrives).
