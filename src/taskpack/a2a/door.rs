@@ -544,7 +544,7 @@ pub(super) fn store_error(e: PassportStoreError) -> RpcError {
 
 pub(super) fn arrival_error(e: ArrivalError) -> RpcError {
     match e {
-        ArrivalError::Refused(r) => RpcError {
+        ArrivalError::Refused(r) | ArrivalError::Receipt { refusal: r, .. } => RpcError {
             code: INVALID_PARAMS,
             message: r.to_string(),
             taskpack_code: Some(r.code),

@@ -39,6 +39,15 @@ pub enum ArrivalError {
     /// The pack is refused (exit 1): a code and what and where.
     #[error(transparent)]
     Refused(#[from] Refusal<TaskPackError>),
+    /// A receipt refused for landing (`receipt_not_landed`, exit 1) that answers passport
+    /// `answers`, a passport id: it is merged there (§4.4.1), which a caller may suggest.
+    #[error("{refusal}")]
+    Receipt {
+        /// The refusal.
+        refusal: Refusal<TaskPackError>,
+        /// The passport the receipt answers.
+        answers: String,
+    },
     /// The store refused or failed (an unknown or invalid id is a verdict, the rest I/O).
     #[error(transparent)]
     Store(#[from] PassportStoreError),
@@ -267,7 +276,13 @@ impl Arrival {
             findings,
         } = self;
         land::admit(&pack, &findings)?;
-        land::refuse_receipt(&pack)?;
+        if let Err(refusal) = land::refuse_receipt(&pack) {
+            let (answers, _) = land::receipt_target(&pack);
+            return Err(match passports::check_id(&answers) {
+                Ok(()) => ArrivalError::Receipt { refusal, answers },
+                Err(_) => ArrivalError::Refused(refusal),
+            });
+        }
         let (id, files_dir) = loop {
             let id = passports::mint_id();
             let files_dir = store.dir().join(format!("{id}.files"));

@@ -310,12 +310,12 @@ pub fn refuse_receipt(pack: &Arriving) -> Result<(), Refusal<TaskPackError>> {
         return Ok(());
     }
     let (target, read) = receipt_target(pack);
-    // The target is the sender's text: the command to run is suggested only for a passport id
-    // (whose characters need no shell quoting), never built from anything else.
+    // The target is the sender's text: a caller may suggest merging into it only when it is a
+    // passport id (whose characters need no shell quoting), never anything else.
     let message = if crate::taskpack::passports::check_id(&target).is_ok() {
         format!(
             "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
-             into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
+             into it, not landed as a new one (§4.4.1)"
         )
     } else {
         format!(
@@ -426,7 +426,7 @@ pub fn merge_target_ok(receipt: &Arriving, into: &str) -> Result<(), Refusal<Tas
             TaskPackError::NotAReceipt,
             format!(
                 "this pack is a {kind}, not a receipt: a handoff is never merged into an existing \
-                 passport, it is landed as a new one (§3.1, §4.4.1): specmint taskpack land FILE"
+                 passport, it is landed as a new one (§3.1, §4.4.1)"
             ),
         ));
     }
