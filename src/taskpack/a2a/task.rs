@@ -286,7 +286,7 @@ pub enum FromA2aError {
     #[error("{0}")]
     Invalid(specmint_runtime::Report),
     /// The output's extension is not `.taskpack` or `.taskpack.json` (usage).
-    #[error("--out `{}` is not a .taskpack or .taskpack.json", .0.display())]
+    #[error("`{}` is not a .taskpack or .taskpack.json", .0.display())]
     Extension(std::path::PathBuf),
     /// The pack cannot be encoded (the flat writer refused an attachment) (exit 1).
     #[error(transparent)]

@@ -322,7 +322,7 @@ pub(super) fn object_refusals(object: &Json) -> Vec<Refusal<TaskPackError>> {
             refusals.push(Refusal::new(
                 TaskPackError::AskWithoutAccept,
                 format!(
-                    "ask `{}` (`asks[{i}]`) has no accept: say what would count as answered (§4.3; --ask \"WHAT|ACCEPT\")",
+                    "ask `{}` (`asks[{i}]`) has no accept: say what would count as answered (§4.3)",
                     ask.id()
                 ),
             ));
