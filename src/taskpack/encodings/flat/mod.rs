@@ -12,7 +12,7 @@
 //! `.tpx` mapping; C0) and declared digests or lengths that disagree with the bytes (C1).
 //! [`read_flat`] is the read for use: any disagreement aborts it, as §2.2 requires. A leading
 //! BOM is tolerated by both. [`parse_flat_from`] reads a file of any size in bounded memory
-//! (`taskpack::skeleton`): the luggage streams to an [`Observer`], only the rest is held.
+//! (`taskpack::encodings::skeleton`): the luggage streams to an [`Observer`], only the rest is held.
 
 mod stream;
 pub(crate) use stream::*;
