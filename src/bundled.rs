@@ -1,8 +1,41 @@
 //! The registry of bundled specs, by the names the CLI uses.
 
+use std::io::{self, Read, Seek};
+
 use crate::runtime::document::{accepted_document, parse_document_streamed, DocumentSpec};
 use crate::runtime::rules::StreamedData;
 use crate::Report;
+
+/// What a streamed reader reads from: any `Read + Seek` (a file, bytes in memory).
+pub trait ReadSeek: Read + Seek {}
+
+impl<T: Read + Seek + ?Sized> ReadSeek for T {}
+
+/// A document as a streamed reader read it ([`Bundled::streamed`]): the text the rules run on,
+/// the data strings it left out of memory, and their facts as they streamed.
+pub struct Streamed {
+    /// The document less the data strings left out (each emptied).
+    pub text: String,
+    /// The facts the digest rule reads of the strings left out ([`Bundled::validate_streamed`]).
+    pub facts: StreamedData,
+    /// A place in `text` moved back to the document: `(line, column, in_chars)` to the column of
+    /// that line in the document, counted in chars when `in_chars`, else in bytes.
+    pub unshift: Box<dyn Fn(usize, usize, bool) -> usize>,
+}
+
+/// Reads a document in bounded memory, its bulky data strings streamed rather than held (from
+/// the start of the reader): `Ok(None)` when it cannot be read so, and is judged whole.
+pub type ReadStreamed = fn(&mut dyn ReadSeek) -> io::Result<Option<Streamed>>;
+
+/// Another form of a spec's documents, which its judge does not read, told by its first bytes
+/// (TaskPack's zip beside the flat form): a refused document in that form says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtherForm {
+    /// The bytes every document of the other form starts with.
+    pub magic: &'static [u8],
+    /// Appended to the first violation's message of a refused document in that form.
+    pub note: &'static str,
+}
 
 /// One bundled spec, as the CLI and other generic callers see it.
 #[derive(Debug, Clone, Copy)]
@@ -23,6 +56,12 @@ pub struct Bundled {
     /// canonical JSON of an accepted document or the report of a refused one (see
     /// [`accepted_document`]).
     pub accepts: fn(&[u8], &DocumentSpec) -> bool,
+    /// How a document of this type is judged in bounded memory, when its documents carry data
+    /// strings too large to hold (TaskPack's flat form, with the `taskpack` feature): `None`,
+    /// it is judged whole.
+    pub streamed: Option<ReadStreamed>,
+    /// The other form of this type's documents its judge does not read, if there is one.
+    pub other_form: Option<OtherForm>,
 }
 
 impl Bundled {
@@ -51,8 +90,19 @@ impl Bundled {
     }
 }
 
+/// The expression given, else `None`.
+macro_rules! or_none {
+    () => {
+        None
+    };
+    ($given:expr) => {
+        $given
+    };
+}
+
 macro_rules! bundled {
-    ($($cli:literal => $module:ident :: $root:ident $(+ $behaviour:path)?),* $(,)?) => {
+    ($($cli:literal => $module:ident :: $root:ident $(+ $behaviour:path)?
+        $({ $(streamed: $streamed:expr,)? $(other_form: $other_form:expr,)? })?),* $(,)?) => {
         /// Every bundled spec, in CLI-name order.
         pub const ALL: &[Bundled] = &[$(Bundled {
             cli_name: $cli,
@@ -85,6 +135,8 @@ macro_rules! bundled {
                 let _ = &value;
                 violations.is_empty()
             },
+            streamed: or_none!($($($streamed)?)?),
+            other_form: or_none!($($($other_form)?)?),
         }),*];
     };
 }
@@ -94,7 +146,10 @@ bundled! {
     "task-envelope" => task_envelope::TaskEnvelope,
     "task-packet" => task_packet::TaskPacket,
     // The name rule the flat form's readers apply (spec/taskpack.md, `attachment_name`).
-    "taskpack" => taskpack::FlatTaskPack + crate::taskpack::names::name_violations,
+    "taskpack" => taskpack::FlatTaskPack + crate::taskpack::names::name_violations {
+        streamed: crate::taskpack::STREAMED,
+        other_form: Some(crate::taskpack::ZIP_FORM),
+    },
 }
 
 /// Finds a bundled spec by its CLI name (`task-packet`).

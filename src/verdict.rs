@@ -11,7 +11,7 @@ use std::path::Path;
 #[cfg(feature = "interpret")]
 use std::path::PathBuf;
 
-use crate::bundled::{self, Bundled};
+use crate::bundled::{self, Bundled, OtherForm, ReadStreamed};
 use crate::runtime::document::{
     check_size, check_size_at_least, extracted_range, line_col, locate_all, split_serde_position,
     DocumentSpec, Want, COUNTED_PAST_LIMIT,
@@ -176,14 +176,13 @@ impl DocType {
         }
     }
 
-    /// Judges a whole document held in memory under the type's own input size limit. A flat
-    /// TaskPack is judged as [`DocType::judge_path`] judges its file, its attachments' data
-    /// strings streamed rather than copied and parsed into memory (a 200 MB pack held by a
-    /// binding no longer costs three times its size).
+    /// Judges a whole document held in memory under the type's own input size limit. A type
+    /// judged streamed (a flat TaskPack) is judged as [`DocType::judge_path`] judges its file,
+    /// its data strings streamed rather than copied and parsed into memory (a 200 MB pack held
+    /// by a binding no longer costs three times its size).
     pub fn judge_bytes(&self, data: &[u8]) -> Verdict {
         let limit = self.document().max_input_bytes;
-        #[cfg(feature = "taskpack")]
-        if self.is_flat_taskpack() && data.len() <= limit {
+        if self.streamed().is_some() && data.len() <= limit {
             // Reading from memory cannot fail.
             if let Ok(Some(verdict)) = self.judge_streamed(&mut std::io::Cursor::new(data)) {
                 return verdict;
@@ -213,41 +212,47 @@ impl DocType {
     /// byte over `limit`: an oversized input is refused without being held in memory).
     pub fn judge(&self, input: &[u8], total: u64, limit: usize) -> Verdict {
         let document = self.document().with_max_input_bytes(limit);
-        let verdict = if total > input.len() as u64 {
-            check_total(total, &document).map(|()| String::new())
+        let (mut report, other_form) = if total > input.len() as u64 {
+            match check_total(total, &document) {
+                Ok(()) => return Verdict::valid(),
+                Err(report) => (report, None),
+            }
         } else {
-            self.validate(input, limit)
-                .map_err(|report| self.other_encoding(input, report))
+            match self.validate(input, limit) {
+                Ok(_) => return Verdict::valid(),
+                Err(report) => (report, self.other_form(input)),
+            }
         };
-        let Err(report) = verdict else {
-            return Verdict { errors: Vec::new() };
-        };
+        if let Some(other) = other_form {
+            let mut violations = report.into_vec();
+            if let Some(first) = violations.first_mut() {
+                first.message.push_str(other.note);
+            }
+            report = Report::from_violations(violations);
+        }
         // Places are counted in the text after a byte order mark, as the parser counts them.
         let text = String::from_utf8_lossy(input);
         let text = crate::runtime::json::strip_bom(&text);
         Verdict {
             errors: Located::all(report.into_vec(), text, &document),
+            other_form,
         }
     }
 
-    /// Whether documents of this type are flat TaskPacks: the one type whose files are judged
-    /// streamed ([`DocType::judge_streamed`]) and whose zip form gets a hint of its own.
-    fn is_flat_taskpack(&self) -> bool {
-        self.flat_taskpack().is_some()
-    }
-
-    /// The bundled flat TaskPack, when this is its type.
-    fn flat_taskpack(&self) -> Option<&Bundled> {
+    /// The bundled spec and its streamed reader, when this type's documents are judged
+    /// streamed ([`DocType::judge_streamed`]).
+    fn streamed(&self) -> Option<(&Bundled, ReadStreamed)> {
         match self {
-            DocType::Bundled(b) if b.module == "taskpack" => Some(b),
-            _ => None,
+            DocType::Bundled(b) => b.streamed.map(|read| (*b, read)),
+            #[cfg(feature = "interpret")]
+            DocType::Own { .. } => None,
         }
     }
 
     /// Judges the file at `path` under `limit`, as [`DocType::judge`] judges its bytes, reading
     /// no more of it than it must: a file over the limit is counted, not held; and a flat
-    /// TaskPack is judged in bounded memory, its attachments' data strings streamed (see
-    /// `DocType::judge_streamed`, with the `taskpack` feature).
+    /// type judged streamed (a flat TaskPack) is judged in bounded memory, its data strings
+    /// streamed (see [`DocType::judge_streamed`]).
     /// A file that is not a regular file (a pipe, `/dev/stdin`, a character device) is read
     /// as a stream, as standard input is.
     pub fn judge_path(&self, path: &Path, limit: usize) -> std::io::Result<Verdict> {
@@ -258,55 +263,50 @@ impl DocType {
             return Ok(self.judge(&input, total, limit));
         }
         let size = metadata.len();
-        #[cfg(feature = "taskpack")]
-        if self.is_flat_taskpack() && size <= limit as u64 {
+        if self.streamed().is_some() && size <= limit as u64 {
             if let Some(verdict) = self.judge_streamed(&mut file)? {
                 return Ok(verdict);
             }
         }
-        #[cfg(not(feature = "taskpack"))]
-        let _ = size;
         file.rewind()?;
         let (input, total) = read_head(&mut file, limit)?;
         Ok(self.judge(&input, total, limit))
     }
 
-    /// The verdict of [`DocType::judge`] on a flat TaskPack, computed with its attachments'
-    /// data strings left out of memory: the rules run on the text less those strings (the
-    /// reader's skeleton, `taskpack::skeleton`), the digest rule reads each string's facts as
-    /// it was streamed ([`crate::runtime::rules::StreamedData`]), and every place is moved
-    /// back to where it is in the file. `None` when the skeleton cannot be made (a file that
-    /// is not UTF-8, a data string that is not a JSON string, more than
-    /// 16 MiB besides the data) or is not a flat TaskPack's type: such a file is judged whole.
-    #[cfg(feature = "taskpack")]
+    /// The verdict of [`DocType::judge`] on a document of a type judged streamed (a flat
+    /// TaskPack, with the `taskpack` feature), computed with its data strings left out of
+    /// memory: the rules run on the text less those strings (the type's [`Bundled::streamed`]
+    /// reading), the digest rule reads each string's facts as it was streamed
+    /// ([`crate::runtime::rules::StreamedData`]), and every place is moved back to where it is
+    /// in the file. `None` when the type is not judged streamed, or its reader cannot read the
+    /// file so (for a flat TaskPack: a file that is not UTF-8, a data string that is not a
+    /// JSON string, more than 16 MiB besides the data): such a file is judged whole.
     pub fn judge_streamed<R: std::io::Read + std::io::Seek>(
         &self,
         reader: &mut R,
     ) -> std::io::Result<Option<Verdict>> {
-        use crate::taskpack::{flat, skeleton};
-        let Some(bundled) = self.flat_taskpack() else {
+        let Some((bundled, read)) = self.streamed() else {
             return Ok(None);
         };
-        reader.rewind()?;
-        let Ok(skeleton) = skeleton::skeleton(std::io::BufReader::new(&mut *reader)) else {
-            return Ok(None);
-        };
-        let Some(found) = flat::streamed_facts(reader, &skeleton) else {
+        let Some(streamed) = read(reader)? else {
             return Ok(None);
         };
         let document = self.document();
-        let verdict =
-            bundled.validate_streamed(skeleton.text.as_bytes(), Some(skeleton.text.len()), found);
+        let verdict = bundled.validate_streamed(
+            streamed.text.as_bytes(),
+            Some(streamed.text.len()),
+            streamed.facts,
+        );
         let Err(report) = verdict else {
-            return Ok(Some(Verdict { errors: Vec::new() }));
+            return Ok(Some(Verdict::valid()));
         };
-        let errors = Located::all(report.into_vec(), &skeleton.text, document)
+        let errors = Located::all(report.into_vec(), &streamed.text, document)
             .into_iter()
             .map(|mut located| {
                 let at_serde = located.violation.code == document.parse_error_code
                     && split_serde_position(&located.violation.message).is_some();
                 if let (Some(line), Some(column)) = (located.line, located.column) {
-                    let moved = skeleton::Span::unshift(&skeleton.elided, line, column, !at_serde);
+                    let moved = (streamed.unshift)(line, column, !at_serde);
                     located.column = Some(moved);
                     if at_serde {
                         let at = format!(" at line {line} column {column}");
@@ -319,25 +319,21 @@ impl DocType {
                 located
             })
             .collect();
-        Ok(Some(Verdict { errors }))
+        Ok(Some(Verdict {
+            errors,
+            other_form: None,
+        }))
     }
 
-    /// A refused TaskPack that is a zip (the `.taskpack` form): `validate` reads the flat form
-    /// only, so the reader's complaint (`not valid UTF-8`) gets the commands that do read zips.
-    fn other_encoding(&self, input: &[u8], report: Report) -> Report {
-        let taskpack = self.is_flat_taskpack();
-        if !taskpack || !input.starts_with(crate::taskpack::ZIP_MAGIC) {
-            return report;
-        }
-        let mut violations = report.into_vec();
-        if let Some(first) = violations.first_mut() {
-            first.message.push_str(
-                "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
-                 (`.taskpack.json`): judge the zip with `specmint taskpack conformance FILE`, or \
-                 write its flat form with `specmint taskpack convert FILE OUT.taskpack.json`",
-            );
-        }
-        Report::from_violations(violations)
+    /// The other form of this type `input` is in (TaskPack's zip, which `validate` does not
+    /// read): a refused document in it gets the form's note, and its verdict names the form.
+    fn other_form(&self, input: &[u8]) -> Option<OtherForm> {
+        let other = match self {
+            DocType::Bundled(b) => b.other_form,
+            #[cfg(feature = "interpret")]
+            DocType::Own { .. } => None,
+        };
+        other.filter(|other| input.starts_with(other.magic))
     }
 }
 
@@ -416,6 +412,10 @@ pub fn unknown_type<'a>(
 pub struct Verdict {
     /// Empty when the document is valid.
     pub errors: Vec<Located>,
+    /// The other form of its type the refused document is in (TaskPack's zip), whose note ends
+    /// its first error's message: a caller that reads that form may say how (the CLI names
+    /// its commands).
+    pub other_form: Option<OtherForm>,
 }
 
 /// A violation with the place in the input it points at.
@@ -478,6 +478,14 @@ impl Located {
 }
 
 impl Verdict {
+    /// The verdict of a valid document.
+    fn valid() -> Verdict {
+        Verdict {
+            errors: Vec::new(),
+            other_form: None,
+        }
+    }
+
     /// No violation.
     pub fn is_valid(&self) -> bool {
         self.errors.is_empty()

@@ -11,10 +11,10 @@ use serde::ser::{Serialize, Serializer};
 use serde_json::Number;
 use specmint_runtime::json::Json;
 
-use super::arrival;
-use super::conformance::Verdict;
-use super::convert::Encoding;
-use super::land::{Imperative, LandingCheck};
+use super::encodings::convert::Encoding;
+use super::judge::conformance::Verdict;
+use super::landing::arrival;
+use super::landing::land::{Imperative, LandingCheck};
 use super::lenient::{self, StateView};
 use super::pack::{self, PackOptions};
 use super::passports::PassportSummary;

@@ -445,6 +445,6 @@ mod tests {
         assert_eq!(word::<FactScope>(&json(text)), None);
         let fact = json(r#"{"claim":"c","scope":{"universal":null}}"#);
         assert_eq!(view::<FactView>(&fact).scope(), None);
-        assert!(crate::taskpack::seal::is_machine_scoped(&fact));
+        assert!(crate::taskpack::passports::seal::is_machine_scoped(&fact));
     }
 }

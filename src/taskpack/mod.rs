@@ -1,28 +1,34 @@
 // The generated types, constants, error enum and validator of spec/taskpack.md (as `specmint generate`
 // wrote them to generated/, or as the build script writes them under `from-spec`: see
-// `generated!` in lib.rs), then this protocol's hand-written behaviour in the sibling files of
-// this folder.
+// `generated!` in lib.rs), then this protocol's hand-written behaviour in the folders beside
+// this file.
 
 generated!("taskpack");
+
+// The hand-written behaviour, one folder per concern:
+// - `encodings/`: the two encodings of a pack and the readers and writers between them (the
+//   zip bag, the flat form and its bounded-memory skeleton, reading an arriving pack,
+//   converting);
+// - `judge/`: the conformance judge (§6) and what a pack must never carry (§4.1);
+// - `landing/`: the decisions of landing a handoff and merging a receipt, and their arrival
+//   into the store;
+// - `passports/`: the local passport store and the sealing rule of facts across machines;
+// - `pack/`: packing a passport and its luggage;
+// - `a2a/`: the A2A binding (the pack↔Task mapping, the wire reading, the JSON-RPC door).
+// Shared by them: `lenient` (the lenient views of untyped JSON), `names` (the attachment name
+// rule) and `answer` (what the CLI prints). The modules' former paths (`taskpack::bag`,
+// `taskpack::land`, ...) are re-exported below.
 
 #[cfg(feature = "taskpack")]
 pub mod a2a;
 #[cfg(feature = "taskpack")]
 pub mod answer;
 #[cfg(feature = "taskpack")]
-pub mod arrival;
+pub mod encodings;
 #[cfg(feature = "taskpack")]
-pub mod bag;
+pub mod judge;
 #[cfg(feature = "taskpack")]
-pub mod conformance;
-#[cfg(feature = "taskpack")]
-pub mod convert;
-#[cfg(feature = "taskpack")]
-mod encode;
-#[cfg(feature = "taskpack")]
-pub mod flat;
-#[cfg(feature = "taskpack")]
-pub mod land;
+pub mod landing;
 #[cfg(feature = "taskpack")]
 mod lenient;
 #[cfg(feature = "taskpack")]
@@ -31,23 +37,39 @@ pub(crate) mod names;
 #[cfg(feature = "taskpack")]
 pub mod pack;
 #[cfg(feature = "taskpack")]
-pub(crate) mod skeleton;
+pub mod passports;
+
+#[cfg(feature = "taskpack")]
+pub use a2a::spill;
+#[cfg(feature = "taskpack")]
+pub use encodings::{bag, convert, flat, unpack};
+#[cfg(feature = "taskpack")]
+pub use judge::{conformance, patterns};
+#[cfg(feature = "taskpack")]
+pub use landing::{arrival, land};
+#[cfg(feature = "taskpack")]
+pub use passports::seal;
+
 /// The bytes every zip starts with (`PK`: a local file header, or the end record of an empty
 /// zip). What tells the `.taskpack` form from the flat one by content, wherever that is asked
 /// (the flat form's judge names the commands that read zips, in every build).
 pub const ZIP_MAGIC: &[u8] = b"PK";
+/// The `.taskpack` form as the flat form's judge tells it (`bundled`'s `other_form`): a zip,
+/// which `validate` does not read.
+pub(crate) const ZIP_FORM: crate::bundled::OtherForm = crate::bundled::OtherForm {
+    magic: ZIP_MAGIC,
+    note: "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
+           (`.taskpack.json`)",
+};
+/// How the flat form's judge reads a file in bounded memory (`bundled`'s `streamed`): its
+/// attachments' data strings streamed, with the `taskpack` feature.
+#[cfg(feature = "taskpack")]
+pub(crate) const STREAMED: Option<crate::bundled::ReadStreamed> =
+    Some(encodings::flat::read_streamed);
+#[cfg(not(feature = "taskpack"))]
+pub(crate) const STREAMED: Option<crate::bundled::ReadStreamed> = None;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
-#[cfg(feature = "taskpack")]
-pub mod passports;
-#[cfg(feature = "taskpack")]
-pub mod patterns;
-#[cfg(feature = "taskpack")]
-pub mod seal;
-#[cfg(feature = "taskpack")]
-pub mod spill;
-#[cfg(feature = "taskpack")]
-pub mod unpack;
 
 /// `object[key] = value`, as JavaScript assigns it: a member already present keeps its place (a
 /// repeated key becomes one member there), a new one is appended. Does nothing to a value that

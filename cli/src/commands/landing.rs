@@ -26,7 +26,23 @@ use crate::output::{print_verdict, CliError, Format};
 /// "message"}`), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).
 fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, CliError> {
     match err {
-        ArrivalError::Refused(refusal) => refused(format, file, &refusal),
+        ArrivalError::Refused(mut refusal) => {
+            // A handoff is landed, not merged: the command that does it.
+            if refusal.code == TaskPackError::NotAReceipt {
+                refusal.message.push_str(": specmint taskpack land FILE");
+            }
+            refused(format, file, &refusal)
+        }
+        // A receipt is merged into the passport it answers (an id, which needs no quoting).
+        ArrivalError::Receipt {
+            mut refusal,
+            answers,
+        } => {
+            refusal
+                .message
+                .push_str(&format!(": specmint taskpack merge FILE --into {answers}"));
+            refused(format, file, &refusal)
+        }
         ArrivalError::Store(err) => store_verdict(format, err),
         err @ (ArrivalError::NoEncoding(_) | ArrivalError::Io { .. }) => {
             Err(CliError::Failure(err.to_string()))

@@ -59,7 +59,7 @@ fn print_failure(failure: &ValidateFailure) -> Result<(), CliError> {
 fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, CliError> {
     // Read at most one byte over the limit, so an oversized input is refused without being
     // held in memory; the rest is only counted, for the violation's `measured`.
-    let (display, verdict) = if file == "-" {
+    let (display, mut verdict) = if file == "-" {
         let (display, input, total) = read_input(file, limit)?;
         (display, ty.judge(&input, total, limit))
     } else {
@@ -68,6 +68,7 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
             .map_err(|e| CliError::Failure(format!("cannot read `{file}`: {e}")))?;
         (file.to_owned(), verdict)
     };
+    other_form_advice(ty, &mut verdict);
     let mut stdout = std::io::stdout().lock();
     let written = match format {
         Format::Json => writeln!(stdout, "{}", verdict.to_json(Some((ty.name(), &display)))),
@@ -75,6 +76,20 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
     };
     written.map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
     Ok(if verdict.is_valid() { 0 } else { 1 })
+}
+
+/// A document refused for being in the other form of its type (TaskPack's zip: the library's
+/// note says `validate` reads the flat form) gets the commands that read that form.
+fn other_form_advice(ty: &DocType, verdict: &mut Verdict) {
+    if verdict.other_form.is_none() || ty.name() != "taskpack" {
+        return;
+    }
+    if let Some(first) = verdict.errors.first_mut() {
+        first.violation.message.push_str(
+            ": judge the zip with `specmint taskpack conformance FILE`, or write its flat form \
+             with `specmint taskpack convert FILE OUT.taskpack.json`",
+        );
+    }
 }
 
 fn human_verdict(

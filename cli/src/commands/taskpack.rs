@@ -215,7 +215,19 @@ fn convert_failed(
 
 /// Every reason `pack` refused, exit 1: the first one's `{"ok": false, "code", "message"}` with
 /// all of them under `refusals`; a `refused: code: message` line each for a human.
+///
+/// An ask without `accept` gets the flag that gives one (`--ask "WHAT|ACCEPT"`), inside the
+/// parentheses that cite the spec.
 fn refused_to_pack(format: Format, refusals: &[Refusal<TaskPackError>]) -> Result<u8, CliError> {
+    let mut refusals = refusals.to_vec();
+    for refusal in &mut refusals {
+        if refusal.code == TaskPackError::AskWithoutAccept {
+            if let Some(head) = refusal.message.strip_suffix(')') {
+                refusal.message = format!("{head}; --ask \"WHAT|ACCEPT\")");
+            }
+        }
+    }
+    let refusals = &refusals[..];
     let human: Vec<String> = refusals.iter().map(|r| format!("refused: {r}")).collect();
     print_verdict(format, &PackRefused::new(refusals), &human.join("\n"))?;
     Ok(1)
@@ -289,7 +301,8 @@ fn from_a2a_command(
             }
             Ok(1)
         }
-        Err(err @ FromA2aError::Extension(_)) => Err(CliError::Usage(err.to_string())),
+        // The file is the one `--out` names.
+        Err(err @ FromA2aError::Extension(_)) => Err(CliError::Usage(format!("--out {err}"))),
         Err(err @ FromA2aError::Io(..)) => Err(CliError::Failure(err.to_string())),
     }
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::taskpack::bag::{self, FILES_DIR};
-use crate::taskpack::patterns::{AttachmentScan, Finding};
+use crate::taskpack::encodings::bag::{self, FILES_DIR};
+use crate::taskpack::judge::patterns::{AttachmentScan, Finding};
 
 use super::object::pattern_words;
 use super::{Luggage, PackError, CHUNK};
@@ -149,7 +149,7 @@ fn first_read(path: &Path) -> Result<(u64, [u8; 32], bool, Vec<Finding>), PackEr
     let mut buffer = vec![0u8; CHUNK];
     let mut hasher = Sha256::new();
     let mut scan = AttachmentScan::default();
-    let mut text = crate::taskpack::flat::TextTest::default();
+    let mut text = crate::taskpack::encodings::flat::TextTest::default();
     let mut size = 0u64;
     loop {
         let n = read_some(&mut file, &mut buffer).map_err(io)?;
@@ -187,12 +187,12 @@ mod tests {
             b"bell\x07",
         ] {
             for split in 1..sample.len() {
-                let mut test = crate::taskpack::flat::TextTest::default();
+                let mut test = crate::taskpack::encodings::flat::TextTest::default();
                 test.feed(&sample[..split]);
                 test.feed(&sample[split..]);
                 assert_eq!(
                     test.finish(),
-                    crate::taskpack::flat::is_readable_text(sample),
+                    crate::taskpack::encodings::flat::is_readable_text(sample),
                     "{sample:?} split at {split}"
                 );
             }

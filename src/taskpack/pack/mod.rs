@@ -275,16 +275,17 @@ mod tests {
                 "note":"","passport":{"id":"P","title":"t"},"asks":[],"landing_checks":[]}"#,
         )
         .unwrap();
-        let attachments: Vec<super::super::flat::LuggageFile> = files
+        let attachments: Vec<super::super::encodings::flat::LuggageFile> = files
             .iter()
-            .map(|(name, bytes)| super::super::flat::LuggageFile {
+            .map(|(name, bytes)| super::super::encodings::flat::LuggageFile {
                 name: (*name).to_owned(),
                 bytes: bytes.clone(),
             })
             .collect();
         let mut flat = Vec::new();
         write_flat(&mut flat, &object, &luggage).unwrap();
-        let expected = super::super::flat::write_flat(&object, &attachments, None).unwrap();
+        let expected =
+            super::super::encodings::flat::write_flat(&object, &attachments, None).unwrap();
         let at = flat
             .iter()
             .zip(expected.as_bytes())
@@ -300,13 +301,14 @@ mod tests {
         let mut zip = std::io::Cursor::new(Vec::new());
         write_zip(&mut zip, &object, &luggage).unwrap();
         let expected =
-            super::super::convert::encode(Encoding::Zip, &object, &attachments, None).unwrap();
+            super::super::encodings::convert::encode(Encoding::Zip, &object, &attachments, None)
+                .unwrap();
         assert!(zip.into_inner() == expected, "the streamed zip differs");
         let mut none = Vec::new();
         write_flat(&mut none, &object, &[]).unwrap();
         assert_eq!(
             String::from_utf8(none).unwrap(),
-            super::super::flat::write_flat(&object, &[], None).unwrap()
+            super::super::encodings::flat::write_flat(&object, &[], None).unwrap()
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,10 +1,10 @@
 //! The pack object: built from the passport as it will be saved (its asks recorded, its
 //! facts sealed, its lineage extended), and the refusals the object itself earns (§4.1, §4.5).
 
-use crate::taskpack::bag::BAG_SPEC;
-use crate::taskpack::conformance;
+use crate::taskpack::encodings::bag::BAG_SPEC;
+use crate::taskpack::judge::conformance;
+use crate::taskpack::judge::patterns::{self, Finding};
 use crate::taskpack::lenient::{self, AskView, FactView, LineageView, PackMembers, StateView};
-use crate::taskpack::patterns::{self, Finding};
 use crate::taskpack::{seal, set_member, FactScope, FORBIDDEN_KEYS};
 use specmint_runtime::json::Json;
 
@@ -322,7 +322,7 @@ pub(super) fn object_refusals(object: &Json) -> Vec<Refusal<TaskPackError>> {
             refusals.push(Refusal::new(
                 TaskPackError::AskWithoutAccept,
                 format!(
-                    "ask `{}` (`asks[{i}]`) has no accept: say what would count as answered (§4.3; --ask \"WHAT|ACCEPT\")",
+                    "ask `{}` (`asks[{i}]`) has no accept: say what would count as answered (§4.3)",
                     ask.id()
                 ),
             ));

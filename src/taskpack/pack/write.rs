@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::atomic_file::AtomicFile;
-use crate::taskpack::convert::Encoding;
-use crate::taskpack::encode;
-use crate::taskpack::flat::Listed;
+use crate::taskpack::encodings::convert::Encoding;
+use crate::taskpack::encodings::encode;
+use crate::taskpack::encodings::flat::Listed;
 use specmint_runtime::json::Json;
 
 use super::luggage::read_some;

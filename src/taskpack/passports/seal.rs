@@ -1,5 +1,5 @@
 //! Fact scope across a machine boundary (TaskPack §4.2): the one sealing rule that packing,
-//! landing and merging all apply. (Which machine this is: [`super::passports::this_machine`], the
+//! landing and merging all apply. (Which machine this is: [`crate::taskpack::passports::this_machine`], the
 //! host name, as the reference's `os.hostname()`.)
 //!
 //! **Sealing** sets a fact `verified: false`, `needs_reverify: true` and records `verified_on`,
@@ -12,8 +12,8 @@
 //! keep their places and new ones are appended, as `{ ...fact, verified: false, … }` does. It is
 //! idempotent.
 
-use super::lenient::{self, FactView};
-use super::{member_mut, set_member, FactScope};
+use crate::taskpack::lenient::{self, FactView};
+use crate::taskpack::{member_mut, set_member, FactScope};
 use specmint_runtime::json::Json;
 
 /// Whether a fact crosses a machine sealed: its scope is not `universal` or `org`, or it already

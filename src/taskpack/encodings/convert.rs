@@ -13,12 +13,12 @@ use std::fs::{self, File};
 use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
-use super::bag::{self, BagError, Limits};
-use super::encode;
-/// The encoding a file name says (declared beside the writer, which needs it too).
-pub use super::encode::Encoding;
-use super::flat::{self, FlatError, Listed, LuggageFile};
 use crate::atomic_file::AtomicFile;
+use crate::taskpack::encodings::bag::{self, BagError, Limits};
+use crate::taskpack::encodings::encode;
+/// The encoding a file name says (declared beside the writer, which needs it too).
+pub use crate::taskpack::encodings::encode::Encoding;
+use crate::taskpack::encodings::flat::{self, FlatError, Listed, LuggageFile};
 use sha2::{Digest, Sha256};
 use specmint_runtime::json::Json;
 
@@ -38,7 +38,7 @@ pub enum ConvertError {
     #[error("`{}`: {}", .0.display(), .1)]
     Io(PathBuf, #[source] std::io::Error),
     /// The zip could not be read, or disagrees with its manifests (every problem).
-    #[error("{}", super::joined(.0))]
+    #[error("{}", crate::taskpack::joined(.0))]
     Bag(Vec<BagError>),
     /// The flat file could not be read or written.
     #[error(transparent)]
@@ -87,7 +87,8 @@ pub fn encode(
                 .map(|a| (a.name.clone(), a.bytes.clone()))
                 .collect();
             let bag = bag::assemble(passport, luggage);
-            let members: super::lenient::PackMembers = super::lenient::view(passport);
+            let members: crate::taskpack::lenient::PackMembers =
+                crate::taskpack::lenient::view(passport);
             let packed_at = members
                 .packed_at
                 .as_ref()

@@ -16,18 +16,21 @@
 //! the caller merges it there ([`merge`]); a receipt landed into a new passport would leave the
 //! asking passport's questions open forever.
 
-use super::conformance::{
+mod imperatives;
+pub use imperatives::{imperatives, is_imperative, Imperative};
+
+use crate::taskpack::judge::conformance::{
     ask_problems, forbidden_key_findings, lineage_problems, non_blank, spec_problem,
 };
-use super::lenient::{self, AskView, CheckView, FactView, PackMembers, StateView};
-use super::patterns;
-use super::seal;
-use super::{member_mut, set_member, PackKind, TaskPackError};
+use crate::taskpack::judge::patterns;
+use crate::taskpack::lenient::{self, AskView, CheckView, FactView, PackMembers, StateView};
+use crate::taskpack::passports::seal;
+use crate::taskpack::{member_mut, set_member, PackKind, TaskPackError};
 use crate::Refusal;
 use specmint_runtime::json::Json;
 
 /// A landing check as landing shows it: the spec's own type (§4.4), read leniently.
-pub use super::LandingCheck;
+pub use crate::taskpack::LandingCheck;
 
 fn refuse(code: TaskPackError, problems: Vec<String>) -> Result<(), Refusal<TaskPackError>> {
     if problems.is_empty() {
@@ -37,14 +40,47 @@ fn refuse(code: TaskPackError, problems: Vec<String>) -> Result<(), Refusal<Task
     }
 }
 
+/// A pack object as landing and merging read it: its members read once (leniently, see
+/// `lenient`) as it arrives, and passed on to every decision below, none of which reads the pack
+/// again.
+#[derive(Debug)]
+pub struct Arriving {
+    object: Json,
+    members: PackMembers,
+}
+
+impl Arriving {
+    /// Reads the members of the pack object `object`.
+    pub fn read(object: Json) -> Arriving {
+        let members = lenient::view(&object);
+        Arriving { object, members }
+    }
+
+    /// The pack object, as it arrived.
+    pub fn object(&self) -> &Json {
+        &self.object
+    }
+
+    /// The pack object, as it arrived.
+    pub fn into_object(self) -> Json {
+        self.object
+    }
+
+    /// Whether the pack says it is a receipt (`kind`), merged rather than landed (§4.4.1).
+    pub fn is_receipt(&self) -> bool {
+        self.members.kind() == Some(PackKind::Receipt.as_str())
+    }
+}
+
 /// What every pack must be before landing or merging reads a member of it: the one known
 /// `spec`, a known `kind`, a lineage, an object task state, no forbidden key, every ask with an
 /// `accept`, and nothing the credential or transcript patterns match (in the pack object, or in
 /// the luggage as `luggage_findings` reports it: `(finding, attachment name)`).
 pub fn admit(
-    pack: &Json,
+    arriving: &Arriving,
     luggage_findings: &[(patterns::Finding, String)],
 ) -> Result<(), Refusal<TaskPackError>> {
+    let pack = arriving.object();
     if !pack.is_object() {
         return refuse(
             TaskPackError::InvalidTaskpack,
@@ -55,7 +91,7 @@ pub fn admit(
         TaskPackError::UnknownSpec,
         spec_problem(pack).into_iter().collect(),
     )?;
-    let members: PackMembers = lenient::view(pack);
+    let members = &arriving.members;
     let mut shape = Vec::new();
     if !matches!(members.kind(), Some("handoff" | "receipt")) {
         shape.push(format!(
@@ -128,8 +164,8 @@ pub fn chain_id(entry: &str) -> &str {
 /// The passport a receipt answers (§4.4.1 rule 1): the entry before the last in
 /// `lineage.chain`, or `root_id` when the chain has one entry (or none), with the words that
 /// say where it was read.
-pub fn receipt_target(pack: &Json) -> (String, String) {
-    let lineage = lenient::view::<PackMembers>(pack).lineage();
+pub fn receipt_target(pack: &Arriving) -> (String, String) {
+    let lineage = pack.members.lineage();
     let chain = lineage.chain();
     if chain.len() >= 2 {
         let entry = Json::js_string(Some(&chain[chain.len() - 2]));
@@ -189,231 +225,11 @@ fn fact_labels(state: &Json, indices: Vec<usize>) -> Vec<String> {
         .collect()
 }
 
-/// One imperative sentence found in a pack: where, and the sentence as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Imperative {
-    /// RFC 6901 pointer into the pack object.
-    pub at: String,
-    /// The sentence.
-    pub sentence: String,
-}
-
-/// Words that open a command to whoever reads the text. A heuristic, tuned to miss little:
-/// what it finds is listed for the human, never acted on, so a false alarm costs one line.
-const IMPERATIVE_OPENERS: &[&str] = &[
-    "always",
-    "call",
-    "cat",
-    "chmod",
-    "chown",
-    "click",
-    "clone",
-    "commit",
-    "copy",
-    "curl",
-    "delete",
-    "deploy",
-    "disable",
-    "disregard",
-    "do",
-    "don't",
-    "download",
-    "drop",
-    "email",
-    "enable",
-    "eval",
-    "exec",
-    "execute",
-    "export",
-    "fetch",
-    "forget",
-    "format",
-    "git",
-    "grant",
-    "ignore",
-    "install",
-    "invoke",
-    "kill",
-    "never",
-    "npm",
-    "open",
-    "overwrite",
-    "paste",
-    "pip",
-    "please",
-    "post",
-    "print",
-    "push",
-    "python",
-    "read",
-    "reboot",
-    "remove",
-    "replace",
-    "restart",
-    "reveal",
-    "rm",
-    "run",
-    "send",
-    "set",
-    "sh",
-    "bash",
-    "start",
-    "stop",
-    "sudo",
-    "tell",
-    "type",
-    "uninstall",
-    "upload",
-    "visit",
-    "wget",
-    "wipe",
-    "write",
-];
-
-/// The same, in Chinese: sentences that open with a request or an order.
-const IMPERATIVE_OPENERS_ZH: &[&str] = &[
-    "请",
-    "执行",
-    "运行",
-    "安装",
-    "删除",
-    "忽略",
-    "不要",
-    "务必",
-    "必须",
-    "立即",
-    "马上",
-    "打开",
-    "下载",
-    "上传",
-    "发送",
-    "复制",
-    "先运行",
-    "先执行",
-];
-
-/// Whether a sentence reads as an order: its first word is an imperative opener, or it opens
-/// with `you must` / `you should` / `you need to`, or with a shell prompt (`$ `).
-pub fn is_imperative(sentence: &str) -> bool {
-    let trimmed = sentence
-        .trim_start_matches(|c: char| {
-            c.is_whitespace()
-                || matches!(
-                    c,
-                    '-' | '*' | '•' | '·' | '>' | '#' | '"' | '\'' | '`' | '“' | '「'
-                )
-        })
-        .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim_start_matches(['.', ')'])
-        .trim_start();
-    if trimmed.starts_with("$ ") {
-        return true;
-    }
-    if IMPERATIVE_OPENERS_ZH.iter().any(|o| trimmed.starts_with(o)) {
-        return true;
-    }
-    let lower = trimmed.to_lowercase();
-    if ["you must ", "you should ", "you need to ", "make sure "]
-        .iter()
-        .any(|p| lower.starts_with(p))
-    {
-        return true;
-    }
-    let first = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .next()
-        .unwrap_or_default();
-    IMPERATIVE_OPENERS.contains(&first)
-}
-
-/// The sentences of a text: split at `!?;` (and their full-width forms), line breaks, and a
-/// `.` that ends a word (followed by whitespace or the end, so `install.sh` stays whole).
-fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let next = chars.peek().map(|(_, n)| *n);
-        let ends = matches!(c, '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；')
-            || (c == '.' && next.is_none_or(char::is_whitespace));
-        if ends {
-            out.push(&text[start..at]);
-            start = at + c.len_utf8();
-        }
-    }
-    out.push(&text[start..]);
-    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
-}
-
-/// Members whose strings are already shown as the sender's proposals (the plan and the landing
-/// checks, `how` quoted) or are not prose (identity, lineage, timestamps): not searched.
-const NOT_PROSE: &[&str] = &[
-    "/spec",
-    "/kind",
-    "/packed_at",
-    "/origin",
-    "/lineage",
-    "/landing_checks",
-    "/passport/next_steps",
-    "/passport/landing_checks",
-    "/passport/lineage",
-];
-
-/// Members anywhere whose value is a code, a name or a time, not prose (`"status": "open"` is
-/// not an order).
-const NOT_PROSE_KEYS: &[&str] = &[
-    "id",
-    "status",
-    "scope",
-    "to",
-    "verified_on",
-    "verified_by",
-    "answered_by",
-    "answered_at",
-    "source",
-    "at",
-    "created_at",
-    "updated_at",
-    "machine_id",
-    "harness",
-    "kind",
-    "spec",
-];
-
-/// Every imperative sentence in the pack object's prose, in document order (§4.5: reported to
-/// the human, never executed).
-pub fn imperatives(pack: &Json) -> Vec<Imperative> {
-    let mut found = Vec::new();
-    pack.walk(&mut String::new(), &mut |pointer, value| {
-        let Json::Str(string) = value else { return };
-        let skipped = NOT_PROSE.iter().any(|p| {
-            pointer == *p
-                || pointer
-                    .strip_prefix(p)
-                    .is_some_and(|rest| rest.starts_with('/'))
-        });
-        let key = pointer.rsplit('/').next().unwrap_or_default();
-        if skipped || NOT_PROSE_KEYS.contains(&key) {
-            return;
-        }
-        for sentence in sentences(string) {
-            if is_imperative(sentence) {
-                found.push(Imperative {
-                    at: pointer.to_owned(),
-                    sentence: sentence.trim().to_owned(),
-                });
-            }
-        }
-    });
-    found
-}
-
 /// The landing checks of a pack, as read: an id it lacks is its place
 /// (`landing_checks[N]`), `check` is written as JavaScript's `String()` writes it, an empty
 /// `how` is none, and a check is `required` unless it says `false`.
-pub fn landing_checks(pack: &Json) -> Vec<LandingCheck> {
-    let members: PackMembers = lenient::view(pack);
-    PackMembers::items(&members.landing_checks)
+pub fn landing_checks(pack: &Arriving) -> Vec<LandingCheck> {
+    PackMembers::items(&pack.members.landing_checks)
         .iter()
         .enumerate()
         .map(|(index, check)| {
@@ -436,14 +252,14 @@ pub fn quoted(s: &str) -> String {
     text(s).to_js_compact()
 }
 
-pub use super::names::escaped;
+pub use crate::taskpack::names::escaped;
 
 /// What landing a handoff needs from its caller.
 #[derive(Debug, Clone)]
 pub struct LandOptions {
     /// The new local passport id (§3.1).
     pub local_id: String,
-    /// This machine ([`super::passports::this_machine`]).
+    /// This machine ([`crate::taskpack::passports::this_machine`]).
     pub machine: String,
     /// The human's explicit choice to restore a ✓ on facts sealed on this very machine.
     pub trust_machine_facts: bool,
@@ -489,24 +305,24 @@ fn check_step(check: &LandingCheck) -> String {
 
 /// Refuses a receipt for landing, naming the passport it answers (§4.4.1): it is merged
 /// there, not landed as a new passport.
-pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
-    if lenient::view::<PackMembers>(pack).kind() != Some(PackKind::Receipt.as_str()) {
+pub fn refuse_receipt(pack: &Arriving) -> Result<(), Refusal<TaskPackError>> {
+    if !pack.is_receipt() {
         return Ok(());
     }
     let (target, read) = receipt_target(pack);
-    // The target is the sender's text: the command to run is suggested only for a passport id
-    // (whose characters need no shell quoting), never built from anything else.
-    let message = if super::passports::check_id(&target).is_ok() {
+    // The target is the sender's text: a caller may suggest merging into it only when it is a
+    // passport id (whose characters need no shell quoting), never anything else.
+    let message = if crate::taskpack::passports::check_id(&target).is_ok() {
         format!(
             "this pack is a receipt: it answers passport `{target}` ({read}) and is merged \
-             into it, not landed as a new one (§4.4.1): specmint taskpack merge FILE --into {target}"
+             into it, not landed as a new one (§4.4.1)"
         )
     } else {
         format!(
             "this pack is a receipt: it answers passport `{target}` ({read}), which is not a \
              passport id (1 to {} characters of A-Z a-z 0-9 _ -): it cannot be merged here, and \
              a receipt is not landed as a new passport (§4.4.1)",
-            super::passports::PASSPORT_ID_MAX
+            crate::taskpack::passports::PASSPORT_ID_MAX
         )
     };
     Err(Refusal::new(TaskPackError::ReceiptNotLanded, message))
@@ -514,13 +330,13 @@ pub fn refuse_receipt(pack: &Json) -> Result<(), Refusal<TaskPackError>> {
 
 /// Lands a handoff (§3.1, §4.2, §4.4, §4.5); see [`Landing`]. A receipt is refused with the
 /// passport it answers named, since it is merged there, not landed.
-pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskPackError>> {
+pub fn land(pack: &Arriving, options: &LandOptions) -> Result<Landing, Refusal<TaskPackError>> {
     refuse_receipt(pack)?;
-    let members: PackMembers = lenient::view(pack);
+    let members = &pack.members;
     // The task state is stored as it arrived, member for member and in its order, with what
     // landing changes set in place: it stays `Json`.
     let mut state = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
-    let sealed = seal::seal_facts(&mut state, &origin_machine(&members));
+    let sealed = seal::seal_facts(&mut state, &origin_machine(members));
     let sealed = fact_labels(&state, sealed);
     let mut restored = Vec::new();
     if options.trust_machine_facts && !options.machine.is_empty() {
@@ -581,7 +397,10 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
     set_member(
         &mut state,
         "landing_checks",
-        members.landing_checks.unwrap_or(Json::Array(Vec::new())),
+        members
+            .landing_checks
+            .clone()
+            .unwrap_or(Json::Array(Vec::new())),
     );
     set_member(&mut state, "next_steps", Json::Array(steps));
     if !options.luggage.is_empty() {
@@ -594,21 +413,20 @@ pub fn land(pack: &Json, options: &LandOptions) -> Result<Landing, Refusal<TaskP
         needs_reverify,
         landing_checks: checks,
         open_asks,
-        imperatives: imperatives(pack),
+        imperatives: imperatives(pack.object()),
     })
 }
 
 /// Checks a receipt may be merged into passport `into` (§4.4.1 rule 1): it is a receipt, and
 /// its lineage names `into` as the passport it answers.
-pub fn merge_target_ok(receipt: &Json, into: &str) -> Result<(), Refusal<TaskPackError>> {
-    let members: PackMembers = lenient::view(receipt);
-    let kind = members.kind().unwrap_or_default();
+pub fn merge_target_ok(receipt: &Arriving, into: &str) -> Result<(), Refusal<TaskPackError>> {
+    let kind = receipt.members.kind().unwrap_or_default();
     if kind != "receipt" {
         return Err(Refusal::new(
             TaskPackError::NotAReceipt,
             format!(
                 "this pack is a {kind}, not a receipt: a handoff is never merged into an existing \
-                 passport, it is landed as a new one (§3.1, §4.4.1): specmint taskpack land FILE"
+                 passport, it is landed as a new one (§3.1, §4.4.1)"
             ),
         ));
     }
@@ -655,18 +473,18 @@ pub struct MergeReport {
 /// current state and next steps are not touched; unmatched asks are adopted as open; new facts
 /// are adopted sealed; landing checks are only reported.
 pub fn merge(
-    receipt: &Json,
+    receipt: &Arriving,
     into: &str,
     target: &mut Json,
 ) -> Result<MergeReport, Refusal<TaskPackError>> {
     merge_target_ok(receipt, into)?;
     let mut report = MergeReport {
         landing_checks: landing_checks(receipt),
-        imperatives: imperatives(receipt),
+        imperatives: imperatives(receipt.object()),
         ..MergeReport::default()
     };
-    let members: PackMembers = lenient::view(receipt);
-    let by = origin_label(&members);
+    let members = &receipt.members;
+    let by = origin_label(members);
     let at = members
         .packed_at
         .as_ref()
@@ -734,7 +552,7 @@ pub fn merge(
     set_member(target, "asks", Json::Array(held));
 
     let mut carried = members.passport.clone().unwrap_or(Json::Object(Vec::new()));
-    let sealed = seal::seal_facts(&mut carried, &origin_machine(&members));
+    let sealed = seal::seal_facts(&mut carried, &origin_machine(members));
     report.sealed_on_arrival = fact_labels(&carried, sealed);
     let mut facts = home.facts;
     // Each held fact's claim, read once (not once per fact that arrives).
@@ -811,7 +629,7 @@ mod tests {
             trust_machine_facts: false,
             luggage: Vec::new(),
         };
-        let landing = land(&pack, &options).unwrap();
+        let landing = land(&Arriving::read(pack), &options).unwrap();
         assert_eq!(
             landing.state.get("lineage").unwrap().to_js_compact(),
             r#"{"root_id":"TP-A","from_version":4,"chain":["TP-A@4"]}"#
@@ -830,7 +648,9 @@ mod tests {
     #[test]
     fn the_target_is_the_entry_before_the_last() {
         let pack = |lineage: &str| {
-            Json::parse(&format!(r#"{{"kind":"receipt","lineage":{lineage}}}"#)).unwrap()
+            Arriving::read(
+                Json::parse(&format!(r#"{{"kind":"receipt","lineage":{lineage}}}"#)).unwrap(),
+            )
         };
         assert_eq!(
             receipt_target(&pack(r#"{"root_id":"A","chain":["A@3","B@2","C@1"]}"#)).0,

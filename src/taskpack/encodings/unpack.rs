@@ -2,7 +2,7 @@
 //! streamed straight into a directory, every attachment scanned for credentials and transcripts
 //! on its way through.
 //!
-//! Why not [`super::convert::read_pack`]: it holds every attachment in memory, which is wrong
+//! Why not [`crate::taskpack::encodings::convert::read_pack`]: it holds every attachment in memory, which is wrong
 //! for landing (as for a conversion, which streams its own way), whose memory should
 //! be bounded by one read buffer, not by the luggage. A `.taskpack` is inflated entry by entry,
 //! a `.taskpack.json` decoded attachment by attachment ([`flat::read_flat_from`]);
@@ -14,10 +14,10 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::bag::{self, Limits, Observer, FILES_DIR};
-use super::convert::{ConvertError, Encoding};
-use super::flat::{self, FlatError};
-use super::patterns::{AttachmentScan, Finding};
+use crate::taskpack::encodings::bag::{self, Limits, Observer, FILES_DIR};
+use crate::taskpack::encodings::convert::{ConvertError, Encoding};
+use crate::taskpack::encodings::flat::{self, FlatError};
+use crate::taskpack::judge::patterns::{AttachmentScan, Finding};
 use specmint_runtime::json::Json;
 
 /// A pack that arrived: its object, its luggage (already written under the directory given),
@@ -122,7 +122,7 @@ fn create_in(dir: &Path, name: &str) -> Result<BufWriter<File>, (PathBuf, io::Er
 
 /// Creates `dir` and the folders above it that are missing, readable by their owner only
 /// (0700): landed luggage is the user's, as the passports are (its files are made 0600).
-pub(super) fn private_dirs(dir: &Path) -> io::Result<()> {
+pub(in crate::taskpack) fn private_dirs(dir: &Path) -> io::Result<()> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -228,7 +228,7 @@ pub fn read_arriving_from(
             if !problems.is_empty() {
                 return Err(ConvertError::Bag(problems));
             }
-            let pack = super::conformance::read_passport(&read)
+            let pack = crate::taskpack::judge::conformance::read_passport(&read)
                 .map_err(|e| ConvertError::Flat(FlatError::NotTaskPack(e)))?;
             Ok(Arrived {
                 pack,

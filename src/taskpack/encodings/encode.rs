@@ -9,8 +9,8 @@ use std::path::Path;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::bag::{self, hex, FILES_DIR, PASSPORT_JSON};
-use super::flat::{Listed, FLAT_VERSION, NOTE_TO_READER};
+use crate::taskpack::encodings::bag::{self, hex, FILES_DIR, PASSPORT_JSON};
+use crate::taskpack::encodings::flat::{Listed, FLAT_VERSION, NOTE_TO_READER};
 use specmint_runtime::json::Json;
 
 /// The encoding a file name says.
@@ -70,7 +70,7 @@ pub(crate) fn write_zip<W: Write + io::Seek, E>(
     stream: &mut Stream<'_, E>,
     io_error: &IoError<'_, E>,
 ) -> Result<(), E> {
-    let members: super::lenient::PackMembers = super::lenient::view(object);
+    let members: crate::taskpack::lenient::PackMembers = crate::taskpack::lenient::view(object);
     let packed_at = members
         .packed_at
         .as_ref()

@@ -21,6 +21,8 @@
 //! is not task-passport's (it takes an `O_EXCL` `<id>.json.lock` file), so the two tools must
 //! not write one passport at the same moment.
 
+pub mod seal;
+
 use std::fs::{self, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -492,15 +494,22 @@ fn from_command(program: &str, args: &[&str]) -> Option<String> {
     )
 }
 
+/// What a passport's summary reads of it ([`summary`]): each member a string, else absent.
+#[derive(Default, serde::Deserialize)]
+struct SummaryView {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    title: Option<String>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    goal: Option<String>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    current_state: Option<String>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    updated_at: Option<String>,
+}
+
 fn summary(id: &str, passport: &Json) -> PassportSummary {
-    let text = |key: &str| {
-        passport
-            .get(key)
-            .and_then(Json::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let title = text("title");
+    let read: SummaryView = lenient::view(passport);
+    let title = read.title.unwrap_or_default();
     PassportSummary {
         passport_id: id.to_owned(),
         title: if title.is_empty() {
@@ -508,10 +517,10 @@ fn summary(id: &str, passport: &Json) -> PassportSummary {
         } else {
             title
         },
-        goal: text("goal"),
-        current_state: text("current_state"),
+        goal: read.goal.unwrap_or_default(),
+        current_state: read.current_state.unwrap_or_default(),
         state_version: lenient::view::<StateView>(passport).version(),
-        updated_at: text("updated_at"),
+        updated_at: read.updated_at.unwrap_or_default(),
     }
 }
 

@@ -12,19 +12,28 @@
 //! `.tpx` mapping; C0) and declared digests or lengths that disagree with the bytes (C1).
 //! [`read_flat`] is the read for use: any disagreement aborts it, as §2.2 requires. A leading
 //! BOM is tolerated by both. [`parse_flat_from`] reads a file of any size in bounded memory
-//! (`taskpack::skeleton`): the luggage streams to an [`Observer`], only the rest is held.
+//! (`taskpack::encodings::skeleton`): the luggage streams to an [`Observer`], only the rest is held.
+
+mod stream;
+pub(crate) use stream::*;
+
+mod write;
+pub(crate) use write::*;
+pub use write::{from_bag, to_bag, write_flat};
 
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::bag::{self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
-use super::lenient::{self, StateView};
-use super::names::name_problem;
-pub use super::names::name_violations;
-pub use super::skeleton::MAX_SKELETON_BYTES;
-use super::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
+use crate::taskpack::encodings::bag::{
+    self, hex, Bag, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON,
+};
+pub use crate::taskpack::encodings::skeleton::MAX_SKELETON_BYTES;
+use crate::taskpack::encodings::skeleton::{self, Base64Stream, SkeletonError, Span, Unescape};
+use crate::taskpack::lenient::{self, StateView};
+use crate::taskpack::names::name_problem;
+pub use crate::taskpack::names::name_violations;
 use crate::taskpack::AttachmentEncoding;
 use specmint_runtime::json::{present, strip_bom, Json};
 
@@ -480,124 +489,6 @@ fn judge_declared(read: &mut FlatRead, a: &Declared, listed: &Listed) {
     }
 }
 
-/// The digest rule's facts about each attachment of the flat file whose skeleton is
-/// `skeleton`, its `data` string streamed from `reader` (see [`streamed_digest`]), by the path
-/// of the attachment (`attachments[2]`), read through the same views as [`read_flat`]: an
-/// attachment with no `data` string or no known encoding has none (the rules report it).
-/// `None` when a string cannot be read.
-pub(crate) fn streamed_facts<R: Read + Seek>(
-    reader: &mut R,
-    skeleton: &skeleton::Skeleton,
-) -> Option<specmint_runtime::rules::StreamedData> {
-    let mut found = specmint_runtime::rules::StreamedData::new();
-    let Ok(raw) = Json::parse(&skeleton.text) else {
-        return Some(found);
-    };
-    let members: FlatMembers = lenient::view(&raw);
-    let items = members
-        .attachments
-        .as_ref()
-        .and_then(Json::as_array)
-        .unwrap_or_default();
-    let spans = skeleton.spans.last().map_or(&[][..], Vec::as_slice);
-    let list = specmint_runtime::Path::ROOT.field("attachments");
-    for (index, (item, span)) in items.iter().zip(spans).enumerate() {
-        let base64 = match lenient::view::<AttachmentMembers>(item).encoding {
-            Some(AttachmentEncoding::Utf8) => false,
-            Some(AttachmentEncoding::Base64) => true,
-            None => continue,
-        };
-        let Some(span) = span else { continue };
-        found.insert(&list.index(index), streamed_digest(reader, *span, base64)?);
-    }
-    Some(found)
-}
-
-/// The digest rule's facts about the data string at `span` (`runtime::rules::Streamed`),
-/// decoded as it streams: `None` when it cannot be read.
-fn streamed_digest<R: Read + Seek>(
-    reader: &mut R,
-    span: Span,
-    base64: bool,
-) -> Option<specmint_runtime::rules::Streamed> {
-    let mut hasher = Sha256::new();
-    let mut length = 0u64;
-    let decoded = decode_span(reader, span, base64, "", &mut |bytes| {
-        hasher.update(bytes);
-        length += bytes.len() as u64;
-        Ok(())
-    });
-    let decoded = match decoded {
-        Ok(()) => true,
-        Err(FlatError::Attachment { reason, .. }) if reason.starts_with(NOT_BASE64) => false,
-        Err(_) => return None,
-    };
-    Some(specmint_runtime::rules::Streamed {
-        decoded,
-        sha256: hasher.finalize().into(),
-        length,
-    })
-}
-
-/// How a refusal of base64 that does not decode begins.
-pub(crate) const NOT_BASE64: &str = "`data` is not valid base64";
-
-/// Streams the bytes a `data` string holds: unescaped, then base64-decoded when `base64`.
-pub(crate) fn decode_span<R: Read + Seek>(
-    reader: &mut R,
-    span: Span,
-    base64: bool,
-    name: &str,
-    sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
-) -> Result<(), FlatError> {
-    let fail = |reason: String| FlatError::Attachment {
-        name: name.to_owned(),
-        reason,
-    };
-    let io = |e: std::io::Error| fail(format!("cannot be read: {e}"));
-    let not_base64 = |e: base64::DecodeError| fail(format!("{NOT_BASE64} ({e})"));
-    reader.seek(SeekFrom::Start(span.start)).map_err(io)?;
-    let mut input = (&mut *reader).take(span.end - span.start);
-    let mut buffer = vec![0u8; 1 << 16];
-    let mut text = Vec::with_capacity(1 << 16);
-    let mut bytes = Vec::with_capacity(1 << 16);
-    let mut unescape = Unescape::default();
-    let mut decoder = Base64Stream::default();
-    loop {
-        let n = match input.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io(e)),
-        };
-        text.clear();
-        unescape
-            .feed(&buffer[..n], &mut text)
-            .map_err(|_| fail("changed while it was read".to_owned()))?;
-        let out = if base64 {
-            bytes.clear();
-            decoder.feed(&text, &mut bytes).map_err(not_base64)?;
-            &bytes
-        } else {
-            &text
-        };
-        if !out.is_empty() {
-            sink(out).map_err(io)?;
-        }
-    }
-    if unescape.consumed != span.end - span.start || !unescape.at_rest() {
-        return Err(fail("changed while it was read".to_owned()));
-    }
-    if base64 {
-        bytes.clear();
-        decoder.finish(&mut bytes).map_err(not_base64)?;
-        if !bytes.is_empty() {
-            sink(&bytes).map_err(io)?;
-        }
-    }
-    Ok(())
-}
-
 /// Reads a flat or `.tpx` file for use: a declared digest or length that does not match aborts
 /// the read (§2.2).
 pub fn read_flat(input: &[u8]) -> Result<FlatPack, FlatError> {
@@ -737,104 +628,8 @@ struct Noted {
 
 /// `{ ...object, key: value }`: replaced in place when present, appended otherwise.
 fn with_member(mut object: Json, key: &str, value: Json) -> Json {
-    super::set_member(&mut object, key, value);
+    crate::taskpack::set_member(&mut object, key, value);
     object
-}
-
-/// Writes the flat form: `JSON.stringify(flat, null, 2)` plus a newline, attachments in order,
-/// `utf8` when [`is_readable_text`], else `base64`. With `max_inline`, an attachment larger than
-/// it is refused by name (§2.2 lets a writer refuse above 1 MiB; the model has no such limit).
-pub fn write_flat(
-    passport: &Json,
-    attachments: &[LuggageFile],
-    max_inline: Option<u64>,
-) -> Result<String, FlatError> {
-    let mut items = Vec::with_capacity(attachments.len());
-    for attachment in attachments {
-        let size = attachment.bytes.len() as u64;
-        if let Some(limit) = max_inline.filter(|limit| size > *limit) {
-            return Err(FlatError::TooLargeToInline {
-                name: attachment.name.clone(),
-                bytes: size,
-                limit,
-            });
-        }
-        let (encoding, data) = if is_readable_text(&attachment.bytes) {
-            let text = std::str::from_utf8(&attachment.bytes).expect("readable text is UTF-8");
-            ("utf8", text.to_owned())
-        } else {
-            let encoded = base64::engine::general_purpose::STANDARD.encode(&attachment.bytes);
-            ("base64", encoded)
-        };
-        let string = |s: &str| Json::Str(s.to_owned());
-        items.push(Json::Object(vec![
-            ("name".to_owned(), string(&attachment.name)),
-            ("encoding".to_owned(), string(encoding)),
-            (
-                "sha256".to_owned(),
-                string(&hex(&Sha256::digest(&attachment.bytes).into())),
-            ),
-            ("bytes".to_owned(), Json::Number(size.into())),
-            ("data".to_owned(), Json::Str(data)),
-        ]));
-    }
-    let flat = Json::Object(vec![
-        ("taskpack".to_owned(), Json::Str(FLAT_VERSION.to_owned())),
-        ("encoding".to_owned(), Json::Str("flat".to_owned())),
-        (
-            "note_to_reader".to_owned(),
-            Json::Str(NOTE_TO_READER.to_owned()),
-        ),
-        ("passport".to_owned(), passport.clone()),
-        ("attachments".to_owned(), Json::Array(items)),
-    ]);
-    Ok(format!("{}\n", flat.to_js_pretty()))
-}
-
-/// The bag a flat pack stands for (see [`bag::assemble`]).
-pub fn to_bag(pack: &FlatPack) -> Bag {
-    let luggage = pack
-        .attachments
-        .iter()
-        .map(|a| (a.name.clone(), a.bytes.clone()))
-        .collect();
-    bag::assemble(&pack.passport, luggage)
-}
-
-/// The pack object and luggage of a bag whose luggage bytes were kept, for the flat form.
-pub fn from_bag(bag: &Bag) -> Result<(Json, Vec<LuggageFile>), FlatError> {
-    let passport = passport_of(bag)?;
-    let attachments = bag
-        .entries
-        .iter()
-        .filter_map(|entry| {
-            let name = entry.name.strip_prefix(FILES_DIR)?;
-            Some(LuggageFile {
-                name: name.to_owned(),
-                bytes: entry
-                    .bytes
-                    .clone()
-                    .expect("a bag read for the flat form keeps its luggage"),
-            })
-        })
-        .collect();
-    Ok((passport, attachments))
-}
-
-/// The pack object of a bag (its `data/passport.json`, which must be a JSON object), as the
-/// flat form carries it.
-pub(crate) fn passport_of(bag: &Bag) -> Result<Json, FlatError> {
-    let raw = bag
-        .bytes(PASSPORT_JSON)
-        .ok_or_else(|| FlatError::NotTaskPack(format!("{PASSPORT_JSON} is missing")))?;
-    let text = std::str::from_utf8(raw)
-        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
-    let passport = Json::parse(strip_bom(text))
-        .map_err(|e| FlatError::NotJson(format!("{PASSPORT_JSON}: {e}")))?;
-    if !passport.is_object() {
-        return Err(FlatError::NoPassport);
-    }
-    Ok(passport)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! A pack arriving into the local passport store: `land` a handoff as a new passport, `merge` a
 //! receipt into the passport it answers. The CLI (`specmint taskpack land|merge`) prints what
-//! these return; the decisions are [`super::land`]'s pure functions, the reading is
-//! [`super::unpack`]'s, the writing is [`super::passports`]'s.
+//! these return; the decisions are [`crate::taskpack::landing::land`]'s pure functions, the reading is
+//! [`crate::taskpack::encodings::unpack`]'s, the writing is [`crate::taskpack::passports`]'s.
 //!
 //! Nothing is left behind by a refusal: the luggage is streamed into a hidden folder of the
 //! store (`.arriving-<pid>-<nonce>`), and only once the pack is admitted is it renamed into
@@ -23,12 +23,13 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::bag::Limits;
-use super::convert::ConvertError;
-use super::land::{self, LandOptions, Landing, MergeReport};
-use super::passports::{self, PassportStore, PassportStoreError};
-use super::unpack::{self, Arrived, PackSource};
-use super::TaskPackError;
+use crate::taskpack::encodings::bag::Limits;
+use crate::taskpack::encodings::convert::ConvertError;
+use crate::taskpack::encodings::unpack::{self, PackSource};
+use crate::taskpack::judge::patterns::Finding;
+use crate::taskpack::landing::land::{self, LandOptions, Landing, MergeReport};
+use crate::taskpack::passports::{self, PassportStore, PassportStoreError};
+use crate::taskpack::TaskPackError;
 use crate::Refusal;
 use specmint_runtime::json::Json;
 
@@ -38,6 +39,15 @@ pub enum ArrivalError {
     /// The pack is refused (exit 1): a code and what and where.
     #[error(transparent)]
     Refused(#[from] Refusal<TaskPackError>),
+    /// A receipt refused for landing (`receipt_not_landed`, exit 1) that answers passport
+    /// `answers`, a passport id: it is merged there (§4.4.1), which a caller may suggest.
+    #[error("{refusal}")]
+    Receipt {
+        /// The refusal.
+        refusal: Refusal<TaskPackError>,
+        /// The passport the receipt answers.
+        answers: String,
+    },
     /// The store refused or failed (an unknown or invalid id is a verdict, the rest I/O).
     #[error(transparent)]
     Store(#[from] PassportStoreError),
@@ -171,10 +181,22 @@ fn sweep(store: &PassportStore) {
     }
 }
 
-/// Reads and admits the pack at `source`, its luggage into `staging`.
-fn arrive(source: PackSource<'_>, staging: &Staging) -> Result<Arrived, ArrivalError> {
-    let arrived = match unpack::read_arriving_from(source, &staging.0, Limits::default()) {
-        Ok(arrived) => arrived,
+/// A pack read into a staging folder of the store (its luggage streamed there and scanned),
+/// not yet admitted, landed or merged. It is read once: what it is is asked of what was read
+/// ([`Arrival::pack`], [`land::Arriving::is_receipt`]), so that a door that lands a handoff and
+/// merges a receipt does not read the pack again to tell which it is.
+pub struct Arrival {
+    staging: Staging,
+    pack: land::Arriving,
+    luggage: Vec<String>,
+    findings: Vec<(Finding, String)>,
+}
+
+/// Reads the pack at `source` into a staging folder of `store` (see [`Arrival`]).
+pub fn receive(store: &PassportStore, source: PackSource<'_>) -> Result<Arrival, ArrivalError> {
+    let staging = Staging::new(store);
+    let read = match unpack::read_arriving_from(source, &staging.0, Limits::default()) {
+        Ok(read) => read,
         Err(ConvertError::Io(path, source)) => {
             return Err(ArrivalError::Io {
                 action: "access",
@@ -190,8 +212,12 @@ fn arrive(source: PackSource<'_>, staging: &Staging) -> Result<Arrived, ArrivalE
             )))
         }
     };
-    land::admit(&arrived.pack, &arrived.findings)?;
-    Ok(arrived)
+    Ok(Arrival {
+        staging,
+        pack: land::Arriving::read(read.pack),
+        luggage: read.luggage,
+        findings: read.findings,
+    })
 }
 
 /// Lands the handoff at `file` as a new passport of `store` (§3.1). `trust_machine_facts` is
@@ -210,34 +236,73 @@ pub fn land_pack(
     source: PackSource<'_>,
     trust_machine_facts: bool,
 ) -> Result<Landed, ArrivalError> {
-    let staging = Staging::new(store);
-    let arrived = arrive(source, &staging)?;
-    land::refuse_receipt(&arrived.pack)?;
-    let (id, files_dir) = loop {
-        let id = passports::mint_id();
-        let files_dir = store.dir().join(format!("{id}.files"));
-        if !files_dir.exists() && matches!(store.get(&id), Err(PassportStoreError::NotFound(_))) {
-            break (id, files_dir);
+    receive(store, source)?.land(store, trust_machine_facts)
+}
+
+/// Merges the receipt at `file` into passport `into` of `store` (§4.4.1).
+pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merged, ArrivalError> {
+    merge_pack(store, PackSource::File(file), into)
+}
+
+/// [`merge_file`] on a receipt read from `source`: `into` is checked before the receipt is read.
+pub fn merge_pack(
+    store: &PassportStore,
+    source: PackSource<'_>,
+    into: &str,
+) -> Result<Merged, ArrivalError> {
+    passports::check_id(into)?;
+    store.get(into)?;
+    receive(store, source)?.merge_checked(store, into)
+}
+
+impl Arrival {
+    /// The pack object as read, its members read once.
+    pub fn pack(&self) -> &land::Arriving {
+        &self.pack
+    }
+
+    /// Admits the pack ([`land::admit`]) and lands it as a new passport of `store` (§3.1), where
+    /// it was received. `trust_machine_facts` is the human's explicit choice to restore a ✓ on
+    /// facts sealed on this machine (§4.2).
+    pub fn land(
+        self,
+        store: &PassportStore,
+        trust_machine_facts: bool,
+    ) -> Result<Landed, ArrivalError> {
+        let Arrival {
+            staging,
+            pack,
+            luggage,
+            findings,
+        } = self;
+        land::admit(&pack, &findings)?;
+        if let Err(refusal) = land::refuse_receipt(&pack) {
+            let (answers, _) = land::receipt_target(&pack);
+            return Err(match passports::check_id(&answers) {
+                Ok(()) => ArrivalError::Receipt { refusal, answers },
+                Err(_) => ArrivalError::Refused(refusal),
+            });
         }
-    };
-    let options = LandOptions {
-        local_id: id.clone(),
-        machine: passports::this_machine(),
-        trust_machine_facts,
-        luggage: arrived
-            .luggage
-            .iter()
-            .map(|n| format!("{id}.files/{n}"))
-            .collect(),
-    };
-    let landing = land::land(&arrived.pack, &options)?;
-    // While the luggage is in place and the passport is not, a marker names this process, so
-    // that a later arrival can tell a landing that died here from one still under way.
-    let marker = landing_marker(store, &id);
-    fs::write(&marker, b"").map_err(ArrivalError::io("write", &marker))?;
-    let created = staging
-        .publish(&files_dir, &arrived.luggage)
-        .and_then(|luggage| {
+        let (id, files_dir) = loop {
+            let id = passports::mint_id();
+            let files_dir = store.dir().join(format!("{id}.files"));
+            if !files_dir.exists() && matches!(store.get(&id), Err(PassportStoreError::NotFound(_)))
+            {
+                break (id, files_dir);
+            }
+        };
+        let options = LandOptions {
+            local_id: id.clone(),
+            machine: passports::this_machine(),
+            trust_machine_facts,
+            luggage: luggage.iter().map(|n| format!("{id}.files/{n}")).collect(),
+        };
+        let landing = land::land(&pack, &options)?;
+        // While the luggage is in place and the passport is not, a marker names this process, so
+        // that a later arrival can tell a landing that died here from one still under way.
+        let marker = landing_marker(store, &id);
+        fs::write(&marker, b"").map_err(ArrivalError::io("write", &marker))?;
+        let created = staging.publish(&files_dir, &luggage).and_then(|luggage| {
             store
                 .create(landing.state.clone())
                 .map(|passport| (passport, luggage))
@@ -246,14 +311,15 @@ pub fn land_pack(
                     e.into()
                 })
         });
-    let _ = fs::remove_file(&marker);
-    let (passport, luggage) = created?;
-    Ok(Landed {
-        passport,
-        id,
-        landing,
-        luggage,
-    })
+        let _ = fs::remove_file(&marker);
+        let (passport, luggage) = created?;
+        Ok(Landed {
+            passport,
+            id,
+            landing,
+            luggage,
+        })
+    }
 }
 
 /// The prefix of a landing marker's name: `.<ID>.files.landing-<pid>` in the store.
@@ -266,77 +332,84 @@ fn landing_marker(store: &PassportStore, id: &str) -> PathBuf {
         .join(format!(".{id}{LANDING_MARKER}{}", std::process::id()))
 }
 
-/// Merges the receipt at `file` into passport `into` of `store` (§4.4.1).
-pub fn merge_file(store: &PassportStore, file: &Path, into: &str) -> Result<Merged, ArrivalError> {
-    merge_pack(store, PackSource::File(file), into)
-}
+impl Arrival {
+    /// Admits the receipt ([`land::admit`]) and merges it into passport `into` of `store`
+    /// (§4.4.1), where it was received.
+    pub fn merge(self, store: &PassportStore, into: &str) -> Result<Merged, ArrivalError> {
+        passports::check_id(into)?;
+        store.get(into)?;
+        self.merge_checked(store, into)
+    }
 
-/// [`merge_file`] on a receipt read from `source`.
-pub fn merge_pack(
-    store: &PassportStore,
-    source: PackSource<'_>,
-    into: &str,
-) -> Result<Merged, ArrivalError> {
-    passports::check_id(into)?;
-    store.get(into)?;
-    let staging = Staging::new(store);
-    let arrived = arrive(source, &staging)?;
-    land::merge_target_ok(&arrived.pack, into)?;
-    let files_dir = store.dir().join(format!("{into}.files"));
-    let new_luggage = !landed_before(&files_dir, &staging.0, &arrived.luggage);
-    // The luggage is moved into place under the passport's lock before the passport is written
-    // (the write is the commit, as a landing writes its passport last): whatever fails before
-    // it leaves the passport as it was, and nothing can fail after it.
-    let mut published: Option<PathBuf> = None;
-    let updated = store.update_if_changed(into, new_luggage, |state| {
-        let version = super::lenient::view::<super::lenient::StateView>(state).version();
-        let report = land::merge(&arrived.pack, into, state).map_err(ArrivalError::Refused)?;
-        let mut luggage = Vec::new();
-        if !arrived.luggage.is_empty() {
-            store_folder(&files_dir)?;
-            let receipt_dir = files_dir.join(format!("receipt-{version}"));
-            // One there already is a merge's that was killed before it wrote the passport (the
-            // stored version is the one before, and this lock is held): it goes (a link, the
-            // link alone).
-            if fs::symlink_metadata(&receipt_dir).is_ok() {
-                let _ = fs::remove_dir_all(&receipt_dir).or_else(|_| fs::remove_file(&receipt_dir));
+    /// [`Arrival::merge`] into a passport `into` already checked and found.
+    fn merge_checked(self, store: &PassportStore, into: &str) -> Result<Merged, ArrivalError> {
+        let Arrival {
+            staging,
+            pack,
+            luggage: arrived_luggage,
+            findings,
+        } = self;
+        land::admit(&pack, &findings)?;
+        land::merge_target_ok(&pack, into)?;
+        let files_dir = store.dir().join(format!("{into}.files"));
+        let new_luggage = !landed_before(&files_dir, &staging.0, &arrived_luggage);
+        // The luggage is moved into place under the passport's lock before the passport is written
+        // (the write is the commit, as a landing writes its passport last): whatever fails before
+        // it leaves the passport as it was, and nothing can fail after it.
+        let mut published: Option<PathBuf> = None;
+        let updated = store.update_if_changed(into, new_luggage, |state| {
+            let version =
+                crate::taskpack::lenient::view::<crate::taskpack::lenient::StateView>(state)
+                    .version();
+            let report = land::merge(&pack, into, state).map_err(ArrivalError::Refused)?;
+            let mut luggage = Vec::new();
+            if !arrived_luggage.is_empty() {
+                store_folder(&files_dir)?;
+                let receipt_dir = files_dir.join(format!("receipt-{version}"));
+                // One there already is a merge's that was killed before it wrote the passport (the
+                // stored version is the one before, and this lock is held): it goes (a link, the
+                // link alone).
+                if fs::symlink_metadata(&receipt_dir).is_ok() {
+                    let _ =
+                        fs::remove_dir_all(&receipt_dir).or_else(|_| fs::remove_file(&receipt_dir));
+                }
+                luggage = staging.publish(&receipt_dir, &arrived_luggage)?;
+                published = Some(receipt_dir);
             }
-            luggage = staging.publish(&receipt_dir, &arrived.luggage)?;
-            published = Some(receipt_dir);
-        }
-        Ok::<_, ArrivalError>((report, version, luggage, state.clone()))
-    });
-    let unpublish = || {
-        if let Some(dir) = &published {
-            let _ = fs::remove_dir_all(dir);
-        }
-    };
-    let ((report, version, luggage, state), written) = match updated {
-        Ok(updated) => updated,
-        Err(e) => {
+            Ok::<_, ArrivalError>((report, version, luggage, state.clone()))
+        });
+        let unpublish = || {
+            if let Some(dir) = &published {
+                let _ = fs::remove_dir_all(dir);
+            }
+        };
+        let ((report, version, luggage, state), written) = match updated {
+            Ok(updated) => updated,
+            Err(e) => {
+                unpublish();
+                return Err(e);
+            }
+        };
+        if !written {
+            // Nothing new: the luggage had landed before, and goes. `version` is the one the merge
+            // would have written; the stored one stays.
             unpublish();
-            return Err(e);
+            return Ok(Merged {
+                version: version.saturating_sub(1),
+                written,
+                report,
+                luggage: Vec::new(),
+                passport: None,
+            });
         }
-    };
-    if !written {
-        // Nothing new: the luggage had landed before, and goes. `version` is the one the merge
-        // would have written; the stored one stays.
-        unpublish();
-        return Ok(Merged {
-            version: version.saturating_sub(1),
+        Ok(Merged {
+            version,
             written,
             report,
-            luggage: Vec::new(),
-            passport: None,
-        });
+            luggage,
+            passport: Some(state),
+        })
     }
-    Ok(Merged {
-        version,
-        written,
-        report,
-        luggage,
-        passport: Some(state),
-    })
 }
 
 /// Makes sure `dir`, a passport's `<ID>.files`, is a folder of the store the luggage may be

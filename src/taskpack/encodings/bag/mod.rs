@@ -20,12 +20,16 @@
 //! flat form carries neither, so two implementations round-trip each other's packs (C9) only if
 //! they derive them the same way. They are derived as the reference derives them.
 
+mod write;
+pub(crate) use write::*;
+pub use write::{assemble, tag_files, write_zip};
+
 use std::collections::HashSet;
 use std::io::{Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
-use super::lenient;
+use crate::taskpack::lenient;
 use specmint_runtime::json::{present, Json};
 
 /// The pack object's `spec`, and the value the reference writes as `Bag-Spec`.
@@ -35,7 +39,7 @@ pub const TASKPACK_SPEC: &str = "taskpack/0.1";
 /// Where the pack object lives in a bag.
 pub const PASSPORT_JSON: &str = "data/passport.json";
 /// Where luggage lives in a bag.
-pub use super::names::FILES_DIR;
+pub use crate::taskpack::names::FILES_DIR;
 /// `bagit.txt`.
 pub const BAGIT_TXT: &str = "bagit.txt";
 /// `bag-info.txt`.
@@ -474,14 +478,14 @@ fn refuse_duplicates<R: Read + Seek>(
     }
 }
 
-pub(crate) use super::names::file_used_as_folder;
-pub use super::ZIP_MAGIC;
+pub(crate) use crate::taskpack::names::file_used_as_folder;
+pub use crate::taskpack::ZIP_MAGIC;
 
-/// A zip entry name that stays inside the bag ([`super::names::safe_name`]), or the error
+/// A zip entry name that stays inside the bag ([`crate::taskpack::names::safe_name`]), or the error
 /// that shows it.
 pub(crate) fn safe_name(raw: &[u8]) -> Result<String, BagError> {
     match std::str::from_utf8(raw) {
-        Ok(name) if super::names::safe_name(name) => Ok(name.to_owned()),
+        Ok(name) if crate::taskpack::names::safe_name(name) => Ok(name.to_owned()),
         Ok(name) => Err(BagError::UnsafeName {
             entry: name.to_owned(),
         }),
@@ -666,226 +670,6 @@ pub fn luggage_path(raw: &str) -> String {
         .filter(|s| !s.is_empty() && s != "." && s != ".." && s != "_")
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// What the tag files say of a pack object, each member as written (any type): the reference
-/// writes what it finds with JavaScript's `String()`, so a number is said as a number.
-#[derive(Default, serde::Deserialize)]
-struct Tagged {
-    #[serde(default, deserialize_with = "present")]
-    spec: Option<Json>,
-    #[serde(default, deserialize_with = "present")]
-    packed_at: Option<Json>,
-    #[serde(default, deserialize_with = "lenient::view_or_default")]
-    origin: TaggedOrigin,
-    /// The task state's `id` and `title`.
-    #[serde(default, deserialize_with = "lenient::view_or_default")]
-    passport: TaggedState,
-}
-
-/// `origin.actor` and `origin.machine` as written.
-#[derive(Default, serde::Deserialize)]
-struct TaggedOrigin {
-    #[serde(default, deserialize_with = "present")]
-    actor: Option<Json>,
-    #[serde(default, deserialize_with = "present")]
-    machine: Option<Json>,
-}
-
-/// The task state's `id` and `title` as written.
-#[derive(Default, serde::Deserialize)]
-struct TaggedState {
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Json>,
-    #[serde(default, deserialize_with = "present")]
-    title: Option<Json>,
-}
-
-/// The four tag files for a pack object and its payload (`(path, size, sha256)`, pack object
-/// first), exactly as the reference derives them.
-pub fn tag_files(passport: &Json, payload: &[(&str, u64, [u8; 32])]) -> Vec<Entry> {
-    let tagged: Tagged = lenient::view(passport);
-    let origin_field = |value: Option<&Json>| {
-        if Json::truthy(value) {
-            Json::js_string(value)
-        } else {
-            String::new()
-        }
-    };
-    let or_js = |value: Option<&Json>, fallback: Option<&Json>| {
-        if Json::truthy(value) {
-            Json::js_string(value)
-        } else {
-            Json::js_string(fallback)
-        }
-    };
-    let one_line = |text: &str, max_utf16: usize| js_slice(&collapse_newlines(text), max_utf16);
-    let id = tagged.passport.id.as_ref();
-    let title = tagged.passport.title.as_ref();
-    let actor = origin_field(tagged.origin.actor.as_ref());
-    let machine = origin_field(tagged.origin.machine.as_ref());
-    let packed_at = Json::js_string(tagged.packed_at.as_ref());
-    let spec = or_js(tagged.spec.as_ref(), Some(&Json::Str(BAG_SPEC.to_owned())));
-    let octets: u64 = payload.iter().map(|(_, size, _)| size).sum();
-    let bag_info = [
-        "Bag-Software-Agent: task-passport".to_owned(),
-        format!("Bagging-Date: {}", js_slice(&packed_at, 10)),
-        format!("External-Identifier: {}", Json::js_string(id)),
-        format!("External-Description: {}", one_line(&or_js(title, id), 200)),
-        format!(
-            "Source-Organization: {}",
-            one_line(if actor.is_empty() { "unknown" } else { &actor }, 120)
-        ),
-        format!(
-            "Internal-Sender-Identifier: {}",
-            one_line(
-                if machine.is_empty() {
-                    "unknown"
-                } else {
-                    &machine
-                },
-                120
-            )
-        ),
-        format!("Payload-Oxum: {octets}.{}", payload.len()),
-        format!("Bag-Spec: {spec}"),
-    ]
-    .join("\n")
-        + "\n";
-    let manifest: String = payload
-        .iter()
-        .map(|(path, _, digest)| format!("{}  {path}\n", hex(digest)))
-        .collect();
-    let mut tags = vec![
-        Entry::new(BAGIT_TXT, BAGIT_DECLARATION.as_bytes().to_vec()),
-        Entry::new(BAG_INFO_TXT, bag_info.into_bytes()),
-        Entry::new(MANIFEST, manifest.into_bytes()),
-    ];
-    let tag_manifest: String = tags
-        .iter()
-        .map(|e| format!("{}  {}\n", hex(&e.sha256), e.name))
-        .collect();
-    tags.push(Entry::new(TAG_MANIFEST, tag_manifest.into_bytes()));
-    tags
-}
-
-/// `text.replace(/[\r\n]+/g, ' ')`.
-fn collapse_newlines(text: &str) -> String {
-    replace_runs(text, |c| matches!(c, '\r' | '\n'), ' ')
-}
-
-/// Every maximal run of characters matching `hit` replaced by one `with`.
-fn replace_runs(text: &str, hit: impl Fn(char) -> bool, with: char) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_run = false;
-    for c in text.chars() {
-        if !hit(c) {
-            out.push(c);
-            in_run = false;
-        } else if !in_run {
-            out.push(with);
-            in_run = true;
-        }
-    }
-    out
-}
-
-/// `text.slice(0, n)` in UTF-16 code units, written back as UTF-8 the way Node writes it (a
-/// surrogate pair cut in half becomes U+FFFD).
-fn js_slice(text: &str, n: usize) -> String {
-    let mut out = String::new();
-    let mut units = 0;
-    for c in text.chars() {
-        let width = c.len_utf16();
-        if units + width > n {
-            if units < n {
-                out.push('\u{fffd}');
-            }
-            break;
-        }
-        units += width;
-        out.push(c);
-    }
-    out
-}
-
-/// The entries of a bag for a pack object and its luggage, in the reference's order: the four
-/// tag files, `data/passport.json`, then `data/files/<name>` in the given order. The pack object
-/// is written as `JSON.stringify(passport, null, 2)` plus a newline. Nothing is repaired or
-/// refused here: that is packing's job, not the encoding's.
-pub fn assemble(passport: &Json, luggage: Vec<(String, Vec<u8>)>) -> Bag {
-    let luggage = luggage
-        .into_iter()
-        .map(|(name, bytes)| Entry::new(format!("{FILES_DIR}{name}"), bytes))
-        .collect();
-    assemble_entries(passport, luggage)
-}
-
-/// [`assemble`] with the luggage's entries made already (`data/files/<name>`; their bytes may
-/// be left out, as when they were streamed).
-pub(crate) fn assemble_entries(passport: &Json, luggage: Vec<Entry>) -> Bag {
-    let mut payload = vec![Entry::new(
-        PASSPORT_JSON,
-        format!("{}\n", passport.to_js_pretty()).into_bytes(),
-    )];
-    payload.extend(luggage);
-    let listed: Vec<(&str, u64, [u8; 32])> = payload
-        .iter()
-        .map(|e| (e.name.as_str(), e.size, e.sha256))
-        .collect();
-    let mut entries = tag_files(passport, &listed);
-    entries.extend(payload);
-    Bag { entries }
-}
-
-/// Writes a bag as a zip: entries in order, deflated, each stamped with the pack's `packed_at`
-/// (so the same bag always makes the same bytes), permissions 0644. Every entry must hold its
-/// bytes.
-pub fn write_zip<W: Write + Seek>(out: W, bag: &Bag, packed_at: &str) -> zip::result::ZipResult<W> {
-    let mut writer = zip::ZipWriter::new(out);
-    for entry in &bag.entries {
-        let bytes = entry
-            .bytes
-            .as_deref()
-            .expect("a bag to write holds its bytes");
-        writer.start_file(
-            entry.name.as_str(),
-            entry_options(packed_at, bytes.len() as u64),
-        )?;
-        writer.write_all(bytes)?;
-    }
-    writer.finish()
-}
-
-/// How every entry of a bag is written: deflated at level 6, stamped with the pack's
-/// `packed_at`, permissions 0644, zip64 when `size` needs it.
-pub(crate) fn entry_options(packed_at: &str, size: u64) -> zip::write::SimpleFileOptions {
-    zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .compression_level(Some(6))
-        .last_modified_time(dos_time(packed_at))
-        .unix_permissions(0o644)
-        .large_file(size >= u32::MAX as u64)
-}
-
-/// The DOS time of an RFC 3339 `packed_at` (its date and time as written), or the DOS epoch.
-fn dos_time(packed_at: &str) -> zip::DateTime {
-    let number = |range: std::ops::Range<usize>| packed_at.get(range)?.parse::<u16>().ok();
-    let parts = (|| {
-        Some((
-            number(0..4)?,
-            number(5..7)?,
-            number(8..10)?,
-            number(11..13)?,
-            number(14..16)?,
-            number(17..19)?,
-        ))
-    })();
-    parts
-        .and_then(|(y, mo, d, h, mi, s)| {
-            zip::DateTime::from_date_and_time(y, mo as u8, d as u8, h as u8, mi as u8, s as u8).ok()
-        })
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! could not be read is reported as skipped, never as passed.
 //!
 //! A `.taskpack` is judged as it streams: each attachment is hashed and scanned for credentials
-//! and transcripts (C7, C8, with [`super::patterns`], the patterns packing refuses with) while it
+//! and transcripts (C7, C8, with [`crate::taskpack::judge::patterns`], the patterns packing refuses with) while it
 //! is inflated, and the round trip (C9) is decided from the digests, so judging holds one buffer
 //! whatever the attachments' size.
 //!
@@ -20,11 +20,13 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek};
 use std::path::Path;
 
-use super::bag::{self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON};
-use super::flat::{self, FlatError};
-use super::lenient::{self, AskView, FactView, LineageView, PackMembers, StateView};
-use super::patterns::{self, AttachmentScan, Finding};
-use super::FactScope;
+use crate::taskpack::encodings::bag::{
+    self, Bag, BagError, Limits, Observer, BAG_SPEC, FILES_DIR, PASSPORT_JSON,
+};
+use crate::taskpack::encodings::flat::{self, FlatError};
+use crate::taskpack::judge::patterns::{self, AttachmentScan, Finding};
+use crate::taskpack::lenient::{self, AskView, FactView, LineageView, PackMembers, StateView};
+use crate::taskpack::FactScope;
 use specmint_runtime::document::split_serde_position;
 use specmint_runtime::json::{strip_bom, Json};
 
@@ -348,14 +350,15 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
         ("encoding".to_owned(), Json::Str("flat".to_owned())),
         ("passport".to_owned(), stand_in(passport)),
     ]);
-    if let Err(report) = super::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
+    if let Err(report) = crate::taskpack::FlatTaskPack::from_json_str(&flat.to_js_compact()) {
         // A rule's message names its member, and so does each further shape problem; serde's
         // own (the first shape error) does not, so say where: by the member's path, as its
         // line and column count in the re-serialized stand-in, not in the file judged.
         found.extend(report.iter().map(|v| {
             let named = v.message.starts_with(&format!("`{}`", v.path));
             let message = split_serde_position(&v.message).map_or(&*v.message, |(head, _)| head);
-            if v.code == super::DOCUMENT.parse_error_code && !v.path.is_empty() && !named {
+            if v.code == crate::taskpack::DOCUMENT.parse_error_code && !v.path.is_empty() && !named
+            {
                 format!("`{}`: {message}", v.path)
             } else {
                 message.to_owned()
@@ -371,7 +374,7 @@ pub(crate) fn forbidden_key_findings(passport: &Json) -> Vec<String> {
     passport.walk(&mut String::new(), &mut |pointer, value| {
         if let Json::Object(members) = value {
             for (key, _) in members {
-                if super::FORBIDDEN_KEYS.contains(&key.as_str()) {
+                if crate::taskpack::FORBIDDEN_KEYS.contains(&key.as_str()) {
                     found.push(format!(
                         "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
                     ));
@@ -485,7 +488,7 @@ fn without_forbidden(value: &Json) -> Json {
         Json::Object(members) => Json::Object(
             members
                 .iter()
-                .filter(|(k, _)| !super::FORBIDDEN_KEYS.contains(&k.as_str()))
+                .filter(|(k, _)| !crate::taskpack::FORBIDDEN_KEYS.contains(&k.as_str()))
                 .map(|(k, v)| (k.clone(), without_forbidden(v)))
                 .collect(),
         ),
@@ -637,7 +640,7 @@ fn fact_problems(passport: &PackMembers) -> Vec<String> {
                 None => "no scope (machine)".to_owned(),
                 some => format!("scope {}", describe(some.as_ref())),
             };
-            let words = super::seal::fact_words(fact);
+            let words = crate::taskpack::passports::seal::fact_words(fact);
             format!(
                 "passport.facts[{i}]{} has {scope} and crosses with verified: true",
                 words
