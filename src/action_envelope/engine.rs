@@ -309,7 +309,7 @@ fn load(
 pub fn no_package(package_id: &str) -> Refusal<EnvelopeError> {
     Refusal::new(
         EnvelopeError::IllegalTransition,
-        format!("no package `{package_id}`: no action is legal before `envelope new` creates it"),
+        format!("no package `{package_id}`: no action is legal before the package is created"),
     )
 }
 

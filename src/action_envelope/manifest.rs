@@ -143,7 +143,7 @@ impl Manifest {
                     return Err(Refusal::new(
                         EnvelopeError::GateUnsatisfied,
                         format!(
-                            "`{}` has no intent (only `envelope new --intent` sets one)",
+                            "`{}` has no intent (only the package's creation sets one)",
                             self.package_id
                         ),
                     ));

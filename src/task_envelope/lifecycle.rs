@@ -635,7 +635,7 @@ fn move_task(
         let Some(evidence) = new_evidence.or(task.evidence.as_ref()) else {
             return refused(
                 TaskEnvelopeError::CompletionWithoutEvidence,
-                format!("`{task_id}` has no recorded evidence (use `task complete --evidence`)"),
+                format!("`{task_id}` has no recorded evidence (give it with the completion)"),
             );
         };
         if let Err(why) = acceptance_passed(&task.envelope, evidence) {
