@@ -556,11 +556,11 @@ pub struct Pack {
     pub kind: Kind,
     /// An ask of the receiver, `WHAT|ACCEPT[|WHY]` (repeatable).
     #[arg(long = "ask", value_name = "WHAT|ACCEPT[|WHY]", allow_hyphen_values = true,
-          value_parser = |s: &str| AskArg::parse(s).map_err(Message))]
+          value_parser = |s: &str| AskArg::parse(s).map_err(|e| Message(format!("--ask {e}"))))]
     pub asks: Vec<AskArg>,
     /// A landing check, `CHECK[|HOW]` (repeatable).
     #[arg(long = "check", value_name = "CHECK[|HOW]", allow_hyphen_values = true,
-          value_parser = |s: &str| CheckArg::parse(s).map_err(Message))]
+          value_parser = |s: &str| CheckArg::parse(s).map_err(|e| Message(format!("--check {e}"))))]
     pub checks: Vec<CheckArg>,
     /// Files to carry as luggage.
     #[arg(long, value_name = "PATH", num_args = 1..)]

@@ -74,13 +74,14 @@ pub struct AskArg {
 
 impl AskArg {
     /// Parses `WHAT|ACCEPT[|WHY]` (task-passport's `--ask` syntax): each part trimmed; a
-    /// missing ACCEPT is kept blank, for packing to refuse by name.
+    /// missing ACCEPT is kept blank, for packing to refuse by name. The error names the text
+    /// and the syntax, not the flag (the CLI puts `--ask` before it).
     pub fn parse(raw: &str) -> Result<AskArg, String> {
         let mut parts = raw.splitn(3, '|').map(str::trim);
         let what = parts.next().unwrap_or_default().to_owned();
         if what.is_empty() {
             return Err(format!(
-                "--ask `{raw}`: WHAT is blank (the syntax is \"WHAT|ACCEPT[|WHY]\")"
+                "`{raw}`: WHAT is blank (the syntax is \"WHAT|ACCEPT[|WHY]\")"
             ));
         }
         Ok(AskArg {
@@ -101,13 +102,14 @@ pub struct CheckArg {
 }
 
 impl CheckArg {
-    /// Parses `CHECK[|HOW]` (task-passport's `--check` syntax), each part trimmed.
+    /// Parses `CHECK[|HOW]` (task-passport's `--check` syntax), each part trimmed. The error
+    /// names the text and the syntax, not the flag (the CLI puts `--check` before it).
     pub fn parse(raw: &str) -> Result<CheckArg, String> {
         let (check, how) = raw.split_once('|').unwrap_or((raw, ""));
         let check = check.trim();
         if check.is_empty() {
             return Err(format!(
-                "--check `{raw}`: CHECK is blank (the syntax is \"CHECK[|HOW]\")"
+                "`{raw}`: CHECK is blank (the syntax is \"CHECK[|HOW]\")"
             ));
         }
         Ok(CheckArg {
@@ -327,7 +329,7 @@ mod tests {
         assert_eq!(AskArg::parse("a|b|c|d").unwrap().why, "c|d");
         assert_eq!(
             AskArg::parse(" |x").unwrap_err(),
-            "--ask ` |x`: WHAT is blank (the syntax is \"WHAT|ACCEPT[|WHY]\")"
+            "` |x`: WHAT is blank (the syntax is \"WHAT|ACCEPT[|WHY]\")"
         );
         assert_eq!(
             CheckArg::parse("renders PDF|r --version").unwrap(),
