@@ -134,9 +134,9 @@ impl DocType {
     }
 
     /// How documents of this type are read (input size limit, parse code, forbidden keys).
-    pub fn document(&self) -> &DocumentSpec {
+    pub fn document(&self) -> DocumentSpec<'_> {
         match self {
-            DocType::Bundled(b) => b.document,
+            DocType::Bundled(b) => *b.document,
             #[cfg(feature = "interpret")]
             DocType::Own { validator, .. } => validator.document(),
         }
@@ -205,7 +205,7 @@ impl DocType {
         match self {
             DocType::Bundled(b) => (b.accepts)(data, b.document),
             #[cfg(feature = "interpret")]
-            DocType::Own { validator, .. } => validator.accepts_with(data, document),
+            DocType::Own { validator, .. } => validator.accepts_with(data, &document),
         }
     }
 
@@ -300,7 +300,7 @@ impl DocType {
         let Err(report) = verdict else {
             return Ok(Some(Verdict { errors: Vec::new() }));
         };
-        let errors = Located::all(report.into_vec(), &skeleton.text, document)
+        let errors = Located::all(report.into_vec(), &skeleton.text, &document)
             .into_iter()
             .map(|mut located| {
                 let at_serde = located.violation.code == document.parse_error_code

@@ -217,7 +217,7 @@ fn complete(id: &str, file: &str, store: &Db, format: Format) -> Result<u8, CliE
 pub fn evidence_refusal(report: &Report) -> Refusal<TaskEnvelopeError> {
     let code = report
         .iter()
-        .find_map(|v| TaskEnvelopeError::from_code(v.code))
+        .find_map(|v| TaskEnvelopeError::from_code(&v.code))
         .unwrap_or(TaskEnvelopeError::InvalidTaskEnvelope);
     let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
     Refusal::new(code, format!("evidence: {}", messages.join("; ")))

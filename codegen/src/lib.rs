@@ -30,7 +30,6 @@ mod diag;
 pub mod diff;
 mod files;
 mod growth;
-mod intern;
 mod interpret;
 mod markdown;
 mod mermaid;
