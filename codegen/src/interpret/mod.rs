@@ -40,8 +40,10 @@ use compile::Compiled;
 ///
 /// Memory: the compiled form owns the spec's names (codes, keys, type names), and the
 /// violations it reports own their codes, so nothing of a loaded spec outlives its
-/// validator (a language server loads one per keystroke). Inside a union's members, serde's derive reads from
-/// its private buffered `Content`; the interpreter reads the same members from a
+/// validator (a language server loads one per keystroke).
+///
+/// Limits: inside a union's members, serde's derive reads from its private buffered
+/// `Content`; the interpreter reads the same members from a
 /// `serde_json::Value`, so there a struct given as an array is refused, where serde's derive
 /// would read the array as the struct's fields in order.
 ///
