@@ -472,18 +472,24 @@ where
 ///
 /// ```
 /// use std::marker::PhantomData;
+/// use serde::Deserialize;
 /// use specmint_runtime::document::{parse_document_seed, DocumentSpec};
 /// use specmint_runtime::rules::StreamedData;
+/// use specmint_runtime::Validate;
 ///
-/// const LIST: DocumentSpec = DocumentSpec::new("list", "bad_list");
+/// #[derive(Debug, Deserialize, Validate)]
+/// struct Note {
+///     #[validate(non_blank(code = "blank"))]
+///     title: String,
+/// }
+///
+/// const NOTE: DocumentSpec = DocumentSpec::new("note", "bad_note");
 /// // `PhantomData<T>` is the seed that reads a `T` as `T::deserialize` does.
-/// let read = parse_document_seed(b"[1, 2]", &LIST, StreamedData::new(), PhantomData::<Vec<u8>>);
-/// assert_eq!(read.unwrap(), [1, 2]);
-/// let refused = parse_document_seed(b"[1, -2]", &LIST, StreamedData::new(), PhantomData::<Vec<u8>>);
-/// assert_eq!(
-///     refused.unwrap_err().to_string(),
-///     "bad_list: invalid value: integer `-2`, expected u8 at line 1 column 6"
-/// );
+/// let seed = PhantomData::<Note>;
+/// let read = parse_document_seed(br#"{"title": "t"}"#, &NOTE, StreamedData::new(), seed);
+/// assert_eq!(read.unwrap().title, "t");
+/// let refused = parse_document_seed(br#"{"title": " "}"#, &NOTE, StreamedData::new(), seed);
+/// assert_eq!(refused.unwrap_err().to_string(), "blank: `title` must not be blank");
 /// ```
 ///
 /// # Errors

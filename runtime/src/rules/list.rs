@@ -527,7 +527,8 @@ pub fn contradiction<L, K, P, FB>(
 /// each item's key itself, so no key accessor (a closure and its `dyn Fn` vtable) is
 /// compiled per item type. Same comparisons, order and messages as [`unique_by`]: keys are
 /// trimmed once, compared pairwise without allocating for at most [`SMALL_LIST`] items,
-/// through a hash map above. Reached through `crate::__private`.
+/// through a hash map above. Reached through `crate::__private` (generated code) and
+/// [`crate::interp`] (a spec loaded at run time).
 pub struct UniqueByKeys<'a, 'r> {
     duplicates: Duplicates<'a>,
     key_name: &'r str,
