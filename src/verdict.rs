@@ -451,7 +451,7 @@ impl Located {
                 // not the code.)
                 let last_key = v.pointer.rsplit('/').next().unwrap_or_default();
                 let forbidden = v.code == document.forbidden_key_code
-                    && document.forbidden_keys.contains(&last_key);
+                    && document.forbidden_keys.contains(last_key);
                 (
                     v.pointer.as_str(),
                     if forbidden { Want::Key } else { Want::Nearest },
