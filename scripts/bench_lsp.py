@@ -11,6 +11,14 @@ Specs: the largest bundled spec (spec/task_packet.md, 624 lines) and a generated
 
     cargo build --release -p specmint-cli
     .venv/bin/python scripts/bench_lsp.py target/release/specmint [--edits 10000]
+
+With `--distinct N` it measures only what a load keeps: N edits of spec/task_packet.md, each
+replacing its text with one that has an optional field of a name no earlier edit used
+(`extra_0`, `extra_1`, ...), each waited for; it prints the server's VmRSS after the first and the last edit and
+their difference. What a loaded spec's names cost must not stay behind once the next text
+replaces it (issue 45, item 5: the bar is under 1 MiB of growth over 2,000 edits):
+
+    .venv/bin/python scripts/bench_lsp.py target/debug/specmint --distinct 2000
 """
 
 import argparse
@@ -71,18 +79,51 @@ def bench(c, path, edits):
     return p(0.50), p(0.99), rss
 
 
+def distinct(c, path, edits):
+    """RSS (KiB) after the first and the last of `edits` edits of the spec at `path`, each
+    adding an optional field, after its first row, of a name no earlier edit used."""
+    uri = path.resolve().as_uri()
+    text = path.read_text()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}})
+    assert c.wait_diagnostics(uri) == []
+    c.settle(uri)
+    lines = text.split("\n")
+    row = next(i for i, l in enumerate(lines) if l.startswith("| `"))
+    first = last = 0
+    for n in range(edits):
+        extra = f"| `extra_{n}` | string? | — | Field {n}. |"
+        text = "\n".join(lines[: row + 1] + [extra] + lines[row + 1 :])
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": n + 2}, "contentChanges": [{"text": text}]})
+        diags = c.wait_diagnostics(uri)
+        assert diags == [], diags
+        if n == 0:
+            first = rss_kb(c.proc.pid)
+    last = rss_kb(c.proc.pid)
+    return first, last
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
     ap.add_argument("--edits", type=int, default=1000)
     ap.add_argument("--big-edits", type=int, default=200)
     ap.add_argument("--rows", type=int, default=10_000)
+    ap.add_argument("--distinct", type=int, default=0, help="only the memory of N edits adding distinct names")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         d = pathlib.Path(d)
         (d / "spec").mkdir()
         for f in ("task_packet.md", "task_packet.toml"):
             shutil.copy(ROOT / "spec" / f, d / "spec" / f)
+        if args.distinct:
+            c = Client([args.bin, "lsp"])
+            c.initialize()
+            t0 = time.perf_counter()
+            first, last = distinct(c, d / "spec/task_packet.md", args.distinct)
+            took = time.perf_counter() - t0
+            c.close()
+            print(f"{args.distinct} distinct edits in {took:.1f} s: RSS after the first {first} KiB, after the last {last} KiB, growth {last - first} KiB")
+            return
         (d / "big").mkdir()
         big = big_spec(d / "big", args.rows)
         c = Client([args.bin, "lsp"])

@@ -45,7 +45,7 @@ pub struct Bundled {
     /// The spec's module name and file stem (`task_packet`).
     pub module: &'static str,
     /// How documents of this type are parsed (limits, codes, forbidden keys).
-    pub document: &'static DocumentSpec,
+    pub document: &'static DocumentSpec<'static>,
     /// The emitted JSON Schema.
     pub json_schema: &'static str,
     /// Parse + validate `input` under `document`, returning the canonical JSON; the digest

@@ -134,9 +134,9 @@ impl DocType {
     }
 
     /// How documents of this type are read (input size limit, parse code, forbidden keys).
-    pub fn document(&self) -> &DocumentSpec {
+    pub fn document(&self) -> DocumentSpec<'_> {
         match self {
-            DocType::Bundled(b) => b.document,
+            DocType::Bundled(b) => *b.document,
             #[cfg(feature = "interpret")]
             DocType::Own { validator, .. } => validator.document(),
         }
@@ -204,7 +204,7 @@ impl DocType {
         match self {
             DocType::Bundled(b) => (b.accepts)(data, b.document),
             #[cfg(feature = "interpret")]
-            DocType::Own { validator, .. } => validator.accepts_with(data, document),
+            DocType::Own { validator, .. } => validator.accepts_with(data, &document),
         }
     }
 
@@ -300,7 +300,7 @@ impl DocType {
         let Err(report) = verdict else {
             return Ok(Some(Verdict::valid()));
         };
-        let errors = Located::all(report.into_vec(), &streamed.text, document)
+        let errors = Located::all(report.into_vec(), &streamed.text, &document)
             .into_iter()
             .map(|mut located| {
                 let at_serde = located.violation.code == document.parse_error_code
@@ -451,7 +451,7 @@ impl Located {
                 // not the code.)
                 let last_key = v.pointer.rsplit('/').next().unwrap_or_default();
                 let forbidden = v.code == document.forbidden_key_code
-                    && document.forbidden_keys.contains(&last_key);
+                    && document.forbidden_keys.contains(last_key);
                 (
                     v.pointer.as_str(),
                     if forbidden { Want::Key } else { Want::Nearest },

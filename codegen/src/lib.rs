@@ -41,7 +41,6 @@ mod emit;
 mod error;
 mod files;
 mod ide;
-mod intern;
 mod interpret;
 mod loader;
 pub mod model;

@@ -13,7 +13,7 @@ const RAW_KEYWORDS: &[&str] = &[
 const NON_RAW_KEYWORDS: &[&str] = &["self", "Self", "super", "crate", "_"];
 
 /// `hint`, led by ``did you mean `X`?`` when one of `candidates` is close enough to `word`
-/// to be what was meant (see `specmint_runtime::__private::did_you_mean`).
+/// to be what was meant (see `specmint_suggest::did_you_mean`).
 pub(crate) fn suggest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -27,7 +27,7 @@ pub(crate) fn suggest<'a>(
     }
 }
 
-pub(crate) use specmint_runtime::__private::did_you_mean;
+pub(crate) use specmint_suggest::did_you_mean;
 
 /// Whether `s` must be written `r#s`.
 pub(crate) fn is_raw_keyword(s: &str) -> bool {

@@ -47,6 +47,7 @@
 #![deny(missing_docs)]
 
 pub mod document;
+pub mod interp;
 pub mod json;
 mod json_size;
 pub mod json_text;
@@ -70,7 +71,7 @@ pub use report::{Report, Violation};
 /// What `#[derive(Validate)]` and generated code expand to and nothing else calls: not
 /// public API, may change in any release (as `serde::__private`). Generated code reaches
 /// `serde` and `serde_json` through here, so a crate using it needs no `serde` dependency
-/// of its own.
+/// of its own. (A reader of specs loaded at run time uses [`interp`].)
 #[doc(hidden)]
 pub mod __private {
     pub use crate::document::{check_example, example_mismatch};

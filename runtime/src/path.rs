@@ -4,9 +4,9 @@ use core::fmt;
 
 /// One step of a [`Path`]: a struct field or a list index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Seg {
+pub enum Seg<'a> {
     /// A named field (`text` in `constraints[3].text`).
-    Field(&'static str),
+    Field(&'a str),
     /// A zero-based list index (`3` in `constraints[3].text`).
     Index(usize),
 }
@@ -29,7 +29,7 @@ pub enum Seg {
 #[derive(Clone, Copy, Debug)]
 pub struct Path<'a> {
     parent: Option<&'a Path<'a>>,
-    seg: Option<Seg>,
+    seg: Option<Seg<'a>>,
 }
 
 impl Path<'static> {
@@ -48,7 +48,7 @@ impl Default for Path<'static> {
 
 impl<'a> Path<'a> {
     /// The path of field `name` inside the value at `self`.
-    pub fn field(&'a self, name: &'static str) -> Path<'a> {
+    pub fn field(&'a self, name: &'a str) -> Path<'a> {
         Path {
             parent: Some(self),
             seg: Some(Seg::Field(name)),
@@ -69,14 +69,14 @@ impl<'a> Path<'a> {
     }
 
     /// The segments from the root, in order (none for the root).
-    pub fn segments(&self) -> Vec<Seg> {
+    pub fn segments(&self) -> Vec<Seg<'a>> {
         let mut segments = self.parent.map_or_else(Vec::new, Path::segments);
         segments.extend(self.seg);
         segments
     }
 
     /// The last segment, `None` for the root.
-    pub fn last(&self) -> Option<Seg> {
+    pub fn last(&self) -> Option<Seg<'a>> {
         self.seg
     }
 

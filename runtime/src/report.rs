@@ -1,6 +1,7 @@
 //! Violations and the report that collects them.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use crate::path::Path;
 use crate::rules::{Streamed, StreamedData};
@@ -30,8 +31,10 @@ use crate::rules::{Streamed, StreamedData};
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Violation {
-    /// Stable machine-readable code, e.g. `field_too_long`.
-    pub code: &'static str,
+    /// Stable machine-readable code, e.g. `field_too_long`: borrowed where it is a
+    /// `&'static str` (generated code, `#[derive(Validate)]`), owned where it was read at run
+    /// time (a spec loaded by specmint-codegen's interpreter). It serializes as the string.
+    pub code: Cow<'static, str>,
     /// Dotted/indexed path (`constraints[3].text`); `""` for the document.
     pub path: String,
     /// RFC 6901 pointer (`/constraints/3/text`); `""` for the document.
@@ -47,21 +50,22 @@ pub struct Violation {
 }
 
 impl Violation {
-    /// A violation at `path`, rendering the path in both notations.
-    pub fn new(code: &'static str, path: &Path<'_>, message: String) -> Self {
+    /// A violation at `path`, rendering the path in both notations. `code` is a
+    /// `&'static str` or an owned `String`.
+    pub fn new(code: impl Into<Cow<'static, str>>, path: &Path<'_>, message: String) -> Self {
         Self::with_message(code, path, |_| message)
     }
 
     /// A violation at `path` whose message is written from the dotted path, which is
     /// rendered once for both: `Violation::with_message(code, path, |at| format!("`{at}` …"))`.
     pub fn with_message(
-        code: &'static str,
+        code: impl Into<Cow<'static, str>>,
         path: &Path<'_>,
         message: impl FnOnce(&str) -> String,
     ) -> Self {
         let (dotted, pointer) = path.render();
         Violation {
-            code,
+            code: code.into(),
             message: message(&dotted),
             path: dotted,
             pointer,
@@ -73,9 +77,14 @@ impl Violation {
     /// A violation whose path is already rendered: `path` in dotted notation, `pointer` as
     /// RFC 6901 (both `""` for the document), e.g. for a location found while scanning
     /// input rather than walking a value.
-    pub fn from_parts(code: &'static str, path: String, pointer: String, message: String) -> Self {
+    pub fn from_parts(
+        code: impl Into<Cow<'static, str>>,
+        path: String,
+        pointer: String,
+        message: String,
+    ) -> Self {
         Violation {
-            code,
+            code: code.into(),
             path,
             pointer,
             message,
@@ -273,9 +282,10 @@ impl Report {
         self.violations
     }
 
-    /// The codes of the violations, in document order.
-    pub fn codes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.violations.iter().map(|v| v.code)
+    /// The codes of the violations, in document order (each a copy of [`Violation::code`]:
+    /// free for a `&'static str` code, so the list can outlive the report).
+    pub fn codes(&self) -> impl Iterator<Item = Cow<'static, str>> + '_ {
+        self.violations.iter().map(|v| v.code.clone())
     }
 }
 

@@ -294,7 +294,7 @@ pub fn check(
     document: &Json,
     shapes: &Shapes<'_>,
     document_name: &str,
-    code: &'static str,
+    code: &str,
 ) -> Vec<Violation> {
     problems(document, shapes, document_name, code)
         .into_iter()
@@ -315,7 +315,7 @@ pub(crate) fn problems(
     document: &Json,
     shapes: &Shapes<'_>,
     document_name: &str,
-    code: &'static str,
+    code: &str,
 ) -> Vec<Problem> {
     let mut walk = Walk {
         shapes,
@@ -336,7 +336,7 @@ enum At<'j> {
 struct Walk<'s, 'a, 'j> {
     shapes: &'s Shapes<'a>,
     document_name: &'s str,
-    code: &'static str,
+    code: &'s str,
     at: Vec<At<'j>>,
     found: Vec<Problem>,
 }
@@ -388,7 +388,12 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             format!("`{dotted}` {what}")
         };
         self.found.push(Problem {
-            violation: Violation::from_parts(self.code, dotted, pointer.clone(), message),
+            violation: Violation::from_parts(
+                self.code.to_owned(),
+                dotted,
+                pointer.clone(),
+                message,
+            ),
             serde_pointer: pointer,
         });
     }
@@ -400,7 +405,7 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
         push_key(&mut dotted, &mut pointer, key);
         let message = format!("`{dotted}` is required but missing");
         self.found.push(Problem {
-            violation: Violation::from_parts(self.code, dotted, pointer, message),
+            violation: Violation::from_parts(self.code.to_owned(), dotted, pointer, message),
             serde_pointer: object,
         });
     }

@@ -50,19 +50,37 @@ impl<'de> Visitor<'de> for TagSeed {
 /// union, as serde's internally tagged reading refuses them (`parse_document` then places
 /// the unknown key's refusal at the key).
 #[derive(Debug)]
-pub struct AfterTag<A> {
-    tag: &'static str,
+pub struct AfterTag<'t, A> {
+    tag: &'t str,
+    /// `tag` where it is `'static` (generated code): a second tag is then refused with
+    /// serde's own `duplicate_field`, else with the same words ([`crate::interp::duplicate_field`]).
+    static_tag: Option<&'static str>,
     map: A,
 }
 
-impl<A> AfterTag<A> {
+impl<A> AfterTag<'static, A> {
     /// The rest of `map`, whose tag key `tag` was just read.
     pub fn new(tag: &'static str, map: A) -> Self {
-        AfterTag { tag, map }
+        AfterTag {
+            tag,
+            static_tag: Some(tag),
+            map,
+        }
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for AfterTag<A> {
+impl<'t, A> AfterTag<'t, A> {
+    /// [`AfterTag::new`] of a tag key read at run time.
+    pub fn with_tag(tag: &'t str, map: A) -> Self {
+        AfterTag {
+            tag,
+            static_tag: None,
+            map,
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for AfterTag<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -75,7 +93,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for AfterTag<A> {
         })? {
             None => Ok(None),
             Some(Key::Member(key)) => Ok(Some(key)),
-            Some(Key::Tag) => Err(de::Error::duplicate_field(self.tag)),
+            Some(Key::Tag) => Err(match self.static_tag {
+                Some(tag) => de::Error::duplicate_field(tag),
+                None => crate::interp::duplicate_field(self.tag),
+            }),
             Some(Key::Refused(message)) => Err(de::Error::custom(message)),
         }
     }
@@ -96,12 +117,12 @@ enum Key<T> {
 }
 
 /// A key that is not the tag, read as `seed` reads it.
-struct NotTag<K> {
+struct NotTag<'t, K> {
     seed: K,
-    tag: &'static str,
+    tag: &'t str,
 }
 
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for NotTag<K> {
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for NotTag<'_, K> {
     type Value = Key<K::Value>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {

@@ -338,7 +338,7 @@ pub fn content_sha256(envelope: &ActionEnvelope) -> String {
 pub fn refusal_of(report: &Report) -> Refusal<EnvelopeError> {
     let codes: Vec<EnvelopeError> = report
         .iter()
-        .filter_map(|v| EnvelopeError::from_code(v.code))
+        .filter_map(|v| EnvelopeError::from_code(&v.code))
         .collect();
     let code = if codes.contains(&EnvelopeError::InvalidEnvelope) {
         EnvelopeError::InvalidEnvelope

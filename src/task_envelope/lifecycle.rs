@@ -122,7 +122,7 @@ fn migrate_tasks(tx: &mut dyn Tx, from: i64) -> Result<(), DatabaseError> {
 /// `evidence` member, with the envelope's codes.
 pub const EVIDENCE_DOCUMENT: DocumentSpec =
     DocumentSpec::new("evidence", super::DOCUMENT.parse_error_code)
-        .with_forbidden_keys(
+        .with_forbidden_key_list(
             super::DOCUMENT.forbidden_keys,
             super::DOCUMENT.forbidden_key_code,
         )

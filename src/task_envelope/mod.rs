@@ -32,7 +32,7 @@ pub fn parse_state(what: &str, text: &str) -> Result<TaskState, String> {
 pub fn evidence_refusal(report: &crate::Report) -> crate::Refusal<TaskEnvelopeError> {
     let code = report
         .iter()
-        .find_map(|v| TaskEnvelopeError::from_code(v.code))
+        .find_map(|v| TaskEnvelopeError::from_code(&v.code))
         .unwrap_or(TaskEnvelopeError::InvalidTaskEnvelope);
     let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
     crate::Refusal::new(code, format!("evidence: {}", messages.join("; ")))

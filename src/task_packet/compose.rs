@@ -201,7 +201,11 @@ fn read_one(
     let bytes = crate::fsguard::read_regular(&home.join(path), super::leg::SLOT_MAX_BYTES as u64)
         .map_err(|e| ("unreadable", e.to_string()))?;
     let packet = TaskPacket::from_json_slice(&bytes).map_err(|report| {
-        let code = report.iter().next().map_or("invalid_packet", |v| v.code);
+        // The generated validator's codes are its `&'static str`s, borrowed.
+        let code = match report.iter().next().map(|v| &v.code) {
+            Some(std::borrow::Cow::Borrowed(code)) => code,
+            _ => "invalid_packet",
+        };
         let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
         (code, messages.join("; "))
     })?;

@@ -344,7 +344,7 @@ fn validation_refusal(report: &crate::Report) -> Refusal<PacketError> {
     let first = report
         .iter()
         .next()
-        .and_then(|v| PacketError::from_code(v.code))
+        .and_then(|v| PacketError::from_code(&v.code))
         .unwrap_or(PacketError::InvalidPacket);
     let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
     let mut message = messages.join("; ");

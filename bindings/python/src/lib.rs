@@ -62,7 +62,7 @@ impl Error {
     fn new(l: &Located) -> Self {
         let v = &l.violation;
         Error {
-            code: v.code.to_owned(),
+            code: v.code.to_string(),
             path: v.path.clone(),
             pointer: v.pointer.clone(),
             message: v.message.clone(),
@@ -103,7 +103,7 @@ impl Report {
         for l in &self.verdict.errors {
             let v = &l.violation;
             let e = PyDict::new(py);
-            e.set_item("code", v.code)?;
+            e.set_item("code", &*v.code)?;
             e.set_item("path", &v.path)?;
             e.set_item("pointer", &v.pointer)?;
             e.set_item("message", &v.message)?;

@@ -165,7 +165,7 @@ fn a_packet_one_byte_over_the_cap_is_refused_though_its_input_is_under_it() {
     let report = TaskPacket::from_json_str(&over).unwrap_err();
     assert_eq!(report.len(), 1, "{report}");
     let v = &report.as_slice()[0];
-    assert_eq!((v.code, v.path.as_str()), ("packet_too_large", ""));
+    assert_eq!((&*v.code, v.path.as_str()), ("packet_too_large", ""));
     assert_eq!(
         v.message,
         "the document is 16385 bytes as compact JSON (max 16384)"

@@ -66,7 +66,7 @@ fn the_rust_validator_and_the_schema_agree_with_every_case() {
                 Err(report) => {
                     let mut v: Vec<(String, String)> = report
                         .iter()
-                        .map(|v| (v.code.to_owned(), v.path.clone()))
+                        .map(|v| (v.code.to_string(), v.path.clone()))
                         .collect();
                     v.sort();
                     v

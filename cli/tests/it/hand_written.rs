@@ -58,7 +58,7 @@ fn each_rule_reports_code_path_pointer_and_message() {
     let report = o.validate().unwrap_err();
     let got: Vec<(&str, &str, &str)> = report
         .iter()
-        .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
+        .map(|v| (&*v.code, v.path.as_str(), v.pointer.as_str()))
         .collect();
     assert_eq!(
         got,

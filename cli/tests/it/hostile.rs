@@ -31,7 +31,7 @@ fn refuse(input: &[u8]) -> Report {
 fn only(report: &Report, code: &str, path: &str, fragment: &str) -> Violation {
     assert_eq!(report.len(), 1, "{report:#?}");
     let v = &report.as_slice()[0];
-    assert_eq!((v.code, v.path.as_str()), (code, path), "{v:#?}");
+    assert_eq!((&*v.code, v.path.as_str()), (code, path), "{v:#?}");
     assert!(
         v.message.contains(fragment),
         "message {:?} lacks {fragment:?}",
@@ -373,7 +373,7 @@ fn array_of_1_000_000_elements_is_refused_by_size_then_by_item_cap() {
     });
     let got: Vec<_> = report
         .iter()
-        .map(|v| (v.code, v.path.as_str(), v.measured, v.limit))
+        .map(|v| (&*v.code, v.path.as_str(), v.measured, v.limit))
         .collect();
     assert_eq!(
         got,
@@ -665,7 +665,7 @@ fn every_bundled_spec_refuses_hostile_documents_with_its_parse_code() {
             } else {
                 spec.document.parse_error_code
             };
-            assert_eq!(v.code, code, "{} {row}", spec.cli_name);
+            assert_eq!(&*v.code, code, "{} {row}", spec.cli_name);
             assert!(!v.message.is_empty());
         }
     }

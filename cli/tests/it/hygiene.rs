@@ -66,7 +66,7 @@ fn agrees_with_corpus<T>(spec: &str, parse: fn(&[u8]) -> Result<T, Report>) -> u
         let input = serde_json::to_vec(&case["document"]).unwrap();
         let got = match parse(&input) {
             Ok(_) => vec![],
-            Err(report) => pairs(report.iter().map(|v| (v.code, v.path.as_str())).collect()),
+            Err(report) => pairs(report.iter().map(|v| (&*v.code, v.path.as_str())).collect()),
         };
         assert_eq!(got, want, "{spec} {}", case["id"]);
     }

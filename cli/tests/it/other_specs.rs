@@ -11,7 +11,7 @@ fn verdict(cli_name: &str, input: &str) -> Vec<(String, String)> {
         Ok(_) => Vec::new(),
         Err(report) => report
             .iter()
-            .map(|v| (v.code.to_owned(), v.path.clone()))
+            .map(|v| (v.code.to_string(), v.path.clone()))
             .collect(),
     }
 }
@@ -356,7 +356,7 @@ fn oversized_input_gets_each_specs_own_size_code() {
         let report = b.validate(b"{}", Some(1)).unwrap_err();
         assert_eq!(report.len(), 1);
         let v = &report.as_slice()[0];
-        assert_eq!((v.code, v.path.as_str()), (b.document.too_large_code, ""));
+        assert_eq!((&*v.code, v.path.as_str()), (b.document.too_large_code, ""));
         assert_eq!((v.measured, v.limit), (Some(2), Some(1)));
         let out = common::specmint(
             &[

@@ -10,7 +10,7 @@ use specmint::task_packet::{
 };
 
 fn pairs(report: &specmint::Report) -> Vec<(&str, &str)> {
-    report.iter().map(|v| (v.code, v.path.as_str())).collect()
+    report.iter().map(|v| (&*v.code, v.path.as_str())).collect()
 }
 
 #[test]
@@ -247,7 +247,7 @@ fn parse_errors_are_invalid_packet_with_serdes_message() {
     let report = TaskPacket::from_json_str(r#"{"packet_id":"p"}"#).unwrap_err();
     let got: Vec<(&str, &str, &str)> = report
         .iter()
-        .map(|v| (v.code, v.path.as_str(), v.message.as_str()))
+        .map(|v| (&*v.code, v.path.as_str(), v.message.as_str()))
         .collect();
     assert_eq!(
         got,

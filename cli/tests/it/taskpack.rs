@@ -793,7 +793,7 @@ fn validate_and_the_readers_apply_one_name_rule() {
         let codes: Vec<(&str, String)> = verdict
             .as_ref()
             .err()
-            .map(|report| report.iter().map(|v| (v.code, v.path.clone())).collect())
+            .map(|report| report.iter().map(|v| (&*v.code, v.path.clone())).collect())
             .unwrap_or_default();
         assert!(
             codes.iter().all(|(code, path)| *code == "attachment_name"

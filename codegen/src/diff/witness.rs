@@ -19,7 +19,7 @@ fn verdict(v: &Validator, text: &str) -> Verdict {
             Ok(_) => Vec::new(),
             Err(report) => report
                 .iter()
-                .map(|x| (x.code.to_owned(), x.path.clone()))
+                .map(|x| (x.code.to_string(), x.path.clone()))
                 .collect(),
         },
     }

@@ -1,7 +1,7 @@
 //! The rules, run over a read document: the calls `#[derive(Validate)]` makes, in its order
 //! (a struct's fields in order, each field's rules in order, then the struct's own rules).
 
-use specmint_runtime::__private::UniqueByKeys;
+use specmint_runtime::interp::UniqueByKeys;
 use specmint_runtime::rules::{self, DigestFields, Named, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
@@ -54,7 +54,7 @@ fn object(
                 if !body_done {
                     body_done = true;
                     for &m in &sel.members {
-                        nested(c, &values[m], &path.field(o.fields[m].key), report);
+                        nested(c, &values[m], &path.field(&o.fields[m].key), report);
                     }
                 }
                 continue;
@@ -78,7 +78,7 @@ fn field(
     if f.rules.is_empty() {
         return;
     }
-    let at = path.field(f.key);
+    let at = path.field(&f.key);
     let items = value.items();
     for rule in &f.rules {
         match rule {
@@ -290,13 +290,15 @@ fn struct_rule(
             let encoding = Scalar(member(*encoding));
             let fields = DigestFields {
                 sha256: member(sha256.0).text(),
-                sha256_name: sha256.1,
+                sha256_name: &sha256.1,
                 data: member(data.0).text(),
-                data_name: data.1,
+                data_name: &data.1,
                 encoding: &encoding,
                 label: label.and_then(|i| member(i).text()),
-                length: length.and_then(|(i, _)| rules::ByteCount::byte_count(member(i))),
-                length_name: length.map_or("", |(_, name)| name),
+                length: length
+                    .as_ref()
+                    .and_then(|(i, _)| rules::ByteCount::byte_count(member(*i))),
+                length_name: length.as_ref().map_or("", |(_, name)| name),
             };
             rules::digest(&fields, path, code, report);
         }

@@ -1,15 +1,29 @@
-//! The model turned into what the interpreter walks: names interned, each field's rules in
+//! The model turned into what the interpreter walks: names owned, each field's rules in
 //! the order the Rust emitter writes them (`rust/object.rs`, `field_rules`), what an absent
 //! member reads as and when a member is left out when written (serde's attributes there).
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
 
-use specmint_runtime::document::{self, DocumentSpec};
+use specmint_runtime::document::{self, DocumentSpec, Keys, ShapeSource};
 use specmint_runtime::rules::{Bounds, Fold, Format, NumberBounds, Pair, Pattern};
+use specmint_runtime::shape::Shapes;
 
 use super::node::{EnumValue, Node};
-use crate::intern::{intern, intern_list};
 use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef};
+
+/// A name read from the spec (a key, a code, a message's type name), owned by the compiled
+/// form and dropped with it: loading a spec keeps nothing for the process.
+pub(super) type Name = Arc<str>;
+
+fn owned(s: &str) -> Name {
+    Name::from(s)
+}
+
+fn owned_list<'a>(names: impl IntoIterator<Item = &'a str>) -> Box<[Name]> {
+    names.into_iter().map(owned).collect()
+}
 
 #[derive(Debug)]
 pub(super) struct Compiled {
@@ -17,7 +31,40 @@ pub(super) struct Compiled {
     /// by a states table holds one of its states), in [`Spec::machines`] order.
     pub types: Vec<Type>,
     pub root: usize,
-    pub document: DocumentSpec,
+    /// What the `DOCUMENT` constant holds ([`Compiled::document`]).
+    document: DocumentParts,
+}
+
+/// The parts of the `DOCUMENT` constant `rust/document.rs` emits that are not the spec's own
+/// names, worked out once; [`Compiled::document`] borrows the rest from the spec.
+#[derive(Debug)]
+struct DocumentParts {
+    shapes: SpecShapes,
+    too_large_code: Option<String>,
+    extract: document::Extract,
+    max_input_bytes: Option<usize>,
+    bom_tolerated: bool,
+    free_members: bool,
+    canonical_growth: Option<usize>,
+}
+
+/// The spec a validator was made from: what its `DOCUMENT` borrows (names, codes, forbidden
+/// keys), and the source of its shape description, built from it each time a refused
+/// document needs it (the generated constant points at its `SHAPES` static instead).
+struct SpecShapes(Spec);
+
+impl fmt::Debug for SpecShapes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut written = Ok(());
+        self.with_shapes(&mut |shapes| written = fmt::Debug::fmt(shapes, f));
+        written
+    }
+}
+
+impl ShapeSource for SpecShapes {
+    fn with_shapes(&self, use_them: &mut dyn FnMut(&Shapes<'_>)) {
+        use_them(&crate::emit::rust::shapes(&self.0));
+    }
 }
 
 #[derive(Debug)]
@@ -30,18 +77,16 @@ pub(super) enum Type {
 #[derive(Debug)]
 pub(super) struct Enum {
     /// `enum Role` in serde's messages.
-    pub expecting: &'static str,
-    pub rust_name: &'static str,
-    pub values: &'static [&'static str],
+    pub expecting: Name,
+    pub values: Box<[Name]>,
 }
 
 #[derive(Debug)]
 pub(super) struct Object {
-    pub rust_name: &'static str,
     /// `struct Packet` in serde's messages.
-    pub expecting: &'static str,
+    pub expecting: Name,
     /// Every key, in table order (serde's `FIELDS`).
-    pub keys: &'static [&'static str],
+    pub keys: Box<[Name]>,
     pub fields: Vec<Field>,
     pub open: bool,
     pub selector: Option<Selector>,
@@ -62,26 +107,26 @@ pub(super) struct Selector {
 #[derive(Debug)]
 pub(super) struct Union {
     /// `a tagged `x` object or one of ...` / `a `x` object tagged by `kind``.
-    pub expecting: &'static str,
+    pub expecting: Name,
     /// The short form's refusal, `{}` standing for the value.
     pub unknown: String,
-    pub tag: &'static str,
+    pub tag: Name,
     pub short_form: bool,
-    pub tag_values: &'static [&'static str],
+    pub tag_values: Box<[Name]>,
     pub variants: Vec<Variant>,
 }
 
 #[derive(Debug)]
 pub(super) struct Variant {
     pub all_optional: bool,
-    pub keys: &'static [&'static str],
+    pub keys: Box<[Name]>,
     pub members: Vec<Field>,
 }
 
 /// How a member's value is read and what it checks.
 #[derive(Debug)]
 pub(super) struct Field {
-    pub key: &'static str,
+    pub key: Name,
     pub ty: Ty,
     /// The Rust field is an `Option` (read with serde's `Option`: `null` is absent).
     pub option: bool,
@@ -127,38 +172,38 @@ pub(super) enum Skip {
 
 #[derive(Debug)]
 pub(super) enum Rule {
-    Required(&'static str),
+    Required(Name),
     /// The sibling's value that makes the field required: an enum value, a `bool` or text.
     RequiredIf {
         sibling: usize,
-        sibling_name: &'static str,
+        sibling_name: Name,
         value: Node,
-        code: &'static str,
+        code: Name,
     },
-    MaxItems(usize, &'static str),
-    MinItems(usize, &'static str),
+    MaxItems(usize, Name),
+    MinItems(usize, Name),
     MaxItemsPerGroup {
         by: usize,
-        by_name: &'static str,
+        by_name: Name,
         max: usize,
-        code: &'static str,
+        code: Name,
     },
     Value(Vec<ElementRule>),
     Each(Vec<ElementRule>),
     Nested,
-    Unique(Fold, &'static str),
+    Unique(Fold, Name),
     UniqueBy {
         key: usize,
-        key_name: &'static str,
+        key_name: Name,
         fold: Fold,
-        code: &'static str,
+        code: Name,
     },
     Contradiction {
         by: usize,
         value: usize,
-        value_name: &'static str,
+        value_name: Name,
         pairs: Vec<Pair<EnumValue>>,
-        code: &'static str,
+        code: Name,
     },
 }
 
@@ -166,51 +211,51 @@ pub(super) enum Rule {
 /// the order of `field_rules`' `each(..)` list.
 #[derive(Debug)]
 pub(super) enum ElementRule {
-    NonBlank(&'static str),
-    MaxChars(usize, &'static str),
-    MinChars(usize, &'static str),
-    Equals(&'static str, &'static str),
-    Pattern(Box<Pattern>, &'static str),
-    RelativePath(&'static str),
-    Format(Format, &'static str),
-    Range(Bounds, &'static str),
-    NumberRange(NumberBounds, &'static str),
+    NonBlank(Name),
+    MaxChars(usize, Name),
+    MinChars(usize, Name),
+    Equals(Name, Name),
+    Pattern(Box<Pattern>, Name),
+    RelativePath(Name),
+    Format(Format, Name),
+    Range(Bounds, Name),
+    NumberRange(NumberBounds, Name),
 }
 
 #[derive(Debug)]
 pub(super) enum StructRule {
     NotEqual {
         a: usize,
-        a_name: &'static str,
+        a_name: Name,
         b: usize,
-        b_name: &'static str,
-        code: &'static str,
+        b_name: Name,
+        code: Name,
     },
     Order {
         a: usize,
-        a_name: &'static str,
+        a_name: Name,
         b: usize,
-        b_name: &'static str,
+        b_name: Name,
         strict: bool,
-        code: &'static str,
+        code: Name,
     },
     NotContains {
         list: usize,
-        list_name: &'static str,
+        list_name: Name,
         value: usize,
-        value_name: &'static str,
-        owner: &'static str,
-        code: &'static str,
+        value_name: Name,
+        owner: Name,
+        code: Name,
     },
     Digest {
-        sha256: (usize, &'static str),
-        data: (usize, &'static str),
+        sha256: (usize, Name),
+        data: (usize, Name),
         encoding: usize,
         label: Option<usize>,
-        length: Option<(usize, &'static str)>,
-        code: &'static str,
+        length: Option<(usize, Name)>,
+        code: Name,
     },
-    MaxJsonBytes(usize, &'static str),
+    MaxJsonBytes(usize, Name),
 }
 
 /// Where a field is read: what serde attributes the emitter gives it there.
@@ -262,16 +307,43 @@ impl Compiled {
         let mut types: Vec<Type> = spec.types.iter().map(|t| b.type_def(t)).collect();
         types.extend(spec.machines.iter().map(|m| {
             Type::Enum(Enum {
-                expecting: intern(&format!("enum {}", m.rust_name)),
-                rust_name: intern(&m.rust_name),
-                values: intern_list(m.states.iter().map(|s| s.value.as_str())),
+                expecting: owned(&format!("enum {}", m.rust_name)),
+                values: owned_list(m.states.iter().map(|s| s.value.as_str())),
             })
         }));
         Compiled {
             types,
             root: b.index[spec.root.as_str()],
-            document: document_spec(spec),
+            document: document_parts(spec),
         }
+    }
+
+    /// The `DOCUMENT` constant the generated Rust would hold, borrowing the spec's names.
+    pub fn document(&self) -> DocumentSpec<'_> {
+        let parts = &self.document;
+        let spec = &parts.shapes.0;
+        let mut d = DocumentSpec::new(&spec.document_name, &spec.errors.parse)
+            .with_forbidden_key_list(
+                Keys::Strings(&spec.forbidden_keys),
+                &spec.errors.forbidden_key,
+            );
+        if let Some(code) = &parts.too_large_code {
+            d = d.with_too_large_code(code);
+        }
+        d = d.with_extract(parts.extract);
+        if let Some(m) = parts.max_input_bytes {
+            d = d.with_max_input_bytes(m);
+        }
+        if parts.bom_tolerated {
+            d = d.with_bom_tolerated();
+        }
+        if parts.free_members {
+            d = d.with_free_members();
+        }
+        if let Some(g) = parts.canonical_growth {
+            d = d.with_canonical_growth(g);
+        }
+        d.with_shape(&parts.shapes)
     }
 
     pub fn enum_def(&self, t: usize) -> &Enum {
@@ -296,37 +368,27 @@ impl Compiled {
     }
 }
 
-/// The `DOCUMENT` constant `rust/document.rs` emits, built at run time.
-fn document_spec(spec: &Spec) -> DocumentSpec {
-    let mut d = DocumentSpec::new(intern(&spec.document_name), intern(&spec.errors.parse))
-        .with_forbidden_keys(
-            intern_list(spec.forbidden_keys.iter().map(String::as_str)),
-            intern(&spec.errors.forbidden_key),
-        );
-    if let Some(cap) = &spec.root_object().max_json_bytes {
-        d = d.with_too_large_code(intern(&cap.code));
+/// What the `DOCUMENT` constant `rust/document.rs` emits holds besides the spec's names.
+fn document_parts(spec: &Spec) -> DocumentParts {
+    DocumentParts {
+        too_large_code: spec
+            .root_object()
+            .max_json_bytes
+            .as_ref()
+            .map(|cap| cap.code.clone()),
+        extract: match spec.extract {
+            model::Extract::Whole => document::Extract::Whole,
+            model::Extract::OutermostObject => document::Extract::OutermostObject,
+        },
+        max_input_bytes: spec
+            .max_input_bytes
+            .map(|m| usize::try_from(m).unwrap_or(usize::MAX)),
+        bom_tolerated: spec.bom_tolerated,
+        free_members: spec.has_free_members(),
+        canonical_growth: crate::model::growth::canonical_growth(spec)
+            .map(|g| usize::try_from(g).unwrap_or(usize::MAX)),
+        shapes: SpecShapes(spec.clone()),
     }
-    d = d.with_extract(match spec.extract {
-        model::Extract::Whole => document::Extract::Whole,
-        model::Extract::OutermostObject => document::Extract::OutermostObject,
-    });
-    if let Some(m) = spec.max_input_bytes {
-        d = d.with_max_input_bytes(usize::try_from(m).unwrap_or(usize::MAX));
-    }
-    if spec.bom_tolerated {
-        d = d.with_bom_tolerated();
-    }
-    if spec.has_free_members() {
-        d = d.with_free_members();
-    }
-    if let Some(g) = crate::model::growth::canonical_growth(spec) {
-        d = d.with_canonical_growth(usize::try_from(g).unwrap_or(usize::MAX));
-    }
-    // The generated constant points at its `SHAPES` static; here the same description is
-    // built per loaded spec and kept for the process, once per distinct description.
-    d.with_shape(crate::intern::intern_shapes(crate::emit::rust::shapes(
-        spec, &intern,
-    )))
 }
 
 fn usize_of(n: u64) -> usize {
@@ -342,9 +404,8 @@ impl<'s> Builder<'s> {
         match t {
             TypeDef::Object(o) => Type::Object(self.object(o)),
             TypeDef::Enum(e) => Type::Enum(Enum {
-                expecting: intern(&format!("enum {}", e.rust_name)),
-                rust_name: intern(&e.rust_name),
-                values: intern_list(e.values.iter().map(|v| v.value.as_str())),
+                expecting: owned(&format!("enum {}", e.rust_name)),
+                values: owned_list(e.values.iter().map(|v| v.value.as_str())),
             }),
             TypeDef::Union(u) => Type::Union(self.union(u)),
         }
@@ -360,7 +421,7 @@ impl<'s> Builder<'s> {
             .unwrap_or(usize::MAX);
         EnumValue {
             index,
-            spelled: intern(value),
+            spelled: owned(value),
         }
     }
 
@@ -505,7 +566,7 @@ impl<'s> Builder<'s> {
                 .collect(),
         });
         let mut struct_rules = Vec::new();
-        let named = |m: &model::Member| (position(m), intern(&m.key));
+        let named = |m: &model::Member| (position(m), owned(&m.key));
         for n in &o.not_equal {
             let ((a, a_name), (b, b_name)) = (named(&n.a), named(&n.b));
             struct_rules.push(StructRule::NotEqual {
@@ -513,7 +574,7 @@ impl<'s> Builder<'s> {
                 a_name,
                 b,
                 b_name,
-                code: intern(&n.code),
+                code: owned(&n.code),
             });
         }
         for n in &o.order {
@@ -524,7 +585,7 @@ impl<'s> Builder<'s> {
                 b,
                 b_name,
                 strict: n.strict,
-                code: intern(&n.code),
+                code: owned(&n.code),
             });
         }
         for n in &o.not_contains {
@@ -534,8 +595,8 @@ impl<'s> Builder<'s> {
                 list_name,
                 value,
                 value_name,
-                owner: intern(&specmint_runtime::__private::words(&o.rust_name)),
-                code: intern(&n.code),
+                owner: owned(&specmint_suggest::words(&o.rust_name)),
+                code: owned(&n.code),
             });
         }
         for g in &o.digest {
@@ -545,19 +606,18 @@ impl<'s> Builder<'s> {
                 encoding: position(&g.encoding),
                 label: g.label.as_ref().map(position),
                 length: g.length.as_ref().map(named),
-                code: intern(&g.code),
+                code: owned(&g.code),
             });
         }
         if let Some(cap) = &o.max_json_bytes {
             struct_rules.push(StructRule::MaxJsonBytes(
                 usize_of(cap.value),
-                intern(&cap.code),
+                owned(&cap.code),
             ));
         }
         Object {
-            rust_name: intern(&o.rust_name),
-            expecting: intern(&format!("struct {}", o.rust_name)),
-            keys: intern_list(o.fields.iter().map(|f| f.key.as_str())),
+            expecting: owned(&format!("struct {}", o.rust_name)),
+            keys: owned_list(o.fields.iter().map(|f| f.key.as_str())),
             fields,
             open: o.open,
             selector,
@@ -572,7 +632,7 @@ impl<'s> Builder<'s> {
             .iter()
             .map(|v| Variant {
                 all_optional: v.all_optional(),
-                keys: intern_list(v.members.iter().map(|m| m.key.as_str())),
+                keys: owned_list(v.members.iter().map(|m| m.key.as_str())),
                 members: v
                     .members
                     .iter()
@@ -581,11 +641,11 @@ impl<'s> Builder<'s> {
             })
             .collect();
         Union {
-            expecting: intern(&expecting),
+            expecting: owned(&expecting),
             unknown,
-            tag: intern(&u.tag),
+            tag: owned(&u.tag),
             short_form: u.short_form,
-            tag_values: intern_list(u.variants.iter().map(|v| v.tag_value.as_str())),
+            tag_values: owned_list(u.variants.iter().map(|v| v.tag_value.as_str())),
             variants,
         }
     }
@@ -611,7 +671,7 @@ impl<'s> Builder<'s> {
             None => self.variant_member_rules(f),
         };
         Field {
-            key: intern(&f.key),
+            key: owned(&f.key),
             ty: self.ty(&f.ty),
             option: rust_option(f, place),
             present_any: place == Place::Struct && f.is_optional_any(),
@@ -731,7 +791,7 @@ impl<'s> Builder<'s> {
         } = &f.rules;
         let mut rules = Vec::new();
         if let Some(code) = required {
-            rules.push(Rule::Required(intern(code)));
+            rules.push(Rule::Required(owned(code)));
         }
         if let Some(ri) = required_if {
             let sibling = o.fields.iter().position(|s| s.key == ri.field.key);
@@ -745,23 +805,23 @@ impl<'s> Builder<'s> {
             };
             rules.push(Rule::RequiredIf {
                 sibling: sibling.unwrap_or(usize::MAX),
-                sibling_name: intern(&ri.field.key),
+                sibling_name: owned(&ri.field.key),
                 value,
-                code: intern(&ri.code),
+                code: owned(&ri.code),
             });
         }
         if let Some(cap) = max_items {
-            rules.push(Rule::MaxItems(usize_of(cap.value), intern(&cap.code)));
+            rules.push(Rule::MaxItems(usize_of(cap.value), owned(&cap.code)));
         }
         if let Some(cap) = min_items {
-            rules.push(Rule::MinItems(usize_of(cap.value), intern(&cap.code)));
+            rules.push(Rule::MinItems(usize_of(cap.value), owned(&cap.code)));
         }
         for g in max_items_per_group {
             rules.push(Rule::MaxItemsPerGroup {
                 by: self.item_member(f, &g.by),
-                by_name: intern(&g.by.rust),
+                by_name: owned(&g.by.rust),
                 max: usize_of(g.cap.value),
-                code: intern(&g.cap.code),
+                code: owned(&g.cap.code),
             });
         }
         let text = element_rules(f);
@@ -780,17 +840,17 @@ impl<'s> Builder<'s> {
                 trim: u.trim,
                 ignore_case: u.ignore_case,
             };
-            rules.push(Rule::Unique(fold, intern(&u.code)));
+            rules.push(Rule::Unique(fold, owned(&u.code)));
         }
         for u in unique_by {
             rules.push(Rule::UniqueBy {
                 key: self.item_member(f, &u.key),
-                key_name: intern(&u.key.rust),
+                key_name: owned(&u.key.rust),
                 fold: Fold {
                     trim: u.trim,
                     ignore_case: u.ignore_case,
                 },
-                code: intern(&u.code),
+                code: owned(&u.code),
             });
         }
         for c in contradiction {
@@ -804,7 +864,7 @@ impl<'s> Builder<'s> {
             rules.push(Rule::Contradiction {
                 by: self.item_member(f, &c.by),
                 value: self.item_member(f, &c.value),
-                value_name: intern(&c.value.rust),
+                value_name: owned(&c.value.rust),
                 pairs: c
                     .pairs
                     .iter()
@@ -814,7 +874,7 @@ impl<'s> Builder<'s> {
                         ignore_case: p.ignore_case,
                     })
                     .collect(),
-                code: intern(&c.code),
+                code: owned(&c.code),
             });
         }
         rules
@@ -825,10 +885,10 @@ impl<'s> Builder<'s> {
     fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
         let mut rules = Vec::new();
         if let Some(cap) = &m.rules.max_items {
-            rules.push(Rule::MaxItems(usize_of(cap.value), intern(&cap.code)));
+            rules.push(Rule::MaxItems(usize_of(cap.value), owned(&cap.code)));
         }
         if let Some(cap) = &m.rules.min_items {
-            rules.push(Rule::MinItems(usize_of(cap.value), intern(&cap.code)));
+            rules.push(Rule::MinItems(usize_of(cap.value), owned(&cap.code)));
         }
         let text = element_rules(m);
         if !text.is_empty() {
@@ -862,48 +922,42 @@ fn element_rules(f: &model::Field) -> Vec<ElementRule> {
     } = &f.rules;
     let mut text = Vec::new();
     if let Some(code) = non_blank {
-        text.push(ElementRule::NonBlank(intern(code)));
+        text.push(ElementRule::NonBlank(owned(code)));
     }
     if let Some(cap) = max_chars {
-        text.push(ElementRule::MaxChars(
-            usize_of(cap.value),
-            intern(&cap.code),
-        ));
+        text.push(ElementRule::MaxChars(usize_of(cap.value), owned(&cap.code)));
     }
     if let Some(cap) = min_chars {
-        text.push(ElementRule::MinChars(
-            usize_of(cap.value),
-            intern(&cap.code),
-        ));
+        text.push(ElementRule::MinChars(usize_of(cap.value), owned(&cap.code)));
     }
     if let (Some(code), Some(lit)) = (equals, &f.ty.literal) {
-        text.push(ElementRule::Equals(intern(lit), intern(code)));
+        text.push(ElementRule::Equals(owned(lit), owned(code)));
     }
     if let (Some(code), Some(re)) = (pattern, &f.ty.pattern) {
         text.push(ElementRule::Pattern(
-            Box::new(Pattern::new(intern(re))),
-            intern(code),
+            Box::new(Pattern::from_string(re.clone())),
+            owned(code),
         ));
     }
     if let Some(code) = relative_path {
-        text.push(ElementRule::RelativePath(intern(code)));
+        text.push(ElementRule::RelativePath(owned(code)));
     }
     if let (Some(code), Some(kind)) = (format, f.ty.format) {
-        text.push(ElementRule::Format(kind, intern(code)));
+        text.push(ElementRule::Format(kind, owned(code)));
     }
     if let (Some(code), Some(r)) = (range, f.ty.range) {
         let bounds = Bounds {
             min: r.min,
             max: r.max,
         };
-        text.push(ElementRule::Range(bounds, intern(code)));
+        text.push(ElementRule::Range(bounds, owned(code)));
     }
     if let (Some(code), Some(r)) = (range, f.ty.number_range) {
         let bounds = NumberBounds {
             min: r.min,
             max: r.max,
         };
-        text.push(ElementRule::NumberRange(bounds, intern(code)));
+        text.push(ElementRule::NumberRange(bounds, owned(code)));
     }
     text
 }

@@ -7,11 +7,10 @@ mod node;
 mod read;
 mod write;
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use specmint_runtime::document::{
-    accepted_document, parse_document, to_canonical_json, DocumentSpec,
+    accepted_document_seed, example_mismatch, parse_document_seed, to_canonical_json, DocumentSpec,
 };
 use specmint_runtime::rules::StreamedData;
 use specmint_runtime::Report;
@@ -23,10 +22,11 @@ use compile::Compiled;
 /// A spec's validator without compiling Rust: the checked [`model`](crate::model) read at
 /// run time.
 ///
-/// [`Validator::new`] turns a [`Spec`] into a compiled form (names interned, rules in the
+/// [`Validator::new`] turns a [`Spec`] into a compiled form (names owned, rules in the
 /// order the generated `#[validate(..)]` attributes list them, defaults worked out), and
 /// [`Validator::validate`] runs a document through the runtime's own
-/// [`parse_document`](specmint_runtime::document::parse_document): the same size, byte
+/// [`parse_document_seed`] (what
+/// [`parse_document`](specmint_runtime::document::parse_document) runs): the same size, byte
 /// order mark, UTF-8, strict JSON and forbidden-key steps as the generated validator, a typed
 /// read that makes the calls serde's derive (and the generated hand-written `Deserialize`
 /// impls) make, and then the same rule functions of `specmint_runtime::rules` that
@@ -34,15 +34,16 @@ use compile::Compiled;
 /// generated validator's; `tests/it/interpret.rs` in the root crate proves it on every case of
 /// every bundled spec's corpus.
 ///
-/// How it fits `parse_document`, which wants a `DeserializeOwned` type: the document is read
-/// into a tree of values by an `Interpreted` value whose `Deserialize` finds the
-/// compiled spec in a thread-local slot that [`Validator::validate`] fills for the duration of
-/// the call.
+/// How it reads without a Rust type: the document is read into a tree of values by a
+/// `DeserializeSeed` that holds the compiled spec (`read::DocumentSeed`), which the
+/// runtime's `parse_document_seed` runs where `parse_document` runs a type's `Deserialize`.
 ///
-/// Limits: violation codes and the names in paths are `&'static str` in the runtime, so the
-/// spec's names are interned once per distinct string for the life of the process (a handful
-/// of bytes per name, not per document). Inside a union's members, serde's derive reads from
-/// its private buffered `Content`; the interpreter reads the same members from a
+/// Memory: the compiled form owns the spec's names (codes, keys, type names), and the
+/// violations it reports own their codes, so nothing of a loaded spec outlives its
+/// validator (a language server loads one per keystroke).
+///
+/// Limits: inside a union's members, serde's derive reads from its private buffered
+/// `Content`; the interpreter reads the same members from a
 /// `serde_json::Value`, so there a struct given as an array is refused, where serde's derive
 /// would read the array as the struct's fields in order.
 ///
@@ -77,27 +78,6 @@ pub struct Validator {
     compiled: Arc<Compiled>,
 }
 
-thread_local! {
-    /// The spec the `Interpreted` being read belongs to, while [`Validator::validate_with`] runs.
-    static CURRENT: RefCell<Option<Arc<Compiled>>> = const { RefCell::new(None) };
-}
-
-/// Empties [`CURRENT`] when dropped, so a panic in a read cannot leave a spec behind.
-struct Current;
-
-impl Current {
-    fn set(compiled: &Arc<Compiled>) -> Current {
-        CURRENT.with(|c| *c.borrow_mut() = Some(Arc::clone(compiled)));
-        Current
-    }
-}
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        CURRENT.with(|c| *c.borrow_mut() = None);
-    }
-}
-
 impl Validator {
     /// The validator of `spec` (a model [`load`](crate::load) checked).
     pub fn new(spec: &Spec) -> Validator {
@@ -107,31 +87,31 @@ impl Validator {
     }
 
     /// How documents of this spec are read: the `DOCUMENT` constant the generated Rust
-    /// would hold.
-    pub fn document(&self) -> &DocumentSpec {
-        &self.compiled.document
+    /// would hold, its names borrowed from the validator.
+    pub fn document(&self) -> DocumentSpec<'_> {
+        self.compiled.document()
     }
 
     /// Parses and validates one document; on success its canonical compact JSON (what the
     /// generated root type's `to_canonical_json` writes). `Err` carries every violation.
     pub fn validate(&self, input: &[u8]) -> Result<String, Report> {
-        self.validate_with(input, &self.compiled.document)
+        self.validate_with(input, &self.compiled.document())
     }
 
     /// [`Validator::validate`] under another [`DocumentSpec`] (another input size limit,
     /// say: `validator.document().with_max_input_bytes(n)`).
     pub fn validate_with(&self, input: &[u8], document: &DocumentSpec) -> Result<String, Report> {
-        let _current = Current::set(&self.compiled);
-        let value = parse_document::<read::Interpreted>(input, document)?;
+        let seed = read::DocumentSeed(&self.compiled);
+        let value = parse_document_seed(input, document, StreamedData::new(), seed)?;
         Ok(to_canonical_json(&value))
     }
 
     /// Whether [`Validator::validate_with`] accepts `input`: its verdict, without the canonical
     /// JSON of an accepted document or the report of a refused one (see
-    /// [`accepted_document`]).
+    /// [`accepted_document_seed`]).
     pub fn accepts_with(&self, input: &[u8], document: &DocumentSpec) -> bool {
-        let _current = Current::set(&self.compiled);
-        accepted_document::<read::Interpreted>(input, document, StreamedData::new()).is_some()
+        let seed = read::DocumentSeed(&self.compiled);
+        accepted_document_seed(input, document, StreamedData::new(), seed).is_some()
     }
 
     /// Every example of `spec` (the spec this validator was made from) that does not get
@@ -154,8 +134,7 @@ impl Validator {
                 .validate(example.text.as_bytes())
                 .err()
                 .unwrap_or_default();
-            let Some(message) = specmint_runtime::__private::example_mismatch(&report, &expected)
-            else {
+            let Some(message) = example_mismatch(&report, &expected) else {
                 continue;
             };
             out.push(Diagnostic {

@@ -1,8 +1,11 @@
 //! The value a document is read into, and the views of it the runtime's rules take.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use specmint_runtime::json::Json;
+
+use super::compile::Name;
 use specmint_runtime::rules::{
     ByteCount, Filled, IntegerField, NumberField, OrderField, Ordered, TextField,
 };
@@ -32,10 +35,10 @@ pub(super) enum Node {
 
 /// A value of an enum table: compared by position, shown as spelled (the generated enum's
 /// `PartialEq` and `Display`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct EnumValue {
     pub index: usize,
-    pub spelled: &'static str,
+    pub spelled: Name,
 }
 
 impl PartialEq for EnumValue {
@@ -46,16 +49,16 @@ impl PartialEq for EnumValue {
 
 impl fmt::Display for EnumValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.spelled)
+        f.write_str(&self.spelled)
     }
 }
 
 /// What a rule reading an enum member of an item gets when the item holds none (a model
 /// the checker passed never gets here).
-pub(super) const NO_ENUM: EnumValue = EnumValue {
+pub(super) static NO_ENUM: LazyLock<EnumValue> = LazyLock::new(|| EnumValue {
     index: usize::MAX,
-    spelled: "",
-};
+    spelled: Name::from(""),
+});
 
 impl Node {
     /// The members of an object (none for any other value).
@@ -94,7 +97,7 @@ impl TextField for Node {
     fn text(&self) -> Option<&str> {
         match self {
             Node::Text(s) => Some(s),
-            Node::Enum(e) => Some(e.spelled),
+            Node::Enum(e) => Some(&e.spelled),
             _ => None,
         }
     }

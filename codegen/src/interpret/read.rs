@@ -2,38 +2,52 @@
 //! the generated `Deserialize` impls of unions and selector objects make), with the same
 //! `expecting` texts, so serde and `serde_json` word every refusal, and place it, as they do
 //! for the generated validator.
+//!
+//! serde's derive hands the deserializer and its errors `&'static` names (`FIELDS`,
+//! `VARIANTS`); the spec's names here are owned by the compiled spec, so its reads pass no
+//! names to `deserialize_struct` and `deserialize_enum` (every deserializer a document meets
+//! here, `serde_json`'s, its `Value`'s and the runtime's `Strict`, ignores them) and word
+//! their refusals with `specmint_runtime::interp`, in serde's words.
 
 use std::fmt;
 use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::Deserialize;
-use specmint_runtime::__private::{AfterTag, Replay, TagSeed};
+use specmint_runtime::interp::{
+    duplicate_field, missing_field, unknown_field, unknown_variant, AfterTag, Replay,
+};
 use specmint_runtime::json::Json;
 use specmint_runtime::strict::Strict;
 
-use super::compile::{BaseTy, Compiled, Field, Object, Ty};
+use super::compile::{BaseTy, Compiled, Field, Name, Object, Ty};
 use super::node::{EnumValue, Node};
-use super::CURRENT;
 
-/// A whole document, read under the spec [`super::Validator::validate_with`] put in
-/// [`CURRENT`].
+/// A whole document, read under the spec it belongs to.
 pub(super) struct Interpreted {
     pub compiled: Arc<Compiled>,
     pub node: Node,
 }
 
-impl<'de> Deserialize<'de> for Interpreted {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let compiled = CURRENT
-            .with(|c| c.borrow().clone())
-            .ok_or_else(|| de::Error::custom("no spec to read the document with"))?;
+/// Reads a whole document under the compiled spec it holds (what the generated root type's
+/// `Deserialize` does): the seed `parse_document_seed` runs.
+#[derive(Clone, Copy)]
+pub(super) struct DocumentSeed<'c>(pub &'c Arc<Compiled>);
+
+impl<'de> DeserializeSeed<'de> for DocumentSeed<'_> {
+    type Value = Interpreted;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Interpreted, D::Error> {
+        let compiled = self.0;
         let node = ObjectSeed {
-            c: &compiled,
+            c: compiled,
             t: compiled.root,
         }
         .deserialize(deserializer)?;
-        Ok(Interpreted { compiled, node })
+        Ok(Interpreted {
+            compiled: Arc::clone(compiled),
+            node,
+        })
     }
 }
 
@@ -154,13 +168,13 @@ impl<'de> DeserializeSeed<'de> for EnumSeed<'_> {
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
         let e = self.c.enum_def(self.t);
-        d.deserialize_enum(e.rust_name, e.values, EnumVisitor(e.expecting, e.values))
+        d.deserialize_enum("", &[], EnumVisitor(&e.expecting, &e.values))
     }
 }
 
-struct EnumVisitor(&'static str, &'static [&'static str]);
+struct EnumVisitor<'c>(&'c str, &'c [Name]);
 
-impl<'de> Visitor<'de> for EnumVisitor {
+impl<'de> Visitor<'de> for EnumVisitor<'_> {
     type Value = Node;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -176,9 +190,9 @@ impl<'de> Visitor<'de> for EnumVisitor {
 
 /// A variant identifier (an enum value, a union's tag): refused with `unknown variant`.
 #[derive(Clone, Copy)]
-struct VariantName(&'static [&'static str]);
+struct VariantName<'c>(&'c [Name]);
 
-impl<'de> DeserializeSeed<'de> for VariantName {
+impl<'de> DeserializeSeed<'de> for VariantName<'_> {
     type Value = EnumValue;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<EnumValue, D::Error> {
@@ -186,7 +200,7 @@ impl<'de> DeserializeSeed<'de> for VariantName {
     }
 }
 
-impl<'de> Visitor<'de> for VariantName {
+impl<'de> Visitor<'de> for VariantName<'_> {
     type Value = EnumValue;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -194,11 +208,39 @@ impl<'de> Visitor<'de> for VariantName {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<EnumValue, E> {
-        let index = TagSeed(self.0).visit_str(v)?;
+        let index = TagIndex(self.0).visit_str(v)?;
         Ok(EnumValue {
             index,
-            spelled: self.0[index],
+            spelled: Name::clone(&self.0[index]),
         })
+    }
+}
+
+/// A union's tag value: the index of the variant it names (the runtime's `TagSeed`, which
+/// generated code uses, for names that are not `'static`).
+#[derive(Clone, Copy)]
+struct TagIndex<'c>(&'c [Name]);
+
+impl<'de> DeserializeSeed<'de> for TagIndex<'_> {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TagIndex<'_> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|x| **x == *v)
+            .ok_or_else(|| unknown_variant(v, self.0))
     }
 }
 
@@ -210,12 +252,12 @@ enum Key {
 
 /// Reads a member name, refusing an unknown one unless the object is `open`.
 #[derive(Clone, Copy)]
-struct KeySeed {
-    keys: &'static [&'static str],
+struct KeySeed<'c> {
+    keys: &'c [Name],
     open: bool,
 }
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = Key;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
@@ -223,7 +265,7 @@ impl<'de> DeserializeSeed<'de> for KeySeed {
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed {
+impl<'de> Visitor<'de> for KeySeed<'_> {
     type Value = Key;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -231,10 +273,10 @@ impl<'de> Visitor<'de> for KeySeed {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-        match self.keys.iter().position(|&k| k == v) {
+        match self.keys.iter().position(|k| **k == *v) {
             Some(i) => Ok(Key::Field(i)),
             None if self.open => Ok(Key::Other(v.to_owned())),
-            None => Err(E::unknown_field(v, self.keys)),
+            None => Err(unknown_field(v, self.keys)),
         }
     }
 }
@@ -250,9 +292,8 @@ impl<'de> DeserializeSeed<'de> for ObjectSeed<'_> {
     type Value = Node;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-        let o = self.c.object(self.t);
         // `Strict` reads a struct from a map only, as the generated validator's parse does.
-        d.deserialize_struct(o.rust_name, o.keys, self)
+        d.deserialize_struct("", &[], self)
     }
 }
 
@@ -260,7 +301,7 @@ impl<'de> Visitor<'de> for ObjectSeed<'_> {
     type Value = Node;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.c.object(self.t).expecting)
+        f.write_str(&self.c.object(self.t).expecting)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Node, A::Error> {
@@ -268,7 +309,7 @@ impl<'de> Visitor<'de> for ObjectSeed<'_> {
         if o.selector.is_some() {
             return selector::visit(self.c, self.t, o, map);
         }
-        let (fields, open) = members(self.c, o.keys, &o.fields, o.open, map)?;
+        let (fields, open) = members(self.c, &o.keys, &o.fields, o.open, map)?;
         Ok(Node::Object(self.t, fields, open))
     }
 }
@@ -281,7 +322,7 @@ type OpenMembers = Vec<(String, Json)>;
 /// (`missing field`, the first in table order).
 fn members<'de, A: MapAccess<'de>>(
     c: &Compiled,
-    keys: &'static [&'static str],
+    keys: &[Name],
     fields: &[Field],
     open: bool,
     mut map: A,
@@ -292,7 +333,7 @@ fn members<'de, A: MapAccess<'de>>(
         match key {
             Key::Field(i) => {
                 if slots[i].is_some() {
-                    return Err(de::Error::duplicate_field(keys[i]));
+                    return Err(duplicate_field(&keys[i]));
                 }
                 slots[i] = Some(map.next_value_seed(FieldSeed {
                     c,
@@ -315,9 +356,7 @@ fn members<'de, A: MapAccess<'de>>(
 
 /// What an absent member reads as, or `missing field`.
 fn absent<E: de::Error>(f: &Field) -> Result<Node, E> {
-    f.absent
-        .clone()
-        .ok_or_else(|| de::Error::missing_field(f.key))
+    f.absent.clone().ok_or_else(|| missing_field(&f.key))
 }
 
 /// A union: its short form (a bare tag) or an object tagged by its tag member.
@@ -338,7 +377,7 @@ impl<'de> Visitor<'de> for UnionSeed<'_> {
     type Value = Node;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.c.union(self.t).expecting)
+        f.write_str(&self.c.union(self.t).expecting)
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<Node, E> {
@@ -348,7 +387,7 @@ impl<'de> Visitor<'de> for UnionSeed<'_> {
         }
         let token = value.trim();
         for (i, v) in u.variants.iter().enumerate() {
-            if v.all_optional && token.eq_ignore_ascii_case(u.tag_values[i]) {
+            if v.all_optional && token.eq_ignore_ascii_case(&u.tag_values[i]) {
                 let members = vec![Node::Absent; v.members.len()];
                 return Ok(Node::Union(self.t, i, members));
             }
@@ -363,30 +402,30 @@ impl<'de> Visitor<'de> for UnionSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         let u = self.c.union(self.t);
         let first = map.next_key::<String>()?;
-        if first.as_deref() == Some(u.tag) {
-            let tag = map.next_value_seed(TagSeed(u.tag_values))?;
+        if first.as_deref() == Some(&*u.tag) {
+            let tag = map.next_value_seed(TagIndex(&u.tag_values))?;
             let v = &u.variants[tag];
-            let rest = AfterTag::new(u.tag, map);
-            let (values, _) = members(self.c, v.keys, &v.members, false, rest)?;
+            let rest = AfterTag::with_tag(&u.tag, map);
+            let (values, _) = members(self.c, &v.keys, &v.members, false, rest)?;
             return Ok(Node::Union(self.t, tag, values));
         }
         let mut map = Replay::new(first, map);
         let mut tag = None;
         let mut content = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
-            if key == u.tag {
+            if *key == *u.tag {
                 if tag.is_some() {
-                    return Err(de::Error::duplicate_field(u.tag));
+                    return Err(duplicate_field(&u.tag));
                 }
-                tag = Some(map.next_value_seed(VariantName(u.tag_values))?);
+                tag = Some(map.next_value_seed(VariantName(&u.tag_values))?);
             } else {
                 content.push((key, map.next_value::<serde_json::Value>()?));
             }
         }
-        let tag = tag.ok_or_else(|| de::Error::missing_field(u.tag))?;
+        let tag = tag.ok_or_else(|| missing_field(&u.tag))?;
         let v = &u.variants[tag.index];
         let buffered = de::value::MapDeserializer::new(content.into_iter());
-        let (values, _) = members(self.c, v.keys, &v.members, false, buffered)
+        let (values, _) = members(self.c, &v.keys, &v.members, false, buffered)
             .map_err(|e: serde_json::Error| de::Error::custom(e))?;
         Ok(Node::Union(self.t, tag.index, values))
     }
@@ -411,23 +450,23 @@ mod selector {
         let mut by: Option<EnumValue> = None;
         let mut raw: Vec<Option<serde_json::Value>> = vec![None; n];
         let mut seen = vec![false; n];
-        let keys = o.keys;
+        let keys = &o.keys;
         while let Some(key) = map.next_key_seed(KeySeed { keys, open: false })? {
             let Key::Field(i) = key else { continue };
             if i == sel.by {
                 if by.is_some() {
-                    return Err(de::Error::duplicate_field(keys[i]));
+                    return Err(duplicate_field(&keys[i]));
                 }
-                let values = c.enum_def(sel.by_enum).values;
+                let values = &c.enum_def(sel.by_enum).values;
                 by = Some(
                     map.next_value_seed(EnumValueSeed(EnumSeed { c, t: sel.by_enum }, values))?,
                 );
             } else if let Some(m) = sel.members.iter().position(|&x| x == i) {
                 if seen[i] {
-                    return Err(de::Error::duplicate_field(keys[i]));
+                    return Err(duplicate_field(&keys[i]));
                 }
                 seen[i] = true;
-                match by {
+                match &by {
                     Some(case) => {
                         let t = sel.cases[case.index][m];
                         slots[i] = Some(map.next_value_seed(ObjectSeed { c, t })?);
@@ -436,7 +475,7 @@ mod selector {
                 }
             } else {
                 if slots[i].is_some() {
-                    return Err(de::Error::duplicate_field(keys[i]));
+                    return Err(duplicate_field(&keys[i]));
                 }
                 slots[i] = Some(map.next_value_seed(FieldSeed {
                     c,
@@ -449,16 +488,17 @@ mod selector {
                 slots[i] = Some(absent(f)?);
             }
         }
-        let by = by.ok_or_else(|| de::Error::missing_field(keys[sel.by]))?;
+        let by = by.ok_or_else(|| missing_field(&keys[sel.by]))?;
+        let case = by.index;
         slots[sel.by] = Some(Node::Enum(by));
         for (m, &i) in sel.members.iter().enumerate() {
             if slots[i].is_some() {
                 continue;
             }
             let Some(value) = raw[i].take() else {
-                return Err(de::Error::missing_field(keys[i]));
+                return Err(missing_field(&keys[i]));
             };
-            let t = sel.cases[by.index][m];
+            let t = sel.cases[case][m];
             let read = ObjectSeed { c, t }
                 .deserialize(Strict::new(value))
                 .map_err(|e| de::Error::custom(format_args!("`{}`: {e}", keys[i])))?;
@@ -472,7 +512,7 @@ mod selector {
     }
 
     /// The choosing field's value, as an [`EnumValue`].
-    struct EnumValueSeed<'c>(EnumSeed<'c>, &'static [&'static str]);
+    struct EnumValueSeed<'c>(EnumSeed<'c>, &'c [Name]);
 
     impl<'de> DeserializeSeed<'de> for EnumValueSeed<'_> {
         type Value = EnumValue;

@@ -37,7 +37,7 @@ impl Serialize for Written<'_> {
             Node::Int(n) => s.serialize_i64(*n),
             Node::Float(n) => s.serialize_f64(*n),
             Node::Text(t) => s.serialize_str(t),
-            Node::Enum(e) => s.serialize_str(e.spelled),
+            Node::Enum(e) => s.serialize_str(&e.spelled),
             Node::Any(json) => json.serialize(s),
             Node::List(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;
@@ -57,7 +57,7 @@ impl Serialize for Written<'_> {
                         Skip::IfEqual(default) => value == default,
                     };
                     if !skipped {
-                        map.serialize_entry(f.key, &at(value))?;
+                        map.serialize_entry(&*f.key, &at(value))?;
                     }
                 }
                 // `OpenMembers`: each key once, at its first place, with its last value.
@@ -72,9 +72,9 @@ impl Serialize for Written<'_> {
             Node::Union(t, v, values) => {
                 let u = c.union(*t);
                 let mut map = s.serialize_map(None)?;
-                map.serialize_entry(u.tag, u.tag_values[*v])?;
+                map.serialize_entry(&*u.tag, &*u.tag_values[*v])?;
                 for (f, value) in u.variants[*v].members.iter().zip(values) {
-                    map.serialize_entry(f.key, &at(value))?;
+                    map.serialize_entry(&*f.key, &at(value))?;
                 }
                 map.end()
             }

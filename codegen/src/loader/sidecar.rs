@@ -536,7 +536,7 @@ impl Walker<'_> {
             if allowed.contains(&key) {
                 return None;
             }
-            let rule = specmint_runtime::__private::did_you_mean(key, ERROR_RULES.iter().copied())?;
+            let rule = specmint_suggest::did_you_mean(key, ERROR_RULES.iter().copied())?;
             t.get(rule).is_none().then_some(rule)
         };
         for (k, _) in t.iter() {

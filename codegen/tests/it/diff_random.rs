@@ -228,7 +228,7 @@ fn verdict(v: &Validator, text: &str) -> (bool, Vec<(String, String)>) {
         Err(r) => (
             false,
             r.iter()
-                .map(|x| (x.code.to_owned(), x.path.clone()))
+                .map(|x| (x.code.to_string(), x.path.clone()))
                 .collect(),
         ),
     }

@@ -673,7 +673,7 @@ fn one_code_per_rule_on_one_path() {
         v.validate(doc.as_bytes())
             .unwrap_err()
             .iter()
-            .map(|e| e.code)
+            .map(|e| e.code.to_string())
             .collect::<Vec<_>>()
     };
     assert_eq!(codes(r#"{"name": " "}"#), ["bad_name"]);
@@ -688,7 +688,7 @@ fn one_code_per_rule_on_one_path() {
         v.validate(doc.as_bytes())
             .unwrap_err()
             .iter()
-            .map(|e| e.code)
+            .map(|e| e.code.to_string())
             .collect::<Vec<_>>()
     };
     assert_eq!(codes(r#"{"name": " "}"#), ["blank"]);

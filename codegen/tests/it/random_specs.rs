@@ -140,7 +140,7 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
                 Err(report) => {
                     let mut v: Vec<(String, String)> = report
                         .iter()
-                        .map(|v| (v.code.to_owned(), v.path.clone()))
+                        .map(|v| (v.code.to_string(), v.path.clone()))
                         .collect();
                     v.sort();
                     v

@@ -52,7 +52,7 @@ fn refusal(validator: &Validator, doc: &str) -> String {
     let all: Vec<_> = report.iter().collect();
     assert_eq!(all.len(), 1, "{doc}: {report}");
     assert_eq!(
-        (all[0].code, all[0].path.as_str()),
+        (&*all[0].code, all[0].path.as_str()),
         ("bad_job", "out"),
         "{doc}"
     );

@@ -9,7 +9,9 @@
 //! line and column of the input, for editors and error listings. Their columns count chars;
 //! the `line L column C` that `serde_json` puts in parse-error messages counts bytes.
 
-use serde::de::{self, DeserializeOwned};
+use core::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed};
 
 use crate::json::Json;
 use crate::path::{push_index, push_key};
@@ -32,7 +34,9 @@ use scan::scan_forbidden_keys;
 ///
 /// Built with [`DocumentSpec::new`] and the `with_*` methods, all `const fn`, so a spec is a
 /// `const`; the fields are read directly (`#[non_exhaustive]`: fields may be added without
-/// breaking callers).
+/// breaking callers). Its names and codes are borrowed for `'s`: `'static` in generated
+/// code, the life of the loaded spec in specmint-codegen's interpreter (which owns them, so
+/// loading a spec keeps nothing once it is dropped).
 ///
 /// ```
 /// use specmint_runtime::document::{DocumentSpec, Extract, DEFAULT_MAX_INPUT_BYTES};
@@ -47,21 +51,21 @@ use scan::scan_forbidden_keys;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct DocumentSpec {
+pub struct DocumentSpec<'s> {
     /// What the document is called in messages, e.g. `"packet"`.
-    pub name: &'static str,
+    pub name: &'s str,
     /// Code of every violation that means "this input could not be parsed", e.g.
     /// `"invalid_packet"`.
-    pub parse_error_code: &'static str,
+    pub parse_error_code: &'s str,
     /// Object keys refused anywhere in the document, at any depth (exact, case-sensitive).
-    pub forbidden_keys: &'static [&'static str],
+    pub forbidden_keys: Keys<'s>,
     /// Code of the violation reported for each forbidden key found.
-    pub forbidden_key_code: &'static str,
+    pub forbidden_key_code: &'s str,
     /// Inputs longer than this many bytes are refused before parsing.
     pub max_input_bytes: usize,
     /// Code of the violation for an input over `max_input_bytes`: a spec's own size code
     /// where it has one (the code of its document byte cap), else `parse_error_code`.
-    pub too_large_code: &'static str,
+    pub too_large_code: &'s str,
     /// Which part of the input is the document: all of it, or (for text that wraps a JSON
     /// object in prose) the outermost object.
     pub extract: Extract,
@@ -82,20 +86,142 @@ pub struct DocumentSpec {
     pub free_members: bool,
     /// The document's shape (specmint-codegen emits it as `SHAPES`): when the typed parse
     /// fails, every other shape problem of the document is reported after serde's message
-    /// (see [`parse_document`] step 5). `None`: serde's message only.
-    pub shape: Option<&'static Shapes<'static>>,
+    /// (see [`parse_document`] step 5). `None`: serde's message only. A [`Shapes`] (the
+    /// generated `SHAPES`) or what builds one when a refusal needs it (see [`ShapeSource`]).
+    pub shape: Option<&'s dyn ShapeSource>,
 }
 
-impl DocumentSpec {
+/// The keys a [`DocumentSpec`] refuses ([`DocumentSpec::forbidden_keys`]): `&str`s
+/// (generated code's `&["transcript"]`) or `String`s (owned by a spec loaded at run time),
+/// borrowed either way. Two lists are equal when they hold the same keys in the same order.
+///
+/// ```
+/// use specmint_runtime::document::Keys;
+///
+/// let owned = vec![String::from("transcript")];
+/// assert_eq!(Keys::Strs(&["transcript"]), Keys::Strings(&owned));
+/// assert!(Keys::Strings(&owned).contains("transcript"));
+/// assert_eq!(Keys::Strs(&["a", "b"]).iter().collect::<Vec<_>>(), ["a", "b"]);
+/// ```
+#[derive(Clone, Copy)]
+pub enum Keys<'s> {
+    /// Borrowed strings.
+    Strs(&'s [&'s str]),
+    /// Owned strings, borrowed.
+    Strings(&'s [String]),
+}
+
+impl<'s> Keys<'s> {
+    /// How many keys.
+    pub const fn len(&self) -> usize {
+        match self {
+            Keys::Strs(keys) => keys.len(),
+            Keys::Strings(keys) => keys.len(),
+        }
+    }
+
+    /// No keys.
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The keys, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'s str> + 's {
+        let keys = *self;
+        (0..keys.len()).map(move |i| match keys {
+            Keys::Strs(k) => k[i],
+            Keys::Strings(k) => k[i].as_str(),
+        })
+    }
+
+    /// Whether `key` is one of the keys.
+    pub fn contains(&self, key: &str) -> bool {
+        self.iter().any(|k| k == key)
+    }
+}
+
+impl PartialEq for Keys<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Keys<'_> {}
+
+impl core::fmt::Debug for Keys<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Where a [`DocumentSpec`] finds its document's [`Shapes`]: a [`Shapes`] value itself
+/// (generated code's `SHAPES`), or what describes the shape only when a refused document
+/// needs it (specmint-codegen's interpreter builds it from the spec it loaded, borrowing
+/// the spec's names, so nothing of it outlives the spec).
+///
+/// Two sources are equal when the descriptions they give are.
+///
+/// ```
+/// use specmint_runtime::document::{DocumentSpec, ShapeSource};
+/// use specmint_runtime::shape::{FieldShape, Kind, Shapes, TypeShape, ValueShape};
+///
+/// static FIELDS: [FieldShape<'static>; 1] =
+///     [FieldShape::new("title", ValueShape::new(Kind::Str), true)];
+/// static TYPES: [TypeShape<'static>; 1] = [TypeShape::object("note", &FIELDS)];
+/// static SHAPES: Shapes<'static> = Shapes::new(0, &TYPES);
+///
+/// /// The same description, built each time it is asked for.
+/// #[derive(Debug)]
+/// struct Built;
+///
+/// impl ShapeSource for Built {
+///     fn with_shapes(&self, use_them: &mut dyn FnMut(&Shapes<'_>)) {
+///         let fields = [FieldShape::new("title", ValueShape::new(Kind::Str), true)];
+///         let types = [TypeShape::object("note", &fields)];
+///         use_them(&Shapes::new(0, &types));
+///     }
+/// }
+///
+/// const NOTE: DocumentSpec = DocumentSpec::new("note", "bad_note").with_shape(&SHAPES);
+/// assert_eq!(NOTE, DocumentSpec::new("note", "bad_note").with_shape(&Built));
+/// ```
+pub trait ShapeSource: core::fmt::Debug + Sync {
+    /// Calls `use_them` with the description.
+    fn with_shapes(&self, use_them: &mut dyn FnMut(&Shapes<'_>));
+}
+
+impl ShapeSource for Shapes<'_> {
+    fn with_shapes(&self, use_them: &mut dyn FnMut(&Shapes<'_>)) {
+        use_them(self);
+    }
+}
+
+impl PartialEq for dyn ShapeSource + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        let mut equal = false;
+        // Compared as their `Debug` forms, which are equal exactly when the descriptions
+        // are (a `Cow` shows what it holds, borrowed or owned): `Shapes<'a>` is invariant in
+        // `'a`, so two descriptions borrowed for unrelated lifetimes cannot meet in `==`.
+        self.with_shapes(&mut |a| {
+            let a = format!("{a:?}");
+            other.with_shapes(&mut |b| equal = a == format!("{b:?}"));
+        });
+        equal
+    }
+}
+
+impl Eq for dyn ShapeSource + '_ {}
+
+impl<'s> DocumentSpec<'s> {
     /// A document called `name` in messages, refused with `parse_error_code` when it cannot
     /// be parsed: no forbidden keys, inputs up to [`DEFAULT_MAX_INPUT_BYTES`], the whole
     /// input parsed ([`Extract::Whole`]), byte caps always measured, an input over the size
     /// limit refused with `parse_error_code`.
-    pub const fn new(name: &'static str, parse_error_code: &'static str) -> Self {
+    pub const fn new(name: &'s str, parse_error_code: &'s str) -> Self {
         DocumentSpec {
             name,
             parse_error_code,
-            forbidden_keys: &[],
+            forbidden_keys: Keys::Strs(&[]),
             forbidden_key_code: parse_error_code,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             too_large_code: parse_error_code,
@@ -109,11 +235,14 @@ impl DocumentSpec {
 
     /// Refuses `keys` anywhere in the document, one `code` violation per occurrence.
     #[must_use]
-    pub const fn with_forbidden_keys(
-        mut self,
-        keys: &'static [&'static str],
-        code: &'static str,
-    ) -> Self {
+    pub const fn with_forbidden_keys(self, keys: &'s [&'s str], code: &'s str) -> Self {
+        self.with_forbidden_key_list(Keys::Strs(keys), code)
+    }
+
+    /// [`DocumentSpec::with_forbidden_keys`] of keys held either way (see [`Keys`]): another
+    /// spec's `forbidden_keys`, or the names a spec loaded at run time owns.
+    #[must_use]
+    pub const fn with_forbidden_key_list(mut self, keys: Keys<'s>, code: &'s str) -> Self {
         self.forbidden_keys = keys;
         self.forbidden_key_code = code;
         self
@@ -129,7 +258,7 @@ impl DocumentSpec {
     /// Refuses an input over the size limit with `code` (a spec's own size code) instead of
     /// `parse_error_code`.
     #[must_use]
-    pub const fn with_too_large_code(mut self, code: &'static str) -> Self {
+    pub const fn with_too_large_code(mut self, code: &'s str) -> Self {
         self.too_large_code = code;
         self
     }
@@ -151,9 +280,9 @@ impl DocumentSpec {
     }
 
     /// When the typed parse fails, reports every shape problem `shape` finds after serde's
-    /// message (see [`DocumentSpec::shape`]).
+    /// message (see [`DocumentSpec::shape`]): a [`Shapes`], or any [`ShapeSource`].
     #[must_use]
-    pub const fn with_shape(mut self, shape: &'static Shapes<'static>) -> Self {
+    pub const fn with_shape(mut self, shape: &'s dyn ShapeSource) -> Self {
         self.shape = Some(shape);
         self
     }
@@ -332,6 +461,50 @@ pub fn parse_document_streamed<T>(
 where
     T: DeserializeOwned + Validate,
 {
+    parse_document_seed(input, spec, streamed, PhantomData::<T>)
+}
+
+/// [`parse_document_streamed`] of a value read by `seed` rather than by a type's
+/// `Deserialize`: for a reader that carries state, as specmint-codegen's interpreter reads a
+/// document under the spec it loaded at run time (the seed holds the compiled spec). The
+/// seed is used for each of the parses the steps make (hence `Clone`); every step, message
+/// and path is [`parse_document`]'s.
+///
+/// ```
+/// use std::marker::PhantomData;
+/// use serde::Deserialize;
+/// use specmint_runtime::document::{parse_document_seed, DocumentSpec};
+/// use specmint_runtime::rules::StreamedData;
+/// use specmint_runtime::Validate;
+///
+/// #[derive(Debug, Deserialize, Validate)]
+/// struct Note {
+///     #[validate(non_blank(code = "blank"))]
+///     title: String,
+/// }
+///
+/// const NOTE: DocumentSpec = DocumentSpec::new("note", "bad_note");
+/// // `PhantomData<T>` is the seed that reads a `T` as `T::deserialize` does.
+/// let seed = PhantomData::<Note>;
+/// let read = parse_document_seed(br#"{"title": "t"}"#, &NOTE, StreamedData::new(), seed);
+/// assert_eq!(read.unwrap().title, "t");
+/// let refused = parse_document_seed(br#"{"title": " "}"#, &NOTE, StreamedData::new(), seed);
+/// assert_eq!(refused.unwrap_err().to_string(), "blank: `title` must not be blank");
+/// ```
+///
+/// # Errors
+///
+/// A [`Report`] with at least one violation whenever the document is refused.
+pub fn parse_document_seed<S, T>(
+    input: &[u8],
+    spec: &DocumentSpec,
+    streamed: StreamedData,
+    seed: S,
+) -> Result<T, Report>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+    T: Validate,
+{
     check_size(input.len(), spec)?;
     let input = check_bom(input, spec)?;
     // SIMD validation (several times faster than `std` on text that is not ASCII); `std`
@@ -340,7 +513,7 @@ where
         Ok(text) => text,
         Err(_) => std::str::from_utf8(input).map_err(|err| utf8_error(input, &err, spec))?,
     };
-    parse_text(text, spec, streamed)
+    parse_text(text, spec, streamed, seed)
 }
 
 /// The value [`parse_document_streamed`] would return, or `None` where it would refuse the
@@ -351,6 +524,20 @@ where
 pub fn accepted_document<T>(input: &[u8], spec: &DocumentSpec, streamed: StreamedData) -> Option<T>
 where
     T: DeserializeOwned + Validate,
+{
+    accepted_document_seed(input, spec, streamed, PhantomData::<T>)
+}
+
+/// [`accepted_document`] of a value read by `seed` (see [`parse_document_seed`]).
+pub fn accepted_document_seed<S, T>(
+    input: &[u8],
+    spec: &DocumentSpec,
+    streamed: StreamedData,
+    seed: S,
+) -> Option<T>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+    T: Validate,
 {
     if input.len() > spec.max_input_bytes {
         return None;
@@ -363,11 +550,11 @@ where
     let text = simdutf8::basic::from_utf8(input).ok()?;
     // parse_text's steps, keeping only the verdict: the whole text, else the object cut out of
     // surrounding prose (parse_failed's retry); any other failed parse is a refusal.
-    let text = match parse_strict::<T>(text) {
+    let text = match parse_strict(text, seed.clone()) {
         Ok(value) => return accepted_read(value, text, spec, streamed),
         Err(_) => &text[extracted_range(text, spec)?],
     };
-    let value = parse_strict::<T>(text).ok()?;
+    let value = parse_strict(text, seed).ok()?;
     accepted_read(value, text, spec, streamed)
 }
 
@@ -396,7 +583,7 @@ where
 {
     check_size(input.len(), spec)?;
     let skip = input.len() - check_bom(input.as_bytes(), spec)?.len();
-    parse_text(&input[skip..], spec, StreamedData::new())
+    parse_text(&input[skip..], spec, StreamedData::new(), PhantomData::<T>)
 }
 
 /// Checks one example of a spec against the verdict its fence states: `expected` empty for
@@ -424,14 +611,31 @@ where
     }
 }
 
-/// How the `report` of an example differs from the verdict its fence states (`expected`
-/// as in [`check_example`]): `None` when it is that verdict, else what was stated and what
-/// was found, `` the `json valid` example is refused: code@path (message) ``. One wording
-/// for the generated `spec_examples` tests and for specmint-codegen, which judges every
-/// example when it loads a spec; not public API.
-#[doc(hidden)]
+/// How the `report` of an example differs from the verdict its fence states: `expected`
+/// empty for a ```` ```json valid ```` example, else the exact `(code, path)` violations of
+/// a ```` ```json invalid code@path.. ```` example, in order. `None` when it is that
+/// verdict, else what was stated and what was found,
+/// `` the `json valid` example is refused: code@path (message) ``. One wording for the
+/// generated `spec_examples` tests and for specmint-codegen, which judges every example
+/// when it loads a spec.
+///
+/// ```
+/// use specmint_runtime::document::example_mismatch;
+/// use specmint_runtime::{Path, Report, Violation};
+///
+/// let report = Report::from_violations(vec![Violation::new(
+///     "blank",
+///     &Path::ROOT.field("title"),
+///     "`title` must not be blank".into(),
+/// )]);
+/// assert_eq!(example_mismatch(&report, &[("blank", "title")]), None);
+/// assert_eq!(
+///     example_mismatch(&report, &[]).unwrap(),
+///     "the `json valid` example is refused: blank@title (`title` must not be blank)"
+/// );
+/// ```
 pub fn example_mismatch(report: &Report, expected: &[(&str, &str)]) -> Option<String> {
-    let got: Vec<(&str, &str)> = report.iter().map(|v| (v.code, v.path.as_str())).collect();
+    let got: Vec<(&str, &str)> = report.iter().map(|v| (&*v.code, v.path.as_str())).collect();
     if got == expected {
         return None;
     }
@@ -458,8 +662,8 @@ fn single(violation: Violation) -> Report {
     Report::from_violations(vec![violation])
 }
 
-fn document_violation(code: &'static str, message: String) -> Violation {
-    Violation::new(code, &Path::ROOT, message)
+fn document_violation(code: &str, message: String) -> Violation {
+    Violation::new(code.to_owned(), &Path::ROOT, message)
 }
 
 /// Step 1 of [`parse_document`] on its own: refuses an input of `len` bytes when it is over
@@ -538,9 +742,17 @@ fn utf8_error(input: &[u8], err: &std::str::Utf8Error, spec: &DocumentSpec) -> R
 }
 
 /// Re-parses a refused document with path tracking: (path, pointer, serde's error).
-fn locate_failure<T: DeserializeOwned>(text: &str) -> (String, String, serde_json::Error) {
+fn locate_failure<S>(text: &str, seed: S) -> (String, String, serde_json::Error)
+where
+    S: for<'de> DeserializeSeed<'de>,
+{
     let mut de = serde_json::Deserializer::from_str(text);
-    match serde_path_to_error::deserialize::<_, T>(Strict::new(&mut de)) {
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(Strict::new(&mut de), &mut track);
+    let read = seed
+        .deserialize(tracked)
+        .map_err(|err| serde_path_to_error::Error::new(track.path(), err));
+    match read {
         // Trailing characters after the value: the document, not a field, is at fault.
         Ok(_) => match de.end() {
             Err(err) => (String::new(), String::new(), err),
@@ -559,27 +771,36 @@ fn locate_failure<T: DeserializeOwned>(text: &str) -> (String, String, serde_jso
 }
 
 /// `serde_json::from_str` through [`Strict`]: structs only from JSON objects.
-fn parse_strict<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+fn parse_strict<S, T>(text: &str, seed: S) -> Result<T, serde_json::Error>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T>,
+{
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Strict::new(&mut de))?;
+    let value = seed.deserialize(Strict::new(&mut de))?;
     de.end()?;
     Ok(value)
 }
 
-fn parse_text<T>(text: &str, spec: &DocumentSpec, streamed: StreamedData) -> Result<T, Report>
+fn parse_text<S, T>(
+    text: &str,
+    spec: &DocumentSpec,
+    streamed: StreamedData,
+    seed: S,
+) -> Result<T, Report>
 where
-    T: DeserializeOwned + Validate,
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+    T: Validate,
 {
     // Fast path: plain serde_json, no path tracking. Only a refused document pays for the
     // second, path-tracking parse that says where it went wrong.
-    if let Ok(value) = parse_strict::<T>(text) {
+    if let Ok(value) = parse_strict(text, seed.clone()) {
         forbidden_in_free_members(text, spec)?;
         validate_read(&value, text, spec, streamed)?;
         return Ok(value);
     }
     match extracted_range(text, spec) {
-        Some(range) => parse_failed::<T>(&text[range], spec, true, streamed),
-        None => parse_failed::<T>(text, spec, false, streamed),
+        Some(range) => parse_failed(&text[range], spec, true, streamed, seed),
+        None => parse_failed(text, spec, false, streamed, seed),
     }
 }
 
@@ -617,36 +838,42 @@ fn with_growth_bound<'r>(
 
 /// Steps 3 to 5 for `text` whose plain typed parse failed (`retry`: it has not been tried
 /// yet, as for an extracted object).
-fn parse_failed<T>(
+fn parse_failed<S, T>(
     text: &str,
     spec: &DocumentSpec,
     retry: bool,
     streamed: StreamedData,
+    seed: S,
 ) -> Result<T, Report>
 where
-    T: DeserializeOwned + Validate,
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+    T: Validate,
 {
     if retry {
-        if let Ok(value) = parse_strict::<T>(text) {
+        if let Ok(value) = parse_strict(text, seed.clone()) {
             forbidden_in_free_members(text, spec)?;
             validate_read(&value, text, spec, streamed)?;
             return Ok(value);
         }
     }
-    let failure = locate_failure::<T>(text);
+    let failure = locate_failure(text, seed);
     forbidden_found(text, spec)?;
 
     let (path, pointer, err) = failure;
     let (path, pointer) = unknown_key_at_its_path(text, path, pointer, &err.to_string());
-    let first = Violation::from_parts(spec.parse_error_code, path, pointer, err.to_string());
+    let first = Violation::from_parts(
+        spec.parse_error_code.to_owned(),
+        path,
+        pointer,
+        err.to_string(),
+    );
     let mut violations = vec![first];
     if let (Some(shape), Ok(document)) = (spec.shape, Json::parse(text)) {
-        violations.extend(other_shape_problems(
-            &document,
-            shape,
-            spec,
-            &violations[0].pointer,
-        ));
+        let mut others = Vec::new();
+        shape.with_shapes(&mut |shape| {
+            others = other_shape_problems(&document, shape, spec, &violations[0].pointer);
+        });
+        violations.extend(others);
     }
     Err(Report::from_violations(violations))
 }
@@ -719,7 +946,12 @@ fn forbidden_found(text: &str, spec: &DocumentSpec) -> Result<(), Report> {
                 "`{}` is a forbidden key (`{}` may not appear anywhere in the {})",
                 hit.path, hit.key, spec.name
             );
-            Violation::from_parts(spec.forbidden_key_code, hit.path, hit.pointer, message)
+            Violation::from_parts(
+                spec.forbidden_key_code.to_owned(),
+                hit.path,
+                hit.pointer,
+                message,
+            )
         })
         .collect();
     Err(Report::from_violations(violations))

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
+use super::Keys;
 use crate::path::{push_index, push_key};
 
 /// Deepest nesting the forbidden-key scanner descends into. `serde_json`'s own recursion
@@ -23,7 +24,7 @@ enum ScanSeg<'de> {
 }
 
 struct ScanState<'s, 'de> {
-    forbidden: &'s [&'static str],
+    forbidden: Keys<'s>,
     stack: Vec<ScanSeg<'de>>,
     found: Vec<ForbiddenHit>,
 }
@@ -50,10 +51,7 @@ impl ScanState<'_, '_> {
 /// Every occurrence of a forbidden key, in document order; `None` if the input is not one
 /// well-formed JSON value (or nests deeper than the scanner's limit), unless it plainly holds
 /// no forbidden key (see [`may_hold_forbidden_key`]): then no hit, without parsing.
-pub(super) fn scan_forbidden_keys(
-    text: &str,
-    forbidden: &[&'static str],
-) -> Option<Vec<ForbiddenHit>> {
+pub(super) fn scan_forbidden_keys(text: &str, forbidden: Keys<'_>) -> Option<Vec<ForbiddenHit>> {
     if forbidden.is_empty() {
         return None;
     }
@@ -81,7 +79,7 @@ pub(super) fn scan_forbidden_keys(
 /// in it only if `"k"` is. (A few SIMD substring searches instead of a second parse, for the
 /// documents that pass, nearly all.) With a `\` anywhere, a key may be escaped: `true`, and
 /// the parse decides.
-fn may_hold_forbidden_key(text: &str, forbidden: &[&str]) -> bool {
+fn may_hold_forbidden_key(text: &str, forbidden: Keys<'_>) -> bool {
     let bytes = text.as_bytes();
     if memchr::memchr(b'\\', bytes).is_some() {
         return true;
@@ -162,7 +160,7 @@ impl<'de> Visitor<'de> for ScanValue<'_, '_, 'de> {
         let depth = self.enter()?;
         let state = self.state;
         while let Some(key) = map.next_key_seed(ScanKey)? {
-            if state.forbidden.iter().any(|f| *f == key) {
+            if state.forbidden.contains(&key) {
                 state.record(&key);
             }
             state.stack.push(ScanSeg::Key(key));

@@ -11,13 +11,8 @@ use super::{shown, ListField, Named, TextField};
 /// the violation's path is `b`'s.
 ///
 /// Message: `` `to_role` must differ from `from_role` (both `planner`) ``.
-pub fn not_equal<A, B>(
-    a: Named<&A>,
-    b: Named<&B>,
-    path: &Path<'_>,
-    code: &'static str,
-    report: &mut Report,
-) where
+pub fn not_equal<A, B>(a: Named<&A>, b: Named<&B>, path: &Path<'_>, code: &str, report: &mut Report)
+where
     A: PartialEq<B> + Display + ?Sized,
     B: ?Sized,
 {
@@ -26,7 +21,7 @@ pub fn not_equal<A, B>(
         let pa = path.field(a.name);
         let pb = path.field(b.name);
         report.push_with(|| {
-            Violation::with_message(code, &pb, |at| {
+            Violation::with_message(code.to_owned(), &pb, |at| {
                 message!(at, "`{at}` must differ from `{pa}` (both `{a_value}`)")
             })
         });
@@ -43,9 +38,9 @@ pub fn not_equal<A, B>(
 pub fn not_contains<L, V>(
     list: Named<&L>,
     value: Named<&V>,
-    owner: &'static str,
+    owner: &str,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     L: ListField + ?Sized,
@@ -61,7 +56,7 @@ pub fn not_contains<L, V>(
         if item.text() == Some(own) {
             let at = list_path.index(j);
             report.push_with(|| {
-                Violation::with_message(code, &at, |at| {
+                Violation::with_message(code.to_owned(), &at, |at| {
                     message!(
                         at,
                         "`{at}` is the {owner}'s own `{value_name}` `{}`",

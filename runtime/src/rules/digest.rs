@@ -61,11 +61,11 @@ pub struct DigestFields<'a> {
     /// The declared SHA-256, hex (either case); `None`: the digest is not checked.
     pub sha256: Option<&'a str>,
     /// Name of the `sha256` field.
-    pub sha256_name: &'static str,
+    pub sha256_name: &'a str,
     /// The content; `None`: nothing is checked.
     pub data: Option<&'a str>,
     /// Name of the `data` field.
-    pub data_name: &'static str,
+    pub data_name: &'a str,
     /// How `data` is encoded, by its `Display`: `utf8` (its UTF-8 bytes) or `base64`
     /// (standard alphabet, padded). Any other encoding: nothing is checked.
     pub encoding: &'a dyn Display,
@@ -74,7 +74,7 @@ pub struct DigestFields<'a> {
     /// The declared byte count, if any.
     pub length: Option<i128>,
     /// Name of the `length` field (`""` when the rule has none).
-    pub length_name: &'static str,
+    pub length_name: &'a str,
 }
 
 impl core::fmt::Debug for DigestFields<'_> {
@@ -146,7 +146,25 @@ pub struct Streamed {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StreamedData {
-    by_path: std::collections::BTreeMap<Vec<Seg>, Streamed>,
+    by_path: std::collections::BTreeMap<Vec<OwnedSeg>, Streamed>,
+}
+
+/// A [`Seg`] that owns its field name (a path's names live only as long as the path).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum OwnedSeg {
+    Field(Box<str>),
+    Index(usize),
+}
+
+/// The segments of `path`, owned.
+fn owned_segments(path: &Path<'_>) -> Vec<OwnedSeg> {
+    path.segments()
+        .into_iter()
+        .map(|seg| match seg {
+            Seg::Field(name) => OwnedSeg::Field(name.into()),
+            Seg::Index(i) => OwnedSeg::Index(i),
+        })
+        .collect()
 }
 
 impl StreamedData {
@@ -157,7 +175,7 @@ impl StreamedData {
 
     /// The facts of the data of the struct at `path`.
     pub fn insert(&mut self, path: &Path<'_>, facts: Streamed) {
-        self.by_path.insert(path.segments(), facts);
+        self.by_path.insert(owned_segments(path), facts);
     }
 
     /// The facts given for the struct at `path`, if any.
@@ -165,7 +183,7 @@ impl StreamedData {
         if self.by_path.is_empty() {
             return None;
         }
-        self.by_path.get(&path.segments()).copied()
+        self.by_path.get(&owned_segments(path)).copied()
     }
 
     /// Whether no facts were given.
@@ -237,7 +255,7 @@ fn short_hex(s: &str) -> Shown<'_> {
 /// - a declared byte count that differs:
 ///   `` `attachments[1].bytes` is 10 but `brief.txt` has 12 bytes `` (without a label, the
 ///   data field's path in backticks instead of the label), path the `length` field's.
-pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, report: &mut Report) {
+pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &str, report: &mut Report) {
     use sha2::Digest as _;
     let Some(data) = fields.data else { return };
     if fields.sha256.is_none() && fields.length.is_none() {
@@ -266,7 +284,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
         Some(Err(())) => {
             let at = path.field(fields.data_name);
             report.push_with(|| {
-                Violation::with_message(code, &at, |at| match label {
+                Violation::with_message(code.to_owned(), &at, |at| match label {
                     Some(label) => message!(at, "`{at}` (`{label}`) is not valid base64"),
                     None => message!(at, "`{at}` is not valid base64"),
                 })
@@ -296,7 +314,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
                     short_hex(actual)
                 ),
             };
-            report.push_with(|| Violation::new(code, &at, message));
+            report.push_with(|| Violation::new(code.to_owned(), &at, message));
         }
     }
     if let Some(declared) = fields.length {
@@ -304,7 +322,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &'static str, re
             let at = path.field(fields.length_name);
             let data = path.field(fields.data_name);
             report.push_with(|| {
-                let mut v = Violation::with_message(code, &at, |at| match label {
+                let mut v = Violation::with_message(code.to_owned(), &at, |at| match label {
                     Some(label) => {
                         message!(at, "`{at}` is {declared} but `{label}` has {len} bytes")
                     }

@@ -84,14 +84,14 @@ pub fn format<V: TextField + ?Sized>(
     value: &V,
     format: Format,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(s) = value.text() else { return };
     if !format.is_valid(s) {
         let name = format.name();
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(at, "`{at}` `{}` is not a valid {name}", shown(s))
             })
         });

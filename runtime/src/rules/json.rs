@@ -22,7 +22,7 @@ pub fn max_json_bytes<T: serde::Serialize + ?Sized>(
     value: &T,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     if report.json_bytes_within(max) {
@@ -34,16 +34,10 @@ pub fn max_json_bytes<T: serde::Serialize + ?Sized>(
 }
 
 /// The core of [`max_json_bytes`], on the measured length.
-fn max_json_bytes_len(
-    bytes: u64,
-    path: &Path<'_>,
-    max: usize,
-    code: &'static str,
-    report: &mut Report,
-) {
+fn max_json_bytes_len(bytes: u64, path: &Path<'_>, max: usize, code: &str, report: &mut Report) {
     if bytes > n(max) {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 if path.is_root() {
                     format!("the document is {bytes} bytes as compact JSON (max {max})")
                 } else {

@@ -93,7 +93,7 @@ pub fn max_items<L: ListField + ?Sized>(
     list: &L,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     max_items_len(list.items().map(<[L::Item]>::len), path, max, code, report);
@@ -105,13 +105,13 @@ pub fn max_items_len(
     len: Option<usize>,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(len) = len else { return };
     if len > max {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(at, "`{at}` has {len} items (max {max})")
             })
             .with_numbers(n(len), n(max))
@@ -126,7 +126,7 @@ pub fn min_items<L: ListField + ?Sized>(
     list: &L,
     path: &Path<'_>,
     min: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     min_items_len(list.items().map(<[L::Item]>::len), path, min, code, report);
@@ -137,13 +137,13 @@ pub fn min_items_len(
     len: Option<usize>,
     path: &Path<'_>,
     min: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(len) = len else { return };
     if len < min {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(at, "`{at}` has {len} items (min {min})")
             })
             .with_numbers(n(len), n(min))
@@ -161,7 +161,7 @@ pub fn max_items_per_group<L, K, F>(
     by: F,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     L: ListField + ?Sized,
@@ -182,7 +182,7 @@ pub fn max_items_per_group_named<L, K, F>(
     by_name: &str,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     L: ListField + ?Sized,
@@ -201,7 +201,7 @@ pub fn max_items_per_group_named<L, K, F>(
         let count = 1 + items[i + 1..].iter().filter(|x| by(x) == kind).count();
         if count > max {
             report.push_with(|| {
-                Violation::with_message(code, path, |at| {
+                Violation::with_message(code.to_owned(), path, |at| {
                     if by_name == "kind" {
                         message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
                     } else {
@@ -349,11 +349,11 @@ impl<'a, T: AsRef<str> + ?Sized> PlainKey<'a> for KeyProbe<'a, T> {
 /// Message: `` `constraints[2].id` `C1` duplicates `constraints[0].id` ``.
 pub fn unique_by<L, F>(
     list: &L,
-    key_name: &'static str,
+    key_name: &str,
     key: F,
     fold: Fold,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     L: ListField + ?Sized,
@@ -375,10 +375,10 @@ pub fn unique_by<L, F>(
 fn unique_by_keys<'a>(
     len: usize,
     key: &dyn Fn(usize) -> &'a str,
-    key_name: &'static str,
+    key_name: &str,
     fold: Fold,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let mut keys = UniqueByKeys::new(len, key_name, fold, path, code, report);
@@ -392,7 +392,7 @@ fn unique_by_keys<'a>(
 /// showing the later element verbatim; the path is the later element (`list[j]`).
 ///
 /// Message: `` `dependsOn[2]` `t-1` repeats `dependsOn[0]` ``.
-pub fn unique<L>(list: &L, fold: Fold, path: &Path<'_>, code: &'static str, report: &mut Report)
+pub fn unique<L>(list: &L, fold: Fold, path: &Path<'_>, code: &str, report: &mut Report)
 where
     L: ListField + ?Sized,
     L::Item: TextField,
@@ -402,7 +402,7 @@ where
         let later = path.index(j);
         let first = path.index(i);
         report.push_with(|| {
-            Violation::with_message(code, &later, |at| {
+            Violation::with_message(code.to_owned(), &later, |at| {
                 let text = items[j].text().unwrap_or_default();
                 message!(at, "`{at}` `{text}` repeats `{first}`")
             })
@@ -428,7 +428,7 @@ pub fn contradiction<L, K, P, FB>(
     value: Named<TextOf<'_, L::Item>>,
     pairs: &[Pair<P>],
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     L: ListField + ?Sized,
@@ -463,7 +463,7 @@ pub fn contradiction<L, K, P, FB>(
         let first_item = path.index(i);
         let first = first_item.field(value_name);
         report.push_with(|| {
-            Violation::with_message(code, &later, |at| {
+            Violation::with_message(code.to_owned(), &later, |at| {
                 message!(
                     at,
                     "`{at}` `{}` ({}) contradicts `{first}` ({})",
@@ -527,12 +527,13 @@ pub fn contradiction<L, K, P, FB>(
 /// each item's key itself, so no key accessor (a closure and its `dyn Fn` vtable) is
 /// compiled per item type. Same comparisons, order and messages as [`unique_by`]: keys are
 /// trimmed once, compared pairwise without allocating for at most [`SMALL_LIST`] items,
-/// through a hash map above. Reached through `crate::__private`.
+/// through a hash map above. Reached through `crate::__private` (generated code) and
+/// [`crate::interp`] (a spec loaded at run time).
 pub struct UniqueByKeys<'a, 'r> {
     duplicates: Duplicates<'a>,
-    key_name: &'static str,
+    key_name: &'r str,
     path: &'r Path<'r>,
-    code: &'static str,
+    code: &'r str,
     report: &'r mut Report,
 }
 
@@ -540,10 +541,10 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
     /// Starts checking a list of `len` items (the number of keys that will be pushed).
     pub fn new(
         len: usize,
-        key_name: &'static str,
+        key_name: &'r str,
         fold: Fold,
         path: &'r Path<'r>,
-        code: &'static str,
+        code: &'r str,
         report: &'r mut Report,
     ) -> Self {
         UniqueByKeys {
@@ -570,7 +571,7 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
             let first_item = self.path.index(i);
             let first = first_item.field(self.key_name);
             self.report.push_with(|| {
-                Violation::with_message(self.code, &later, |at| {
+                Violation::with_message(self.code.to_owned(), &later, |at| {
                     message!(at, "`{at}` `{}` duplicates `{first}`", key)
                 })
             });

@@ -80,9 +80,9 @@ pub use text::{
 /// assert_eq!(report.as_slice()[0].message, "`to_role` must differ from `from_role` (both `planner`)");
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Named<T> {
+pub struct Named<'n, T> {
     /// The field's bare name (`from_role`), as paths and messages show it.
-    pub name: &'static str,
+    pub name: &'n str,
     /// The field's value, or for a list rule the accessor that reads it from an item.
     pub value: T,
 }

@@ -34,7 +34,7 @@ pub fn range<V: IntegerField + ?Sized>(
     value: &V,
     bounds: Bounds,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     range_integer(value.integer(), bounds, path, code, report);
@@ -44,7 +44,7 @@ fn range_integer(
     value: Option<i128>,
     bounds: Bounds,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(n) = value else { return };
@@ -55,7 +55,7 @@ fn range_integer(
     };
     let (word, limit) = crossed;
     report.push_with(|| {
-        let v = Violation::with_message(code, path, |at| {
+        let v = Violation::with_message(code.to_owned(), path, |at| {
             message!(at, "`{at}` is {n} ({word} {limit})")
         });
         match (u64::try_from(n), u64::try_from(limit)) {
@@ -95,7 +95,7 @@ pub fn number_range<V: NumberField + ?Sized>(
     value: &V,
     bounds: NumberBounds,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(n) = value.number() else { return };
@@ -106,7 +106,7 @@ pub fn number_range<V: NumberField + ?Sized>(
     };
     let (n, limit) = (number_text(n), number_text(limit));
     report.push_with(|| {
-        Violation::with_message(code, path, |at| {
+        Violation::with_message(code.to_owned(), path, |at| {
             message!(at, "`{at}` is {n} ({word} {limit})")
         })
     });

@@ -200,7 +200,7 @@ pub fn order<A, B>(
     b: Named<&B>,
     strict: bool,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     A: OrderField + ?Sized,
@@ -227,7 +227,7 @@ pub fn order<A, B>(
     let pa = path.field(a.name);
     let pb = path.field(b.name);
     report.push_with(|| {
-        Violation::with_message(code, &pb, |at| {
+        Violation::with_message(code.to_owned(), &pb, |at| {
             message!(at, "`{at}` `{vb}` must {relation} `{pa}` `{va}`")
         })
     });

@@ -144,15 +144,10 @@ fn required_message(at: &str, why: &str, when: Option<(&str, &dyn Display)>) -> 
 /// Message: `` `objective` is required ``; for a value that is present but unfilled
 /// `` `boundaries` is required (it is empty) `` or `` `objective` is required (it is blank) ``
 /// (`empty` for `""`).
-pub fn required<V: Filled + ?Sized>(
-    value: &V,
-    path: &Path<'_>,
-    code: &'static str,
-    report: &mut Report,
-) {
+pub fn required<V: Filled + ?Sized>(value: &V, path: &Path<'_>, code: &str, report: &mut Report) {
     if let Some(why) = value.unfilled() {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| required_message(at, why, None))
+            Violation::with_message(code.to_owned(), path, |at| required_message(at, why, None))
         });
     }
 }
@@ -168,7 +163,7 @@ pub fn required_if<V, S, E>(
     sibling: Named<&S>,
     equals: &E,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) where
     V: Filled + ?Sized,
@@ -180,7 +175,7 @@ pub fn required_if<V, S, E>(
     }
     if let Some(why) = value.unfilled() {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 required_message(at, why, Some((sibling.name, &sibling.value)))
             })
         });

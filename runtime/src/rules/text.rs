@@ -1,5 +1,6 @@
 //! Rules on one text value.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::path::Path;
@@ -27,7 +28,7 @@ pub fn char_count(s: &str) -> usize {
 pub fn non_blank<V: TextField + ?Sized>(
     value: &V,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     non_blank_text(value.text(), path, code, report);
@@ -35,11 +36,13 @@ pub fn non_blank<V: TextField + ?Sized>(
 
 // The generic rules are thin shells over non-generic cores, so a crate deriving `Validate` on
 // many structs compiles each rule's body once, here, not once per field type.
-fn non_blank_text(text: Option<&str>, path: &Path<'_>, code: &'static str, report: &mut Report) {
+fn non_blank_text(text: Option<&str>, path: &Path<'_>, code: &str, report: &mut Report) {
     if let Some(s) = text {
         if is_blank(s) {
             report.push_with(|| {
-                Violation::with_message(code, path, |at| message!(at, "`{at}` must not be blank"))
+                Violation::with_message(code.to_owned(), path, |at| {
+                    message!(at, "`{at}` must not be blank")
+                })
             });
         }
     }
@@ -53,7 +56,7 @@ pub fn max_chars<V: TextField + ?Sized>(
     value: &V,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     max_chars_text(value.text(), path, max, code, report);
@@ -63,7 +66,7 @@ fn max_chars_text(
     text: Option<&str>,
     path: &Path<'_>,
     max: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(s) = text else { return };
@@ -74,7 +77,7 @@ fn max_chars_text(
     let count = char_count(s);
     if count > max {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(at, "`{at}` is {count} chars (max {max})")
             })
             .with_numbers(n(count), n(max))
@@ -91,7 +94,7 @@ pub fn min_chars<V: TextField + ?Sized>(
     value: &V,
     path: &Path<'_>,
     min: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     min_chars_text(value.text(), path, min, code, report);
@@ -101,7 +104,7 @@ fn min_chars_text(
     text: Option<&str>,
     path: &Path<'_>,
     min: usize,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(s) = text else { return };
@@ -112,7 +115,7 @@ fn min_chars_text(
     let count = char_count(s);
     if count < min {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(at, "`{at}` is {count} chars (min {min})")
             })
             .with_numbers(n(count), n(min))
@@ -128,13 +131,13 @@ pub fn equals<V: TextField + ?Sized>(
     value: &V,
     expected: &str,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(s) = value.text() else { return };
     if s != expected {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(at, "`{at}` is `{}`, expected `{expected}`", shown(s))
             })
         });
@@ -158,7 +161,7 @@ pub fn equals<V: TextField + ?Sized>(
 /// anchored only by its own `^` and `$`. `#[derive(Validate)]` checks it at compile time.
 #[derive(Debug)]
 pub struct Pattern {
-    source: &'static str,
+    source: Cow<'static, str>,
     compiled: OnceLock<Option<Matcher>>,
 }
 
@@ -174,22 +177,31 @@ impl Pattern {
     /// A pattern that is compiled the first time it is used.
     pub const fn new(source: &'static str) -> Self {
         Pattern {
-            source,
+            source: Cow::Borrowed(source),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// [`Pattern::new`] of a regular expression read at run time (a spec loaded by
+    /// specmint-codegen's interpreter), which the pattern owns.
+    pub fn from_string(source: String) -> Self {
+        Pattern {
+            source: Cow::Owned(source),
             compiled: OnceLock::new(),
         }
     }
 
     /// The regular expression as written.
-    pub fn source(&self) -> &'static str {
-        self.source
+    pub fn source(&self) -> &str {
+        &self.source
     }
 
     /// `Some(true)` when `s` matches, `None` when the pattern is not a valid regex.
     pub fn is_match(&self, s: &str) -> Option<bool> {
         // `regex-lite` decides what is a valid pattern, and so what is refused as one.
         let compile = || {
-            let re = regex_lite::Regex::new(self.source).ok()?;
-            Some(Dfa::compile(self.source).map_or(Matcher::Regex(re), Matcher::Dfa))
+            let re = regex_lite::Regex::new(&self.source).ok()?;
+            Some(Dfa::compile(&self.source).map_or(Matcher::Regex(re), Matcher::Dfa))
         };
         self.compiled
             .get_or_init(compile)
@@ -211,7 +223,7 @@ pub fn pattern<V: TextField + ?Sized>(
     value: &V,
     pattern: &Pattern,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(s) = value.text() else { return };
@@ -221,7 +233,7 @@ pub fn pattern<V: TextField + ?Sized>(
     }
     let source = pattern.source();
     report.push_with(|| {
-        Violation::with_message(code, path, |at| match matched {
+        Violation::with_message(code.to_owned(), path, |at| match matched {
             Some(_) => message!(at, "`{at}` `{}` does not match `{source}`", shown(s)),
             None => message!(
                 at,
@@ -258,13 +270,13 @@ pub fn relative_path_problem(s: &str) -> Option<&'static str> {
 pub fn relative_path<V: TextField + ?Sized>(
     value: &V,
     path: &Path<'_>,
-    code: &'static str,
+    code: &str,
     report: &mut Report,
 ) {
     let Some(s) = value.text() else { return };
     if let Some(problem) = relative_path_problem(s) {
         report.push_with(|| {
-            Violation::with_message(code, path, |at| {
+            Violation::with_message(code.to_owned(), path, |at| {
                 message!(
                     at,
                     "`{at}` `{}` must be a relative path without `..` (it {problem})",

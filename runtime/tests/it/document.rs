@@ -110,7 +110,7 @@ fn validation_report_is_returned_unchanged() {
     .unwrap_err();
     let got: Vec<_> = report
         .iter()
-        .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
+        .map(|v| (&*v.code, v.path.as_str(), v.pointer.as_str()))
         .collect();
     assert_eq!(
         got,
@@ -261,7 +261,7 @@ fn forbidden_keys_are_all_reported_in_document_order() {
     let report = parse_document::<Packet>(input.as_bytes(), &SPEC).unwrap_err();
     let got: Vec<_> = report
         .iter()
-        .map(|v| (v.code, v.path.as_str(), v.pointer.as_str()))
+        .map(|v| (&*v.code, v.path.as_str(), v.pointer.as_str()))
         .collect();
     assert_eq!(
         got,
@@ -294,7 +294,7 @@ fn forbidden_keys_are_all_reported_in_document_order() {
 fn escaped_forbidden_key_is_still_found() {
     let v = refuse(r#"{"objective": "ship", "reas\u006fning": true}"#);
     assert_eq!(
-        (v.code, v.path.as_str()),
+        (&*v.code, v.path.as_str()),
         ("forbidden_provider_field", "reasoning")
     );
 }
@@ -302,7 +302,7 @@ fn escaped_forbidden_key_is_still_found() {
 #[test]
 fn forbidden_key_in_malformed_json_is_a_parse_error() {
     let v = refuse(r#"{"objective": "ship", "reasoning": "x", "findings": [}"#);
-    assert_eq!(v.code, "invalid_packet");
+    assert_eq!(&*v.code, "invalid_packet");
 }
 
 #[test]
@@ -396,7 +396,7 @@ fn ten_thousand_deep_nesting_is_an_error_not_an_overflow() {
     // Deep in the typed structure: serde_json's recursion limit stops the typed parse.
     let input = format!("{}null{}", r#"{"child":"#.repeat(depth), "}".repeat(depth));
     let v = only(parse_document::<Node>(input.as_bytes(), &DEEP).unwrap_err());
-    assert_eq!(v.code, "invalid_packet");
+    assert_eq!(&*v.code, "invalid_packet");
     assert!(
         v.message
             .starts_with("recursion limit exceeded at line 1 column "),
@@ -412,7 +412,7 @@ fn ten_thousand_deep_nesting_is_an_error_not_an_overflow() {
     );
     let deep = |input: &str| only(parse_document_str::<Packet>(input, &DEEP).unwrap_err());
     let v = deep(&input);
-    assert_eq!(v.code, "invalid_packet");
+    assert_eq!(&*v.code, "invalid_packet");
     // Open brackets only.
     assert_eq!(deep(&"[".repeat(depth)).code, "invalid_packet");
     assert_eq!(deep(&r#"{"a":"#.repeat(depth)).code, "invalid_packet");
@@ -625,7 +625,7 @@ fn byte_cap_is_skipped_only_when_the_input_bounds_it() {
             parse_document_str::<Capped>(r#"{"text":"abcdefghijklmn"}"#, spec).unwrap_err();
         assert_eq!(report.len(), 1);
         let v = &report.as_slice()[0];
-        assert_eq!((v.code, v.path.as_str()), ("too_large", ""));
+        assert_eq!((&*v.code, v.path.as_str()), ("too_large", ""));
         assert_eq!(
             v.message,
             "the document is 25 bytes as compact JSON (max 20)"

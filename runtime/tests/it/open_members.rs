@@ -53,7 +53,7 @@ fn unlisted_members_round_trip_verbatim_in_order() {
 #[test]
 fn listed_members_stay_checked() {
     let err = parse_document_str::<State>(r#"{"goal":" ","extra":1}"#, &SPEC).unwrap_err();
-    let got: Vec<(&str, &str)> = err.iter().map(|v| (v.code, v.path.as_str())).collect();
+    let got: Vec<(&str, &str)> = err.iter().map(|v| (&*v.code, v.path.as_str())).collect();
     assert_eq!(got, [("blank", "goal")]);
     let err = parse_document_str::<State>(r#"{"goal":7}"#, &SPEC).unwrap_err();
     assert_eq!(err.as_slice()[0].code, "bad_state");
@@ -73,7 +73,7 @@ fn a_present_null_any_is_a_value() {
 fn a_forbidden_key_kept_by_an_open_object_is_refused() {
     let err =
         parse_document_str::<State>(r#"{"goal":"g","x":{"transcript":[]}}"#, &SPEC).unwrap_err();
-    let got: Vec<(&str, &str)> = err.iter().map(|v| (v.code, v.path.as_str())).collect();
+    let got: Vec<(&str, &str)> = err.iter().map(|v| (&*v.code, v.path.as_str())).collect();
     assert_eq!(got, [("forbidden", "x.transcript")]);
 }
 

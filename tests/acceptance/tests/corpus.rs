@@ -42,7 +42,7 @@ fn the_validator_agrees_with_every_corpus_case() {
             Err(report) => {
                 let mut v: Vec<(String, String)> = report
                     .iter()
-                    .map(|v| (v.code.to_owned(), v.path.clone()))
+                    .map(|v| (v.code.to_string(), v.path.clone()))
                     .collect();
                 v.sort();
                 v

@@ -476,7 +476,7 @@ impl StoreTools {
                 answered(store.submit(&input), |outcome| match outcome {
                     Ok(task_id) => done(&Moved::new(&task_id, TaskState::ALL[0])),
                     Err(report) => {
-                        let first = report.iter().next().map_or("", |v| v.code);
+                        let first = report.iter().next().map_or("", |v| &*v.code);
                         let messages: Vec<&str> =
                             report.iter().map(|v| v.message.as_str()).collect();
                         refused(

@@ -14,8 +14,11 @@ use specmint_runtime::shape::{
 
 use super::*;
 
-/// The shape description of `spec`'s documents, its strings made `'static` by `text`.
-pub(crate) fn shapes(spec: &Spec, text: &dyn Fn(&str) -> &'static str) -> Shapes<'static> {
+/// The shape description of `spec`'s documents, its strings borrowed from `spec`.
+pub(crate) fn shapes<'a>(spec: &'a Spec) -> Shapes<'a> {
+    fn text(s: &str) -> &str {
+        s
+    }
     // A field typed by a states table holds one of its states: those tables are enum types
     // placed after the spec's own types.
     let index = |table: &str| {
@@ -51,7 +54,7 @@ pub(crate) fn shapes(spec: &Spec, text: &dyn Fn(&str) -> &'static str) -> Shapes
         v
     };
     let field =
-        |f: &Field, v: ValueShape, required: bool| FieldShape::new(text(&f.key), v, required);
+        |f: &'a Field, v: ValueShape, required: bool| FieldShape::new(text(&f.key), v, required);
     let types = spec
         .types
         .iter()
@@ -135,7 +138,7 @@ impl Ctx<'_> {
     /// hold a borrowed slice of values that have destructors.
     pub(super) fn shapes(&self) -> TokenStream {
         let rt = &self.rt;
-        let described = shapes(self.spec, &crate::intern::intern);
+        let described = shapes(self.spec);
         let mut statics = Vec::new();
         let types: Vec<TokenStream> = described
             .types
