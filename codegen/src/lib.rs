@@ -13,7 +13,7 @@
 //! generated files written and compared), `config.rs` and `error.rs` (the `build.rs`
 //! adapter), `diff/` (two versions of a spec compared), `ide/` (what the language server
 //! reads: [`outline`]), `interpret/` (a model run as a validator, [`Validator`]), and the
-//! shared `diag.rs` (diagnostics), `names.rs` and `intern.rs`.
+//! shared `diag.rs` (diagnostics) and `names.rs`.
 //!
 //! The front door is [`Config`] (for `build.rs`), [`generate`] and [`load`], and the
 //! [`Diagnostics`] they report; the checked model lives in [`model`].

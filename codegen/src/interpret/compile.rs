@@ -1,5 +1,5 @@
 //! The model turned into what the interpreter walks: names owned, each field's rules in
-//! the order the Rust emitter writes them (`rust/object.rs`, `field_rules`), what an absent
+//! the order the Rust emitter writes them (`emit/rust/object.rs`, `field_rules`), what an absent
 //! member reads as and when a member is left out when written (serde's attributes there).
 
 use std::collections::BTreeMap;
@@ -35,7 +35,7 @@ pub(super) struct Compiled {
     document: DocumentParts,
 }
 
-/// The parts of the `DOCUMENT` constant `rust/document.rs` emits that are not the spec's own
+/// The parts of the `DOCUMENT` constant `emit/rust/document.rs` emits that are not the spec's own
 /// names, worked out once; [`Compiled::document`] borrows the rest from the spec.
 #[derive(Debug)]
 struct DocumentParts {
@@ -261,11 +261,11 @@ pub(super) enum StructRule {
 /// Where a field is read: what serde attributes the emitter gives it there.
 #[derive(Clone, Copy, PartialEq)]
 enum Place {
-    /// A derived struct (`rust/object.rs`, `default_args`).
+    /// A derived struct (`emit/rust/object.rs`, `default_args`).
     Struct,
-    /// An object with a selector (`rust/selector.rs`, read and written by hand).
+    /// An object with a selector (`emit/rust/selector.rs`, read and written by hand).
     Selector,
-    /// A union variant's member (`rust/union.rs`).
+    /// A union variant's member (`emit/rust/union.rs`).
     Variant,
 }
 
@@ -368,7 +368,7 @@ impl Compiled {
     }
 }
 
-/// What the `DOCUMENT` constant `rust/document.rs` emits holds besides the spec's names.
+/// What the `DOCUMENT` constant `emit/rust/document.rs` emits holds besides the spec's names.
 fn document_parts(spec: &Spec) -> DocumentParts {
     DocumentParts {
         too_large_code: spec
@@ -766,7 +766,7 @@ impl<'s> Builder<'s> {
         .unwrap_or(usize::MAX)
     }
 
-    /// A field's rules, in the order `rust/object.rs` (`field_rules`) lists them in its
+    /// A field's rules, in the order `emit/rust/object.rs` (`field_rules`) lists them in its
     /// `#[validate(..)]`. Every rule of [`FieldRules`] is named here: a new one is a compile
     /// error until the interpreter runs it too.
     fn rules(&self, o: &model::Object, f: &model::Field) -> Vec<Rule> {
@@ -795,7 +795,7 @@ impl<'s> Builder<'s> {
         }
         if let Some(ri) = required_if {
             let sibling = o.fields.iter().position(|s| s.key == ri.field.key);
-            // As `rust/object.rs` writes `equals`: a `bool`, an enum value or text.
+            // As `emit/rust/object.rs` writes `equals`: a `bool`, an enum value or text.
             let value = match (&ri.when, sibling.map(|i| &o.fields[i].ty.base)) {
                 (serde_json::Value::Bool(b), _) => Node::Bool(*b),
                 (_, Some(Base::Enum(n))) if !ri.enum_rust.is_empty() => {
@@ -880,7 +880,7 @@ impl<'s> Builder<'s> {
         rules
     }
 
-    /// A union member's checks (`rust/union.rs`, `union_validate`): item caps and
+    /// A union member's checks (`emit/rust/union.rs`, `union_validate`): item caps and
     /// minimums, the rules on each value, then nested.
     fn variant_member_rules(&self, m: &model::Field) -> Vec<Rule> {
         let mut rules = Vec::new();
@@ -906,7 +906,7 @@ impl<'s> Builder<'s> {
 }
 
 /// The rules on each value of a field or union member (each element of a list), in the order
-/// `rust/object.rs` lists them in `each(..)` and `rust/union.rs` calls them: not blank, char
+/// `emit/rust/object.rs` lists them in `each(..)` and `emit/rust/union.rs` calls them: not blank, char
 /// cap and minimum, literal, pattern, relative path, format, range.
 fn element_rules(f: &model::Field) -> Vec<ElementRule> {
     let FieldRules {
@@ -962,7 +962,7 @@ fn element_rules(f: &model::Field) -> Vec<ElementRule> {
     text
 }
 
-/// Whether the Rust field is an `Option` (`rust/mod.rs`, `field_type`; a union member's
+/// Whether the Rust field is an `Option` (`emit/rust/mod.rs`, `field_type`; a union member's
 /// type is its `rust_type`).
 fn rust_option(f: &model::Field, place: Place) -> bool {
     match place {

@@ -395,7 +395,7 @@ impl<'de> Visitor<'de> for UnionSeed<'_> {
         Err(E::custom(u.unknown.replacen("{}", value, 1)))
     }
 
-    /// As the generated reader (`rust/union.rs`): a tag first is read, then the variant's
+    /// As the generated reader (`emit/rust/union.rs`): a tag first is read, then the variant's
     /// members in place (their errors at their paths); otherwise serde's internally tagged
     /// enum: the tag (once, a known value) and the other members buffered, then the
     /// variant's struct read from them.
@@ -432,7 +432,7 @@ impl<'de> Visitor<'de> for UnionSeed<'_> {
 }
 
 mod selector {
-    //! An object whose members an enum field chooses (`rust/selector.rs`): members in any
+    //! An object whose members an enum field chooses (`emit/rust/selector.rs`): members in any
     //! order; a chosen member read before the choosing field is buffered and read at the
     //! end, its errors prefixed with its name.
 
