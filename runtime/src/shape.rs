@@ -389,7 +389,7 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
         };
         self.found.push(Problem {
             violation: Violation::from_parts(
-                self.code.to_owned(),
+                crate::report::Code::copy_of(self.code),
                 dotted,
                 pointer.clone(),
                 message,
@@ -405,7 +405,12 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
         push_key(&mut dotted, &mut pointer, key);
         let message = format!("`{dotted}` is required but missing");
         self.found.push(Problem {
-            violation: Violation::from_parts(self.code.to_owned(), dotted, pointer, message),
+            violation: Violation::from_parts(
+                crate::report::Code::copy_of(self.code),
+                dotted,
+                pointer,
+                message,
+            ),
             serde_pointer: object,
         });
     }

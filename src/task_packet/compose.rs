@@ -202,10 +202,11 @@ fn read_one(
         .map_err(|e| ("unreadable", e.to_string()))?;
     let packet = TaskPacket::from_json_slice(&bytes).map_err(|report| {
         // The generated validator's codes are its `&'static str`s, borrowed.
-        let code = match report.iter().next().map(|v| &v.code) {
-            Some(std::borrow::Cow::Borrowed(code)) => code,
-            _ => "invalid_packet",
-        };
+        let code = report
+            .iter()
+            .next()
+            .and_then(|v| v.code.as_static())
+            .unwrap_or("invalid_packet");
         let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
         (code, messages.join("; "))
     })?;

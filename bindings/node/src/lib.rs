@@ -50,7 +50,7 @@ fn errors(verdict: Verdict) -> Vec<ErrorItem> {
         .errors
         .into_iter()
         .map(|e| ErrorItem {
-            code: e.violation.code.into_owned(),
+            code: e.violation.code.into(),
             path: e.violation.path,
             pointer: e.violation.pointer,
             message: e.violation.message,

@@ -663,7 +663,7 @@ fn single(violation: Violation) -> Report {
 }
 
 fn document_violation(code: &str, message: String) -> Violation {
-    Violation::new(code.to_owned(), &Path::ROOT, message)
+    Violation::new(crate::report::Code::copy_of(code), &Path::ROOT, message)
 }
 
 /// Step 1 of [`parse_document`] on its own: refuses an input of `len` bytes when it is over
@@ -862,7 +862,7 @@ where
     let (path, pointer, err) = failure;
     let (path, pointer) = unknown_key_at_its_path(text, path, pointer, &err.to_string());
     let first = Violation::from_parts(
-        spec.parse_error_code.to_owned(),
+        crate::report::Code::copy_of(spec.parse_error_code),
         path,
         pointer,
         err.to_string(),
@@ -947,7 +947,7 @@ fn forbidden_found(text: &str, spec: &DocumentSpec) -> Result<(), Report> {
                 hit.path, hit.key, spec.name
             );
             Violation::from_parts(
-                spec.forbidden_key_code.to_owned(),
+                crate::report::Code::copy_of(spec.forbidden_key_code),
                 hit.path,
                 hit.pointer,
                 message,

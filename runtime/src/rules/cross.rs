@@ -21,7 +21,7 @@ where
         let pa = path.field(a.name);
         let pb = path.field(b.name);
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), &pb, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), &pb, |at| {
                 message!(at, "`{at}` must differ from `{pa}` (both `{a_value}`)")
             })
         });
@@ -56,7 +56,7 @@ pub fn not_contains<L, V>(
         if item.text() == Some(own) {
             let at = list_path.index(j);
             report.push_with(|| {
-                Violation::with_message(code.to_owned(), &at, |at| {
+                Violation::with_message(crate::report::Code::copy_of(code), &at, |at| {
                     message!(
                         at,
                         "`{at}` is the {owner}'s own `{value_name}` `{}`",

@@ -284,7 +284,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &str, report: &m
         Some(Err(())) => {
             let at = path.field(fields.data_name);
             report.push_with(|| {
-                Violation::with_message(code.to_owned(), &at, |at| match label {
+                Violation::with_message(crate::report::Code::copy_of(code), &at, |at| match label {
                     Some(label) => message!(at, "`{at}` (`{label}`) is not valid base64"),
                     None => message!(at, "`{at}` is not valid base64"),
                 })
@@ -314,7 +314,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &str, report: &m
                     short_hex(actual)
                 ),
             };
-            report.push_with(|| Violation::new(code.to_owned(), &at, message));
+            report.push_with(|| Violation::new(crate::report::Code::copy_of(code), &at, message));
         }
     }
     if let Some(declared) = fields.length {
@@ -322,12 +322,17 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &str, report: &m
             let at = path.field(fields.length_name);
             let data = path.field(fields.data_name);
             report.push_with(|| {
-                let mut v = Violation::with_message(code.to_owned(), &at, |at| match label {
-                    Some(label) => {
-                        message!(at, "`{at}` is {declared} but `{label}` has {len} bytes")
-                    }
-                    None => message!(at, "`{at}` is {declared} but `{data}` has {len} bytes"),
-                });
+                let mut v =
+                    Violation::with_message(crate::report::Code::copy_of(code), &at, |at| {
+                        match label {
+                            Some(label) => {
+                                message!(at, "`{at}` is {declared} but `{label}` has {len} bytes")
+                            }
+                            None => {
+                                message!(at, "`{at}` is {declared} but `{data}` has {len} bytes")
+                            }
+                        }
+                    });
                 v.measured = Some(len);
                 v.limit = u64::try_from(declared).ok();
                 v

@@ -91,7 +91,7 @@ pub fn format<V: TextField + ?Sized>(
     if !format.is_valid(s) {
         let name = format.name();
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` `{}` is not a valid {name}", shown(s))
             })
         });

@@ -37,7 +37,7 @@ pub fn max_json_bytes<T: serde::Serialize + ?Sized>(
 fn max_json_bytes_len(bytes: u64, path: &Path<'_>, max: usize, code: &str, report: &mut Report) {
     if bytes > n(max) {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 if path.is_root() {
                     format!("the document is {bytes} bytes as compact JSON (max {max})")
                 } else {

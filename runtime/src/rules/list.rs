@@ -111,7 +111,7 @@ pub fn max_items_len(
     let Some(len) = len else { return };
     if len > max {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` has {len} items (max {max})")
             })
             .with_numbers(n(len), n(max))
@@ -143,7 +143,7 @@ pub fn min_items_len(
     let Some(len) = len else { return };
     if len < min {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` has {len} items (min {min})")
             })
             .with_numbers(n(len), n(min))
@@ -201,7 +201,7 @@ pub fn max_items_per_group_named<L, K, F>(
         let count = 1 + items[i + 1..].iter().filter(|x| by(x) == kind).count();
         if count > max {
             report.push_with(|| {
-                Violation::with_message(code.to_owned(), path, |at| {
+                Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                     if by_name == "kind" {
                         message!(at, "`{at}` has {count} items of kind `{kind}` (max {max})")
                     } else {
@@ -402,7 +402,7 @@ where
         let later = path.index(j);
         let first = path.index(i);
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), &later, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), &later, |at| {
                 let text = items[j].text().unwrap_or_default();
                 message!(at, "`{at}` `{text}` repeats `{first}`")
             })
@@ -463,7 +463,7 @@ pub fn contradiction<L, K, P, FB>(
         let first_item = path.index(i);
         let first = first_item.field(value_name);
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), &later, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), &later, |at| {
                 message!(
                     at,
                     "`{at}` `{}` ({}) contradicts `{first}` ({})",
@@ -571,7 +571,7 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
             let first_item = self.path.index(i);
             let first = first_item.field(self.key_name);
             self.report.push_with(|| {
-                Violation::with_message(self.code.to_owned(), &later, |at| {
+                Violation::with_message(crate::report::Code::copy_of(self.code), &later, |at| {
                     message!(at, "`{at}` `{}` duplicates `{first}`", key)
                 })
             });

@@ -55,7 +55,7 @@ fn range_integer(
     };
     let (word, limit) = crossed;
     report.push_with(|| {
-        let v = Violation::with_message(code.to_owned(), path, |at| {
+        let v = Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
             message!(at, "`{at}` is {n} ({word} {limit})")
         });
         match (u64::try_from(n), u64::try_from(limit)) {
@@ -106,7 +106,7 @@ pub fn number_range<V: NumberField + ?Sized>(
     };
     let (n, limit) = (number_text(n), number_text(limit));
     report.push_with(|| {
-        Violation::with_message(code.to_owned(), path, |at| {
+        Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
             message!(at, "`{at}` is {n} ({word} {limit})")
         })
     });

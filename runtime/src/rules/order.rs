@@ -227,7 +227,7 @@ pub fn order<A, B>(
     let pa = path.field(a.name);
     let pb = path.field(b.name);
     report.push_with(|| {
-        Violation::with_message(code.to_owned(), &pb, |at| {
+        Violation::with_message(crate::report::Code::copy_of(code), &pb, |at| {
             message!(at, "`{at}` `{vb}` must {relation} `{pa}` `{va}`")
         })
     });

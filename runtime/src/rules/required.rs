@@ -147,7 +147,9 @@ fn required_message(at: &str, why: &str, when: Option<(&str, &dyn Display)>) -> 
 pub fn required<V: Filled + ?Sized>(value: &V, path: &Path<'_>, code: &str, report: &mut Report) {
     if let Some(why) = value.unfilled() {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| required_message(at, why, None))
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
+                required_message(at, why, None)
+            })
         });
     }
 }
@@ -175,7 +177,7 @@ pub fn required_if<V, S, E>(
     }
     if let Some(why) = value.unfilled() {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 required_message(at, why, Some((sibling.name, &sibling.value)))
             })
         });

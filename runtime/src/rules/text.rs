@@ -40,7 +40,7 @@ fn non_blank_text(text: Option<&str>, path: &Path<'_>, code: &str, report: &mut 
     if let Some(s) = text {
         if is_blank(s) {
             report.push_with(|| {
-                Violation::with_message(code.to_owned(), path, |at| {
+                Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                     message!(at, "`{at}` must not be blank")
                 })
             });
@@ -77,7 +77,7 @@ fn max_chars_text(
     let count = char_count(s);
     if count > max {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` is {count} chars (max {max})")
             })
             .with_numbers(n(count), n(max))
@@ -115,7 +115,7 @@ fn min_chars_text(
     let count = char_count(s);
     if count < min {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` is {count} chars (min {min})")
             })
             .with_numbers(n(count), n(min))
@@ -137,7 +137,7 @@ pub fn equals<V: TextField + ?Sized>(
     let Some(s) = value.text() else { return };
     if s != expected {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` is `{}`, expected `{expected}`", shown(s))
             })
         });
@@ -233,13 +233,17 @@ pub fn pattern<V: TextField + ?Sized>(
     }
     let source = pattern.source();
     report.push_with(|| {
-        Violation::with_message(code.to_owned(), path, |at| match matched {
-            Some(_) => message!(at, "`{at}` `{}` does not match `{source}`", shown(s)),
-            None => message!(
-                at,
-                "`{at}` cannot be checked: `{source}` is not a valid regex"
-            ),
-        })
+        Violation::with_message(
+            crate::report::Code::copy_of(code),
+            path,
+            |at| match matched {
+                Some(_) => message!(at, "`{at}` `{}` does not match `{source}`", shown(s)),
+                None => message!(
+                    at,
+                    "`{at}` cannot be checked: `{source}` is not a valid regex"
+                ),
+            },
+        )
     });
 }
 
@@ -276,7 +280,7 @@ pub fn relative_path<V: TextField + ?Sized>(
     let Some(s) = value.text() else { return };
     if let Some(problem) = relative_path_problem(s) {
         report.push_with(|| {
-            Violation::with_message(code.to_owned(), path, |at| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(
                     at,
                     "`{at}` `{}` must be a relative path without `..` (it {problem})",

@@ -210,7 +210,7 @@ fn top_level_full_length_array_is_refused() {
 /// Parses `text` as a `Doc` and returns its one violation's (code, path, pointer, message).
 fn refusal(text: &str) -> (String, String, String, String) {
     let v = only(parse_document::<Doc>(text.as_bytes(), &SPEC).unwrap_err());
-    (v.code.into_owned(), v.path, v.pointer, v.message)
+    (String::from(v.code), v.path, v.pointer, v.message)
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Violations and the report that collects them.
 
 use core::fmt;
-use std::borrow::Cow;
+
+mod code;
+pub use code::Code;
 
 use crate::path::Path;
 use crate::rules::{Streamed, StreamedData};
@@ -32,9 +34,10 @@ use crate::rules::{Streamed, StreamedData};
 #[non_exhaustive]
 pub struct Violation {
     /// Stable machine-readable code, e.g. `field_too_long`: borrowed where it is a
-    /// `&'static str` (generated code, `#[derive(Validate)]`), owned where it was read at run
-    /// time (a spec loaded by specmint-codegen's interpreter). It serializes as the string.
-    pub code: Cow<'static, str>,
+    /// `&'static str` (generated code, `#[derive(Validate)]`), a copy where it was read at run
+    /// time (a spec loaded by specmint-codegen's interpreter), inline when short. It reads as
+    /// a `&str` and serializes as the string ([`Code`]).
+    pub code: Code,
     /// Dotted/indexed path (`constraints[3].text`); `""` for the document.
     pub path: String,
     /// RFC 6901 pointer (`/constraints/3/text`); `""` for the document.
@@ -51,15 +54,15 @@ pub struct Violation {
 
 impl Violation {
     /// A violation at `path`, rendering the path in both notations. `code` is a
-    /// `&'static str` or an owned `String`.
-    pub fn new(code: impl Into<Cow<'static, str>>, path: &Path<'_>, message: String) -> Self {
+    /// `&'static str`, an owned `String` or a [`Code`].
+    pub fn new(code: impl Into<Code>, path: &Path<'_>, message: String) -> Self {
         Self::with_message(code, path, |_| message)
     }
 
     /// A violation at `path` whose message is written from the dotted path, which is
     /// rendered once for both: `Violation::with_message(code, path, |at| format!("`{at}` …"))`.
     pub fn with_message(
-        code: impl Into<Cow<'static, str>>,
+        code: impl Into<Code>,
         path: &Path<'_>,
         message: impl FnOnce(&str) -> String,
     ) -> Self {
@@ -78,7 +81,7 @@ impl Violation {
     /// RFC 6901 (both `""` for the document), e.g. for a location found while scanning
     /// input rather than walking a value.
     pub fn from_parts(
-        code: impl Into<Cow<'static, str>>,
+        code: impl Into<Code>,
         path: String,
         pointer: String,
         message: String,
@@ -282,9 +285,10 @@ impl Report {
         self.violations
     }
 
-    /// The codes of the violations, in document order (each a copy of [`Violation::code`]:
-    /// free for a `&'static str` code, so the list can outlive the report).
-    pub fn codes(&self) -> impl Iterator<Item = Cow<'static, str>> + '_ {
+    /// The codes of the violations, in document order (each a copy of [`Violation::code`],
+    /// which allocates nothing for a short or `&'static str` code, so the list can outlive
+    /// the report).
+    pub fn codes(&self) -> impl Iterator<Item = Code> + '_ {
         self.violations.iter().map(|v| v.code.clone())
     }
 }
