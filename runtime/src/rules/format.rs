@@ -6,12 +6,17 @@
 //! date and time, a `+0100` offset, a leap second, and nearly every email address (Python
 //! only asks for an `@`). A value is accepted here only when both accept it, so a document
 //! this check passes passes both; the corpus marks the probes they disagree on as x-only.
+//! Where only one consumer refuses a value (year 0000, which Python's `date.fromisoformat`
+//! and `rfc3339-validator` refuse and ajv-formats accepts; a URI with nothing between the
+//! scheme's `:` and the query or fragment, which ajv-formats refuses and Python accepts),
+//! this check refuses it too.
 //!
-//! - `date`: `YYYY-MM-DD` (ASCII digits), a real calendar day (leap years counted).
+//! - `date`: `YYYY-MM-DD` (ASCII digits), a real calendar day (leap years counted) of a
+//!   year from 0001 to 9999.
 //! - `date-time`: RFC 3339 `date` `T` `HH:MM:SS[.fraction]` then `Z` or `±HH:MM`; `t` and
 //!   `z` in either case; hours 00-23, minutes and seconds 00-59 (no leap second).
-//! - `uri`: an RFC 3986 URI (a scheme, then `//authority` and a path, or a path; query and
-//!   fragment), ASCII only, every `%` followed by two hex digits; an IP literal in brackets
+//! - `uri`: an RFC 3986 URI (a scheme, then `//authority` and a path, or a non-empty path;
+//!   query and fragment), ASCII only, every `%` followed by two hex digits; an IP literal in brackets
 //!   is an IPv6 address (as `std::net::Ipv6Addr` reads one) or `vX.…`.
 //! - `email`: a dot-atom local part (letters, digits and ``!#$%&'*+/=?^_`{|}~-``, dots only
 //!   between them) `@` a host name of at least two labels (letters, digits, inner hyphens).
@@ -112,9 +117,14 @@ pub(super) fn byte(s: &str, c: u8) -> Option<&str> {
     (s.as_bytes().first() == Some(&c)).then(|| &s[1..])
 }
 
-/// `YYYY-MM-DD` at the start of `s`, a real day: the rest.
+/// `YYYY-MM-DD` at the start of `s`, a real day of a year from 0001 on: the rest.
 fn full_date(s: &str) -> Option<&str> {
     let (year, s) = digits(s, 4)?;
+    // Year 0000: Python's `date.fromisoformat` (jsonschema's `date`) and
+    // `rfc3339-validator` (its `date-time`) refuse it; ajv-formats accepts it.
+    if year == 0 {
+        return None;
+    }
     let (month, s) = digits(byte(s, b'-')?, 2)?;
     let (day, s) = digits(byte(s, b'-')?, 2)?;
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
@@ -273,7 +283,9 @@ fn is_uri(s: &str) -> bool {
             let end = after.find('/').unwrap_or(after.len());
             is_authority(&after[..end]) && uri_chars(&after[end..], b":@/")
         }
-        None => uri_chars(hier, b":@/"),
+        // An empty path (`a:`, `a:?q`, `a:#f`): RFC 3986 and Python accept it, ajv-formats
+        // refuses it.
+        None => !hier.is_empty() && uri_chars(hier, b":@/"),
     };
     tail_ok && hier_ok
 }
@@ -323,6 +335,16 @@ mod tests {
                 ("20240131", false),
                 ("\u{662}024-01-31", false),
                 ("2024-01-31 ", false),
+                // Issue 46: year 0000 is refused by Python (ajv-formats accepts it).
+                ("0000-01-01", false),
+                ("0000-02-29", false),
+                ("0000-12-31", false),
+                ("0001-01-01", true),
+                ("9999-12-31", true),
+                ("2024-01-00", false),
+                ("2024-01-31\n", false),
+                ("+2024-01-31", false),
+                ("12024-01-01", false),
             ],
         );
     }
@@ -344,6 +366,31 @@ mod tests {
                 ("2024-01-31T12:00:00+01", false),
                 ("2024-01-31T12:00:00.Z", false),
                 ("2024-02-30T12:00:00Z", false),
+                // Issue 46: what either consumer refuses.
+                ("0000-01-01T00:00:00Z", false),
+                ("0000-02-29T00:00:00Z", false),
+                ("0001-01-01T00:00:00Z", true),
+                ("2024-02-29T00:00:00Z", true),
+                ("2024-01-31t12:00:00Z", true),
+                ("2024-01-31T12:00:00z", true),
+                ("2024-01-31T12:00:00.5z", true),
+                ("2024-01-31T12:00:00.1234567890123Z", true),
+                ("2024-01-31T12:00:00+00:00", true),
+                ("2024-01-31T12:00:00-00:00", true),
+                ("2024-01-31T12:00:00+24:00", false),
+                ("2024-01-31T12:00:00+23:60", false),
+                ("2024-12-31T23:59:60Z", false),
+                ("2024-06-30T23:59:60Z", false),
+                ("2024-01-31T22:59:60-01:00", false),
+                ("2024-01-31T12:60:00Z", false),
+                ("2024-01-31T12:00Z", false),
+                ("2024-01-31T12:00:00,5Z", false),
+                ("2024-01-31T1:00:00Z", false),
+                ("2024-01-31T12:00:00Z\n", false),
+                ("2024-01-31T12:00:00+01:00\n", false),
+                ("2024-01-31T12:00:00 Z", false),
+                ("2024-01-31_12:00:00Z", false),
+                ("2024-01-31T12:00:00.\u{662}Z", false),
             ],
         );
     }
@@ -370,6 +417,17 @@ mod tests {
                 ("http://x.io/\u{e9}", false),
                 ("http://[::g]/", false),
                 ("http://x.io:80a/", false),
+                // Issue 46: an empty path after the scheme, which ajv-formats refuses.
+                ("http:", false),
+                ("a:", false),
+                ("a:?q", false),
+                ("a:#f", false),
+                ("http://", true),
+                ("http://x.io:/", true),
+                ("http://x.io/?a?b", true),
+                ("http://x.io/#a#b", false),
+                ("http://x.io\n", false),
+                ("http://user@@x.io/", false),
             ],
         );
     }
@@ -388,7 +446,18 @@ mod tests {
                 ("x@-example.com", false),
                 ("x@exa_mple.com", false),
                 ("no", false),
+                ("a@b.c", true),
+                ("a@1.2.3.4", true),
+                ("a@[1.2.3.4]", false),
+                ("\"a b\"@c.com", false),
+                (".a@b.com", false),
+                ("a.@b.com", false),
+                ("a@b.com.", false),
+                ("a@b..c", false),
+                ("x@\u{e9}.com", false),
+                ("a@b.com\n", false),
             ],
         );
     }
 }
+
