@@ -1586,7 +1586,8 @@ pub(crate) fn is_format(kind: usize, s: &str) -> bool {
             30,
             31,
         ];
-        (1..=12).contains(&m) && (1..=days[m as usize - 1]).contains(&d)
+        // Year 0000: Python refuses it (ajv-formats accepts it).
+        y != 0 && (1..=12).contains(&m) && (1..=days[m as usize - 1]).contains(&d)
     };
     let re = |p: String| regex_lite::Regex::new(&p).unwrap();
     match FORMATS[kind] {
@@ -1605,8 +1606,8 @@ pub(crate) fn is_format(kind: usize, s: &str) -> bool {
             .is_match(s)
         }
         _ => {
-            // RFC 3986: scheme `:` then `//authority path` or a path, `?query`, `#fragment`;
-            // ASCII only, `%` then two hex digits.
+            // RFC 3986: scheme `:` then `//authority path` or a non-empty path (ajv-formats
+            // refuses an empty one), `?query`, `#fragment`; ASCII only, `%` then two hex digits.
             let ch = "(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})";
             let authority = format!(
                 "(?:(?:{ch}|:)*@)?(?:\\[(?:[0-9A-Fa-f:.]+|[vV][0-9A-Fa-f]+\\.(?:{ch}|:)+)\\]|{ch}*)(?::[0-9]*)?"
@@ -1614,7 +1615,7 @@ pub(crate) fn is_format(kind: usize, s: &str) -> bool {
             let path = format!("(?:{ch}|[:@/])*");
             let tail = format!("(?:\\?(?:{ch}|[:@/?])*)?(?:#(?:{ch}|[:@/?])*)?");
             let Some(c) = re(format!(
-                "^[A-Za-z][A-Za-z0-9+.-]*:(?://({authority})(?:/{path})?|{path}){tail}$"
+                "^[A-Za-z][A-Za-z0-9+.-]*:(?://({authority})(?:/{path})?|(?:{ch}|[:@/])+){tail}$"
             ))
             .captures(s) else {
                 return false;
