@@ -363,6 +363,9 @@ fn object(spec: &Spec, o: &Object) -> Value {
     let mut all_of = Vec::new();
     for f in &o.fields {
         if let Some(ri) = &f.rules.required_if {
+            // Under the condition the value is given as `✔ `code`` requires one: text not
+            // blank (`minLength`, the non-White_Space `pattern`, `x-non-blank`), a list not
+            // empty, as the runtime's `required_if` refuses them (issue 46).
             let mut then_ty = field_schema(&Field {
                 ty: TypeRef {
                     nullable: false,
@@ -370,6 +373,10 @@ fn object(spec: &Spec, o: &Object) -> Value {
                 },
                 required: true,
                 doc: String::new(),
+                rules: FieldRules {
+                    required: Some(ri.code.clone()),
+                    ..f.rules.clone()
+                },
                 ..f.clone()
             });
             if let Some(t) = then_ty.as_object_mut() {

@@ -187,3 +187,104 @@ fn byte_cap_padding_keeps_a_conditional_field_given() {
         corpus["notes"]
     );
 }
+
+/// Issue 46: a text (and a list) required under a condition is refused blank (empty) by the
+/// runtime, so the schema's `then` states it as `✔ `code`` does, and a JSON Schema validator
+/// refuses the blank value too.
+const EXEMPT_MD: &str = "# Claims v1
+
+## Fields of a `claim`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `category` | category | ✔ | The category. |
+| `exemption_reason` | string? | if `category` is `E` | Why it is exempt. |
+| `exempt_items` | string[]? | if `category` is `E` | What is exempt. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| `exemption_reason` | 40 chars | REASON_MAX_CHARS |
+
+## Values of `category`
+
+| Value | Meaning |
+|---|---|
+| `E` | Exempt. |
+| `S` | Standard. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_claim` | Not the shape. |
+| `BR-E-10` | An exempt claim without its reason. |
+| `too_long` | Too long. |
+
+```json valid
+{\"category\": \"S\"}
+```
+";
+
+const EXEMPT_TOML: &str = "[spec]
+root = \"claim\"
+
+[errors]
+enum = \"ClaimError\"
+parse = \"bad_claim\"
+required_if = \"BR-E-10\"
+max_chars = \"too_long\"
+";
+
+#[test]
+fn a_conditional_requirement_refuses_a_blank_value_in_the_schema_too() {
+    let files =
+        common::generated("claims", EXEMPT_MD, EXEMPT_TOML).unwrap_or_else(|d| panic!("{d}"));
+    let schema: Value = serde_json::from_str(&files["schema/claims.schema.json"]).unwrap();
+    let then = &schema["$defs"]["claim"]["allOf"][0]["then"]["properties"]["exemption_reason"];
+    assert_eq!(then["minLength"], json!(1), "{then}");
+    assert_eq!(then["maxLength"], json!(40), "{then}");
+    assert_eq!(then["x-non-blank"], json!(true), "{then}");
+    let items = &schema["$defs"]["claim"]["allOf"][1]["then"]["properties"]["exempt_items"];
+    assert_eq!(items["minItems"], json!(1), "{items}");
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    for (doc, valid) in [
+        (
+            json!({"category": "E", "exemption_reason": " \t\u{a0}", "exempt_items": ["a"]}),
+            false,
+        ),
+        (
+            json!({"category": "E", "exemption_reason": "", "exempt_items": ["a"]}),
+            false,
+        ),
+        (
+            json!({"category": "E", "exemption_reason": "\u{3000}", "exempt_items": ["a"]}),
+            false,
+        ),
+        (
+            json!({"category": "E", "exemption_reason": "diplomatic", "exempt_items": []}),
+            false,
+        ),
+        (
+            json!({"category": "E", "exemption_reason": " diplomatic ", "exempt_items": ["a"]}),
+            true,
+        ),
+        (
+            json!({"category": "S", "exemption_reason": " ", "exempt_items": []}),
+            true,
+        ),
+        (json!({"category": "S"}), true),
+    ] {
+        assert_eq!(validator.is_valid(&doc), valid, "schema: {doc}");
+        // The interpreter (the runtime's rules) gives the same answer.
+        let verdict = common::verdict("claims", EXEMPT_MD, EXEMPT_TOML, &doc.to_string());
+        assert_eq!(verdict.is_empty(), valid, "interpreter: {doc}: {verdict:?}");
+        if !valid {
+            assert!(
+                verdict.iter().all(|v| v.starts_with("BR-E-10@")),
+                "{verdict:?}"
+            );
+        }
+    }
+}
