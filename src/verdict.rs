@@ -159,20 +159,28 @@ impl DocType {
         match self {
             DocType::Bundled(b) => b.json_schema.to_owned(),
             // What `specmint generate --spec DIR` writes, but for the `@generated` note, which
-            // names the command that printed it.
+            // names the command that printed it. The note names DIR as seen from the current
+            // directory, however it was given, so the CLI (`--spec spec`) and a binding handed
+            // an absolute path (`Spec.load(pathlib.Path("spec").resolve())`) write the same
+            // note (issue 46).
             #[cfg(feature = "interpret")]
             DocType::Own {
                 spec, dir, name, ..
-            } => specmint_codegen::emit_schema(
-                spec,
-                &specmint_codegen::Options {
-                    regenerate_with: Some(format!(
-                        "specmint schema --spec {} {name}",
-                        dir.display()
-                    )),
-                    ..crate::bundle_options()
-                },
-            ),
+            } => {
+                let shown = as_seen_from_current_dir(dir).display().to_string();
+                let mut spec = spec.as_ref().clone();
+                spec.md_path = match shown.trim_end_matches('/') {
+                    "" => format!("{}.md", spec.name),
+                    dir => format!("{dir}/{}.md", spec.name),
+                };
+                specmint_codegen::emit_schema(
+                    &spec,
+                    &specmint_codegen::Options {
+                        regenerate_with: Some(format!("specmint schema --spec {shown} {name}")),
+                        ..crate::bundle_options()
+                    },
+                )
+            }
         }
     }
 
@@ -368,6 +376,27 @@ pub fn check_total(total: u64, document: &DocumentSpec) -> Result<(), Report> {
     } else {
         check_size(len, document)
     }
+}
+
+/// `dir` relative to the current directory (both with symlinks resolved, `..` where it is not
+/// below it), so an absolute and a relative path to the same directory read the same; as given
+/// when either cannot be resolved.
+#[cfg(feature = "interpret")]
+fn as_seen_from_current_dir(dir: &Path) -> PathBuf {
+    let resolved = || -> Option<PathBuf> {
+        let base = std::fs::canonicalize(std::env::current_dir().ok()?).ok()?;
+        let path = std::fs::canonicalize(dir).ok()?;
+        let base: Vec<_> = base.components().collect();
+        let path: Vec<_> = path.components().collect();
+        let common = base.iter().zip(&path).take_while(|(a, b)| a == b).count();
+        let mut out: PathBuf = base[common..].iter().map(|_| "..").collect();
+        out.extend(&path[common..]);
+        if out.as_os_str().is_empty() {
+            out.push(".");
+        }
+        Some(out)
+    };
+    resolved().unwrap_or_else(|| dir.to_owned())
 }
 
 #[cfg(feature = "interpret")]
