@@ -237,7 +237,8 @@ impl NativeSpec {
         Ok(at(&self.types, index)?.document().max_input_bytes as f64)
     }
 
-    /// TYPE's JSON Schema (JSON text).
+    /// TYPE's JSON Schema (JSON text): what `specmint schema --spec DIR TYPE` prints from the
+    /// current directory (its `$comment` names DIR as seen from there).
     #[napi]
     pub fn schema(&self, name: String) -> Result<String> {
         let index = self.index(name)?;

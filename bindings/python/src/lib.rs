@@ -177,7 +177,8 @@ impl Spec {
         check_report(py, judge(py, self.find(r#type)?, data)?)
     }
 
-    /// TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints), as a dict.
+    /// TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints from the current
+    /// directory: its `$comment` names DIR as seen from there, however it was given), as a dict.
     fn schema<'py>(&self, py: Python<'py>, r#type: &str) -> PyResult<Bound<'py, PyAny>> {
         schema_of(py, self.find(r#type)?)
     }
