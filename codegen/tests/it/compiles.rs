@@ -577,10 +577,16 @@ fn main() {{
 }}
 "
     );
+    // With the README's hook too: the struct's own check and the user's are one function.
+    let mut options = Options::default();
+    options.type_attributes.push((
+        "einv.invoice".to_owned(),
+        "#[validate(custom = crate::checks::anything)] #[derive(PartialOrd)]".to_owned(),
+    ));
     let compiled = assert_builds(
         "compiles-einv",
         std::slice::from_ref(&spec),
-        &Options::default(),
+        &options,
         Some(&main),
     );
     let interpreted: String = docs

@@ -326,7 +326,7 @@ impl Ctx<'_> {
             struct_rules.push(quote!(max_json_bytes(max = #c, code = #code)));
         }
         if o.fields.iter().any(|f| optional_condition(o, f)) {
-            let (check, _) = self.optional_conditions(o);
+            let (check, _) = self.optional_conditions(o, &[]);
             struct_rules.push(quote!(custom = #check));
         }
         if struct_rules.is_empty() {
@@ -375,7 +375,12 @@ impl Ctx<'_> {
         };
         // A user's attributes go after the derives: `#[validate(custom = ..)]` is a helper
         // attribute of the derive, which must come first.
-        let attrs = self.type_attrs(&o.name);
+        let conditions = o.fields.iter().any(|f| optional_condition(o, f));
+        let (attrs, customs) = if conditions {
+            self.type_attrs_without_custom(&o.name)
+        } else {
+            (self.type_attrs(&o.name), Vec::new())
+        };
         let rt_str = &self.rt_str;
         let derive = &self.derive;
         let mut helpers = Vec::new();
@@ -401,8 +406,8 @@ impl Ctx<'_> {
             fields.push(self.field_def(o, f, &mut helpers));
         }
         let struct_attr = self.struct_attr(o);
-        if o.fields.iter().any(|f| optional_condition(o, f)) {
-            helpers.push(self.optional_conditions(o).1);
+        if conditions {
+            helpers.push(self.optional_conditions(o, &customs).1);
         }
         let default_impl = self.default_impl(o, &name);
         if let Some(sel) = &o.selector {
@@ -488,6 +493,15 @@ fn optional_condition(o: &Object, f: &Field) -> bool {
     let Some(ri) = &f.rules.required_if else {
         return false;
     };
+    // The fields a selector chooses live in its body enum, not on the struct.
+    let chosen = |key: &str| {
+        o.selector
+            .as_ref()
+            .is_some_and(|s| s.by.key == key || s.members.iter().any(|m| m == key))
+    };
+    if chosen(&f.key) || chosen(&ri.field.key) {
+        return false;
+    }
     o.fields
         .iter()
         .find(|s| s.key == ri.field.key)
@@ -497,8 +511,9 @@ fn optional_condition(o: &Object, f: &Field) -> bool {
 impl Ctx<'_> {
     /// The struct-level check of `o`'s conditional requirements whose condition field is an
     /// `Option` (see [`optional_condition`]), in field order: its name and its definition.
-    /// The derive runs it after the field rules.
-    fn optional_conditions(&self, o: &Object) -> (Ident, TokenStream) {
+    /// The derive runs it after the field rules; it then runs `customs`, the struct-level
+    /// checks of a user's `#[validate(custom = ..)]` (the derive takes one per struct).
+    fn optional_conditions(&self, o: &Object, customs: &[syn::Path]) -> (Ident, TokenStream) {
         let rt = &self.rt;
         let name = ident(&o.rust_name);
         let check = format_ident!(
@@ -541,6 +556,7 @@ impl Ctx<'_> {
             #allow
             fn #check(value: &#name, path: &#rt::Path<'_>, report: &mut #rt::Report) {
                 #(#checks)*
+                #(#customs(value, path, report);)*
             }
         };
         (check, def)
