@@ -629,3 +629,22 @@ fn main() {{
     assert_eq!(sorted(compiled[4].clone()), sorted(interpreted[4].clone()));
     assert_eq!(interpreted[4].len(), 3, "{:?}", interpreted[4]);
 }
+
+/// `#[validate(..)]` through `type_attribute` on a type that derives no `Validate` (an enum)
+/// would be a rustc error in the author's crate: it is a diagnostic instead.
+#[test]
+fn a_validate_attribute_on_an_enum_is_a_diagnostic() {
+    let spec = spec("venum", &[], "");
+    let mut options = Options::default();
+    options.type_attributes.push((
+        "venum.mode".to_owned(),
+        "#[validate(custom = crate::checks::anything)]".to_owned(),
+    ));
+    let d = generate(std::slice::from_ref(&spec), &options)
+        .expect_err("an enum derives no Validate")
+        .to_string();
+    crate::common::assert_holds(&d, &["`venum.mode` is no field table"]);
+    // On the struct, the same attribute is fine.
+    options.type_attributes[0].0 = "venum.doc".to_owned();
+    generate(std::slice::from_ref(&spec), &options).unwrap_or_else(|d| panic!("{d}"));
+}
