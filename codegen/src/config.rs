@@ -89,8 +89,11 @@ impl Config {
     /// `path` is `<spec>.<table>` (the spec's file stem and the table's name, as in the
     /// Markdown: `orders.line_item`), `<spec>` for every type of a spec, or `.` for every
     /// type; `attribute` is written as in Rust (`#[derive(Hash)]`, several allowed). Types
-    /// are the structs of field tables and the enums of enum, union and states tables. A path
-    /// naming no type, or text that is not an attribute, fails the build with a diagnostic.
+    /// are the structs of field tables and the enums of enum, union and states tables. The
+    /// attributes go after the type's derives, so a derive's helper attribute works:
+    /// `#[validate(custom = crate::checks::totals)]` on a field table's struct. A path
+    /// naming no type, text that is not an attribute, or `#[validate(..)]` on a type that is
+    /// no field table's struct fails the build with a diagnostic.
     ///
     /// ```no_run
     /// specmint_codegen::Config::new()

@@ -93,11 +93,36 @@ pub(crate) fn check_attribute_paths(specs: &[model::Spec], options: &Options) ->
                 "write `<spec>.<table>` (`orders.line_item`), `<spec>` or `.`",
             ));
         }
-        if parse_attributes(attr).is_none() {
+        let Some(attrs) = parse_attributes(attr) else {
             out.push(problem(
                 format!("type_attribute `{attr}` for `{path}` is not outer attributes (`#[..]`)"),
                 "write attributes as in Rust: `#[derive(Hash)]`",
             ));
+            continue;
+        };
+        // `#[validate(..)]` is the derive's: only a struct (a field table) derives `Validate`;
+        // an enum, a union or a states table has its checks written out, and rustc would
+        // refuse the attribute there.
+        if attrs.iter().any(|a| a.path().is_ident("validate")) {
+            let not_struct = specs.iter().find_map(|spec| {
+                let machines = spec.machines.iter().map(|m| m.name.as_str());
+                let others = spec.types.iter().filter_map(|t| match t {
+                    TypeDef::Object(_) => None,
+                    t => Some(t.name()),
+                });
+                others
+                    .chain(machines)
+                    .find(|t| type_path_matches(path, &spec.name, t))
+                    .map(|t| format!("{}.{t}", spec.name))
+            });
+            if let Some(t) = not_struct {
+                out.push(problem(
+                    format!(
+                        "type_attribute `{attr}` for `{path}`: `{t}` is no field table, and only a field table's struct derives `Validate`"
+                    ),
+                    "name the field tables one by one (`<spec>.<table>`)",
+                ));
+            }
         }
     }
     for (path, attr) in &options.field_attributes {

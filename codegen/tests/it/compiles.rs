@@ -64,6 +64,15 @@ const REQUIRED: &[&str] = &[
     "if `mode` is `a`",
     "if `flag` is `true`",
     "if `label` is `x`",
+    // The field the condition reads, varied too (issue 46): a coded requirement (read as
+    // `Option`), a default, `T?` and a conditional field (refused), a field with a pattern.
+    "if `cmode` is `a`",
+    "if `cflag` is `false`",
+    "if `clabel` is `x`",
+    "if `dmode` is `b`",
+    "if `omode` is `a`",
+    "if `rlabel` is `x`",
+    "if `plabel` is `aa`",
 ];
 
 /// The `[errors]` lines: rule kind and code.
@@ -125,6 +134,13 @@ fn spec_without(name: &str, rows: &[String], sidecar: &str, unused: &[String]) -
 | `mode` | mode | ✔ | Chooses. |
 | `flag` | bool | — (default false) | A switch. |
 | `label` | string | — (default y) | A label. |
+| `cmode` | mode | ✔ `missing` | Chooses, its absence coded. |
+| `cflag` | bool | ✔ `missing` | A switch, its absence coded. |
+| `clabel` | non-blank string | ✔ `missing` | A label, its absence coded. |
+| `dmode` | mode | — (default a) | Chooses, by default `a`. |
+| `omode` | mode? | — | Chooses, maybe. |
+| `rlabel` | string? | if `flag` is `true` | A label under a condition. |
+| `plabel` | string matching `^a+$` | ✔ | A label with a pattern. |
 {rows}
 
 ## Fields of a `part`
@@ -299,12 +315,45 @@ fn every_spec_that_loads_compiles() {
     );
     specs.extend(random_sources(RANDOM));
 
-    assert_builds("compiles", &specs);
+    // The derive's own attributes through the hooks (issue 46): a struct-level and a
+    // field-level `custom` check on every root and its `mode`, written after the derive.
+    let mut options = Options::default();
+    for spec in &specs {
+        let loaded = load(spec).unwrap_or_else(|d| panic!("{d}"));
+        let root = format!("{}.{}", loaded.name, loaded.root);
+        for attr in [
+            "#[validate(custom = crate::checks::anything)]",
+            "#[allow(clippy::all)]",
+        ] {
+            options
+                .type_attributes
+                .push((root.clone(), attr.to_owned()));
+        }
+        if spec.md.contains("| `mode` | mode | ✔ |") {
+            options.field_attributes.push((
+                format!("{root}.mode"),
+                "#[validate(custom = crate::checks::anything)]".to_owned(),
+            ));
+        }
+    }
+    assert_builds("compiles", &specs, &options, None);
 }
 
-/// Generates `specs` into one crate (a module each) under the test's scratch directory `name`,
-/// and builds it: the Rust must compile.
-fn assert_builds(name: &str, specs: &[SpecSource]) {
+/// The crate's own checks, named by the `#[validate(custom = ..)]` attributes of the hooks.
+const CHECKS: &str = "pub mod checks {
+    pub fn anything<T: ?Sized>(_: &T, _: &specmint_runtime::Path<'_>, _: &mut specmint_runtime::Report) {}
+}
+";
+
+/// Generates `specs` (with `options`) into one crate (a module each, and [`CHECKS`]) under the
+/// test's scratch directory `name`, and builds it: the Rust must compile. With `main`, the crate
+/// has that `src/main.rs` too, which is run: its standard output is returned.
+fn assert_builds(
+    name: &str,
+    specs: &[SpecSource],
+    options: &Options,
+    main: Option<&str>,
+) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -319,14 +368,17 @@ fn assert_builds(name: &str, specs: &[SpecSource]) {
     .unwrap();
     // The workspace's lock file: the same versions, offline.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let mut lib = String::from("#![allow(dead_code)]\n");
-    let files = generate(specs, &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let mut lib = format!("#![allow(dead_code)]\n{CHECKS}");
+    let files = generate(specs, options).unwrap_or_else(|d| panic!("{d}"));
     for spec in specs {
         let rust = &files[&format!("rust/{}.rs", spec.name)];
         std::fs::write(dir.join(format!("src/{}.rs", spec.name)), rust).unwrap();
         lib.push_str(&format!("pub mod {};\n", spec.name));
     }
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    if let Some(main) = main {
+        std::fs::write(dir.join("src/main.rs"), main).unwrap();
+    }
 
     // This test binary is target/<profile>/deps/<name>-<hash>: the scratch target beside it.
     let target = std::env::current_exe()
@@ -335,8 +387,13 @@ fn assert_builds(name: &str, specs: &[SpecSource]) {
         .nth(3)
         .unwrap()
         .join("scratch");
+    let args: &[&str] = if main.is_some() {
+        &["run", "--offline", "--quiet"]
+    } else {
+        &["build", "--offline", "--lib", "--quiet"]
+    };
     let out = Command::new(env!("CARGO"))
-        .args(["build", "--offline", "--lib", "--quiet"])
+        .args(args)
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", target)
         .output()
@@ -347,6 +404,7 @@ fn assert_builds(name: &str, specs: &[SpecSource]) {
         specs.len(),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// The property's first find besides `Filled`: a `[[unique]]` key with a coded requirement is
@@ -435,7 +493,12 @@ fn tables_holding_each_other_through_nullable_members_compile() {
     let spec = crate::common::source("cyc", md, toml);
     load(&spec).unwrap_or_else(|d| panic!("{d}"));
     let files = generate(std::slice::from_ref(&spec), &Options::default()).unwrap();
-    assert_builds("compiles-recursive", std::slice::from_ref(&spec));
+    assert_builds(
+        "compiles-recursive",
+        std::slice::from_ref(&spec),
+        &Options::default(),
+        None,
+    );
     let rust = &files["rust/cyc.rs"];
     for boxed in [
         "pub next: ::core::option::Option<::std::boxed::Box<Link>>",
@@ -454,4 +517,134 @@ fn tables_holding_each_other_through_nullable_members_compile() {
         ),
         ["blank@next.back.name: `next.back.name` must not be blank"]
     );
+}
+
+/// Issue 46, the user's shape: a field required under a condition that reads a field with a
+/// coded requirement (`type_code`, ✔ `` `BR-04` ``), which the Rust reads as `Option` so that
+/// its absence is `BR-04`. The derive's `required_if` compared and showed the `Option` itself
+/// (E0277, E0308); the condition is now checked by the struct's own function, and holds while
+/// `type_code` is absent as the interpreter's does: never. The compiled validator and the
+/// interpreter give the same verdicts.
+#[test]
+fn a_condition_on_a_field_with_a_coded_requirement_compiles_and_agrees() {
+    let md = "# Einv v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `number` | non-blank string | ✔ | The invoice number. |
+| `type_code` | type_code | ✔ `BR-04` | The invoice type code. |
+| `preceding_invoice` | string? | if `type_code` is `381` | The invoice a credit note corrects. |
+| `note` | non-blank string | — (default n) | A note, after the conditional field. |
+
+## Type codes: `type_code`
+
+| Value | Meaning |
+|---|---|
+| `380` | A commercial invoice. |
+| `381` | A credit note. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_invoice` | Not the shape. |
+| `BR-04` | No invoice type code. |
+| `BR-55` | A credit note without its preceding invoice. |
+| `blank` | A blank text. |
+";
+    let toml = "[spec]\nroot = \"invoice\"\n\n[errors]\nparse = \"bad_invoice\"\nrequired_if = \"BR-55\"\nnon_blank = \"blank\"\n";
+    let docs = [
+        r#"{"number": "1", "type_code": "381"}"#,
+        r#"{"number": "1", "type_code": "381", "preceding_invoice": "0"}"#,
+        r#"{"number": "1", "type_code": "380"}"#,
+        r#"{"number": "1"}"#,
+        r#"{"number": " ", "type_code": "381", "note": " "}"#,
+    ];
+    let spec = crate::common::source("einv", md, toml);
+    let main = format!(
+        "const DOCS: &[&str] = &{docs:?};
+fn main() {{
+    for doc in DOCS {{
+        if let Err(report) = specmint_compiles::einv::Invoice::from_json_str(doc) {{
+            for v in report.iter() {{
+                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
+            }}
+        }}
+        println!(\"--\");
+    }}
+}}
+"
+    );
+    // With the README's hook too: the struct's own check and the user's are one function.
+    let mut options = Options::default();
+    options.type_attributes.push((
+        "einv.invoice".to_owned(),
+        "#[validate(custom = crate::checks::anything)] #[derive(PartialOrd)]".to_owned(),
+    ));
+    let compiled = assert_builds(
+        "compiles-einv",
+        std::slice::from_ref(&spec),
+        &options,
+        Some(&main),
+    );
+    let interpreted: String = docs
+        .iter()
+        .map(|doc| {
+            let mut lines = crate::common::verdict("einv", md, toml, doc).join("\n");
+            if !lines.is_empty() {
+                lines.push('\n');
+            }
+            lines + "--\n"
+        })
+        .collect();
+    let blocks = |text: &str| -> Vec<Vec<String>> {
+        let mut blocks: Vec<Vec<String>> = text
+            .split_terminator("--\n")
+            .map(|b| b.lines().map(str::to_owned).collect())
+            .collect();
+        blocks.resize(docs.len(), Vec::new());
+        blocks
+    };
+    let (compiled, interpreted) = (blocks(&compiled), blocks(&interpreted));
+    // The user's documents: the same violations in the same order.
+    assert_eq!(compiled[..4], interpreted[..4]);
+    assert_eq!(
+        interpreted[..4],
+        [
+            vec!["BR-55@preceding_invoice: `preceding_invoice` is required when `type_code` is `381`"],
+            vec![],
+            vec![],
+            vec!["BR-04@type_code: `type_code` is required"],
+        ]
+    );
+    // With violations of other fields too, the same ones; the compiled check of the
+    // condition runs after the field rules (a struct-level check), the interpreter's at the
+    // field, so only the order may differ.
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(compiled[4].clone()), sorted(interpreted[4].clone()));
+    assert_eq!(interpreted[4].len(), 3, "{:?}", interpreted[4]);
+}
+
+/// `#[validate(..)]` through `type_attribute` on a type that derives no `Validate` (an enum)
+/// would be a rustc error in the author's crate: it is a diagnostic instead.
+#[test]
+fn a_validate_attribute_on_an_enum_is_a_diagnostic() {
+    let spec = spec("venum", &[], "");
+    let mut options = Options::default();
+    options.type_attributes.push((
+        "venum.mode".to_owned(),
+        "#[validate(custom = crate::checks::anything)]".to_owned(),
+    ));
+    let d = generate(std::slice::from_ref(&spec), &options)
+        .expect_err("an enum derives no Validate")
+        .to_string();
+    crate::common::assert_holds(&d, &["`venum.mode` is no field table"]);
+    // On the struct, the same attribute is fine.
+    options.type_attributes[0].0 = "venum.doc".to_owned();
+    generate(std::slice::from_ref(&spec), &options).unwrap_or_else(|d| panic!("{d}"));
 }

@@ -437,8 +437,12 @@ fn attribute_hooks_land_on_their_type_and_field_and_the_header_names_the_build_s
          script (specmint_codegen::Config) writes this file again on every build\n"
     ));
     assert_eq!(rust.matches("#[allow(dead_code)]").count(), 2, "{rust}");
+    // After the derives (and their helpers' settings), so that a derive's helper attribute
+    // given this way (`#[validate(custom = ..)]`) follows its derive.
     assert!(
-        rust.contains("/// Shades: `shade`\n#[non_exhaustive]\n#[allow(dead_code)]\n#[derive(\n"),
+        rust.contains(
+            "#[serde(crate = \"::specmint_runtime::__private::serde\")]\n#[non_exhaustive]\n#[allow(dead_code)]\npub enum Shade {\n"
+        ),
         "{rust}"
     );
     assert!(

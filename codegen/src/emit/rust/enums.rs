@@ -17,6 +17,8 @@ struct Row<'r> {
 struct StringEnum<'r> {
     name: Ident,
     doc: TokenStream,
+    /// A user's attributes ([`Options::type_attributes`]), written after the derives.
+    attrs: TokenStream,
     rows: Vec<Row<'r>>,
     /// Whether serde reads and writes a variant as its spelling.
     serde: bool,
@@ -36,6 +38,7 @@ impl Ctx<'_> {
         let StringEnum {
             name,
             doc: d,
+            attrs,
             rows,
             serde,
             noun,
@@ -79,6 +82,7 @@ impl Ctx<'_> {
         quote! {
             #d
             #derive
+            #attrs
             pub enum #name { #(#variants)* }
 
             impl #name {
@@ -119,7 +123,8 @@ impl Ctx<'_> {
         let (d, attrs) = (doc(&e.doc), self.type_attrs(&e.name));
         let def = self.string_enum(StringEnum {
             name: ident(&e.rust_name),
-            doc: quote!(#d #attrs),
+            doc: d,
+            attrs,
             rows: e
                 .values
                 .iter()
@@ -178,7 +183,8 @@ impl Ctx<'_> {
         let (d, attrs) = (doc(&m.doc), self.type_attrs(&m.name));
         let def = self.string_enum(StringEnum {
             name: name.clone(),
-            doc: quote!(#d #attrs),
+            doc: d,
+            attrs,
             rows: m
                 .states
                 .iter()
@@ -290,6 +296,7 @@ impl Ctx<'_> {
                 "Error codes of {}, in table order.",
                 self.spec.md_path
             )),
+            attrs: quote!(),
             rows: e
                 .codes
                 .iter()

@@ -218,6 +218,51 @@ impl Ctx<'_> {
         quote!(#(#attrs)*)
     }
 
+    /// [`Ctx::type_attrs`] without the struct-level `custom = path` checks of its
+    /// `#[validate(..)]` attributes, and those paths in order: the derive takes one such
+    /// check per struct, and a struct whose generated code needs its own calls the user's
+    /// from it.
+    fn type_attrs_without_custom(&self, table: &str) -> (TokenStream, Vec<syn::Path>) {
+        use syn::punctuated::Punctuated;
+        let mut customs = Vec::new();
+        let mut out = Vec::new();
+        let attrs = self
+            .options
+            .type_attributes
+            .iter()
+            .filter(|(path, _)| type_path_matches(path, &self.spec.name, table))
+            .flat_map(|(_, attr)| parse_attributes(attr).expect("checked in generate"));
+        for attr in attrs {
+            let items = attr
+                .path()
+                .is_ident("validate")
+                .then(|| {
+                    attr.parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+                        .ok()
+                })
+                .flatten();
+            let Some(items) = items else {
+                out.push(quote!(#attr));
+                continue;
+            };
+            let mut rest = Vec::new();
+            for item in items {
+                match item {
+                    syn::Meta::NameValue(syn::MetaNameValue {
+                        path,
+                        value: syn::Expr::Path(p),
+                        ..
+                    }) if path.is_ident("custom") => customs.push(p.path),
+                    item => rest.push(item),
+                }
+            }
+            if !rest.is_empty() {
+                out.push(quote!(#[validate(#(#rest),*)]));
+            }
+        }
+        (quote!(#(#out)*), customs)
+    }
+
     /// The attributes [`Options::field_attributes`] adds to field `key` of `table`.
     fn field_attrs(&self, table: &str, key: &str) -> TokenStream {
         let want = format!("{}.{table}.{key}", self.spec.name);

@@ -10,25 +10,15 @@ impl Ctx<'_> {
     /// `#[validate(..)]` rule list for one field, in the order violations are reported:
     /// the list's own counts, then each element (text rules, nested values), then the rules
     /// that compare elements with each other.
-    pub(super) fn field_rules(&self, f: &Field) -> Vec<TokenStream> {
+    pub(super) fn field_rules(&self, o: &Object, f: &Field) -> Vec<TokenStream> {
         let r = &f.rules;
         let mut rules = Vec::new();
         if let Some(code) = &r.required {
             rules.push(quote!(required(code = #code)));
         }
-        if let Some(ri) = &r.required_if {
+        if let Some(ri) = r.required_if.as_ref().filter(|_| !optional_condition(o, f)) {
             let field = ident(&ri.field.rust);
-            let equals = match &ri.when {
-                serde_json::Value::Bool(b) => quote!(#b),
-                _ if ri.enum_rust.is_empty() => {
-                    let text = &ri.value.key;
-                    quote!(#text)
-                }
-                _ => {
-                    let (en, v) = (ident(&ri.enum_rust), ident(&ri.value.rust));
-                    quote!(#en::#v)
-                }
-            };
+            let equals = required_if_value(ri);
             let code = &ri.code;
             rules.push(quote!(required_if(field = #field, equals = #equals, code = #code)));
         }
@@ -276,7 +266,7 @@ impl Ctx<'_> {
         } else {
             quote!(#[serde(#(#serde_args),*)])
         };
-        let rules = self.field_rules(f);
+        let rules = self.field_rules(o, f);
         let validate_attr = if rules.is_empty() {
             quote!()
         } else {
@@ -335,6 +325,10 @@ impl Ctx<'_> {
             let code = &cap.code;
             struct_rules.push(quote!(max_json_bytes(max = #c, code = #code)));
         }
+        if o.fields.iter().any(|f| optional_condition(o, f)) {
+            let (check, _) = self.optional_conditions(o, &[]);
+            struct_rules.push(quote!(custom = #check));
+        }
         if struct_rules.is_empty() {
             quote!()
         } else {
@@ -379,9 +373,13 @@ impl Ctx<'_> {
         } else {
             doc(&o.doc)
         };
-        let d = {
-            let attrs = self.type_attrs(&o.name);
-            quote!(#d #attrs)
+        // A user's attributes go after the derives: `#[validate(custom = ..)]` is a helper
+        // attribute of the derive, which must come first.
+        let conditions = o.fields.iter().any(|f| optional_condition(o, f));
+        let (attrs, customs) = if conditions {
+            self.type_attrs_without_custom(&o.name)
+        } else {
+            (self.type_attrs(&o.name), Vec::new())
         };
         let rt_str = &self.rt_str;
         let derive = &self.derive;
@@ -408,6 +406,9 @@ impl Ctx<'_> {
             fields.push(self.field_def(o, f, &mut helpers));
         }
         let struct_attr = self.struct_attr(o);
+        if conditions {
+            helpers.push(self.optional_conditions(o, &customs).1);
+        }
         let default_impl = self.default_impl(o, &name);
         if let Some(sel) = &o.selector {
             let serde_impls = self.selector_serde(o, sel);
@@ -420,6 +421,7 @@ impl Ctx<'_> {
                 #[derive(Debug, Clone, PartialEq, #derive)]
                 #[validate(crate = #rt_str)]
                 #struct_attr
+                #attrs
                 pub struct #name { #(#fields)* }
 
                 impl #name {
@@ -458,9 +460,105 @@ impl Ctx<'_> {
             #closed
             #[validate(crate = #rt_str)]
             #struct_attr
+            #attrs
             pub struct #name { #(#fields)* }
             #default_impl
             #(#helpers)*
         }
+    }
+}
+
+/// `required_if`'s `equals`: a `bool`, text, or the enum value.
+fn required_if_value(ri: &RequiredIf) -> TokenStream {
+    match &ri.when {
+        serde_json::Value::Bool(b) => quote!(#b),
+        _ if ri.enum_rust.is_empty() => {
+            let text = &ri.value.key;
+            quote!(#text)
+        }
+        _ => {
+            let (en, v) = (ident(&ri.enum_rust), ident(&ri.value.rust));
+            quote!(#en::#v)
+        }
+    }
+}
+
+/// Whether `f` is required under a condition whose field is an `Option` in Rust (a field with
+/// a coded requirement, ✔ `` `BR-04` ``, is read as `Option` so that its absence is that
+/// code). The derive's `required_if` compares the field itself and shows it, which an `Option`
+/// cannot do; such a condition is checked by the struct's own function
+/// ([`Ctx::optional_conditions`]), which holds while the field is absent as the interpreter's
+/// does: never.
+fn optional_condition(o: &Object, f: &Field) -> bool {
+    let Some(ri) = &f.rules.required_if else {
+        return false;
+    };
+    // The fields a selector chooses live in its body enum, not on the struct.
+    let chosen = |key: &str| {
+        o.selector
+            .as_ref()
+            .is_some_and(|s| s.by.key == key || s.members.iter().any(|m| m == key))
+    };
+    if chosen(&f.key) || chosen(&ri.field.key) {
+        return false;
+    }
+    o.fields
+        .iter()
+        .find(|s| s.key == ri.field.key)
+        .is_some_and(|s| s.read_optional() || s.ty.nullable || s.is_optional_any())
+}
+
+impl Ctx<'_> {
+    /// The struct-level check of `o`'s conditional requirements whose condition field is an
+    /// `Option` (see [`optional_condition`]), in field order: its name and its definition.
+    /// The derive runs it after the field rules; it then runs `customs`, the struct-level
+    /// checks of a user's `#[validate(custom = ..)]` (the derive takes one per struct).
+    fn optional_conditions(&self, o: &Object, customs: &[syn::Path]) -> (Ident, TokenStream) {
+        let rt = &self.rt;
+        let name = ident(&o.rust_name);
+        let check = format_ident!(
+            "check_required_if_{}",
+            crate::names::snake_case(&o.rust_name)
+        );
+        let checks = o
+            .fields
+            .iter()
+            .filter(|f| optional_condition(o, f))
+            .map(|f| {
+                let ri = f.rules.required_if.as_ref().expect("optional_condition");
+                let (fi, si) = (ident(&f.rust_name), ident(&ri.field.rust));
+                let (key, sibling) = (&f.key, &ri.field.key);
+                let equals = required_if_value(ri);
+                let code = &ri.code;
+                quote! {
+                    if let ::core::option::Option::Some(sibling) = &value.#si {
+                        #rt::rules::required_if(
+                            &value.#fi,
+                            #rt::rules::Named { name: #sibling, value: sibling },
+                            &#equals,
+                            &path.field(#key),
+                            #code,
+                            report,
+                        );
+                    }
+                }
+            });
+        let allow = check
+            .to_string()
+            .contains("__")
+            .then(|| quote!(#[allow(non_snake_case)]));
+        let d = doc(&format!(
+            "The conditional requirements of `{}` whose condition reads a field that may be absent (absent: the condition does not hold).",
+            o.name
+        ));
+        let def = quote! {
+            #d
+            #allow
+            fn #check(value: &#name, path: &#rt::Path<'_>, report: &mut #rt::Report) {
+                #(#checks)*
+                #(#customs(value, path, report);)*
+            }
+        };
+        (check, def)
     }
 }

@@ -243,10 +243,8 @@ impl Ctx<'_> {
         let (serde, serde_crate) = (&self.serde, &self.serde_crate);
         let rt = &self.rt;
         let d = doc(&u.doc);
-        let d = {
-            let attrs = self.type_attrs(&u.name);
-            quote!(#d #attrs)
-        };
+        // After the derives, whose helper attributes a user's may be.
+        let attrs = self.type_attrs(&u.name);
         let tag = &u.tag;
         let variants = u.variants.iter().map(|v| {
             let vd = doc(&v.doc);
@@ -295,6 +293,7 @@ impl Ctx<'_> {
             #[derive(Debug, Clone, PartialEq, #serde::Serialize)]
             #serde_crate
             #[serde(tag = #tag)]
+            #attrs
             pub enum #name { #(#variants)* }
 
             impl<'de> #serde::Deserialize<'de> for #name {
