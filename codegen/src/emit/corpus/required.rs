@@ -80,10 +80,11 @@ impl<'a> Gen<'a> {
             let doc = self.with(base, hops, v.clone());
             let errors = if v.is_array() {
                 super::caps::item_count_violations(f, path, 0)
-            } else if missing {
-                vec![(code.clone(), path.to_owned())]
             } else {
-                vec![]
+                // Blank text breaks a pattern or a format as well.
+                let errors = fit::text_violations(f, path, v.as_str().unwrap_or_default());
+                debug_assert_eq!(missing, errors.iter().any(|(c, _)| *c == code));
+                errors
             };
             self.push(
                 &loc.scope,
