@@ -520,7 +520,15 @@ impl RandomSpec {
     /// the entries by a shade `kind`, and a first root field that cannot carry the byte
     /// cap's padding before a `body` that can.
     pub(crate) fn extend(&mut self, rng: &mut Rng) {
+        // A condition's sibling stays plain `✔`: coded, it is an `Option` in Rust, and the
+        // generated `required_if` does not compile against one (left to the Rust emitter).
+        let siblings: BTreeSet<String> = (self.doc.iter().chain(&self.entry).chain(&self.meta))
+            .filter_map(|f| f.when.as_ref().map(|(k, _)| k.clone()))
+            .collect();
         for f in self.doc.iter_mut().chain(&mut self.entry) {
+            if siblings.contains(&f.key) {
+                continue;
+            }
             let non_blank = matches!(
                 f.ty,
                 Ty::Text {
