@@ -222,6 +222,26 @@ pub struct TaskEnvelope {
     pub evidence: ::core::option::Option<Evidence>,
 }
 
+impl ::core::default::Default for TaskEnvelope {
+    /// The value an absent key means: `{}`.
+    fn default() -> Self {
+        TaskEnvelope {
+            task_id: ::core::default::Default::default(),
+            objective: ::core::default::Default::default(),
+            output_format: ::core::default::Default::default(),
+            tool_and_source_guidance: ::core::default::Default::default(),
+            boundaries: ::core::default::Default::default(),
+            files_and_interfaces: ::core::default::Default::default(),
+            acceptance_check: ::core::default::Default::default(),
+            context_id: ::core::default::Default::default(),
+            depends_on: ::core::default::Default::default(),
+            tools_allowed: ::core::default::Default::default(),
+            artifacts: ::core::default::Default::default(),
+            evidence: ::core::default::Default::default(),
+        }
+    }
+}
+
 /// Members of an `acceptance_check`
 #[derive(
     Debug,

@@ -779,3 +779,109 @@ fn an_option_takes_its_value_after_an_equals_sign_and_a_repeated_one_keeps_its_l
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
+
+const GROUP_MD: &str = r#"# Invoice v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `number` | non-blank string | ✔ | The invoice number. |
+| `seller` | seller | ✔ | The seller. |
+
+## Fields of a `seller`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | string | ✔ `BR-06` | The seller's name. |
+| `address` | address | ✔ | The seller's postal address. |
+
+## Fields of an `address`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `city` | string? | — | The city. |
+| `country_code` | string matching `^[A-Z]{2}$` | ✔ `BR-09` | The country code. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `invalid_invoice` | Not the shape. |
+| `blank` | A text is blank. |
+| `BR-06` | No seller name. |
+| `BR-09` | No seller country code. |
+| `BR-CL-14` | A country code is not one. |
+
+```json valid
+{"number": "IN-1", "seller": {"name": "Acme", "address": {"country_code": "DE"}}}
+```
+
+```json invalid BR-06@seller.name BR-09@seller.address.country_code
+{"number": "IN-1"}
+```
+
+```json invalid BR-09@seller.address.country_code
+{"number": "IN-1", "seller": {"name": "Acme"}}
+```
+"#;
+
+const GROUP_TOML: &str = r#"[spec]
+root = "invoice"
+
+[errors]
+enum = "InvoiceError"
+parse = "invalid_invoice"
+non_blank = "blank"
+pattern = "BR-CL-14"
+"#;
+
+/// Issue 46: "read as `{}` when absent" chains through a plain `✔` member table, so a
+/// missing `seller` (its `name` coded `BR-06`, its plain `✔` `address`'s `country_code`
+/// coded `BR-09`) reports both members' codes, not a parse error at the root.
+#[test]
+fn a_missing_group_reports_its_members_codes_through_a_plain_member_table() {
+    let dir = scratch(
+        "absent_group",
+        &[
+            ("no_seller.json", r#"{"number": "IN-1"}"#),
+            (
+                "no_address.json",
+                r#"{"number": "IN-1", "seller": {"name": "Acme"}}"#,
+            ),
+            ("empty_seller.json", r#"{"number": "IN-1", "seller": {}}"#),
+            ("null_seller.json", r#"{"number": "IN-1", "seller": null}"#),
+        ],
+    );
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::write(dir.join("spec/invoice.md"), GROUP_MD).unwrap();
+    std::fs::write(dir.join("spec/invoice.toml"), GROUP_TOML).unwrap();
+    let run = |file: &str| {
+        let out = specmint_in(
+            &dir,
+            &[
+                "validate", "--spec", "spec", "invoice", file, "--format", "json",
+            ],
+            b"",
+        );
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+        (out.status.code(), common::codes_and_paths(&verdict))
+    };
+    let pair = |c: &str, p: &str| (c.to_owned(), p.to_owned());
+    let both = vec![
+        pair("BR-06", "seller.name"),
+        pair("BR-09", "seller.address.country_code"),
+    ];
+    assert_eq!(run("no_seller.json"), (Some(1), both.clone()));
+    assert_eq!(run("empty_seller.json"), (Some(1), both));
+    assert_eq!(
+        run("no_address.json"),
+        (Some(1), vec![pair("BR-09", "seller.address.country_code")])
+    );
+    // `null` is no object: still the shape's error.
+    assert_eq!(
+        run("null_seller.json").1.first().map(|(c, _)| c.as_str()),
+        Some("invalid_invoice")
+    );
+}

@@ -170,22 +170,50 @@ impl Checker<'_> {
         }
     }
 
-    /// Objects that read as `{}` when absent, and the plain `✔` fields that hold them.
+    /// Objects that read as `{}` when absent, and the plain `✔` fields that hold them: a
+    /// table whose every member is optional in Rust or is itself such a plain `✔` field, and
+    /// which has a coded requirement (its own, or one of such a member's), so that `{}`
+    /// chains through plain `✔` member tables (a missing `seller` reports the codes of
+    /// `seller.name` and of `seller.address.country_code`). Found as a least fixed point:
+    /// a table that holds itself is never one.
     pub(super) fn defaultables(&mut self) {
-        let mut names = BTreeSet::new();
-        for o in &mut self.index.objects {
-            let all_optional = o.fields.iter().all(|f| !f.required || f.read_optional());
-            o.defaultable = all_optional && o.fields.iter().any(|f| f.rules.required.is_some());
-            if o.defaultable {
-                names.insert(o.name.clone());
+        fn plain_object(f: &Field) -> Option<&str> {
+            let plain = f.required && f.rules.required.is_none() && !f.ty.nullable && !f.ty.array;
+            match &f.ty.base {
+                Base::Object(n) if plain => Some(n),
+                _ => None,
             }
         }
+        let mut names: BTreeSet<String> = BTreeSet::new();
+        loop {
+            let found: Vec<String> = self
+                .index
+                .objects
+                .iter()
+                .filter(|o| !names.contains(&o.name))
+                .filter(|o| {
+                    let chained = |f: &Field| plain_object(f).is_some_and(|n| names.contains(n));
+                    let all_optional = o
+                        .fields
+                        .iter()
+                        .all(|f| !f.required || f.read_optional() || chained(f));
+                    all_optional
+                        && o.fields
+                            .iter()
+                            .any(|f| f.rules.required.is_some() || chained(f))
+                })
+                .map(|o| o.name.clone())
+                .collect();
+            if found.is_empty() {
+                break;
+            }
+            names.extend(found);
+        }
         for o in &mut self.index.objects {
+            o.defaultable = names.contains(&o.name);
             for f in &mut o.fields {
-                if f.required && f.rules.required.is_none() && !f.ty.nullable && !f.ty.array {
-                    if let Base::Object(n) = &f.ty.base {
-                        f.absent_is_empty = names.contains(n);
-                    }
+                if let Some(n) = plain_object(f) {
+                    f.absent_is_empty = names.contains(n);
                 }
             }
         }

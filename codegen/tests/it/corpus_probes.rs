@@ -10,7 +10,7 @@ use specmint_codegen::{load, Validator};
 use crate::common;
 
 /// The corpus of the spec `name`, after every case has been checked against the interpreter.
-fn corpus(name: &str, md: &str, toml: &str) -> Value {
+pub(crate) fn corpus(name: &str, md: &str, toml: &str) -> Value {
     let files = common::generated(name, md, toml).unwrap_or_else(|d| panic!("{d}"));
     let corpus: Value = serde_json::from_str(&files[&format!("corpus/{name}/cases.json")]).unwrap();
     let spec = load(&common::source(name, md, toml)).unwrap();
@@ -30,7 +30,7 @@ fn corpus(name: &str, md: &str, toml: &str) -> Value {
 }
 
 /// The case `id`'s expected errors as `code@path`, or `None` when there is no such case.
-fn errors_of(corpus: &Value, id: &str) -> Option<Vec<String>> {
+pub(crate) fn errors_of(corpus: &Value, id: &str) -> Option<Vec<String>> {
     let case = corpus["cases"]
         .as_array()
         .unwrap()
@@ -359,4 +359,76 @@ fn the_per_group_message_names_the_grouping_field() {
         ),
         "too_many: `items` has 4 items of kind `b` (max 3)"
     );
+}
+
+/// Issue 46: a patterned text (and a format) under a coded requirement, as an EN 16931
+/// invoice has them (rule ids for codes). Blank text is missing and breaks the pattern too,
+/// so every probe of either states both codes, and every case is the interpreter's verdict.
+const CODED_PATTERN_MD: &str = "# Invoice v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `number` | string matching `^[A-Z]{2}-[0-9]+$` | ✔ `BR-02` | The invoice number. |
+| `currency` | string matching `^[A-Z]{3}$` | ✔ `BR-05` | The currency code. |
+| `issued` | date | ✔ `BR-03` | The issue date. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `invalid_invoice` | Not the shape. |
+| `BR-02` | No invoice number. |
+| `BR-03` | No issue date. |
+| `BR-05` | No currency code. |
+| `BR-CL-01` | A code does not match its list. |
+| `BR-DT-01` | A date is not a date. |
+
+```json valid
+{\"number\": \"IN-1\", \"currency\": \"EUR\", \"issued\": \"2024-01-31\"}
+```
+";
+
+const CODED_PATTERN_TOML: &str = "[spec]
+root = \"invoice\"
+
+[errors]
+enum = \"InvoiceError\"
+parse = \"invalid_invoice\"
+pattern = \"BR-CL-01\"
+format = \"BR-DT-01\"
+";
+
+#[test]
+fn a_blank_patterned_text_under_a_coded_requirement_breaks_both() {
+    let c = corpus("invoice", CODED_PATTERN_MD, CODED_PATTERN_TOML);
+    let cases: [(&str, &[&str]); 7] = [
+        ("pattern.number.empty", &["BR-02@number", "BR-CL-01@number"]),
+        (
+            "pattern.currency.empty",
+            &["BR-05@currency", "BR-CL-01@currency"],
+        ),
+        (
+            "required_coded.number.empty",
+            &["BR-02@number", "BR-CL-01@number"],
+        ),
+        (
+            "required_coded.number.spaces",
+            &["BR-02@number", "BR-CL-01@number"],
+        ),
+        ("required_coded.number.bom", &["BR-CL-01@number"]),
+        (
+            "required_coded.issued.empty",
+            &["BR-03@issued", "BR-DT-01@issued"],
+        ),
+        ("pattern.number.x", &["BR-CL-01@number"]),
+    ];
+    for (id, want) in cases {
+        assert_eq!(
+            errors_of(&c, id),
+            Some(want.iter().map(|w| w.to_string()).collect()),
+            "{id}"
+        );
+    }
 }

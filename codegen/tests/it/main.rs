@@ -4,6 +4,7 @@
 mod common;
 mod random_spec;
 
+mod absent_groups;
 mod compiles;
 mod conditions;
 mod corpus_probes;

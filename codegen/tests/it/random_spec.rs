@@ -26,8 +26,8 @@
 //! - a list of objects unique by a key (text, patterned or enum), a nested object, and a
 //!   document byte cap;
 //! - a per-group cap on the list of objects by its enum `kind` (its code maybe the item
-//!   cap's own), coded requirements (``✔ `missing` ``) on non-blank text and lists, and a
-//!   byte cap where the first root text field cannot carry the padding (a fixed-length
+//!   cap's own), coded requirements (``✔ `missing` ``) on non-blank or patterned text and
+//!   on lists, and a byte cap where the first root text field cannot carry the padding (a fixed-length
 //!   pattern or a char cap) but a later one can: the corpus must then have every byte-cap
 //!   case.
 
@@ -516,11 +516,19 @@ pub(crate) const FIXED_LENGTH: &[usize] = &[3, 6];
 
 impl RandomSpec {
     /// The rules added from a second stream (`rng`), so the specs of the first stay as they
-    /// were: coded requirements on required non-blank text and lists, a per-group cap on
+    /// were: coded requirements on required non-blank or patterned text and lists, a per-group cap on
     /// the entries by a shade `kind`, and a first root field that cannot carry the byte
     /// cap's padding before a `body` that can.
     pub(crate) fn extend(&mut self, rng: &mut Rng) {
+        // A condition's sibling stays plain `✔`: coded, it is an `Option` in Rust, and the
+        // generated `required_if` does not compile against one (left to the Rust emitter).
+        let siblings: BTreeSet<String> = (self.doc.iter().chain(&self.entry).chain(&self.meta))
+            .filter_map(|f| f.when.as_ref().map(|(k, _)| k.clone()))
+            .collect();
         for f in self.doc.iter_mut().chain(&mut self.entry) {
+            if siblings.contains(&f.key) {
+                continue;
+            }
             let non_blank = matches!(
                 f.ty,
                 Ty::Text {
@@ -531,7 +539,16 @@ impl RandomSpec {
                     ..
                 }
             );
-            if non_blank && f.required && f.default.is_none() && f.when.is_none() {
+            // Patterned text too: blank text is missing and breaks the pattern as well
+            // (`""`, unless the pattern matches it), so a probe of either states both.
+            let patterned = matches!(
+                f.ty,
+                Ty::Text {
+                    pattern: Some(_),
+                    ..
+                }
+            );
+            if (non_blank || patterned) && f.required && f.default.is_none() && f.when.is_none() {
                 f.coded = rng.chance(40);
             }
         }
@@ -748,6 +765,14 @@ impl RandomSpec {
                 out.insert(
                     if matches!(f.ty, Ty::TextList { .. }) {
                         "coded requirement on a non-blank list"
+                    } else if matches!(
+                        f.ty,
+                        Ty::Text {
+                            pattern: Some(_),
+                            ..
+                        }
+                    ) {
+                        "coded requirement on patterned text"
                     } else {
                         "coded requirement on non-blank text"
                     }

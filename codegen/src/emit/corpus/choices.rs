@@ -273,7 +273,7 @@ impl<'a> Gen<'a> {
                             (value, super::caps::item_count_violations(mem, &at, len))
                         } else {
                             let t = "a".repeat(len);
-                            let errors = fit::and_cap(mem, &at, &t, Vec::new());
+                            let errors = fit::text_violations(mem, &at, &t);
                             (json!(t), errors)
                         };
                         let doc = self.with(base, hops, self.tagged(u, v, mem, value));
@@ -374,16 +374,13 @@ impl<'a> Gen<'a> {
                 for (rule, label, value, broken) in probes {
                     let shown = value.to_string();
                     let errors = match value.as_str() {
-                        Some(t) => fit::and_cap(
-                            mem,
-                            &at,
-                            t,
-                            unless(
-                                broken.is_none(),
-                                broken.clone().unwrap_or_default(),
-                                at.clone(),
-                            ),
-                        ),
+                        Some(t) => {
+                            let errors = fit::text_violations(mem, &at, t);
+                            debug_assert!(broken
+                                .iter()
+                                .all(|b| errors.iter().any(|(c, _)| c == b)));
+                            errors
+                        }
                         None => unless(
                             broken.is_none(),
                             broken.clone().unwrap_or_default(),

@@ -74,16 +74,33 @@ pub(super) fn length_violation(f: &Field, at: &str, s: &str) -> Option<(String, 
     over.or(under).map(|c| (c.code.clone(), at.to_owned()))
 }
 
-/// `rule`'s errors with the length's before them, in the order the validator checks a
-/// text: blank, then the cap or minimum, then literal, pattern and relative path.
-pub(super) fn and_cap(
-    f: &Field,
-    at: &str,
-    s: &str,
-    rule: Vec<(String, String)>,
-) -> Vec<(String, String)> {
-    let mut out: Vec<_> = length_violation(f, at, s).into_iter().collect();
-    out.extend(rule);
+/// Every code the text `s` breaks as `f`'s value at `at` (as an element of `f`'s list when
+/// `f` is a list), in the order the validator checks a text: a coded requirement (blank text
+/// counts as missing; an element of a list is not the list), then not blank, the cap or
+/// minimum, literal, pattern, relative path and format. A probe of one rule states them all,
+/// so a case that expects one code lists every code its document breaks (a patterned field
+/// with a coded requirement reports both for `""`). A conditional requirement depends on a
+/// sibling, so its probes state it themselves.
+pub(super) fn text_violations(f: &Field, at: &str, s: &str) -> Vec<(String, String)> {
+    use specmint_runtime::rules::{is_blank, relative_path_problem};
+    let (rules, ty) = (&f.rules, &f.ty);
+    let blank = is_blank(s);
+    let re = ty.pattern.as_deref().and_then(|p| Regex::new(p).ok());
+    let broken = [
+        (blank && !ty.array, &rules.required),
+        (blank, &rules.non_blank),
+    ];
+    let after = [
+        (ty.literal.as_ref().is_some_and(|l| s != l), &rules.equals),
+        (re.is_some_and(|re| !re.is_match(s)), &rules.pattern),
+        (relative_path_problem(s).is_some(), &rules.relative_path),
+        (ty.format.is_some_and(|k| !k.is_valid(s)), &rules.format),
+    ];
+    let code =
+        |(b, c): (bool, &Option<String>)| c.clone().filter(|_| b).map(|c| (c, at.to_owned()));
+    let mut out: Vec<_> = broken.into_iter().filter_map(code).collect();
+    out.extend(length_violation(f, at, s));
+    out.extend(after.into_iter().filter_map(code));
     out
 }
 

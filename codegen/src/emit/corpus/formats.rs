@@ -79,7 +79,7 @@ impl<'a> Gen<'a> {
     pub(super) fn formats(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let f = hops.last().expect("non-empty").field;
-        let (Some(format), Some(code)) = (f.ty.format, f.rules.format.clone()) else {
+        let (Some(format), Some(_)) = (f.ty.format, &f.rules.format) else {
             return;
         };
         let at = if f.ty.array {
@@ -105,12 +105,7 @@ impl<'a> Gen<'a> {
                 "format",
                 doc,
             )
-            .errors(fit::and_cap(
-                f,
-                &at,
-                v,
-                unless(ok, code.clone(), at.clone()),
-            ));
+            .errors(fit::text_violations(f, &at, v));
             if let Some(why) = disagree {
                 case = case.because(why);
             }

@@ -41,15 +41,13 @@ impl<'a> Gen<'a> {
         if f.absent_is_empty {
             if let Base::Object(n) = &f.ty.base {
                 if let Some(o) = self.object(n) {
+                    // Each member's code, in field order, through members that read as `{}`
+                    // in turn (a plain `✔` member table: `seller.address.country_code`).
                     return o
                         .fields
                         .iter()
-                        .filter_map(|m| {
-                            m.rules
-                                .required
-                                .as_ref()
-                                .map(|c| (c.clone(), join(path, &m.key)))
-                        })
+                        .filter(|m| m.rules.required.is_some() || (m.absent_is_empty && m.required))
+                        .flat_map(|m| self.missing(m, &join(path, &m.key), path, parse))
                         .collect();
                 }
             }
@@ -80,10 +78,11 @@ impl<'a> Gen<'a> {
             let doc = self.with(base, hops, v.clone());
             let errors = if v.is_array() {
                 super::caps::item_count_violations(f, path, 0)
-            } else if missing {
-                vec![(code.clone(), path.to_owned())]
             } else {
-                vec![]
+                // Blank text breaks a pattern or a format as well.
+                let errors = fit::text_violations(f, path, v.as_str().unwrap_or_default());
+                debug_assert_eq!(missing, errors.iter().any(|(c, _)| *c == code));
+                errors
             };
             self.push(
                 &loc.scope,

@@ -69,13 +69,10 @@ impl<'a> Gen<'a> {
             };
             let doc = self.with(base, hops, value);
             // A coded requirement counts blank text as missing and reports its own code
-            // first (an element of a list is not the list: only an empty list is missing).
-            let mut errors = match &f.rules.required {
-                Some(required) if *blank && !f.ty.array => vec![(required.clone(), at.clone())],
-                _ => vec![],
-            };
-            errors.extend(unless(!blank, code.clone(), at.clone()));
-            errors.extend(fit::length_violation(f, &at, s));
+            // first (an element of a list is not the list: only an empty list is missing);
+            // a pattern or a format refuses it too.
+            let errors = fit::text_violations(f, &at, s);
+            debug_assert_eq!(*blank, errors.iter().any(|(c, _)| *c == code));
             self.push(
                 &loc.scope,
                 Case::new(
@@ -93,7 +90,7 @@ impl<'a> Gen<'a> {
     pub(super) fn literals(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let f = hops.last().expect("non-empty").field;
-        let (Some(lit), Some(code)) = (f.ty.literal.clone(), f.rules.equals.clone()) else {
+        let (Some(lit), Some(_)) = (f.ty.literal.clone(), &f.rules.equals) else {
             return;
         };
         let mut misses = vec![
@@ -123,12 +120,7 @@ impl<'a> Gen<'a> {
                     "equals",
                     doc,
                 )
-                .errors(fit::and_cap(
-                    f,
-                    path,
-                    &m,
-                    vec![(code.clone(), path.to_owned())],
-                )),
+                .errors(fit::text_violations(f, path, &m)),
             );
         }
     }
@@ -137,7 +129,7 @@ impl<'a> Gen<'a> {
     pub(super) fn patterns(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let f = hops.last().expect("non-empty").field;
-        let (Some(p), Some(code)) = (f.ty.pattern.clone(), f.rules.pattern.clone()) else {
+        let (Some(p), Some(code)) = (f.ty.pattern.clone(), f.rules.pattern.as_deref()) else {
             return;
         };
         let Ok(re) = regex_lite::Regex::new(&p) else {
@@ -190,12 +182,11 @@ impl<'a> Gen<'a> {
                     "pattern",
                     doc,
                 )
-                .errors(fit::and_cap(
-                    f,
-                    &at,
-                    &v,
-                    unless(ok, code.clone(), at.clone()),
-                )),
+                .errors({
+                    let errors = fit::text_violations(f, &at, &v);
+                    debug_assert_eq!(ok, !errors.iter().any(|(c, _)| c == code));
+                    errors
+                }),
             );
         }
     }
@@ -204,7 +195,7 @@ impl<'a> Gen<'a> {
     pub(super) fn relative_paths(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let f = hops.last().expect("non-empty").field;
-        let Some(code) = f.rules.relative_path.clone() else {
+        let Some(code) = f.rules.relative_path.as_deref() else {
             return;
         };
         if f.ty.array {
@@ -238,12 +229,11 @@ impl<'a> Gen<'a> {
                     "relative_path",
                     doc,
                 )
-                .errors(fit::and_cap(
-                    f,
-                    path,
-                    v,
-                    unless(ok, code.clone(), path.to_owned()),
-                )),
+                .errors({
+                    let errors = fit::text_violations(f, path, v);
+                    debug_assert_eq!(ok, !errors.iter().any(|(c, _)| c == code));
+                    errors
+                }),
             );
         }
     }

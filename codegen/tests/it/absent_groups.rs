@@ -1,0 +1,150 @@
+//! Issue 46: "read as `{}` when absent" chains through plain `✔` member tables. A spec of an
+//! EN 16931-like invoice: a `seller` group (plain `✔`) with a coded `name` and a plain `✔`
+//! `address` whose `country_code` is coded; a document without `seller` reports both
+//! members' codes, in the model, the corpus, the interpreter and the generated Rust.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use specmint_codegen::{generate, load, Options};
+
+use crate::common;
+use crate::corpus_probes::{corpus, errors_of};
+
+pub(crate) const GROUP_MD: &str = r#"# Invoice v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `number` | non-blank string | ✔ | The invoice number. |
+| `seller` | seller | ✔ | The seller. |
+
+## Fields of a `seller`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | string | ✔ `BR-06` | The seller's name. |
+| `address` | address | ✔ | The seller's postal address. |
+
+## Fields of an `address`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `city` | string? | — | The city. |
+| `country_code` | string matching `^[A-Z]{2}$` | ✔ `BR-09` | The country code. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `invalid_invoice` | Not the shape. |
+| `blank` | A text is blank. |
+| `BR-06` | No seller name. |
+| `BR-09` | No seller country code. |
+| `BR-CL-14` | A country code is not one. |
+
+```json valid
+{"number": "IN-1", "seller": {"name": "Acme", "address": {"country_code": "DE"}}}
+```
+
+```json invalid BR-06@seller.name BR-09@seller.address.country_code
+{"number": "IN-1"}
+```
+
+```json invalid BR-09@seller.address.country_code
+{"number": "IN-1", "seller": {"name": "Acme"}}
+```
+"#;
+
+pub(crate) const GROUP_TOML: &str = r#"[spec]
+root = "invoice"
+
+[errors]
+enum = "InvoiceError"
+parse = "invalid_invoice"
+non_blank = "blank"
+pattern = "BR-CL-14"
+"#;
+
+/// Issue 46: "read as `{}` when absent" chains through a plain `✔` member table (`address`),
+/// so a missing `seller` reports `seller.name`'s and `seller.address.country_code`'s codes
+/// (the spec's `json invalid` examples say so too, checked at load), in the model, the
+/// interpreter and the corpus alike.
+#[test]
+fn an_absent_group_reads_as_empty_through_a_plain_member_table() {
+    let spec = load(&common::source("invoice", GROUP_MD, GROUP_TOML)).unwrap();
+    let object = |name: &str| {
+        spec.types
+            .iter()
+            .find_map(|t| match t {
+                specmint_codegen::model::TypeDef::Object(o) if o.name == name => Some(o),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert!(object("seller").defaultable && object("address").defaultable);
+    assert!(!object("invoice").defaultable);
+    let c = corpus("invoice", GROUP_MD, GROUP_TOML);
+    assert_eq!(
+        errors_of(&c, "required.seller").unwrap(),
+        ["BR-06@seller.name", "BR-09@seller.address.country_code"]
+    );
+    assert_eq!(
+        errors_of(&c, "required.seller.address").unwrap(),
+        ["BR-09@seller.address.country_code"]
+    );
+    assert_eq!(
+        common::verdict("invoice", GROUP_MD, GROUP_TOML, r#"{"number":"IN-1"}"#),
+        [
+            "BR-06@seller.name: `seller.name` is required",
+            "BR-09@seller.address.country_code: `seller.address.country_code` is required"
+        ]
+    );
+}
+
+/// The generated Rust reads the group alike: the spec's examples (a missing `seller`, a
+/// missing `address`) become `spec_examples` tests of the generated module, and `cargo test`
+/// runs them against the compiled validator (a scratch crate depending on
+/// `specmint-runtime` alone, built in the scratch target directory `compiles` uses).
+#[test]
+fn generated_rust_reports_the_members_of_an_absent_group() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("absent_groups");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"specmint-absent-groups\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspecmint-runtime = {{ path = {:?} }}\n",
+            root.join("runtime")
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let source = common::source("invoice", GROUP_MD, GROUP_TOML);
+    let files = generate(&[source], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
+    let rust = &files["rust/invoice.rs"];
+    assert!(rust.contains("impl ::core::default::Default for Address {"));
+    std::fs::write(dir.join("src/invoice.rs"), rust).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "pub mod invoice;\n").unwrap();
+    let target = std::env::current_exe()
+        .unwrap()
+        .ancestors()
+        .nth(3)
+        .unwrap()
+        .join("scratch");
+    let out = Command::new(env!("CARGO"))
+        .args(["test", "--offline", "--lib", "--quiet"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("3 passed; 0 failed"), "{stdout}");
+}
