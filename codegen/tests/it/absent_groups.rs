@@ -3,7 +3,6 @@
 //! `address` whose `country_code` is coded; a document without `seller` reports both
 //! members' codes, in the model, the corpus, the interpreter and the generated Rust.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use specmint_codegen::{generate, load, Options};
@@ -109,19 +108,7 @@ fn an_absent_group_reads_as_empty_through_a_plain_member_table() {
 /// `specmint-runtime` alone, built in the scratch target directory `compiles` uses).
 #[test]
 fn generated_rust_reports_the_members_of_an_absent_group() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("absent_groups");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"specmint-absent-groups\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspecmint-runtime = {{ path = {:?} }}\n",
-            root.join("runtime")
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let dir = common::runtime_crate("absent_groups", "specmint-absent-groups");
     let source = common::source("invoice", GROUP_MD, GROUP_TOML);
     let files = generate(&[source], &Options::default()).unwrap_or_else(|d| panic!("{d}"));
     let rust = &files["rust/invoice.rs"];

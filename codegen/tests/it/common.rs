@@ -50,3 +50,25 @@ pub fn assert_holds(text: &str, expected: &[&str]) {
         assert!(text.contains(e), "{e}\nnot in\n{text}");
     }
 }
+
+/// A fresh crate `package` under the test's scratch directory `name`, depending on
+/// `specmint-runtime` alone, with the workspace's lock file (the same versions, offline) and an
+/// empty `src/`: the crate the compile tests write generated modules into and build.
+pub fn runtime_crate(name: &str, package: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspecmint-runtime = {{ path = {:?} }}\n",
+            root.join("runtime")
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    dir
+}

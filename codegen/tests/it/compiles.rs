@@ -11,7 +11,6 @@
 //! One crate keeps the cost to one build of its own code: the dependencies are those of
 //! `cli/tests/it/downstream.rs`, built once in the same scratch target directory.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use specmint_codegen::{generate, load, Options, SpecSource};
@@ -354,20 +353,7 @@ fn assert_builds(
     options: &Options,
     main: Option<&str>,
 ) -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"specmint-compiles\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspecmint-runtime = {{ path = {:?} }}\n",
-            root.join("runtime")
-        ),
-    )
-    .unwrap();
-    // The workspace's lock file: the same versions, offline.
-    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let dir = crate::common::runtime_crate(name, "specmint-compiles");
     let mut lib = format!("#![allow(dead_code)]\n{CHECKS}");
     let files = generate(specs, options).unwrap_or_else(|d| panic!("{d}"));
     for spec in specs {

@@ -152,9 +152,7 @@ impl Cmp<'_> {
             lengths: around(numbers(f).into_iter().chain(numbers(g))),
             anywhere: None,
         };
-        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
-            c.push(found(id, breaks, message, row(), row()).at(&hint));
-        };
+        let push = in_row(&hint, &row);
         if f.rust_name != g.rust_name {
             push(
                 self,
@@ -262,9 +260,7 @@ impl Cmp<'_> {
         b: &TypeRef,
         row: impl Fn() -> Needle,
     ) {
-        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
-            c.push(found(id, breaks, message, row(), row()).at(hint));
-        };
+        let push = in_row(hint, &row);
         if a.nullable != b.nullable {
             if b.nullable {
                 push(
@@ -353,9 +349,7 @@ impl Cmp<'_> {
         b: &TypeRef,
         row: impl Fn() -> Needle,
     ) {
-        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
-            c.push(found(id, breaks, message, row(), row()).at(hint));
-        };
+        let push = in_row(hint, &row);
         match (ends(a), ends(b)) {
             (x, y) if x == y => {}
             (None, Some(_)) => push(
@@ -410,9 +404,7 @@ impl Cmp<'_> {
         b: &TypeRef,
         row: impl Fn() -> Needle,
     ) {
-        let push = |c: &mut Self, id, breaks: &[Break], message: String| {
-            c.push(found(id, breaks, message, row(), row()).at(hint));
-        };
+        let push = in_row(hint, &row);
         match (a.format, b.format) {
             (x, y) if x == y => {}
             (None, Some(y)) => push(
@@ -635,6 +627,15 @@ impl Cmp<'_> {
 
 /// What in `spec` reads the value of an absent member `key` of `table`: a byte cap, a
 /// cross-field rule naming it, a sibling's `required_if` condition on it.
+/// How a field's comparisons record a change: found on the field's row in both versions,
+/// its witness searched with `hint`.
+fn in_row<'h>(
+    hint: &'h Hint,
+    row: &'h impl Fn() -> Needle,
+) -> impl Fn(&mut Cmp<'_>, &'static str, &[Break], String) + 'h {
+    move |c, id, breaks, message| c.push(found(id, breaks, message, row(), row()).at(hint))
+}
+
 fn reads_absent(spec: &Spec, table: &str, key: &str) -> Vec<String> {
     let mut out = Vec::new();
     for t in &spec.types {
