@@ -12,6 +12,7 @@
 
 mod caps;
 mod codes;
+mod conditions;
 mod examples;
 mod forbidden;
 mod index;
@@ -52,6 +53,9 @@ struct Checker<'a> {
     constants: BTreeMap<String, Pos>,
     /// Cross-field rules, as declared.
     rules: Vec<Rule>,
+    /// Conditions of Required cells, read once every table is known: (table, key, the
+    /// condition, position of the cell).
+    pending_conditions: Vec<(String, String, parse::RawCondition, Pos)>,
     /// `if `field` is `value`` cells waiting for their code: (table, key, position).
     pending_required_if: Vec<(String, String, Pos)>,
     /// Union members whose Type cell states a rule (a range, a pattern, a format), waiting
@@ -105,6 +109,7 @@ pub(crate) fn check(source: &SpecSource) -> Result<Spec, crate::diag::Diagnostic
         book: CodeBook::new(source),
         constants: BTreeMap::new(),
         rules: Vec::new(),
+        pending_conditions: Vec::new(),
         pending_required_if: Vec::new(),
         pending_member_rules: Vec::new(),
         pending_empty_defaults: Vec::new(),
@@ -131,6 +136,7 @@ impl Checker<'_> {
         // Enums first (field defaults refer to their values), then objects and unions.
         self.state_enums(&tables.states);
         self.types(&tables.named);
+        self.conditions();
         self.union_forms();
         self.selectors();
         self.defaultables();

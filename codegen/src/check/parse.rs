@@ -42,8 +42,71 @@ pub(super) enum Req {
     Yes(Option<CodeSpan>),
     /// `—`, or `— (default V)`.
     No(Option<String>),
-    /// `if `field` is `value``.
-    If(CodeSpan, CodeSpan),
+    /// `if `field` is `value``, and the other forms of a condition ([`RawCondition`]).
+    If(RawCondition),
+}
+
+/// A condition as a Required cell (or a sidecar `if`) writes it:
+/// `[if|unless] [any|every] `path` is [not] `v1`[, `v2` …] [or `vn`]`.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct RawCondition {
+    /// `unless`, or `is not`.
+    pub negated: bool,
+    /// `any` / `every` / neither.
+    pub quantifier: Quantifier,
+    /// The path read.
+    pub path: CodeSpan,
+    /// The values, in order.
+    pub values: Vec<CodeSpan>,
+}
+
+/// Reads a condition: `text` is the cell's (or entry's) plain text, in which each code span
+/// of `codes` appears as its bare text. `None` when it is not one.
+pub(super) fn parse_condition(text: &str, codes: &[CodeSpan]) -> Option<RawCondition> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (unless, rest) = match (text.strip_prefix("if "), text.strip_prefix("unless ")) {
+        (Some(rest), _) => (false, rest),
+        (_, Some(rest)) => (true, rest),
+        _ => return None,
+    };
+    let (path, values) = codes.split_first()?;
+    if values.is_empty() {
+        return None;
+    }
+    let (quantifier, rest) = match (rest.strip_prefix("any "), rest.strip_prefix("every ")) {
+        (Some(r), _) => (Quantifier::Any, r),
+        (_, Some(r)) => (Quantifier::Every, r),
+        _ => (Quantifier::One, rest),
+    };
+    let rest = rest.strip_prefix(path.text.as_str())?;
+    let (not, rest) = match (rest.strip_prefix(" is not "), rest.strip_prefix(" is ")) {
+        (Some(r), _) => (true, r),
+        (_, Some(r)) => (false, r),
+        _ => return None,
+    };
+    if unless && not {
+        return None;
+    }
+    let texts = values.iter().map(|v| v.text.clone());
+    let listed = crate::model::list_with_or(texts.clone());
+    // `a, b, or c` (a serial comma) reads the same.
+    let serial = (values.len() > 2).then(|| {
+        let all: Vec<String> = texts.collect();
+        format!(
+            "{}, or {}",
+            all[..all.len() - 1].join(", "),
+            all[all.len() - 1]
+        )
+    });
+    if rest != listed && serial.as_deref() != Some(rest) {
+        return None;
+    }
+    Some(RawCondition {
+        negated: unless || not,
+        quantifier,
+        path: path.clone(),
+        values: values.to_vec(),
+    })
 }
 
 /// Reads a Required cell; `None` when it is none of the forms.
@@ -63,13 +126,8 @@ pub(super) fn parse_required(cell: &Cell) -> Option<Req> {
             _ => None,
         };
     }
-    if s.starts_with("if ") {
-        return match cell.codes.as_slice() {
-            [field, value] if s == format!("if {} is {}", field.text, value.text).as_str() => {
-                Some(Req::If(field.clone(), value.clone()))
-            }
-            _ => None,
-        };
+    if s.starts_with("if ") || s.starts_with("unless ") {
+        return parse_condition(s, &cell.codes).map(Req::If);
     }
     let rest = ["—", "–", "-", "no", "No"]
         .iter()
@@ -876,9 +934,38 @@ mod tests {
             (
                 "if kind is file",
                 &["kind", "file"],
-                Some(Req::If(span("kind"), span("file"))),
+                Some(Req::If(RawCondition {
+                    negated: false,
+                    quantifier: Quantifier::One,
+                    path: span("kind"),
+                    values: vec![span("file")],
+                })),
+            ),
+            (
+                "unless any lines[].kind is a, b, or c",
+                &["lines[].kind", "a", "b", "c"],
+                Some(Req::If(RawCondition {
+                    negated: true,
+                    quantifier: Quantifier::Any,
+                    path: span("lines[].kind"),
+                    values: vec![span("a"), span("b"), span("c")],
+                })),
+            ),
+            (
+                "if every tags[] is not  a or b",
+                &["tags[]", "a", "b"],
+                Some(Req::If(RawCondition {
+                    negated: true,
+                    quantifier: Quantifier::Every,
+                    path: span("tags[]"),
+                    values: vec![span("a"), span("b")],
+                })),
             ),
             ("if kind is", &["kind"], None),
+            ("if kind is a b", &["kind", "a", "b"], None),
+            ("if kind is a, b", &["kind", "a", "b"], None),
+            ("unless kind is not a", &["kind", "a"], None),
+            ("if kind equals a", &["kind", "a"], None),
             ("maybe", &[], None),
         ];
         for (plain, codes, want) in cases {

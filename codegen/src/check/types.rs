@@ -198,7 +198,7 @@ impl Checker<'_> {
         let mut fields = Vec::new();
         let mut seen = Seen::default();
         for row in &t.rows {
-            if let Some(f) = self.field_row(name, &t.rows, row, &mut seen) {
+            if let Some(f) = self.field_row(name, row, &mut seen) {
                 fields.push(f);
             }
         }
@@ -224,14 +224,8 @@ impl Checker<'_> {
         }
     }
 
-    /// One row of field table `table` (whose rows are `rows`).
-    fn field_row(
-        &mut self,
-        table: &str,
-        rows: &[Row],
-        row: &Row,
-        seen: &mut Seen,
-    ) -> Option<Field> {
+    /// One row of field table `table`.
+    fn field_row(&mut self, table: &str, row: &Row, seen: &mut Seen) -> Option<Field> {
         let [key_cell, ty_cell, req_cell, meaning, ..] = row.cells.as_slice() else {
             self.ctx.md(
                 row.pos,
@@ -277,9 +271,21 @@ impl Checker<'_> {
                 (true, None)
             }
             Req::No(d) => (false, d),
-            Req::If(field, value) => {
-                rules.required_if =
-                    self.required_if(table, &key, &ty, req_cell, rows, (&field, &value));
+            Req::If(raw) => {
+                if ty.nullable {
+                    self.pending_conditions.push((
+                        table.to_owned(),
+                        key.clone(),
+                        raw,
+                        req_cell.pos,
+                    ));
+                } else {
+                    self.ctx.md(
+                        req_cell.pos,
+                        format!("`{key}` is required only sometimes, so its type must be `T?`"),
+                        "add `?` to the type: absent (or null) is allowed while the condition does not hold",
+                    );
+                }
                 (false, None)
             }
         };
@@ -343,109 +349,6 @@ impl Checker<'_> {
             absent_is_empty: false,
             always_written: false,
         })
-    }
-
-    /// `if `field` is `value`` on field `key` of `table`: its type must be `T?`; the
-    /// condition names an enum field of the same table and one of its values. Its code is
-    /// found later (`type_rule_codes`).
-    fn required_if(
-        &mut self,
-        table: &str,
-        key: &str,
-        ty: &TypeRef,
-        req_cell: &Cell,
-        rows: &[Row],
-        (field, value): (&markdown::CodeSpan, &markdown::CodeSpan),
-    ) -> Option<RequiredIf> {
-        if !ty.nullable {
-            self.ctx.md(
-                req_cell.pos,
-                format!("`{key}` is required only sometimes, so its type must be `T?`"),
-                "add `?` to the type: absent (or null) is allowed while the condition does not hold",
-            );
-            return None;
-        }
-        let (field_rust, enum_rust, variant, when) = self.required_if_target(rows, field, value)?;
-        self.pending_required_if
-            .push((table.to_owned(), key.to_owned(), req_cell.pos));
-        Some(RequiredIf {
-            field: Member {
-                key: field.text.clone(),
-                rust: field_rust,
-            },
-            enum_rust,
-            value: Member {
-                key: value.text.clone(),
-                rust: variant,
-            },
-            when,
-            code: String::new(),
-        })
-    }
-
-    /// Resolves `if `field` is `value``: a field of the same table that is a plain enum (and
-    /// one of its values), a plain `bool` (`true` / `false`) or plain text (any text).
-    /// Returns (Rust field, Rust enum, Rust variant, the JSON value); the enum and variant
-    /// are empty for a `bool` or text sibling.
-    fn required_if_target(
-        &mut self,
-        rows: &[Row],
-        field: &markdown::CodeSpan,
-        value: &markdown::CodeSpan,
-    ) -> Option<(String, String, String, serde_json::Value)> {
-        let row = rows
-            .iter()
-            .find(|r| r.cells.first().is_some_and(|c| c.key() == field.text));
-        let Some(row) = row else {
-            self.ctx.md(
-                field.pos,
-                format!("`{}` is no field of this table", field.text),
-                "name an enum, bool or text field of the same table",
-            );
-            return None;
-        };
-        let ty_cell = row.cells.get(1)?;
-        let ty_text = ty_cell.plain.trim().to_owned();
-        let rust = field_name(&field.text);
-        if let Some(e) = self.index.enum_named(&ty_text).cloned() {
-            let v = self.enum_value(&e, &value.text, value.pos, File::Md)?;
-            let when = serde_json::json!(value.text);
-            return Some((rust, e.rust_name.clone(), v, when));
-        }
-        // A sibling whose own Type cell is broken is reported at that cell, once.
-        let Ok(ty) = parse_type(&ty_text, &ty_cell.codes, ty_cell.pos, &self.index.kinds) else {
-            return None;
-        };
-        let plain = Some(&ty).filter(|t| !t.array && !t.nullable && t.literal.is_none());
-        match plain.map(|t| &t.base) {
-            Some(Base::Bool) => match value.text.as_str() {
-                "true" => Some((rust, String::new(), String::new(), serde_json::json!(true))),
-                "false" => Some((rust, String::new(), String::new(), serde_json::json!(false))),
-                _ => {
-                    self.ctx.md(
-                        value.pos,
-                        format!("`{}` is not a bool", value.text),
-                        format!("`{}` is a bool field: write `true` or `false`", field.text),
-                    );
-                    None
-                }
-            },
-            Some(Base::String) => {
-                let when = serde_json::json!(value.text);
-                Some((rust, String::new(), String::new(), when))
-            }
-            _ => {
-                self.ctx.md(
-                    field.pos,
-                    format!(
-                        "`{}` is not a plain enum, bool or text field (its type is `{ty_text}`)",
-                        field.text
-                    ),
-                    "a condition compares a required enum, bool or text field with one value",
-                );
-                None
-            }
-        }
     }
 
     /// The Rust variant of `value` of enum `e`; reports (in `file`, at `pos`) a value the enum

@@ -382,10 +382,12 @@ fn object(spec: &Spec, o: &Object) -> Value {
             if let Some(t) = then_ty.as_object_mut() {
                 t.remove("description");
             }
-            all_of.push(json!({
-                "if": {"properties": {ri.field.key.clone(): {"const": ri.when}}, "required": [ri.field.key]},
-                "then": {"properties": {f.key.clone(): then_ty}, "required": [f.key]},
-            }));
+            let then = json!({"properties": {f.key.clone(): then_ty}, "required": [f.key]});
+            let (cond, branch) = condition_schema(spec, &ri.condition);
+            let mut rule = Map::new();
+            rule.insert("if".into(), cond);
+            rule.insert(branch.into(), then);
+            all_of.push(Value::Object(rule));
         }
     }
     if !all_of.is_empty() {
@@ -555,5 +557,74 @@ fn union(u: &Union) -> Value {
         }
     }
     m.insert("oneOf".into(), json!(one_of));
+    Value::Object(m)
+}
+
+/// The `if` schema of a condition, and the branch (`then`, or `else` for a negated one)
+/// under which what it requires applies. An absent or `null` value on the path matches
+/// nothing (`required` and `"type": "object"` on each step); `any` is `contains`; `every` is
+/// at least one item reached (`contains`) and each item reached matching (`items`).
+fn condition_schema(spec: &Spec, c: &Condition) -> (Value, &'static str) {
+    let leaf = match c.when.as_slice() {
+        [one] => json!({"const": one}),
+        many => json!({"enum": many}),
+    };
+    let branch = if c.negated { "else" } else { "then" };
+    let schema = match c.quantifier {
+        Quantifier::One | Quantifier::Any => reach(spec, c, &c.steps, &leaf, false),
+        Quantifier::Every => json!({"allOf": [
+            reach(spec, c, &c.steps, &json!({}), false),
+            reach(spec, c, &c.steps, &leaf, true),
+        ]}),
+    };
+    (schema, branch)
+}
+
+/// A schema that holds when some value at `steps` matches `leaf`, or, with `every`, when
+/// every value reached does (an object or list absent before the path's last list reaches
+/// nothing; after it, an absent value does not match, unless the field's default is one of
+/// `c`'s values: the reader fills it in).
+fn reach(spec: &Spec, c: &Condition, steps: &[ConditionStep], leaf: &Value, every: bool) -> Value {
+    let Some((step, rest)) = steps.split_first() else {
+        return leaf.clone();
+    };
+    let inner = reach(spec, c, rest, leaf, every);
+    let absent_matches = rest.is_empty()
+        && !step.items
+        && match spec.type_def(&step.table) {
+            Some(TypeDef::Object(o)) => o
+                .fields
+                .iter()
+                .find(|f| f.key == step.member.key)
+                .and_then(Field::default_json)
+                .is_some_and(|d| c.when.contains(&d)),
+            _ => false,
+        };
+    let key = step.member.key.clone();
+    let lists_ahead = steps.iter().any(|s| s.items);
+    let value = match (step.items, every) {
+        (true, false) => json!({"type": "array", "contains": inner}),
+        (true, true) => json!({"items": inner}),
+        (false, _) if rest.is_empty() => inner,
+        (false, true) if lists_ahead => inner,
+        (false, _) => {
+            let mut o = inner.as_object().cloned().unwrap_or_default();
+            o.insert("type".into(), json!("object"));
+            Value::Object(o)
+        }
+    };
+    let mut props = Map::new();
+    props.insert(key.clone(), value);
+    let mut m = Map::new();
+    // Under `every`, a member before the last list may be absent (it reaches no item); a
+    // field whose default matches may be absent too.
+    if (every && lists_ahead) || absent_matches {
+        m.insert("properties".into(), Value::Object(props));
+    } else {
+        let mut out = Map::new();
+        out.insert("properties".into(), Value::Object(props));
+        out.insert("required".into(), json!([key]));
+        return Value::Object(out);
+    }
     Value::Object(m)
 }

@@ -9,6 +9,7 @@ use super::compile::{Compiled, ElementRule, Field, Rule, StructRule};
 use super::node::{Node, Scalar};
 use super::read::Interpreted;
 use super::write::Written;
+use crate::model::Quantifier;
 
 impl Validate for Interpreted {
     fn validate_at(&self, path: &Path<'_>, report: &mut Report) {
@@ -218,6 +219,45 @@ fn struct_rule(
 ) {
     let member = |i: usize| values.get(i).unwrap_or(&Node::Absent);
     match rule {
+        StructRule::RequiredWhen {
+            field,
+            key,
+            condition,
+            code,
+        } => {
+            let at = path.field(key);
+            let value = member(*field);
+            match condition.quantifier {
+                Quantifier::One => {
+                    let leaf = chain(Some(node), &condition.steps);
+                    let hit = leaf.is_some_and(|v| condition.values.contains(v));
+                    match (condition.negated, leaf) {
+                        (true, _) if !hit => {
+                            rules::required_when(value, &condition.text, &at, code, report)
+                        }
+                        (false, Some(shown)) if hit => {
+                            let when = format!("`{}` is `{}`", condition.path, Scalar(shown));
+                            rules::required_when(value, &when, &at, code, report);
+                        }
+                        _ => {}
+                    }
+                }
+                Quantifier::Any | Quantifier::Every => {
+                    let mut leaves = Vec::new();
+                    reached(Some(node), &condition.steps, &mut leaves);
+                    let hit =
+                        |leaf: &Option<&Node>| leaf.is_some_and(|v| condition.values.contains(v));
+                    let holds = if condition.quantifier == Quantifier::Any {
+                        leaves.iter().any(hit)
+                    } else {
+                        !leaves.is_empty() && leaves.iter().all(hit)
+                    };
+                    if holds != condition.negated {
+                        rules::required_when(value, &condition.text, &at, code, report);
+                    }
+                }
+            }
+        }
         StructRule::NotEqual {
             a,
             a_name,
@@ -305,5 +345,42 @@ fn struct_rule(
         StructRule::MaxJsonBytes(max, code) => {
             rules::max_json_bytes(&Written { c, node }, path, *max, code, report);
         }
+    }
+}
+
+/// Member `i` of object `node`; `None` when it or the member is absent.
+fn member_at(node: Option<&Node>, i: usize) -> Option<&Node> {
+    node?.fields().get(i).filter(|v| !matches!(v, Node::Absent))
+}
+
+/// The value at `steps` (none a list) from `node`, as the generated `Option` chain reads it.
+fn chain<'a>(mut node: Option<&'a Node>, steps: &[(usize, bool)]) -> Option<&'a Node> {
+    for (i, _) in steps {
+        node = member_at(node, *i);
+    }
+    node
+}
+
+/// The values a condition's path reaches from `node`, as the generated check reads them
+/// (`emit/rust/object.rs`, `condition_check`): one per item of the path's last list, read on
+/// through the members after it (`None` for an absent one); before that list, an absent
+/// member or list reaches no item.
+fn reached<'a>(node: Option<&'a Node>, steps: &[(usize, bool)], out: &mut Vec<Option<&'a Node>>) {
+    if !steps.iter().any(|(_, items)| *items) {
+        out.push(chain(node, steps));
+        return;
+    }
+    let Some(((i, items), rest)) = steps.split_first() else {
+        return;
+    };
+    let Some(member) = member_at(node, *i) else {
+        return;
+    };
+    if *items {
+        for item in member.items().unwrap_or_default() {
+            reached(Some(item), rest, out);
+        }
+    } else {
+        reached(Some(member), rest, out);
     }
 }

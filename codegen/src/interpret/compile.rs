@@ -256,6 +256,30 @@ pub(super) enum StructRule {
         code: Name,
     },
     MaxJsonBytes(usize, Name),
+    /// A conditional requirement the generated struct checks in its own function
+    /// ([`model::Object::condition_in_struct_check`]): field `field` (JSON key `key`) must
+    /// be given while `condition` holds.
+    RequiredWhen {
+        field: usize,
+        key: Name,
+        condition: Cond,
+        code: Name,
+    },
+}
+
+/// A [`model::Condition`], with each member of its path as its position in its object.
+#[derive(Debug)]
+pub(super) struct Cond {
+    /// Each member's position and whether the path steps into its items.
+    pub steps: Vec<(usize, bool)>,
+    pub quantifier: model::Quantifier,
+    pub negated: bool,
+    /// The values, as the document's values are read.
+    pub values: Vec<Node>,
+    /// The path as written.
+    pub path: Name,
+    /// [`model::Condition::describe`].
+    pub text: Name,
 }
 
 /// Where a field is read: what serde attributes the emitter gives it there.
@@ -412,6 +436,41 @@ impl<'s> Builder<'s> {
     }
 
     /// Value `value` of enum (or states) table `enum_name`.
+    /// A condition, its path as positions and its values as the document's are read.
+    fn cond(&self, c: &model::Condition) -> Cond {
+        let mut leaf_base = None;
+        let steps = c
+            .steps
+            .iter()
+            .map(|step| {
+                let Some(model::TypeDef::Object(o)) = self.spec.type_def(&step.table) else {
+                    return (usize::MAX, step.items);
+                };
+                let i = o.fields.iter().position(|f| f.key == step.member.key);
+                leaf_base = i.map(|i| &o.fields[i].ty.base);
+                (i.unwrap_or(usize::MAX), step.items)
+            })
+            .collect();
+        let values = c
+            .values
+            .iter()
+            .zip(&c.when)
+            .map(|(v, when)| match (when, leaf_base) {
+                (serde_json::Value::Bool(b), _) => Node::Bool(*b),
+                (_, Some(Base::Enum(n))) => Node::Enum(self.enum_value(n, &v.key)),
+                _ => Node::Text(v.key.clone()),
+            })
+            .collect();
+        Cond {
+            steps,
+            quantifier: c.quantifier,
+            negated: c.negated,
+            values,
+            path: owned(&c.path),
+            text: owned(&c.describe()),
+        }
+    }
+
     fn enum_value(&self, enum_name: &str, value: &str) -> EnumValue {
         let index = self
             .spec
@@ -615,6 +674,21 @@ impl<'s> Builder<'s> {
                 owned(&cap.code),
             ));
         }
+        for (field, f) in o.fields.iter().enumerate() {
+            if let Some(ri) = f
+                .rules
+                .required_if
+                .as_ref()
+                .filter(|_| o.condition_in_struct_check(f))
+            {
+                struct_rules.push(StructRule::RequiredWhen {
+                    field,
+                    key: owned(&f.key),
+                    condition: self.cond(&ri.condition),
+                    code: owned(&ri.code),
+                });
+            }
+        }
         Object {
             expecting: owned(&format!("struct {}", o.rust_name)),
             keys: owned_list(o.fields.iter().map(|f| f.key.as_str())),
@@ -793,22 +867,27 @@ impl<'s> Builder<'s> {
         if let Some(code) = required {
             rules.push(Rule::Required(owned(code)));
         }
-        if let Some(ri) = required_if {
-            let sibling = o.fields.iter().position(|s| s.key == ri.field.key);
-            // As `emit/rust/object.rs` writes `equals`: a `bool`, an enum value or text.
-            let value = match (&ri.when, sibling.map(|i| &o.fields[i].ty.base)) {
-                (serde_json::Value::Bool(b), _) => Node::Bool(*b),
-                (_, Some(Base::Enum(n))) if !ri.enum_rust.is_empty() => {
-                    Node::Enum(self.enum_value(n, &ri.value.key))
-                }
-                _ => Node::Text(ri.value.key.clone()),
-            };
-            rules.push(Rule::RequiredIf {
-                sibling: sibling.unwrap_or(usize::MAX),
-                sibling_name: owned(&ri.field.key),
-                value,
-                code: owned(&ri.code),
-            });
+        if let Some(ri) = required_if
+            .as_ref()
+            .filter(|_| !o.condition_in_struct_check(f))
+        {
+            if let Some((field, value, when)) = ri.condition.sibling_value() {
+                let sibling = o.fields.iter().position(|s| s.key == field.key);
+                // As `emit/rust/object.rs` writes `equals`: a `bool`, an enum value or text.
+                let value = match (when, sibling.map(|i| &o.fields[i].ty.base)) {
+                    (serde_json::Value::Bool(b), _) => Node::Bool(*b),
+                    (_, Some(Base::Enum(n))) if !ri.condition.enum_rust.is_empty() => {
+                        Node::Enum(self.enum_value(n, &value.key))
+                    }
+                    _ => Node::Text(value.key.clone()),
+                };
+                rules.push(Rule::RequiredIf {
+                    sibling: sibling.unwrap_or(usize::MAX),
+                    sibling_name: owned(&field.key),
+                    value,
+                    code: owned(&ri.code),
+                });
+            }
         }
         if let Some(cap) = max_items {
             rules.push(Rule::MaxItems(usize_of(cap.value), owned(&cap.code)));

@@ -261,6 +261,38 @@ pub struct Object {
     pub open: bool,
 }
 
+impl Object {
+    /// Whether the conditional requirement of `f` is checked by the struct's own check,
+    /// after every field rule, rather than by the derive's `required_if` on the field: every
+    /// condition but the plain `` `field` is `value` `` on a sibling that is always present
+    /// in Rust (an `Option` sibling, a path, a set of values, `unless`, `any` and `every`
+    /// need code of their own). The interpreter checks them in the same order.
+    pub fn condition_in_struct_check(&self, f: &Field) -> bool {
+        let Some(ri) = &f.rules.required_if else {
+            return false;
+        };
+        // The fields a selector chooses live in its body enum, not on the struct.
+        let chosen = |key: &str| {
+            self.selector
+                .as_ref()
+                .is_some_and(|s| s.by.key == key || s.members.iter().any(|m| m == key))
+        };
+        if chosen(&f.key) {
+            return false;
+        }
+        let Some((sibling, _, _)) = ri.condition.sibling_value() else {
+            return true;
+        };
+        if chosen(&sibling.key) {
+            return false;
+        }
+        self.fields
+            .iter()
+            .find(|s| s.key == sibling.key)
+            .is_some_and(|s| s.read_optional() || s.ty.nullable || s.is_optional_any())
+    }
+}
+
 /// The Rust field of an open object that carries the members its table does not list.
 pub const OPEN_MEMBERS_FIELD: &str = "unlisted_members";
 
@@ -441,27 +473,117 @@ pub struct FieldRules {
     pub format: Option<String>,
     /// Must be present and not blank/empty (`✔ `code``), with its code.
     pub required: Option<String>,
-    /// Required when a sibling enum field has a value.
+    /// Required while a condition holds.
     pub required_if: Option<RequiredIf>,
     /// The items (text) are unique.
     pub unique: Option<UniqueItems>,
 }
 
-/// `if `field` is `value``: the sibling is an enum field, a `bool` field or a text field.
+/// A conditional requirement (`if `field` is `value``, `unless ...`, `if any ...`): the
+/// field must be given (as [`FieldRules::required`] says) while its [`Condition`] holds.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RequiredIf {
-    /// The sibling field.
-    pub field: Member,
-    /// Rust name of the sibling's enum; empty for a `bool` or text sibling.
-    pub enum_rust: String,
-    /// The value (as spelled, and its Rust variant; the variant is empty for a `bool` or
-    /// text sibling).
-    pub value: Member,
-    /// The sibling's JSON value that makes the field required (`"excluded"`, `true`).
-    pub when: serde_json::Value,
+    /// When the field is required.
+    pub condition: Condition,
     /// The error code.
     pub code: String,
+}
+
+/// A condition on the values of an object: `` `category` is `E` ``,
+/// `` `category` is `E`, `AE` or `K` ``, `` unless `category` is `O` ``,
+/// `` any `lines[].category` is `S` or `AE` ``, `` every `tags[]` is `draft` ``.
+///
+/// Its [`path`](Self::path) is read from the object the rule sits on (the table whose row
+/// states it). The value read is a plain or `?` enum, a `bool` or text field (or the items of
+/// a list of them). An absent or `null` value is none of the values.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Condition {
+    /// How the values reached through lists count.
+    pub quantifier: Quantifier,
+    /// The path read, relative to the object the rule sits on (`category`,
+    /// `lines[].category`, `delivery.country`), as written.
+    pub path: String,
+    /// Each member of the path, in order.
+    pub steps: Vec<ConditionStep>,
+    /// `unless` (or `is not`): the condition holds when the values are *not* matched.
+    pub negated: bool,
+    /// The values compared with (as spelled and their Rust variant; the variant is empty
+    /// for a `bool` or text value), in the order written.
+    pub values: Vec<Member>,
+    /// The values as JSON (`"E"`, `true`), in the order written.
+    pub when: Vec<serde_json::Value>,
+    /// Rust name of the enum read; empty for a `bool` or text value.
+    pub enum_rust: String,
+}
+
+/// One member on a [`Condition`]'s path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ConditionStep {
+    /// The member's key and Rust name.
+    pub member: Member,
+    /// The table holding the member.
+    pub table: String,
+    /// Whether the path steps into its items (`lines[]`).
+    pub items: bool,
+}
+
+/// How a [`Condition`]'s values reached through lists count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Quantifier {
+    /// No list on the path: the one value.
+    One,
+    /// `any`: at least one value reached matches.
+    Any,
+    /// `every`: at least one value is reached and every value reached matches (a value
+    /// that is absent does not match).
+    Every,
+}
+
+impl Condition {
+    /// The condition as written, normalized: `` `category` is `E` or `AE` ``,
+    /// `` any `lines[].category` is `S` ``; with `not` for a negated one
+    /// (`` `category` is not `O` ``).
+    pub fn describe(&self) -> String {
+        let quantifier = match self.quantifier {
+            Quantifier::One => "",
+            Quantifier::Any => "any ",
+            Quantifier::Every => "every ",
+        };
+        let not = if self.negated { "not " } else { "" };
+        let values = list_with_or(self.values.iter().map(|v| format!("`{}`", v.key)));
+        format!("{quantifier}`{}` is {not}{values}", self.path)
+    }
+
+    /// Whether this is the plain form `` `field` is `value` ``: one sibling, one value,
+    /// not negated. Returns the sibling and the value.
+    pub fn sibling_value(&self) -> Option<(&Member, &Member, &serde_json::Value)> {
+        match (
+            self.quantifier,
+            self.negated,
+            self.steps.as_slice(),
+            self.values.as_slice(),
+            self.when.as_slice(),
+        ) {
+            (Quantifier::One, false, [step], [value], [when]) if !step.items => {
+                Some((&step.member, value, when))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+pub(crate) fn list_with_or(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    match items.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// No two items of a list of text are equal.

@@ -102,11 +102,14 @@ fn a_condition_needs_a_plain_sibling_and_a_value_it_can_hold() {
         common::error_lines("jobs", &bad_bool, TOML),
         ["spec/jobs.md:9:37: error: `yes` is not a bool"]
     );
-    let nullable = MD.replace("if `kind` is `shell`", "if `note` is `shell`");
+    let number = MD.replace("if `kind` is `shell`", "if `delay` is `5`");
     assert_eq!(
-        common::error_lines("jobs", &nullable, TOML),
-        ["spec/jobs.md:10:27: error: `note` is not a plain enum, bool or text field (its type is `string?`)"]
+        common::error_lines("jobs", &number, TOML),
+        ["spec/jobs.md:10:27: error: `delay` is a number, which a condition cannot compare"]
     );
+    // A `?` text field may be read: absent, the condition does not hold.
+    let nullable = MD.replace("if `kind` is `shell`", "if `note` is `shell`");
+    assert!(common::generated("jobs", &nullable, TOML).is_ok());
 }
 
 /// A sibling whose Type cell is broken is reported there, once: the condition naming it

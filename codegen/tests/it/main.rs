@@ -6,6 +6,7 @@ mod random_spec;
 
 mod absent_groups;
 mod compiles;
+mod condition_forms;
 mod conditions;
 mod corpus_probes;
 mod diff_random;

@@ -146,9 +146,10 @@ pub(crate) struct F {
     min_chars: Option<u64>,
     /// `at least N items` (required lists only: an optional one reads as `[]`).
     min_items: Option<u64>,
-    /// ``if `sibling` is `value` ``: required while the sibling (a bool, text or enum field
-    /// of the same table) holds this JSON value.
-    when: Option<(String, Value)>,
+    /// ``if `sibling` is `v1` or `v2` `` (``unless …`` when the flag is set): required while
+    /// the sibling (a bool, text or enum field of the same table) holds one of these JSON
+    /// values (none of them, negated).
+    when: Option<(String, Vec<Value>, bool)>,
     /// `— (default "V")` on an optional text field (no `?` then).
     default: Option<&'static str>,
     /// ``✔ `missing` ``: a coded requirement (absent, `null`, blank or empty is `missing`).
@@ -394,7 +395,22 @@ pub(crate) fn conditional_fields(rng: &mut Rng) -> [F; 2] {
         f.chars = rng.chance(30).then(|| n + rng.below(6));
         f.min_chars = rng.chance(30).then_some(1);
     }
-    f.when = Some((sibling.key.clone(), when));
+    // A second value (another shade, the other text), and `unless`, now and then; drawn from
+    // a side stream, so that the rest of every random spec stays what it was.
+    let mut side = Rng(rng.0 ^ 0x5eed_c0de);
+    let mut values = vec![when];
+    if side.chance(30) {
+        let second = match &sibling.ty {
+            Ty::Shade => SHADES
+                .iter()
+                .map(|s| json!(s))
+                .find(|s| !values.contains(s)),
+            Ty::Text { pattern: None, .. } => Some(json!("other")),
+            _ => None,
+        };
+        values.extend(second);
+    }
+    f.when = Some((sibling.key.clone(), values, side.chance(25)));
     [sibling, f]
 }
 
@@ -520,15 +536,9 @@ impl RandomSpec {
     /// the entries by a shade `kind`, and a first root field that cannot carry the byte
     /// cap's padding before a `body` that can.
     pub(crate) fn extend(&mut self, rng: &mut Rng) {
-        // A condition's sibling stays plain `✔`: coded, it is an `Option` in Rust, and the
-        // generated `required_if` does not compile against one (left to the Rust emitter).
-        let siblings: BTreeSet<String> = (self.doc.iter().chain(&self.entry).chain(&self.meta))
-            .filter_map(|f| f.when.as_ref().map(|(k, _)| k.clone()))
-            .collect();
+        // A condition's sibling may be coded too (an `Option` in Rust, read by the struct's
+        // own check; absent, the condition does not hold).
         for f in self.doc.iter_mut().chain(&mut self.entry) {
-            if siblings.contains(&f.key) {
-                continue;
-            }
             let non_blank = matches!(
                 f.ty,
                 Ty::Text {
@@ -615,7 +625,7 @@ impl RandomSpec {
             let sibling = self
                 .doc
                 .iter()
-                .any(|g| g.when.as_ref().is_some_and(|(key, _)| *key == f.key));
+                .any(|g| g.when.as_ref().is_some_and(|(key, _, _)| *key == f.key));
             let Ty::Text {
                 non_blank,
                 pattern: None,
@@ -741,10 +751,16 @@ impl RandomSpec {
                 }
                 _ => {}
             }
-            if let Some((key, _)) = &f.when {
+            if let Some((key, values, negated)) = &f.when {
                 let sibling = table.iter().find(|s| &s.key == key).expect("a sibling");
                 if std::ptr::eq(table, &self.meta) {
                     out.insert("nested required_if".into());
+                }
+                if values.len() > 1 {
+                    out.insert("required_if on a set of values".into());
+                }
+                if *negated {
+                    out.insert("required_if unless".into());
                 }
                 let kind = match sibling.ty {
                     Ty::Bool => "bool",
@@ -985,11 +1001,23 @@ impl RandomSpec {
             };
             let req = match &f.when {
                 None if f.coded => "✔ `missing`".to_owned(),
-                Some((sibling, value)) => {
-                    let value = value
-                        .as_str()
-                        .map_or_else(|| value.to_string(), str::to_owned);
-                    format!("if `{sibling}` is `{value}`")
+                Some((sibling, values, negated)) => {
+                    let values: Vec<String> = values
+                        .iter()
+                        .map(|v| {
+                            format!(
+                                "`{}`",
+                                v.as_str().map_or_else(|| v.to_string(), str::to_owned)
+                            )
+                        })
+                        .collect();
+                    let values = match values.as_slice() {
+                        [one] => one.clone(),
+                        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+                        [] => unreachable!("a condition has a value"),
+                    };
+                    let word = if *negated { "unless" } else { "if" };
+                    format!("{word} `{sibling}` is {values}")
                 }
                 None => req.to_owned(),
             };
@@ -1355,7 +1383,7 @@ impl RandomSpec {
     /// Whether `f` has a condition and its sibling holds the value (an absent optional
     /// sibling holds its default).
     pub(crate) fn condition_holds(fields: &[F], f: &F, m: &serde_json::Map<String, Value>) -> bool {
-        let Some((key, when)) = &f.when else {
+        let Some((key, when, negated)) = &f.when else {
             return false;
         };
         let sibling = fields.iter().find(|s| &s.key == key).expect("a sibling");
@@ -1366,7 +1394,8 @@ impl RandomSpec {
             Ty::Shade => Some(json!("dark")),
             _ => None,
         };
-        m.get(key).cloned().or(default).as_ref() == Some(when)
+        let value = m.get(key).cloned().or(default);
+        value.is_some_and(|v| when.contains(&v)) != *negated
     }
 
     pub(crate) fn field(

@@ -54,7 +54,7 @@ pub use list::{
 };
 pub use number::{number_range, number_text, range, Bounds, NumberBounds};
 pub use order::{order, OrderField, Ordered};
-pub use required::{required, required_if, Filled};
+pub use required::{required, required_if, required_when, Filled};
 pub use text::{
     char_count, equals, is_blank, max_chars, min_chars, non_blank, pattern, relative_path,
     relative_path_problem, Pattern,

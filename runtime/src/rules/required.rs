@@ -124,13 +124,13 @@ always_filled!(
     crate::json::Json
 );
 
-/// `` `at` is required[ when `name` is `value`][ (it is why)] ``.
-fn required_message(at: &str, why: &str, when: Option<(&str, &dyn Display)>) -> String {
+/// `` `at` is required[ when CLAUSE][ (it is why)] ``.
+fn required_message(at: &str, why: &str, when: Option<&dyn Display>) -> String {
     use core::fmt::Write as _;
     let mut message = message!(at, "`{at}` is required");
     // Writing to a String cannot fail.
-    if let Some((name, value)) = when {
-        let _ = write!(message, " when `{name}` is `{value}`");
+    if let Some(clause) = when {
+        let _ = write!(message, " when {clause}");
     }
     if why != "missing" {
         let _ = write!(message, " (it is {why})");
@@ -178,7 +178,29 @@ pub fn required_if<V, S, E>(
     if let Some(why) = value.unfilled() {
         report.push_with(|| {
             Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
-                required_message(at, why, Some((sibling.name, &sibling.value)))
+                let clause = format!("`{}` is `{}`", sibling.name, sibling.value);
+                required_message(at, why, Some(&clause))
+            })
+        });
+    }
+}
+
+/// The value must be given, as for [`required`], while a condition holds: the caller
+/// checks the condition and passes what it says (`` `category` is `E` ``,
+/// `` any `lines[].category` is `S` or `AE` ``); the message is
+/// `` `exemption_reason` is required when `category` is `E` `` (plus ` (it is empty)` /
+/// ` (it is blank)` as for [`required`]).
+pub fn required_when<V: Filled + ?Sized>(
+    value: &V,
+    when: &dyn Display,
+    path: &Path<'_>,
+    code: &str,
+    report: &mut Report,
+) {
+    if let Some(why) = value.unfilled() {
+        report.push_with(|| {
+            Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
+                required_message(at, why, Some(when))
             })
         });
     }

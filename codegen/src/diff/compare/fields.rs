@@ -533,11 +533,45 @@ impl Cmp<'_> {
             );
             self.constant_use(x, y);
         }
-        let cond =
-            |r: &Option<RequiredIf>| r.as_ref().map(|r| (r.field.key.clone(), r.when.clone()));
-        let words = |(key, when): (String, serde_json::Value)| format!("if `{key}` is {when}");
+        let cond = |r: &Option<RequiredIf>| r.as_ref().map(|r| r.condition.clone());
+        let words = |c: Condition| {
+            if c.negated {
+                let mut c = c;
+                c.negated = false;
+                format!("unless {}", c.describe())
+            } else {
+                format!("if {}", c.describe())
+            }
+        };
         match (cond(required_if), cond(&b.required_if)) {
             (x, y) if x == y => {}
+            // The same path read the same way with other values: the requirement holds for
+            // more documents (a wider set, or a narrower one under `unless`) or for fewer.
+            (Some(x), Some(y))
+                if (x.path.as_str(), x.quantifier, x.negated)
+                    == (y.path.as_str(), y.quantifier, y.negated)
+                    && x.quantifier != Quantifier::Every
+                    && (x.when.iter().all(|v| y.when.contains(v))
+                        || y.when.iter().all(|v| x.when.contains(v))) =>
+            {
+                let wider = x.when.iter().all(|v| y.when.contains(v));
+                let more = wider != x.negated;
+                let (kind, who) = if more {
+                    ("required-if-widened", Documents)
+                } else {
+                    ("required-if-narrowed", Readers)
+                };
+                self.push(
+                    found(
+                        kind,
+                        &[who],
+                        format!("`{path}` is required {}, was {}", words(y), words(x)),
+                        row(),
+                        row(),
+                    )
+                    .at(hint),
+                );
+            }
             (None, Some(y)) => self.push(
                 found(
                     "required-if-added",
@@ -645,12 +679,12 @@ fn reads_absent(spec: &Spec, table: &str, key: &str) -> Vec<String> {
             }
             if o.name == table {
                 for sib in &o.fields {
-                    if sib
-                        .rules
-                        .required_if
-                        .as_ref()
-                        .is_some_and(|r| r.field.key == key)
-                    {
+                    if sib.rules.required_if.as_ref().is_some_and(|r| {
+                        r.condition
+                            .steps
+                            .first()
+                            .is_some_and(|s| s.member.key == key)
+                    }) {
                         out.push(format!("the condition of `{}`", sib.key));
                     }
                 }

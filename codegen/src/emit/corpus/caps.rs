@@ -262,7 +262,22 @@ impl<'a> Gen<'a> {
                 && f.ty.literal.is_none()
                 && f.rules.max_chars.is_none()
         });
-        let candidates = unruled.map(|f| (f, BOTH)).chain(ruled.map(|f| (f, ASCII)));
+        // A field a condition reads is not padded: its new value could make the condition
+        // hold (or stop holding) and the case say nothing of the cap.
+        let read = |f: &Field| {
+            root.fields.iter().any(|g| {
+                g.rules.required_if.as_ref().is_some_and(|ri| {
+                    ri.condition
+                        .steps
+                        .first()
+                        .is_some_and(|s| s.member.key == f.key)
+                })
+            })
+        };
+        let candidates = unruled
+            .map(|f| (f, BOTH))
+            .chain(ruled.map(|f| (f, ASCII)))
+            .filter(|(f, _)| !read(f));
         let mut best: Option<(&Field, Vec<Case>, Vec<String>)> = None;
         for (pad, scripts) in candidates {
             let (cases, missing) = self.byte_cap_cases(base, &cap, pad, scripts);

@@ -195,7 +195,17 @@ impl<'a> Gen<'a> {
             {
                 self.fix_digests(o, owner, Some(&before));
             }
+            self.meet_enclosing(&mut doc, hops);
         }
         doc
+    }
+
+    /// Meets the conditional requirements of the objects enclosing the last hop's owner,
+    /// innermost first: a condition may read what changed below it (`lines[].category`).
+    pub(super) fn meet_enclosing(&self, doc: &mut Value, hops: &[Hop<'_>]) {
+        for depth in (0..hops.len() - 1).rev() {
+            let outer = self.walk_mut(doc, &hops[..depth]);
+            self.meet_required_if(hops[depth].owner, outer);
+        }
     }
 }

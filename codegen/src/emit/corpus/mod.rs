@@ -11,6 +11,7 @@
 mod canonical;
 mod caps;
 mod choices;
+mod conditions;
 mod cross_field;
 mod fit;
 mod formats;

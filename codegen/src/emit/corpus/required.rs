@@ -15,7 +15,11 @@ impl<'a> Gen<'a> {
             return;
         }
         let mut doc = base.clone();
-        self.owner_mut(&mut doc, hops).remove(&f.key);
+        let owner = self.owner_mut(&mut doc, hops);
+        owner.remove(&f.key);
+        // A condition reading the field may hold now that it is absent (`unless`).
+        self.meet_required_if(hops.last().expect("non-empty").owner, owner);
+        self.meet_enclosing(&mut doc, hops);
         let parse = self.spec.errors.parse.as_str();
         let errors = self.missing(f, path, &owner_path(hops), parse);
         let what = format!("required `{path}` missing");
@@ -106,50 +110,69 @@ impl<'a> Gen<'a> {
         let Some(ri) = f.rules.required_if.clone() else {
             return;
         };
-        // A value of the sibling under which the condition does not hold: another enum
-        // value, the other bool, or other text that keeps the sibling's own rules.
-        let sibling = last.owner.fields.iter().find(|x| x.key == ri.field.key);
-        let other: Option<Value> = sibling.and_then(|x| match &x.ty.base {
-            Base::Enum(e) => self
-                .enum_values(e)
-                .into_iter()
-                .find(|v| *v != ri.value.key)
-                .map(|v| json!(v)),
-            Base::Bool => ri.when.as_bool().map(|b| json!(!b)),
-            Base::String => (0..4)
-                .map(|i| self.synth_text(x, i))
-                .find(|v| *v != ri.when && v.as_str().is_some_and(|s| fit::keeps_all(x, s))),
-            _ => None,
-        });
-        let mut cases: Vec<(String, Value, Option<Value>, bool)> = vec![
-            ("absent".into(), ri.when.clone(), None, false),
-            ("null".into(), ri.when.clone(), Some(Value::Null), false),
+        let c = &ri.condition;
+        // The plain form names the sibling's value in its id (`absent_when_false`).
+        let otherwise = match (c.sibling_value(), self.condition_other(c)) {
+            (Some(_), Some(o)) => {
+                let shown = o.as_str().map_or_else(|| o.to_string(), str::to_owned);
+                format!("absent_when_{shown}")
+            }
+            _ => "absent_otherwise".to_owned(),
+        };
+        // `None`: the list made to hold one matching item and one that does not.
+        let cases: Vec<(String, Option<bool>, Option<Value>)> = vec![
+            ("absent".into(), Some(true), None),
+            ("null".into(), Some(true), Some(Value::Null)),
+            (otherwise, Some(false), None),
+            ("absent_mixed".into(), None, None),
         ];
-        if let Some(o) = other {
-            let shown = o.as_str().map_or_else(|| o.to_string(), str::to_owned);
-            cases.push((format!("absent_when_{shown}"), o, None, true));
-        }
-        for (label, trigger, v, ok) in cases {
+        for (label, holds, v) in cases {
             let mut doc = base.clone();
             let owner = self.owner_mut(&mut doc, hops);
-            owner.insert(ri.field.key.clone(), trigger.clone());
-            // Text as written (`excluded`), other values as JSON (`true`).
-            let trigger = trigger
-                .as_str()
-                .map_or_else(|| trigger.to_string(), str::to_owned);
+            let holds = match holds {
+                Some(holds) if self.set_condition(owner, c, holds) => holds,
+                Some(_) => continue,
+                None => match self.set_condition_mixed(owner, c) {
+                    Some(holds) => holds,
+                    None => continue,
+                },
+            };
+            // Other conditions the change makes hold are met, here and in enclosing objects.
+            self.meet_required_if(last.owner, owner);
+            self.meet_enclosing(&mut doc, hops);
+            let owner = self.owner_mut(&mut doc, hops);
             match v {
                 Some(v) => owner.insert(f.key.clone(), v),
                 None => owner.remove(&f.key),
+            };
+            let description = match c.sibling_value() {
+                Some((sibling, _, _)) => {
+                    let now = owner.get(&sibling.key).cloned().unwrap_or(Value::Null);
+                    let now = now.as_str().map_or_else(|| now.to_string(), str::to_owned);
+                    format!("`{path}` {label} with `{}` = `{now}`", sibling.key)
+                }
+                None => {
+                    let not = if holds { "" } else { " not" };
+                    let mixed = if label.ends_with("mixed") {
+                        ", one item matching and one not,"
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "`{path}` {label}{mixed} while it does{not} hold that {}",
+                        c.describe()
+                    )
+                }
             };
             self.push(
                 &loc.scope,
                 Case::new(
                     format!("required_if.{path}.{label}"),
-                    format!("`{path}` {label} with `{}` = `{trigger}`", ri.field.key),
+                    description,
                     "required_if",
                     doc,
                 )
-                .errors(unless(ok, ri.code.clone(), path.to_owned())),
+                .errors(unless(!holds, ri.code.clone(), path.to_owned())),
             );
         }
     }

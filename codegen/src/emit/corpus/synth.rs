@@ -308,7 +308,7 @@ impl<'a> Gen<'a> {
             let Some(ri) = &f.rules.required_if else {
                 continue;
             };
-            let holds = m.get(&ri.field.key) == Some(&ri.when);
+            let holds = self.condition_holds(m, &ri.condition);
             if holds && m.get(&f.key).is_none_or(Value::is_null) {
                 let v = self.synth_field(f, 0, 0, 1);
                 m.insert(f.key.clone(), v);

@@ -16,11 +16,17 @@ impl Ctx<'_> {
         if let Some(code) = &r.required {
             rules.push(quote!(required(code = #code)));
         }
-        if let Some(ri) = r.required_if.as_ref().filter(|_| !optional_condition(o, f)) {
-            let field = ident(&ri.field.rust);
-            let equals = required_if_value(ri);
-            let code = &ri.code;
-            rules.push(quote!(required_if(field = #field, equals = #equals, code = #code)));
+        if let Some(ri) = r
+            .required_if
+            .as_ref()
+            .filter(|_| !o.condition_in_struct_check(f))
+        {
+            if let Some((sibling, value, when)) = ri.condition.sibling_value() {
+                let field = ident(&sibling.rust);
+                let equals = condition_value(&ri.condition, value, when);
+                let code = &ri.code;
+                rules.push(quote!(required_if(field = #field, equals = #equals, code = #code)));
+            }
         }
         if let Some(cap) = &r.max_items {
             let c = ident(&cap.constant);
@@ -325,7 +331,7 @@ impl Ctx<'_> {
             let code = &cap.code;
             struct_rules.push(quote!(max_json_bytes(max = #c, code = #code)));
         }
-        if o.fields.iter().any(|f| optional_condition(o, f)) {
+        if o.fields.iter().any(|f| o.condition_in_struct_check(f)) {
             let (check, _) = self.optional_conditions(o, &[]);
             struct_rules.push(quote!(custom = #check));
         }
@@ -375,7 +381,7 @@ impl Ctx<'_> {
         };
         // A user's attributes go after the derives: `#[validate(custom = ..)]` is a helper
         // attribute of the derive, which must come first.
-        let conditions = o.fields.iter().any(|f| optional_condition(o, f));
+        let conditions = o.fields.iter().any(|f| o.condition_in_struct_check(f));
         let (attrs, customs) = if conditions {
             self.type_attrs_without_custom(&o.name)
         } else {
@@ -468,51 +474,27 @@ impl Ctx<'_> {
     }
 }
 
-/// `required_if`'s `equals`: a `bool`, text, or the enum value.
-fn required_if_value(ri: &RequiredIf) -> TokenStream {
-    match &ri.when {
+/// A value of a condition as Rust writes it: a `bool`, text, or the enum value.
+fn condition_value(c: &Condition, value: &Member, when: &serde_json::Value) -> TokenStream {
+    match when {
         serde_json::Value::Bool(b) => quote!(#b),
-        _ if ri.enum_rust.is_empty() => {
-            let text = &ri.value.key;
+        _ if c.enum_rust.is_empty() => {
+            let text = &value.key;
             quote!(#text)
         }
         _ => {
-            let (en, v) = (ident(&ri.enum_rust), ident(&ri.value.rust));
+            let (en, v) = (ident(&c.enum_rust), ident(&value.rust));
             quote!(#en::#v)
         }
     }
 }
 
-/// Whether `f` is required under a condition whose field is an `Option` in Rust (a field with
-/// a coded requirement, ✔ `` `BR-04` ``, is read as `Option` so that its absence is that
-/// code). The derive's `required_if` compares the field itself and shows it, which an `Option`
-/// cannot do; such a condition is checked by the struct's own function
-/// ([`Ctx::optional_conditions`]), which holds while the field is absent as the interpreter's
-/// does: never.
-fn optional_condition(o: &Object, f: &Field) -> bool {
-    let Some(ri) = &f.rules.required_if else {
-        return false;
-    };
-    // The fields a selector chooses live in its body enum, not on the struct.
-    let chosen = |key: &str| {
-        o.selector
-            .as_ref()
-            .is_some_and(|s| s.by.key == key || s.members.iter().any(|m| m == key))
-    };
-    if chosen(&f.key) || chosen(&ri.field.key) {
-        return false;
-    }
-    o.fields
-        .iter()
-        .find(|s| s.key == ri.field.key)
-        .is_some_and(|s| s.read_optional() || s.ty.nullable || s.is_optional_any())
-}
-
 impl Ctx<'_> {
-    /// The struct-level check of `o`'s conditional requirements whose condition field is an
-    /// `Option` (see [`optional_condition`]), in field order: its name and its definition.
-    /// The derive runs it after the field rules; it then runs `customs`, the struct-level
-    /// checks of a user's `#[validate(custom = ..)]` (the derive takes one per struct).
+    /// The struct-level check of `o`'s conditional requirements that the derive's
+    /// `required_if` cannot state ([`Object::condition_in_struct_check`]), in field order:
+    /// its name and its definition. The derive runs it after the field rules; it then runs
+    /// `customs`, the struct-level checks of a user's `#[validate(custom = ..)]` (the derive
+    /// takes one per struct).
     fn optional_conditions(&self, o: &Object, customs: &[syn::Path]) -> (Ident, TokenStream) {
         let rt = &self.rt;
         let name = ident(&o.rust_name);
@@ -523,32 +505,24 @@ impl Ctx<'_> {
         let checks = o
             .fields
             .iter()
-            .filter(|f| optional_condition(o, f))
+            .filter(|f| o.condition_in_struct_check(f))
             .map(|f| {
-                let ri = f.rules.required_if.as_ref().expect("optional_condition");
-                let (fi, si) = (ident(&f.rust_name), ident(&ri.field.rust));
-                let (key, sibling) = (&f.key, &ri.field.key);
-                let equals = required_if_value(ri);
+                let ri = f.rules.required_if.as_ref().expect("a conditional field");
+                let fi = ident(&f.rust_name);
+                let key = &f.key;
                 let code = &ri.code;
-                quote! {
-                    if let ::core::option::Option::Some(sibling) = &value.#si {
-                        #rt::rules::required_if(
-                            &value.#fi,
-                            #rt::rules::Named { name: #sibling, value: sibling },
-                            &#equals,
-                            &path.field(#key),
-                            #code,
-                            report,
-                        );
+                self.condition_check(&ri.condition, |when| {
+                    quote! {
+                        #rt::rules::required_when(&value.#fi, #when, &path.field(#key), #code, report);
                     }
-                }
+                })
             });
         let allow = check
             .to_string()
             .contains("__")
             .then(|| quote!(#[allow(non_snake_case)]));
         let d = doc(&format!(
-            "The conditional requirements of `{}` whose condition reads a field that may be absent (absent: the condition does not hold).",
+            "The conditional requirements of `{}` the derive's `required_if` cannot state (an absent value meets no condition).",
             o.name
         ));
         let def = quote! {
@@ -560,5 +534,142 @@ impl Ctx<'_> {
             }
         };
         (check, def)
+    }
+
+    /// Code that runs `then(when)` while condition `c`, read from `value` (a `&` of the
+    /// struct of the object the rule sits on), holds; `when` is a `&dyn Display` saying what
+    /// holds. The values reached through the path's lists are the items of the last list on
+    /// it, each read on through the members after it (an absent one is no value); before
+    /// that list, an absent member or list reaches no item. The interpreter reads them the
+    /// same way (`interpret::check::reached`).
+    fn condition_check(
+        &self,
+        c: &Condition,
+        then: impl FnOnce(TokenStream) -> TokenStream,
+    ) -> TokenStream {
+        let Some(last_list) = c.steps.iter().rposition(|s| s.items) else {
+            let leaf = self.option_chain(quote!(value), &c.steps);
+            let matches = condition_match(c, &quote!(leaf));
+            if c.negated {
+                let text = c.describe();
+                let body = then(quote!(&#text));
+                return quote! {{
+                    let leaf = #leaf;
+                    if !#matches {
+                        #body
+                    }
+                }};
+            }
+            let path = &c.path;
+            let body = then(quote!(&::core::format_args!("`{}` is `{}`", #path, shown)));
+            return quote! {{
+                let leaf = #leaf;
+                if let ::core::option::Option::Some(shown) = leaf.filter(|_| #matches) {
+                    #body
+                }
+            }};
+        };
+        let (looped, chained) = c.steps.split_at(last_list + 1);
+        let leaf = self.option_chain(quote!(item), chained);
+        let matches = condition_match(c, &quote!(leaf));
+        let visit = quote! {
+            let leaf = #leaf;
+            let hit: bool = #matches;
+            reached = true;
+            any |= hit;
+            every &= hit;
+        };
+        let scan = self.loops(quote!(value), looped, visit);
+        let holds = match c.quantifier {
+            Quantifier::Every => quote!((reached && every)),
+            _ => quote!(any),
+        };
+        let holds = if c.negated { quote!(!#holds) } else { holds };
+        let text = c.describe();
+        let body = then(quote!(&#text));
+        quote! {{
+            let (mut reached, mut any, mut every) = (false, false, true);
+            #scan
+            let _ = (reached, every);
+            if #holds {
+                #body
+            }
+        }}
+    }
+
+    /// The field of a condition step, and whether Rust holds it in an `Option`; `None` for a
+    /// selector's choosing field (read by its method, by value).
+    fn step_field(&self, step: &ConditionStep) -> Option<(&Field, bool)> {
+        let Some(TypeDef::Object(o)) = self.spec.type_def(&step.table) else {
+            return None;
+        };
+        if o.selector
+            .as_ref()
+            .is_some_and(|s| s.by.key == step.member.key)
+        {
+            return None;
+        }
+        let f = o.fields.iter().find(|f| f.key == step.member.key)?;
+        Some((f, f.ty.nullable || f.read_optional() || f.is_optional_any()))
+    }
+
+    /// An `Option<&T>` (`Option<T>` for a selector's choosing field) of the value at `steps`
+    /// (none of them a list) from `from`, a `&` of a struct.
+    fn option_chain(&self, from: TokenStream, steps: &[ConditionStep]) -> TokenStream {
+        let mut chain = quote!(::core::option::Option::Some(#from));
+        for step in steps {
+            let m = ident(&step.member.rust);
+            chain = match self.step_field(step) {
+                None => quote!(#chain.map(|x| x.#m())),
+                Some((_, true)) => quote!(#chain.and_then(|x| x.#m.as_ref())),
+                Some((_, false)) => quote!(#chain.map(|x| &x.#m)),
+            };
+        }
+        chain
+    }
+
+    /// Nested `if let` and `for` that run `visit` with `item` bound to each item of the last
+    /// list of `steps` (the last step is a list), reached from `from`.
+    fn loops(&self, from: TokenStream, steps: &[ConditionStep], visit: TokenStream) -> TokenStream {
+        let Some((step, rest)) = steps.split_first() else {
+            return quote! {
+                let item = #from;
+                #visit
+            };
+        };
+        let m = ident(&step.member.rust);
+        let x = format_ident!("x{}", rest.len());
+        let inner = self.loops(quote!(#x), rest, visit);
+        match (self.step_field(step), step.items) {
+            (Some((_, true)), true) => quote!(for #x in #from.#m.iter().flatten() { #inner }),
+            (_, true) => quote!(for #x in #from.#m.iter() { #inner }),
+            (Some((_, true)), false) => {
+                quote!(if let ::core::option::Option::Some(#x) = #from.#m.as_ref() { #inner })
+            }
+            (None, false) => quote!({ let #x = &#from.#m(); #inner }),
+            (Some((_, false)), false) => quote!({ let #x = &#from.#m; #inner }),
+        }
+    }
+}
+
+/// Whether `leaf` (an `Option<&T>` expression) is one of the condition's values.
+fn condition_match(c: &Condition, leaf: &TokenStream) -> TokenStream {
+    let pats = c.values.iter().zip(&c.when).map(|(v, when)| match when {
+        serde_json::Value::Bool(b) => quote!(#b),
+        _ if c.enum_rust.is_empty() => {
+            let text = &v.key;
+            quote!(#text)
+        }
+        _ => {
+            let (en, var) = (ident(&c.enum_rust), ident(&v.rust));
+            quote!(#en::#var)
+        }
+    });
+    if c.enum_rust.is_empty() && c.when.iter().all(|w| w.is_string()) {
+        quote!(
+            ::core::matches!(#leaf.map(|text| text.as_str()), ::core::option::Option::Some(#(#pats)|*))
+        )
+    } else {
+        quote!(::core::matches!(#leaf, ::core::option::Option::Some(#(#pats)|*)))
     }
 }
