@@ -55,6 +55,22 @@ impl<'a> Path<'a> {
         }
     }
 
+    /// Runs `f` with the path of the member reached from `self` through the fields `names`
+    /// in turn (`self` itself for none): a path of several steps built on the stack.
+    ///
+    /// ```
+    /// use specmint_runtime::Path;
+    ///
+    /// let at = Path::ROOT.with_fields(&["seller", "vat_id"], |p| p.dotted());
+    /// assert_eq!(at, "seller.vat_id");
+    /// ```
+    pub fn with_fields<R>(&self, names: &[&str], f: impl FnOnce(&Path<'_>) -> R) -> R {
+        match names.split_first() {
+            None => f(self),
+            Some((first, rest)) => self.field(first).with_fields(rest, f),
+        }
+    }
+
     /// The path of element `i` of the list at `self`.
     pub fn index(&'a self, i: usize) -> Path<'a> {
         Path {

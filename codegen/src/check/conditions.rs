@@ -2,11 +2,15 @@
 //! Required cell's condition is read once every table is known, since its path may step into
 //! other tables.
 
-use super::parse::RawCondition;
+use super::parse::{parse_condition, RawCondition};
 use super::Checker;
 use crate::diag::File;
 use crate::loader::markdown::CodeSpan;
+use crate::loader::sidecar::{SideGuarded, Spanned};
 use crate::model::*;
+
+/// The forms of a sidecar condition, for hints.
+const FORMS: &str = "write it as a Required cell does, without `if`: \"`category` is `E`\", \"`category` is `E`, `AE` or `K`\", \"`zone` is not `domestic`\", \"any `lines[].category` is `S`\", \"every `parcels[].size` is `large`\"";
 
 /// What a condition may read, for hints.
 const READS: &str =
@@ -105,6 +109,215 @@ impl Checker<'_> {
             values,
             when,
             enum_rust,
+        })
+    }
+
+    /// The sidecar's `[[required_if]]`, `[[any_of]]`, `[[one_of]]` and `[[value_if]]`, each on
+    /// the object its `path` names (the root without one).
+    pub(super) fn guarded_rules(&mut self, root: Option<usize>) {
+        let mut all = std::mem::take(&mut self.side.guarded);
+        // In sidecar order, whatever the table.
+        all.sort_by_key(|g| (g.pos.line, g.pos.col));
+        for g in all {
+            let what = format!("[[{}]]", g.kind);
+            let code = self.rule_code(&g.code, g.pos, &what);
+            let Some(root) = root else { continue };
+            let Some(obj) = self.object_at(root, &g.path) else {
+                continue;
+            };
+            let condition = match &g.condition {
+                None => None,
+                Some((text, negated)) => match self.side_condition(obj, text, *negated) {
+                    Some(c) => Some(c),
+                    None => continue,
+                },
+            };
+            if g.kind == "value_if" && condition.is_none() {
+                self.ctx.toml(
+                    g.pos,
+                    "[[value_if]] has no `if` or `unless`",
+                    "a value rule without a condition belongs in the Type cell (a range); add `if = \"...\"`",
+                );
+                continue;
+            }
+            let Some(rule) = self.guarded_rule(obj, &g, &what) else {
+                continue;
+            };
+            let Some(code) = code else { continue };
+            self.index.objects[obj].guarded.push(Guarded {
+                rule,
+                condition,
+                code,
+            });
+        }
+    }
+
+    /// A sidecar condition (`if` / `unless`): code spans in backticks, read as a Required
+    /// cell's condition from object `obj`.
+    fn side_condition(
+        &mut self,
+        obj: usize,
+        text: &Spanned<String>,
+        negated: bool,
+    ) -> Option<Condition> {
+        let mut codes = Vec::new();
+        let mut plain = String::new();
+        for (i, part) in text.value.split('`').enumerate() {
+            if i % 2 == 1 {
+                codes.push(CodeSpan {
+                    text: part.to_owned(),
+                    pos: text.pos,
+                });
+            }
+            plain.push_str(part);
+        }
+        let word = if negated { "unless" } else { "if" };
+        let raw = if text.value.matches('`').count() % 2 == 0 {
+            parse_condition(&format!("{word} {plain}"), &codes)
+        } else {
+            None
+        };
+        let Some(raw) = raw else {
+            self.ctx.toml(
+                text.pos,
+                format!("cannot read the condition `{}`", text.value),
+                FORMS,
+            );
+            return None;
+        };
+        self.condition(obj, &raw, File::Toml)
+    }
+
+    /// What a `[[required_if]]`, `[[any_of]]`, `[[one_of]]` or `[[value_if]]` entry requires of
+    /// object `obj`; reports what it cannot be.
+    fn guarded_rule(&mut self, obj: usize, g: &SideGuarded, what: &str) -> Option<GuardedRule> {
+        match g.kind {
+            "required_if" => {
+                let field = self.required(&g.field, g.pos, what, "field")?.clone();
+                let t = self.resolved(self.index.resolve(obj, &field.value), &field, File::Toml)?;
+                let f = &self.index.objects[t.obj].fields[t.field];
+                if field.value.contains("[]") {
+                    self.ctx.toml(
+                        field.pos,
+                        format!("`{}` steps into a list", field.value),
+                        "[[required_if]] requires one field: to require a member of each item, set `path` to the list (`lines[]`) and `field` to the member",
+                    );
+                    return None;
+                }
+                if !f.ty.nullable {
+                    self.ctx.toml(
+                        field.pos,
+                        format!("`{}` is required only sometimes, so its type must be `T?`", field.value),
+                        "add `?` to its type: absent (or null) is allowed while the condition does not hold",
+                    );
+                    return None;
+                }
+                Some(GuardedRule::Required {
+                    steps: self.condition_steps(obj, &field.value),
+                    path: field.value,
+                })
+            }
+            "any_of" | "one_of" => {
+                if g.fields.len() < 2 {
+                    self.ctx.toml(
+                        g.pos,
+                        format!("{what} names {} field(s)", g.fields.len()),
+                        "list two fields or more: `fields = [\"a\", \"b\"]`",
+                    );
+                    return None;
+                }
+                let mut members = Vec::new();
+                for name in &g.fields {
+                    if members.iter().any(|m: &Member| m.key == name.value) {
+                        self.ctx.toml(
+                            name.pos,
+                            format!("{what} names `{}` twice", name.value),
+                            "list each field once",
+                        );
+                        return None;
+                    }
+                    members.push(self.member(obj, name)?.member());
+                }
+                Some(if g.kind == "any_of" {
+                    GuardedRule::AnyOf(members)
+                } else {
+                    GuardedRule::OneOf(members)
+                })
+            }
+            _ => {
+                let name = self.required(&g.field, g.pos, what, "field")?.clone();
+                let must = self.required(&g.must, g.pos, what, "must")?.clone();
+                let f = self.member(obj, &name)?;
+                self.value_rule(&f, &name, &must)
+            }
+        }
+    }
+
+    /// `must = "absent"` or `must = "> 0"` on field `f`.
+    fn value_rule(
+        &mut self,
+        f: &Field,
+        name: &Spanned<String>,
+        must: &Spanned<String>,
+    ) -> Option<GuardedRule> {
+        let text = must.value.trim();
+        if text == "absent" {
+            if !f.ty.nullable {
+                self.ctx.toml(
+                    name.pos,
+                    format!("`{}` cannot be absent: its type is not `T?`", f.key),
+                    "`must = \"absent\"` applies to a `T?` field (absent or null)",
+                );
+                return None;
+            }
+            return Some(GuardedRule::Absent(f.member()));
+        }
+        let ops = [
+            (">=", CompareOp::Ge),
+            ("<=", CompareOp::Le),
+            (">", CompareOp::Gt),
+            ("<", CompareOp::Lt),
+            ("=", CompareOp::Eq),
+        ];
+        let hint = "write `must = \"absent\"`, or a comparison with a number: `> 0`, `>= 1`, `= 0`, `< 100`, `<= 2.5`";
+        let Some((op, rest)) = ops
+            .iter()
+            .find_map(|(s, op)| text.strip_prefix(s).map(|rest| (*op, rest.trim())))
+        else {
+            self.ctx.toml(
+                must.pos,
+                format!("cannot read `must = \"{}\"`", must.value),
+                hint,
+            );
+            return None;
+        };
+        let integer = f.ty.base.integer_width().is_some();
+        if f.ty.array || !(integer || f.ty.base == Base::Number) {
+            self.ctx.toml(
+                name.pos,
+                format!("`{}` is not a number field", f.key),
+                "a comparison applies to an integer type or `number` (`T` or `T?`), not a list",
+            );
+            return None;
+        }
+        let bound = serde_json::from_str::<serde_json::Number>(rest)
+            .ok()
+            .filter(|n| n.as_f64().is_some_and(f64::is_finite))
+            .filter(|n| !integer || n.is_i64() || n.is_u64());
+        let Some(bound) = bound else {
+            let hint = if integer {
+                format!("`{}` is an integer: compare it with an integer", f.key)
+            } else {
+                hint.to_owned()
+            };
+            self.ctx
+                .toml(must.pos, format!("cannot read the bound `{rest}`"), hint);
+            return None;
+        };
+        Some(GuardedRule::Compare {
+            field: f.member(),
+            op,
+            bound,
         })
     }
 

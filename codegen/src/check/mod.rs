@@ -169,6 +169,7 @@ impl Checker<'_> {
         self.contradiction_rules(root);
         self.not_contains_rules(root);
         self.digest_rules(root);
+        self.guarded_rules(root);
         let machines = self.machines(&tables.states, &tables.transitions);
         let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
         let examples = self.examples();

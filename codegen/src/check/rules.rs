@@ -9,7 +9,7 @@ use crate::model::*;
 
 impl Checker<'_> {
     /// A key the rule must have; reports it missing.
-    fn required<'s>(
+    pub(super) fn required<'s>(
         &mut self,
         v: &'s Option<Spanned<String>>,
         pos: Pos,
@@ -27,7 +27,7 @@ impl Checker<'_> {
     }
 
     /// The rule's own `code`, which it must have.
-    fn rule_code(
+    pub(super) fn rule_code(
         &mut self,
         code: &Option<Spanned<String>>,
         pos: Pos,
@@ -39,7 +39,7 @@ impl Checker<'_> {
     }
 
     /// The field `name` of object `obj`; reports one it does not have.
-    fn member(&mut self, obj: usize, name: &Spanned<String>) -> Option<Field> {
+    pub(super) fn member(&mut self, obj: usize, name: &Spanned<String>) -> Option<Field> {
         let o = &self.index.objects[obj];
         match o.fields.iter().find(|f| f.key == name.value) {
             Some(f) => Some(f.clone()),
@@ -376,7 +376,11 @@ impl Checker<'_> {
     }
 
     /// The object at a sidecar `path` (default: the root).
-    fn object_at(&mut self, root: usize, path: &Option<Spanned<String>>) -> Option<usize> {
+    pub(super) fn object_at(
+        &mut self,
+        root: usize,
+        path: &Option<Spanned<String>>,
+    ) -> Option<usize> {
         let Some(p) = path else {
             return Some(root);
         };

@@ -363,32 +363,16 @@ fn object(spec: &Spec, o: &Object) -> Value {
     let mut all_of = Vec::new();
     for f in &o.fields {
         if let Some(ri) = &f.rules.required_if {
-            // Under the condition the value is given as `✔ `code`` requires one: text not
-            // blank (`minLength`, the non-White_Space `pattern`, `x-non-blank`), a list not
-            // empty, as the runtime's `required_if` refuses them (issue 46).
-            let mut then_ty = field_schema(&Field {
-                ty: TypeRef {
-                    nullable: false,
-                    ..f.ty.clone()
-                },
-                required: true,
-                doc: String::new(),
-                rules: FieldRules {
-                    required: Some(ri.code.clone()),
-                    ..f.rules.clone()
-                },
-                ..f.clone()
-            });
-            if let Some(t) = then_ty.as_object_mut() {
-                t.remove("description");
-            }
-            let then = json!({"properties": {f.key.clone(): then_ty}, "required": [f.key]});
+            let then = given(f, &ri.code);
             let (cond, branch) = condition_schema(spec, &ri.condition);
             let mut rule = Map::new();
             rule.insert("if".into(), cond);
             rule.insert(branch.into(), then);
             all_of.push(Value::Object(rule));
         }
+    }
+    for g in &o.guarded {
+        all_of.push(guarded_schema(spec, o, g));
     }
     if !all_of.is_empty() {
         m.insert("allOf".into(), json!(all_of));
@@ -626,5 +610,85 @@ fn reach(spec: &Spec, c: &Condition, steps: &[ConditionStep], leaf: &Value, ever
         out.insert("required".into(), json!([key]));
         return Value::Object(out);
     }
+    Value::Object(m)
+}
+
+/// The object has field `f`, given as `✔ `code`` requires one: present, not `null`, text not
+/// blank (`minLength`, the non-White_Space `pattern`, `x-non-blank`), a list not empty, as
+/// the runtime's `Filled` counts it.
+fn given(f: &Field, code: &str) -> Value {
+    let mut ty = field_schema(&Field {
+        ty: TypeRef {
+            nullable: false,
+            ..f.ty.clone()
+        },
+        required: true,
+        doc: String::new(),
+        rules: FieldRules {
+            required: Some(code.to_owned()),
+            ..f.rules.clone()
+        },
+        ..f.clone()
+    });
+    if let Some(t) = ty.as_object_mut() {
+        t.remove("description");
+    }
+    json!({"properties": {f.key.clone(): ty}, "required": [f.key]})
+}
+
+/// A [`Guarded`] rule of object `o`: what it requires, under `if` its condition.
+fn guarded_schema(spec: &Spec, o: &Object, g: &Guarded) -> Value {
+    let field = |m: &Member| o.fields.iter().find(|f| f.key == m.key);
+    let given_member =
+        |m: &Member| field(m).map_or_else(|| json!({"required": [m.key]}), |f| given(f, &g.code));
+    let rule = match &g.rule {
+        GuardedRule::Required { steps, .. } => {
+            // Each member table on the way is present and an object, the last field given.
+            let mut inner = json!({});
+            for (i, step) in steps.iter().enumerate().rev() {
+                let table = match spec.type_def(&step.table) {
+                    Some(TypeDef::Object(t)) => t,
+                    _ => continue,
+                };
+                let Some(f) = table.fields.iter().find(|f| f.key == step.member.key) else {
+                    continue;
+                };
+                inner = if i + 1 == steps.len() {
+                    given(f, &g.code)
+                } else {
+                    let mut value = inner.as_object().cloned().unwrap_or_default();
+                    value.insert("type".into(), json!("object"));
+                    json!({"properties": {f.key.clone(): value}, "required": [f.key]})
+                };
+            }
+            inner
+        }
+        GuardedRule::AnyOf(ms) => json!({"anyOf": ms.iter().map(given_member).collect::<Vec<_>>()}),
+        GuardedRule::OneOf(ms) => json!({"oneOf": ms.iter().map(given_member).collect::<Vec<_>>()}),
+        GuardedRule::Compare { field, op, bound } => {
+            let keyword = match op {
+                CompareOp::Lt => "exclusiveMaximum",
+                CompareOp::Le => "maximum",
+                CompareOp::Eq => "const",
+                CompareOp::Ge => "minimum",
+                CompareOp::Gt => "exclusiveMinimum",
+            };
+            // `const` on a number holds for a number only: `null` (absent) passes.
+            let check = if *op == CompareOp::Eq {
+                json!({"if": {"type": "number"}, "then": {"const": bound}})
+            } else {
+                json!({keyword: bound})
+            };
+            json!({"properties": {field.key.clone(): check}})
+        }
+        GuardedRule::Absent(field) => json!({"properties": {field.key.clone(): {"type": "null"}}}),
+    };
+    let Some(c) = &g.condition else {
+        return rule;
+    };
+    let (cond, branch) = condition_schema(spec, c);
+    let mut m = Map::new();
+    m.insert("if".into(), cond);
+    m.insert(branch.into(), rule);
     Value::Object(m)
 }

@@ -5,7 +5,7 @@ use specmint_runtime::interp::UniqueByKeys;
 use specmint_runtime::rules::{self, DigestFields, Named, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
-use super::compile::{Compiled, ElementRule, Field, Rule, StructRule};
+use super::compile::{Compiled, Cond, ElementRule, Field, GuardedRule, Name, Rule, StructRule};
 use super::node::{Node, Scalar};
 use super::read::Interpreted;
 use super::write::Written;
@@ -225,36 +225,62 @@ fn struct_rule(
             condition,
             code,
         } => {
-            let at = path.field(key);
-            let value = member(*field);
-            match condition.quantifier {
-                Quantifier::One => {
-                    let leaf = chain(Some(node), &condition.steps);
-                    let hit = leaf.is_some_and(|v| condition.values.contains(v));
-                    match (condition.negated, leaf) {
-                        (true, _) if !hit => {
-                            rules::required_when(value, &condition.text, &at, code, report)
-                        }
-                        (false, Some(shown)) if hit => {
-                            let when = format!("`{}` is `{}`", condition.path, Scalar(shown));
-                            rules::required_when(value, &when, &at, code, report);
-                        }
-                        _ => {}
-                    }
+            if let Some(when) = condition_says(condition, node) {
+                rules::required_when(member(*field), &when, &path.field(key), code, report);
+            }
+        }
+        StructRule::Guarded {
+            rule,
+            condition,
+            code,
+        } => {
+            let when = match condition {
+                Some(c) if !holds(c, node) => return,
+                Some(c) => Some(&c.text),
+                None => None,
+            };
+            let when = when.map(|w| w as &dyn std::fmt::Display);
+            fn given<'m>(ms: &'m [(usize, Name)], values: &[Node]) -> (Vec<&'m str>, usize) {
+                let filled: Vec<&dyn rules::Filled> = ms
+                    .iter()
+                    .map(|(i, _)| values.get(*i).unwrap_or(&Node::Absent) as &dyn rules::Filled)
+                    .collect();
+                let names: Vec<&str> = ms.iter().map(|(_, n)| &**n).collect();
+                (names, rules::given_count(&filled))
+            }
+            match rule {
+                GuardedRule::Required { steps, path: to } => {
+                    let value = chain(Some(node), steps).unwrap_or(&Node::Absent);
+                    let names: Vec<&str> = to.split('.').collect();
+                    path.with_fields(&names, |at| match when {
+                        Some(when) => rules::required_when(value, when, at, code, report),
+                        None => rules::required(value, at, code, report),
+                    });
                 }
-                Quantifier::Any | Quantifier::Every => {
-                    let mut leaves = Vec::new();
-                    reached(Some(node), &condition.steps, &mut leaves);
-                    let hit =
-                        |leaf: &Option<&Node>| leaf.is_some_and(|v| condition.values.contains(v));
-                    let holds = if condition.quantifier == Quantifier::Any {
-                        leaves.iter().any(hit)
-                    } else {
-                        !leaves.is_empty() && leaves.iter().all(hit)
+                GuardedRule::AnyOf(ms) => {
+                    let (names, n) = given(ms, values);
+                    rules::any_of(&names, n, when, path, code, report);
+                }
+                GuardedRule::OneOf(ms) => {
+                    let (names, n) = given(ms, values);
+                    rules::one_of(&names, n, when, path, code, report);
+                }
+                GuardedRule::Compare {
+                    field: (i, key),
+                    op,
+                    bound,
+                } => {
+                    let value = match member(*i) {
+                        Node::UInt(n) => Some(rules::Num::Int((*n).into())),
+                        Node::Int(n) => Some(rules::Num::Int((*n).into())),
+                        Node::Float(x) => Some(rules::Num::Float(*x)),
+                        _ => None,
                     };
-                    if holds != condition.negated {
-                        rules::required_when(value, &condition.text, &at, code, report);
-                    }
+                    rules::compare(value, *op, *bound, when, &path.field(key), code, report);
+                }
+                GuardedRule::Absent((i, key)) => {
+                    let present = !matches!(member(*i), Node::Absent);
+                    rules::absent(present, when, &path.field(key), code, report);
                 }
             }
         }
@@ -383,4 +409,30 @@ fn reached<'a>(node: Option<&'a Node>, steps: &[(usize, bool)], out: &mut Vec<Op
     } else {
         reached(Some(member), rest, out);
     }
+}
+
+/// Whether condition `c`, read from object `node`, holds (see [`reached`]).
+fn holds(c: &Cond, node: &Node) -> bool {
+    let mut leaves = Vec::new();
+    reached(Some(node), &c.steps, &mut leaves);
+    let hit = |leaf: &Option<&Node>| leaf.is_some_and(|v| c.values.contains(v));
+    let matched = match c.quantifier {
+        Quantifier::Every => !leaves.is_empty() && leaves.iter().all(hit),
+        _ => leaves.iter().any(hit),
+    };
+    matched != c.negated
+}
+
+/// What a conditional requirement's message says while `c` holds: the value found for the
+/// plain form and a set of values (`` `mode` is `rail` ``), the condition otherwise; `None`
+/// while it does not hold.
+fn condition_says(c: &Cond, node: &Node) -> Option<String> {
+    if !holds(c, node) {
+        return None;
+    }
+    if c.quantifier == Quantifier::One && !c.negated {
+        let shown = chain(Some(node), &c.steps)?;
+        return Some(format!("`{}` is `{}`", c.path, Scalar(shown)));
+    }
+    Some(c.text.to_string())
 }

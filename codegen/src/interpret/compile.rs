@@ -265,6 +265,29 @@ pub(super) enum StructRule {
         condition: Cond,
         code: Name,
     },
+    /// A [`model::Guarded`] rule, checked while `condition` holds (always without one).
+    Guarded {
+        rule: GuardedRule,
+        condition: Option<Cond>,
+        code: Name,
+    },
+}
+
+/// What a [`StructRule::Guarded`] requires, with members as positions.
+#[derive(Debug)]
+pub(super) enum GuardedRule {
+    Required {
+        steps: Vec<(usize, bool)>,
+        path: Name,
+    },
+    AnyOf(Vec<(usize, Name)>),
+    OneOf(Vec<(usize, Name)>),
+    Compare {
+        field: (usize, Name),
+        op: specmint_runtime::rules::Compare,
+        bound: specmint_runtime::rules::Num,
+    },
+    Absent((usize, Name)),
 }
 
 /// A [`model::Condition`], with each member of its path as its position in its object.
@@ -326,6 +349,8 @@ impl Compiled {
                 RuleKind::Digest => {}           // StructRule::Digest
                 RuleKind::MaxItemsPerGroup => {} // Rule::MaxItemsPerGroup
                 RuleKind::DocumentBytes => {}    // StructRule::MaxJsonBytes
+                // StructRule::Guarded
+                RuleKind::RequiredIf | RuleKind::AnyOf | RuleKind::OneOf | RuleKind::ValueIf => {}
             }
         }
         let mut types: Vec<Type> = spec.types.iter().map(|t| b.type_def(t)).collect();
@@ -436,21 +461,37 @@ impl<'s> Builder<'s> {
     }
 
     /// Value `value` of enum (or states) table `enum_name`.
-    /// A condition, its path as positions and its values as the document's are read.
-    fn cond(&self, c: &model::Condition) -> Cond {
-        let mut leaf_base = None;
-        let steps = c
-            .steps
+    /// Each member of a path as its position in its object, and whether the path steps
+    /// into its items.
+    fn steps(&self, steps: &[model::ConditionStep]) -> Vec<(usize, bool)> {
+        steps
             .iter()
             .map(|step| {
-                let Some(model::TypeDef::Object(o)) = self.spec.type_def(&step.table) else {
-                    return (usize::MAX, step.items);
+                let i = match self.spec.type_def(&step.table) {
+                    Some(model::TypeDef::Object(o)) => {
+                        o.fields.iter().position(|f| f.key == step.member.key)
+                    }
+                    _ => None,
                 };
-                let i = o.fields.iter().position(|f| f.key == step.member.key);
-                leaf_base = i.map(|i| &o.fields[i].ty.base);
                 (i.unwrap_or(usize::MAX), step.items)
             })
-            .collect();
+            .collect()
+    }
+
+    /// A condition, its path as positions and its values as the document's are read.
+    fn cond(&self, c: &model::Condition) -> Cond {
+        let leaf_base = c
+            .steps
+            .last()
+            .and_then(|step| match self.spec.type_def(&step.table) {
+                Some(model::TypeDef::Object(o)) => o
+                    .fields
+                    .iter()
+                    .find(|f| f.key == step.member.key)
+                    .map(|f| &f.ty.base),
+                _ => None,
+            });
+        let steps = self.steps(&c.steps);
         let values = c
             .values
             .iter()
@@ -588,6 +629,8 @@ impl<'s> Builder<'s> {
             defaultable: _,
             synthesized: _,
             open: _,
+            // Struct rules, read below.
+            guarded: _,
         } = o;
         let place = if o.selector.is_some() {
             Place::Selector
@@ -688,6 +731,28 @@ impl<'s> Builder<'s> {
                     code: owned(&ri.code),
                 });
             }
+        }
+        for g in &o.guarded {
+            let members = |ms: &[model::Member]| ms.iter().map(named).collect();
+            let rule = match &g.rule {
+                model::GuardedRule::Required { path, steps } => GuardedRule::Required {
+                    steps: self.steps(steps),
+                    path: owned(path),
+                },
+                model::GuardedRule::AnyOf(ms) => GuardedRule::AnyOf(members(ms)),
+                model::GuardedRule::OneOf(ms) => GuardedRule::OneOf(members(ms)),
+                model::GuardedRule::Compare { field, op, bound } => GuardedRule::Compare {
+                    field: named(field),
+                    op: compare_op(*op),
+                    bound: num(bound),
+                },
+                model::GuardedRule::Absent(field) => GuardedRule::Absent(named(field)),
+            };
+            struct_rules.push(StructRule::Guarded {
+                rule,
+                condition: g.condition.as_ref().map(|c| self.cond(c)),
+                code: owned(&g.code),
+            });
         }
         Object {
             expecting: owned(&format!("struct {}", o.rust_name)),
@@ -1049,5 +1114,27 @@ fn rust_option(f: &model::Field, place: Place) -> bool {
         Place::Struct | Place::Selector => {
             f.ty.nullable || f.read_optional() || f.is_optional_any()
         }
+    }
+}
+
+/// The runtime's comparison for a model's.
+fn compare_op(op: model::CompareOp) -> specmint_runtime::rules::Compare {
+    use specmint_runtime::rules::Compare;
+    match op {
+        model::CompareOp::Lt => Compare::Lt,
+        model::CompareOp::Le => Compare::Le,
+        model::CompareOp::Eq => Compare::Eq,
+        model::CompareOp::Ge => Compare::Ge,
+        _ => Compare::Gt,
+    }
+}
+
+/// A bound as the runtime compares it: an integer exactly, else a double.
+pub(crate) fn num(n: &serde_json::Number) -> specmint_runtime::rules::Num {
+    use specmint_runtime::rules::Num;
+    match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) => Num::Int(i.into()),
+        (_, Some(u)) => Num::Int(u.into()),
+        _ => Num::Float(n.as_f64().unwrap_or(f64::NAN)),
     }
 }

@@ -29,6 +29,9 @@ pub(crate) struct Sidecar {
     pub contradiction: Vec<SideContradiction>,
     pub not_contains: Vec<SideNotContains>,
     pub digest: Vec<SideDigest>,
+    /// `[[required_if]]`, `[[any_of]]`, `[[one_of]]` and `[[value_if]]`, in sidecar order
+    /// within each table.
+    pub guarded: Vec<SideGuarded>,
     /// `[spec] extract`.
     pub extract: Option<Spanned<String>>,
     /// `[errors] engine`: codes raised by hand-written behaviour.
@@ -71,6 +74,24 @@ pub(crate) struct SideDigest {
     pub encoding: Option<Spanned<String>>,
     pub length: Option<Spanned<String>>,
     pub label: Option<Spanned<String>>,
+    pub code: Option<Spanned<String>>,
+}
+
+/// `[[required_if]]`, `[[any_of]]`, `[[one_of]]` or `[[value_if]]`.
+#[derive(Debug)]
+pub(crate) struct SideGuarded {
+    /// The table (`required_if`, ...).
+    pub kind: &'static str,
+    pub pos: Pos,
+    pub path: Option<Spanned<String>>,
+    /// `field` (`[[required_if]]`, `[[value_if]]`).
+    pub field: Option<Spanned<String>>,
+    /// `fields` (`[[any_of]]`, `[[one_of]]`).
+    pub fields: Vec<Spanned<String>>,
+    /// `if = "..."`, or `unless = "..."` (`true`).
+    pub condition: Option<(Spanned<String>, bool)>,
+    /// `must` (`[[value_if]]`).
+    pub must: Option<Spanned<String>>,
     pub code: Option<Spanned<String>>,
 }
 
@@ -317,6 +338,10 @@ const TOP_KEYS: &[&str] = &[
     "contradiction",
     "not_contains",
     "digest",
+    "required_if",
+    "any_of",
+    "one_of",
+    "value_if",
     "machines",
     "canonical",
     "open",
@@ -663,6 +688,47 @@ impl Walker<'_> {
                 label: s(ctx, "label"),
                 code: s(ctx, "code"),
             });
+        }
+        let kinds: [(&'static str, &[&str]); 4] = [
+            ("required_if", &["path", "field", "if", "unless", "code"]),
+            ("any_of", &["path", "fields", "if", "unless", "code"]),
+            ("one_of", &["path", "fields", "if", "unless", "code"]),
+            (
+                "value_if",
+                &["path", "field", "must", "if", "unless", "code"],
+            ),
+        ];
+        for (kind, keys) in kinds {
+            let what = format!("[[{kind}]]");
+            for (pos, t) in w.array_tables(ctx, doc, kind, keys) {
+                let s = |ctx: &mut Context, key| w.string(ctx, t, key, &what);
+                let condition = match (s(ctx, "if"), s(ctx, "unless")) {
+                    (Some(c), None) => Some((c, false)),
+                    (None, Some(c)) => Some((c, true)),
+                    (None, None) => None,
+                    (Some(c), Some(_)) => {
+                        ctx.toml(
+                            c.pos,
+                            format!("{what} has both `if` and `unless`"),
+                            "keep one: `unless = \"C\"` is `if` with C negated",
+                        );
+                        None
+                    }
+                };
+                out.guarded.push(SideGuarded {
+                    kind,
+                    pos,
+                    path: s(ctx, "path"),
+                    field: s(ctx, "field"),
+                    fields: t
+                        .get("fields")
+                        .map(|v| w.string_list(ctx, v, "fields", &what))
+                        .unwrap_or_default(),
+                    condition,
+                    must: s(ctx, "must"),
+                    code: s(ctx, "code"),
+                });
+            }
         }
         for (key, what, m) in w.keyed(ctx, doc, "machines") {
             w.known_keys(ctx, m, &["on"], &what);

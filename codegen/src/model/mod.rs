@@ -259,6 +259,121 @@ pub struct Object {
     /// Whether the object is open (`[open] objects`): members its table does not list are
     /// kept verbatim, in order, in [`OPEN_MEMBERS_FIELD`], instead of being refused.
     pub open: bool,
+    /// The sidecar's rules on this object that may hold under a condition
+    /// (`[[required_if]]`, `[[any_of]]`, `[[one_of]]`, `[[value_if]]`), in sidecar order.
+    pub guarded: Vec<Guarded>,
+}
+
+/// A sidecar rule on an object, checked while its condition holds (always, without one):
+/// after the field rules, in sidecar order, by the struct's own check.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Guarded {
+    /// What must be true.
+    pub rule: GuardedRule,
+    /// When (`if = "..."` / `unless = "..."`, read from the object); `None`: always.
+    pub condition: Option<Condition>,
+    /// The error code.
+    pub code: String,
+}
+
+/// What a [`Guarded`] rule requires.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum GuardedRule {
+    /// `[[required_if]]`: the field at a path from the object (through member tables, no
+    /// list) is given, as a coded requirement says.
+    Required {
+        /// The path as written (`seller.vat_id`).
+        path: String,
+        /// Its members.
+        steps: Vec<ConditionStep>,
+    },
+    /// `[[any_of]]`: at least one of the members is given.
+    AnyOf(Vec<Member>),
+    /// `[[one_of]]`: exactly one of the members is given.
+    OneOf(Vec<Member>),
+    /// `[[value_if]]` with `must = "> 0"` (and `>=`, `<`, `<=`, `=`): a present number
+    /// compares so with the bound.
+    Compare {
+        /// The number field.
+        field: Member,
+        /// The comparison.
+        op: CompareOp,
+        /// The bound as written (`0`, `-1.5`), a JSON number.
+        bound: serde_json::Number,
+    },
+    /// `[[value_if]]` with `must = "absent"`: the `T?` field is absent or `null`.
+    Absent(Member),
+}
+
+/// A comparison of a [`GuardedRule::Compare`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompareOp {
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `=`.
+    Eq,
+    /// `>=`.
+    Ge,
+    /// `>`.
+    Gt,
+}
+
+impl CompareOp {
+    /// As written: `>=`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Eq => "=",
+            CompareOp::Ge => ">=",
+            CompareOp::Gt => ">",
+        }
+    }
+}
+
+impl Guarded {
+    /// The sidecar table that states it (`required_if`, `any_of`, `one_of`, `value_if`).
+    pub fn kind(&self) -> &'static str {
+        self.rule_kind().as_str()
+    }
+
+    /// Its [`RuleKind`].
+    pub fn rule_kind(&self) -> RuleKind {
+        match self.rule {
+            GuardedRule::Required { .. } => RuleKind::RequiredIf,
+            GuardedRule::AnyOf(_) => RuleKind::AnyOf,
+            GuardedRule::OneOf(_) => RuleKind::OneOf,
+            GuardedRule::Compare { .. } | GuardedRule::Absent(_) => RuleKind::ValueIf,
+        }
+    }
+
+    /// What it requires, in words: `` `seller.vat_id` given ``, `` `a` or `b` given ``,
+    /// `` exactly one of `a` or `b` ``, `` `rate` > 0 ``, `` `rate` absent ``.
+    pub fn what(&self) -> String {
+        let names = |ms: &[Member]| list_with_or(ms.iter().map(|m| format!("`{}`", m.key)));
+        match &self.rule {
+            GuardedRule::Required { path, .. } => format!("`{path}` given"),
+            GuardedRule::AnyOf(ms) => format!("{} given", names(ms)),
+            GuardedRule::OneOf(ms) => format!("exactly one of {}", names(ms)),
+            GuardedRule::Compare { field, op, bound } => {
+                format!("`{}` {} {bound}", field.key, op.as_str())
+            }
+            GuardedRule::Absent(field) => format!("`{}` absent", field.key),
+        }
+    }
+
+    /// What the condition says in a message: ` when `category` is `E`` (empty without one;
+    /// `unless` reads `is not`).
+    pub fn when(&self) -> String {
+        self.condition
+            .as_ref()
+            .map_or_else(String::new, |c| format!(" when {}", c.describe()))
+    }
 }
 
 impl Object {
@@ -1032,6 +1147,14 @@ pub enum RuleKind {
     MaxItemsPerGroup,
     /// A cap with `rule = "document_bytes"`.
     DocumentBytes,
+    /// `[[required_if]]` ([`Object::guarded`]).
+    RequiredIf,
+    /// `[[any_of]]` ([`Object::guarded`]).
+    AnyOf,
+    /// `[[one_of]]` ([`Object::guarded`]).
+    OneOf,
+    /// `[[value_if]]` ([`Object::guarded`]).
+    ValueIf,
 }
 
 impl RuleKind {
@@ -1046,6 +1169,10 @@ impl RuleKind {
             RuleKind::Digest => "digest",
             RuleKind::MaxItemsPerGroup => "max_items_per_group",
             RuleKind::DocumentBytes => "document_bytes",
+            RuleKind::RequiredIf => "required_if",
+            RuleKind::AnyOf => "any_of",
+            RuleKind::OneOf => "one_of",
+            RuleKind::ValueIf => "value_if",
         }
     }
 }

@@ -13,6 +13,7 @@ mod diff_random;
 mod dump;
 mod extensions;
 mod formats;
+mod guarded_rules;
 mod integers;
 mod io;
 mod large;

@@ -36,6 +36,7 @@ mod dfa;
 mod digest;
 mod fields;
 mod format;
+mod guarded;
 mod json;
 pub(crate) mod list;
 mod number;
@@ -47,6 +48,7 @@ pub use cross::{not_contains, not_equal};
 pub use digest::{digest, ByteCount, DigestFields, Streamed, StreamedData};
 pub use fields::{IntegerField, ListField, NumberField, TextField};
 pub use format::{format, Format};
+pub use guarded::{absent, any_of, compare, given_count, one_of, Compare, Num};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, max_items_per_group_named, min_items,

@@ -129,6 +129,34 @@ pub(super) fn entries(spec: &Spec, paths: &BTreeMap<String, Vec<String>>) -> Vec
                     &n.code,
                 ));
             }
+            for g in &o.guarded {
+                let kind = g.rule_kind();
+                let what = format!("{}{}", g.what(), g.when());
+                let keys = match &g.rule {
+                    GuardedRule::Required { path, .. } => vec![("field", path.clone())],
+                    GuardedRule::Compare { field, .. } | GuardedRule::Absent(field) => {
+                        vec![("field", field.key.clone())]
+                    }
+                    GuardedRule::AnyOf(_) | GuardedRule::OneOf(_) => Vec::new(),
+                };
+                let member = match &g.rule {
+                    GuardedRule::Required { path, .. } => join(&at, path),
+                    GuardedRule::Compare { field, .. } | GuardedRule::Absent(field) => {
+                        join(&at, &field.key)
+                    }
+                    GuardedRule::AnyOf(_) | GuardedRule::OneOf(_) => at.clone(),
+                };
+                out.push(Entry {
+                    kind,
+                    ident: format!("{}|{owner}|{what}", kind.as_str()),
+                    what,
+                    at: at.clone(),
+                    member,
+                    keys,
+                    params: Vec::new(),
+                    code: g.code.clone(),
+                });
+            }
             for d in &o.digest {
                 let what = format!("`{}` of `{}`", d.sha256.key, d.data.key);
                 out.push(pair(
@@ -340,6 +368,10 @@ pub(super) fn rule_words(kind: RuleKind) -> Option<&'static str> {
         RuleKind::Contradiction => Some("a contradiction rule ([[contradiction]])"),
         RuleKind::NotContains => Some("a not-contains rule ([[not_contains]])"),
         RuleKind::Digest => Some("a digest rule ([[digest]])"),
+        RuleKind::RequiredIf => Some("a requirement ([[required_if]])"),
+        RuleKind::AnyOf => Some("an any-of rule ([[any_of]])"),
+        RuleKind::OneOf => Some("a one-of rule ([[one_of]])"),
+        RuleKind::ValueIf => Some("a value rule ([[value_if]])"),
         // Compared as caps, with their numbers (cap-added, cap-tightened, ...).
         RuleKind::MaxItemsPerGroup | RuleKind::DocumentBytes => None,
     }

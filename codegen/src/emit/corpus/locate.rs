@@ -187,7 +187,7 @@ impl<'a> Gen<'a> {
             if let Some(sel) = o.selector.as_ref().filter(|s| s.by.key == key) {
                 self.choose(sel, owner, true);
             }
-            self.meet_required_if(o, owner);
+            self.meet_required_if_but(o, owner, Some(&key));
             super::synth::keep_order(o, owner, Some(&key));
             if o.digest
                 .iter()
@@ -203,7 +203,7 @@ impl<'a> Gen<'a> {
     /// Meets the conditional requirements of the objects enclosing the last hop's owner,
     /// innermost first: a condition may read what changed below it (`lines[].category`).
     pub(super) fn meet_enclosing(&self, doc: &mut Value, hops: &[Hop<'_>]) {
-        for depth in (0..hops.len() - 1).rev() {
+        for depth in (0..hops.len().saturating_sub(1)).rev() {
             let outer = self.walk_mut(doc, &hops[..depth]);
             self.meet_required_if(hops[depth].owner, outer);
         }

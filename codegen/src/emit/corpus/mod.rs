@@ -15,6 +15,7 @@ mod conditions;
 mod cross_field;
 mod fit;
 mod formats;
+mod guarded;
 mod locate;
 mod objects;
 mod required;
@@ -192,6 +193,14 @@ impl<'a> Gen<'a> {
             "",
             &mut stray,
         );
+        // The guarded rules too, on a document that is the shape (else none is checked).
+        if !case
+            .errors
+            .iter()
+            .any(|(c, _)| *c == self.spec.errors.parse)
+        {
+            self.guarded_violations(self.spec.root_object(), &case.document, "", &mut stray);
+        }
         let mut expected = case.errors.clone();
         let unmeant = stray
             .into_iter()

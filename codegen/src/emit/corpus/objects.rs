@@ -90,6 +90,7 @@ impl<'a> Gen<'a> {
             };
             self.not_contains(&doc, &loc, o, &level_id);
             self.digests(&doc, &loc, o, &level_id);
+            self.guarded(&doc, &loc, o, &level_id);
         }
     }
 

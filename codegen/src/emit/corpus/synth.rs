@@ -302,8 +302,25 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Fills every conditionally required field whose condition holds and that is absent.
+    /// Fills every conditionally required field whose condition holds and that is absent,
+    /// then keeps the object's guarded rules ([`Gen::meet_guarded`]).
     pub(super) fn meet_required_if(&self, o: &Object, m: &mut Map<String, Value>) {
+        self.meet_required_if_but(o, m, None);
+    }
+
+    /// [`Gen::meet_required_if`], leaving member `except` (the one a mutation set) as it is.
+    pub(super) fn meet_required_if_but(
+        &self,
+        o: &Object,
+        m: &mut Map<String, Value>,
+        except: Option<&str>,
+    ) {
+        self.meet_conditional_fields(o, m);
+        self.meet_guarded(o, m, except);
+    }
+
+    /// Fills every conditionally required field whose condition holds and that is absent.
+    fn meet_conditional_fields(&self, o: &Object, m: &mut Map<String, Value>) {
         for f in &o.fields {
             let Some(ri) = &f.rules.required_if else {
                 continue;

@@ -331,7 +331,7 @@ impl Ctx<'_> {
             let code = &cap.code;
             struct_rules.push(quote!(max_json_bytes(max = #c, code = #code)));
         }
-        if o.fields.iter().any(|f| o.condition_in_struct_check(f)) {
+        if has_own_check(o) {
             let (check, _) = self.optional_conditions(o, &[]);
             struct_rules.push(quote!(custom = #check));
         }
@@ -381,7 +381,7 @@ impl Ctx<'_> {
         };
         // A user's attributes go after the derives: `#[validate(custom = ..)]` is a helper
         // attribute of the derive, which must come first.
-        let conditions = o.fields.iter().any(|f| o.condition_in_struct_check(f));
+        let conditions = has_own_check(o);
         let (attrs, customs) = if conditions {
             self.type_attrs_without_custom(&o.name)
         } else {
@@ -511,12 +511,14 @@ impl Ctx<'_> {
                 let fi = ident(&f.rust_name);
                 let key = &f.key;
                 let code = &ri.code;
-                self.condition_check(&ri.condition, |when| {
+                self.condition_check(&ri.condition, true, |when| {
                     quote! {
                         #rt::rules::required_when(&value.#fi, #when, &path.field(#key), #code, report);
                     }
                 })
             });
+        let guarded: Vec<TokenStream> = o.guarded.iter().map(|g| self.guarded(o, g)).collect();
+        let checks = checks.chain(guarded);
         let allow = check
             .to_string()
             .contains("__")
@@ -541,21 +543,28 @@ impl Ctx<'_> {
     /// holds. The values reached through the path's lists are the items of the last list on
     /// it, each read on through the members after it (an absent one is no value); before
     /// that list, an absent member or list reaches no item. The interpreter reads them the
-    /// same way (`interpret::check::reached`).
+    /// same way (`interpret::check::reached`). With `show` false, `when` says the condition
+    /// as written even for the plain form (a sidecar rule's message).
     fn condition_check(
         &self,
         c: &Condition,
+        show: bool,
         then: impl FnOnce(TokenStream) -> TokenStream,
     ) -> TokenStream {
         let Some(last_list) = c.steps.iter().rposition(|s| s.items) else {
             let leaf = self.option_chain(quote!(value), &c.steps);
             let matches = condition_match(c, &quote!(leaf));
-            if c.negated {
+            if c.negated || !show {
                 let text = c.describe();
                 let body = then(quote!(&#text));
+                let holds = if c.negated {
+                    quote!(!#matches)
+                } else {
+                    matches
+                };
                 return quote! {{
                     let leaf = #leaf;
-                    if !#matches {
+                    if #holds {
                         #body
                     }
                 }};
@@ -648,6 +657,100 @@ impl Ctx<'_> {
             }
             (None, false) => quote!({ let #x = &#from.#m(); #inner }),
             (Some((_, false)), false) => quote!({ let #x = &#from.#m; #inner }),
+        }
+    }
+}
+
+/// Whether the struct of `o` has a check of its own ([`Ctx::optional_conditions`]): a
+/// conditional requirement the derive cannot state, or a sidecar rule under a condition.
+fn has_own_check(o: &Object) -> bool {
+    !o.guarded.is_empty() || o.fields.iter().any(|f| o.condition_in_struct_check(f))
+}
+
+impl Ctx<'_> {
+    /// The check of one [`Guarded`] rule of the struct `value`, at `path`.
+    fn guarded(&self, o: &Object, g: &Guarded) -> TokenStream {
+        let rt = &self.rt;
+        let code = &g.code;
+        let nullable = |m: &Member| {
+            o.fields
+                .iter()
+                .any(|f| f.key == m.key && (f.ty.nullable || f.read_optional()))
+        };
+        let field_of = |m: &Member| {
+            let f = ident(&m.rust);
+            quote!(value.#f)
+        };
+        let body = |when: TokenStream| -> TokenStream {
+            match &g.rule {
+                GuardedRule::Required { path, steps } => {
+                    let names: Vec<&str> = path.split('.').collect();
+                    let leaf = self.option_chain(quote!(value), steps);
+                    quote! {
+                        let leaf = #leaf;
+                        path.with_fields(&[#(#names),*], |at| match #when {
+                            ::core::option::Option::Some(when) => #rt::rules::required_when(&leaf, when, at, #code, report),
+                            ::core::option::Option::None => #rt::rules::required(&leaf, at, #code, report),
+                        });
+                    }
+                }
+                GuardedRule::AnyOf(ms) | GuardedRule::OneOf(ms) => {
+                    let names = ms.iter().map(|m| m.key.as_str());
+                    let values = ms.iter().map(field_of);
+                    let check = if matches!(g.rule, GuardedRule::AnyOf(_)) {
+                        quote!(any_of)
+                    } else {
+                        quote!(one_of)
+                    };
+                    quote! {
+                        let given = #rt::rules::given_count(&[#(&#values as &dyn #rt::rules::Filled),*]);
+                        #rt::rules::#check(&[#(#names),*], given, #when, path, #code, report);
+                    }
+                }
+                GuardedRule::Compare { field, op, bound } => {
+                    let key = &field.key;
+                    let v = field_of(field);
+                    let value = if nullable(field) {
+                        quote!(#v.map(#rt::rules::Num::from))
+                    } else {
+                        quote!(::core::option::Option::Some(#rt::rules::Num::from(#v)))
+                    };
+                    let op = format_ident!("{}", format!("{op:?}"));
+                    let bound = match (bound.as_i64(), bound.as_u64(), bound.as_f64()) {
+                        (Some(n), _, _) => {
+                            let n = proc_macro2::Literal::i128_unsuffixed(n.into());
+                            quote!(#rt::rules::Num::Int(#n))
+                        }
+                        (_, Some(n), _) => {
+                            let n = proc_macro2::Literal::i128_unsuffixed(n.into());
+                            quote!(#rt::rules::Num::Int(#n))
+                        }
+                        (_, _, x) => {
+                            let x = proc_macro2::Literal::f64_unsuffixed(x.unwrap_or_default());
+                            quote!(#rt::rules::Num::Float(#x))
+                        }
+                    };
+                    quote! {
+                        #rt::rules::compare(#value, #rt::rules::Compare::#op, #bound, #when, &path.field(#key), #code, report);
+                    }
+                }
+                GuardedRule::Absent(field) => {
+                    let key = &field.key;
+                    let v = field_of(field);
+                    quote! {
+                        #rt::rules::absent(#v.is_some(), #when, &path.field(#key), #code, report);
+                    }
+                }
+            }
+        };
+        match &g.condition {
+            None => body(quote!(
+                ::core::option::Option::None::<&dyn ::core::fmt::Display>
+            )),
+            Some(c) => self.condition_check(c, false, |_| {
+                let text = c.describe();
+                body(quote!(::core::option::Option::Some(&#text as &dyn ::core::fmt::Display)))
+            }),
         }
     }
 }
