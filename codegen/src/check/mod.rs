@@ -19,6 +19,7 @@ mod machines;
 mod objects;
 mod parse;
 mod rules;
+mod split;
 mod tables;
 mod texts;
 mod types;
@@ -145,10 +146,20 @@ impl Checker<'_> {
                 File::Toml,
             ),
         );
-        // Code overrides, then the codes of type rules.
-        self.code_overrides(root);
+        // What holds wherever a table is used (always-written fields, open objects,
+        // cross-field rules), then the copies of shared tables whose uses' path-specific
+        // overrides differ (each copy inherits the above), then code overrides, the codes of
+        // type rules and the caps, which may differ per copy.
         self.always_written(root);
         self.open_objects();
+        self.unique_rules(root);
+        self.not_equal_rules(root);
+        self.order_rules(root);
+        self.contradiction_rules(root);
+        self.not_contains_rules(root);
+        self.digest_rules(root);
+        self.split_shared(&tables.caps, root, &errors_enum);
+        self.code_overrides(root);
         self.non_blank_codes(&tables.named);
         self.type_rule_codes();
         self.engine_codes();
@@ -157,12 +168,6 @@ impl Checker<'_> {
         let max_input_bytes = self.side.max_input_bytes.take().map(|m| m.value);
         let caps = self.caps(&tables.caps, root);
         let texts = self.texts(&tables.texts);
-        self.unique_rules(root);
-        self.not_equal_rules(root);
-        self.order_rules(root);
-        self.contradiction_rules(root);
-        self.not_contains_rules(root);
-        self.digest_rules(root);
         let machines = self.machines(&tables.states, &tables.transitions);
         let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
         let examples = self.examples();

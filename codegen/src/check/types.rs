@@ -221,6 +221,7 @@ impl Checker<'_> {
             defaultable: false,
             synthesized: false,
             open: false,
+            copy_of: None,
         }
     }
 

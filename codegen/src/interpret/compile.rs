@@ -529,6 +529,7 @@ impl<'s> Builder<'s> {
             defaultable: _,
             synthesized: _,
             open: _,
+            copy_of: _,
         } = o;
         let place = if o.selector.is_some() {
             Place::Selector

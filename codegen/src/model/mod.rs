@@ -259,6 +259,10 @@ pub struct Object {
     /// Whether the object is open (`[open] objects`): members its table does not list are
     /// kept verbatim, in order, in [`OPEN_MEMBERS_FIELD`], instead of being refused.
     pub open: bool,
+    /// The table this one copies, when it was made for a use of a shared table whose
+    /// path-specific codes or caps differ from its other uses' (its name is that use's
+    /// path: `buyer_address`); `None` for a table of the Markdown.
+    pub copy_of: Option<String>,
 }
 
 /// The Rust field of an open object that carries the members its table does not list.
