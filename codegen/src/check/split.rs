@@ -132,7 +132,7 @@ impl Checker<'_> {
                 let mut copy = self.index.objects[obj].clone();
                 copy.name.clone_from(&name);
                 copy.rust_name = upper_camel(&name);
-                copy.copy_of = Some(original.clone());
+                copy.copy_of = Some((original.clone(), walk.uses[u].path.clone()));
                 copy.doc = format!(
                     "{}\n\nThe table `{original}` as used at `{}`, with that path's own codes and caps.",
                     copy.doc, walk.uses[u].path

@@ -259,10 +259,11 @@ pub struct Object {
     /// Whether the object is open (`[open] objects`): members its table does not list are
     /// kept verbatim, in order, in [`OPEN_MEMBERS_FIELD`], instead of being refused.
     pub open: bool,
-    /// The table this one copies, when it was made for a use of a shared table whose
-    /// path-specific codes or caps differ from its other uses' (its name is that use's
-    /// path: `buyer_address`); `None` for a table of the Markdown.
-    pub copy_of: Option<String>,
+    /// The table this one copies and the path of its first use, when it was made for a use
+    /// of a shared table whose path-specific codes or caps differ from its other uses' (its
+    /// name is that use's path: `buyer_address` for `("address", "buyer.address")`); `None`
+    /// for a table of the Markdown.
+    pub copy_of: Option<(String, String)>,
 }
 
 /// The Rust field of an open object that carries the members its table does not list.

@@ -1,0 +1,433 @@
+//! Issue 46: codes and caps that differ per use of a shared table, by path. An
+//! EN 16931-like invoice whose `party` table is used at `seller` and `buyer`, and whose
+//! `address` table at `seller.address`, `buyer.address` and `lines[].ship_to`: the buyer's
+//! missing name and country code are `BR-07` and `BR-11` (the seller's `BR-06` and `BR-09`,
+//! from the Required cells), its pattern code `BR-CL-15`, and each address line its own cap.
+//! The loader gives each use whose overrides differ its own copy of the table, so the
+//! interpreter, the generated Rust, the schema, the corpus and diff see distinct tables.
+
+use std::process::Command;
+
+use serde_json::Value;
+use specmint_codegen::model::{Object, Spec, TypeDef};
+use specmint_codegen::{generate, load, Options};
+
+use crate::common::{self, assert_holds, error_lines, source, verdict};
+use crate::corpus_probes::{corpus, errors_of};
+
+pub(crate) const MD: &str = r#"# Invoice v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `number` | non-blank string | ✔ | The invoice number. |
+| `seller` | party | ✔ | The seller. |
+| `buyer` | party | ✔ | The buyer. |
+| `lines` | line[] | ✔ | The lines. |
+
+## Fields of a `party`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | string | ✔ `BR-06` | The party's name. |
+| `address` | address | ✔ | The party's postal address. |
+
+## Fields of an `address`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `line` | string? | — | The street line. |
+| `country_code` | string matching `^[A-Z]{2}$` | ✔ `BR-09` | The country code. |
+
+## Fields of a `line`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | non-blank string | ✔ | The line id. |
+| `ship_to` | address? | — | Where the line is delivered. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| `seller.address.line` | 10 chars | SELLER_LINE_MAX |
+| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `invalid_invoice` | Not the shape. |
+| `blank` | A text is blank. |
+| `too_long` | A text is too long. |
+| `BR-06` | No seller name. |
+| `BR-07` | No buyer name. |
+| `BR-09` | No seller country code. |
+| `BR-11` | No buyer country code. |
+| `BR-CL-14` | A country code is not one. |
+| `BR-CL-15` | A buyer country code is not one. |
+
+```json valid
+{"number": "IN-1", "seller": {"name": "Acme", "address": {"country_code": "DE", "line": "Hauptstr 1"}}, "buyer": {"name": "Bob", "address": {"country_code": "FR", "line": "12 rue de la Paix"}}, "lines": [{"id": "1", "ship_to": {"country_code": "NL", "line": "a line longer than twenty chars"}}]}
+```
+
+```json invalid BR-09@seller.address.country_code BR-07@buyer.name BR-11@buyer.address.country_code BR-09@lines[0].ship_to.country_code
+{"number": "IN-1", "seller": {"name": "Acme", "address": {}}, "buyer": {"address": {}}, "lines": [{"id": "1", "ship_to": {}}]}
+```
+
+```json invalid too_long@seller.address.line BR-CL-14@seller.address.country_code BR-CL-15@buyer.address.country_code
+{"number": "IN-1", "seller": {"name": "Acme", "address": {"country_code": "de", "line": "Hauptstr 100"}}, "buyer": {"name": "Bob", "address": {"country_code": "fr", "line": "Hauptstr 100"}}, "lines": []}
+```
+"#;
+
+pub(crate) const TOML: &str = r#"[spec]
+root = "invoice"
+
+[errors]
+enum = "InvoiceError"
+parse = "invalid_invoice"
+non_blank = "blank"
+max_chars = "too_long"
+pattern = "BR-CL-14"
+
+[errors.rules]
+"buyer.name" = { required = "BR-07" }
+"buyer.address.country_code" = { required = "BR-11", pattern = "BR-CL-15" }
+"#;
+
+fn object<'s>(spec: &'s Spec, name: &str) -> &'s Object {
+    spec.types
+        .iter()
+        .find_map(|t| match t {
+            TypeDef::Object(o) if o.name == name => Some(o),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no table `{name}`"))
+}
+
+fn table_of(o: &Object, key: &str) -> String {
+    match &o.fields.iter().find(|f| f.key == key).unwrap().ty.base {
+        specmint_codegen::model::Base::Object(n) => n.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The copies: the uses no override reaches keep the table (`address` at
+/// `lines[].ship_to`); when every use has overrides the first keeps it (`party` at
+/// `seller`); the others are named after their first use's path.
+#[test]
+fn each_use_whose_overrides_differ_gets_its_own_table() {
+    let spec = load(&source("inv", MD, TOML)).unwrap_or_else(|d| panic!("{d}"));
+    let names: Vec<&str> = spec.types.iter().map(|t| t.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "invoice",
+            "party",
+            "buyer_party",
+            "address",
+            "seller_address",
+            "buyer_address",
+            "line"
+        ]
+    );
+    let root = object(&spec, "invoice");
+    assert_eq!(table_of(root, "seller"), "party");
+    assert_eq!(table_of(root, "buyer"), "buyer_party");
+    assert_eq!(
+        table_of(object(&spec, "party"), "address"),
+        "seller_address"
+    );
+    assert_eq!(
+        table_of(object(&spec, "buyer_party"), "address"),
+        "buyer_address"
+    );
+    assert_eq!(table_of(object(&spec, "line"), "ship_to"), "address");
+    let copy = object(&spec, "buyer_address");
+    assert_eq!(copy.rust_name, "BuyerAddress");
+    assert_eq!(
+        copy.copy_of,
+        Some(("address".to_owned(), "buyer.address".to_owned()))
+    );
+    let cc = |t: &str| object(&spec, t).fields[1].rules.clone();
+    assert_eq!(cc("address").required.as_deref(), Some("BR-09"));
+    assert_eq!(cc("seller_address").required.as_deref(), Some("BR-09"));
+    assert_eq!(cc("buyer_address").required.as_deref(), Some("BR-11"));
+    assert_eq!(cc("buyer_address").pattern.as_deref(), Some("BR-CL-15"));
+    assert_eq!(cc("address").pattern.as_deref(), Some("BR-CL-14"));
+    let line = |t: &str| {
+        object(&spec, t).fields[0]
+            .rules
+            .max_chars
+            .clone()
+            .map(|c| c.constant)
+    };
+    assert_eq!(line("seller_address").as_deref(), Some("SELLER_LINE_MAX"));
+    assert_eq!(line("buyer_address").as_deref(), Some("BUYER_LINE_MAX"));
+    assert_eq!(line("address"), None);
+}
+
+/// The interpreter reports each path's own code, cap and message.
+#[test]
+fn the_interpreter_reports_each_uses_own_codes_and_caps() {
+    let doc = r#"{"number": "1", "seller": {"address": {"line": "12345678901", "country_code": "de"}}, "buyer": {"address": {"line": "12345678901"}}, "lines": [{"id": "1", "ship_to": {"line": "123456789012345678901"}}]}"#;
+    assert_eq!(
+        verdict("inv", MD, TOML, doc),
+        [
+            "BR-06@seller.name: `seller.name` is required",
+            "too_long@seller.address.line: `seller.address.line` is 11 chars (max 10)",
+            "BR-CL-14@seller.address.country_code: `seller.address.country_code` `de` does not match `^[A-Z]{2}$`",
+            "BR-07@buyer.name: `buyer.name` is required",
+            "BR-11@buyer.address.country_code: `buyer.address.country_code` is required",
+            "BR-09@lines[0].ship_to.country_code: `lines[0].ship_to.country_code` is required",
+        ]
+    );
+    let buyer_long = r#"{"number": "1", "seller": {"name": "A", "address": {"country_code": "DE"}}, "buyer": {"name": "B", "address": {"line": "123456789012345678901", "country_code": "fr"}}, "lines": []}"#;
+    assert_eq!(
+        verdict("inv", MD, TOML, buyer_long),
+        [
+            "too_long@buyer.address.line: `buyer.address.line` is 21 chars (max 20)",
+            "BR-CL-15@buyer.address.country_code: `buyer.address.country_code` `fr` does not match `^[A-Z]{2}$`",
+        ]
+    );
+}
+
+/// The schema has one `$defs` entry per copy, each with its own cap; the corpus probes
+/// both paths with their own codes.
+#[test]
+fn the_schema_and_the_corpus_see_each_use() {
+    let files = generate(&[source("inv", MD, TOML)], &Options::default()).unwrap();
+    let schema: Value = serde_json::from_str(&files["schema/inv.schema.json"]).unwrap();
+    let max = |t: &str| {
+        schema["$defs"][t]["properties"]["line"]
+            .get("maxLength")
+            .cloned()
+    };
+    assert_eq!(max("seller_address"), Some(10.into()));
+    assert_eq!(max("buyer_address"), Some(20.into()));
+    assert_eq!(max("address"), None);
+    assert_eq!(
+        schema["$defs"]["buyer_party"]["properties"]["address"]["$ref"],
+        "#/$defs/buyer_address"
+    );
+    let c = corpus("inv", MD, TOML);
+    assert_eq!(
+        errors_of(&c, "required.seller.address.country_code").unwrap(),
+        ["BR-09@seller.address.country_code"]
+    );
+    assert_eq!(
+        errors_of(&c, "required.buyer.address.country_code").unwrap(),
+        ["BR-11@buyer.address.country_code"]
+    );
+    assert_eq!(
+        errors_of(&c, "pattern.buyer.address.country_code.lower").unwrap(),
+        ["BR-CL-15@buyer.address.country_code"]
+    );
+    assert_eq!(
+        errors_of(&c, "max_chars.buyer.address.line.ascii.n+1").unwrap(),
+        ["too_long@buyer.address.line"]
+    );
+    assert!(errors_of(&c, "max_chars.buyer.address.line.ascii.n")
+        .unwrap()
+        .is_empty());
+}
+
+/// The generated Rust compiles (a scratch crate depending on `specmint-runtime` alone) and
+/// agrees with the interpreter: the spec's examples become its `spec_examples` tests, and a
+/// test of the crate compares each violation's code, path and message with the
+/// interpreter's.
+#[test]
+fn generated_rust_reports_each_uses_own_codes() {
+    let docs = [
+        r#"{"number": "1", "seller": {"address": {"line": "12345678901", "country_code": "de"}}, "buyer": {"address": {"line": "12345678901"}}, "lines": [{"id": "1", "ship_to": {"line": "123456789012345678901"}}]}"#,
+        r#"{"number": "1", "seller": {"name": "A", "address": {"country_code": "DE"}}, "buyer": {"name": "B", "address": {"line": "123456789012345678901", "country_code": "fr"}}, "lines": []}"#,
+    ];
+    let mut agree = String::from("#[test]\nfn agrees_with_the_interpreter() {\n");
+    for doc in docs {
+        let expected = verdict("inv", MD, TOML, doc);
+        assert!(!expected.is_empty());
+        agree.push_str(&format!(
+            "    let got: Vec<String> = specmint_runtime::document::parse_document_str::<inv::Invoice>({doc:?}, &inv::DOCUMENT).err().unwrap_or_default().iter().map(|v| format!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message)).collect();\n    assert_eq!(got, {expected:?});\n"
+        ));
+    }
+    agree.push_str("}\n");
+    let dir = common::runtime_crate("shared_tables", "specmint-shared-tables");
+    let files = generate(&[source("inv", MD, TOML)], &Options::default()).unwrap();
+    let rust = &files["rust/inv.rs"];
+    assert!(rust.contains("pub struct BuyerAddress {"));
+    assert!(rust.contains("pub address: SellerAddress,"), "{rust}");
+    std::fs::write(dir.join("src/inv.rs"), rust).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), format!("pub mod inv;\n{agree}")).unwrap();
+    let target = std::env::current_exe()
+        .unwrap()
+        .ancestors()
+        .nth(3)
+        .unwrap()
+        .join("scratch");
+    let out = Command::new(env!("CARGO"))
+        .args(["test", "--offline", "--lib", "--quiet"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("4 passed; 0 failed"), "{stdout}");
+}
+
+/// Uses whose overrides agree share one table, and a table used once keeps its overrides
+/// (as before): no copy.
+#[test]
+fn uses_that_agree_share_one_table() {
+    let toml = TOML.replace(
+        r#""buyer.name" = { required = "BR-07" }
+"buyer.address.country_code" = { required = "BR-11", pattern = "BR-CL-15" }"#,
+        r#""seller.address.country_code" = { required = "BR-11" }
+"buyer.address.country_code" = { required = "BR-11" }
+"lines[].ship_to.country_code" = { required = "BR-11" }"#,
+    );
+    let md = MD
+        .replace("| `seller.address.line` | 10 chars | SELLER_LINE_MAX |\n| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |\n", "| `number` | 30 chars | NUMBER_MAX |\n")
+        .replace("| `BR-07` | No buyer name. |\n", "")
+        .replace("| `BR-CL-15` | A buyer country code is not one. |\n", "");
+    let md = md.split("```json").next().unwrap().to_owned();
+    let spec = load(&source("inv", &md, &toml)).unwrap_or_else(|d| panic!("{d}"));
+    let names: Vec<&str> = spec.types.iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["invoice", "party", "address", "line"]);
+    assert_eq!(
+        object(&spec, "address").fields[1].rules.required.as_deref(),
+        Some("BR-11")
+    );
+}
+
+/// `[errors.tables]` holds for every copy of its table; a copy's name that is taken gets
+/// `_2`.
+#[test]
+fn table_codes_hold_for_copies_and_taken_names_get_a_number() {
+    let md = MD
+        .replace(
+            "## Error codes",
+            "## Fields of a `buyer_address`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `x` | string? | — | Unused. |\n\n## Error codes",
+        )
+        .replace(
+            "| `lines` | line[] | ✔ | The lines. |",
+            "| `lines` | line[] | ✔ | The lines. |\n| `other` | buyer_address? | — | Another table. |",
+        )
+        .replace(
+            "| `seller.address.line` | 10 chars | SELLER_LINE_MAX |\n| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |\n",
+            "| `number` | 30 chars | NUMBER_MAX |\n",
+        )
+        .replace("| `BR-CL-15` | A buyer country code is not one. |\n", "")
+        .replace("| `BR-CL-14` | A country code is not one. |\n", "| `bad_address` | An address is wrong. |\n");
+    let md = md.split("```json").next().unwrap().to_owned();
+    let toml = format!("{TOML}\n[errors.tables]\naddress = \"bad_address\"\n")
+        .replace(", pattern = \"BR-CL-15\" }", " }")
+        .replace("pattern = \"BR-CL-14\"\n", "");
+    let spec = load(&source("inv", &md, &toml)).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(table_of(object(&spec, "party"), "address"), "address");
+    assert_eq!(
+        table_of(object(&spec, "buyer_party"), "address"),
+        "buyer_address_2"
+    );
+    assert_eq!(object(&spec, "buyer_address_2").rust_name, "BuyerAddress2");
+    for t in ["address", "buyer_address_2"] {
+        let rules = &object(&spec, t).fields[1].rules;
+        assert_eq!(rules.pattern.as_deref(), Some("bad_address"), "{t}");
+    }
+    assert_eq!(
+        object(&spec, "buyer_address_2").fields[1]
+            .rules
+            .required
+            .as_deref(),
+        Some("BR-11")
+    );
+    assert_eq!(
+        object(&spec, "address").fields[1].rules.required.as_deref(),
+        Some("BR-09")
+    );
+}
+
+/// A per-path override through a table that contains itself would need copies without
+/// end: a spec error at the override.
+#[test]
+fn an_override_through_a_table_that_contains_itself_is_refused() {
+    let md = r#"# Tree
+
+## Fields of a `node`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `name` | non-blank string | ✔ | The name. |
+| `children` | node[] | — | The children. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_tree` | Not the shape. |
+| `blank` | Blank. |
+| `blank_child` | A child's name is blank. |
+"#;
+    let toml = "[spec]\nroot = \"node\"\n\n[errors]\nparse = \"bad_tree\"\nnon_blank = \"blank\"\n\n[errors.paths]\n\"children[].name\" = \"blank_child\"\n";
+    assert_eq!(
+        error_lines("tree", md, toml),
+        ["spec/tree.toml:9:1: error: `children[].name` names a field through the table `node`, which is used at several paths and contains itself: a copy of `node` for each path would never end"]
+    );
+}
+
+/// `required` in `[errors.rules]` gives a coded requirement's code; on a field without
+/// one it is a spec error at the entry. A second cap row on one path names the first.
+#[test]
+fn required_needs_a_coded_requirement_and_a_second_cap_names_the_first() {
+    let toml = TOML.replace("\"buyer.name\" = { required = \"BR-07\" }", "\"buyer.address.line\" = { required = \"BR-07\" }\n\"buyer.name\" = { required = \"BR-07\" }");
+    let text = error_lines("inv", MD, &toml).join("\n");
+    assert_holds(&text, &["error: [errors.rules] `buyer.address.line` gives a code to `required`, which is no rule of that field"]);
+    let md = MD.replace(
+        "| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |",
+        "| `seller.address.line` | 20 chars | BUYER_LINE_MAX |",
+    );
+    let md = md.split("```json").next().unwrap().to_owned();
+    let text = error_lines("inv", &md, TOML).join("\n");
+    assert_holds(
+        &text,
+        &["error: `seller.address.line` already has a char cap: `SELLER_LINE_MAX` on line 37"],
+    );
+}
+
+/// `specmint diff` from one shared code to per-path codes reports the code changed at the
+/// buyer's path (the old spec's table at that path is compared with the new copy), not a
+/// new table or a changed field type.
+#[test]
+fn diff_reports_a_per_path_code_at_its_path() {
+    let strip = |md: &str| md.split("```json").next().unwrap().to_owned();
+    let old_md = strip(&MD.replace("| `BR-07` | No buyer name. |\n", "").replace("| `BR-11` | No buyer country code. |\n", "").replace("| `BR-CL-15` | A buyer country code is not one. |\n", "").replace("| `seller.address.line` | 10 chars | SELLER_LINE_MAX |\n| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |\n", "| `number` | 30 chars | NUMBER_MAX |\n"));
+    let old_toml = TOML.split("[errors.rules]").next().unwrap().to_owned();
+    let new_md = strip(&MD.replace("| `BR-07` | No buyer name. |\n", "").replace("| `seller.address.line` | 10 chars | SELLER_LINE_MAX |\n| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |\n", "| `number` | 30 chars | NUMBER_MAX |\n"));
+    let new_toml = TOML.replace("\"buyer.name\" = { required = \"BR-07\" }\n", "");
+    let report = specmint_codegen::diff::diff(
+        &[source("inv", &old_md, &old_toml)],
+        &[source("inv", &new_md, &new_toml)],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let messages: Vec<String> = report
+        .changes
+        .iter()
+        .map(|c| format!("{}: {}", c.id, c.message))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "type-renamed: the Rust type of `buyer_party` is `BuyerParty`, was `Party`",
+            "type-renamed: the Rust type of `buyer_address` is `BuyerAddress`, was `Address`",
+            "error-code-changed: the required rule on `buyer_address.country_code` is reported as `BR-11`, was `BR-09`",
+            "error-code-changed: the pattern rule on `buyer_address.country_code` is reported as `BR-CL-15`, was `BR-CL-14`",
+            "error-code-added: error code `BR-11` added",
+            "error-code-added: error code `BR-CL-15` added",
+        ]
+    );
+}
