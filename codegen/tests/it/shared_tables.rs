@@ -325,10 +325,11 @@ fn required_needs_a_coded_requirement_and_a_second_cap_names_the_first() {
 
 /// `specmint diff` from one shared code to per-path codes reports the code changed at the
 /// buyer's path (the old spec's table at that path is compared with the new copy), not a
-/// new table or a changed field type.
+/// new table or a changed field type, with a witness document whose code flips there.
 #[test]
 fn diff_reports_a_per_path_code_at_its_path() {
-    let strip = |md: &str| md.split("```json").next().unwrap().to_owned();
+    // The valid example stays (the corpus, where witnesses are found, is built on it).
+    let strip = |md: &str| md.split("```json invalid").next().unwrap().to_owned();
     let old_md = strip(&MD.replace("| `BR-07` | No buyer name. |\n", "").replace("| `BR-11` | No buyer country code. |\n", "").replace("| `BR-CL-15` | A buyer country code is not one. |\n", "").replace("| `seller.address.line` | 10 chars | SELLER_LINE_MAX |\n| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |\n", "| `number` | 30 chars | NUMBER_MAX |\n"));
     let old_toml = TOML.split("[errors.rules]").next().unwrap().to_owned();
     let new_md = strip(&MD.replace("| `BR-07` | No buyer name. |\n", "").replace("| `seller.address.line` | 10 chars | SELLER_LINE_MAX |\n| `buyer.address.line` | 20 chars | BUYER_LINE_MAX |\n", "| `number` | 30 chars | NUMBER_MAX |\n"));
@@ -354,4 +355,26 @@ fn diff_reports_a_per_path_code_at_its_path() {
             "error-code-added: error code `BR-CL-15` added",
         ]
     );
+    // Each code change has a witness: a document the old spec refuses with the old code and
+    // the new one with the new code, at the buyer's path (the seller's stays `BR-09`).
+    let at = "buyer.address.country_code".to_owned();
+    for (change, was, now) in [(2, "BR-09", "BR-11"), (3, "BR-CL-14", "BR-CL-15")] {
+        let proofs = &report.changes[change].proofs;
+        let [specmint_codegen::diff::Proof::Found(w)] = proofs.as_slice() else {
+            panic!("{proofs:#?}");
+        };
+        assert_eq!(w.proves, specmint_codegen::diff::Break::Codes);
+        assert!(
+            w.old.errors.contains(&(was.to_owned(), at.clone())),
+            "{w:#?}"
+        );
+        assert!(
+            w.new.errors.contains(&(now.to_owned(), at.clone())),
+            "{w:#?}"
+        );
+        assert!(
+            !w.new.errors.contains(&(was.to_owned(), at.clone())),
+            "{w:#?}"
+        );
+    }
 }

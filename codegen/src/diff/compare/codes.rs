@@ -54,13 +54,20 @@ impl Cmp<'_> {
                 ));
             } else {
                 for u in uses {
-                    self.push(found(
+                    // `the pattern rule on `buyer_address.country_code``: the field's key.
+                    let key = u
+                        .strip_suffix('`')
+                        .and_then(|r| r.rsplit_once('.'))
+                        .map(|(_, k)| k.to_owned());
+                    let mut f = found(
                         "error-code-changed",
                         &[Codes],
                         format!("{u} is reported as `{b}`, was `{a}`"),
                         Needle::cell(a),
                         Needle::cell(b),
-                    ));
+                    );
+                    f.moved = Some(((*a).to_owned(), (*b).to_owned(), key));
+                    self.push(f);
                 }
             }
         }

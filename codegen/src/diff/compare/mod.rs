@@ -46,6 +46,11 @@ pub(super) struct Found {
     pub old: Needle,
     pub new: Needle,
     pub hint: Hint,
+    /// For one rule's code changed (`error-code-changed`): the old and new code and the key
+    /// of the field the rule is on (`None` for a rule not on one field), so a document
+    /// refused with the old code by the old spec and with the new code by the new, at the
+    /// same path, witnesses it.
+    pub moved: Option<(String, String, Option<String>)>,
 }
 
 fn found(id: &'static str, breaks: &[Break], message: String, old: Needle, new: Needle) -> Found {
@@ -57,6 +62,7 @@ fn found(id: &'static str, breaks: &[Break], message: String, old: Needle, new: 
         old,
         new,
         hint: Hint::default(),
+        moved: None,
     }
 }
 
