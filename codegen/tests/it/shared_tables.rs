@@ -164,15 +164,28 @@ fn the_schema_and_the_corpus_see_each_use() {
 #[test]
 fn generated_rust_reports_each_uses_own_codes() {
     let docs = [
-        r#"{"number": "1", "seller": {"address": {"line": "12345678901", "country_code": "de"}}, "buyer": {"address": {"line": "12345678901"}}, "lines": [{"id": "1", "ship_to": {"line": "123456789012345678901"}}]}"#,
-        r#"{"number": "1", "seller": {"name": "A", "address": {"country_code": "DE"}}, "buyer": {"name": "B", "address": {"line": "123456789012345678901", "country_code": "fr"}}, "lines": []}"#,
+        (
+            "inv",
+            MD,
+            TOML,
+            "inv::Invoice",
+            r#"{"number": "1", "seller": {"address": {"line": "12345678901", "country_code": "de"}}, "buyer": {"address": {"line": "12345678901"}}, "lines": [{"id": "1", "ship_to": {"line": "123456789012345678901"}}]}"#,
+        ),
+        (
+            "inv",
+            MD,
+            TOML,
+            "inv::Invoice",
+            r#"{"number": "1", "seller": {"name": "A", "address": {"country_code": "DE"}}, "buyer": {"name": "B", "address": {"line": "123456789012345678901", "country_code": "fr"}}, "lines": []}"#,
+        ),
+        ("ship", SHIP_MD, SHIP_TOML, "ship::Shipment", SHIP_DOC),
     ];
     let mut agree = String::from("#[test]\nfn agrees_with_the_interpreter() {\n");
-    for doc in docs {
-        let expected = verdict("inv", MD, TOML, doc);
+    for (name, md, toml, ty, doc) in docs {
+        let expected = verdict(name, md, toml, doc);
         assert!(!expected.is_empty());
         agree.push_str(&format!(
-            "    let got: Vec<String> = specmint_runtime::document::parse_document_str::<inv::Invoice>({doc:?}, &inv::DOCUMENT).err().unwrap_or_default().iter().map(|v| format!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message)).collect();\n    assert_eq!(got, {expected:?});\n"
+            "    let got: Vec<String> = specmint_runtime::document::parse_document_str::<{ty}>({doc:?}, &{name}::DOCUMENT).err().unwrap_or_default().iter().map(|v| format!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message)).collect();\n    assert_eq!(got, {expected:?});\n"
         ));
     }
     agree.push_str("}\n");
@@ -182,7 +195,23 @@ fn generated_rust_reports_each_uses_own_codes() {
     assert!(rust.contains("pub struct BuyerAddress {"));
     assert!(rust.contains("pub address: SellerAddress,"), "{rust}");
     std::fs::write(dir.join("src/inv.rs"), rust).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), format!("pub mod inv;\n{agree}")).unwrap();
+    // The shipments spec too: a copy with a conditional requirement of its own code.
+    let files = generate(&[source("ship", SHIP_MD, SHIP_TOML)], &Options::default()).unwrap();
+    let ship = &files["rust/ship.rs"];
+    assert_holds(
+        ship,
+        &[
+            "pub struct LinesToPlace {",
+            "required_if(field = kind, equals = \"port\", code = \"line_needs_code\")",
+            "required_if(field = kind, equals = \"port\", code = \"needs_code\")",
+        ],
+    );
+    std::fs::write(dir.join("src/ship.rs"), ship).unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        format!("pub mod inv;\npub mod ship;\n{agree}"),
+    )
+    .unwrap();
     let target = std::env::current_exe()
         .unwrap()
         .ancestors()
@@ -201,7 +230,7 @@ fn generated_rust_reports_each_uses_own_codes() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("4 passed; 0 failed"), "{stdout}");
+    assert!(stdout.contains("5 passed; 0 failed"), "{stdout}");
 }
 
 /// Uses whose overrides agree share one table, and a table used once keeps its overrides
@@ -377,4 +406,98 @@ fn diff_reports_a_per_path_code_at_its_path() {
             "{w:#?}"
         );
     }
+}
+
+const SHIP_MD: &str = "# Shipments v1
+
+## Fields of a `shipment`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `origin` | place | ✔ | Where it leaves. |
+| `lines` | line[] | ✔ | The lines. |
+| `via` | hop? | — | A hop. |
+
+## Fields of a `line`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `id` | string | ✔ | The line. |
+| `to` | place | ✔ | Where it goes. |
+
+## Fields of a `place`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `kind` | string | ✔ | `port` or `city`. |
+| `code` | string? | if `kind` is `port` | The port code. |
+| `name` | string | ✔ | The name. |
+
+## Kinds of a `hop`
+
+| type | Fields | Meaning |
+|---|---|---|
+| `stop` | `at: place` | A stop. |
+
+## Caps
+
+| Cap | Value | Constant |
+|---|---|---|
+| Names of the lines' places | 5 chars | LINE_NAME_MAX |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_shipment` | Not the shape. |
+| `needs_code` | A port has no code. |
+| `line_needs_code` | A line's port has no code. |
+| `too_long` | A name is too long. |
+
+```json valid
+{\"origin\": {\"kind\": \"city\", \"name\": \"Ghent\"}, \"lines\": []}
+```
+";
+
+const SHIP_TOML: &str = "[spec]
+root = \"shipment\"
+
+[errors]
+parse = \"bad_shipment\"
+required_if = \"needs_code\"
+max_chars = \"too_long\"
+
+[errors.rules]
+\"lines[].to.code\" = { required_if = \"line_needs_code\" }
+
+[caps.LINE_NAME_MAX]
+rule = \"max_chars\"
+path = \"lines[].to.name\"
+";
+
+const SHIP_DOC: &str = r#"{"origin": {"kind": "port", "name": "Antwerp"}, "lines": [{"id": "1", "to": {"kind": "port", "name": "Rotterdam"}}], "via": {"type": "stop", "at": {"kind": "port", "name": "Vlissingen"}}}"#;
+
+/// Paths through `[]` and `[caps.X] path` split a table too; a conditional requirement of a
+/// copy takes its path's code; a union member's table keeps the original (paths stop at a
+/// union), as does every use no override reaches.
+#[test]
+fn paths_through_lists_caps_in_the_sidecar_and_union_members() {
+    let spec = load(&source("ship", SHIP_MD, SHIP_TOML)).unwrap_or_else(|d| panic!("{d}"));
+    let names: Vec<&str> = spec.types.iter().map(|t| t.name()).collect();
+    assert_eq!(
+        names,
+        ["shipment", "line", "place", "lines_to_place", "hop"]
+    );
+    assert_eq!(table_of(object(&spec, "line"), "to"), "lines_to_place");
+    assert_eq!(table_of(object(&spec, "shipment"), "origin"), "place");
+    let got = verdict("ship", SHIP_MD, SHIP_TOML, SHIP_DOC);
+    assert_eq!(
+        got,
+        [
+            "needs_code@origin.code: `origin.code` is required when `kind` is `port`",
+            "line_needs_code@lines[0].to.code: `lines[0].to.code` is required when `kind` is `port`",
+            "too_long@lines[0].to.name: `lines[0].to.name` is 9 chars (max 5)",
+            "needs_code@via.at.code: `via.at.code` is required when `kind` is `port`",
+        ]
+    );
 }
