@@ -14,26 +14,26 @@
 //! `buyer_party`), with `_2`, `_3`, ... appended while the name or its Rust name is taken.
 //! A copy's members point at their own copies, so nested sharing splits all the way down.
 //!
-//! A table that contains itself (through any field) is never split: its copies would never
-//! end, and an override through it is a spec error at the override.
+//! A table that contains itself is split as any other: a use is a table with the overrides
+//! below it, and the overrides are finite, so the copies are too (`tree.children[].name`
+//! gives `tree_node`, whose `children` are `tree_children_node`, whose `children` are the
+//! plain `node` again). The root table keeps its name at the root (the document's type)
+//! even when its uses inside itself are the ones no override reaches: those get a copy
+//! (`children_node`), which union members and `object by` cases typed by the root then name.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index::Kind;
 use super::Checker;
-use crate::diag::{File, Pos};
 use crate::loader::markdown::Table;
 use crate::model::*;
 use crate::names::{snake_case, upper_camel};
 
 /// One path-specific override: its path's members and what it gives (`paths=CODE`,
-/// `rules.KIND=CODE`, `cap=CONSTANT`), with where it is written.
+/// `rules.KIND=CODE`, `cap=CONSTANT`).
 struct Override {
     segs: Vec<String>,
     token: String,
-    path: String,
-    pos: Pos,
-    file: File,
 }
 
 /// The overrides below one use of a table: (path relative to the use, what it gives).
@@ -47,8 +47,6 @@ struct Use {
     path: String,
     /// (field, use of its table) for each field typed as a field table.
     edges: Vec<(usize, usize)>,
-    /// An override reaching this use (by index), for a diagnostic.
-    by: Option<usize>,
 }
 
 #[derive(Default)]
@@ -70,7 +68,7 @@ impl Checker<'_> {
             .map(|o| (o.segs.clone(), o.token.clone()))
             .collect();
         let mut walk = Walk::default();
-        self.walk(&mut walk, root, all, String::new(), None, &overrides);
+        self.walk(&mut walk, root, all, String::new());
 
         // Per table, its signatures in first-use order.
         let mut sigs: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -81,41 +79,21 @@ impl Checker<'_> {
         if sigs.is_empty() {
             return;
         }
-        let mut refused = false;
-        for (&obj, uses) in &sigs {
-            if self.contains_itself(obj) {
-                refused = true;
-                let name = self.index.objects[obj].name.clone();
-                let u = uses
-                    .iter()
-                    .find(|&&u| walk.uses[u].by.is_some())
-                    .copied()
-                    .unwrap_or(uses[0]);
-                let o = &overrides[walk.uses[u].by.unwrap_or(0)];
-                self.ctx.error(
-                    o.file,
-                    o.pos,
-                    format!(
-                        "`{}` names a field through the table `{name}`, which is used at several paths and contains itself: a copy of `{name}` for each path would never end",
-                        o.path
-                    ),
-                    format!("give the code to every use of `{name}` with [errors.tables], or override a field outside the table that contains itself"),
-                );
-            }
-        }
-        if refused {
-            return;
-        }
         // Each use's table after the split: the original or a copy.
         let mut final_obj: Vec<usize> = walk.uses.iter().map(|u| u.obj).collect();
         let mut taken = self.taken_names();
         taken.insert(errors_enum.to_owned());
         for (&obj, uses) in &sigs {
-            let keeper = uses
-                .iter()
-                .copied()
-                .find(|&u| walk.uses[u].sig.is_empty())
-                .unwrap_or(uses[0]);
+            // The root table keeps its name at the root (the document's type); any other
+            // keeps it where no override reaches, else at its first use.
+            let keeper = if obj == root {
+                uses[0]
+            } else {
+                uses.iter()
+                    .copied()
+                    .find(|&u| walk.uses[u].sig.is_empty())
+                    .unwrap_or(uses[0])
+            };
             let original = self.index.objects[obj].name.clone();
             let at = self
                 .index
@@ -164,6 +142,38 @@ impl Checker<'_> {
                 final_obj[u] = i;
             }
         }
+        // The root table used inside itself where no override reaches: a union member or an
+        // `object by` case typed by it is such a use (paths stop there), so it names the
+        // copy that holds no override.
+        if let Some(plain) = sigs.get(&root).and_then(|uses| {
+            uses.iter()
+                .find(|&&u| walk.uses[u].sig.is_empty())
+                .map(|&u| self.index.objects[final_obj[u]].name.clone())
+        }) {
+            let name = self.index.objects[root].name.clone();
+            let retarget = |base: &mut Base| {
+                if *base == Base::Object(name.clone()) {
+                    *base = Base::Object(plain.clone());
+                }
+            };
+            for m in self
+                .index
+                .unions
+                .iter_mut()
+                .flat_map(|u| u.variants.iter_mut().flat_map(|v| v.members.iter_mut()))
+            {
+                retarget(&mut m.ty.base);
+            }
+            for o in &mut self.index.objects {
+                if let Some(sel) = &mut o.selector {
+                    for t in sel.cases.iter_mut().flat_map(|c| c.tables.iter_mut()) {
+                        if *t == name {
+                            t.clone_from(&plain);
+                        }
+                    }
+                }
+            }
+        }
         for (u, x) in walk.uses.iter().enumerate() {
             for &(fi, child) in &x.edges {
                 let name = self.index.objects[final_obj[child]].name.clone();
@@ -176,30 +186,24 @@ impl Checker<'_> {
     /// cap row binds to (its `[caps.X] path`, else its Cap cell's).
     fn path_overrides(&self, caps: &[&Table]) -> Vec<Override> {
         let mut out = Vec::new();
-        let mut add = |path: &str, token: String, pos: Pos, file: File| {
+        let mut add = |path: &str, token: String| {
             let segs: Vec<String> = path.split('.').map(|s| s.trim().to_owned()).collect();
-            if segs.len() > 1 {
-                out.push(Override {
-                    segs,
-                    token,
-                    path: path.to_owned(),
-                    pos,
-                    file,
-                });
+            if segs.iter().all(|s| !s.is_empty()) {
+                out.push(Override { segs, token });
             }
         };
         for (path, code) in &self.side.error_paths {
             let token = format!("paths={}", code.value);
-            add(&path.value, token, path.pos, File::Toml);
+            add(&path.value, token);
         }
         for (path, rule, code) in &self.side.error_rules {
             let token = format!("rules.{}={}", rule.value, code.value);
-            add(&path.value, token, path.pos, File::Toml);
+            add(&path.value, token);
         }
         for sc in &self.side.caps {
             if let Some(p) = &sc.path {
                 let token = format!("cap={}", sc.constant.value);
-                add(&p.value, token, p.pos, File::Toml);
+                add(&p.value, token);
             }
         }
         for row in caps.iter().flat_map(|t| &t.rows) {
@@ -213,12 +217,7 @@ impl Checker<'_> {
                 .iter()
                 .any(|sc| sc.constant.value == constant && sc.path.is_some());
             if let (false, Some(code)) = (bound_in_sidecar, cap_cell.codes.first()) {
-                add(
-                    code.text.trim(),
-                    format!("cap={constant}"),
-                    code.pos,
-                    File::Md,
-                );
+                add(code.text.trim(), format!("cap={constant}"));
             }
         }
         out
@@ -226,15 +225,7 @@ impl Checker<'_> {
 
     /// Visits the use of table `obj` whose overrides are `sig`, reached at `path`; returns
     /// its index in `walk` (one per table and signature).
-    fn walk(
-        &self,
-        walk: &mut Walk,
-        obj: usize,
-        sig: Sig,
-        path: String,
-        by: Option<usize>,
-        overrides: &[Override],
-    ) -> usize {
+    fn walk(&self, walk: &mut Walk, obj: usize, sig: Sig, path: String) -> usize {
         if let Some(&u) = walk.seen.get(&(obj, sig.clone())) {
             return u;
         }
@@ -245,7 +236,6 @@ impl Checker<'_> {
             sig: sig.clone(),
             path: path.clone(),
             edges: Vec::new(),
-            by,
         });
         let join = |seg: &str| match path.as_str() {
             "" => seg.to_owned(),
@@ -267,12 +257,7 @@ impl Checker<'_> {
                         .filter(|(segs, _)| segs.len() > 1 && segs[0] == seg)
                         .map(|(segs, t)| (segs[1..].to_vec(), t.clone()))
                         .collect();
-                    let by = below.iter().next().and_then(|(rel, t)| {
-                        overrides
-                            .iter()
-                            .position(|o| o.token == *t && o.segs.ends_with(rel))
-                    });
-                    let c = self.walk(walk, child, below, join(&seg), by, overrides);
+                    let c = self.walk(walk, child, below, join(&seg));
                     walk.uses[u].edges.push((fi, c));
                 }
                 // Paths stop at a union and at an `object by` field: what they hold is
@@ -280,7 +265,7 @@ impl Checker<'_> {
                 Base::Union(_) | Base::Selected(_) => {
                     for t in self.tables_inside(&f.ty.base, obj) {
                         if let Some(child) = self.index.object_index(&t) {
-                            self.walk(walk, child, Sig::new(), join(&seg), None, overrides);
+                            self.walk(walk, child, Sig::new(), join(&seg));
                         }
                     }
                 }
@@ -318,29 +303,6 @@ impl Checker<'_> {
             }
         }
         out
-    }
-
-    /// Whether table `obj` contains itself, through any chain of fields, union members and
-    /// `object by` cases.
-    fn contains_itself(&self, obj: usize) -> bool {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![obj];
-        while let Some(o) = todo.pop() {
-            for f in &self.index.objects[o].fields {
-                for t in self.tables_inside(&f.ty.base, o) {
-                    let Some(c) = self.index.object_index(&t) else {
-                        continue;
-                    };
-                    if c == obj {
-                        return true;
-                    }
-                    if seen.insert(c) {
-                        todo.push(c);
-                    }
-                }
-            }
-        }
-        false
     }
 
     /// Every table name and Rust type name the spec uses: a copy's name takes none of them.
