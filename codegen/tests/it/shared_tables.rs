@@ -208,9 +208,11 @@ fn generated_rust_reports_each_uses_own_codes() {
     );
     std::fs::write(dir.join("src/ship.rs"), ship).unwrap();
     // And the recursive ones: copies of a table that contains itself, boxed as it is.
+    let quoting = quoting_md();
     for (name, md, toml) in [
         ("tree", TREE_MD, TREE_TOML),
         ("comments", ROOT_MD, ROOT_TOML),
+        ("quoting", quoting.as_str(), ROOT_TOML),
     ] {
         let files = generate(&[source(name, md, toml)], &Options::default()).unwrap();
         std::fs::write(
@@ -221,7 +223,7 @@ fn generated_rust_reports_each_uses_own_codes() {
     }
     std::fs::write(
         dir.join("src/lib.rs"),
-        format!("pub mod comments;\npub mod inv;\npub mod ship;\npub mod tree;\n{agree}"),
+        format!("pub mod comments;\npub mod inv;\npub mod quoting;\npub mod ship;\npub mod tree;\n{agree}"),
     )
     .unwrap();
     let target = std::env::current_exe()
@@ -398,6 +400,23 @@ non_blank = \"blank\"
 \"meta.note\" = \"bad_meta\"
 ";
 
+/// The comments spec with a union member typed by the root table.
+fn quoting_md() -> String {
+    ROOT_MD
+        .replace(
+            "| `children` | node[] | — | The replies. |",
+            "| `children` | node[] | — | The replies. |\n| `quote` | quote? | — | A quoted comment. |",
+        )
+        .replace(
+            "## Error codes",
+            "## Kinds of a `quote`\n\n| kind | Fields | Meaning |\n|---|---|---|\n| `inline` | `of: node` | A quoted comment. |\n\n## Error codes",
+        )
+        .split("```json")
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
 /// A table that contains itself splits as any other: the overrides below a use are finite,
 /// so the copies are (`tree` → `tree_node`, `tree.children[]` → `tree_children_node`, deeper
 /// the plain `node`); the examples (judged at load) say each path's code.
@@ -425,6 +444,17 @@ fn a_table_that_contains_itself_splits_into_finitely_many_copies() {
     assert_eq!(
         table_of(object(&spec, "children_node"), "children"),
         "children_node"
+    );
+    // A union member typed by the root table is a use no override reaches: it names the
+    // copy without the root's overrides.
+    let md = quoting_md();
+    let doc = r#"{"name": "a", "meta": {"note": " "}, "quote": {"kind": "inline", "of": {"name": "b", "meta": {"note": " "}}}}"#;
+    assert_eq!(
+        verdict("comments", &md, ROOT_TOML, doc),
+        [
+            "bad_meta@meta.note: `meta.note` must not be blank",
+            "blank@quote.of.meta.note: `quote.of.meta.note` must not be blank"
+        ]
     );
     // A path of one member names the root's field at the root only.
     let md = ROOT_MD
