@@ -211,11 +211,15 @@ impl Checker<'_> {
                 continue;
             };
             let constant = const_cell.key();
-            let bound_in_sidecar = self
-                .side
-                .caps
-                .iter()
-                .any(|sc| sc.constant.value == constant && sc.path.is_some());
+            // A sidecar path binds the row instead; a document byte cap binds to no field.
+            let bound_in_sidecar = self.side.caps.iter().any(|sc| {
+                sc.constant.value == constant
+                    && (sc.path.is_some()
+                        || sc
+                            .rule
+                            .as_ref()
+                            .is_some_and(|r| r.value == "document_bytes"))
+            });
             if let (false, Some(code)) = (bound_in_sidecar, cap_cell.codes.first()) {
                 add(code.text.trim(), format!("cap={constant}"));
             }

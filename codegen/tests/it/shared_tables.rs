@@ -517,10 +517,10 @@ fn diff_reports_a_per_path_code_at_its_path() {
     assert_eq!(
         messages,
         [
-            "type-renamed: the Rust type of `buyer_party` is `BuyerParty`, was `Party`",
-            "type-renamed: the Rust type of `buyer_address` is `BuyerAddress`, was `Address`",
-            "error-code-changed: the required rule on `buyer_address.country_code` is reported as `BR-11`, was `BR-09`",
-            "error-code-changed: the pattern rule on `buyer_address.country_code` is reported as `BR-CL-15`, was `BR-CL-14`",
+            "type-renamed: the Rust type at `buyer` (table `buyer_party`, `party` with that path's own codes or caps) is `BuyerParty`, was `Party`",
+            "type-renamed: the Rust type at `buyer.address` (table `buyer_address`, `address` with that path's own codes or caps) is `BuyerAddress`, was `Address`",
+            "error-code-changed: the required rule on `buyer.address.country_code` is reported as `BR-11`, was `BR-09`",
+            "error-code-changed: the pattern rule on `buyer.address.country_code` is reported as `BR-CL-15`, was `BR-CL-14`",
             "error-code-added: error code `BR-11` added",
             "error-code-added: error code `BR-CL-15` added",
         ]

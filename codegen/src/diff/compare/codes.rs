@@ -143,6 +143,11 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
             if let Some(c) = &o.max_json_bytes {
                 out.insert(format!("the byte cap of `{}`", o.name), c.code.clone());
             }
+            // A copy of a shared table is named by its path (`buyer.address`).
+            let owner = o
+                .copy_of
+                .as_ref()
+                .map_or(o.name.as_str(), |(_, at)| at.as_str());
             for f in &o.fields {
                 let r = &f.rules;
                 let caps = [
@@ -154,7 +159,7 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
                 for (what, c) in caps {
                     if let Some(c) = c {
                         out.insert(
-                            format!("the {what} rule on `{}.{}`", o.name, f.key),
+                            format!("the {what} rule on `{owner}.{}`", f.key),
                             c.code.clone(),
                         );
                     }
@@ -170,15 +175,12 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
                 ];
                 for (what, c) in coded {
                     if let Some(c) = c {
-                        out.insert(
-                            format!("the {what} rule on `{}.{}`", o.name, f.key),
-                            c.clone(),
-                        );
+                        out.insert(format!("the {what} rule on `{owner}.{}`", f.key), c.clone());
                     }
                 }
                 if let Some(c) = &r.required_if {
                     out.insert(
-                        format!("the required_if rule on `{}.{}`", o.name, f.key),
+                        format!("the required_if rule on `{owner}.{}`", f.key),
                         c.code.clone(),
                     );
                 }
