@@ -5,8 +5,10 @@
 //! the tables, Rust type names), `codes` (the error table, the `[errors]` mapping, and the
 //! code of every rule a cell states), `types` (enum, field and union tables; their cells are
 //! read by the free functions of `parse`), `objects` (the root, selectors, defaultable
-//! objects, `[canonical] always_written`), `caps`, `rules` (the sidecar's cross-field rules),
-//! `texts` (`Constant | Value | Meaning` rows), `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
+//! objects, `[canonical] always_written`), `rules` (the sidecar's cross-field rules, which
+//! hold wherever a table is used), `split` (a copy of a shared table for each use whose
+//! path-specific codes or caps differ), then the code overrides, `caps`, `texts`
+//! (`Constant | Value | Meaning` rows), `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
 //! error-code book (`codes::CodeBook`) are structs of their own, so each phase says which it
 //! reads.
 
