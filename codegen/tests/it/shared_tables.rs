@@ -244,7 +244,7 @@ fn generated_rust_reports_each_uses_own_codes() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("7 passed; 0 failed"), "{stdout}");
+    assert!(stdout.contains("8 passed; 0 failed"), "{stdout}");
 }
 
 /// Uses whose overrides agree share one table, and a table used once keeps its overrides
