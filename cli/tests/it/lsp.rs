@@ -154,3 +154,69 @@ fn a_fifo_sidecar_is_reported_not_waited_on() {
     );
     assert!(messages.contains(&expected.as_str()), "{messages:?}");
 }
+
+/// A shared table whose uses have their own codes and caps (issue 46): hover on a field row
+/// of `address` shows the field in each of its tables (`Address`, `SellerAddress`,
+/// `BuyerAddress`) with each use's path; hover on the buyer's cap row shows the schema of
+/// the buyer's table (its own `maxLength`); definition of a path through either use goes to
+/// the one row of the Markdown.
+#[test]
+fn hover_and_definition_see_each_use_of_a_shared_table() {
+    let dir = scratch("lsp-shared");
+    let md = dir.join("inv.md");
+    std::fs::write(
+        &md,
+        include_str!("../../../codegen/tests/shared_tables/inv.md"),
+    )
+    .unwrap();
+    let toml = dir.join("inv.toml");
+    std::fs::write(
+        &toml,
+        include_str!("../../../codegen/tests/shared_tables/inv.toml"),
+    )
+    .unwrap();
+    let (md_uri, toml_uri) = (
+        format!("file://{}", md.display()),
+        format!("file://{}", toml.display()),
+    );
+    let at = |id: u32, method: &str, uri: &str, line: u32| {
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": method,
+            "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": 4}},
+        })
+    };
+    let (code, sent) = session(&[
+        at(1, "textDocument/hover", &md_uri, 23),
+        at(2, "textDocument/hover", &md_uri, 37),
+        at(3, "textDocument/definition", &toml_uri, 12),
+    ]);
+    assert_eq!(code, Some(0));
+    let reply = |id: u32| {
+        sent.iter()
+            .find(|m| m["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {id}"))["result"]
+            .clone()
+    };
+    let field = reply(1)["contents"]["value"].as_str().unwrap().to_owned();
+    for part in [
+        "`address` is used at several paths with their own codes or caps, one table each: `address` (`Address`) elsewhere, `seller_address` (`SellerAddress`) at `seller.address`, `buyer_address` (`BuyerAddress`) at `buyer.address`",
+        "required(code = \"BR-11\")",
+        "required(code = \"BR-09\")",
+        "JSON Schema (`$defs.buyer_address.properties.country_code`)",
+        "JSON Schema (`$defs.address.properties.country_code`)",
+    ] {
+        assert!(field.contains(part), "{part}\nnot in\n{field}");
+    }
+    let cap = reply(2)["contents"]["value"].as_str().unwrap().to_owned();
+    assert!(
+        cap.contains("JSON Schema (`$defs.buyer_address.properties.line`)")
+            && cap.contains("\"maxLength\": 20")
+            && !cap.contains("\"maxLength\": 10"),
+        "{cap}"
+    );
+    let def = reply(3);
+    assert_eq!(def[0]["uri"], md_uri.as_str(), "{def}");
+    assert_eq!(def[0]["range"]["start"]["line"], 23, "{def}");
+}

@@ -587,10 +587,14 @@ impl Checker<'_> {
             (_, false) => (&mut rules.max_items, &rules.min_items),
             (_, true) => (&mut rules.min_items, &rules.max_items),
         };
-        if slot.is_some() {
+        if let Some(first) = slot.as_ref() {
+            let line = self.constants.get(&first.constant).map_or(0, |p| p.line);
             self.ctx.md(
                 r.value_cell.pos,
-                format!("`{}` already has {noun}", path.value),
+                format!(
+                    "`{}` already has {noun}: `{}` on line {line}",
+                    path.value, first.constant
+                ),
                 "keep one cap row per path and unit, and one minimum",
             );
             return None;

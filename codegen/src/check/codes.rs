@@ -67,6 +67,9 @@ pub(super) struct CodeBook {
     overridden: BTreeMap<String, String>,
     /// `[errors] engine`, as spelled.
     pub engine: Vec<String>,
+    /// A copy of a shared table (made for a use whose path-specific overrides differ) →
+    /// the table it copies, whose `[errors.tables]` code it takes.
+    pub origin: BTreeMap<String, String>,
     /// Whether an error table was reported as not read: then a code missing from the table
     /// is that table's fault, and not reported again at each use.
     pub table_refused: bool,
@@ -91,6 +94,7 @@ impl CodeBook {
             rule_codes_used: BTreeSet::new(),
             overridden: BTreeMap::new(),
             engine: Vec::new(),
+            origin: BTreeMap::new(),
             table_refused: false,
         }
     }
@@ -233,8 +237,19 @@ impl CodeBook {
         if let Some((code, path)) = self.path_codes.get(&(at.0, at.1)) {
             return Some((code.clone(), format!("[errors.paths] `{path}`")));
         }
+        let table = self.origin.get(table).map_or(table, String::as_str);
         let code = self.table_codes.get(table)?;
         Some((code.clone(), format!("[errors.tables] `{table}`")))
+    }
+
+    /// The code `[errors.rules]` gives the coded requirement of a field, if any (a coded
+    /// requirement's code is its Required cell's; only an override of its own path, by rule
+    /// kind `required`, replaces it).
+    pub fn required_override(&mut self, table: &str, key: &str) -> Option<String> {
+        let at = (table.to_owned(), key.to_owned(), "required".to_owned());
+        let code = self.rule_codes.get(&at)?.0.clone();
+        self.rule_codes_used.insert(at);
+        Some(code)
     }
 
     /// Every `[errors.rules]` entry names a rule its field has. Reported only when the spec
@@ -515,6 +530,15 @@ impl Checker<'_> {
                     if rule.stated_by(&ty) {
                         let c = self.field_code(oi, fi, rule.key(), rule.types(), None);
                         *rule.code_in(&mut self.index.objects[oi].fields[fi].rules) = c;
+                    }
+                }
+            }
+        }
+        for o in &mut self.index.objects {
+            for f in &mut o.fields {
+                if f.rules.required.is_some() {
+                    if let Some(c) = self.book.required_override(&o.name, &f.key) {
+                        f.rules.required = Some(c);
                     }
                 }
             }

@@ -5,8 +5,10 @@
 //! the tables, Rust type names), `codes` (the error table, the `[errors]` mapping, and the
 //! code of every rule a cell states), `types` (enum, field and union tables; their cells are
 //! read by the free functions of `parse`), `objects` (the root, selectors, defaultable
-//! objects, `[canonical] always_written`), `caps`, `rules` (the sidecar's cross-field rules),
-//! `texts` (`Constant | Value | Meaning` rows), `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
+//! objects, `[canonical] always_written`), `rules` (the sidecar's cross-field rules, which
+//! hold wherever a table is used), `split` (a copy of a shared table for each use whose
+//! path-specific codes or caps differ), then the code overrides, `caps`, `texts`
+//! (`Constant | Value | Meaning` rows), `machines`, `forbidden` and `examples`. The type index (`index::TypeIndex`) and the
 //! error-code book (`codes::CodeBook`) are structs of their own, so each phase says which it
 //! reads.
 
@@ -20,6 +22,7 @@ mod machines;
 mod objects;
 mod parse;
 mod rules;
+mod split;
 mod tables;
 mod texts;
 mod types;
@@ -151,10 +154,21 @@ impl Checker<'_> {
                 File::Toml,
             ),
         );
-        // Code overrides, then the codes of type rules.
-        self.code_overrides(root);
+        // What holds wherever a table is used (always-written fields, open objects,
+        // cross-field rules), then the copies of shared tables whose uses' path-specific
+        // overrides differ (each copy inherits the above), then code overrides, the codes of
+        // type rules and the caps, which may differ per copy.
         self.always_written(root);
         self.open_objects();
+        self.unique_rules(root);
+        self.not_equal_rules(root);
+        self.order_rules(root);
+        self.contradiction_rules(root);
+        self.not_contains_rules(root);
+        self.digest_rules(root);
+        self.guarded_rules(root);
+        self.split_shared(&tables.caps, root, &errors_enum);
+        self.code_overrides(root);
         self.non_blank_codes(&tables.named);
         self.type_rule_codes();
         self.engine_codes();
@@ -163,13 +177,6 @@ impl Checker<'_> {
         let max_input_bytes = self.side.max_input_bytes.take().map(|m| m.value);
         let caps = self.caps(&tables.caps, root);
         let texts = self.texts(&tables.texts);
-        self.unique_rules(root);
-        self.not_equal_rules(root);
-        self.order_rules(root);
-        self.contradiction_rules(root);
-        self.not_contains_rules(root);
-        self.digest_rules(root);
-        self.guarded_rules(root);
         let machines = self.machines(&tables.states, &tables.transitions);
         let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
         let examples = self.examples();

@@ -222,6 +222,7 @@ impl Checker<'_> {
             synthesized: false,
             open: false,
             guarded: Vec::new(),
+            copy_of: None,
         }
     }
 

@@ -169,7 +169,9 @@ pub struct Change {
     pub old: Location,
     /// Where it is in the new spec.
     pub new: Location,
-    /// One proof per `documents`/`readers` break, in [`Change::breaks`] order.
+    /// One proof per `documents`/`readers` break, in [`Change::breaks`] order; for one
+    /// rule's code changed (`error-code-changed`), a `codes` witness too when a corpus case
+    /// shows it (refused with the old code by the old spec, the new code by the new).
     pub proofs: Vec<Proof>,
 }
 

@@ -132,6 +132,9 @@ pub(super) fn prove(mut found: Found, old: &Loaded<'_>, new: &Loaded<'_>) -> Cha
             },
         });
     }
+    if let Some(moved) = &found.moved {
+        proofs.extend(code_witness(moved, &candidates, &old_v, &new_v));
+    }
     let mut breaks = found.breaks.clone();
     let mut id = found.id;
     if let Some([narrowed, widened, both]) = found.undirected {
@@ -163,6 +166,42 @@ pub(super) fn prove(mut found: Found, old: &Loaded<'_>, new: &Loaded<'_>) -> Cha
         new: locate::find(new.source, &found.new),
         proofs,
     }
+}
+
+/// A witness of one rule's code changed (`codes`): a corpus document the old spec refuses
+/// with the old code and the new spec with the new code at the same path (a field with
+/// `key`), where the new spec no longer reports the old code. None when no corpus case
+/// shows it (a code change needs no proof to be reported).
+fn code_witness(
+    (was, now, key): &(String, String, Option<String>),
+    candidates: &[(String, String)],
+    old_v: &Validator,
+    new_v: &Validator,
+) -> Option<Proof> {
+    let leaf_is_key = |path: &str| {
+        key.as_deref()
+            .is_none_or(|k| unindexed(path).rsplit('.').next() == Some(k))
+    };
+    candidates.iter().find_map(|(source, text)| {
+        let old = verdict(old_v, text);
+        let at = old
+            .errors
+            .iter()
+            .find(|(c, p)| c == was && leaf_is_key(p))
+            .map(|(_, p)| p.clone())?;
+        let new = verdict(new_v, text);
+        let moved = new.errors.iter().any(|(c, p)| c == now && *p == at)
+            && !new.errors.iter().any(|(c, p)| c == was && *p == at);
+        moved.then(|| {
+            Proof::Found(Witness {
+                proves: Break::Codes,
+                document: text.clone(),
+                source: source.clone(),
+                old,
+                new,
+            })
+        })
+    })
 }
 
 /// Documents made from the corpus documents either side accepts by replacing, removing or

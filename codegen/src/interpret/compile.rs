@@ -631,6 +631,7 @@ impl<'s> Builder<'s> {
             open: _,
             // Struct rules, read below.
             guarded: _,
+            copy_of: _,
         } = o;
         let place = if o.selector.is_some() {
             Place::Selector

@@ -166,6 +166,7 @@ pub(crate) const FIELD_RULES: &[&str] = &[
     "range",
     "format",
     "required_if",
+    "required",
 ];
 
 pub(crate) const ERROR_RULES: &[&str] = &[

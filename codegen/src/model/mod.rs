@@ -262,6 +262,11 @@ pub struct Object {
     /// The sidecar's rules on this object that may hold under a condition
     /// (`[[required_if]]`, `[[any_of]]`, `[[one_of]]`, `[[value_if]]`), in sidecar order.
     pub guarded: Vec<Guarded>,
+    /// The table this one copies and the path of its first use, when it was made for a use
+    /// of a shared table whose path-specific codes or caps differ from its other uses' (its
+    /// name is that use's path: `buyer_address` for `("address", "buyer.address")`); `None`
+    /// for a table of the Markdown.
+    pub copy_of: Option<(String, String)>,
 }
 
 /// A sidecar rule on an object, checked while its condition holds (always, without one):

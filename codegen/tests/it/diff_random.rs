@@ -329,6 +329,10 @@ fn diff_is_sound_and_complete_on_random_spec_pairs() {
                     );
                     match w.proves {
                         Break::Documents => assert!(o.0 && !n.0, "{}: {}", change.id, why()),
+                        // A code changed: both refuse it, with other codes.
+                        Break::Codes => {
+                            assert!(!o.0 && !n.0 && o.1 != n.1, "{}: {}", change.id, why())
+                        }
                         _ => assert!(!o.0 && n.0, "{}: {}", change.id, why()),
                     }
                 }

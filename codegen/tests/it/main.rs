@@ -23,6 +23,7 @@ mod numbers;
 mod order;
 mod patterns;
 mod random_specs;
+mod shared_tables;
 mod short_form;
 mod specs;
 mod state_fields;

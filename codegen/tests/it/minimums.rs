@@ -218,7 +218,7 @@ fn minimum_mistakes_are_reported_at_the_value_cell() {
         (
             edit("| `code` | at least 2 chars | CODE_MIN_CHARS |", "| `name` | at least 2 chars | CODE_MIN_CHARS |"),
             TOML.to_owned(),
-            vec!["spec/mins.md:19:12: error: `name` already has a minimum length"],
+            vec!["spec/mins.md:19:12: error: `name` already has a minimum length: `NAME_MIN_CHARS` on line 17"],
         ),
         (
             edit("| `owners` | at least 1 | OWNERS_MIN |", "| Whole form | at least 9 bytes | FORM_MIN_BYTES |"),

@@ -161,37 +161,65 @@ fn rust_item(rust: &str, head: &str, from: usize) -> Option<String> {
     Some(lines[start..=at].join("\n"))
 }
 
-fn field_hover(a: &Analysis, table: &str, key: &str, out: &mut Vec<String>) {
+/// The Rust field and schema fragment of `key` in `table`; with `with_copies`, in each
+/// copy of it too (a shared table whose uses have their own codes or caps is one table per
+/// use: `buyer_address` for `address` at `buyer.address`), each named with its use.
+fn field_hover(a: &Analysis, table: &str, key: &str, with_copies: bool, out: &mut Vec<String>) {
     let (Some(spec), Some(files)) = (a.spec(), a.generated()) else {
         return;
     };
-    let rust = files.get(&format!("rust/{}.rs", spec.name));
-    let object = spec.types.iter().find_map(|t| match t {
-        specmint_codegen::model::TypeDef::Object(o) if o.name == table => Some(o),
-        _ => None,
-    });
-    if let (Some(rust), Some(o)) = (rust, object) {
-        let from = rust
-            .lines()
-            .position(|l| l.starts_with(&format!("pub struct {} ", o.rust_name)))
-            .unwrap_or(0);
-        if let Some(f) = o.fields.iter().find(|f| f.key == key) {
-            if let Some(item) = rust_item(rust, &format!("pub {}:", f.rust_name), from) {
-                out.push(format!("```rust\n{item}\n```"));
+    let objects: Vec<&specmint_codegen::model::Object> = spec
+        .types
+        .iter()
+        .filter_map(|t| match t {
+            specmint_codegen::model::TypeDef::Object(o)
+                if o.name == table
+                    || (with_copies && o.copy_of.as_ref().is_some_and(|c| c.0 == table)) =>
+            {
+                Some(o)
             }
-        }
+            _ => None,
+        })
+        .collect();
+    if objects.len() > 1 {
+        let uses: Vec<String> = objects
+            .iter()
+            .map(|o| match &o.copy_of {
+                Some((_, at)) => format!("`{}` (`{}`) at `{at}`", o.name, o.rust_name),
+                None => format!("`{}` (`{}`) elsewhere", o.name, o.rust_name),
+            })
+            .collect();
+        out.push(format!(
+            "`{table}` is used at several paths with their own codes or caps, one table each: {}",
+            uses.join(", ")
+        ));
     }
+    let rust = files.get(&format!("rust/{}.rs", spec.name));
     let schema = files
         .get(&format!("schema/{}.schema.json", spec.name))
         .and_then(|s| serde_json::from_str::<Value>(s).ok());
-    if let Some(fragment) = schema.and_then(|s| {
-        s.pointer(&format!("/$defs/{table}/properties/{key}"))
-            .cloned()
-    }) {
-        out.push(format!(
-            "JSON Schema (`$defs.{table}.properties.{key}`):\n```json\n{}\n```",
-            serde_json::to_string_pretty(&fragment).unwrap_or_default()
-        ));
+    for o in objects {
+        if let Some(rust) = rust {
+            let from = rust
+                .lines()
+                .position(|l| l.starts_with(&format!("pub struct {} ", o.rust_name)))
+                .unwrap_or(0);
+            if let Some(f) = o.fields.iter().find(|f| f.key == key) {
+                if let Some(item) = rust_item(rust, &format!("pub {}:", f.rust_name), from) {
+                    out.push(format!("```rust\n{item}\n```"));
+                }
+            }
+        }
+        let name = &o.name;
+        if let Some(fragment) = schema.as_ref().and_then(|s| {
+            s.pointer(&format!("/$defs/{name}/properties/{key}"))
+                .cloned()
+        }) {
+            out.push(format!(
+                "JSON Schema (`$defs.{name}.properties.{key}`):\n```json\n{}\n```",
+                serde_json::to_string_pretty(&fragment).unwrap_or_default()
+            ));
+        }
     }
     let caps: Vec<String> = spec
         .caps
@@ -202,6 +230,28 @@ fn field_hover(a: &Analysis, table: &str, key: &str, out: &mut Vec<String>) {
     if !caps.is_empty() {
         out.push(format!("Caps:\n{}", caps.join("\n")));
     }
+}
+
+/// The table holding the last field of `path` (`buyer.address.line` → `buyer_address`), as
+/// the loaded spec resolves it from its root.
+fn table_holding(spec: &specmint_codegen::model::Spec, path: &str) -> Option<String> {
+    use specmint_codegen::model::{Base, TypeDef};
+    let mut table = spec.root.clone();
+    let segs: Vec<&str> = path.split('.').collect();
+    for seg in &segs[..segs.len().saturating_sub(1)] {
+        let Some(TypeDef::Object(o)) = spec.type_def(&table) else {
+            return None;
+        };
+        let f = o
+            .fields
+            .iter()
+            .find(|f| f.key == seg.trim_end_matches("[]"))?;
+        let Base::Object(next) = &f.ty.base else {
+            return None;
+        };
+        table = next.clone();
+    }
+    Some(table)
 }
 
 fn const_hover(a: &Analysis, name: &str, out: &mut Vec<String>) {
@@ -224,13 +274,21 @@ fn const_hover(a: &Analysis, name: &str, out: &mut Vec<String>) {
     }
     if let Some(cap) = spec.caps.iter().find(|c| c.constant == name) {
         let key = last_segment(&cap.binding).to_owned();
-        let table = a.outline.tables.iter().find(|t| {
-            t.kind == Some("a field table")
-                && t.rows
-                    .iter()
-                    .any(|r| r.cells.first().is_some_and(|c| c.key == key))
+        // The table the cap's path lands in (a copy of a shared table, for a path through
+        // one), else the field table with a row of that key.
+        let table = table_holding(spec, &cap.binding).or_else(|| {
+            a.outline
+                .tables
+                .iter()
+                .find(|t| {
+                    t.kind == Some("a field table")
+                        && t.rows
+                            .iter()
+                            .any(|r| r.cells.first().is_some_and(|c| c.key == key))
+                })
+                .and_then(|t| t.name.clone())
         });
-        if let Some(name) = table.and_then(|t| t.name.clone()) {
+        if let Some(name) = table {
             field_hover_schema_only(a, &name, &key, out);
         }
     }
@@ -238,7 +296,7 @@ fn const_hover(a: &Analysis, name: &str, out: &mut Vec<String>) {
 
 fn field_hover_schema_only(a: &Analysis, table: &str, key: &str, out: &mut Vec<String>) {
     let mut parts = Vec::new();
-    field_hover(a, table, key, &mut parts);
+    field_hover(a, table, key, false, &mut parts);
     out.extend(parts.into_iter().filter(|p| p.starts_with("JSON Schema")));
 }
 
@@ -315,7 +373,7 @@ fn hover(a: &Analysis, side: Side, at: usize) -> Option<Hover> {
                 Some("a field table") => {
                     if let Some(name) = &t.name {
                         out.push(format!("Field `{first}` of `{name}`"));
-                        field_hover(a, name, &first, &mut out);
+                        field_hover(a, name, &first, true, &mut out);
                     }
                 }
                 Some("an error table") => code_hover(a, &first, &mut out),

@@ -54,13 +54,20 @@ impl Cmp<'_> {
                 ));
             } else {
                 for u in uses {
-                    self.push(found(
+                    // `the pattern rule on `buyer_address.country_code``: the field's key.
+                    let key = u
+                        .strip_suffix('`')
+                        .and_then(|r| r.rsplit_once('.'))
+                        .map(|(_, k)| k.to_owned());
+                    let mut f = found(
                         "error-code-changed",
                         &[Codes],
                         format!("{u} is reported as `{b}`, was `{a}`"),
                         Needle::cell(a),
                         Needle::cell(b),
-                    ));
+                    );
+                    f.moved = Some(((*a).to_owned(), (*b).to_owned(), key));
+                    self.push(f);
                 }
             }
         }
@@ -136,6 +143,11 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
             if let Some(c) = &o.max_json_bytes {
                 out.insert(format!("the byte cap of `{}`", o.name), c.code.clone());
             }
+            // A copy of a shared table is named by its path (`buyer.address`).
+            let owner = o
+                .copy_of
+                .as_ref()
+                .map_or(o.name.as_str(), |(_, at)| at.as_str());
             for f in &o.fields {
                 let r = &f.rules;
                 let caps = [
@@ -147,7 +159,7 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
                 for (what, c) in caps {
                     if let Some(c) = c {
                         out.insert(
-                            format!("the {what} rule on `{}.{}`", o.name, f.key),
+                            format!("the {what} rule on `{owner}.{}`", f.key),
                             c.code.clone(),
                         );
                     }
@@ -163,15 +175,12 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
                 ];
                 for (what, c) in coded {
                     if let Some(c) = c {
-                        out.insert(
-                            format!("the {what} rule on `{}.{}`", o.name, f.key),
-                            c.clone(),
-                        );
+                        out.insert(format!("the {what} rule on `{owner}.{}`", f.key), c.clone());
                     }
                 }
                 if let Some(c) = &r.required_if {
                     out.insert(
-                        format!("the required_if rule on `{}.{}`", o.name, f.key),
+                        format!("the required_if rule on `{owner}.{}`", f.key),
                         c.code.clone(),
                     );
                 }

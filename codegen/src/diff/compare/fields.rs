@@ -212,9 +212,16 @@ impl Cmp<'_> {
         let (a, b) = (&f.ty, &g.ty);
         let base_of = |spec: &Spec, t: &TypeRef| match &t.base {
             Base::Object(_) | Base::Enum(_) | Base::Union(_) | Base::Selected(_) => {
-                // Tables are compared as tables; a field keeps its type while its table does.
+                // Tables are compared as tables; a field keeps its type while its table does
+                // (a copy of a shared table for one path, while the table it copies does).
+                let name = match spec.type_def(table_name(&t.base)) {
+                    Some(TypeDef::Object(o)) => {
+                        o.copy_of.as_ref().map_or(o.name.as_str(), |c| &c.0)
+                    }
+                    _ => table_name(&t.base),
+                };
                 format!("{:?}", std::mem::discriminant(&t.base))
-                    + spec.rust_name_of(table_name(&t.base)).unwrap_or_default()
+                    + spec.rust_name_of(name).unwrap_or_default()
             }
             other => format!("{other:?}"),
         };

@@ -46,6 +46,11 @@ pub(super) struct Found {
     pub old: Needle,
     pub new: Needle,
     pub hint: Hint,
+    /// For one rule's code changed (`error-code-changed`): the old and new code and the key
+    /// of the field the rule is on (`None` for a rule not on one field), so a document
+    /// refused with the old code by the old spec and with the new code by the new, at the
+    /// same path, witnesses it.
+    pub moved: Option<(String, String, Option<String>)>,
 }
 
 fn found(id: &'static str, breaks: &[Break], message: String, old: Needle, new: Needle) -> Found {
@@ -57,6 +62,7 @@ fn found(id: &'static str, breaks: &[Break], message: String, old: Needle, new: 
         old,
         new,
         hint: Hint::default(),
+        moved: None,
     }
 }
 
@@ -79,6 +85,7 @@ impl Found {
 
 /// Every difference of `old` and `new` (one spec, same name).
 pub(super) fn compare(old: &Spec, new: &Spec) -> Vec<Found> {
+    let (old, new) = (&aligned(old, new), &aligned(new, old));
     let mut c = Cmp {
         old,
         new,
@@ -94,6 +101,68 @@ pub(super) fn compare(old: &Spec, new: &Spec) -> Vec<Found> {
     c.forbidden();
     c.codes();
     c.out
+}
+
+/// `a`, with a copy of each shared table that `other` split for a path where `a` did not
+/// (`buyer_address`, the table `address` as used at `buyer.address`): the same table at the
+/// same path, under the name the other side gives it, so what differs at that path (a code,
+/// a cap) is compared with what held there, not reported as a new type. The copy keeps
+/// `a`'s Rust name: a Rust type that did change is still reported.
+fn aligned(a: &Spec, other: &Spec) -> Spec {
+    let mut a = a.clone();
+    let mut copies: Vec<(&str, &str, &str)> = other
+        .types
+        .iter()
+        .filter_map(|t| match t {
+            TypeDef::Object(o) => {
+                let (of, at) = o.copy_of.as_ref()?;
+                Some((o.name.as_str(), of.as_str(), at.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    copies.sort_by_key(|(_, _, at)| at.matches('.').count());
+    for (name, of, at) in copies {
+        if a.type_def(name).is_some() {
+            continue;
+        }
+        // The table and field that hold the use at `at` in `a`.
+        let mut table = a.root.clone();
+        let mut holder = None;
+        for seg in at.split('.') {
+            let key = seg.trim_end_matches("[]");
+            let Some(TypeDef::Object(o)) = a.type_def(&table) else {
+                holder = None;
+                break;
+            };
+            let Some(fi) = o.fields.iter().position(|f| f.key == key) else {
+                holder = None;
+                break;
+            };
+            let Base::Object(next) = &o.fields[fi].ty.base else {
+                holder = None;
+                break;
+            };
+            holder = Some((table.clone(), fi));
+            table = next.clone();
+        }
+        let (Some((parent, fi)), true) = (holder, table == of) else {
+            continue;
+        };
+        let Some(at_of) = a.types.iter().position(|t| t.name() == of) else {
+            continue;
+        };
+        let TypeDef::Object(mut copy) = a.types[at_of].clone() else {
+            continue;
+        };
+        copy.name = name.to_owned();
+        copy.copy_of = Some((of.to_owned(), at.to_owned()));
+        a.types.insert(at_of + 1, TypeDef::Object(copy));
+        if let Some(TypeDef::Object(p)) = a.types.iter_mut().find(|t| t.name() == parent) {
+            p.fields[fi].ty.base = Base::Object(name.to_owned());
+        }
+    }
+    a
 }
 
 struct Cmp<'a> {

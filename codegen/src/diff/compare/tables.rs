@@ -18,7 +18,29 @@ impl Cmp<'_> {
                 ));
                 continue;
             };
-            if ot.rust_name() != nt.rust_name() {
+            let copy_of = |t: &TypeDef| match t {
+                TypeDef::Object(o) => o.copy_of.clone(),
+                _ => None,
+            };
+            if let (true, Some((of, at))) = (
+                ot.rust_name() != nt.rust_name(),
+                copy_of(nt).or_else(|| copy_of(ot)),
+            ) {
+                // A copy of a shared table made on one side only: the Rust type at that
+                // path is the copy's, where the other side has the shared table's.
+                self.push(found(
+                    "type-renamed",
+                    &[RustApi],
+                    format!(
+                        "the Rust type at `{at}` (table `{}`, `{of}` with that path's own codes or caps) is `{}`, was `{}`",
+                        nt.name(),
+                        nt.rust_name(),
+                        ot.rust_name(),
+                    ),
+                    Needle::table(&of),
+                    Needle::table(&of),
+                ));
+            } else if ot.rust_name() != nt.rust_name() {
                 self.push(found(
                     "type-renamed",
                     &[RustApi],
