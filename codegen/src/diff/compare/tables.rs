@@ -80,6 +80,8 @@ impl Cmp<'_> {
                 .collect(),
             lengths: Vec::new(),
             anywhere: None,
+            codes: Vec::new(),
+            pad: false,
         };
         // An enum no document holds (the events of a machine's On column, or unused): its
         // values change no verdict; as events they change what the machines accept.
@@ -156,6 +158,8 @@ impl Cmp<'_> {
                 .collect(),
             lengths: Vec::new(),
             anywhere: None,
+            codes: Vec::new(),
+            pad: false,
         };
         let table = || Needle::table(&a.name);
         if a.tag != b.tag {
