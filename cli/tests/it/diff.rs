@@ -861,3 +861,149 @@ fn a_widened_range_of_a_nested_list_member_says_both_bounds_and_its_path() {
         &[],
     );
 }
+
+/// [`RICH`] with `old` and `new` edits applied on each side: the report and the sides.
+fn rich_pair(
+    tag: &str,
+    old: &[(&str, &str, &str)],
+    new: &[(&str, &str, &str)],
+) -> (Value, common::Scratch, common::Scratch) {
+    let old_dir = edited(&format!("{tag}-old"), &[RICH, old].concat());
+    let new_dir = edited(tag, &[RICH, new].concat());
+    let (_, report) = diff_json(&old_dir, &new_dir, &[]);
+    (report, old_dir, new_dir)
+}
+
+fn change<'r>(report: &'r Value, id: &str) -> &'r Value {
+    report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no `{id}`: {report:#}"))
+}
+
+/// The location's file name, line and column (`shipment.md:77:1`).
+fn at(v: &Value) -> String {
+    v.as_str().unwrap().rsplit('/').next().unwrap().to_owned()
+}
+
+/// A removed error code is located at its row of the old error table, however the table is
+/// aligned, and on the new side at the error table's heading; an added one the other way.
+#[test]
+fn a_removed_error_code_is_located_at_its_row_and_the_other_sides_error_table() {
+    let aligned = (
+        "shipment.md",
+        "| `out_of_range` | Out of range. |",
+        "| `out_of_range`   | Out of range.   |",
+    );
+    let removed = [
+        ("shipment.md", "| `out_of_range` | Out of range. |\n", ""),
+        (
+            "shipment.md",
+            "| `hours` | uint32? 1..=10 | — | Hours. |\n",
+            "",
+        ),
+        ("shipment.toml", "range = \"out_of_range\"\n", ""),
+    ];
+    let (report, old, new) = rich_pair("code-removed", &[aligned], &removed);
+    let c = change(&report, "error-code-removed");
+    let old_md = std::fs::read_to_string(old.join("shipment.md")).unwrap();
+    let row = old_md
+        .lines()
+        .position(|l| l.starts_with("| `out_of_range`   |"))
+        .unwrap();
+    assert_eq!(at(&c["old"]), format!("shipment.md:{}:1", row + 1), "{c:#}");
+    let new_md = std::fs::read_to_string(new.join("shipment.md")).unwrap();
+    let heading = new_md.lines().position(|l| l == "## Error codes").unwrap();
+    assert_eq!(
+        at(&c["new"]),
+        format!("shipment.md:{}:1", heading + 1),
+        "{c:#}"
+    );
+    // The other way round: an added code, at the old error table's heading.
+    let (_, back) = diff_json(&new, &old, &[]);
+    let c = change(&back, "error-code-added");
+    assert_eq!(
+        at(&c["old"]),
+        format!("shipment.md:{}:1", heading + 1),
+        "{c:#}"
+    );
+    assert_eq!(at(&c["new"]), format!("shipment.md:{}:1", row + 1), "{c:#}");
+}
+
+/// One edit, two tightenings of one field (its char cap lowered and a pattern added): each
+/// change gets a witness refused for that change alone, re-judged on both sides.
+#[test]
+fn two_tightenings_of_one_edit_each_get_a_witness_for_that_change() {
+    let (report, old, new) = rich_pair(
+        "two-tightenings",
+        &[],
+        &[
+            (
+                "shipment.md",
+                "| `recipient` | 20 chars |",
+                "| `recipient` | 10 chars |",
+            ),
+            (
+                "shipment.md",
+                "| `recipient` | non-blank string |",
+                "| `recipient` | non-blank string matching `^[A-Z]` |",
+            ),
+        ],
+    );
+    for (id, code) in [
+        ("pattern-added", "bad_tracking"),
+        ("cap-tightened", "too_long"),
+    ] {
+        let c = change(&report, id);
+        proved(id, &old, &new, c);
+        let refused = verdict_of(&c["witness"]["new"]);
+        assert!(!refused.0, "{id}: {c:#}");
+        assert!(
+            refused.1.iter().all(|(c, p)| c == code && p == "recipient"),
+            "{id}: the witness is refused for this change alone: {refused:?}"
+        );
+    }
+}
+
+/// A default in a list's items, which the byte cap reads (the written form leaves a field at
+/// its default out): no corpus document sits at the cap with such an item, so the witness
+/// is a changed document padded up to the cap, which flips both ways.
+#[test]
+fn a_nested_default_read_by_the_byte_cap_is_proved_by_a_padded_document() {
+    let kind = |default: &str| {
+        (
+            "shipment.md",
+            "| `hours` | uint32? 1..=10 | — | Hours. |",
+            format!("| `hours` | uint32? 1..=10 | — | Hours. |\n| `kind` | uint32 | — (default {default}) | Kind. |"),
+        )
+    };
+    let (o, n) = (kind("1"), kind("2"));
+    let (report, old, new) = rich_pair(
+        "nested-default",
+        &[(o.0, o.1, o.2.as_str())],
+        &[(n.0, n.1, n.2.as_str())],
+    );
+    let c = change(&report, "default-changed");
+    assert_eq!(c["breaks"], json!(["documents", "readers"]), "{c:#}");
+    proved("nested-default", &old, &new, c);
+    for w in c["witnesses"].as_array().unwrap() {
+        assert!(
+            w["source"]
+                .as_str()
+                .unwrap()
+                .ends_with("padded to the byte cap"),
+            "{w:#}"
+        );
+        let refused = if w["proves"] == "documents" {
+            &w["new"]
+        } else {
+            &w["old"]
+        };
+        assert_eq!(
+            verdict_of(refused).1,
+            [("too_big".to_owned(), String::new())]
+        );
+    }
+}

@@ -220,3 +220,312 @@ fn hover_and_definition_see_each_use_of_a_shared_table() {
     assert_eq!(def[0]["uri"], md_uri.as_str(), "{def}");
     assert_eq!(def[0]["range"]["start"]["line"], 23, "{def}");
 }
+
+/// A shipment spec whose conditions read an enum, a list's items and a `bool`.
+const SHIP_MD: &str = "# Ship v1
+
+## Fields of a `shipment`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `mode` | mode | ✔ `no_mode` | How. |
+| `zone` | zone? | — | Where. |
+| `parcels` | parcel[] | — | The parcels. |
+| `customs_ref` | string? | unless `zone` is `domestic` | The customs reference. |
+| `hazmat` | string? | if any `parcels[].fragile` is `true` | The hazmat class. |
+
+## Fields of a `parcel`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `fragile` | bool | ✔ | Whether fragile. |
+
+## Modes: `mode`
+
+| Value | Meaning |
+|---|---|
+| `air` | Air. |
+| `sea` | Sea. |
+| `Road` | Road. |
+
+## Zones: `zone`
+
+| Value | Meaning |
+|---|---|
+| `domestic` | Domestic. |
+| `eu` | Within the EU. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_doc` | Not the shape. |
+| `no_mode` | No mode. |
+| `no_ref` | No customs reference. |
+";
+
+const SHIP_TOML: &str =
+    "[spec]\nroot = \"shipment\"\n\n[errors]\nparse = \"bad_doc\"\nrequired_if = \"no_ref\"\n";
+
+fn did_open(uri: &str, text: &str) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "method": "textDocument/didOpen",
+        "params": {"textDocument": {
+            "uri": uri, "languageId": "markdown", "version": 1, "text": text,
+        }},
+    })
+}
+
+/// Opens `md` (with `toml` on disk beside it) and sends `request` at the end of each line
+/// of `at` (1-based lines of `md`): each answer's result, in order, and every message sent.
+fn ask_at(md: &str, toml: &str, method: &str, at: &[(usize, usize)]) -> (Vec<Value>, Vec<Value>) {
+    let dir = scratch("lsp-cells");
+    std::fs::write(dir.join("ship.toml"), toml).unwrap();
+    let uri = format!("file://{}", dir.join("ship.md").display());
+    let mut messages = vec![did_open(&uri, md)];
+    for (n, &(line, character)) in at.iter().enumerate() {
+        messages.push(json!({
+            "jsonrpc": "2.0",
+            "id": 1 + n,
+            "method": method,
+            "params": {
+                "textDocument": {"uri": uri},
+                "position": {"line": line - 1, "character": character},
+            },
+        }));
+    }
+    let (code, sent) = session(&messages);
+    assert_eq!(code, Some(0));
+    let results = (1..=at.len())
+        .map(|id| {
+            sent.iter()
+                .find(|m| m["id"] == id)
+                .unwrap_or_else(|| panic!("no answer {id}"))["result"]
+                .clone()
+        })
+        .collect();
+    (results, sent)
+}
+
+/// The spec with `row` added as the last row of the `shipment` table: the text, the row's
+/// 1-based line and its length in UTF-16 units (the cursor at its end).
+fn with_row(row: &str) -> (String, usize, usize) {
+    let after = "| `hazmat` |";
+    let at = SHIP_MD.find(after).unwrap();
+    let eol = at + SHIP_MD[at..].find('\n').unwrap() + 1;
+    let text = format!("{}{row}\n{}", &SHIP_MD[..eol], &SHIP_MD[eol..]);
+    let line = SHIP_MD[..eol].lines().count() + 1;
+    (text, line, row.encode_utf16().count())
+}
+
+/// The labels of the completion items at the end of `row` (a new last row of `shipment`).
+fn labels_after(row: &str) -> Vec<String> {
+    let (md, line, character) = with_row(row);
+    let (results, _) = ask_at(
+        &md,
+        SHIP_TOML,
+        "textDocument/completion",
+        &[(line, character)],
+    );
+    results[0]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list of items after `{row}`: {}", results[0]))
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A broken row (an unknown type) whose Required cell names a code: the type is reported,
+/// and the code (which only that row produces) is not also "produced by nothing".
+#[test]
+fn a_broken_row_publishes_no_produced_by_nothing_for_its_code() {
+    let md = SHIP_MD.replace(
+        "| `mode` | mode | ✔ `no_mode` |",
+        "| `mode` | mood | ✔ `no_mode` |",
+    );
+    let (_, sent) = ask_at(&md, SHIP_TOML, "textDocument/hover", &[]);
+    let messages: Vec<String> = sent
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .flat_map(|m| m["params"]["diagnostics"].as_array().unwrap().clone())
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("unknown type `mood`")),
+        "{messages:?}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("produced by nothing")),
+        "{messages:?}"
+    );
+}
+
+/// A Type cell offers what starts with the word being typed, case ignored: base types,
+/// tables, formats and qualifiers, and after a whole type name its `?` / `[]` forms.
+#[test]
+fn type_cell_completion_is_filtered_by_the_word_typed_and_offers_the_qualifiers() {
+    let labels = labels_after("| `x` | NON");
+    assert_eq!(labels, ["non-blank"]);
+    let labels = labels_after("| `x` | non-blank str");
+    assert_eq!(labels, ["string"]);
+    let labels = labels_after("| `x` | d");
+    assert_eq!(labels, ["date-time", "date"]);
+    let labels = labels_after("| `x` | zo");
+    assert_eq!(labels, ["zone"]);
+    let labels = labels_after("| `x` | parcel");
+    assert_eq!(labels, ["parcel", "parcel?", "parcel[]", "parcel[]?"]);
+    let labels = labels_after("| `x` | string ");
+    for q in [
+        "relative-path",
+        "matching `REGEX`",
+        "?",
+        "[]",
+        "1..=10",
+        "non-blank",
+        "email",
+    ] {
+        assert!(labels.contains(&q.to_owned()), "{q} in {labels:?}");
+    }
+    let labels = labels_after("| `x` | string m");
+    assert_eq!(labels, ["mode", "matching `REGEX`"]);
+}
+
+/// The details say what each qualifier and format is.
+#[test]
+fn type_cell_items_say_what_each_is() {
+    let (md, line, character) = with_row("| `x` | ");
+    let (results, _) = ask_at(
+        &md,
+        SHIP_TOML,
+        "textDocument/completion",
+        &[(line, character)],
+    );
+    let detail = |label: &str| {
+        results[0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["label"] == label)
+            .unwrap_or_else(|| panic!("no `{label}`"))["detail"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(detail("date-time").starts_with("format: an RFC 3339 date-time"));
+    assert!(detail("?").contains("absent or `null` allowed"));
+    assert!(detail("1..=10").contains("inclusive range"));
+    assert_eq!(detail("mode"), "table of this spec");
+}
+
+/// A Required cell offers its forms, the codes after `✔`, the table's fields after `if` /
+/// `unless` (the lists' members after `any`), and the values of the field named after `is`.
+#[test]
+fn required_cell_completion_offers_forms_codes_fields_and_values() {
+    let labels = labels_after("| `x` | string? | ");
+    for form in [
+        "✔",
+        "✔ `no_mode`",
+        "—",
+        "— (default V)",
+        "if `field` is `value`",
+        "if `field` is `a`, `b` or `c`",
+        "if `field` is not `value`",
+        "unless `field` is `value`",
+        "if any `list[].field` is `value`",
+        "if every `list[].field` is `value`",
+    ] {
+        assert!(labels.contains(&form.to_owned()), "{form} in {labels:?}");
+    }
+    assert_eq!(
+        labels_after("| `x` | string? | UNL"),
+        ["unless `field` is `value`"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | ✔ `no_"),
+        ["no_mode", "no_ref"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | ✔ "),
+        ["`bad_doc`", "`no_mode`", "`no_ref`"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | if `"),
+        ["mode", "zone", "parcels", "customs_ref", "hazmat"]
+    );
+    assert_eq!(labels_after("| `x` | string? | unless `z"), ["zone"]);
+    assert_eq!(
+        labels_after("| `x` | string? | if any `"),
+        ["parcels[].fragile"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | if `mode` is "),
+        ["`air`", "`sea`", "`Road`"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | if `mode` is `air` or `r"),
+        ["Road"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | if `zone` is not `"),
+        ["domestic", "eu"]
+    );
+    assert_eq!(
+        labels_after("| `x` | string? | if any `parcels[].fragile` is `"),
+        ["true", "false"]
+    );
+    assert_eq!(
+        labels_after("| `x` | mode | — (default "),
+        ["air", "sea", "Road"],
+        "the row's own enum values"
+    );
+}
+
+/// Hover on a Required cell's condition says what it reads and when it holds.
+#[test]
+fn hover_on_a_condition_explains_it() {
+    let line_of = |key: &str| {
+        SHIP_MD
+            .lines()
+            .position(|l| l.starts_with(&format!("| `{key}`")))
+            .unwrap()
+            + 1
+    };
+    let column_of = |key: &str, cell: &str| {
+        let l = SHIP_MD.lines().nth(line_of(key) - 1).unwrap();
+        l[..l.find(cell).unwrap()].encode_utf16().count() + 2
+    };
+    let at = [
+        (line_of("customs_ref"), column_of("customs_ref", "unless")),
+        (line_of("hazmat"), column_of("hazmat", "if any")),
+        (line_of("hazmat"), 3),
+    ];
+    let (results, _) = ask_at(SHIP_MD, SHIP_TOML, "textDocument/hover", &at);
+    let text = |r: &Value| r["contents"]["value"].as_str().unwrap().to_owned();
+    let unless = text(&results[0]);
+    assert!(unless.starts_with("**Condition**: `customs_ref` is required when `zone` is not `domestic`; absent, `null` or blank while it holds is error `no_ref`."), "{unless}");
+    assert!(
+        unless
+            .contains("Reads `zone` from the `shipment` the row belongs to: `zone` of `shipment`."),
+        "{unless}"
+    );
+    assert!(
+        unless.contains("Holds when the value is not `domestic`, or is absent or `null`."),
+        "{unless}"
+    );
+    let any = text(&results[1]);
+    assert!(
+        any.contains("`parcels` of `shipment` (each item), then `fragile` of `parcel`"),
+        "{any}"
+    );
+    assert!(
+        any.contains("Holds when at least one value reached is `true`."),
+        "{any}"
+    );
+    assert!(
+        !text(&results[2]).contains("**Condition**"),
+        "only the Required cell explains the condition"
+    );
+}

@@ -489,7 +489,14 @@ impl Checker<'_> {
         path_file: File,
     ) -> Option<Cap> {
         let resolved = self.index.resolve_cap(root, &path.value);
-        let target = self.resolved(resolved, path, path_file)?;
+        let Some(target) = self.resolved(resolved, path, path_file) else {
+            // A path through a broken row (silent) or one reported: the cap's own code
+            // is not also "produced by nothing".
+            if let Some(c) = code {
+                self.book.shelter(&c.value);
+            }
+            return None;
+        };
         // The field the cap lands on: a field of an object, or a member of a union's
         // variants (every variant with a member of that key).
         let (f, elems, owner) = match &target {

@@ -110,6 +110,21 @@ pub(super) fn parse_condition(text: &str, codes: &[CodeSpan]) -> Option<RawCondi
 }
 
 /// Reads a Required cell; `None` when it is none of the forms.
+/// The words that open a Required cell saying "required".
+const YES: [&str; 4] = ["✔", "✓", "yes", "Yes"];
+
+/// The error codes a Required cell names, read or not: the code spans of a cell that opens
+/// with `✔` (a coded requirement, ``✔ `code` ``). A broken row's codes count as produced,
+/// so they are not also "produced by nothing" (a broken row is reported once).
+pub(super) fn requirement_codes(cell: &Cell) -> &[CodeSpan] {
+    let s = cell.plain.trim_start();
+    if YES.iter().any(|p| s.starts_with(p)) {
+        &cell.codes
+    } else {
+        &[]
+    }
+}
+
 pub(super) fn parse_required(cell: &Cell) -> Option<Req> {
     let s = cell.plain.trim();
     match s {
@@ -117,10 +132,7 @@ pub(super) fn parse_required(cell: &Cell) -> Option<Req> {
         "—" | "–" | "-" | "no" | "No" => return Some(Req::No(None)),
         _ => {}
     }
-    if let Some(rest) = ["✔", "✓", "yes", "Yes"]
-        .iter()
-        .find_map(|p| s.strip_prefix(p))
-    {
+    if let Some(rest) = YES.iter().find_map(|p| s.strip_prefix(p)) {
         return match cell.codes.as_slice() {
             [code] if rest.trim() == code.text => Some(Req::Yes(Some(code.clone()))),
             _ => None,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::codes::TypeRule;
 use super::index::Kind;
-use super::parse::{parse_default, parse_required, parse_type, report, Req};
+use super::parse::{parse_default, parse_required, parse_type, report, requirement_codes, Req};
 use super::tables::{Clash, Named, Names};
 use super::Checker;
 use crate::diag::{File, Pos};
@@ -226,6 +226,15 @@ impl Checker<'_> {
         }
     }
 
+    /// Marks a broken row: paths through it and rules on it stay silent, and so do the codes
+    /// its Required cell names (only the row would have produced them).
+    fn poison(&mut self, table: &str, key: String, req_cell: &Cell) {
+        for code in requirement_codes(req_cell) {
+            self.book.shelter(&code.text);
+        }
+        self.index.poisoned.insert((table.to_owned(), key));
+    }
+
     /// One row of field table `table`.
     fn field_row(&mut self, table: &str, row: &Row, seen: &mut Seen) -> Option<Field> {
         let [key_cell, ty_cell, req_cell, meaning, ..] = row.cells.as_slice() else {
@@ -246,11 +255,11 @@ impl Checker<'_> {
                 "write `✔` (or `yes`), `✔ `code``, `—` (or `no`), `— (default V)`, or `if `field` is `value``",
             );
             // The row is broken: paths through it, and rules on it, stay silent.
-            self.index.poisoned.insert((table.to_owned(), key));
+            self.poison(table, key, req_cell);
             return None;
         };
         let (Some(rust), Some(ty)) = (rust, ty) else {
-            self.index.poisoned.insert((table.to_owned(), key));
+            self.poison(table, key, req_cell);
             return None;
         };
         self.index

@@ -29,6 +29,11 @@ pub(super) enum Needle {
         to: String,
         on: Option<String>,
     },
+    /// The table row whose first cell is the code span `` `text` `` (an error code, a
+    /// forbidden key), however the table is aligned.
+    Cell(String),
+    /// The error table: the heading above its `| Code | When |` header.
+    ErrorTable,
     /// The top of the Markdown.
     Start,
 }
@@ -62,7 +67,7 @@ impl Needle {
 
     /// The first-column cell `` `text` `` of a table row (an error code, a forbidden key).
     pub(super) fn cell(text: &str) -> Needle {
-        Needle::text(&format!("| `{text}` |"))
+        Needle::Cell(text.to_owned())
     }
 
     /// `text` as written (a constant in a Constant cell is not a code span).
@@ -113,6 +118,14 @@ pub(super) fn find(source: &SpecSource, needle: &Needle) -> Location {
             on,
         } => transition(&source.md, machine, from, to, on.as_deref())
             .map(|(line, col)| (source.md_path.clone(), line, col)),
+        Needle::Cell(text) => match first_cell(&source.md, text) {
+            Some((line, col)) => Some((source.md_path.clone(), line, col)),
+            // Not a row of a table: where the code span, else the name, is.
+            None => return find(source, &Needle::row(None, text)),
+        },
+        Needle::ErrorTable => {
+            error_table(&source.md).map(|(line, col)| (source.md_path.clone(), line, col))
+        }
         Needle::Start => None,
     };
     match found {
@@ -127,6 +140,36 @@ fn first(text: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
         line.find(needle)
             .map(|at| (i + 1, line[..at].chars().count() + 1))
     })
+}
+
+/// The cells of a table row line (`| a | b |` → `a`, `b`), trimmed; `None` for another line.
+fn row_cells(line: &str) -> Option<Vec<&str>> {
+    let inner = line.trim().strip_prefix('|')?;
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    Some(inner.split('|').map(str::trim).collect())
+}
+
+/// The first table row whose first cell is `` `text` ``: its line and the column of its `|`.
+fn first_cell(md: &str, text: &str) -> Option<(usize, usize)> {
+    let span = format!("`{text}`");
+    md.lines().enumerate().find_map(|(i, line)| {
+        let cells = row_cells(line)?;
+        let bar = line.find('|')?;
+        (cells.first() == Some(&span.as_str())).then(|| (i + 1, line[..bar].chars().count() + 1))
+    })
+}
+
+/// The heading above the error table (its `| Code | When |` header; the header itself when
+/// no heading stands above it).
+fn error_table(md: &str) -> Option<(usize, usize)> {
+    let lines: Vec<&str> = md.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| row_cells(l).is_some_and(|c| c == ["Code", "When"]))?;
+    let heading = lines[..header]
+        .iter()
+        .rposition(|l| l.trim_start().starts_with('#'));
+    Some((heading.unwrap_or(header) + 1, 1))
 }
 
 /// Where the sidecar's `[[kind]]` entry with `keys` is (see [`Needle::Entry`]).

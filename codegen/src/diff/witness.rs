@@ -98,7 +98,10 @@ pub(super) fn prove(mut found: Found, old: &Loaded<'_>, new: &Loaded<'_>) -> Cha
                 .path
                 .as_deref()
                 .filter(|_| found.hint.anywhere.is_none());
-            (!r.valid() && concerns(&r, path)).then_some((a, r))
+            // A refusal for this change reports only its rule's codes (when known).
+            let this_change = found.hint.codes.is_empty()
+                || r.errors.iter().all(|(c, _)| found.hint.codes.contains(c));
+            (!r.valid() && concerns(&r, path) && this_change).then_some((a, r))
         };
         let mut hit = candidates
             .iter()
@@ -270,6 +273,7 @@ fn synthesize(
     }
     pool.dedup();
     pool.truncate(48);
+    let mut padded = 0;
     for base in &bases {
         let replace = |current: Option<&Value>| replacements(current, &pool, &hint.lengths);
         for doc in mutate(base, &segments, &replace) {
@@ -277,9 +281,83 @@ fn synthesize(
                 &format!("`{path}` changed in a corpus document"),
                 specmint_runtime::json_text::compact(&doc),
             );
+            if hint.pad && padded < PADDED {
+                padded += 1;
+                for v in [old_v, new_v] {
+                    if let Some(long) = padded_to_the_cap(&doc, v) {
+                        add(
+                            &format!(
+                                "`{path}` changed in a corpus document, padded to the byte cap"
+                            ),
+                            long,
+                        );
+                    }
+                }
+            }
         }
     }
     out
+}
+
+/// How many changed documents are padded to the byte cap (each on both sides).
+const PADDED: usize = 32;
+
+/// `doc` with one of its text values lengthened as far as `v` still accepts it (the
+/// longest such document: one byte more of the written form and `v`'s byte cap refuses
+/// it), as compact JSON; `None` when `v` refuses `doc` or no text can grow.
+fn padded_to_the_cap(doc: &Value, v: &Validator) -> Option<String> {
+    let text = |k: usize, at: &str| {
+        let mut d = doc.clone();
+        if let Some(Value::String(s)) = d.pointer_mut(at) {
+            s.push_str(&"a".repeat(k));
+        }
+        specmint_runtime::json_text::compact(&d)
+    };
+    let accepted = |t: &str| verdict(v, t).valid();
+    if !accepted(&text(0, "")) {
+        return None;
+    }
+    let mut leaves = Vec::new();
+    string_leaves(doc, String::new(), &mut leaves);
+    leaves.into_iter().take(8).find_map(|at| {
+        // The first length refused (doubling), then the longest accepted below it.
+        let (mut lo, mut hi) = (0usize, 64usize);
+        while accepted(&text(hi, &at)) {
+            lo = hi;
+            hi *= 2;
+            if hi > 1 << 20 {
+                return None;
+            }
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if accepted(&text(mid, &at)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo > 0).then(|| text(lo, &at))
+    })
+}
+
+/// The JSON pointers of the text values in `v`.
+fn string_leaves(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::String(_) => out.push(at),
+        Value::Object(m) => {
+            for (k, child) in m {
+                let key = k.replace('~', "~0").replace('/', "~1");
+                string_leaves(child, format!("{at}/{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                string_leaves(child, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// `v` with `key` (holding 1) added to one of its objects, once per object at any depth.

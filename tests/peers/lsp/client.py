@@ -139,6 +139,16 @@ def task_packet(c):
     items = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": field, "character": col}}, list[T.CompletionItem])
     labels = {i["label"] for i in items}
     check({"string", "uint32", "constraint"} <= labels, f"type completion: {sorted(labels)[:20]}")
+    # ... filtered by the word typed before the cursor (case ignored), qualifiers included.
+    typed = lines[field][col:].split()[0][:3]
+    items = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": field, "character": col + len(typed)}}, list[T.CompletionItem])
+    labels = {i["label"] for i in items}
+    check(labels and all(l.lower().startswith(typed.lower()) for l in labels), f"type completion after `{typed}`: {sorted(labels)}")
+    # A Required cell offers its forms, the conditions among them.
+    req = lines[field].index("|", col) + 2
+    items = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": field, "character": req}}, list[T.CompletionItem])
+    labels = {i["label"] for i in items}
+    check({"✔", "—", "if `field` is `value`", "unless `field` is `value`"} <= labels, f"required completion: {sorted(labels)[:20]}")
     items = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": cap, "character": 2}}, list[T.CompletionItem])
     check("`constraints[].text`" in {i["label"] for i in items}, "cap path completion")
     toml = ROOT / "spec/task_packet.toml"

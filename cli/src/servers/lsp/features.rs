@@ -10,10 +10,11 @@ use lsp_types::{
     WorkspaceEdit,
 };
 use serde_json::Value;
-use specmint_codegen::outline::{Table, BUILTIN_TYPES, CAP_UNITS, ERROR_RULES};
+use specmint_codegen::outline::{Table, CAP_UNITS, ERROR_RULES};
 use specmint_codegen::Pos;
 
 use super::analysis::{Analysis, Side, Workspace};
+use super::cells;
 use super::text::{cell_end, split_row, Text};
 use crate::servers::framing::{INVALID_PARAMS, METHOD_NOT_FOUND};
 
@@ -372,6 +373,11 @@ fn hover(a: &Analysis, side: Side, at: usize) -> Option<Hover> {
                 }
                 Some("a field table") => {
                     if let Some(name) = &t.name {
+                        let start = text.line_start(line - 1);
+                        let (column, _) = cell_before(&text.text[start..at]);
+                        if column == 2 {
+                            out.extend(cells::condition_hover(a, name, &first));
+                        }
                         out.push(format!("Field `{first}` of `{name}`"));
                         field_hover(a, name, &first, true, &mut out);
                     }
@@ -570,6 +576,22 @@ fn field_paths(a: &Analysis) -> Vec<String> {
     out
 }
 
+/// The cell of a table row the cursor is in, from the row's text before the cursor: its
+/// index (how many unescaped `|` stand before it, less the leading one) and its text before
+/// the cursor.
+fn cell_before(before: &str) -> (usize, &str) {
+    let mut column = 0usize;
+    let mut rest = before.trim_start();
+    if let Some(r) = rest.strip_prefix('|') {
+        rest = r;
+        while rest.len() > cell_end(rest) {
+            column += 1;
+            rest = &rest[cell_end(rest) + 1..];
+        }
+    }
+    (column, rest)
+}
+
 fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
     let text = a.text(side);
     let pos = text.position(at);
@@ -604,27 +626,10 @@ fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
         }
         return Vec::new();
     }
-    let Some((t, _)) = row_on(a, pos.line as usize + 1) else {
+    let Some((t, row)) = row_on(a, pos.line as usize + 1) else {
         return Vec::new();
     };
-    // The cell the cursor is in: how many unescaped `|` stand before it, less the leading one.
-    let mut column = 0usize;
-    let mut rest = before.trim_start();
-    if let Some(r) = rest.strip_prefix('|') {
-        rest = r;
-        while rest.len() > cell_end(rest) {
-            column += 1;
-            rest = &rest[cell_end(rest) + 1..];
-        }
-    }
-    let tables = || {
-        a.outline
-            .tables
-            .iter()
-            .filter_map(|t| t.name.as_deref())
-            .map(|n| item(n, CompletionItemKind::STRUCT, "table of this spec"))
-            .collect::<Vec<_>>()
-    };
+    let (column, typed) = cell_before(before);
     let values_of = |table: &str| {
         a.outline
             .tables
@@ -636,14 +641,7 @@ fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
             .collect::<Vec<_>>()
     };
     match (t.kind, column) {
-        (Some("a field table"), 1) => {
-            let mut items: Vec<CompletionItem> = BUILTIN_TYPES
-                .iter()
-                .map(|b| item(b, CompletionItemKind::KEYWORD, "built-in type"))
-                .collect();
-            items.extend(tables());
-            items
-        }
+        (Some("a field table"), 1) => cells::type_cell(a, typed),
         (Some("a field table"), 2) if before.contains("default") => {
             let ty = split_row(line)
                 .get(1)
@@ -651,10 +649,7 @@ fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
                 .unwrap_or_default();
             values_of(&ty)
         }
-        (Some("a field table"), 2) => ["✔", "—", "— (default )", "if `field` is `value`"]
-            .iter()
-            .map(|r| item(r, CompletionItemKind::KEYWORD, "Required"))
-            .collect(),
+        (Some("a field table"), 2) => cells::required_cell(a, t, row, typed),
         (Some("a cap table"), 0) => field_paths(a)
             .iter()
             .map(|p| item(&format!("`{p}`"), CompletionItemKind::FIELD, "field path"))

@@ -20,6 +20,7 @@
 //! document symbols) are in [`features`]; positions and ranges in [`text`].
 
 pub mod analysis;
+mod cells;
 pub mod features;
 pub mod text;
 

@@ -78,7 +78,7 @@ impl Cmp<'_> {
                     &[Codes, RustApi],
                     format!("error code `{}` removed", c.code),
                     Needle::cell(&c.code),
-                    Needle::Start,
+                    Needle::ErrorTable,
                 )),
                 Some(d) if d.variant != c.variant => self.push(found(
                     "error-variant-renamed",
@@ -102,7 +102,7 @@ impl Cmp<'_> {
                     "error-code-added",
                     &[],
                     format!("error code `{}` added", d.code),
-                    Needle::Start,
+                    Needle::ErrorTable,
                     Needle::cell(&d.code),
                 ));
             }

@@ -115,6 +115,8 @@ impl Cmp<'_> {
                 samples: vec![sample(self.new, &g.ty, 0)],
                 lengths: around(numbers(g)),
                 anywhere: None,
+                codes: Vec::new(),
+                pad: false,
             };
             let (id, what) = if required {
                 ("field-added-required", "required")
@@ -151,6 +153,8 @@ impl Cmp<'_> {
             samples,
             lengths: around(numbers(f).into_iter().chain(numbers(g))),
             anywhere: None,
+            codes: Vec::new(),
+            pad: false,
         };
         let push = in_row(&hint, &row);
         if f.rust_name != g.rust_name {
@@ -199,7 +203,8 @@ impl Cmp<'_> {
             } else {
                 ("coded-required-removed", Readers)
             };
-            push(
+            let coded = hint.coded([f.rules.required.as_ref(), g.rules.required.as_ref()]);
+            in_row(&coded, &row)(
                 self,
                 id,
                 &[b],
@@ -250,7 +255,7 @@ impl Cmp<'_> {
             );
             return;
         }
-        self.type_constraints(path, &hint, a, b, row);
+        self.type_constraints(path, &hint, (a, &f.rules), (b, &g.rules), row);
         if f.default != g.default {
             self.default_changed(table, path, &hint, f, g);
         }
@@ -263,11 +268,23 @@ impl Cmp<'_> {
         &mut self,
         path: &str,
         hint: &Hint,
-        a: &TypeRef,
-        b: &TypeRef,
+        (a, ra): (&TypeRef, &FieldRules),
+        (b, rb): (&TypeRef, &FieldRules),
         row: impl Fn() -> Needle,
     ) {
         let push = in_row(hint, &row);
+        // Each rule's change is proved by a refusal with that rule's code.
+        let of = |code: fn(&FieldRules) -> &Option<String>| {
+            hint.coded([code(ra).as_ref(), code(rb).as_ref()])
+        };
+        let literal_hint = of(|r| &r.equals);
+        let pattern_hint = of(|r| &r.pattern);
+        let relative_hint = of(|r| &r.relative_path);
+        let (literal, pattern, relative) = (
+            in_row(&literal_hint, &row),
+            in_row(&pattern_hint, &row),
+            in_row(&relative_hint, &row),
+        );
         if a.nullable != b.nullable {
             if b.nullable {
                 push(
@@ -286,7 +303,7 @@ impl Cmp<'_> {
             }
         }
         if a.literal != b.literal {
-            push(
+            literal(
                 self,
                 "literal-changed",
                 &[Documents, Readers],
@@ -306,20 +323,20 @@ impl Cmp<'_> {
                     row(),
                     row(),
                 )
-                .at(hint)
+                .at(&pattern_hint)
                 .undirected([
                     "pattern-narrowed",
                     "pattern-widened",
                     "pattern-changed",
                 ]),
             ),
-            (None, Some(y)) => push(
+            (None, Some(y)) => pattern(
                 self,
                 "pattern-added",
                 &[Documents],
                 format!("`{path}` must now match `{y}`"),
             ),
-            (Some(x), None) => push(
+            (Some(x), None) => pattern(
                 self,
                 "pattern-removed",
                 &[Readers],
@@ -333,7 +350,7 @@ impl Cmp<'_> {
             } else {
                 ("relative-path-removed", Readers)
             };
-            push(
+            relative(
                 self,
                 id,
                 &[br],
@@ -343,8 +360,8 @@ impl Cmp<'_> {
                 ),
             );
         }
-        self.bounds_changed(path, hint, a, b, &row);
-        self.format_changed(path, hint, a, b, &row);
+        self.bounds_changed(path, &of(|r| &r.range), a, b, &row);
+        self.format_changed(path, &of(|r| &r.format), a, b, &row);
     }
 
     /// A field's integer or number bounds added, removed, narrowed, widened or changed.
@@ -498,7 +515,7 @@ impl Cmp<'_> {
                     row(),
                     row(),
                 )
-                .at(hint),
+                .at(&hint.coded([non_blank.as_ref(), b.non_blank.as_ref()])),
             );
         }
         for (what, x, y, minimum) in [
@@ -509,7 +526,7 @@ impl Cmp<'_> {
         ] {
             self.cap(
                 &format!("the {what} of `{path}`"),
-                hint,
+                &hint.coded([x.as_ref().map(|c| &c.code), y.as_ref().map(|c| &c.code)]),
                 minimum,
                 (x.as_ref().map(|c| c.value), cap_or(x.as_ref(), &row)),
                 (y.as_ref().map(|c| c.value), cap_or(y.as_ref(), &row)),
@@ -533,7 +550,7 @@ impl Cmp<'_> {
                 .map(|g| &g.cap);
             self.cap(
                 &format!("the per-`{by}` item cap of `{path}`"),
-                hint,
+                &hint.coded([x.map(|c| &c.code), y.map(|c| &c.code)]),
                 false,
                 (x.map(|c| c.value), cap_or(x, &row)),
                 (y.map(|c| c.value), cap_or(y, &row)),
@@ -652,6 +669,9 @@ impl Cmp<'_> {
         let mut hint = hint.clone();
         hint.samples
             .extend(f.default_json().into_iter().chain(g.default_json()));
+        hint.pad = [self.old, self.new]
+            .iter()
+            .any(|spec| spec.root_object().max_json_bytes.is_some());
         self.push(
             found(
                 "default-changed",

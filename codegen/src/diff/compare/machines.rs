@@ -27,6 +27,8 @@ impl Cmp<'_> {
                     .collect(),
                 lengths: Vec::new(),
                 anywhere: None,
+                codes: Vec::new(),
+                pad: false,
             };
             if m.rust_name != k.rust_name {
                 self.push(found(

@@ -32,6 +32,25 @@ pub(super) struct Hint {
     pub lengths: Vec<u64>,
     /// A key to add to every object of a document, at any depth (a forbidden key).
     pub anywhere: Option<String>,
+    /// The codes of the changed rule on both sides: a witness proves this change only when
+    /// its refusal reports nothing else, so that one edit's two changes on one member (a cap
+    /// lowered and a pattern added) each get a document that flips for that change. Empty:
+    /// any refusal concerning the path.
+    pub codes: Vec<String>,
+    /// Whether a byte cap reads the member (a field at its default is left out of the
+    /// written form the cap measures): the synthesized documents are also padded up to
+    /// where one side's cap stops accepting them.
+    pub pad: bool,
+}
+
+impl Hint {
+    /// This hint for a rule whose codes on the two sides are `codes`.
+    fn coded<'c>(&self, codes: impl IntoIterator<Item = Option<&'c String>>) -> Hint {
+        let mut h = self.clone();
+        h.codes = codes.into_iter().flatten().cloned().collect();
+        h.codes.dedup();
+        h
+    }
 }
 
 /// One difference, before its proof.
@@ -354,6 +373,8 @@ impl Cmp<'_> {
             samples: Vec::new(),
             lengths: around(o.max_input_bytes.into_iter().chain(n.max_input_bytes)),
             anywhere: None,
+            codes: Vec::new(),
+            pad: false,
         };
         self.cap(
             "input size limit",

@@ -102,6 +102,8 @@ impl Cmp<'_> {
                 .collect(),
             lengths: Vec::new(),
             anywhere: None,
+            codes: Vec::new(),
+            pad: false,
         };
         // An enum no document holds (the events of a machine's On column, or unused): its
         // values change no verdict; as events they change what the machines accept.
@@ -178,6 +180,8 @@ impl Cmp<'_> {
                 .collect(),
             lengths: Vec::new(),
             anywhere: None,
+            codes: Vec::new(),
+            pad: false,
         };
         let table = || Needle::table(&a.name);
         if a.tag != b.tag {
