@@ -284,11 +284,28 @@ fn field_schema(f: &Field) -> Value {
                 json!({"by": g.by.key, "max": g.cap.value, "code": g.cap.code}),
             );
         }
-        for u in &r.unique_by {
-            a.insert(
-                "x-unique-by".into(),
-                json!({"key": u.key.key, "ignore-case": u.ignore_case, "trim": u.trim, "code": u.code}),
-            );
+        // One rule: an object; several: an array of them. A compound key is an array of
+        // its members.
+        let unique_by: Vec<Value> = r
+            .unique_by
+            .iter()
+            .map(|u| {
+                let key = if u.compound {
+                    json!(u.keys.iter().map(|k| &k.key).collect::<Vec<_>>())
+                } else {
+                    json!(u.key.key)
+                };
+                json!({"key": key, "ignore-case": u.ignore_case, "trim": u.trim, "code": u.code})
+            })
+            .collect();
+        match <[Value; 1]>::try_from(unique_by) {
+            Ok([one]) => {
+                a.insert("x-unique-by".into(), one);
+            }
+            Err(many) if !many.is_empty() => {
+                a.insert("x-unique-by".into(), Value::Array(many));
+            }
+            Err(_) => {}
         }
         if !r.contradiction.is_empty() {
             let cs: Vec<Value> = r

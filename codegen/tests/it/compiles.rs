@@ -347,7 +347,7 @@ const CHECKS: &str = "pub mod checks {
 /// Generates `specs` (with `options`) into one crate (a module each, and [`CHECKS`]) under the
 /// test's scratch directory `name`, and builds it: the Rust must compile. With `main`, the crate
 /// has that `src/main.rs` too, which is run: its standard output is returned.
-fn assert_builds(
+pub(crate) fn assert_builds(
     name: &str,
     specs: &[SpecSource],
     options: &Options,

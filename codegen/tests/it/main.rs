@@ -14,6 +14,7 @@ mod extensions;
 mod formats;
 mod integers;
 mod io;
+mod keys;
 mod large;
 mod minimums;
 mod mistakes;

@@ -27,6 +27,8 @@ pub(super) enum ArgKind {
     Limit,
     /// `key = field`: a field's name.
     Field,
+    /// `key = field` or `key = (a, b, ..)`: one field's name or several.
+    Fields,
     /// `key = E`: any expression; the example shows one in messages.
     Expr(&'static str),
     /// `key` alone.
@@ -70,6 +72,7 @@ impl Arg {
 enum Value {
     Expr(Expr),
     Field(Ident),
+    Fields(Vec<Ident>),
     Flag,
 }
 
@@ -131,6 +134,15 @@ impl Args {
     pub(super) fn field(&mut self, key: &'static str) -> Option<Ident> {
         match self.take(key) {
             Some(Value::Field(ident)) => Some(ident),
+            _ => None,
+        }
+    }
+
+    /// A `Fields` argument: one name (`Ok`) or a parenthesized list (`Err`).
+    pub(super) fn fields(&mut self, key: &'static str) -> Option<Result<Ident, Vec<Ident>>> {
+        match self.take(key) {
+            Some(Value::Field(ident)) => Some(Ok(ident)),
+            Some(Value::Fields(idents)) => Some(Err(idents)),
             _ => None,
         }
     }
@@ -289,6 +301,13 @@ fn args(item: Item, allowed: &[Arg], errors: &mut Errors) -> Option<Args> {
                     format!("`{key}` must name a field, e.g. `{key} = id`"),
                 ),
             },
+            (ArgKind::Fields, Form::Value(expr)) => match field_names(&expr) {
+                Some(v) => out.values.push((key, v)),
+                None => errors.at(
+                    expr.span(),
+                    format!("`{key}` must name a field or several, e.g. `{key} = id` or `{key} = (a, b)`"),
+                ),
+            },
             (_, _) => errors.at(span, format!("`{key}` needs a value: `{key} = ..`")),
         }
     }
@@ -301,6 +320,24 @@ pub(super) fn field_name(expr: &Expr) -> Option<Ident> {
         Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => p.path.get_ident().cloned(),
         _ => None,
     }
+}
+
+/// `ident` or `(a, b, ..)` in `key = ..`; `None` for anything else, a repeated name included.
+fn field_names(expr: &Expr) -> Option<Value> {
+    let elems: Vec<&Expr> = match expr {
+        Expr::Tuple(t) if t.attrs.is_empty() => t.elems.iter().collect(),
+        Expr::Paren(p) if p.attrs.is_empty() => vec![&*p.expr],
+        other => return field_name(other).map(Value::Field),
+    };
+    let names = elems
+        .into_iter()
+        .map(field_name)
+        .collect::<Option<Vec<_>>>()?;
+    let distinct = names
+        .iter()
+        .enumerate()
+        .all(|(i, n)| !names[..i].contains(n));
+    (!names.is_empty() && distinct).then_some(Value::Fields(names))
 }
 
 fn pair(span: Span, exprs: Vec<Expr>, errors: &mut Errors) -> Option<Pair> {
