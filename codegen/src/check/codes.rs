@@ -237,6 +237,15 @@ impl CodeBook {
         Some((code.clone(), format!("[errors.tables] `{table}`")))
     }
 
+    /// The code `[errors.rules]` gives rule `rule` of field `key` of `table` itself (not
+    /// `[errors.paths]` nor `[errors.tables]`), and where the entry is.
+    fn explicit_code(&mut self, table: &str, key: &str, rule: &str) -> Option<(String, Pos)> {
+        let at = (table.to_owned(), key.to_owned(), rule.to_owned());
+        let (code, pos, _) = self.rule_codes.get(&at)?.clone();
+        self.rule_codes_used.insert(at);
+        Some((code, pos))
+    }
+
     /// Every `[errors.rules]` entry names a rule its field has. Reported only when the spec
     /// has no other error (a broken row takes its rules with it).
     pub fn unused_rule_codes(&self, ctx: &mut Context) {
@@ -519,6 +528,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.enum_codes();
         // A union member's rules take the `[errors]` code (a member has no override).
         for (union, tag, key, pos) in std::mem::take(&mut self.pending_member_rules) {
             let Some(ty) = self.member_mut(&union, &tag, &key).map(|m| m.ty.clone()) else {
@@ -548,6 +558,55 @@ impl Checker<'_> {
                 self.index.objects[oi].fields[fi].rules.required_if.as_mut(),
             ) {
                 r.code = code;
+            }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// `[errors.rules] "<path>" = { enum = "code" }`: a value outside the field's enum is
+    /// reported with that code and the member read as absent, so the field must be one enum
+    /// value that can be absent (`T?`, optional, or a coded requirement), not a list nor the
+    /// member an `object by` chooses by.
+    fn enum_codes(&mut self) {
+        for oi in 0..self.index.objects.len() {
+            for fi in 0..self.index.objects[oi].fields.len() {
+                let o = &self.index.objects[oi];
+                let f = &o.fields[fi];
+                let (table, key) = (o.name.clone(), f.key.clone());
+                let Some((code, pos)) = self.book.explicit_code(&table, &key, "enum") else {
+                    continue;
+                };
+                let o = &self.index.objects[oi];
+                let f = &o.fields[fi];
+                let problem = if !matches!(f.ty.base, Base::Enum(_)) {
+                    Some((
+                        format!("[errors.rules] `{key}` gives a code to `enum`, but `{table}.{key}` is no enum field"),
+                        "an `enum` code is for a field typed by an enum (or states) table".to_owned(),
+                    ))
+                } else if f.ty.array {
+                    Some((
+                        format!("`{table}.{key}` is a list: an `enum` code is for one enum value"),
+                        "a list of enum values keeps the parse code for a value outside the enum"
+                            .to_owned(),
+                    ))
+                } else if o.selector.as_ref().is_some_and(|s| s.by.key == key) {
+                    Some((
+                        format!("`{table}.{key}` chooses the members of `{table}`: its value cannot be read as absent"),
+                        "a value outside the choosing enum keeps the parse code".to_owned(),
+                    ))
+                } else if f.required && !f.read_optional() {
+                    Some((
+                        format!("`{table}.{key}` is required without a code: a value outside its enum cannot be read as absent"),
+                        "give its requirement a code (`✔ `code``), or make it optional (`—`)".to_owned(),
+                    ))
+                } else {
+                    None
+                };
+                match problem {
+                    Some((message, hint)) => self.ctx.toml(pos, message, hint),
+                    None => self.index.objects[oi].fields[fi].rules.enum_code = Some(code),
+                }
             }
         }
     }

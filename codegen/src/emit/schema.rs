@@ -241,6 +241,10 @@ fn field_schema(f: &Field) -> Value {
     if f.ty.base == Base::String {
         string_rules(elem.as_object_mut().expect("object"), r, &f.ty);
     }
+    if let Some(code) = &r.enum_code {
+        // The `$ref`'s `enum` refuses the value; the code a validator reports it with.
+        elem["x-enum-code"] = json!(code);
+    }
     if let Some(range) = &f.ty.range {
         // The bounds lie within the type's width (checked), so they replace its ends.
         for (key, bound) in [("minimum", range.min), ("maximum", range.max)] {

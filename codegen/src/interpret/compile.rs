@@ -795,6 +795,8 @@ impl<'s> Builder<'s> {
             required,
             required_if,
             unique,
+            // Read by the document reader (the shape's `enum_code`), not a rule.
+            enum_code: _,
         } = &f.rules;
         let mut rules = Vec::new();
         if let Some(code) = required {

@@ -148,6 +148,9 @@ pub(crate) const FIELD_RULES: &[&str] = &[
     "range",
     "format",
     "required_if",
+    // A value outside the field's enum (only through `[errors.rules]`: `[errors.tables]`
+    // and `[errors.paths]` leave it the parse code).
+    "enum",
 ];
 
 pub(crate) const ERROR_RULES: &[&str] = &[

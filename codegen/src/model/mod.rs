@@ -478,6 +478,9 @@ pub struct FieldRules {
     pub required_if: Option<RequiredIf>,
     /// The items (text) are unique.
     pub unique: Option<UniqueItems>,
+    /// The code of a value outside the field's enum (`[errors.rules]` `enum`): the member
+    /// is then read as absent by every other rule. `None`: the parse code.
+    pub enum_code: Option<String>,
 }
 
 /// `if `field` is `value``: the sibling is an enum field, a `bool` field or a text field.

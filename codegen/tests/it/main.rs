@@ -10,6 +10,7 @@ mod conditions;
 mod corpus_probes;
 mod diff_random;
 mod dump;
+mod enum_codes;
 mod extensions;
 mod formats;
 mod integers;
