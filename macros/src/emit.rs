@@ -588,10 +588,18 @@ fn unique_keys(rule: &Rule, members: &[Ident], fold: Fold, l: &Locals) -> TokenS
     let names = members.iter().map(unraw);
     let fold = fold_tokens(krate, fold, ty);
     let c = rule.code.as_ref().map(code);
+    // The member's reference spanned at the member: a type that is no key member is an
+    // error there.
     let values = members.iter().map(|m| {
-        quote_spanned! {m.span()=>
-            #krate::__private::KeyMember::key_value(&#items[#index].#m)
-        }
+        // The locals keep their hygiene, located at the member.
+        let at = |local: &Ident| {
+            let mut local = local.clone();
+            local.set_span(local.span().located_at(m.span()));
+            local
+        };
+        let (items, index) = (at(items), at(index));
+        let member = quote_spanned!(m.span()=> &#items[#index].#m);
+        quote!(#krate::__private::key_value(#member))
     });
     quote_spanned! {ty=>
         if let ::core::option::Option::Some(#items) = #list {

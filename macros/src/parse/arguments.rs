@@ -301,12 +301,9 @@ fn args(item: Item, allowed: &[Arg], errors: &mut Errors) -> Option<Args> {
                     format!("`{key}` must name a field, e.g. `{key} = id`"),
                 ),
             },
-            (ArgKind::Fields, Form::Value(expr)) => match field_names(&expr) {
-                Some(v) => out.values.push((key, v)),
-                None => errors.at(
-                    expr.span(),
-                    format!("`{key}` must name a field or several, e.g. `{key} = id` or `{key} = (a, b)`"),
-                ),
+            (ArgKind::Fields, Form::Value(expr)) => match field_names(key, &expr) {
+                Ok(v) => out.values.push((key, v)),
+                Err((span, message)) => errors.at(span, message),
             },
             (_, _) => errors.at(span, format!("`{key}` needs a value: `{key} = ..`")),
         }
@@ -322,22 +319,34 @@ pub(super) fn field_name(expr: &Expr) -> Option<Ident> {
     }
 }
 
-/// `ident` or `(a, b, ..)` in `key = ..`; `None` for anything else, a repeated name included.
-fn field_names(expr: &Expr) -> Option<Value> {
+/// `ident` or `(a, b, ..)` in `key = ..`; `Err` (where, what) for anything else.
+fn field_names(key: &str, expr: &Expr) -> Result<Value, (Span, String)> {
+    let not_names = || {
+        (
+            expr.span(),
+            format!("`{key}` must name a field or several, e.g. `{key} = id` or `{key} = (a, b)`"),
+        )
+    };
     let elems: Vec<&Expr> = match expr {
         Expr::Tuple(t) if t.attrs.is_empty() => t.elems.iter().collect(),
         Expr::Paren(p) if p.attrs.is_empty() => vec![&*p.expr],
-        other => return field_name(other).map(Value::Field),
+        other => return field_name(other).map(Value::Field).ok_or_else(not_names),
     };
-    let names = elems
-        .into_iter()
-        .map(field_name)
-        .collect::<Option<Vec<_>>>()?;
-    let distinct = names
-        .iter()
-        .enumerate()
-        .all(|(i, n)| !names[..i].contains(n));
-    (!names.is_empty() && distinct).then_some(Value::Fields(names))
+    let mut names: Vec<Ident> = Vec::new();
+    for e in elems {
+        let name = field_name(e).ok_or_else(not_names)?;
+        if names.contains(&name) {
+            return Err((
+                name.span(),
+                format!("`{}` is named twice in `{key}`", name.unraw()),
+            ));
+        }
+        names.push(name);
+    }
+    if names.is_empty() {
+        return Err(not_names());
+    }
+    Ok(Value::Fields(names))
 }
 
 fn pair(span: Span, exprs: Vec<Expr>, errors: &mut Errors) -> Option<Pair> {

@@ -654,6 +654,12 @@ impl<T: KeyMember> KeyMember for Option<T> {
     }
 }
 
+/// `member`'s [`KeyMember::key_value`], as the derive calls it (a type that is no key member
+/// is then an error at the member, not at the derive).
+pub fn key_value<T: KeyMember + ?Sized>(member: &T) -> Option<KeyValue<'_>> {
+    member.key_value()
+}
+
 /// A key member as hashed: text folded, a number with `-0` made `0`.
 #[derive(PartialEq, Eq, Hash)]
 enum Canon<'a> {
