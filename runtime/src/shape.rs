@@ -68,6 +68,18 @@ pub struct Shapes<'a> {
 }
 
 impl<'a> Shapes<'a> {
+    /// Whether some member has an [`FieldShape::enum_code`].
+    pub fn has_enum_codes(&self) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeShape::Object(o) => o.fields.iter().any(|f| f.enum_code.is_some()),
+            TypeShape::Union(u) => u
+                .variants
+                .iter()
+                .any(|v| v.fields.iter().any(|f| f.enum_code.is_some())),
+            TypeShape::Enum(_) => false,
+        })
+    }
+
     /// The types of a spec, borrowed (for a `const`).
     pub const fn new(root: usize, types: &'a [TypeShape<'a>]) -> Self {
         Shapes {
@@ -662,12 +674,35 @@ fn all_optional(variant: &VariantShape<'_>) -> bool {
 /// message naming the value and the enum's values), in document order, and the document
 /// without those members (so every other rule reads them as absent). `None` when there is
 /// none. Objects are followed through lists, chosen members and union variants.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use specmint_runtime::json::Json;
+/// use specmint_runtime::shape::{coded_enums, FieldShape, Kind, Shapes, TypeShape, ValueShape};
+///
+/// let fields = vec![
+///     FieldShape::new("type_code", ValueShape::new(Kind::Type(1)).nullable(), false)
+///         .with_enum_code("BR-CL-01"),
+///     FieldShape::new("note", ValueShape::new(Kind::Str), true),
+/// ];
+/// let shapes = Shapes {
+///     root: 0,
+///     types: Cow::Owned(vec![
+///         TypeShape::object("invoice", &fields),
+///         TypeShape::enumeration("type_code", &["380", "381"]),
+///     ]),
+/// };
+/// let doc = Json::parse(r#"{"type_code": "999", "note": "n"}"#).unwrap();
+/// let (found, rest) = coded_enums(&doc, &shapes).unwrap();
+/// assert_eq!(found[0].code, "BR-CL-01");
+/// assert_eq!(found[0].path, "type_code");
+/// assert_eq!(found[0].message, "`type_code` is `999`, expected one of `380`, `381`");
+/// assert_eq!(rest, Json::parse(r#"{"note": "n"}"#).unwrap());
+/// // A listed value, or no code: nothing.
+/// assert!(coded_enums(&Json::parse(r#"{"type_code": "380", "note": "n"}"#).unwrap(), &shapes).is_none());
+/// ```
 pub fn coded_enums(document: &Json, shapes: &Shapes<'_>) -> Option<(Vec<Violation>, Json)> {
-    let coded = shapes.types.iter().any(|t| match t {
-        TypeShape::Object(o) => o.fields.iter().any(|f| f.enum_code.is_some()),
-        _ => false,
-    });
-    if !coded {
+    if !shapes.has_enum_codes() {
         return None;
     }
     let mut doc = document.clone();

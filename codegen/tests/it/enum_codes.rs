@@ -301,3 +301,126 @@ fn the_schema_the_corpus_and_diff() {
         "{changes:?}"
     );
 }
+
+const NESTED_MD: &str = r#"# Nest v1
+
+## Fields of a `doc`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `items` | item[] | — | Items. |
+| `shape` | shape? | — | A union whose member holds an item. |
+| `kind` | kind | ✔ | Chooses `body`. |
+| `body` | object by `kind` | ✔ | The chosen member. |
+
+## Fields of an `item`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `code` | level? | — | A coded level. |
+| `name` | non-blank string | ✔ | A name. |
+
+## Fields of a `boxed_body`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `inner` | item | ✔ | An item in the chosen member. |
+
+## Kinds of a `shape`
+
+| kind | Fields | Meaning |
+|---|---|---|
+| `dot` | — | A dot. |
+| `held` | `inner: item` | Holds an item. |
+
+## Kinds: `kind`
+
+| Value | Meaning |
+|---|---|
+| `plain` | No members. |
+| `boxed` | An item. |
+
+## Levels: `level`
+
+| Value | Meaning |
+|---|---|
+| `low` | Low. |
+| `high` | High. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_doc` | Not the shape. |
+| `blank` | Blank. |
+| `bad_level` | A level outside the list. |
+"#;
+
+const NESTED_TOML: &str = r#"[spec]
+root = "doc"
+
+[errors]
+parse = "bad_doc"
+non_blank = "blank"
+
+[errors.rules]
+"items[].code" = { enum = "bad_level" }
+"#;
+
+/// The shared table's code holds wherever the table is used: in a list, in a union's member
+/// and in a chosen member; the generated Rust and the interpreter agree.
+#[test]
+fn an_enum_code_holds_through_lists_unions_and_chosen_members() {
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            r#"{"items": [{"code": "mid", "name": " "}], "shape": {"kind": "held", "inner": {"code": "top", "name": "a"}},
+                "kind": "boxed", "body": {"inner": {"code": "x", "name": " "}}}"#,
+            vec![
+                "bad_level@items[0].code: `items[0].code` is `mid`, expected one of `low`, `high`",
+                "bad_level@shape.inner.code: `shape.inner.code` is `top`, expected one of `low`, `high`",
+                "bad_level@body.inner.code: `body.inner.code` is `x`, expected one of `low`, `high`",
+                "blank@items[0].name: `items[0].name` must not be blank",
+                "blank@body.inner.name: `body.inner.name` must not be blank",
+            ],
+        ),
+        (
+            r#"{"kind": "plain", "body": {}, "shape": {"kind": "held", "inner": {"code": "high", "name": "a"}}}"#,
+            vec![],
+        ),
+    ];
+    for (doc, want) in &cases {
+        assert_eq!(
+            &common::verdict("nest", NESTED_MD, NESTED_TOML, doc),
+            want,
+            "{doc}"
+        );
+    }
+    let docs: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let main = format!(
+        "const DOCS: &[&str] = &{docs:?};
+fn main() {{
+    for doc in DOCS {{
+        if let Err(report) = specmint_compiles::nest::Doc::from_json_str(doc) {{
+            for v in report.iter() {{
+                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
+            }}
+        }}
+        println!(\"--\");
+    }}
+}}
+"
+    );
+    let spec = common::source("nest", NESTED_MD, NESTED_TOML);
+    let out = assert_builds(
+        "compiles-enum-codes-nested",
+        std::slice::from_ref(&spec),
+        &Options::default(),
+        Some(&main),
+    );
+    let compiled: Vec<Vec<&str>> = out
+        .split_terminator("--\n")
+        .map(|b| b.lines().collect())
+        .collect();
+    let interpreted: Vec<Vec<&str>> = cases.iter().map(|c| c.1.clone()).collect();
+    assert_eq!(compiled, interpreted);
+}

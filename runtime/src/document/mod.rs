@@ -919,6 +919,11 @@ where
 /// [`FieldShape::enum_code`]: crate::shape::FieldShape::enum_code
 fn coded_enums(text: &str, spec: &DocumentSpec) -> Option<(Vec<Violation>, String)> {
     let shape = spec.shape?;
+    let mut coded = false;
+    shape.with_shapes(&mut |shapes| coded = shapes.has_enum_codes());
+    if !coded {
+        return None;
+    }
     let document = Json::parse(text).ok()?;
     let mut found = None;
     shape.with_shapes(&mut |shapes| found = crate::shape::coded_enums(&document, shapes));
