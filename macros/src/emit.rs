@@ -244,7 +244,10 @@ fn field(model: &Model, f: &Field, l: &Locals) -> TokenStream {
     let list_rule = f.rules.iter().find(|r| {
         matches!(
             r.kind,
-            RuleKind::ListLimit(_) | RuleKind::Each(_) | RuleKind::UniqueBy { .. }
+            RuleKind::ListLimit(_)
+                | RuleKind::Each(_)
+                | RuleKind::UniqueBy { .. }
+                | RuleKind::UniqueKeys { .. }
         )
     });
     let bind_list = list_rule.map(|r| {
@@ -439,6 +442,7 @@ fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals)
             call.limit = Some(&max.expr);
         }
         RuleKind::UniqueBy { key, fold } => return unique_by(rule, key, *fold, l),
+        RuleKind::UniqueKeys { keys, fold } => return unique_keys(rule, keys, *fold, l),
         RuleKind::Contradiction {
             by,
             value: value_field,
@@ -561,6 +565,55 @@ fn unique_by(rule: &Rule, key: &Ident, fold: Fold, l: &Locals) -> TokenStream {
                     use #krate::__private::{OptionalKey as _, PlainKey as _};
                     #keys.key((&#krate::__private::KeyProbe(&#items[#index].#key)).unique_key());
                 }
+                #index += 1;
+            }
+        }
+    }
+}
+
+/// `unique_by(key = (a, b, ..))`: each item's key members pushed into the runtime's
+/// compound checker, each read through `KeyMember`.
+fn unique_keys(rule: &Rule, members: &[Ident], fold: Fold, l: &Locals) -> TokenStream {
+    let Locals {
+        krate,
+        report,
+        field_path,
+        list,
+        items,
+        keys,
+        index,
+        ..
+    } = l;
+    let ty = rule.span;
+    let names = members.iter().map(unraw);
+    let fold = fold_tokens(krate, fold, ty);
+    let c = rule.code.as_ref().map(code);
+    // The member's reference spanned at the member: a type that is no key member is an
+    // error there.
+    let values = members.iter().map(|m| {
+        // The locals keep their hygiene, located at the member.
+        let at = |local: &Ident| {
+            let mut local = local.clone();
+            local.set_span(local.span().located_at(m.span()));
+            local
+        };
+        let (items, index) = (at(items), at(index));
+        let member = quote_spanned!(m.span()=> &#items[#index].#m);
+        quote!(#krate::__private::key_value(#member))
+    });
+    quote_spanned! {ty=>
+        if let ::core::option::Option::Some(#items) = #list {
+            let mut #keys = #krate::__private::UniqueKeys::new(
+                #items.len(),
+                &[#(#names),*],
+                #fold,
+                &#field_path,
+                #c,
+                #report,
+            );
+            let mut #index: usize = 0;
+            while #index < #items.len() {
+                #keys.item(&[#(#values),*]);
                 #index += 1;
             }
         }

@@ -86,6 +86,11 @@ pub enum RuleKind {
         key: Ident,
         fold: Fold,
     },
+    /// `unique_by(key = (a, b, ..))`: a compound key.
+    UniqueKeys {
+        keys: Vec<Ident>,
+        fold: Fold,
+    },
     Contradiction {
         by: Ident,
         value: Ident,

@@ -13,7 +13,8 @@
 //!   keeps);
 //! - a union's tagged object read in place: [`AfterTag`] (made with [`AfterTag::with_tag`])
 //!   and [`Replay`], as the generated `Deserialize` of a union reads it;
-//! - the `unique_by` rule fed one key at a time: [`UniqueByKeys`];
+//! - the `unique_by` rule fed one key at a time: [`UniqueByKeys`], and one compound key at a
+//!   time: [`UniqueKeys`];
 //! - reading with state, not a type: [`parse_document_seed`] and
 //!   [`accepted_document_seed`], and a [`ShapeSource`] that describes the document's shape
 //!   only when a refusal needs it;
@@ -43,7 +44,7 @@ use core::fmt;
 
 use serde::de;
 
-pub use crate::rules::list::UniqueByKeys;
+pub use crate::rules::list::{UniqueByKeys, UniqueKeys};
 pub use crate::union_read::{AfterTag, Replay};
 
 /// serde's `unknown field` refusal (`de::Error::unknown_field`), for names that are not

@@ -76,7 +76,8 @@ pub use report::{Report, Violation};
 pub mod __private {
     pub use crate::document::{check_example, example_mismatch};
     pub use crate::rules::list::{
-        max_items_len, min_items_len, KeyProbe, OptionalKey, PlainKey, UniqueByKeys,
+        key_value, max_items_len, min_items_len, KeyMember, KeyProbe, OptionalKey, PlainKey,
+        UniqueByKeys, UniqueKeys,
     };
     pub use crate::union_read::{AfterTag, Replay, TagSeed};
     pub use serde;

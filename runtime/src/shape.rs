@@ -68,6 +68,18 @@ pub struct Shapes<'a> {
 }
 
 impl<'a> Shapes<'a> {
+    /// Whether some member has an [`FieldShape::enum_code`].
+    pub fn has_enum_codes(&self) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeShape::Object(o) => o.fields.iter().any(|f| f.enum_code.is_some()),
+            TypeShape::Union(u) => u
+                .variants
+                .iter()
+                .any(|v| v.fields.iter().any(|f| f.enum_code.is_some())),
+            TypeShape::Enum(_) => false,
+        })
+    }
+
     /// The types of a spec, borrowed (for a `const`).
     pub const fn new(root: usize, types: &'a [TypeShape<'a>]) -> Self {
         Shapes {
@@ -139,6 +151,10 @@ pub struct FieldShape<'a> {
     pub value: ValueShape,
     /// The key must be present (absent is not read as a default).
     pub required: bool,
+    /// For a single enum value: the code a value outside the enum is reported with, the
+    /// member then read as absent by every other rule (see [`coded_enums`]). `None`: such a
+    /// value is a shape problem, refused with the parse code.
+    pub enum_code: Option<&'a str>,
 }
 
 impl<'a> FieldShape<'a> {
@@ -148,7 +164,16 @@ impl<'a> FieldShape<'a> {
             key,
             value,
             required,
+            enum_code: None,
         }
+    }
+
+    /// A value outside the member's enum is reported with `code` (see
+    /// [`FieldShape::enum_code`]).
+    #[must_use]
+    pub const fn with_enum_code(mut self, code: &'a str) -> Self {
+        self.enum_code = Some(code);
+        self
     }
 }
 
@@ -642,4 +667,172 @@ fn members_key<'j>(members: &'j [(String, Json)], key: &str) -> &'j str {
 /// Whether a bare tag can stand for `variant`: every member optional.
 fn all_optional(variant: &VariantShape<'_>) -> bool {
     variant.fields.iter().all(|f| !f.required)
+}
+
+/// Every member of `document` holding a string outside its enum whose field has an
+/// [`FieldShape::enum_code`]: one violation each (that code, at the member's path, the
+/// message naming the value and the enum's values), in document order, and the document
+/// without those members (so every other rule reads them as absent). `None` when there is
+/// none. Objects are followed through lists, chosen members and union variants.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use specmint_runtime::json::Json;
+/// use specmint_runtime::shape::{coded_enums, FieldShape, Kind, Shapes, TypeShape, ValueShape};
+///
+/// let fields = vec![
+///     FieldShape::new("type_code", ValueShape::new(Kind::Type(1)).nullable(), false)
+///         .with_enum_code("BR-CL-01"),
+///     FieldShape::new("note", ValueShape::new(Kind::Str), true),
+/// ];
+/// let shapes = Shapes {
+///     root: 0,
+///     types: Cow::Owned(vec![
+///         TypeShape::object("invoice", &fields),
+///         TypeShape::enumeration("type_code", &["380", "381"]),
+///     ]),
+/// };
+/// let doc = Json::parse(r#"{"type_code": "999", "note": "n"}"#).unwrap();
+/// let (found, rest) = coded_enums(&doc, &shapes).unwrap();
+/// assert_eq!(found[0].code, "BR-CL-01");
+/// assert_eq!(found[0].path, "type_code");
+/// assert_eq!(found[0].message, "`type_code` is `999`, expected one of `380`, `381`");
+/// assert_eq!(rest, Json::parse(r#"{"note": "n"}"#).unwrap());
+/// // A listed value, or no code: nothing.
+/// assert!(coded_enums(&Json::parse(r#"{"type_code": "380", "note": "n"}"#).unwrap(), &shapes).is_none());
+/// ```
+pub fn coded_enums(document: &Json, shapes: &Shapes<'_>) -> Option<(Vec<Violation>, Json)> {
+    if !shapes.has_enum_codes() {
+        return None;
+    }
+    let mut doc = document.clone();
+    let mut strip = Strip {
+        shapes,
+        dotted: String::new(),
+        pointer: String::new(),
+        found: Vec::new(),
+    };
+    strip.value(&mut doc, Kind::Type(shapes.root), false);
+    (!strip.found.is_empty()).then_some((strip.found, doc))
+}
+
+/// [`coded_enums`]' walk: the location as it goes, and what it found.
+struct Strip<'s, 'a> {
+    shapes: &'s Shapes<'a>,
+    dotted: String,
+    pointer: String,
+    found: Vec<Violation>,
+}
+
+impl Strip<'_, '_> {
+    fn value(&mut self, value: &mut Json, kind: Kind, array: bool) {
+        let Kind::Type(t) = kind else { return };
+        if array {
+            if let Json::Array(items) = value {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let (d, p) = (self.dotted.len(), self.pointer.len());
+                    push_index(&mut self.dotted, &mut self.pointer, i);
+                    self.value(item, kind, false);
+                    self.dotted.truncate(d);
+                    self.pointer.truncate(p);
+                }
+            }
+            return;
+        }
+        let shapes = self.shapes;
+        match (shapes.types.get(t), value) {
+            (Some(TypeShape::Object(o)), Json::Object(members)) => {
+                let case = o.selector.as_ref().and_then(|sel| {
+                    let chosen = members
+                        .iter()
+                        .rev()
+                        .find(|(k, _)| k == sel.by)?
+                        .1
+                        .as_str()?;
+                    let case = sel.cases.iter().find(|c| c.value == chosen)?;
+                    Some((sel, case))
+                });
+                let kinds: Vec<Option<(Kind, bool, Option<&str>)>> = members
+                    .iter()
+                    .map(|(key, _)| {
+                        let f = o.fields.iter().find(|f| f.key == key)?;
+                        let kind = match (f.value.kind, case) {
+                            (Kind::Selected, Some((sel, case))) => sel
+                                .members
+                                .iter()
+                                .position(|m| m == key)
+                                .and_then(|i| case.tables.get(i))
+                                .map_or(Kind::Selected, |&t| Kind::Type(t)),
+                            (k, _) => k,
+                        };
+                        Some((kind, f.value.array, f.enum_code))
+                    })
+                    .collect();
+                self.members(members, &kinds);
+            }
+            (Some(TypeShape::Union(u)), Json::Object(members)) => {
+                let tag = members.iter().rev().find(|(k, _)| k == u.tag);
+                let Some(v) = tag
+                    .and_then(|(_, v)| v.as_str())
+                    .and_then(|tag| u.variants.iter().find(|v| v.tag_value == tag))
+                else {
+                    return;
+                };
+                let kinds: Vec<Option<(Kind, bool, Option<&str>)>> = members
+                    .iter()
+                    .map(|(key, _)| {
+                        let f = v.fields.iter().find(|f| f.key == key)?;
+                        Some((f.value.kind, f.value.array, f.enum_code))
+                    })
+                    .collect();
+                self.members(members, &kinds);
+            }
+            _ => {}
+        }
+    }
+
+    /// The members of one object, each with its field's kind, list flag and enum code.
+    fn members(
+        &mut self,
+        members: &mut Vec<(String, Json)>,
+        kinds: &[Option<(Kind, bool, Option<&str>)>],
+    ) {
+        let shapes = self.shapes;
+        let mut drop = vec![false; members.len()];
+        for (i, (key, value)) in members.iter_mut().enumerate() {
+            let Some((kind, array, code)) = kinds[i] else {
+                continue;
+            };
+            let (d, p) = (self.dotted.len(), self.pointer.len());
+            push_key(&mut self.dotted, &mut self.pointer, key);
+            match (code, kind, &*value) {
+                (Some(code), Kind::Type(t), Json::Str(s)) if !array => {
+                    if let Some(TypeShape::Enum(e)) = shapes.types.get(t) {
+                        if !e.values.iter().any(|v| v == s) {
+                            let message = format!(
+                                "`{}` is `{s}`, expected one of {}",
+                                self.dotted,
+                                quoted_list(e.values.iter().copied())
+                            );
+                            self.found.push(Violation::from_parts(
+                                crate::report::Code::copy_of(code),
+                                self.dotted.clone(),
+                                self.pointer.clone(),
+                                message,
+                            ));
+                            drop[i] = true;
+                        }
+                    }
+                }
+                _ => self.value(value, kind, array),
+            }
+            self.dotted.truncate(d);
+            self.pointer.truncate(p);
+        }
+        let mut i = 0;
+        members.retain(|_| {
+            i += 1;
+            !drop[i - 1]
+        });
+    }
 }

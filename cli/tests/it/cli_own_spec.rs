@@ -885,3 +885,86 @@ fn a_missing_group_reports_its_members_codes_through_a_plain_member_table() {
         Some("invalid_invoice")
     );
 }
+
+/// Issue 46's compound unique key and code-list code through `validate --spec` (the
+/// interpreter): each out-of-list value with its own code at its place, the rest of the
+/// document still judged (the breakdown's duplicate (category, rate) pair), the member read
+/// as absent (no requirement, no condition).
+#[test]
+fn an_own_spec_with_a_compound_key_and_enum_codes() {
+    let md = "# Einv v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `type_code` | type_code | ✔ `BR-04` | The type code. |
+| `preceding_invoice` | string? | if `type_code` is `381` | The corrected invoice. |
+| `vat` | vat_line[] | ✔ | The VAT breakdown. |
+
+## Fields of a `vat_line`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `category` | category | ✔ `BR-47` | The category. |
+| `rate` | number | ✔ | The rate. |
+
+## Type codes: `type_code`
+
+| Value | Meaning |
+|---|---|
+| `380` | An invoice. |
+| `381` | A credit note. |
+
+## Categories: `category`
+
+| Value | Meaning |
+|---|---|
+| `S` | Standard. |
+| `E` | Exempt. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_invoice` | Not the shape. |
+| `BR-04` | No type code. |
+| `BR-47` | No category. |
+| `BR-55` | A credit note without the invoice it corrects. |
+| `BR-CL-01` | A type code outside the list. |
+| `BR-CL-17` | A category outside the list. |
+| `BR-CO-17` | One category and rate twice. |
+";
+    let toml = r#"[spec]
+root = "invoice"
+
+[errors]
+parse = "bad_invoice"
+required_if = "BR-55"
+
+[errors.rules]
+"type_code" = { enum = "BR-CL-01" }
+"vat[].category" = { enum = "BR-CL-17" }
+
+[[unique]]
+path = "vat"
+key = ["category", "rate"]
+code = "BR-CO-17"
+"#;
+    let dir = scratch("own_spec_einv", &[("einv.md", md), ("einv.toml", toml)]);
+    let doc = r#"{"type_code": "999",
+"vat": [{"category": "S", "rate": 21}, {"category": "X", "rate": 21}, {"category": "S", "rate": 21.0}]}"#;
+    let out = specmint(
+        &["validate", "--spec", dir.to_str().unwrap(), "einv", "-"],
+        doc.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "<stdin>:1:15: error[BR-CL-01]: `type_code` is `999`, expected one of `380`, `381`\n\
+         <stdin>:2:53: error[BR-CL-17]: `vat[1].category` is `X`, expected one of `S`, `E`\n\
+         <stdin>:2:71: error[BR-CO-17]: `vat[2]` (`category` `S`, `rate` `21`) repeats `vat[0]`\n\
+         <stdin>: invalid einv (3 errors)\n"
+    );
+    assert_eq!(text(&out.stderr), "");
+}

@@ -68,10 +68,15 @@ fn x_rules(v: &Value, out: &mut Vec<XRule>) {
                         code: x["code"].as_str().unwrap_or_default().to_owned(),
                         limit: x["max"].as_u64(),
                     }),
-                    "x-unique-by" => out.push(XRule {
-                        code: x["code"].as_str().unwrap_or_default().to_owned(),
-                        limit: None,
-                    }),
+                    // One rule an object, several an array of them.
+                    "x-unique-by" => {
+                        for u in x.as_array().map_or(std::slice::from_ref(x), Vec::as_slice) {
+                            out.push(XRule {
+                                code: u["code"].as_str().unwrap_or_default().to_owned(),
+                                limit: None,
+                            });
+                        }
+                    }
                     // Object rules a schema cannot state.
                     "x-not-contains" | "x-digest" => {
                         for c in x.as_array().into_iter().flatten() {

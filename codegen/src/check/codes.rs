@@ -252,10 +252,17 @@ impl CodeBook {
     /// requirement's code is its Required cell's; only an override of its own path, by rule
     /// kind `required`, replaces it).
     pub fn required_override(&mut self, table: &str, key: &str) -> Option<String> {
-        let at = (table.to_owned(), key.to_owned(), "required".to_owned());
-        let code = self.rule_codes.get(&at)?.0.clone();
+        self.explicit_code(table, key, "required")
+            .map(|(code, _)| code)
+    }
+
+    /// The code `[errors.rules]` gives rule `rule` of field `key` of `table` itself (not
+    /// `[errors.paths]` nor `[errors.tables]`), and where the entry is.
+    fn explicit_code(&mut self, table: &str, key: &str, rule: &str) -> Option<(String, Pos)> {
+        let at = (table.to_owned(), key.to_owned(), rule.to_owned());
+        let (code, pos, _) = self.rule_codes.get(&at)?.clone();
         self.rule_codes_used.insert(at);
-        Some(code)
+        Some((code, pos))
     }
 
     /// Every `[errors.rules]` entry names a rule its field has. Reported only when the spec
@@ -549,6 +556,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.enum_codes();
         // A union member's rules take the `[errors]` code (a member has no override).
         for (union, tag, key, pos) in std::mem::take(&mut self.pending_member_rules) {
             let Some(ty) = self.member_mut(&union, &tag, &key).map(|m| m.ty.clone()) else {
@@ -578,6 +586,55 @@ impl Checker<'_> {
                 self.index.objects[oi].fields[fi].rules.required_if.as_mut(),
             ) {
                 r.code = code;
+            }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// `[errors.rules] "<path>" = { enum = "code" }`: a value outside the field's enum is
+    /// reported with that code and the member read as absent, so the field must be one enum
+    /// value that can be absent (`T?`, optional, or a coded requirement), not a list nor the
+    /// member an `object by` chooses by.
+    fn enum_codes(&mut self) {
+        for oi in 0..self.index.objects.len() {
+            for fi in 0..self.index.objects[oi].fields.len() {
+                let o = &self.index.objects[oi];
+                let f = &o.fields[fi];
+                let (table, key) = (o.name.clone(), f.key.clone());
+                let Some((code, pos)) = self.book.explicit_code(&table, &key, "enum") else {
+                    continue;
+                };
+                let o = &self.index.objects[oi];
+                let f = &o.fields[fi];
+                let problem = if !matches!(f.ty.base, Base::Enum(_)) {
+                    Some((
+                        format!("[errors.rules] `{key}` gives a code to `enum`, but `{table}.{key}` is no enum field"),
+                        "an `enum` code is for a field typed by an enum (or states) table".to_owned(),
+                    ))
+                } else if f.ty.array {
+                    Some((
+                        format!("`{table}.{key}` is a list: an `enum` code is for one enum value"),
+                        "a list of enum values keeps the parse code for a value outside the enum"
+                            .to_owned(),
+                    ))
+                } else if o.selector.as_ref().is_some_and(|s| s.by.key == key) {
+                    Some((
+                        format!("`{table}.{key}` chooses the members of `{table}`: its value cannot be read as absent"),
+                        "a value outside the choosing enum keeps the parse code".to_owned(),
+                    ))
+                } else if f.required && !f.read_optional() {
+                    Some((
+                        format!("`{table}.{key}` is required without a code: a value outside its enum cannot be read as absent"),
+                        "give its requirement a code (`✔ `code``), or make it optional (`—`)".to_owned(),
+                    ))
+                } else {
+                    None
+                };
+                match problem {
+                    Some((message, hint)) => self.ctx.toml(pos, message, hint),
+                    None => self.index.objects[oi].fields[fi].rules.enum_code = Some(code),
+                }
             }
         }
     }

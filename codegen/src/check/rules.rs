@@ -90,9 +90,19 @@ impl Checker<'_> {
             let (Some(root), Some(path), Some(code)) = (root, path, code) else {
                 continue;
             };
-            let done = match u.key.clone() {
+            let done = match u.key_at {
                 None => self.unique_items(root, &u, &path, &code),
-                Some(key) => self.unique_by(root, &u, &path, &key, &code),
+                // A `key` that is no string was reported by the loader.
+                Some((_, false)) if u.key.is_empty() => None,
+                Some((pos, _)) if u.key.is_empty() => {
+                    self.ctx.toml(
+                        pos,
+                        "`key` in [[unique]] lists no member",
+                        "write `key = \"member\"` or `key = [\"a\", \"b\"]`: items are duplicates when every key member is equal",
+                    );
+                    None
+                }
+                Some(_) => self.unique_by(root, &u, &path, &code),
             };
             if done.is_some() {
                 self.declare(RuleKind::Unique, path.value, code);
@@ -139,31 +149,76 @@ impl Checker<'_> {
         Some(())
     }
 
-    /// `[[unique]]` with `key`: a string member of an array of objects.
+    /// `[[unique]]` with `key`: one member or several of the items of an array of objects.
+    /// One text member is the single form (`unique_by(key = m)`); anything else (several
+    /// members, or one enum, integer, number or `bool` member) the compound form.
     fn unique_by(
         &mut self,
         root: usize,
         u: &SideUnique,
         path: &Spanned<String>,
-        key: &Spanned<String>,
         code: &str,
     ) -> Option<()> {
         let (obj, fi) = self.array_of_objects(root, path, File::Toml)?;
         let elem = self.index.elem_object(obj, fi)?;
-        let kf = self.member(elem, key)?;
-        if kf.ty.base != Base::String || kf.ty.array {
+        let mut keys = Vec::new();
+        let mut bad = false;
+        for (i, key) in u.key.iter().enumerate() {
+            if u.key[..i].iter().any(|k| k.value == key.value) {
+                self.ctx.toml(
+                    key.pos,
+                    format!("`{}` is listed twice in `key`", key.value),
+                    "name each key member once",
+                );
+                bad = true;
+                continue;
+            }
+            let Some(kf) = self.member(elem, key) else {
+                bad = true;
+                continue;
+            };
+            let scalar = matches!(
+                kf.ty.base,
+                Base::String
+                    | Base::Enum(_)
+                    | Base::Bool
+                    | Base::U32
+                    | Base::U64
+                    | Base::I32
+                    | Base::I64
+                    | Base::Number
+            );
+            if kf.ty.array || !scalar {
+                self.ctx.toml(
+                    key.pos,
+                    format!("unique key `{}` is not a single value", key.value),
+                    "a key member is text, an enum value, an integer, a number or a bool (not a list, object, union or `any`)",
+                );
+                bad = true;
+                continue;
+            }
+            keys.push((kf.member(), kf.ty.base == Base::String));
+        }
+        if bad {
+            return None;
+        }
+        let compound = !(keys.len() == 1 && keys[0].1);
+        if (u.ignore_case || u.trim) && !keys.iter().any(|k| k.1) {
             self.ctx.toml(
-                key.pos,
-                format!("unique key `{}` is not a string", key.value),
-                "unique_by compares string keys",
+                u.key_at.map_or(u.pos, |k| k.0),
+                "no member of this key is text",
+                "remove `ignore_case` and `trim`: they apply to text members only (enum values, numbers and bools are compared as they are)",
             );
             return None;
         }
+        let keys: Vec<Member> = keys.into_iter().map(|(m, _)| m).collect();
         self.index.objects[obj].fields[fi]
             .rules
             .unique_by
             .push(UniqueBy {
-                key: kf.member(),
+                key: keys[0].clone(),
+                keys,
+                compound,
                 ignore_case: u.ignore_case,
                 trim: u.trim,
                 code: code.to_owned(),

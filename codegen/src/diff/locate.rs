@@ -182,7 +182,11 @@ fn entry(toml: &str, kind: &str, at: &str, keys: &[(&str, String)]) -> Option<(u
         "unique" => side
             .unique
             .iter()
-            .map(|u| (u.pos, s(&u.path), vec![("key", s(&u.key))]))
+            .map(|u| {
+                let key = u.key.iter().map(|k| k.value.as_str()).collect::<Vec<_>>();
+                let key = (!key.is_empty()).then(|| key.join(","));
+                (u.pos, s(&u.path), vec![("key", key)])
+            })
             .collect(),
         "order" => side
             .order

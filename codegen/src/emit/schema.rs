@@ -241,6 +241,10 @@ fn field_schema(f: &Field) -> Value {
     if f.ty.base == Base::String {
         string_rules(elem.as_object_mut().expect("object"), r, &f.ty);
     }
+    if let Some(code) = &r.enum_code {
+        // The `$ref`'s `enum` refuses the value; the code a validator reports it with.
+        elem["x-enum-code"] = json!(code);
+    }
     if let Some(range) = &f.ty.range {
         // The bounds lie within the type's width (checked), so they replace its ends.
         for (key, bound) in [("minimum", range.min), ("maximum", range.max)] {
@@ -284,11 +288,28 @@ fn field_schema(f: &Field) -> Value {
                 json!({"by": g.by.key, "max": g.cap.value, "code": g.cap.code}),
             );
         }
-        for u in &r.unique_by {
-            a.insert(
-                "x-unique-by".into(),
-                json!({"key": u.key.key, "ignore-case": u.ignore_case, "trim": u.trim, "code": u.code}),
-            );
+        // One rule: an object; several: an array of them. A compound key is an array of
+        // its members.
+        let unique_by: Vec<Value> = r
+            .unique_by
+            .iter()
+            .map(|u| {
+                let key = if u.compound {
+                    json!(u.keys.iter().map(|k| &k.key).collect::<Vec<_>>())
+                } else {
+                    json!(u.key.key)
+                };
+                json!({"key": key, "ignore-case": u.ignore_case, "trim": u.trim, "code": u.code})
+            })
+            .collect();
+        match <[Value; 1]>::try_from(unique_by) {
+            Ok([one]) => {
+                a.insert("x-unique-by".into(), one);
+            }
+            Err(many) if !many.is_empty() => {
+                a.insert("x-unique-by".into(), Value::Array(many));
+            }
+            Err(_) => {}
         }
         if !r.contradiction.is_empty() {
             let cs: Vec<Value> = r

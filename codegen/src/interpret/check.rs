@@ -1,8 +1,8 @@
 //! The rules, run over a read document: the calls `#[derive(Validate)]` makes, in its order
 //! (a struct's fields in order, each field's rules in order, then the struct's own rules).
 
-use specmint_runtime::interp::UniqueByKeys;
-use specmint_runtime::rules::{self, DigestFields, Named, TextField};
+use specmint_runtime::interp::{UniqueByKeys, UniqueKeys};
+use specmint_runtime::rules::{self, DigestFields, KeyMember, Named, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
 use super::compile::{Compiled, Cond, ElementRule, Field, GuardedRule, Name, Rule, StructRule};
@@ -164,6 +164,27 @@ fn field(
                         UniqueByKeys::new(items.len(), key_name, *fold, &at, code, report);
                     for it in items {
                         keys.key(it.fields().get(*key).and_then(Node::text));
+                    }
+                }
+            }
+            Rule::UniqueKeys {
+                keys: members,
+                names,
+                fold,
+                code,
+            } => {
+                if let Some(items) = items {
+                    let names: Vec<&str> = names.iter().map(|n| &**n).collect();
+                    let mut keys = UniqueKeys::new(items.len(), &names, *fold, &at, code, report);
+                    let mut values = Vec::with_capacity(members.len());
+                    for it in items {
+                        values.clear();
+                        values.extend(
+                            members
+                                .iter()
+                                .map(|&m| it.fields().get(m).and_then(KeyMember::key_value)),
+                        );
+                        keys.item(&values);
                     }
                 }
             }

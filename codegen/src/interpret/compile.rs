@@ -198,6 +198,13 @@ pub(super) enum Rule {
         fold: Fold,
         code: Name,
     },
+    /// A compound key ([`model::UniqueBy::compound`]): the members and their names.
+    UniqueKeys {
+        keys: Vec<usize>,
+        names: Vec<Name>,
+        fold: Fold,
+        code: Name,
+    },
     Contradiction {
         by: usize,
         value: usize,
@@ -928,6 +935,8 @@ impl<'s> Builder<'s> {
             required,
             required_if,
             unique,
+            // Read by the document reader (the shape's `enum_code`), not a rule.
+            enum_code: _,
         } = &f.rules;
         let mut rules = Vec::new();
         if let Some(code) = required {
@@ -988,6 +997,18 @@ impl<'s> Builder<'s> {
             rules.push(Rule::Unique(fold, owned(&u.code)));
         }
         for u in unique_by {
+            if u.compound {
+                rules.push(Rule::UniqueKeys {
+                    keys: u.keys.iter().map(|k| self.item_member(f, k)).collect(),
+                    names: u.keys.iter().map(|k| owned(&k.rust)).collect(),
+                    fold: Fold {
+                        trim: u.trim,
+                        ignore_case: u.ignore_case,
+                    },
+                    code: owned(&u.code),
+                });
+                continue;
+            }
             rules.push(Rule::UniqueBy {
                 key: self.item_member(f, &u.key),
                 key_name: owned(&u.key.rust),

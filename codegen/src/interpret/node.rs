@@ -7,7 +7,8 @@ use specmint_runtime::json::Json;
 
 use super::compile::Name;
 use specmint_runtime::rules::{
-    ByteCount, Filled, IntegerField, NumberField, OrderField, Ordered, TextField,
+    ByteCount, Filled, IntegerField, KeyMember, KeyValue, NumberField, OrderField, Ordered,
+    TextField,
 };
 
 /// One value of a document, as the generated types would hold it.
@@ -100,6 +101,21 @@ impl TextField for Node {
             Node::Enum(e) => Some(&e.spelled),
             _ => None,
         }
+    }
+}
+
+/// A member of a compound unique key, as the generated types' `KeyMember` reads it.
+impl KeyMember for Node {
+    fn key_value(&self) -> Option<KeyValue<'_>> {
+        Some(match self {
+            Node::Text(s) => KeyValue::Text(s),
+            Node::Enum(e) => KeyValue::Symbol(&e.spelled),
+            Node::UInt(n) => KeyValue::Integer((*n).into()),
+            Node::Int(n) => KeyValue::Integer((*n).into()),
+            Node::Float(x) => KeyValue::Number(*x),
+            Node::Bool(b) => KeyValue::Bool(*b),
+            _ => return None,
+        })
     }
 }
 

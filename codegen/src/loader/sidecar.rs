@@ -108,7 +108,10 @@ pub(crate) struct SideCap {
 pub(crate) struct SideUnique {
     pub pos: Pos,
     pub path: Option<Spanned<String>>,
-    pub key: Option<Spanned<String>>,
+    /// `key = "m"`, or each member of `key = ["a", "b"]`.
+    pub key: Vec<Spanned<String>>,
+    /// Where `key` is written (`None` without one), and whether it is an array.
+    pub key_at: Option<(Pos, bool)>,
     pub ignore_case: bool,
     pub trim: bool,
     pub code: Option<Spanned<String>>,
@@ -167,6 +170,9 @@ pub(crate) const FIELD_RULES: &[&str] = &[
     "format",
     "required_if",
     "required",
+    // A value outside the field's enum (only through `[errors.rules]`: `[errors.tables]`
+    // and `[errors.paths]` leave it the parse code).
+    "enum",
 ];
 
 pub(crate) const ERROR_RULES: &[&str] = &[
@@ -654,10 +660,22 @@ impl Walker<'_> {
             let what = "[[unique]]";
             let flag =
                 |ctx: &mut Context, key| w.boolean(ctx, t, key, what).is_some_and(|b| b.value);
+            let (key, key_at) = match t.get("key") {
+                Some(v) if matches!(v.get_ref(), DeValue::Array(_)) => (
+                    w.string_list(ctx, v, "key", what),
+                    Some((w.pos(v.span().start), true)),
+                ),
+                Some(v) => (
+                    w.string(ctx, t, "key", what).into_iter().collect(),
+                    Some((w.pos(v.span().start), false)),
+                ),
+                None => (Vec::new(), None),
+            };
             out.unique.push(SideUnique {
                 pos,
                 path: w.string(ctx, t, "path", what),
-                key: w.string(ctx, t, "key", what),
+                key,
+                key_at,
                 ignore_case: flag(ctx, "ignore_case"),
                 trim: flag(ctx, "trim"),
                 code: w.string(ctx, t, "code", what),

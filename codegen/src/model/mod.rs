@@ -136,6 +136,39 @@ impl Spec {
         })
     }
 
+    /// Whether enum (or states) table `name` types a member of a compound unique key
+    /// ([`UniqueBy::compound`]), so its Rust enum implements the runtime's `KeyMember`.
+    pub fn enum_is_key_member(&self, name: &str) -> bool {
+        self.key_member_fields()
+            .any(|f| f.ty.base == Base::Enum(name.to_owned()))
+    }
+
+    /// The item fields that compound unique keys read.
+    pub fn key_member_fields(&self) -> impl Iterator<Item = &Field> {
+        self.types
+            .iter()
+            .filter_map(|t| match t {
+                TypeDef::Object(o) => Some(o),
+                _ => None,
+            })
+            .flat_map(|o| &o.fields)
+            .flat_map(move |f| {
+                let elem = match &f.ty.base {
+                    Base::Object(n) => match self.type_def(n) {
+                        Some(TypeDef::Object(e)) => Some(e),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                f.rules
+                    .unique_by
+                    .iter()
+                    .filter(|u| u.compound)
+                    .flat_map(move |u| &u.keys)
+                    .filter_map(move |k| elem?.fields.iter().find(|m| m.key == k.key))
+            })
+    }
+
     /// The Rust type name of table `name`: a field, enum or union table, or a states table.
     pub fn rust_name_of(&self, name: &str) -> Option<&str> {
         self.type_def(name).map(TypeDef::rust_name).or_else(|| {
@@ -597,6 +630,9 @@ pub struct FieldRules {
     pub required_if: Option<RequiredIf>,
     /// The items (text) are unique.
     pub unique: Option<UniqueItems>,
+    /// The code of a value outside the field's enum (`[errors.rules]` `enum`): the member
+    /// is then read as absent by every other rule. `None`: the parse code.
+    pub enum_code: Option<String>,
 }
 
 /// A conditional requirement (`if `field` is `value``, `unless ...`, `if any ...`): the
@@ -740,12 +776,20 @@ pub struct GroupCap {
     pub cap: CapUse,
 }
 
-/// No two items share a key.
+/// No two items share a key: one text member (`key = "id"`), or a compound key whose
+/// members are all equal (`key = ["category", "rate"]`).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UniqueBy {
-    /// The key member.
+    /// The key member (the first of [`UniqueBy::keys`]).
     pub key: Member,
+    /// Every key member, in the order written (one for `key = "id"`).
+    pub keys: Vec<Member>,
+    /// The compound form: several members, or one member that is not text. Items are then
+    /// compared whole (text members under the folds, enum values as spelled, numbers as
+    /// `f64`), an item with an absent member compared with none, and a duplicate reported at
+    /// the item (`list[j]`) rather than at its key (`list[j].id`).
+    pub compound: bool,
     /// Compare ignoring case.
     pub ignore_case: bool,
     /// Compare trimmed.

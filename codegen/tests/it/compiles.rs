@@ -4,7 +4,8 @@
 //!
 //! The specs: a matrix of field type × requirement (`✔`, `—`, a coded `✔`, and ``if … is …``
 //! on an enum, a `bool` and a text sibling) × shape (`T`, `T?`, `T[]`, `T[]?`), and of
-//! sidecar rule × field type (`[[order]]`, `[[not_equal]]`, `[[unique]]`), each candidate field
+//! sidecar rule × field type (`[[order]]`, `[[not_equal]]`, `[[unique]]`, compound unique keys
+//! with `enum` codes on the items' members), each candidate field
 //! loaded alone first, then the ones that load gathered into one spec per row of the matrix;
 //! and the first random specs of `random_spec.rs`. All of them are generated into one crate
 //! (a module each) that depends on `specmint-runtime` alone, and `cargo build` must pass.
@@ -51,6 +52,7 @@ const CODES: &[&str] = &[
     "too_early",
     "same",
     "duplicate",
+    "bad_enum",
 ];
 
 const SHAPES: &[&str] = &["", "?", "[]", "[]?"];
@@ -98,9 +100,14 @@ const KINDS: &[(&str, &str)] = &[
 /// rows), with `sidecar` appended to the TOML; the `[errors]` lines and error codes nothing in
 /// it uses are left out (the loader refuses both).
 fn spec(name: &str, rows: &[String], sidecar: &str) -> SpecSource {
+    spec_with_tables(name, rows, "", sidecar)
+}
+
+/// [`spec`] with more tables (whole Markdown sections) after the fixed ones.
+fn spec_with_tables(name: &str, rows: &[String], tables: &str, sidecar: &str) -> SpecSource {
     let mut unused: Vec<String> = Vec::new();
     loop {
-        let spec = spec_without(name, rows, sidecar, &unused);
+        let spec = spec_without(name, rows, tables, sidecar, &unused);
         let Err(d) = load(&spec) else { return spec };
         let more: Vec<String> = d
             .to_string()
@@ -122,7 +129,13 @@ fn spec(name: &str, rows: &[String], sidecar: &str) -> SpecSource {
 }
 
 /// [`spec`] without the code rows and `[errors]` kinds named in `unused`.
-fn spec_without(name: &str, rows: &[String], sidecar: &str, unused: &[String]) -> SpecSource {
+fn spec_without(
+    name: &str,
+    rows: &[String],
+    tables: &str,
+    sidecar: &str,
+    unused: &[String],
+) -> SpecSource {
     let used = |k: &str| !unused.iter().any(|u| u == k);
     let codes: String = CODES
         .iter()
@@ -178,7 +191,7 @@ fn spec_without(name: &str, rows: &[String], sidecar: &str, unused: &[String]) -
 | `dot` | — | A dot. |
 | `line` | `len: uint32` | A line. |
 | `ruled` | `n: int32 1..=5`, `x: number? -1.5..=2`, `code: string matching ^[a-z]+$`, `when: date-time?`, `tags: string[] matching ^t$`, `at: uri` | Members with rules. |
-
+{tables}
 ## Error codes
 
 | Code | When |
@@ -305,7 +318,75 @@ fn matrix() -> (Vec<SpecSource>, usize) {
             }
         }
     }
+    keyed(&mut specs, &mut refused);
     (specs, refused)
+}
+
+/// Compound unique keys and enum codes (issue 46): for each requirement and shape of the keyed
+/// member, one spec with a list per field type, its items `k<i>` keyed by (`km`, a coded
+/// `mode`; `kx`, the type under test), and `enum` codes on the items' coded `km`, their
+/// `mode?` `ke` and their defaulted `kd`. Each candidate loads alone or is counted refused
+/// (a list member, `any`, a table, a union: not a single value).
+fn keyed(specs: &mut Vec<SpecSource>, refused: &mut usize) {
+    // An optional member is `T?` (a plain optional type needs a default).
+    let combos = [
+        ("✔", ""),
+        ("✔", "?"),
+        ("—", "?"),
+        ("✔ `missing`", ""),
+        ("✔ `missing`", "?"),
+    ];
+    for (r, (required, shape)) in combos.iter().enumerate() {
+        let (mut rows, mut tables, mut sidecar) = (Vec::new(), String::new(), String::new());
+        for (i, (ty, qualifier)) in TYPES.iter().enumerate() {
+            let row = vec![format!("| `l{i}` | k{i}[] | — | A keyed list. |")];
+            let table = format!(
+                "
+## Fields of a `k{i}`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `km` | mode | ✔ `missing` | Chooses. |
+| `kx` | {ty}{shape}{qualifier} | {required} | Under test. |
+| `ke` | mode? | — | Coded, maybe. |
+| `kd` | mode | — (default b) | Coded, by default `b`. |
+"
+            );
+            let mut rule = format!(
+                "\n[[unique]]\npath = \"l{i}\"\nkey = [\"km\", \"kx\"]\ncode = \"duplicate\"\n"
+            );
+            for m in ["km", "ke", "kd"] {
+                rule.push_str(&format!(
+                    "\n[errors.rules.\"l{i}[].{m}\"]\nenum = \"bad_enum\"\n"
+                ));
+            }
+            let alone = spec_with_tables(&format!("keyed{r}_{i}"), &row, &table, &rule);
+            match load(&alone) {
+                Ok(_) => {
+                    rows.extend(row);
+                    tables.push_str(&table);
+                    sidecar.push_str(&rule);
+                }
+                Err(d) => {
+                    if std::env::var_os("COMPILES_SHOW").is_some() {
+                        eprintln!("REFUSED keyed {ty}{shape} {required}: {d}");
+                    }
+                    *refused += 1;
+                }
+            }
+        }
+        let name = format!("keyed{r}");
+        let spec = spec_with_tables(&name, &rows, &tables, &sidecar);
+        if let Err(d) = load(&spec) {
+            panic!("{name}: each list loads alone, not together:\n{d}");
+        }
+        assert!(
+            rows.len() >= 8,
+            "{name}: only {} keyed lists load",
+            rows.len()
+        );
+        specs.push(spec);
+    }
 }
 
 /// How many of the random specs join the crate.

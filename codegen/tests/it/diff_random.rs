@@ -210,6 +210,19 @@ const EDITS: &[Edit] = &[
         prepare: None,
         apply: |s| in_toml(s, "trim = false", "trim = true"),
     },
+    // Compound unique keys (issue 46): a member added loosens the rule, one removed tightens.
+    Edit {
+        name: "unique key member added",
+        expect: Some(("rule-loosened", Some(&[Break::Readers]))),
+        prepare: None,
+        apply: |s| in_toml(s, "key = \"name\"", "key = [\"name\", \"note\"]"),
+    },
+    Edit {
+        name: "unique key member removed",
+        expect: Some(("rule-tightened", Some(&[Break::Documents]))),
+        prepare: Some(|s| in_toml(s, "key = \"name\"", "key = [\"name\", \"note\"]")),
+        apply: |s| in_toml(s, "key = [\"name\", \"note\"]", "key = \"name\""),
+    },
     Edit {
         name: "default changed",
         expect: Some(("default-changed", None)),

@@ -23,7 +23,7 @@
 //!   field required while a sibling holds a value, the sibling a `bool` (required or `— (default false)`), text (plain,
 //!   non-blank or patterned; required or with a stated default) or an enum (required or
 //!   with a default), at the root and in the nested object;
-//! - a list of objects unique by a key (text, patterned or enum), a nested object, and a
+//! - a list of objects unique by a key (text, patterned or enum; or compound, (`kind`, `name`)), a nested object, and a
 //!   document byte cap;
 //! - a per-group cap on the list of objects by its enum `kind` (its code maybe the item
 //!   cap's own), coded requirements (``✔ `missing` ``) on non-blank or patterned text and
@@ -182,6 +182,9 @@ pub(crate) struct RandomSpec {
     meta: Vec<F>,
     /// The entries' unique key, when any.
     entry_key: Option<String>,
+    /// The key is compound, (`kind`, `name`) (issue 46): when the entries have a `kind` and
+    /// the rule ignores case (no draw of its own, so the other specs stay as they were).
+    entry_compound: bool,
     /// The document byte cap, set once the example is known.
     pub(crate) bytes: Option<u64>,
     /// `| per kind | N items |` on `entries` by their `kind` (a shade): N and its code.
@@ -458,6 +461,7 @@ pub(crate) fn random_spec(rng: &mut Rng) -> RandomSpec {
     }
     let mut entry = Vec::new();
     let mut entry_key = None;
+    let mut entry_compound = false;
     if rng.chance(60) {
         let key = if rng.chance(50) {
             // The unique key of the entries is always there.
@@ -496,8 +500,9 @@ pub(crate) fn random_spec(rng: &mut Rng) -> RandomSpec {
             unique: rng.chance(70).then(|| (rng.chance(50), rng.chance(50))),
             ..F::plain("entries", Ty::Entries, false)
         });
-        if doc.last().unwrap().unique.is_some() {
+        if let Some((ignore_case, _)) = doc.last().unwrap().unique {
             entry_key = Some("name".to_owned());
+            entry_compound = ignore_case && entry.iter().any(|e| e.key == "kind");
         }
     }
     let mut meta = Vec::new();
@@ -520,6 +525,7 @@ pub(crate) fn random_spec(rng: &mut Rng) -> RandomSpec {
         entry,
         meta,
         entry_key,
+        entry_compound,
         bytes: None,
         group_cap: None,
         pad_past_first: false,
@@ -666,6 +672,9 @@ impl RandomSpec {
     /// The spec-format features this spec uses, to show the generator reaches each.
     pub(crate) fn features(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
+        if self.entry_compound {
+            out.insert("compound unique key".into());
+        }
         if let Some((_, code)) = self.group_cap {
             out.insert("per-group cap".into());
             if code == "too_many" {
@@ -1144,7 +1153,9 @@ impl RandomSpec {
         }
         for f in &self.doc {
             if let Some((ignore_case, trim)) = f.unique {
-                let (code, key) = if f.key == "entries" {
+                let (code, key) = if f.key == "entries" && self.entry_compound {
+                    ("dup_entry", "key = [\"kind\", \"name\"]\n")
+                } else if f.key == "entries" {
                     ("dup_entry", "key = \"name\"\n")
                 } else {
                     ("dup_item", "")
@@ -1536,7 +1547,22 @@ impl RandomSpec {
                 push(out, code, path.to_owned());
             }
         }
-        if let (Some(u), Some(key)) = (f.unique, &self.entry_key) {
+        if let (Some(u), Some(key), true) = (f.unique, &self.entry_key, self.entry_compound) {
+            // Compound: (`kind` as spelled, the folded key), reported at the later entry; an
+            // entry without one of them is compared with none.
+            let keys: Vec<(usize, String)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, it)| {
+                    let kind = it.get("kind")?.as_str()?;
+                    Some((i, format!("{kind}\u{0}{}", fold(it.get(key)?.as_str()?, u))))
+                })
+                .collect();
+            let (index, keys): (Vec<usize>, Vec<String>) = keys.into_iter().unzip();
+            for i in repeats(keys) {
+                push(out, "dup_entry", format!("{path}[{}]", index[i]));
+            }
+        } else if let (Some(u), Some(key)) = (f.unique, &self.entry_key) {
             // An entry without its key (a coded requirement reports it) is skipped.
             let keys: Vec<(usize, String)> = items
                 .iter()

@@ -209,6 +209,7 @@ fn assert_reached(rules: &BTreeMap<String, usize>, features: &BTreeMap<String, u
         "byte cap padded past the first root text",
         "required_if on a set of values",
         "required_if unless",
+        "compound unique key",
     ]
     .into_iter()
     .map(str::to_owned)

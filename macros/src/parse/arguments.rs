@@ -27,6 +27,8 @@ pub(super) enum ArgKind {
     Limit,
     /// `key = field`: a field's name.
     Field,
+    /// `key = field` or `key = (a, b, ..)`: one field's name or several.
+    Fields,
     /// `key = E`: any expression; the example shows one in messages.
     Expr(&'static str),
     /// `key` alone.
@@ -70,6 +72,7 @@ impl Arg {
 enum Value {
     Expr(Expr),
     Field(Ident),
+    Fields(Vec<Ident>),
     Flag,
 }
 
@@ -131,6 +134,15 @@ impl Args {
     pub(super) fn field(&mut self, key: &'static str) -> Option<Ident> {
         match self.take(key) {
             Some(Value::Field(ident)) => Some(ident),
+            _ => None,
+        }
+    }
+
+    /// A `Fields` argument: one name (`Ok`) or a parenthesized list (`Err`).
+    pub(super) fn fields(&mut self, key: &'static str) -> Option<Result<Ident, Vec<Ident>>> {
+        match self.take(key) {
+            Some(Value::Field(ident)) => Some(Ok(ident)),
+            Some(Value::Fields(idents)) => Some(Err(idents)),
             _ => None,
         }
     }
@@ -289,6 +301,10 @@ fn args(item: Item, allowed: &[Arg], errors: &mut Errors) -> Option<Args> {
                     format!("`{key}` must name a field, e.g. `{key} = id`"),
                 ),
             },
+            (ArgKind::Fields, Form::Value(expr)) => match field_names(key, &expr) {
+                Ok(v) => out.values.push((key, v)),
+                Err((span, message)) => errors.at(span, message),
+            },
             (_, _) => errors.at(span, format!("`{key}` needs a value: `{key} = ..`")),
         }
     }
@@ -301,6 +317,36 @@ pub(super) fn field_name(expr: &Expr) -> Option<Ident> {
         Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => p.path.get_ident().cloned(),
         _ => None,
     }
+}
+
+/// `ident` or `(a, b, ..)` in `key = ..`; `Err` (where, what) for anything else.
+fn field_names(key: &str, expr: &Expr) -> Result<Value, (Span, String)> {
+    let not_names = || {
+        (
+            expr.span(),
+            format!("`{key}` must name a field or several, e.g. `{key} = id` or `{key} = (a, b)`"),
+        )
+    };
+    let elems: Vec<&Expr> = match expr {
+        Expr::Tuple(t) if t.attrs.is_empty() => t.elems.iter().collect(),
+        Expr::Paren(p) if p.attrs.is_empty() => vec![&*p.expr],
+        other => return field_name(other).map(Value::Field).ok_or_else(not_names),
+    };
+    let mut names: Vec<Ident> = Vec::new();
+    for e in elems {
+        let name = field_name(e).ok_or_else(not_names)?;
+        if names.contains(&name) {
+            return Err((
+                name.span(),
+                format!("`{}` is named twice in `{key}`", name.unraw()),
+            ));
+        }
+        names.push(name);
+    }
+    if names.is_empty() {
+        return Err(not_names());
+    }
+    Ok(Value::Fields(names))
 }
 
 fn pair(span: Span, exprs: Vec<Expr>, errors: &mut Errors) -> Option<Pair> {

@@ -334,3 +334,99 @@ fn unique_by_skips_an_absent_key() {
         ]
     );
 }
+
+/// A VAT category, a compound key member through `KeyMember` (compared as spelled).
+#[derive(Clone, Copy)]
+enum Category {
+    S,
+    Z,
+}
+
+impl specmint_runtime::rules::KeyMember for Category {
+    fn key_value(&self) -> Option<specmint_runtime::rules::KeyValue<'_>> {
+        Some(specmint_runtime::rules::KeyValue::Symbol(match self {
+            Category::S => "S",
+            Category::Z => "Z",
+        }))
+    }
+}
+
+#[derive(Validate)]
+struct Breakdown {
+    category: Category,
+    rate: Option<f64>,
+    note: String,
+    count: u32,
+    exempt: bool,
+}
+
+#[derive(Validate)]
+struct Vat {
+    #[validate(unique_by(key = (category, rate), code = "BR-CO-17"))]
+    lines: Vec<Breakdown>,
+    #[validate(unique_by(key = (note, count, exempt), ignore_case, trim))]
+    other: Option<Vec<Breakdown>>,
+}
+
+fn b(category: Category, rate: Option<f64>, note: &str, count: u32, exempt: bool) -> Breakdown {
+    Breakdown {
+        category,
+        rate,
+        note: note.into(),
+        count,
+        exempt,
+    }
+}
+
+#[test]
+fn unique_by_compound_key() {
+    use Category::{S, Z};
+    let lines = vec![
+        b(S, Some(21.0), "", 0, false),
+        b(Z, Some(21.0), "", 0, false),
+        b(S, Some(21.0), "", 0, false),
+        b(S, None, "", 0, false),
+        b(S, None, "", 0, false),
+        b(Z, Some(0.0), "", 0, false),
+        b(Z, Some(-0.0), "", 0, false),
+        b(S, Some(21.5), "", 0, false),
+    ];
+    let other = vec![
+        b(S, None, " Ab ", 1, true),
+        b(S, None, "aB", 1, true),
+        b(S, None, "aB", 2, true),
+        b(S, None, "aB", 1, false),
+    ];
+    let p = Vat {
+        lines,
+        other: Some(other),
+    };
+    assert_eq!(
+        violations(&p),
+        [
+            v(
+                "BR-CO-17",
+                "lines[2]",
+                "/lines/2",
+                "`lines[2]` (`category` `S`, `rate` `21`) repeats `lines[0]`"
+            ),
+            v(
+                "BR-CO-17",
+                "lines[6]",
+                "/lines/6",
+                "`lines[6]` (`category` `Z`, `rate` `-0`) repeats `lines[5]`"
+            ),
+            v(
+                "duplicate_key",
+                "other[1]",
+                "/other/1",
+                "`other[1]` (`note` `aB`, `count` `1`, `exempt` `true`) repeats `other[0]`"
+            ),
+        ]
+    );
+    let absent = Vat {
+        lines: Vec::new(),
+        other: None,
+    };
+    assert_eq!(violations(&absent), []);
+}

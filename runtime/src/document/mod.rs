@@ -383,6 +383,13 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// 3. `T` is deserialized; on success [`Validate::validate`] runs and its report is returned
 ///    on failure, its violations in document order (see [`Report`]: the order of `T`'s
 ///    fields, whatever the order of the input's keys);
+///    If deserialization failed and `spec.shape` gives some enum members a code of their
+///    own ([`FieldShape::enum_code`](crate::shape::FieldShape::enum_code)), each string
+///    outside such a member's enum is a violation with that code at the member's path, in
+///    document order; the document without those members is deserialized and, when that
+///    succeeds, validated, and the report is those violations followed by the rules' (less
+///    any at a removed member's path: its requirement, it was present). When it fails too,
+///    steps 4 and 5 run on the whole document, each such value still reported with its code;
 /// 4. if deserialization failed and the input is well-formed JSON containing any of
 ///    `spec.forbidden_keys` as an object key, one `forbidden_key_code` violation per
 ///    occurrence, in document order;
@@ -856,6 +863,24 @@ where
             return Ok(value);
         }
     }
+    // Values outside an enum that has a code of its own (step 3a): reported with that code,
+    // the members read as absent by every other rule.
+    let coded = coded_enums(text, spec);
+    if let Some((coded, cleaned)) = &coded {
+        if let Ok(value) = parse_strict(cleaned, seed.clone()) {
+            forbidden_in_free_members(text, spec)?;
+            let mut report = Report::with_streamed(streamed);
+            value.validate_at(&Path::ROOT, with_growth_bound(&mut report, text, spec));
+            // A member read as absent was present: its requirement is not reported.
+            let rest = report
+                .into_vec()
+                .into_iter()
+                .filter(|v| !coded.iter().any(|c| c.path == v.path));
+            return Err(Report::from_violations(
+                coded.iter().cloned().chain(rest).collect(),
+            ));
+        }
+    }
     let failure = locate_failure(text, seed);
     forbidden_found(text, spec)?;
 
@@ -875,7 +900,36 @@ where
         });
         violations.extend(others);
     }
+    // Not the shape for another reason too: a value outside an enum with a code of its own
+    // is still reported with that code.
+    if let Some((coded, _)) = &coded {
+        for v in &mut violations {
+            if let Some(c) = coded.iter().find(|c| c.pointer == v.pointer) {
+                *v = c.clone();
+            }
+        }
+    }
     Err(Report::from_violations(violations))
+}
+
+/// The values of `text` outside an enum that has a code of its own ([`FieldShape::enum_code`]),
+/// as violations in document order, and the document without them as JSON text; `None`
+/// when there is none (or no shape, or the text is no JSON).
+///
+/// [`FieldShape::enum_code`]: crate::shape::FieldShape::enum_code
+fn coded_enums(text: &str, spec: &DocumentSpec) -> Option<(Vec<Violation>, String)> {
+    let shape = spec.shape?;
+    let mut coded = false;
+    shape.with_shapes(&mut |shapes| coded = shapes.has_enum_codes());
+    if !coded {
+        return None;
+    }
+    let document = Json::parse(text).ok()?;
+    let mut found = None;
+    shape.with_shapes(&mut |shapes| found = crate::shape::coded_enums(&document, shapes));
+    let (violations, cleaned) = found?;
+    let cleaned = serde_json::to_string(&cleaned).ok()?;
+    Some((violations, cleaned))
 }
 
 /// An unknown key is reported at its own path (`area.bogus`), as the shape walk reports it.

@@ -578,3 +578,177 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
         }
     }
 }
+
+/// One member of a compound `unique_by` key, as [`UniqueKeys`] compares it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KeyValue<'a> {
+    /// Text, compared under the rule's [`Fold`].
+    Text(&'a str),
+    /// An enum value as spelled, compared as spelled (no fold).
+    Symbol(&'a str),
+    /// An integer.
+    Integer(i128),
+    /// A number, compared as `f64` (`-0` equals `0`).
+    Number(f64),
+    /// A `bool`.
+    Bool(bool),
+}
+
+impl Display for KeyValue<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            KeyValue::Text(s) | KeyValue::Symbol(s) => f.write_str(s),
+            KeyValue::Integer(n) => write!(f, "{n}"),
+            KeyValue::Number(x) => write!(f, "{x}"),
+            KeyValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// A key member of a compound `unique_by(key = (a, b, ..))`: its value as compared, `None`
+/// when absent (an item with an absent key member is compared with no other).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a member of a compound unique key",
+    label = "key members are text, integers, `f64`, `bool`, an enum implementing `KeyMember` (`KeyValue::Symbol(self.as_str())`) or an `Option` of one"
+)]
+pub trait KeyMember {
+    /// The value, `None` when absent.
+    fn key_value(&self) -> Option<KeyValue<'_>>;
+}
+
+macro_rules! key_members {
+    ($variant:ident($via:ty): $($t:ty),*) => {$(
+        impl KeyMember for $t {
+            fn key_value(&self) -> Option<KeyValue<'_>> {
+                Some(KeyValue::$variant(<$via>::from(*self)))
+            }
+        }
+    )*};
+}
+
+key_members!(Integer(i128): u8, u16, u32, u64, i8, i16, i32, i64);
+key_members!(Number(f64): f32, f64);
+key_members!(Bool(bool): bool);
+
+impl KeyMember for str {
+    fn key_value(&self) -> Option<KeyValue<'_>> {
+        Some(KeyValue::Text(self))
+    }
+}
+
+impl KeyMember for String {
+    fn key_value(&self) -> Option<KeyValue<'_>> {
+        Some(KeyValue::Text(self))
+    }
+}
+
+impl<T: KeyMember + ?Sized> KeyMember for &T {
+    fn key_value(&self) -> Option<KeyValue<'_>> {
+        (**self).key_value()
+    }
+}
+
+impl<T: KeyMember> KeyMember for Option<T> {
+    fn key_value(&self) -> Option<KeyValue<'_>> {
+        self.as_ref().and_then(KeyMember::key_value)
+    }
+}
+
+/// `member`'s [`KeyMember::key_value`], as the derive calls it (a type that is no key member
+/// is then an error at the member, not at the derive).
+pub fn key_value<T: KeyMember + ?Sized>(member: &T) -> Option<KeyValue<'_>> {
+    member.key_value()
+}
+
+/// A key member as hashed: text folded, a number with `-0` made `0`.
+#[derive(PartialEq, Eq, Hash)]
+enum Canon<'a> {
+    Text(Cow<'a, str>),
+    Symbol(&'a str),
+    Integer(i128),
+    Number(u64),
+    Bool(bool),
+}
+
+/// The compound form of [`unique_by`]: items are duplicates when every key member is equal
+/// (text under the fold, enum values as spelled, numbers as `f64` with `-0` equal to `0`).
+/// An item with an absent member duplicates nothing and nothing duplicates it (SQL's
+/// `UNIQUE` over nullable columns). Fed one item at a time, as [`UniqueByKeys`]; each later
+/// duplicate is reported once, against the first item with its key, at the later item's
+/// path (`list[j]`), naming every member and the later item's values.
+///
+/// Message: `` `vat_breakdown[2]` (`category` `S`, `rate` `21`) repeats `vat_breakdown[0]` ``.
+pub struct UniqueKeys<'a, 'r> {
+    names: &'r [&'r str],
+    fold: Fold,
+    first: HashMap<Vec<Canon<'a>>, usize>,
+    next: usize,
+    path: &'r Path<'r>,
+    code: &'r str,
+    report: &'r mut Report,
+}
+
+impl<'a, 'r> UniqueKeys<'a, 'r> {
+    /// Starts checking a list of about `len` items whose key members are `names`.
+    pub fn new(
+        len: usize,
+        names: &'r [&'r str],
+        fold: Fold,
+        path: &'r Path<'r>,
+        code: &'r str,
+        report: &'r mut Report,
+    ) -> Self {
+        UniqueKeys {
+            names,
+            fold,
+            first: HashMap::with_capacity(len),
+            next: 0,
+            path,
+            code,
+            report,
+        }
+    }
+
+    /// The next item's key members, in the order of `names`.
+    pub fn item(&mut self, values: &[Option<KeyValue<'a>>]) {
+        let j = self.next;
+        self.next += 1;
+        let mut key = Vec::with_capacity(values.len());
+        for v in values {
+            let Some(v) = v else { return };
+            key.push(match *v {
+                KeyValue::Text(s) => Canon::Text(fold_key(s, self.fold)),
+                KeyValue::Symbol(s) => Canon::Symbol(s),
+                KeyValue::Integer(n) => Canon::Integer(n),
+                KeyValue::Number(x) => Canon::Number((x + 0.0).to_bits()),
+                KeyValue::Bool(b) => Canon::Bool(b),
+            });
+        }
+        let i = match self.first.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(j);
+                return;
+            }
+        };
+        let later = self.path.index(j);
+        let first = self.path.index(i);
+        let names = self.names;
+        self.report.push_with(|| {
+            Violation::with_message(crate::report::Code::copy_of(self.code), &later, |at| {
+                let shown = names
+                    .iter()
+                    .zip(values)
+                    .map(|(n, v)| {
+                        format!(
+                            "`{n}` `{}`",
+                            v.as_ref().map(ToString::to_string).unwrap_or_default()
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                message!(at, "`{at}` ({shown}) repeats `{first}`")
+            })
+        });
+    }
+}

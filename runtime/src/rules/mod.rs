@@ -52,7 +52,7 @@ pub use guarded::{absent, any_of, compare, given_count, one_of, Compare, Num};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, max_items_per_group_named, min_items,
-    unique, unique_by, Fold, Pair, TextOf,
+    unique, unique_by, Fold, KeyMember, KeyValue, Pair, TextOf, UniqueKeys,
 };
 pub use number::{number_range, number_text, range, Bounds, NumberBounds};
 pub use order::{order, OrderField, Ordered};

@@ -184,6 +184,14 @@ pub(super) fn code_uses(spec: &Spec) -> BTreeMap<String, String> {
                         c.code.clone(),
                     );
                 }
+                if matches!(f.ty.base, Base::Enum(_)) && !f.ty.array {
+                    out.insert(
+                        format!("a value outside the enum of `{}.{}`", o.name, f.key),
+                        r.enum_code
+                            .clone()
+                            .unwrap_or_else(|| spec.errors.parse.clone()),
+                    );
+                }
             }
         }
     }

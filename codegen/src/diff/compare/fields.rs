@@ -493,6 +493,9 @@ impl Cmp<'_> {
             // Compared with the requirement above.
             required: _,
             required_if,
+            // A code only: compared with every other code (`codes.rs`, the use "a value
+            // outside the enum of `t.f`").
+            enum_code: _,
         } = a;
         if non_blank.is_some() != b.non_blank.is_some() {
             let (id, br) = if b.non_blank.is_some() {

@@ -198,10 +198,17 @@ pub(super) fn entries(spec: &Spec, paths: &BTreeMap<String, Vec<String>>) -> Vec
                 ));
             }
             for u in &f.rules.unique_by {
-                let keys = vec![("key", u.key.key.clone())];
+                let members: Vec<&str> = u.keys.iter().map(|k| k.key.as_str()).collect();
+                let joined = members.join(",");
+                // The sidecar's `key` (joined as `locate` reads it), then each member alone
+                // (what [`Entry::names`] looks for).
+                let mut keys = vec![("key", joined.clone())];
+                if u.keys.len() > 1 {
+                    keys.extend(members.iter().map(|m| ("member", (*m).to_owned())));
+                }
                 out.push(on_list(
-                    format!("by `{}`", u.key.key),
-                    u.key.key.clone(),
+                    key_words(&members),
+                    joined,
                     keys,
                     folds(u.ignore_case, u.trim),
                     &u.code,
@@ -236,7 +243,73 @@ pub(super) fn entries(spec: &Spec, paths: &BTreeMap<String, Vec<String>>) -> Vec
     out
 }
 
+/// A unique key in words: `` by `id` ``, `` by (`category`, `rate`) ``.
+fn key_words(members: &[&str]) -> String {
+    match members {
+        [one] => format!("by `{one}`"),
+        _ => format!(
+            "by ({})",
+            members
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The members of a keyed uniqueness rule (`None` for any other rule).
+fn key_members(e: &Entry) -> Option<Vec<&str>> {
+    let (prefix, key) = e.ident.rsplit_once('|')?;
+    (e.kind == RuleKind::Unique && !key.is_empty() && prefix.starts_with("unique|"))
+        .then(|| key.split(',').collect())
+}
+
+/// Whether `e` and `f` are keyed uniqueness rules on the same list (their keys may differ).
+fn same_list(e: &Entry, f: &Entry) -> bool {
+    key_members(e).is_some()
+        && key_members(f).is_some()
+        && e.ident.rsplit_once('|').map(|p| p.0) == f.ident.rsplit_once('|').map(|p| p.0)
+}
+
 impl Cmp<'_> {
+    /// A unique key whose members changed: members added loosen it (fewer items are
+    /// duplicates), members removed tighten it, both change it either way.
+    fn key_changed(&mut self, e: &Entry, f: &Entry, hint: Hint) {
+        let (Some(was), Some(is)) = (key_members(e), key_members(f)) else {
+            return;
+        };
+        let added = is.iter().any(|m| !was.contains(m));
+        let removed = was.iter().any(|m| !is.contains(m));
+        let message = format!(
+            "{}: the key is {}, was {}",
+            f.words(),
+            key_words(&is).trim_start_matches("by "),
+            key_words(&was).trim_start_matches("by ")
+        );
+        let change = match (added, removed) {
+            (true, false) => found("rule-loosened", &[Readers], message, e.needle(), f.needle()),
+            (false, true) => found(
+                "rule-tightened",
+                &[Documents],
+                message,
+                e.needle(),
+                f.needle(),
+            ),
+            (true, true) => found(
+                "rule-changed",
+                &[Documents, Readers],
+                message,
+                e.needle(),
+                f.needle(),
+            )
+            .undirected(["rule-tightened", "rule-loosened", "rule-changed"]),
+            // The same members in another order: only the message's order differs.
+            (false, false) => return,
+        };
+        self.push(change.at(&hint));
+    }
+
     /// Cross-field rules: each matched by what it is ([`Entry`]), added, removed, or with a
     /// parameter changed (`strict`, `ignore_case`, `trim`, a contradictory pair); a changed
     /// code is one of [`Cmp::codes`]'.
@@ -255,8 +328,22 @@ impl Cmp<'_> {
                 Needle::Start
             }
         };
+        // A keyed uniqueness rule whose key changed is the same rule, if each side has no
+        // rule with the other's key.
+        let partner = |e: &Entry, other: &[Entry], own: &[Entry]| -> Option<usize> {
+            if other.iter().any(|f| f.ident == e.ident) {
+                return None;
+            }
+            other
+                .iter()
+                .position(|f| same_list(e, f) && !own.iter().any(|g| g.ident == f.ident))
+        };
         for e in &old {
-            let Some(f) = new.iter().find(|f| f.ident == e.ident) else {
+            let by_key = partner(e, &new, &old).map(|i| &new[i]);
+            if let Some(f) = by_key {
+                self.key_changed(e, f, hint(f));
+            }
+            let Some(f) = new.iter().find(|f| f.ident == e.ident).or(by_key) else {
                 self.push(
                     found(
                         "rule-removed",
@@ -302,7 +389,7 @@ impl Cmp<'_> {
             }
         }
         for f in &new {
-            if !old.iter().any(|e| e.ident == f.ident) {
+            if !old.iter().any(|e| e.ident == f.ident) && partner(f, &old, &new).is_none() {
                 self.push(
                     found(
                         "rule-added",

@@ -69,7 +69,10 @@ impl<'a> Gen<'a> {
                 let other = values.iter().find(|v| **v != s).copied().unwrap_or(s);
                 g.owner_mut(&mut doc, hops).insert(p.clone(), json!(other));
             }
-            let errors = unless(ok, parse.to_owned(), at.clone());
+            // A value outside the list: the field's `enum` code where it has one (the member
+            // then read as absent), else the parse code.
+            let code = f.rules.enum_code.as_deref().unwrap_or(parse);
+            let errors = unless(ok, code.to_owned(), at.clone());
             g.push(
                 &loc.scope,
                 Case::new(id, what, format!("enum:{name}"), doc).errors(errors),

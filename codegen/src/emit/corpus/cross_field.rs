@@ -71,12 +71,120 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A compound unique key: two items equal on every member (a duplicate, at the second
+    /// item), two that differ on the last member only, and two equal but for an absent
+    /// optional member (not compared): both kept.
+    fn unique_keys(&mut self, base: &Value, loc: &Loc<'a, '_>, u: &UniqueBy) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        let Some(o) = self.object_of(f) else { return };
+        let members: Vec<&Field> = u
+            .keys
+            .iter()
+            .filter_map(|k| o.fields.iter().find(|m| m.key == k.key))
+            .collect();
+        let mut items = self.spread(f, 2);
+        for m in &members {
+            if items[0].get(&m.key).is_none_or(Value::is_null) {
+                items[0][&m.key] = self.synth_element(m, 0, 0, 0);
+            }
+            items[1][&m.key] = items[0][&m.key].clone();
+        }
+        let shown = |it: &Value| {
+            members
+                .iter()
+                .map(|m| format!("`{}` {}", m.key, it[&m.key]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let doc = self.with(base, hops, Value::Array(items.clone()));
+        self.push(
+            &loc.scope,
+            Case::new(
+                format!("unique.{path}.duplicate"),
+                format!(
+                    "`{path}[1]` repeats the key ({}) of `{path}[0]`",
+                    shown(&items[1])
+                ),
+                "unique",
+                doc,
+            )
+            .x_only()
+            .errors(vec![(u.code.clone(), format!("{path}[1]"))]),
+        );
+        // The last member another value: distinct.
+        let last = members.last().expect("a key has a member");
+        let was = items[0][&last.key].clone();
+        let other = match &last.ty.base {
+            Base::Bool => Some(json!(!was.as_bool().unwrap_or_default())),
+            Base::Enum(name) => self
+                .enum_values(name)
+                .into_iter()
+                .find(|v| json!(v) != was)
+                .map(|v| json!(v)),
+            _ => (1..4)
+                .map(|i| self.synth_element(last, i, 1, 0))
+                .find(|v| *v != was && v.as_f64().is_none_or(|x| Some(x) != was.as_f64())),
+        };
+        match other {
+            Some(other) => {
+                items[1][&last.key] = other;
+                let doc = self.with(base, hops, Value::Array(items.clone()));
+                self.push(
+                    &loc.scope,
+                    Case::new(
+                        format!("unique.{path}.last_member_differs"),
+                        format!("`{path}` keys differ in `{}` only: distinct", last.key),
+                        "unique",
+                        doc,
+                    )
+                    .x_only(),
+                );
+                items[1][&last.key] = was;
+            }
+            None => self.notes.push(format!(
+                "unique.{path}.last_member_differs: left out, `{}` has no second value",
+                last.key
+            )),
+        }
+        // An optional member without a default absent from both items: neither is compared
+        // (absent, a member with a default is that default).
+        let optional = members.iter().find(|m| {
+            !m.required
+                && m.default.is_none()
+                && m.rules.required.is_none()
+                && m.rules.required_if.is_none()
+        });
+        if let Some(m) = optional {
+            for it in &mut items {
+                if let Some(map) = it.as_object_mut() {
+                    map.remove(&m.key);
+                }
+            }
+            let doc = self.with(base, hops, Value::Array(items));
+            self.push(
+                &loc.scope,
+                Case::new(
+                    format!("unique.{path}.member_absent"),
+                    format!("`{path}` items without `{}` are compared with none", m.key),
+                    "unique",
+                    doc,
+                )
+                .x_only(),
+            );
+        }
+    }
+
     /// Cross-field rules on the array or object at this location.
     pub(super) fn cross_field(&mut self, base: &Value, loc: &Loc<'a, '_>) {
         let (hops, path) = (loc.hops, loc.path.as_str());
         let last = hops.last().expect("non-empty");
         let f = last.field;
         for u in &f.rules.unique_by {
+            if u.compound {
+                self.unique_keys(base, loc, u);
+                continue;
+            }
             let mut items = self.spread(f, 2);
             // The key member, when it is text: its folds must keep its own rules.
             let member = self

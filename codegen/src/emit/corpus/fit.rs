@@ -201,11 +201,17 @@ pub(super) fn repeated(f: &Field, items: &[serde_json::Value]) -> Option<String>
         lists.push(items.iter().map(key).collect());
     }
     for u in &f.rules.unique_by {
+        // Every member, joined; an item without one of them is compared with none.
         lists.push(
             items
                 .iter()
-                .filter_map(|it| it.get(&u.key.key))
-                .map(key)
+                .filter_map(|it| {
+                    u.keys
+                        .iter()
+                        .map(|k| it.get(&k.key).filter(|v| !v.is_null()).map(key))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .map(|parts| parts.join("\u{0}"))
                 .collect(),
         );
     }

@@ -146,18 +146,29 @@ impl Ctx<'_> {
 
     /// `impl TextField` (the spelling) for an enum whose lists must hold unique values, so
     /// the `unique` rule compares them; nothing for any other enum.
+    /// Also `impl KeyMember` (the spelling, compared as spelled) for an enum that types a
+    /// member of a compound unique key.
     fn text_field(&self, table: &str, rust_name: &str) -> TokenStream {
-        if !self.spec.enum_compared_as_text(table) {
-            return quote!();
-        }
         let (rt, name) = (&self.rt, ident(rust_name));
-        quote! {
-            impl #rt::rules::TextField for #name {
-                fn text(&self) -> ::core::option::Option<&str> {
-                    ::core::option::Option::Some(self.as_str())
+        let text = self.spec.enum_compared_as_text(table).then(|| {
+            quote! {
+                impl #rt::rules::TextField for #name {
+                    fn text(&self) -> ::core::option::Option<&str> {
+                        ::core::option::Option::Some(self.as_str())
+                    }
                 }
             }
-        }
+        });
+        let key = self.spec.enum_is_key_member(table).then(|| {
+            quote! {
+                impl #rt::rules::KeyMember for #name {
+                    fn key_value(&self) -> ::core::option::Option<#rt::rules::KeyValue<'_>> {
+                        ::core::option::Option::Some(#rt::rules::KeyValue::Symbol(self.as_str()))
+                    }
+                }
+            }
+        });
+        quote!(#text #key)
     }
 
     /// A states table: the enum, its terminal states and its legal moves.

@@ -127,8 +127,14 @@ impl Ctx<'_> {
             rules.push(quote!(unique(#(#args),*)));
         }
         for u in &r.unique_by {
-            let key = ident(&u.key.rust);
-            let args = fold_args(vec![quote!(key = #key)], u.ignore_case, u.trim, &u.code);
+            let key = if u.compound {
+                let keys = u.keys.iter().map(|k| ident(&k.rust));
+                quote!(key = (#(#keys),*))
+            } else {
+                let key = ident(&u.key.rust);
+                quote!(key = #key)
+            };
+            let args = fold_args(vec![key], u.ignore_case, u.trim, &u.code);
             rules.push(quote!(unique_by(#(#args),*)));
         }
         for c in &r.contradiction {

@@ -69,7 +69,11 @@ pub(crate) fn shapes<'a>(spec: &'a Spec) -> Shapes<'a> {
                         let required =
                             chooses || matches!(f.ty.base, Base::Selected(_)) || !absent_is_read(f);
                         let nullable = f.ty.nullable || f.read_optional() || f.is_optional_any();
-                        field(f, value(f, nullable), required)
+                        let shape = field(f, value(f, nullable), required);
+                        match &f.rules.enum_code {
+                            Some(code) => shape.with_enum_code(text(code)),
+                            None => shape,
+                        }
                     })
                     .collect::<Vec<_>>();
                 TypeShape::Object(ObjectShape {
@@ -209,12 +213,13 @@ impl Ctx<'_> {
         let array = f.value.array.then(|| quote!(.array()));
         let nullable = f.value.nullable.then(|| quote!(.nullable()));
         let required = f.required;
+        let code = f.enum_code.map(|c| quote!(.with_enum_code(#c)));
         quote! {
             #rt::shape::FieldShape::new(
                 #key,
                 #rt::shape::ValueShape::new(#rt::shape::Kind::#kind)#array #nullable,
                 #required,
-            )
+            )#code
         }
     }
 
