@@ -57,7 +57,13 @@ fn the_acceptance_crate_builds_and_its_corpus_agrees_with_its_validator() {
     );
     assert!(
         stdout.contains("test result: ok. 3 passed"),
-        "all three of the crate's tests ran:\n{stdout}"
+        "all three of the crate's webhook tests ran:\n{stdout}"
+    );
+    // Clinic Booking v1 (issue 46): its corpus test, and its examples as the library's
+    // generated `spec_examples` tests (the webhook spec's among them).
+    assert!(
+        stdout.contains("test result: ok. 1 passed"),
+        "the clinic corpus test ran:\n{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

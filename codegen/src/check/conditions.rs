@@ -236,7 +236,21 @@ impl Checker<'_> {
                         );
                         return None;
                     }
-                    members.push(self.member(obj, name)?.member());
+                    let f = self.member(obj, name)?;
+                    if f.default.is_some() || f.absent_is_empty {
+                        let why = if f.absent_is_empty {
+                            "it reads as `{}` when absent"
+                        } else {
+                            "it has a default"
+                        };
+                        self.ctx.toml(
+                            name.pos,
+                            format!("`{}` is never absent ({why})", name.value),
+                            format!("{what} names fields that may be absent: `T?`, a list, or a field with a coded requirement"),
+                        );
+                        return None;
+                    }
+                    members.push(f.member());
                 }
                 Some(if g.kind == "any_of" {
                     GuardedRule::AnyOf(members)
@@ -291,6 +305,14 @@ impl Checker<'_> {
             );
             return None;
         };
+        if f.default.is_some() {
+            self.ctx.toml(
+                name.pos,
+                format!("`{}` has a default, which the bound would judge while the field is absent", f.key),
+                "make it `T?` (absent is not compared), or state the bound in its Type cell (a range)",
+            );
+            return None;
+        }
         let integer = f.ty.base.integer_width().is_some();
         if f.ty.array || !(integer || f.ty.base == Base::Number) {
             self.ctx.toml(

@@ -276,7 +276,24 @@ fn matrix() -> (Vec<SpecSource>, usize) {
     }
     // Sidecar rules between two fields of one type (optional or not).
     // `[[not_equal]]` is one per object: each of its candidates that loads is a spec.
-    let rules: [(&str, Sidecar); 3] = [
+    let rules: [(&str, Sidecar); 8] = [
+        // The sidecar's rules under a condition (issue 46), on every type and shape: the
+        // loader refuses what cannot hold (a bound on text, `absent` on a plain field).
+        ("any_of", |a, b| {
+            format!("\n[[any_of]]\nfields = [\"{a}\", \"{b}\"]\nif = \"`mode` is `a`\"\ncode = \"same\"\n")
+        }),
+        ("one_of", |a, b| {
+            format!("\n[[one_of]]\nfields = [\"{a}\", \"{b}\"]\nunless = \"any `parts[].pmode` is `b`\"\ncode = \"same\"\n")
+        }),
+        ("value_if", |a, _| {
+            format!("\n[[value_if]]\nfield = \"{a}\"\nmust = \"> 0\"\nif = \"every `modes[]` is `b`\"\ncode = \"out_of_range\"\n")
+        }),
+        ("value_if_absent", |a, _| {
+            format!("\n[[value_if]]\nfield = \"{a}\"\nmust = \"absent\"\nif = \"`sub.pmode` is `a`\"\ncode = \"out_of_range\"\n")
+        }),
+        ("required_if", |a, _| {
+            format!("\n[[required_if]]\nfield = \"{a}\"\nif = \"`cflag` is `true`\"\ncode = \"missing\"\n")
+        }),
         ("order", |a, b| {
             format!("\n[[order]]\na = \"{a}\"\nb = \"{b}\"\nstrict = true\ncode = \"too_early\"\n")
         }),
@@ -451,7 +468,7 @@ pub(crate) fn assert_builds(
     main: Option<&str>,
 ) -> String {
     let dir = crate::common::runtime_crate(name, "specmint-compiles");
-    let mut lib = format!("#![allow(dead_code)]\n{CHECKS}");
+    let mut lib = format!("#![deny(warnings)]\n#![allow(dead_code)]\n{CHECKS}");
     let files = generate(specs, options).unwrap_or_else(|d| panic!("{d}"));
     for spec in specs {
         let rust = &files[&format!("rust/{}.rs", spec.name)];

@@ -23,6 +23,7 @@ const MD: &str = "# Payments v1
 | `note` | string? | — | A note. |
 | `payer` | party | ✔ | Who pays. |
 | `lines` | line[] | — | What is paid for. |
+| `express` | bool | — (default false) | Whether it is booked at once. |
 
 ## Fields of a `party`
 
@@ -337,7 +338,12 @@ fn the_schema_states_each_rule() {
 
 #[test]
 fn a_rule_that_cannot_hold_is_a_diagnostic_at_its_entry() {
-    let cases: [(&str, &str, &str); 9] = [
+    let cases: [(&str, &str, &str); 10] = [
+        (
+            "fields = [\"reference\", \"note\"]",
+            "fields = [\"reference\", \"express\"]",
+            "`express` is never absent (it has a default)",
+        ),
         (
             "fields = [\"iban\", \"card\"]",
             "fields = [\"iban\"]",

@@ -198,7 +198,15 @@ impl<'a> Gen<'a> {
                 });
             }
             if pair && items.len() < 2 && !rest.iter().any(|s| s.items) {
-                items.push(items[0].clone());
+                // A second item unlike the first (its own keys: `spread`), or a second value.
+                let list = self
+                    .object(&step.table)
+                    .and_then(|o| o.fields.iter().find(|f| f.key == step.member.key));
+                let second = match list {
+                    Some(f) if table.is_some() => self.spread(f, 2).pop(),
+                    _ => None,
+                };
+                items.push(second.unwrap_or_else(|| items[0].clone()));
             }
             for item in items.iter_mut() {
                 if rest.is_empty() {

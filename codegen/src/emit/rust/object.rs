@@ -587,25 +587,37 @@ impl Ctx<'_> {
         let (looped, chained) = c.steps.split_at(last_list + 1);
         let leaf = self.option_chain(quote!(item), chained);
         let matches = condition_match(c, &quote!(leaf));
-        let visit = quote! {
-            let leaf = #leaf;
-            let hit: bool = #matches;
-            reached = true;
-            any |= hit;
-            every &= hit;
+        // `any`: one value reached matches; `every`: one is reached and each matches.
+        let (init, visit, holds) = match c.quantifier {
+            Quantifier::Every => (
+                quote!(let (mut reached, mut every) = (false, true);),
+                quote! {
+                    let leaf = #leaf;
+                    reached = true;
+                    every &= #matches;
+                },
+                quote!((reached && every)),
+            ),
+            _ => (
+                quote!(let mut any = false;),
+                quote! {
+                    let leaf = #leaf;
+                    any |= #matches;
+                },
+                quote!(any),
+            ),
         };
         let scan = self.loops(quote!(value), looped, visit);
-        let holds = match c.quantifier {
-            Quantifier::Every => quote!((reached && every)),
-            _ => quote!(any),
+        let holds = match (c.negated, c.quantifier) {
+            (false, Quantifier::Every) => quote!(reached && every),
+            (false, _) => holds,
+            (true, _) => quote!(!#holds),
         };
-        let holds = if c.negated { quote!(!#holds) } else { holds };
         let text = c.describe();
         let body = then(quote!(&#text));
         quote! {{
-            let (mut reached, mut any, mut every) = (false, false, true);
+            #init
             #scan
-            let _ = (reached, every);
             if #holds {
                 #body
             }
