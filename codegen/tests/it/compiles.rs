@@ -507,6 +507,39 @@ pub(crate) fn assert_builds(
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The generated Rust's verdict on each of `docs`: `spec` generated (with `options`) into the
+/// scratch crate `scratch`, whose `main` reads each document as `root` (`einv::Invoice`) and
+/// prints its violations; per document, each as `code@path: message`, in report order.
+pub(crate) fn compiled_verdicts(
+    scratch: &str,
+    spec: &SpecSource,
+    root: &str,
+    docs: &[&str],
+    options: &Options,
+) -> Vec<Vec<String>> {
+    let main = format!(
+        "const DOCS: &[&str] = &{docs:?};
+fn main() {{
+    for doc in DOCS {{
+        if let Err(report) = specmint_compiles::{root}::from_json_str(doc) {{
+            for v in report.iter() {{
+                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
+            }}
+        }}
+        println!(\"--\");
+    }}
+}}
+"
+    );
+    let out = assert_builds(scratch, std::slice::from_ref(spec), options, Some(&main));
+    let mut blocks: Vec<Vec<String>> = out
+        .split_terminator("--\n")
+        .map(|b| b.lines().map(str::to_owned).collect())
+        .collect();
+    blocks.resize(docs.len(), Vec::new());
+    blocks
+}
+
 /// The property's first find besides `Filled`: a `[[unique]]` key with a coded requirement is
 /// read as `Option`, and the derive took only `AsRef<str>` keys. The generated code now skips
 /// an item without its key (its requirement reports it); the interpreter does the same (it
@@ -663,51 +696,17 @@ fn a_condition_on_a_field_with_a_coded_requirement_compiles_and_agrees() {
         r#"{"number": " ", "type_code": "381", "note": " "}"#,
     ];
     let spec = crate::common::source("einv", md, toml);
-    let main = format!(
-        "const DOCS: &[&str] = &{docs:?};
-fn main() {{
-    for doc in DOCS {{
-        if let Err(report) = specmint_compiles::einv::Invoice::from_json_str(doc) {{
-            for v in report.iter() {{
-                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
-            }}
-        }}
-        println!(\"--\");
-    }}
-}}
-"
-    );
     // With the README's hook too: the struct's own check and the user's are one function.
     let mut options = Options::default();
     options.type_attributes.push((
         "einv.invoice".to_owned(),
         "#[validate(custom = crate::checks::anything)] #[derive(PartialOrd)]".to_owned(),
     ));
-    let compiled = assert_builds(
-        "compiles-einv",
-        std::slice::from_ref(&spec),
-        &options,
-        Some(&main),
-    );
-    let interpreted: String = docs
+    let compiled = compiled_verdicts("compiles-einv", &spec, "einv::Invoice", &docs, &options);
+    let interpreted: Vec<Vec<String>> = docs
         .iter()
-        .map(|doc| {
-            let mut lines = crate::common::verdict("einv", md, toml, doc).join("\n");
-            if !lines.is_empty() {
-                lines.push('\n');
-            }
-            lines + "--\n"
-        })
+        .map(|doc| crate::common::verdict("einv", md, toml, doc))
         .collect();
-    let blocks = |text: &str| -> Vec<Vec<String>> {
-        let mut blocks: Vec<Vec<String>> = text
-            .split_terminator("--\n")
-            .map(|b| b.lines().map(str::to_owned).collect())
-            .collect();
-        blocks.resize(docs.len(), Vec::new());
-        blocks
-    };
-    let (compiled, interpreted) = (blocks(&compiled), blocks(&interpreted));
     // The user's documents: the same violations in the same order.
     assert_eq!(compiled[..4], interpreted[..4]);
     assert_eq!(

@@ -9,7 +9,6 @@ use specmint_codegen::diff::diff;
 use specmint_codegen::Options;
 
 use crate::common::{self, assert_holds, error_lines};
-use crate::compiles::assert_builds;
 
 const MD: &str = r#"# Inv v1
 
@@ -157,31 +156,14 @@ fn enum_codes_compile_and_agree_with_the_interpreter() {
         assert_eq!(&common::verdict("inv", MD, TOML, doc), want, "{doc}");
     }
     let docs: Vec<&str> = cases.iter().map(|c| c.0).collect();
-    let main = format!(
-        "const DOCS: &[&str] = &{docs:?};
-fn main() {{
-    for doc in DOCS {{
-        if let Err(report) = specmint_compiles::inv::Invoice::from_json_str(doc) {{
-            for v in report.iter() {{
-                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
-            }}
-        }}
-        println!(\"--\");
-    }}
-}}
-"
-    );
     let spec = common::source("inv", MD, TOML);
-    let out = assert_builds(
+    let compiled = crate::compiles::compiled_verdicts(
         "compiles-enum-codes",
-        std::slice::from_ref(&spec),
+        &spec,
+        "inv::Invoice",
+        &docs,
         &Options::default(),
-        Some(&main),
     );
-    let compiled: Vec<Vec<&str>> = out
-        .split_terminator("--\n")
-        .map(|b| b.lines().collect())
-        .collect();
     let interpreted: Vec<Vec<&str>> = cases.iter().map(|c| c.1.clone()).collect();
     assert_eq!(compiled, interpreted);
 }
@@ -406,31 +388,14 @@ fn an_enum_code_holds_at_its_path_through_a_shared_table() {
         );
     }
     let docs: Vec<&str> = cases.iter().map(|c| c.0).collect();
-    let main = format!(
-        "const DOCS: &[&str] = &{docs:?};
-fn main() {{
-    for doc in DOCS {{
-        if let Err(report) = specmint_compiles::nest::Doc::from_json_str(doc) {{
-            for v in report.iter() {{
-                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
-            }}
-        }}
-        println!(\"--\");
-    }}
-}}
-"
-    );
     let spec = common::source("nest", NESTED_MD, NESTED_TOML);
-    let out = assert_builds(
+    let compiled = crate::compiles::compiled_verdicts(
         "compiles-enum-codes-nested",
-        std::slice::from_ref(&spec),
+        &spec,
+        "nest::Doc",
+        &docs,
         &Options::default(),
-        Some(&main),
     );
-    let compiled: Vec<Vec<&str>> = out
-        .split_terminator("--\n")
-        .map(|b| b.lines().collect())
-        .collect();
     let interpreted: Vec<Vec<&str>> = cases.iter().map(|c| c.1.clone()).collect();
     assert_eq!(compiled, interpreted);
 }

@@ -7,7 +7,6 @@ use specmint_codegen::diff::{diff, Proof};
 use specmint_codegen::Options;
 
 use crate::common::{self, assert_holds, error_lines};
-use crate::compiles::assert_builds;
 
 const MD: &str = r#"# Vat v1
 
@@ -156,31 +155,14 @@ fn compound_keys_compile_and_agree_with_the_interpreter() {
     for (doc, want) in &cases {
         assert_eq!(&common::verdict("vat", MD, TOML, doc), want, "{doc}");
     }
-    let main = format!(
-        "const DOCS: &[&str] = &{docs:?};
-fn main() {{
-    for doc in DOCS {{
-        if let Err(report) = specmint_compiles::vat::Invoice::from_json_str(doc) {{
-            for v in report.iter() {{
-                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
-            }}
-        }}
-        println!(\"--\");
-    }}
-}}
-"
-    );
     let spec = common::source("vat", MD, TOML);
-    let out = assert_builds(
+    let compiled = crate::compiles::compiled_verdicts(
         "compiles-keys",
-        std::slice::from_ref(&spec),
+        &spec,
+        "vat::Invoice",
+        &docs,
         &Options::default(),
-        Some(&main),
     );
-    let compiled: Vec<Vec<&str>> = out
-        .split_terminator("--\n")
-        .map(|b| b.lines().collect())
-        .collect();
     let interpreted: Vec<Vec<&str>> = cases.iter().map(|c| c.1.clone()).collect();
     assert_eq!(compiled, interpreted);
 }
