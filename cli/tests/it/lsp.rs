@@ -529,3 +529,74 @@ fn hover_on_a_condition_explains_it() {
         "only the Required cell explains the condition"
     );
 }
+
+/// In the sidecar: after `[[` the rule tables (the ones under a condition among them); after
+/// `fields = ["` the spec's field paths; after `must = "` what a `[[value_if]]` may require;
+/// after `if = "` a field path to start a condition with (issue 46).
+#[test]
+fn sidecar_completion_offers_the_rule_tables_and_what_their_keys_take() {
+    let dir = scratch("lsp-sidecar");
+    std::fs::write(dir.join("ship.md"), SHIP_MD).unwrap();
+    let toml_uri = format!("file://{}", dir.join("ship.toml").display());
+    let lines = [
+        "[[",
+        "[[any_of]]",
+        "fields = [\"",
+        "[[value_if]]",
+        "must = \"",
+        "if = \"",
+    ];
+    let text = format!("{SHIP_TOML}\n{}\n", lines.join("\n"));
+    let first = SHIP_TOML.lines().count() + 2;
+    let mut messages = vec![json!({
+        "jsonrpc": "2.0",
+        "method": "textDocument/didOpen",
+        "params": {"textDocument": {
+            "uri": toml_uri, "languageId": "toml", "version": 1, "text": text,
+        }},
+    })];
+    let asked = [0, 2, 4, 5];
+    for (n, &k) in asked.iter().enumerate() {
+        messages.push(json!({
+            "jsonrpc": "2.0",
+            "id": 1 + n,
+            "method": "textDocument/completion",
+            "params": {
+                "textDocument": {"uri": toml_uri},
+                "position": {"line": first + k - 1, "character": lines[k].len()},
+            },
+        }));
+    }
+    let (code, sent) = session(&messages);
+    assert_eq!(code, Some(0));
+    let labels = |id: usize| -> Vec<String> {
+        sent.iter()
+            .find(|m| m["id"] == id)
+            .unwrap_or_else(|| panic!("no answer {id}"))["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("items for {id}"))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let tables = labels(1);
+    for t in [
+        "unique",
+        "not_equal",
+        "required_if",
+        "any_of",
+        "one_of",
+        "value_if",
+    ] {
+        assert!(tables.iter().any(|l| l == t), "{t}: {tables:?}");
+    }
+    let fields = labels(2);
+    assert!(fields.iter().any(|l| l == "mode"), "{fields:?}");
+    assert!(
+        !fields.iter().any(|l| l == "bad_doc"),
+        "no codes for `fields`: {fields:?}"
+    );
+    assert_eq!(labels(3), ["> 0", ">= 0", "= 0", "<= 0", "< 0", "absent"]);
+    let condition = labels(4);
+    assert!(condition.iter().any(|l| l == "`mode` is "), "{condition:?}");
+}

@@ -86,6 +86,19 @@ pub const BUILTIN_TYPES: &[&str] = crate::check::BUILTIN_TYPES;
 /// `max_chars`, ...).
 pub const ERROR_RULES: &[&str] = crate::loader::sidecar::ERROR_RULES;
 
+/// The sidecar's rule tables (`[[unique]]`, ..., `[[any_of]]`, `[[value_if]]`).
+pub const RULE_TABLES: &[&str] = crate::loader::sidecar::RULE_TABLES;
+
+/// What `must` of a `[[value_if]]` may say, each with what it means.
+pub const VALUE_IF_MUST: &[(&str, &str)] = &[
+    ("> 0", "greater than a bound (exclusive)"),
+    (">= 0", "at least a bound"),
+    ("= 0", "equal to a bound"),
+    ("<= 0", "at most a bound"),
+    ("< 0", "less than a bound (exclusive)"),
+    ("absent", "absent or null (a `T?` field)"),
+];
+
 /// The units of a cap row's Value cell.
 pub const CAP_UNITS: &[&str] = &["chars", "bytes", "items"];
 

@@ -332,6 +332,20 @@ impl Walker<'_> {
     }
 }
 
+/// The sidecar's rule tables, written `[[name]]` (each also in [`TOP_KEYS`]).
+pub(crate) const RULE_TABLES: &[&str] = &[
+    "unique",
+    "not_equal",
+    "order",
+    "contradiction",
+    "not_contains",
+    "digest",
+    "required_if",
+    "any_of",
+    "one_of",
+    "value_if",
+];
+
 /// Top-level keys of the sidecar.
 const TOP_KEYS: &[&str] = &[
     "spec",
@@ -823,5 +837,15 @@ impl Walker<'_> {
             }
         }
         pairs
+    }
+}
+
+#[cfg(test)]
+mod rule_tables {
+    #[test]
+    fn every_rule_table_is_a_top_level_key() {
+        for t in super::RULE_TABLES {
+            assert!(super::TOP_KEYS.contains(t), "{t}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use lsp_types::{
     WorkspaceEdit,
 };
 use serde_json::Value;
-use specmint_codegen::outline::{Table, CAP_UNITS, ERROR_RULES};
+use specmint_codegen::outline::{Table, CAP_UNITS, ERROR_RULES, RULE_TABLES, VALUE_IF_MUST};
 use specmint_codegen::Pos;
 
 use super::analysis::{Analysis, Side, Workspace};
@@ -603,13 +603,37 @@ fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
             .collect::<Vec<_>>()
     };
     if side == Side::Toml {
+        let trimmed = before.trim_start();
+        if trimmed.starts_with("[[") && !trimmed.contains("]]") {
+            return RULE_TABLES
+                .iter()
+                .map(|t| item(t, CompletionItemKind::MODULE, "a rule table"))
+                .collect();
+        }
         if before.contains('=') {
             let key = before.split('=').next().unwrap_or("").trim();
-            if ["path", "field", "a", "b", "list", "value", "by", "key"].contains(&key) {
-                return field_paths(a)
+            let paths = |detail: &str, wrap: &dyn Fn(&str) -> String| {
+                field_paths(a)
                     .iter()
-                    .map(|p| item(p, CompletionItemKind::FIELD, "field path"))
+                    .map(|p| item(&wrap(p), CompletionItemKind::FIELD, detail))
+                    .collect::<Vec<_>>()
+            };
+            if [
+                "path", "field", "fields", "a", "b", "list", "value", "by", "key",
+            ]
+            .contains(&key)
+            {
+                return paths("field path", &|p| p.to_owned());
+            }
+            if key == "must" {
+                return VALUE_IF_MUST
+                    .iter()
+                    .map(|(m, what)| item(m, CompletionItemKind::OPERATOR, what))
                     .collect();
+            }
+            if key == "if" || key == "unless" {
+                // A condition names a path in a code span, then `is` and its values.
+                return paths("condition on a field", &|p| format!("`{p}` is "));
             }
             return codes();
         }
