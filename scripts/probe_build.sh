@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cold build of a fresh crate that depends on specmint for `TaskPacket` alone (its default
-# features), as BENCHMARKS.md ("specmint as a dependency") reports it: its normal crate
+# features), as BENCHMARKS.md ("The house: build and test times") reports it: its normal crate
 # count and the wall time of `cargo build` into an empty target directory, offline, with the
 # lock file of the checkout it builds against.
 #
