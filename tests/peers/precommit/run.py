@@ -3,8 +3,8 @@
 Usage: tests/peers/precommit/run.py SPECMINT_BINARY
 
 A scratch git repository keeps a spec of its own (tests/fixtures/own_spec) in spec/, its output
-in generated/ and a .pre-commit-config.yaml naming this checkout at its HEAD commit, the way
-another project names this repository at a tag; SPECMINT_BINARY is the `specmint` first on
+in generated/ and README's .pre-commit-config.yaml, naming this checkout at its HEAD commit the
+way another project names this repository at a tag; SPECMINT_BINARY is the `specmint` first on
 PATH (the hooks are `language: system`). pre-commit clones this checkout as it is committed:
 the hooks file of HEAD is the one tried, so commit an edit of it before running this. Nothing
 here uses the network (pre-commit with `language: system` installs nothing). Exit status 1
@@ -12,6 +12,7 @@ when a check failed.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,14 +49,7 @@ def main():
         git(repo, "init", "--quiet", "--initial-branch=main", env=env)
         shutil.copytree(ROOT / "tests/fixtures/own_spec", repo / "spec")
         run(repo, env, [str(BIN), "generate"], expect=0)
-        (repo / ".pre-commit-config.yaml").write_text(
-            "repos:\n"
-            f"  - repo: {ROOT}\n"
-            f"    rev: {rev}\n"
-            "    hooks:\n"
-            "      - id: specmint-generate-check\n"
-            "      - id: specmint-diff\n"
-        )
+        (repo / ".pre-commit-config.yaml").write_text(readme_config(rev))
         commit(repo, env, "base")
         git(repo, "branch", "base", env=env)
         print(
@@ -184,9 +178,10 @@ def main():
             out.stdout,
         )
         config = (repo / ".pre-commit-config.yaml").read_text()
-        config = config.replace(
-            "- id: specmint-diff\n",
-            "- id: specmint-diff\n        args: [--against, base, --format, github]\n",
+        config = re.sub(
+            r"(?m)^( *)- id: specmint-diff\b.*$",
+            r"\g<0>\n\1  args: [--against, base, --format, github]",
+            config,
         )
         (repo / ".pre-commit-config.yaml").write_text(config)
         git(repo, "add", ".pre-commit-config.yaml", env=env)
@@ -203,6 +198,22 @@ def main():
     if failures:
         sys.exit(f"pre-commit hooks: {len(failures)} check(s) failed: {', '.join(failures)}")
     print("pre-commit hooks: all checks passed")
+
+
+def readme_config(rev):
+    """README's `.pre-commit-config.yaml` block, its placeholders for this repository's URL and
+    a revision of it filled with this checkout and REV."""
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", readme, re.S)
+    if not found:
+        sys.exit("README.md has no ```yaml block starting with `# .pre-commit-config.yaml`")
+    config = found.group(1)
+    for placeholder in ("<this repository's git URL>", "<a tag or commit of it>"):
+        if placeholder not in config:
+            sys.exit(f"README's .pre-commit-config.yaml block has no {placeholder}")
+    return config.replace("<this repository's git URL>", str(ROOT)).replace(
+        "<a tag or commit of it>", rev
+    )
 
 
 def environment(tmp):
