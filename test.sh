@@ -92,6 +92,10 @@ lane_peers() {
   .venv/bin/python scripts/run_corpus.py --generated "$own_out" -- \
     "$SPECMINT_BIN" validate --spec tests/fixtures/own_spec {type} - --format json
   rm -rf "$own_out"
+  # This repository's pre-commit hooks (.pre-commit-hooks.yaml, as committed at HEAD) run by the
+  # real pre-commit on a scratch repository keeping that spec: a stale generated/ refused, a
+  # breaking change refused by `specmint diff`, a compatible one let through.
+  .venv/bin/python tests/peers/precommit/run.py "$SPECMINT_BIN"
   # TaskPack interop with its reference implementation, task-passport (npm, pinned).
   ./tests/peers/taskpassport/run.sh
   # TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk,
