@@ -67,7 +67,8 @@ pub fn scale<V: DecimalField + ?Sized>(
             Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(
                     at,
-                    "`{at}` is {d}, with {fraction} fraction digits (max {scale})"
+                    "`{at}` is {d}, with {fraction} fraction digit{} (max {scale})",
+                    plural(fraction)
                 )
             })
             .with_numbers(u64::from(fraction), u64::from(scale))
@@ -82,11 +83,20 @@ pub fn scale<V: DecimalField + ?Sized>(
             Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(
                     at,
-                    "`{at}` is {d}, with {integer} integer digits (max {most} in decimal({p}, {scale}))"
+                    "`{at}` is {d}, with {integer} integer digit{} (max {most} in decimal({p}, {scale}))",
+                    plural(integer)
                 )
             })
             .with_numbers(u64::from(integer), u64::from(most))
         });
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 
@@ -219,7 +229,7 @@ mod tests {
         );
         assert_eq!(
             scale_of("1.5", 0, None),
-            "bad_scale: `n` is 1.5, with 1 fraction digits (max 0)"
+            "bad_scale: `n` is 1.5, with 1 fraction digit (max 0)"
         );
         let mut report = Report::new();
         scale(&None::<Decimal>, 0, Some(1), &Path::ROOT, "c", &mut report);
@@ -237,7 +247,7 @@ mod tests {
         );
         assert_eq!(
             scale_of("1", 2, Some(2)),
-            "bad_scale: `n` is 1, with 1 integer digits (max 0 in decimal(2, 2))"
+            "bad_scale: `n` is 1, with 1 integer digit (max 0 in decimal(2, 2))"
         );
         let mut report = Report::new();
         scale(&d("1000.5"), 2, Some(5), &Path::ROOT, "c", &mut report);
