@@ -27,7 +27,7 @@ mod tables;
 mod texts;
 mod types;
 
-pub(crate) use rules::type_words;
+pub(crate) use rules::{decimal_name, type_words};
 
 use std::collections::BTreeMap;
 

@@ -35,6 +35,15 @@ type Expected = Vec<(String, String)>;
 /// The unknown key added at each object level.
 const UNKNOWN_KEY: &str = "x_unknown_key";
 
+/// A JSON number as a decimal reads it (its text as serde_json writes it); `None` for
+/// anything else or what no decimal holds.
+pub(crate) fn json_decimal(v: &Value) -> Option<crate::model::Decimal> {
+    match v {
+        Value::Number(n) => crate::model::Decimal::from_json_text(&n.to_string()).ok(),
+        _ => None,
+    }
+}
+
 /// One corpus case.
 struct Case {
     id: String,
@@ -270,6 +279,7 @@ impl<'a> Gen<'a> {
             self.wrong_type(&base, &loc);
             self.integers(&base, &loc);
             self.numbers(&base, &loc);
+            self.decimals(&base, &loc);
             self.literals(&base, &loc);
             self.patterns(&base, &loc);
             self.formats(&base, &loc);
