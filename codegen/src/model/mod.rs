@@ -217,6 +217,17 @@ impl Spec {
         })
     }
 
+    /// Whether some field of the spec is a `decimal` (read from its number's text).
+    pub fn has_decimals(&self) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o
+                .fields
+                .iter()
+                .any(|f| matches!(f.ty.base, Base::Decimal { .. })),
+            _ => false,
+        })
+    }
+
     /// The root object.
     pub fn root_object(&self) -> &Object {
         match self.type_def(&self.root) {

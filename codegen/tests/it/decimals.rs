@@ -146,7 +146,7 @@ fn the_interpreter_reads_the_numbers_text_exactly() {
 /// paths, messages and order, and writes a document back in the same canonical form.
 #[test]
 fn the_generated_rust_compiles_and_agrees_with_the_interpreter() {
-    let docs = [
+    let fixed = [
         r#"{"total": 12.50, "rate": 7.5, "lines": [10, 2.50], "count": 3}"#,
         r#"{"total": 100.000, "lines": [1e-2, -0, -0.00], "count": 1E+3}"#,
         r#"{"total": 999999999999.99001, "rate": 0, "lines": [0.001], "count": 1000.5}"#,
@@ -156,6 +156,16 @@ fn the_generated_rust_compiles_and_agrees_with_the_interpreter() {
         r#"{"total": 12345678901234567890123456789}"#,
         r#"{"total": -0.01, "lines": [true]}"#,
     ];
+    // And every case of the generated corpus, by its exact text.
+    let corpus: Value = serde_json::from_str(&files(MD)["corpus/ledger/cases.json"]).unwrap();
+    let cases = corpus["cases"].as_array().unwrap().iter().map(|case| {
+        case["text"].as_str().map_or_else(
+            || serde_json::to_string(&case["document"]).unwrap(),
+            str::to_owned,
+        )
+    });
+    let docs: Vec<String> = fixed.iter().map(|d| (*d).to_owned()).chain(cases).collect();
+    assert!(docs.len() > 40, "{}", docs.len());
     let main = format!(
         "const DOCS: &[&str] = &{docs:?};
 fn main() {{
@@ -223,7 +233,11 @@ fn corpus_probes_the_scale_and_each_bound() {
     let mut found = std::collections::BTreeMap::new();
     for case in corpus["cases"].as_array().unwrap() {
         let id = case["id"].as_str().unwrap();
-        let doc = serde_json::to_string(&case["document"]).unwrap();
+        // The exact text when the case has one (a decimal's spelling), else the document.
+        let doc = case["text"].as_str().map_or_else(
+            || serde_json::to_string(&case["document"]).unwrap(),
+            str::to_owned,
+        );
         let valid = case["valid"].as_bool().unwrap();
         let got: Vec<Value> = match interpreter.validate(doc.as_bytes()) {
             Ok(_) => Vec::new(),
@@ -278,6 +292,35 @@ fn corpus_probes_the_scale_and_each_bound() {
     assert_eq!(at("range.rate.max").1, range("rate"));
     assert_eq!(at("range.rate.max-unit").1, json!([]));
     assert_eq!(at("range.count.max+unit").1, range("count"));
+    // The exact readings, as the case's text.
+    assert!(at("scale.total.exponent_fraction").0.contains(":1e-2"));
+    assert_eq!(at("scale.total.exponent_fraction").1, json!([]));
+    assert!(at("scale.total.trailing_zeros").0.contains(".000"));
+    assert_eq!(at("scale.total.trailing_zeros").1, json!([]));
+    assert!(at("scale.total.negative_zero_integer").0.contains(":-0"));
+    assert_eq!(at("scale.total.negative_zero_integer").1, json!([]));
+    assert_eq!(at("scale.total.past_a_double").1, scale("total"));
+    assert_eq!(at("scale.total.past_a_double").2, json!(false));
+    assert!(at("range.total.max.past_a_double")
+        .0
+        .contains(":999999999999.990001"));
+    assert_eq!(
+        at("range.total.max.past_a_double").1,
+        json!([{"code": "bad_scale", "path": "total"}, {"code": "out_of_range", "path": "total"}])
+    );
+    assert!(at("scale.total.digits_29").0.contains(&"1".repeat(29)));
+    assert_eq!(
+        at("scale.total.digits_29").1,
+        json!([{"code": "bad_invoice", "path": "total"}])
+    );
+    assert_eq!(at("scale.lines.exponent_fraction").1, json!([]));
+    // The spec's example, as written (`12.50`, not `12.5`).
+    assert!(found.keys().any(|id| id.starts_with("example.")));
+    let example = found
+        .iter()
+        .find(|(id, _)| id.starts_with("example."))
+        .unwrap();
+    assert!(example.1 .0.contains("12.50"), "{}", example.1 .0);
 }
 
 #[test]

@@ -449,21 +449,20 @@ impl Cmp<'_> {
             ),
             (Some(x), Some(y)) => {
                 // `inner`'s end is at least as tight as `outer`'s (`lower`: from below).
-                let tighter =
-                    |inner: Option<DecimalBound>, outer: Option<DecimalBound>, lower: bool| match (
-                        inner, outer,
-                    ) {
-                        (_, None) => true,
-                        (None, Some(_)) => false,
-                        (Some(i), Some(o)) => {
-                            let beyond = if lower {
-                                i.value > o.value
-                            } else {
-                                i.value < o.value
-                            };
-                            beyond || (i.value == o.value && (i.excluded || !o.excluded))
-                        }
-                    };
+                let tighter = |inner: Option<DecimalBound>,
+                               outer: Option<DecimalBound>,
+                               lower: bool| match (inner, outer) {
+                    (_, None) => true,
+                    (None, Some(_)) => false,
+                    (Some(i), Some(o)) => {
+                        let beyond = if lower {
+                            i.value > o.value
+                        } else {
+                            i.value < o.value
+                        };
+                        beyond || (i.value == o.value && (i.excluded || !o.excluded))
+                    }
+                };
                 let within = |inner: &DecimalRange, outer: &DecimalRange| {
                     tighter(inner.min, outer.min, true) && tighter(inner.max, outer.max, false)
                 };

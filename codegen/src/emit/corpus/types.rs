@@ -294,11 +294,121 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+        // The readings past a double, carried as the document's exact text.
+        let mut exact: Vec<(String, &str, String)> = vec![
+            (
+                format!("scale.{path}.exponent"),
+                "scale",
+                format!("{start}e0"),
+            ),
+            (
+                format!("scale.{path}.negative_zero_integer"),
+                "scale",
+                "-0".to_owned(),
+            ),
+        ];
+        if scale > 0 {
+            exact.push((
+                format!("scale.{path}.exponent_fraction"),
+                "scale",
+                format!("1e-{scale}"),
+            ));
+        }
+        let zeros = "0".repeat(scale as usize + 1);
+        exact.push((
+            format!("scale.{path}.trailing_zeros"),
+            "scale",
+            format!("{start}.{zeros}"),
+        ));
+        if scale < 16 {
+            // 17 fraction digits: a double reads `1.00000000000000001` as 1.
+            let digits = format!("{}1", "0".repeat(16));
+            exact.push((
+                format!("scale.{path}.past_a_double"),
+                "scale",
+                format!("{start}.{digits}"),
+            ));
+        }
+        exact.push((
+            format!("scale.{path}.digits_29"),
+            "type",
+            "1".repeat(specmint_runtime::decimal::MAX_DIGITS as usize + 1),
+        ));
+        if let Some(r) = &f.ty.decimal_range {
+            for (label, bound) in [("min", r.min), ("max", r.max)] {
+                let Some(b) = bound else { continue };
+                // A digit past the scale beyond the bound: a double reads it as the bound.
+                if scale + 4 <= specmint_runtime::decimal::MAX_DIGITS {
+                    let tiny = decimal_unit(scale + 4);
+                    let past = if label == "min" {
+                        decimal_sub(b.value, tiny)
+                    } else {
+                        decimal_add(b.value, tiny)
+                    };
+                    if let Some(d) = past {
+                        exact.push((
+                            format!("range.{path}.{label}.past_a_double"),
+                            "range",
+                            d.to_string(),
+                        ));
+                    }
+                }
+            }
+        }
         let at = if f.ty.array {
             format!("{path}[0]")
         } else {
             path.to_owned()
         };
+        for (id, rule, text) in exact {
+            let parse = self.spec.errors.parse.clone();
+            let (errors, read) = match Decimal::from_json_text(&text) {
+                Ok(d) => {
+                    let (scale_broken, range_broken) = decimal_breaks(&f.ty, d);
+                    let mut errors = Vec::new();
+                    if let (Some(code), true) = (&f.rules.scale, scale_broken) {
+                        errors.push((code.clone(), at.clone()));
+                    }
+                    if let (Some(code), true) = (&f.rules.range, range_broken) {
+                        errors.push((code.clone(), at.clone()));
+                    }
+                    (errors, true)
+                }
+                Err(_) => (vec![(parse, at.clone())], false),
+            };
+            // The document with a marker where the number goes, written as the corpus
+            // writes documents, then the marker replaced by the number's text.
+            const MARK: &str = "\u{1}specmint-decimal\u{1}";
+            let v = if f.ty.array {
+                self.first_of(f, json!(MARK))
+            } else {
+                json!(MARK)
+            };
+            let doc = self.with(base, hops, v);
+            let written = specmint_runtime::json_text::compact(&doc);
+            let mark = serde_json::to_string(MARK).expect("a string");
+            if written.matches(&mark).count() != 1 {
+                continue;
+            }
+            let exact_text = written.replacen(&mark, &text, 1);
+            let Ok(document) = serde_json::from_str::<Value>(&exact_text) else {
+                continue;
+            };
+            let mut case = Case::new(
+                id,
+                format!("`{at}` = {text} (the exact text)"),
+                rule,
+                document,
+            )
+            .errors(errors)
+            .text(exact_text);
+            if !case.errors.is_empty() || !read {
+                case = case.because(
+                    "the number's exact text decides: JSON Schema's consumers read it as a double",
+                );
+            }
+            self.push(&loc.scope, case);
+        }
         for (id, rule, text) in probes {
             // A value whose text a double does not keep cannot be carried in the corpus's
             // JSON values (`1.000` would be written `1.0`).
