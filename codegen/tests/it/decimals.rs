@@ -491,3 +491,58 @@ fn rules_that_compare_values_refuse_a_decimal_at_their_entry() {
         assert_eq!(with_ok(extra), wanted, "{extra}");
     }
 }
+
+/// A decimal counts as given whenever it is present (`Filled`): `[[any_of]]` over decimals
+/// builds, and the compiled Rust and the interpreter agree on it.
+#[test]
+fn any_of_over_decimals_compiles_and_agrees() {
+    let md = MD.replace(
+        "| `bad_scale` | A decimal with more digits than its type. |",
+        "| `bad_scale` | A decimal with more digits than its type. |\n| `no_figure` | Neither a rate nor a count. |",
+    );
+    let toml =
+        format!("{TOML}\n[[any_of]]\nfields = [\"rate\", \"count\"]\ncode = \"no_figure\"\n");
+    let docs = [
+        r#"{"total": 1}"#,
+        r#"{"total": 1, "rate": null, "count": null}"#,
+        r#"{"total": 1, "count": 0}"#,
+        r#"{"total": 1, "rate": 0.00}"#,
+    ];
+    let main = format!(
+        "const DOCS: &[&str] = &{docs:?};
+fn main() {{
+    for doc in DOCS {{
+        if let Err(report) = specmint_compiles::ledger::Invoice::from_json_str(doc) {{
+            for v in report.iter() {{
+                println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
+            }}
+        }}
+        println!(\"--\");
+    }}
+}}
+"
+    );
+    let spec = common::source("ledger", &md, &toml);
+    let compiled = crate::compiles::assert_builds(
+        "compiles-ledger-any-of",
+        std::slice::from_ref(&spec),
+        &Options::default(),
+        Some(&main),
+    );
+    let interpreted: String = docs
+        .iter()
+        .map(|doc| {
+            let lines = common::verdict("ledger", &md, &toml, doc);
+            lines.iter().map(|l| format!("{l}\n")).collect::<String>() + "--\n"
+        })
+        .collect();
+    assert_eq!(compiled, interpreted);
+    let blocks: Vec<&str> = interpreted.split_terminator("--\n").collect();
+    assert!(blocks[0].starts_with("no_figure@"), "{}", blocks[0]);
+    assert!(blocks[1].starts_with("no_figure@"), "{}", blocks[1]);
+    assert_eq!(blocks[2], "");
+    assert_eq!(
+        blocks[3],
+        "out_of_range@rate: `rate` is 0.00 (must be above 0)\n"
+    );
+}
