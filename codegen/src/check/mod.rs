@@ -142,6 +142,7 @@ impl Checker<'_> {
         self.conditions();
         self.union_forms();
         self.selectors();
+        self.decimals_behind_buffers();
         self.defaultables();
         self.empty_object_defaults();
         let root = self.root();

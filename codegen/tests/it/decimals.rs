@@ -546,3 +546,45 @@ fn main() {{
         "out_of_range@rate: `rate` is 0.00 (must be above 0)\n"
     );
 }
+
+/// A union member or a chosen member (`object by`) may be read from a buffer that keeps a
+/// double (its tag or choosing field later in the document), so a decimal in a table such a
+/// member reaches, at any depth, is a diagnostic at its Type cell.
+#[test]
+fn a_decimal_behind_a_union_or_a_chosen_member_is_a_diagnostic() {
+    let md = MD.replace(
+        "## Error codes",
+        "## Payments: `payment`\n\n| `kind` | Fields | Meaning |\n|---|---|---|\n| `cash` | `detail: cash_detail` | Cash. |\n\n## Fields of a `cash_detail`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `note` | string? | — | A note. |\n| `inner` | inner_detail? | — | Deeper. |\n\n## Fields of an `inner_detail`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `amount` | decimal(2) | ✔ | The amount. |\n\n## Error codes",
+    )
+    .replace(
+        "| `count` | decimal(0)? ..=1e3 | — | A count. |",
+        "| `count` | decimal(0)? ..=1e3 | — | A count. |\n| `paid` | payment? | — | How it was paid. |",
+    );
+    let lines = common::error_lines("ledger", &md, TOML);
+    assert_eq!(
+        lines,
+        ["spec/ledger.md:30:14: error: `inner_detail.amount` is a decimal in a table that a union member or a chosen member (`object by`) holds"]
+    );
+    // The same table outside the union is fine.
+    let outside = md.replace("`detail: cash_detail`", "`note: string`");
+    assert_eq!(
+        common::error_lines_or_none("ledger", &outside, TOML),
+        Vec::<String>::new()
+    );
+    // A chosen member's table.
+    let chosen = MD
+        .replace(
+            "| `count` | decimal(0)? ..=1e3 | — | A count. |",
+            "| `count` | decimal(0)? ..=1e3 | — | A count. |\n| `action` | action | ✔ | What to do. |\n| `payload` | object by `action` | ✔ | Its data. |",
+        )
+        .replace(
+            "## Error codes",
+            "## Actions: `action`\n\n| Value | Meaning |\n|---|---|\n| `pay` | Pay. |\n\n## Fields of a `pay_payload`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `amount` | decimal(2) | ✔ | The amount. |\n\n## Error codes",
+        );
+    let lines = common::error_lines_or_none("ledger", &chosen, TOML);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].ends_with("error: `pay_payload.amount` is a decimal in a table that a union member or a chosen member (`object by`) holds"),
+        "{lines:?}"
+    );
+}
