@@ -588,3 +588,67 @@ fn a_decimal_behind_a_union_or_a_chosen_member_is_a_diagnostic() {
         "{lines:?}"
     );
 }
+
+/// In an open object the listed decimals are still read in place from their text (the
+/// unlisted members are kept verbatim beside them), by the generated Rust and the
+/// interpreter alike.
+#[test]
+fn an_open_objects_decimals_keep_their_text() {
+    let toml = format!("{TOML}\n[open]\nobjects = [\"invoice\"]\n");
+    let docs = [
+        r#"{"x": 1.5, "total": 999999999999.99001, "y": {"z": 1e-2}}"#,
+        r#"{"total": 100.000, "extra": [1.000]}"#,
+    ];
+    let main = format!(
+        "const DOCS: &[&str] = &{docs:?};
+fn main() {{
+    for doc in DOCS {{
+        match specmint_compiles::ledger::Invoice::from_json_str(doc) {{
+            Ok(v) => println!(\"= {{}}\", v.to_canonical_json()),
+            Err(report) => {{
+                for v in report.iter() {{
+                    println!(\"{{}}@{{}}: {{}}\", v.code, v.path, v.message);
+                }}
+            }}
+        }}
+        println!(\"--\");
+    }}
+}}
+"
+    );
+    let spec = common::source("ledger", MD, &toml);
+    let compiled = crate::compiles::assert_builds(
+        "compiles-ledger-open",
+        std::slice::from_ref(&spec),
+        &Options::default(),
+        Some(&main),
+    );
+    let validator = specmint_codegen::Validator::new(&load(&spec).unwrap());
+    let interpreted: String = docs
+        .iter()
+        .map(|doc| {
+            let mut out = String::new();
+            match validator.validate(doc.as_bytes()) {
+                Ok(v) => out.push_str(&format!("= {v}\n")),
+                Err(report) => {
+                    for v in report.iter() {
+                        out.push_str(&format!("{}@{}: {}\n", v.code, v.path, v.message));
+                    }
+                }
+            }
+            out + "--\n"
+        })
+        .collect();
+    assert_eq!(compiled, interpreted);
+    let blocks: Vec<&str> = interpreted.split_terminator("--\n").collect();
+    assert_eq!(
+        blocks[0],
+        "bad_scale@total: `total` is 999999999999.99001, with 5 fraction digits (max 2)\n\
+         out_of_range@total: `total` is 999999999999.99001 (max 999999999999.99)\n"
+    );
+    assert!(
+        blocks[1].starts_with("= {\"total\":100.000"),
+        "{}",
+        blocks[1]
+    );
+}

@@ -270,3 +270,16 @@ mod property {
         }
     }
 }
+
+/// A byte cap measures a decimal as it is written (`12.50`, `0.01` for `1e-2`).
+#[test]
+fn a_byte_cap_measures_the_written_form() {
+    let doc: Invoice =
+        serde_json::from_str(r#"{"lines": [{"amount": 12.50, "discount": 1e-2}]}"#).unwrap();
+    let written = to_canonical_json(&doc);
+    assert_eq!(written, r#"{"lines":[{"amount":12.50,"discount":0.01}]}"#);
+    assert_eq!(
+        specmint_runtime::rules::json_bytes(&doc),
+        Some(written.len() as u64)
+    );
+}
