@@ -418,7 +418,13 @@ fn read_decimal_range(
             ));
         }
         if let Some(p) = precision {
-            if value.integer_digits() > p - scale {
+            // An excluded bound may be the first value past the type (`..<100` on
+            // `decimal(4, 2)`, whose values stop at 99.99).
+            let first_past = Decimal::from_json_text(&format!("1e{}", p - scale)).ok();
+            let at_first_past = excluded
+                && first_past
+                    .is_some_and(|f| value == f || Some(value) == decimal_sub(Decimal::ZERO, f));
+            if value.integer_digits() > p - scale && !at_first_past {
                 return Err(Problem::new(
                     pos,
                     format!(

@@ -452,6 +452,14 @@ fn diff_reports_scale_and_bounds_changes_with_witnesses() {
         ["range-narrowed: the bounds of `total` are `0..=999999999.99`, were `0..=999999999999.99` (witnessed)"]
     );
     assert_eq!(
+        changes(&edit("decimal(2)[]", "decimal(4, 2)[]")),
+        ["scale-narrowed: the type of `lines` is decimal(4, 2), was decimal(2) (witnessed)"]
+    );
+    assert_eq!(
+        changes(&edit("decimal(0)? ..=1e3", "decimal(0)? ..<1e3")),
+        ["range-narrowed: the bounds of `count` are `..<1000`, were `..=1000` (witnessed)"]
+    );
+    assert_eq!(
         changes(&edit("decimal(2)[]", "number[]")),
         ["field-type-widened: the type of `lines` is a list of number, was a list of decimal(2) (witnessed)"]
     );

@@ -276,6 +276,17 @@ impl<'a> Gen<'a> {
         ));
         if let Some(p) = precision.filter(|p| p - scale < 27) {
             let text = format!("1{}", "0".repeat((p - scale) as usize));
+            // The most the precision allows (`999.99` in `decimal(5, 2)`), then one past it.
+            if let Some(most) = Decimal::from_json_text(&text)
+                .ok()
+                .and_then(|d| decimal_sub(d, unit))
+            {
+                probes.push((
+                    format!("scale.{path}.integer_digits_at"),
+                    "scale",
+                    most.to_string(),
+                ));
+            }
             probes.push((format!("scale.{path}.integer_digits"), "scale", text));
         }
         if let Some(r) = &f.ty.decimal_range {
