@@ -2,7 +2,8 @@
 """Runs any executor over the conformance corpus (<generated>/corpus/<spec>/cases.json).
 
 Executor protocol (see README, "Conformance corpus and executor protocol"):
-  * the command is run once per case, with the case's `document` as compact UTF-8 JSON on
+  * the command is run once per case, with the case's `text` (when it has one: a decimal's
+    exact spelling) or its `document` as compact UTF-8 JSON on
     stdin; `{spec}` in the command is replaced by the spec's module name (`task_packet`),
     `{type}` by its CLI type name (`task-packet`);
   * it prints one JSON object on stdout: {"valid": bool, "errors": [{"code", "path"}, ...]}
@@ -63,7 +64,11 @@ def main() -> int:
                 skipped += 1
                 continue
             ran += 1
-            stdin = json.dumps(case["document"], ensure_ascii=False, separators=(",", ":")).encode()
+            # A case whose numbers' spelling matters (a decimal's) carries its exact `text`.
+            text = case.get("text")
+            if text is None:
+                text = json.dumps(case["document"], ensure_ascii=False, separators=(",", ":"))
+            stdin = text.encode()
             out = subprocess.run(argv, input=stdin, capture_output=True)
             try:
                 if out.returncode >= 2:

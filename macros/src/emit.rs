@@ -416,6 +416,32 @@ fn rule(model: &Model, rule: &Rule, value: &TokenStream, at: &Ident, l: &Locals)
                     .push(quote_spanned!(ty=> #krate::rules::Bounds { min: #min, max: #max }));
             }
         }
+        RuleKind::Scale { max, precision } => {
+            let precision = precision.as_ref().map_or_else(
+                || quote!(::core::option::Option::None),
+                |p| {
+                    let p = &p.expr;
+                    quote_spanned!(ty=> ::core::option::Option::Some(#p))
+                },
+            );
+            let max = &max.expr;
+            call.operands.push(quote_spanned!(ty=> #max));
+            call.operands.push(precision);
+        }
+        RuleKind::DecimalRange { min, max } => {
+            let end = |b: &Option<(syn::LitStr, bool)>| match b {
+                Some((lit, excluded)) => (quote!(::core::option::Option::Some(#lit)), *excluded),
+                None => (quote!(::core::option::Option::None), false),
+            };
+            let ((min, min_excluded), (max, max_excluded)) = (end(min), end(max));
+            call.operands
+                .push(quote_spanned!(ty=> #krate::rules::DecimalBounds {
+                    min: #min,
+                    min_excluded: #min_excluded,
+                    max: #max,
+                    max_excluded: #max_excluded,
+                }));
+        }
         RuleKind::Each(rules) => return each(model, rules, ty, l),
         RuleKind::Nested { flatten } => {
             call.func = Func::Runtime {

@@ -66,6 +66,12 @@ pub const MAX: &str = "max";
 /// `range`'s lower bound.
 pub const MIN: &str = "min";
 pub const CODE: &str = "code";
+/// `scale`'s total digits (SQL's `NUMERIC(P, S)`).
+pub const PRECISION: &str = "precision";
+/// `decimal_range`'s excluded lower bound.
+pub const ABOVE: &str = "above";
+/// `decimal_range`'s excluded upper bound.
+pub const BELOW: &str = "below";
 pub const BY: &str = "by";
 pub const KEY: &str = "key";
 pub const VALUE: &str = "value";
@@ -116,6 +122,7 @@ pub const CODE_RANGE: &str = "out_of_range";
 pub const CODE_TOO_SHORT: &str = "field_too_short";
 pub const CODE_TOO_FEW: &str = "too_few_items";
 pub const CODE_FORMAT: &str = "bad_format";
+pub const CODE_SCALE: &str = "bad_scale";
 
 /// `a`, `b` and `c` as "`a`, `b`, `c`".
 pub fn list(names: &[&str]) -> String {

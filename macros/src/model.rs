@@ -70,6 +70,18 @@ pub enum RuleKind {
         min: Option<Expr>,
         max: Option<Expr>,
     },
+    /// `scale(max = S, precision = P)`: at most S fraction digits (and P − S integer digits)
+    /// on a `Decimal`.
+    Scale {
+        max: Limit,
+        precision: Option<Limit>,
+    },
+    /// `decimal_range(min = "0", below = "100")`: exact bounds on a `Decimal`, each a string
+    /// literal holding a JSON number, `above`/`below` excluding their end.
+    DecimalRange {
+        min: Option<(syn::LitStr, bool)>,
+        max: Option<(syn::LitStr, bool)>,
+    },
     /// `each(..)`: element rules (only `Plain`, `Limit`, `Pattern`, `Format`, `Custom`,
     /// `Range`) on every element.
     Each(Vec<Rule>),

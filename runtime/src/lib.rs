@@ -46,6 +46,7 @@
 
 #![deny(missing_docs)]
 
+pub mod decimal;
 pub mod document;
 pub mod interp;
 pub mod json;

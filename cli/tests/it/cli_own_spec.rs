@@ -968,3 +968,67 @@ code = "BR-CO-17"
     );
     assert_eq!(text(&out.stderr), "");
 }
+
+/// A `decimal` reaches `validate --spec` (the door the bindings share) as the number's text:
+/// `999999999999.99001` breaks a scale of 2 and the bound, `100.000` and `1e-2` do not.
+#[test]
+fn an_own_spec_judges_a_decimal_by_its_text() {
+    let md = "# Ledger v1
+
+## Fields of an `invoice`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `total` | decimal(2) 0..=999999999999.99 | ✔ | The total. |
+| `rate` | decimal(5, 2)? 0<..<100 | — | A rate. |
+
+## Error codes
+
+| Code | When |
+|---|---|
+| `bad_invoice` | Not the shape. |
+| `out_of_range` | Outside its bounds. |
+| `bad_scale` | Too many digits. |
+";
+    let toml = "[spec]\nroot = \"invoice\"\n\n[errors]\nparse = \"bad_invoice\"\nrange = \"out_of_range\"\nscale = \"bad_scale\"\n";
+    let dir = scratch("own-decimal", &[("ledger.md", md), ("ledger.toml", toml)]);
+    let dir = dir.to_str().unwrap();
+    let judge = |doc: &str| {
+        let out = specmint(
+            &["validate", "--spec", dir, "ledger", "-", "--format", "json"],
+            doc.as_bytes(),
+        );
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let errors: Vec<String> = verdict["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}@{}: {}",
+                    e["code"].as_str().unwrap(),
+                    e["path"].as_str().unwrap(),
+                    e["message"].as_str().unwrap()
+                )
+            })
+            .collect();
+        (out.status.code(), errors)
+    };
+    assert_eq!(
+        judge(r#"{"total": 100.000, "rate": 1e-2}"#),
+        (Some(0), vec![])
+    );
+    assert_eq!(
+        judge(r#"{"total": 999999999999.99001, "rate": 0}"#),
+        (
+            Some(1),
+            vec![
+                "bad_scale@total: `total` is 999999999999.99001, with 5 fraction digits (max 2)"
+                    .to_owned(),
+                "out_of_range@total: `total` is 999999999999.99001 (max 999999999999.99)"
+                    .to_owned(),
+                "out_of_range@rate: `rate` is 0 (must be above 0)".to_owned(),
+            ]
+        )
+    );
+}

@@ -343,7 +343,7 @@ fn a_broken_spec_fails_the_build_with_each_diagnostic_printed_once() {
     let type_at = line_of(&md, "| `note` | strng? | — | Free text. |");
     let diagnostics = [
         format!("spec/orders.md:{type_at}:12: error: unknown type `strng` in `strng?`"),
-        "  hint: did you mean `string`? use string, bool, uint32, uint64, int32, int64, number, any, \
+        "  hint: did you mean `string`? use string, bool, uint32, uint64, int32, int64, number, decimal, any, \
          date-time, date, uri, email, or a table of this spec: `line`, `order`, `priority`"
             .to_owned(),
         format!("spec/orders.md:{unit_at}:20: error: unknown unit `chrs` in `10 chrs`"),

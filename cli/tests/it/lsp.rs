@@ -372,7 +372,9 @@ fn type_cell_completion_is_filtered_by_the_word_typed_and_offers_the_qualifiers(
     let labels = labels_after("| `x` | non-blank str");
     assert_eq!(labels, ["string"]);
     let labels = labels_after("| `x` | d");
-    assert_eq!(labels, ["date-time", "date"]);
+    assert_eq!(labels, ["decimal(2)", "date-time", "date"]);
+    let labels = labels_after("| `x` | deci");
+    assert_eq!(labels, ["decimal(2)"]);
     let labels = labels_after("| `x` | zo");
     assert_eq!(labels, ["zone"]);
     let labels = labels_after("| `x` | parcel");

@@ -653,15 +653,18 @@ pub(super) enum TypeRule {
     Format,
     /// `int32 1..=10`.
     Range,
+    /// `decimal(2)`: every decimal states its scale.
+    Scale,
 }
 
 impl TypeRule {
-    pub(super) const ALL: [TypeRule; 5] = [
+    pub(super) const ALL: [TypeRule; 6] = [
         TypeRule::Equals,
         TypeRule::Pattern,
         TypeRule::RelativePath,
         TypeRule::Format,
         TypeRule::Range,
+        TypeRule::Scale,
     ];
 
     /// The first rule `ty` states, if any.
@@ -675,7 +678,10 @@ impl TypeRule {
             TypeRule::Pattern => ty.pattern.is_some(),
             TypeRule::RelativePath => ty.relative_path,
             TypeRule::Format => ty.format.is_some(),
-            TypeRule::Range => ty.range.is_some() || ty.number_range.is_some(),
+            TypeRule::Range => {
+                ty.range.is_some() || ty.number_range.is_some() || ty.decimal_range.is_some()
+            }
+            TypeRule::Scale => matches!(ty.base, Base::Decimal { .. }),
         }
     }
 
@@ -687,6 +693,7 @@ impl TypeRule {
             TypeRule::RelativePath => "relative_path",
             TypeRule::Format => "format",
             TypeRule::Range => "range",
+            TypeRule::Scale => "scale",
         }
     }
 
@@ -698,6 +705,7 @@ impl TypeRule {
             TypeRule::RelativePath => "`relative-path` types",
             TypeRule::Format => "formats",
             TypeRule::Range => "ranges",
+            TypeRule::Scale => "decimal types",
         }
     }
 
@@ -709,6 +717,7 @@ impl TypeRule {
             TypeRule::RelativePath => "`relative-path`",
             TypeRule::Format => "a format",
             TypeRule::Range => "a range",
+            TypeRule::Scale => "a scale",
         }
     }
 
@@ -720,6 +729,7 @@ impl TypeRule {
             TypeRule::RelativePath => &mut rules.relative_path,
             TypeRule::Format => &mut rules.format,
             TypeRule::Range => &mut rules.range,
+            TypeRule::Scale => &mut rules.scale,
         }
     }
 }

@@ -321,6 +321,7 @@ fn base_words(b: &Base) -> String {
         Base::String => "a string".into(),
         Base::Bool => "a bool".into(),
         Base::U32 | Base::U64 | Base::I32 | Base::I64 | Base::Number => "a number".into(),
+        Base::Decimal { .. } => "a decimal".into(),
         Base::Enum(n) => format!("the enum `{n}`"),
         Base::Union(n) => format!("the union `{n}`"),
         Base::Object(n) => format!("the object `{n}`"),

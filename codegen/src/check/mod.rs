@@ -27,7 +27,7 @@ mod tables;
 mod texts;
 mod types;
 
-pub(crate) use rules::type_words;
+pub(crate) use rules::{decimal_name, type_words};
 
 use std::collections::BTreeMap;
 
@@ -142,6 +142,7 @@ impl Checker<'_> {
         self.conditions();
         self.union_forms();
         self.selectors();
+        self.decimals_behind_buffers();
         self.defaultables();
         self.empty_object_defaults();
         let root = self.root();

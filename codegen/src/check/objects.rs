@@ -370,3 +370,64 @@ impl Checker<'_> {
         }
     }
 }
+
+impl Checker<'_> {
+    /// A decimal is read from its number's text; a union's members and an object's chosen
+    /// members (`object by`) may be read from a buffer (their tag or choosing field comes
+    /// later in the document), which keeps a double, not the text. So no decimal may sit in
+    /// a table such a member reaches: each is a diagnostic at its Type cell.
+    pub(super) fn decimals_behind_buffers(&mut self) {
+        let mut todo: Vec<String> = Vec::new();
+        let union_tables = |u: &Union| -> Vec<String> {
+            u.variants
+                .iter()
+                .flat_map(|v| &v.members)
+                .filter_map(|m| match &m.ty.base {
+                    Base::Object(t) | Base::Union(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        for u in &self.index.unions {
+            todo.extend(union_tables(u));
+        }
+        for o in &self.index.objects {
+            if let Some(s) = &o.selector {
+                todo.extend(s.cases.iter().flat_map(|c| c.tables.iter().cloned()));
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut found: Vec<(String, String)> = Vec::new();
+        while let Some(t) = todo.pop() {
+            if !seen.insert(t.clone()) {
+                continue;
+            }
+            if let Some(u) = self.index.unions.iter().find(|u| u.name == t) {
+                todo.extend(union_tables(u));
+                continue;
+            }
+            let Some(oi) = self.index.object_index(&t) else {
+                continue;
+            };
+            let o = &self.index.objects[oi];
+            for f in &o.fields {
+                match &f.ty.base {
+                    Base::Decimal { .. } => found.push((t.clone(), f.key.clone())),
+                    Base::Object(n) | Base::Union(n) => todo.push(n.clone()),
+                    _ => {}
+                }
+            }
+            if let Some(s) = &o.selector {
+                todo.extend(s.cases.iter().flat_map(|c| c.tables.iter().cloned()));
+            }
+        }
+        found.sort();
+        for (table, key) in found {
+            self.ctx.md(
+                self.index.type_pos_of(&table, &key),
+                format!("`{table}.{key}` is a decimal in a table that a union member or a chosen member (`object by`) holds"),
+                "such a member may be read before its tag or choosing field, from a buffer that keeps a double, not the number's text: keep the decimal in a table outside unions and chosen members",
+            );
+        }
+    }
+}

@@ -163,6 +163,7 @@ fn plain(base: Base) -> TypeRef {
         range: None,
         number_range: None,
         format: None,
+        decimal_range: None,
     }
 }
 
@@ -176,6 +177,7 @@ pub(crate) const BUILTIN_TYPES: &[&str] = &[
     "int32",
     "int64",
     "number",
+    "decimal",
     "any",
     "date-time",
     "date",
@@ -286,14 +288,20 @@ pub(super) fn parse_type(
     }
     let base = if format.is_some() {
         Base::String
+    } else if s == "decimal" || s.starts_with("decimal(") {
+        parse_decimal(s, pos)?
     } else {
         parse_base(s, text, nullable, pos, kinds)?
     };
     check_qualifiers(q, &base, s, pos)?;
-    let (range, number_range) = match bounds {
-        Some(b) => read_range(b, &base, s, pos)?,
-        None => (None, None),
-    };
+    let (mut range, mut number_range, mut decimal_range) = (None, None, None);
+    match bounds {
+        Some(b) if matches!(base, Base::Decimal { .. }) => {
+            decimal_range = Some(read_decimal_range(b, &base, s, pos)?);
+        }
+        Some(b) => (range, number_range) = read_range(b, &base, s, pos)?,
+        None => {}
+    }
     Ok(TypeRef {
         base,
         array,
@@ -305,7 +313,147 @@ pub(super) fn parse_type(
         range,
         number_range,
         format,
+        decimal_range,
     })
+}
+
+/// `decimal(S)` or `decimal(P, S)` (`s` the type as written, without `?` and `[]`).
+fn parse_decimal(s: &str, pos: Pos) -> Result<Base, Problem> {
+    const HINT: &str = "write `decimal(S)` (at most S fraction digits, `decimal(2)` for amounts) or `decimal(P, S)` (at most P digits in all, S of them after the point: `decimal(12, 2)`)";
+    let args = s
+        .strip_prefix("decimal(")
+        .and_then(|rest| rest.strip_suffix(')'));
+    let Some(args) = args else {
+        let message = if s == "decimal" {
+            "`decimal` needs a scale".to_owned()
+        } else {
+            format!("cannot read the decimal type `{s}`")
+        };
+        return Err(Problem::new(pos, message, HINT));
+    };
+    let numbers: Option<Vec<u32>> = args
+        .split(',')
+        .map(|n| {
+            let n = n.trim();
+            (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && n.len() <= 3)
+                .then(|| n.parse().ok())
+                .flatten()
+        })
+        .collect();
+    let max = specmint_runtime::decimal::MAX_DIGITS;
+    let (precision, scale) = match numbers.as_deref() {
+        Some([scale]) => (None, *scale),
+        Some([precision, scale]) => (Some(*precision), *scale),
+        _ => {
+            return Err(Problem::new(
+                pos,
+                format!("cannot read the decimal type `{s}`"),
+                HINT,
+            ))
+        }
+    };
+    let too_big = |what: &str, n: u32| {
+        Problem::new(
+            pos,
+            format!("the {what} {n} of `{s}` is more than {max}"),
+            format!("a decimal holds at most {max} digits (and {max} fraction digits)"),
+        )
+    };
+    if scale > max {
+        return Err(too_big("scale", scale));
+    }
+    if let Some(p) = precision {
+        if p > max {
+            return Err(too_big("precision", p));
+        }
+        if p == 0 || scale > p {
+            return Err(Problem::new(
+                pos,
+                format!("the precision {p} of `{s}` is less than its scale {scale}"),
+                "the precision counts every digit, the scale those after the point: write the precision first, `decimal(12, 2)`",
+            ));
+        }
+    }
+    Ok(Base::Decimal { scale, precision })
+}
+
+/// The exact bounds of a range on a decimal `base` (`ty` as written): each a JSON number the
+/// type can hold, the lower one first.
+fn read_decimal_range(
+    r: RangeText<'_>,
+    base: &Base,
+    ty: &str,
+    pos: Pos,
+) -> Result<DecimalRange, Problem> {
+    let Base::Decimal { scale, precision } = *base else {
+        unreachable!("called on a decimal")
+    };
+    if let Some(hi) = r.bare_max {
+        let lo = r.min.unwrap_or("");
+        return Err(Problem::new(
+            pos,
+            format!(
+                "the range `{}` does not say whether it includes {hi}",
+                r.word
+            ),
+            format!("write `{lo}..={hi}` to include {hi} or `{lo}..<{hi}` to exclude it"),
+        ));
+    }
+    let bound = |t: Option<&str>, excluded: bool| -> Result<Option<DecimalBound>, Problem> {
+        let Some(t) = t else { return Ok(None) };
+        let value = Decimal::from_json_text(t).map_err(|_| {
+            Problem::new(
+                pos,
+                format!("cannot read the bound `{t}` of `{}`", r.word),
+                "write each bound as a JSON number: `0`, `999999999999.99`, `1e3`",
+            )
+        })?;
+        if value.fraction_digits() > scale {
+            return Err(Problem::new(
+                pos,
+                format!(
+                    "the bound `{t}` has more fraction digits than the scale {scale} of `{ty}`"
+                ),
+                "write bounds the type can hold: a value with more fraction digits is refused by the scale already",
+            ));
+        }
+        if let Some(p) = precision {
+            // An excluded bound may be the first value past the type (`..<100` on
+            // `decimal(4, 2)`, whose values stop at 99.99).
+            let first_past = Decimal::from_json_text(&format!("1e{}", p - scale)).ok();
+            let at_first_past = excluded
+                && first_past
+                    .is_some_and(|f| value == f || Some(value) == decimal_sub(Decimal::ZERO, f));
+            if value.integer_digits() > p - scale && !at_first_past {
+                return Err(Problem::new(
+                    pos,
+                    format!(
+                        "the bound `{t}` is outside `{ty}` (at most {} integer digits)",
+                        p - scale
+                    ),
+                    "choose bounds the type can hold, or a larger precision",
+                ));
+            }
+        }
+        Ok(Some(DecimalBound { value, excluded }))
+    };
+    let min = bound(r.min, r.min_excluded)?;
+    let max = bound(r.max, r.max_excluded)?;
+    if let (Some(lo), Some(hi)) = (min, max) {
+        let empty = match lo.value.cmp(&hi.value) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => lo.excluded || hi.excluded,
+            std::cmp::Ordering::Less => false,
+        };
+        if empty {
+            return Err(Problem::new(
+                pos,
+                format!("the range `{}` is empty", r.word),
+                "write the lower bound first",
+            ));
+        }
+    }
+    Ok(DecimalRange { min, max })
 }
 
 /// The base type named `s` (the Type cell `text` without qualifiers, range, `?` and `[]`):
@@ -400,6 +548,13 @@ struct RangeText<'s> {
     min: Option<&'s str>,
     max: Option<&'s str>,
     word: &'s str,
+    /// `0<..`: the lower bound is excluded (decimals only).
+    min_excluded: bool,
+    /// `..<100`: the upper bound is excluded (decimals only).
+    max_excluded: bool,
+    /// `0..100` on a decimal: an upper bound that says neither `=` nor `<` (refused by
+    /// [`read_decimal_range`] with the two readings).
+    bare_max: Option<&'s str>,
 }
 
 /// `BASE 1..=10`, `number 0..=359.5`: the cell's last word, when it holds `..`, is an
@@ -413,6 +568,9 @@ fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<RangeText<'_>>), Probl
     let Some((lo, hi)) = word.split_once("..") else {
         return Ok((s, None));
     };
+    if head.trim_start().starts_with("decimal") {
+        return split_decimal_range(head, word, lo, hi, pos);
+    }
     let bad = || {
         Problem::new(
             pos,
@@ -447,7 +605,67 @@ fn split_range(s: &str, pos: Pos) -> Result<(&str, Option<RangeText<'_>>), Probl
     if min.is_none() && max.is_none() {
         return Err(bad());
     }
-    Ok((head.trim_end(), Some(RangeText { min, max, word })))
+    Ok((
+        head.trim_end(),
+        Some(RangeText {
+            min,
+            max,
+            word,
+            min_excluded: false,
+            max_excluded: false,
+            bare_max: None,
+        }),
+    ))
+}
+
+/// [`split_range`] on a decimal type: `A..=B` and `A..` as on a number, and the exclusive
+/// ends `A<..` and `..<B` (`0<..<1`).
+fn split_decimal_range<'s>(
+    head: &'s str,
+    word: &'s str,
+    lo: &'s str,
+    hi: &'s str,
+    pos: Pos,
+) -> Result<(&'s str, Option<RangeText<'s>>), Problem> {
+    let bad = || {
+        Problem::new(
+            pos,
+            format!("cannot read the range `{word}`"),
+            "write bounds after the type, `<` on the side of an excluded one: `decimal(2) 0..=999.99`, `decimal(2) 0<..`, `decimal(2) ..<100`, `decimal(4) 0<..<1`",
+        )
+    };
+    let (lo, min_excluded) = match lo.strip_suffix('<') {
+        Some(lo) => (lo, true),
+        None => (lo, false),
+    };
+    let (max, max_excluded, bare_max) = if let Some(hi) = hi.strip_prefix('=') {
+        (Some(hi), false, None)
+    } else if let Some(hi) = hi.strip_prefix('<') {
+        (Some(hi), true, None)
+    } else if hi.is_empty() {
+        (None, false, None)
+    } else {
+        (None, false, Some(hi))
+    };
+    let min = (!lo.is_empty()).then_some(lo);
+    let empty = |b: Option<&str>| b.is_some_and(str::is_empty);
+    if (min.is_none() && min_excluded)
+        || empty(max)
+        || (min.is_none() && max.is_none() && bare_max.is_none())
+    {
+        return Err(bad());
+    }
+    Ok((
+        head.trim_end(),
+        Some(RangeText {
+            min,
+            max,
+            word,
+            min_excluded,
+            max_excluded,
+            bare_max,
+        }),
+    ))
 }
 
 /// The bounds of a range on `base` (`ty` as written): integers within an integer type's
@@ -458,6 +676,13 @@ fn read_range(
     ty: &str,
     pos: Pos,
 ) -> Result<(Option<IntRange>, Option<NumberRange>), Problem> {
+    if r.word.contains('<') && (base.integer_width().is_some() || *base == Base::Number) {
+        return Err(Problem::new(
+            pos,
+            format!("the range `{}` excludes a bound, which `{ty}` cannot", r.word),
+            "write inclusive bounds (`1..=9`), or make the field a `decimal(S)`, whose bounds may exclude their end (`0<..`)",
+        ));
+    }
     if *base == Base::Number {
         let bound = |t: Option<&str>| -> Result<Option<f64>, Problem> {
             let Some(t) = t else { return Ok(None) };
@@ -486,8 +711,8 @@ fn read_range(
     let Some((lo, hi)) = base.integer_width() else {
         return Err(Problem::new(
             pos,
-            format!("a range applies to integers and `number` only, not `{ty}`"),
-            "bound a `uint32`, `uint64`, `int32`, `int64` or `number`; for text lengths use a cap row",
+            format!("a range applies to integers, `number` and `decimal` only, not `{ty}`"),
+            "bound a `uint32`, `uint64`, `int32`, `int64`, `number` or `decimal(S)`; for text lengths use a cap row",
         ));
     };
     let bound = |t: Option<&str>| -> Result<Option<i128>, Problem> {
@@ -676,6 +901,11 @@ fn default_value(ty: &TypeRef, v: &str, pos: Pos, enums: &[Enum]) -> Result<Defa
             format!("a stated default (`{v}`) on an object or union field"),
             "make the field `T?` (default null) or required",
         )),
+        Base::Decimal { .. } => Err(Problem::new(
+            pos,
+            format!("a stated default (`{v}`) on a decimal field"),
+            "make the field `decimal(S)?` (absent reads as `null`) or required",
+        )),
         Base::Any => Err(Problem::new(
             pos,
             format!("a stated default (`{v}`) on an `any` field"),
@@ -859,7 +1089,7 @@ mod tests {
         assert_eq!(p.pos, AT);
         assert_eq!(
             p.hint,
-            "use string, bool, uint32, uint64, int32, int64, number, any, date-time, date, uri, email, or a table of this spec: `line_item`, `shape`, `status`"
+            "use string, bool, uint32, uint64, int32, int64, number, decimal, any, date-time, date, uri, email, or a table of this spec: `line_item`, `shape`, `status`"
         );
     }
 

@@ -614,6 +614,14 @@ fn order_kind(ty: &TypeRef) -> Option<&'static str> {
     }
 }
 
+/// `decimal(2)`, `decimal(12, 2)`: a decimal type as a Type cell writes it.
+pub(crate) fn decimal_name(scale: u32, precision: Option<u32>) -> String {
+    match precision {
+        Some(p) => format!("decimal({p}, {scale})"),
+        None => format!("decimal({scale})"),
+    }
+}
+
 /// A field's type in a message: `string`, `uint32[]`, `the enum `kind``.
 pub(crate) fn type_words(ty: &TypeRef) -> String {
     let base = match (&ty.base, ty.format) {
@@ -630,6 +638,7 @@ pub(crate) fn type_words(ty: &TypeRef) -> String {
         (Base::I32, _) => "int32".to_owned(),
         (Base::I64, _) => "int64".to_owned(),
         (Base::Number, _) => "number".to_owned(),
+        (Base::Decimal { scale, precision }, _) => decimal_name(*scale, *precision),
     };
     if ty.array {
         format!("a list of {base}")

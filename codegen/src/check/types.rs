@@ -460,6 +460,17 @@ impl Checker<'_> {
                 .into_iter()
                 .collect();
             let ty = self.type_of(ty.trim(), &regex, code.pos);
+            if ty
+                .as_ref()
+                .is_some_and(|t| matches!(t.base, Base::Decimal { .. }))
+            {
+                self.ctx.md(
+                    code.pos,
+                    format!("member `{k}` of a union cannot be a decimal"),
+                    "a union's members may be read before its tag, through serde's buffer, which holds a number as a double, not its text: give the member a field table that holds the decimal",
+                );
+                continue;
+            }
             if let Some(rule) = ty.as_ref().and_then(TypeRule::first_of) {
                 if matches!(rule, TypeRule::Equals | TypeRule::RelativePath) {
                     self.ctx.md(

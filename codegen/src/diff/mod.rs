@@ -270,7 +270,8 @@ impl<'a> Side<'a> {
     }
 }
 
-/// The `(id, compact document)` of every case of a `cases.json`.
+/// The `(id, compact document)` of every case of a `cases.json` (its exact `text` when it has
+/// one: a decimal's spelling).
 fn corpus_documents(text: &str) -> Vec<(String, String)> {
     let Ok(corpus) = serde_json::from_str::<serde_json::Value>(text) else {
         return Vec::new();
@@ -282,7 +283,10 @@ fn corpus_documents(text: &str) -> Vec<(String, String)> {
         .map(|case| {
             (
                 case["id"].as_str().unwrap_or_default().to_owned(),
-                specmint_runtime::json_text::compact(&case["document"]),
+                case["text"].as_str().map_or_else(
+                    || specmint_runtime::json_text::compact(&case["document"]),
+                    str::to_owned,
+                ),
             )
         })
         .collect()

@@ -141,6 +141,13 @@ fn base(b: &Base) -> Value {
         Base::I32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
         Base::I64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
         Base::Number => json!({"type": "number"}),
+        Base::Decimal { scale, precision } => {
+            let mut x = json!({"scale": scale});
+            if let Some(p) = precision {
+                x["precision"] = json!(p);
+            }
+            json!({"type": "number", "x-decimal": x})
+        }
         Base::Any => json!({"$ref": format!("#/$defs/{ANY}")}),
         Base::Object(n) | Base::Enum(n) | Base::Union(n) => json!({"$ref": format!("#/$defs/{n}")}),
         Base::Selected(by) => json!({"type": "object", "x-chosen-by": by}),
@@ -257,6 +264,19 @@ fn field_schema(f: &Field) -> Value {
         for (key, bound) in [("minimum", range.min), ("maximum", range.max)] {
             if let Some(n) = bound {
                 elem[key] = number_json(n);
+            }
+        }
+    }
+    if let Some(range) = &f.ty.decimal_range {
+        // The nearest doubles: JSON Schema's consumers read numbers as doubles, so a value
+        // within a double of a bound is judged by the x- rule's exact reading only.
+        for (inclusive, excluded, bound) in [
+            ("minimum", "exclusiveMinimum", &range.min),
+            ("maximum", "exclusiveMaximum", &range.max),
+        ] {
+            if let Some(b) = bound {
+                let n: f64 = b.value.to_string().parse().expect("a decimal's text");
+                elem[if b.excluded { excluded } else { inclusive }] = number_json(n);
             }
         }
     }

@@ -227,6 +227,23 @@ fn element_rule(rule: &ElementRule, value: &Node, at: &Path<'_>, report: &mut Re
         ElementRule::NumberRange(bounds, code) => {
             rules::number_range(value, *bounds, at, code, report)
         }
+        ElementRule::Scale(scale, precision, code) => {
+            rules::scale(value, *scale, *precision, at, code, report)
+        }
+        ElementRule::DecimalRange(range, code) => {
+            // As the generated `decimal_range(..)` passes them: each bound's text.
+            let (min, max) = (
+                range.min.map(|b| b.value.to_string()),
+                range.max.map(|b| b.value.to_string()),
+            );
+            let bounds = rules::DecimalBounds {
+                min: min.as_deref(),
+                min_excluded: range.min.is_some_and(|b| b.excluded),
+                max: max.as_deref(),
+                max_excluded: range.max.is_some_and(|b| b.excluded),
+            };
+            rules::decimal_range(value, bounds, at, code, report)
+        }
     }
 }
 

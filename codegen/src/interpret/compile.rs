@@ -11,6 +11,7 @@ use specmint_runtime::rules::{Bounds, Fold, Format, NumberBounds, Pair, Pattern}
 use specmint_runtime::shape::Shapes;
 
 use super::node::{EnumValue, Node};
+use crate::model::Decimal;
 use crate::model::{self, Base, DefaultValue, FieldRules, RuleKind, Spec, TypeDef};
 
 /// A name read from the spec (a key, a code, a message's type name), owned by the compiled
@@ -154,6 +155,7 @@ pub(super) enum BaseTy {
     I32,
     I64,
     Number,
+    Decimal,
     Object(usize),
     Enum(usize),
     Union(usize),
@@ -227,6 +229,8 @@ pub(super) enum ElementRule {
     Format(Format, Name),
     Range(Bounds, Name),
     NumberRange(NumberBounds, Name),
+    Scale(u32, Option<u32>, Name),
+    DecimalRange(model::DecimalRange, Name),
 }
 
 #[derive(Debug)]
@@ -548,6 +552,7 @@ impl<'s> Builder<'s> {
             range: _,
             number_range: _,
             format: _,
+            decimal_range: _,
         } = ty;
         let base = match base {
             Base::String => BaseTy::String,
@@ -557,6 +562,7 @@ impl<'s> Builder<'s> {
             Base::I32 => BaseTy::I32,
             Base::I64 => BaseTy::I64,
             Base::Number => BaseTy::Number,
+            Base::Decimal { .. } => BaseTy::Decimal,
             Base::Object(n) => BaseTy::Object(self.type_index(n)),
             Base::Enum(n) => BaseTy::Enum(self.type_index(n)),
             Base::Union(n) => BaseTy::Union(self.type_index(n)),
@@ -606,6 +612,7 @@ impl<'s> Builder<'s> {
                     Base::U32 | Base::U64 => Node::UInt(0),
                     Base::I32 | Base::I64 => Node::Int(0),
                     Base::Number => Node::Float(0.0),
+                    Base::Decimal { .. } => Node::Decimal(Decimal::ZERO),
                     Base::Object(n) => {
                         let n = self.type_index(n);
                         self.object_default(n)
@@ -931,6 +938,7 @@ impl<'s> Builder<'s> {
             pattern: _,
             relative_path: _,
             range: _,
+            scale: _,
             format: _,
             required,
             required_if,
@@ -1084,6 +1092,7 @@ fn element_rules(f: &model::Field) -> Vec<ElementRule> {
         relative_path,
         range,
         format,
+        scale,
         ..
     } = &f.rules;
     let mut text = Vec::new();
@@ -1124,6 +1133,12 @@ fn element_rules(f: &model::Field) -> Vec<ElementRule> {
             max: r.max,
         };
         text.push(ElementRule::NumberRange(bounds, owned(code)));
+    }
+    if let (Some(code), Base::Decimal { scale, precision }) = (scale, &f.ty.base) {
+        text.push(ElementRule::Scale(*scale, *precision, owned(code)));
+    }
+    if let (Some(code), Some(r)) = (range, &f.ty.decimal_range) {
+        text.push(ElementRule::DecimalRange(r.clone(), owned(code)));
     }
     text
 }

@@ -3,12 +3,13 @@
 use std::fmt;
 use std::sync::LazyLock;
 
+use specmint_runtime::decimal::Decimal;
 use specmint_runtime::json::Json;
 
 use super::compile::Name;
 use specmint_runtime::rules::{
-    ByteCount, Filled, IntegerField, KeyMember, KeyValue, NumberField, OrderField, Ordered,
-    TextField,
+    ByteCount, DecimalField, Filled, IntegerField, KeyMember, KeyValue, NumberField, OrderField,
+    Ordered, TextField,
 };
 
 /// One value of a document, as the generated types would hold it.
@@ -22,6 +23,8 @@ pub(super) enum Node {
     /// `int32` and `int64`.
     Int(i64),
     Float(f64),
+    /// `decimal(S)`: read from the number's text.
+    Decimal(Decimal),
     Text(String),
     Enum(EnumValue),
     List(Vec<Node>),
@@ -138,6 +141,15 @@ impl NumberField for Node {
     }
 }
 
+impl DecimalField for Node {
+    fn decimal(&self) -> Option<Decimal> {
+        match self {
+            Node::Decimal(d) => Some(*d),
+            _ => None,
+        }
+    }
+}
+
 impl Filled for Node {
     fn unfilled(&self) -> Option<&'static str> {
         match self {
@@ -188,6 +200,7 @@ impl fmt::Display for Scalar<'_> {
             Node::UInt(n) => n.fmt(f),
             Node::Int(n) => n.fmt(f),
             Node::Float(n) => n.fmt(f),
+            Node::Decimal(d) => d.fmt(f),
             Node::Text(s) => f.write_str(s),
             Node::Enum(e) => e.fmt(f),
             Node::Any(json) => f.write_str(&json.to_js_compact()),

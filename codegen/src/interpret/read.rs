@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::Deserialize;
+use specmint_runtime::decimal::Decimal;
 use specmint_runtime::interp::{
     duplicate_field, missing_field, unknown_field, unknown_variant, AfterTag, Replay,
 };
@@ -128,6 +129,7 @@ impl<'de> DeserializeSeed<'de> for TySeed<'_> {
             BaseTy::I32 => i32::deserialize(d).map(|n| Node::Int(n.into())),
             BaseTy::I64 => i64::deserialize(d).map(Node::Int),
             BaseTy::Number => f64::deserialize(d).map(Node::Float),
+            BaseTy::Decimal => Decimal::deserialize(d).map(Node::Decimal),
             BaseTy::Any => Json::deserialize(d).map(Node::Any),
             BaseTy::Object(t) => ObjectSeed { c, t }.deserialize(d),
             BaseTy::Enum(t) => EnumSeed { c, t }.deserialize(d),

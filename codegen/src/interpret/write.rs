@@ -36,6 +36,7 @@ impl Serialize for Written<'_> {
             Node::UInt(n) => s.serialize_u64(*n),
             Node::Int(n) => s.serialize_i64(*n),
             Node::Float(n) => s.serialize_f64(*n),
+            Node::Decimal(d) => d.serialize(s),
             Node::Text(t) => s.serialize_str(t),
             Node::Enum(e) => s.serialize_str(&e.spelled),
             Node::Any(json) => json.serialize(s),

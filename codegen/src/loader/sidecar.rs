@@ -167,6 +167,7 @@ pub(crate) const FIELD_RULES: &[&str] = &[
     "pattern",
     "relative_path",
     "range",
+    "scale",
     "format",
     "required_if",
     "required",
@@ -189,6 +190,7 @@ pub(crate) const ERROR_RULES: &[&str] = &[
     "pattern",
     "relative_path",
     "range",
+    "scale",
     "format",
     "required_if",
 ];

@@ -127,6 +127,9 @@ impl<'a> Growth<'a> {
             // spelled it in at least 1 (`5` comes back as `5.0`, `1e15` as
             // `1000000000000000.0`).
             Base::Number => 23,
+            // Written in plain notation: `1e-28` (5 bytes) comes back as `0.` and 28 fraction
+            // digits (30 bytes), the most a decimal writes for the least it is spelled in.
+            Base::Decimal { .. } => 25,
             // Kept verbatim, numbers as `serde_json` writes them, with no item cap: unbounded.
             Base::Selected(_) | Base::Any => return None,
             Base::Object(name) => self.object(name)?,

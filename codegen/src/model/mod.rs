@@ -217,6 +217,17 @@ impl Spec {
         })
     }
 
+    /// Whether some field of the spec is a `decimal` (read from its number's text).
+    pub fn has_decimals(&self) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o
+                .fields
+                .iter()
+                .any(|f| matches!(f.ty.base, Base::Decimal { .. })),
+            _ => false,
+        })
+    }
+
     /// The root object.
     pub fn root_object(&self) -> &Object {
         match self.type_def(&self.root) {
@@ -622,6 +633,8 @@ pub struct FieldRules {
     pub relative_path: Option<String>,
     /// Must lie within the Type cell's integer bounds, with its code.
     pub range: Option<String>,
+    /// A decimal's scale (and precision), with its code.
+    pub scale: Option<String>,
     /// Must be in the Type cell's format, with its code.
     pub format: Option<String>,
     /// Must be present and not blank/empty (`✔ `code``), with its code.
@@ -879,6 +892,122 @@ pub struct TypeRef {
     pub number_range: Option<NumberRange>,
     /// `date-time`, `date`, `uri`, `email`: a string in that format.
     pub format: Option<Format>,
+    /// `decimal(2) 0..=999.99`, `decimal(2) 0<..<100`: exact bounds on a decimal (each
+    /// element of an array), either end maybe excluded.
+    pub decimal_range: Option<DecimalRange>,
+}
+
+pub use specmint_runtime::decimal::Decimal;
+
+/// Exact bounds on a `decimal` (`0..=999.99`, `0<..`, `..<100`, `0<..<1`): at least one is
+/// given, `min <= max` (`min < max` when either is excluded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DecimalRange {
+    /// The least value, unless open.
+    pub min: Option<DecimalBound>,
+    /// The greatest value, unless open.
+    pub max: Option<DecimalBound>,
+}
+
+/// One end of a [`DecimalRange`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DecimalBound {
+    /// The bound (`-0` read as `0`).
+    pub value: Decimal,
+    /// The bound itself is not allowed (`0<..`, `..<100`).
+    pub excluded: bool,
+}
+
+/// One unit of a decimal's last fraction digit: `0.01` for scale 2.
+pub(crate) fn decimal_unit(scale: u32) -> Decimal {
+    Decimal::from(rust_decimal::Decimal::new(1, scale))
+}
+
+/// `a + b` (`None` past what a decimal holds).
+pub(crate) fn decimal_add(a: Decimal, b: Decimal) -> Option<Decimal> {
+    a.to_rust_decimal()
+        .checked_add(b.to_rust_decimal())
+        .map(Decimal::from)
+}
+
+/// `a − b` (`None` past what a decimal holds).
+pub(crate) fn decimal_sub(a: Decimal, b: Decimal) -> Option<Decimal> {
+    a.to_rust_decimal()
+        .checked_sub(b.to_rust_decimal())
+        .map(Decimal::from)
+}
+
+/// The violations a decimal type finds in `d`: its scale (and precision), its bounds.
+pub(crate) fn decimal_breaks(ty: &TypeRef, d: Decimal) -> (bool, bool) {
+    let Base::Decimal { scale, precision } = ty.base else {
+        return (false, false);
+    };
+    let scale_broken =
+        d.fraction_digits() > scale || precision.is_some_and(|p| d.integer_digits() > p - scale);
+    let range_broken = ty.decimal_range.as_ref().is_some_and(|r| !r.contains(d));
+    (scale_broken, range_broken)
+}
+
+/// A value of decimal type `ty` that breaks none of its rules, near `i` when it can be.
+pub(crate) fn decimal_sample(ty: &TypeRef, i: usize) -> Decimal {
+    let Base::Decimal { scale, .. } = ty.base else {
+        return Decimal::ZERO;
+    };
+    let unit = decimal_unit(scale);
+    let mut candidates = vec![
+        Decimal::from(rust_decimal::Decimal::from(i as u64)),
+        Decimal::ZERO,
+    ];
+    if let Some(r) = &ty.decimal_range {
+        for (b, step) in [(r.min, decimal_add as fn(_, _) -> _), (r.max, decimal_sub)] {
+            if let Some(b) = b {
+                candidates.push(b.value);
+                candidates.extend(step(b.value, unit));
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .find(|d| decimal_breaks(ty, *d) == (false, false))
+        .unwrap_or(Decimal::ZERO)
+}
+
+/// A decimal as a JSON value: exact while its text survives a double (every value the
+/// corpus and the diff synthesize does), else the nearest double.
+pub(crate) fn decimal_json(d: Decimal) -> serde_json::Value {
+    serde_json::from_str(&d.to_string()).unwrap_or(serde_json::Value::Null)
+}
+
+impl DecimalRange {
+    /// Whether `d` is within the bounds.
+    pub fn contains(&self, d: Decimal) -> bool {
+        self.min.is_none_or(|b| {
+            if b.excluded {
+                d > b.value
+            } else {
+                d >= b.value
+            }
+        }) && self.max.is_none_or(|b| {
+            if b.excluded {
+                d < b.value
+            } else {
+                d <= b.value
+            }
+        })
+    }
+
+    /// The range as the Type cell writes it (`0<..=999.99`).
+    pub fn word(&self) -> String {
+        let lo = self.min.map_or(String::new(), |b| {
+            format!("{}{}", b.value, if b.excluded { "<" } else { "" })
+        });
+        let hi = self.max.map_or(String::new(), |b| {
+            format!("{}{}", if b.excluded { "<" } else { "=" }, b.value)
+        });
+        format!("{lo}..{hi}")
+    }
 }
 
 pub use specmint_runtime::rules::Format;
@@ -941,6 +1070,15 @@ pub enum Base {
     I64,
     /// `number` (f64).
     Number,
+    /// `decimal(S)` / `decimal(P, S)`: an exact decimal read from the number's text, at most
+    /// `scale` fraction digits and, with a precision, at most `precision − scale` integer
+    /// digits.
+    Decimal {
+        /// The most fraction digits (0..=28).
+        scale: u32,
+        /// The most digits in all (`scale..=28`, at least 1), when stated.
+        precision: Option<u32>,
+    },
     /// A field table (by table name).
     Object(String),
     /// An enum table.
@@ -1150,7 +1288,7 @@ pub struct Errors {
 
 /// Rule kinds of the sidecar's `[errors]` whose codes only an `x-` keyword states: a JSON
 /// Schema cannot say them.
-pub(crate) const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes"];
+pub(crate) const X_ONLY_RULE_KINDS: &[&str] = &["max_items_per_group", "max_bytes", "scale"];
 
 /// One row of the error table.
 #[derive(Debug, Clone, PartialEq)]

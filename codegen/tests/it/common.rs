@@ -44,6 +44,19 @@ pub fn error_lines(name: &str, md: &str, toml: &str) -> Vec<String> {
         .collect()
 }
 
+/// The first line of every diagnostic, none when the spec loads.
+pub fn error_lines_or_none(name: &str, md: &str, toml: &str) -> Vec<String> {
+    match load(&source(name, md, toml)) {
+        Ok(_) => Vec::new(),
+        Err(d) => d
+            .to_string()
+            .lines()
+            .filter(|l| !l.starts_with("  hint: "))
+            .map(str::to_owned)
+            .collect(),
+    }
+}
+
 /// Panics, showing `text`, unless it holds every one of `expected`.
 pub fn assert_holds(text: &str, expected: &[&str]) {
     for e in expected {

@@ -467,7 +467,13 @@ pub(crate) fn assert_builds(
     options: &Options,
     main: Option<&str>,
 ) -> String {
-    let dir = crate::common::runtime_crate(name, "specmint-compiles");
+    // A package of its own per test (its library still `specmint_compiles`): the scratch
+    // crates share one target directory, and one package name would share its artifacts.
+    let dir = crate::common::runtime_crate(name, &format!("specmint-compiles-{name}"));
+    let manifest = dir.join("Cargo.toml");
+    let toml = std::fs::read_to_string(&manifest).unwrap()
+        + "\n[lib]\nname = \"specmint_compiles\"\npath = \"src/lib.rs\"\n";
+    std::fs::write(&manifest, toml).unwrap();
     let mut lib = format!("#![deny(warnings)]\n#![allow(dead_code)]\n{CHECKS}");
     let files = generate(specs, options).unwrap_or_else(|d| panic!("{d}"));
     for spec in specs {
@@ -478,6 +484,14 @@ pub(crate) fn assert_builds(
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     if let Some(main) = main {
         std::fs::write(dir.join("src/main.rs"), main).unwrap();
+        // A binary named after the test: the scratch crates share one target directory, and
+        // `cargo run` would otherwise run a binary another test left under one name.
+        let toml = std::fs::read_to_string(&manifest).unwrap().replacen(
+            "publish = false\n",
+            "publish = false\nautobins = false\n",
+            1,
+        ) + &format!("\n[[bin]]\nname = \"{name}\"\npath = \"src/main.rs\"\n");
+        std::fs::write(manifest, toml).unwrap();
     }
 
     // This test binary is target/<profile>/deps/<name>-<hash>: the scratch target beside it.

@@ -127,7 +127,7 @@ fn format_mistakes_are_reported_at_the_type_cell() {
         ),
         (
             "| `at` | date-time 1..=2 |",
-            "spec/stamps.md:7:10: error: a range applies to integers and `number` only, not `date-time`",
+            "spec/stamps.md:7:10: error: a range applies to integers, `number` and `decimal` only, not `date-time`",
         ),
     ];
     for (to, expected) in cases {

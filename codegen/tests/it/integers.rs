@@ -191,7 +191,7 @@ fn range_mistakes_are_reported_at_the_type_cell() {
     let cases = [
         (
             "| `offset` | string 1..=3 |",
-            "spec/ints.md:8:14: error: a range applies to integers and `number` only, not `string`",
+            "spec/ints.md:8:14: error: a range applies to integers, `number` and `decimal` only, not `string`",
         ),
         (
             "| `offset` | int32 5..=1 |",

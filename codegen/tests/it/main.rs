@@ -9,6 +9,7 @@ mod compiles;
 mod condition_forms;
 mod conditions;
 mod corpus_probes;
+mod decimals;
 mod diff_random;
 mod dump;
 mod enum_codes;

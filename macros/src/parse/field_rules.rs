@@ -149,6 +149,14 @@ static RULES: &[RuleSpec] = &[
         &[optional(kw::IGNORE_CASE, ArgKind::Flag), optional(kw::TRIM, ArgKind::Flag), CODE],
         Short::Bare, kw::CODE_DUPLICATE_ITEM,
         |a, _| Some(RuleKind::Unique(fold(&a)))),
+    rule("scale", ELEMENT,
+        &[required(kw::MAX, ArgKind::Limit), optional(kw::PRECISION, ArgKind::Limit), CODE],
+        Short::None, kw::CODE_SCALE,
+        |mut a, _| Some(RuleKind::Scale { max: a.limit(kw::MAX)?, precision: a.limit(kw::PRECISION) })),
+    rule("decimal_range", ELEMENT,
+        &[optional(kw::MIN, ArgKind::Expr("\"0.00\"")), optional(kw::ABOVE, ArgKind::Expr("\"0\"")),
+            optional(kw::MAX, ArgKind::Expr("\"999.99\"")), optional(kw::BELOW, ArgKind::Expr("\"100\"")), CODE],
+        Short::None, kw::CODE_RANGE, decimal_range),
 ];
 
 /// The field rule written `name`, if it is one (an element rule only when `element`).
@@ -290,6 +298,58 @@ fn range(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
         min: args.expr(kw::MIN),
         max: args.expr(kw::MAX),
     })
+}
+
+/// `decimal_range(min|above = "..", max|below = "..")`: at least one bound, one per end, each
+/// a string literal holding a JSON number.
+fn decimal_range(mut args: Args, errors: &mut Errors) -> Option<RuleKind> {
+    let mut end = |inclusive: &'static str,
+                   exclusive: &'static str|
+     -> Result<Option<(syn::LitStr, bool)>, ()> {
+        if args.written(inclusive) && args.written(exclusive) {
+            errors.at(
+                args.rule.span(),
+                format!(
+                    "`decimal_range` takes `{inclusive}` or `{exclusive}` for one end, not both"
+                ),
+            );
+            return Err(());
+        }
+        let (key, excluded) = if args.written(exclusive) {
+            (exclusive, true)
+        } else {
+            (inclusive, false)
+        };
+        let Some(expr) = args.expr(key) else {
+            return Ok(None);
+        };
+        let number = regex_lite::Regex::new(r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$")
+            .expect("a valid regex");
+        match expr {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) if number.is_match(&s.value()) => Ok(Some((s, excluded))),
+            other => {
+                errors.at(
+                    other.span(),
+                    format!("`{key}` must be a string literal holding a JSON number, e.g. `{key} = \"999.99\"`: the bound is read exactly, as the value is"),
+                );
+                Err(())
+            }
+        }
+    };
+    let (Ok(min), Ok(max)) = (end(kw::MIN, kw::ABOVE), end(kw::MAX, kw::BELOW)) else {
+        return None;
+    };
+    if min.is_none() && max.is_none() {
+        errors.at(
+            args.rule.span(),
+            "`decimal_range` needs a bound: `min`/`above` (excluded), `max`/`below` (excluded)",
+        );
+        return None;
+    }
+    Some(RuleKind::DecimalRange { min, max })
 }
 
 /// `pattern(regex = "..")`: a string literal that is a valid regex.

@@ -3,6 +3,7 @@
 //! several families share (`Packet`, `Envelope`) are here; each module holds its own.
 
 mod custom;
+mod decimals;
 mod expansion;
 mod lists;
 mod minimums;

@@ -32,6 +32,7 @@ macro_rules! message {
 }
 
 mod cross;
+mod decimal;
 mod dfa;
 mod digest;
 mod fields;
@@ -45,6 +46,7 @@ mod required;
 mod text;
 
 pub use cross::{not_contains, not_equal};
+pub use decimal::{decimal_range, scale, DecimalBounds, DecimalField};
 pub use digest::{digest, ByteCount, DigestFields, Streamed, StreamedData};
 pub use fields::{IntegerField, ListField, NumberField, TextField};
 pub use format::{format, Format};

@@ -44,6 +44,9 @@ fn text_unfilled(s: &str) -> Option<&'static str> {
     }
 }
 
+/// A decimal counts as given whenever it is present.
+impl Filled for crate::decimal::Decimal {}
+
 impl Filled for str {
     fn unfilled(&self) -> Option<&'static str> {
         text_unfilled(self)

@@ -44,10 +44,14 @@ def write_cases(out, label, corpus):
     folder.mkdir(parents=True, exist_ok=True)
     cases = []
     for i, case in enumerate(corpus["cases"]):
-        for form, text in (
+        forms = (
             ("compact", json.dumps(case["document"], ensure_ascii=False, separators=(",", ":"))),
             ("indented", json.dumps(case["document"], ensure_ascii=False, indent=2)),
-        ):
+        )
+        if "text" in case:
+            # A decimal's exact spelling decides: the text as it is, once.
+            forms = (("text", case["text"]),)
+        for form, text in forms:
             path = folder / f"{i:05}.{form}.json"
             path.write_bytes(text.encode("utf-8"))
             cases.append({"id": f"{case['id']} ({form})", "file": str(path)})

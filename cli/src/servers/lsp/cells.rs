@@ -70,6 +70,15 @@ pub fn type_cell(a: &Analysis, typed: &str) -> Vec<CompletionItem> {
     let word = typed.rsplit(char::is_whitespace).next().unwrap_or("");
     let mut items = Vec::new();
     for b in BUILTIN_TYPES {
+        if *b == "decimal" {
+            // Never alone: a decimal states its scale.
+            items.push(item(
+                "decimal(2)",
+                CompletionItemKind::KEYWORD,
+                "exact decimal: `decimal(S)`, at most S fraction digits; `decimal(P, S)`, at most P digits",
+            ));
+            continue;
+        }
         let detail = FORMATS
             .iter()
             .find(|(f, _)| f == b)
@@ -83,6 +92,7 @@ pub fn type_cell(a: &Analysis, typed: &str) -> Vec<CompletionItem> {
     let whole = BUILTIN_TYPES
         .iter()
         .copied()
+        .filter(|b| *b != "decimal")
         .chain(table_names(a))
         .find(|t| t.eq_ignore_ascii_case(word));
     if let Some(t) = whole {

@@ -3,7 +3,7 @@
 
 use super::caps::{around, cap_needle, cap_or, numbers};
 use super::*;
-use crate::check::type_words;
+use crate::check::{decimal_name, type_words};
 
 impl Cmp<'_> {
     pub(super) fn object(&mut self, a: &Object, b: &Object) {
@@ -228,6 +228,8 @@ impl Cmp<'_> {
                 format!("{:?}", std::mem::discriminant(&t.base))
                     + spec.rust_name_of(name).unwrap_or_default()
             }
+            // Its scale, precision and bounds are compared as constraints.
+            Base::Decimal { .. } => "decimal".to_owned(),
             other => format!("{other:?}"),
         };
         if a.array != b.array
@@ -361,7 +363,125 @@ impl Cmp<'_> {
             );
         }
         self.bounds_changed(path, &of(|r| &r.range), a, b, &row);
+        self.decimal_bounds_changed(path, &of(|r| &r.range), a, b, &row);
+        self.scale_changed(path, &of(|r| &r.scale), a, b, &row);
         self.format_changed(path, &of(|r| &r.format), a, b, &row);
+    }
+
+    /// A decimal's scale or precision narrowed, widened or changed.
+    fn scale_changed(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &TypeRef,
+        b: &TypeRef,
+        row: impl Fn() -> Needle,
+    ) {
+        let (
+            Base::Decimal {
+                scale: s1,
+                precision: p1,
+            },
+            Base::Decimal {
+                scale: s2,
+                precision: p2,
+            },
+        ) = (&a.base, &b.base)
+        else {
+            return;
+        };
+        if (s1, p1) == (s2, p2) {
+            return;
+        }
+        // What each admits: at most `s` fraction digits and `p − s` integer digits.
+        let ints = |s: &u32, p: &Option<u32>| p.map(|p| p - s);
+        let within = |s: &u32, p: &Option<u32>, outer_s: &u32, outer_p: &Option<u32>| {
+            s <= outer_s
+                && match (ints(s, p), ints(outer_s, outer_p)) {
+                    (_, None) => true,
+                    (None, Some(_)) => false,
+                    (Some(i), Some(o)) => i <= o,
+                }
+        };
+        let (id, br): (&'static str, &[Break]) = if within(s2, p2, s1, p1) {
+            ("scale-narrowed", &[Documents])
+        } else if within(s1, p1, s2, p2) {
+            ("scale-widened", &[Readers])
+        } else {
+            ("scale-changed", &[Documents, Readers])
+        };
+        in_row(hint, &row)(
+            self,
+            id,
+            br,
+            format!(
+                "the type of `{path}` is {}, was {}",
+                decimal_name(*s2, *p2),
+                decimal_name(*s1, *p1)
+            ),
+        );
+    }
+
+    /// A decimal's bounds added, removed, narrowed, widened or changed.
+    fn decimal_bounds_changed(
+        &mut self,
+        path: &str,
+        hint: &Hint,
+        a: &TypeRef,
+        b: &TypeRef,
+        row: impl Fn() -> Needle,
+    ) {
+        let push = in_row(hint, &row);
+        let words = |r: &DecimalRange| format!("`{}`", r.word());
+        match (&a.decimal_range, &b.decimal_range) {
+            (x, y) if x == y => {}
+            (None, Some(y)) => push(
+                self,
+                "range-added",
+                &[Documents],
+                format!("`{path}` now has bounds {}", words(y)),
+            ),
+            (Some(x), None) => push(
+                self,
+                "range-removed",
+                &[Readers],
+                format!("`{path}` no longer has bounds {}", words(x)),
+            ),
+            (Some(x), Some(y)) => {
+                // `inner`'s end is at least as tight as `outer`'s (`lower`: from below).
+                let tighter = |inner: Option<DecimalBound>,
+                               outer: Option<DecimalBound>,
+                               lower: bool| match (inner, outer) {
+                    (_, None) => true,
+                    (None, Some(_)) => false,
+                    (Some(i), Some(o)) => {
+                        let beyond = if lower {
+                            i.value > o.value
+                        } else {
+                            i.value < o.value
+                        };
+                        beyond || (i.value == o.value && (i.excluded || !o.excluded))
+                    }
+                };
+                let within = |inner: &DecimalRange, outer: &DecimalRange| {
+                    tighter(inner.min, outer.min, true) && tighter(inner.max, outer.max, false)
+                };
+                let (id, br): (&'static str, &[Break]) = if within(y, x) {
+                    ("range-narrowed", &[Documents])
+                } else if within(x, y) {
+                    ("range-widened", &[Readers])
+                } else {
+                    ("range-changed", &[Documents, Readers])
+                };
+                push(
+                    self,
+                    id,
+                    br,
+                    format!("the bounds of `{path}` are {}, were {}", words(y), words(x)),
+                );
+            }
+            (None, None) => {}
+        }
     }
 
     /// A field's integer or number bounds added, removed, narrowed, widened or changed.
@@ -489,6 +609,7 @@ impl Cmp<'_> {
             pattern: _,
             relative_path: _,
             range: _,
+            scale: _,
             format: _,
             // Compared with the requirement above.
             required: _,

@@ -248,6 +248,7 @@ fn usages(spec: &Spec) -> BTreeMap<String, Vec<String>> {
                 | Base::I32
                 | Base::I64
                 | Base::Number
+                | Base::Decimal { .. }
                 | Base::Any => {}
             }
         }
@@ -271,6 +272,7 @@ fn sample(spec: &Spec, ty: &TypeRef, depth: usize) -> Value {
             Some(r) => json!(r.min.unwrap_or(r.max.map_or(1.0, |m| m.min(1.0)))),
             None => json!(1),
         },
+        Base::Decimal { .. } => decimal_json(decimal_sample(ty, 1)),
         Base::Enum(t) => json!(spec.enum_spellings(t).first()),
         Base::Object(t) if depth < 4 => match spec.type_def(t) {
             Some(TypeDef::Object(o)) => Value::Object(

@@ -308,6 +308,18 @@ pub(super) fn value_violations(
                         value_violations(spec, inner, e, &p, out);
                     }
                 }
+                Base::Decimal { .. } => {
+                    let Some(d) = crate::emit::corpus::json_decimal(e) else {
+                        continue;
+                    };
+                    let (scale, range) = decimal_breaks(&f.ty, d);
+                    if let (Some(code), true) = (&f.rules.scale, scale) {
+                        out.push((code.clone(), p.clone()));
+                    }
+                    if let (Some(code), true) = (&f.rules.range, range) {
+                        out.push((code.clone(), p.clone()));
+                    }
+                }
                 Base::Number => {
                     if let (Some(code), Some(r), Some(n)) =
                         (&f.rules.range, &f.ty.number_range, e.as_f64())

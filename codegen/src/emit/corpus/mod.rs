@@ -35,6 +35,15 @@ type Expected = Vec<(String, String)>;
 /// The unknown key added at each object level.
 const UNKNOWN_KEY: &str = "x_unknown_key";
 
+/// A JSON number as a decimal reads it (its text as serde_json writes it); `None` for
+/// anything else or what no decimal holds.
+pub(crate) fn json_decimal(v: &Value) -> Option<crate::model::Decimal> {
+    match v {
+        Value::Number(n) => crate::model::Decimal::from_json_text(&n.to_string()).ok(),
+        _ => None,
+    }
+}
+
 /// One corpus case.
 struct Case {
     id: String,
@@ -43,6 +52,10 @@ struct Case {
     expressible: bool,
     errors: Expected,
     document: Value,
+    /// The document's exact text, when the spelling of a number in it matters (a decimal
+    /// past what a double keeps, `1e-2`, `100.000`): `document` then holds what a double
+    /// reading of it gives, and a runner sends this text instead.
+    text: Option<String>,
     traps: Vec<&'static str>,
     /// Why an x-only case is x-only when its rule is one the schema states elsewhere.
     reason: Option<String>,
@@ -58,9 +71,16 @@ impl Case {
             expressible: true,
             errors: Vec::new(),
             document,
+            text: None,
             traps: Vec::new(),
             reason: None,
         }
+    }
+
+    /// The case's document is `text` exactly (see [`Case::text`]).
+    fn text(mut self, text: String) -> Self {
+        self.text = Some(text);
+        self
     }
 
     /// The violations the document has.
@@ -150,6 +170,9 @@ pub(crate) fn emit(spec: &Spec, note: &str) -> String {
                     .collect::<Vec<_>>()),
             );
             m.insert("document".into(), c.document.clone());
+            if let Some(text) = &c.text {
+                m.insert("text".into(), json!(text));
+            }
             if !c.traps.is_empty() {
                 m.insert("traps".into(), json!(c.traps));
             }
@@ -270,6 +293,7 @@ impl<'a> Gen<'a> {
             self.wrong_type(&base, &loc);
             self.integers(&base, &loc);
             self.numbers(&base, &loc);
+            self.decimals(&base, &loc);
             self.literals(&base, &loc);
             self.patterns(&base, &loc);
             self.formats(&base, &loc);
@@ -307,6 +331,8 @@ impl<'a> Gen<'a> {
                 expressible: ok,
                 errors,
                 document,
+                // A decimal is read from its text: the example exactly as the spec writes it.
+                text: self.spec.has_decimals().then(|| e.text.clone()),
                 traps: vec![],
                 reason: (!ok).then(|| "a code it names is also produced by an x- rule".to_owned()),
             });

@@ -140,6 +140,8 @@ impl<'a> Gen<'a> {
             Base::Bool => json!(false),
             Base::U32 | Base::U64 | Base::I32 | Base::I64 => json!(i),
             Base::Number => json!(i),
+            // Without its Type cell's rules: `synth_element` keeps them.
+            Base::Decimal { .. } => json!(i),
             Base::Enum(n) => {
                 let vs = self.enum_values(n);
                 json!(vs[(i + shift) % vs.len()])
@@ -237,6 +239,9 @@ impl<'a> Gen<'a> {
     /// A valid value of one element of `f` (the value itself when `f` is no array): text
     /// that keeps its rules, an integer within its range, or any value of its base.
     pub(super) fn synth_element(&self, f: &Field, i: usize, shift: usize, depth: usize) -> Value {
+        if let Base::Decimal { .. } = f.ty.base {
+            return decimal_json(decimal_sample(&f.ty, i));
+        }
         if let Some(r) = &f.ty.number_range {
             // `i` when within the bounds, else the bound it crosses.
             let mut n = i as f64;
@@ -476,6 +481,9 @@ pub(super) fn keep_order(o: &Object, m: &mut Map<String, Value>, set: Option<&st
 /// Whether `v` can be held by an integer field `f` (an integer within its width and range)
 /// or a ranged number field (a number within its range); any value for any other field.
 fn holds(f: &Field, v: &Value) -> bool {
+    if let Base::Decimal { .. } = f.ty.base {
+        return json_decimal(v).is_some_and(|d| decimal_breaks(&f.ty, d) == (false, false));
+    }
     if let (Some(r), Base::Number) = (&f.ty.number_range, &f.ty.base) {
         return v.as_f64().is_some_and(|n| r.contains(n));
     }

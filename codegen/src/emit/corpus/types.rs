@@ -20,7 +20,12 @@ impl<'a> Gen<'a> {
             match &f.ty.base {
                 Base::String | Base::Enum(_) => json!(7),
                 Base::Bool => json!("false"),
-                Base::U32 | Base::U64 | Base::I32 | Base::I64 | Base::Number => json!("1"),
+                Base::U32
+                | Base::U64
+                | Base::I32
+                | Base::I64
+                | Base::Number
+                | Base::Decimal { .. } => json!("1"),
                 Base::Object(_) => json!([]),
                 Base::Union(_) => json!(true),
                 Base::Selected(_) => json!([]),
@@ -225,5 +230,232 @@ fn next_up(x: f64) -> f64 {
         f64::from_bits(x.to_bits() + 1)
     } else {
         f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// A decimal's scale, precision and exact bounds: a value at the scale (valid) and one
+    /// digit past it, `-0.0` (zero), `100.0` on a scale of 0 (a trailing zero, which does not
+    /// count), one integer digit past the precision, and each bound with one unit of the
+    /// scale on either side of it. An element of a list is alone in it. Only values whose
+    /// text a double keeps are probed (the corpus holds JSON values, which a reader takes
+    /// as doubles); the exact readings past a double (`999999999999.99001`, `1e-2`,
+    /// `100.000`, 28 digits) are the interpreter's and the derive's tests'.
+    pub(super) fn decimals(&mut self, base: &Value, loc: &Loc<'a, '_>) {
+        let (hops, path) = (loc.hops, loc.path.as_str());
+        let f = hops.last().expect("non-empty").field;
+        let Base::Decimal { scale, precision } = f.ty.base else {
+            return;
+        };
+        let unit = decimal_unit(scale);
+        let tenth = decimal_unit(scale + 1);
+        let start = decimal_sample(&f.ty, 1);
+        let mut probes: Vec<(String, &str, String)> = Vec::new();
+        let at_scale = decimal_add(start, unit)
+            .filter(|d| decimal_breaks(&f.ty, *d) == (false, false))
+            .or_else(|| decimal_sub(start, unit));
+        if let Some(at) = at_scale.filter(|_| scale > 0) {
+            probes.push((format!("scale.{path}.at"), "scale", at.to_string()));
+            if scale < specmint_runtime::decimal::MAX_DIGITS {
+                if let Some(past) = decimal_add(at, tenth) {
+                    probes.push((format!("scale.{path}.past"), "scale", past.to_string()));
+                }
+            }
+        }
+        if scale == 0 {
+            probes.push((
+                format!("scale.{path}.trailing_zero"),
+                "scale",
+                format!("{start}.0"),
+            ));
+        }
+        probes.push((
+            format!("scale.{path}.negative_zero"),
+            "scale",
+            "-0.0".to_owned(),
+        ));
+        if let Some(p) = precision.filter(|p| p - scale < 27) {
+            let text = format!("1{}", "0".repeat((p - scale) as usize));
+            // The most the precision allows (`999.99` in `decimal(5, 2)`), then one past it.
+            if let Some(most) = Decimal::from_json_text(&text)
+                .ok()
+                .and_then(|d| decimal_sub(d, unit))
+            {
+                probes.push((
+                    format!("scale.{path}.integer_digits_at"),
+                    "scale",
+                    most.to_string(),
+                ));
+            }
+            probes.push((format!("scale.{path}.integer_digits"), "scale", text));
+        }
+        if let Some(r) = &f.ty.decimal_range {
+            for (label, bound) in [("min", r.min), ("max", r.max)] {
+                let Some(b) = bound else { continue };
+                probes.push((
+                    format!("range.{path}.{label}"),
+                    "range",
+                    b.value.to_string(),
+                ));
+                if let Some(d) = decimal_sub(b.value, unit) {
+                    probes.push((format!("range.{path}.{label}-unit"), "range", d.to_string()));
+                }
+                if let Some(d) = decimal_add(b.value, unit) {
+                    probes.push((format!("range.{path}.{label}+unit"), "range", d.to_string()));
+                }
+            }
+        }
+        // The readings past a double, carried as the document's exact text.
+        let mut exact: Vec<(String, &str, String)> = vec![
+            (
+                format!("scale.{path}.exponent"),
+                "scale",
+                format!("{start}e0"),
+            ),
+            (
+                format!("scale.{path}.negative_zero_integer"),
+                "scale",
+                "-0".to_owned(),
+            ),
+        ];
+        if scale > 0 {
+            exact.push((
+                format!("scale.{path}.exponent_fraction"),
+                "scale",
+                format!("1e-{scale}"),
+            ));
+        }
+        let zeros = "0".repeat(scale as usize + 1);
+        exact.push((
+            format!("scale.{path}.trailing_zeros"),
+            "scale",
+            format!("{start}.{zeros}"),
+        ));
+        if scale < 16 {
+            // 17 fraction digits: a double reads `1.00000000000000001` as 1.
+            let digits = format!("{}1", "0".repeat(16));
+            exact.push((
+                format!("scale.{path}.past_a_double"),
+                "scale",
+                format!("{start}.{digits}"),
+            ));
+        }
+        exact.push((
+            format!("scale.{path}.digits_29"),
+            "type",
+            "1".repeat(specmint_runtime::decimal::MAX_DIGITS as usize + 1),
+        ));
+        if let Some(r) = &f.ty.decimal_range {
+            for (label, bound) in [("min", r.min), ("max", r.max)] {
+                let Some(b) = bound else { continue };
+                // A digit past the scale beyond the bound: a double reads it as the bound.
+                if scale + 4 <= specmint_runtime::decimal::MAX_DIGITS {
+                    let tiny = decimal_unit(scale + 4);
+                    let past = if label == "min" {
+                        decimal_sub(b.value, tiny)
+                    } else {
+                        decimal_add(b.value, tiny)
+                    };
+                    if let Some(d) = past {
+                        exact.push((
+                            format!("range.{path}.{label}.past_a_double"),
+                            "range",
+                            d.to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        let at = if f.ty.array {
+            format!("{path}[0]")
+        } else {
+            path.to_owned()
+        };
+        for (id, rule, text) in exact {
+            let parse = self.spec.errors.parse.clone();
+            let (errors, read) = match Decimal::from_json_text(&text) {
+                Ok(d) => {
+                    let (scale_broken, range_broken) = decimal_breaks(&f.ty, d);
+                    let mut errors = Vec::new();
+                    if let (Some(code), true) = (&f.rules.scale, scale_broken) {
+                        errors.push((code.clone(), at.clone()));
+                    }
+                    if let (Some(code), true) = (&f.rules.range, range_broken) {
+                        errors.push((code.clone(), at.clone()));
+                    }
+                    (errors, true)
+                }
+                Err(_) => (vec![(parse, at.clone())], false),
+            };
+            // The document with a marker where the number goes, written as the corpus
+            // writes documents, then the marker replaced by the number's text.
+            const MARK: &str = "\u{1}specmint-decimal\u{1}";
+            let v = if f.ty.array {
+                self.first_of(f, json!(MARK))
+            } else {
+                json!(MARK)
+            };
+            let doc = self.with(base, hops, v);
+            let written = specmint_runtime::json_text::compact(&doc);
+            let mark = serde_json::to_string(MARK).expect("a string");
+            if written.matches(&mark).count() != 1 {
+                continue;
+            }
+            let exact_text = written.replacen(&mark, &text, 1);
+            let Ok(document) = serde_json::from_str::<Value>(&exact_text) else {
+                continue;
+            };
+            let mut case = Case::new(
+                id,
+                format!("`{at}` = {text} (the exact text)"),
+                rule,
+                document,
+            )
+            .errors(errors)
+            .text(exact_text);
+            if !case.errors.is_empty() || !read {
+                case = case.because(
+                    "the number's exact text decides: JSON Schema's consumers read it as a double",
+                );
+            }
+            self.push(&loc.scope, case);
+        }
+        for (id, rule, text) in probes {
+            // A value whose text a double does not keep cannot be carried in the corpus's
+            // JSON values (`1.000` would be written `1.0`).
+            let Ok(d) = Decimal::from_json_text(&text) else {
+                continue;
+            };
+            // The same value without trailing zeros when the text as written is not kept.
+            let kept = |t: &str| {
+                let v: Value = serde_json::from_str(t).ok()?;
+                // The text serde_json writes back (not `v == t`: that compares a JSON string).
+                let written = v.to_string();
+                (written == t).then_some(v)
+            };
+            let plain = Decimal::from(d.to_rust_decimal().normalize()).to_string();
+            let Some((v, text)) = kept(&text)
+                .map(|v| (v, text.clone()))
+                .or_else(|| kept(&plain).map(|v| (v, plain)))
+            else {
+                continue;
+            };
+            let (scale_broken, range_broken) = decimal_breaks(&f.ty, d);
+            let mut errors = Vec::new();
+            if let (Some(code), true) = (&f.rules.scale, scale_broken) {
+                errors.push((code.clone(), at.clone()));
+            }
+            if let (Some(code), true) = (&f.rules.range, range_broken) {
+                errors.push((code.clone(), at.clone()));
+            }
+            let v = if f.ty.array { self.first_of(f, v) } else { v };
+            let doc = self.with(base, hops, v);
+            let mut case = Case::new(id, format!("`{at}` = {text}"), rule, doc).errors(errors);
+            if scale_broken && !range_broken {
+                // JSON Schema states bounds, not a scale (`x-decimal`).
+                case = case.x_only();
+            }
+            self.push(&loc.scope, case);
+        }
     }
 }

@@ -299,6 +299,10 @@ impl Ctx<'_> {
             Base::I32 => quote!(i32),
             Base::I64 => quote!(i64),
             Base::Number => quote!(f64),
+            Base::Decimal { .. } => {
+                let rt = &self.rt;
+                quote!(#rt::decimal::Decimal)
+            }
             Base::Any => {
                 let rt = &self.rt;
                 quote!(#rt::json::Json)

@@ -101,6 +101,25 @@ impl Ctx<'_> {
                 });
             each.push(quote!(range(#(#args,)* code = #code)));
         }
+        if let (Some(code), Base::Decimal { scale, precision }) = (&r.scale, &f.ty.base) {
+            let scale = proc_macro2::Literal::u32_unsuffixed(*scale);
+            let precision = precision.map(|p| {
+                let p = proc_macro2::Literal::u32_unsuffixed(p);
+                quote!(, precision = #p)
+            });
+            each.push(quote!(scale(max = #scale #precision, code = #code)));
+        }
+        if let (Some(code), Some(d)) = (&r.range, &f.ty.decimal_range) {
+            let args = [("min", "above", &d.min), ("max", "below", &d.max)]
+                .into_iter()
+                .filter_map(|(inclusive, excluded, bound)| {
+                    let b = bound.as_ref()?;
+                    let name = ident(if b.excluded { excluded } else { inclusive });
+                    let text = b.value.to_string();
+                    Some(quote!(#name = #text))
+                });
+            each.push(quote!(decimal_range(#(#args,)* code = #code)));
+        }
         if !each.is_empty() {
             if f.ty.array {
                 rules.push(quote!(each(#(#each),*)));

@@ -39,7 +39,8 @@ pub(crate) fn shapes<'a>(spec: &'a Spec) -> Shapes<'a> {
             Base::U64 => Kind::U64,
             Base::I32 => Kind::I32,
             Base::I64 => Kind::I64,
-            Base::Number => Kind::Number,
+            // Any JSON number: what a decimal cannot hold is the typed read's to say.
+            Base::Number | Base::Decimal { .. } => Kind::Number,
             Base::Any => Kind::Any,
             Base::Selected(_) => Kind::Selected,
             Base::Object(n) | Base::Enum(n) | Base::Union(n) => Kind::Type(index(n)),
