@@ -476,7 +476,7 @@ mod tests {
         assert!(!is_field_rule("rename"));
         assert_eq!(
             kw::list(&names(true)),
-            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`, `format`, `custom`",
+            "`non_blank`, `max_chars`, `min_chars`, `range`, `pattern`, `format`, `custom`, `scale`, `decimal_range`",
             "`each` lists its rules in table order"
         );
     }
