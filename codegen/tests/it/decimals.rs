@@ -192,21 +192,7 @@ fn main() {{
     );
     let loaded = load(&spec).unwrap();
     let validator = specmint_codegen::Validator::new(&loaded);
-    let interpreted: String = docs
-        .iter()
-        .map(|doc| {
-            let mut out = String::new();
-            match validator.validate(doc.as_bytes()) {
-                Ok(v) => out.push_str(&format!("= {v}\n")),
-                Err(report) => {
-                    for v in report.iter() {
-                        out.push_str(&format!("{}@{}: {}\n", v.code, v.path, v.message));
-                    }
-                }
-            }
-            out + "--\n"
-        })
-        .collect();
+    let interpreted = interpreted(&validator, &docs);
     assert_eq!(compiled, interpreted);
     let blocks: Vec<&str> = interpreted.split_terminator("--\n").collect();
     assert_eq!(
@@ -632,21 +618,7 @@ fn main() {{
         Some(&main),
     );
     let validator = specmint_codegen::Validator::new(&load(&spec).unwrap());
-    let interpreted: String = docs
-        .iter()
-        .map(|doc| {
-            let mut out = String::new();
-            match validator.validate(doc.as_bytes()) {
-                Ok(v) => out.push_str(&format!("= {v}\n")),
-                Err(report) => {
-                    for v in report.iter() {
-                        out.push_str(&format!("{}@{}: {}\n", v.code, v.path, v.message));
-                    }
-                }
-            }
-            out + "--\n"
-        })
-        .collect();
+    let interpreted = interpreted(&validator, &docs);
     assert_eq!(compiled, interpreted);
     let blocks: Vec<&str> = interpreted.split_terminator("--\n").collect();
     assert_eq!(
@@ -659,4 +631,24 @@ fn main() {{
         "{}",
         blocks[1]
     );
+}
+
+/// The interpreter's output on each of `docs` as the compiled crate's `main` prints it: the
+/// canonical JSON of an accepted document (`= …`), or each violation as `code@path: message`;
+/// each document's block ends with `--`.
+fn interpreted(validator: &specmint_codegen::Validator, docs: &[impl AsRef<str>]) -> String {
+    docs.iter()
+        .map(|doc| {
+            let mut out = String::new();
+            match validator.validate(doc.as_ref().as_bytes()) {
+                Ok(v) => out.push_str(&format!("= {v}\n")),
+                Err(report) => {
+                    for v in report.iter() {
+                        out.push_str(&format!("{}@{}: {}\n", v.code, v.path, v.message));
+                    }
+                }
+            }
+            out + "--\n"
+        })
+        .collect()
 }

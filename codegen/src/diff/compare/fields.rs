@@ -403,13 +403,11 @@ impl Cmp<'_> {
                     (Some(i), Some(o)) => i <= o,
                 }
         };
-        let (id, br): (&'static str, &[Break]) = if within(s2, p2, s1, p1) {
-            ("scale-narrowed", &[Documents])
-        } else if within(s1, p1, s2, p2) {
-            ("scale-widened", &[Readers])
-        } else {
-            ("scale-changed", &[Documents, Readers])
-        };
+        let (id, br) = direction(
+            within(s2, p2, s1, p1),
+            within(s1, p1, s2, p2),
+            ["scale-narrowed", "scale-widened", "scale-changed"],
+        );
         in_row(hint, &row)(
             self,
             id,
@@ -466,13 +464,11 @@ impl Cmp<'_> {
                 let within = |inner: &DecimalRange, outer: &DecimalRange| {
                     tighter(inner.min, outer.min, true) && tighter(inner.max, outer.max, false)
                 };
-                let (id, br): (&'static str, &[Break]) = if within(y, x) {
-                    ("range-narrowed", &[Documents])
-                } else if within(x, y) {
-                    ("range-widened", &[Readers])
-                } else {
-                    ("range-changed", &[Documents, Readers])
-                };
+                let (id, br) = direction(
+                    within(y, x),
+                    within(x, y),
+                    ["range-narrowed", "range-widened", "range-changed"],
+                );
                 push(
                     self,
                     id,
@@ -517,13 +513,11 @@ impl Cmp<'_> {
                             .1
                             .map_or(outer.1.is_none(), |m| outer.1.is_none_or(|o| m.le(o)))
                 };
-                let (id, br): (&'static str, &[Break]) = if within(y, x) {
-                    ("range-narrowed", &[Documents])
-                } else if within(x, y) {
-                    ("range-widened", &[Readers])
-                } else {
-                    ("range-changed", &[Documents, Readers])
-                };
+                let (id, br) = direction(
+                    within(y, x),
+                    within(x, y),
+                    ["range-narrowed", "range-widened", "range-changed"],
+                );
                 push(
                     self,
                     id,
@@ -926,5 +920,21 @@ pub(super) fn table_name(b: &Base) -> &str {
     match b {
         Base::Object(t) | Base::Enum(t) | Base::Union(t) | Base::Selected(t) => t,
         _ => "",
+    }
+}
+
+/// Which way a bound or limit moved: `narrowed` (the new one admits less: documents break),
+/// `widened` (more: readers break), or neither (both); `ids` names the three.
+fn direction(
+    narrowed: bool,
+    widened: bool,
+    ids: [&'static str; 3],
+) -> (&'static str, &'static [Break]) {
+    if narrowed {
+        (ids[0], &[Documents])
+    } else if widened {
+        (ids[1], &[Readers])
+    } else {
+        (ids[2], &[Documents, Readers])
     }
 }
