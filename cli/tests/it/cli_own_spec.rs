@@ -780,61 +780,9 @@ fn an_option_takes_its_value_after_an_equals_sign_and_a_repeated_one_keeps_its_l
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
 
-const GROUP_MD: &str = r#"# Invoice v1
+const GROUP_MD: &str = include_str!("../../../codegen/tests/absent_groups/invoice.md");
 
-## Fields of an `invoice`
-
-| Field | Type | Required | Meaning |
-|---|---|---|---|
-| `number` | non-blank string | ✔ | The invoice number. |
-| `seller` | seller | ✔ | The seller. |
-
-## Fields of a `seller`
-
-| Field | Type | Required | Meaning |
-|---|---|---|---|
-| `name` | string | ✔ `BR-06` | The seller's name. |
-| `address` | address | ✔ | The seller's postal address. |
-
-## Fields of an `address`
-
-| Field | Type | Required | Meaning |
-|---|---|---|---|
-| `city` | string? | — | The city. |
-| `country_code` | string matching `^[A-Z]{2}$` | ✔ `BR-09` | The country code. |
-
-## Error codes
-
-| Code | When |
-|---|---|
-| `invalid_invoice` | Not the shape. |
-| `blank` | A text is blank. |
-| `BR-06` | No seller name. |
-| `BR-09` | No seller country code. |
-| `BR-CL-14` | A country code is not one. |
-
-```json valid
-{"number": "IN-1", "seller": {"name": "Acme", "address": {"country_code": "DE"}}}
-```
-
-```json invalid BR-06@seller.name BR-09@seller.address.country_code
-{"number": "IN-1"}
-```
-
-```json invalid BR-09@seller.address.country_code
-{"number": "IN-1", "seller": {"name": "Acme"}}
-```
-"#;
-
-const GROUP_TOML: &str = r#"[spec]
-root = "invoice"
-
-[errors]
-enum = "InvoiceError"
-parse = "invalid_invoice"
-non_blank = "blank"
-pattern = "BR-CL-14"
-"#;
+const GROUP_TOML: &str = include_str!("../../../codegen/tests/absent_groups/invoice.toml");
 
 /// Issue 46: "read as `{}` when absent" chains through a plain `✔` member table, so a
 /// missing `seller` (its `name` coded `BR-06`, its plain `✔` `address`'s `country_code`

@@ -429,55 +429,31 @@ impl Cmp<'_> {
         b: &TypeRef,
         row: impl Fn() -> Needle,
     ) {
-        let push = in_row(hint, &row);
-        let words = |r: &DecimalRange| format!("`{}`", r.word());
-        match (&a.decimal_range, &b.decimal_range) {
-            (x, y) if x == y => {}
-            (None, Some(y)) => push(
-                self,
-                "range-added",
-                &[Documents],
-                format!("`{path}` now has bounds {}", words(y)),
-            ),
-            (Some(x), None) => push(
-                self,
-                "range-removed",
-                &[Readers],
-                format!("`{path}` no longer has bounds {}", words(x)),
-            ),
-            (Some(x), Some(y)) => {
-                // `inner`'s end is at least as tight as `outer`'s (`lower`: from below).
-                let tighter = |inner: Option<DecimalBound>,
-                               outer: Option<DecimalBound>,
-                               lower: bool| match (inner, outer) {
-                    (_, None) => true,
-                    (None, Some(_)) => false,
-                    (Some(i), Some(o)) => {
-                        let beyond = if lower {
-                            i.value > o.value
-                        } else {
-                            i.value < o.value
-                        };
-                        beyond || (i.value == o.value && (i.excluded || !o.excluded))
-                    }
+        // `inner`'s end is at least as tight as `outer`'s (`lower`: from below).
+        let tighter = |inner: Option<DecimalBound>, outer: Option<DecimalBound>, lower: bool| match (
+            inner, outer,
+        ) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(i), Some(o)) => {
+                let beyond = if lower {
+                    i.value > o.value
+                } else {
+                    i.value < o.value
                 };
-                let within = |inner: &DecimalRange, outer: &DecimalRange| {
-                    tighter(inner.min, outer.min, true) && tighter(inner.max, outer.max, false)
-                };
-                let (id, br) = direction(
-                    within(y, x),
-                    within(x, y),
-                    ["range-narrowed", "range-widened", "range-changed"],
-                );
-                push(
-                    self,
-                    id,
-                    br,
-                    format!("the bounds of `{path}` are {}, were {}", words(y), words(x)),
-                );
+                beyond || (i.value == o.value && (i.excluded || !o.excluded))
             }
-            (None, None) => {}
-        }
+        };
+        range_change(
+            &mut in_row(hint, &row),
+            self,
+            path,
+            (a.decimal_range.as_ref(), b.decimal_range.as_ref()),
+            |inner, outer| {
+                tighter(inner.min, outer.min, true) && tighter(inner.max, outer.max, false)
+            },
+            |r| format!("`{}`", r.word()),
+        );
     }
 
     /// A field's integer or number bounds added, removed, narrowed, widened or changed.
@@ -489,48 +465,21 @@ impl Cmp<'_> {
         b: &TypeRef,
         row: impl Fn() -> Needle,
     ) {
-        let push = in_row(hint, &row);
-        match (ends(a), ends(b)) {
-            (x, y) if x == y => {}
-            (None, Some(_)) => push(
-                self,
-                "range-added",
-                &[Documents],
-                format!("`{path}` now has bounds {}", range_words(ends(b))),
-            ),
-            (Some(_), None) => push(
-                self,
-                "range-removed",
-                &[Readers],
-                format!("`{path}` no longer has bounds {}", range_words(ends(a))),
-            ),
-            (Some(x), Some(y)) => {
-                let within = |inner: Ends, outer: Ends| {
-                    inner
-                        .0
-                        .map_or(outer.0.is_none(), |m| outer.0.is_none_or(|o| o.le(m)))
-                        && inner
-                            .1
-                            .map_or(outer.1.is_none(), |m| outer.1.is_none_or(|o| m.le(o)))
-                };
-                let (id, br) = direction(
-                    within(y, x),
-                    within(x, y),
-                    ["range-narrowed", "range-widened", "range-changed"],
-                );
-                push(
-                    self,
-                    id,
-                    br,
-                    format!(
-                        "the bounds of `{path}` are {}, were {}",
-                        range_words(Some(y)),
-                        range_words(Some(x))
-                    ),
-                );
-            }
-            (None, None) => {}
-        }
+        range_change(
+            &mut in_row(hint, &row),
+            self,
+            path,
+            (ends(a).as_ref(), ends(b).as_ref()),
+            |inner, outer| {
+                inner
+                    .0
+                    .map_or(outer.0.is_none(), |m| outer.0.is_none_or(|o| o.le(m)))
+                    && inner
+                        .1
+                        .map_or(outer.1.is_none(), |m| outer.1.is_none_or(|o| m.le(o)))
+            },
+            |r| range_words(Some(*r)),
+        );
     }
 
     /// A field's format (`date-time`, `uri`, ...) added, removed or changed.
@@ -808,6 +757,47 @@ impl Cmp<'_> {
 /// cross-field rule naming it, a sibling's `required_if` condition on it.
 /// How a field's comparisons record a change: found on the field's row in both versions,
 /// its witness searched with `hint`.
+/// A field's bounds (of either kind) added, removed, narrowed, widened or changed: `within`
+/// says whether the first bounds admit no more than the second, `words` shows them.
+fn range_change<R: PartialEq>(
+    push: &mut impl FnMut(&mut Cmp<'_>, &'static str, &[Break], String),
+    c: &mut Cmp<'_>,
+    path: &str,
+    (x, y): (Option<&R>, Option<&R>),
+    within: impl Fn(&R, &R) -> bool,
+    words: impl Fn(&R) -> String,
+) {
+    match (x, y) {
+        (x, y) if x == y => {}
+        (None, Some(y)) => push(
+            c,
+            "range-added",
+            &[Documents],
+            format!("`{path}` now has bounds {}", words(y)),
+        ),
+        (Some(x), None) => push(
+            c,
+            "range-removed",
+            &[Readers],
+            format!("`{path}` no longer has bounds {}", words(x)),
+        ),
+        (Some(x), Some(y)) => {
+            let (id, br) = direction(
+                within(y, x),
+                within(x, y),
+                ["range-narrowed", "range-widened", "range-changed"],
+            );
+            push(
+                c,
+                id,
+                br,
+                format!("the bounds of `{path}` are {}, were {}", words(y), words(x)),
+            );
+        }
+        (None, None) => {}
+    }
+}
+
 fn in_row<'h>(
     hint: &'h Hint,
     row: &'h impl Fn() -> Needle,
