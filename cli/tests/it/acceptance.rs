@@ -12,7 +12,6 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -43,10 +42,8 @@ fn the_acceptance_crate_builds_and_its_corpus_agrees_with_its_validator() {
     std::fs::write(dir.join("Cargo.toml"), absolute).unwrap();
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
 
-    let out = Command::new(env!("CARGO"))
+    let out = common::scratch_cargo(&dir)
         .args(["test", "--offline", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", common::scratch_target_dir())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -118,6 +118,18 @@ pub fn scratch_target_dir() -> PathBuf {
     exe.ancestors().nth(3).unwrap().join("scratch")
 }
 
+/// `cargo` started in `dir` for such a build: into [`scratch_target_dir`], with line tables
+/// only as debug info, as the workspace's own profile has it (a crate the test writes has no
+/// profile of ours, and full debug info made one test run's scratch builds many gigabytes).
+pub fn scratch_cargo(dir: &Path) -> Command {
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", scratch_target_dir())
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    cargo
+}
+
 /// A fresh store for the engine and lifecycle suites, as a `--store` value.
 ///
 /// With `SPECMINT_TEST_PG` set (the query part of a libpq URL, `host=DIR&user=NAME`, as

@@ -43,11 +43,9 @@ fn main() {
 
 /// `cargo <args> --offline` in `dir`, into the tests' shared scratch target directory.
 fn cargo(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO"))
+    let out = common::scratch_cargo(dir)
         .args(args)
         .arg("--offline")
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", common::scratch_target_dir())
         .output()
         .unwrap();
     assert!(

@@ -197,10 +197,8 @@ publish = false
 /// `cargo <command> --offline` in `dir`, into the tests' shared scratch target directory
 /// (cargo's own messages go to stderr: stdout is the program's or the test harness's).
 fn cargo(dir: &std::path::Path, command: &str) -> Output {
-    Command::new(env!("CARGO"))
+    common::scratch_cargo(dir)
         .args([command, "--offline"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", common::scratch_target_dir())
         .output()
         .unwrap()
 }

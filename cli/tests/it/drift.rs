@@ -7,7 +7,6 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{root, specmint, specmint_in};
 
@@ -127,14 +126,7 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
     std::fs::write(&md, text.replace(row, &row.replace("200", "150"))).unwrap();
 
     // The one edit, then the project's own commands, in the copy.
-    let cargo = |args: &[&str]| {
-        Command::new(env!("CARGO"))
-            .args(args)
-            .current_dir(&dir)
-            .env("CARGO_TARGET_DIR", common::scratch_target_dir())
-            .output()
-            .unwrap()
-    };
+    let cargo = |args: &[&str]| common::scratch_cargo(&dir).args(args).output().unwrap();
     let out = cargo(&["run", "--quiet", "--offline", "--", "generate"]);
     assert!(
         out.status.success(),
@@ -159,7 +151,7 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
             .code(),
         Some(0)
     );
-    let mut child = Command::new(env!("CARGO"))
+    let mut child = common::scratch_cargo(&dir)
         .args([
             "run",
             "--quiet",
@@ -171,8 +163,6 @@ fn one_cap_edit_in_the_markdown_changes_constant_validator_and_schema() {
             "--format",
             "json",
         ])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", common::scratch_target_dir())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

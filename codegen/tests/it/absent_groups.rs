@@ -3,8 +3,6 @@
 //! `address` whose `country_code` is coded; a document without `seller` reports both
 //! members' codes, in the model, the corpus, the interpreter and the generated Rust.
 
-use std::process::Command;
-
 use specmint_codegen::{generate, load, Options};
 
 use crate::common;
@@ -63,16 +61,8 @@ fn generated_rust_reports_the_members_of_an_absent_group() {
     assert!(rust.contains("impl ::core::default::Default for Address {"));
     std::fs::write(dir.join("src/invoice.rs"), rust).unwrap();
     std::fs::write(dir.join("src/lib.rs"), "pub mod invoice;\n").unwrap();
-    let target = std::env::current_exe()
-        .unwrap()
-        .ancestors()
-        .nth(3)
-        .unwrap()
-        .join("scratch");
-    let out = Command::new(env!("CARGO"))
+    let out = common::scratch_cargo(&dir)
         .args(["test", "--offline", "--lib", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", target)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -85,3 +85,21 @@ pub fn runtime_crate(name: &str, package: &str) -> std::path::PathBuf {
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     dir
 }
+
+/// `cargo` started in `dir`, building into the scratch target beside this test binary's own
+/// (so a scratch crate's dependencies are built once and reused across runs) with line tables
+/// only as debug info, as the workspace's own profile has it: a scratch crate has no profile
+/// of ours, and full debug info made one test run's scratch builds many gigabytes.
+pub fn scratch_cargo(dir: &std::path::Path) -> std::process::Command {
+    // This test binary is target/<profile>/deps/<name>-<hash>.
+    let exe = std::env::current_exe().unwrap();
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .current_dir(dir)
+        .env(
+            "CARGO_TARGET_DIR",
+            exe.ancestors().nth(3).unwrap().join("scratch"),
+        )
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    cargo
+}

@@ -12,11 +12,9 @@
 //! One crate keeps the cost to one build of its own code: the dependencies are those of
 //! `cli/tests/it/downstream.rs`, built once in the same scratch target directory.
 
-use std::process::Command;
-
 use specmint_codegen::{generate, load, Options, SpecSource};
 
-use crate::common::source;
+use crate::common::{self, source};
 use crate::random_spec::random_sources;
 
 /// The field types under test, as spelled in a Type cell: the type, then (after the shape,
@@ -494,24 +492,12 @@ pub(crate) fn assert_builds(
         std::fs::write(manifest, toml).unwrap();
     }
 
-    // This test binary is target/<profile>/deps/<name>-<hash>: the scratch target beside it.
-    let target = std::env::current_exe()
-        .unwrap()
-        .ancestors()
-        .nth(3)
-        .unwrap()
-        .join("scratch");
     let args: &[&str] = if main.is_some() {
         &["run", "--offline", "--quiet"]
     } else {
         &["build", "--offline", "--lib", "--quiet"]
     };
-    let out = Command::new(env!("CARGO"))
-        .args(args)
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", target)
-        .output()
-        .unwrap();
+    let out = common::scratch_cargo(&dir).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{} specs generated Rust that does not compile:\n{}",

@@ -6,8 +6,6 @@
 //! The loader gives each use whose overrides differ its own copy of the table, so the
 //! interpreter, the generated Rust, the schema, the corpus and diff see distinct tables.
 
-use std::process::Command;
-
 use serde_json::Value;
 use specmint_codegen::model::{Object, Spec, TypeDef};
 use specmint_codegen::{generate, load, Options};
@@ -226,16 +224,8 @@ fn generated_rust_reports_each_uses_own_codes() {
         format!("pub mod comments;\npub mod inv;\npub mod quoting;\npub mod ship;\npub mod tree;\n{agree}"),
     )
     .unwrap();
-    let target = std::env::current_exe()
-        .unwrap()
-        .ancestors()
-        .nth(3)
-        .unwrap()
-        .join("scratch");
-    let out = Command::new(env!("CARGO"))
+    let out = common::scratch_cargo(&dir)
         .args(["test", "--offline", "--lib", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", target)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
