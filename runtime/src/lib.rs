@@ -48,6 +48,7 @@
 
 pub mod decimal;
 pub mod document;
+pub mod expr;
 pub mod interp;
 pub mod json;
 mod json_size;

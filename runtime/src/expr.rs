@@ -1,0 +1,1518 @@
+//! Expression rules: the spec format's rules table (`Code | On | Rule`), parsed, checked
+//! and evaluated here once for every route (the generated Rust, the interpreter behind the
+//! CLI and both bindings).
+//!
+//! The language is small and arithmetic first (see *Rules tables* in docs/spec-format.md):
+//!
+//! ```text
+//! rule    := or
+//! or      := and ("or" and)*
+//! and     := not ("and" not)*
+//! not     := "not" not | cmp
+//! cmp     := add [("=" | "!=" | "<" | "<=" | ">" | ">=") add ["±" add]]
+//! add     := mul (("+" | "-") mul)*
+//! mul     := unary (("*" | "/") unary)*
+//! unary   := "-" unary | atom
+//! atom    := number | "text" | true | false | "(" or ")" | path
+//!          | sum(path) | count(path) | has(path) | abs(add) | min(add, add) | max(add, add)
+//!          | round(add, S) | round(add, S, half_up | half_even) | "Σ" path
+//! path    := name ["[]"] ("." name ["[]"])*
+//! ```
+//!
+//! - Numbers are exact decimals (28 digits, as [`Decimal`]): integers, `decimal(S)` and
+//!   `number` fields (a `number` as Rust writes the double) all compute exactly; a sum or
+//!   product that does not fit, or a division by zero, is a [`Fault`], which the rule
+//!   reports as its violation, never a panic.
+//! - A quotient is written rounded (`round(a / b, 2)`): anywhere else it is refused when the
+//!   rule is read, since it would be cut at 28 digits unseen.
+//! - `round` is half away from zero (`half_up`, as commerce and EN 16931 round) unless
+//!   `half_even` is given.
+//! - A path through an absent member, or to one, is absent; arithmetic with an absent
+//!   operand is absent, and a comparison with one is unknown. As a SQL `CHECK`, a rule fails
+//!   only when it is false: unknown passes (`has(x)` asks for presence). `sum` and `count`
+//!   read the items of the path's lists, skipping absent values; a `sum` of none is 0.
+//! - `a = b ± t` holds when `|a − b| ≤ t`.
+//!
+//! ```
+//! use specmint_runtime::expr::{Expr, Subject, Value};
+//!
+//! struct Line(&'static str);
+//! struct Invoice { total: &'static str, lines: Vec<Line> }
+//! impl Subject for Line {
+//!     fn member(&self, name: &str) -> Value<'_> {
+//!         match name { "net" => Value::Decimal(self.0.parse().unwrap()), _ => Value::Absent }
+//!     }
+//! }
+//! impl Subject for Invoice {
+//!     fn member(&self, name: &str) -> Value<'_> {
+//!         match name {
+//!             "total" => Value::Decimal(self.total.parse().unwrap()),
+//!             "lines" => Value::list(&self.lines),
+//!             _ => Value::Absent,
+//!         }
+//!     }
+//! }
+//!
+//! let rule = Expr::parse("total = sum(lines[].net)").unwrap();
+//! let ok = Invoice { total: "30.50", lines: vec![Line("10.25"), Line("20.25")] };
+//! assert_eq!(rule.holds(&ok), Ok(true));
+//! let off = Invoice { total: "30.49", lines: vec![Line("10.25"), Line("20.25")] };
+//! assert_eq!(rule.holds(&off), Ok(false));
+//! ```
+
+use core::cmp::Ordering;
+use core::fmt;
+
+use rust_decimal::{Decimal as Dec, RoundingStrategy};
+
+use crate::decimal::Decimal;
+use crate::path::Path;
+use crate::report::{Code, Report, Violation};
+
+/// The most fraction digits `round` takes.
+pub const MAX_SCALE: u32 = 28;
+
+/// One step of a path: a member's name, and whether the member is a list whose items the
+/// path goes on through (`lines[]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The member's JSON key.
+    pub name: String,
+    /// `[]` follows the name.
+    pub each: bool,
+}
+
+/// A path as written (`lines[].net_amount`), with the char offset it starts at in the rule.
+/// Two paths are equal when their steps are: where they were written does not count.
+#[derive(Clone, Debug, Eq)]
+pub struct PathExpr {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// Where the path starts in the rule's text, in chars.
+    pub at: usize,
+}
+
+impl PartialEq for PathExpr {
+    fn eq(&self, other: &Self) -> bool {
+        self.steps == other.steps
+    }
+}
+
+impl PathExpr {
+    /// Whether a step before the last, or the last, goes through a list's items.
+    pub fn through_lists(&self) -> bool {
+        self.steps.iter().any(|s| s.each)
+    }
+}
+
+impl fmt::Display for PathExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.steps.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(&s.name)?;
+            if s.each {
+                f.write_str("[]")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `+`, `-`, `*`, `/`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+}
+
+/// A comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `=` (also `==`).
+    Eq,
+    /// `!=` (also `≠`).
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=` (also `≤`).
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=` (also `≥`).
+    Ge,
+}
+
+impl Cmp {
+    fn holds(self, o: Ordering) -> bool {
+        match self {
+            Cmp::Eq => o == Ordering::Equal,
+            Cmp::Ne => o != Ordering::Equal,
+            Cmp::Lt => o == Ordering::Less,
+            Cmp::Le => o != Ordering::Greater,
+            Cmp::Gt => o == Ordering::Greater,
+            Cmp::Ge => o != Ordering::Less,
+        }
+    }
+
+    /// The operator as the canonical text writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cmp::Eq => "=",
+            Cmp::Ne => "!=",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        }
+    }
+}
+
+/// How `round` treats a midpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// Away from zero (`2.345` → `2.35`, `-2.345` → `-2.35`): `half_up`, the default.
+    HalfUp,
+    /// To the even digit (`2.345` → `2.34`, `2.355` → `2.36`): `half_even`.
+    HalfEven,
+}
+
+impl Rounding {
+    fn as_str(self) -> &'static str {
+        match self {
+            Rounding::HalfUp => "half_up",
+            Rounding::HalfEven => "half_even",
+        }
+    }
+}
+
+/// A parsed rule or a part of one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// A number literal, exact.
+    Number(Decimal),
+    /// A text literal (`"S"`).
+    Text(String),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A member's value (no `[]` step: a list of values is summed or counted).
+    Path(PathExpr),
+    /// `sum(path)`: the path's values over its lists' items.
+    Sum(PathExpr),
+    /// `count(path)`: how many values the path reaches.
+    Count(PathExpr),
+    /// `has(path)`: the member is present and not `null`.
+    Has(PathExpr),
+    /// `-e`.
+    Neg(Box<Expr>),
+    /// `abs(e)`.
+    Abs(Box<Expr>),
+    /// `min(a, b)` (`false`) or `max(a, b)` (`true`).
+    MinMax(bool, Box<Expr>, Box<Expr>),
+    /// `a + b` and the others.
+    Arith(Box<Expr>, Arith, Box<Expr>),
+    /// `round(e, scale, rounding)`.
+    Round(Box<Expr>, u32, Rounding),
+    /// `a op b`, with `± tolerance` after an `=`.
+    Cmp(Box<Expr>, Cmp, Box<Expr>, Option<Box<Expr>>),
+    /// `a and b`.
+    And(Box<Expr>, Box<Expr>),
+    /// `a or b`.
+    Or(Box<Expr>, Box<Expr>),
+    /// `not e`.
+    Not(Box<Expr>),
+}
+
+/// Why a rule's text is not a rule: what, and where (in chars from its start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The char offset in the rule's text.
+    pub at: usize,
+    /// What is wrong, and what to write instead where that is known.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at char {})", self.message, self.at + 1)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Why a rule could not be computed for a document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A result needs more than 28 digits.
+    Overflow,
+    /// A division by zero.
+    DivisionByZero,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fault::Overflow => "a result needs more than 28 digits",
+            Fault::DivisionByZero => "it divides by zero",
+        })
+    }
+}
+
+/// A value a [`Subject`] gives for a member.
+pub enum Value<'a> {
+    /// Absent, or `null`.
+    Absent,
+    /// A bool.
+    Bool(bool),
+    /// An integer.
+    Int(i128),
+    /// A `decimal(S)`.
+    Decimal(Decimal),
+    /// A `number`.
+    Float(f64),
+    /// Text, or an enum value as spelled.
+    Text(&'a str),
+    /// An object.
+    Object(Box<dyn Subject + 'a>),
+    /// A list.
+    List(Box<dyn Items + 'a>),
+}
+
+impl<'a> Value<'a> {
+    /// A list of values each of which is [`AsValue`].
+    pub fn list<T: AsValue>(items: &'a [T]) -> Value<'a> {
+        Value::List(Box::new(items))
+    }
+}
+
+/// An object whose members a rule reads by their JSON key.
+pub trait Subject {
+    /// The member `name`, or [`Value::Absent`] when it is absent, `null` or no member.
+    fn member(&self, name: &str) -> Value<'_>;
+}
+
+impl<T: Subject + ?Sized> Subject for &T {
+    fn member(&self, name: &str) -> Value<'_> {
+        (**self).member(name)
+    }
+}
+
+/// A list whose items a rule reads.
+pub trait Items {
+    /// How many items.
+    fn count(&self) -> usize;
+    /// Item `i` (below [`count`](Items::count)).
+    fn item(&self, i: usize) -> Value<'_>;
+}
+
+impl<T: AsValue> Items for &[T] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn item(&self, i: usize) -> Value<'_> {
+        self[i].as_value()
+    }
+}
+
+/// A field's value as a rule reads it (implemented for the types generated fields have).
+pub trait AsValue {
+    /// The value.
+    fn as_value(&self) -> Value<'_>;
+}
+
+impl<T: AsValue> AsValue for Option<T> {
+    fn as_value(&self) -> Value<'_> {
+        match self {
+            Some(v) => v.as_value(),
+            None => Value::Absent,
+        }
+    }
+}
+
+impl<T: AsValue> AsValue for Box<T> {
+    fn as_value(&self) -> Value<'_> {
+        (**self).as_value()
+    }
+}
+
+impl<T: AsValue> AsValue for Vec<T> {
+    fn as_value(&self) -> Value<'_> {
+        Value::list(self.as_slice())
+    }
+}
+
+impl AsValue for String {
+    fn as_value(&self) -> Value<'_> {
+        Value::Text(self)
+    }
+}
+
+impl AsValue for bool {
+    fn as_value(&self) -> Value<'_> {
+        Value::Bool(*self)
+    }
+}
+
+impl AsValue for f64 {
+    fn as_value(&self) -> Value<'_> {
+        Value::Float(*self)
+    }
+}
+
+impl AsValue for Decimal {
+    fn as_value(&self) -> Value<'_> {
+        Value::Decimal(*self)
+    }
+}
+
+macro_rules! int_value {
+    ($($t:ty),*) => {
+        $(impl AsValue for $t {
+            fn as_value(&self) -> Value<'_> {
+                Value::Int(i128::from(*self))
+            }
+        })*
+    };
+}
+int_value!(u32, u64, i32, i64);
+
+// ---------------------------------------------------------------------------------------
+// Reading a rule.
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Num(String),
+    Str(String),
+    Name(String),
+    Dot,
+    Each,
+    Open,
+    Close,
+    Comma,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Cmp(Cmp),
+    PlusMinus,
+    Sigma,
+    End,
+}
+
+fn tokens(text: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let err = |at: usize, message: String| Err(ParseError { at, message });
+    while i < chars.len() {
+        let c = chars[i];
+        let at = i;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
+        let (tok, len) = match c {
+            '0'..='9' => {
+                let mut j = i;
+                while j < chars.len()
+                    && (chars[j].is_ascii_digit()
+                        || chars[j] == '.'
+                        || chars[j] == 'e'
+                        || chars[j] == 'E'
+                        || ((chars[j] == '-' || chars[j] == '+')
+                            && matches!(chars[j - 1], 'e' | 'E')))
+                {
+                    j += 1;
+                }
+                (Tok::Num(chars[i..j].iter().collect()), j - i)
+            }
+            '"' => {
+                let Some(end) = chars[i + 1..].iter().position(|&c| c == '"') else {
+                    return err(at, "a text is not closed: `\"` expected".into());
+                };
+                (
+                    Tok::Str(chars[i + 1..i + 1 + end].iter().collect()),
+                    end + 2,
+                )
+            }
+            'Σ' | '∑' => (Tok::Sigma, 1),
+            c if c.is_alphabetic() || c == '_' => {
+                let mut j = i;
+                while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+                    j += 1;
+                }
+                (Tok::Name(chars[i..j].iter().collect()), j - i)
+            }
+            '[' if two == "[]" => (Tok::Each, 2),
+            '.' => (Tok::Dot, 1),
+            '(' => (Tok::Open, 1),
+            ')' => (Tok::Close, 1),
+            ',' => (Tok::Comma, 1),
+            '+' => (Tok::Plus, 1),
+            '-' => (Tok::Minus, 1),
+            '*' | '×' => (Tok::Star, 1),
+            '/' | '÷' => (Tok::Slash, 1),
+            '±' => (Tok::PlusMinus, 1),
+            '=' if two == "==" => (Tok::Cmp(Cmp::Eq), 2),
+            '=' => (Tok::Cmp(Cmp::Eq), 1),
+            '!' if two == "!=" => (Tok::Cmp(Cmp::Ne), 2),
+            '≠' => (Tok::Cmp(Cmp::Ne), 1),
+            '<' if two == "<=" => (Tok::Cmp(Cmp::Le), 2),
+            '<' => (Tok::Cmp(Cmp::Lt), 1),
+            '≤' => (Tok::Cmp(Cmp::Le), 1),
+            '>' if two == ">=" => (Tok::Cmp(Cmp::Ge), 2),
+            '>' => (Tok::Cmp(Cmp::Gt), 1),
+            '≥' => (Tok::Cmp(Cmp::Ge), 1),
+            '&' if two == "&&" => (Tok::Name("and".into()), 2),
+            '|' if two == "||" => (Tok::Name("or".into()), 2),
+            '!' => (Tok::Name("not".into()), 1),
+            other => return err(at, format!("`{other}` is not part of a rule")),
+        };
+        out.push((tok, at));
+        i += len;
+    }
+    out.push((Tok::End, chars.len()));
+    Ok(out)
+}
+
+struct Parser {
+    toks: Vec<(Tok, usize)>,
+    pos: usize,
+    /// Inside a `round(...)`: a quotient may stand here.
+    rounding: usize,
+}
+
+type Parsed = Result<Expr, ParseError>;
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].0
+    }
+
+    fn at(&self) -> usize {
+        self.toks[self.pos].1
+    }
+
+    fn next(&mut self) -> (Tok, usize) {
+        let t = self.toks[self.pos].clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn fail<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
+        Err(ParseError {
+            at: self.at(),
+            message: message.into(),
+        })
+    }
+
+    fn word(&self, w: &str) -> bool {
+        matches!(self.peek(), Tok::Name(n) if n == w)
+    }
+
+    fn expect(&mut self, tok: Tok, what: &str) -> Result<(), ParseError> {
+        if *self.peek() == tok {
+            self.next();
+            Ok(())
+        } else {
+            self.fail(format!("{what} expected here"))
+        }
+    }
+
+    fn or(&mut self) -> Parsed {
+        let mut left = self.and()?;
+        while self.word("or") {
+            self.next();
+            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Parsed {
+        let mut left = self.not()?;
+        while self.word("and") {
+            self.next();
+            left = Expr::And(Box::new(left), Box::new(self.not()?));
+        }
+        Ok(left)
+    }
+
+    fn not(&mut self) -> Parsed {
+        if self.word("not") {
+            self.next();
+            return Ok(Expr::Not(Box::new(self.not()?)));
+        }
+        self.cmp()
+    }
+
+    fn cmp(&mut self) -> Parsed {
+        let left = self.add()?;
+        let Tok::Cmp(op) = *self.peek() else {
+            if *self.peek() == Tok::PlusMinus {
+                return self.fail("a tolerance `± t` follows an `=` comparison");
+            }
+            return Ok(left);
+        };
+        self.next();
+        let right = self.add()?;
+        let tolerance = if *self.peek() == Tok::PlusMinus || self.word("within") {
+            if op != Cmp::Eq {
+                return self.fail("a tolerance `± t` follows an `=` comparison only");
+            }
+            self.next();
+            Some(Box::new(self.add()?))
+        } else {
+            None
+        };
+        if matches!(self.peek(), Tok::Cmp(_)) {
+            return self.fail("comparisons do not chain: join them with `and`");
+        }
+        Ok(Expr::Cmp(Box::new(left), op, Box::new(right), tolerance))
+    }
+
+    fn add(&mut self) -> Parsed {
+        let mut left = self.mul()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Plus => Arith::Add,
+                Tok::Minus => Arith::Sub,
+                _ => return Ok(left),
+            };
+            self.next();
+            left = Expr::Arith(Box::new(left), op, Box::new(self.mul()?));
+        }
+    }
+
+    fn mul(&mut self) -> Parsed {
+        let mut left = self.unary()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Star => Arith::Mul,
+                Tok::Slash => Arith::Div,
+                _ => return Ok(left),
+            };
+            if op == Arith::Div && self.rounding == 0 {
+                return self.fail(
+                    "a quotient is written rounded, to the scale it is read at: `round(a / b, 2)`",
+                );
+            }
+            self.next();
+            left = Expr::Arith(Box::new(left), op, Box::new(self.unary()?));
+        }
+    }
+
+    fn unary(&mut self) -> Parsed {
+        if *self.peek() == Tok::Minus {
+            self.next();
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        self.atom()
+    }
+
+    fn path(&mut self) -> Result<PathExpr, ParseError> {
+        let at = self.at();
+        let mut steps = Vec::new();
+        loop {
+            let Tok::Name(name) = self.peek().clone() else {
+                return self.fail("a field name expected here");
+            };
+            self.next();
+            let each = *self.peek() == Tok::Each;
+            if each {
+                self.next();
+            }
+            steps.push(Step { name, each });
+            if *self.peek() != Tok::Dot {
+                return Ok(PathExpr { steps, at });
+            }
+            self.next();
+        }
+    }
+
+    fn atom(&mut self) -> Parsed {
+        let at = self.at();
+        match self.peek().clone() {
+            Tok::Num(text) => {
+                self.next();
+                match Decimal::from_json_text(&text) {
+                    Ok(d) => Ok(Expr::Number(d)),
+                    Err(e) => Err(ParseError {
+                        at,
+                        message: format!("`{text}` is not a number a rule computes with: {e}"),
+                    }),
+                }
+            }
+            Tok::Str(s) => {
+                self.next();
+                Ok(Expr::Text(s))
+            }
+            Tok::Open => {
+                self.next();
+                let e = self.or()?;
+                self.expect(Tok::Close, "`)`")?;
+                Ok(e)
+            }
+            Tok::Sigma => {
+                self.next();
+                let p = self.path()?;
+                self.aggregate_path(&p, "Σ")?;
+                Ok(Expr::Sum(p))
+            }
+            Tok::Name(name) => {
+                if name == "true" || name == "false" {
+                    self.next();
+                    return Ok(Expr::Bool(name == "true"));
+                }
+                if self.toks.get(self.pos + 1).map(|t| &t.0) == Some(&Tok::Open) {
+                    return self.call(&name, at);
+                }
+                if ["and", "or", "not", "within"].contains(&name.as_str()) {
+                    return self.fail(format!("a value expected before `{name}`"));
+                }
+                let p = self.path()?;
+                if p.through_lists() {
+                    return Err(ParseError {
+                        at,
+                        message: format!(
+                            "`{p}` reaches a list of values: `sum({p})` or `count({p})` reads them"
+                        ),
+                    });
+                }
+                Ok(Expr::Path(p))
+            }
+            Tok::End => self.fail("the rule ends where a value is expected"),
+            other => self.fail(format!("a value expected here, not {}", describe(&other))),
+        }
+    }
+
+    fn aggregate_path(&self, p: &PathExpr, f: &str) -> Result<(), ParseError> {
+        if p.through_lists() {
+            Ok(())
+        } else {
+            Err(ParseError {
+                at: p.at,
+                message: format!(
+                    "`{f}` reads a list's items: write the list with `[]` (`{f}(lines[].amount)`)"
+                ),
+            })
+        }
+    }
+
+    fn call(&mut self, name: &str, at: usize) -> Parsed {
+        self.next();
+        self.next();
+        let e = match name {
+            "sum" | "count" => {
+                let p = self.path()?;
+                self.aggregate_path(&p, name)?;
+                if name == "sum" {
+                    Expr::Sum(p)
+                } else {
+                    Expr::Count(p)
+                }
+            }
+            "has" => {
+                let p = self.path()?;
+                if p.through_lists() {
+                    return Err(ParseError {
+                        at: p.at,
+                        message: format!("`has` asks for one member: `{p}` goes through a list (`count(...) > 0` asks whether any item has it)"),
+                    });
+                }
+                Expr::Has(p)
+            }
+            "abs" => Expr::Abs(Box::new(self.add()?)),
+            "min" | "max" => {
+                let a = self.add()?;
+                self.expect(Tok::Comma, "`,`")?;
+                let b = self.add()?;
+                Expr::MinMax(name == "max", Box::new(a), Box::new(b))
+            }
+            "round" => {
+                self.rounding += 1;
+                let e = self.add();
+                self.rounding -= 1;
+                let e = e?;
+                self.expect(Tok::Comma, "`,` and the scale")?;
+                let scale_at = self.at();
+                let scale = match self.next().0 {
+                    Tok::Num(n) => n.parse::<u32>().ok().filter(|s| *s <= MAX_SCALE),
+                    _ => None,
+                };
+                let Some(scale) = scale else {
+                    return Err(ParseError {
+                        at: scale_at,
+                        message: format!(
+                            "the scale of `round` is a whole number from 0 to {MAX_SCALE}"
+                        ),
+                    });
+                };
+                let rounding = if *self.peek() == Tok::Comma {
+                    self.next();
+                    let rounding = match self.peek() {
+                        Tok::Name(n) if n == "half_up" => Rounding::HalfUp,
+                        Tok::Name(n) if n == "half_even" => Rounding::HalfEven,
+                        _ => return self.fail("`half_up` or `half_even` expected here"),
+                    };
+                    self.next();
+                    rounding
+                } else {
+                    Rounding::HalfUp
+                };
+                Expr::Round(Box::new(e), scale, rounding)
+            }
+            _ => {
+                return Err(ParseError {
+                    at,
+                    message: format!(
+                        "`{name}` is no function of a rule: sum, count, has, round, abs, min, max"
+                    ),
+                })
+            }
+        };
+        self.expect(Tok::Close, "`)`")?;
+        Ok(e)
+    }
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Num(n) => format!("`{n}`"),
+        Tok::Str(s) => format!("`\"{s}\"`"),
+        Tok::Name(n) => format!("`{n}`"),
+        Tok::Dot => "`.`".into(),
+        Tok::Each => "`[]`".into(),
+        Tok::Open => "`(`".into(),
+        Tok::Close => "`)`".into(),
+        Tok::Comma => "`,`".into(),
+        Tok::Plus => "`+`".into(),
+        Tok::Minus => "`-`".into(),
+        Tok::Star => "`*`".into(),
+        Tok::Slash => "`/`".into(),
+        Tok::Cmp(c) => format!("`{}`", c.as_str()),
+        Tok::PlusMinus => "`±`".into(),
+        Tok::Sigma => "`Σ`".into(),
+        Tok::End => "the end".into(),
+    }
+}
+
+impl Expr {
+    /// Reads a rule's text.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] at the char where the text stops being a rule.
+    pub fn parse(text: &str) -> Result<Expr, ParseError> {
+        let mut p = Parser {
+            toks: tokens(text)?,
+            pos: 0,
+            rounding: 0,
+        };
+        let e = p.or()?;
+        if *p.peek() != Tok::End {
+            let what = describe(p.peek());
+            return p.fail(format!("the rule goes on after its end: {what}"));
+        }
+        Ok(e)
+    }
+
+    /// Every path the expression reads, in the order written, with the function that reads
+    /// it (`None` for a plain value).
+    pub fn paths(&self) -> Vec<(&PathExpr, Option<&'static str>)> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| match e {
+            Expr::Path(p) => out.push((p, None)),
+            Expr::Sum(p) => out.push((p, Some("sum"))),
+            Expr::Count(p) => out.push((p, Some("count"))),
+            Expr::Has(p) => out.push((p, Some("has"))),
+            _ => {}
+        });
+        out
+    }
+
+    /// Calls `f` on this expression and each part of it, outside in.
+    pub fn visit<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        f(self);
+        match self {
+            Expr::Neg(a) | Expr::Abs(a) | Expr::Not(a) | Expr::Round(a, _, _) => a.visit(f),
+            Expr::MinMax(_, a, b)
+            | Expr::Arith(a, _, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Cmp(a, _, b, None) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Cmp(a, _, b, Some(t)) => {
+                a.visit(f);
+                b.visit(f);
+                t.visit(f);
+            }
+            Expr::Number(_)
+            | Expr::Text(_)
+            | Expr::Bool(_)
+            | Expr::Path(_)
+            | Expr::Sum(_)
+            | Expr::Count(_)
+            | Expr::Has(_) => {}
+        }
+    }
+
+    fn precedence(&self) -> u8 {
+        match self {
+            Expr::Or(..) => 1,
+            Expr::And(..) => 2,
+            Expr::Not(_) => 3,
+            Expr::Cmp(..) => 4,
+            Expr::Arith(_, Arith::Add | Arith::Sub, _) => 5,
+            Expr::Arith(_, Arith::Mul | Arith::Div, _) => 6,
+            Expr::Neg(_) => 7,
+            _ => 8,
+        }
+    }
+}
+
+/// One side of a binary operator, in parentheses when it binds less tightly than `at`
+/// (or as tightly, on the right of a left-associative operator).
+struct Side<'e>(&'e Expr, u8, bool);
+
+impl fmt::Display for Side<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.0.precedence();
+        if p < self.1 || (self.2 && p == self.1) {
+            write!(f, "({})", self.0)
+        } else {
+            self.0.fmt(f)
+        }
+    }
+}
+
+/// The canonical text: one space around binary operators, parentheses only where needed
+/// (`a - (b - c)`), `Σ p` written `sum(p)`. Reading it back gives the same expression.
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.precedence();
+        match self {
+            Expr::Number(d) => d.fmt(f),
+            Expr::Text(s) => write!(f, "\"{s}\""),
+            Expr::Bool(b) => b.fmt(f),
+            Expr::Path(path) => path.fmt(f),
+            Expr::Sum(path) => write!(f, "sum({path})"),
+            Expr::Count(path) => write!(f, "count({path})"),
+            Expr::Has(path) => write!(f, "has({path})"),
+            Expr::Neg(a) => write!(f, "-{}", Side(a, p, false)),
+            Expr::Abs(a) => write!(f, "abs({a})"),
+            Expr::MinMax(max, a, b) => {
+                write!(f, "{}({a}, {b})", if *max { "max" } else { "min" })
+            }
+            Expr::Arith(a, op, b) => {
+                let sym = match op {
+                    Arith::Add => "+",
+                    Arith::Sub => "-",
+                    Arith::Mul => "*",
+                    Arith::Div => "/",
+                };
+                write!(f, "{} {sym} {}", Side(a, p, false), Side(b, p, true))
+            }
+            Expr::Round(a, scale, Rounding::HalfUp) => write!(f, "round({a}, {scale})"),
+            Expr::Round(a, scale, r) => write!(f, "round({a}, {scale}, {})", r.as_str()),
+            Expr::Cmp(a, op, b, tolerance) => {
+                write!(
+                    f,
+                    "{} {} {}",
+                    Side(a, p + 1, false),
+                    op.as_str(),
+                    Side(b, p + 1, false)
+                )?;
+                match tolerance {
+                    Some(t) => write!(f, " ± {}", Side(t, p + 1, false)),
+                    None => Ok(()),
+                }
+            }
+            Expr::And(a, b) => write!(f, "{} and {}", Side(a, p, false), Side(b, p, true)),
+            Expr::Or(a, b) => write!(f, "{} or {}", Side(a, p, false), Side(b, p, true)),
+            Expr::Not(a) => write!(f, "not {}", Side(a, p, false)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Computing a rule.
+
+/// What an expression computes to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Computed {
+    /// Absent (or, for a comparison, unknown).
+    Absent,
+    /// A bool.
+    Bool(bool),
+    /// A number.
+    Number(Dec),
+    /// Text.
+    Text(String),
+}
+
+impl fmt::Display for Computed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Computed::Absent => f.write_str("absent"),
+            Computed::Bool(b) => b.fmt(f),
+            Computed::Number(d) => d.fmt(f),
+            Computed::Text(s) => write!(f, "`{}`", crate::rules::shown(s)),
+        }
+    }
+}
+
+fn leaf(v: Value<'_>) -> Result<Computed, Fault> {
+    Ok(match v {
+        Value::Absent | Value::Object(_) | Value::List(_) => Computed::Absent,
+        Value::Bool(b) => Computed::Bool(b),
+        Value::Int(n) => {
+            Computed::Number(Dec::try_from_i128_with_scale(n, 0).map_err(|_| Fault::Overflow)?)
+        }
+        Value::Decimal(d) => Computed::Number(d.to_rust_decimal()),
+        Value::Float(x) => Computed::Number(
+            Decimal::from_json_text(&x.to_string())
+                .map_err(|_| Fault::Overflow)?
+                .to_rust_decimal(),
+        ),
+        Value::Text(s) => Computed::Text(s.to_owned()),
+    })
+}
+
+/// Reads `steps` from `v`, calling `each` with every value reached (through every `[]`).
+fn reach(
+    v: Value<'_>,
+    steps: &[Step],
+    each: &mut dyn FnMut(Value<'_>) -> Result<(), Fault>,
+) -> Result<(), Fault> {
+    let Some((step, rest)) = steps.split_first() else {
+        return each(v);
+    };
+    let Value::Object(o) = v else {
+        return Ok(());
+    };
+    let m = o.member(&step.name);
+    if !step.each {
+        return reach(m, rest, each);
+    }
+    let Value::List(items) = m else {
+        return Ok(());
+    };
+    for i in 0..items.count() {
+        reach(items.item(i), rest, each)?;
+    }
+    Ok(())
+}
+
+fn number(c: &Computed) -> Option<Dec> {
+    match c {
+        Computed::Number(d) => Some(*d),
+        _ => None,
+    }
+}
+
+impl Expr {
+    /// What the expression computes to on `subject`.
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`] where the arithmetic cannot be done.
+    pub fn compute(&self, subject: &dyn Subject) -> Result<Computed, Fault> {
+        Ok(match self {
+            Expr::Number(d) => Computed::Number(d.to_rust_decimal()),
+            Expr::Text(s) => Computed::Text(s.clone()),
+            Expr::Bool(b) => Computed::Bool(*b),
+            Expr::Path(p) => {
+                let mut out = Computed::Absent;
+                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                    out = leaf(v)?;
+                    Ok(())
+                })?;
+                out
+            }
+            Expr::Has(p) => {
+                let mut present = false;
+                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                    present = !matches!(v, Value::Absent);
+                    Ok(())
+                })?;
+                Computed::Bool(present)
+            }
+            Expr::Sum(p) => {
+                let mut total = Dec::ZERO;
+                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                    if let Some(d) = number(&leaf(v)?) {
+                        total = total.checked_add(d).ok_or(Fault::Overflow)?;
+                    }
+                    Ok(())
+                })?;
+                Computed::Number(total)
+            }
+            Expr::Count(p) => {
+                let mut count: u64 = 0;
+                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                    if !matches!(v, Value::Absent) {
+                        count += 1;
+                    }
+                    Ok(())
+                })?;
+                Computed::Number(Dec::from(count))
+            }
+            Expr::Neg(a) => match number(&a.compute(subject)?) {
+                Some(d) => Computed::Number(-d),
+                None => Computed::Absent,
+            },
+            Expr::Abs(a) => match number(&a.compute(subject)?) {
+                Some(d) => Computed::Number(d.abs()),
+                None => Computed::Absent,
+            },
+            Expr::MinMax(max, a, b) => {
+                match (number(&a.compute(subject)?), number(&b.compute(subject)?)) {
+                    (Some(x), Some(y)) => Computed::Number(if *max { x.max(y) } else { x.min(y) }),
+                    _ => Computed::Absent,
+                }
+            }
+            Expr::Arith(a, op, b) => {
+                let (Some(x), Some(y)) =
+                    (number(&a.compute(subject)?), number(&b.compute(subject)?))
+                else {
+                    return Ok(Computed::Absent);
+                };
+                let r = match op {
+                    Arith::Add => x.checked_add(y),
+                    Arith::Sub => x.checked_sub(y),
+                    Arith::Mul => x.checked_mul(y),
+                    Arith::Div if y.is_zero() => return Err(Fault::DivisionByZero),
+                    Arith::Div => x.checked_div(y),
+                };
+                Computed::Number(r.ok_or(Fault::Overflow)?)
+            }
+            Expr::Round(a, scale, r) => match number(&a.compute(subject)?) {
+                Some(d) => Computed::Number(d.round_dp_with_strategy(
+                    *scale,
+                    match r {
+                        Rounding::HalfUp => RoundingStrategy::MidpointAwayFromZero,
+                        Rounding::HalfEven => RoundingStrategy::MidpointNearestEven,
+                    },
+                )),
+                None => Computed::Absent,
+            },
+            Expr::Cmp(a, op, b, tolerance) => {
+                let (x, y) = (a.compute(subject)?, b.compute(subject)?);
+                match compare(&x, *op, &y, tolerance.as_deref(), subject)? {
+                    Some(holds) => Computed::Bool(holds),
+                    None => Computed::Absent,
+                }
+            }
+            Expr::And(a, b) => match (truth(&a.compute(subject)?), truth(&b.compute(subject)?)) {
+                (Some(false), _) | (_, Some(false)) => Computed::Bool(false),
+                (Some(true), Some(true)) => Computed::Bool(true),
+                _ => Computed::Absent,
+            },
+            Expr::Or(a, b) => match (truth(&a.compute(subject)?), truth(&b.compute(subject)?)) {
+                (Some(true), _) | (_, Some(true)) => Computed::Bool(true),
+                (Some(false), Some(false)) => Computed::Bool(false),
+                _ => Computed::Absent,
+            },
+            Expr::Not(a) => match truth(&a.compute(subject)?) {
+                Some(b) => Computed::Bool(!b),
+                None => Computed::Absent,
+            },
+        })
+    }
+
+    /// Whether the rule holds on `subject`: `Ok(false)` only when it is false (unknown
+    /// holds, as a SQL `CHECK`).
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`] where the arithmetic cannot be done.
+    pub fn holds(&self, subject: &dyn Subject) -> Result<bool, Fault> {
+        Ok(truth(&self.compute(subject)?) != Some(false))
+    }
+}
+
+fn truth(c: &Computed) -> Option<bool> {
+    match c {
+        Computed::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
+
+/// `x op y [± t]`: `None` when an operand is absent.
+fn compare(
+    x: &Computed,
+    op: Cmp,
+    y: &Computed,
+    tolerance: Option<&Expr>,
+    subject: &dyn Subject,
+) -> Result<Option<bool>, Fault> {
+    Ok(match (x, y) {
+        (Computed::Number(a), Computed::Number(b)) => match tolerance {
+            Some(t) => match number(&t.compute(subject)?) {
+                Some(t) => Some(a.checked_sub(*b).ok_or(Fault::Overflow)?.abs() <= t.abs()),
+                None => None,
+            },
+            None => Some(op.holds(a.cmp(b))),
+        },
+        (Computed::Text(a), Computed::Text(b)) => Some(op.holds(a.cmp(b))),
+        (Computed::Bool(a), Computed::Bool(b)) => Some(op.holds(a.cmp(b))),
+        _ => None,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Reporting a rule.
+
+/// How a message names a side of a comparison: `` `totals.line_total` ``, `the sum of
+/// `lines[].net_amount``, or the side's text.
+struct Named<'e> {
+    expr: &'e Expr,
+    at: Option<&'e str>,
+}
+
+impl fmt::Display for Named<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.expr, self.at) {
+            (Expr::Path(_), Some(at)) => write!(f, "`{at}`"),
+            (Expr::Sum(p), _) => write!(f, "the sum of `{p}`"),
+            (Expr::Count(p), _) => write!(f, "the count of `{p}`"),
+            (e, _) => write!(f, "`{e}`"),
+        }
+    }
+}
+
+/// ` when CONDITION`, or nothing.
+struct When<'a>(Option<&'a dyn fmt::Display>);
+
+impl fmt::Display for When<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(c) => write!(f, " when {c}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Checks the rule `expr` on the object `subject` at `path` (the caller has checked the
+/// rule's condition, and passes it as `when` for the message). A comparison that is false
+/// is reported at its left side when that is a member of the object
+/// (`` `totals.line_total` is 100.00, the sum of `lines[].net_amount` is 110.00 (must be
+/// equal) ``), any other false rule at the object (`` `has(iban) or has(card)` does not
+/// hold ``); a rule that cannot be computed at the object
+/// (`` `round(a / b, 2)` cannot be computed: it divides by zero ``).
+pub fn check(
+    expr: &Expr,
+    subject: &dyn Subject,
+    when: Option<&dyn fmt::Display>,
+    path: &Path<'_>,
+    code: &str,
+    report: &mut Report,
+) {
+    let computed = match expr {
+        Expr::Cmp(a, op, b, tolerance) => {
+            let sides = a
+                .compute(subject)
+                .and_then(|x| Ok((x, b.compute(subject)?)))
+                .and_then(|(x, y)| {
+                    let holds = compare(&x, *op, &y, tolerance.as_deref(), subject)?;
+                    Ok((x, y, holds))
+                });
+            match sides {
+                Ok((_, _, None | Some(true))) => return,
+                Ok((x, y, Some(false))) => {
+                    let tol = match tolerance.as_deref().map(|t| t.compute(subject)) {
+                        Some(Ok(t)) => Some(t),
+                        _ => None,
+                    };
+                    report_comparison(a, *op, b, (&x, &y, tol.as_ref()), when, path, code, report);
+                    return;
+                }
+                Err(fault) => Err(fault),
+            }
+        }
+        _ => expr.holds(subject),
+    };
+    match computed {
+        Ok(true) => {}
+        Ok(false) => report.push(Violation::with_message(Code::copy_of(code), path, |_| {
+            format!("`{expr}` does not hold{}", When(when))
+        })),
+        Err(fault) => report.push(Violation::with_message(Code::copy_of(code), path, |_| {
+            format!("`{expr}` cannot be computed: {fault}{}", When(when))
+        })),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report_comparison(
+    a: &Expr,
+    op: Cmp,
+    b: &Expr,
+    (x, y, tolerance): (&Computed, &Computed, Option<&Computed>),
+    when: Option<&dyn fmt::Display>,
+    path: &Path<'_>,
+    code: &str,
+    report: &mut Report,
+) {
+    let literal = matches!(b, Expr::Number(_) | Expr::Text(_) | Expr::Bool(_));
+    let within = tolerance
+        .map(|t| format!(" within {t}"))
+        .unwrap_or_default();
+    let relation = match (op, literal) {
+        (Cmp::Eq, true) => format!("must be {y}{within}"),
+        (Cmp::Ne, true) => format!("must not be {y}"),
+        (Cmp::Lt, true) => format!("must be less than {y}"),
+        (Cmp::Le, true) => format!("must be at most {y}"),
+        (Cmp::Gt, true) => format!("must be greater than {y}"),
+        (Cmp::Ge, true) => format!("must be at least {y}"),
+        (Cmp::Eq, false) => format!("must be equal{within}"),
+        (Cmp::Ne, false) => "must differ".to_owned(),
+        (Cmp::Lt, false) => "the first must be less than the second".to_owned(),
+        (Cmp::Le, false) => "the first must be at most the second".to_owned(),
+        (Cmp::Gt, false) => "the first must be greater than the second".to_owned(),
+        (Cmp::Ge, false) => "the first must be at least the second".to_owned(),
+    };
+    let message = |at: &str, rel_at: Option<&str>| {
+        let left = Named {
+            expr: a,
+            at: rel_at.or(Some(at)),
+        };
+        if literal {
+            format!("{left} is {x} ({relation}{})", When(when))
+        } else {
+            let right = Named { expr: b, at: None };
+            format!("{left} is {x}, {right} is {y} ({relation}{})", When(when))
+        }
+    };
+    match a {
+        Expr::Path(p) => {
+            let names: Vec<&str> = p.steps.iter().map(|s| s.name.as_str()).collect();
+            path.with_fields(&names, |at| {
+                report.push(Violation::with_message(Code::copy_of(code), at, |dotted| {
+                    message(dotted, None)
+                }));
+            });
+        }
+        _ => report.push(Violation::with_message(
+            Code::copy_of(code),
+            path,
+            |dotted| message(dotted, Some("")),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Obj(Vec<(&'static str, Val)>);
+
+    enum Val {
+        D(&'static str),
+        I(i64),
+        F(f64),
+        T(&'static str),
+        L(Vec<Obj>),
+        O(Box<Obj>),
+    }
+
+    impl Subject for Obj {
+        fn member(&self, name: &str) -> Value<'_> {
+            match self.0.iter().find(|(n, _)| *n == name) {
+                None => Value::Absent,
+                Some((_, v)) => match v {
+                    Val::D(t) => Value::Decimal(t.parse().unwrap()),
+                    Val::I(n) => Value::Int(i128::from(*n)),
+                    Val::F(x) => Value::Float(*x),
+                    Val::T(s) => Value::Text(s),
+                    Val::L(items) => Value::List(Box::new(ObjList(items))),
+                    Val::O(o) => Value::Object(Box::new(&**o)),
+                },
+            }
+        }
+    }
+
+    struct ObjList<'a>(&'a [Obj]);
+
+    impl Items for ObjList<'_> {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn item(&self, i: usize) -> Value<'_> {
+            Value::Object(Box::new(&self.0[i]))
+        }
+    }
+
+    fn invoice(total: &'static str, lines: &[&'static str]) -> Obj {
+        Obj(vec![
+            (
+                "totals",
+                Val::O(Box::new(Obj(vec![("line_total", Val::D(total))]))),
+            ),
+            (
+                "lines",
+                Val::L(
+                    lines
+                        .iter()
+                        .map(|n| Obj(vec![("net", Val::D(n))]))
+                        .collect(),
+                ),
+            ),
+        ])
+    }
+
+    fn messages(rule: &str, o: &Obj) -> Vec<(String, String)> {
+        let e = Expr::parse(rule).unwrap();
+        let mut report = Report::default();
+        check(&e, o, None, &Path::ROOT, "R", &mut report);
+        report
+            .iter()
+            .map(|v| (v.path.clone(), v.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_sum_names_both_sides_at_the_left_member() {
+        let o = invoice("100.00", &["50.00", "60.00"]);
+        assert_eq!(
+            messages("totals.line_total = sum(lines[].net)", &o),
+            [(
+                "totals.line_total".to_owned(),
+                "`totals.line_total` is 100.00, the sum of `lines[].net` is 110.00 (must be equal)"
+                    .to_owned()
+            )]
+        );
+        assert!(messages("totals.line_total = Σ lines[].net ± 10", &o).is_empty());
+        assert_eq!(
+            messages("totals.line_total = Σ lines[].net ± 9.99", &o)[0].1,
+            "`totals.line_total` is 100.00, the sum of `lines[].net` is 110.00 (must be equal within 9.99)"
+        );
+    }
+
+    #[test]
+    fn rounding_is_half_up_unless_half_even_is_said() {
+        let o = Obj(vec![
+            ("a", Val::D("2.345")),
+            ("b", Val::D("2.35")),
+            ("c", Val::D("2.34")),
+        ]);
+        assert!(messages("round(a, 2) = b", &o).is_empty());
+        assert!(messages("round(a, 2, half_even) = c", &o).is_empty());
+        assert!(messages("round(-a, 2) = -b", &o).is_empty());
+        assert_eq!(messages("round(a, 2) = c", &o).len(), 1);
+    }
+
+    #[test]
+    fn absent_operands_make_a_comparison_unknown_and_unknown_holds() {
+        let o = Obj(vec![("a", Val::I(1))]);
+        assert!(messages("a = missing + 1", &o).is_empty());
+        assert!(messages("not (a = missing)", &o).is_empty());
+        assert_eq!(
+            messages("has(missing)", &o)[0].1,
+            "`has(missing)` does not hold"
+        );
+        assert!(messages("a = 1 or missing = 2", &o).is_empty());
+        assert_eq!(messages("a = 2 and missing = 2", &o).len(), 1);
+    }
+
+    #[test]
+    fn texts_compare_as_spelled_counts_count_present_values_and_the_condition_is_said() {
+        let mut o = invoice("1", &["1", "2"]);
+        o.0.push(("category", Val::T("S")));
+        assert!(messages("category = \"S\" and count(lines[].net) = 2", &o).is_empty());
+        assert_eq!(
+            messages("category != \"S\"", &o)[0].1,
+            "`category` is `S` (must not be `S`)"
+        );
+        let e = Expr::parse("count(lines[].net) > 2").unwrap();
+        let mut report = Report::default();
+        let when = "`category` is `S`";
+        check(&e, &o, Some(&when), &Path::ROOT, "R", &mut report);
+        assert_eq!(
+            report.as_slice()[0].message,
+            "the count of `lines[].net` is 2 (must be greater than 2 when `category` is `S`)"
+        );
+        assert_eq!(report.as_slice()[0].path, "");
+    }
+
+    #[test]
+    fn overflow_and_division_by_zero_are_verdicts() {
+        let o = Obj(vec![
+            ("big", Val::D("9999999999999999999999999999")),
+            ("zero", Val::I(0)),
+            ("x", Val::F(1.5)),
+        ]);
+        assert_eq!(
+            messages("big * big > 0", &o)[0].1,
+            "`big * big > 0` cannot be computed: a result needs more than 28 digits"
+        );
+        assert_eq!(
+            messages("round(x / zero, 2) = 1", &o)[0].1,
+            "`round(x / zero, 2) = 1` cannot be computed: it divides by zero"
+        );
+        assert!(messages("x * 2 = 3", &o).is_empty());
+    }
+
+    #[test]
+    fn a_quotient_is_written_rounded_and_paths_through_lists_are_aggregated() {
+        let err = Expr::parse("a / b = 1").unwrap_err();
+        assert_eq!(err.at, 2);
+        assert!(err.message.contains("round(a / b, 2)"), "{err}");
+        let err = Expr::parse("lines[].net = 1").unwrap_err();
+        assert_eq!((err.at, err.message.as_str()), (0, "`lines[].net` reaches a list of values: `sum(lines[].net)` or `count(lines[].net)` reads them"));
+        assert_eq!(Expr::parse("sum(net) = 1").unwrap_err().at, 4);
+        assert_eq!(
+            Expr::parse("a = b = c").unwrap_err().message,
+            "comparisons do not chain: join them with `and`"
+        );
+        assert_eq!(
+            Expr::parse("a < b ± 1").unwrap_err().message,
+            "a tolerance `± t` follows an `=` comparison only"
+        );
+        assert_eq!(Expr::parse("round(a, 29) = 1").unwrap_err().at, 9);
+        assert_eq!(
+            Expr::parse("frob(a) = 1").unwrap_err().message,
+            "`frob` is no function of a rule: sum, count, has, round, abs, min, max"
+        );
+        assert_eq!(
+            Expr::parse("a = ").unwrap_err().message,
+            "the rule ends where a value is expected"
+        );
+    }
+
+    #[test]
+    fn the_canonical_text_reads_back_as_the_same_rule() {
+        for (text, canonical) in [
+            ("a==b", "a = b"),
+            ("Σ lines[].net ≤ total", "sum(lines[].net) <= total"),
+            ("a - (b - c) = a - b - c", "a - (b - c) = a - b - c"),
+            (
+                "(a + b) * c = round(x / y, 2, half_even)",
+                "(a + b) * c = round(x / y, 2, half_even)",
+            ),
+            (
+                "not (a = 1 or b = 2) and c != \"S\"",
+                "not (a = 1 or b = 2) and c != \"S\"",
+            ),
+            ("t = b + v ± 0.01", "t = b + v ± 0.01"),
+            ("-(a + b) = -a - b", "-(a + b) = -a - b"),
+        ] {
+            let e = Expr::parse(text).unwrap();
+            assert_eq!(e.to_string(), canonical);
+            assert_eq!(Expr::parse(canonical).unwrap(), e, "{canonical}");
+        }
+    }
+}
