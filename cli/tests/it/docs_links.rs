@@ -1,5 +1,5 @@
 //! The documentation holds together: every relative link of README.md, CONTRIBUTING.md,
-//! ARCHITECTURE.md, docs/*.md and the guide (guide/src/*.md) reaches a file or folder of the
+//! ARCHITECTURE.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md and the guide (guide/src/*.md) reaches a file or folder of the
 //! repository, and every `#anchor` into a Markdown file names one of its headings by GitHub's
 //! rule; the guide's SUMMARY.md lists every chapter and nothing else; the README stays a
 //! front door (under 300 lines). Failures name `file:line`, all of them at once.
@@ -18,10 +18,16 @@ const README_MAX_LINES: usize = 300;
 /// and the guide.
 fn pages() -> Vec<PathBuf> {
     let root = common::root();
-    let mut pages: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "ARCHITECTURE.md"]
-        .iter()
-        .map(|p| root.join(p))
-        .collect();
+    let mut pages: Vec<PathBuf> = [
+        "README.md",
+        "CONTRIBUTING.md",
+        "ARCHITECTURE.md",
+        "CHANGELOG.md",
+        "BENCHMARKS.md",
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect();
     for dir in ["docs", "guide/src"] {
         pages.extend(markdown_in(&root.join(dir)));
     }
