@@ -1016,6 +1016,26 @@ fn the_readme_own_spec_loads_and_judges_its_examples_as_its_fences_state() {
     );
     let spec = dir.to_str().unwrap();
     let (valid, invalid) = (dir.join("valid.json"), dir.join("invalid.json"));
+
+    // Step 2's transcript, run where the reader runs it: `spec/` beside `order.json`.
+    let transcript = block_after(
+        &readme,
+        "```console\n$ specmint validate --spec spec order order.json\n",
+        "```",
+    );
+    let shown = &transcript[..transcript.find("\n$ ").expect("a second command") + 1];
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::write(dir.join("spec/order.md"), md).unwrap();
+    std::fs::write(dir.join("spec/order.toml"), toml).unwrap();
+    std::fs::copy(&invalid, dir.join("order.json")).unwrap();
+    let out = specmint_in(
+        &dir,
+        &["validate", "--spec", "spec", "order", "order.json"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), shown);
+
     let out = specmint(
         &[
             "validate",
