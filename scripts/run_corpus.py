@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs any executor over the conformance corpus (<generated>/corpus/<spec>/cases.json).
 
-Executor protocol (see README, "Conformance corpus and executor protocol"):
+Executor protocol (see guide/src/validation.md, "The executor protocol"):
   * the command is run once per case, with the case's `text` (when it has one: a decimal's
     exact spelling) or its `document` as compact UTF-8 JSON on
     stdin; `{spec}` in the command is replaced by the spec's module name (`task_packet`),

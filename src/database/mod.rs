@@ -41,7 +41,7 @@
 //! writer that waits longer than [`BUSY_TIMEOUT`] gets a [`DatabaseError`]. The PostgreSQL
 //! client speaks TLS over TCP as the address's `sslmode` says ([`SslMode`]; `prefer`, libpq's
 //! default, when absent; `verify-full` with `sslrootcert` across a network you do not trust;
-//! README, "Stores"); no client certificates. A connection that is lost is not reopened by
+//! guide/src/operating.md, "Stores"); no client certificates. A connection that is lost is not reopened by
 //! the store: [`Store::is_closed`] and [`DatabaseError::is_connection_lost`] tell its holder
 //! to open a new one.
 

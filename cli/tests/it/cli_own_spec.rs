@@ -980,3 +980,107 @@ fn an_own_spec_judges_a_decimal_by_its_text() {
         )
     );
 }
+
+/// The fenced block of `text` that opens with `open` (the fence line and what follows it),
+/// up to the next line that is `close`.
+fn block_after<'a>(text: &'a str, open: &str, close: &str) -> &'a str {
+    let start = text
+        .find(open)
+        .unwrap_or_else(|| panic!("no block opening with {open:?}"))
+        + open.len();
+    let len = text[start..]
+        .find(&format!("\n{close}\n"))
+        .unwrap_or_else(|| panic!("the block opening with {open:?} is not closed"));
+    &text[start..start + len + 1]
+}
+
+#[test]
+fn the_readme_own_spec_loads_and_judges_its_examples_as_its_fences_state() {
+    // The README's "Your own spec in minutes", step 1 and 2, as a reader would run them.
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let md = block_after(&readme, "````markdown\n", "````");
+    let toml = block_after(&readme, "```toml\n# spec/order.toml\n", "```");
+    let valid = block_after(md, "```json valid\n", "```");
+    let fence = "```json invalid ";
+    let stated = &md[md.find(fence).expect("an invalid example") + fence.len()..];
+    let stated = &stated[..stated.find('\n').unwrap()];
+    let invalid = block_after(md, &format!("{fence}{stated}\n"), "```");
+    let dir = scratch(
+        "readme_own_spec",
+        &[
+            ("order.md", md),
+            ("order.toml", toml),
+            ("valid.json", valid),
+            ("invalid.json", invalid),
+        ],
+    );
+    let spec = dir.to_str().unwrap();
+    let (valid, invalid) = (dir.join("valid.json"), dir.join("invalid.json"));
+
+    // Step 2's transcript, run where the reader runs it: `spec/` beside `order.json`.
+    let transcript = block_after(
+        &readme,
+        "```console\n$ specmint validate --spec spec order order.json\n",
+        "```",
+    );
+    let shown = &transcript[..transcript.find("\n$ ").expect("a second command") + 1];
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::write(dir.join("spec/order.md"), md).unwrap();
+    std::fs::write(dir.join("spec/order.toml"), toml).unwrap();
+    std::fs::copy(&invalid, dir.join("order.json")).unwrap();
+    let out = specmint_in(
+        &dir,
+        &["validate", "--spec", "spec", "order", "order.json"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), shown);
+
+    let out = specmint(
+        &[
+            "validate",
+            "--spec",
+            spec,
+            "order",
+            valid.to_str().unwrap(),
+            invalid.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let verdicts: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2);
+    assert_eq!(verdicts[0]["valid"], true, "{}", verdicts[0]);
+    assert_eq!(verdicts[1]["valid"], false);
+    let found: Vec<String> = verdicts[1]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}@{}",
+                e["code"].as_str().unwrap(),
+                e["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(found.join(" "), stated);
+    assert_eq!(
+        stated, "blank@customer out_of_range@lines[0].quantity",
+        "the README's prose names these codes"
+    );
+
+    let out = specmint(&["schema", "--spec", spec, "order"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(schema["$ref"], "#/$defs/order", "{schema}");
+    assert_eq!(
+        schema["$defs"]["order"]["properties"]["customer"]["maxLength"], 80,
+        "{schema}"
+    );
+}

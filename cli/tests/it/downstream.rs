@@ -140,6 +140,15 @@ fn the_crate_docs_show_the_readme_recipe() {
     assert_eq!(docs, readme);
 }
 
+#[test]
+fn the_guide_shows_the_readme_recipe() {
+    let guide = std::fs::read_to_string(common::root().join("guide/src/own-spec.md")).unwrap();
+    assert!(
+        guide.contains(&format!("```rust\n{}```", readme_build_rs())),
+        "guide/src/own-spec.md's build.rs block is not the README's"
+    );
+}
+
 /// A new crate `specmint-<tag>` in a scratch directory: `spec/orders.md` and `.toml`,
 /// `src/main.rs`, and the README's build.rs.
 fn downstream_crate(tag: &str, spec_md: &str, main_rs: &str) -> common::Scratch {

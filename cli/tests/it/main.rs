@@ -20,6 +20,7 @@ mod corpus;
 mod dependency;
 mod diff;
 mod differential;
+mod docs_links;
 mod downstream;
 mod drift;
 mod envelope_engine;

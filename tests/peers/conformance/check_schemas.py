@@ -25,20 +25,26 @@ FENCE = re.compile(r"^```json[ \t]+(valid|invalid)([^\n]*)\n(.*?)^```", re.M | r
 
 
 def format_problems() -> list:
-    """What keeps the format checker from checking: a missing package, or README's snippet
-    building its validator without the checker."""
+    """What keeps the format checker from checking: a missing package, or a Python snippet of
+    the README or the guide building its validator without the checker."""
     problems = [
         f"the format checker accepts {bad!r} as a {fmt} (is its package from tests/peers/requirements.txt installed?)"
         for fmt, bad in NOT_IN_FORMAT.items()
         if CHECKER.conforms(bad, fmt)
     ]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    snippets = re.findall(r"^```python\n(.*?)^```", readme, re.M | re.S)
-    for snippet in snippets:
-        if "Draft202012Validator(" in snippet and "format_checker=Draft202012Validator.FORMAT_CHECKER" not in snippet:
-            problems.append("README.md: a Python snippet builds its validator without format_checker")
-    if not snippets:
-        problems.append("README.md: no Python snippet found")
+    pages = [ROOT / "README.md", *sorted((ROOT / "guide" / "src").glob("*.md"))]
+    validators = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for snippet in re.findall(r"^```python\n(.*?)^```", text, re.M | re.S):
+            if "Draft202012Validator(" not in snippet:
+                continue
+            validators += 1
+            if "format_checker=Draft202012Validator.FORMAT_CHECKER" not in snippet:
+                name = page.relative_to(ROOT)
+                problems.append(f"{name}: a Python snippet builds its validator without format_checker")
+    if not validators:
+        problems.append("README.md and guide/src/: no Python snippet builds a Draft202012Validator")
     return problems
 
 

@@ -3,8 +3,8 @@
 Usage: tests/peers/precommit/run.py SPECMINT_BINARY
 
 A scratch git repository keeps a spec of its own (tests/fixtures/own_spec) in spec/, its output
-in generated/ and README's .pre-commit-config.yaml, naming this checkout at its HEAD commit the
-way another project names this repository at a tag; SPECMINT_BINARY is the `specmint` first on
+in generated/ and the guide's .pre-commit-config.yaml (guide/src/diff.md), naming this checkout
+at its HEAD commit the way another project names this repository at a tag; SPECMINT_BINARY is the `specmint` first on
 PATH (the hooks are `language: system`). pre-commit clones this checkout as it is committed:
 the hooks file of HEAD is the one tried, so commit an edit of it before running this. Nothing
 here uses the network (pre-commit with `language: system` installs nothing). Exit status 1
@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
+# Where the block this run commits as the scratch repository's .pre-commit-config.yaml is written.
+GUIDE_HOOKS = "guide/src/diff.md"
 BIN = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else sys.exit(__doc__)
 SPEC = "spec/webhook_event.md"
 # The fixture's `summary` cap, and the same table row with another value.
@@ -201,16 +203,17 @@ def main():
 
 
 def readme_config(rev):
-    """README's `.pre-commit-config.yaml` block, its placeholders for this repository's URL and
-    a revision of it filled with this checkout and REV."""
-    readme = (ROOT / "README.md").read_text()
+    """The guide's `.pre-commit-config.yaml` block (guide/src/diff.md, "Hooks for your
+    repository"), its placeholders for this repository's URL and a revision of it filled with
+    this checkout and REV."""
+    readme = (ROOT / GUIDE_HOOKS).read_text()
     found = re.search(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", readme, re.S)
     if not found:
-        sys.exit("README.md has no ```yaml block starting with `# .pre-commit-config.yaml`")
+        sys.exit(f"{GUIDE_HOOKS} has no ```yaml block starting with `# .pre-commit-config.yaml`")
     config = found.group(1)
     for placeholder in ("<this repository's git URL>", "<a tag or commit of it>"):
         if placeholder not in config:
-            sys.exit(f"README's .pre-commit-config.yaml block has no {placeholder}")
+            sys.exit(f"{GUIDE_HOOKS}'s .pre-commit-config.yaml block has no {placeholder}")
     return config.replace("<this repository's git URL>", str(ROOT)).replace(
         "<a tag or commit of it>", rev
     )

@@ -5,7 +5,7 @@
 //! forever. So the server reads stdin itself, one line (one JSON-RPC message) at a time, and
 //! only a line that is a JSON-RPC 2.0 message reaches rmcp, through an in-memory duplex
 //! pipe; rmcp's replies and this layer's own share stdout, one whole line at a time. The
-//! rules (README, "Filing packets"):
+//! rules (guide/src/operating.md, "The MCP server's lines"):
 //!
 //! - a line longer than [`MAX_LINE_BYTES`] is read to its end and discarded: `-32600`;
 //! - not UTF-8, not JSON, text after the value, nesting deeper than serde_json's 128 levels
