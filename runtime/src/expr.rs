@@ -12,7 +12,7 @@
 //! cmp     := add [("=" | "!=" | "<" | "<=" | ">" | ">=") add ["±" add]]
 //! add     := mul (("+" | "-") mul)*
 //! mul     := unary (("*" | "/") unary)*
-//! unary   := "-" unary | atom
+//! unary   := "-" unary | atom ("??" atom)*
 //! atom    := number | "text" | true | false | "(" or ")" | path
 //!          | sum(path) | count(path) | has(path) | abs(add) | min(add, add) | max(add, add)
 //!          | round(add, S) | round(add, S, half_up | half_even) | "Σ" path
@@ -193,6 +193,56 @@ impl Rounding {
     }
 }
 
+/// What a binder computes over a list's items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregate {
+    /// `all(b in list[], cond)`: every item (that the filter keeps) satisfies `cond`.
+    All,
+    /// `any(b in list[], cond)`: some item does.
+    Any,
+    /// `sum(l in list[], amount)`: the sum of `amount` over the items.
+    Sum,
+    /// `count(l in list[])`: how many items.
+    Count,
+}
+
+impl Aggregate {
+    fn as_str(self) -> &'static str {
+        match self {
+            Aggregate::All => "all",
+            Aggregate::Any => "any",
+            Aggregate::Sum => "sum",
+            Aggregate::Count => "count",
+        }
+    }
+}
+
+/// A binder: `sum(l in lines[] if l.category = "S", l.net_amount)` names each item of a
+/// list (`l`), keeps those the filter keeps, and computes over them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Over {
+    /// What it computes.
+    pub what: Aggregate,
+    /// The name each item is bound to.
+    pub name: String,
+    /// The list, ending in `[]` (`lines[]`).
+    pub list: PathExpr,
+    /// `if …`: the items it keeps.
+    pub filter: Option<Box<Expr>>,
+    /// What is computed of each item (none for `count`).
+    pub body: Option<Box<Expr>>,
+}
+
+impl Over {
+    /// The members leading to the list, when it is a list of the object itself (only its
+    /// last step goes through `[]`): such an `all` reports each item at its own path.
+    pub fn own_list(&self) -> Option<Vec<&str>> {
+        let (last, before) = self.list.steps.split_last()?;
+        (last.each && before.iter().all(|s| !s.each))
+            .then(|| self.list.steps.iter().map(|s| s.name.as_str()).collect())
+    }
+}
+
 /// A parsed rule or a part of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {
@@ -210,6 +260,10 @@ pub enum Expr {
     Count(PathExpr),
     /// `has(path)`: the member is present and not `null`.
     Has(PathExpr),
+    /// `all(b in list[], …)`, `any(…)`, `sum(l in list[], …)`, `count(l in list[])`.
+    Over(Over),
+    /// `a ?? b`: `a`, or `b` where `a` is absent (`totals.paid ?? 0`).
+    Default(Box<Expr>, Box<Expr>),
     /// `-e`.
     Neg(Box<Expr>),
     /// `abs(e)`.
@@ -404,6 +458,7 @@ enum Tok {
     Cmp(Cmp),
     PlusMinus,
     Sigma,
+    Default,
     End,
 }
 
@@ -474,6 +529,7 @@ fn tokens(text: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
             '≥' => (Tok::Cmp(Cmp::Ge), 1),
             '&' if two == "&&" => (Tok::Name("and".into()), 2),
             '|' if two == "||" => (Tok::Name("or".into()), 2),
+            '?' if two == "??" => (Tok::Default, 2),
             '!' => (Tok::Name("not".into()), 1),
             other => return err(at, format!("`{other}` is not part of a rule")),
         };
@@ -490,8 +546,6 @@ struct Parser {
     /// Inside a `round(...)`: a quotient may stand here.
     rounding: usize,
 }
-
-type Parsed = Result<Expr, ParseError>;
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -617,7 +671,12 @@ impl Parser {
             self.next();
             return Ok(Expr::Neg(Box::new(self.unary()?)));
         }
-        self.atom()
+        let mut e = self.atom()?;
+        while *self.peek() == Tok::Default {
+            self.next();
+            e = Expr::Default(Box::new(e), Box::new(self.atom()?));
+        }
+        Ok(e)
     }
 
     fn path(&mut self) -> Result<PathExpr, ParseError> {
@@ -709,9 +768,72 @@ impl Parser {
         }
     }
 
+    /// After `all(`, `any(`, `sum(` or `count(`: `b in list[] [if cond]`, then `, body`
+    /// (none for `count`).
+    fn binder(&mut self, what: Aggregate) -> Parsed {
+        let Tok::Name(name) = self.next().0 else {
+            return self.fail("a name expected here");
+        };
+        self.next();
+        let list = self.path()?;
+        if !list.steps.last().is_some_and(|s| s.each) {
+            return Err(ParseError {
+                at: list.at,
+                message: format!(
+                    "`{name} in {list}` names a list's items with `[]`: `{name} in {list}[]`"
+                ),
+            });
+        }
+        let filter = if self.word("if") {
+            self.next();
+            Some(Box::new(self.or()?))
+        } else {
+            None
+        };
+        let body = match what {
+            Aggregate::Count => None,
+            Aggregate::Sum => {
+                self.expect(Tok::Comma, "`,` and what is summed of each item")?;
+                Some(Box::new(self.add()?))
+            }
+            Aggregate::All | Aggregate::Any => {
+                self.expect(Tok::Comma, "`,` and what each item must satisfy")?;
+                Some(Box::new(self.or()?))
+            }
+        };
+        Ok(Expr::Over(Over {
+            what,
+            name,
+            list,
+            filter,
+            body,
+        }))
+    }
+
     fn call(&mut self, name: &str, at: usize) -> Parsed {
         self.next();
         self.next();
+        let binds = matches!(self.peek(), Tok::Name(_))
+            && matches!(self.toks.get(self.pos + 1).map(|t| &t.0), Some(Tok::Name(w)) if w == "in");
+        let what = match name {
+            "all" => Some(Aggregate::All),
+            "any" => Some(Aggregate::Any),
+            "sum" => Some(Aggregate::Sum),
+            "count" => Some(Aggregate::Count),
+            _ => None,
+        };
+        if let Some(what) = what {
+            if binds || matches!(what, Aggregate::All | Aggregate::Any) {
+                if !binds {
+                    return self.fail(format!(
+                        "`{name}` names each item: `{name}(b in list[], ...)`"
+                    ));
+                }
+                let e = self.binder(what)?;
+                self.expect(Tok::Close, "`)`")?;
+                return Ok(e);
+            }
+        }
         let e = match name {
             "sum" | "count" => {
                 let p = self.path()?;
@@ -776,7 +898,7 @@ impl Parser {
                 return Err(ParseError {
                     at,
                     message: format!(
-                        "`{name}` is no function of a rule: sum, count, has, round, abs, min, max"
+                        "`{name}` is no function of a rule: sum, count, has, round, abs, min, max, all, any"
                     ),
                 })
             }
@@ -803,6 +925,7 @@ fn describe(t: &Tok) -> String {
         Tok::Cmp(c) => format!("`{}`", c.as_str()),
         Tok::PlusMinus => "`±`".into(),
         Tok::Sigma => "`Σ`".into(),
+        Tok::Default => "`??`".into(),
         Tok::End => "the end".into(),
     }
 }
@@ -847,6 +970,7 @@ impl Expr {
         match self {
             Expr::Neg(a) | Expr::Abs(a) | Expr::Not(a) | Expr::Round(a, _, _) => a.visit(f),
             Expr::MinMax(_, a, b)
+            | Expr::Default(a, b)
             | Expr::Arith(a, _, b)
             | Expr::And(a, b)
             | Expr::Or(a, b)
@@ -866,6 +990,14 @@ impl Expr {
             | Expr::Sum(_)
             | Expr::Count(_)
             | Expr::Has(_) => {}
+            Expr::Over(o) => {
+                if let Some(x) = &o.filter {
+                    x.visit(f);
+                }
+                if let Some(x) = &o.body {
+                    x.visit(f);
+                }
+            }
         }
     }
 
@@ -878,7 +1010,8 @@ impl Expr {
             Expr::Arith(_, Arith::Add | Arith::Sub, _) => 5,
             Expr::Arith(_, Arith::Mul | Arith::Div, _) => 6,
             Expr::Neg(_) => 7,
-            _ => 8,
+            Expr::Default(..) => 8,
+            _ => 9,
         }
     }
 }
@@ -911,7 +1044,18 @@ impl fmt::Display for Expr {
             Expr::Sum(path) => write!(f, "sum({path})"),
             Expr::Count(path) => write!(f, "count({path})"),
             Expr::Has(path) => write!(f, "has({path})"),
+            Expr::Over(o) => {
+                write!(f, "{}({} in {}", o.what.as_str(), o.name, o.list)?;
+                if let Some(x) = &o.filter {
+                    write!(f, " if {x}")?;
+                }
+                if let Some(x) = &o.body {
+                    write!(f, ", {x}")?;
+                }
+                f.write_str(")")
+            }
             Expr::Neg(a) => write!(f, "-{}", Side(a, p, false)),
+            Expr::Default(a, b) => write!(f, "{} ?? {}", Side(a, p, false), Side(b, p, true)),
             Expr::Abs(a) => write!(f, "abs({a})"),
             Expr::MinMax(max, a, b) => {
                 write!(f, "{}({a}, {b})", if *max { "max" } else { "min" })
@@ -974,12 +1118,12 @@ impl fmt::Display for Computed {
     }
 }
 
-fn leaf(v: Value<'_>) -> Result<Computed, Fault> {
+fn leaf(v: &Value<'_>) -> Result<Computed, Fault> {
     Ok(match v {
         Value::Absent | Value::Object(_) | Value::List(_) => Computed::Absent,
-        Value::Bool(b) => Computed::Bool(b),
+        Value::Bool(b) => Computed::Bool(*b),
         Value::Int(n) => {
-            Computed::Number(Dec::try_from_i128_with_scale(n, 0).map_err(|_| Fault::Overflow)?)
+            Computed::Number(Dec::try_from_i128_with_scale(*n, 0).map_err(|_| Fault::Overflow)?)
         }
         Value::Decimal(d) => Computed::Number(d.to_rust_decimal()),
         Value::Float(x) => Computed::Number(
@@ -987,15 +1131,15 @@ fn leaf(v: Value<'_>) -> Result<Computed, Fault> {
                 .map_err(|_| Fault::Overflow)?
                 .to_rust_decimal(),
         ),
-        Value::Text(s) => Computed::Text(s.to_owned()),
+        Value::Text(s) => Computed::Text((*s).to_owned()),
     })
 }
 
-/// Reads `steps` from `v`, calling `each` with every value reached (through every `[]`).
+/// Calls `each` with every value `steps` reach from `v` (through every `[]`).
 fn reach(
-    v: Value<'_>,
+    v: &Value<'_>,
     steps: &[Step],
-    each: &mut dyn FnMut(Value<'_>) -> Result<(), Fault>,
+    each: &mut dyn FnMut(&Value<'_>) -> Result<(), Fault>,
 ) -> Result<(), Fault> {
     let Some((step, rest)) = steps.split_first() else {
         return each(v);
@@ -1003,17 +1147,62 @@ fn reach(
     let Value::Object(o) = v else {
         return Ok(());
     };
-    let m = o.member(&step.name);
-    if !step.each {
-        return reach(m, rest, each);
+    items(&o.member(&step.name), step.each, rest, each)
+}
+
+/// `v`, or with `each` the items of the list `v`, each read on by `rest`.
+fn items(
+    v: &Value<'_>,
+    each: bool,
+    rest: &[Step],
+    f: &mut dyn FnMut(&Value<'_>) -> Result<(), Fault>,
+) -> Result<(), Fault> {
+    if !each {
+        return reach(v, rest, f);
     }
-    let Value::List(items) = m else {
+    let Value::List(list) = v else {
         return Ok(());
     };
-    for i in 0..items.count() {
-        reach(items.item(i), rest, each)?;
+    for i in 0..list.count() {
+        reach(&list.item(i), rest, f)?;
     }
     Ok(())
+}
+
+/// The names a binder (`all(b in vat_breakdown[], ...)`) has bound, innermost first.
+struct Scope<'s> {
+    name: &'s str,
+    value: &'s Value<'s>,
+    up: Option<&'s Scope<'s>>,
+}
+
+impl<'s> Scope<'s> {
+    fn find(scope: Option<&'s Scope<'s>>, name: &str) -> Option<&'s Value<'s>> {
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if s.name == name {
+                return Some(s.value);
+            }
+            cur = s.up;
+        }
+        None
+    }
+}
+
+/// Calls `f` with every value path `p` reaches: from the value its first step names when a
+/// binder bound that name, else from `subject`.
+fn reach_path(
+    subject: &dyn Subject,
+    scope: Option<&Scope<'_>>,
+    p: &PathExpr,
+    f: &mut dyn FnMut(&Value<'_>) -> Result<(), Fault>,
+) -> Result<(), Fault> {
+    if let Some((first, rest)) = p.steps.split_first() {
+        if let Some(v) = Scope::find(scope, &first.name) {
+            return items(v, first.each, rest, f);
+        }
+    }
+    reach(&Value::Object(Box::new(subject)), &p.steps, f)
 }
 
 fn number(c: &Computed) -> Option<Dec> {
@@ -1030,13 +1219,38 @@ impl Expr {
     ///
     /// A [`Fault`] where the arithmetic cannot be done.
     pub fn compute(&self, subject: &dyn Subject) -> Result<Computed, Fault> {
+        self.eval(subject, None)
+    }
+
+    /// What the expression computes to on `subject` with `name` bound to `value` (the item a
+    /// binder reads: `b` in `all(b in vat_breakdown[], ...)`).
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`] where the arithmetic cannot be done.
+    pub fn compute_with(
+        &self,
+        subject: &dyn Subject,
+        name: &str,
+        value: &Value<'_>,
+    ) -> Result<Computed, Fault> {
+        let scope = Scope {
+            name,
+            value,
+            up: None,
+        };
+        self.eval(subject, Some(&scope))
+    }
+
+    fn eval(&self, subject: &dyn Subject, scope: Option<&Scope<'_>>) -> Result<Computed, Fault> {
+        let num = |e: &Expr| -> Result<Option<Dec>, Fault> { Ok(number(&e.eval(subject, scope)?)) };
         Ok(match self {
             Expr::Number(d) => Computed::Number(d.to_rust_decimal()),
             Expr::Text(s) => Computed::Text(s.clone()),
             Expr::Bool(b) => Computed::Bool(*b),
             Expr::Path(p) => {
                 let mut out = Computed::Absent;
-                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                reach_path(subject, scope, p, &mut |v| {
                     out = leaf(v)?;
                     Ok(())
                 })?;
@@ -1044,7 +1258,7 @@ impl Expr {
             }
             Expr::Has(p) => {
                 let mut present = false;
-                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                reach_path(subject, scope, p, &mut |v| {
                     present = !matches!(v, Value::Absent);
                     Ok(())
                 })?;
@@ -1052,7 +1266,7 @@ impl Expr {
             }
             Expr::Sum(p) => {
                 let mut total = Dec::ZERO;
-                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                reach_path(subject, scope, p, &mut |v| {
                     if let Some(d) = number(&leaf(v)?) {
                         total = total.checked_add(d).ok_or(Fault::Overflow)?;
                     }
@@ -1062,7 +1276,7 @@ impl Expr {
             }
             Expr::Count(p) => {
                 let mut count: u64 = 0;
-                reach(Value::Object(Box::new(subject)), &p.steps, &mut |v| {
+                reach_path(subject, scope, p, &mut |v| {
                     if !matches!(v, Value::Absent) {
                         count += 1;
                     }
@@ -1070,24 +1284,25 @@ impl Expr {
                 })?;
                 Computed::Number(Dec::from(count))
             }
-            Expr::Neg(a) => match number(&a.compute(subject)?) {
+            Expr::Over(over) => over.eval(subject, scope)?,
+            Expr::Default(a, b) => match a.eval(subject, scope)? {
+                Computed::Absent => b.eval(subject, scope)?,
+                present => present,
+            },
+            Expr::Neg(a) => match num(a)? {
                 Some(d) => Computed::Number(-d),
                 None => Computed::Absent,
             },
-            Expr::Abs(a) => match number(&a.compute(subject)?) {
+            Expr::Abs(a) => match num(a)? {
                 Some(d) => Computed::Number(d.abs()),
                 None => Computed::Absent,
             },
-            Expr::MinMax(max, a, b) => {
-                match (number(&a.compute(subject)?), number(&b.compute(subject)?)) {
-                    (Some(x), Some(y)) => Computed::Number(if *max { x.max(y) } else { x.min(y) }),
-                    _ => Computed::Absent,
-                }
-            }
+            Expr::MinMax(max, a, b) => match (num(a)?, num(b)?) {
+                (Some(x), Some(y)) => Computed::Number(if *max { x.max(y) } else { x.min(y) }),
+                _ => Computed::Absent,
+            },
             Expr::Arith(a, op, b) => {
-                let (Some(x), Some(y)) =
-                    (number(&a.compute(subject)?), number(&b.compute(subject)?))
-                else {
+                let (Some(x), Some(y)) = (num(a)?, num(b)?) else {
                     return Ok(Computed::Absent);
                 };
                 let r = match op {
@@ -1099,9 +1314,9 @@ impl Expr {
                 };
                 Computed::Number(r.ok_or(Fault::Overflow)?)
             }
-            Expr::Round(a, scale, r) => match number(&a.compute(subject)?) {
+            Expr::Round(a, places, r) => match num(a)? {
                 Some(d) => Computed::Number(d.round_dp_with_strategy(
-                    *scale,
+                    *places,
                     match r {
                         Rounding::HalfUp => RoundingStrategy::MidpointAwayFromZero,
                         Rounding::HalfEven => RoundingStrategy::MidpointNearestEven,
@@ -1110,23 +1325,37 @@ impl Expr {
                 None => Computed::Absent,
             },
             Expr::Cmp(a, op, b, tolerance) => {
-                let (x, y) = (a.compute(subject)?, b.compute(subject)?);
-                match compare(&x, *op, &y, tolerance.as_deref(), subject)? {
+                let (x, y) = (a.eval(subject, scope)?, b.eval(subject, scope)?);
+                let t = match tolerance {
+                    Some(t) => Some(t.eval(subject, scope)?),
+                    None => None,
+                };
+                match compare(&x, *op, &y, t.as_ref())? {
                     Some(holds) => Computed::Bool(holds),
                     None => Computed::Absent,
                 }
             }
-            Expr::And(a, b) => match (truth(&a.compute(subject)?), truth(&b.compute(subject)?)) {
-                (Some(false), _) | (_, Some(false)) => Computed::Bool(false),
-                (Some(true), Some(true)) => Computed::Bool(true),
-                _ => Computed::Absent,
-            },
-            Expr::Or(a, b) => match (truth(&a.compute(subject)?), truth(&b.compute(subject)?)) {
-                (Some(true), _) | (_, Some(true)) => Computed::Bool(true),
-                (Some(false), Some(false)) => Computed::Bool(false),
-                _ => Computed::Absent,
-            },
-            Expr::Not(a) => match truth(&a.compute(subject)?) {
+            Expr::And(a, b) => {
+                match (
+                    truth(&a.eval(subject, scope)?),
+                    truth(&b.eval(subject, scope)?),
+                ) {
+                    (Some(false), _) | (_, Some(false)) => Computed::Bool(false),
+                    (Some(true), Some(true)) => Computed::Bool(true),
+                    _ => Computed::Absent,
+                }
+            }
+            Expr::Or(a, b) => {
+                match (
+                    truth(&a.eval(subject, scope)?),
+                    truth(&b.eval(subject, scope)?),
+                ) {
+                    (Some(true), _) | (_, Some(true)) => Computed::Bool(true),
+                    (Some(false), Some(false)) => Computed::Bool(false),
+                    _ => Computed::Absent,
+                }
+            }
+            Expr::Not(a) => match truth(&a.eval(subject, scope)?) {
                 Some(b) => Computed::Bool(!b),
                 None => Computed::Absent,
             },
@@ -1144,6 +1373,59 @@ impl Expr {
     }
 }
 
+impl Over {
+    /// Calls `f` with each item of the list that passes the filter, bound to the name.
+    fn each_item(
+        &self,
+        subject: &dyn Subject,
+        scope: Option<&Scope<'_>>,
+        f: &mut dyn FnMut(Option<&Scope<'_>>) -> Result<(), Fault>,
+    ) -> Result<(), Fault> {
+        reach_path(subject, scope, &self.list, &mut |item| {
+            let inner = Scope {
+                name: &self.name,
+                value: item,
+                up: scope,
+            };
+            if let Some(filter) = &self.filter {
+                if truth(&filter.eval(subject, Some(&inner))?) != Some(true) {
+                    return Ok(());
+                }
+            }
+            f(Some(&inner))
+        })
+    }
+
+    fn eval(&self, subject: &dyn Subject, scope: Option<&Scope<'_>>) -> Result<Computed, Fault> {
+        let mut total = Dec::ZERO;
+        let mut count: u64 = 0;
+        let (mut all, mut any, mut unknown) = (true, false, false);
+        self.each_item(subject, scope, &mut |inner| {
+            count += 1;
+            let Some(body) = &self.body else {
+                return Ok(());
+            };
+            match body.eval(subject, inner)? {
+                Computed::Number(d) => total = total.checked_add(d).ok_or(Fault::Overflow)?,
+                Computed::Bool(true) => any = true,
+                Computed::Bool(false) => all = false,
+                _ => unknown = true,
+            }
+            Ok(())
+        })?;
+        Ok(match self.what {
+            Aggregate::Sum => Computed::Number(total),
+            Aggregate::Count => Computed::Number(Dec::from(count)),
+            // As `and` and `or` over the items: false (true) as soon as one item says so.
+            Aggregate::All if !all => Computed::Bool(false),
+            Aggregate::Any if any => Computed::Bool(true),
+            Aggregate::All | Aggregate::Any if unknown => Computed::Absent,
+            Aggregate::All => Computed::Bool(true),
+            Aggregate::Any => Computed::Bool(false),
+        })
+    }
+}
+
 fn truth(c: &Computed) -> Option<bool> {
     match c {
         Computed::Bool(b) => Some(*b),
@@ -1156,15 +1438,14 @@ fn compare(
     x: &Computed,
     op: Cmp,
     y: &Computed,
-    tolerance: Option<&Expr>,
-    subject: &dyn Subject,
+    tolerance: Option<&Computed>,
 ) -> Result<Option<bool>, Fault> {
     Ok(match (x, y) {
         (Computed::Number(a), Computed::Number(b)) => match tolerance {
-            Some(t) => match number(&t.compute(subject)?) {
-                Some(t) => Some(a.checked_sub(*b).ok_or(Fault::Overflow)?.abs() <= t.abs()),
-                None => None,
-            },
+            Some(Computed::Number(t)) => {
+                Some(a.checked_sub(*b).ok_or(Fault::Overflow)?.abs() <= t.abs())
+            }
+            Some(_) => None,
             None => Some(op.holds(a.cmp(b))),
         },
         (Computed::Text(a), Computed::Text(b)) => Some(op.holds(a.cmp(b))),
@@ -1212,7 +1493,9 @@ impl fmt::Display for When<'_> {
 /// (`` `totals.line_total` is 100.00, the sum of `lines[].net_amount` is 110.00 (must be
 /// equal) ``), any other false rule at the object (`` `has(iban) or has(card)` does not
 /// hold ``); a rule that cannot be computed at the object
-/// (`` `round(a / b, 2)` cannot be computed: it divides by zero ``).
+/// (`` `round(a / b, 2) = 1` cannot be computed: it divides by zero ``). A rule
+/// `all(b in list[] [if ...], ...)` is checked item by item, each false item reported at
+/// its own path (`vat_breakdown[1].taxable_amount`), as a rule on the items would be.
 pub fn check(
     expr: &Expr,
     subject: &dyn Subject,
@@ -1221,96 +1504,211 @@ pub fn check(
     code: &str,
     report: &mut Report,
 ) {
-    let computed = match expr {
-        Expr::Cmp(a, op, b, tolerance) => {
-            let sides = a
-                .compute(subject)
-                .and_then(|x| Ok((x, b.compute(subject)?)))
-                .and_then(|(x, y)| {
-                    let holds = compare(&x, *op, &y, tolerance.as_deref(), subject)?;
-                    Ok((x, y, holds))
+    let at = At {
+        subject,
+        when,
+        code,
+    };
+    if let Expr::Over(over) = expr {
+        if let (Aggregate::All, Some(body), Some(names)) = (over.what, &over.body, over.own_list())
+        {
+            with_member(&Value::Object(Box::new(subject)), &names, &mut |list| {
+                let Value::List(items) = list else { return };
+                path.with_fields(&names, |list_path| {
+                    for i in 0..items.count() {
+                        let item = items.item(i);
+                        let scope = Scope {
+                            name: &over.name,
+                            value: &item,
+                            up: None,
+                        };
+                        let item_path = list_path.index(i);
+                        let kept = match &over.filter {
+                            Some(f) => f
+                                .eval(subject, Some(&scope))
+                                .map(|c| truth(&c) == Some(true)),
+                            None => Ok(true),
+                        };
+                        match kept {
+                            Ok(false) => {}
+                            Ok(true) => at.rule(body, Some(&scope), (path, &item_path), report),
+                            Err(fault) => at.fault(expr, fault, &item_path, report),
+                        }
+                    }
                 });
-            match sides {
-                Ok((_, _, None | Some(true))) => return,
-                Ok((x, y, Some(false))) => {
-                    let tol = match tolerance.as_deref().map(|t| t.compute(subject)) {
-                        Some(Ok(t)) => Some(t),
-                        _ => None,
-                    };
-                    report_comparison(a, *op, b, (&x, &y, tol.as_ref()), when, path, code, report);
-                    return;
-                }
-                Err(fault) => Err(fault),
+            });
+            return;
+        }
+    }
+    at.rule(expr, None, (path, path), report);
+}
+
+/// Calls `f` with the member `names` reach from `v` (nothing when one on the way is absent).
+fn with_member(v: &Value<'_>, names: &[&str], f: &mut dyn FnMut(&Value<'_>)) {
+    match names.split_first() {
+        None => f(v),
+        Some((first, rest)) => {
+            if let Value::Object(o) = v {
+                with_member(&o.member(first), rest, f);
             }
         }
-        _ => expr.holds(subject),
-    };
-    match computed {
-        Ok(true) => {}
-        Ok(false) => report.push(Violation::with_message(Code::copy_of(code), path, |_| {
-            format!("`{expr}` does not hold{}", When(when))
-        })),
-        Err(fault) => report.push(Violation::with_message(Code::copy_of(code), path, |_| {
-            format!("`{expr}` cannot be computed: {fault}{}", When(when))
-        })),
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report_comparison(
-    a: &Expr,
+/// What every violation of one rule's check shares.
+struct At<'a> {
+    subject: &'a dyn Subject,
+    when: Option<&'a dyn fmt::Display>,
+    code: &'a str,
+}
+
+impl At<'_> {
+    /// Checks `expr` under `scope`: `paths` are the object's and, when a binder's item is
+    /// checked, the item's (where a left side that starts with the bound name is reported).
+    fn rule(
+        &self,
+        expr: &Expr,
+        scope: Option<&Scope<'_>>,
+        (object, item): (&Path<'_>, &Path<'_>),
+        report: &mut Report,
+    ) {
+        let subject = self.subject;
+        let computed = match expr {
+            Expr::Cmp(a, op, b, tolerance) => {
+                let sides = (|| {
+                    let (x, y) = (a.eval(subject, scope)?, b.eval(subject, scope)?);
+                    let t = match tolerance {
+                        Some(t) => Some(t.eval(subject, scope)?),
+                        None => None,
+                    };
+                    let holds = compare(&x, *op, &y, t.as_ref())?;
+                    Ok((x, y, t, holds))
+                })();
+                match sides {
+                    Ok((_, _, _, None | Some(true))) => return,
+                    Ok((x, y, t, Some(false))) => {
+                        let side = Comparison {
+                            a,
+                            op: *op,
+                            b,
+                            x: &x,
+                            y: &y,
+                            tolerance: t.as_ref(),
+                        };
+                        // The left member: from the item when it starts with the bound name.
+                        let (base, steps) = match (&**a, scope) {
+                            (Expr::Path(p), Some(s)) if p.steps[0].name == s.name => {
+                                (item, &p.steps[1..])
+                            }
+                            (Expr::Path(p), _) => (object, &p.steps[..]),
+                            _ => (item, &[][..]),
+                        };
+                        let names: Vec<&str> = steps.iter().map(|s| s.name.as_str()).collect();
+                        let named = matches!(&**a, Expr::Path(_));
+                        base.with_fields(&names, |at| {
+                            report.push(Violation::with_message(
+                                Code::copy_of(self.code),
+                                at,
+                                |dotted| side.message(dotted, named, self.when),
+                            ));
+                        });
+                        return;
+                    }
+                    Err(fault) => Err(fault),
+                }
+            }
+            _ => expr.eval(subject, scope).map(|c| truth(&c) != Some(false)),
+        };
+        match computed {
+            Ok(true) => {}
+            Ok(false) => report.push(Violation::with_message(
+                Code::copy_of(self.code),
+                item,
+                |_| format!("`{expr}` does not hold{}", When(self.when)),
+            )),
+            Err(fault) => self.fault(expr, fault, item, report),
+        }
+    }
+
+    fn fault(&self, expr: &Expr, fault: Fault, path: &Path<'_>, report: &mut Report) {
+        report.push(Violation::with_message(
+            Code::copy_of(self.code),
+            path,
+            |_| format!("`{expr}` cannot be computed: {fault}{}", When(self.when)),
+        ));
+    }
+}
+
+/// A false comparison, as its message says it.
+struct Comparison<'c> {
+    a: &'c Expr,
     op: Cmp,
-    b: &Expr,
-    (x, y, tolerance): (&Computed, &Computed, Option<&Computed>),
+    b: &'c Expr,
+    x: &'c Computed,
+    y: &'c Computed,
+    tolerance: Option<&'c Computed>,
+}
+
+impl Comparison<'_> {
+    /// `` `totals.line_total` is 100.00, the sum of `lines[].net` is 110.00 (must be
+    /// equal) ``: the left side named by `at` (its reported path) when `named`, a literal
+    /// right side said in the relation (`(must be at least 1)`).
+    fn message(&self, at: &str, named: bool, when: Option<&dyn fmt::Display>) -> String {
+        let (x, y) = (self.x, self.y);
+        let literal = matches!(self.b, Expr::Number(_) | Expr::Text(_) | Expr::Bool(_));
+        let within = self
+            .tolerance
+            .map(|t| format!(" within {t}"))
+            .unwrap_or_default();
+        let relation = match (self.op, literal) {
+            (Cmp::Eq, true) => format!("must be {y}{within}"),
+            (Cmp::Ne, true) => format!("must not be {y}"),
+            (Cmp::Lt, true) => format!("must be less than {y}"),
+            (Cmp::Le, true) => format!("must be at most {y}"),
+            (Cmp::Gt, true) => format!("must be greater than {y}"),
+            (Cmp::Ge, true) => format!("must be at least {y}"),
+            (Cmp::Eq, false) => format!("must be equal{within}"),
+            (Cmp::Ne, false) => "must differ".to_owned(),
+            (Cmp::Lt, false) => "the first must be less than the second".to_owned(),
+            (Cmp::Le, false) => "the first must be at most the second".to_owned(),
+            (Cmp::Gt, false) => "the first must be greater than the second".to_owned(),
+            (Cmp::Ge, false) => "the first must be at least the second".to_owned(),
+        };
+        let left = Named {
+            expr: self.a,
+            at: named.then_some(at),
+        };
+        if literal {
+            format!("{left} is {x} ({relation}{})", When(when))
+        } else {
+            let right = Named {
+                expr: self.b,
+                at: None,
+            };
+            format!("{left} is {x}, {right} is {y} ({relation}{})", When(when))
+        }
+    }
+}
+
+/// A rule's text as read ([`Expr::parse`]): what generated code keeps in a `static`.
+pub type Parsed = Result<Expr, ParseError>;
+
+/// [`check`] of a rule read at run time: one this runtime cannot read (generated by a newer
+/// specmint than the runtime it is built with) is reported as the rule's violation at `path`,
+/// never a panic.
+pub fn check_parsed(
+    rule: &Parsed,
+    subject: &dyn Subject,
     when: Option<&dyn fmt::Display>,
     path: &Path<'_>,
     code: &str,
     report: &mut Report,
 ) {
-    let literal = matches!(b, Expr::Number(_) | Expr::Text(_) | Expr::Bool(_));
-    let within = tolerance
-        .map(|t| format!(" within {t}"))
-        .unwrap_or_default();
-    let relation = match (op, literal) {
-        (Cmp::Eq, true) => format!("must be {y}{within}"),
-        (Cmp::Ne, true) => format!("must not be {y}"),
-        (Cmp::Lt, true) => format!("must be less than {y}"),
-        (Cmp::Le, true) => format!("must be at most {y}"),
-        (Cmp::Gt, true) => format!("must be greater than {y}"),
-        (Cmp::Ge, true) => format!("must be at least {y}"),
-        (Cmp::Eq, false) => format!("must be equal{within}"),
-        (Cmp::Ne, false) => "must differ".to_owned(),
-        (Cmp::Lt, false) => "the first must be less than the second".to_owned(),
-        (Cmp::Le, false) => "the first must be at most the second".to_owned(),
-        (Cmp::Gt, false) => "the first must be greater than the second".to_owned(),
-        (Cmp::Ge, false) => "the first must be at least the second".to_owned(),
-    };
-    let message = |at: &str, rel_at: Option<&str>| {
-        let left = Named {
-            expr: a,
-            at: rel_at.or(Some(at)),
-        };
-        if literal {
-            format!("{left} is {x} ({relation}{})", When(when))
-        } else {
-            let right = Named { expr: b, at: None };
-            format!("{left} is {x}, {right} is {y} ({relation}{})", When(when))
-        }
-    };
-    match a {
-        Expr::Path(p) => {
-            let names: Vec<&str> = p.steps.iter().map(|s| s.name.as_str()).collect();
-            path.with_fields(&names, |at| {
-                report.push(Violation::with_message(Code::copy_of(code), at, |dotted| {
-                    message(dotted, None)
-                }));
-            });
-        }
-        _ => report.push(Violation::with_message(
-            Code::copy_of(code),
-            path,
-            |dotted| message(dotted, Some("")),
-        )),
+    match rule {
+        Ok(expr) => check(expr, subject, when, path, code, report),
+        Err(e) => report.push(Violation::with_message(Code::copy_of(code), path, |_| {
+            format!("the rule cannot be read by this specmint-runtime: {e}")
+        })),
     }
 }
 
@@ -1425,6 +1823,8 @@ mod tests {
             "`has(missing)` does not hold"
         );
         assert!(messages("a = 1 or missing = 2", &o).is_empty());
+        assert!(messages("a = missing ?? 1", &o).is_empty());
+        assert_eq!(messages("a = (missing ?? 1) + 1", &o).len(), 1);
         assert_eq!(messages("a = 2 and missing = 2", &o).len(), 1);
     }
 
@@ -1446,6 +1846,80 @@ mod tests {
             "the count of `lines[].net` is 2 (must be greater than 2 when `category` is `S`)"
         );
         assert_eq!(report.as_slice()[0].path, "");
+    }
+
+    fn breakdown(taxable: [&'static str; 2]) -> Obj {
+        let line = |cat: &'static str, rate: &'static str, net: &'static str| {
+            Obj(vec![
+                ("cat", Val::T(cat)),
+                ("rate", Val::D(rate)),
+                ("net", Val::D(net)),
+            ])
+        };
+        let group = |cat: &'static str, rate: &'static str, taxable: &'static str| {
+            Obj(vec![
+                ("cat", Val::T(cat)),
+                ("rate", Val::D(rate)),
+                ("taxable", Val::D(taxable)),
+            ])
+        };
+        Obj(vec![
+            (
+                "lines",
+                Val::L(vec![
+                    line("S", "21", "10.00"),
+                    line("S", "9", "5.00"),
+                    line("S", "21", "2.50"),
+                    line("E", "0", "7.00"),
+                ]),
+            ),
+            (
+                "groups",
+                Val::L(vec![
+                    group("S", "21", taxable[0]),
+                    group("S", "9", taxable[1]),
+                    group("E", "0", "1.00"),
+                ]),
+            ),
+        ])
+    }
+
+    #[test]
+    fn a_binder_reports_each_item_at_its_own_path_with_the_outer_item_in_scope() {
+        let rule = "all(g in groups[] if g.cat = \"S\", g.taxable = sum(l in lines[] if l.cat = \"S\" and l.rate = g.rate, l.net))";
+        assert!(messages(rule, &breakdown(["12.50", "5.00"])).is_empty());
+        assert_eq!(
+            messages(rule, &breakdown(["12.50", "5.01"])),
+            [(
+                "groups[1].taxable".to_owned(),
+                "`groups[1].taxable` is 5.01, `sum(l in lines[] if l.cat = \"S\" and l.rate = g.rate, l.net)` is 5.00 (must be equal)".to_owned()
+            )]
+        );
+        let e = Expr::parse(rule).unwrap();
+        assert_eq!(e.to_string(), rule);
+        assert_eq!(Expr::parse(&e.to_string()).unwrap(), e);
+        // Nested in another rule: one verdict for the object.
+        assert_eq!(
+            messages(
+                &format!("count(l in lines[]) > 0 and {rule}"),
+                &breakdown(["1", "5.00"])
+            )[0]
+            .0,
+            ""
+        );
+        assert!(messages(
+            "any(l in lines[], l.net > 9) and count(l in lines[] if l.cat = \"E\") = 1",
+            &breakdown(["0", "0"])
+        )
+        .is_empty());
+        assert_eq!(
+            Expr::parse("all(lines[], true)").unwrap_err().message,
+            "`all` names each item: `all(b in list[], ...)`"
+        );
+        assert_eq!(
+            Expr::parse("all(l in lines, true)").unwrap_err().message,
+            "`l in lines` names a list's items with `[]`: `l in lines[]`"
+        );
     }
 
     #[test]
@@ -1485,7 +1959,7 @@ mod tests {
         assert_eq!(Expr::parse("round(a, 29) = 1").unwrap_err().at, 9);
         assert_eq!(
             Expr::parse("frob(a) = 1").unwrap_err().message,
-            "`frob` is no function of a rule: sum, count, has, round, abs, min, max"
+            "`frob` is no function of a rule: sum, count, has, round, abs, min, max, all, any"
         );
         assert_eq!(
             Expr::parse("a = ").unwrap_err().message,
@@ -1509,6 +1983,10 @@ mod tests {
             ),
             ("t = b + v ± 0.01", "t = b + v ± 0.01"),
             ("-(a + b) = -a - b", "-(a + b) = -a - b"),
+            (
+                "due = with - (paid??0) + x ?? y ?? 0",
+                "due = with - paid ?? 0 + x ?? y ?? 0",
+            ),
         ] {
             let e = Expr::parse(text).unwrap();
             assert_eq!(e.to_string(), canonical);

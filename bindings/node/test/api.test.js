@@ -73,7 +73,7 @@ test('an unknown TYPE is a TypeError', () => {
 
 test('a spec directory', () => {
   const spec = specmint.Spec.load(acceptance);
-  assert.deepStrictEqual(spec.types, ['clinic-booking', 'webhook-event']);
+  assert.deepStrictEqual(spec.types, ['clinic-booking', 'core-invoice', 'webhook-event']);
   assert.equal(spec.schema('webhook-event').$schema, 'https://json-schema.org/draft/2020-12/schema');
   assert.equal(spec.validate('webhook-event', '[]').valid, false);
   assert.throws(() => spec.check('webhook-event', '{}'), specmint.ValidationError);

@@ -58,7 +58,7 @@ def test_unknown_type_and_wrong_data():
 
 def test_spec_directory():
     spec = specmint.Spec.load(ACCEPTANCE)
-    assert spec.types == ["clinic-booking", "webhook-event"]
+    assert spec.types == ["clinic-booking", "core-invoice", "webhook-event"]
     schema = spec.schema("webhook-event")
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert not spec.validate("webhook-event", b"[]").valid

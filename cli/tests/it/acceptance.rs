@@ -62,5 +62,10 @@ fn the_acceptance_crate_builds_and_its_corpus_agrees_with_its_validator() {
         stdout.contains("test result: ok. 1 passed"),
         "the clinic corpus test ran:\n{stdout}"
     );
+    // Core Invoice v1 (issue 47): its corpus test and its one-cent test.
+    assert!(
+        stdout.contains("test result: ok. 2 passed"),
+        "the core invoice tests ran:\n{stdout}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,6 +16,7 @@ mod caps;
 mod codes;
 mod conditions;
 mod examples;
+mod expressions;
 mod forbidden;
 mod index;
 mod machines;
@@ -168,6 +169,7 @@ impl Checker<'_> {
         self.not_contains_rules(root);
         self.digest_rules(root);
         self.guarded_rules(root);
+        self.expression_rules(&tables.rules, root);
         self.split_shared(&tables.caps, root, &errors_enum);
         self.code_overrides(root);
         self.non_blank_codes(&tables.named);

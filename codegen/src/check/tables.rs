@@ -20,6 +20,7 @@ enum TableKind {
     States,
     Transitions,
     Text,
+    Rules,
 }
 
 /// A kind, how a message names it, and its header as a spec writes it.
@@ -62,6 +63,8 @@ const FIXED_HEADERS: &[FixedHeader] = &[
         "a text table",
         &["Constant", "Value", "Meaning"],
     ),
+    (TableKind::Rules, "a rules table", &["Code", "On", "Rule"]),
+    (TableKind::Rules, "a rules table", &["Code", "Rule"]),
 ];
 
 /// How a message names the kind of a table with this header (`a cap table`), or `None`
@@ -189,6 +192,8 @@ pub(super) struct Tables<'t> {
     pub transitions: Vec<&'t Table>,
     /// Text tables (`Constant | Value | Meaning`).
     pub texts: Vec<&'t Table>,
+    /// Rules tables (`Code | On | Rule`, `Code | Rule`).
+    pub rules: Vec<&'t Table>,
 }
 
 /// A row's value that another row of the same table already has, or whose Rust variant it
@@ -244,6 +249,7 @@ impl Checker<'_> {
             states: Vec::new(),
             transitions: Vec::new(),
             texts: Vec::new(),
+            rules: Vec::new(),
         };
         let mut names_seen: BTreeMap<String, Pos> = BTreeMap::new();
         for t in all {
@@ -274,6 +280,10 @@ impl Checker<'_> {
                 }
                 TableKind::Text => {
                     out.texts.push(t);
+                    continue;
+                }
+                TableKind::Rules => {
+                    out.rules.push(t);
                     continue;
                 }
             };

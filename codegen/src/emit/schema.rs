@@ -412,11 +412,28 @@ fn object(spec: &Spec, o: &Object) -> Value {
             all_of.push(Value::Object(rule));
         }
     }
+    // A rules table's rows are no JSON Schema keyword: carried as `x-rules`, each with its
+    // code and condition, as `x-kubernetes-validations` carries CEL rules.
+    let mut x_rules = Vec::new();
     for g in &o.guarded {
-        all_of.push(guarded_schema(spec, o, g));
+        match &g.rule {
+            GuardedRule::Expression { text, .. } => {
+                let mut r = Map::new();
+                r.insert("code".into(), json!(g.code));
+                r.insert("rule".into(), json!(text));
+                if let Some(c) = &g.condition {
+                    r.insert("when".into(), json!(c.describe()));
+                }
+                x_rules.push(Value::Object(r));
+            }
+            _ => all_of.push(guarded_schema(spec, o, g)),
+        }
     }
     if !all_of.is_empty() {
         m.insert("allOf".into(), json!(all_of));
+    }
+    if !x_rules.is_empty() {
+        m.insert("x-rules".into(), json!(x_rules));
     }
     if let Some(sel) = &o.selector {
         let branches: Vec<Value> = sel
@@ -723,6 +740,8 @@ fn guarded_schema(spec: &Spec, o: &Object, g: &Guarded) -> Value {
             json!({"properties": {field.key.clone(): check}})
         }
         GuardedRule::Absent(field) => json!({"properties": {field.key.clone(): {"type": "null"}}}),
+        // Carried as `x-rules` by the object's schema, never here.
+        GuardedRule::Expression { .. } => json!({}),
     };
     let Some(c) = &g.condition else {
         return rule;

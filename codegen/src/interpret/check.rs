@@ -6,7 +6,7 @@ use specmint_runtime::rules::{self, DigestFields, KeyMember, Named, TextField};
 use specmint_runtime::{Path, Report, Validate};
 
 use super::compile::{Compiled, Cond, ElementRule, Field, GuardedRule, Name, Rule, StructRule};
-use super::node::{Node, Scalar};
+use super::node::{Node, Scalar, View};
 use super::read::Interpreted;
 use super::write::Written;
 use crate::model::Quantifier;
@@ -319,6 +319,10 @@ fn struct_rule(
                 GuardedRule::Absent((i, key)) => {
                     let present = !matches!(member(*i), Node::Absent);
                     rules::absent(present, when, &path.field(key), code, report);
+                }
+                GuardedRule::Expression(expr) => {
+                    let subject = View { c, node };
+                    specmint_runtime::expr::check(expr, &subject, when, path, code, report);
                 }
             }
         }

@@ -299,6 +299,8 @@ pub(super) enum GuardedRule {
         bound: specmint_runtime::rules::Num,
     },
     Absent((usize, Name)),
+    /// A rules table's row, computed by the runtime over the object ([`super::node::View`]).
+    Expression(specmint_runtime::expr::Expr),
 }
 
 /// A [`model::Condition`], with each member of its path as its position in its object.
@@ -361,7 +363,11 @@ impl Compiled {
                 RuleKind::MaxItemsPerGroup => {} // Rule::MaxItemsPerGroup
                 RuleKind::DocumentBytes => {}    // StructRule::MaxJsonBytes
                 // StructRule::Guarded
-                RuleKind::RequiredIf | RuleKind::AnyOf | RuleKind::OneOf | RuleKind::ValueIf => {}
+                RuleKind::RequiredIf
+                | RuleKind::AnyOf
+                | RuleKind::OneOf
+                | RuleKind::ValueIf
+                | RuleKind::Expression => {}
             }
         }
         let mut types: Vec<Type> = spec.types.iter().map(|t| b.type_def(t)).collect();
@@ -762,6 +768,9 @@ impl<'s> Builder<'s> {
                     bound: num(bound),
                 },
                 model::GuardedRule::Absent(field) => GuardedRule::Absent(named(field)),
+                model::GuardedRule::Expression { expr, .. } => {
+                    GuardedRule::Expression(expr.clone())
+                }
             };
             struct_rules.push(StructRule::Guarded {
                 rule,

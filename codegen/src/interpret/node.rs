@@ -6,7 +6,8 @@ use std::sync::LazyLock;
 use specmint_runtime::decimal::Decimal;
 use specmint_runtime::json::Json;
 
-use super::compile::Name;
+use super::compile::{Compiled, Name, Type};
+use specmint_runtime::expr::{Items, Subject, Value};
 use specmint_runtime::rules::{
     ByteCount, DecimalField, Filled, IntegerField, KeyMember, KeyValue, NumberField, OrderField,
     Ordered, TextField,
@@ -206,5 +207,59 @@ impl fmt::Display for Scalar<'_> {
             Node::Any(json) => f.write_str(&json.to_js_compact()),
             Node::Absent | Node::List(_) | Node::Object(..) | Node::Union(..) => Ok(()),
         }
+    }
+}
+
+/// An object of the document as a rule of a rules table reads it
+/// (`specmint_runtime::expr::Subject`): its members by JSON key, as the generated structs
+/// give theirs.
+pub(super) struct View<'a> {
+    pub c: &'a Compiled,
+    pub node: &'a Node,
+}
+
+impl Subject for View<'_> {
+    fn member(&self, name: &str) -> Value<'_> {
+        let Node::Object(t, values, _) = self.node else {
+            return Value::Absent;
+        };
+        let Type::Object(o) = &self.c.types[*t] else {
+            return Value::Absent;
+        };
+        match o.keys.iter().position(|k| &**k == name) {
+            Some(i) => value_of(self.c, &values[i]),
+            None => Value::Absent,
+        }
+    }
+}
+
+/// The items of a list node, as a rule reads them.
+struct ListView<'a> {
+    c: &'a Compiled,
+    items: &'a [Node],
+}
+
+impl Items for ListView<'_> {
+    fn count(&self) -> usize {
+        self.items.len()
+    }
+
+    fn item(&self, i: usize) -> Value<'_> {
+        value_of(self.c, &self.items[i])
+    }
+}
+
+fn value_of<'a>(c: &'a Compiled, node: &'a Node) -> Value<'a> {
+    match node {
+        Node::Absent | Node::Union(..) | Node::Any(_) => Value::Absent,
+        Node::Bool(b) => Value::Bool(*b),
+        Node::UInt(n) => Value::Int((*n).into()),
+        Node::Int(n) => Value::Int((*n).into()),
+        Node::Float(x) => Value::Float(*x),
+        Node::Decimal(d) => Value::Decimal(*d),
+        Node::Text(s) => Value::Text(s),
+        Node::Enum(e) => Value::Text(&e.spelled),
+        Node::List(items) => Value::List(Box::new(ListView { c, items })),
+        Node::Object(..) => Value::Object(Box::new(View { c, node })),
     }
 }

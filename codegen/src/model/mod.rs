@@ -354,6 +354,14 @@ pub enum GuardedRule {
     },
     /// `[[value_if]]` with `must = "absent"`: the `T?` field is absent or `null`.
     Absent(Member),
+    /// A row of a rules table: an expression of `specmint_runtime::expr` that holds.
+    Expression {
+        /// The expression's canonical text (`total = sum(lines[].net)`), which the runtime
+        /// parses back to `expr`.
+        text: String,
+        /// The expression.
+        expr: specmint_runtime::expr::Expr,
+    },
 }
 
 /// A comparison of a [`GuardedRule::Compare`].
@@ -398,6 +406,7 @@ impl Guarded {
             GuardedRule::AnyOf(_) => RuleKind::AnyOf,
             GuardedRule::OneOf(_) => RuleKind::OneOf,
             GuardedRule::Compare { .. } | GuardedRule::Absent(_) => RuleKind::ValueIf,
+            GuardedRule::Expression { .. } => RuleKind::Expression,
         }
     }
 
@@ -413,6 +422,7 @@ impl Guarded {
                 format!("`{}` {} {bound}", field.key, op.as_str())
             }
             GuardedRule::Absent(field) => format!("`{}` absent", field.key),
+            GuardedRule::Expression { text, .. } => format!("`{text}`"),
         }
     }
 
@@ -1342,6 +1352,8 @@ pub enum RuleKind {
     OneOf,
     /// `[[value_if]]` ([`Object::guarded`]).
     ValueIf,
+    /// A row of a rules table ([`Object::guarded`]).
+    Expression,
 }
 
 impl RuleKind {
@@ -1360,6 +1372,7 @@ impl RuleKind {
             RuleKind::AnyOf => "any_of",
             RuleKind::OneOf => "one_of",
             RuleKind::ValueIf => "value_if",
+            RuleKind::Expression => "rule",
         }
     }
 }

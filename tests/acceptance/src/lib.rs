@@ -1,4 +1,4 @@
-//! The Webhook Event v1 and Clinic Booking v1 types, generated from `spec/` by build.rs. Generated
+//! The Webhook Event v1, Clinic Booking v1 and Core Invoice v1 types, generated from `spec/` by build.rs. Generated
 //! code must not warn in a user's crate, so this one denies warnings.
 #![deny(warnings)]
 
@@ -8,4 +8,8 @@ pub mod webhook_event {
 
 pub mod clinic_booking {
     include!(concat!(env!("OUT_DIR"), "/rust/clinic_booking.rs"));
+}
+
+pub mod core_invoice {
+    include!(concat!(env!("OUT_DIR"), "/rust/core_invoice.rs"));
 }

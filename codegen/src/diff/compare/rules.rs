@@ -1,6 +1,7 @@
 //! Cross-field rules (the sidecar's `[[unique]]`, `[[order]]`, ...) and forbidden keys.
 
 use super::*;
+use specmint_runtime::expr::Expr;
 
 /// One cross-field rule of a spec, as compared: what it is (its kind, the table it sits on,
 /// the list field it is on, the members it names), its parameters and its code.
@@ -47,8 +48,11 @@ impl Entry {
         })
     }
 
-    /// Where its sidecar entry is.
+    /// Where its sidecar entry is (a rules table's row: its Code cell).
     fn needle(&self) -> Needle {
+        if self.kind == RuleKind::Expression {
+            return Needle::cell(&self.code);
+        }
         Needle::Entry {
             kind: self.kind.as_str(),
             at: self.at.clone(),
@@ -138,6 +142,7 @@ pub(super) fn entries(spec: &Spec, paths: &BTreeMap<String, Vec<String>>) -> Vec
                         vec![("field", field.key.clone())]
                     }
                     GuardedRule::AnyOf(_) | GuardedRule::OneOf(_) => Vec::new(),
+                    GuardedRule::Expression { .. } => vec![("code", g.code.clone())],
                 };
                 let member = match &g.rule {
                     GuardedRule::Required { path, .. } => join(&at, path),
@@ -145,10 +150,23 @@ pub(super) fn entries(spec: &Spec, paths: &BTreeMap<String, Vec<String>>) -> Vec
                         join(&at, &field.key)
                     }
                     GuardedRule::AnyOf(_) | GuardedRule::OneOf(_) => at.clone(),
+                    GuardedRule::Expression { expr, .. } => match expr {
+                        Expr::Cmp(left, ..) => match &**left {
+                            Expr::Path(p) => join(&at, &p.to_string()),
+                            _ => at.clone(),
+                        },
+                        _ => at.clone(),
+                    },
+                };
+                // A rules table's row is the rule its code names: an edit of its
+                // expression or condition is that rule changed.
+                let ident = match &g.rule {
+                    GuardedRule::Expression { .. } => format!("rule|{owner}|{}", g.code),
+                    _ => format!("{}|{owner}|{what}", kind.as_str()),
                 };
                 out.push(Entry {
                     kind,
-                    ident: format!("{}|{owner}|{what}", kind.as_str()),
+                    ident,
                     what,
                     at: at.clone(),
                     member,
@@ -356,6 +374,19 @@ impl Cmp<'_> {
                 );
                 continue;
             };
+            if e.kind == RuleKind::Expression && e.what != f.what {
+                self.push(
+                    found(
+                        "rule-changed",
+                        &[Documents, Readers],
+                        format!("{}: was {}", f.words(), e.what),
+                        e.needle(),
+                        f.needle(),
+                    )
+                    .undirected(["rule-tightened", "rule-loosened", "rule-changed"])
+                    .at(&hint(f)),
+                );
+            }
             let mut names: Vec<&String> =
                 e.params.iter().chain(&f.params).map(|(n, _)| n).collect();
             names.sort();
@@ -459,6 +490,7 @@ pub(super) fn rule_words(kind: RuleKind) -> Option<&'static str> {
         RuleKind::AnyOf => Some("an any-of rule ([[any_of]])"),
         RuleKind::OneOf => Some("a one-of rule ([[one_of]])"),
         RuleKind::ValueIf => Some("a value rule ([[value_if]])"),
+        RuleKind::Expression => Some("a rule (rules table)"),
         // Compared as caps, with their numbers (cap-added, cap-tightened, ...).
         RuleKind::MaxItemsPerGroup | RuleKind::DocumentBytes => None,
     }

@@ -55,16 +55,62 @@ impl<'a> Gen<'a> {
         m: &mut Map<String, Value>,
         except: Option<&str>,
     ) {
-        for g in &o.guarded {
-            if !g
-                .condition
-                .as_ref()
-                .is_none_or(|c| self.condition_holds(m, c))
-            {
+        // A rules table's row may read a member another row sets, here or in a member
+        // object (`BR-S-08` sets the breakdowns' taxable amounts, which their own `BR-CO-17`
+        // reads): with such rows, the member objects are settled first (all but `except`,
+        // which a mutation set), and everything twice, so each rule sees the others' values
+        // whatever their order.
+        let expressions = self.has_expressions();
+        for _ in 0..if expressions { 2 } else { 1 } {
+            if expressions {
+                self.settle_members(o, m, except);
+            }
+            for g in &o.guarded {
+                if !g
+                    .condition
+                    .as_ref()
+                    .is_none_or(|c| self.condition_holds(m, c))
+                {
+                    continue;
+                }
+                self.keep(o, g, m, except);
+            }
+        }
+    }
+
+    /// Keeps the guarded rules of every member object of `m` but `except` (and theirs).
+    fn settle_members(&self, o: &Object, m: &mut Map<String, Value>, except: Option<&str>) {
+        for f in &o.fields {
+            if except == Some(f.key.as_str()) {
                 continue;
             }
-            self.keep(o, g, m, except);
+            let Some(t) = self.object_of(f) else {
+                continue;
+            };
+            match m.get_mut(&f.key) {
+                Some(Value::Object(inner)) => self.meet_guarded(t, inner, None),
+                Some(Value::Array(items)) => {
+                    for item in items {
+                        if let Value::Object(inner) = item {
+                            self.meet_guarded(t, inner, None);
+                        }
+                    }
+                }
+                _ => {}
+            }
         }
+    }
+
+    /// Whether the spec has a rules table's row: then [`Gen::meet_guarded`] settles member
+    /// objects too, and the objects around a mutated one leave it as the mutation set it.
+    pub(super) fn has_expressions(&self) -> bool {
+        self.spec.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o
+                .guarded
+                .iter()
+                .any(|g| matches!(g.rule, GuardedRule::Expression { .. })),
+            _ => false,
+        })
     }
 
     /// Makes `m` keep rule `g` (its condition aside), leaving member `except` as it is.
@@ -120,16 +166,28 @@ impl<'a> Gen<'a> {
                     m.remove(&field.key);
                 }
             }
+            GuardedRule::Expression { expr, .. } => self.keep_expression(o, expr, m, except),
         }
     }
 
     /// The guarded rules the document `v` (an object of table `o` at `at`) breaks, read
-    /// on its JSON as the validators read it: `(code, path)` each.
-    pub(super) fn guarded_violations(&self, o: &Object, v: &Value, at: &str, out: &mut Expected) {
+    /// on its JSON as the validators read it: `(code, path)` each. With `rows`, only the
+    /// rules tables' rows; without, only the others.
+    pub(super) fn guarded_violations(
+        &self,
+        o: &Object,
+        v: &Value,
+        at: &str,
+        rows: bool,
+        out: &mut Expected,
+    ) {
         let Some(m) = v.as_object() else {
             return;
         };
         for g in &o.guarded {
+            if rows != matches!(g.rule, GuardedRule::Expression { .. }) {
+                continue;
+            }
             if !g
                 .condition
                 .as_ref()
@@ -174,6 +232,12 @@ impl<'a> Gen<'a> {
                     .get(&field.key)
                     .filter(|x| !x.is_null())
                     .map(|_| join(at, &field.key)),
+                GuardedRule::Expression { expr, .. } => {
+                    for path in self.expression_violations(o, expr, m, at) {
+                        out.push((g.code.clone(), path));
+                    }
+                    None
+                }
             };
             if let Some(path) = broken {
                 out.push((g.code.clone(), path));
@@ -187,10 +251,10 @@ impl<'a> Gen<'a> {
             match x {
                 Value::Array(items) => {
                     for (i, item) in items.iter().enumerate() {
-                        self.guarded_violations(t, item, &format!("{path}[{i}]"), out);
+                        self.guarded_violations(t, item, &format!("{path}[{i}]"), rows, out);
                     }
                 }
-                _ => self.guarded_violations(t, x, &path, out),
+                _ => self.guarded_violations(t, x, &path, rows, out),
             }
         }
     }
@@ -235,6 +299,7 @@ impl<'a> Gen<'a> {
                 GuardedRule::Compare { field, .. } | GuardedRule::Absent(field) => {
                     join(at, &field.key)
                 }
+                GuardedRule::Expression { .. } => at.to_owned(),
             };
             let mut variants: Vec<(&str, bool, &str)> =
                 vec![("broken", true, "break"), ("kept", true, "keep")];
@@ -245,6 +310,8 @@ impl<'a> Gen<'a> {
                 variants.push(("broken_otherwise", false, "break"));
             }
             for (label, holds, how) in variants {
+                // Where a broken rules-table row is reported, found once it is broken.
+                let mut broken_at: Option<String> = None;
                 let mut d = doc.clone();
                 let m = self.walk_mut(&mut d, hops);
                 if let Some(c) = &g.condition {
@@ -253,10 +320,32 @@ impl<'a> Gen<'a> {
                     }
                 }
                 self.meet_required_if(o, m);
-                let ok = match how {
-                    "keep" => true,
-                    "two" => self.two_given(o, g, m),
-                    _ => self.break_rule(o, g, m),
+                let ok = match (how, &g.rule) {
+                    // A rule solved for its left member keeps or breaks it by one unit:
+                    // both edges of the bound; where it cannot be solved, no case.
+                    ("keep", GuardedRule::Expression { expr, .. }) => {
+                        self.keep_expression(o, expr, m, None);
+                        self.expression_violations(o, expr, m, at).is_empty()
+                    }
+                    (_, GuardedRule::Expression { expr, .. }) => {
+                        self.break_expression(o, expr, m) && {
+                            // The rules that read the member just set follow it.
+                            let left = expressions::left_member(expr);
+                            self.meet_guarded(o, m, left.as_deref());
+                            match self.expression_violations(o, expr, m, at).as_slice() {
+                                [one] => {
+                                    broken_at = Some(one.clone());
+                                    true
+                                }
+                                _ => false,
+                            }
+                        }
+                    }
+                    _ => match how {
+                        "keep" => true,
+                        "two" => self.two_given(o, g, m),
+                        _ => self.break_rule(o, g, m),
+                    },
                 };
                 if !ok {
                     continue;
@@ -264,7 +353,10 @@ impl<'a> Gen<'a> {
                 // The objects around it: the one holding the level's field, and outwards.
                 for depth in (0..hops.len()).rev() {
                     let outer = self.walk_mut(&mut d, &hops[..depth]);
-                    self.meet_required_if(hops[depth].owner, outer);
+                    let inner = self
+                        .has_expressions()
+                        .then_some(hops[depth].field.key.as_str());
+                    self.meet_required_if_but(hops[depth].owner, outer, inner);
                 }
                 let refused = holds && how != "keep";
                 let rule = g.kind();
@@ -281,7 +373,11 @@ impl<'a> Gen<'a> {
                         rule,
                         d,
                     )
-                    .errors(unless(!refused, g.code.clone(), target.clone())),
+                    .errors(unless(
+                        !refused,
+                        g.code.clone(),
+                        broken_at.clone().unwrap_or_else(|| target.clone()),
+                    )),
                 );
             }
         }
@@ -319,6 +415,7 @@ impl<'a> Gen<'a> {
                 m.insert(f.key.clone(), self.given_value(f));
                 true
             }
+            GuardedRule::Expression { expr, .. } => self.break_expression(o, expr, m),
         }
     }
 

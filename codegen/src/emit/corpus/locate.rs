@@ -205,7 +205,12 @@ impl<'a> Gen<'a> {
     pub(super) fn meet_enclosing(&self, doc: &mut Value, hops: &[Hop<'_>]) {
         for depth in (0..hops.len().saturating_sub(1)).rev() {
             let outer = self.walk_mut(doc, &hops[..depth]);
-            self.meet_required_if(hops[depth].owner, outer);
+            // Where rules tables settle member objects, the one holding the mutation is
+            // left as it is.
+            let inner = self
+                .has_expressions()
+                .then_some(hops[depth].field.key.as_str());
+            self.meet_required_if_but(hops[depth].owner, outer, inner);
         }
     }
 }

@@ -141,7 +141,24 @@ impl Ctx<'_> {
             after_spelling: quote!(),
         });
         let text = self.text_field(&e.name, &e.rust_name);
-        quote!(#def #text)
+        let value = self.enum_as_value(&e.rust_name);
+        quote!(#def #text #value)
+    }
+
+    /// `impl expr::AsValue` (the spelling) for an enum or states enum, when the spec has
+    /// rules tables; nothing otherwise.
+    fn enum_as_value(&self, rust_name: &str) -> TokenStream {
+        if !self.has_expressions() {
+            return quote!();
+        }
+        let (rt, name) = (&self.rt, ident(rust_name));
+        quote! {
+            impl #rt::expr::AsValue for #name {
+                fn as_value(&self) -> #rt::expr::Value<'_> {
+                    #rt::expr::Value::Text(self.as_str())
+                }
+            }
+        }
     }
 
     /// `impl TextField` (the spelling) for an enum whose lists must hold unique values, so
@@ -229,7 +246,8 @@ impl Ctx<'_> {
             },
         });
         let text = self.text_field(&m.name, &m.rust_name);
-        quote!(#def #text)
+        let value = self.enum_as_value(&m.rust_name);
+        quote!(#def #text #value)
     }
 
     /// A machine's `TRANSITIONS`, the body of `can_transition`, and `on` (with events).

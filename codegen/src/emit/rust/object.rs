@@ -441,6 +441,7 @@ impl Ctx<'_> {
             helpers.push(self.optional_conditions(o, &customs).1);
         }
         let default_impl = self.default_impl(o, &name);
+        let subject = self.subject_impl(o, &name);
         if let Some(sel) = &o.selector {
             let serde_impls = self.selector_serde(o, sel);
             let body = self.body_enum(sel);
@@ -465,6 +466,7 @@ impl Ctx<'_> {
                 #serde_impls
                 #body
                 #default_impl
+                #subject
                 #(#helpers)*
             };
         }
@@ -494,7 +496,65 @@ impl Ctx<'_> {
             #attrs
             pub struct #name { #(#fields)* }
             #default_impl
+            #subject
             #(#helpers)*
+        }
+    }
+
+    /// Whether a rules table's row is a rule of the spec: then its structs give their members
+    /// to the runtime's expressions ([`Ctx::subject_impl`]) and its enums their spellings.
+    pub(super) fn has_expressions(&self) -> bool {
+        self.spec.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o
+                .guarded
+                .iter()
+                .any(|g| matches!(g.rule, GuardedRule::Expression { .. })),
+            _ => false,
+        })
+    }
+
+    /// `impl expr::Subject` (each member by its JSON key; a union, chosen member or `any`
+    /// reads as absent, as no rule reads one) and `impl expr::AsValue` for the struct of `o`,
+    /// when the spec has rules tables; nothing otherwise.
+    fn subject_impl(&self, o: &Object, name: &Ident) -> TokenStream {
+        if !self.has_expressions() {
+            return quote!();
+        }
+        let rt = &self.rt;
+        let mut arms = Vec::new();
+        for f in &o.fields {
+            let key = &f.key;
+            if let Some(sel) = &o.selector {
+                if f.key == sel.by.key {
+                    let by = ident(&sel.by.rust);
+                    arms.push(quote!(#key => #rt::expr::Value::Text(self.#by().as_str()),));
+                    continue;
+                }
+                if sel.members.contains(&f.key) {
+                    continue;
+                }
+            }
+            if matches!(f.ty.base, Base::Union(_) | Base::Selected(_) | Base::Any) {
+                continue;
+            }
+            let fi = ident(&f.rust_name);
+            arms.push(quote!(#key => #rt::expr::AsValue::as_value(&self.#fi),));
+        }
+        quote! {
+            impl #rt::expr::Subject for #name {
+                fn member(&self, name: &str) -> #rt::expr::Value<'_> {
+                    match name {
+                        #(#arms)*
+                        _ => #rt::expr::Value::Absent,
+                    }
+                }
+            }
+
+            impl #rt::expr::AsValue for #name {
+                fn as_value(&self) -> #rt::expr::Value<'_> {
+                    #rt::expr::Value::Object(::std::boxed::Box::new(self))
+                }
+            }
         }
     }
 }
@@ -778,6 +838,15 @@ impl Ctx<'_> {
                         #rt::rules::absent(#v.is_some(), #when, &path.field(#key), #code, report);
                     }
                 }
+                // Read once, by the runtime that computes it (a block of its own: a struct
+                // may have several rows).
+                GuardedRule::Expression { text, .. } => quote! {
+                    {
+                        static RULE: ::std::sync::LazyLock<#rt::expr::Parsed> =
+                            ::std::sync::LazyLock::new(|| #rt::expr::Expr::parse(#text));
+                        #rt::expr::check_parsed(&RULE, value, #when, path, #code, report);
+                    }
+                },
             }
         };
         match &g.condition {
