@@ -34,13 +34,18 @@
 //! - `a = b ± t` holds when `|a − b| ≤ t`.
 //!
 //! ```
-//! use specmint_runtime::expr::{Expr, Subject, Value};
+//! use specmint_runtime::expr::{AsValue, Expr, Subject, Value};
 //!
 //! struct Line(&'static str);
 //! struct Invoice { total: &'static str, lines: Vec<Line> }
 //! impl Subject for Line {
 //!     fn member(&self, name: &str) -> Value<'_> {
 //!         match name { "net" => Value::Decimal(self.0.parse().unwrap()), _ => Value::Absent }
+//!     }
+//! }
+//! impl AsValue for Line {
+//!     fn as_value(&self) -> Value<'_> {
+//!         Value::Object(Box::new(self))
 //!     }
 //! }
 //! impl Subject for Invoice {

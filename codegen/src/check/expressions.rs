@@ -76,6 +76,15 @@ impl Checker<'_> {
                 let Some((expr, condition)) = self.rule_cell(obj, rule) else {
                     continue;
                 };
+                // Declared: its code is one the schema cannot state (`x-rules`).
+                let on_path = on
+                    .map(|c| c.key().to_owned())
+                    .filter(|p| !p.is_empty() && p != "—" && p != "-");
+                self.declare(
+                    RuleKind::Expression,
+                    on_path.unwrap_or_default(),
+                    code.text.clone(),
+                );
                 self.index.objects[obj].guarded.push(Guarded {
                     rule: GuardedRule::Expression {
                         text: expr.to_string(),

@@ -78,7 +78,7 @@ impl Checker<'_> {
     }
 
     /// Declares a rule of `kind` at `path` with `code`.
-    fn declare(&mut self, kind: RuleKind, path: String, code: String) {
+    pub(super) fn declare(&mut self, kind: RuleKind, path: String, code: String) {
         self.rules.push(Rule { kind, path, code });
     }
 

@@ -26,6 +26,7 @@ mod numbers;
 mod order;
 mod patterns;
 mod random_specs;
+mod rules_tables;
 mod shared_tables;
 mod short_form;
 mod specs;

@@ -235,6 +235,21 @@ impl<'a> Gen<'a> {
                     case.errors.push(r);
                 }
             }
+            // Such a row's code is carried by `x-rules` only: no schema refuses it.
+            let row_codes: Vec<&str> = self
+                .spec
+                .rules
+                .iter()
+                .filter(|r| r.kind == RuleKind::Expression)
+                .map(|r| r.code.as_str())
+                .collect();
+            if case
+                .errors
+                .iter()
+                .any(|(c, _)| row_codes.contains(&c.as_str()))
+            {
+                case.expressible = false;
+            }
         }
         let mut expected = case.errors.clone();
         let unmeant = stray
