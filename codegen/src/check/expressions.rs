@@ -341,10 +341,7 @@ impl Checker<'_> {
             Expr::Cmp(a, op, b, tolerance) => {
                 let x = self.rule_type(obj, a, at, names);
                 let y = self.rule_type(obj, b, at, names);
-                let t = match tolerance {
-                    Some(t) => Some(number(self, t)),
-                    None => None,
-                };
+                let t = tolerance.as_ref().map(|t| number(self, t));
                 let (x, y) = (x?, y?);
                 if t == Some(None) {
                     return None;
@@ -495,9 +492,7 @@ impl Checker<'_> {
             }
             let ty = match &f.ty.base {
                 Base::Object(name) => {
-                    let Some(next) = self.index.object_index(name) else {
-                        return None;
-                    };
+                    let next = self.index.object_index(name)?;
                     cur = next;
                     Ty::Object(next)
                 }
