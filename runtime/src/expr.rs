@@ -74,6 +74,31 @@ use crate::decimal::Decimal;
 use crate::path::Path;
 use crate::report::{Code, Report, Violation};
 
+/// The functions of a rule, each as written and what it gives (for messages and editors).
+pub const FUNCTIONS: &[(&str, &str)] = &[
+    (
+        "sum",
+        "sum(lines[].amount), or sum(l in lines[] if FILTER, AMOUNT): the sum over the items",
+    ),
+    (
+        "count",
+        "count(lines[].id), or count(l in lines[] if FILTER): how many",
+    ),
+    ("has", "has(member): present and not null"),
+    (
+        "round",
+        "round(x, S) half away from zero, round(x, S, half_even)",
+    ),
+    ("abs", "abs(x)"),
+    ("min", "min(a, b)"),
+    ("max", "max(a, b)"),
+    (
+        "all",
+        "all(b in list[] if FILTER, COND): every item (the filter keeps) satisfies COND",
+    ),
+    ("any", "any(b in list[] if FILTER, COND): some item does"),
+];
+
 /// The most fraction digits `round` takes.
 pub const MAX_SCALE: u32 = 28;
 
@@ -900,12 +925,11 @@ impl Parser {
                 Expr::Round(Box::new(e), scale, rounding)
             }
             _ => {
+                let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
                 return Err(ParseError {
                     at,
-                    message: format!(
-                        "`{name}` is no function of a rule: sum, count, has, round, abs, min, max, all, any"
-                    ),
-                })
+                    message: format!("`{name}` is no function of a rule: {}", names.join(", ")),
+                });
             }
         };
         self.expect(Tok::Close, "`)`")?;

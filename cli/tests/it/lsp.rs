@@ -602,3 +602,81 @@ fn sidecar_completion_offers_the_rule_tables_and_what_their_keys_take() {
     let condition = labels(4);
     assert!(condition.iter().any(|l| l == "`mode` is "), "{condition:?}");
 }
+
+/// A rules table (issue 47): hover on a row shows the rule as the runtime reads it back and
+/// its code's meaning; completion offers the codes, the objects a rule may sit on and the
+/// members and functions of the Rule cell; a rule that does not read is published at its
+/// column.
+#[test]
+fn a_rules_table_has_hover_completion_and_diagnostics() {
+    let rules = "\n## Rules\n\n| Code | On | Rule |\n|---|---|---|\n| `no_ref` | `parcels[]` | `not fragile or fragile = true` |\n| `no_mode` | — | `count(parcels[].fragile) <= 3` |\n";
+    let md = format!("{SHIP_MD}{rules}");
+    let line = md.lines().count();
+    let row = md.lines().last().unwrap();
+    let code_at = 3;
+    let (results, _) = ask_at(&md, SHIP_TOML, "textDocument/hover", &[(line, code_at)]);
+    let hover = results[0]["contents"]["value"].as_str().unwrap().to_owned();
+    assert!(
+        hover.starts_with("Rule `no_mode` on `shipment`: `count(parcels[].fragile) <= 3`"),
+        "{hover}"
+    );
+    assert!(hover.contains("`x-rules`"), "{hover}");
+    assert!(
+        hover.contains("Error code `no_mode`, raised by:"),
+        "{hover}"
+    );
+    // Completion in each column of a new row after the table.
+    let labels = |upto: &str| {
+        let full = "| `no_ref` | `parcels[]` | `fragile = true` |";
+        assert!(full.starts_with(upto));
+        let md = format!("{md}{full}\n");
+        let (results, _) = ask_at(
+            &md,
+            SHIP_TOML,
+            "textDocument/completion",
+            &[(line + 1, upto.encode_utf16().count())],
+        );
+        results[0]
+            .as_array()
+            .unwrap_or_else(|| panic!("{upto}: {}", results[0]))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(labels("| ").contains(&"no_ref".to_owned()));
+    assert!(labels("| `no_ref` | ").contains(&"`parcels[]`".to_owned()));
+    let in_rule = labels("| `no_ref` | `parcels[]` | `");
+    assert!(in_rule.contains(&"fragile".to_owned()), "{in_rule:?}");
+    assert!(in_rule.contains(&"round(".to_owned()), "{in_rule:?}");
+    assert!(
+        !in_rule.contains(&"mode".to_owned()),
+        "read from the item: {in_rule:?}"
+    );
+    // A rule that does not read: published at the column of its mistake.
+    let broken = md.replace(
+        "`count(parcels[].fragile) <= 3`",
+        "`count(parcels[].fragil) <= 3`",
+    );
+    let (_, sent) = ask_at(&broken, SHIP_TOML, "textDocument/hover", &[(line, code_at)]);
+    let diagnostics: Vec<&Value> = sent
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .flat_map(|m| m["params"]["diagnostics"].as_array().unwrap())
+        .collect();
+    let fragil = diagnostics
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .contains("`fragil` is no field of `parcel`")
+        })
+        .unwrap_or_else(|| panic!("{diagnostics:?}"));
+    let column = row.find("count(").unwrap() + "count(".len();
+    assert_eq!(fragil["range"]["start"]["line"], line - 1);
+    assert_eq!(
+        fragil["range"]["start"]["character"],
+        row[..column].encode_utf16().count(),
+        "{fragil}"
+    );
+}

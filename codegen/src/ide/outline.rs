@@ -99,6 +99,9 @@ pub const VALUE_IF_MUST: &[(&str, &str)] = &[
     ("absent", "absent or null (a `T?` field)"),
 ];
 
+/// The functions a rules table's Rule cell may call, each with what it gives.
+pub const RULE_FUNCTIONS: &[(&str, &str)] = specmint_runtime::expr::FUNCTIONS;
+
 /// The units of a cap row's Value cell.
 pub const CAP_UNITS: &[&str] = &["chars", "bytes", "items"];
 

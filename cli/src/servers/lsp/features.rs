@@ -10,7 +10,10 @@ use lsp_types::{
     WorkspaceEdit,
 };
 use serde_json::Value;
-use specmint_codegen::outline::{Table, CAP_UNITS, ERROR_RULES, RULE_TABLES, VALUE_IF_MUST};
+use specmint_codegen::model::{GuardedRule, TypeDef};
+use specmint_codegen::outline::{
+    Table, CAP_UNITS, ERROR_RULES, RULE_FUNCTIONS, RULE_TABLES, VALUE_IF_MUST,
+};
 use specmint_codegen::Pos;
 
 use super::analysis::{Analysis, Side, Workspace};
@@ -337,6 +340,31 @@ fn code_hover(a: &Analysis, code: &str, out: &mut Vec<String>) {
     out.push(places.join("\n"));
 }
 
+/// A rules table's row: the rule as the runtime reads it back, where it sits, its condition,
+/// and its code's meaning.
+fn rule_hover(a: &Analysis, code: &str, out: &mut Vec<String>) {
+    let rows = a
+        .spec()
+        .into_iter()
+        .flat_map(|s| &s.types)
+        .filter_map(|t| match t {
+            TypeDef::Object(o) => Some(o),
+            _ => None,
+        });
+    for o in rows {
+        for g in o.guarded.iter().filter(|g| g.code == code) {
+            if let GuardedRule::Expression { text, .. } = &g.rule {
+                out.push(format!(
+                    "Rule `{code}` on `{}`: `{text}`{}\n\nComputed exactly by the runtime for the generated Rust, the CLI and the bindings; the schema carries it as `x-rules`.",
+                    o.name,
+                    g.when()
+                ));
+            }
+        }
+    }
+    code_hover(a, code, out);
+}
+
 fn state_hover(a: &Analysis, state: &str, out: &mut Vec<String>) {
     let mut lines = vec![format!("State `{state}`; transitions:")];
     for t in a
@@ -383,6 +411,7 @@ fn hover(a: &Analysis, side: Side, at: usize) -> Option<Hover> {
                     }
                 }
                 Some("an error table") => code_hover(a, &first, &mut out),
+                Some("a rules table") => rule_hover(a, &first, &mut out),
                 Some("a states table") => state_hover(a, &first, &mut out),
                 Some("a text table") => {
                     if let Some(c) = cells.first() {
@@ -690,6 +719,49 @@ fn completion(a: &Analysis, side: Side, at: usize) -> Vec<CompletionItem> {
                     i
                 })
                 .collect()
+        }
+        (Some("a rules table"), 0) => codes(),
+        (Some("a rules table"), 1) if t.rows.first().is_some_and(|r| r.cells.len() == 3) => {
+            // The objects a rule may sit on: the document, member tables, items of lists.
+            let paths = field_paths(a);
+            let mut out = vec![item("—", CompletionItemKind::VALUE, "the document")];
+            for p in &paths {
+                if paths.iter().any(|q| q.starts_with(&format!("{p}[]."))) {
+                    out.push(item(
+                        &format!("`{p}[]`"),
+                        CompletionItemKind::FIELD,
+                        "each item",
+                    ));
+                } else if paths.iter().any(|q| q.starts_with(&format!("{p}."))) {
+                    out.push(item(
+                        &format!("`{p}`"),
+                        CompletionItemKind::FIELD,
+                        "a member table",
+                    ));
+                }
+            }
+            out
+        }
+        (Some("a rules table"), _) => {
+            // The members read from the row's object (its On cell), then the functions.
+            let on = split_row(line)
+                .get(1)
+                .filter(|_| t.rows.first().is_some_and(|r| r.cells.len() == 3))
+                .map(|&(s, e)| line[s..e].trim().trim_matches('`').to_owned())
+                .filter(|on| !on.is_empty() && on != "—" && on != "-")
+                .map(|on| format!("{on}."))
+                .unwrap_or_default();
+            let mut out: Vec<CompletionItem> = field_paths(a)
+                .iter()
+                .filter_map(|p| p.strip_prefix(on.as_str()))
+                .map(|p| item(p, CompletionItemKind::FIELD, "member"))
+                .collect();
+            out.extend(
+                RULE_FUNCTIONS
+                    .iter()
+                    .map(|(f, what)| item(&format!("{f}("), CompletionItemKind::FUNCTION, what)),
+            );
+            out
         }
         (Some("a transitions table"), 0 | 1) => {
             let states = a
