@@ -69,7 +69,9 @@ def judge(cli, spec_dir, type_name, cases):
         run = subprocess.run(argv, capture_output=True)
         if run.returncode >= 2:
             raise SystemExit(f"{' '.join(argv[:5])} ...: exit {run.returncode}: {run.stderr.decode()}")
-        lines += run.stdout.decode("utf-8").splitlines()
+        # JSON Lines end at "\n" only: str.splitlines() would also split at a U+0085 or
+        # U+2028 a message quotes (a value under a pattern), which JSON leaves unescaped.
+        lines += run.stdout.decode("utf-8").split("\n")[:-1]
     if len(lines) != len(cases):
         raise SystemExit(f"{type_name}: {len(lines)} verdicts for {len(cases)} files")
     for case, line in zip(cases, lines):
