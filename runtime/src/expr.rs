@@ -99,6 +99,13 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("any", "any(b in list[] if FILTER, COND): some item does"),
 ];
 
+/// The most words, numbers and signs a rule holds (BR-S-08 of EN 16931 takes about 80): a
+/// longer one is refused when read, so reading, computing and showing it never run deep.
+pub const MAX_TOKENS: usize = 400;
+
+/// The most parentheses, calls, `not`s and signs a rule nests.
+pub const MAX_NESTING: usize = 64;
+
 /// The most fraction digits `round` takes.
 pub const MAX_SCALE: u32 = 28;
 
@@ -575,6 +582,8 @@ struct Parser {
     pos: usize,
     /// Inside a `round(...)`: a quotient may stand here.
     rounding: usize,
+    /// How deep the reading is nested (parentheses, calls, `not`, signs).
+    depth: usize,
 }
 
 impl Parser {
@@ -614,7 +623,25 @@ impl Parser {
         }
     }
 
+    /// Enters one level of nesting; refuses past [`MAX_NESTING`].
+    fn deeper(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return self.fail(format!(
+                "the rule nests more than {MAX_NESTING} levels: split it into rows"
+            ));
+        }
+        Ok(())
+    }
+
     fn or(&mut self) -> Parsed {
+        self.deeper()?;
+        let e = self.or_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn or_inner(&mut self) -> Parsed {
         let mut left = self.and()?;
         while self.word("or") {
             self.next();
@@ -635,7 +662,10 @@ impl Parser {
     fn not(&mut self) -> Parsed {
         if self.word("not") {
             self.next();
-            return Ok(Expr::Not(Box::new(self.not()?)));
+            self.deeper()?;
+            let e = self.not();
+            self.depth -= 1;
+            return Ok(Expr::Not(Box::new(e?)));
         }
         self.cmp()
     }
@@ -699,7 +729,10 @@ impl Parser {
     fn unary(&mut self) -> Parsed {
         if *self.peek() == Tok::Minus {
             self.next();
-            return Ok(Expr::Neg(Box::new(self.unary()?)));
+            self.deeper()?;
+            let e = self.unary();
+            self.depth -= 1;
+            return Ok(Expr::Neg(Box::new(e?)));
         }
         let mut e = self.atom()?;
         while *self.peek() == Tok::Default {
@@ -966,10 +999,20 @@ impl Expr {
     ///
     /// A [`ParseError`] at the char where the text stops being a rule.
     pub fn parse(text: &str) -> Result<Expr, ParseError> {
+        let toks = tokens(text)?;
+        if toks.len() > MAX_TOKENS {
+            return Err(ParseError {
+                at: toks[MAX_TOKENS].1,
+                message: format!(
+                    "the rule is longer than {MAX_TOKENS} words, numbers and signs: split it into rows"
+                ),
+            });
+        }
         let mut p = Parser {
-            toks: tokens(text)?,
+            toks,
             pos: 0,
             rounding: 0,
+            depth: 0,
         };
         let e = p.or()?;
         if *p.peek() != Tok::End {
@@ -1994,6 +2037,40 @@ mod tests {
             Expr::parse("a = ").unwrap_err().message,
             "the rule ends where a value is expected"
         );
+    }
+
+    #[test]
+    fn a_hostile_rule_is_refused_when_read_never_overflowing_the_stack() {
+        let deep = format!("{}a{} = 1", "(".repeat(150), ")".repeat(150));
+        assert!(Expr::parse(&deep)
+            .unwrap_err()
+            .message
+            .contains("nests more than 64"));
+        let nots = format!("{}a = 1", "not ".repeat(300));
+        assert!(Expr::parse(&nots)
+            .unwrap_err()
+            .message
+            .contains("nests more than 64"));
+        let signs = format!("{}a = 1", "-".repeat(300));
+        let huge = format!("{}a{} = 1", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(Expr::parse(&huge)
+            .unwrap_err()
+            .message
+            .contains("longer than 400"));
+        assert!(Expr::parse(&signs)
+            .unwrap_err()
+            .message
+            .contains("nests more than 64"));
+        let long = format!("a = {}", vec!["b"; 100_000].join(" + "));
+        let err = Expr::parse(&long).unwrap_err();
+        assert!(err.message.contains("longer than 400"), "{err}");
+        // The longest accepted: computed and shown without trouble.
+        let longest = format!("a = {}", vec!["1"; 198].join(" + "));
+        let e = Expr::parse(&longest).unwrap();
+        assert!(e.holds(&Obj(vec![("a", Val::I(198))])).unwrap());
+        assert_eq!(e.to_string(), longest);
+        let nested = format!("{}a{} = 1", "(".repeat(60), ")".repeat(60));
+        assert!(Expr::parse(&nested).is_ok());
     }
 
     #[test]
