@@ -2039,6 +2039,61 @@ mod tests {
         );
     }
 
+    /// The runtime's sums, products, quotients and rounding against an independent reading
+    /// in integer hundredths, over seeded random amounts and rates (both operands varied,
+    /// negatives and midpoints among them).
+    #[test]
+    fn arithmetic_agrees_with_integer_hundredths_on_random_amounts() {
+        let mut seed: u64 = 0x5eed_0047;
+        let mut next = move |m: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (2 * m as u64 + 1)) as i64 - m
+        };
+        let text = |cents: i64| {
+            let sign = if cents < 0 { "-" } else { "" };
+            format!("{sign}{}.{:02}", cents.abs() / 100, cents.abs() % 100)
+        };
+        // Half away from zero, in integers: round(n / d).
+        let round = |n: i128, d: i128| {
+            let (q, r) = (n.abs() / d.abs(), n.abs() % d.abs());
+            let q = if 2 * r >= d.abs() { q + 1 } else { q };
+            if (n < 0) != (d < 0) { -q } else { q }
+        };
+        for _ in 0..2000 {
+            let (a, b) = (next(1_000_000), next(1_000_000));
+            let rate = next(3000); // hundredths of a percent point: -30.00 ..= 30.00
+            let lines: Vec<i64> = (0..(next(5) + 5)).map(|_| next(100_000)).collect();
+            let total: i64 = lines.iter().sum::<i64>() + next(1);
+            let mut fields = vec![
+                ("a", Val::D(Box::leak(text(a).into_boxed_str()))),
+                ("b", Val::D(Box::leak(text(b).into_boxed_str()))),
+                ("rate", Val::D(Box::leak(text(rate).into_boxed_str()))),
+                ("total", Val::D(Box::leak(text(total).into_boxed_str()))),
+            ];
+            let items = lines
+                .iter()
+                .map(|c| Obj(vec![("net", Val::D(Box::leak(text(*c).into_boxed_str())))]))
+                .collect();
+            fields.push(("lines", Val::L(items)));
+            let o = Obj(fields);
+            let sum: i64 = lines.iter().sum();
+            let holds = |rule: &str| Expr::parse(rule).unwrap().holds(&o).unwrap();
+            assert_eq!(holds("total = sum(lines[].net)"), total == sum, "{total} {sum}");
+            assert!(holds(&format!("a + b - {} = {}", text(b), text(a))));
+            // a × rate / 100 in cents: (a/100)·(rate/100)/100·100 = a·rate/10⁴ cents.
+            let vat = round(i128::from(a) * i128::from(rate), 10_000);
+            assert!(holds(&format!("round(a * rate / 100, 2) = {}", text(vat as i64))), "{a} {rate}");
+            let product = round(i128::from(a) * i128::from(b), 100);
+            assert!(holds(&format!("round(a * b, 2) = {}", text(product as i64))), "{a} {b}");
+            if b != 0 {
+                let q = round(i128::from(a) * 100, i128::from(b));
+                assert!(holds(&format!("round(a / b, 2) = {}", text(q as i64))), "{a} {b}");
+            }
+        }
+    }
+
     #[test]
     fn a_hostile_rule_is_refused_when_read_never_overflowing_the_stack() {
         let deep = format!("{}a{} = 1", "(".repeat(150), ")".repeat(150));
