@@ -188,7 +188,7 @@ pub enum Cmp {
 }
 
 impl Cmp {
-    fn holds(self, o: Ordering) -> bool {
+    pub(crate) fn holds(self, o: Ordering) -> bool {
         match self {
             Cmp::Eq => o == Ordering::Equal,
             Cmp::Ne => o != Ordering::Equal,
@@ -2059,7 +2059,11 @@ mod tests {
         let round = |n: i128, d: i128| {
             let (q, r) = (n.abs() / d.abs(), n.abs() % d.abs());
             let q = if 2 * r >= d.abs() { q + 1 } else { q };
-            if (n < 0) != (d < 0) { -q } else { q }
+            if (n < 0) != (d < 0) {
+                -q
+            } else {
+                q
+            }
         };
         for _ in 0..2000 {
             let (a, b) = (next(1_000_000), next(1_000_000));
@@ -2080,16 +2084,29 @@ mod tests {
             let o = Obj(fields);
             let sum: i64 = lines.iter().sum();
             let holds = |rule: &str| Expr::parse(rule).unwrap().holds(&o).unwrap();
-            assert_eq!(holds("total = sum(lines[].net)"), total == sum, "{total} {sum}");
+            assert_eq!(
+                holds("total = sum(lines[].net)"),
+                total == sum,
+                "{total} {sum}"
+            );
             assert!(holds(&format!("a + b - {} = {}", text(b), text(a))));
             // a × rate / 100 in cents: (a/100)·(rate/100)/100·100 = a·rate/10⁴ cents.
             let vat = round(i128::from(a) * i128::from(rate), 10_000);
-            assert!(holds(&format!("round(a * rate / 100, 2) = {}", text(vat as i64))), "{a} {rate}");
+            assert!(
+                holds(&format!("round(a * rate / 100, 2) = {}", text(vat as i64))),
+                "{a} {rate}"
+            );
             let product = round(i128::from(a) * i128::from(b), 100);
-            assert!(holds(&format!("round(a * b, 2) = {}", text(product as i64))), "{a} {b}");
+            assert!(
+                holds(&format!("round(a * b, 2) = {}", text(product as i64))),
+                "{a} {b}"
+            );
             if b != 0 {
                 let q = round(i128::from(a) * 100, i128::from(b));
-                assert!(holds(&format!("round(a / b, 2) = {}", text(q as i64))), "{a} {b}");
+                assert!(
+                    holds(&format!("round(a / b, 2) = {}", text(q as i64))),
+                    "{a} {b}"
+                );
             }
         }
     }

@@ -217,6 +217,18 @@ impl Spec {
         })
     }
 
+    /// Whether some object of the spec has a row of a rules table
+    /// ([`GuardedRule::Expression`]).
+    pub fn has_rules_tables(&self) -> bool {
+        self.types.iter().any(|t| match t {
+            TypeDef::Object(o) => o
+                .guarded
+                .iter()
+                .any(|g| matches!(g.rule, GuardedRule::Expression { .. })),
+            _ => false,
+        })
+    }
+
     /// Whether some field of the spec is a `decimal` (read from its number's text).
     pub fn has_decimals(&self) -> bool {
         self.types.iter().any(|t| match t {

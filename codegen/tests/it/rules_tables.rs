@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use crate::common;
+use crate::corpus_probes::errors_of;
 
 const MD: &str = "# Ledger v1
 
@@ -160,18 +161,8 @@ fn corpus_sorted() -> Value {
     let files = common::generated("ledger", MD, TOML).unwrap();
     let corpus: Value = serde_json::from_str(&files["corpus/ledger/cases.json"]).unwrap();
     for case in corpus["cases"].as_array().unwrap() {
-        let mut want: Vec<String> = case["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                format!(
-                    "{}@{}",
-                    e["code"].as_str().unwrap(),
-                    e["path"].as_str().unwrap()
-                )
-            })
-            .collect();
+        let id = case["id"].as_str().unwrap();
+        let mut want = errors_of(&corpus, id).unwrap();
         // A case whose number's spelling decides carries its exact text.
         let text = match case.get("text").and_then(Value::as_str) {
             Some(text) => text.to_owned(),

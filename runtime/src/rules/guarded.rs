@@ -155,13 +155,15 @@ pub enum Compare {
 
 impl Compare {
     fn holds(self, o: Ordering) -> bool {
-        match self {
-            Compare::Lt => o == Ordering::Less,
-            Compare::Le => o != Ordering::Greater,
-            Compare::Eq => o == Ordering::Equal,
-            Compare::Ge => o != Ordering::Less,
-            Compare::Gt => o == Ordering::Greater,
-        }
+        // One reading of an ordering, the rules tables' (`expr::Cmp`).
+        let cmp = match self {
+            Compare::Lt => crate::expr::Cmp::Lt,
+            Compare::Le => crate::expr::Cmp::Le,
+            Compare::Eq => crate::expr::Cmp::Eq,
+            Compare::Ge => crate::expr::Cmp::Ge,
+            Compare::Gt => crate::expr::Cmp::Gt,
+        };
+        cmp.holds(o)
     }
 
     fn as_str(self) -> &'static str {

@@ -104,13 +104,7 @@ impl<'a> Gen<'a> {
     /// Whether the spec has a rules table's row: then [`Gen::meet_guarded`] settles member
     /// objects too, and the objects around a mutated one leave it as the mutation set it.
     pub(super) fn has_expressions(&self) -> bool {
-        self.spec.types.iter().any(|t| match t {
-            TypeDef::Object(o) => o
-                .guarded
-                .iter()
-                .any(|g| matches!(g.rule, GuardedRule::Expression { .. })),
-            _ => false,
-        })
+        self.spec.has_rules_tables()
     }
 
     /// Makes `m` keep rule `g` (its condition aside), leaving member `except` as it is.

@@ -504,13 +504,7 @@ impl Ctx<'_> {
     /// Whether a rules table's row is a rule of the spec: then its structs give their members
     /// to the runtime's expressions ([`Ctx::subject_impl`]) and its enums their spellings.
     pub(super) fn has_expressions(&self) -> bool {
-        self.spec.types.iter().any(|t| match t {
-            TypeDef::Object(o) => o
-                .guarded
-                .iter()
-                .any(|g| matches!(g.rule, GuardedRule::Expression { .. })),
-            _ => false,
-        })
+        self.spec.has_rules_tables()
     }
 
     /// `impl expr::Subject` (each member by its JSON key; a union, chosen member or `any`
