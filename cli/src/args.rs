@@ -194,6 +194,13 @@ pub struct Validate {
     /// Refuse a document over N bytes (default: the spec's limit).
     #[arg(long, value_name = "N")]
     pub max_input_bytes: Option<usize>,
+    /// Each FILE is JSON Lines: one document per line, a verdict per line (with its line
+    /// number) in the same order; blank lines are skipped.
+    #[arg(long)]
+    pub jsonl: bool,
+    /// Judge on N threads (default: every core) when there are several documents.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
+    pub jobs: Option<usize>,
 }
 
 #[derive(Args)]

@@ -1,6 +1,7 @@
 //! The commands, one module per command family: each reads its arguments (declared in
 //! [`crate::args`]), runs the library and prints its verdict ([`crate::output`]).
 
+mod bulk;
 pub mod diff;
 pub mod envelope;
 pub mod handoff;

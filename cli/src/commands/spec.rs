@@ -32,6 +32,12 @@ pub fn validate(args: args::Validate) -> Result<u8, CliError> {
     let limit = args
         .max_input_bytes
         .unwrap_or(ty.document().max_input_bytes);
+    if args.jsonl || args.files.len() > 1 {
+        let jobs = args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        return super::bulk::validate_many(&ty, &args.files, args.jsonl, format, limit, jobs);
+    }
     let mut worst = 0;
     for file in &args.files {
         let status = match validate_file(&ty, file, limit, format) {
@@ -57,6 +63,22 @@ fn print_failure(failure: &ValidateFailure) -> Result<(), CliError> {
 
 /// Judges one file and prints its verdict: 0 valid, 1 invalid; `Err` when it cannot be read.
 fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Result<u8, CliError> {
+    let (text, status) = file_answer(ty, file, limit, format)?;
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
+    Ok(status)
+}
+
+/// One file's verdict as `validate` prints it, and its status: 0 valid, 1 invalid; `Err`
+/// when it cannot be read.
+pub(super) fn file_answer(
+    ty: &DocType,
+    file: &str,
+    limit: usize,
+    format: Format,
+) -> Result<(String, u8), CliError> {
     // Read at most one byte over the limit, so an oversized input is refused without being
     // held in memory; the rest is only counted, for the violation's `measured`.
     let (display, mut verdict) = if file == "-" {
@@ -69,18 +91,19 @@ fn validate_file(ty: &DocType, file: &str, limit: usize, format: Format) -> Resu
         (file.to_owned(), verdict)
     };
     other_form_advice(ty, &mut verdict);
-    let mut stdout = std::io::stdout().lock();
+    let mut out = Vec::new();
     let written = match format {
-        Format::Json => writeln!(stdout, "{}", verdict.to_json(Some((ty.name(), &display)))),
-        Format::Human => human_verdict(&mut stdout, ty.name(), &display, &verdict),
+        Format::Json => writeln!(out, "{}", verdict.to_json(Some((ty.name(), &display)))),
+        Format::Human => human_verdict(&mut out, ty.name(), &display, &verdict),
     };
     written.map_err(|e| CliError::Failure(format!("cannot write output: {e}")))?;
-    Ok(if verdict.is_valid() { 0 } else { 1 })
+    let text = String::from_utf8(out).map_err(|e| CliError::Failure(e.to_string()))?;
+    Ok((text, if verdict.is_valid() { 0 } else { 1 }))
 }
 
 /// A document refused for being in the other form of its type (TaskPack's zip: the library's
 /// note says `validate` reads the flat form) gets the commands that read that form.
-fn other_form_advice(ty: &DocType, verdict: &mut Verdict) {
+pub(super) fn other_form_advice(ty: &DocType, verdict: &mut Verdict) {
     if verdict.other_form.is_none() || ty.name() != "taskpack" {
         return;
     }

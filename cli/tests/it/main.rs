@@ -13,6 +13,7 @@ mod common;
 mod a2a_door;
 mod acceptance;
 mod api;
+mod bulk;
 mod canonical_growth;
 mod cli_output;
 mod cli_own_spec;

@@ -1,0 +1,334 @@
+//! `specmint validate` over many documents: JSON Lines (`--jsonl`, one document per line) and
+//! many files, judged on every core, answered in input order as soon as each answer's turn
+//! comes, in bounded memory (a reader, `--jobs` workers and the writer pass batches through
+//! bounded queues; a line over the input limit is counted, never held).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Mutex;
+
+use specmint::answer::ValidateFailure;
+use specmint::verdict::{DocType, Verdict};
+
+use super::spec::{file_answer, other_form_advice};
+use crate::output::{answer_value, CliError, Format};
+
+/// Lines judged as one task: the queues carry batches, not lines.
+const BATCH_LINES: usize = 256;
+/// At most this many bytes of documents in one batch (so a queue holds a bounded amount
+/// whatever the lines' sizes).
+const BATCH_BYTES: usize = 4 << 20;
+
+/// What a worker is given.
+enum Task {
+    /// A whole file, judged as `validate FILE` judges it.
+    File(String),
+    /// Lines of a JSON Lines file: its display name and each line's number, head (at most
+    /// one byte over the limit) and full length.
+    Lines(std::sync::Arc<str>, Vec<(usize, Vec<u8>, u64)>),
+    /// A file that could not be read (opened, or read to its end), in its turn.
+    Unreadable(String, String),
+}
+
+/// What the writer prints for one task: stdout text, stderr text, the task's exit status.
+struct Answer {
+    out: String,
+    err: String,
+    status: u8,
+}
+
+/// Judges `files` (each a JSON Lines file with `jsonl`, else a document) with `jobs` workers;
+/// the worst status: 0 every document valid, 1 one invalid, 2 one unreadable.
+pub fn validate_many(
+    ty: &DocType,
+    files: &[String],
+    jsonl: bool,
+    format: Format,
+    limit: usize,
+    jobs: usize,
+) -> Result<u8, CliError> {
+    let jobs = jobs.max(1);
+    let (task_tx, task_rx) = sync_channel::<(u64, Task)>(jobs * 2);
+    let (answer_tx, answer_rx) = sync_channel::<(u64, Answer)>(jobs * 2);
+    let task_rx = Mutex::new(task_rx);
+    // Set when the writer stops (its output closed): the reader reads no further, and the
+    // workers drain what it queued, so nothing waits on a queue no one empties.
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move || read_tasks(files, jsonl, limit, &task_tx, stop));
+        for _ in 0..jobs {
+            let (tasks, answers) = (&task_rx, answer_tx.clone());
+            scope.spawn(move || work(ty, format, limit, tasks, &answers, stop));
+        }
+        drop(answer_tx);
+        let written = write_in_order(answer_rx);
+        stop.store(true, Ordering::Relaxed);
+        written
+    })
+}
+
+/// The reader: each file as a task, or each JSON Lines file's lines in batches.
+fn read_tasks(
+    files: &[String],
+    jsonl: bool,
+    limit: usize,
+    tasks: &SyncSender<(u64, Task)>,
+    stop: &AtomicBool,
+) {
+    let mut seq = 0u64;
+    let mut send = |task: Task| {
+        seq += 1;
+        !stop.load(Ordering::Relaxed) && tasks.send((seq - 1, task)).is_ok()
+    };
+    for file in files {
+        if !jsonl {
+            if !send(Task::File(file.clone())) {
+                return;
+            }
+            continue;
+        }
+        let (display, reader): (String, Box<dyn Read + Send>) = if file == "-" {
+            ("<stdin>".to_owned(), Box::new(std::io::stdin()))
+        } else {
+            match std::fs::File::open(file) {
+                Ok(f) => (file.clone(), Box::new(f)),
+                Err(e) => {
+                    let why = format!("cannot read `{file}`: {e}");
+                    if !send(Task::Unreadable(file.clone(), why)) {
+                        return;
+                    }
+                    continue;
+                }
+            }
+        };
+        let name: std::sync::Arc<str> = display.as_str().into();
+        let mut reader = BufReader::with_capacity(1 << 16, reader);
+        let (mut batch, mut bytes, mut number) = (Vec::new(), 0usize, 0usize);
+        loop {
+            number += 1;
+            let mut head = Vec::new();
+            match read_line(&mut reader, limit, &mut head) {
+                Ok(None) => break,
+                Ok(Some(total)) => {
+                    // A blank line holds no document (a file's last newline, a separator).
+                    if head.iter().all(u8::is_ascii_whitespace) && total == head.len() as u64 {
+                        continue;
+                    }
+                    bytes += head.len();
+                    batch.push((number, head, total));
+                    if batch.len() >= BATCH_LINES || bytes >= BATCH_BYTES {
+                        let full = std::mem::take(&mut batch);
+                        bytes = 0;
+                        if !send(Task::Lines(name.clone(), full)) {
+                            return;
+                        }
+                    }
+                }
+                Err(e) => {
+                    if !batch.is_empty()
+                        && !send(Task::Lines(name.clone(), std::mem::take(&mut batch)))
+                    {
+                        return;
+                    }
+                    let why = format!("cannot read `{display}` at line {number}: {e}");
+                    if !send(Task::Unreadable(display.clone(), why)) {
+                        return;
+                    }
+                    batch.clear();
+                    break;
+                }
+            }
+        }
+        if !batch.is_empty() && !send(Task::Lines(name, batch)) {
+            return;
+        }
+    }
+}
+
+/// Reads one line (to `\n`, which is dropped with a `\r` before it) into `head`, at most
+/// `limit + 1` of its bytes; the rest is counted, not held. `None` at the end of the input.
+fn read_line(
+    reader: &mut impl BufRead,
+    limit: usize,
+    head: &mut Vec<u8>,
+) -> std::io::Result<Option<u64>> {
+    let mut total = 0u64;
+    let mut seen = false;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        seen = true;
+        let (chunk, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = (limit + 1).saturating_sub(head.len());
+        head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        total += chunk.len() as u64;
+        let used = done.unwrap_or(chunk.len());
+        reader.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !seen {
+        return Ok(None);
+    }
+    if head.last() == Some(&b'\r') && total == head.len() as u64 {
+        head.pop();
+        total -= 1;
+    }
+    Ok(Some(total))
+}
+
+/// A worker: judges tasks until the reader is done.
+fn work(
+    ty: &DocType,
+    format: Format,
+    limit: usize,
+    tasks: &Mutex<Receiver<(u64, Task)>>,
+    answers: &SyncSender<(u64, Answer)>,
+    stop: &AtomicBool,
+) {
+    loop {
+        let next = tasks.lock().map(|rx| rx.recv());
+        let Ok(Ok((seq, task))) = next else { return };
+        if stop.load(Ordering::Relaxed) {
+            continue; // drained: the writer is gone
+        }
+        let answer = match task {
+            Task::File(file) => match file_answer(ty, &file, limit, format) {
+                Ok((out, status)) => Answer {
+                    out,
+                    err: String::new(),
+                    status,
+                },
+                Err(CliError::Usage(why) | CliError::Failure(why)) => {
+                    failure(ty, &file, &why, format)
+                }
+            },
+            Task::Unreadable(file, why) => failure(ty, &file, &why, format),
+            Task::Lines(file, lines) => {
+                let mut answer = Answer {
+                    out: String::new(),
+                    err: String::new(),
+                    status: 0,
+                };
+                for (number, head, total) in lines {
+                    let mut verdict = ty.judge(&head, total, limit);
+                    other_form_advice(ty, &mut verdict);
+                    answer.status = answer.status.max(if verdict.is_valid() { 0 } else { 1 });
+                    line_answer(
+                        ty.name(),
+                        &file,
+                        number,
+                        &mut verdict,
+                        format,
+                        &mut answer.out,
+                    );
+                }
+                answer
+            }
+        };
+        if answers.send((seq, answer)).is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A file that could not be read, as `validate FILE` reports one.
+fn failure(ty: &DocType, file: &str, why: &str, format: Format) -> Answer {
+    match format {
+        Format::Json => Answer {
+            out: answer_value(&ValidateFailure::io(file, ty.name(), why))
+                .map(|v| format!("{v}\n"))
+                .unwrap_or_default(),
+            err: String::new(),
+            status: 2,
+        },
+        Format::Human => Answer {
+            out: String::new(),
+            err: format!("specmint: {why}\n"),
+            status: 2,
+        },
+    }
+}
+
+/// The answer for the document on line `number` of `file`: its errors at that line (their
+/// columns within it); with `--format json` the verdict object with `"line"`.
+fn line_answer(
+    type_name: &str,
+    file: &str,
+    number: usize,
+    verdict: &mut Verdict,
+    format: Format,
+    out: &mut String,
+) {
+    use std::fmt::Write as _;
+    for l in &mut verdict.errors {
+        if l.line.is_some() {
+            l.line = Some(number);
+        }
+    }
+    match format {
+        Format::Json => {
+            let json = verdict.to_json(Some((type_name, file)));
+            // {"valid":…,"type":…,"file":…,"line":N,"errors":[…]}
+            match json.find(",\"errors\":") {
+                Some(at) => {
+                    out.push_str(&json[..at]);
+                    let _ = write!(out, ",\"line\":{number}");
+                    out.push_str(&json[at..]);
+                }
+                None => out.push_str(&json),
+            }
+            out.push('\n');
+        }
+        Format::Human => {
+            for l in &verdict.errors {
+                let v = &l.violation;
+                let _ = match l.column {
+                    Some(column) => writeln!(
+                        out,
+                        "{file}:{number}:{column}: error[{}]: {}",
+                        v.code, v.message
+                    ),
+                    None => writeln!(out, "{file}:{number}: error[{}]: {}", v.code, v.message),
+                };
+            }
+            let _ = match verdict.errors.len() {
+                0 => writeln!(out, "{file}:{number}: valid {type_name}"),
+                1 => writeln!(out, "{file}:{number}: invalid {type_name} (1 error)"),
+                n => writeln!(out, "{file}:{number}: invalid {type_name} ({n} errors)"),
+            };
+        }
+    }
+}
+
+/// The writer: answers in input order, each written as soon as every earlier one is.
+fn write_in_order(answers: Receiver<(u64, Answer)>) -> Result<u8, CliError> {
+    let mut waiting = BTreeMap::new();
+    let (mut next, mut worst) = (0u64, 0u8);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let wrote = |e: std::io::Error| CliError::Failure(format!("cannot write output: {e}"));
+    for (seq, answer) in answers {
+        waiting.insert(seq, answer);
+        while let Some(answer) = waiting.remove(&next) {
+            out.write_all(answer.out.as_bytes()).map_err(wrote)?;
+            if !answer.err.is_empty() {
+                out.flush().map_err(wrote)?;
+                eprint!("{}", answer.err);
+            }
+            worst = worst.max(answer.status);
+            next += 1;
+        }
+    }
+    out.flush().map_err(wrote)?;
+    Ok(worst)
+}
