@@ -301,3 +301,29 @@ fn the_runner_reads_the_convention() {
     assert!(!matches(&["a".into()], &["a", "b"]));
     assert!(!matches(&["...".into(), "c".into()], &["a", "b"]));
 }
+
+#[test]
+fn every_page_with_a_rust_example_is_a_doc_test_of_the_library() {
+    let lib = std::fs::read_to_string(common::root().join("src/lib.rs")).unwrap();
+    let mut pages_with_rust = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        if !fences(&text)
+            .iter()
+            .any(|f| f.info.split([' ', ',']).next() == Some("rust"))
+        {
+            continue;
+        }
+        pages_with_rust += 1;
+        let from_src = format!(
+            "../{}",
+            page.strip_prefix(common::root()).unwrap().display()
+        );
+        assert!(
+            lib.contains(&format!("#[doc = include_str!(\"{from_src}\")]\nmod ")),
+            "{from_src} has a ```rust example: src/lib.rs must include it as a doc test \
+             (#[cfg(doctest)] #[doc = include_str!(\"{from_src}\")] mod ...)"
+        );
+    }
+    assert!(pages_with_rust >= 3, "{pages_with_rust}");
+}
