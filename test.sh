@@ -47,7 +47,7 @@ cargo build --quiet --workspace --lib --tests
 
 # The user guide (guide/, an mdBook) builds into $CARGO_TARGET_DIR/guide: scripts/guide.sh first
 # installs the pinned mdBook into the target directory when it is missing (from crates.io, about
-# 2 minutes cold). Its links are held by cargo test (docs_links::), its examples run there too
+# 80 seconds cold). Its links are held by cargo test (docs_links::), its examples run there too
 # (docs_examples::), and its CLI reference and the man pages are regenerated there (cli_reference::).
 scripts/guide.sh
 

@@ -12,8 +12,17 @@ tools="$target/tools/mdbook-$version"
 mdbook="$tools/bin/mdbook"
 if [ ! -x "$mdbook" ]; then
   echo "guide: installing mdbook $version into $tools" >&2
-  cargo install mdbook --version "=$version" --locked --no-default-features --quiet --root "$tools"
+  # Built in a scratch target directory, removed after: only the binary is kept.
+  build=$(mktemp -d)
+  trap 'rm -rf "$build"' EXIT
+  CARGO_TARGET_DIR="$build" cargo install mdbook --version "=$version" --locked \
+    --no-default-features --quiet --root "$tools"
 fi
-out="$(pwd)/$target/guide"
-case "$target" in /*) out="$target/guide" ;; esac
-"$mdbook" build guide --dest-dir "$out"
+case "$target" in /*) ;; *) target="$(pwd)/$target" ;; esac
+# From guide/, where book.toml's preprocessor (repo_links.py) is found.
+(cd guide && "$target/tools/mdbook-$version/bin/mdbook" build --dest-dir "$target/guide")
+# mdBook skips a preprocessor it cannot start, silently: the references must be in the book.
+if [ ! -f "$target/guide/docs/spec-format.html" ]; then
+  echo "guide: docs/spec-format.md is not in the built book (did guide/repo_links.py run?)" >&2
+  exit 1
+fi
