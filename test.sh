@@ -45,6 +45,12 @@ SPECMINT_RANDOM_SPECS_DIR="$random_specs" cargo test --quiet --workspace --test 
 # would build every bench again outside test mode).
 cargo build --quiet --workspace --lib --tests
 
+# The user guide (guide/, an mdBook) builds into $CARGO_TARGET_DIR/guide: scripts/guide.sh first
+# installs the pinned mdBook into the target directory when it is missing (from crates.io, about
+# 80 seconds cold). Its links are held by cargo test (docs_links::), its examples run there too
+# (docs_examples::), and its CLI reference and the man pages are regenerated there (cli_reference::).
+scripts/guide.sh
+
 # Lane 1: the Rust side again on PostgreSQL, the bindings and the conformance corpus.
 lane_rust() {
   # The engine and lifecycle suites once more, on PostgreSQL, and the tests that start clusters

@@ -117,6 +117,23 @@ pub mod task_packet;
 #[deny(warnings, missing_docs)]
 pub mod taskpack;
 
+// The Rust examples of README.md and the guide compile as doc tests of this crate (`cargo test
+// -p specmint --doc`): one empty module per page with a ```rust fence
+// (cli/tests/it/docs_examples.rs checks that none is left out). The other fences' `file=` and
+// `status=` words (the shell examples' convention, docs_examples) are no rustdoc attributes.
+#[cfg(doctest)]
+#[allow(rustdoc::invalid_codeblock_attributes)]
+#[doc = include_str!("../README.md")]
+mod readme_examples {}
+#[cfg(doctest)]
+#[allow(rustdoc::invalid_codeblock_attributes)]
+#[doc = include_str!("../guide/src/own-spec.md")]
+mod guide_own_spec_examples {}
+#[cfg(doctest)]
+#[allow(rustdoc::invalid_codeblock_attributes)]
+#[doc = include_str!("../guide/src/bundled.md")]
+mod guide_bundled_examples {}
+
 #[cfg(all(test, feature = "interpret"))]
 mod tests {
     /// The modules above include the snapshot under generated/; it must be exactly what

@@ -998,8 +998,12 @@ fn block_after<'a>(text: &'a str, open: &str, close: &str) -> &'a str {
 fn the_readme_own_spec_loads_and_judges_its_examples_as_its_fences_state() {
     // The README's "Your own spec in minutes", step 1 and 2, as a reader would run them.
     let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
-    let md = block_after(&readme, "````markdown\n", "````");
-    let toml = block_after(&readme, "```toml\n# spec/order.toml\n", "```");
+    let md = block_after(&readme, "````markdown file=spec/order.md\n", "````");
+    let toml = block_after(
+        &readme,
+        "```toml file=spec/order.toml\n# spec/order.toml\n",
+        "```",
+    );
     let valid = block_after(md, "```json valid\n", "```");
     let fence = "```json invalid ";
     let stated = &md[md.find(fence).expect("an invalid example") + fence.len()..];
@@ -1020,7 +1024,7 @@ fn the_readme_own_spec_loads_and_judges_its_examples_as_its_fences_state() {
     // Step 2's transcript, run where the reader runs it: `spec/` beside `order.json`.
     let transcript = block_after(
         &readme,
-        "```console\n$ specmint validate --spec spec order order.json\n",
+        "```console status=1\n$ specmint validate --spec spec order order.json\n",
         "```",
     );
     let shown = &transcript[..transcript.find("\n$ ").expect("a second command") + 1];

@@ -113,13 +113,14 @@ fn main() {
 }
 "##;
 
-/// The README's build.rs recipe: the Rust block that starts with `// build.rs`.
+/// The README's build.rs recipe: the Rust block that starts with `// build.rs` (`no_run`: the
+/// README's doc test compiles it; cargo runs it in a crate's build).
 fn readme_build_rs() -> String {
     let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
     let start = readme
-        .find("```rust\n// build.rs\n")
+        .find("```rust no_run\n// build.rs")
         .expect("README has a build.rs block")
-        + "```rust\n".len();
+        + "```rust no_run\n".len();
     let len = readme[start..].find("```").unwrap();
     readme[start..start + len].to_owned()
 }
@@ -144,7 +145,7 @@ fn the_crate_docs_show_the_readme_recipe() {
 fn the_guide_shows_the_readme_recipe() {
     let guide = std::fs::read_to_string(common::root().join("guide/src/own-spec.md")).unwrap();
     assert!(
-        guide.contains(&format!("```rust\n{}```", readme_build_rs())),
+        guide.contains(&format!("```rust no_run\n{}```", readme_build_rs())),
         "guide/src/own-spec.md's build.rs block is not the README's"
     );
 }

@@ -53,3 +53,6 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 echo "node --test bindings/node/test: $(grep -E '^ℹ (tests|pass|fail) ' "$work/node.txt" | sed 's/^ℹ //' | paste -sd ' ' -)"
+
+# The Python and JavaScript examples of README.md and the guide, run against these two builds.
+$py tests/peers/bindings/doc_examples.py --python-path "$work/python" --node-package "$work/node"
