@@ -71,7 +71,14 @@ fn main() {
         let out_path = dir.join(format!("verdicts-{jobs}.jsonl"));
         let start = Instant::now();
         let status = Command::new(bin)
-            .args(["validate", "task-packet", "--jsonl", "--format", "json", "--jobs"])
+            .args([
+                "validate",
+                "task-packet",
+                "--jsonl",
+                "--format",
+                "json",
+                "--jobs",
+            ])
             .arg(jobs.to_string())
             .arg(&file)
             .stdout(std::fs::File::create(&out_path).unwrap())
@@ -92,6 +99,9 @@ fn main() {
     }
     // Both runs give the same verdicts, line for line.
     let read = |p: &std::path::Path| std::fs::read(p).unwrap();
-    assert!(read(&outputs[0]) == read(&outputs[1]), "the verdicts differ");
+    assert!(
+        read(&outputs[0]) == read(&outputs[1]),
+        "the verdicts differ"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
