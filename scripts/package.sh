@@ -102,7 +102,7 @@ esac
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/main" "$stage/platform"
-cp bindings/node/index.js bindings/node/index.d.ts bindings/node/platform.js bindings/node/package.json "$stage/main/"
+cp bindings/node/index.js bindings/node/index.d.ts bindings/node/platform.js bindings/node/package.json bindings/node/README.md "$stage/main/"
 cp "$addon" "$stage/platform/specmint.$suffix.node"
 node - "$stage" "$suffix" <<'EOF'
 const fs = require('node:fs');
