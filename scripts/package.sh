@@ -96,6 +96,18 @@ case "$suffix" in
   win32-*) addon="$lib_dir/specmint_node.dll" ;;
   *) addon="$lib_dir/libspecmint_node.so" ;;
 esac
+# What maturin's audit does for the wheel, for the addon: no glibc symbol newer than 2.17.
+if [ -n "$triple" ]; then
+  if command -v objdump >/dev/null; then
+    newest=$(objdump -T "$addon" | grep -o 'GLIBC_[0-9.]*' | sed 's/^GLIBC_//' | sort -uV | tail -1)
+    if [ "$(printf '%s\n' "$newest" 2.17 | sort -V | tail -1)" != 2.17 ]; then
+      echo "scripts/package.sh: the Node addon needs glibc $newest, newer than 2.17" >&2
+      exit 1
+    fi
+  else
+    echo "scripts/package.sh: no objdump: the Node addon's glibc symbols not checked" >&2
+  fi
+fi
 
 # The two npm packages, staged apart from the checkout (no addon built there slips in), their
 # package.json as @napi-rs/cli 3 writes them (`napi create-npm-dirs`, `napi pre-publish`).

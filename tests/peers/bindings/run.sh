@@ -42,16 +42,21 @@ $py tests/peers/bindings/verdicts.py --cli "$cli" --out "$work/verdicts" --gener
   --spec-generated "$random/spec" "$random"
 
 # A PATH without Rust: every directory of PATH that holds neither cargo nor rustc.
-no_rust=
+# node and npm are linked into a directory of their own first, in case theirs holds Rust too
+# (a Debian rustc in /usr/bin).
+mkdir "$work/bin"
+ln -s "$(command -v node)" "$(command -v npm)" "$work/bin/"
+no_rust="$work/bin"
 IFS=: read -ra dirs <<<"$PATH"
 for dir in "${dirs[@]}"; do
   if [ -n "$dir" ] && [ ! -e "$dir/cargo" ] && [ ! -e "$dir/rustc" ]; then
-    no_rust="${no_rust:+$no_rust:}$dir"
+    no_rust="$no_rust:$dir"
   fi
 done
 
 # Python: the wheel, alone from its file (--no-index), and the pinned pytest in a fresh
 # virtualenv; the tests run from a scratch directory, so no `specmint` of the checkout is found.
+SECONDS=0
 python3 -m venv "$work/venv"
 mkdir "$work/run"
 (
@@ -59,7 +64,7 @@ mkdir "$work/run"
   cd "$work/run"
   python -m pip install --quiet --disable-pip-version-check --no-index "$packages"/python/specmint-*.whl
   python -m pip install --quiet --disable-pip-version-check "$(grep '^pytest==' "$root/tests/peers/requirements.txt")"
-  echo "python: $(python -c 'import specmint; print(specmint.__file__)')"
+  echo "python: $(python -c 'import specmint; print(specmint.__file__)') (a fresh venv, installed in ${SECONDS}s)"
   SPECMINT_INSTALLED_IN="$work/venv" SPECMINT_BINDINGS_VERDICTS="$work/verdicts" \
     python -m pytest -q -p no:cacheprovider "$root/bindings/python/tests"
 )
@@ -67,11 +72,12 @@ mkdir "$work/run"
 # Node: the main package and the platform package, installed from their tarballs alone
 # (--offline: the platform package satisfies the main one's optionalDependencies).
 mkdir "$work/app"
+SECONDS=0
 (
   export PATH="$no_rust"
   cd "$work/app"
   npm install --offline --no-audit --no-fund --silent "$packages"/node/*.tgz
-  echo "node: $(node -p "require.resolve('specmint')")"
+  echo "node: $(node -p "require.resolve('specmint')") (a fresh folder, installed in ${SECONDS}s)"
 )
 status=0
 (cd "$work/app" && PATH="$no_rust" SPECMINT_NODE_PACKAGE="$work/app/node_modules/specmint" \
