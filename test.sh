@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 record=$(mktemp -d)
 pg_dir=$(mktemp -d)
 random_specs=$(mktemp -d)
-trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs"' EXIT
+packages=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs" "$packages"' EXIT
 SPECMINT_RECORD="$record" cargo test --workspace --all-targets
 cargo test --workspace --doc
 # The CLI that run built (the workspace's feature set): every step below runs this one binary,
@@ -39,11 +40,15 @@ fi
 # written once for the bindings and conformance runs.
 SPECMINT_RANDOM_SPECS_DIR="$random_specs" cargo test --quiet --workspace --test it random_specs:: >/dev/null
 
-# The Python (PyO3) and Node (napi-rs) bindings' addons, built in the dev profile with the
-# feature set of the `cargo test` run above (--tests selects dev units, so --workspace resolves
-# features as that run did), so only the two binding crates compile (not --all-targets: that
-# would build every bench again outside test mode).
-cargo build --quiet --workspace --lib --tests
+# The Python (PyO3) and Node (napi-rs) bindings as partners install them: the abi3 manylinux
+# wheel and the npm main and platform packages (scripts/package.sh; the dev profile here, the
+# release one for real packaging). Each binding is built alone (its own feature set), linked
+# by Zig for an explicit target triple (under $CARGO_TARGET_DIR: x86_64-unknown-linux-gnu/ and
+# package-node/), so the artifacts of the run above are neither reused nor disturbed: about two
+# minutes cold, 7 s warm.
+SECONDS=0
+scripts/package.sh --profile dev --out "$packages"
+echo "scripts/package.sh --profile dev: ${SECONDS}s"
 
 # The user guide (guide/, an mdBook) builds into $CARGO_TARGET_DIR/guide: scripts/guide.sh first
 # installs the pinned mdBook into the target directory when it is missing (from crates.io, about
@@ -59,8 +64,10 @@ lane_rust() {
   # reused, not rebuilt.
   SPECMINT_TEST_PG="$pg_query" cargo test --workspace --test it -- envelope_engine:: task_lifecycle:: store_server::
   # Every case of every corpus (bundled, acceptance, own spec, random specs) through the Python
-  # binding's pytest and the Node binding's test runner, each equal to the CLI's verdict.
-  ./tests/peers/bindings/run.sh "$random_specs"
+  # binding's pytest and the Node binding's test runner, each equal to the CLI's verdict: the
+  # wheel installed into a fresh virtualenv and the npm tarballs into a fresh folder, with no
+  # cargo or rustc on PATH.
+  ./tests/peers/bindings/run.sh "$random_specs" "$packages"
   # Conformance corpus (generated/corpus/): Python jsonschema, Node ajv and
   # datamodel-code-generator against generated/schema/, with the agreement table.
   # (The Rust side, the typify round trip and the bounded differential run are in cargo test.)
@@ -118,7 +125,7 @@ lane_peers() {
 # at its first failure as this script would; the other lane still finishes and is shown. On 2
 # cores this takes about what the longer lane takes alone.
 lanes=$(mktemp -d)
-trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs" "$lanes"' EXIT
+trap 'scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir" "$record" "$random_specs" "$packages" "$lanes"' EXIT
 (lane_rust) >"$lanes/rust" 2>&1 &
 rust_pid=$!
 (lane_peers) >"$lanes/peers" 2>&1 &

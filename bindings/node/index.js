@@ -7,26 +7,33 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { inspect } = require('node:util');
+const { platformArchABI } = require('./platform.js');
 
-/** The addon `npm run build` wrote (`specmint.<platform>.node`), or a `specmint.node`. */
+/**
+ * The native addon: the one `npm run build` wrote beside this file (`specmint.<platform>.node`,
+ * or a `specmint.node`), else the platform package an installed `specmint` brings
+ * (`specmint-<platform>`, one of its optionalDependencies; scripts/package.sh builds both).
+ */
 function loadNative() {
-  const { platform, arch } = process;
-  let abi = '';
-  if (platform === 'linux') {
-    const glibc = process.report && process.report.getReport().header.glibcVersionRuntime;
-    abi = glibc ? '-gnu' : '-musl';
-  } else if (platform === 'win32') {
-    abi = '-msvc';
-  }
-  const candidates = [`specmint.${platform}-${arch}${abi}.node`, 'specmint.node'];
+  const suffix = platformArchABI();
+  const candidates = [`specmint.${suffix}.node`, 'specmint.node'];
   for (const name of candidates) {
     const file = path.join(__dirname, name);
     if (fs.existsSync(file)) {
       return require(file);
     }
   }
+  const platformPackage = `specmint-${suffix}`;
+  try {
+    return require(platformPackage);
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') {
+      throw error;
+    }
+  }
   throw new Error(
-    `specmint: no native addon (${candidates.join(' or ')}) in ${__dirname}; run \`npm run build\` there`,
+    `specmint: no native addon for ${suffix}: neither ${candidates.join(' nor ')} in ${__dirname} `
+      + `nor the package ${platformPackage} (install it beside specmint, or run \`npm run build\` in ${__dirname})`,
   );
 }
 

@@ -20,6 +20,27 @@ const minimal = {
   output_format: 'markdown',
 };
 
+const installed = process.env.SPECMINT_INSTALLED_IN;
+
+test('the package is the one installed, its addon from its platform package, and no Rust is on PATH', {
+  skip: !installed && 'SPECMINT_INSTALLED_IN not set (tests/peers/bindings/run.sh sets it to the fresh folder)',
+}, () => {
+  const modules = path.join(fs.realpathSync(installed), 'node_modules') + path.sep;
+  const main = fs.realpathSync(require.resolve(process.env.SPECMINT_NODE_PACKAGE || '..'));
+  assert.equal(main, `${modules}specmint${path.sep}index.js`);
+  const addons = Object.keys(require.cache).filter((file) => file.endsWith('.node'));
+  assert.equal(addons.length, 1, addons.join(', '));
+  const suffix = require(path.join(modules, 'specmint', 'platform.js')).platformArchABI();
+  assert.equal(fs.realpathSync(addons[0]), path.join(modules, `specmint-${suffix}`, `specmint.${suffix}.node`));
+  for (const dir of (process.env.PATH || '').split(path.delimiter).filter(Boolean)) {
+    for (const tool of ['cargo', 'rustc']) {
+      assert.ok(!fs.existsSync(path.join(dir, tool)), `${tool} in ${dir}`);
+    }
+  }
+  const report = specmint.validate('task-packet', JSON.stringify({ ...minimal, objective: '' }));
+  assert.deepStrictEqual(report.errors.map((e) => [e.code, e.path]), [['blank_field', 'objective']]);
+});
+
 test('a valid packet', () => {
   const report = specmint.validate('task-packet', JSON.stringify(minimal));
   assert.equal(report.valid, true);

@@ -1,6 +1,8 @@
 """The Python API: reports, exceptions, schemas, str and bytes, the GIL released."""
 import json
+import os
 import pathlib
+import shutil
 import threading
 
 import pytest
@@ -18,6 +20,19 @@ MINIMAL_PACKET = {
     "objective": "one sentence",
     "output_format": "markdown",
 }
+
+
+@pytest.mark.skipif(
+    not os.environ.get("SPECMINT_INSTALLED_IN"),
+    reason="SPECMINT_INSTALLED_IN not set (tests/peers/bindings/run.sh sets it to the fresh virtualenv)",
+)
+def test_the_package_is_the_installed_wheel_and_no_rust_is_on_path():
+    prefix = pathlib.Path(os.environ["SPECMINT_INSTALLED_IN"]).resolve()
+    for module in (specmint, specmint._specmint):
+        assert prefix in pathlib.Path(module.__file__).resolve().parents, module.__file__
+    assert shutil.which("cargo") is None and shutil.which("rustc") is None
+    report = specmint.validate("task-packet", json.dumps(dict(MINIMAL_PACKET, objective="")))
+    assert [(e.code, e.path) for e in report.errors] == [("blank_field", "objective")]
 
 
 def test_a_valid_packet():

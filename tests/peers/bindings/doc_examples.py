@@ -2,8 +2,10 @@
 
     doc_examples.py --python-path DIR --node-package DIR
 
-DIR (Python): a directory holding the `specmint` package with its extension module; DIR (Node):
-the Node package with its addon (as run.sh lays both out). Per page, in a scratch directory:
+DIR (Python): a directory holding the `specmint` package with its extension module (the site
+packages of the venv run.sh installed the wheel into); DIR (Node): the installed Node package
+(`node_modules/specmint`, beside its platform package), which examples reach as `specmint` or as
+`./bindings/node`. Per page, in a scratch directory:
 the page's `file=PATH` fences are written to PATH (the convention of the shell examples,
 cli/tests/it/docs_examples.rs), the repository's `tests/` and `generated/` are reachable as
 `tests/` and `generated/`, the Node package as `bindings/node`; then each ```python fence runs in
@@ -88,6 +90,10 @@ def main():
     args = parser.parse_args()
     env = dict(os.environ)
     env["PYTHONPATH"] = str(pathlib.Path(args.python_path).resolve())
+    # `require("specmint")`, as a partner who installed the package writes it.
+    modules = pathlib.Path(args.node_package).resolve().parent
+    if modules.name == "node_modules":
+        env["NODE_PATH"] = str(modules)
     problems, ran = [], 0
     for page in pages():
         p, n = run_page(str(page.relative_to(ROOT)), page.read_text(), env, args.node_package)

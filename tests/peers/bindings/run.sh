@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
 # The bindings' proof (issue 25): every case of every generated corpus, through the Python and
-# the Node binding, gets exactly the verdict `specmint validate --format json` prints for it.
+# the Node binding, gets exactly the verdict `specmint validate --format json` prints for it;
+# and the packages partners install run without Rust (issue 49).
 #
-#   tests/peers/bindings/run.sh RANDOM_DIR
+#   tests/peers/bindings/run.sh RANDOM_DIR [PACKAGES_DIR]
 #
 # RANDOM_DIR: what codegen/tests/it/random_specs.rs writes under SPECMINT_RANDOM_SPECS_DIR (the
 # random specs, their schemas and corpora). The corpora: the four bundled specs (generated/),
 # the acceptance crate's spec (tests/acceptance/spec), the own-spec fixture and the random specs.
 #
-# Both addons are the dev-profile cdylibs `cargo build --workspace --lib --tests` leaves in the
-# target dir (test.sh builds them right after its `cargo test` run, with the same features, so
-# nothing else is rebuilt); each is put beside its package's own files in a scratch directory,
-# as `pip install` and `npm run build` would place it. Expects .venv with tests/peers/requirements.txt.
+# PACKAGES_DIR: what `scripts/package.sh --profile dev --out PACKAGES_DIR` wrote (test.sh runs
+# it among its builds); without it, this script runs that first, into a scratch directory.
+# The wheel is installed into a fresh virtualenv and the two npm tarballs into a fresh folder,
+# each with a PATH that holds no cargo or rustc, and each binding's own tests (bindings/python/
+# tests, bindings/node/test) run there, from outside the checkout, against what was installed:
+# SPECMINT_INSTALLED_IN makes them assert that the package and its native module come from that
+# virtualenv or folder and that no cargo or rustc is on PATH. Expects .venv with
+# tests/peers/requirements.txt (verdicts.py; the fresh virtualenv takes its pytest pin from it).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 random=$1
+packages=${2:-}
+root=$PWD
 py=.venv/bin/python
-target=${CARGO_TARGET_DIR:-target}
 cli=$(tests/peers/specmint-bin.sh)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-case "$(uname -s)" in
-  Darwin) ext=dylib ;;
-  *) ext=so ;;
-esac
+if [ -z "$packages" ]; then
+  packages="$work/packages"
+  scripts/package.sh --profile dev --out "$packages" >/dev/null
+fi
+packages=$(cd "$packages" && pwd)
 
 # The CLI's verdicts, once per TYPE over all its files.
 "$cli" generate --spec tests/acceptance/spec --out "$work/acceptance" >/dev/null
@@ -34,20 +41,48 @@ $py tests/peers/bindings/verdicts.py --cli "$cli" --out "$work/verdicts" --gener
   --spec-generated tests/fixtures/own_spec "$work/own" \
   --spec-generated "$random/spec" "$random"
 
-# Python: the package's files and the extension module, as maturin lays them out.
-mkdir -p "$work/python"
-cp -R bindings/python/python/specmint "$work/python/"
-cp "$target/debug/lib_specmint.$ext" "$work/python/specmint/_specmint.abi3.so"
-PYTHONPATH="$work/python" SPECMINT_BINDINGS_VERDICTS="$work/verdicts" \
-  $py -m pytest -q -p no:cacheprovider bindings/python/tests
+# A PATH without Rust: every directory of PATH that holds neither cargo nor rustc.
+# node and npm are linked into a directory of their own first, in case theirs holds Rust too
+# (a Debian rustc in /usr/bin).
+mkdir "$work/bin"
+ln -s "$(command -v node)" "$(command -v npm)" "$work/bin/"
+no_rust="$work/bin"
+IFS=: read -ra dirs <<<"$PATH"
+for dir in "${dirs[@]}"; do
+  if [ -n "$dir" ] && [ ! -e "$dir/cargo" ] && [ ! -e "$dir/rustc" ]; then
+    no_rust="$no_rust:$dir"
+  fi
+done
 
-# Node: the package's files and the addon, as `npm run build` names it when it has no platform.
-mkdir -p "$work/node"
-cp bindings/node/index.js bindings/node/index.d.ts bindings/node/package.json "$work/node/"
-cp "$target/debug/libspecmint_node.$ext" "$work/node/specmint.node"
+# Python: the wheel, alone from its file (--no-index), and the pinned pytest in a fresh
+# virtualenv; the tests run from a scratch directory, so no `specmint` of the checkout is found.
+SECONDS=0
+python3 -m venv "$work/venv"
+mkdir "$work/run"
+(
+  export PATH="$work/venv/bin:$no_rust"
+  cd "$work/run"
+  python -m pip install --quiet --disable-pip-version-check --no-index "$packages"/python/specmint-*.whl
+  python -m pip install --quiet --disable-pip-version-check "$(grep '^pytest==' "$root/tests/peers/requirements.txt")"
+  echo "python: $(python -c 'import specmint; print(specmint.__file__)') (a fresh venv, installed in ${SECONDS}s)"
+  SPECMINT_INSTALLED_IN="$work/venv" SPECMINT_BINDINGS_VERDICTS="$work/verdicts" \
+    python -m pytest -q -p no:cacheprovider "$root/bindings/python/tests"
+)
+
+# Node: the main package and the platform package, installed from their tarballs alone
+# (--offline: the platform package satisfies the main one's optionalDependencies).
+mkdir "$work/app"
+SECONDS=0
+(
+  export PATH="$no_rust"
+  cd "$work/app"
+  npm install --offline --no-audit --no-fund --silent "$packages"/node/*.tgz
+  echo "node: $(node -p "require.resolve('specmint')") (a fresh folder, installed in ${SECONDS}s)"
+)
 status=0
-SPECMINT_NODE_PACKAGE="$work/node" SPECMINT_BINDINGS_VERDICTS="$work/verdicts" \
-  node --test --test-reporter=spec bindings/node/test/ >"$work/node.txt" || status=$?
+(cd "$work/app" && PATH="$no_rust" SPECMINT_NODE_PACKAGE="$work/app/node_modules/specmint" \
+  SPECMINT_INSTALLED_IN="$work/app" SPECMINT_BINDINGS_VERDICTS="$work/verdicts" \
+  node --test --test-reporter=spec "$root/bindings/node/test/" >"$work/node.txt") || status=$?
 if [ "$status" -ne 0 ]; then
   grep -v '^✔' "$work/node.txt" >&2
   exit "$status"
@@ -55,4 +90,6 @@ fi
 echo "node --test bindings/node/test: $(grep -E '^ℹ (tests|pass|fail) ' "$work/node.txt" | sed 's/^ℹ //' | paste -sd ' ' -)"
 
 # The Python and JavaScript examples of README.md and the guide, run against these two builds.
-$py tests/peers/bindings/doc_examples.py --python-path "$work/python" --node-package "$work/node"
+# (The installed packages: the fresh venv's site packages, the fresh folder's node_modules.)
+site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
+$py tests/peers/bindings/doc_examples.py --python-path "$site" --node-package "$work/app/node_modules/specmint"
