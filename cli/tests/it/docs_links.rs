@@ -279,3 +279,14 @@ fn the_readme_is_a_front_door() {
         own_spec + 1
     );
 }
+
+/// BENCHMARKS.md holds today's numbers only (issue 49): the history lives in dated files.
+#[test]
+fn benchmarks_md_is_todays_numbers_in_under_300_lines() {
+    let text = std::fs::read_to_string(common::root().join("BENCHMARKS.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(
+        lines < 300,
+        "BENCHMARKS.md has {lines} lines: move what is no longer today's figure into benches/history/"
+    );
+}
