@@ -424,7 +424,19 @@ fn every_spec_that_loads_compiles() {
         accepted > 300 && refused > 50,
         "{accepted} accepted, {refused} refused"
     );
-    specs.extend(random_sources(RANDOM));
+    let random = random_sources(RANDOM);
+    // Half of them carry a rules table, so every struct shape the generator draws also gives
+    // its members to the runtime's expressions (`expr::Subject`) in the compiled crate.
+    let with_rows = random
+        .iter()
+        .filter(|s| s.md.contains("| Code | On | Rule |"))
+        .count();
+    assert!(
+        with_rows * 3 > random.len(),
+        "{with_rows} of {} random specs have rules tables",
+        random.len()
+    );
+    specs.extend(random);
 
     // The derive's own attributes through the hooks (issue 46): a struct-level and a
     // field-level `custom` check on every root and its `mode`, written after the derive.

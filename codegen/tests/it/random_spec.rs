@@ -192,6 +192,10 @@ pub(crate) struct RandomSpec {
     /// The first root text field cannot carry the byte cap's padding and `body`, a later
     /// one, can: the spec always has a byte cap.
     pub(crate) pad_past_first: bool,
+    /// A rules table with one row that always holds (issue 47): every struct of the spec then
+    /// gives its members to the runtime's expressions, whatever its shape (set by
+    /// [`random_sources`] with a draw of its own, so the other specs stay as they were).
+    pub(crate) rules_row: bool,
 }
 
 /// A text field, patterned with `percent` chance.
@@ -529,6 +533,7 @@ pub(crate) fn random_spec(rng: &mut Rng) -> RandomSpec {
         bytes: None,
         group_cap: None,
         pad_past_first: false,
+        rules_row: false,
     }
 }
 
@@ -815,8 +820,22 @@ impl RandomSpec {
         self.doc.iter().chain(&self.entry).chain(&self.meta)
     }
 
+    /// The root member the rules row reads: the first whose key a rule can name.
+    fn rules_row_key(&self) -> Option<&str> {
+        if !self.rules_row {
+            return None;
+        }
+        self.doc.iter().map(|f| f.key.as_str()).find(|k| {
+            k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !k.starts_with(|c: char| c.is_ascii_digit())
+        })
+    }
+
     pub(crate) fn codes(&self) -> BTreeSet<&'static str> {
         let mut c = BTreeSet::from(["bad_doc"]);
+        if self.rules_row_key().is_some() {
+            c.insert("always");
+        }
         if self.bytes.is_some() {
             c.insert("too_big");
         }
@@ -1110,6 +1129,13 @@ impl RandomSpec {
         }
         if let Some((n, _)) = self.group_cap {
             writeln!(md, "| Entries per kind | {n} items | PER_KIND_MAX |").unwrap();
+        }
+        if let Some(key) = self.rules_row_key() {
+            writeln!(
+                md,
+                "\n## Rules\n\n| Code | On | Rule |\n|---|---|---|\n| `always` | — | `has({key}) or not has({key})` |"
+            )
+            .unwrap();
         }
         md.push_str("\n## Error codes\n\n| Code | When |\n|---|---|\n");
         for c in self.codes() {
@@ -1742,6 +1768,7 @@ pub(crate) fn random_sources(n: u64) -> Vec<SpecSource> {
         .map(|k| {
             let mut spec = random_spec(&mut rng);
             spec.extend(&mut Rng(0xc0de_0000 + k));
+            spec.rules_row = Rng(0x7ab1_0000 + k).chance(50);
             let example = spec.example(&mut rng);
             if rng.chance(40) {
                 spec.bytes = Some(spec.bytes_of(&example) + rng.below(40));
