@@ -73,6 +73,7 @@ use rust_decimal::{Decimal as Dec, RoundingStrategy};
 use crate::decimal::Decimal;
 use crate::path::Path;
 use crate::report::{Code, Report, Violation};
+use crate::rules::When;
 
 /// The functions of a rule, each as written and what it gives (for messages and editors).
 pub const FUNCTIONS: &[(&str, &str)] = &[
@@ -1547,17 +1548,6 @@ impl fmt::Display for Named<'_> {
     }
 }
 
-/// ` when CONDITION`, or nothing.
-struct When<'a>(Option<&'a dyn fmt::Display>);
-
-impl fmt::Display for When<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(c) => write!(f, " when {c}"),
-            None => Ok(()),
-        }
-    }
-}
 
 /// Checks the rule `expr` on the object `subject` at `path` (the caller has checked the
 /// rule's condition, and passes it as `when` for the message). A comparison that is false

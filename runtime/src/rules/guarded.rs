@@ -10,8 +10,8 @@ use crate::report::{Code, Report, Violation};
 
 use super::Filled;
 
-/// ` when CONDITION`, or nothing.
-struct When<'a>(Option<&'a dyn fmt::Display>);
+/// ` when CONDITION`, or nothing (also the rules tables' messages).
+pub(crate) struct When<'a>(pub(crate) Option<&'a dyn fmt::Display>);
 
 impl fmt::Display for When<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
