@@ -1548,7 +1548,6 @@ impl fmt::Display for Named<'_> {
     }
 }
 
-
 /// Checks the rule `expr` on the object `subject` at `path` (the caller has checked the
 /// rule's condition, and passes it as `when` for the message). A comparison that is false
 /// is reported at its left side when that is a member of the object

@@ -50,8 +50,8 @@ pub use decimal::{decimal_range, scale, DecimalBounds, DecimalField};
 pub use digest::{digest, ByteCount, DigestFields, Streamed, StreamedData};
 pub use fields::{IntegerField, ListField, NumberField, TextField};
 pub use format::{format, Format};
-pub use guarded::{absent, any_of, compare, given_count, one_of, Compare, Num};
 pub(crate) use guarded::When;
+pub use guarded::{absent, any_of, compare, given_count, one_of, Compare, Num};
 pub use json::{json_bytes, max_json_bytes};
 pub use list::{
     contradiction, fold_eq, max_items, max_items_per_group, max_items_per_group_named, min_items,
