@@ -2100,6 +2100,102 @@ mod tests {
         }
     }
 
+    /// Seeded random texts of the rule language's words and signs (and stray characters):
+    /// reading never panics; a text that reads has a canonical text that reads back as the
+    /// same rule; computing it on an object never panics.
+    #[test]
+    fn random_texts_read_or_are_refused_and_what_reads_round_trips_and_computes() {
+        const WORDS: &[&str] = &[
+            "a",
+            "b",
+            "lines[]",
+            ".",
+            "net",
+            "x",
+            "(",
+            ")",
+            ",",
+            "+",
+            "-",
+            "*",
+            "/",
+            "=",
+            "!=",
+            "<",
+            "<=",
+            ">",
+            ">=",
+            "±",
+            "??",
+            "and",
+            "or",
+            "not",
+            "sum",
+            "count",
+            "has",
+            "round",
+            "abs",
+            "min",
+            "max",
+            "all",
+            "any",
+            "in",
+            "if",
+            "half_even",
+            "0",
+            "1",
+            "2.5",
+            "1e3",
+            "\"S\"",
+            "true",
+            "false",
+            "Σ",
+            "[",
+            "]",
+            "#",
+            "\"",
+            "é",
+            "within",
+            "l",
+            "l.net",
+        ];
+        let o = invoice("10.00", &["4.00", "6.00"]);
+        let mut seed: u64 = 0x0e47_5eed;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut read, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let len = 1 + next(14);
+            let text: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+            let sep = if next(2) == 0 { " " } else { "" };
+            let text = text.join(sep);
+            match Expr::parse(&text) {
+                Ok(e) => {
+                    read += 1;
+                    let canonical = e.to_string();
+                    let again = Expr::parse(&canonical)
+                        .unwrap_or_else(|err| panic!("{text:?} -> {canonical:?}: {err}"));
+                    assert_eq!(again, e, "{text:?} -> {canonical:?}");
+                    let _ = e.compute(&o);
+                    let mut report = Report::default();
+                    check(&e, &o, None, &Path::ROOT, "R", &mut report);
+                }
+                Err(err) => {
+                    refused += 1;
+                    assert!(err.at <= text.chars().count(), "{text:?}: {err}");
+                }
+            }
+        }
+        assert!(
+            read > 500 && refused > 500,
+            "{read} read, {refused} refused"
+        );
+    }
+
     #[test]
     fn a_hostile_rule_is_refused_when_read_never_overflowing_the_stack() {
         let deep = format!("{}a{} = 1", "(".repeat(150), ")".repeat(150));
