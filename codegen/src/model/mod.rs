@@ -961,6 +961,22 @@ pub(crate) fn decimal_sub(a: Decimal, b: Decimal) -> Option<Decimal> {
         .map(Decimal::from)
 }
 
+impl Field {
+    /// What decimal `d` at `at` in this field is reported with (the corpus's expectation):
+    /// its scale's code, then its range's, each where `d` breaks that rule.
+    pub(crate) fn decimal_errors(&self, d: Decimal, at: &str) -> Vec<(String, String)> {
+        let (scale, range) = decimal_breaks(&self.ty, d);
+        let mut errors = Vec::new();
+        if let (Some(code), true) = (&self.rules.scale, scale) {
+            errors.push((code.clone(), at.to_owned()));
+        }
+        if let (Some(code), true) = (&self.rules.range, range) {
+            errors.push((code.clone(), at.to_owned()));
+        }
+        errors
+    }
+}
+
 /// The violations a decimal type finds in `d`: its scale (and precision), its bounds.
 pub(crate) fn decimal_breaks(ty: &TypeRef, d: Decimal) -> (bool, bool) {
     let Base::Decimal { scale, precision } = ty.base else {

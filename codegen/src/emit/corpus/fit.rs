@@ -312,13 +312,7 @@ pub(super) fn value_violations(
                     let Some(d) = crate::emit::corpus::json_decimal(e) else {
                         continue;
                     };
-                    let (scale, range) = decimal_breaks(&f.ty, d);
-                    if let (Some(code), true) = (&f.rules.scale, scale) {
-                        out.push((code.clone(), p.clone()));
-                    }
-                    if let (Some(code), true) = (&f.rules.range, range) {
-                        out.push((code.clone(), p.clone()));
-                    }
+                    out.extend(f.decimal_errors(d, &p));
                 }
                 Base::Number => {
                     if let (Some(code), Some(r), Some(n)) =

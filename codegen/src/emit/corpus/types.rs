@@ -374,17 +374,7 @@ impl<'a> Gen<'a> {
         for (id, rule, text) in exact {
             let parse = self.spec.errors.parse.clone();
             let (errors, read) = match Decimal::from_json_text(&text) {
-                Ok(d) => {
-                    let (scale_broken, range_broken) = decimal_breaks(&f.ty, d);
-                    let mut errors = Vec::new();
-                    if let (Some(code), true) = (&f.rules.scale, scale_broken) {
-                        errors.push((code.clone(), at.clone()));
-                    }
-                    if let (Some(code), true) = (&f.rules.range, range_broken) {
-                        errors.push((code.clone(), at.clone()));
-                    }
-                    (errors, true)
-                }
+                Ok(d) => (f.decimal_errors(d, &at), true),
                 Err(_) => (vec![(parse, at.clone())], false),
             };
             // The document with a marker where the number goes, written as the corpus
@@ -441,13 +431,7 @@ impl<'a> Gen<'a> {
                 continue;
             };
             let (scale_broken, range_broken) = decimal_breaks(&f.ty, d);
-            let mut errors = Vec::new();
-            if let (Some(code), true) = (&f.rules.scale, scale_broken) {
-                errors.push((code.clone(), at.clone()));
-            }
-            if let (Some(code), true) = (&f.rules.range, range_broken) {
-                errors.push((code.clone(), at.clone()));
-            }
+            let errors = f.decimal_errors(d, &at);
             let v = if f.ty.array { self.first_of(f, v) } else { v };
             let doc = self.with(base, hops, v);
             let mut case = Case::new(id, format!("`{at}` = {text}"), rule, doc).errors(errors);
