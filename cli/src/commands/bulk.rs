@@ -112,13 +112,28 @@ fn read_tasks(
             let mut head = Vec::new();
             match read_line(&mut reader, limit, &mut head) {
                 Ok(None) => break,
-                Ok(Some(total)) => {
+                Ok(Some((total, complete))) => {
                     // A blank line holds no document (a file's last newline, a separator).
                     if head.iter().all(u8::is_ascii_whitespace) && total == head.len() as u64 {
                         continue;
                     }
                     bytes += head.len();
                     batch.push((number, head, total));
+                    if !complete {
+                        // The line did not end where counting stops: what follows is not a
+                        // line of its own, so the file is read no further.
+                        let why = format!(
+                            "`{display}` line {number} has no end within {} bytes: the rest of the file is not read",
+                            counting_bound(limit)
+                        );
+                        let last = std::mem::take(&mut batch);
+                        if !send(Task::Lines(name.clone(), last))
+                            || !send(Task::Unreadable(display.clone(), why))
+                        {
+                            return;
+                        }
+                        break;
+                    }
                     if batch.len() >= BATCH_LINES || bytes >= BATCH_BYTES {
                         let full = std::mem::take(&mut batch);
                         bytes = 0;
@@ -148,15 +163,25 @@ fn read_tasks(
     }
 }
 
+/// How far a line's length is counted: as far as [`specmint::verdict::read_head`] counts a
+/// single document's.
+fn counting_bound(limit: usize) -> u64 {
+    (limit as u64)
+        .saturating_add(1)
+        .saturating_add(specmint::runtime::document::COUNTED_PAST_LIMIT)
+}
+
 /// Reads one line (to `\n`, which is dropped with a `\r` before it) into `head`, at most
-/// `limit + 1` of its bytes; the rest is counted, not held. `None` at the end of the input.
+/// `limit + 1` of its bytes; the rest is counted, not held, up to [`counting_bound`] (endless
+/// input without a line end, `/dev/zero`, is answered): its length as counted, and whether the
+/// line ended within that count. `None` at the end of the input.
 fn read_line(
     reader: &mut impl BufRead,
     limit: usize,
     head: &mut Vec<u8>,
-) -> std::io::Result<Option<u64>> {
+) -> std::io::Result<Option<(u64, bool)>> {
     let mut total = 0u64;
-    let mut seen = false;
+    let (mut seen, mut ended) = (false, false);
     loop {
         let buf = reader.fill_buf()?;
         if buf.is_empty() {
@@ -172,18 +197,23 @@ fn read_line(
         total += chunk.len() as u64;
         let used = done.unwrap_or(chunk.len());
         reader.consume(used);
-        if done.is_some() {
+        // Counted no further than a single document is (`read_head`): a line past that is
+        // answered as "at least" that long, and the file's reading ends there.
+        ended = done.is_some();
+        if ended || total > counting_bound(limit) {
             break;
         }
     }
     if !seen {
         return Ok(None);
     }
+    // The end of the input ends its last line too.
+    let complete = ended || total <= counting_bound(limit);
     if head.last() == Some(&b'\r') && total == head.len() as u64 {
         head.pop();
         total -= 1;
     }
-    Ok(Some(total))
+    Ok(Some((total.min(counting_bound(limit)), complete)))
 }
 
 /// A worker: judges tasks until the reader is done.

@@ -178,3 +178,34 @@ fn stdin_and_an_unreadable_file_answer_in_their_turn() {
     );
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Endless input without a line end is answered as a single document's is (`read_head`'s
+/// bound): the line "at least" that long, then the file's reading ends, said, exit 2.
+#[test]
+fn an_endless_line_is_answered_and_ends_the_files_reading() {
+    use specmint::runtime::document::COUNTED_PAST_LIMIT;
+    let out = specmint(
+        &[
+            "validate",
+            "task-packet",
+            "--jsonl",
+            "/dev/zero",
+            "--max-input-bytes",
+            "1000",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let got = json_lines(&out.stdout);
+    let counted = 1001 + COUNTED_PAST_LIMIT;
+    assert_eq!(got[0]["line"], 1);
+    assert_eq!(got[0]["errors"][0]["code"], "packet_too_large");
+    assert_eq!(got[0]["errors"][0]["measured"], counted);
+    assert_eq!(
+        got[1]["error"]["message"],
+        format!("`/dev/zero` line 1 has no end within {counted} bytes: the rest of the file is not read")
+    );
+    assert_eq!(got.len(), 2);
+    assert_eq!(out.status.code(), Some(2));
+}
