@@ -130,23 +130,27 @@ function indexOf(indexes, lookup, type) {
 // UTF-8 length is counted without converting it).
 function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes], index, data) {
   if (typeof data === 'string') {
-    // A lone surrogate is no Unicode text, so no JSON text: refused as Python refuses it,
-    // rather than judged as the U+FFFD that N-API would turn it into.
-    if (!data.isWellFormed()) {
-      throw new TypeError(`specmint: a document string must be well-formed Unicode; it has a lone surrogate at index ${loneSurrogate(data)}`);
-    }
     // Each UTF-16 unit is at least one UTF-8 byte: a string this short is under any limit the
     // copy need fear.
     if (data.length > SMALL) {
       const limit = call(() => maxInputBytes.call(source, index));
       const total = Buffer.byteLength(data, 'utf8');
       if (total > limit) {
+        wellFormed(data);
         const head = data.slice(0, limit + 1);
         return new Report(false, () => call(() => errorsText.call(source, index, head, total)));
       }
     }
-    const valid = call(() => acceptsText.call(source, index, data));
-    return new Report(valid, () => call(() => errorsText.call(source, index, data)));
+    // Bit 0 the verdict; REPLACED when the UTF-8 holds a U+FFFD, which is where a lone
+    // surrogate would have gone: only then is the whole string scanned for one.
+    const answer = call(() => acceptsText.call(source, index, data));
+    if ((answer & REPLACED) !== 0) {
+      wellFormed(data);
+    }
+    if ((answer & 1) === 1) {
+      return new Report(true, null);
+    }
+    return new Report(false, () => call(() => errorsText.call(source, index, data)));
   }
   if (!(data instanceof Uint8Array)) {
     throw new TypeError(`specmint: a document is a string or a Buffer, not ${data === null ? 'null' : typeof data}`);
@@ -160,6 +164,17 @@ function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes]
   const limit = total > SMALL ? call(() => maxInputBytes.call(source, index)) : total;
   const copy = Buffer.from(total > limit ? bytes.subarray(0, limit + 1) : bytes);
   return new Report(false, () => call(() => errors.call(source, index, copy, total)));
+}
+
+// The bit of an `acceptsText` answer saying its UTF-8 holds a U+FFFD (src/lib.rs, REPLACED).
+const REPLACED = 2;
+
+// A lone surrogate is no Unicode text, so no JSON text: refused as Python refuses it, rather
+// than judged as the U+FFFD that N-API would turn it into.
+function wellFormed(data) {
+  if (!data.isWellFormed()) {
+    throw new TypeError(`specmint: a document string must be well-formed Unicode; it has a lone surrogate at index ${loneSurrogate(data)}`);
+  }
 }
 
 // The index of the first lone surrogate of `text` (one that is not half of a pair).

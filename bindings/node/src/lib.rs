@@ -11,11 +11,15 @@
 //! A TYPE is looked up once by name (`bundled_index`, `NativeSpec::index`) and named by its
 //! index afterwards, and a string and a Buffer go to functions of their own, the Buffer read in
 //! place ([`BufferSlice`]): a call costs a few hundred nanoseconds less than one that converts a
-//! name and a `String | Buffer` each time.
+//! name and a `String | Buffer` each time. A string is written as UTF-8 once, into a buffer the
+//! thread keeps ([`with_utf8`]), and its well-formedness is asked of JavaScript only when the
+//! text holds a U+FFFD ([`REPLACED`]).
 #![deny(clippy::all)]
 
+use std::cell::RefCell;
+
 use napi::bindgen_prelude::BufferSlice;
-use napi::{Error, Result, Status};
+use napi::{Error, JsString, JsValue, Result, Status};
 use napi_derive::napi;
 use specmint::bundled::ALL;
 use specmint::verdict::{known_in, unknown_type, DocType, FindError, Verdict};
@@ -77,6 +81,86 @@ fn judge_head(ty: &DocType, data: &[u8], total: Option<f64>) -> Verdict {
     }
 }
 
+/// The bit of a `*_text` answer that says the UTF-8 written holds a U+FFFD: N-API writes one
+/// for a lone surrogate, so `index.js` then asks whether the string was well-formed (and
+/// refuses it when not) before it trusts the verdict in the other bit.
+const REPLACED: u32 = 2;
+
+/// Strings up to this many UTF-16 units are written into the thread's kept buffer (at most
+/// three bytes a unit); a longer one gets a buffer of its own, freed after the call.
+const KEPT_UNITS: usize = 1 << 16;
+
+thread_local! {
+    static UTF8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `f` of the UTF-8 of `text` and whether it holds a U+FFFD, written in one pass (N-API's
+/// `napi_get_value_string_utf8` with room enough: a UTF-16 unit is at most three bytes, and
+/// the unit count costs nothing to ask), where napi-rs's `String` counts the bytes in a pass
+/// of its own and allocates.
+fn with_utf8<R>(text: &JsString, f: impl FnOnce(&[u8]) -> R) -> Result<(R, bool)> {
+    let value = text.value();
+    let mut units = 0usize;
+    // SAFETY: `value` is a live string handle of `value.env` for this call; a null buffer asks
+    // for the length in UTF-16 units only.
+    let status = unsafe {
+        napi::sys::napi_get_value_string_utf16(
+            value.env,
+            value.value,
+            std::ptr::null_mut(),
+            0,
+            &mut units,
+        )
+    };
+    check(status)?;
+    let room = units.saturating_mul(3).saturating_add(1);
+    let write = |buffer: &mut Vec<u8>| -> Result<(R, bool)> {
+        if buffer.len() < room {
+            buffer.resize(room, 0);
+        }
+        let mut written = 0usize;
+        // SAFETY: `buffer` holds `room` writable bytes; N-API writes at most `room - 1` of them
+        // and a terminating NUL, and says how many it wrote before the NUL.
+        let status = unsafe {
+            napi::sys::napi_get_value_string_utf8(
+                value.env,
+                value.value,
+                buffer.as_mut_ptr().cast(),
+                room,
+                &mut written,
+            )
+        };
+        check(status)?;
+        let bytes = &buffer[..written.min(room - 1)];
+        let replaced = memchr::memmem::find(bytes, "\u{FFFD}".as_bytes()).is_some();
+        Ok((f(bytes), replaced))
+    };
+    if units > KEPT_UNITS {
+        return write(&mut Vec::new());
+    }
+    UTF8.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut buffer) => write(&mut buffer),
+        // Not reached (nothing here calls back into JavaScript), but never a panic.
+        Err(_) => write(&mut Vec::new()),
+    })
+}
+
+fn check(status: napi::sys::napi_status) -> Result<()> {
+    if status == napi::sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(Error::new(
+            Status::StringExpected,
+            "a document string could not be read".to_owned(),
+        ))
+    }
+}
+
+/// A `*_text` verdict: bit 0 the verdict, [`REPLACED`] when the text holds a U+FFFD.
+fn text_answer((valid, replaced): (bool, bool)) -> u32 {
+    u32::from(valid) | if replaced { REPLACED } else { 0 }
+}
+
 /// The TYPE at `index` of `types`; an index no lookup gave is an `InvalidArg`.
 fn at<T>(types: &[T], index: u32) -> Result<&T> {
     usize::try_from(index)
@@ -106,10 +190,11 @@ pub fn bundled_accepts(index: u32, data: BufferSlice) -> Result<bool> {
     Ok(bundled(index)?.accepts(&data))
 }
 
-/// Whether the string `data` is valid as the bundled TYPE at `index`.
+/// Whether the string `data` is valid as the bundled TYPE at `index` (bit 0), and [`REPLACED`].
 #[napi]
-pub fn bundled_accepts_text(index: u32, data: String) -> Result<bool> {
-    Ok(bundled(index)?.accepts(data.as_bytes()))
+pub fn bundled_accepts_text(index: u32, data: JsString) -> Result<u32> {
+    let ty = bundled(index)?;
+    with_utf8(&data, |bytes| ty.accepts(bytes)).map(text_answer)
 }
 
 /// The errors of the Buffer `data` as the bundled TYPE at `index` (none when it is valid);
@@ -122,8 +207,15 @@ pub fn bundled_errors(index: u32, data: BufferSlice, total: Option<f64>) -> Resu
 /// The errors of the string `data` as the bundled TYPE at `index` (none when it is valid);
 /// `data` is the head of a document of `total` UTF-8 bytes when `total` is given.
 #[napi]
-pub fn bundled_errors_text(index: u32, data: String, total: Option<f64>) -> Result<Vec<ErrorItem>> {
-    Ok(errors(judge_head(&bundled(index)?, data.as_bytes(), total)))
+pub fn bundled_errors_text(
+    index: u32,
+    data: JsString,
+    total: Option<f64>,
+) -> Result<Vec<ErrorItem>> {
+    let ty = bundled(index)?;
+    Ok(errors(
+        with_utf8(&data, |bytes| judge_head(&ty, bytes, total))?.0,
+    ))
 }
 
 /// The input size limit of the bundled TYPE at `index`, in bytes.
@@ -197,10 +289,11 @@ impl NativeSpec {
         Ok(at(&self.types, index)?.accepts(&data))
     }
 
-    /// Whether the string `data` is valid as the TYPE at `index`.
+    /// Whether the string `data` is valid as the TYPE at `index` (bit 0), and [`REPLACED`].
     #[napi]
-    pub fn accepts_text(&self, index: u32, data: String) -> Result<bool> {
-        Ok(at(&self.types, index)?.accepts(data.as_bytes()))
+    pub fn accepts_text(&self, index: u32, data: JsString) -> Result<u32> {
+        let ty = at(&self.types, index)?;
+        with_utf8(&data, |bytes| ty.accepts(bytes)).map(text_answer)
     }
 
     /// The errors of the Buffer `data` as the TYPE at `index` (none when it is valid); `data`
@@ -221,14 +314,13 @@ impl NativeSpec {
     pub fn errors_text(
         &self,
         index: u32,
-        data: String,
+        data: JsString,
         total: Option<f64>,
     ) -> Result<Vec<ErrorItem>> {
-        Ok(errors(judge_head(
-            at(&self.types, index)?,
-            data.as_bytes(),
-            total,
-        )))
+        let ty = at(&self.types, index)?;
+        Ok(errors(
+            with_utf8(&data, |bytes| judge_head(ty, bytes, total))?.0,
+        ))
     }
 
     /// The input size limit of the TYPE at `index`, in bytes.

@@ -182,4 +182,32 @@ test('a string with a lone surrogate is a TypeError', () => {
   );
   // A pair is one character and is judged.
   assert.equal(specmint.validate('task-packet', `{"objective": "a\ud83d\ude00"}`).valid, false);
+  // Found where the written UTF-8 holds a U+FFFD: a lone surrogate among valid text, in a
+  // valid packet, at either end, and in a string long enough to take a buffer of its own.
+  const packet = JSON.parse(fs.readFileSync(path.join(root, 'generated/corpus/task_packet/cases.json'), 'utf8'))
+    .cases.find((c) => c.valid).document;
+  // (JSON.stringify would write a lone surrogate as an escape, which is text.)
+  const lone = JSON.stringify({ ...packet, objective: 'fix @ it' }).replace('@', '\udfff');
+  assert.throws(() => specmint.validate('task-packet', lone), { name: 'TypeError' });
+  assert.throws(() => specmint.validate('task-packet', `\ud800${JSON.stringify(packet)}`), { name: 'TypeError' });
+  assert.throws(() => specmint.validate('task-packet', `${JSON.stringify(packet)}\udbff`), { name: 'TypeError' });
+  const long = JSON.stringify({ ...packet, objective: `${'x'.repeat(70000)}@` }).replace('@', '\ud800');
+  assert.throws(() => specmint.validate('task-packet', long), { name: 'TypeError' });
+});
+
+// A U+FFFD the document really holds is text like any other: judged, as its Buffer is.
+test('a string holding U+FFFD itself is judged as its UTF-8 is', () => {
+  const packet = JSON.parse(fs.readFileSync(path.join(root, 'generated/corpus/task_packet/cases.json'), 'utf8'))
+    .cases.find((c) => c.valid).document;
+  for (const objective of ['a \ufffd b', '\ufffd'.repeat(3), `${'\u4e2d'.repeat(5)}\ufffd`]) {
+    const text = JSON.stringify({ ...packet, objective });
+    const byString = specmint.validate('task-packet', text);
+    assert.equal(byString.valid, true, objective);
+    assert.deepStrictEqual(byString.toJSON(), specmint.validate('task-packet', Buffer.from(text)).toJSON());
+  }
+  // And refused where its Buffer is: too many characters for the objective's cap.
+  const tooLong = JSON.stringify({ ...packet, objective: '\ufffd'.repeat(1001) });
+  const report = specmint.validate('task-packet', tooLong);
+  assert.equal(report.valid, false);
+  assert.deepStrictEqual(report.toJSON(), specmint.validate('task-packet', Buffer.from(tooLong)).toJSON());
 });

@@ -127,6 +127,12 @@ fn accepts_is_the_verdict_of_judge_bytes_on_every_kind_of_input() {
                 format!("Here it is:\n{valid}\nThanks.").into_bytes(),
             ),
             ("trailing", format!("{valid} x").into_bytes()),
+            // Braced between JSON whitespace: refused or accepted without the prose retry.
+            ("spaced", format!(" \r\n{valid}\t ").into_bytes()),
+            (
+                "braced prose",
+                format!("{{\"note\": 1}} and {valid}").into_bytes(),
+            ),
             ("two", format!("{valid}{valid}").into_bytes()),
             ("not utf-8", [valid.as_bytes(), b"\xFF"].concat()),
             ("array", format!("[{valid}]").into_bytes()),
@@ -144,7 +150,7 @@ fn accepts_is_the_verdict_of_judge_bytes_on_every_kind_of_input() {
         }
         assert!(valid_ones >= 1, "{spec}: no input was valid");
     }
-    assert_eq!(checked, 9 * bundled::ALL.len());
+    assert_eq!(checked, 11 * bundled::ALL.len());
 }
 
 #[test]

@@ -346,6 +346,15 @@ pub fn extracted_range(input: &str, spec: &DocumentSpec) -> Option<core::ops::Ra
     (start < end).then_some(start..end + 1)
 }
 
+/// `true` when `text` starts with `{` and ends with `}` between JSON whitespace: its first `{`
+/// and last `}` (what [`extracted_range`] cuts out) hold everything but that whitespace, which
+/// a JSON parse skips, so the cut text parses exactly as `text` does.
+fn is_braced(text: &str) -> bool {
+    let json_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let inner = text.trim_matches(json_space);
+    inner.starts_with('{') && inner.ends_with('}')
+}
+
 /// `true` when `text` is one syntactically valid JSON value (any type), surrounded by
 /// whitespace only.
 fn is_json(text: &str) -> bool {
@@ -559,6 +568,10 @@ where
     // surrounding prose (parse_failed's retry); any other failed parse is a refusal.
     let text = match parse_strict(text, seed.clone()) {
         Ok(value) => return accepted_read(value, text, spec, streamed),
+        // A text that is one object between JSON whitespace is its own outermost object: the
+        // retry would parse the same text again (and `extracted_range` first reads it whole
+        // to see whether it is JSON), so it is refused here.
+        Err(_) if is_braced(text) => return None,
         Err(_) => &text[extracted_range(text, spec)?],
     };
     let value = parse_strict(text, seed).ok()?;
