@@ -275,9 +275,9 @@ impl DocType {
             if let Some(verdict) = self.judge_streamed(&mut file)? {
                 return Ok(verdict);
             }
+            file.rewind()?;
         }
-        file.rewind()?;
-        let (input, total) = read_head(&mut file, limit)?;
+        let (input, total) = read_head_sized(&mut file, limit, size)?;
         Ok(self.judge(&input, total, limit))
     }
 
@@ -351,9 +351,23 @@ impl DocType {
 /// endless input (`/dev/zero`, a stream that never closes) is answered: a total past
 /// `limit + COUNTED_PAST_LIMIT` means "at least that much" ([`DocType::judge`] says so).
 pub fn read_head(reader: &mut impl std::io::Read, limit: usize) -> std::io::Result<(Vec<u8>, u64)> {
+    read_head_sized(reader, limit, 0)
+}
+
+/// [`read_head`] of a reader expected to hold `size` bytes (a regular file's length): the
+/// buffer is that large from the start (up to 64 MiB), so a small file is read in one call and one more that
+/// finds its end, rather than a probe and a few growing reads. The length is only a hint: a
+/// file that grew or shrank since is read as it is.
+fn read_head_sized(
+    reader: &mut impl std::io::Read,
+    limit: usize,
+    size: u64,
+) -> std::io::Result<(Vec<u8>, u64)> {
     use std::io::Read as _;
-    let mut input = Vec::new();
     let head = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    // Never more than 64 MiB on trust: a sparse file can claim any length.
+    let room = size.min(head).min(64 << 20);
+    let mut input = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     (&mut *reader).take(head).read_to_end(&mut input)?;
     let mut total = input.len() as u64;
     if input.len() > limit {

@@ -21,10 +21,14 @@ const BATCH_LINES: usize = 256;
 /// whatever the lines' sizes).
 const BATCH_BYTES: usize = 4 << 20;
 
+/// At most this many files judged as one task: handing each file from thread to thread on its
+/// own cost more than judging a small one (two queue hand-offs a file, each a futex wake).
+const FILES_PER_TASK: usize = 32;
+
 /// What a worker is given.
 enum Task {
-    /// A whole file, judged as `validate FILE` judges it.
-    File(String),
+    /// Whole files, each judged as `validate FILE` judges it.
+    Files(Vec<String>),
     /// Lines of a JSON Lines file: its display name and each line's number, head (at most
     /// one byte over the limit) and full length.
     Lines(std::sync::Arc<str>, Vec<(usize, Vec<u8>, u64)>),
@@ -51,14 +55,14 @@ pub fn validate_many(
 ) -> Result<u8, CliError> {
     let jobs = jobs.max(1);
     let (task_tx, task_rx) = sync_channel::<(u64, Task)>(jobs * 2);
-    let (answer_tx, answer_rx) = sync_channel::<(u64, Answer)>(jobs * 2);
+    let (answer_tx, answer_rx) = sync_channel::<(u64, Vec<Answer>)>(jobs * 2);
     let task_rx = Mutex::new(task_rx);
     // Set when the writer stops (its output closed): the reader reads no further, and the
     // workers drain what it queued, so nothing waits on a queue no one empties.
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let stop = &stop;
-        scope.spawn(move || read_tasks(files, jsonl, limit, &task_tx, stop));
+        scope.spawn(move || read_tasks(files, jsonl, limit, jobs, &task_tx, stop));
         for _ in 0..jobs {
             let (tasks, answers) = (&task_rx, answer_tx.clone());
             scope.spawn(move || work(ty, format, limit, tasks, &answers, stop));
@@ -70,11 +74,12 @@ pub fn validate_many(
     })
 }
 
-/// The reader: each file as a task, or each JSON Lines file's lines in batches.
+/// The reader: the files in small groups, or each JSON Lines file's lines in batches.
 fn read_tasks(
     files: &[String],
     jsonl: bool,
     limit: usize,
+    jobs: usize,
     tasks: &SyncSender<(u64, Task)>,
     stop: &AtomicBool,
 ) {
@@ -83,13 +88,18 @@ fn read_tasks(
         seq += 1;
         !stop.load(Ordering::Relaxed) && tasks.send((seq - 1, task)).is_ok()
     };
-    for file in files {
-        if !jsonl {
-            if !send(Task::File(file.clone())) {
+    if !jsonl {
+        // Groups small enough that every worker gets several, so none idles while another
+        // judges the last ones.
+        let per_task = (files.len() / (jobs * 4)).clamp(1, FILES_PER_TASK);
+        for group in files.chunks(per_task) {
+            if !send(Task::Files(group.to_vec())) {
                 return;
             }
-            continue;
         }
+        return;
+    }
+    for file in files {
         let (display, reader): (String, Box<dyn Read + Send>) = if file == "-" {
             ("<stdin>".to_owned(), Box::new(std::io::stdin()))
         } else {
@@ -222,7 +232,7 @@ fn work(
     format: Format,
     limit: usize,
     tasks: &Mutex<Receiver<(u64, Task)>>,
-    answers: &SyncSender<(u64, Answer)>,
+    answers: &SyncSender<(u64, Vec<Answer>)>,
     stop: &AtomicBool,
 ) {
     loop {
@@ -232,17 +242,22 @@ fn work(
             continue; // drained: the writer is gone
         }
         let answer = match task {
-            Task::File(file) => match file_answer(ty, &file, limit, format) {
-                Ok((out, status)) => Answer {
-                    out,
-                    err: String::new(),
-                    status,
-                },
-                Err(CliError::Usage(why) | CliError::Failure(why)) => {
-                    failure(ty, &file, &why, format)
-                }
-            },
-            Task::Unreadable(file, why) => failure(ty, &file, &why, format),
+            Task::Files(files) => {
+                let answers = files
+                    .iter()
+                    .map(|file| match file_answer(ty, file, limit, format) {
+                        Ok((out, status)) => Answer {
+                            out,
+                            err: String::new(),
+                            status,
+                        },
+                        Err(CliError::Usage(why) | CliError::Failure(why)) => {
+                            failure(ty, file, &why, format)
+                        }
+                    });
+                answers.collect()
+            }
+            Task::Unreadable(file, why) => vec![failure(ty, &file, &why, format)],
             Task::Lines(file, lines) => {
                 let mut answer = Answer {
                     out: String::new(),
@@ -262,7 +277,7 @@ fn work(
                         &mut answer.out,
                     );
                 }
-                answer
+                vec![answer]
             }
         };
         if answers.send((seq, answer)).is_err() {
@@ -341,7 +356,7 @@ fn line_answer(
 }
 
 /// The writer: answers in input order, each written as soon as every earlier one is.
-fn write_in_order(answers: Receiver<(u64, Answer)>) -> Result<u8, CliError> {
+fn write_in_order(answers: Receiver<(u64, Vec<Answer>)>) -> Result<u8, CliError> {
     let mut waiting = BTreeMap::new();
     let (mut next, mut worst) = (0u64, 0u8);
     let stdout = std::io::stdout();
@@ -349,13 +364,15 @@ fn write_in_order(answers: Receiver<(u64, Answer)>) -> Result<u8, CliError> {
     let wrote = |e: std::io::Error| CliError::Failure(format!("cannot write output: {e}"));
     for (seq, answer) in answers {
         waiting.insert(seq, answer);
-        while let Some(answer) = waiting.remove(&next) {
-            out.write_all(answer.out.as_bytes()).map_err(wrote)?;
-            if !answer.err.is_empty() {
-                out.flush().map_err(wrote)?;
-                eprint!("{}", answer.err);
+        while let Some(group) = waiting.remove(&next) {
+            for answer in group {
+                out.write_all(answer.out.as_bytes()).map_err(wrote)?;
+                if !answer.err.is_empty() {
+                    out.flush().map_err(wrote)?;
+                    eprint!("{}", answer.err);
+                }
+                worst = worst.max(answer.status);
             }
-            worst = worst.max(answer.status);
             next += 1;
         }
     }
