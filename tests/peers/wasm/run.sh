@@ -9,17 +9,47 @@
 #      (browser.test.mjs), and saves a screenshot.
 #
 #   tests/peers/wasm/run.sh [RANDOM_DIR]
+#   tests/peers/wasm/run.sh --prepare    # only install: Chromium and the pinned npm packages
 #
-# The module comes from scripts/wasm.sh (which installs Debian's wasm32 toolchain when missing
-# and root); Chromium is installed the same way. Where either cannot be, that part says
-# SKIPPED and why, and the script goes on (exit 0). SPECMINT_WASM_SCREENSHOT names the
-# screenshot (default: $CARGO_TARGET_DIR/playground.png).
+# The module is $SPECMINT_WASM when that is set (test.sh builds it among its builds; set and
+# empty: it could not be built), else what scripts/wasm.sh builds (it installs Debian's wasm32
+# toolchain when missing and root). Chromium is Debian's, installed the same way. Where either
+# cannot be, that part says SKIPPED and why, and the script goes on (exit 0).
+# SPECMINT_WASM_SCREENSHOT names the screenshot (default: $CARGO_TARGET_DIR/playground.png).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+
+chromium=${SPECMINT_CHROMIUM:-/usr/bin/chromium}
+# Chromium, installed when missing and root; false (having said why) when it cannot be.
+have_chromium() {
+  [ -x "$chromium" ] && return 0
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "wasm browser test: SKIPPED: no Chromium at $chromium and not root to install it (sudo apt-get install chromium, or set SPECMINT_CHROMIUM)"
+    return 1
+  fi
+  echo "wasm: installing Debian's chromium" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  if ! apt-get install -y -qq --no-install-recommends chromium >&2; then
+    echo "wasm browser test: SKIPPED: apt-get could not install chromium"
+    return 1
+  fi
+}
+
+if [ "${1:-}" = --prepare ]; then
+  if have_chromium; then
+    tests/peers/npm-ci.sh tests/peers/wasm
+  fi
+  exit 0
+fi
 random=${1:-}
-module=$(scripts/wasm.sh)
+if [ -n "${SPECMINT_WASM+set}" ]; then
+  module=$SPECMINT_WASM
+else
+  module=$(scripts/wasm.sh)
+fi
 if [ -z "$module" ]; then
-  echo "wasm: SKIPPED: no WebAssembly module (scripts/wasm.sh said why above)"
+  echo "wasm: SKIPPED: no WebAssembly module (scripts/wasm.sh said why)"
   exit 0
 fi
 cli=$(tests/peers/specmint-bin.sh)
@@ -52,21 +82,10 @@ fi
 echo "node --test tests/peers/wasm (Node's WebAssembly): $(grep -E '^ℹ (tests|pass|fail) ' "$work/node.txt" | sed 's/^ℹ //' | paste -sd ' ' -)"
 
 # The browser: Debian's Chromium, installed when missing and root.
-chromium=${SPECMINT_CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    echo "wasm browser test: SKIPPED: no Chromium at $chromium and not root to install it (sudo apt-get install chromium, or set SPECMINT_CHROMIUM)"
-    exit 0
-  fi
-  echo "wasm: installing Debian's chromium" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  if ! apt-get install -y -qq --no-install-recommends chromium >&2; then
-    echo "wasm browser test: SKIPPED: apt-get could not install chromium"
-    exit 0
-  fi
+if ! have_chromium; then
+  exit 0
 fi
-tests/peers/npm-ci.sh tests/peers/wasm
+tests/peers/npm-ci.sh tests/peers/wasm >&2
 SPECMINT_WASM="$module" SPECMINT_BIN="$cli" SPECMINT_CHROMIUM="$chromium" \
   SPECMINT_WASM_SCREENSHOT="${SPECMINT_WASM_SCREENSHOT:-$(realpath -m "${CARGO_TARGET_DIR:-target}")/playground.png}" \
   node --test --test-reporter=spec tests/peers/wasm/browser.test.mjs >"$work/browser.txt" 2>&1 || status=$?
