@@ -57,7 +57,7 @@ export class Report {
   }
 }
 
-// The fields of an error, in the order of the CLI's JSON verdict (the module writes them sorted).
+// The fields of an error, in the order of the CLI's JSON verdict (the absent ones left out).
 const FIELDS = ['code', 'path', 'pointer', 'message', 'measured', 'limit', 'line', 'column'];
 
 function ordered(error) {

@@ -155,7 +155,7 @@ pub unsafe extern "C" fn sm_bundled_accepts(index: u32, data: *const u8, len: us
 }
 
 /// The verdict on the document at `data` as the bundled TYPE at `index`: the CLI's JSON
-/// verdict (`{"errors": [...], "valid": ...}`).
+/// verdict (`{"valid": ..., "errors": [...]}`).
 ///
 /// # Safety
 /// `data..data + len` is a buffer of [`sm_alloc`].
@@ -401,5 +401,88 @@ fn generate_options(dir: &str) -> specmint_codegen::Options {
         regenerate_with: Some(command),
         spec_dir_in_files: Some(dir.to_owned()),
         ..specmint::bundle_options()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out() -> String {
+        OUT.with(|out| String::from_utf8(out.borrow().clone()).unwrap())
+    }
+
+    fn load(files: &serde_json::Value, dir: &str) -> i32 {
+        let files = files.to_string();
+        // SAFETY: both are live slices for the call.
+        unsafe { sm_spec_load(files.as_ptr(), files.len(), dir.as_ptr(), dir.len()) }
+    }
+
+    const MD: &str = "# Note v1\n\n## Fields of a `note`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n| `text` | non-blank string | ✔ | The text. |\n\n## Error codes\n\n| Code | When |\n|---|---|\n| `bad_note` | Not JSON or not the shape. |\n| `blank` | Blank. |\n";
+    const TOML: &str =
+        "[spec]\nroot = \"note\"\n\n[errors]\nparse = \"bad_note\"\nnon_blank = \"blank\"\n";
+
+    #[test]
+    fn a_spec_given_as_text_judges_as_the_cli_does() {
+        let handle = load(
+            &serde_json::json!({"note.md": MD, "note.toml": TOML}),
+            "spec",
+        );
+        assert!(handle >= 0, "{}", out());
+        let handle = handle as u32;
+        assert_eq!(sm_spec_types(handle), OK);
+        assert_eq!(out(), r#"["note"]"#);
+        let doc = br#"{"text": " "}"#;
+        // SAFETY: a live slice.
+        assert_eq!(
+            unsafe { sm_spec_accepts(handle, 0, doc.as_ptr(), doc.len()) },
+            0
+        );
+        assert_eq!(
+            unsafe { sm_spec_verdict(handle, 0, doc.as_ptr(), doc.len()) },
+            OK
+        );
+        assert_eq!(
+            out(),
+            r#"{"valid":false,"errors":[{"code":"blank","path":"text","pointer":"/text","message":"`text` must not be blank","line":1,"column":10}]}"#
+        );
+        assert_eq!(sm_spec_schema(handle, 0), OK);
+        assert!(
+            out().contains("specmint schema --spec spec note"),
+            "{}",
+            out()
+        );
+        assert_eq!(sm_spec_rust(handle, 0), OK);
+        assert!(out().contains("pub struct Note"), "{}", out());
+        assert_eq!(sm_spec_schema(handle, 1), BAD_ARGUMENT);
+        assert_eq!(out(), "no TYPE at index 1");
+        sm_spec_free(handle);
+        assert_eq!(sm_spec_types(handle), BAD_ARGUMENT);
+    }
+
+    #[test]
+    fn a_broken_spec_answers_every_diagnostic_at_its_line_and_column() {
+        let md = MD.replace(
+            "| `text` | non-blank string |",
+            "| `text` | non-blank strin |",
+        );
+        let files = serde_json::json!({"note.md": md, "note.toml": TOML});
+        assert_eq!(load(&files, "specs"), SPEC_ERROR);
+        let diagnostics: serde_json::Value = serde_json::from_str(&out()).unwrap();
+        let first = &diagnostics[0];
+        assert_eq!(first["file"], "specs/note.md");
+        assert_eq!(first["line"], 7);
+        assert_eq!(first["column"], 12);
+        assert!(first["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("specs/note.md:7:12: error: "));
+
+        assert_eq!(load(&serde_json::json!({"a.txt": ""}), "spec"), SPEC_ERROR);
+        assert!(out().contains("`spec` holds no spec"), "{}", out());
+        assert_eq!(
+            load(&serde_json::json!(["not", "an object"]), "spec"),
+            BAD_ARGUMENT
+        );
     }
 }
