@@ -35,12 +35,12 @@ thread_local! {
     static SPECS: RefCell<Vec<Option<Loaded>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The answer's status: what the glue raises for it.
-const OK: i32 = 0;
+/// A status: the call answered (its answer is in the output buffer).
+pub const OK: i32 = 0;
 /// An unknown TYPE or a handle or index no call gave (a `TypeError`).
-const BAD_ARGUMENT: i32 = -1;
+pub const BAD_ARGUMENT: i32 = -1;
 /// A spec that does not check (a `SpecError` with the diagnostics).
-const SPEC_ERROR: i32 = -2;
+pub const SPEC_ERROR: i32 = -2;
 
 fn answer(text: impl Into<Vec<u8>>) {
     OUT.with(|out| *out.borrow_mut() = text.into());
