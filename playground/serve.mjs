@@ -1,13 +1,15 @@
 // The playground (issue 52): assembles the static site and serves it on localhost.
 //
-//   scripts/wasm.sh && node playground/serve.mjs [--port 8052] [--out DIR] [--no-serve]
+//   node playground/serve.mjs [--port 8052] [--out DIR] [--no-serve] [--wasm FILE]
 //
 // The site is static files only, written to DIR (default $CARGO_TARGET_DIR/playground, or
 // target/playground): the page (index.html, app.mjs, style.css of this folder), the module's
 // glue (bindings/wasm/specmint.mjs), the module scripts/wasm.sh built, and examples.json (the
 // four bundled specs' Markdown and sidecar, each with its first valid example as the starting
-// document). Any static file server can serve DIR; this one is node's http module, answering
+// document). The module is FILE, by default the one scripts/wasm.sh builds (run first, so the
+// page has the module of the checkout as it is). Any static file server can serve DIR; this one is node's http module, answering
 // GET for the files of DIR and nothing else. --no-serve writes DIR and exits.
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
@@ -27,8 +29,12 @@ const out = resolve(option('--out', join(targetDir, 'playground')));
 const port = Number(option('--port', 8052));
 const wasm = resolve(option('--wasm', join(targetDir, 'wasm32-unknown-unknown/wasm/specmint_wasm.wasm')));
 
+// The module scripts/wasm.sh builds (or finds up to date: about a second), unless --wasm names one.
+if (option('--wasm', null) === null) {
+  spawnSync(join(root, 'scripts/wasm.sh'), { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CARGO_TARGET_DIR: targetDir } });
+}
 if (!existsSync(wasm)) {
-  console.error(`serve.mjs: no module at ${wasm}: build it first (scripts/wasm.sh)`);
+  console.error(`serve.mjs: no module at ${wasm} (scripts/wasm.sh builds it; see above why it did not)`);
   process.exit(1);
 }
 
