@@ -81,8 +81,11 @@ export async function init(source) {
   if (awaited instanceof WebAssembly.Module) {
     instance = await WebAssembly.instantiate(awaited, {});
   } else if (typeof Response !== 'undefined' && awaited instanceof Response) {
-    const bytes = await awaited.arrayBuffer();
-    ({ instance } = await WebAssembly.instantiate(bytes, {}));
+    // Compiled while it downloads when the server says `application/wasm`.
+    const streamed = WebAssembly.instantiateStreaming && awaited.headers.get('content-type') === 'application/wasm';
+    ({ instance } = streamed
+      ? await WebAssembly.instantiateStreaming(awaited, {})
+      : await WebAssembly.instantiate(await awaited.arrayBuffer(), {}));
   } else {
     ({ instance } = await WebAssembly.instantiate(awaited, {}));
   }
