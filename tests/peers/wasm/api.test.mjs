@@ -152,3 +152,50 @@ test('bundled specs: the same TYPEs, schemas and verdicts as the CLI', () => {
   assert.throws(() => specmint.validate('task-packet', 42), TypeError);
   assert.throws(() => specmint.validate('task-packet', '\uD800'), TypeError);
 });
+
+test('every state a spec passes through while typed: never a trap, the diagnostics of the CLI', () => {
+  // A seeded generator: the same edits on every run.
+  let seed = 52;
+  const random = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const pieces = ['|', '`', '\n', ' ', '-', '✔', '—', 'string', '[]', '?', '=', '"', '[', ']', '#', 'x', '..=', '1'];
+  const edit = (text) => {
+    const at = random(text.length + 1);
+    switch (random(3)) {
+      case 0: return text.slice(0, at) + pieces[random(pieces.length)] + text.slice(at);
+      case 1: return text.slice(0, at) + text.slice(at + 1 + random(8));
+      default: return text.slice(0, at) + text.slice(at).replace(/[a-z]/, '');
+    }
+  };
+  let refused = 0;
+  for (let i = 0; i < 400; i++) {
+    const mutated = { 'signup_form.md': md, 'signup_form.toml': toml };
+    const side = random(4) === 0 ? 'signup_form.toml' : 'signup_form.md';
+    for (let k = 1 + random(3); k > 0; k--) mutated[side] = edit(mutated[side]);
+    const diagnostics = specmint.diagnostics(mutated);
+    for (const d of diagnostics) {
+      assert.ok(d.file === 'spec/signup_form.md' || d.file === 'spec/signup_form.toml', JSON.stringify(d));
+      assert.ok(d.line >= 0 && d.column >= 0 && d.message.length > 0);
+    }
+    if (diagnostics.length > 0) refused++;
+    // One in ten compared with the CLI on the same files.
+    if (i % 10 === 0) {
+      writeFileSync(join(project, 'spec/signup_form.md'), mutated['signup_form.md']);
+      writeFileSync(join(project, 'spec/signup_form.toml'), mutated['signup_form.toml']);
+      const r = run(['validate', '--spec', 'spec', 'signup-form', '-', '--format', 'json'], { input: '{}', allowFailure: true });
+      const answer = JSON.parse(r.stdout);
+      if (diagnostics.length === 0) {
+        assert.ok(answer.error === undefined, `${i}: the CLI refuses what the module loads: ${r.stdout}`);
+      } else {
+        assert.equal(answer.error?.message, diagnostics.map((d) => d.text).join('\n'), `edit ${i}`);
+      }
+    }
+  }
+  writeFileSync(join(project, 'spec/signup_form.md'), md);
+  writeFileSync(join(project, 'spec/signup_form.toml'), toml);
+  assert.ok(refused > 100, `${refused} of 400 edits refused`);
+  // The module still answers.
+  assert.equal(specmint.Spec.fromText(files).validate('signup-form', JSON.stringify(valid)).valid, true);
+});
