@@ -30,8 +30,8 @@ have_chromium() {
   echo "wasm: installing Debian's chromium" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
-  if ! apt-get install -y -qq --no-install-recommends chromium >&2; then
-    echo "wasm browser test: SKIPPED: apt-get could not install chromium"
+  if ! apt-get install -y -qq --no-install-recommends chromium >&2 || [ ! -x "$chromium" ]; then
+    echo "wasm browser test: SKIPPED: apt-get could not install chromium at $chromium"
     return 1
   fi
 }
