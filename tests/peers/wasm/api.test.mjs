@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../../bindings/wasm/specmint.mjs';
@@ -198,4 +199,10 @@ test('every state a spec passes through while typed: never a trap, the diagnosti
   assert.ok(refused > 100, `${refused} of 400 edits refused`);
   // The module still answers.
   assert.equal(specmint.Spec.fromText(files).validate('signup-form', JSON.stringify(valid)).valid, true);
+});
+
+test('the module stays small enough for a page: under 1.2 MB gzipped', () => {
+  // 0.99 MB at issue 52 (the interpreter, the four bundled specs and the code generator).
+  const size = gzipSync(readFileSync(process.env.SPECMINT_WASM), { level: 9 }).length;
+  assert.ok(size < 1_200_000, `${size} bytes gzipped`);
 });

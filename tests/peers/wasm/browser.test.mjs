@@ -2,7 +2,8 @@
 // puppeteer-core loads the page `node playground/serve.mjs` serves, types a spec mistake and
 // sees its diagnostic at the right line, fixes it, pastes a document and sees each of its
 // errors as `specmint validate --spec` ($SPECMINT_BIN) gives them, opens a share link, and
-// saves a screenshot (SPECMINT_WASM_SCREENSHOT). SPECMINT_WASM names the module.
+// saves screenshots (SPECMINT_WASM_SCREENSHOT, and beside it `-diagnostic.png`: the mistake
+// shown). SPECMINT_WASM names the module.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import puppeteer from 'puppeteer-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'specmint-playground-'));
+const screenshot = process.env.SPECMINT_WASM_SCREENSHOT || join(work, 'playground.png');
 const md = readFileSync(join(here, 'spec/signup_form.md'), 'utf8');
 const toml = readFileSync(join(here, 'spec/signup_form.toml'), 'utf8');
 
@@ -127,6 +129,7 @@ test('a spec mistake typed shows its diagnostic at its line; fixed, it goes; a p
   assert.match(shown[0].text, /^spec\/signup_form\.md:\d+:\d+ .*plann/);
   assert.deepEqual(await markedLines(page, 'md'), [row + 1]);
   assert.match(await page.$eval('#verdict', (e) => e.textContent), /does not check/);
+  await page.screenshot({ path: screenshot.replace(/\.png$/, '-diagnostic.png') });
 
   n = await updates(page);
   await page.keyboard.press('Backspace');
@@ -153,7 +156,7 @@ test('a spec mistake typed shows its diagnostic at its line; fixed, it goes; a p
   assert.deepEqual(await markedLines(page, 'doc'), [...new Set(expected.errors.map((e) => e.line))].sort((a, b) => a - b));
   assert.match(await page.$eval('#verdict', (e) => e.textContent), new RegExp(`invalid signup-form \\(${expected.errors.length} errors\\)`));
 
-  await page.screenshot({ path: process.env.SPECMINT_WASM_SCREENSHOT || join(work, 'playground.png'), fullPage: true });
+  await page.screenshot({ path: screenshot, fullPage: true });
 
   // The share link carries the texts: opened afresh, the page shows the same spec and verdict.
   await page.click('#share');
