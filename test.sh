@@ -56,6 +56,16 @@ echo "scripts/package.sh --profile dev: ${SECONDS}s"
 # (docs_examples::), and its CLI reference and the man pages are regenerated there (cli_reference::).
 scripts/guide.sh
 
+# The WebAssembly module (bindings/wasm) for wasm32-unknown-unknown, the standard library built
+# from source too: scripts/wasm.sh installs Debian's toolchain when it is missing and we are root
+# (else it says SKIPPED and SPECMINT_WASM is empty), about 2 minutes cold, a second warm. Then
+# Chromium and the pinned puppeteer-core for its browser test (installed the same way).
+SECONDS=0
+SPECMINT_WASM=$(scripts/wasm.sh)
+export SPECMINT_WASM
+echo "scripts/wasm.sh: ${SECONDS}s"
+tests/peers/wasm/run.sh --prepare
+
 # Lane 1: the Rust side again on PostgreSQL, the bindings and the conformance corpus.
 lane_rust() {
   # The engine and lifecycle suites once more, on PostgreSQL, and the tests that start clusters
@@ -109,6 +119,11 @@ lane_peers() {
   # real pre-commit on a scratch repository keeping that spec: a stale generated/ refused, a
   # breaking change refused by `specmint diff`, a compatible one let through.
   .venv/bin/python tests/peers/precommit/run.py "$SPECMINT_BIN"
+  # The WebAssembly module under Node's WebAssembly: every case of every corpus (bundled,
+  # acceptance, own spec, the random specs) equal to the CLI's verdict, and a spec of our own
+  # given as text; then the playground in headless Chromium (puppeteer-core): a spec mistake
+  # typed and shown at its line, a pasted document's errors, a share link, a screenshot.
+  tests/peers/wasm/run.sh "$random_specs"
   # TaskPack interop with its reference implementation, task-passport (npm, pinned).
   ./tests/peers/taskpassport/run.sh
   # TaskPack's A2A binding: `specmint a2a serve` driven by the official A2A SDK (a2a-sdk,

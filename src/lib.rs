@@ -23,7 +23,7 @@
 //! | `postgres` | the same engines on a PostgreSQL server |
 //! | `handoff` | TaskPacket's team_handoff: `task_packet::{handoff, compose, leg, audit}` |
 //! | `taskpack` | TaskPack's encodings, conformance judge, packing, landing and the passport store |
-//! | `interpret` | [`verdict`] for a spec directory read at run time (`specmint-codegen`'s interpreter) and `bundle_options` |
+//! | `interpret` | [`verdict`] for a spec directory read at run time, or a spec given as text (`DocType::load_texts`: the WebAssembly module has no file system), through `specmint-codegen`'s interpreter; and `bundle_options` |
 //! | `full` | all of the above |
 //! | `from-spec` | the build script generates the bundled specs' modules from `spec/` instead of including the committed snapshot (the program turns it on, so an edited spec reaches it with a rebuild alone) |
 //!

@@ -113,15 +113,61 @@ impl DocType {
         sources.iter().map(|s| Self::own(s, dir)).collect()
     }
 
+    /// Every spec among `files` (file name → text: each `<stem>.md` with its `<stem>.toml`, as
+    /// a spec directory holds them), read from memory rather than a directory (the WebAssembly
+    /// build has no file system). `dir` is the directory the files are shown in, as `--spec DIR`
+    /// names it: diagnostics say `DIR/<stem>.md:line:col`, and the schema's `$comment` is what
+    /// `specmint schema --spec DIR` prints. The error is every diagnostic of every spec that does
+    /// not check, or one saying that `files` holds no spec.
+    #[cfg(feature = "interpret")]
+    pub fn load_texts(
+        files: &std::collections::BTreeMap<String, String>,
+        dir: &str,
+    ) -> Result<Vec<DocType>, specmint_codegen::Diagnostics> {
+        let sources = specmint_codegen::spec_sources(files, dir);
+        if sources.is_empty() {
+            return Err(specmint_codegen::Diagnostics(vec![
+                specmint_codegen::Diagnostic {
+                    file: dir.to_owned(),
+                    pos: specmint_codegen::Pos::default(),
+                    message: known_in(dir, &[]),
+                    hint: "a spec is a `<name>.md` with its `<name>.toml` sidecar".to_owned(),
+                },
+            ]));
+        }
+        let mut types = Vec::new();
+        let mut problems = Vec::new();
+        for source in &sources {
+            match specmint_codegen::load(source) {
+                Ok(spec) => types.push(Self::loaded(source, spec, Path::new(dir))),
+                Err(d) => problems.extend(d.0),
+            }
+        }
+        if problems.is_empty() {
+            Ok(types)
+        } else {
+            Err(specmint_codegen::Diagnostics(problems))
+        }
+    }
+
     #[cfg(feature = "interpret")]
     fn own(source: &specmint_codegen::SpecSource, dir: &Path) -> Result<DocType, FindError> {
         let spec = specmint_codegen::load(source).map_err(|d| FindError::Spec(d.to_string()))?;
-        Ok(DocType::Own {
+        Ok(Self::loaded(source, spec, dir))
+    }
+
+    #[cfg(feature = "interpret")]
+    fn loaded(
+        source: &specmint_codegen::SpecSource,
+        spec: specmint_codegen::model::Spec,
+        dir: &Path,
+    ) -> DocType {
+        DocType::Own {
             name: kebab(&source.name),
             validator: specmint_codegen::Validator::new(&spec),
             spec: Box::new(spec),
             dir: dir.to_owned(),
-        })
+        }
     }
 
     /// TYPE, as the CLI spells it.

@@ -142,7 +142,7 @@ publish = false
 
 #[test]
 fn the_bindings_hold_none_of_the_programs_crates() {
-    for binding in ["specmint-python", "specmint-node"] {
+    for binding in ["specmint-python", "specmint-node", "specmint-wasm"] {
         let tree = cargo(
             &common::root(),
             &["tree", "-p", binding, "-e", "normal", "--prefix", "none"],
