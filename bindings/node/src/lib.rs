@@ -94,6 +94,10 @@ thread_local! {
     static UTF8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The search for U+FFFD's UTF-8, built once (building it was 2 % of a small document's call).
+static REPLACEMENT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{FFFD}"));
+
 /// `f` of the UTF-8 of `text` and whether it holds a U+FFFD, written in one pass (N-API's
 /// `napi_get_value_string_utf8` with room enough: a UTF-16 unit is at most three bytes, and
 /// the unit count costs nothing to ask), where napi-rs's `String` counts the bytes in a pass
@@ -132,7 +136,7 @@ fn with_utf8<R>(text: &JsString, f: impl FnOnce(&[u8]) -> R) -> Result<(R, bool)
         };
         check(status)?;
         let bytes = &buffer[..written.min(room - 1)];
-        let replaced = memchr::memmem::find(bytes, "\u{FFFD}".as_bytes()).is_some();
+        let replaced = REPLACEMENT.find(bytes).is_some();
         Ok((f(bytes), replaced))
     };
     if units > KEPT_UNITS {
