@@ -41,18 +41,36 @@ $py tests/peers/bindings/verdicts.py --cli "$cli" --out "$work/verdicts" --gener
   --spec-generated tests/fixtures/own_spec "$work/own" \
   --spec-generated "$random/spec" "$random"
 
-# A PATH without Rust: every directory of PATH that holds neither cargo nor rustc.
-# node and npm are linked into a directory of their own first, in case theirs holds Rust too
-# (a Debian rustc in /usr/bin).
+# A PATH without Rust: every directory of PATH that holds neither cargo nor rustc, and a
+# directory of links to what the others hold besides Rust's tools. (Debian's rustc-web, which
+# scripts/wasm.sh installs, puts cargo and rustc in /usr/bin, beside grep, sed and the rest.)
+# node and npm are linked first, so theirs are the ones found.
 mkdir "$work/bin"
 ln -s "$(command -v node)" "$(command -v npm)" "$work/bin/"
 no_rust="$work/bin"
+declare -A linked=([node]=1 [npm]=1)
+links=()
 IFS=: read -ra dirs <<<"$PATH"
 for dir in "${dirs[@]}"; do
-  if [ -n "$dir" ] && [ ! -e "$dir/cargo" ] && [ ! -e "$dir/rustc" ]; then
+  [ -n "$dir" ] || continue
+  if [ ! -e "$dir/cargo" ] && [ ! -e "$dir/rustc" ]; then
     no_rust="$no_rust:$dir"
+    continue
   fi
+  for tool in "$dir"/*; do
+    name=${tool##*/}
+    case $name in
+      cargo* | rustc* | rustdoc* | rust-* | rustfmt* | clippy-driver*) continue ;;
+    esac
+    if [ -z "${linked[$name]:-}" ]; then
+      linked[$name]=1
+      links+=("$tool")
+    fi
+  done
 done
+if [ "${#links[@]}" -gt 0 ]; then
+  ln -s "${links[@]}" "$work/bin/"
+fi
 
 # Python: the wheel, alone from its file (--no-index), and the pinned pytest in a fresh
 # virtualenv; the tests run from a scratch directory, so no `specmint` of the checkout is found.
