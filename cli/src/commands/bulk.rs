@@ -54,6 +54,25 @@ pub fn validate_many(
     jobs: usize,
 ) -> Result<u8, CliError> {
     let jobs = jobs.max(1);
+    if jobs == 1 {
+        // One thread does it all, in turn: the same reading, judging and writing, without a
+        // queue between them (each hand-off is a futex wake, on a core the work does not need).
+        let mut writer = Writer::new();
+        let mut failed = None;
+        read_tasks(files, jsonl, limit, jobs, &mut |task| match writer
+            .write(judge_task(ty, format, limit, task))
+        {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        });
+        return match failed {
+            Some(e) => Err(e),
+            None => writer.finish(),
+        };
+    }
     let (task_tx, task_rx) = sync_channel::<(u64, Task)>(jobs * 2);
     let (answer_tx, answer_rx) = sync_channel::<(u64, Vec<Answer>)>(jobs * 2);
     let task_rx = Mutex::new(task_rx);
@@ -62,7 +81,13 @@ pub fn validate_many(
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let stop = &stop;
-        scope.spawn(move || read_tasks(files, jsonl, limit, jobs, &task_tx, stop));
+        scope.spawn(move || {
+            let mut seq = 0u64;
+            read_tasks(files, jsonl, limit, jobs, &mut |task| {
+                seq += 1;
+                !stop.load(Ordering::Relaxed) && task_tx.send((seq - 1, task)).is_ok()
+            });
+        });
         for _ in 0..jobs {
             let (tasks, answers) = (&task_rx, answer_tx.clone());
             scope.spawn(move || work(ty, format, limit, tasks, &answers, stop));
@@ -74,20 +99,15 @@ pub fn validate_many(
     })
 }
 
-/// The reader: the files in small groups, or each JSON Lines file's lines in batches.
+/// The reader: the files in small groups, or each JSON Lines file's lines in batches, each
+/// handed to `send` in input order; it reads no further once `send` says `false`.
 fn read_tasks(
     files: &[String],
     jsonl: bool,
     limit: usize,
     jobs: usize,
-    tasks: &SyncSender<(u64, Task)>,
-    stop: &AtomicBool,
+    send: &mut dyn FnMut(Task) -> bool,
 ) {
-    let mut seq = 0u64;
-    let mut send = |task: Task| {
-        seq += 1;
-        !stop.load(Ordering::Relaxed) && tasks.send((seq - 1, task)).is_ok()
-    };
     if !jsonl {
         // Groups small enough that every worker gets several, so none idles while another
         // judges the last ones.
@@ -241,47 +261,52 @@ fn work(
         if stop.load(Ordering::Relaxed) {
             continue; // drained: the writer is gone
         }
-        let answer = match task {
-            Task::Files(files) => {
-                let answers = files
-                    .iter()
-                    .map(|file| match file_answer(ty, file, limit, format) {
-                        Ok((out, status)) => Answer {
-                            out,
-                            err: String::new(),
-                            status,
-                        },
-                        Err(CliError::Usage(why) | CliError::Failure(why)) => {
-                            failure(ty, file, &why, format)
-                        }
-                    });
-                answers.collect()
-            }
-            Task::Unreadable(file, why) => vec![failure(ty, &file, &why, format)],
-            Task::Lines(file, lines) => {
-                let mut answer = Answer {
-                    out: String::new(),
-                    err: String::new(),
-                    status: 0,
-                };
-                for (number, head, total) in lines {
-                    let mut verdict = ty.judge(&head, total, limit);
-                    other_form_advice(ty, &mut verdict);
-                    answer.status = answer.status.max(if verdict.is_valid() { 0 } else { 1 });
-                    line_answer(
-                        ty.name(),
-                        &file,
-                        number,
-                        &mut verdict,
-                        format,
-                        &mut answer.out,
-                    );
-                }
-                vec![answer]
-            }
-        };
-        if answers.send((seq, answer)).is_err() {
+        if answers
+            .send((seq, judge_task(ty, format, limit, task)))
+            .is_err()
+        {
             stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The answers to one task, in its order.
+fn judge_task(ty: &DocType, format: Format, limit: usize, task: Task) -> Vec<Answer> {
+    match task {
+        Task::Files(files) => files
+            .iter()
+            .map(|file| match file_answer(ty, file, limit, format) {
+                Ok((out, status)) => Answer {
+                    out,
+                    err: String::new(),
+                    status,
+                },
+                Err(CliError::Usage(why) | CliError::Failure(why)) => {
+                    failure(ty, file, &why, format)
+                }
+            })
+            .collect(),
+        Task::Unreadable(file, why) => vec![failure(ty, &file, &why, format)],
+        Task::Lines(file, lines) => {
+            let mut answer = Answer {
+                out: String::new(),
+                err: String::new(),
+                status: 0,
+            };
+            for (number, head, total) in lines {
+                let mut verdict = ty.judge(&head, total, limit);
+                other_form_advice(ty, &mut verdict);
+                answer.status = answer.status.max(if verdict.is_valid() { 0 } else { 1 });
+                line_answer(
+                    ty.name(),
+                    &file,
+                    number,
+                    &mut verdict,
+                    format,
+                    &mut answer.out,
+                );
+            }
+            vec![answer]
         }
     }
 }
@@ -358,24 +383,53 @@ fn line_answer(
 /// The writer: answers in input order, each written as soon as every earlier one is.
 fn write_in_order(answers: Receiver<(u64, Vec<Answer>)>) -> Result<u8, CliError> {
     let mut waiting = BTreeMap::new();
-    let (mut next, mut worst) = (0u64, 0u8);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let wrote = |e: std::io::Error| CliError::Failure(format!("cannot write output: {e}"));
+    let mut next = 0u64;
+    let mut writer = Writer::new();
     for (seq, answer) in answers {
         waiting.insert(seq, answer);
         while let Some(group) = waiting.remove(&next) {
-            for answer in group {
-                out.write_all(answer.out.as_bytes()).map_err(wrote)?;
-                if !answer.err.is_empty() {
-                    out.flush().map_err(wrote)?;
-                    eprint!("{}", answer.err);
-                }
-                worst = worst.max(answer.status);
-            }
+            writer.write(group)?;
             next += 1;
         }
     }
-    out.flush().map_err(wrote)?;
-    Ok(worst)
+    writer.finish()
+}
+
+/// Standard output, buffered, and the worst status written so far.
+struct Writer {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    worst: u8,
+}
+
+impl Writer {
+    fn new() -> Self {
+        Writer {
+            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            worst: 0,
+        }
+    }
+
+    /// Writes each answer: its stdout text, then (stdout flushed first, so the two stay in
+    /// order on a terminal) its stderr text.
+    fn write(&mut self, answers: Vec<Answer>) -> Result<(), CliError> {
+        for answer in answers {
+            self.out.write_all(answer.out.as_bytes()).map_err(wrote)?;
+            if !answer.err.is_empty() {
+                self.out.flush().map_err(wrote)?;
+                eprint!("{}", answer.err);
+            }
+            self.worst = self.worst.max(answer.status);
+        }
+        Ok(())
+    }
+
+    /// Flushes; the worst status.
+    fn finish(mut self) -> Result<u8, CliError> {
+        self.out.flush().map_err(wrote)?;
+        Ok(self.worst)
+    }
+}
+
+fn wrote(e: std::io::Error) -> CliError {
+    CliError::Failure(format!("cannot write output: {e}"))
 }

@@ -209,3 +209,62 @@ fn an_endless_line_is_answered_and_ends_the_files_reading() {
     assert_eq!(got.len(), 2);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A reader that stops reading (`| head -1`) ends the run on one thread and on several, as it
+/// ends `cat`: killed by SIGPIPE at the next write, with nothing left waiting on a queue.
+#[test]
+fn a_closed_output_ends_the_run_whatever_the_threads() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = scratch("bulk-closed");
+    let line = valid_packet();
+    // About 40 MB: far more than a pipe and the answer queues hold.
+    let mut text = String::new();
+    while text.len() < 40 << 20 {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    std::fs::write(dir.join("many.jsonl"), &text).unwrap();
+    for jobs in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
+            .current_dir(&*dir)
+            .args([
+                "validate",
+                "task-packet",
+                "--jsonl",
+                "many.jsonl",
+                "--format",
+                "json",
+            ])
+            .args(["--jobs", jobs])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(
+            first.starts_with("{\"valid\":true"),
+            "--jobs {jobs}: {first}"
+        );
+        // The pipe's reading end is closed here (the reader dropped).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "--jobs {jobs}: still running two minutes after its output closed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            status.signal(),
+            Some(13),
+            "--jobs {jobs}: {status} (not SIGPIPE)"
+        );
+    }
+}
