@@ -12,8 +12,8 @@
 //! index afterwards, and a string and a Buffer go to functions of their own, the Buffer read in
 //! place ([`BufferSlice`]): a call costs a few hundred nanoseconds less than one that converts a
 //! name and a `String | Buffer` each time. A string is written as UTF-8 once, into a buffer the
-//! thread keeps ([`with_utf8`]), and its well-formedness is asked of JavaScript only when the
-//! text holds a U+FFFD ([`REPLACED`]).
+//! thread keeps (`with_utf8`), and its well-formedness is asked of JavaScript only when the
+//! text holds a U+FFFD (`REPLACED`).
 #![deny(clippy::all)]
 
 use std::cell::RefCell;
@@ -194,7 +194,7 @@ pub fn bundled_accepts(index: u32, data: BufferSlice) -> Result<bool> {
     Ok(bundled(index)?.accepts(&data))
 }
 
-/// Whether the string `data` is valid as the bundled TYPE at `index` (bit 0), and [`REPLACED`].
+/// Whether the string `data` is valid as the bundled TYPE at `index` (bit 0), and `REPLACED` (2) when its UTF-8 holds a U+FFFD.
 #[napi]
 pub fn bundled_accepts_text(index: u32, data: JsString) -> Result<u32> {
     let ty = bundled(index)?;
@@ -293,7 +293,7 @@ impl NativeSpec {
         Ok(at(&self.types, index)?.accepts(&data))
     }
 
-    /// Whether the string `data` is valid as the TYPE at `index` (bit 0), and [`REPLACED`].
+    /// Whether the string `data` is valid as the TYPE at `index` (bit 0), and `REPLACED` (2) when its UTF-8 holds a U+FFFD.
     #[napi]
     pub fn accepts_text(&self, index: u32, data: JsString) -> Result<u32> {
         let ty = at(&self.types, index)?;
