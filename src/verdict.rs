@@ -16,6 +16,7 @@ use crate::runtime::document::{
     check_size, check_size_at_least, extracted_range, line_col, locate_all, split_serde_position,
     DocumentSpec, Want, COUNTED_PAST_LIMIT,
 };
+use crate::runtime::messages::{choose, Catalog};
 use crate::{Report, Violation};
 
 /// The document type a document is judged as: a bundled spec, or a spec of a spec directory
@@ -177,6 +178,42 @@ impl DocType {
             #[cfg(feature = "interpret")]
             DocType::Own { name, .. } => name,
         }
+    }
+
+    /// The locales this type's spec has messages in (its locale files' tags), sorted.
+    pub fn locales(&self) -> Vec<&str> {
+        match self {
+            DocType::Bundled(b) => b.messages.iter().map(|(tag, _)| *tag).collect(),
+            #[cfg(feature = "interpret")]
+            DocType::Own { spec, .. } => spec.messages.iter().map(|m| m.tag.as_str()).collect(),
+        }
+    }
+
+    /// The messages serving a reader who asks for `wanted` (a BCP 47 tag such as `zh-TW`, or
+    /// a POSIX locale name such as `zh_TW.UTF-8`): the closest of the spec's locales
+    /// ([`choose`](crate::runtime::messages::choose)), or `None` when the spec has none for
+    /// it, or `wanted` is English, `C` or `POSIX`: then the messages stay English.
+    pub fn catalog(&self, wanted: &str) -> Option<Catalog> {
+        // Checked when the spec was loaded or generated: a locale that does not build now
+        // cannot occur, and would only leave the messages English.
+        let catalogs: Vec<Catalog> = match self {
+            DocType::Bundled(b) => b
+                .messages
+                .iter()
+                .filter_map(|(tag, rows)| Catalog::new(tag, rows.iter().copied()).ok())
+                .collect(),
+            #[cfg(feature = "interpret")]
+            DocType::Own { spec, .. } => spec
+                .messages
+                .iter()
+                .filter_map(|m| {
+                    let rows = m.templates.iter().map(|(c, t)| (c.as_str(), t.as_str()));
+                    Catalog::new(&m.tag, rows).ok()
+                })
+                .collect(),
+        };
+        let tag = choose(&catalogs, wanted)?.tag().to_owned();
+        catalogs.into_iter().find(|c| c.tag() == tag)
     }
 
     /// How documents of this type are read (input size limit, parse code, forbidden keys).
@@ -572,6 +609,27 @@ impl Verdict {
         Verdict {
             errors: Vec::new(),
             other_form: None,
+        }
+    }
+
+    /// The verdict with every message in `catalog`'s language ([`DocType::catalog`]): codes,
+    /// paths, pointers, numbers, lines and columns stay as they are. A code the catalog has
+    /// no message for keeps its English one.
+    ///
+    /// ```
+    /// use specmint::verdict::DocType;
+    ///
+    /// let packet = DocType::find(None, Some("task-packet")).unwrap();
+    /// let mut verdict = packet.judge_bytes(br#"{"packet_id": " "}"#);
+    /// let english = verdict.clone();
+    /// verdict.localize(&packet.catalog("zh-TW").unwrap());
+    /// assert_eq!(verdict.errors[0].violation.code, english.errors[0].violation.code);
+    /// assert_eq!(verdict.errors[0].line, english.errors[0].line);
+    /// assert_ne!(verdict.errors[0].violation.message, english.errors[0].violation.message);
+    /// ```
+    pub fn localize(&mut self, catalog: &Catalog) {
+        for e in &mut self.errors {
+            catalog.localize(&mut e.violation);
         }
     }
 

@@ -767,6 +767,9 @@ impl ::core::str::FromStr for TaskEnvelopeError {
 /// Keys refused anywhere in the task envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`task_envelope.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[];
+
 /// The shape of task envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
     static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 8usize] = [

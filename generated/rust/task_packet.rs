@@ -1078,6 +1078,48 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
     "encrypted_content",
 ];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`task_packet.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "zh-TW",
+        &[
+            (
+                "invalid_packet",
+                "{path, select, empty {這份封包} other {欄位 `{path}` }}不符合 TaskPacket 的格式（可能是缺少必填欄位、出現未定義的鍵、型別錯誤、鍵重複，或根本不是 JSON 物件）。英文原文：{message}",
+            ),
+            (
+                "forbidden_provider_field",
+                "`{path}` 是禁止使用的鍵：封包的任何位置都不得出現供應商的對話紀錄、工具呼叫或推理內容",
+            ),
+            ("blank_field", "`{path}` 不可為空白"),
+            (
+                "field_too_long",
+                "`{path}` 有 {measured} 個字元，超過上限 {limit} 個字元",
+            ),
+            (
+                "too_many_items",
+                "`{path}` 有 {measured} 個項目，超過上限 {limit} 個",
+            ),
+            (
+                "duplicate_constraint_id",
+                "`{path}` 與前面的約束 id 重複（比對時不分大小寫，也忽略前後空白）",
+            ),
+            (
+                "contradictory_assertion",
+                "`{path}` 與相反類型的驗收斷言互相矛盾：同一個值不能同時出現在某個類型與它的相反類型之下",
+            ),
+            (
+                "self_handoff",
+                "接收角色 `{path}` 必須與寄件角色 `from_role` 不同：不能把封包交給自己",
+            ),
+            (
+                "packet_too_large",
+                "封包{measured, select, empty {超過大小上限} other {有 {measured} 個位元組，超過上限 {limit} 個位元組}}",
+            ),
+        ],
+    ),
+];
+
 /// The valid example at spec/task_packet.md:210, verbatim.
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 

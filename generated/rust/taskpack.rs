@@ -892,6 +892,9 @@ impl ::core::str::FromStr for TaskPackError {
 /// Keys refused anywhere in the taskpack (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this_file"];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`taskpack.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[];
+
 /// The shape of taskpack documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
     static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 13usize] = [
