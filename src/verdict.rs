@@ -16,7 +16,7 @@ use crate::runtime::document::{
     check_size, check_size_at_least, extracted_range, line_col, locate_all, split_serde_position,
     DocumentSpec, Want, COUNTED_PAST_LIMIT,
 };
-use crate::runtime::messages::{choose, Catalog};
+use crate::runtime::messages::{check_wanted, choose_tag, Catalog};
 use crate::{Report, Violation};
 
 /// The document type a document is judged as: a bundled spec, or a spec of a spec directory
@@ -196,24 +196,41 @@ impl DocType {
     pub fn catalog(&self, wanted: &str) -> Option<Catalog> {
         // Checked when the spec was loaded or generated: a locale that does not build now
         // cannot occur, and would only leave the messages English.
-        let catalogs: Vec<Catalog> = match self {
-            DocType::Bundled(b) => b
-                .messages
-                .iter()
-                .filter_map(|(tag, rows)| Catalog::new(tag, rows.iter().copied()).ok())
-                .collect(),
+        let tag = choose_tag(self.locales(), wanted)?;
+        match self {
+            DocType::Bundled(b) => {
+                let (tag, rows) = b.messages.iter().find(|(t, _)| *t == tag)?;
+                Catalog::new(tag, rows.iter().copied()).ok()
+            }
             #[cfg(feature = "interpret")]
-            DocType::Own { spec, .. } => spec
-                .messages
-                .iter()
-                .filter_map(|m| {
-                    let rows = m.templates.iter().map(|(c, t)| (c.as_str(), t.as_str()));
-                    Catalog::new(&m.tag, rows).ok()
-                })
-                .collect(),
+            DocType::Own { spec, .. } => {
+                let m = spec.messages.iter().find(|m| m.tag == tag)?;
+                let rows = m.templates.iter().map(|(c, t)| (c.as_str(), t.as_str()));
+                Catalog::new(&m.tag, rows).ok()
+            }
+        }
+    }
+
+    /// [`DocType::judge_bytes`] with the messages in the language a reader asks for
+    /// ([`DocType::catalog`]; English when `wanted` is `None` or the spec lacks it): what a
+    /// binding's `validate(TYPE, data, locale)` answers.
+    ///
+    /// # Errors
+    ///
+    /// `wanted` is neither a BCP 47 tag nor a POSIX locale name (`zh TW`).
+    pub fn judge_bytes_in(&self, data: &[u8], wanted: Option<&str>) -> Result<Verdict, String> {
+        let catalog = match wanted {
+            Some(w) => {
+                check_wanted(w).map_err(|e| e.0)?;
+                self.catalog(w)
+            }
+            None => None,
         };
-        let tag = choose(&catalogs, wanted)?.tag().to_owned();
-        catalogs.into_iter().find(|c| c.tag() == tag)
+        let mut verdict = self.judge_bytes(data);
+        if let Some(catalog) = &catalog {
+            verdict.localize(catalog);
+        }
+        Ok(verdict)
     }
 
     /// How documents of this type are read (input size limit, parse code, forbidden keys).

@@ -600,7 +600,6 @@ pub fn posix_locale(value: &str) -> Option<String> {
 /// One locale's messages: a template per code.
 pub struct Catalog {
     tag: String,
-    id: LanguageIdentifier,
     rules: Option<PluralRules>,
     templates: BTreeMap<String, Template>,
 }
@@ -664,7 +663,6 @@ impl Catalog {
         Ok(Catalog {
             tag: tag.to_owned(),
             rules: plural_rules(&id),
-            id,
             templates,
         })
     }
@@ -703,37 +701,36 @@ impl Catalog {
         }
         Report::from_violations(violations)
     }
+}
 
-    /// How closely this catalog serves a reader asking for `wanted`: `None` when it does not;
-    /// otherwise more is closer. A catalog serves a reader of the same language whose script,
-    /// region and variants include the catalog's own (`zh-TW` serves `zh-TW` and
-    /// `zh-Hant-TW`, not `zh-HK` nor `zh`).
-    fn serves(&self, wanted: &LanguageIdentifier) -> Option<usize> {
-        let own = &self.id;
-        if own.language != wanted.language {
+/// How closely a locale `own` serves a reader asking for `wanted`: `None` when it does not;
+/// otherwise more is closer. A locale serves a reader of the same language whose script,
+/// region and variants include its own (`zh-TW` serves `zh-TW` and `zh-Hant-TW`, not `zh-HK`
+/// nor `zh`).
+fn serves(own: &LanguageIdentifier, wanted: &LanguageIdentifier) -> Option<usize> {
+    if own.language != wanted.language {
+        return None;
+    }
+    let mut score = 1;
+    if let Some(s) = own.script {
+        if Some(s) != wanted.script {
             return None;
         }
-        let mut score = 1;
-        if let Some(s) = own.script {
-            if Some(s) != wanted.script {
-                return None;
-            }
-            score += 1;
-        }
-        if let Some(r) = own.region {
-            if Some(r) != wanted.region {
-                return None;
-            }
-            score += 1;
-        }
-        for variant in own.variants() {
-            if !wanted.has_variant(*variant) {
-                return None;
-            }
-            score += 1;
-        }
-        Some(score)
+        score += 1;
     }
+    if let Some(r) = own.region {
+        if Some(r) != wanted.region {
+            return None;
+        }
+        score += 1;
+    }
+    for variant in own.variants() {
+        if !wanted.has_variant(*variant) {
+            return None;
+        }
+        score += 1;
+    }
+    Some(score)
 }
 
 /// The CLDR cardinal rules of `id`'s language: for the whole tag when CLDR has them
@@ -751,13 +748,35 @@ fn plural_rules(id: &LanguageIdentifier) -> Option<PluralRules> {
 /// POSIX locale name such as `zh_TW.UTF-8`), the closest when several do: `None` (English)
 /// when none does, or `wanted` is `C`, `POSIX`, `en` or not a tag.
 pub fn choose<'c>(catalogs: &'c [Catalog], wanted: &str) -> Option<&'c Catalog> {
+    let tag = choose_tag(catalogs.iter().map(Catalog::tag), wanted)?;
+    catalogs.iter().find(|c| c.tag() == tag)
+}
+
+/// [`choose`] among tags (a spec's locales) rather than built catalogs: the tag that serves a
+/// reader asking for `wanted`, so only that locale's catalog need be built.
+pub fn choose_tag<'t>(tags: impl IntoIterator<Item = &'t str>, wanted: &str) -> Option<&'t str> {
     let tag = posix_locale(wanted)?;
     let wanted = parse_locale(&tag).ok()?;
-    catalogs
-        .iter()
-        .filter_map(|c| c.serves(&wanted).map(|score| (score, c)))
+    tags.into_iter()
+        .filter_map(|t| {
+            let own = parse_locale(t).ok()?;
+            serves(&own, &wanted).map(|score| (score, t))
+        })
         .max_by_key(|(score, _)| *score)
-        .map(|(_, c)| c)
+        .map(|(_, t)| t)
+}
+
+/// Whether a reader may ask for `wanted`: a BCP 47 tag, or a POSIX locale name as the
+/// environment spells one (`zh_TW.UTF-8`, `C`).
+///
+/// # Errors
+///
+/// What is wrong with it, for a usage error (`--locale`, a binding's `locale` argument).
+pub fn check_wanted(wanted: &str) -> Result<(), LocaleError> {
+    match posix_locale(wanted) {
+        None => Ok(()),
+        Some(tag) => parse_locale(&tag).map(|_| ()),
+    }
 }
 
 #[cfg(test)]

@@ -119,11 +119,7 @@ static CATALOG: OnceLock<Option<Catalog>> = OnceLock::new();
 /// `--locale TAG`: a BCP 47 tag, or a POSIX locale name as the environment spells one
 /// (`zh_TW.UTF-8`, `C`).
 fn check_locale(tag: &str) -> Result<(), CliError> {
-    let Some(posix) = specmint::runtime::messages::posix_locale(tag) else {
-        return Ok(());
-    };
-    specmint::runtime::messages::parse_locale(&posix)
-        .map(|_| ())
+    specmint::runtime::messages::check_wanted(tag)
         .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))
 }
 
