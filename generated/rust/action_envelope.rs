@@ -1814,7 +1814,21 @@ impl ::core::str::FromStr for EnvelopeError {
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
 /// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`action_envelope.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
-pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[];
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "zh-TW",
+        &[
+            (
+                "INVALID_ENVELOPE",
+                "{path, select, empty {這份信封} other {欄位 `{path}` }}不符合 Action Envelope 的格式（可能是 JSON 格式錯誤、不只一個物件、不是物件、缺少必填欄位、出現未定義的欄位或動作，或值不符合規定）。英文原文：{message}",
+            ),
+            (
+                "INVALID_PAYLOAD",
+                "{path, select, empty {酬載} other {`{path}` }}違反此動作酬載的語意規則。英文原文：{message}",
+            ),
+        ],
+    ),
+];
 
 /// The shape of envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {

@@ -90,11 +90,12 @@ mod tempfile_path {
     }
 }
 
-#[test]
-fn every_task_packet_case_in_zh_tw_is_chinese_with_english_codes_and_places() {
-    let file = corpus_file("task_packet");
-    let english = verdicts("task-packet", &file.0, &[], &[]);
-    let chinese = verdicts("task-packet", &file.0, &["--locale", "zh-TW"], &[]);
+/// Every case of the bundled spec's corpus in zh-TW: each message Chinese and none left as
+/// English, no placeholder left, and everything but the messages as English has it.
+fn every_case_in_zh_tw(spec: &str, ty: &str, at_least: usize) {
+    let file = corpus_file(spec);
+    let english = verdicts(ty, &file.0, &[], &[]);
+    let chinese = verdicts(ty, &file.0, &["--locale", "zh-TW"], &[]);
     assert_eq!(english.len(), chinese.len());
     let mut refused = 0;
     for (en, zh) in english.iter().zip(&chinese) {
@@ -111,10 +112,10 @@ fn every_task_packet_case_in_zh_tw_is_chinese_with_english_codes_and_places() {
         {
             refused += 1;
             let m = z["message"].as_str().unwrap();
-            assert!(m.chars().any(is_cjk), "not Chinese: {m}");
+            assert!(m.chars().any(is_cjk), "{spec}: not Chinese: {m}");
             assert_ne!(m, e["message"].as_str().unwrap());
-            // No placeholder left: every `{` the templates wrote was filled in (a `{` in a
-            // message comes only from the English text `{message}` quotes).
+            // No placeholder left (a `{` in a message comes only from the English text
+            // `{message}` quotes).
             for name in [
                 "{path",
                 "{pointer",
@@ -123,14 +124,26 @@ fn every_task_packet_case_in_zh_tw_is_chinese_with_english_codes_and_places() {
                 "{limit",
                 "{message",
             ] {
-                assert!(!m.contains(name), "a placeholder is left: {m}");
+                assert!(!m.contains(name), "{spec}: a placeholder is left: {m}");
             }
         }
     }
     assert!(
-        refused >= 300,
-        "the corpus refuses hundreds of documents ({refused})"
+        refused >= at_least,
+        "{spec}: the corpus refuses {refused} documents"
     );
+}
+
+#[test]
+fn every_task_packet_case_in_zh_tw_is_chinese_with_english_codes_and_places() {
+    every_case_in_zh_tw("task_packet", "task-packet", 300);
+}
+
+#[test]
+fn every_case_of_the_other_bundled_specs_in_zh_tw_is_chinese_too() {
+    every_case_in_zh_tw("action_envelope", "action-envelope", 100);
+    every_case_in_zh_tw("task_envelope", "task-envelope", 100);
+    every_case_in_zh_tw("taskpack", "taskpack", 100);
 }
 
 #[test]
