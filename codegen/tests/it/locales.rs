@@ -208,3 +208,40 @@ fn a_spec_directory_reads_locale_files_beside_their_spec() {
     assert_eq!(sources[0].locales[0].tag, "de");
     assert_eq!(sources[0].locales[0].path, "spec/mini.de.md");
 }
+
+#[test]
+fn diff_reports_a_message_change_as_breaking_nothing() {
+    use specmint_codegen::diff::diff;
+    let reworded = DE.replace("darf nicht leer sein", "ist leer");
+    let changes = diff(&[source(&[("de", DE)])], &[source(&[("de", &reworded)])]).unwrap();
+    assert!(!changes.breaking());
+    let found: Vec<(&str, String, String)> = changes
+        .changes
+        .iter()
+        .map(|c| (c.id, c.message.clone(), c.new.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "message-changed",
+            "the `de` message of `blank` is now \"`{path}` ist leer\"".to_owned(),
+            "spec/mini.de.md:6:1".to_owned()
+        )]
+    );
+    let added = diff(&[source(&[])], &[source(&[("de", DE)])]).unwrap();
+    assert!(!added.breaking());
+    assert_eq!(added.changes.len(), 1);
+    assert_eq!(added.changes[0].id, "locale-added");
+    assert_eq!(added.changes[0].new.to_string(), "spec/mini.de.md:1:1");
+    let removed = diff(&[source(&[("de", DE)])], &[source(&[])]).unwrap();
+    assert_eq!(
+        removed.changes.iter().map(|c| c.id).collect::<Vec<_>>(),
+        ["locale-removed"]
+    );
+    assert!(!removed.breaking());
+    // Nothing changed, nothing reported.
+    assert!(diff(&[source(&[("de", DE)])], &[source(&[("de", DE)])])
+        .unwrap()
+        .changes
+        .is_empty());
+}
