@@ -245,3 +245,18 @@ fn diff_reports_a_message_change_as_breaking_nothing() {
         .changes
         .is_empty());
 }
+
+#[test]
+fn the_schema_carries_the_messages_as_x_messages() {
+    let files = generate(&[source(&[("de", DE)])], &Options::default()).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(&files["schema/mini.schema.json"]).unwrap();
+    assert_eq!(
+        schema["x-messages"]["de"]["blank"],
+        "`{path}` darf nicht leer sein"
+    );
+    assert_eq!(schema["x-messages"]["de"].as_object().unwrap().len(), 4);
+    // Without locale files, the schema is as it was: no `x-messages`.
+    let files = generate(&[source(&[])], &Options::default()).unwrap();
+    assert!(!files["schema/mini.schema.json"].contains("x-messages"));
+}
