@@ -105,9 +105,11 @@ function call(f, specError) {
   }
 }
 
-// `locale` as a caller gives it: absent (`undefined` or `null`, English), or a BCP 47 tag
-// (or a POSIX locale name) checked now, so a wrong one throws where it was given.
-function localeOf(locale) {
+// `locale` as a caller gives it: absent (`undefined` or `null`, English), a BCP 47 tag (or a
+// POSIX locale name), or options `{ locale }`; checked now, so a wrong one throws where it was
+// given.
+function localeOf(given) {
+  const locale = given !== null && typeof given === 'object' ? given.locale : given;
   if (locale === undefined || locale === null) {
     return undefined;
   }

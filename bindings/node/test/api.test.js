@@ -223,6 +223,8 @@ test('a locale writes the spec\'s messages and nothing else', () => {
   const strip = (v) => v.errors.map(({ message, ...rest }) => rest);
   assert.deepEqual(strip(chinese), strip(english));
   assert.deepEqual(specmint.validate('task-packet', Buffer.from(doc), 'zh_TW.UTF-8').toJSON(), chinese);
+  assert.deepEqual(specmint.validate('task-packet', doc, { locale: 'zh-TW' }).toJSON(), chinese);
+  assert.deepEqual(specmint.validate('task-packet', doc, {}).toJSON(), english);
   for (const same of [undefined, null, 'C', 'en-US', 'fr']) {
     assert.deepEqual(specmint.validate('task-packet', doc, same).toJSON(), english);
   }
