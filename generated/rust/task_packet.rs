@@ -1081,6 +1081,44 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
 /// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`task_packet.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
 pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
     (
+        "de",
+        &[
+            (
+                "invalid_packet",
+                "{path, select, empty {Das Paket} other {`{path}`}} entspricht nicht der Form eines TaskPacket (fehlendes Pflichtfeld, unbekannter Schlüssel, falscher Typ, doppelter Schlüssel oder kein JSON-Objekt). Englisch: {message}",
+            ),
+            (
+                "forbidden_provider_field",
+                "`{path}` ist ein verbotener Schlüssel: Gesprächsverläufe, Tool-Aufrufe und Reasoning eines Anbieters dürfen nirgends im Paket stehen",
+            ),
+            ("blank_field", "`{path}` darf nicht leer sein"),
+            (
+                "field_too_long",
+                "`{path}` hat {measured, plural, one {# Zeichen} other {# Zeichen}} (höchstens {limit})",
+            ),
+            (
+                "too_many_items",
+                "`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} (höchstens {limit})",
+            ),
+            (
+                "duplicate_constraint_id",
+                "`{path}` wiederholt die ID einer früheren Bedingung (ohne Groß- und Kleinschreibung und Leerraum am Rand)",
+            ),
+            (
+                "contradictory_assertion",
+                "`{path}` widerspricht einer Abnahmeprüfung der Gegenart: derselbe Wert darf nicht unter einer Art und ihrem Gegenteil stehen",
+            ),
+            (
+                "self_handoff",
+                "`{path}` muss sich von `from_role` unterscheiden: eine Rolle übergibt das Paket nicht an sich selbst",
+            ),
+            (
+                "packet_too_large",
+                "Das Paket {measured, select, empty {ist zu groß} other {hat {measured, plural, one {# Byte} other {# Bytes}} (höchstens {limit})}}",
+            ),
+        ],
+    ),
+    (
         "zh-TW",
         &[
             (

@@ -76,8 +76,11 @@ mod tempfile_path {
 
     impl TempFile {
         pub fn new(name: &str, text: &str) -> TempFile {
+            // One file per call: the tests run on threads of one process.
+            static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-            let path = dir.join(format!("{}-{name}", std::process::id()));
+            let path = dir.join(format!("{}-{n}-{name}", std::process::id()));
             std::fs::write(&path, text).unwrap();
             TempFile(path)
         }
@@ -288,4 +291,43 @@ fn an_own_spec_with_a_locale_missing_a_code_is_refused_at_the_line() {
     let verdict: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["errors"][0]["message"], "這份文件 格式不符");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_german_task_packet_messages_take_cldr_plurals() {
+    let out = specmint(
+        &["validate", "task-packet", "-", "--locale", "de-AT"],
+        br#"{"packet_id":"p","goal_id":"g","round":1,"from_role":"planner","to_role":"executor","objective":"o","output_format":"markdown","audience":["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q"]}"#,
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "<stdin>:1:139: error[too_many_items]: `audience` hat 17 Einträge (höchstens 16)\n\
+         <stdin>: invalid task-packet (1 error)\n"
+    );
+    // Every case: German, no placeholder left, all but the messages as in English.
+    let file = corpus_file("task_packet");
+    let english = verdicts("task-packet", &file.0, &[], &[]);
+    let german = verdicts("task-packet", &file.0, &["--locale", "de"], &[]);
+    for (en, de) in english.iter().zip(&german) {
+        assert_eq!(without_messages(en), without_messages(de));
+        for (e, d) in en["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(de["errors"].as_array().unwrap())
+        {
+            let m = d["message"].as_str().unwrap();
+            assert_ne!(m, e["message"].as_str().unwrap());
+            for name in [
+                "{path",
+                "{measured",
+                "{limit",
+                "{message",
+                "plural,",
+                "select,",
+            ] {
+                assert!(!m.contains(name), "a placeholder is left: {m}");
+            }
+        }
+    }
 }

@@ -34,7 +34,7 @@ import sys
 # Files per CLI call: well under any argv limit.
 CHUNK = 1000
 # The locales every case is also judged in (`validate --locale TAG`).
-LOCALES = ["zh-TW"]
+LOCALES = ["zh-TW", "de"]
 # The CLI's verdicts are English unless `--locale` says otherwise, whatever this machine's.
 ENV = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
 
