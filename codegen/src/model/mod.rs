@@ -58,7 +58,7 @@ pub struct Spec {
 pub struct Messages {
     /// The BCP 47 tag, as the file name spells it (`zh-TW`).
     pub tag: String,
-    /// The file as displayed (`spec/task_packet.zh-TW.md`).
+    /// The file as displayed (`spec/orders.zh-TW.md`).
     pub path: String,
     /// (code, template), in table order.
     pub templates: Vec<(String, String)>,
