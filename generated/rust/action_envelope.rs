@@ -1826,6 +1826,34 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
                 "INVALID_PAYLOAD",
                 "{path, select, empty {酬載} other {`{path}` }}違反此動作酬載的語意規則。英文原文：{message}",
             ),
+            (
+                "INVALID_ENVELOPE syntax",
+                "這份信封不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE missing",
+                "{path, select, empty {信封} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE duplicate_key",
+                "{path, select, empty {信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE type",
+                "{path, select, empty {信封} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
         ],
     ),
 ];

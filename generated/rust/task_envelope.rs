@@ -817,6 +817,34 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
                 "duplicate_dependency",
                 "`{path}` 與前面列出的相依任務重複：同一個任務只能列一次",
             ),
+            (
+                "invalid_task_envelope syntax",
+                "這份任務信封不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope missing",
+                "{path, select, empty {任務信封} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope duplicate_key",
+                "{path, select, empty {任務信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope type",
+                "{path, select, empty {任務信封} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
         ],
     ),
 ];

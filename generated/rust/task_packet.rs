@@ -1116,6 +1116,34 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
                 "packet_too_large",
                 "Das Paket {measured, select, empty {ist zu groß} other {hat {measured, plural, one {# Byte} other {# Bytes}} (höchstens {limit})}}",
             ),
+            (
+                "invalid_packet syntax",
+                "Das Paket ist kein gültiges JSON oder nicht genau ein JSON-Objekt. Englisch: {message}",
+            ),
+            (
+                "invalid_packet missing",
+                "{path, select, empty {Im Paket} other {In `{path}`}} fehlt ein Pflichtfeld. Englisch: {message}",
+            ),
+            (
+                "invalid_packet unknown_key",
+                "`{path}` ist kein Feld des TaskPacket: löschen oder die Schreibweise prüfen. Englisch: {message}",
+            ),
+            (
+                "invalid_packet duplicate_key",
+                "{path, select, empty {Im Paket} other {In `{path}`}} steht ein Schlüssel zweimal. Englisch: {message}",
+            ),
+            (
+                "invalid_packet type",
+                "{path, select, empty {Das Paket} other {`{path}`}} hat den falschen Typ. Englisch: {message}",
+            ),
+            (
+                "invalid_packet enum",
+                "`{path}` ist keiner der erlaubten Werte. Englisch: {message}",
+            ),
+            (
+                "invalid_packet value",
+                "`{path}` liegt außerhalb des erlaubten Bereichs. Englisch: {message}",
+            ),
         ],
     ),
     (
@@ -1153,6 +1181,34 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             (
                 "packet_too_large",
                 "封包{measured, select, empty {超過大小上限} other {有 {measured} 個位元組，超過上限 {limit} 個位元組}}",
+            ),
+            (
+                "invalid_packet syntax",
+                "這份封包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet missing",
+                "{path, select, empty {封包} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet duplicate_key",
+                "{path, select, empty {封包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet type",
+                "{path, select, empty {封包} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
             ),
         ],
     ),

@@ -930,6 +930,34 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
                 "attachment_mismatch",
                 "附件 `{path}` 與宣告的內容不符（`sha256` 或位元組數不一致，或 base64 無法解碼）。英文原文：{message}",
             ),
+            (
+                "invalid_taskpack syntax",
+                "這份任務包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack missing",
+                "{path, select, empty {任務包} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack duplicate_key",
+                "{path, select, empty {任務包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack type",
+                "{path, select, empty {任務包} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
         ],
     ),
 ];

@@ -66,6 +66,63 @@ pub const PLACEHOLDERS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The kinds of problem the parse code of a spec covers (the document is not JSON, a member
+/// is missing or unknown, a value has the wrong type): a locale file may give its parse code
+/// a message per kind (a row `` `bad_doc` missing ``), read before the code's own.
+pub const PROBLEM_KINDS: &[(&str, &str)] = &[
+    ("syntax", "the input is not JSON, or not one JSON object"),
+    ("missing", "a required member is missing"),
+    ("unknown_key", "a member the spec does not define"),
+    ("duplicate_key", "a member given twice"),
+    ("type", "a value of the wrong JSON type"),
+    (
+        "enum",
+        "a value outside the listed ones (an enum's values, a union's kinds)",
+    ),
+    ("value", "a value outside its type's range"),
+];
+
+/// The kind of problem ([`PROBLEM_KINDS`]) a parse-code message states, as the strict reader
+/// (`document`, `shape`) and serde word them; `None` for another message.
+pub fn problem_kind(message: &str) -> Option<&'static str> {
+    const SYNTAX: &[&str] = &[
+        "expected ",
+        "EOF while parsing",
+        "trailing ",
+        "key must be ",
+        "invalid escape",
+        "invalid number",
+        "invalid unicode",
+        "control character",
+        "lone leading surrogate",
+        "unexpected end of hex escape",
+        "number out of range",
+        "recursion limit exceeded",
+    ];
+    let m = message;
+    Some(
+        if m.starts_with("missing field `") || m.contains("` is required but missing") {
+            "missing"
+        } else if m.starts_with("unknown field `") || m.contains("` is an unknown key") {
+            "unknown_key"
+        } else if m.starts_with("duplicate field `") {
+            "duplicate_key"
+        } else if m.starts_with("invalid type: ") {
+            "type"
+        } else if m.starts_with("unknown variant `")
+            || (m.starts_with("unknown ") && m.contains("`, expected "))
+        {
+            "enum"
+        } else if m.starts_with("invalid value: ") || m.starts_with("invalid length ") {
+            "value"
+        } else if SYNTAX.iter().any(|p| m.starts_with(p)) || m.contains(" is not valid UTF-8") {
+            "syntax"
+        } else {
+            return None;
+        },
+    )
+}
+
 /// The CLDR plural categories an arm may name, besides `=N`.
 pub const PLURAL_CATEGORIES: &[&str] = &["zero", "one", "two", "few", "many", "other"];
 
@@ -601,7 +658,10 @@ pub fn posix_locale(value: &str) -> Option<String> {
 pub struct Catalog {
     tag: String,
     rules: Option<PluralRules>,
+    /// Per code (`bad_doc`), or per code and problem kind (`bad_doc missing`).
     templates: BTreeMap<String, Template>,
+    /// Whether a template is per problem kind.
+    kinds: bool,
 }
 
 /// Why a [`Catalog`] cannot be built.
@@ -642,7 +702,9 @@ impl std::fmt::Debug for Catalog {
 
 impl Catalog {
     /// The catalog of `tag` from `(code, template)` pairs (a spec's locale table, or the
-    /// `MESSAGES` its generated module holds).
+    /// `MESSAGES` its generated module holds); a code followed by a space and a problem kind
+    /// (`bad_doc missing`, [`PROBLEM_KINDS`]) is that kind's message, read before the
+    /// code's own.
     ///
     /// # Errors
     ///
@@ -663,6 +725,7 @@ impl Catalog {
         Ok(Catalog {
             tag: tag.to_owned(),
             rules: plural_rules(&id),
+            kinds: templates.keys().any(|k| k.contains(' ')),
             templates,
         })
     }
@@ -679,7 +742,15 @@ impl Catalog {
 
     /// `v`'s message in this locale, or `None` when the catalog has none for its code.
     pub fn message(&self, v: &Violation) -> Option<String> {
-        let template = self.templates.get(v.code.as_str())?;
+        let by_kind = || {
+            let kind = problem_kind(&v.message)?;
+            self.templates.get(&format!("{} {kind}", v.code))
+        };
+        let template = if self.kinds {
+            by_kind().or_else(|| self.templates.get(v.code.as_str()))?
+        } else {
+            self.templates.get(v.code.as_str())?
+        };
         let mut out = String::with_capacity(v.message.len());
         template.render_into(v, self.rules.as_ref(), None, &mut out);
         Some(out)
@@ -920,6 +991,72 @@ mod tests {
         assert_eq!(tag("C.UTF-8"), None);
         assert_eq!(tag("en-US"), None);
         assert_eq!(tag("not a tag"), None);
+    }
+
+    #[test]
+    fn a_problem_kinds_message_is_read_before_its_codes() {
+        let catalog = Catalog::new(
+            "de",
+            [
+                ("bad", "kaputt: {message}"),
+                ("bad missing", "`{path}` fehlt"),
+            ],
+        )
+        .unwrap();
+        let at = |message: &str| {
+            let v = Violation::new("bad", &Path::ROOT.field("name"), message.into());
+            catalog.message(&v).unwrap()
+        };
+        assert_eq!(at("`name` is required but missing"), "`name` fehlt");
+        assert_eq!(
+            at("missing field `name` at line 1 column 2"),
+            "`name` fehlt"
+        );
+        assert_eq!(
+            at("invalid type: null, expected a string"),
+            "kaputt: invalid type: null, expected a string"
+        );
+    }
+
+    #[test]
+    fn problem_kinds_are_read_from_the_readers_words() {
+        let cases = [
+            ("missing field `kind` at line 1 column 30", Some("missing")),
+            ("`title` is required but missing", Some("missing")),
+            (
+                "unknown field `x`, there are no fields at line 1 column 9",
+                Some("unknown_key"),
+            ),
+            (
+                "`a` is an unknown key (expected one of `b`)",
+                Some("unknown_key"),
+            ),
+            (
+                "duplicate field `a` at line 1 column 9",
+                Some("duplicate_key"),
+            ),
+            ("invalid type: null, expected struct Address", Some("type")),
+            (
+                "unknown variant `Full`, expected one of `full`, `none`",
+                Some("enum"),
+            ),
+            ("unknown shape `x`, expected one of `circle`", Some("enum")),
+            ("invalid value: integer `-1`, expected u32", Some("value")),
+            ("expected value at line 1 column 1", Some("syntax")),
+            (
+                "EOF while parsing a value at line 1 column 0",
+                Some("syntax"),
+            ),
+            ("trailing characters at line 1 column 3", Some("syntax")),
+            (
+                "the note is not valid UTF-8: invalid byte 0xFF at byte offset 0",
+                Some("syntax"),
+            ),
+            ("`title` must not be blank", None),
+        ];
+        for (message, kind) in cases {
+            assert_eq!(problem_kind(message), kind, "{message}");
+        }
     }
 
     #[test]

@@ -95,7 +95,7 @@ mod tempfile_path {
 
 /// Every case of the bundled spec's corpus in zh-TW: each message Chinese and none left as
 /// English, no placeholder left, and everything but the messages as English has it.
-fn every_case_in_zh_tw(spec: &str, ty: &str, at_least: usize) {
+fn every_case_in_zh_tw(spec: &str, ty: &str, parse: Option<&str>, at_least: usize) {
     let file = corpus_file(spec);
     let english = verdicts(ty, &file.0, &[], &[]);
     let chinese = verdicts(ty, &file.0, &["--locale", "zh-TW"], &[]);
@@ -116,6 +116,16 @@ fn every_case_in_zh_tw(spec: &str, ty: &str, at_least: usize) {
             refused += 1;
             let m = z["message"].as_str().unwrap();
             assert!(m.chars().any(is_cjk), "{spec}: not Chinese: {m}");
+            // Each of the parse code's messages names its kind of problem: the locale's row
+            // for that kind was read, not the code's own. (Action Envelope's parse code is
+            // also its rules' code, whose messages take the code's own row.)
+            if parse.is_some_and(|p| e["code"] == p) {
+                let english = e["message"].as_str().unwrap();
+                assert!(
+                    specmint::runtime::messages::problem_kind(english).is_some(),
+                    "{spec}: no problem kind in {english}"
+                );
+            }
             assert_ne!(m, e["message"].as_str().unwrap());
             // No placeholder left (a `{` in a message comes only from the English text
             // `{message}` quotes).
@@ -139,14 +149,19 @@ fn every_case_in_zh_tw(spec: &str, ty: &str, at_least: usize) {
 
 #[test]
 fn every_task_packet_case_in_zh_tw_is_chinese_with_english_codes_and_places() {
-    every_case_in_zh_tw("task_packet", "task-packet", 300);
+    every_case_in_zh_tw("task_packet", "task-packet", Some("invalid_packet"), 300);
 }
 
 #[test]
 fn every_case_of_the_other_bundled_specs_in_zh_tw_is_chinese_too() {
-    every_case_in_zh_tw("action_envelope", "action-envelope", 100);
-    every_case_in_zh_tw("task_envelope", "task-envelope", 100);
-    every_case_in_zh_tw("taskpack", "taskpack", 100);
+    every_case_in_zh_tw("action_envelope", "action-envelope", None, 100);
+    every_case_in_zh_tw(
+        "task_envelope",
+        "task-envelope",
+        Some("invalid_task_envelope"),
+        100,
+    );
+    every_case_in_zh_tw("taskpack", "taskpack", Some("invalid_taskpack"), 100);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use specmint_runtime::messages::{parse_locale, Template};
+use specmint_runtime::messages::{parse_locale, Template, PROBLEM_KINDS};
 
 use super::Checker;
 use crate::diag::Pos;
@@ -18,12 +18,15 @@ const TABLE_HINT: &str =
 
 impl Checker<'_> {
     /// Every locale file, checked (diagnostics in that file), as the model's messages.
-    pub(super) fn messages(&mut self) -> Vec<Messages> {
+    pub(super) fn messages(&mut self, parse: Option<&str>) -> Vec<Messages> {
         let locales = self.source.locales.clone();
-        locales.iter().filter_map(|l| self.locale(l)).collect()
+        locales
+            .iter()
+            .filter_map(|l| self.locale(l, parse))
+            .collect()
     }
 
-    fn locale(&mut self, source: &LocaleSource) -> Option<Messages> {
+    fn locale(&mut self, source: &LocaleSource, parse: Option<&str>) -> Option<Messages> {
         let path = source.path.as_str();
         if let Err(e) = parse_locale(&source.tag) {
             self.ctx.in_file(
@@ -68,6 +71,14 @@ impl Checker<'_> {
         for row in &table.rows {
             let code_cell = &row.cells[0];
             let code = code_cell.key().to_owned();
+            // `` `invalid_packet` missing ``: the parse code's message for one kind of problem.
+            let kind = code_cell
+                .plain
+                .trim()
+                .strip_prefix(code.as_str())
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(str::to_owned);
             if !codes.contains(&code.as_str()) {
                 self.ctx.in_file(
                     path,
@@ -81,19 +92,51 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            if let Some(first) = seen.get(&code) {
+            if let Some(kind) = &kind {
+                let kinds = PROBLEM_KINDS.iter().map(|(k, _)| *k);
+                if !kinds.clone().any(|k| k == kind) {
+                    self.ctx.in_file(
+                        path,
+                        code_cell.pos,
+                        format!("unknown problem kind `{kind}` after `{code}`"),
+                        suggest(
+                            kind,
+                            kinds,
+                            "a kind is one of syntax, missing, unknown_key, duplicate_key, type, enum, value",
+                        ),
+                    );
+                    continue;
+                }
+                if parse != Some(code.as_str()) {
+                    self.ctx.in_file(
+                        path,
+                        code_cell.pos,
+                        format!("`{code}` is not the parse code: only the parse code has a message per problem kind"),
+                        format!(
+                            "write the kind after the parse code `{}`, or drop `{kind}`",
+                            parse.unwrap_or_default()
+                        ),
+                    );
+                    continue;
+                }
+            }
+            let key = match &kind {
+                Some(kind) => format!("{code} {kind}"),
+                None => code.clone(),
+            };
+            if let Some(first) = seen.get(&key) {
                 self.ctx.in_file(
                     path,
                     code_cell.pos,
                     format!(
-                        "`{code}` has a second message (the first is on line {})",
+                        "`{key}` has a second message (the first is on line {})",
                         first.line
                     ),
                     "give each code one message per locale",
                 );
                 continue;
             }
-            seen.insert(code.clone(), code_cell.pos);
+            seen.insert(key.clone(), code_cell.pos);
             let line = lines
                 .get(row.pos.line.saturating_sub(1))
                 .copied()
@@ -111,7 +154,7 @@ impl Checker<'_> {
                 continue;
             }
             match Template::parse(&text) {
-                Ok(_) => templates.push((code, text)),
+                Ok(_) => templates.push((key, text)),
                 Err(e) => self.ctx.in_file(
                     path,
                     Pos {

@@ -184,7 +184,7 @@ impl Checker<'_> {
         let machines = self.machines(&tables.states, &tables.transitions);
         let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
         let examples = self.examples();
-        let messages = self.messages();
+        let messages = self.messages(parse_code.as_deref());
         self.book.unproduced(&mut self.ctx);
         self.book.unasked(&mut self.ctx);
         self.book.unused_rule_codes(&mut self.ctx);

@@ -260,3 +260,42 @@ fn the_schema_carries_the_messages_as_x_messages() {
     let files = generate(&[source(&[])], &Options::default()).unwrap();
     assert!(!files["schema/mini.schema.json"].contains("x-messages"));
 }
+
+#[test]
+fn the_parse_code_may_have_a_message_per_problem_kind() {
+    let kinds = format!("{DE}| `bad_doc` missing | `{{path}}` fehlt |\n| `bad_doc` unknown_key | `{{path}}` ist unbekannt |\n");
+    let spec = load(&source(&[("de", &kinds)])).unwrap_or_else(|d| panic!("{d}"));
+    let keys: Vec<&str> = spec.messages[0]
+        .templates
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "bad_doc",
+            "blank",
+            "too_long",
+            "too_many",
+            "bad_doc missing",
+            "bad_doc unknown_key"
+        ]
+    );
+    let typo = format!("{DE}| `bad_doc` mising | fehlt |\n");
+    assert_eq!(
+        diagnostics(&[("de", &typo)]),
+        "spec/mini.de.md:9:3: error: unknown problem kind `mising` after `bad_doc`\n  hint: did you mean `missing`? a kind is one of syntax, missing, unknown_key, duplicate_key, type, enum, value"
+    );
+    let not_parse = format!("{DE}| `blank` missing | fehlt |\n");
+    let d = diagnostics(&[("de", &not_parse)]);
+    assert!(
+        d.starts_with("spec/mini.de.md:9:3: error: `blank` is not the parse code: only the parse code has a message per problem kind"),
+        "{d}"
+    );
+    let twice = format!("{DE}| `bad_doc` missing | fehlt |\n| `bad_doc` missing | fehlt |\n");
+    let d = diagnostics(&[("de", &twice)]);
+    assert!(
+        d.starts_with("spec/mini.de.md:10:3: error: `bad_doc missing` has a second message (the first is on line 9)"),
+        "{d}"
+    );
+}
