@@ -17,13 +17,49 @@ const TABLE_HINT: &str =
     "a locale file holds one table `| Code | Message |`, a row per code of the spec's error table";
 
 impl Checker<'_> {
-    /// Every locale file, checked (diagnostics in that file), as the model's messages.
+    /// Every locale file, checked (diagnostics in that file), and every `Code | Message` table
+    /// of the spec itself (under a heading naming its locale), as the model's messages.
     pub(super) fn messages(&mut self, parse: Option<&str>) -> Vec<Messages> {
         let locales = self.source.locales.clone();
-        locales
+        let mut out: Vec<Messages> = locales
             .iter()
             .filter_map(|l| self.locale(l, parse))
-            .collect()
+            .collect();
+        let md_path = self.source.md_path.clone();
+        let md = self.source.md.clone();
+        let doc = markdown::parse(&md);
+        for table in doc.tables.iter().filter(is_messages) {
+            let Some(tag) = table.heading.as_ref().and_then(|h| h.first_code.as_ref()) else {
+                self.ctx.in_file(
+                    &md_path,
+                    table.pos,
+                    "a `| Code | Message |` table names no locale",
+                    "put it under a heading naming its BCP 47 tag as a code span (`## Messages in `zh-TW``), or in a locale file `<stem>.<tag>.md`",
+                );
+                continue;
+            };
+            if let Err(e) = parse_locale(&tag.text) {
+                self.ctx.in_file(
+                    &md_path,
+                    tag.pos,
+                    e.0,
+                    "write a BCP 47 tag such as `zh-TW`, `de` or `pt-BR`",
+                );
+                continue;
+            }
+            if out.iter().any(|m| m.tag == tag.text) {
+                self.ctx.in_file(
+                    &md_path,
+                    tag.pos,
+                    format!("the messages in `{}` are given twice", tag.text),
+                    "keep one `| Code | Message |` table per locale, in the spec or in its locale file",
+                );
+                continue;
+            }
+            out.push(self.rows(&md_path, &md, table, &tag.text, parse));
+        }
+        out.sort_by(|a, b| a.tag.cmp(&b.tag));
+        out
     }
 
     fn locale(&mut self, source: &LocaleSource, parse: Option<&str>) -> Option<Messages> {
@@ -41,11 +77,6 @@ impl Checker<'_> {
             return None;
         }
         let doc = markdown::parse(&source.md);
-        let is_messages = |t: &&markdown::Table| {
-            t.header.len() == 2
-                && t.header[0].plain.trim().eq_ignore_ascii_case("code")
-                && t.header[1].plain.trim().eq_ignore_ascii_case("message")
-        };
         let mut tables = doc.tables.iter().filter(is_messages);
         let Some(table) = tables.next() else {
             self.ctx.in_file(
@@ -64,7 +95,19 @@ impl Checker<'_> {
                 "keep every message of a locale in one table",
             );
         }
-        let lines: Vec<&str> = source.md.lines().collect();
+        Some(self.rows(path, &source.md, table, &source.tag, parse))
+    }
+
+    /// The rows of one locale's `Code | Message` table in `md` (the file `path`), checked.
+    fn rows(
+        &mut self,
+        path: &str,
+        md: &str,
+        table: &markdown::Table,
+        tag: &str,
+        parse: Option<&str>,
+    ) -> Messages {
+        let lines: Vec<&str> = md.lines().collect();
         let codes: Vec<&str> = self.book.rows.iter().map(|r| r.code.as_str()).collect();
         let mut seen: BTreeMap<String, Pos> = BTreeMap::new();
         let mut templates = Vec::new();
@@ -171,19 +214,26 @@ impl Checker<'_> {
                 self.ctx.in_file(
                     path,
                     table.pos,
-                    format!("`{code}` has no message in `{}`", source.tag),
+                    format!("`{code}` has no message in `{tag}`"),
                     format!(
                         "add a row `| `{code}` | … |` (every code the rules raise needs a message in every locale)"
                     ),
                 );
             }
         }
-        Some(Messages {
-            tag: source.tag.clone(),
-            path: source.path.clone(),
+        Messages {
+            tag: tag.to_owned(),
+            path: path.to_owned(),
             templates,
-        })
+        }
     }
+}
+
+/// Whether `t` is a `Code | Message` table.
+fn is_messages(t: &&markdown::Table) -> bool {
+    t.header.len() == 2
+        && t.header[0].plain.trim().eq_ignore_ascii_case("code")
+        && t.header[1].plain.trim().eq_ignore_ascii_case("message")
 }
 
 /// The offset in chars of `offset` chars into a cell whose source text is `text`, counting

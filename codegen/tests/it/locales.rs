@@ -299,3 +299,41 @@ fn the_parse_code_may_have_a_message_per_problem_kind() {
         "{d}"
     );
 }
+
+#[test]
+fn a_locale_table_may_sit_in_the_spec_under_a_heading_naming_its_tag() {
+    let table = DE.replace("# Meldungen (de)", "## Messages in `de`");
+    let md = format!("{MD}\n{table}");
+    let mut src = source(&[]);
+    src.md = md.clone();
+    let spec = load(&src).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(spec.messages.len(), 1);
+    assert_eq!(
+        (
+            spec.messages[0].tag.as_str(),
+            spec.messages[0].path.as_str()
+        ),
+        ("de", "spec/mini.md")
+    );
+    // The same checks, at the spec's own lines: a missing code at the table.
+    let line = md.lines().position(|l| l == "| Code | Message |").unwrap() + 1;
+    src.md = md.replace("| `blank` | `{path}` darf nicht leer sein |\n", "");
+    assert_eq!(
+        load(&src).unwrap_err().to_string(),
+        format!("spec/mini.md:{line}:1: error: `blank` has no message in `de`\n  hint: add a row `| `blank` | … |` (every code the rules raise needs a message in every locale)")
+    );
+    // A table naming no locale, and one given twice.
+    src.md = format!("{MD}\n{}", DE);
+    let d = load(&src).unwrap_err().to_string();
+    assert!(
+        d.contains("error: a `| Code | Message |` table names no locale"),
+        "{d}"
+    );
+    let mut twice = source(&[("de", DE)]);
+    twice.md = md;
+    let d = load(&twice).unwrap_err().to_string();
+    assert!(
+        d.contains("error: the messages in `de` are given twice"),
+        "{d}"
+    );
+}
