@@ -310,6 +310,10 @@ pub struct Mcp {
     /// The capability ledger `task_bind` binds against (with --store).
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<String>,
+    /// Write `team_handoff`'s refusals of an invalid packet in this language (a BCP 47 tag
+    /// such as `zh-TW`) when TaskPacket has it; a call may name its own (`locale`).
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
 }
 
 #[derive(Subcommand)]
