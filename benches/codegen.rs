@@ -55,6 +55,7 @@ pub fn synthetic(rows: usize) -> SpecSource {
         md,
         toml_path: "spec/synthetic.toml".to_owned(),
         toml,
+        locales: Vec::new(),
     }
 }
 

@@ -40,6 +40,7 @@ fn spec(rules: bool) -> Validator {
         md,
         toml_path: "core_invoice.toml".into(),
         toml,
+        locales: Vec::new(),
     };
     Validator::new(&specmint_codegen::load(&source).unwrap_or_else(|d| panic!("{d}")))
 }

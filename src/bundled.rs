@@ -62,6 +62,9 @@ pub struct Bundled {
     pub streamed: Option<ReadStreamed>,
     /// The other form of this type's documents its judge does not read, if there is one.
     pub other_form: Option<OtherForm>,
+    /// The messages in other languages (the generated module's `MESSAGES`): per BCP 47 tag,
+    /// (code, template) pairs, checked when the spec was generated.
+    pub messages: &'static [(&'static str, &'static [(&'static str, &'static str)])],
 }
 
 impl Bundled {
@@ -137,6 +140,7 @@ macro_rules! bundled {
             },
             streamed: or_none!($($($streamed)?)?),
             other_form: or_none!($($($other_form)?)?),
+            messages: crate::$module::MESSAGES,
         }),*];
     };
 }

@@ -16,6 +16,7 @@ use crate::runtime::document::{
     check_size, check_size_at_least, extracted_range, line_col, locate_all, split_serde_position,
     DocumentSpec, Want, COUNTED_PAST_LIMIT,
 };
+use crate::runtime::messages::{check_wanted, choose_tag, Catalog};
 use crate::{Report, Violation};
 
 /// The document type a document is judged as: a bundled spec, or a spec of a spec directory
@@ -177,6 +178,59 @@ impl DocType {
             #[cfg(feature = "interpret")]
             DocType::Own { name, .. } => name,
         }
+    }
+
+    /// The locales this type's spec has messages in (its locale files' tags), sorted.
+    pub fn locales(&self) -> Vec<&str> {
+        match self {
+            DocType::Bundled(b) => b.messages.iter().map(|(tag, _)| *tag).collect(),
+            #[cfg(feature = "interpret")]
+            DocType::Own { spec, .. } => spec.messages.iter().map(|m| m.tag.as_str()).collect(),
+        }
+    }
+
+    /// The messages serving a reader who asks for `wanted` (a BCP 47 tag such as `zh-TW`, or
+    /// a POSIX locale name such as `zh_TW.UTF-8`): the closest of the spec's locales
+    /// ([`choose`](crate::runtime::messages::choose)), or `None` when the spec has none for
+    /// it, or `wanted` is English, `C` or `POSIX`: then the messages stay English.
+    pub fn catalog(&self, wanted: &str) -> Option<Catalog> {
+        // Checked when the spec was loaded or generated: a locale that does not build now
+        // cannot occur, and would only leave the messages English.
+        let tag = choose_tag(self.locales(), wanted)?;
+        match self {
+            DocType::Bundled(b) => {
+                let (tag, rows) = b.messages.iter().find(|(t, _)| *t == tag)?;
+                Catalog::new(tag, rows.iter().copied()).ok()
+            }
+            #[cfg(feature = "interpret")]
+            DocType::Own { spec, .. } => {
+                let m = spec.messages.iter().find(|m| m.tag == tag)?;
+                let rows = m.templates.iter().map(|(c, t)| (c.as_str(), t.as_str()));
+                Catalog::new(&m.tag, rows).ok()
+            }
+        }
+    }
+
+    /// [`DocType::judge_bytes`] with the messages in the language a reader asks for
+    /// ([`DocType::catalog`]; English when `wanted` is `None` or the spec lacks it): what a
+    /// binding's `validate(TYPE, data, locale)` answers.
+    ///
+    /// # Errors
+    ///
+    /// `wanted` is neither a BCP 47 tag nor a POSIX locale name (`zh TW`).
+    pub fn judge_bytes_in(&self, data: &[u8], wanted: Option<&str>) -> Result<Verdict, String> {
+        let catalog = match wanted {
+            Some(w) => {
+                check_wanted(w).map_err(|e| e.0)?;
+                self.catalog(w)
+            }
+            None => None,
+        };
+        let mut verdict = self.judge_bytes(data);
+        if let Some(catalog) = &catalog {
+            verdict.localize(catalog);
+        }
+        Ok(verdict)
     }
 
     /// How documents of this type are read (input size limit, parse code, forbidden keys).
@@ -572,6 +626,27 @@ impl Verdict {
         Verdict {
             errors: Vec::new(),
             other_form: None,
+        }
+    }
+
+    /// The verdict with every message in `catalog`'s language ([`DocType::catalog`]): codes,
+    /// paths, pointers, numbers, lines and columns stay as they are. A code the catalog has
+    /// no message for keeps its English one.
+    ///
+    /// ```
+    /// use specmint::verdict::DocType;
+    ///
+    /// let packet = DocType::find(None, Some("task-packet")).unwrap();
+    /// let mut verdict = packet.judge_bytes(br#"{"packet_id": " "}"#);
+    /// let english = verdict.clone();
+    /// verdict.localize(&packet.catalog("zh-TW").unwrap());
+    /// assert_eq!(verdict.errors[0].violation.code, english.errors[0].violation.code);
+    /// assert_eq!(verdict.errors[0].line, english.errors[0].line);
+    /// assert_ne!(verdict.errors[0].violation.message, english.errors[0].violation.message);
+    /// ```
+    pub fn localize(&mut self, catalog: &Catalog) {
+        for e in &mut self.errors {
+            catalog.localize(&mut e.violation);
         }
     }
 

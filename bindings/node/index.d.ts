@@ -43,17 +43,18 @@ export declare class Spec {
   /** The TYPEs it holds (each spec's file stem in kebab case). */
   readonly types: string[];
   /** Judges `data` as TYPE; throws TypeError for an unknown TYPE. */
-  validate(type: string, data: Data): Report;
+  /** Judges `data` as TYPE; with `locale` (a BCP 47 tag such as `'zh-TW'`), the messages in that language when the spec has it. */
+  validate(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
   /** Like `validate`, but throws ValidationError when the document is invalid. */
-  check(type: string, data: Data): Report;
+  check(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
   /** TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints). */
   schema(type: string): Record<string, unknown>;
 }
 
 /** Judges `data` as the bundled TYPE (`task-packet`, `action-envelope`, `task-envelope`, `taskpack`). */
-export declare function validate(type: string, data: Data): Report;
+export declare function validate(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
 /** Like `validate`, but throws ValidationError when the document is invalid. */
-export declare function check(type: string, data: Data): Report;
+export declare function check(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
 /** The bundled TYPE's JSON Schema. */
 export declare function schema(type: string): Record<string, unknown>;
 /** The bundled TYPEs. */

@@ -105,6 +105,24 @@ function call(f, specError) {
   }
 }
 
+// `locale` as a caller gives it: absent (`undefined` or `null`, English), a BCP 47 tag (or a
+// POSIX locale name), or options `{ locale }`; checked now, so a wrong one throws where it was
+// given.
+function localeOf(given) {
+  const locale = given !== null && typeof given === 'object' ? given.locale : given;
+  if (locale === undefined || locale === null) {
+    return undefined;
+  }
+  if (typeof locale !== 'string') {
+    throw new TypeError(`specmint: a locale is a string such as 'zh-TW', not ${typeof locale}`);
+  }
+  const why = native.localeError(locale);
+  if (why !== null && why !== undefined) {
+    throw new RangeError(`specmint: ${why}`);
+  }
+  return locale;
+}
+
 function checked(report) {
   if (!report.valid) {
     throw new ValidationError(report);
@@ -128,7 +146,7 @@ function indexOf(indexes, lookup, type) {
 // reuses the Buffer; of a document over the TYPE's size limit only the first `limit + 1` bytes
 // cross or are copied, with its length, so a huge document is never held twice (a string's
 // UTF-8 length is counted without converting it).
-function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes], index, data) {
+function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes], index, data, locale) {
   if (typeof data === 'string') {
     // Each UTF-16 unit is at least one UTF-8 byte: a string this short is under any limit the
     // copy need fear.
@@ -138,7 +156,7 @@ function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes]
       if (total > limit) {
         wellFormed(data);
         const head = data.slice(0, limit + 1);
-        return new Report(false, () => call(() => errorsText.call(source, index, head, total)));
+        return new Report(false, () => call(() => errorsText.call(source, index, head, total, locale)));
       }
     }
     // Bit 0 the verdict; REPLACED when the UTF-8 holds a U+FFFD, which is where a lone
@@ -150,7 +168,7 @@ function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes]
     if ((answer & 1) === 1) {
       return new Report(true, null);
     }
-    return new Report(false, () => call(() => errorsText.call(source, index, data)));
+    return new Report(false, () => call(() => errorsText.call(source, index, data, undefined, locale)));
   }
   if (!(data instanceof Uint8Array)) {
     throw new TypeError(`specmint: a document is a string or a Buffer, not ${data === null ? 'null' : typeof data}`);
@@ -163,7 +181,7 @@ function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes]
   const total = bytes.length;
   const limit = total > SMALL ? call(() => maxInputBytes.call(source, index)) : total;
   const copy = Buffer.from(total > limit ? bytes.subarray(0, limit + 1) : bytes);
-  return new Report(false, () => call(() => errors.call(source, index, copy, total)));
+  return new Report(false, () => call(() => errors.call(source, index, copy, total, locale)));
 }
 
 // The bit of an `acceptsText` answer saying its UTF-8 holds a U+FFFD (src/lib.rs, REPLACED).
@@ -231,14 +249,14 @@ class Spec {
     return this._inner.types;
   }
 
-  validate(type, data) {
+  validate(type, data, locale) {
     const inner = this._inner;
     const index = indexOf(this._indexes, (t) => inner.index(t), type);
-    return judge(inner, specFunctions, index, data);
+    return judge(inner, specFunctions, index, data, localeOf(locale));
   }
 
-  check(type, data) {
-    return checked(this.validate(type, data));
+  check(type, data, locale) {
+    return checked(this.validate(type, data, locale));
   }
 
   schema(type) {
@@ -249,13 +267,13 @@ class Spec {
 const bundledIndexes = new Map();
 
 /** Judges `data` (a string or a Buffer) as the bundled TYPE. */
-function validate(type, data) {
+function validate(type, data, locale) {
   const index = indexOf(bundledIndexes, native.bundledIndex, type);
-  return judge(native, bundledFunctions, index, data);
+  return judge(native, bundledFunctions, index, data, localeOf(locale));
 }
 
-function check(type, data) {
-  return checked(validate(type, data));
+function check(type, data, locale) {
+  return checked(validate(type, data, locale));
 }
 
 /** The bundled TYPE's JSON Schema, as an object. */

@@ -201,6 +201,11 @@ pub struct Validate {
     /// Judge on N threads (default: every core) when there are several documents.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
+    /// Write the messages in this language (a BCP 47 tag such as `zh-TW`) when the spec has
+    /// them (default: the environment's LC_ALL, LC_MESSAGES or LANG; English otherwise);
+    /// codes, paths and places do not change.
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
 }
 
 #[derive(Args)]
@@ -305,6 +310,10 @@ pub struct Mcp {
     /// The capability ledger `task_bind` binds against (with --store).
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<String>,
+    /// Write `team_handoff`'s refusals of an invalid packet in this language (a BCP 47 tag
+    /// such as `zh-TW`) when TaskPacket has it; a call may name its own (`locale`).
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
 }
 
 #[derive(Subcommand)]

@@ -157,6 +157,22 @@ impl Context {
         });
     }
 
+    /// A problem in a file of the spec other than its two (a locale file).
+    pub(crate) fn in_file(
+        &mut self,
+        file: &str,
+        pos: Pos,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
+        self.diags.push(Diagnostic {
+            file: file.to_owned(),
+            pos,
+            message: message.into(),
+            hint: hint.into(),
+        });
+    }
+
     pub(crate) fn md(&mut self, pos: Pos, message: impl Into<String>, hint: impl Into<String>) {
         self.error(File::Md, pos, message, hint);
     }

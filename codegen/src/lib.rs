@@ -57,5 +57,5 @@ pub use files::{
 };
 pub use ide::outline;
 pub use interpret::Validator;
-pub use loader::SpecSource;
+pub use loader::{LocaleSource, SpecSource};
 pub use pipeline::{generate, load};

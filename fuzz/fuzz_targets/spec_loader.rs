@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
         md: String::from_utf8_lossy(md).into_owned(),
         toml_path: "spec/fuzzed.toml".to_owned(),
         toml: String::from_utf8_lossy(toml).into_owned(),
+        locales: Vec::new(),
     };
     match load(&source) {
         Ok(_) => {

@@ -1813,6 +1813,51 @@ impl ::core::str::FromStr for EnvelopeError {
 /// Keys refused anywhere in the envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`action_envelope.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "zh-TW",
+        &[
+            (
+                "INVALID_ENVELOPE",
+                "{path, select, empty {這份信封} other {欄位 `{path}` }}不符合 Action Envelope 的格式（可能是 JSON 格式錯誤、不只一個物件、不是物件、缺少必填欄位、出現未定義的欄位或動作，或值不符合規定）。英文原文：{message}",
+            ),
+            (
+                "INVALID_PAYLOAD",
+                "{path, select, empty {酬載} other {`{path}` }}違反此動作酬載的語意規則。英文原文：{message}",
+            ),
+            (
+                "INVALID_ENVELOPE syntax",
+                "這份信封不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE missing",
+                "{path, select, empty {信封} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE duplicate_key",
+                "{path, select, empty {信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE type",
+                "{path, select, empty {信封} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "INVALID_ENVELOPE value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
+        ],
+    ),
+];
+
 /// The shape of envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
     static SLICE_0: [::specmint::runtime::shape::SelectorCaseShape<'static>; 7usize] = [

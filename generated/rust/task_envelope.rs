@@ -767,6 +767,88 @@ impl ::core::str::FromStr for TaskEnvelopeError {
 /// Keys refused anywhere in the task envelope (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &[];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`task_envelope.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "zh-TW",
+        &[
+            (
+                "invalid_task_envelope",
+                "{path, select, empty {這份任務信封} other {欄位 `{path}` }}不符合 Task Envelope 的格式（可能不是 JSON、不是物件、出現未定義的成員，或型別錯誤）。英文原文：{message}",
+            ),
+            (
+                "objective_required",
+                "必須提供任務目標 `{path}`，且不可為空白",
+            ),
+            (
+                "output_format_required",
+                "必須提供輸出格式 `{path}`，且不可為空白",
+            ),
+            (
+                "tool_and_source_guidance_required",
+                "必須提供工具與資料來源指引 `{path}`，且不可為空白",
+            ),
+            (
+                "boundaries_required",
+                "必須提供工作邊界 `{path}`，且至少要有一項",
+            ),
+            (
+                "files_and_interfaces_required",
+                "必須列出相關檔案與介面 `{path}`，且至少要有一項",
+            ),
+            (
+                "acceptance_check_command_required",
+                "必須提供驗收檢查的判定指令 `{path}`，且不可為空白",
+            ),
+            (
+                "acceptance_check_verification_required",
+                "必須提供驗收檢查的端對端驗證方式 `{path}`，且不可為空白",
+            ),
+            (
+                "context_id_required",
+                "必須提供情境 ID `{path}`，且不可為空白",
+            ),
+            ("blank_field", "`{path}` 不可為空白"),
+            (
+                "self_dependency",
+                "`{path}` 把任務自己列為相依任務：任務不能相依於自己",
+            ),
+            (
+                "duplicate_dependency",
+                "`{path}` 與前面列出的相依任務重複：同一個任務只能列一次",
+            ),
+            (
+                "invalid_task_envelope syntax",
+                "這份任務信封不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope missing",
+                "{path, select, empty {任務信封} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope duplicate_key",
+                "{path, select, empty {任務信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope type",
+                "{path, select, empty {任務信封} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "invalid_task_envelope value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
+        ],
+    ),
+];
+
 /// The shape of task envelope documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
     static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 8usize] = [

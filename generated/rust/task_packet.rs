@@ -1078,6 +1078,142 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
     "encrypted_content",
 ];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`task_packet.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "de",
+        &[
+            (
+                "invalid_packet",
+                "{path, select, empty {Das Paket} other {`{path}`}} entspricht nicht der Form eines TaskPacket (fehlendes Pflichtfeld, unbekannter Schlüssel, falscher Typ, doppelter Schlüssel oder kein JSON-Objekt). Englisch: {message}",
+            ),
+            (
+                "forbidden_provider_field",
+                "`{path}` ist ein verbotener Schlüssel: Gesprächsverläufe, Tool-Aufrufe und Reasoning eines Anbieters dürfen nirgends im Paket stehen",
+            ),
+            ("blank_field", "`{path}` darf nicht leer sein"),
+            (
+                "field_too_long",
+                "`{path}` hat {measured, plural, one {# Zeichen} other {# Zeichen}} (höchstens {limit})",
+            ),
+            (
+                "too_many_items",
+                "`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} (höchstens {limit})",
+            ),
+            (
+                "duplicate_constraint_id",
+                "`{path}` wiederholt die ID einer früheren Bedingung (ohne Groß- und Kleinschreibung und Leerraum am Rand)",
+            ),
+            (
+                "contradictory_assertion",
+                "`{path}` widerspricht einer Abnahmeprüfung der Gegenart: derselbe Wert darf nicht unter einer Art und ihrem Gegenteil stehen",
+            ),
+            (
+                "self_handoff",
+                "`{path}` muss sich von `from_role` unterscheiden: eine Rolle übergibt das Paket nicht an sich selbst",
+            ),
+            (
+                "packet_too_large",
+                "Das Paket {measured, select, empty {ist zu groß} other {hat {measured, plural, one {# Byte} other {# Bytes}} (höchstens {limit})}}",
+            ),
+            (
+                "invalid_packet syntax",
+                "Das Paket ist kein gültiges JSON oder nicht genau ein JSON-Objekt. Englisch: {message}",
+            ),
+            (
+                "invalid_packet missing",
+                "{path, select, empty {Im Paket} other {In `{path}`}} fehlt ein Pflichtfeld. Englisch: {message}",
+            ),
+            (
+                "invalid_packet unknown_key",
+                "`{path}` ist kein Feld des TaskPacket: löschen oder die Schreibweise prüfen. Englisch: {message}",
+            ),
+            (
+                "invalid_packet duplicate_key",
+                "{path, select, empty {Im Paket} other {In `{path}`}} steht ein Schlüssel zweimal. Englisch: {message}",
+            ),
+            (
+                "invalid_packet type",
+                "{path, select, empty {Das Paket} other {`{path}`}} hat den falschen Typ. Englisch: {message}",
+            ),
+            (
+                "invalid_packet enum",
+                "`{path}` ist keiner der erlaubten Werte. Englisch: {message}",
+            ),
+            (
+                "invalid_packet value",
+                "`{path}` liegt außerhalb des erlaubten Bereichs. Englisch: {message}",
+            ),
+        ],
+    ),
+    (
+        "zh-TW",
+        &[
+            (
+                "invalid_packet",
+                "{path, select, empty {這份封包} other {欄位 `{path}` }}不符合 TaskPacket 的格式（可能是缺少必填欄位、出現未定義的鍵、型別錯誤、鍵重複，或根本不是 JSON 物件）。英文原文：{message}",
+            ),
+            (
+                "forbidden_provider_field",
+                "`{path}` 是禁止使用的鍵：封包的任何位置都不得出現供應商的對話紀錄、工具呼叫或推理內容",
+            ),
+            ("blank_field", "`{path}` 不可為空白"),
+            (
+                "field_too_long",
+                "`{path}` 有 {measured} 個字元，超過上限 {limit} 個字元",
+            ),
+            (
+                "too_many_items",
+                "`{path}` 有 {measured} 個項目，超過上限 {limit} 個",
+            ),
+            (
+                "duplicate_constraint_id",
+                "`{path}` 與前面的約束 id 重複（比對時不分大小寫，也忽略前後空白）",
+            ),
+            (
+                "contradictory_assertion",
+                "`{path}` 與相反類型的驗收斷言互相矛盾：同一個值不能同時出現在某個類型與它的相反類型之下",
+            ),
+            (
+                "self_handoff",
+                "接收角色 `{path}` 必須與寄件角色 `from_role` 不同：不能把封包交給自己",
+            ),
+            (
+                "packet_too_large",
+                "封包{measured, select, empty {超過大小上限} other {有 {measured} 個位元組，超過上限 {limit} 個位元組}}",
+            ),
+            (
+                "invalid_packet syntax",
+                "這份封包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet missing",
+                "{path, select, empty {封包} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet duplicate_key",
+                "{path, select, empty {封包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet type",
+                "{path, select, empty {封包} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "invalid_packet value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
+        ],
+    ),
+];
+
 /// The valid example at spec/task_packet.md:210, verbatim.
 pub const MINIMAL_PACKET_EXAMPLE: &str = "{\"packet_id\":\"pk-1\",\"goal_id\":\"<your task_id>\",\"round\":1,\"from_role\":\"planner\",\"to_role\":\"executor\",\"objective\":\"one sentence: what the next role must do\",\"output_format\":\"markdown\"}";
 

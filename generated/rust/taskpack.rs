@@ -892,6 +892,76 @@ impl ::core::str::FromStr for TaskPackError {
 /// Keys refused anywhere in the taskpack (the spec's Forbidden key table).
 pub const FORBIDDEN_KEYS: &[&str] = &["transcript", "messages", "how_to_use_this_file"];
 
+/// The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from the spec's locale files (`taskpack.<tag>.md`); render a report with the runtime's `messages::Catalog` (its feature `messages`).
+pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "zh-TW",
+        &[
+            (
+                "invalid_taskpack",
+                "{path, select, empty {這份任務包} other {欄位 `{path}` }}不符合 TaskPack 的格式（可能不是 JSON、不是物件、缺少必填成員、出現未定義的成員，或型別錯誤）。英文原文：{message}",
+            ),
+            (
+                "unknown_version",
+                "`{path}` 不是此讀取器認得的 TaskPack 版本。英文原文：{message}",
+            ),
+            (
+                "unknown_spec",
+                "`{path}` 不是此讀取器認得的規格。英文原文：{message}",
+            ),
+            (
+                "unknown_encoding",
+                "`{path}` 必須是 `flat`：此讀取器只讀扁平格式。英文原文：{message}",
+            ),
+            (
+                "forbidden_field",
+                "`{path}` 是禁止使用的鍵：任務包的任何位置都不得出現對話紀錄或給模型的指示",
+            ),
+            ("blank_field", "`{path}` 不可為空白"),
+            (
+                "invalid_timestamp",
+                "`{path}` 不是 RFC 3339 格式的時間戳記（例如 `2026-08-16T03:11:04Z`）",
+            ),
+            (
+                "ask_without_accept",
+                "請求缺少驗收條件：必須提供 `{path}`，且不可為空白",
+            ),
+            (
+                "attachment_mismatch",
+                "附件 `{path}` 與宣告的內容不符（`sha256` 或位元組數不一致，或 base64 無法解碼）。英文原文：{message}",
+            ),
+            (
+                "invalid_taskpack syntax",
+                "這份任務包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack missing",
+                "{path, select, empty {任務包} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack unknown_key",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack duplicate_key",
+                "{path, select, empty {任務包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack type",
+                "{path, select, empty {任務包} other {`{path}` }}的型別不正確（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack enum",
+                "`{path}` 不是允許的值之一（英文原文：{message}）",
+            ),
+            (
+                "invalid_taskpack value",
+                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+            ),
+        ],
+    ),
+];
+
 /// The shape of taskpack documents (keys, kinds, required members, enum values): every shape problem of a refused document is listed from it.
 pub static SHAPES: ::specmint::runtime::shape::Shapes<'static> = {
     static SLICE_0: [::specmint::runtime::shape::TypeShape<'static>; 13usize] = [

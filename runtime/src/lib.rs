@@ -53,6 +53,8 @@ pub mod interp;
 pub mod json;
 mod json_size;
 pub mod json_text;
+#[cfg(feature = "messages")]
+pub mod messages;
 pub mod path;
 pub mod report;
 pub mod rules;

@@ -8,6 +8,7 @@
 //! `tool_calls.jsonl`; a filing is logged to `artifacts.jsonl` and `security_audit.jsonl`.
 //! The CLI (`specmint handoff`) and the MCP server (`specmint mcp`) are thin layers over it.
 
+use crate::runtime::messages::Catalog;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -82,7 +83,37 @@ pub fn team_handoff_head(
     agent: &str,
     packet: Option<(&[u8], u64)>,
 ) -> Result<Filed, Refusal<PacketError>> {
-    let result = file(home, agent, packet);
+    team_handoff_head_in(home, agent, packet, None)
+}
+
+/// [`team_handoff`] whose refusal of an invalid packet says each violation in the language of
+/// `messages` (TaskPacket's locale, [`crate::verdict::DocType::catalog`]); the code, and every
+/// other refusal, as [`team_handoff`] says them.
+///
+/// # Errors
+///
+/// As [`team_handoff`].
+pub fn team_handoff_in(
+    home: &Path,
+    agent: &str,
+    packet: Option<&str>,
+    messages: Option<&Catalog>,
+) -> Result<Filed, Refusal<PacketError>> {
+    team_handoff_head_in(
+        home,
+        agent,
+        packet.map(|p| (p.as_bytes(), p.len() as u64)),
+        messages,
+    )
+}
+
+fn team_handoff_head_in(
+    home: &Path,
+    agent: &str,
+    packet: Option<(&[u8], u64)>,
+    messages: Option<&Catalog>,
+) -> Result<Filed, Refusal<PacketError>> {
+    let result = file(home, agent, packet, messages);
     if let Err(refusal) = &result {
         let row = json!({
             "timestamp": crate::clock::now_utc_millis(),
@@ -101,6 +132,7 @@ fn file(
     home: &Path,
     agent: &str,
     packet: Option<(&[u8], u64)>,
+    messages: Option<&Catalog>,
 ) -> Result<Filed, Refusal<PacketError>> {
     if !is_path_component(agent) {
         return Err(Refusal::new(
@@ -118,13 +150,14 @@ fn file(
     };
     let member = Member::read(home, agent)?;
     // Measured as sent, before anything is filled in.
-    crate::verdict::check_total(total, &DOCUMENT).map_err(|report| validation_refusal(&report))?;
+    crate::verdict::check_total(total, &DOCUMENT)
+        .map_err(|report| validation_refusal(&report, messages))?;
     let Ok(argument) = std::str::from_utf8(argument) else {
         // The packet reader says why, with the offset, as `validate` does.
         let report = TaskPacket::from_json_slice(argument)
             .err()
             .unwrap_or_default();
-        return Err(validation_refusal(&report));
+        return Err(validation_refusal(&report, messages));
     };
     let text = packet_text(argument)?;
     let packet = match fill(&text, &member)? {
@@ -136,7 +169,7 @@ fn file(
         )
         .map_err(|report| filled.positions_as_sent(report)),
     }
-    .map_err(|report| validation_refusal(&report))?;
+    .map_err(|report| validation_refusal(&report, messages))?;
     member.cross_check(&packet)?;
     let legal = stage(packet.from_role)
         .zip(stage(packet.to_role))
@@ -340,13 +373,20 @@ fn stage(role: Role) -> Option<Stage> {
         .find(|s| s.as_str() == role.as_str())
 }
 
-fn validation_refusal(report: &crate::Report) -> Refusal<PacketError> {
+fn validation_refusal(report: &crate::Report, locale: Option<&Catalog>) -> Refusal<PacketError> {
     let first = report
         .iter()
         .next()
         .and_then(|v| PacketError::from_code(&v.code))
         .unwrap_or(PacketError::InvalidPacket);
-    let messages: Vec<&str> = report.iter().map(|v| v.message.as_str()).collect();
+    let messages: Vec<String> = report
+        .iter()
+        .map(|v| {
+            locale
+                .and_then(|c| c.message(v))
+                .unwrap_or_else(|| v.message.clone())
+        })
+        .collect();
     let mut message = messages.join("; ");
     if first == PacketError::InvalidPacket {
         message.push_str(&shape_hint());

@@ -69,8 +69,9 @@ fn errors(verdict: Verdict) -> Vec<ErrorItem> {
 /// The verdict on `data`, the head of a document of `total` bytes (the whole document when
 /// `total` is absent): `index.js` hands over only the first `limit + 1` bytes of a document
 /// refused for its size, so none is held whole twice.
-fn judge_head(ty: &DocType, data: &[u8], total: Option<f64>) -> Verdict {
-    match total {
+/// With `locale`, the messages in that language when the spec has it (issue 50).
+fn judge_head(ty: &DocType, data: &[u8], total: Option<f64>, locale: Option<String>) -> Verdict {
+    let mut verdict = match total {
         // A JavaScript length is an integer below 2^53: exact as f64.
         Some(total) if total > data.len() as f64 => {
             let limit = ty.document().max_input_bytes;
@@ -78,7 +79,19 @@ fn judge_head(ty: &DocType, data: &[u8], total: Option<f64>) -> Verdict {
             ty.judge(&data[..head], total as u64, limit)
         }
         _ => ty.judge_bytes(data),
+    };
+    if let Some(catalog) = locale.and_then(|l| ty.catalog(&l)) {
+        verdict.localize(&catalog);
     }
+    verdict
+}
+
+/// Why `locale` cannot be asked for (not a BCP 47 tag nor a POSIX locale name), or `null`.
+#[napi]
+pub fn locale_error(locale: String) -> Option<String> {
+    specmint::runtime::messages::check_wanted(&locale)
+        .err()
+        .map(|e| e.0)
 }
 
 /// The bit of a `*_text` answer that says the UTF-8 written holds a U+FFFD: N-API writes one
@@ -204,8 +217,13 @@ pub fn bundled_accepts_text(index: u32, data: JsString) -> Result<u32> {
 /// The errors of the Buffer `data` as the bundled TYPE at `index` (none when it is valid);
 /// `data` is the head of a document of `total` bytes when `total` is given.
 #[napi]
-pub fn bundled_errors(index: u32, data: BufferSlice, total: Option<f64>) -> Result<Vec<ErrorItem>> {
-    Ok(errors(judge_head(&bundled(index)?, &data, total)))
+pub fn bundled_errors(
+    index: u32,
+    data: BufferSlice,
+    total: Option<f64>,
+    locale: Option<String>,
+) -> Result<Vec<ErrorItem>> {
+    Ok(errors(judge_head(&bundled(index)?, &data, total, locale)))
 }
 
 /// The errors of the string `data` as the bundled TYPE at `index` (none when it is valid);
@@ -215,10 +233,11 @@ pub fn bundled_errors_text(
     index: u32,
     data: JsString,
     total: Option<f64>,
+    locale: Option<String>,
 ) -> Result<Vec<ErrorItem>> {
     let ty = bundled(index)?;
     Ok(errors(
-        with_utf8(&data, |bytes| judge_head(&ty, bytes, total))?.0,
+        with_utf8(&data, |bytes| judge_head(&ty, bytes, total, locale))?.0,
     ))
 }
 
@@ -308,8 +327,14 @@ impl NativeSpec {
         index: u32,
         data: BufferSlice,
         total: Option<f64>,
+        locale: Option<String>,
     ) -> Result<Vec<ErrorItem>> {
-        Ok(errors(judge_head(at(&self.types, index)?, &data, total)))
+        Ok(errors(judge_head(
+            at(&self.types, index)?,
+            &data,
+            total,
+            locale,
+        )))
     }
 
     /// The errors of the string `data` as the TYPE at `index` (none when it is valid); `data`
@@ -320,10 +345,11 @@ impl NativeSpec {
         index: u32,
         data: JsString,
         total: Option<f64>,
+        locale: Option<String>,
     ) -> Result<Vec<ErrorItem>> {
         let ty = at(&self.types, index)?;
         Ok(errors(
-            with_utf8(&data, |bytes| judge_head(ty, bytes, total))?.0,
+            with_utf8(&data, |bytes| judge_head(ty, bytes, total, locale))?.0,
         ))
     }
 

@@ -211,3 +211,25 @@ test('a string holding U+FFFD itself is judged as its UTF-8 is', () => {
   assert.equal(report.valid, false);
   assert.deepStrictEqual(report.toJSON(), specmint.validate('task-packet', Buffer.from(tooLong)).toJSON());
 });
+
+test('a locale writes the spec\'s messages and nothing else', () => {
+  const doc = JSON.stringify({ ...minimal, objective: ' ', to_role: 'planner' });
+  const english = specmint.validate('task-packet', doc).toJSON();
+  const chinese = specmint.validate('task-packet', doc, 'zh-TW').toJSON();
+  assert.deepEqual(chinese.errors.map((e) => e.message), [
+    '`objective` 不可為空白',
+    '接收角色 `to_role` 必須與寄件角色 `from_role` 不同：不能把封包交給自己',
+  ]);
+  const strip = (v) => v.errors.map(({ message, ...rest }) => rest);
+  assert.deepEqual(strip(chinese), strip(english));
+  assert.deepEqual(specmint.validate('task-packet', Buffer.from(doc), 'zh_TW.UTF-8').toJSON(), chinese);
+  assert.deepEqual(specmint.validate('task-packet', doc, { locale: 'zh-TW' }).toJSON(), chinese);
+  assert.deepEqual(specmint.validate('task-packet', doc, {}).toJSON(), english);
+  for (const same of [undefined, null, 'C', 'en-US', 'fr']) {
+    assert.deepEqual(specmint.validate('task-packet', doc, same).toJSON(), english);
+  }
+  assert.throws(() => specmint.check('task-packet', doc, 'zh-TW'), (e) => e instanceof specmint.ValidationError
+    && e.message.includes('不可為空白'));
+  assert.throws(() => specmint.validate('task-packet', doc, 'zh TW'), RangeError);
+  assert.throws(() => specmint.validate('task-packet', doc, 42), TypeError);
+});

@@ -23,7 +23,7 @@ function validator(group) {
     specs.set(group.spec_dir, specmint.Spec.load(group.spec_dir));
   }
   const spec = specs.get(group.spec_dir);
-  return (type, data) => spec.validate(type, data);
+  return (type, data, locale) => spec.validate(type, data, locale);
 }
 
 for (const group of groups) {
@@ -40,6 +40,33 @@ for (const group of groups) {
       }
     }
     assert.equal(wrong.length, 0, `${wrong.length} of ${group.cases.length} differ; first: ${JSON.stringify(wrong[0])}`);
+  });
+}
+
+for (const group of groups) {
+  const where = group.spec_dir === null ? 'bundled' : path.basename(group.spec_dir);
+  test(`${where}:${group.type}: every case gets the CLI verdict in each locale`, () => {
+    const validate = validator(group);
+    const wrong = [];
+    let checked = 0;
+    for (const c of group.cases) {
+      const data = fs.readFileSync(c.file);
+      for (const [tag, expected] of Object.entries(c.expected_in || {})) {
+        checked += 1;
+        // A string too: the text path carries the locale as the Buffer path does.
+        for (const input of [data, data.toString('utf8')]) {
+          const got = validate(group.type, input, tag).toJSON();
+          try {
+            assert.deepStrictEqual(got, expected);
+          } catch {
+            wrong.push([c.id, tag, expected, got]);
+          }
+        }
+      }
+    }
+    assert.ok(group.cases.every((c) => Object.keys(c.expected_in || {}).length > 0), 'verdicts.py judged every case in each locale');
+    assert.ok(checked >= group.cases.length);
+    assert.equal(wrong.length, 0, `${wrong.length} differ; first: ${JSON.stringify(wrong[0])}`);
   });
 }
 

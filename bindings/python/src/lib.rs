@@ -167,14 +167,29 @@ impl Spec {
         self.types.iter().map(|t| t.name().to_owned()).collect()
     }
 
-    /// Judges `data` (`bytes` or `str`) as TYPE.
-    fn validate(&self, py: Python<'_>, r#type: &str, data: &Bound<'_, PyAny>) -> PyResult<Report> {
-        judge(py, self.find(r#type)?, data)
+    /// Judges `data` (`bytes` or `str`) as TYPE; with `locale` (a BCP 47 tag such as
+    /// `zh-TW`), the messages in that language when the spec has it.
+    #[pyo3(signature = (r#type, data, locale = None))]
+    fn validate(
+        &self,
+        py: Python<'_>,
+        r#type: &str,
+        data: &Bound<'_, PyAny>,
+        locale: Option<&str>,
+    ) -> PyResult<Report> {
+        judge(py, self.find(r#type)?, data, locale)
     }
 
     /// Like `validate`, but raises `ValidationError` (carrying the report) when it is invalid.
-    fn check(&self, py: Python<'_>, r#type: &str, data: &Bound<'_, PyAny>) -> PyResult<Report> {
-        check_report(py, judge(py, self.find(r#type)?, data)?)
+    #[pyo3(signature = (r#type, data, locale = None))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        r#type: &str,
+        data: &Bound<'_, PyAny>,
+        locale: Option<&str>,
+    ) -> PyResult<Report> {
+        check_report(py, judge(py, self.find(r#type)?, data, locale)?)
     }
 
     /// TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints from the current
@@ -202,16 +217,29 @@ impl Spec {
 }
 
 /// Judges `data` (`bytes` or `str`) as the bundled TYPE (`task-packet`, `action-envelope`,
-/// `task-envelope`, `taskpack`).
+/// `task-envelope`, `taskpack`); with `locale` (a BCP 47 tag such as `zh-TW`), the messages
+/// in that language when the spec has it (English otherwise).
 #[pyfunction]
-fn validate(py: Python<'_>, r#type: &str, data: &Bound<'_, PyAny>) -> PyResult<Report> {
-    judge(py, &bundled(r#type)?, data)
+#[pyo3(signature = (r#type, data, locale = None))]
+fn validate(
+    py: Python<'_>,
+    r#type: &str,
+    data: &Bound<'_, PyAny>,
+    locale: Option<&str>,
+) -> PyResult<Report> {
+    judge(py, &bundled(r#type)?, data, locale)
 }
 
 /// Like `validate`, but raises `ValidationError` (carrying the report) when it is invalid.
 #[pyfunction]
-fn check(py: Python<'_>, r#type: &str, data: &Bound<'_, PyAny>) -> PyResult<Report> {
-    check_report(py, judge(py, &bundled(r#type)?, data)?)
+#[pyo3(signature = (r#type, data, locale = None))]
+fn check(
+    py: Python<'_>,
+    r#type: &str,
+    data: &Bound<'_, PyAny>,
+    locale: Option<&str>,
+) -> PyResult<Report> {
+    check_report(py, judge(py, &bundled(r#type)?, data, locale)?)
 }
 
 /// The bundled TYPE's JSON Schema (what `specmint schema TYPE` prints), as a dict.
@@ -233,19 +261,25 @@ fn bundled(name: &str) -> PyResult<DocType> {
     })
 }
 
-fn judge(py: Python<'_>, ty: &DocType, data: &Bound<'_, PyAny>) -> PyResult<Report> {
+fn judge(
+    py: Python<'_>,
+    ty: &DocType,
+    data: &Bound<'_, PyAny>,
+    locale: Option<&str>,
+) -> PyResult<Report> {
     let verdict = if let Ok(bytes) = data.cast::<PyBytes>() {
         let input = bytes.as_bytes();
-        py.detach(|| ty.judge_bytes(input))
+        py.detach(|| ty.judge_bytes_in(input, locale))
     } else if let Ok(text) = data.cast::<PyString>() {
         let input = text.to_str()?;
-        py.detach(|| ty.judge_bytes(input.as_bytes()))
+        py.detach(|| ty.judge_bytes_in(input.as_bytes(), locale))
     } else {
         return Err(PyTypeError::new_err(format!(
             "a document is `bytes` or `str`, not `{}`",
             data.get_type().name()?
         )));
     };
+    let verdict = verdict.map_err(PyValueError::new_err)?;
     let errors: Vec<Error> = verdict.errors.iter().map(Error::new).collect();
     let errors = PyList::new(py, errors)?.unbind();
     Ok(Report { verdict, errors })

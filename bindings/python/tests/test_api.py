@@ -139,3 +139,48 @@ def test_threads_validate_in_parallel():
     for t in threads:
         t.join()
     assert results == [False] * 200
+
+
+def test_locale_writes_the_specs_messages_and_nothing_else():
+    doc = json.dumps(dict(MINIMAL_PACKET, objective=" ", to_role="planner"))
+    english = specmint.validate("task-packet", doc)
+    chinese = specmint.validate("task-packet", doc, locale="zh-TW")
+    assert [e.message for e in chinese.errors] == [
+        "`objective` 不可為空白",
+        "接收角色 `to_role` 必須與寄件角色 `from_role` 不同：不能把封包交給自己",
+    ]
+    for en, zh in zip(english.errors, chinese.errors):
+        assert (en.code, en.path, en.pointer, en.line, en.column) == (zh.code, zh.path, zh.pointer, zh.line, zh.column)
+    # English by default, for C and for a locale the spec does not have; keyword or positional.
+    for same in (None, "C", "en-US", "fr"):
+        assert specmint.validate("task-packet", doc, locale=same).to_dict() == english.to_dict()
+    assert specmint.validate("task-packet", doc, "zh_TW.UTF-8").to_dict() == chinese.to_dict()
+    with pytest.raises(specmint.ValidationError) as raised:
+        specmint.check("task-packet", doc, locale="zh-TW")
+    assert "不可為空白" in str(raised.value)
+    with pytest.raises(ValueError, match="not a BCP 47 language tag"):
+        specmint.validate("task-packet", doc, locale="zh TW")
+
+
+def test_a_spec_directorys_locale_file_is_read(tmp_path):
+    (tmp_path / "note.md").write_text(
+        "# Note\n\n## Fields of a `note`\n\n| Field | Type | Required | Meaning |\n|---|---|---|---|\n"
+        "| `title` | non-blank string | ✔ | The title. |\n\n## Error codes\n\n| Code | When |\n|---|---|\n"
+        "| `bad_note` | Not the shape. |\n| `blank` | Blank. |\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "note.toml").write_text(
+        '[spec]\nroot = "note"\n\n[errors]\nenum = "NoteError"\nparse = "bad_note"\nnon_blank = "blank"\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "note.de.md").write_text(
+        "| Code | Message |\n|---|---|\n| `bad_note` | keine Notiz |\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(specmint.SpecError, match=r"note\.de\.md:1:1: error: `blank` has no message in `de`"):
+        specmint.Spec.load(tmp_path)
+    with (tmp_path / "note.de.md").open("a", encoding="utf-8") as f:
+        f.write("| `blank` | `{path}` ist leer |\n")
+    spec = specmint.Spec.load(tmp_path)
+    report = spec.validate("note", '{"title": " "}', locale="de-AT")
+    assert [(e.code, e.message) for e in report.errors] == [("blank", "`title` ist leer")]

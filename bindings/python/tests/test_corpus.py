@@ -66,6 +66,24 @@ def test_every_case_gets_the_cli_verdict(group):
     assert not wrong, f"{len(wrong)} of {len(group['cases'])} differ; first: {wrong[0]}"
 
 
+@pytest.mark.parametrize("group", GROUPS, ids=[label(g) for g in GROUPS])
+def test_every_case_gets_the_cli_verdict_in_each_locale(group):
+    """`locale=TAG` gives what `specmint validate --locale TAG` prints (issue 50)."""
+    validate = validator(group)
+    wrong = []
+    checked = 0
+    for case in group["cases"]:
+        data = pathlib.Path(case["file"]).read_bytes()
+        for tag, expected in case.get("expected_in", {}).items():
+            checked += 1
+            got = validate(group["type"], data, locale=tag).to_dict()
+            if got != expected:
+                wrong.append((case["id"], tag, expected, got))
+    assert all(case.get("expected_in") for case in group["cases"]), "verdicts.py judged every case in each locale"
+    assert checked >= len(group["cases"])
+    assert not wrong, f"{len(wrong)} of {checked} differ; first: {wrong[0]}"
+
+
 def test_the_proof_covers_every_corpus():
     if not GROUPS:
         pytest.skip("no verdicts")

@@ -4,6 +4,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use specmint::runtime::messages::Catalog;
 
 use specmint::answer::ValidateFailure;
 use specmint::verdict::{DocType, FindError, Verdict};
@@ -32,6 +35,15 @@ pub fn validate(args: args::Validate) -> Result<u8, CliError> {
     let limit = args
         .max_input_bytes
         .unwrap_or(ty.document().max_input_bytes);
+    let wanted = match args.locale {
+        Some(tag) => {
+            check_locale(&tag)?;
+            Some(tag)
+        }
+        None => specmint::runtime::messages::env_locale(),
+    };
+    // Set once, before any document is judged: `validate` runs once per process.
+    let _ = CATALOG.set(wanted.and_then(|w| ty.catalog(&w)));
     if args.jsonl || args.files.len() > 1 {
         let jobs = args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -101,9 +113,24 @@ pub(super) fn file_answer(
     Ok((text, if verdict.is_valid() { 0 } else { 1 }))
 }
 
-/// A document refused for being in the other form of its type (TaskPack's zip: the library's
-/// note says `validate` reads the flat form) gets the commands that read that form.
+/// The messages `validate` writes in, when not English (`--locale`, or the environment's).
+static CATALOG: OnceLock<Option<Catalog>> = OnceLock::new();
+
+/// `--locale TAG`: a BCP 47 tag, or a POSIX locale name as the environment spells one
+/// (`zh_TW.UTF-8`, `C`).
+fn check_locale(tag: &str) -> Result<(), CliError> {
+    specmint::runtime::messages::check_wanted(tag)
+        .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))
+}
+
+/// What every verdict `validate` prints goes through, one file or many: its messages in the
+/// reader's language (when asked and the spec has it), and for a document refused for being
+/// in the other form of its type (TaskPack's zip: the library's note says `validate` reads
+/// the flat form), the commands that read that form.
 pub(super) fn other_form_advice(ty: &DocType, verdict: &mut Verdict) {
+    if let Some(Some(catalog)) = CATALOG.get() {
+        verdict.localize(catalog);
+    }
     if verdict.other_form.is_none() || ty.name() != "taskpack" {
         return;
     }

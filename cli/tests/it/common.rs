@@ -44,6 +44,11 @@ pub fn specmint_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))
         .args(args)
         .current_dir(dir)
+        // English, whatever the machine's locale: `validate` writes a spec's messages in the
+        // environment's language when it has them (tests/it/locales.rs sets it).
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -152,6 +152,10 @@ fn run_console(name: &str, fence: &Fence, dir: &Path) -> Vec<String> {
         .env("PATH", path)
         .env("HOME", dir)
         .env("XDG_DATA_HOME", dir.join(".local/share"))
+        // English, whatever the machine's locale (an example that wants another says so).
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .stdin(Stdio::null())
         .output()
         .expect("sh runs");

@@ -317,13 +317,14 @@ fn the_mcp_tool_shows_the_minimal_packet_and_takes_only_a_packet() {
         .contains(MINIMAL_PACKET_EXAMPLE));
     let schema = &tool["inputSchema"];
     assert_eq!(schema["required"], json!(["packet"]));
+    // The packet, and the language of a refusal's messages (issue 50), optional.
     assert_eq!(
         schema["properties"]
             .as_object()
             .unwrap()
             .keys()
             .collect::<Vec<_>>(),
-        ["packet"]
+        ["locale", "packet"]
     );
     // The packet is the emitted schema, less the four keys the server fills.
     let emitted: Value = serde_json::from_str(specmint::task_packet::JSON_SCHEMA).unwrap();
@@ -1731,5 +1732,52 @@ fn endless_input_is_refused_by_its_size() {
     assert_eq!(
         refusal["message"],
         format!("the packet is at least {counted} bytes (max 1048576) and was not parsed")
+    );
+}
+
+/// `team_handoff` refuses an invalid packet in the language the call names (`locale`), else
+/// the server's `--locale`, else English; the code does not change (issue 50).
+#[test]
+fn the_mcp_tool_refuses_in_the_language_asked_for() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let blank = json!({ "packet_id": "pk-1", "objective": " ", "output_format": "markdown" });
+    let home_dir = home.path().to_str().unwrap();
+    let mut plain = McpServer::start(env!("CARGO_BIN_EXE_specmint"), home.path(), "eph-p1");
+    let english = plain.call(&json!({ "packet": blank }));
+    assert_eq!(
+        english["content"][0]["text"],
+        "blank_field: `objective` must not be blank"
+    );
+    let asked = plain.call(&json!({ "packet": blank, "locale": "zh-TW" }));
+    assert_eq!(asked["isError"], true);
+    assert_eq!(
+        asked["content"][0]["text"],
+        "blank_field: `objective` 不可為空白"
+    );
+    let mut chinese = McpServer::start_with(
+        env!("CARGO_BIN_EXE_specmint"),
+        &[
+            "mcp", "--home", home_dir, "--agent", "eph-p1", "--locale", "zh-TW",
+        ],
+    );
+    assert_eq!(
+        chinese.call(&json!({ "packet": blank }))["content"][0]["text"],
+        asked["content"][0]["text"]
+    );
+    let german = chinese.call(&json!({ "packet": blank, "locale": "de" }));
+    assert_eq!(
+        german["content"][0]["text"],
+        "blank_field: `objective` darf nicht leer sein"
+    );
+    let wrong = chinese.request(
+        "tools/call",
+        json!({ "name": "team_handoff", "arguments": { "packet": blank, "locale": "zh TW" } }),
+    );
+    assert!(
+        wrong["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a BCP 47 language tag"),
+        "{wrong}"
     );
 }

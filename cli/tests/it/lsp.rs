@@ -680,3 +680,73 @@ fn a_rules_table_has_hover_completion_and_diagnostics() {
         "{fragil}"
     );
 }
+
+/// A locale file (`ship.de.md`, issue 50): its problems are published on it at their place,
+/// and completion offers the spec's codes in the first cell and the placeholders after `{`.
+#[test]
+fn a_locale_file_has_diagnostics_and_completion_of_codes_and_placeholders() {
+    let dir = scratch("lsp-locale");
+    std::fs::write(dir.join("ship.md"), SHIP_MD).unwrap();
+    std::fs::write(dir.join("ship.toml"), SHIP_TOML).unwrap();
+    // `no_ref` has no message, `no_mode`'s names an unknown placeholder.
+    let locale = "# Meldungen\n\n| Code | Message |\n|---|---|\n| `bad_doc` | keine Sendung |\n| `no_mode` | `{paht}` fehlt |\n| \n| `no_ref` | `{\n";
+    let uri = format!("file://{}", dir.join("ship.de.md").display());
+    let ask = |id: usize, line: usize, character: usize| {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "textDocument/completion",
+            "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+        })
+    };
+    let (code, sent) = session(&[did_open(&uri, locale), ask(1, 6, 2), ask(2, 7, 15)]);
+    assert_eq!(code, Some(0));
+    let published: Vec<&Value> = sent
+        .iter()
+        .filter(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str()
+        })
+        .collect();
+    let last = published.last().expect("diagnostics for the locale file");
+    let messages: Vec<(u64, u64, String)> = last["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["range"]["start"]["character"].as_u64().unwrap(),
+                d["message"]
+                    .as_str()
+                    .unwrap()
+                    .lines()
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        messages.contains(&(
+            5,
+            16,
+            "the message of `no_mode`: unknown placeholder `{paht}`".to_owned()
+        )),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(&(2, 0, "`no_ref` has no message in `de`".to_owned())),
+        "{messages:?}"
+    );
+    let labels = |id: usize| -> Vec<String> {
+        sent.iter().find(|m| m["id"] == id).unwrap()["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("items for {id}"))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(labels(1), ["bad_doc", "no_mode", "no_ref"]);
+    assert_eq!(
+        labels(2),
+        ["path", "pointer", "code", "measured", "limit", "message"]
+    );
+}

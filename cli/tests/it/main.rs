@@ -34,6 +34,7 @@ mod handoff;
 mod hostile;
 mod hygiene;
 mod interpret;
+mod locales;
 mod lsp;
 mod mcp_lines;
 mod other_specs;

@@ -553,6 +553,7 @@ mod tests {
             md,
             toml_path: "inv.toml".into(),
             toml: TOML.into(),
+            locales: Vec::new(),
         })
         .map_err(|d| d.to_string())
     }

@@ -20,6 +20,7 @@ mod expressions;
 mod forbidden;
 mod index;
 mod machines;
+mod messages;
 mod objects;
 mod parse;
 mod rules;
@@ -183,6 +184,7 @@ impl Checker<'_> {
         let machines = self.machines(&tables.states, &tables.transitions);
         let (forbidden_keys, forbidden_code) = self.forbidden_keys(&tables.forbidden);
         let examples = self.examples();
+        let messages = self.messages(parse_code.as_deref());
         self.book.unproduced(&mut self.ctx);
         self.book.unasked(&mut self.ctx);
         self.book.unused_rule_codes(&mut self.ctx);
@@ -215,6 +217,7 @@ impl Checker<'_> {
             machines,
             max_input_bytes,
             bom_tolerated,
+            messages,
         }
     }
 

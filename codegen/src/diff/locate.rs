@@ -34,6 +34,8 @@ pub(super) enum Needle {
     Cell(String),
     /// The error table: the heading above its `| Code | When |` header.
     ErrorTable,
+    /// In the locale file of `tag`: the row of `code`, or the file's first line.
+    Locale { tag: String, code: Option<String> },
     /// The top of the Markdown.
     Start,
 }
@@ -68,6 +70,14 @@ impl Needle {
     /// The first-column cell `` `text` `` of a table row (an error code, a forbidden key).
     pub(super) fn cell(text: &str) -> Needle {
         Needle::Cell(text.to_owned())
+    }
+
+    /// The locale file of `tag`: `code`'s row, or its first line.
+    pub(super) fn locale(tag: &str, code: Option<&str>) -> Needle {
+        Needle::Locale {
+            tag: tag.to_owned(),
+            code: code.map(str::to_owned),
+        }
     }
 
     /// `text` as written (a constant in a Constant cell is not a code span).
@@ -125,6 +135,16 @@ pub(super) fn find(source: &SpecSource, needle: &Needle) -> Location {
         },
         Needle::ErrorTable => {
             error_table(&source.md).map(|(line, col)| (source.md_path.clone(), line, col))
+        }
+        Needle::Locale { tag, code } => {
+            let file = source.locales.iter().find(|l| &l.tag == tag);
+            file.map(|l| {
+                let (line, col) = code
+                    .as_deref()
+                    .and_then(|c| first_cell(&l.md, c))
+                    .unwrap_or((1, 1));
+                (l.path.clone(), line, col)
+            })
         }
         Needle::Start => None,
     };

@@ -116,6 +116,23 @@ pub(crate) fn emit(spec: &Spec, note: &str) -> String {
         error_codes["engine"] = json!(spec.errors.engine);
     }
     top.insert("x-error-codes".into(), error_codes);
+    if !spec.messages.is_empty() {
+        // The messages in other languages: tag → code → template (docs/spec-format.md,
+        // "Messages in other languages"), for a consumer that writes its own refusals.
+        let messages: Map<String, Value> = spec
+            .messages
+            .iter()
+            .map(|m| {
+                let rows: Map<String, Value> = m
+                    .templates
+                    .iter()
+                    .map(|(code, text)| (code.clone(), json!(text)))
+                    .collect();
+                (m.tag.clone(), Value::Object(rows))
+            })
+            .collect();
+        top.insert("x-messages".into(), Value::Object(messages));
+    }
     top.insert(
         "x-schema-expressible-codes".into(),
         json!(spec.expressible_codes()),

@@ -7,9 +7,10 @@ use std::path::Path;
 
 use super::{read_regular_file, MAX_SPEC_FILE_BYTES};
 use crate::check;
-use crate::loader::SpecSource;
+use crate::loader::{LocaleSource, SpecSource};
 
-/// Reads every `<name>.md` in `dir` with its `<name>.toml`, sorted by name. Paths are
+/// Reads every `<name>.md` in `dir` with its `<name>.toml` and its locale files
+/// (`<name>.<locale>.md`, the messages in other languages), sorted by name. Paths are
 /// displayed as `<display_prefix>/<file>`. A Markdown file without a sidecar is a spec only
 /// when it has a field table (`Field | Type | Required | Meaning`): then its `toml` is empty
 /// and [`load`](crate::load) reports the missing sidecar. Without one it is prose (a
@@ -76,6 +77,9 @@ pub fn spec_sources(files: &BTreeMap<String, String>, display_prefix: &str) -> V
         let Some(name) = file.strip_suffix(".md") else {
             continue;
         };
+        if locale_of(files, name).is_some() {
+            continue;
+        }
         let toml = match files.get(&format!("{name}.toml")) {
             Some(t) => t.clone(),
             None if !check::has_field_table(md) => continue,
@@ -87,8 +91,40 @@ pub fn spec_sources(files: &BTreeMap<String, String>, display_prefix: &str) -> V
             md: md.clone(),
             toml_path: display(format!("{name}.toml")),
             toml,
+            locales: locales_of(files, name, &display),
         });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
+}
+
+/// `(spec stem, tag)` when `stem_and_tag` (a Markdown file's name without `.md`) is a locale
+/// file of a spec among `files`: `<stem>.<tag>` beside `<stem>.md`.
+fn locale_of<'a>(
+    files: &BTreeMap<String, String>,
+    stem_and_tag: &'a str,
+) -> Option<(&'a str, &'a str)> {
+    let (stem, tag) = stem_and_tag.split_once('.')?;
+    files
+        .contains_key(&format!("{stem}.md"))
+        .then_some((stem, tag))
+}
+
+/// The locale files of the spec `stem` among `files` (`<stem>.<tag>.md`), sorted by tag.
+fn locales_of(
+    files: &BTreeMap<String, String>,
+    stem: &str,
+    display: &dyn Fn(String) -> String,
+) -> Vec<LocaleSource> {
+    files
+        .iter()
+        .filter_map(|(file, md)| {
+            let (of, tag) = locale_of(files, file.strip_suffix(".md")?)?;
+            (of == stem).then(|| LocaleSource {
+                tag: tag.to_owned(),
+                path: display(file.clone()),
+                md: md.clone(),
+            })
+        })
+        .collect()
 }

@@ -61,6 +61,7 @@ use compile::Compiled;
 ///     md: md.into(),
 ///     toml_path: "spec/note.toml".into(),
 ///     toml: toml.into(),
+///     locales: Vec::new(),
 /// };
 /// let spec = specmint_codegen::load(&source).unwrap();
 /// let validator = specmint_codegen::Validator::new(&spec);

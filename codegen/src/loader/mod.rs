@@ -19,4 +19,17 @@ pub struct SpecSource {
     pub toml_path: String,
     /// The sidecar text; empty when the file is missing (reported as a diagnostic).
     pub toml: String,
+    /// The messages in other languages beside the spec (`<stem>.<locale>.md`), sorted by tag.
+    pub locales: Vec<LocaleSource>,
+}
+
+/// One locale file of a spec (`<stem>.<locale>.md`), as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocaleSource {
+    /// The tag, as the file name spells it (`zh-TW`).
+    pub tag: String,
+    /// The path as displayed in diagnostics (`spec/orders.zh-TW.md`).
+    pub path: String,
+    /// The Markdown text.
+    pub md: String,
 }

@@ -47,6 +47,21 @@ pub struct Spec {
     pub max_input_bytes: Option<u64>,
     /// `[spec] bom = "tolerate"`: a leading UTF-8 byte order mark is skipped, not refused.
     pub bom_tolerated: bool,
+    /// The messages in other languages (`<stem>.<locale>.md` beside the spec), sorted by tag.
+    pub messages: Vec<Messages>,
+}
+
+/// One locale's messages (`<stem>.<locale>.md`): a template per code, checked (see
+/// `specmint_runtime::messages` for the template syntax).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Messages {
+    /// The BCP 47 tag, as the file name spells it (`zh-TW`).
+    pub tag: String,
+    /// The file as displayed (`spec/orders.zh-TW.md`).
+    pub path: String,
+    /// (code, template), in table order.
+    pub templates: Vec<(String, String)>,
 }
 
 /// How the document is found in the input text (sidecar `[spec] extract`).

@@ -13,6 +13,7 @@ pub fn source(name: &str, md: &str, toml: &str) -> SpecSource {
         md: md.into(),
         toml_path: format!("spec/{name}.toml"),
         toml: toml.into(),
+        locales: Vec::new(),
     }
 }
 

@@ -114,6 +114,7 @@ fn source(md: &str, toml: &str) -> SpecSource {
         md: md.into(),
         toml_path: "spec/ext.toml".into(),
         toml: toml.into(),
+        locales: Vec::new(),
     }
 }
 

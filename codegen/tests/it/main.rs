@@ -20,6 +20,7 @@ mod integers;
 mod io;
 mod keys;
 mod large;
+mod locales;
 mod minimums;
 mod mistakes;
 mod numbers;

@@ -63,6 +63,7 @@ fn source(md: &str, toml: &str) -> SpecSource {
         md: md.into(),
         toml_path: "spec/mini.toml".into(),
         toml: toml.into(),
+        locales: Vec::new(),
     }
 }
 

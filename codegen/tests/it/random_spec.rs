@@ -1782,6 +1782,7 @@ pub(crate) fn random_sources(n: u64) -> Vec<SpecSource> {
                 md: spec.markdown(&example),
                 toml_path: format!("spec/{name}.toml"),
                 toml: spec.toml(),
+                locales: Vec::new(),
             }
         })
         .collect()

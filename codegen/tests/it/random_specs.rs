@@ -58,6 +58,7 @@ fn every_corpus_case_of_random_specs_agrees_with_the_spec() {
             md: spec.markdown(&example),
             toml_path: format!("spec/{name}.toml"),
             toml: spec.toml(),
+            locales: Vec::new(),
         };
         let model = load(&source).unwrap_or_else(|d| panic!("{d}\n{}\n{}", source.md, source.toml));
         assert_eq!(model.name, name);

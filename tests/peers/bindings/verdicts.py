@@ -16,8 +16,12 @@ Each case's document is written twice: compact (as scripts/run_corpus.py sends i
 indented (so lines and columns are exercised past line 1). The CLI is run once per TYPE over
 all its files (it judges several FILEs in order, one JSON line each), a few TYPEs at a time.
 
+Each TYPE is also judged with `--locale TAG` for every tag of LOCALES (issue 50): a case's
+"expected_in" maps each tag to that verdict (English where the spec has no such locale), which
+the bindings must give with `locale=TAG`.
+
 Writes DIR/manifest.json: [{"spec_dir": str|null, "type": str, "cases": [{"id", "file",
-"expected"}]}], and prints a summary line.
+"expected", "expected_in"}]}], and prints a summary line.
 """
 import argparse
 import concurrent.futures
@@ -29,6 +33,10 @@ import sys
 
 # Files per CLI call: well under any argv limit.
 CHUNK = 1000
+# The locales every case is also judged in (`validate --locale TAG`).
+LOCALES = ["zh-TW", "de"]
+# The CLI's verdicts are English unless `--locale` says otherwise, whatever this machine's.
+ENV = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
 
 
 def groups(args):
@@ -58,7 +66,7 @@ def write_cases(out, label, corpus):
     return cases
 
 
-def judge(cli, spec_dir, type_name, cases):
+def judge(cli, spec_dir, type_name, cases, locale=None):
     lines = []
     for start in range(0, len(cases), CHUNK):
         chunk = cases[start:start + CHUNK]
@@ -66,7 +74,9 @@ def judge(cli, spec_dir, type_name, cases):
         if spec_dir is not None:
             argv += ["--spec", str(spec_dir)]
         argv += [type_name, *(c["file"] for c in chunk), "--format", "json"]
-        run = subprocess.run(argv, capture_output=True)
+        if locale is not None:
+            argv += ["--locale", locale]
+        run = subprocess.run(argv, capture_output=True, env=ENV)
         if run.returncode >= 2:
             raise SystemExit(f"{' '.join(argv[:5])} ...: exit {run.returncode}: {run.stderr.decode()}")
         # JSON Lines end at "\n" only: str.splitlines() would also split at a U+0085 or
@@ -78,7 +88,10 @@ def judge(cli, spec_dir, type_name, cases):
         verdict = json.loads(line)
         if verdict.pop("file") != case["file"] or verdict.pop("type") != type_name:
             raise SystemExit(f"{type_name}: verdict out of order at {case['file']}")
-        case["expected"] = verdict
+        if locale is None:
+            case["expected"] = verdict
+        else:
+            case.setdefault("expected_in", {})[locale] = verdict
 
 
 def main() -> int:
@@ -100,7 +113,16 @@ def main() -> int:
                 "cases": write_cases(out, f"g{n}", corpus),
             })
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for f in [pool.submit(judge, cli, g["spec_dir"], g["type"], g["cases"]) for g in manifest]:
+        runs = [pool.submit(judge, cli, g["spec_dir"], g["type"], g["cases"]) for g in manifest]
+        for f in runs:
+            f.result()
+        # After the English runs: each writes its own key of the same case dicts.
+        runs = [
+            pool.submit(judge, cli, g["spec_dir"], g["type"], g["cases"], tag)
+            for g in manifest
+            for tag in LOCALES
+        ]
+        for f in runs:
             f.result()
     (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     cases = sum(len(g["cases"]) for g in manifest)

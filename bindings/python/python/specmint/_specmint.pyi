@@ -62,8 +62,8 @@ class Spec:
         """Loads and checks every spec of ``dir``; raises ``SpecError`` when one does not check."""
     @property
     def types(self) -> list[str]: ...
-    def validate(self, type: str, data: Data) -> Report: ...
-    def check(self, type: str, data: Data) -> Report:
+    def validate(self, type: str, data: Data, locale: str | None = None) -> Report: ...
+    def check(self, type: str, data: Data, locale: str | None = None) -> Report:
         """Like ``validate``, but raises ``ValidationError`` when the document is invalid."""
     def schema(self, type: str) -> dict[str, Any]: ...
 
@@ -75,10 +75,10 @@ class ValidationError(Exception):
 
     report: Report
 
-def validate(type: str, data: Data) -> Report:
-    """Judges ``data`` as the bundled TYPE."""
+def validate(type: str, data: Data, locale: str | None = None) -> Report:
+    """Judges ``data`` as the bundled TYPE; with ``locale`` (``"zh-TW"``), the messages in that language."""
 
-def check(type: str, data: Data) -> Report:
+def check(type: str, data: Data, locale: str | None = None) -> Report:
     """Like ``validate``, but raises ``ValidationError`` when the document is invalid."""
 
 def schema(type: str) -> dict[str, Any]:

@@ -50,6 +50,9 @@ pub struct Analysis {
     /// Files that could not be read from disk (not a regular file, too big) or not as UTF-8:
     /// (side, why).
     unreadable: Vec<(Side, String)>,
+    /// The locale files beside the spec (`<stem>.<tag>.md`): their path as diagnostics name
+    /// it, URI and text.
+    pub locales: Vec<(String, String, Text)>,
     generated: OnceCell<Option<BTreeMap<String, String>>>,
 }
 
@@ -66,8 +69,27 @@ pub fn path_uri(path: &Path) -> String {
     out
 }
 
-/// The spec a file belongs to, and which of its files it is.
+/// The spec a locale file (`<stem>.<tag>.md`, its messages in another language) belongs to,
+/// and its tag: `None` for any other file.
+pub fn locale_of(uri: &str) -> Option<(SpecKey, String)> {
+    let path = uri_path(uri)?;
+    if path.extension()?.to_str()? != "md" {
+        return None;
+    }
+    let (stem, tag) = path.file_stem()?.to_str()?.split_once('.')?;
+    let dir = path.parent()?;
+    // As a spec directory is read: `<stem>.<tag>.md` beside `<stem>.md` (a tag that is not
+    // BCP 47 is the loader's diagnostic, in that file).
+    (!stem.is_empty() && !tag.is_empty() && dir.join(format!("{stem}.md")).is_file())
+        .then(|| ((dir.to_path_buf(), stem.to_owned()), tag.to_owned()))
+}
+
+/// The spec a file belongs to, and which of its files it is (a locale file counts as its
+/// spec's Markdown: a change to it is a change to the spec).
 pub fn key_of(uri: &str) -> Option<(SpecKey, Side)> {
+    if let Some((key, _)) = locale_of(uri) {
+        return Some((key, Side::Md));
+    }
     let path = uri_path(uri)?;
     let side = match path.extension()?.to_str()? {
         "md" => Side::Md,
@@ -189,6 +211,16 @@ impl Workspace {
             .file_name()
             .map(|d| d.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let mut locales = Vec::new();
+        for path in self.locale_paths(dir, stem) {
+            let mut ignored = Vec::new();
+            let Some(text) = self.read(&path, Side::Md, &mut ignored) else {
+                continue;
+            };
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            files.insert(name.to_string(), text.text.clone());
+            locales.push((format!("{display}/{name}"), path_uri(&path), text));
+        }
         let source = specmint_codegen::spec_sources(&files, &display).pop();
         let md = md.unwrap_or_default();
         Analysis {
@@ -200,8 +232,27 @@ impl Workspace {
             md,
             toml: toml.unwrap_or_default(),
             unreadable,
+            locales,
             generated: OnceCell::new(),
         }
+    }
+
+    /// The locale files of spec `stem` in `dir`, open or on disk, sorted.
+    fn locale_paths(&self, dir: &Path, stem: &str) -> Vec<PathBuf> {
+        let is_locale = |p: &Path| {
+            p.parent() == Some(dir) && locale_of(&path_uri(p)).is_some_and(|((_, s), _)| s == stem)
+        };
+        let mut paths: Vec<PathBuf> = self.open.keys().filter(|p| is_locale(p)).cloned().collect();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            paths.extend(
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| is_locale(p)),
+            );
+        }
+        paths.sort();
+        paths.dedup();
+        paths
     }
 
     /// The diagnostics of every file of spec `key`, by URI (an empty list for a file with
@@ -223,8 +274,28 @@ impl Workspace {
                 ..Diagnostic::default()
             });
         }
+        for (_, uri, _) in &a.locales {
+            out.insert(uri.clone(), Vec::new());
+        }
         if let Some(Err(diags)) = &a.loaded {
             for d in diags.iter() {
+                if let Some((_, uri, text)) = a.locales.iter().find(|(file, _, _)| *file == d.file)
+                {
+                    let (s, e) = text.range_at(d.pos);
+                    let mut message = d.message.clone();
+                    if !d.hint.is_empty() {
+                        message.push_str("\nhint: ");
+                        message.push_str(&d.hint);
+                    }
+                    out.entry(uri.clone()).or_default().push(Diagnostic {
+                        range: text.range(s, e),
+                        severity: Some(DiagnosticSeverity::ERROR),
+                        source: Some("specmint".to_owned()),
+                        message,
+                        ..Diagnostic::default()
+                    });
+                    continue;
+                }
                 let side = a.side_of(&d.file);
                 out.entry(a.uri(side).to_owned())
                     .or_default()

@@ -16,10 +16,11 @@ use specmint_codegen::outline::{
 };
 use specmint_codegen::Pos;
 
-use super::analysis::{Analysis, Side, Workspace};
+use super::analysis::{locale_of, path_uri, Analysis, Side, Workspace};
 use super::cells;
 use super::text::{cell_end, split_row, Text};
 use crate::servers::framing::{INVALID_PARAMS, METHOD_NOT_FOUND};
+use specmint::runtime::messages::PLACEHOLDERS;
 
 type Reply = Result<Value, (i64, String)>;
 
@@ -45,6 +46,28 @@ pub fn request(ws: &mut Workspace, method: &str, params: Value) -> Reply {
     };
     if !ws.has_file(uri) {
         return Ok(Value::Null); // neither open nor on disk (deleted, a typo): nothing to say
+    }
+    if let Some((key, _)) = locale_of(uri) {
+        // A locale file: completion of its codes and placeholders; nothing else to say.
+        if method != "textDocument/completion" {
+            return Ok(Value::Null);
+        }
+        let a = ws.analysis_of(&key);
+        let this = super::uri_path(uri).map(|p| path_uri(&p));
+        let Some((_, _, text)) = a.locales.iter().find(|(_, u, _)| Some(u) == this.as_ref()) else {
+            return Ok(Value::Null);
+        };
+        let position = params
+            .get("position")
+            .cloned()
+            .map(serde_json::from_value::<Position>)
+            .and_then(Result::ok)
+            .ok_or((
+                INVALID_PARAMS,
+                format!("invalid params: `{method}` takes `position`"),
+            ))?;
+        let items = locale_completion(&a, text, text.offset(position));
+        return serde_json::to_value(items).map_err(|e| (INVALID_PARAMS, e.to_string()));
     }
     let Some((a, side)) = ws.analysis(uri) else {
         return Ok(Value::Null); // not a spec's file: nothing to say
@@ -554,6 +577,35 @@ fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
         detail: Some(detail.to_owned()),
         ..CompletionItem::default()
     }
+}
+
+/// Completion in a locale file's `Code | Message` table: the spec's codes in the first cell,
+/// the placeholders (with what each holds) after an open `{` in the message.
+fn locale_completion(a: &Analysis, text: &Text, at: usize) -> Vec<CompletionItem> {
+    let pos = text.position(at);
+    let line = text.line(pos.line as usize);
+    let before = &line[..at
+        .saturating_sub(text.line_start(pos.line as usize))
+        .min(line.len())];
+    if !before.trim_start().starts_with('|') {
+        return Vec::new();
+    }
+    // The cell the cursor is in: the first holds the code, the second the message.
+    let bars = before.matches('|').count() - before.matches("\\|").count();
+    if bars <= 1 {
+        return a
+            .error_codes()
+            .map(|(c, _)| item(c, CompletionItemKind::CONSTANT, "error code"))
+            .collect();
+    }
+    let open = before.rfind('{');
+    if open.is_some_and(|o| before.rfind('}').is_none_or(|c| c < o)) {
+        return PLACEHOLDERS
+            .iter()
+            .map(|(name, meaning)| item(name, CompletionItemKind::VARIABLE, meaning))
+            .collect();
+    }
+    Vec::new()
 }
 
 /// Every field path from the root table (`items[].name`), through field tables.

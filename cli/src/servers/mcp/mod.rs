@@ -39,7 +39,12 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         agent,
         store: db,
         ledger,
+        locale,
     } = args;
+    if let Some(tag) = &locale {
+        specmint::runtime::messages::check_wanted(tag)
+            .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))?;
+    }
     let handoff = match (home, agent) {
         (Some(home), Some(agent)) => Some((home, agent)),
         (None, None) => None,
@@ -84,6 +89,7 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         handoff,
         store,
         tools,
+        locale,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -118,6 +124,9 @@ struct McpServer {
     handoff: Option<(PathBuf, String)>,
     store: Option<Arc<tools::StoreTools>>,
     tools: Vec<Tool>,
+    /// `--locale`: the language of `team_handoff`'s validation messages, unless a call names
+    /// its own.
+    locale: Option<String>,
 }
 
 /// The tool: its description shows the minimal packet; its input schema has the one
@@ -137,6 +146,10 @@ fn tool() -> Tool {
                     { "$ref": packet_schema["$ref"] },
                     { "type": "string", "description": "A TaskPacket object, JSON-encoded." },
                 ],
+            },
+            "locale": {
+                "type": "string",
+                "description": "The language of a refusal's messages, a BCP 47 tag such as zh-TW (default: the server's --locale, else English); codes do not change.",
             },
         },
         "required": ["packet"],
@@ -204,11 +217,29 @@ impl ServerHandler for McpServer {
             .as_ref()
             .and_then(|arguments| arguments.get("packet"))
             .map(Value::to_string);
+        let locale = match request.arguments.as_ref().and_then(|a| a.get("locale")) {
+            None | Some(Value::Null) => self.locale.clone(),
+            Some(Value::String(tag)) => {
+                specmint::runtime::messages::check_wanted(tag)
+                    .map_err(|e| ErrorData::invalid_params(format!("`locale`: {}", e.0), None))?;
+                Some(tag.clone())
+            }
+            Some(_) => {
+                return Err(ErrorData::invalid_params(
+                    "`locale` is a string such as \"zh-TW\"".to_owned(),
+                    None,
+                ))
+            }
+        };
         // Off the runtime's thread: a filing waits for its leg's lock (a bounded wait), and the
         // message loop keeps answering meanwhile (`ping`, other calls).
         let (home, agent) = (home.clone(), agent.clone());
         let filed = tokio::task::spawn_blocking(move || {
-            handoff::team_handoff(&home, &agent, packet.as_deref())
+            let messages = locale.and_then(|tag| {
+                specmint::bundled::find("task-packet")
+                    .and_then(|b| specmint::verdict::DocType::Bundled(b).catalog(&tag))
+            });
+            handoff::team_handoff_in(&home, &agent, packet.as_deref(), messages.as_ref())
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("the filing failed: {e}"), None))?;

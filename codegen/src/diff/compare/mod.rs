@@ -8,6 +8,7 @@ mod caps;
 mod codes;
 mod fields;
 mod machines;
+mod messages;
 mod rules;
 mod tables;
 
@@ -119,6 +120,7 @@ pub(super) fn compare(old: &Spec, new: &Spec) -> Vec<Found> {
     c.rules();
     c.forbidden();
     c.codes();
+    c.messages();
     c.out
 }
 

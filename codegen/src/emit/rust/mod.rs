@@ -413,9 +413,25 @@ impl Ctx<'_> {
             ));
             Some(quote!(#d pub const #ni: &str = #t;))
         });
+        let md = doc(&format!(
+            "The messages in other languages, per locale: (BCP 47 tag, [(code, template)]), from \
+             the spec's locale files (`{}.<tag>.md`); render a report with \
+             the runtime's `messages::Catalog` (its feature `messages`).",
+            self.spec.name
+        ));
+        let locales = self.spec.messages.iter().map(|m| {
+            let tag = &m.tag;
+            let rows = m
+                .templates
+                .iter()
+                .map(|(code, text)| quote!((#code, #text)));
+            quote!((#tag, &[#(#rows),*]))
+        });
         quote! {
             #fd
             pub const FORBIDDEN_KEYS: &[&str] = &[#(#keys),*];
+            #md
+            pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[#(#locales),*];
             #(#examples)*
         }
     }
