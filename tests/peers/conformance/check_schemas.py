@@ -50,7 +50,8 @@ def format_problems() -> list:
 
 def main() -> int:
     failures = format_problems()
-    specs = sorted((ROOT / "spec").glob("*.md"))
+    # A spec is a `.md` with its `.toml` sidecar; `<stem>.<tag>.md` beside it is a locale file.
+    specs = sorted(md for md in (ROOT / "spec").glob("*.md") if md.with_suffix(".toml").exists())
     if not specs:
         print("no specs found", file=sys.stderr)
         return 1
