@@ -41,8 +41,9 @@ if (!existsSync(wasm)) {
 /** The four bundled specs with a starting document each: the corpus's base case. */
 function examples() {
   const specDir = join(root, 'spec');
+  // A spec is a `.md` with its `.toml` sidecar; `<stem>.<tag>.md` beside it is a locale file.
   return readdirSync(specDir)
-    .filter((f) => f.endsWith('.md'))
+    .filter((f) => f.endsWith('.md') && existsSync(join(specDir, `${f.slice(0, -3)}.toml`)))
     .sort()
     .map((file) => {
       const name = file.slice(0, -3);
