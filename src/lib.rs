@@ -23,6 +23,7 @@
 //! | `postgres` | the same engines on a PostgreSQL server |
 //! | `handoff` | TaskPacket's team_handoff: `task_packet::{handoff, compose, leg, audit}` |
 //! | `taskpack` | TaskPack's encodings, conformance judge, packing, landing and the passport store |
+//! | `messages` | a verdict in the reader's language from a spec's locale files: `verdict::DocType::catalog`, `DocType::judge_bytes_in`, `Verdict::localize` (turned on by `interpret` and `handoff`) |
 //! | `interpret` | [`verdict`] for a spec directory read at run time, or a spec given as text (`DocType::load_texts`: the WebAssembly module has no file system), through `specmint-codegen`'s interpreter; and `bundle_options` |
 //! | `full` | all of the above |
 //! | `from-spec` | the build script generates the bundled specs' modules from `spec/` instead of including the committed snapshot (the program turns it on, so an edited spec reaches it with a rebuild alone) |

@@ -16,6 +16,7 @@ use crate::runtime::document::{
     check_size, check_size_at_least, extracted_range, line_col, locate_all, split_serde_position,
     DocumentSpec, Want, COUNTED_PAST_LIMIT,
 };
+#[cfg(feature = "messages")]
 use crate::runtime::messages::{check_wanted, choose_tag, Catalog};
 use crate::{Report, Violation};
 
@@ -193,6 +194,7 @@ impl DocType {
     /// a POSIX locale name such as `zh_TW.UTF-8`): the closest of the spec's locales
     /// ([`choose`](crate::runtime::messages::choose)), or `None` when the spec has none for
     /// it, or `wanted` is English, `C` or `POSIX`: then the messages stay English.
+    #[cfg(feature = "messages")]
     pub fn catalog(&self, wanted: &str) -> Option<Catalog> {
         // Checked when the spec was loaded or generated: a locale that does not build now
         // cannot occur, and would only leave the messages English.
@@ -218,6 +220,7 @@ impl DocType {
     /// # Errors
     ///
     /// `wanted` is neither a BCP 47 tag nor a POSIX locale name (`zh TW`).
+    #[cfg(feature = "messages")]
     pub fn judge_bytes_in(&self, data: &[u8], wanted: Option<&str>) -> Result<Verdict, String> {
         let catalog = match wanted {
             Some(w) => {
@@ -644,6 +647,7 @@ impl Verdict {
     /// assert_eq!(verdict.errors[0].line, english.errors[0].line);
     /// assert_ne!(verdict.errors[0].violation.message, english.errors[0].violation.message);
     /// ```
+    #[cfg(feature = "messages")]
     pub fn localize(&mut self, catalog: &Catalog) {
         for e in &mut self.errors {
             catalog.localize(&mut e.violation);
