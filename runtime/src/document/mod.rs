@@ -21,6 +21,7 @@ use crate::strict::Strict;
 use crate::{Path, Report, Validate, Violation};
 
 mod locate;
+mod reader;
 mod scan;
 
 pub use locate::{
@@ -790,8 +791,29 @@ where
     }
 }
 
-/// `serde_json::from_str` through [`Strict`]: structs only from JSON objects.
+/// `serde_json::from_str` through [`Strict`]: structs only from JSON objects. The fast
+/// [`reader`] reads first; only its acceptance is taken, and anything it does not accept
+/// is `serde_json`'s to answer (see the `reader` module).
 fn parse_strict<S, T>(text: &str, seed: S) -> Result<T, serde_json::Error>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+{
+    if reader::usable() {
+        if let Ok(value) = reader::read(text, seed.clone()) {
+            // Tests and debug builds hold the reader to its contract on every document
+            // they read: what it accepts, serde_json accepts.
+            debug_assert!(
+                json_parse_strict(text, seed).is_ok(),
+                "the fast reader accepted what serde_json refuses: {text:?}"
+            );
+            return Ok(value);
+        }
+    }
+    json_parse_strict(text, seed)
+}
+
+/// [`parse_strict`] by `serde_json` alone.
+fn json_parse_strict<S, T>(text: &str, seed: S) -> Result<T, serde_json::Error>
 where
     S: for<'de> DeserializeSeed<'de, Value = T>,
 {
