@@ -115,6 +115,15 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             )));
         }
     }
+    if let Some(tag) = &args.locale {
+        specmint::runtime::messages::check_wanted(tag)
+            .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))?;
+    }
+    // As `validate`: the environment's language when no --locale is given.
+    let locale = args
+        .locale
+        .clone()
+        .or_else(specmint::runtime::messages::env_locale);
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => Some(tls::acceptor(cert, key)?),
         _ => None,
@@ -168,6 +177,7 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             body_timeout: Duration::from_secs(args.body_timeout),
             answering: Semaphore::new(cores),
             slots: http::Slots::new(args.max_connections as usize),
+            locale,
         });
         let limits = Arc::new(Limits {
             header_timeout: Duration::from_secs(args.header_timeout),
