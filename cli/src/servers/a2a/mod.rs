@@ -43,6 +43,10 @@
 //!   `securityRequirements`).
 //! - An address that is not loopback needs `--token-file` (or `--allow-unauthenticated`); every
 //!   address (`0.0.0.0`, `::`) needs `--public-url`, the URL the card advertises.
+//! - A refused pack is answered in the reader's language ([`Door::answer_from_in`]): the
+//!   message's `metadata.locale`, else the request's `Accept-Language`
+//!   ([`a2a::accept_language`]), else `--locale`, else the environment's (`LC_ALL`,
+//!   `LC_MESSAGES`, `LANG`), else English.
 //! - SIGTERM or Ctrl-C: the listener closes, every connection finishes the request under way and
 //!   closes, and the door exits 0 once they are done or `--shutdown-grace` has passed. A landing
 //!   cut off then (the process ends) leaves nothing half-written: the store writes each
