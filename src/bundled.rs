@@ -34,7 +34,7 @@ pub struct OtherForm {
     /// The bytes every document of the other form starts with.
     pub magic: &'static [u8],
     /// Appended to the first violation's message of a refused document in that form (in
-    /// English, and in the reader's language by [`crate::verdict::Verdict::localize`]).
+    /// English, and in the reader's language by `Verdict::localize`, feature `messages`).
     pub note: crate::notes::Note,
 }
 

@@ -22,7 +22,8 @@ pub struct Refusal<C> {
     pub message: String,
     /// The problems the message lists, each at its path with its own English message, when
     /// the refusal is a list of them (a pack refused at landing, [`Refusal::of_problems`]);
-    /// empty otherwise. What [`Refusal::localize`] writes in the reader's language.
+    /// empty otherwise. What `Refusal::localize` (feature `messages`) writes in the reader's
+    /// language.
     pub problems: Vec<crate::Violation>,
 }
 
