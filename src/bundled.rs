@@ -33,8 +33,9 @@ pub type ReadStreamed = fn(&mut dyn ReadSeek) -> io::Result<Option<Streamed>>;
 pub struct OtherForm {
     /// The bytes every document of the other form starts with.
     pub magic: &'static [u8],
-    /// Appended to the first violation's message of a refused document in that form.
-    pub note: &'static str,
+    /// Appended to the first violation's message of a refused document in that form (in
+    /// English, and in the reader's language by `Verdict::localize`, feature `messages`).
+    pub note: crate::notes::Note,
 }
 
 /// One bundled spec, as the CLI and other generic callers see it.

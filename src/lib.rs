@@ -94,6 +94,7 @@ mod clock;
 pub mod database;
 #[cfg(feature = "handoff")]
 mod fsguard;
+pub mod notes;
 mod refusal;
 pub mod verdict;
 

@@ -20,6 +20,11 @@ pub struct Refusal<C> {
     pub code: C,
     /// What exactly was refused.
     pub message: String,
+    /// The problems the message lists, each at its path with its own English message, when
+    /// the refusal is a list of them (a pack refused at landing, [`Refusal::of_problems`]);
+    /// empty otherwise. What `Refusal::localize` (feature `messages`) writes in the reader's
+    /// language.
+    pub problems: Vec<crate::Violation>,
 }
 
 impl<C> Refusal<C> {
@@ -28,6 +33,40 @@ impl<C> Refusal<C> {
         Refusal {
             code,
             message: message.into(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// A refusal listing `problems` (each a violation with `code`'s spelling, its path and its
+    /// English message): the message is theirs joined with `; `.
+    pub fn of_problems(code: C, problems: Vec<crate::Violation>) -> Self {
+        let message = problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+        Refusal {
+            code,
+            message,
+            problems,
+        }
+    }
+
+    /// The message written in `catalog`'s language (a spec's messages,
+    /// [`crate::verdict::DocType::catalog`]): each problem's message from its code's template,
+    /// joined with `; `; the code and the problems' paths do not change. A refusal that lists
+    /// no problems (its words are the library's, not a rule's), or whose code the catalog has
+    /// no message for, stays English. Whether the message changed.
+    #[cfg(feature = "messages")]
+    pub fn localize(&mut self, catalog: &crate::runtime::messages::Catalog) -> bool {
+        let messages: Option<Vec<String>> =
+            self.problems.iter().map(|p| catalog.message(p)).collect();
+        match messages {
+            Some(messages) if !messages.is_empty() => {
+                self.message = messages.join("; ");
+                true
+            }
+            _ => false,
         }
     }
 }

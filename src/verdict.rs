@@ -337,7 +337,7 @@ impl DocType {
         if let Some(other) = other_form {
             let mut violations = report.into_vec();
             if let Some(first) = violations.first_mut() {
-                first.message.push_str(other.note);
+                first.message.push_str(other.note.english());
             }
             report = Report::from_violations(violations);
         }
@@ -647,10 +647,30 @@ impl Verdict {
     /// assert_eq!(verdict.errors[0].line, english.errors[0].line);
     /// assert_ne!(verdict.errors[0].violation.message, english.errors[0].violation.message);
     /// ```
+    ///
+    /// The library's note on a document in the other form of its type (TaskPack's zip, which
+    /// ends the first message in English) follows the message: it is taken off before the
+    /// message is rendered (so `{message}` is the English message alone) and appended again
+    /// in the catalog's language ([`crate::notes`]), English when the library has no
+    /// translation of it, and left as it was when the message stays English.
     #[cfg(feature = "messages")]
     pub fn localize(&mut self, catalog: &Catalog) {
-        for e in &mut self.errors {
-            catalog.localize(&mut e.violation);
+        let note = self.other_form.map(|other| other.note);
+        for (i, e) in self.errors.iter_mut().enumerate() {
+            let noted = note.filter(|_| i == 0).and_then(|note| {
+                let head = e.violation.message.strip_suffix(note.english())?;
+                Some((note, head.len()))
+            });
+            let Some((note, head)) = noted else {
+                catalog.localize(&mut e.violation);
+                continue;
+            };
+            let mut english = e.violation.clone();
+            english.message.truncate(head);
+            if let Some(mut message) = catalog.message(&english) {
+                message.push_str(&crate::notes::render(note, Some(catalog.tag()), &[]));
+                e.violation.message = message;
+            }
         }
     }
 

@@ -34,8 +34,18 @@ export interface Diagnostic {
   text: string;
 }
 
-/** A spec's files: each `<name>.md` with its `<name>.toml` sidecar, by file name. */
+/**
+ * A spec's files: each `<name>.md` with its `<name>.toml` sidecar, and its locale files
+ * (`<name>.<tag>.md`, such as `orders.zh-TW.md`) when it has some, by file name.
+ */
 export type SpecFiles = Record<string, string>;
+
+/**
+ * The language of a verdict's messages: a BCP 47 tag such as `'zh-TW'` (or a POSIX locale
+ * name), or `{ locale }`; absent or `null`: English. A tag the spec has no messages in is
+ * English too; one that is not a tag throws a RangeError.
+ */
+export type Locale = string | null | { locale?: string | null };
 
 export declare class Report {
   readonly valid: boolean;
@@ -57,8 +67,8 @@ export declare class Spec {
   /** Loads and checks the specs among `files`, shown in `dir` (default `spec`); throws SpecError. */
   static fromText(files: SpecFiles, dir?: string): Spec;
   readonly types: string[];
-  validate(type: string, data: Data): Report;
-  check(type: string, data: Data): Report;
+  validate(type: string, data: Data, locale?: Locale): Report;
+  check(type: string, data: Data, locale?: Locale): Report;
   /** What `specmint schema --spec DIR TYPE` prints, parsed. */
   schema(type: string): Record<string, unknown>;
   /** What `specmint schema --spec DIR TYPE` prints. */
@@ -69,8 +79,9 @@ export declare class Spec {
 }
 
 export interface Specmint {
-  validate(type: string, data: Data): Report;
-  check(type: string, data: Data): Report;
+  /** Judges `data` as the bundled TYPE; with `locale`, the messages in that language. */
+  validate(type: string, data: Data, locale?: Locale): Report;
+  check(type: string, data: Data, locale?: Locale): Report;
   schema(type: string): Record<string, unknown>;
   bundledTypes(): string[];
   /** The diagnostics of the specs among `files` (`[]` when they check). */

@@ -7,6 +7,7 @@
 //   import { init } from './specmint.mjs';
 //   const specmint = await init(fetch('specmint_wasm.wasm'));   // or the bytes, or a Module
 //   specmint.validate('task-packet', text).errors;
+//   specmint.validate('task-packet', text, 'zh-TW').errors;     // the messages in Traditional Chinese
 //   const spec = specmint.Spec.fromText({ 'orders.md': md, 'orders.toml': toml });
 
 /** A spec given as text that does not check; `diagnostics` are its problems, each placed. */
@@ -119,10 +120,14 @@ function api(wasm) {
     }
   }
 
-  // A status below 0 is raised: -1 a TypeError (unknown TYPE), -2 a SpecError.
+  // A status below 0 is raised: -1 a TypeError (unknown TYPE), -2 a SpecError, -3 a
+  // RangeError (a locale that is not a BCP 47 tag).
   function checkedStatus(status) {
     if (status === -1) {
       throw new TypeError(out());
+    }
+    if (status === -3) {
+      throw new RangeError(`specmint: ${out()}`);
     }
     if (status === -2) {
       const diagnostics = JSON.parse(out());
@@ -145,6 +150,21 @@ function api(wasm) {
       return new Uint8Array(data);
     }
     throw new TypeError(`specmint: a document is a string or a Uint8Array, not ${data === null ? 'null' : typeof data}`);
+  }
+
+  // `locale` as a caller gives it, as the Node binding takes it: absent (`undefined` or `null`,
+  // English), a BCP 47 tag (or a POSIX locale name), or options `{ locale }`; checked now, so
+  // a wrong one throws where it was given. '' for English.
+  function localeOf(given) {
+    const locale = given !== null && typeof given === 'object' ? given.locale : given;
+    if (locale === undefined || locale === null) {
+      return '';
+    }
+    if (typeof locale !== 'string') {
+      throw new TypeError(`specmint: a locale is a string such as 'zh-TW', not ${typeof locale}`);
+    }
+    withTexts([locale], (ptr, len) => checkedStatus(wasm.sm_locale_error(ptr, len)));
+    return locale;
   }
 
   // The Report on `data` with `accepts(ptr, len)` and `verdict(ptr, len)` of one TYPE.
@@ -178,18 +198,24 @@ function api(wasm) {
     return index;
   }
 
-  /** Judges `data` (a string or bytes) as the bundled TYPE. */
-  function validate(type, data) {
+  /**
+   * Judges `data` (a string or bytes) as the bundled TYPE; with `locale` (a BCP 47 tag such as
+   * 'zh-TW', or `{ locale }`), the messages in that language when the spec has it.
+   */
+  function validate(type, data, locale) {
     const index = bundledIndex(type);
+    const wanted = localeOf(locale);
     return judge(
       (ptr, len) => wasm.sm_bundled_accepts(index, ptr, len),
-      (ptr, len) => wasm.sm_bundled_verdict(index, ptr, len),
+      wanted === ''
+        ? (ptr, len) => wasm.sm_bundled_verdict(index, ptr, len)
+        : (ptr, len) => withTexts([wanted], (l, ll) => wasm.sm_bundled_verdict_in(index, ptr, len, l, ll)),
       data,
     );
   }
 
-  function check(type, data) {
-    return checked(validate(type, data));
+  function check(type, data, locale) {
+    return checked(validate(type, data, locale));
   }
 
   /** The bundled TYPE's JSON Schema, as an object. */
@@ -220,7 +246,7 @@ function api(wasm) {
 
     /**
      * Loads and checks the specs among `files` (file name → text: each `<name>.md` with its
-     * `<name>.toml` sidecar), shown in the directory `dir` (as `--spec DIR` names it, `spec`
+     * `<name>.toml` sidecar, and its locale files `<name>.<tag>.md` when it has some), shown in the directory `dir` (as `--spec DIR` names it, `spec`
      * by default: diagnostics say `spec/<name>.md:line:col`). Throws SpecError with every
      * diagnostic when one does not check.
      */
@@ -244,19 +270,25 @@ function api(wasm) {
       return index;
     }
 
-    /** Judges `data` as TYPE; throws TypeError for an unknown TYPE. */
-    validate(type, data) {
+    /**
+     * Judges `data` as TYPE; throws TypeError for an unknown TYPE. With `locale`, the messages
+     * in that language when the spec has it (its locale files were among the texts given).
+     */
+    validate(type, data, locale) {
       const index = this.#index(type);
       const handle = this.#handle;
+      const wanted = localeOf(locale);
       return judge(
         (ptr, len) => wasm.sm_spec_accepts(handle, index, ptr, len),
-        (ptr, len) => wasm.sm_spec_verdict(handle, index, ptr, len),
+        wanted === ''
+          ? (ptr, len) => wasm.sm_spec_verdict(handle, index, ptr, len)
+          : (ptr, len) => withTexts([wanted], (l, ll) => wasm.sm_spec_verdict_in(handle, index, ptr, len, l, ll)),
         data,
       );
     }
 
-    check(type, data) {
-      return checked(this.validate(type, data));
+    check(type, data, locale) {
+      return checked(this.validate(type, data, locale));
     }
 
     /** TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints), as an object. */

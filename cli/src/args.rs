@@ -647,6 +647,11 @@ pub struct Serve {
     /// The URL the Agent Card advertises (default: the listening address's).
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// Write a refused pack's messages in this language (a BCP 47 tag such as `zh-TW`) when
+    /// TaskPack has it (default: the environment's LC_ALL, LC_MESSAGES or LANG; English
+    /// otherwise); a request's `Accept-Language` or its message's `metadata.locale` outranks it.
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
 }
 
 #[derive(Subcommand)]

@@ -389,7 +389,7 @@ fn validation_refusal(report: &crate::Report, locale: Option<&Catalog>) -> Refus
         .collect();
     let mut message = messages.join("; ");
     if first == PacketError::InvalidPacket {
-        message.push_str(&shape_hint());
+        message.push_str(&shape_hint_in(locale.map(Catalog::tag)));
     }
     Refusal::new(first, message)
 }
@@ -410,9 +410,22 @@ fn path_refusal(packet: &TaskPacket) -> Refusal<PacketError> {
 /// keys, both from the spec (the `const=` example and the emitted schema).
 #[must_use]
 pub fn shape_hint() -> String {
-    format!(
-        " · send this shape — these seven keys are enough: {MINIMAL_PACKET_EXAMPLE} · optional keys, all defaulting to empty: {}",
-        optional_keys().join(", ")
+    shape_hint_in(None)
+}
+
+/// [`shape_hint`] in the language of the catalog tagged `tag` that wrote the refusal's
+/// messages (the library's [`Note::SendShape`](crate::notes::Note::SendShape)), English for
+/// `None` or a language the library has no translation of; the packet and the keys as they
+/// are.
+#[must_use]
+pub fn shape_hint_in(tag: Option<&str>) -> String {
+    crate::notes::render(
+        crate::notes::Note::SendShape,
+        tag,
+        &[
+            ("example", MINIMAL_PACKET_EXAMPLE),
+            ("keys", &optional_keys().join(", ")),
+        ],
     )
 }
 

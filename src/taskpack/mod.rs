@@ -58,8 +58,7 @@ pub const ZIP_MAGIC: &[u8] = b"PK";
 /// which `validate` does not read.
 pub(crate) const ZIP_FORM: crate::bundled::OtherForm = crate::bundled::OtherForm {
     magic: ZIP_MAGIC,
-    note: "; this is a zip (the `.taskpack` form) and `validate` reads the flat form \
-           (`.taskpack.json`)",
+    note: crate::notes::Note::ZipForm,
 };
 /// How the flat form's judge reads a file in bounded memory (`bundled`'s `streamed`): its
 /// attachments' data strings streamed, with the `taskpack` feature.

@@ -41,6 +41,8 @@ pub const OK: i32 = 0;
 pub const BAD_ARGUMENT: i32 = -1;
 /// A spec that does not check (a `SpecError` with the diagnostics).
 pub const SPEC_ERROR: i32 = -2;
+/// A locale that is neither a BCP 47 tag nor a POSIX locale name (a `RangeError`).
+pub const BAD_LOCALE: i32 = -3;
 
 fn answer(text: impl Into<Vec<u8>>) {
     OUT.with(|out| *out.borrow_mut() = text.into());
@@ -167,6 +169,53 @@ pub unsafe extern "C" fn sm_bundled_verdict(index: u32, data: *const u8, len: us
             OK,
             ty.judge_bytes(unsafe { bytes(data, len) }).to_json(None),
         ),
+        None => no_type(index),
+    }
+}
+
+/// Why the locale at `locale` cannot be asked for (not a BCP 47 tag nor a POSIX locale name):
+/// [`BAD_LOCALE`] with the reason, or [`OK`] (the glue checks a locale where it is given).
+///
+/// # Safety
+/// `locale..locale + len` is a buffer of [`sm_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn sm_locale_error(locale: *const u8, len: usize) -> i32 {
+    // SAFETY: as the caller promises.
+    let locale = unsafe { text(locale, len) };
+    match specmint::runtime::messages::check_wanted(&locale) {
+        Ok(()) => reply(OK, Vec::new()),
+        Err(e) => reply(BAD_LOCALE, e.0),
+    }
+}
+
+/// The verdict of `ty` on `data` as the CLI's JSON verdict, its messages in the language of
+/// `locale` when the spec has it (empty: English), as the Node binding's `validate(TYPE,
+/// data, locale)` writes them (issue 50).
+fn verdict_in(ty: &DocType, data: &[u8], locale: &str) -> i32 {
+    let wanted = (!locale.is_empty()).then_some(locale);
+    match ty.judge_bytes_in(data, wanted) {
+        Ok(verdict) => reply(OK, verdict.to_json(None)),
+        Err(why) => reply(BAD_LOCALE, why),
+    }
+}
+
+/// [`sm_bundled_verdict`] with the messages in the language of the locale at `locale` (a BCP
+/// 47 tag such as `zh-TW`; empty: English) when the spec has it.
+///
+/// # Safety
+/// Both ranges are buffers of [`sm_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn sm_bundled_verdict_in(
+    index: u32,
+    data: *const u8,
+    len: usize,
+    locale: *const u8,
+    locale_len: usize,
+) -> i32 {
+    // SAFETY: as the caller promises.
+    let (data, locale) = unsafe { (bytes(data, len), text(locale, locale_len)) };
+    match bundled(index) {
+        Some(ty) => verdict_in(&ty, data, &locale),
         None => no_type(index),
     }
 }
@@ -356,6 +405,26 @@ pub unsafe extern "C" fn sm_spec_verdict(
     with_type(handle, index, |ty| {
         reply(OK, ty.judge_bytes(data).to_json(None))
     })
+}
+
+/// [`sm_spec_verdict`] with the messages in the language of the locale at `locale` (empty:
+/// English) when the spec has it: its locale files (`<stem>.<tag>.md`) were among the texts
+/// [`sm_spec_load`] was given.
+///
+/// # Safety
+/// Both ranges are buffers of [`sm_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn sm_spec_verdict_in(
+    handle: u32,
+    index: u32,
+    data: *const u8,
+    len: usize,
+    locale: *const u8,
+    locale_len: usize,
+) -> i32 {
+    // SAFETY: as the caller promises.
+    let (data, locale) = unsafe { (bytes(data, len), text(locale, locale_len)) };
+    with_type(handle, index, |ty| verdict_in(ty, data, &locale))
 }
 
 /// The JSON Schema of the TYPE at `index` of the spec at `handle`: what `specmint schema

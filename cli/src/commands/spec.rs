@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use specmint::runtime::messages::Catalog;
 
 use specmint::answer::ValidateFailure;
+use specmint::notes::Note;
 use specmint::verdict::{DocType, FindError, Verdict};
 
 use crate::args;
@@ -128,17 +129,23 @@ fn check_locale(tag: &str) -> Result<(), CliError> {
 /// in the other form of its type (TaskPack's zip: the library's note says `validate` reads
 /// the flat form), the commands that read that form.
 pub(super) fn other_form_advice(ty: &DocType, verdict: &mut Verdict) {
-    if let Some(Some(catalog)) = CATALOG.get() {
+    let catalog = CATALOG.get().and_then(Option::as_ref);
+    if let Some(catalog) = catalog {
         verdict.localize(catalog);
     }
     if verdict.other_form.is_none() || ty.name() != "taskpack" {
         return;
     }
     if let Some(first) = verdict.errors.first_mut() {
-        first.violation.message.push_str(
-            ": judge the zip with `specmint taskpack conformance FILE`, or write its flat form \
-             with `specmint taskpack convert FILE OUT.taskpack.json`",
-        );
+        // The advice follows the message it ends: in the catalog's language when the message
+        // was written in it (the catalog has its code), else English.
+        let tag = catalog
+            .filter(|c| c.codes().any(|code| code == first.violation.code.as_str()))
+            .map(|c| c.tag());
+        first
+            .violation
+            .message
+            .push_str(&specmint::notes::render(Note::ZipCommands, tag, &[]));
     }
 }
 

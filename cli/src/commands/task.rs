@@ -265,7 +265,7 @@ pub fn load_ledger(
     } else {
         read_ledger(&input)
     };
-    Ok(ledger.map_err(|Refusal { code, message }| {
+    Ok(ledger.map_err(|Refusal { code, message, .. }| {
         Refusal::new(code, format!("ledger `{display}`: {message}"))
     }))
 }

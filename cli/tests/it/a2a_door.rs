@@ -43,6 +43,10 @@ fn command(store: &Path, extra: &[&str]) -> Command {
         .args(["a2a", "serve", "--passports"])
         .arg(store)
         .args(extra)
+        // English unless a test asks: the door's default language is the environment's.
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -1367,4 +1371,83 @@ fn a_refused_landing_leaves_no_temporary_file_once_answered() {
         .collect();
     assert_eq!(left, Vec::<String>::new());
     assert!(passports(&store).is_empty());
+}
+
+/// A flat handoff whose ask has no `accept`: refused with `ask_without_accept`.
+fn pack_without_accept() -> Vec<u8> {
+    let pack = Json::parse(
+        r#"{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-08-16T03:11:04Z",
+            "origin":{"actor":"ds","machine":"mbp-14"},
+            "lineage":{"root_id":"TP-L","from_version":1,"chain":["TP-L@1"]},
+            "passport":{"id":"TP-L","goal":"g","version":1,"facts":[],"decisions":[],
+              "artifacts":[],"next_steps":["n"]},
+            "asks":[{"id":"a1","what":"which?"}]}"#,
+    )
+    .unwrap();
+    flat::write_flat(&pack, &[], None).unwrap().into_bytes()
+}
+
+/// The served door's refusals in the reader's language (issue 50): a message's
+/// `metadata.locale`, else the request's `Accept-Language`, else `--locale`, else the
+/// environment's, else English; the A2A code and `data.code` unchanged.
+#[test]
+fn the_door_refuses_in_the_language_the_request_or_the_server_names() {
+    let dir = common::scratch("a2a-door-locale");
+    let english = json!({"code": -32602, "data": {"code": "ask_without_accept"},
+        "message": "ask_without_accept: ask `a1` (asks[0]) has no accept"});
+    let chinese = json!({"code": -32602, "data": {"code": "ask_without_accept"},
+        "message": "ask_without_accept: 請求缺少驗收條件：必須提供 `asks[0].accept`，且不可為空白"});
+    let body = send(&pack_without_accept());
+    let with_metadata = |locale: &str| {
+        let mut request: Value = serde_json::from_slice(&body).unwrap();
+        request["params"]["message"]["metadata"] = json!({ "locale": locale });
+        serde_json::to_vec(&request).unwrap()
+    };
+    let refused = |door: &Door, headers: &[(&str, &str)], body: &[u8]| {
+        let mut all = vec![ACTIVATED];
+        all.extend_from_slice(headers);
+        let answer = post(door.addr, &all, body);
+        assert_eq!(answer.status, 200);
+        answer.json()["error"].clone()
+    };
+    let plain = start(&dir.join("plain"), &[]);
+    assert_eq!(refused(&plain, &[], &body), english);
+    assert_eq!(
+        refused(&plain, &[("Accept-Language", "fr, zh-TW;q=0.8")], &body),
+        chinese
+    );
+    assert_eq!(refused(&plain, &[], &with_metadata("zh-TW")), chinese);
+    // The message's metadata outranks the header.
+    assert_eq!(
+        refused(
+            &plain,
+            &[("Accept-Language", "zh-TW")],
+            &with_metadata("en")
+        ),
+        english
+    );
+    let server = start(&dir.join("server"), &["--locale", "zh-TW"]);
+    assert_eq!(refused(&server, &[], &body), chinese);
+    assert_eq!(
+        refused(&server, &[("Accept-Language", "en-GB")], &body),
+        english
+    );
+    // A header naming nothing the door serves leaves the server's choice.
+    assert_eq!(
+        refused(&server, &[("Accept-Language", "fr")], &body),
+        chinese
+    );
+    let mut command = command(&dir.join("env"), &["--listen", "127.0.0.1:0"]);
+    command.env("LANG", "zh_TW.UTF-8");
+    let from_env = start_command(command);
+    assert_eq!(refused(&from_env, &[], &body), chinese);
+    let (code, stderr) = refused_to_start(
+        &dir.join("bad"),
+        &["--listen", "127.0.0.1:0", "--locale", "zh TW"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--locale: `zh TW` is not a BCP 47 language tag"),
+        "{stderr}"
+    );
 }

@@ -240,6 +240,54 @@ fn validate_taskpack_on_a_zip_names_the_commands_that_read_zips() {
             bytes[offset]
         )
     );
+    // In the reader's language (issue 50), both notes follow the message: the library's
+    // (the zip form) and the CLI's (its commands), `{message}` the English message alone.
+    let out = common::specmint_in(
+        &dir,
+        &[
+            "validate",
+            "taskpack",
+            "w.taskpack",
+            "--format",
+            "json",
+            "--locale",
+            "zh-TW",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let errors = verdict["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["code"], "invalid_taskpack");
+    assert_eq!(errors[0]["path"], "");
+    assert_eq!(
+        errors[0]["message"],
+        format!(
+            "這份任務包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：the taskpack is not \
+             valid UTF-8: invalid byte 0x{:02X} at byte offset {offset}）；這是 zip 檔\
+             （`.taskpack` 格式），而 `validate` 讀取的是扁平格式（`.taskpack.json`）：請用 \
+             `specmint taskpack conformance FILE` 檢查這個 zip 檔，或用 `specmint taskpack \
+             convert FILE OUT.taskpack.json` 寫出它的扁平格式",
+            bytes[offset]
+        )
+    );
+    // A language the library's notes have but TaskPack's messages do not: all English.
+    let out = common::specmint_in(
+        &dir,
+        &[
+            "validate",
+            "taskpack",
+            "w.taskpack",
+            "--format",
+            "json",
+            "--locale",
+            "de",
+        ],
+        b"",
+    );
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["errors"][0]["message"].as_str(), Some(message));
     // The flat form, and other types, are refused as before: no hint.
     std::fs::write(dir.join("p.json"), &bytes).unwrap();
     let out = common::specmint_in(&dir, &["validate", "task-packet", "p.json"], b"");

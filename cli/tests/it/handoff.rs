@@ -1781,3 +1781,59 @@ fn the_mcp_tool_refuses_in_the_language_asked_for() {
         "{wrong}"
     );
 }
+
+/// The note after a shape refusal (what to send instead) follows the refusal's language: the
+/// library's own translation of it (src/locales/notes.<tag>.md), the packet and the keys as
+/// they are; English, byte for byte as before, without a locale (issue 50).
+#[test]
+fn the_shape_hint_follows_the_refusals_language() {
+    let home = Home::with_member("eph-p1", PLANNER);
+    let packet = json!({ "packet_id": "pk-1", "objective": "do it", "output_format": "markdown", "fidelity": "high" });
+    let mut server = McpServer::start(env!("CARGO_BIN_EXE_specmint"), home.path(), "eph-p1");
+    let english = server.call(&json!({ "packet": packet }));
+    assert_eq!(english["isError"], true);
+    let english = english["content"][0]["text"].as_str().unwrap().to_owned();
+    let serde =
+        "unknown variant `high`, expected one of `full`, `mcp_only`, `none` at line 1 column 18";
+    assert_eq!(
+        english,
+        format!("invalid_packet: {serde}{}", handoff::shape_hint())
+    );
+    let keys = handoff::optional_keys().join(", ");
+    let chinese = server.call(&json!({ "packet": packet, "locale": "zh-TW" }));
+    assert_eq!(chinese["isError"], true);
+    assert_eq!(
+        chinese["content"][0]["text"],
+        format!(
+            "invalid_packet: `fidelity` 不是允許的值之一（英文原文：{serde}）。請改送這個形狀——\
+             這七個鍵就足夠了：{MINIMAL_PACKET_EXAMPLE}；選填的鍵（預設皆為空）：{keys}"
+        )
+    );
+    assert_eq!(
+        handoff::shape_hint_in(Some("zh-TW")),
+        format!("。請改送這個形狀——這七個鍵就足夠了：{MINIMAL_PACKET_EXAMPLE}；選填的鍵（預設皆為空）：{keys}")
+    );
+    let german = server.call(&json!({ "packet": packet, "locale": "de" }));
+    assert!(
+        german["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!(
+                "; sende stattdessen diese Form – diese sieben Schlüssel genügen: \
+             {MINIMAL_PACKET_EXAMPLE}; optionale Schlüssel, alle standardmäßig leer: {keys}"
+            )),
+        "{german}"
+    );
+    // A refusal that is not the spec's validation keeps its English words and hint.
+    let missing = server.request(
+        "tools/call",
+        json!({ "name": "team_handoff", "arguments": { "locale": "zh-TW" } }),
+    );
+    assert_eq!(
+        missing["result"]["content"][0]["text"],
+        format!(
+            "missing_packet: the `packet` argument is required{}",
+            handoff::shape_hint()
+        )
+    );
+}

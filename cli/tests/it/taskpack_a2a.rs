@@ -692,3 +692,156 @@ fn from_a2a_refuses_endless_input_by_its_size() {
     );
     assert!(!out_pack.exists());
 }
+
+/// SendMessage carrying `bytes` as a flat pack, with `metadata` on the message.
+fn send_with_metadata(bytes: &[u8], metadata: Value) -> Vec<u8> {
+    rpc(
+        "SendMessage",
+        json!({"message": {"messageId": "m1", "role": "ROLE_USER", "metadata": metadata,
+            "parts": [{"raw": B64.encode(bytes), "filename": "p.taskpack.json"}]}}),
+    )
+}
+
+/// The door's answer to `body`, the server having chosen `wanted` (issue 50).
+fn answer_in(door: &Door, body: &[u8], wanted: Option<&str>) -> Value {
+    let answer = door.answer_from_in(&mut std::io::Cursor::new(body), true, None, wanted);
+    serde_json::from_str(&answer.into_response().to_js_compact()).unwrap()
+}
+
+/// A refused pack is answered in the language asked for (issue 50): the message's
+/// `metadata.locale`, else what the server chose (`wanted`: the request's Accept-Language, its
+/// `--locale`), else English; the A2A code, `data.code` and the path the message names do not
+/// change, and English is byte for byte what it was.
+#[test]
+fn a_refused_pack_is_answered_in_the_language_asked_for() {
+    let dir = common::scratch("a2a-locale");
+    let door = door(&dir.join("store"));
+    let with = |key: &str, value: &str| {
+        let mut p = handoff();
+        specmint::taskpack::set_member(&mut p, key, Json::parse(value).unwrap());
+        flat_bytes(&p, &[])
+    };
+    let no_accept = with(
+        "asks",
+        r#"[{"id":"a9","what":"?"},{"id":"a8","what":"?","accept":" "}]"#,
+    );
+    let english = answer(&door, &send(&no_accept, "p.taskpack.json"), true);
+    assert_eq!(
+        error(&english),
+        (
+            -32602,
+            "ask_without_accept: ask `a9` (asks[0]) has no accept; ask `a8` (asks[1]) has no accept"
+                .to_owned(),
+            json!("ask_without_accept")
+        )
+    );
+    assert_eq!(
+        answer_in(&door, &send(&no_accept, "p.taskpack.json"), None),
+        english
+    );
+    let chinese = (
+        -32602,
+        "ask_without_accept: 請求缺少驗收條件：必須提供 `asks[0].accept`，且不可為空白; \
+         請求缺少驗收條件：必須提供 `asks[1].accept`，且不可為空白"
+            .to_owned(),
+        json!("ask_without_accept"),
+    );
+    let asked = send_with_metadata(&no_accept, json!({ "locale": "zh-TW" }));
+    assert_eq!(error(&answer_in(&door, &asked, None)), chinese);
+    // The server's choice when the message names none; the message's outranks it.
+    let plain = send(&no_accept, "p.taskpack.json");
+    assert_eq!(error(&answer_in(&door, &plain, Some("zh-TW"))), chinese);
+    assert_eq!(
+        error(&answer_in(&door, &plain, Some("zh_TW.UTF-8"))),
+        chinese
+    );
+    let english_asked = send_with_metadata(&no_accept, json!({ "locale": "en" }));
+    assert_eq!(answer_in(&door, &english_asked, Some("zh-TW")), english);
+    // A language TaskPack has no messages in is English.
+    let german = send_with_metadata(&no_accept, json!({ "locale": "de" }));
+    assert_eq!(answer_in(&door, &german, None), english);
+    // A forbidden key, at its own path (the key), and a pack that is not the shape.
+    let forbidden = with(
+        "passport",
+        r#"{"id":"X","goal":"g","version":1,"transcript":["hi"]}"#,
+    );
+    assert_eq!(
+        error(&answer_in(&door, &send(&forbidden, "p.taskpack.json"), Some("zh-TW"))),
+        (
+            -32602,
+            "forbidden_field: `passport.transcript` 是禁止使用的鍵：任務包的任何位置都不得出現對話紀錄或給模型的指示"
+                .to_owned(),
+            json!("forbidden_field")
+        )
+    );
+    let kind = with("kind", r#""memo""#);
+    let (_, english_kind, _) = error(&answer(&door, &send(&kind, "p.taskpack.json"), true));
+    assert_eq!(
+        english_kind,
+        "invalid_taskpack: `kind` is `\"memo\"`, not handoff or receipt"
+    );
+    assert_eq!(
+        error(&answer_in(&door, &send(&kind, "p.taskpack.json"), Some("zh-TW"))),
+        (
+            -32602,
+            "invalid_taskpack: 欄位 `kind` 不符合 TaskPack 的格式（可能不是 JSON、不是物件、缺少必填成員、\
+             出現未定義的成員，或型別錯誤）。英文原文：`kind` is `\"memo\"`, not handoff or receipt"
+                .to_owned(),
+            json!("invalid_taskpack")
+        )
+    );
+    // A code TaskPack's messages do not cover (raised by hand-written behaviour) stays English.
+    let key = with("note", r#""AKIAIOSFODNN7EXAMPLE""#);
+    let english_key = answer(&door, &send(&key, "p.taskpack.json"), true);
+    assert_eq!(error(&english_key).2, json!("credential"));
+    assert_eq!(
+        answer_in(&door, &send(&key, "p.taskpack.json"), Some("zh-TW")),
+        english_key
+    );
+    // A tag that is not BCP 47, or not a string, is the request's mistake.
+    for (bad, why) in [
+        (json!("zh TW"), "`zh TW` is not a BCP 47 language tag"),
+        (
+            json!(7),
+            "not a string such as \"zh-TW\" (a BCP 47 language tag)",
+        ),
+    ] {
+        let out = answer_in(
+            &door,
+            &send_with_metadata(&no_accept, json!({ "locale": bad })),
+            None,
+        );
+        assert_eq!(
+            error(&out),
+            (
+                -32602,
+                format!("`params.message.metadata.locale`: {why}"),
+                Value::Null
+            )
+        );
+    }
+    assert!(passports(&dir.join("store")).is_empty());
+}
+
+/// What an `Accept-Language` header asks the door's refusals in: the first range by weight
+/// the door can serve (a TaskPack locale, or English), else nothing (the server's default).
+#[test]
+fn accept_language_picks_the_first_range_the_door_serves() {
+    for (header, wanted) in [
+        ("zh-TW", Some("zh-TW")),
+        ("fr, zh-TW;q=0.5, en;q=0.4", Some("zh-TW")),
+        ("en-US,zh-TW;q=0.9", Some("en")),
+        ("zh-TW;q=0.2, en;q=0.8", Some("en")),
+        ("zh-Hant-TW", Some("zh-Hant-TW")),
+        ("fr, de", None),
+        ("zh, zh-HK", None),
+        ("zh-TW;q=0", None),
+        ("*", None),
+        ("zh-TW;q=2", None),
+        ("", None),
+        ("not a tag!", None),
+    ] {
+        assert_eq!(a2a::accept_language(header).as_deref(), wanted, "{header}");
+    }
+    assert_eq!(a2a::locales(), ["zh-TW"]);
+}

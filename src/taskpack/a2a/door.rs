@@ -6,6 +6,7 @@ use std::path::Path;
 
 use base64::Engine as _;
 use specmint_runtime::json::Json;
+use specmint_runtime::messages::Catalog;
 
 use super::answer::{
     self, LandedReport, MergedReport, Reply, ReportedCheck, ReportedImperative, Response, RpcError,
@@ -102,8 +103,25 @@ impl Door {
         activated: bool,
         quota: Option<&StoreQuota>,
     ) -> Answer {
+        self.answer_from_in(body, activated, quota, None)
+    }
+
+    /// [`Door::answer_from`] with the refusals of a pack written in the reader's language:
+    /// the message's `metadata.locale` ([`LOCALE_KEY`]) when it names one, else `wanted` (what
+    /// the server chose: the request's `Accept-Language`, its `--locale`, the environment's),
+    /// else English. A refusal listing problems at their paths (a pack refused at landing)
+    /// gets TaskPack's messages in that language ([`crate::Refusal::localize`]); its A2A code,
+    /// `data.code` and every other refusal stay as they are. A `metadata.locale` that is not a
+    /// string or not a BCP 47 tag is refused ([`INVALID_PARAMS`]).
+    pub fn answer_from_in<R: Read + Seek>(
+        &self,
+        body: &mut R,
+        activated: bool,
+        quota: Option<&StoreQuota>,
+        wanted: Option<&str>,
+    ) -> Answer {
         let mut luggage = Luggage::new();
-        let response = self.respond(body, activated, quota, &mut luggage);
+        let response = self.respond(body, activated, quota, wanted, &mut luggage);
         Answer { response, luggage }
     }
 
@@ -112,6 +130,7 @@ impl Door {
         body: &mut R,
         activated: bool,
         quota: Option<&StoreQuota>,
+        wanted: Option<&str>,
         luggage: &mut Luggage,
     ) -> Response {
         let not_json = || {
@@ -167,7 +186,7 @@ impl Door {
         };
         let result = match method.unwrap_or_default() {
             "SendMessage" | "message/send" => self
-                .send(&params, raws, activated, quota, luggage)
+                .send(&params, raws, activated, quota, wanted, luggage)
                 .map(|task| Reply::Sent {
                     task: Box::new(task),
                 }),
@@ -188,6 +207,7 @@ impl Door {
         raws: Raws<'_, R>,
         activated: bool,
         quota: Option<&StoreQuota>,
+        wanted: Option<&str>,
         luggage: &mut Luggage,
     ) -> Result<answer::Task, RpcError> {
         let params: Params = lenient::view(params);
@@ -195,6 +215,7 @@ impl Door {
             .message
             .filter(|m| m.is_object())
             .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`params.message` is not an object"))?;
+        let catalog = catalog(message_locale(&message)?.or(wanted));
         // A temporary file it spilled into is removed when it drops, however the landing ends.
         let (name, pack, size) = pack_part(&message, self.max_pack_bytes, raws)?;
         if !activated {
@@ -209,7 +230,7 @@ impl Door {
         // Before anything is landed: released when the landing fails.
         let reservation = quota.map(|q| q.reserve(size)).transpose()?;
         let measured = reservation.is_some();
-        let (task, written) = self.arrive(pack.source(), measured, luggage)?;
+        let (task, written) = self.arrive(pack.source(), measured, luggage, catalog.as_ref())?;
         if let Some(reservation) = reservation {
             reservation.settle(written);
         }
@@ -224,7 +245,9 @@ impl Door {
         source: PackSource<'_>,
         measured: bool,
         luggage: &mut Luggage,
+        catalog: Option<&Catalog>,
     ) -> Result<(answer::Task, u64), RpcError> {
+        let arrival_error = |e| arrival_error_in(e, catalog);
         let bytes = |id: &str| {
             if measured {
                 passport_bytes(&self.store, id)
@@ -542,13 +565,100 @@ pub(super) fn store_error(e: PassportStoreError) -> RpcError {
     }
 }
 
-pub(super) fn arrival_error(e: ArrivalError) -> RpcError {
+/// The key of an A2A message's `metadata` that names the language of the door's refusals.
+pub const LOCALE_KEY: &str = "locale";
+
+/// The language a message asks for in `metadata.locale`: `None` when it names none (no
+/// metadata, no key, `null`).
+fn message_locale(message: &Json) -> Result<Option<&str>, RpcError> {
+    let Some(value) = message.get("metadata").and_then(|m| m.get(LOCALE_KEY)) else {
+        return Ok(None);
+    };
+    let wrong = |why: String| {
+        RpcError::new(
+            INVALID_PARAMS,
+            format!("`params.message.metadata.{LOCALE_KEY}`: {why}"),
+        )
+    };
+    match value {
+        Json::Null => Ok(None),
+        Json::Str(tag) => {
+            crate::runtime::messages::check_wanted(tag).map_err(|e| wrong(e.0))?;
+            Ok(Some(tag))
+        }
+        _ => Err(wrong(
+            "not a string such as \"zh-TW\" (a BCP 47 language tag)".to_owned(),
+        )),
+    }
+}
+
+/// TaskPack's messages serving a reader who asks for `wanted`; `None` (English) for none.
+fn catalog(wanted: Option<&str>) -> Option<Catalog> {
+    let taskpack = crate::bundled::find("taskpack")?;
+    crate::verdict::DocType::Bundled(taskpack).catalog(wanted?)
+}
+
+/// The languages TaskPack's refusals may be written in besides English (its locale files'
+/// tags).
+pub fn locales() -> Vec<&'static str> {
+    crate::bundled::find("taskpack")
+        .map(|b| b.messages.iter().map(|(tag, _)| *tag).collect())
+        .unwrap_or_default()
+}
+
+/// The language an HTTP `Accept-Language` header (RFC 9110 §12.5.4) asks the door's refusals
+/// in: its ranges by weight (the order written among equal ones; `q=0` and `*` say nothing),
+/// the first the door can serve, a TaskPack locale serving it ([`locales`]) or English (`en`,
+/// `en-US`: answered `Some("en")`, which no catalog serves). `None` when no range can be
+/// served (`fr`, or a header that does not parse): the header is then disregarded and the
+/// server's default applies.
+pub fn accept_language(value: &str) -> Option<String> {
+    let mut ranges: Vec<(u16, &str)> = value
+        .split(',')
+        .filter_map(|item| {
+            let mut parts = item.split(';');
+            let range = parts.next()?.trim();
+            let mut weight = 1000;
+            for param in parts {
+                let (name, q) = param.split_once('=')?;
+                if name.trim().eq_ignore_ascii_case("q") {
+                    let q: f32 = q.trim().parse().ok()?;
+                    if !(0.0..=1.0).contains(&q) {
+                        return None;
+                    }
+                    // Three decimals at most (RFC 9110 §12.4.2).
+                    weight = (q * 1000.0).round() as u16;
+                }
+            }
+            (weight > 0 && !range.is_empty() && range != "*").then_some((weight, range))
+        })
+        .collect();
+    ranges.sort_by_key(|(weight, _)| std::cmp::Reverse(*weight));
+    let tags = locales();
+    ranges.into_iter().find_map(|(_, range)| {
+        let id = crate::runtime::messages::parse_locale(range).ok()?;
+        if crate::runtime::messages::choose_tag(tags.iter().copied(), range).is_some() {
+            Some(range.to_owned())
+        } else {
+            (id.language.as_str() == "en").then(|| "en".to_owned())
+        }
+    })
+}
+
+/// What a pack that did not arrive is answered: its refusal (a refused pack's problems written
+/// in `catalog`'s language), or the store's error.
+pub(super) fn arrival_error_in(e: ArrivalError, catalog: Option<&Catalog>) -> RpcError {
     match e {
-        ArrivalError::Refused(r) | ArrivalError::Receipt { refusal: r, .. } => RpcError {
-            code: INVALID_PARAMS,
-            message: r.to_string(),
-            taskpack_code: Some(r.code),
-        },
+        ArrivalError::Refused(mut r) | ArrivalError::Receipt { refusal: mut r, .. } => {
+            if let Some(catalog) = catalog {
+                r.localize(catalog);
+            }
+            RpcError {
+                code: INVALID_PARAMS,
+                message: r.to_string(),
+                taskpack_code: Some(r.code),
+            }
+        }
         ArrivalError::Store(PassportStoreError::NotFound(id)) => RpcError::new(
             TASK_NOT_FOUND,
             format!("this receipt answers passport `{id}`, which is not in this store"),

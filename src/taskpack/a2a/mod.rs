@@ -38,9 +38,9 @@ mod wire;
 use answer::{AgentCard, AgentExtension};
 
 pub use door::{
-    max_message_bytes, Answer, Door, CONTENT_TYPE_NOT_SUPPORTED, DEFAULT_MAX_PACK_BYTES,
-    EXTENSION_SUPPORT_REQUIRED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
-    PARSE_ERROR, TASK_NOT_FOUND,
+    accept_language, locales, max_message_bytes, Answer, Door, CONTENT_TYPE_NOT_SUPPORTED,
+    DEFAULT_MAX_PACK_BYTES, EXTENSION_SUPPORT_REQUIRED, INTERNAL_ERROR, INVALID_PARAMS,
+    INVALID_REQUEST, LOCALE_KEY, METHOD_NOT_FOUND, PARSE_ERROR, TASK_NOT_FOUND,
 };
 pub use task::{
     context_id, media_type, pack_to_task, passport_to_task, task_to_pack, write_task_as_pack,

@@ -370,13 +370,25 @@ pub fn model_findings(passport: &Json) -> Vec<String> {
 
 /// Every forbidden key of spec/taskpack.md in the pack object, named with its place.
 pub(crate) fn forbidden_key_findings(passport: &Json) -> Vec<String> {
+    forbidden_key_places(passport)
+        .into_iter()
+        .map(|(_, message)| message)
+        .collect()
+}
+
+/// [`forbidden_key_findings`], each with the RFC 6901 pointer of the key itself.
+pub(crate) fn forbidden_key_places(passport: &Json) -> Vec<(String, String)> {
     let mut found = Vec::new();
     passport.walk(&mut String::new(), &mut |pointer, value| {
         if let Json::Object(members) = value {
             for (key, _) in members {
                 if crate::taskpack::FORBIDDEN_KEYS.contains(&key.as_str()) {
-                    found.push(format!(
-                        "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
+                    let escaped = key.replace('~', "~0").replace('/', "~1");
+                    found.push((
+                        format!("{pointer}/{escaped}"),
+                        format!(
+                            "`{key}` at `{pointer}` is a forbidden field (no transcripts, no instructions in data)"
+                        ),
                     ));
                 }
             }
@@ -602,18 +614,35 @@ pub(crate) fn non_blank(value: Option<&Json>) -> bool {
 }
 
 pub(crate) fn ask_problems(asks: Option<&Json>) -> Vec<String> {
+    ask_places(asks)
+        .into_iter()
+        .map(|(_, message)| message)
+        .collect()
+}
+
+/// [`ask_problems`], each with the RFC 6901 pointer of what is wrong (`/asks/2/accept`, or
+/// `/asks` when it is not a list).
+pub(crate) fn ask_places(asks: Option<&Json>) -> Vec<(String, String)> {
     let asks = match asks {
         None => return Vec::new(),
         Some(Json::Array(asks)) => asks,
-        Some(other) => return vec![format!("asks is {}, not a list", describe(Some(other)))],
+        Some(other) => {
+            return vec![(
+                "/asks".to_owned(),
+                format!("asks is {}, not a list", describe(Some(other))),
+            )]
+        }
     };
     asks.iter()
         .map(lenient::view::<AskView>)
         .enumerate()
         .filter(|(_, ask)| !non_blank(ask.accept.as_ref()))
-        .map(|(i, ask)| match ask.id.as_ref().and_then(Json::as_str) {
-            Some(id) => format!("ask `{id}` (asks[{i}]) has no accept"),
-            None => format!("asks[{i}] has no accept"),
+        .map(|(i, ask)| {
+            let message = match ask.id.as_ref().and_then(Json::as_str) {
+                Some(id) => format!("ask `{id}` (asks[{i}]) has no accept"),
+                None => format!("asks[{i}] has no accept"),
+            };
+            (format!("/asks/{i}/accept"), message)
         })
         .collect()
 }

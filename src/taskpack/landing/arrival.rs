@@ -205,10 +205,16 @@ pub fn receive(store: &PassportStore, source: PackSource<'_>) -> Result<Arrival,
             })
         }
         Err(e @ ConvertError::UnknownExtension(_)) => return Err(ArrivalError::NoEncoding(e)),
+        // The pack as a whole: a problem at the document's path.
         Err(problem) => {
-            return Err(ArrivalError::Refused(Refusal::new(
+            return Err(ArrivalError::Refused(Refusal::of_problems(
                 TaskPackError::InvalidTaskpack,
-                problem.to_string(),
+                vec![crate::Violation::from_parts(
+                    TaskPackError::InvalidTaskpack.code(),
+                    String::new(),
+                    String::new(),
+                    problem.to_string(),
+                )],
             )))
         }
     };

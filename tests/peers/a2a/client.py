@@ -7,12 +7,14 @@ SDK's resolver (the extension declared, not required, with its params); sends ea
 .taskpack or .taskpack.json, the first made by specmint, the others by task-passport) as a
 file part with the extension activated and checks the Task the binding defines; gets it back
 with GetTask; and checks the refusals a client meets: no extension, a part that is no pack, a
-pack refused by landing (its TaskPack code in `data`), an unknown task. Exit 1 on any failure.
+pack refused by landing (its TaskPack code in `data`; in Traditional Chinese when the message's
+`metadata.locale` says zh-TW), an unknown task. Exit 1 on any failure.
 """
 
 import asyncio
 import base64
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -69,6 +71,8 @@ async def main(specmint, packs):
     server = subprocess.Popen(
         [specmint, "a2a", "serve", "--store", store, "--listen", "127.0.0.1:0"],
         stdout=subprocess.PIPE, text=True,
+        # English unless a request asks: the door's default is the environment's language.
+        env={k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")},
     )
     try:
         line = server.stdout.readline().strip()
@@ -135,6 +139,18 @@ async def main(specmint, packs):
                 check("the activated extension is echoed in A2A-Extensions", r.headers.get("A2A-Extensions") == URI, str(r.headers))
                 check("a pack landing refuses: -32602 with the spec's code in data",
                       error.get("code") == -32602 and error.get("data", {}).get("code") == "ask_without_accept", str(error))
+                check("its message is English without a locale",
+                      error.get("message") == "ask_without_accept: ask `a9` (asks[0]) has no accept", str(error))
+                # Through the SDK, the language in the message's metadata (issue 50).
+                bad_path = Path(store).parent / f"{Path(store).name}-bad.taskpack.json"
+                bad_path.write_text(json.dumps(bad), "utf-8")
+                asked = message(bad_path)
+                asked.message.metadata.update({"locale": "zh-TW"})
+                e = await refused(lambda: client.send_message(asked, context=active).__anext__())
+                check("metadata.locale zh-TW: the refusal's message in Traditional Chinese, its path unchanged",
+                      e is not None and "ask_without_accept: 請求缺少驗收條件：必須提供 `asks[0].accept`，且不可為空白" in str(e),
+                      repr(e))
+                bad_path.unlink()
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -14,8 +14,8 @@ use std::time::Duration;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{
-    HeaderValue, AUTHORIZATION, CONNECTION, CONTENT_LENGTH, HOST, TRANSFER_ENCODING,
-    WWW_AUTHENTICATE,
+    HeaderValue, ACCEPT_LANGUAGE, AUTHORIZATION, CONNECTION, CONTENT_LENGTH, HOST,
+    TRANSFER_ENCODING, WWW_AUTHENTICATE,
 };
 use hyper::{Method, Request, Response, StatusCode, Version};
 use specmint::taskpack::a2a::answer::RpcError;
@@ -51,6 +51,9 @@ pub(super) struct Shared {
     pub answering: Semaphore,
     /// The connection slots (`--max-connections`).
     pub slots: Slots,
+    /// The language of refusals when a request names none (`--locale`, else the
+    /// environment's): see [`Door::answer_from_in`].
+    pub locale: Option<String>,
 }
 
 /// The connection slots (`--max-connections`) and how many are taken. While fewer than a
@@ -205,6 +208,15 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> 
             .iter()
             .filter_map(|v| v.to_str().ok()),
     );
+    // The request's language (`Accept-Language`), else the server's; a message's
+    // `metadata.locale` outranks both (the door reads it).
+    let wanted = request
+        .headers()
+        .get_all(ACCEPT_LANGUAGE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(a2a::accept_language)
+        .or_else(|| shared.locale.clone());
     let declared = request
         .headers()
         .get(CONTENT_LENGTH)
@@ -239,9 +251,12 @@ async fn rpc(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Body> 
         let mut spooled = spooled;
         // Read from the body as it is answered, never loaded whole (a file past
         // `BODY_IN_MEMORY_BYTES`); removed once answered.
-        let answer = answering
-            .door
-            .answer_from(&mut spooled, activated, answering.quota.as_ref());
+        let answer = answering.door.answer_from_in(
+            &mut spooled,
+            activated,
+            answering.quota.as_ref(),
+            wanted.as_deref(),
+        );
         if answer.is_light() {
             return Made::Light(answer.into_response().to_js_compact());
         }

@@ -43,6 +43,10 @@
 //!   `securityRequirements`).
 //! - An address that is not loopback needs `--token-file` (or `--allow-unauthenticated`); every
 //!   address (`0.0.0.0`, `::`) needs `--public-url`, the URL the card advertises.
+//! - A refused pack is answered in the reader's language ([`Door::answer_from_in`]): the
+//!   message's `metadata.locale`, else the request's `Accept-Language`
+//!   ([`a2a::accept_language`]), else `--locale`, else the environment's (`LC_ALL`,
+//!   `LC_MESSAGES`, `LANG`), else English.
 //! - SIGTERM or Ctrl-C: the listener closes, every connection finishes the request under way and
 //!   closes, and the door exits 0 once they are done or `--shutdown-grace` has passed. A landing
 //!   cut off then (the process ends) leaves nothing half-written: the store writes each
@@ -115,6 +119,15 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             )));
         }
     }
+    if let Some(tag) = &args.locale {
+        specmint::runtime::messages::check_wanted(tag)
+            .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))?;
+    }
+    // As `validate`: the environment's language when no --locale is given.
+    let locale = args
+        .locale
+        .clone()
+        .or_else(specmint::runtime::messages::env_locale);
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => Some(tls::acceptor(cert, key)?),
         _ => None,
@@ -168,6 +181,7 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             body_timeout: Duration::from_secs(args.body_timeout),
             answering: Semaphore::new(cores),
             slots: http::Slots::new(args.max_connections as usize),
+            locale,
         });
         let limits = Arc::new(Limits {
             header_timeout: Duration::from_secs(args.header_timeout),

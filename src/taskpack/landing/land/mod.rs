@@ -20,13 +20,13 @@ mod imperatives;
 pub use imperatives::{imperatives, is_imperative, Imperative};
 
 use crate::taskpack::judge::conformance::{
-    ask_problems, forbidden_key_findings, lineage_problems, non_blank, spec_problem,
+    ask_places, forbidden_key_places, lineage_problems, non_blank, spec_problem,
 };
 use crate::taskpack::judge::patterns;
 use crate::taskpack::lenient::{self, AskView, CheckView, FactView, PackMembers, StateView};
 use crate::taskpack::passports::seal;
 use crate::taskpack::{member_mut, set_member, PackKind, TaskPackError};
-use crate::Refusal;
+use crate::{Refusal, Violation};
 use specmint_runtime::json::Json;
 
 /// A landing check as landing shows it: the spec's own type (§4.4), read leniently.
@@ -81,37 +81,58 @@ pub fn admit(
     luggage_findings: &[(patterns::Finding, String)],
 ) -> Result<(), Refusal<TaskPackError>> {
     let pack = arriving.object();
+    let invalid =
+        |pointer: &str, message: String| problem(TaskPackError::InvalidTaskpack, pointer, message);
     if !pack.is_object() {
-        return refuse(
+        return refuse_at(
             TaskPackError::InvalidTaskpack,
-            vec!["the pack object is not a JSON object".to_owned()],
+            vec![invalid(
+                "",
+                "the pack object is not a JSON object".to_owned(),
+            )],
         );
     }
-    refuse(
+    refuse_at(
         TaskPackError::UnknownSpec,
-        spec_problem(pack).into_iter().collect(),
+        spec_problem(pack)
+            .into_iter()
+            .map(|p| problem(TaskPackError::UnknownSpec, "/spec", p))
+            .collect(),
     )?;
     let members = &arriving.members;
     let mut shape = Vec::new();
     if !matches!(members.kind(), Some("handoff" | "receipt")) {
-        shape.push(format!(
-            "`kind` is {}, not handoff or receipt",
-            shown(members.kind.as_ref())
+        shape.push(invalid(
+            "/kind",
+            format!(
+                "`kind` is {}, not handoff or receipt",
+                shown(members.kind.as_ref())
+            ),
         ));
     }
-    shape.extend(lineage_problems(members.lineage.as_ref()));
+    shape.extend(
+        lineage_problems(members.lineage.as_ref())
+            .into_iter()
+            .map(|p| invalid("/lineage", p)),
+    );
     if let Some(chain) = &members.lineage().chain {
         let entries_ok = chain
             .as_array()
             .is_some_and(|items| items.iter().all(|e| non_blank(Some(e))));
         if !entries_ok {
-            shape.push("`lineage.chain` is not a list of `<id>@<version>` strings".to_owned());
+            shape.push(invalid(
+                "/lineage/chain",
+                "`lineage.chain` is not a list of `<id>@<version>` strings".to_owned(),
+            ));
         }
     }
     if !members.passport.as_ref().is_some_and(Json::is_object) {
-        shape.push(format!(
-            "`passport` (the task state) is {}, not an object",
-            shown(members.passport.as_ref())
+        shape.push(invalid(
+            "/passport",
+            format!(
+                "`passport` (the task state) is {}, not an object",
+                shown(members.passport.as_ref())
+            ),
         ));
     }
     for (list, value) in [
@@ -119,14 +140,26 @@ pub fn admit(
         ("landing_checks", &members.landing_checks),
     ] {
         if value.as_ref().is_some_and(|v| v.as_array().is_none()) {
-            shape.push(format!("`{list}` is not a list"));
+            shape.push(invalid(
+                &format!("/{list}"),
+                format!("`{list}` is not a list"),
+            ));
         }
     }
-    refuse(TaskPackError::InvalidTaskpack, shape)?;
-    refuse(TaskPackError::ForbiddenField, forbidden_key_findings(pack))?;
-    refuse(
+    refuse_at(TaskPackError::InvalidTaskpack, shape)?;
+    refuse_at(
+        TaskPackError::ForbiddenField,
+        forbidden_key_places(pack)
+            .into_iter()
+            .map(|(pointer, p)| problem(TaskPackError::ForbiddenField, &pointer, p))
+            .collect(),
+    )?;
+    refuse_at(
         TaskPackError::AskWithoutAccept,
-        ask_problems(members.asks.as_ref()),
+        ask_places(members.asks.as_ref())
+            .into_iter()
+            .map(|(pointer, p)| problem(TaskPackError::AskWithoutAccept, &pointer, p))
+            .collect(),
     )?;
     for finding in patterns::Finding::ALL {
         let mut found: Vec<String> = patterns::scan_json(pack)
@@ -143,6 +176,38 @@ pub fn admit(
         refuse(finding.code(), found)?;
     }
     Ok(())
+}
+
+/// A problem of an arriving pack at `pointer` (RFC 6901, `""` for the pack object), its path
+/// written dotted (`asks[2].accept`).
+fn problem(code: TaskPackError, pointer: &str, message: String) -> Violation {
+    Violation::from_parts(code.code(), dotted(pointer), pointer.to_owned(), message)
+}
+
+/// An RFC 6901 pointer as a dotted path: `/asks/2/accept` is `asks[2].accept`.
+fn dotted(pointer: &str) -> String {
+    let mut path = String::new();
+    for segment in pointer.split('/').skip(1) {
+        let key = segment.replace("~1", "/").replace("~0", "~");
+        if !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()) {
+            path.push_str(&format!("[{key}]"));
+        } else {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&key);
+        }
+    }
+    path
+}
+
+/// Refused with `code` when there are `problems`, each at its path.
+fn refuse_at(code: TaskPackError, problems: Vec<Violation>) -> Result<(), Refusal<TaskPackError>> {
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Refusal::of_problems(code, problems))
+    }
 }
 
 fn shown(value: Option<&Json>) -> String {
