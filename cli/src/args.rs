@@ -311,7 +311,9 @@ pub struct Mcp {
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<String>,
     /// Write `team_handoff`'s refusals of an invalid packet in this language (a BCP 47 tag
-    /// such as `zh-TW`) when TaskPacket has it; a call may name its own (`locale`).
+    /// such as `zh-TW`) when TaskPacket has it (default: the environment's LC_ALL, LC_MESSAGES
+    /// or LANG, as `validate` and `a2a serve`; English otherwise); a call may name its own
+    /// (`locale`).
     #[arg(long, value_name = "TAG")]
     pub locale: Option<String>,
 }

@@ -27,8 +27,20 @@ impl McpServer {
 
     /// Starts `binary ARGS` (an `mcp` command line) and runs the initialize handshake.
     pub fn start_with(binary: &str, args: &[&str]) -> Self {
-        let mut child = Command::new(binary)
+        Self::start_in(binary, args, &[])
+    }
+
+    /// [`McpServer::start_with`] in an environment with none of the locale variables but
+    /// `vars` (the server's default language is the environment's: tests name theirs).
+    pub fn start_in(binary: &str, args: &[&str], vars: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(binary);
+        command
             .args(args)
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
+            .envs(vars.iter().copied());
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

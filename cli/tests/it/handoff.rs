@@ -1736,7 +1736,8 @@ fn endless_input_is_refused_by_its_size() {
 }
 
 /// `team_handoff` refuses an invalid packet in the language the call names (`locale`), else
-/// the server's `--locale`, else English; the code does not change (issue 50).
+/// the server's `--locale`, else its environment's, else English; the code does not change
+/// (issue 50).
 #[test]
 fn the_mcp_tool_refuses_in_the_language_asked_for() {
     let home = Home::with_member("eph-p1", PLANNER);
@@ -1763,6 +1764,19 @@ fn the_mcp_tool_refuses_in_the_language_asked_for() {
     assert_eq!(
         chinese.call(&json!({ "packet": blank }))["content"][0]["text"],
         asked["content"][0]["text"]
+    );
+    // Without --locale, the environment's language, as for `validate`; `C` is English.
+    let args = ["mcp", "--home", home_dir, "--agent", "eph-p1"];
+    let bin = env!("CARGO_BIN_EXE_specmint");
+    let mut from_env = McpServer::start_in(bin, &args, &[("LANG", "zh_TW.UTF-8")]);
+    assert_eq!(
+        from_env.call(&json!({ "packet": blank }))["content"][0]["text"],
+        asked["content"][0]["text"]
+    );
+    let mut posix = McpServer::start_in(bin, &args, &[("LC_ALL", "C"), ("LANG", "zh_TW.UTF-8")]);
+    assert_eq!(
+        posix.call(&json!({ "packet": blank }))["content"][0]["text"],
+        english["content"][0]["text"]
     );
     let german = chinese.call(&json!({ "packet": blank, "locale": "de" }));
     assert_eq!(

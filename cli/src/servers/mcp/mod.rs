@@ -45,6 +45,9 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         specmint::runtime::messages::check_wanted(tag)
             .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))?;
     }
+    // As `validate` and the A2A door: the environment's language when no --locale is given
+    // (the client that starts the server passes its user's environment).
+    let locale = locale.or_else(specmint::runtime::messages::env_locale);
     let handoff = match (home, agent) {
         (Some(home), Some(agent)) => Some((home, agent)),
         (None, None) => None,
@@ -149,7 +152,7 @@ fn tool() -> Tool {
             },
             "locale": {
                 "type": "string",
-                "description": "The language of a refusal's messages, a BCP 47 tag such as zh-TW (default: the server's --locale, else English); codes do not change.",
+                "description": "The language of a refusal's messages, a BCP 47 tag such as zh-TW (default: the server's --locale, else its environment's LC_ALL, LC_MESSAGES or LANG, else English); codes do not change.",
             },
         },
         "required": ["packet"],
