@@ -8,7 +8,8 @@
 //!
 //! A template is text with placeholders in the ICU MessageFormat style:
 //!
-//! - `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{message}` ([`PLACEHOLDERS`]);
+//! - `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{expected}`, `{other}`,
+//!   `{message}` ([`PLACEHOLDERS`]);
 //! - `{measured, plural, one {# char} other {# chars}}`: the arm of the number's CLDR plural
 //!   category in the catalog's language (or an exact `=N` arm), `#` the number;
 //! - `{path, select, empty {the document} other {`{path}`}}`: `empty` when the value is empty
@@ -61,8 +62,16 @@ pub const PLACEHOLDERS: &[(&str, &str)] = &[
         "the rule's limit (the cap) of a rule with numbers; empty otherwise",
     ),
     (
+        "expected",
+        "the expected value(s) as the English message quotes them (`` `a`, `b`, `c` ``, a pattern, a format, a bound); empty otherwise",
+    ),
+    (
+        "other",
+        "the other field(s) of a cross-field rule, as dotted paths (`from_role`; a group `iban, card`); empty otherwise",
+    ),
+    (
         "message",
-        "the English message, for detail no placeholder carries (which key, which value)",
+        "the English message, for detail no placeholder carries",
     ),
 ];
 
@@ -134,6 +143,8 @@ enum Var {
     Code,
     Measured,
     Limit,
+    Expected,
+    Other,
     Message,
 }
 
@@ -145,6 +156,8 @@ impl Var {
             "code" => Var::Code,
             "measured" => Var::Measured,
             "limit" => Var::Limit,
+            "expected" => Var::Expected,
+            "other" => Var::Other,
             "message" => Var::Message,
             _ => return None,
         })
@@ -163,6 +176,8 @@ impl Var {
             Var::Path => out.push_str(&v.path),
             Var::Pointer => out.push_str(&v.pointer),
             Var::Code => out.push_str(&v.code),
+            Var::Expected => out.push_str(&v.expected),
+            Var::Other => out.push_str(&v.other),
             Var::Message => out.push_str(&v.message),
             Var::Measured | Var::Limit => {
                 if let Some(n) = self.number(v) {
@@ -877,10 +892,10 @@ mod tests {
         assert_eq!(
             render(
                 "de",
-                "{path}|{pointer}|{code}|{measured}|{limit}|{message}|{{x}}",
-                &v
+                "{path}|{pointer}|{code}|{measured}|{limit}|{expected}|{other}|{message}|{{x}}",
+                &v.clone().with_expected("`a`, `b`").with_other("kind")
             ),
-            "items[3]|/items/3|too_long|5|2|english|{x}"
+            "items[3]|/items/3|too_long|5|2|`a`, `b`|kind|english|{x}"
         );
     }
 

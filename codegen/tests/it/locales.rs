@@ -122,7 +122,7 @@ fn an_unknown_placeholder_is_refused_at_its_column() {
     let typo = DE.replace("`{path}` darf nicht", "`{paht}` darf nicht");
     assert_eq!(
         diagnostics(&[("de", &typo)]),
-        "spec/mini.de.md:6:15: error: the message of `blank`: unknown placeholder `{paht}`\n  hint: did you mean `{path}`? the placeholders are `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{message}`"
+        "spec/mini.de.md:6:15: error: the message of `blank`: unknown placeholder `{paht}`\n  hint: did you mean `{path}`? the placeholders are `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{expected}`, `{other}`, `{message}`"
     );
 }
 
