@@ -811,11 +811,11 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ("blank_field", "`{path}` 不可為空白"),
             (
                 "self_dependency",
-                "`{path}` 把任務自己列為相依任務：任務不能相依於自己",
+                "`{path}` 把任務自己（`{other}` 為 {expected}）列為相依任務：任務不能相依於自己",
             ),
             (
                 "duplicate_dependency",
-                "`{path}` 與前面列出的相依任務重複：同一個任務只能列一次",
+                "`{path}` 與前面列出的相依任務 `{other}` 重複：同一個任務只能列一次",
             ),
             (
                 "invalid_task_envelope syntax",
@@ -827,7 +827,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_task_envelope unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {（英文原文：{message}）} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "invalid_task_envelope duplicate_key",
@@ -839,7 +839,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_task_envelope enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {（英文原文：{message}）} other {：允許的值為 {expected}}}",
             ),
             (
                 "invalid_task_envelope value",

@@ -1098,19 +1098,19 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "too_many_items",
-                "`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} (höchstens {limit})",
+                "{other, select, empty {`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} (höchstens {limit})} other {`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} mit `{other}` gleich {expected} (höchstens {limit})}}",
             ),
             (
                 "duplicate_constraint_id",
-                "`{path}` wiederholt die ID einer früheren Bedingung (ohne Groß- und Kleinschreibung und Leerraum am Rand)",
+                "`{path}` wiederholt die ID von `{other}` (ohne Groß- und Kleinschreibung und Leerraum am Rand)",
             ),
             (
                 "contradictory_assertion",
-                "`{path}` widerspricht einer Abnahmeprüfung der Gegenart: derselbe Wert darf nicht unter einer Art und ihrem Gegenteil stehen",
+                "`{path}` widerspricht `{other}`, einer Abnahmeprüfung der Gegenart: derselbe Wert darf nicht unter einer Art und ihrem Gegenteil stehen",
             ),
             (
                 "self_handoff",
-                "`{path}` muss sich von `from_role` unterscheiden: eine Rolle übergibt das Paket nicht an sich selbst",
+                "`{path}` muss sich von `{other}` unterscheiden: eine Rolle übergibt das Paket nicht an sich selbst",
             ),
             (
                 "packet_too_large",
@@ -1126,7 +1126,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_packet unknown_key",
-                "`{path}` ist kein Feld des TaskPacket: löschen oder die Schreibweise prüfen. Englisch: {message}",
+                "`{path}` ist kein Feld des TaskPacket: löschen oder die Schreibweise prüfen.{expected, select, empty { Englisch: {message}} other { Erlaubt sind hier: {expected}}}",
             ),
             (
                 "invalid_packet duplicate_key",
@@ -1138,7 +1138,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_packet enum",
-                "`{path}` ist keiner der erlaubten Werte. Englisch: {message}",
+                "`{path}` ist keiner der erlaubten Werte{expected, select, empty {. Englisch: {message}} other { ({expected})}}",
             ),
             (
                 "invalid_packet value",
@@ -1164,19 +1164,19 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "too_many_items",
-                "`{path}` 有 {measured} 個項目，超過上限 {limit} 個",
+                "{other, select, empty {`{path}` 有 {measured} 個項目，超過上限 {limit} 個} other {`{path}` 中 `{other}` 為 {expected} 的項目有 {measured} 個，超過上限 {limit} 個}}",
             ),
             (
                 "duplicate_constraint_id",
-                "`{path}` 與前面的約束 id 重複（比對時不分大小寫，也忽略前後空白）",
+                "`{path}` 與前面的約束 id `{other}` 重複（比對時不分大小寫，也忽略前後空白）",
             ),
             (
                 "contradictory_assertion",
-                "`{path}` 與相反類型的驗收斷言互相矛盾：同一個值不能同時出現在某個類型與它的相反類型之下",
+                "`{path}` 與相反類型的驗收斷言 `{other}` 互相矛盾：同一個值不能同時出現在某個類型與它的相反類型之下",
             ),
             (
                 "self_handoff",
-                "接收角色 `{path}` 必須與寄件角色 `from_role` 不同：不能把封包交給自己",
+                "接收角色 `{path}` 必須與寄件角色 `{other}` 不同：不能把封包交給自己",
             ),
             (
                 "packet_too_large",
@@ -1192,7 +1192,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_packet unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {（英文原文：{message}）} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "invalid_packet duplicate_key",
@@ -1204,7 +1204,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_packet enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {（英文原文：{message}）} other {：允許的值為 {expected}}}",
             ),
             (
                 "invalid_packet value",

@@ -903,15 +903,15 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "unknown_version",
-                "`{path}` 不是此讀取器認得的 TaskPack 版本。英文原文：{message}",
+                "`{path}` 不是此讀取器認得的 TaskPack 版本{expected, select, empty {。英文原文：{message}} other {：應符合 {expected}}}",
             ),
             (
                 "unknown_spec",
-                "`{path}` 不是此讀取器認得的規格。英文原文：{message}",
+                "`{path}` 不是此讀取器認得的規格{expected, select, empty {。英文原文：{message}} other {：應符合 {expected}}}",
             ),
             (
                 "unknown_encoding",
-                "`{path}` 必須是 `flat`：此讀取器只讀扁平格式。英文原文：{message}",
+                "`{path}` 必須是 `flat`：此讀取器只讀扁平格式{expected, select, empty {。英文原文：{message}} other {（應符合 {expected}）}}",
             ),
             (
                 "forbidden_field",
@@ -928,7 +928,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "attachment_mismatch",
-                "附件 `{path}` 與宣告的內容不符（`sha256` 或位元組數不一致，或 base64 無法解碼）。英文原文：{message}",
+                "{other, select, empty {附件內容 `{path}` 不是有效的 base64，無法解碼} other {{measured, select, empty {附件 `{path}` 宣告的 sha256 與 `{other}` 的實際內容不符（實際為 {expected}）} other {附件 `{path}` 宣告有 {limit} 個位元組，但 `{other}` 實際有 {measured} 個位元組}}}}",
             ),
             (
                 "invalid_taskpack syntax",
@@ -940,7 +940,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_taskpack unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {（英文原文：{message}）} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "invalid_taskpack duplicate_key",
@@ -952,7 +952,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_taskpack enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {（英文原文：{message}）} other {：允許的值為 {expected}}}",
             ),
             (
                 "invalid_taskpack value",
