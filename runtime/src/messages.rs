@@ -1075,6 +1075,54 @@ mod tests {
     }
 
     #[test]
+    fn group_caps_one_of_and_digests_carry_their_detail() {
+        use crate::rules;
+        let catalog = Catalog::new(
+            "de",
+            [
+                ("c", "{path}|{expected}|{other}|{measured}|{limit}"),
+                (
+                    "d",
+                    "{other, select, empty {none} other {{other}}} {expected, select, empty {-} other {{expected}}}",
+                ),
+            ],
+        )
+        .unwrap();
+        let render = |report: &Report| -> Vec<String> {
+            report.iter().map(|v| catalog.message(v).unwrap()).collect()
+        };
+        let mut report = Report::new();
+        let kinds = ["a", "b", "a", "a"];
+        rules::max_items_per_group_named(
+            &kinds[..],
+            |k: &&str| *k,
+            "kind",
+            &Path::ROOT.field("items"),
+            2,
+            "c",
+            &mut report,
+        );
+        assert_eq!(render(&report), ["items|`a`|items[].kind|3|2"]);
+        let mut report = Report::new();
+        let given: [&dyn rules::Filled; 2] = [&Some("x"), &Some("y")];
+        rules::one_of(
+            &["iban", "card"],
+            rules::given_count(&given),
+            None,
+            &Path::ROOT.field("pay"),
+            "d",
+            &mut report,
+        );
+        assert_eq!(render(&report), ["pay.iban, pay.card -"]);
+        // A rule with neither: both selects take `empty`.
+        let mut report = Report::new();
+        rules::non_blank(" ", &Path::ROOT.field("t"), "d", &mut report);
+        assert_eq!(render(&report), ["none -"]);
+        let v = &report.as_slice()[0];
+        assert_eq!((v.expected.as_str(), v.other.as_str()), ("", ""));
+    }
+
+    #[test]
     fn a_code_without_a_message_keeps_english() {
         let catalog = Catalog::new("de", [("other_code", "x")]).unwrap();
         let mut v = too_long(3);
