@@ -771,6 +771,20 @@ impl Catalog {
         Some(out)
     }
 
+    /// `v` rendered with the template of `key` (a code, or a code, a space and a problem kind
+    /// such as `bad_doc missing`, which falls back to the code's own): for a caller that knows
+    /// the kind without an English message to read it from (a schema's `errorMessage`).
+    /// `None` when the catalog has neither.
+    pub fn render(&self, key: &str, v: &Violation) -> Option<String> {
+        let template = self.templates.get(key).or_else(|| {
+            let (code, _) = key.split_once(' ')?;
+            self.templates.get(code)
+        })?;
+        let mut out = String::with_capacity(v.message.len());
+        template.render_into(v, self.rules.as_ref(), None, &mut out);
+        Some(out)
+    }
+
     /// Replaces `v`'s message with this locale's (left as it is when the catalog has none
     /// for its code).
     pub fn localize(&self, v: &mut Violation) {
