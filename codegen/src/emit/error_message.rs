@@ -302,7 +302,12 @@ impl Ctx<'_> {
             }
         }
         // Text: blank, caps, the literal, the format, the patterns.
-        let blank = r.required.as_ref().or(r.non_blank.as_ref());
+        // A requirement makes the field's own text non-blank, not a list's items.
+        let blank = if ty.array {
+            r.non_blank.as_ref()
+        } else {
+            r.required.as_ref().or(r.non_blank.as_ref())
+        };
         if let Some(c) = &r.min_chars {
             self.put(
                 &mut em,
