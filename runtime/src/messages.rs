@@ -1137,6 +1137,41 @@ mod tests {
     }
 
     #[test]
+    fn a_digest_names_the_data_and_what_it_holds() {
+        use crate::rules::{self, DigestFields};
+        let catalog = Catalog::new(
+            "de",
+            [(
+                "d",
+                "{path}|{other}|{expected}|{measured, select, empty {-} other {{measured}/{limit}}}",
+            )],
+        )
+        .unwrap();
+        let fields = DigestFields {
+            sha256: Some("00"),
+            sha256_name: "sha256",
+            data: Some("hello world"),
+            data_name: "data",
+            encoding: &"utf8",
+            label: None,
+            length: Some(12),
+            length_name: "bytes",
+        };
+        let mut report = Report::new();
+        let at = Path::ROOT.field("files");
+        let at = at.index(0);
+        rules::digest(&fields, &at, "d", &mut report);
+        let got: Vec<String> = report.iter().map(|v| catalog.message(v).unwrap()).collect();
+        assert_eq!(
+            got,
+            [
+                "files[0].sha256|files[0].data|`b94d27b9…`|-",
+                "files[0].bytes|files[0].data|11|11/12",
+            ]
+        );
+    }
+
+    #[test]
     fn a_code_without_a_message_keeps_english() {
         let catalog = Catalog::new("de", [("other_code", "x")]).unwrap();
         let mut v = too_long(3);

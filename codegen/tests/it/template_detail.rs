@@ -30,6 +30,16 @@ const MD: &str = "# Kinds v1
 | `id` | string | ✔ | Its id. |
 | `deps` | string[] | — | What it waits for. |
 | `items` | item[] | — | Its items. |
+| `qty` | uint32? 1..=10 | — | How many. |
+| `cap` | uint32? | — | The highest end. |
+| `pairs` | pair[] | — | Pairs. |
+
+## Fields of a `pair`
+
+| Field | Type | Required | Meaning |
+|---|---|---|---|
+| `a` | string | ✔ | One side. |
+| `b` | uint32 | ✔ | The other. |
 
 ## Fields of an `item`
 
@@ -44,6 +54,13 @@ const MD: &str = "# Kinds v1
 |---|---|
 | `low` | Low. |
 | `high` | High. |
+
+## Rules
+
+| Code | On | Rule |
+|---|---|---|
+| `R-1` | — | `start <= 4` |
+| `R-2` | — | `end <= cap ?? 100` |
 
 ## Error codes
 
@@ -63,6 +80,12 @@ const MD: &str = "# Kinds v1
 | `dup_dep` | Waits twice for one. |
 | `dup_key` | Two items of one key. |
 | `contra` | A key both low and high. |
+| `bad_qty` | Too many. |
+| `one_account` | Not exactly one of an account and a card. |
+| `card_on_low` | A card on a low one. |
+| `dup_pair` | Two pairs alike. |
+| `R-1` | Starts late. |
+| `R-2` | Ends past the cap. |
 
 ```json valid
 {\"version\": \"0.1\", \"slug\": \"a\", \"from_role\": \"a\", \"to_role\": \"b\", \"start\": 1, \"end\": 2, \"level\": \"low\", \"iban\": \"x\", \"id\": \"t\"}
@@ -77,6 +100,7 @@ parse = "bad_doc"
 equals = "bad_version"
 pattern = "bad_slug"
 format = "bad_day"
+range = "bad_qty"
 
 [errors.rules]
 "level" = { enum = "bad_level" }
@@ -95,6 +119,21 @@ code = "out_of_order"
 [[any_of]]
 fields = ["iban", "card"]
 code = "no_account"
+
+[[one_of]]
+fields = ["iban", "card"]
+code = "one_account"
+
+[[value_if]]
+field = "card"
+must = "absent"
+if = "`level` is `low`"
+code = "card_on_low"
+
+[[unique]]
+path = "pairs"
+key = ["a", "b"]
+code = "dup_pair"
 
 [[value_if]]
 field = "amount"
@@ -151,14 +190,29 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("dup_key", "{path}: O[{other}]"),
     ("contra", "{path}: O[{other}]"),
+    ("bad_qty", "{path}: E[{expected}] L[{limit}]"),
+    (
+        "one_account",
+        "{path, select, empty {doc} other {{path}}}: O[{other}]",
+    ),
+    ("card_on_low", "{path}: E[{expected}] O[{other}]"),
+    ("dup_pair", "{path}: O[{other}]"),
+    (
+        "R-1",
+        "{path}: E[{expected}] O[{other, select, empty {-} other {{other}}}]",
+    ),
+    ("R-2", "{path}: E[{expected}] O[{other}]"),
 ];
 
-/// A document breaking every rule above once; a level outside the enum (its own code), an
-/// item's kind outside it (the parse code).
+/// A document breaking most rules above once; a level outside the enum (its own code); an
+/// item's kind outside it (the parse code); a card given on a low level with an account too;
+/// an unknown key.
 const DOCS: &[&str] = &[
-    r#"{"version": "0.2", "slug": "A1", "day": "2024-13-01", "from_role": "p", "to_role": "p", "start": 5, "end": 3, "level": "high", "amount": 0, "id": "t1", "deps": ["t1", "a", "a"], "items": [{"kind": "low", "key": "x"}, {"kind": "high", "key": "x"}]}"#,
+    r#"{"version": "0.2", "slug": "A1", "day": "2024-13-01", "from_role": "p", "to_role": "p", "start": 5, "end": 3, "level": "high", "amount": 0, "id": "t1", "deps": ["t1", "a", "a"], "items": [{"kind": "low", "key": "x"}, {"kind": "high", "key": "x"}], "qty": 11, "cap": 2, "pairs": [{"a": "x", "b": 1}, {"a": "x", "b": 1}]}"#,
     r#"{"version": "0.1", "slug": "a", "from_role": "a", "to_role": "b", "start": 1, "end": 2, "level": "mid", "iban": "x", "id": "t"}"#,
     r#"{"version": "0.1", "slug": "a", "from_role": "a", "to_role": "b", "start": 1, "end": 2, "iban": "x", "id": "t", "items": [{"kind": "mid", "key": "x"}]}"#,
+    r#"{"version": "0.1", "slug": "a", "from_role": "a", "to_role": "b", "start": 1, "end": 2, "level": "low", "iban": "x", "card": "c", "id": "t"}"#,
+    r#"{"version": "0.1", "slug": "a", "from_role": "a", "to_role": "b", "start": 1, "end": 2, "iban": "x", "id": "t", "pairs": [{"a": "x", "b": 1, "c": 2}]}"#,
 ];
 
 /// What both render, per document: `code@path: rendered template`.
@@ -176,12 +230,23 @@ fn want() -> Vec<Vec<String>> {
         "out_of_order@end: end: E[`5`] O[start]",
         "no_account@: doc: O[iban, card]",
         "low_amount@amount: amount: E[0] O[level]",
+        "bad_qty@qty: qty: E[10] L[10]",
+        "dup_pair@pairs[1]: pairs[1]: O[pairs[0]]",
+        "one_account@: doc: O[iban, card]",
+        "R-1@start: start: E[4] O[-]",
+        "R-2@end: end: E[2] O[cap ?? 100]",
     ];
     vec![
         first.iter().map(|s| (*s).to_owned()).collect(),
         vec!["bad_level@level: level: E[`low`, `high`]".to_owned()],
         // The parse code: serde's refusal of a value outside the enum names the values.
         vec!["bad_doc@items[0].kind: items[0].kind: E[`low`, `high`]".to_owned()],
+        vec![
+            "one_account@: doc: O[iban, card]".to_owned(),
+            "card_on_low@card: card: E[`low`] O[level]".to_owned(),
+        ],
+        // The parse code: an unknown key names the keys allowed there.
+        vec!["bad_doc@pairs[0].c: pairs[0].c: E[`a`, `b`]".to_owned()],
     ]
 }
 
