@@ -21,7 +21,7 @@ use crate::rules::{Streamed, StreamedData};
 ///
 /// Two more fields, [`expected`](Violation::expected) and [`other`](Violation::other), carry
 /// a rule's detail for message templates in other languages (`{expected}`, `{other}`, see
-/// [`messages`](crate::messages) under the feature `messages`); they are not serialized, so
+/// the module `messages` under the feature `messages`); they are not serialized, so
 /// the JSON above is unchanged, and equality ignores them (they are derived from the same
 /// rule as the message).
 ///
