@@ -305,6 +305,27 @@ fn an_own_spec_with_a_locale_missing_a_code_is_refused_at_the_line() {
     );
     let verdict: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["errors"][0]["message"], "這份文件 格式不符");
+    // Its schema in that locale: the rule's keyword carries the message; the note names the
+    // command, as the plain schema's does.
+    let out = specmint(
+        &["schema", "--spec", spec, "note", "--locale", "zh-TW"],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        schema["$defs"]["note"]["properties"]["title"]["errorMessage"]["minLength"],
+        "`title` 不可為空白"
+    );
+    assert_eq!(schema["errorMessage"]["_"], "這份文件 格式不符");
+    let plain: Value =
+        serde_json::from_slice(&specmint(&["schema", "--spec", spec, "note"], b"").stdout).unwrap();
+    assert_eq!(schema["$comment"], plain["$comment"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
