@@ -166,3 +166,59 @@ pub fn find(cli_name: &str) -> Option<&'static Bundled> {
 pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|b| b.cli_name).collect()
 }
+
+/// The spec `module`'s sources as `spec/` holds them (its Markdown, its sidecar and its
+/// locale files), for what needs the checked model at run time: a schema with `errorMessage`
+/// ([`DocType::schema_in`](crate::verdict::DocType::schema_in)). `None` for another name.
+#[cfg(feature = "interpret")]
+pub(crate) fn source(module: &str) -> Option<specmint_codegen::SpecSource> {
+    macro_rules! spec {
+        ($name:literal, [$($tag:literal),*]) => {
+            specmint_codegen::SpecSource {
+                name: $name.into(),
+                md_path: concat!("spec/", $name, ".md").into(),
+                md: include_str!(concat!("../spec/", $name, ".md")).into(),
+                toml_path: concat!("spec/", $name, ".toml").into(),
+                toml: include_str!(concat!("../spec/", $name, ".toml")).into(),
+                locales: vec![$(specmint_codegen::LocaleSource {
+                    tag: $tag.into(),
+                    path: concat!("spec/", $name, ".", $tag, ".md").into(),
+                    md: include_str!(concat!("../spec/", $name, ".", $tag, ".md")).into(),
+                }),*],
+            }
+        };
+    }
+    Some(match module {
+        "task_packet" => spec!("task_packet", ["de", "zh-TW"]),
+        "action_envelope" => spec!("action_envelope", ["zh-TW"]),
+        "task_envelope" => spec!("task_envelope", ["zh-TW"]),
+        "taskpack" => spec!("taskpack", ["zh-TW"]),
+        _ => return None,
+    })
+}
+
+#[cfg(all(test, feature = "interpret"))]
+mod tests {
+    /// The sources `source` holds are spec/ as generated/ was generated from it: every bundled
+    /// spec, with every locale its generated `MESSAGES` has, and the same schema.
+    #[test]
+    fn the_embedded_sources_are_the_bundled_specs() {
+        for b in super::ALL {
+            let source = super::source(b.module).expect(b.module);
+            let tags: Vec<&str> = source.locales.iter().map(|l| l.tag.as_str()).collect();
+            let bundled: Vec<&str> = b.messages.iter().map(|(t, _)| *t).collect();
+            assert_eq!(tags, bundled, "{}", b.module);
+            let spec = specmint_codegen::load(&source).unwrap_or_else(|d| panic!("{d}"));
+            let options = specmint_codegen::Options {
+                spec_dir_in_files: Some(crate::SPEC_DIR.to_owned()),
+                ..crate::bundle_options()
+            };
+            assert_eq!(
+                specmint_codegen::emit_schema(&spec, &options),
+                b.json_schema,
+                "{}",
+                b.module
+            );
+        }
+    }
+}

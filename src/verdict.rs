@@ -287,6 +287,44 @@ impl DocType {
         }
     }
 
+    /// The JSON Schema of [`DocType::schema`] with each rule's message in the locale serving
+    /// a reader who asks for `wanted` as ajv-errors reads it (`errorMessage`, see
+    /// docs/spec-format.md, "Messages in a JSON Schema"): what `specmint schema --locale TAG
+    /// TYPE` prints. `None` when the spec has no messages for `wanted`.
+    #[cfg(feature = "interpret")]
+    pub fn schema_in(&self, wanted: &str) -> Option<String> {
+        match self {
+            DocType::Bundled(b) => {
+                let source = crate::bundled::source(b.module)?;
+                // Checked when the library was built (the snapshot test loads the same texts).
+                let spec = specmint_codegen::load(&source).ok()?;
+                let options = specmint_codegen::Options {
+                    spec_dir_in_files: Some(crate::SPEC_DIR.to_owned()),
+                    ..crate::bundle_options()
+                };
+                specmint_codegen::emit_schema_in(&spec, &options, wanted)
+            }
+            DocType::Own {
+                spec, dir, name, ..
+            } => {
+                let shown = as_seen_from_current_dir(dir).display().to_string();
+                let mut spec = spec.as_ref().clone();
+                spec.md_path = match shown.trim_end_matches('/') {
+                    "" => format!("{}.md", spec.name),
+                    dir => format!("{dir}/{}.md", spec.name),
+                };
+                specmint_codegen::emit_schema_in(
+                    &spec,
+                    &specmint_codegen::Options {
+                        regenerate_with: Some(format!("specmint schema --spec {shown} {name}")),
+                        ..crate::bundle_options()
+                    },
+                    wanted,
+                )
+            }
+        }
+    }
+
     /// Judges a whole document held in memory under the type's own input size limit. A type
     /// judged streamed (a flat TaskPack) is judged as [`DocType::judge_path`] judges its file,
     /// its data strings streamed rather than copied and parsed into memory (a 200 MB pack held

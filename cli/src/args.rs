@@ -53,8 +53,11 @@ pub enum Command {
     Validate(Validate),
     /// Print a spec's JSON Schema.
     #[command(
-        after_help = "exit status: 0 printed, 2 a usage error, or a --spec spec that cannot \
-                            be read or does not check"
+        after_help = "With --locale TAG, each rule's keyword carries its message in that language as \
+                            ajv-errors reads it (`errorMessage`; docs/spec-format.md, \"Messages in a \
+                            JSON Schema\"); the verdicts are the plain schema's.\n\n\
+                            exit status: 0 printed, 2 a usage error (a --locale the spec has no \
+                            messages in), or a --spec spec that cannot be read or does not check"
     )]
     Schema(Schema),
     /// Regenerate the Rust types, schemas and corpus from a spec directory.
@@ -212,6 +215,11 @@ pub struct Validate {
 pub struct Schema {
     #[command(flatten)]
     pub doc_type: DocTypeArg,
+    /// Print the schema with each rule's message in this language (a BCP 47 tag such as
+    /// `zh-TW`) as ajv-errors reads it (`errorMessage`); the spec must have messages in it.
+    /// Without it, the schema as generated.
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
 }
 
 #[derive(Args)]

@@ -49,7 +49,7 @@ mod pipeline;
 
 pub use config::Config;
 pub use diag::{Diagnostic, Diagnostics, Pos};
-pub use emit::{emit_schema, Options};
+pub use emit::{emit_schema, emit_schema_in, Options};
 pub use error::Error;
 pub use files::{
     check_dir, read_regular_file, read_spec_dir, spec_sources, write_atomically, write_if_changed,

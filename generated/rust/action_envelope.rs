@@ -1820,39 +1820,39 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "INVALID_ENVELOPE",
-                "{path, select, empty {這份信封} other {欄位 `{path}` }}不符合 Action Envelope 的格式（可能是 JSON 格式錯誤、不只一個物件、不是物件、缺少必填欄位、出現未定義的欄位或動作，或值不符合規定）。英文原文：{message}",
+                "{measured, select, other {`{path}` 有 {measured} 個字元，超過上限 {limit} 個字元} empty {{expected, select, other {`{path}` 的值不符合規定：應符合 {expected}} empty {{path, select, empty {這份信封} other {欄位 `{path}` }}不符合 Action Envelope 的格式（可能是 JSON 格式錯誤、不只一個物件、不是物件、缺少必填欄位、出現未定義的欄位或動作，或值不符合規定）{message, select, empty {。} other {。英文原文：{message}}}}}}}",
             ),
             (
                 "INVALID_PAYLOAD",
-                "{path, select, empty {酬載} other {`{path}` }}違反此動作酬載的語意規則。英文原文：{message}",
+                "{other, select, other {`{other}` 為 {expected} 時，必須提供酬載欄位 `{path}`，且不可為空白} empty {{measured, select, other {酬載欄位 `{path}` 有 {measured} 個字元，超過上限 {limit} 個字元} empty {{expected, select, other {酬載欄位 `{path}` 的值不符合規定：應符合 {expected}} empty {酬載欄位 `{path}` 不可為空白}}}}}}",
             ),
             (
                 "INVALID_ENVELOPE syntax",
-                "這份信封不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+                "這份信封不是有效的 JSON，或不只是單一個 JSON 物件{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "INVALID_ENVELOPE missing",
-                "{path, select, empty {信封} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+                "{path, select, empty {信封} other {`{path}` 處}}缺少必填欄位{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "INVALID_ENVELOPE unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "INVALID_ENVELOPE duplicate_key",
-                "{path, select, empty {信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+                "{path, select, empty {信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "INVALID_ENVELOPE type",
-                "{path, select, empty {信封} other {`{path}` }}的型別不正確（英文原文：{message}）",
+                "{path, select, empty {信封} other {`{path}` }}的型別不正確{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "INVALID_ENVELOPE enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {：允許的值為 {expected}}}",
             ),
             (
                 "INVALID_ENVELOPE value",
-                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+                "`{path}` 的值超出這個型別允許的範圍{message, select, empty {} other {（英文原文：{message}）}}",
             ),
         ],
     ),

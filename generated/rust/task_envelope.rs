@@ -774,7 +774,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "invalid_task_envelope",
-                "{path, select, empty {這份任務信封} other {欄位 `{path}` }}不符合 Task Envelope 的格式（可能不是 JSON、不是物件、出現未定義的成員，或型別錯誤）。英文原文：{message}",
+                "{path, select, empty {這份任務信封} other {欄位 `{path}` }}不符合 Task Envelope 的格式（可能不是 JSON、不是物件、出現未定義的成員，或型別錯誤）{message, select, empty {。} other {。英文原文：{message}}}",
             ),
             (
                 "objective_required",
@@ -811,39 +811,39 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ("blank_field", "`{path}` 不可為空白"),
             (
                 "self_dependency",
-                "`{path}` 把任務自己列為相依任務：任務不能相依於自己",
+                "`{path}` 把任務自己（`{other}` 為 {expected}）列為相依任務：任務不能相依於自己",
             ),
             (
                 "duplicate_dependency",
-                "`{path}` 與前面列出的相依任務重複：同一個任務只能列一次",
+                "`{path}` 與前面列出的相依任務 `{other}` 重複：同一個任務只能列一次",
             ),
             (
                 "invalid_task_envelope syntax",
-                "這份任務信封不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+                "這份任務信封不是有效的 JSON，或不只是單一個 JSON 物件{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_task_envelope missing",
-                "{path, select, empty {任務信封} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+                "{path, select, empty {任務信封} other {`{path}` 處}}缺少必填欄位{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_task_envelope unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "invalid_task_envelope duplicate_key",
-                "{path, select, empty {任務信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+                "{path, select, empty {任務信封} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_task_envelope type",
-                "{path, select, empty {任務信封} other {`{path}` }}的型別不正確（英文原文：{message}）",
+                "{path, select, empty {任務信封} other {`{path}` }}的型別不正確{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_task_envelope enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {：允許的值為 {expected}}}",
             ),
             (
                 "invalid_task_envelope value",
-                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+                "`{path}` 的值超出這個型別允許的範圍{message, select, empty {} other {（英文原文：{message}）}}",
             ),
         ],
     ),

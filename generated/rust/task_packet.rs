@@ -1085,7 +1085,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "invalid_packet",
-                "{path, select, empty {Das Paket} other {`{path}`}} entspricht nicht der Form eines TaskPacket (fehlendes Pflichtfeld, unbekannter Schlüssel, falscher Typ, doppelter Schlüssel oder kein JSON-Objekt). Englisch: {message}",
+                "{path, select, empty {Das Paket} other {`{path}`}} entspricht nicht der Form eines TaskPacket (fehlendes Pflichtfeld, unbekannter Schlüssel, falscher Typ, doppelter Schlüssel oder kein JSON-Objekt).{message, select, empty {} other { Englisch: {message}}}",
             ),
             (
                 "forbidden_provider_field",
@@ -1094,23 +1094,23 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ("blank_field", "`{path}` darf nicht leer sein"),
             (
                 "field_too_long",
-                "`{path}` hat {measured, plural, one {# Zeichen} other {# Zeichen}} (höchstens {limit})",
+                "`{path}` {measured, select, empty {ist länger als {limit} Zeichen} other {hat {measured, plural, one {# Zeichen} other {# Zeichen}} (höchstens {limit})}}",
             ),
             (
                 "too_many_items",
-                "`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} (höchstens {limit})",
+                "{other, select, empty {`{path}` {measured, select, empty {hat mehr als {limit} Einträge} other {hat {measured, plural, one {einen Eintrag} other {# Einträge}} (höchstens {limit})}}} other {`{path}` hat {measured, plural, one {einen Eintrag} other {# Einträge}} mit `{other}` gleich {expected} (höchstens {limit})}}",
             ),
             (
                 "duplicate_constraint_id",
-                "`{path}` wiederholt die ID einer früheren Bedingung (ohne Groß- und Kleinschreibung und Leerraum am Rand)",
+                "`{path}` wiederholt die ID von `{other}` (ohne Groß- und Kleinschreibung und Leerraum am Rand)",
             ),
             (
                 "contradictory_assertion",
-                "`{path}` widerspricht einer Abnahmeprüfung der Gegenart: derselbe Wert darf nicht unter einer Art und ihrem Gegenteil stehen",
+                "`{path}` widerspricht `{other}`, einer Abnahmeprüfung der Gegenart: derselbe Wert darf nicht unter einer Art und ihrem Gegenteil stehen",
             ),
             (
                 "self_handoff",
-                "`{path}` muss sich von `from_role` unterscheiden: eine Rolle übergibt das Paket nicht an sich selbst",
+                "`{path}` muss sich von `{other}` unterscheiden: eine Rolle übergibt das Paket nicht an sich selbst",
             ),
             (
                 "packet_too_large",
@@ -1118,31 +1118,31 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_packet syntax",
-                "Das Paket ist kein gültiges JSON oder nicht genau ein JSON-Objekt. Englisch: {message}",
+                "Das Paket ist kein gültiges JSON oder nicht genau ein JSON-Objekt.{message, select, empty {} other { Englisch: {message}}}",
             ),
             (
                 "invalid_packet missing",
-                "{path, select, empty {Im Paket} other {In `{path}`}} fehlt ein Pflichtfeld. Englisch: {message}",
+                "{path, select, empty {Im Paket} other {In `{path}`}} fehlt ein Pflichtfeld.{message, select, empty {} other { Englisch: {message}}}",
             ),
             (
                 "invalid_packet unknown_key",
-                "`{path}` ist kein Feld des TaskPacket: löschen oder die Schreibweise prüfen. Englisch: {message}",
+                "`{path}` ist kein Feld des TaskPacket: löschen oder die Schreibweise prüfen.{expected, select, empty {{message, select, empty {} other { Englisch: {message}}}} other { Erlaubt sind hier: {expected}}}",
             ),
             (
                 "invalid_packet duplicate_key",
-                "{path, select, empty {Im Paket} other {In `{path}`}} steht ein Schlüssel zweimal. Englisch: {message}",
+                "{path, select, empty {Im Paket} other {In `{path}`}} steht ein Schlüssel zweimal.{message, select, empty {} other { Englisch: {message}}}",
             ),
             (
                 "invalid_packet type",
-                "{path, select, empty {Das Paket} other {`{path}`}} hat den falschen Typ. Englisch: {message}",
+                "{path, select, empty {Das Paket} other {`{path}`}} hat den falschen Typ.{message, select, empty {} other { Englisch: {message}}}",
             ),
             (
                 "invalid_packet enum",
-                "`{path}` ist keiner der erlaubten Werte. Englisch: {message}",
+                "`{path}` ist keiner der erlaubten Werte{expected, select, empty {.{message, select, empty {} other { Englisch: {message}}}} other { ({expected})}}",
             ),
             (
                 "invalid_packet value",
-                "`{path}` liegt außerhalb des erlaubten Bereichs. Englisch: {message}",
+                "`{path}` liegt außerhalb des erlaubten Bereichs.{message, select, empty {} other { Englisch: {message}}}",
             ),
         ],
     ),
@@ -1151,7 +1151,7 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "invalid_packet",
-                "{path, select, empty {這份封包} other {欄位 `{path}` }}不符合 TaskPacket 的格式（可能是缺少必填欄位、出現未定義的鍵、型別錯誤、鍵重複，或根本不是 JSON 物件）。英文原文：{message}",
+                "{path, select, empty {這份封包} other {欄位 `{path}` }}不符合 TaskPacket 的格式（可能是缺少必填欄位、出現未定義的鍵、型別錯誤、鍵重複，或根本不是 JSON 物件）{message, select, empty {。} other {。英文原文：{message}}}",
             ),
             (
                 "forbidden_provider_field",
@@ -1160,23 +1160,23 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ("blank_field", "`{path}` 不可為空白"),
             (
                 "field_too_long",
-                "`{path}` 有 {measured} 個字元，超過上限 {limit} 個字元",
+                "`{path}` {measured, select, empty {超過上限 {limit} 個字元} other {有 {measured} 個字元，超過上限 {limit} 個字元}}",
             ),
             (
                 "too_many_items",
-                "`{path}` 有 {measured} 個項目，超過上限 {limit} 個",
+                "{other, select, empty {`{path}` {measured, select, empty {超過上限 {limit} 個項目} other {有 {measured} 個項目，超過上限 {limit} 個}}} other {`{path}` 中 `{other}` 為 {expected} 的項目有 {measured} 個，超過上限 {limit} 個}}",
             ),
             (
                 "duplicate_constraint_id",
-                "`{path}` 與前面的約束 id 重複（比對時不分大小寫，也忽略前後空白）",
+                "`{path}` 與前面的約束 id `{other}` 重複（比對時不分大小寫，也忽略前後空白）",
             ),
             (
                 "contradictory_assertion",
-                "`{path}` 與相反類型的驗收斷言互相矛盾：同一個值不能同時出現在某個類型與它的相反類型之下",
+                "`{path}` 與相反類型的驗收斷言 `{other}` 互相矛盾：同一個值不能同時出現在某個類型與它的相反類型之下",
             ),
             (
                 "self_handoff",
-                "接收角色 `{path}` 必須與寄件角色 `from_role` 不同：不能把封包交給自己",
+                "接收角色 `{path}` 必須與寄件角色 `{other}` 不同：不能把封包交給自己",
             ),
             (
                 "packet_too_large",
@@ -1184,31 +1184,31 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "invalid_packet syntax",
-                "這份封包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+                "這份封包不是有效的 JSON，或不只是單一個 JSON 物件{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_packet missing",
-                "{path, select, empty {封包} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+                "{path, select, empty {封包} other {`{path}` 處}}缺少必填欄位{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_packet unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "invalid_packet duplicate_key",
-                "{path, select, empty {封包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+                "{path, select, empty {封包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_packet type",
-                "{path, select, empty {封包} other {`{path}` }}的型別不正確（英文原文：{message}）",
+                "{path, select, empty {封包} other {`{path}` }}的型別不正確{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_packet enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {：允許的值為 {expected}}}",
             ),
             (
                 "invalid_packet value",
-                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+                "`{path}` 的值超出這個型別允許的範圍{message, select, empty {} other {（英文原文：{message}）}}",
             ),
         ],
     ),

@@ -899,19 +899,19 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "invalid_taskpack",
-                "{path, select, empty {這份任務包} other {欄位 `{path}` }}不符合 TaskPack 的格式（可能不是 JSON、不是物件、缺少必填成員、出現未定義的成員，或型別錯誤）。英文原文：{message}",
+                "{path, select, empty {這份任務包} other {欄位 `{path}` }}不符合 TaskPack 的格式（可能不是 JSON、不是物件、缺少必填成員、出現未定義的成員，或型別錯誤）{message, select, empty {。} other {。英文原文：{message}}}",
             ),
             (
                 "unknown_version",
-                "`{path}` 不是此讀取器認得的 TaskPack 版本。英文原文：{message}",
+                "`{path}` 不是此讀取器認得的 TaskPack 版本{expected, select, empty {{message, select, empty {。} other {。英文原文：{message}}}} other {：應符合 {expected}}}",
             ),
             (
                 "unknown_spec",
-                "`{path}` 不是此讀取器認得的規格。英文原文：{message}",
+                "`{path}` 不是此讀取器認得的規格{expected, select, empty {{message, select, empty {。} other {。英文原文：{message}}}} other {：應符合 {expected}}}",
             ),
             (
                 "unknown_encoding",
-                "`{path}` 必須是 `flat`：此讀取器只讀扁平格式。英文原文：{message}",
+                "`{path}` 必須是 `flat`：此讀取器只讀扁平格式{expected, select, empty {{message, select, empty {。} other {。英文原文：{message}}}} other {（應符合 {expected}）}}",
             ),
             (
                 "forbidden_field",
@@ -928,35 +928,35 @@ pub const MESSAGES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "attachment_mismatch",
-                "附件 `{path}` 與宣告的內容不符（`sha256` 或位元組數不一致，或 base64 無法解碼）。英文原文：{message}",
+                "{other, select, empty {附件內容 `{path}` 不是有效的 base64，無法解碼} other {{measured, select, empty {附件 `{path}` 宣告的 sha256 與 `{other}` 的實際內容不符（實際為 {expected}）} other {附件 `{path}` 宣告有 {limit} 個位元組，但 `{other}` 實際有 {measured} 個位元組}}}}",
             ),
             (
                 "invalid_taskpack syntax",
-                "這份任務包不是有效的 JSON，或不只是單一個 JSON 物件（英文原文：{message}）",
+                "這份任務包不是有效的 JSON，或不只是單一個 JSON 物件{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_taskpack missing",
-                "{path, select, empty {任務包} other {`{path}` 處}}缺少必填欄位（英文原文：{message}）",
+                "{path, select, empty {任務包} other {`{path}` 處}}缺少必填欄位{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_taskpack unknown_key",
-                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字（英文原文：{message}）",
+                "`{path}` 是規格沒有定義的欄位，請刪除或改正拼字{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {（這裡可用的欄位：{expected}）}}",
             ),
             (
                 "invalid_taskpack duplicate_key",
-                "{path, select, empty {任務包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次（英文原文：{message}）",
+                "{path, select, empty {任務包} other {`{path}` }}中有鍵重複出現：同一個鍵只能寫一次{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_taskpack type",
-                "{path, select, empty {任務包} other {`{path}` }}的型別不正確（英文原文：{message}）",
+                "{path, select, empty {任務包} other {`{path}` }}的型別不正確{message, select, empty {} other {（英文原文：{message}）}}",
             ),
             (
                 "invalid_taskpack enum",
-                "`{path}` 不是允許的值之一（英文原文：{message}）",
+                "`{path}` 不是允許的值之一{expected, select, empty {{message, select, empty {} other {（英文原文：{message}）}}} other {：允許的值為 {expected}}}",
             ),
             (
                 "invalid_taskpack value",
-                "`{path}` 的值超出這個型別允許的範圍（英文原文：{message}）",
+                "`{path}` 的值超出這個型別允許的範圍{message, select, empty {} other {（英文原文：{message}）}}",
             ),
         ],
     ),

@@ -1667,11 +1667,11 @@ impl At<'_> {
                         let names: Vec<&str> = steps.iter().map(|s| s.name.as_str()).collect();
                         let named = matches!(&**a, Expr::Path(_));
                         base.with_fields(&names, |at| {
-                            report.push(Violation::with_message(
+                            report.push(side.detail(Violation::with_message(
                                 Code::copy_of(self.code),
                                 at,
                                 |dotted| side.message(dotted, named, self.when),
-                            ));
+                            )));
                         });
                         return;
                     }
@@ -1711,6 +1711,18 @@ struct Comparison<'c> {
 }
 
 impl Comparison<'_> {
+    /// The template detail: `{expected}` is the right side's value (the bound, for a
+    /// literal), `{other}` the right side as the rule writes it, unless it is a literal.
+    fn detail(&self, v: Violation) -> Violation {
+        let literal = matches!(self.b, Expr::Number(_) | Expr::Text(_) | Expr::Bool(_));
+        let v = v.with_expected(self.y.to_string());
+        if literal {
+            v
+        } else {
+            v.with_other(self.b.to_string())
+        }
+    }
+
     /// `` `totals.line_total` is 100.00, the sum of `lines[].net` is 110.00 (must be
     /// equal) ``: the left side named by `at` (its reported path) when `named`, a literal
     /// right side said in the relation (`(must be at least 1)`).

@@ -8,7 +8,8 @@
 //!
 //! A template is text with placeholders in the ICU MessageFormat style:
 //!
-//! - `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{message}` ([`PLACEHOLDERS`]);
+//! - `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{expected}`, `{other}`,
+//!   `{message}` ([`PLACEHOLDERS`]);
 //! - `{measured, plural, one {# char} other {# chars}}`: the arm of the number's CLDR plural
 //!   category in the catalog's language (or an exact `=N` arm), `#` the number;
 //! - `{path, select, empty {the document} other {`{path}`}}`: `empty` when the value is empty
@@ -61,8 +62,16 @@ pub const PLACEHOLDERS: &[(&str, &str)] = &[
         "the rule's limit (the cap) of a rule with numbers; empty otherwise",
     ),
     (
+        "expected",
+        "the expected value(s) as the English message quotes them (`` `a`, `b`, `c` ``, a pattern, a format, a bound); empty otherwise",
+    ),
+    (
+        "other",
+        "the other field(s) of a cross-field rule, as dotted paths (`from_role`; a group `iban, card`); empty otherwise",
+    ),
+    (
         "message",
-        "the English message, for detail no placeholder carries (which key, which value)",
+        "the English message, for detail no placeholder carries",
     ),
 ];
 
@@ -134,6 +143,8 @@ enum Var {
     Code,
     Measured,
     Limit,
+    Expected,
+    Other,
     Message,
 }
 
@@ -145,6 +156,8 @@ impl Var {
             "code" => Var::Code,
             "measured" => Var::Measured,
             "limit" => Var::Limit,
+            "expected" => Var::Expected,
+            "other" => Var::Other,
             "message" => Var::Message,
             _ => return None,
         })
@@ -163,6 +176,8 @@ impl Var {
             Var::Path => out.push_str(&v.path),
             Var::Pointer => out.push_str(&v.pointer),
             Var::Code => out.push_str(&v.code),
+            Var::Expected => out.push_str(&v.expected),
+            Var::Other => out.push_str(&v.other),
             Var::Message => out.push_str(&v.message),
             Var::Measured | Var::Limit => {
                 if let Some(n) = self.number(v) {
@@ -756,6 +771,20 @@ impl Catalog {
         Some(out)
     }
 
+    /// `v` rendered with the template of `key` (a code, or a code, a space and a problem kind
+    /// such as `bad_doc missing`, which falls back to the code's own): for a caller that knows
+    /// the kind without an English message to read it from (a schema's `errorMessage`).
+    /// `None` when the catalog has neither.
+    pub fn render(&self, key: &str, v: &Violation) -> Option<String> {
+        let template = self.templates.get(key).or_else(|| {
+            let (code, _) = key.split_once(' ')?;
+            self.templates.get(code)
+        })?;
+        let mut out = String::with_capacity(v.message.len());
+        template.render_into(v, self.rules.as_ref(), None, &mut out);
+        Some(out)
+    }
+
     /// Replaces `v`'s message with this locale's (left as it is when the catalog has none
     /// for its code).
     pub fn localize(&self, v: &mut Violation) {
@@ -877,10 +906,10 @@ mod tests {
         assert_eq!(
             render(
                 "de",
-                "{path}|{pointer}|{code}|{measured}|{limit}|{message}|{{x}}",
-                &v
+                "{path}|{pointer}|{code}|{measured}|{limit}|{expected}|{other}|{message}|{{x}}",
+                &v.clone().with_expected("`a`, `b`").with_other("kind")
             ),
-            "items[3]|/items/3|too_long|5|2|english|{x}"
+            "items[3]|/items/3|too_long|5|2|`a`, `b`|kind|english|{x}"
         );
     }
 
@@ -1057,6 +1086,89 @@ mod tests {
         for (message, kind) in cases {
             assert_eq!(problem_kind(message), kind, "{message}");
         }
+    }
+
+    #[test]
+    fn group_caps_one_of_and_digests_carry_their_detail() {
+        use crate::rules;
+        let catalog = Catalog::new(
+            "de",
+            [
+                ("c", "{path}|{expected}|{other}|{measured}|{limit}"),
+                (
+                    "d",
+                    "{other, select, empty {none} other {{other}}} {expected, select, empty {-} other {{expected}}}",
+                ),
+            ],
+        )
+        .unwrap();
+        let render = |report: &Report| -> Vec<String> {
+            report.iter().map(|v| catalog.message(v).unwrap()).collect()
+        };
+        let mut report = Report::new();
+        let kinds = ["a", "b", "a", "a"];
+        rules::max_items_per_group_named(
+            &kinds[..],
+            |k: &&str| *k,
+            "kind",
+            &Path::ROOT.field("items"),
+            2,
+            "c",
+            &mut report,
+        );
+        assert_eq!(render(&report), ["items|`a`|items[].kind|3|2"]);
+        let mut report = Report::new();
+        let given: [&dyn rules::Filled; 2] = [&Some("x"), &Some("y")];
+        rules::one_of(
+            &["iban", "card"],
+            rules::given_count(&given),
+            None,
+            &Path::ROOT.field("pay"),
+            "d",
+            &mut report,
+        );
+        assert_eq!(render(&report), ["pay.iban, pay.card -"]);
+        // A rule with neither: both selects take `empty`.
+        let mut report = Report::new();
+        rules::non_blank(" ", &Path::ROOT.field("t"), "d", &mut report);
+        assert_eq!(render(&report), ["none -"]);
+        let v = &report.as_slice()[0];
+        assert_eq!((v.expected.as_str(), v.other.as_str()), ("", ""));
+    }
+
+    #[test]
+    fn a_digest_names_the_data_and_what_it_holds() {
+        use crate::rules::{self, DigestFields};
+        let catalog = Catalog::new(
+            "de",
+            [(
+                "d",
+                "{path}|{other}|{expected}|{measured, select, empty {-} other {{measured}/{limit}}}",
+            )],
+        )
+        .unwrap();
+        let fields = DigestFields {
+            sha256: Some("00"),
+            sha256_name: "sha256",
+            data: Some("hello world"),
+            data_name: "data",
+            encoding: &"utf8",
+            label: None,
+            length: Some(12),
+            length_name: "bytes",
+        };
+        let mut report = Report::new();
+        let at = Path::ROOT.field("files");
+        let at = at.index(0);
+        rules::digest(&fields, &at, "d", &mut report);
+        let got: Vec<String> = report.iter().map(|v| catalog.message(v).unwrap()).collect();
+        assert_eq!(
+            got,
+            [
+                "files[0].sha256|files[0].data|`b94d27b9…`|-",
+                "files[0].bytes|files[0].data|11|11/12",
+            ]
+        );
     }
 
     #[test]

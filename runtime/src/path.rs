@@ -79,6 +79,15 @@ impl<'a> Path<'a> {
         }
     }
 
+    /// The dotted path of the field `name` beside the last segment of `self` (in the same
+    /// object): `a.b` gives `a.name`, a top-level field gives `name`.
+    pub fn sibling_dotted(&self, name: &str) -> String {
+        match self.parent {
+            Some(parent) => parent.field(name).dotted(),
+            None => name.to_owned(),
+        }
+    }
+
     /// `true` for [`Path::ROOT`] (a path with no segments).
     pub fn is_root(&self) -> bool {
         self.seg.is_none() && self.parent.is_none_or(Path::is_root)

@@ -406,6 +406,11 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
 
     /// Records a problem at the current location; `what` follows the item's name.
     fn report(&mut self, what: &str) {
+        self.report_expected(what, String::new());
+    }
+
+    /// [`Walk::report`] with the values the item may take ([`Violation::expected`]).
+    fn report_expected(&mut self, what: &str, expected: String) {
         let (dotted, pointer) = self.render();
         let message = if dotted.is_empty() {
             format!("the {} {what}", self.document_name)
@@ -418,7 +423,8 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
                 dotted,
                 pointer.clone(),
                 message,
-            ),
+            )
+            .with_expected(expected),
             serde_pointer: pointer,
         });
     }
@@ -528,10 +534,11 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             (Some(TypeShape::Object(o)), Json::Object(members)) => self.object(members, o),
             (Some(TypeShape::Enum(e)), Json::Str(s)) => {
                 if !e.values.iter().any(|v| v == s) {
-                    self.report(&format!(
-                        "is `{s}`, expected one of {}{or_null}",
-                        quoted_list(e.values.iter().copied())
-                    ));
+                    let values = quoted_list(e.values.iter().copied());
+                    self.report_expected(
+                        &format!("is `{s}`, expected one of {values}{or_null}"),
+                        values,
+                    );
                 }
             }
             (Some(TypeShape::Union(u)), Json::Object(members)) => self.union(members, u),
@@ -603,7 +610,10 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
     fn unknown_key<'k>(&mut self, key: &'j str, known: impl IntoIterator<Item = &'k str>) {
         let expected = quoted_list(known);
         self.nested(At::Key(key), |w| {
-            w.report(&format!("is an unknown key (expected one of {expected})"));
+            w.report_expected(
+                &format!("is an unknown key (expected one of {expected})"),
+                expected.clone(),
+            );
         });
     }
 
@@ -630,14 +640,19 @@ impl<'a, 'j> Walk<'_, 'a, 'j> {
             Json::Str(s) => match u.variants.iter().find(|v| v.tag_value == s) {
                 Some(v) => v,
                 None => {
-                    let message = format!("is `{s}`, expected one of {}", values());
-                    return self
-                        .nested(At::Key(members_key(members, u.tag)), |w| w.report(&message));
+                    let values = values();
+                    let message = format!("is `{s}`, expected one of {values}");
+                    return self.nested(At::Key(members_key(members, u.tag)), |w| {
+                        w.report_expected(&message, values)
+                    });
                 }
             },
             other => {
-                let message = format!("must be one of {}, found {}", values(), found(other));
-                return self.nested(At::Key(members_key(members, u.tag)), |w| w.report(&message));
+                let values = values();
+                let message = format!("must be one of {values}, found {}", found(other));
+                return self.nested(At::Key(members_key(members, u.tag)), |w| {
+                    w.report_expected(&message, values)
+                });
             }
         };
         for (key, value) in members {
@@ -809,17 +824,18 @@ impl Strip<'_, '_> {
                 (Some(code), Kind::Type(t), Json::Str(s)) if !array => {
                     if let Some(TypeShape::Enum(e)) = shapes.types.get(t) {
                         if !e.values.iter().any(|v| v == s) {
-                            let message = format!(
-                                "`{}` is `{s}`, expected one of {}",
-                                self.dotted,
-                                quoted_list(e.values.iter().copied())
+                            let values = quoted_list(e.values.iter().copied());
+                            let message =
+                                format!("`{}` is `{s}`, expected one of {values}", self.dotted);
+                            self.found.push(
+                                Violation::from_parts(
+                                    crate::report::Code::copy_of(code),
+                                    self.dotted.clone(),
+                                    self.pointer.clone(),
+                                    message,
+                                )
+                                .with_expected(values),
                             );
-                            self.found.push(Violation::from_parts(
-                                crate::report::Code::copy_of(code),
-                                self.dotted.clone(),
-                                self.pointer.clone(),
-                                message,
-                            ));
                             drop[i] = true;
                         }
                     }

@@ -173,7 +173,25 @@ fn human_verdict(
 
 pub fn schema(args: args::Schema) -> Result<u8, CliError> {
     let ty = find_type(args.doc_type.spec.as_deref(), &args.doc_type.name)?;
-    print!("{}", ty.schema());
+    match args.locale {
+        None => print!("{}", ty.schema()),
+        Some(tag) => {
+            check_locale(&tag)?;
+            let Some(schema) = ty.schema_in(&tag) else {
+                let locales = ty.locales();
+                let has = if locales.is_empty() {
+                    "it has no locale files".to_owned()
+                } else {
+                    format!("it has {}", locales.join(", "))
+                };
+                return Err(CliError::Usage(format!(
+                    "--locale: `{}` has no messages in `{tag}` ({has})",
+                    ty.name()
+                )));
+            };
+            print!("{schema}");
+        }
+    }
     Ok(0)
 }
 

@@ -489,13 +489,17 @@ fn version_and_per_command_help() {
         "{help}"
     );
     assert!(help.contains("\n      --spec <DIR>  "), "{help}");
+    assert!(help.contains("\n      --locale <TAG>  "), "{help}");
     assert!(
         help.ends_with(
             "TYPE: a bundled spec, or with --spec DIR the stem of a spec file in DIR in kebab case\n      \
              (DIR/webhook_event.md is `webhook-event`), read and checked when the command runs\n\
              bundled: action-envelope | task-envelope | task-packet | taskpack\n\n\
-             exit status: 0 printed, 2 a usage error, or a --spec spec that cannot be read or does \
-             not check\n"
+             With --locale TAG, each rule's keyword carries its message in that language as \
+             ajv-errors reads it (`errorMessage`; docs/spec-format.md, \"Messages in a JSON \
+             Schema\"); the verdicts are the plain schema's.\n\n\
+             exit status: 0 printed, 2 a usage error (a --locale the spec has no messages in), or a \
+             --spec spec that cannot be read or does not check\n"
         ),
         "{help}"
     );

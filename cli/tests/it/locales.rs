@@ -305,6 +305,27 @@ fn an_own_spec_with_a_locale_missing_a_code_is_refused_at_the_line() {
     );
     let verdict: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["errors"][0]["message"], "這份文件 格式不符");
+    // Its schema in that locale: the rule's keyword carries the message; the note names the
+    // command, as the plain schema's does.
+    let out = specmint(
+        &["schema", "--spec", spec, "note", "--locale", "zh-TW"],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        schema["$defs"]["note"]["properties"]["title"]["errorMessage"]["minLength"],
+        "`title` 不可為空白"
+    );
+    assert_eq!(schema["errorMessage"]["_"], "這份文件 格式不符");
+    let plain: Value =
+        serde_json::from_slice(&specmint(&["schema", "--spec", spec, "note"], b"").stdout).unwrap();
+    assert_eq!(schema["$comment"], plain["$comment"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -345,4 +366,58 @@ fn the_german_task_packet_messages_take_cldr_plurals() {
             }
         }
     }
+}
+
+/// `schema --locale TAG`: the schema with `errorMessage` in that locale (as ajv-errors reads
+/// it; tests/peers/conformance/check_error_messages.mjs runs it over every corpus); without
+/// `--locale` the schema as generated, byte for byte; a locale the spec lacks is a usage error.
+#[test]
+fn schema_with_a_locale_carries_error_messages() {
+    let plain = specmint(&["schema", "task-packet"], b"");
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(
+        plain.stdout,
+        std::fs::read(root().join("generated/schema/task_packet.schema.json")).unwrap()
+    );
+    let out = specmint(&["schema", "--locale", "zh-TW", "task-packet"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let packet = &schema["$defs"]["packet"];
+    assert_eq!(
+        packet["properties"]["constraints"]["errorMessage"]["maxItems"],
+        "`constraints` 超過上限 12 個項目"
+    );
+    assert_eq!(
+        packet["properties"]["audience"]["items"]["errorMessage"]["maxLength"],
+        "`audience[${0#}]` 超過上限 64 個字元"
+    );
+    // An enum's table is written where it is used, its message naming the member.
+    assert_eq!(
+        packet["properties"]["from_role"]["errorMessage"]["enum"],
+        "`from_role` 不是允許的值之一：允許的值為 `planner`, `executor`, `verifier`, `utility`"
+    );
+    assert_eq!(
+        packet["errorMessage"]["required"]["objective"],
+        "`objective` 處缺少必填欄位"
+    );
+    // The closest locale serves a reader, as for `validate`.
+    let hant = specmint(&["schema", "--locale", "zh-Hant-TW", "task-packet"], b"");
+    assert_eq!(hant.stdout, out.stdout);
+    let fr = specmint(&["schema", "--locale", "fr", "task-packet"], b"");
+    assert_eq!(fr.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&fr.stderr).starts_with(
+            "specmint: --locale: `task-packet` has no messages in `fr` (it has de, zh-TW)"
+        ),
+        "{}",
+        String::from_utf8_lossy(&fr.stderr)
+    );
+    let bad = specmint(&["schema", "--locale", "zh TW", "task-packet"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
 }

@@ -747,6 +747,6 @@ fn a_locale_file_has_diagnostics_and_completion_of_codes_and_placeholders() {
     assert_eq!(labels(1), ["bad_doc", "no_mode", "no_ref"]);
     assert_eq!(
         labels(2),
-        ["path", "pointer", "code", "measured", "limit", "message"]
+        ["path", "pointer", "code", "measured", "limit", "expected", "other", "message"]
     );
 }

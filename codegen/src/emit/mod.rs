@@ -7,6 +7,7 @@
 //! `specmint_library` the options the `specmint` library's bundled specs are generated with.
 
 pub(crate) mod corpus;
+mod error_message;
 pub(crate) mod mermaid;
 mod options;
 pub(crate) mod rust;
@@ -56,6 +57,8 @@ pub(crate) fn files(spec: &model::Spec, options: &Options) -> Vec<(String, Strin
     ));
     files
 }
+
+pub use error_message::emit_schema_in;
 
 /// The JSON Schema of one checked spec: the text [`generate`](crate::generate) writes to
 /// `schema/<name>.schema.json` with the same `options` (they decide its `@generated` note).

@@ -10,6 +10,11 @@ const WS: &str = "\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u2
 
 /// Renders one spec as a pretty JSON Schema with sorted keys and a trailing LF.
 pub(crate) fn emit(spec: &Spec, note: &str) -> String {
+    specmint_runtime::json_text::pretty_file(&emit_value(spec, note))
+}
+
+/// The schema [`emit`] renders, as a value (for `error_message`, which adds to it).
+pub(crate) fn emit_value(spec: &Spec, note: &str) -> Value {
     let mut defs = Map::new();
     for t in &spec.types {
         let v = match t {
@@ -137,11 +142,11 @@ pub(crate) fn emit(spec: &Spec, note: &str) -> String {
         "x-schema-expressible-codes".into(),
         json!(spec.expressible_codes()),
     );
-    specmint_runtime::json_text::pretty_file(&Value::Object(top))
+    Value::Object(top)
 }
 
 /// The `$defs` entry of `any` (a table cannot be named so: `any` is a type).
-const ANY: &str = "any";
+pub(crate) const ANY: &str = "any";
 
 /// What an unlisted member or an `any` value may hold: anything but a forbidden key, at any
 /// depth (`None`: anything at all).
@@ -174,7 +179,8 @@ fn base(b: &Base) -> Value {
 /// A relative path that cannot leave its base, exactly as the runtime's `relative_path`:
 /// not empty, no leading `/` or `\`, no drive letter and `:`, no `..` segment (segments split
 /// on `/` and `\`).
-const RELATIVE_PATH: &str = r"^(?![/\\])(?![A-Za-z]:)(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))[\s\S]+$";
+pub(crate) const RELATIVE_PATH: &str =
+    r"^(?![/\\])(?![A-Za-z]:)(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))[\s\S]+$";
 
 /// Adds the string rules of a field to a string schema.
 fn string_rules(s: &mut Map<String, Value>, r: &FieldRules, ty: &TypeRef) {

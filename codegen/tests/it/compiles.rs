@@ -477,12 +477,30 @@ pub(crate) fn assert_builds(
     options: &Options,
     main: Option<&str>,
 ) -> String {
+    assert_builds_with(name, specs, options, main, &[])
+}
+
+/// [`assert_builds`] with `features` of `specmint-runtime` turned on (`messages`).
+pub(crate) fn assert_builds_with(
+    name: &str,
+    specs: &[SpecSource],
+    options: &Options,
+    main: Option<&str>,
+    features: &[&str],
+) -> String {
     // A package of its own per test (its library still `specmint_compiles`): the scratch
     // crates share one target directory, and one package name would share its artifacts.
     let dir = crate::common::runtime_crate(name, &format!("specmint-compiles-{name}"));
     let manifest = dir.join("Cargo.toml");
-    let toml = std::fs::read_to_string(&manifest).unwrap()
+    let mut toml = std::fs::read_to_string(&manifest).unwrap()
         + "\n[lib]\nname = \"specmint_compiles\"\npath = \"src/lib.rs\"\n";
+    if !features.is_empty() {
+        toml = toml.replacen(
+            "specmint-runtime = { path = ",
+            &format!("specmint-runtime = {{ features = {features:?}, path = "),
+            1,
+        );
+    }
     std::fs::write(&manifest, toml).unwrap();
     let mut lib = format!("#![deny(warnings)]\n#![allow(dead_code)]\n{CHECKS}");
     let files = generate(specs, options).unwrap_or_else(|d| panic!("{d}"));

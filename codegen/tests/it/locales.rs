@@ -122,7 +122,7 @@ fn an_unknown_placeholder_is_refused_at_its_column() {
     let typo = DE.replace("`{path}` darf nicht", "`{paht}` darf nicht");
     assert_eq!(
         diagnostics(&[("de", &typo)]),
-        "spec/mini.de.md:6:15: error: the message of `blank`: unknown placeholder `{paht}`\n  hint: did you mean `{path}`? the placeholders are `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{message}`"
+        "spec/mini.de.md:6:15: error: the message of `blank`: unknown placeholder `{paht}`\n  hint: did you mean `{path}`? the placeholders are `{path}`, `{pointer}`, `{code}`, `{measured}`, `{limit}`, `{expected}`, `{other}`, `{message}`"
     );
 }
 
@@ -336,4 +336,65 @@ fn a_locale_table_may_sit_in_the_spec_under_a_heading_naming_its_tag() {
         d.contains("error: the messages in `de` are given twice"),
         "{d}"
     );
+}
+
+#[test]
+fn the_schema_in_a_locale_carries_error_messages_as_ajv_errors_reads_them() {
+    use specmint_codegen::{emit_schema, emit_schema_in};
+    let spec = load(&source(&[("de", DE)])).unwrap_or_else(|d| panic!("{d}"));
+    let options = Options::default();
+    let text = emit_schema_in(&spec, &options, "de-AT").expect("de serves de-AT");
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The root table stays a `$ref`; its members' messages say which member, with the limit;
+    // `{measured}` is unknown to a schema, so the plural takes `other` with no number.
+    let doc = &schema["$defs"]["doc"];
+    assert_eq!(
+        doc["properties"]["name"]["errorMessage"],
+        serde_json::json!({
+            "maxLength": "`name` hat  Zeichen (höchstens 10)",
+            "minLength": "`name` darf nicht leer sein",
+            "pattern": "`name` darf nicht leer sein",
+            "type": "`name` hat nicht die Form",
+        })
+    );
+    assert_eq!(
+        doc["properties"]["tags"]["items"]["errorMessage"]["type"],
+        "`tags[${0#}]` hat nicht die Form",
+        "an item's index is ajv-errors' `${{0#}}`"
+    );
+    assert_eq!(
+        doc["properties"]["tags"]["errorMessage"]["maxItems"],
+        "`tags` hat  Einträge (höchstens 3)"
+    );
+    // `additionalProperties: false` is `{"not": true}` with the message naming the key.
+    assert_eq!(
+        doc["additionalProperties"],
+        serde_json::json!({"not": true, "errorMessage": "`${0#}` hat nicht die Form"})
+    );
+    assert_eq!(
+        schema["errorMessage"]["_"],
+        "Das Dokument hat nicht die Form"
+    );
+    // A locale the spec lacks: none; without a locale the schema is as generated.
+    assert_eq!(emit_schema_in(&spec, &options, "fr"), None);
+    assert_eq!(emit_schema_in(&spec, &options, "C"), None);
+    assert!(!emit_schema(&spec, &options).contains("errorMessage"));
+    // Everything else is the plain schema's.
+    let mut stripped = schema.clone();
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("errorMessage");
+                m.values_mut().for_each(strip);
+                if m.get("additionalProperties") == Some(&serde_json::json!({"not": true})) {
+                    m.insert("additionalProperties".into(), serde_json::json!(false));
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut stripped);
+    let plain: serde_json::Value = serde_json::from_str(&emit_schema(&spec, &options)).unwrap();
+    assert_eq!(stripped, plain);
 }

@@ -33,4 +33,5 @@ mod short_form;
 mod specs;
 mod state_fields;
 mod task_packet;
+mod template_detail;
 mod union_members;

@@ -679,6 +679,25 @@ pub fn example_mismatch(report: &Report, expected: &[(&str, &str)]) -> Option<St
     })
 }
 
+/// The names serde's `unknown variant` / `unknown field` refusal expects, as the shape walk
+/// quotes them ([`Violation::expected`]): `` unknown variant `x`, expected one of `a`, `b` at
+/// line 1 column 9 `` gives `` `a`, `b` ``, `` expected `a` or `b` `` too; `""` for any other
+/// message.
+fn serde_expected(message: &str) -> String {
+    if !(message.starts_with("unknown variant `") || message.starts_with("unknown field `")) {
+        return String::new();
+    }
+    let Some((_, after)) = message.split_once("`, expected ") else {
+        return String::new();
+    };
+    let names = after.split(" at line ").next().unwrap_or_default();
+    let names = names.strip_prefix("one of ").unwrap_or(names);
+    if !names.starts_with('`') {
+        return String::new();
+    }
+    names.replacen("` or `", "`, `", 1)
+}
+
 fn single(violation: Violation) -> Report {
     Report::from_violations(vec![violation])
 }
@@ -921,12 +940,15 @@ where
 
     let (path, pointer, err) = failure;
     let (path, pointer) = unknown_key_at_its_path(text, path, pointer, &err.to_string());
+    let message = err.to_string();
+    let expected = serde_expected(&message);
     let first = Violation::from_parts(
         crate::report::Code::copy_of(spec.parse_error_code),
         path,
         pointer,
-        err.to_string(),
-    );
+        message,
+    )
+    .with_expected(expected);
     let mut violations = vec![first];
     if let (Some(shape), Ok(document)) = (spec.shape, Json::parse(text)) {
         let mut others = Vec::new();

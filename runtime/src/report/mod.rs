@@ -19,6 +19,12 @@ use crate::rules::{Streamed, StreamedData};
 /// `message`, and `measured` and `limit` where the rule has numbers. Its `Display` is
 /// `code: message`.
 ///
+/// Two more fields, [`expected`](Violation::expected) and [`other`](Violation::other), carry
+/// a rule's detail for message templates in other languages (`{expected}`, `{other}`, see
+/// the module `messages` under the feature `messages`); they are not serialized, so
+/// the JSON above is unchanged, and equality ignores them (they are derived from the same
+/// rule as the message).
+///
 /// ```
 /// use specmint_runtime::{Path, Violation};
 ///
@@ -30,7 +36,7 @@ use crate::rules::{Streamed, StreamedData};
 /// );
 /// assert_eq!(v.to_string(), "too_long: `title` is 9 chars (max 8)");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 #[non_exhaustive]
 pub struct Violation {
     /// Stable machine-readable code, e.g. `field_too_long`: borrowed where it is a
@@ -50,7 +56,33 @@ pub struct Violation {
     /// The limit where the rule has numbers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
+    /// The expected value(s) as the English message writes them: an enum's or a value set's
+    /// values (`` `a`, `b`, `c` ``), a constant (`` `0.1` ``), a pattern (`` `^[a-z]+$` ``), a
+    /// format's name, a bound (`0`), the value of [`other`](Violation::other) a rule depends
+    /// on; `""` when the rule has none. Not serialized.
+    #[serde(skip)]
+    pub expected: String,
+    /// The other field(s) of a cross-field rule, as dotted paths (`from_role`,
+    /// `lines[2].net`), several joined by `, ` (a group of `any_of` / `one_of`); `""` when
+    /// the rule has none. Not serialized.
+    #[serde(skip)]
+    pub other: String,
 }
+
+impl PartialEq for Violation {
+    /// Equal when what they report is: code, path, pointer, message and numbers (the
+    /// template detail `expected` and `other` follows from the same rule).
+    fn eq(&self, o: &Self) -> bool {
+        self.code == o.code
+            && self.path == o.path
+            && self.pointer == o.pointer
+            && self.message == o.message
+            && self.measured == o.measured
+            && self.limit == o.limit
+    }
+}
+
+impl Eq for Violation {}
 
 impl Violation {
     /// A violation at `path`, rendering the path in both notations. `code` is a
@@ -74,6 +106,8 @@ impl Violation {
             pointer,
             measured: None,
             limit: None,
+            expected: String::new(),
+            other: String::new(),
         }
     }
 
@@ -93,6 +127,8 @@ impl Violation {
             message,
             measured: None,
             limit: None,
+            expected: String::new(),
+            other: String::new(),
         }
     }
 
@@ -100,6 +136,18 @@ impl Violation {
     pub fn with_numbers(mut self, measured: u64, limit: u64) -> Self {
         self.measured = Some(measured);
         self.limit = Some(limit);
+        self
+    }
+
+    /// Adds the expected value(s) ([`Violation::expected`]).
+    pub fn with_expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = expected.into();
+        self
+    }
+
+    /// Adds the other field(s) ([`Violation::other`]).
+    pub fn with_other(mut self, other: impl Into<String>) -> Self {
+        self.other = other.into();
         self
     }
 }

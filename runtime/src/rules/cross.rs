@@ -5,7 +5,7 @@ use core::fmt::Display;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
-use super::{shown, ListField, Named, TextField};
+use super::{quoted, shown, ListField, Named, TextField};
 
 /// `a` must differ from `b` (both fields of the struct at `path`, named as [`Named`] says);
 /// the violation's path is `b`'s.
@@ -24,6 +24,7 @@ where
             Violation::with_message(crate::report::Code::copy_of(code), &pb, |at| {
                 message!(at, "`{at}` must differ from `{pa}` (both `{a_value}`)")
             })
+            .with_other(pa.dotted())
         });
     }
 }
@@ -63,6 +64,8 @@ pub fn not_contains<L, V>(
                         shown(own)
                     )
                 })
+                .with_other(path.field(value_name).dotted())
+                .with_expected(quoted(shown(own)))
             });
         }
     }

@@ -184,6 +184,7 @@ pub fn decimal_range<V: DecimalField + ?Sized>(
         Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
             message!(at, "`{at}` is {d} ({word} {limit})")
         })
+        .with_expected(limit.to_string())
     });
 }
 

@@ -314,7 +314,13 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &str, report: &m
                     short_hex(actual)
                 ),
             };
-            report.push_with(|| Violation::new(crate::report::Code::copy_of(code), &at, message));
+            let expected = super::quoted(short_hex(actual));
+            let data = path.field(fields.data_name);
+            report.push_with(|| {
+                Violation::new(crate::report::Code::copy_of(code), &at, message)
+                    .with_expected(expected)
+                    .with_other(data.dotted())
+            });
         }
     }
     if let Some(declared) = fields.length {
@@ -335,7 +341,7 @@ pub fn digest(fields: &DigestFields<'_>, path: &Path<'_>, code: &str, report: &m
                     });
                 v.measured = Some(len);
                 v.limit = u64::try_from(declared).ok();
-                v
+                v.with_expected(len.to_string()).with_other(data.dotted())
             });
         }
     }

@@ -99,6 +99,7 @@ pub fn format<V: TextField + ?Sized>(
             Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` `{}` is not a valid {name}", shown(s))
             })
+            .with_expected(name)
         });
     }
 }

@@ -8,7 +8,7 @@ use core::fmt;
 use crate::path::Path;
 use crate::report::{Code, Report, Violation};
 
-use super::Filled;
+use super::{Detail as _, Filled};
 
 /// ` when CONDITION`, or nothing (also the rules tables' messages).
 pub(crate) struct When<'a>(pub(crate) Option<&'a dyn fmt::Display>);
@@ -39,6 +39,19 @@ impl fmt::Display for Names<'_> {
     }
 }
 
+/// The dotted paths of the fields `names` of the object at `path`, joined by `, ` (a
+/// group's `{other}`).
+fn group(path: &Path<'_>, names: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&path.field(name).dotted());
+    }
+    out
+}
+
 /// The number of `values` given (see [`Filled`]).
 pub fn given_count(values: &[&dyn Filled]) -> usize {
     values.iter().filter(|v| v.unfilled().is_none()).count()
@@ -60,6 +73,7 @@ pub fn any_of(
             Violation::with_message(Code::copy_of(code), path, |_| {
                 format!("{} is required{}", Names(names), When(when))
             })
+            .with_other(group(path, names))
         });
     }
 }
@@ -88,6 +102,7 @@ pub fn one_of(
                     When(when)
                 )
             })
+            .with_other(group(path, names))
         });
     }
 }
@@ -203,6 +218,8 @@ pub fn compare(
                 When(when)
             )
         })
+        .with_condition(when, false)
+        .with_expected(bound.to_string())
     });
 }
 
@@ -220,6 +237,7 @@ pub fn absent(
             Violation::with_message(Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` must be absent{}", When(when))
             })
+            .with_condition(when, true)
         });
     }
 }

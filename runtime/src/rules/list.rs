@@ -212,6 +212,8 @@ pub fn max_items_per_group_named<L, K, F>(
                     }
                 })
                 .with_numbers(n(count), n(max))
+                .with_other(format!("{}[].{by_name}", path.dotted()))
+                .with_expected(super::quoted(kind))
             });
         }
     }
@@ -406,6 +408,7 @@ where
                 let text = items[j].text().unwrap_or_default();
                 message!(at, "`{at}` `{text}` repeats `{first}`")
             })
+            .with_other(first.dotted())
         });
     });
 }
@@ -472,6 +475,7 @@ pub fn contradiction<L, K, P, FB>(
                     by(&items[i]),
                 )
             })
+            .with_other(first.dotted())
         });
     };
     if items.len() <= SMALL_LIST {
@@ -574,6 +578,7 @@ impl<'a, 'r> UniqueByKeys<'a, 'r> {
                 Violation::with_message(crate::report::Code::copy_of(self.code), &later, |at| {
                     message!(at, "`{at}` `{}` duplicates `{first}`", key)
                 })
+                .with_other(first.dotted())
             });
         }
     }
@@ -749,6 +754,7 @@ impl<'a, 'r> UniqueKeys<'a, 'r> {
                     .join(", ");
                 message!(at, "`{at}` ({shown}) repeats `{first}`")
             })
+            .with_other(first.dotted())
         });
     }
 }

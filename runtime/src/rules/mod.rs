@@ -92,6 +92,36 @@ pub struct Named<'n, T> {
     pub value: T,
 }
 
+/// A value as a message quotes it, for [`Violation::expected`](crate::Violation::expected):
+/// `` `v` ``.
+pub(crate) fn quoted(v: impl Display) -> String {
+    format!("`{v}`")
+}
+
+/// The template detail of a rule under a condition (`` `category` is `E` ``,
+/// `` any `lines[].category` is `S` or `AE` ``, as the condition's text says it).
+pub(crate) trait Detail {
+    /// `{other}` is the condition's path (its first code span); with `values`, `{expected}`
+    /// is the values it names (the other code spans), unless it is negated (`is not`).
+    fn with_condition(self, when: Option<&dyn Display>, values: bool) -> Self;
+}
+
+impl Detail for crate::Violation {
+    fn with_condition(mut self, when: Option<&dyn Display>, values: bool) -> Self {
+        let Some(when) = when else { return self };
+        let text = when.to_string();
+        let mut spans = text.split('`').skip(1).step_by(2);
+        if let Some(path) = spans.next() {
+            self.other = path.to_owned();
+        }
+        if values && !text.contains(" is not ") {
+            let rest: Vec<String> = spans.map(quoted).collect();
+            self.expected = rest.join(", ");
+        }
+        self
+    }
+}
+
 /// Lists longer than this are checked by [`unique_by`] and [`contradiction`] with a hash
 /// map (which allocates); shorter ones pairwise, without allocating.
 pub const SMALL_LIST: usize = 64;

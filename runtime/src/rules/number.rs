@@ -57,7 +57,8 @@ fn range_integer(
     report.push_with(|| {
         let v = Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
             message!(at, "`{at}` is {n} ({word} {limit})")
-        });
+        })
+        .with_expected(limit.to_string());
         match (u64::try_from(n), u64::try_from(limit)) {
             (Ok(n), Ok(limit)) => v.with_numbers(n, limit),
             _ => v,
@@ -109,6 +110,7 @@ pub fn number_range<V: NumberField + ?Sized>(
         Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
             message!(at, "`{at}` is {n} ({word} {limit})")
         })
+        .with_expected(limit.as_str())
     });
 }
 

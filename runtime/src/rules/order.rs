@@ -230,6 +230,8 @@ pub fn order<A, B>(
         Violation::with_message(crate::report::Code::copy_of(code), &pb, |at| {
             message!(at, "`{at}` `{vb}` must {relation} `{pa}` `{va}`")
         })
+        .with_other(pa.dotted())
+        .with_expected(super::quoted(va))
     });
 }
 

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use crate::path::Path;
 use crate::report::{Report, Violation};
 
-use super::{is_blank, Named};
+use super::{is_blank, quoted, Detail as _, Named};
 
 /// Whether a value counts as given, for [`required`] and [`required_if`].
 ///
@@ -184,6 +184,8 @@ pub fn required_if<V, S, E>(
                 let clause = format!("`{}` is `{}`", sibling.name, sibling.value);
                 required_message(at, why, Some(&clause))
             })
+            .with_other(path.sibling_dotted(sibling.name))
+            .with_expected(quoted(sibling.value))
         });
     }
 }
@@ -205,6 +207,7 @@ pub fn required_when<V: Filled + ?Sized>(
             Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 required_message(at, why, Some(when))
             })
+            .with_condition(Some(when), true)
         });
     }
 }

@@ -7,7 +7,7 @@ use crate::path::Path;
 use crate::report::{Report, Violation};
 
 use super::dfa::Dfa;
-use super::{n, shown, TextField};
+use super::{n, quoted, shown, TextField};
 
 /// `true` when `s` is empty after trimming Unicode whitespace (U+3000 alone is blank).
 pub fn is_blank(s: &str) -> bool {
@@ -140,6 +140,7 @@ pub fn equals<V: TextField + ?Sized>(
             Violation::with_message(crate::report::Code::copy_of(code), path, |at| {
                 message!(at, "`{at}` is `{}`, expected `{expected}`", shown(s))
             })
+            .with_expected(quoted(expected))
         });
     }
 }
@@ -244,6 +245,7 @@ pub fn pattern<V: TextField + ?Sized>(
                 ),
             },
         )
+        .with_expected(quoted(source))
     });
 }
 

@@ -22,6 +22,15 @@ $py tests/peers/conformance/check_corpus.py --out "$out/python.json" || status=1
 node tests/peers/conformance/check_corpus.mjs --out "$out/node.json" || status=1
 $py tests/peers/conformance/check_datamodel.py --out "$out/datamodel.json" || status=1
 
+# ajv-errors (issue 50) over `specmint schema --locale zh-TW` of each bundled spec: the verdicts
+# are the plain schema's, and every refused corpus case is refused in Chinese, each message a
+# template rendered to the end (no `{placeholder}`, no `${...}` left). Under a second a spec.
+bin="$(tests/peers/specmint-bin.sh)"
+for spec in task_packet action_envelope task_envelope taskpack; do
+  "$bin" schema --locale zh-TW "${spec//_/-}" >"$out/$spec.zh-TW.schema.json"
+  node tests/peers/conformance/check_error_messages.mjs --spec "$spec" --schema "$out/$spec.zh-TW.schema.json" || status=1
+done
+
 # 200 seeded random specs (codegen/tests/it/random_specs.rs, which also checks each case against
 # the spec's rules and the Rust jsonschema): Python jsonschema and ajv over their corpora.
 # With SPECMINT_RANDOM_SPECS_DIR set (test.sh), that test already wrote them there.
