@@ -527,6 +527,11 @@ pub enum Taskpack {
         store: PassportDir,
         #[command(flatten)]
         format: FormatArg,
+        /// Write a refused pack's messages in this language (a BCP 47 tag such as `zh-TW`)
+        /// when TaskPack has it (default: the environment's LC_ALL, LC_MESSAGES or LANG;
+        /// English otherwise); codes do not change.
+        #[arg(long, value_name = "TAG")]
+        locale: Option<String>,
     },
     /// Merge a receipt's answers into the passport it answers.
     Merge {
@@ -540,6 +545,11 @@ pub enum Taskpack {
         store: PassportDir,
         #[command(flatten)]
         format: FormatArg,
+        /// Write a refused receipt's messages in this language (a BCP 47 tag such as `zh-TW`)
+        /// when TaskPack has it (default: the environment's LC_ALL, LC_MESSAGES or LANG;
+        /// English otherwise); codes do not change.
+        #[arg(long, value_name = "TAG")]
+        locale: Option<String>,
     },
     /// Print the A2A Task of a pack.
     ToA2a {

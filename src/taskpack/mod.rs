@@ -70,6 +70,16 @@ pub(crate) const STREAMED: Option<crate::bundled::ReadStreamed> = None;
 /// The ordered JSON tree the pack object is read into (the runtime's, shared with generated open objects).
 pub use specmint_runtime::json;
 
+/// TaskPack's messages (its spec's locale files) serving a reader who asks for `wanted` (a
+/// BCP 47 tag, or a POSIX locale name): what the A2A door and `taskpack land`/`merge` write a
+/// refusal's problems in ([`crate::Refusal::localize`]); `None` for English or a language
+/// TaskPack has no messages in.
+#[cfg(feature = "messages")]
+#[must_use]
+pub fn catalog(wanted: &str) -> Option<crate::runtime::messages::Catalog> {
+    crate::verdict::DocType::Bundled(crate::bundled::find("taskpack")?).catalog(wanted)
+}
+
 /// `object[key] = value`, as JavaScript assigns it: a member already present keeps its place (a
 /// repeated key becomes one member there), a new one is appended. Does nothing to a value that
 /// is not an object.

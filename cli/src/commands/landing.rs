@@ -23,10 +23,22 @@ use crate::args::PassportDir;
 use crate::output::{print_verdict, CliError, Format};
 
 /// A failed arrival as the CLI reports it: a refusal (exit 1, `{"ok": false, "code",
-/// "message"}`), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).
-fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, CliError> {
+/// "message"}`), its problems' messages in `locale` when TaskPack has it (as the A2A door
+/// answers), a store verdict (exit 1) or failure (exit 2), I/O (exit 2).
+fn failed(
+    format: Format,
+    file: &str,
+    err: ArrivalError,
+    locale: Option<&str>,
+) -> Result<u8, CliError> {
+    let localize = |refusal: &mut Refusal<TaskPackError>| {
+        if let Some(catalog) = locale.and_then(specmint::taskpack::catalog) {
+            refusal.localize(&catalog);
+        }
+    };
     match err {
         ArrivalError::Refused(mut refusal) => {
+            localize(&mut refusal);
             // A handoff is landed, not merged: the command that does it.
             if refusal.code == TaskPackError::NotAReceipt {
                 refusal.message.push_str(": specmint taskpack land FILE");
@@ -38,6 +50,7 @@ fn failed(format: Format, file: &str, err: ArrivalError) -> Result<u8, CliError>
             mut refusal,
             answers,
         } => {
+            localize(&mut refusal);
             refusal
                 .message
                 .push_str(&format!(": specmint taskpack merge FILE --into {answers}"));
@@ -72,11 +85,12 @@ pub fn land_command(
     trust: bool,
     store: &PassportDir,
     format: Format,
+    locale: Option<&str>,
 ) -> Result<u8, CliError> {
     let store = open_store(store)?;
     let landed = match arrival::land_file(&store, Path::new(file), trust) {
         Ok(landed) => landed,
-        Err(err) => return failed(format, file, err),
+        Err(err) => return failed(format, file, err, locale),
     };
     let answer = Landed::from(&landed);
     let human = land_human(file, &landed.id, &landed.landing, &answer.luggage);
@@ -160,11 +174,12 @@ pub fn merge_command(
     into: &str,
     store: &PassportDir,
     format: Format,
+    locale: Option<&str>,
 ) -> Result<u8, CliError> {
     let store = open_store(store)?;
     let merged = match arrival::merge_file(&store, Path::new(file), into) {
         Ok(merged) => merged,
-        Err(err) => return failed(format, file, err),
+        Err(err) => return failed(format, file, err, locale),
     };
     let (report, version) = (&merged.report, merged.version);
     let answer = Merged::new(&merged, into);

@@ -36,13 +36,7 @@ pub fn validate(args: args::Validate) -> Result<u8, CliError> {
     let limit = args
         .max_input_bytes
         .unwrap_or(ty.document().max_input_bytes);
-    let wanted = match args.locale {
-        Some(tag) => {
-            check_locale(&tag)?;
-            Some(tag)
-        }
-        None => specmint::runtime::messages::env_locale(),
-    };
+    let wanted = super::wanted_locale(args.locale)?;
     // Set once, before any document is judged: `validate` runs once per process.
     let _ = CATALOG.set(wanted.and_then(|w| ty.catalog(&w)));
     if args.jsonl || args.files.len() > 1 {
@@ -117,13 +111,6 @@ pub(super) fn file_answer(
 /// The messages `validate` writes in, when not English (`--locale`, or the environment's).
 static CATALOG: OnceLock<Option<Catalog>> = OnceLock::new();
 
-/// `--locale TAG`: a BCP 47 tag, or a POSIX locale name as the environment spells one
-/// (`zh_TW.UTF-8`, `C`).
-fn check_locale(tag: &str) -> Result<(), CliError> {
-    specmint::runtime::messages::check_wanted(tag)
-        .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))
-}
-
 /// What every verdict `validate` prints goes through, one file or many: its messages in the
 /// reader's language (when asked and the spec has it), and for a document refused for being
 /// in the other form of its type (TaskPack's zip: the library's note says `validate` reads
@@ -176,7 +163,7 @@ pub fn schema(args: args::Schema) -> Result<u8, CliError> {
     match args.locale {
         None => print!("{}", ty.schema()),
         Some(tag) => {
-            check_locale(&tag)?;
+            super::check_locale(&tag)?;
             let Some(schema) = ty.schema_in(&tag) else {
                 let locales = ty.locales();
                 let has = if locales.is_empty() {

@@ -1333,3 +1333,74 @@ fn landed_and_merged_luggage_is_not_readable_by_others() {
         assert_eq!(mode, 0o600, "{}: {mode:o}", path.display());
     }
 }
+
+/// A refused pack or receipt is answered in the language `--locale` names, else the
+/// environment's (TaskPack's messages, as the A2A door writes them); the code does not change,
+/// English stays the default, and a language TaskPack has no messages in is English (issue 50).
+#[test]
+fn a_refusal_is_written_in_the_language_asked_for() {
+    let dir = common::scratch("land-locale");
+    let store = dir.join("store");
+    let askless = with(
+        pack("handoff", &["TP-AAAA-0001@1"], ""),
+        "asks",
+        r#"[{"id":"a9","what":"w","accept":"  "}]"#,
+    );
+    let file = write(&dir, "askless.taskpack.json", &askless, &[]);
+    let refusal = |out: &Value| {
+        (
+            out["code"].as_str().map(str::to_owned),
+            out["message"].as_str().map(str::to_owned),
+        )
+    };
+    let english = (
+        Some("ask_without_accept".to_owned()),
+        Some("ask `a9` (asks[0]) has no accept".to_owned()),
+    );
+    let chinese = (
+        Some("ask_without_accept".to_owned()),
+        Some("請求缺少驗收條件：必須提供 `asks[0].accept`，且不可為空白".to_owned()),
+    );
+    let (code, out) = land(&file, &store, &[]);
+    assert_eq!((code, refusal(&out)), (1, english.clone()));
+    let (code, out) = land(&file, &store, &["--locale", "zh-TW"]);
+    assert_eq!((code, refusal(&out)), (1, chinese.clone()));
+    let (code, out) = land(&file, &store, &["--locale", "de"]);
+    assert_eq!((code, refusal(&out)), (1, english.clone()));
+    // Without --locale, the environment's language.
+    let mut args = land_args(&file, &store);
+    args.extend(["--format", "json"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_specmint"))
+        .args(&args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "zh_TW.UTF-8")
+        .output()
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((out.status.code(), refusal(&answer)), (Some(1), chinese));
+    // A tag that is not one is a usage error, before anything is read.
+    let out = common::specmint(
+        &[&land_args(&file, &store)[..], &["--locale", "zh TW"]].concat(),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(passports(&store).is_empty());
+    // merge: a receipt refused by the same rule, in Chinese.
+    home(&store, "TP-AAAA-0001", &format!("[{ASK_A1}]"));
+    let receipt = with(
+        pack("receipt", &["TP-AAAA-0001@1"], ""),
+        "asks",
+        r#"[{"id":"a9","what":"w","accept":"  "}]"#,
+    );
+    let file = write(&dir, "r.taskpack.json", &receipt, &[]);
+    let mut args = merge_args(&file, "TP-AAAA-0001", &store);
+    args.extend(["--locale", "zh-TW"]);
+    let (code, out) = run(&args);
+    assert_eq!(code, 1);
+    assert_eq!(out["code"], "ask_without_accept", "{out}");
+    assert_eq!(
+        out["message"],
+        "請求缺少驗收條件：必須提供 `asks[0].accept`，且不可為空白"
+    );
+}

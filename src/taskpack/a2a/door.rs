@@ -594,8 +594,7 @@ fn message_locale(message: &Json) -> Result<Option<&str>, RpcError> {
 
 /// TaskPack's messages serving a reader who asks for `wanted`; `None` (English) for none.
 fn catalog(wanted: Option<&str>) -> Option<Catalog> {
-    let taskpack = crate::bundled::find("taskpack")?;
-    crate::verdict::DocType::Bundled(taskpack).catalog(wanted?)
+    super::super::catalog(wanted?)
 }
 
 /// The languages TaskPack's refusals may be written in besides English (its locale files'

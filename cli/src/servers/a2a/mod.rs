@@ -119,15 +119,8 @@ fn serve_door(args: Serve) -> Result<u8, CliError> {
             )));
         }
     }
-    if let Some(tag) = &args.locale {
-        specmint::runtime::messages::check_wanted(tag)
-            .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))?;
-    }
     // As `validate`: the environment's language when no --locale is given.
-    let locale = args
-        .locale
-        .clone()
-        .or_else(specmint::runtime::messages::env_locale);
+    let locale = crate::commands::wanted_locale(args.locale.clone())?;
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => Some(tls::acceptor(cert, key)?),
         _ => None,

@@ -41,13 +41,9 @@ pub fn run(args: Mcp) -> Result<u8, CliError> {
         ledger,
         locale,
     } = args;
-    if let Some(tag) = &locale {
-        specmint::runtime::messages::check_wanted(tag)
-            .map_err(|e| CliError::Usage(format!("--locale: {}", e.0)))?;
-    }
     // As `validate` and the A2A door: the environment's language when no --locale is given
     // (the client that starts the server passes its user's environment).
-    let locale = locale.or_else(specmint::runtime::messages::env_locale);
+    let locale = crate::commands::wanted_locale(locale)?;
     let handoff = match (home, agent) {
         (Some(home), Some(agent)) => Some((home, agent)),
         (None, None) => None,
