@@ -270,19 +270,8 @@ impl DocType {
             DocType::Own {
                 spec, dir, name, ..
             } => {
-                let shown = as_seen_from_current_dir(dir).display().to_string();
-                let mut spec = spec.as_ref().clone();
-                spec.md_path = match shown.trim_end_matches('/') {
-                    "" => format!("{}.md", spec.name),
-                    dir => format!("{dir}/{}.md", spec.name),
-                };
-                specmint_codegen::emit_schema(
-                    &spec,
-                    &specmint_codegen::Options {
-                        regenerate_with: Some(format!("specmint schema --spec {shown} {name}")),
-                        ..crate::bundle_options()
-                    },
-                )
+                let (spec, options) = own_schema_input(spec, dir, name);
+                specmint_codegen::emit_schema(&spec, &options)
             }
         }
     }
@@ -307,20 +296,8 @@ impl DocType {
             DocType::Own {
                 spec, dir, name, ..
             } => {
-                let shown = as_seen_from_current_dir(dir).display().to_string();
-                let mut spec = spec.as_ref().clone();
-                spec.md_path = match shown.trim_end_matches('/') {
-                    "" => format!("{}.md", spec.name),
-                    dir => format!("{dir}/{}.md", spec.name),
-                };
-                specmint_codegen::emit_schema_in(
-                    &spec,
-                    &specmint_codegen::Options {
-                        regenerate_with: Some(format!("specmint schema --spec {shown} {name}")),
-                        ..crate::bundle_options()
-                    },
-                    wanted,
-                )
+                let (spec, options) = own_schema_input(spec, dir, name);
+                specmint_codegen::emit_schema_in(&spec, &options, wanted)
             }
         }
     }
@@ -531,6 +508,29 @@ pub fn check_total(total: u64, document: &DocumentSpec) -> Result<(), Report> {
     } else {
         check_size(len, document)
     }
+}
+
+/// An own spec's schema as `specmint schema --spec DIR NAME` writes it: the spec with its
+/// Markdown named as seen from the current directory, however DIR was given (the CLI's
+/// `--spec spec` and a binding's absolute path write the same `@generated` note, issue 46),
+/// and the options whose note names that command.
+#[cfg(feature = "interpret")]
+fn own_schema_input(
+    spec: &specmint_codegen::model::Spec,
+    dir: &std::path::Path,
+    name: &str,
+) -> (specmint_codegen::model::Spec, specmint_codegen::Options) {
+    let shown = as_seen_from_current_dir(dir).display().to_string();
+    let mut spec = spec.clone();
+    spec.md_path = match shown.trim_end_matches('/') {
+        "" => format!("{}.md", spec.name),
+        dir => format!("{dir}/{}.md", spec.name),
+    };
+    let options = specmint_codegen::Options {
+        regenerate_with: Some(format!("specmint schema --spec {shown} {name}")),
+        ..crate::bundle_options()
+    };
+    (spec, options)
 }
 
 /// `dir` relative to the current directory (both with symlinks resolved, `..` where it is not

@@ -60,6 +60,8 @@ pub mod report;
 pub mod rules;
 pub mod shape;
 pub mod strict;
+#[cfg(test)]
+mod test_rng;
 mod union_read;
 
 pub use path::{Path, Seg};

@@ -788,6 +788,7 @@ mod tests {
 
     use super::super::json_parse_strict;
     use super::read;
+    use crate::test_rng::Rng;
 
     /// A typed document as the generated types are: structs (objects only), an optional
     /// member, an enum given as a string or an object, numbers of several widths, a free
@@ -953,22 +954,6 @@ mod tests {
         }
     }
 
-    /// A small xorshift: the same cases on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
     /// Texts near valid documents, each changed at up to three places by a piece of JSON's
     /// syntax, a digit, a letter, an escape, a control or a non-ASCII character: the reader
     /// never accepts what serde_json refuses, and reads the unchanged documents itself.
@@ -1029,7 +1014,7 @@ mod tests {
                     while !text.is_char_boundary(at) {
                         at -= 1;
                     }
-                    let piece = pieces[rng.below(pieces.len())];
+                    let piece = rng.pick(&pieces);
                     match rng.below(3) {
                         0 => text.insert_str(at, piece),
                         1 => {

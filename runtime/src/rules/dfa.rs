@@ -493,26 +493,7 @@ impl Dfa {
 #[cfg(test)]
 mod tests {
     use super::Dfa;
-
-    /// xorshift64: a fixed seed, so a failure names a reproducible case.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-            items[self.below(items.len())]
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// A random pattern body of the subset, `depth` levels of groups deep at most.
     fn body(rng: &mut Rng, depth: u32) -> String {
