@@ -811,21 +811,32 @@ where
 }
 
 /// `serde_json::from_str` through [`Strict`]: structs only from JSON objects. The fast
-/// [`reader`] reads first; only its acceptance is taken, and anything it does not accept
-/// is `serde_json`'s to answer (see the `reader` module).
+/// [`reader`] reads first; what it leaves to `serde_json` (it defers) `serde_json` answers
+/// (see the `reader` module).
 fn parse_strict<S, T>(text: &str, seed: S) -> Result<T, serde_json::Error>
 where
     S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
 {
     if reader::usable() {
-        if let Ok(value) = reader::read(text, seed.clone()) {
-            // Tests and debug builds hold the reader to its contract on every document
-            // they read: what it accepts, serde_json accepts.
-            debug_assert!(
-                json_parse_strict(text, seed).is_ok(),
-                "the fast reader accepted what serde_json refuses: {text:?}"
+        let read = reader::read(text, seed.clone());
+        // Tests and debug builds hold the reader to its contract on every document they
+        // read: serde_json gives the same verdict.
+        #[cfg(debug_assertions)]
+        if read
+            .as_ref()
+            .map_or_else(|e| !reader::deferred(e), |_| true)
+        {
+            let json = json_parse_strict(text, seed.clone());
+            assert_eq!(
+                read.is_ok(),
+                json.is_ok(),
+                "the fast reader and serde_json differ on {text:?}: {:?}",
+                json.err()
             );
-            return Ok(value);
+        }
+        match read {
+            Err(err) if reader::deferred(&err) => {}
+            answer => return answer,
         }
     }
     json_parse_strict(text, seed)

@@ -8,18 +8,18 @@
 //! call. This reader finds a string's end with `memchr` (vector instructions) and reads
 //! structs from maps only by itself, with no adaptor.
 //!
-//! **Only its acceptance is trusted.** It reads the common shapes itself (strings without
-//! escapes, integers that fit, `true`, `false`, `null`, arrays, objects) and hands every
-//! other token to `serde_json` itself (a string with an escape, a number with a fraction or
-//! an exponent, an integer that does not fit): `serde_json` reads that token alone and
-//! visits the visitor, so the value is the one `serde_json` gives. Anything else it does not
-//! read (bytes, 128-bit integers, map keys read as numbers) is an error, and **every error
-//! is a request to ask `serde_json`**: the caller ([`parse_strict`](super::parse_strict))
-//! parses the text again with `serde_json` and takes that answer. So a document is refused
-//! only when `serde_json` refuses it, and accepted with the value `serde_json` would read
-//! when this reader accepts it, which holds when every token it accepts is one `serde_json`
-//! accepts with the same visit: the grammar below is JSON's (RFC 8259), with
-//! `serde_json`'s nesting limit of 128.
+//! **Where it is not sure, `serde_json` answers.** It reads the common shapes itself (strings
+//! without escapes, integers that fit, `true`, `false`, `null`, arrays, objects) and hands
+//! every other token to `serde_json` itself (a string with an escape, a number with a
+//! fraction or an exponent, an integer that does not fit): `serde_json` reads that token alone
+//! and visits the visitor, so the value is the one `serde_json` gives. What it does not read at
+//! all (bytes, 128-bit integers, map keys read as numbers, a nesting as deep as `serde_json`'s
+//! limit) is [`ask`]: the caller ([`parse_strict`](super::parse_strict)) parses the text again
+//! with `serde_json` and takes that answer. A refusal ([`refused`]) is final: the grammar here
+//! is JSON's (RFC 8259) as `serde_json` reads it, a token of the wrong type is refused as
+//! `serde_json` through `Strict` refuses it, and a visitor's refusal follows the same visits.
+//! Debug builds (every test) parse each text with `serde_json` too and assert the same
+//! verdict, both ways.
 //!
 //! `serde_json` built with `arbitrary_precision` (a dependent's build can turn it on)
 //! visits numbers differently under `deserialize_any`; the reader is then not used
@@ -54,8 +54,9 @@ pub(super) fn usable() -> bool {
     })
 }
 
-/// Reads `text` as one value of `seed`, then only JSON whitespace. Any `Err` means "ask
-/// `serde_json`", not "refused" (see the module documentation).
+/// Reads `text` as one value of `seed`, then only JSON whitespace. An `Err` that is
+/// [`deferred`] means "ask `serde_json`"; any other is a refusal (see the module
+/// documentation).
 pub(super) fn read<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> Result<S::Value> {
     let mut reader = Reader {
         text,
@@ -68,13 +69,32 @@ pub(super) fn read<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> Res
     if reader.pos == reader.bytes.len() {
         Ok(value)
     } else {
-        Err(ask())
+        Err(refused())
     }
 }
 
-/// The one error this reader raises: "ask `serde_json`".
+/// "Ask `serde_json`": what this reader does not read itself (a nesting as deep as
+/// `serde_json`'s limit, bytes, 128-bit integers, a map key read as a number). An I/O error,
+/// so [`deferred`] tells it from a refusal.
 fn ask() -> Error {
-    de::Error::custom("the fast reader defers to serde_json")
+    Error::io(std::io::Error::other(
+        "the fast reader defers to serde_json",
+    ))
+}
+
+/// A refusal `serde_json` makes too: the text breaks JSON's grammar (RFC 8259: a token, a
+/// separator, a control character in a string, a number's form, text after the value), or a
+/// token is not of the type asked for (a string where a number is read, an array where a
+/// struct is: what `Strict` refuses).
+fn refused() -> Error {
+    de::Error::custom("refused by the fast reader")
+}
+
+/// Whether `err` (from [`read`]) leaves the answer to `serde_json` ([`ask`]) rather than
+/// refusing: a refusal by this reader, by a visitor it drove (whose visits are
+/// `serde_json`'s) or by `serde_json` reading one token is final.
+pub(super) fn deferred(err: &Error) -> bool {
+    err.is_io()
 }
 
 struct Reader<'de> {
@@ -99,7 +119,7 @@ impl<'de> Reader<'de> {
     #[inline]
     fn peek(&mut self) -> Result<u8> {
         self.skip_ws();
-        self.bytes.get(self.pos).copied().ok_or_else(ask)
+        self.bytes.get(self.pos).copied().ok_or_else(refused)
     }
 
     #[inline]
@@ -108,7 +128,7 @@ impl<'de> Reader<'de> {
             self.pos += word.len();
             Ok(())
         } else {
-            Err(ask())
+            Err(refused())
         }
     }
 
@@ -131,7 +151,7 @@ impl<'de> Reader<'de> {
             self.pos += 1;
             Ok(())
         } else {
-            Err(ask())
+            Err(refused())
         }
     }
 
@@ -141,7 +161,7 @@ impl<'de> Reader<'de> {
     #[inline]
     fn plain_string(&mut self) -> Result<Option<&'de str>> {
         let start = self.pos + 1;
-        let end = special_byte(self.bytes, start).ok_or_else(ask)?;
+        let end = special_byte(self.bytes, start).ok_or_else(refused)?;
         match self.bytes[end] {
             b'"' => {
                 self.pos = end + 1;
@@ -150,7 +170,7 @@ impl<'de> Reader<'de> {
             }
             b'\\' => Ok(None),
             // A control character inside a string is refused (RFC 8259 §7).
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
@@ -160,7 +180,7 @@ impl<'de> Reader<'de> {
     fn escaped_end(&self) -> Result<usize> {
         let mut at = self.pos + 1;
         loop {
-            match *self.bytes.get(at).ok_or_else(ask)? {
+            match *self.bytes.get(at).ok_or_else(refused)? {
                 b'"' => return Ok(at + 1),
                 b'\\' => at += 2,
                 _ => at += 1,
@@ -188,7 +208,7 @@ impl<'de> Reader<'de> {
                     at += 1;
                 }
             }
-            _ => return Err(ask()),
+            _ => return Err(refused()),
         }
         let integer_end = at;
         if bytes.get(at) == Some(&b'.') {
@@ -198,7 +218,7 @@ impl<'de> Reader<'de> {
                 at += 1;
             }
             if at == fraction {
-                return Err(ask());
+                return Err(refused());
             }
         }
         if matches!(bytes.get(at), Some(b'e' | b'E')) {
@@ -211,12 +231,12 @@ impl<'de> Reader<'de> {
                 at += 1;
             }
             if at == exponent {
-                return Err(ask());
+                return Err(refused());
             }
         }
         // A leading `0` followed by a digit is not a number (serde_json refuses it too).
         if bytes.get(integer_end).is_some_and(u8::is_ascii_digit) {
-            return Err(ask());
+            return Err(refused());
         }
         let len = integer_end - digits;
         if at != integer_end || len >= 19 {
@@ -319,6 +339,52 @@ fn special_byte_far(bytes: &[u8], from: usize) -> Option<usize> {
     rest.iter().position(|&b| b < 0x20).map(|at| from + at)
 }
 
+impl Reader<'_> {
+    /// Skips the value after whitespace (`serde_json`'s `ignore_value`).
+    fn skip_value(&mut self) -> Result<()> {
+        match self.peek()? {
+            b'"' => match self.plain_string()? {
+                Some(_) => Ok(()),
+                None => Err(ask()),
+            },
+            b'-' | b'0'..=b'9' => {
+                self.pos = self.number()?.0;
+                Ok(())
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            open @ (b'[' | b'{') => {
+                // serde_json skips with no nesting limit: as deep as its limit is its to say.
+                self.descend().map_err(|_| ask())?;
+                let close = if open == b'[' { b']' } else { b'}' };
+                if self.peek()? != close {
+                    loop {
+                        if open == b'{' {
+                            if self.peek()? != b'"' {
+                                return Err(refused());
+                            }
+                            self.skip_value()?;
+                            if self.peek()? != b':' {
+                                return Err(refused());
+                            }
+                            self.pos += 1;
+                        }
+                        self.skip_value()?;
+                        match self.peek()? {
+                            b',' => self.pos += 1,
+                            next if next == close => break,
+                            _ => return Err(refused()),
+                        }
+                    }
+                }
+                self.ascend(close)
+            }
+            _ => Err(refused()),
+        }
+    }
+}
+
 enum Integer {
     Unsigned(u64),
     Negative(i64),
@@ -341,7 +407,7 @@ macro_rules! numbers {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             match self.peek()? {
                 b'-' | b'0'..=b'9' => self.visit_number(visitor, |de, v| de.$method(v)),
-                _ => Err(ask()),
+                _ => Err(refused()),
             }
         }
     )*};
@@ -376,14 +442,14 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
                 self.literal(b"null")?;
                 visitor.visit_unit()
             }
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.peek()? {
             b't' | b'f' => self.deserialize_any(visitor),
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
@@ -400,7 +466,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.peek()? {
             b'"' => self.visit_string(visitor),
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
@@ -424,7 +490,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.peek()? {
             b'n' => self.deserialize_any(visitor),
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
@@ -446,7 +512,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
             // a one-member map whose key is the token (what `RawValue` reads).
             self.skip_ws();
             let start = self.pos;
-            <de::IgnoredAny as de::Deserialize>::deserialize(&mut *self)?;
+            self.skip_value()?;
             let raw = &self.text[start..self.pos];
             return visitor.visit_map(RawValueMap { raw: Some(raw) });
         }
@@ -456,7 +522,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.peek()? {
             b'[' => self.visit_seq(visitor),
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
@@ -476,7 +542,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.peek()? {
             b'{' => self.visit_map(visitor),
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
@@ -504,12 +570,15 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
                 self.ascend(b'}')?;
                 Ok(value)
             }
-            _ => Err(ask()),
+            _ => Err(refused()),
         }
     }
 
+    /// The value skipped as `serde_json` skips it: its grammar checked, numbers not read
+    /// (`1e400` is skipped), an escape not decoded (a string with one is `serde_json`'s).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_any(visitor)
+        self.skip_value()?;
+        visitor.visit_unit()
     }
 }
 
@@ -529,7 +598,7 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
         }
         if !std::mem::take(&mut self.first) {
             if next != b',' {
-                return Err(ask());
+                return Err(refused());
             }
             self.reader.pos += 1;
             // A comma before the bracket (a trailing comma) is refused: the element's
@@ -555,13 +624,13 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
         }
         if !std::mem::take(&mut self.first) {
             if next != b',' {
-                return Err(ask());
+                return Err(refused());
             }
             self.reader.pos += 1;
             next = self.reader.peek()?;
         }
         if next != b'"' {
-            return Err(ask());
+            return Err(refused());
         }
         seed.deserialize(Key {
             reader: &mut *self.reader,
@@ -571,7 +640,7 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         if self.reader.peek()? != b':' {
-            return Err(ask());
+            return Err(refused());
         }
         self.reader.pos += 1;
         seed.deserialize(&mut *self.reader)
@@ -695,11 +764,11 @@ impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de> {
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
-        Err(ask())
+        Err(refused())
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
-        Err(ask())
+        Err(refused())
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -707,7 +776,7 @@ impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de> {
         _fields: &'static [&'static str],
         _visitor: V,
     ) -> Result<V::Value> {
-        Err(ask())
+        Err(refused())
     }
 }
 
@@ -723,7 +792,7 @@ impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let variant = seed.deserialize(&mut *self.reader)?;
         if self.reader.peek()? != b':' {
-            return Err(ask());
+            return Err(refused());
         }
         self.reader.pos += 1;
         Ok((variant, self))
@@ -787,7 +856,7 @@ mod tests {
     use serde_json::Value;
 
     use super::super::json_parse_strict;
-    use super::read;
+    use super::{deferred, read};
     use crate::test_rng::Rng;
 
     /// A typed document as the generated types are: structs (objects only), an optional
@@ -825,6 +894,14 @@ mod tests {
         }
     }
 
+    /// A struct that ignores the members it does not name (serde skips them as
+    /// `deserialize_ignored_any`).
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Loose {
+        #[serde(default)]
+        id: Option<String>,
+    }
+
     #[derive(Debug, PartialEq, Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Item {
@@ -844,7 +921,8 @@ mod tests {
     }
 
     /// The reader's contract on one text, for one target type: what it accepts, serde_json
-    /// accepts, with the same value. Returns whether the reader read it itself.
+    /// accepts, with the same value; what it refuses (not deferred), serde_json refuses.
+    /// Returns whether the reader answered itself.
     fn agrees<T: for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug>(text: &str) -> bool {
         let fast = read(text, PhantomData::<T>);
         let json = json_parse_strict(text, PhantomData::<T>);
@@ -854,7 +932,11 @@ mod tests {
                 true
             }
             (Ok(fast), Err(err)) => panic!("the reader accepted {text:?} as {fast:?}: {err}"),
-            (Err(_), _) => false,
+            (Err(err), Ok(json)) if !deferred(&err) => {
+                panic!("the reader refused {text:?} ({err}), serde_json reads {json:?}")
+            }
+            (Err(err), Err(_)) => !deferred(&err),
+            (Err(_), Ok(_)) => false,
         }
     }
 
@@ -886,6 +968,11 @@ mod tests {
                 "the reader left {text:?} to serde_json"
             );
         }
+        // Skipped members are not read: a number out of range or a lone surrogate in an
+        // escape is skipped as serde_json skips it.
+        let skipped = r#"{"id": "a", "x": [1e400, {"k": "\ud800", "m": -0.5e-3}], "y": null}"#;
+        assert!(json_parse_strict(skipped, PhantomData::<Loose>).is_ok());
+        agrees::<Loose>(skipped);
     }
 
     #[test]
@@ -935,7 +1022,7 @@ mod tests {
                 json_parse_strict(text, PhantomData::<Doc>).is_err(),
                 "serde_json accepts {text:?}"
             );
-            assert!(read(text, PhantomData::<Doc>).is_err(), "{text:?}");
+            assert!(agrees::<Doc>(text), "{text:?} left to serde_json");
         }
     }
 
@@ -1037,6 +1124,7 @@ mod tests {
                 accepted += usize::from(json_parse_strict(&text, PhantomData::<Doc>).is_ok());
                 read_here += usize::from(agrees::<Doc>(&text));
                 agrees::<Value>(&text);
+                agrees::<Loose>(&text);
             }
         }
         // The mutations reach both sides: some are still documents, most are not.
