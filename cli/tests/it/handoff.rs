@@ -1819,8 +1819,8 @@ fn the_shape_hint_follows_the_refusals_language() {
     assert_eq!(
         chinese["content"][0]["text"],
         format!(
-            "invalid_packet: `fidelity` 不是允許的值之一（英文原文：{serde}）。請改送這個形狀——\
-             這七個鍵就足夠了：{MINIMAL_PACKET_EXAMPLE}；選填的鍵（預設皆為空）：{keys}"
+            "invalid_packet: `fidelity` 不是允許的值之一：允許的值為 `full`, `mcp_only`, `none`。\
+             請改送這個形狀——這七個鍵就足夠了：{MINIMAL_PACKET_EXAMPLE}；選填的鍵（預設皆為空）：{keys}"
         )
     );
     assert_eq!(
