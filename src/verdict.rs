@@ -276,6 +276,27 @@ impl DocType {
         }
     }
 
+    /// [`DocType::schema_in`], or why not: `wanted` is not a BCP 47 tag (nor a POSIX locale
+    /// name), or `` `task-packet` has no messages in `fr` (it has de, zh-TW) ``. What `specmint
+    /// schema --locale TAG` and the bindings' `schema(TYPE, locale)` answer.
+    ///
+    /// # Errors
+    ///
+    /// The sentences above.
+    #[cfg(feature = "interpret")]
+    pub fn schema_in_or_why(&self, wanted: &str) -> Result<String, String> {
+        check_wanted(wanted).map_err(|e| e.0)?;
+        self.schema_in(wanted).ok_or_else(|| {
+            let locales = self.locales();
+            let has = if locales.is_empty() {
+                "it has no locale files".to_owned()
+            } else {
+                format!("it has {}", locales.join(", "))
+            };
+            format!("`{}` has no messages in `{wanted}` ({has})", self.name())
+        })
+    }
+
     /// The JSON Schema of [`DocType::schema`] with each rule's message in the locale serving
     /// a reader who asks for `wanted` as ajv-errors reads it (`errorMessage`, see
     /// docs/spec-format.md, "Messages in a JSON Schema"): what `specmint schema --locale TAG

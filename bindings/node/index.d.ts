@@ -47,8 +47,8 @@ export declare class Spec {
   validate(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
   /** Like `validate`, but throws ValidationError when the document is invalid. */
   check(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
-  /** TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints). */
-  schema(type: string): Record<string, unknown>;
+  /** TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints); with `locale`, each rule's message in that language as ajv-errors reads it (`--locale TAG`). */
+  schema(type: string, locale?: string | null | { locale?: string | null }): Record<string, unknown>;
 }
 
 /** Judges `data` as the bundled TYPE (`task-packet`, `action-envelope`, `task-envelope`, `taskpack`). */
@@ -56,7 +56,7 @@ export declare function validate(type: string, data: Data, locale?: string | nul
 /** Like `validate`, but throws ValidationError when the document is invalid. */
 export declare function check(type: string, data: Data, locale?: string | null | { locale?: string | null }): Report;
 /** The bundled TYPE's JSON Schema. */
-export declare function schema(type: string): Record<string, unknown>;
+export declare function schema(type: string, locale?: string | null | { locale?: string | null }): Record<string, unknown>;
 /** The bundled TYPEs. */
 export declare function bundledTypes(): string[];
 

@@ -146,6 +146,20 @@ function indexOf(indexes, lookup, type) {
 // reuses the Buffer; of a document over the TYPE's size limit only the first `limit + 1` bytes
 // cross or are copied, with its length, so a huge document is never held twice (a string's
 // UTF-8 length is counted without converting it).
+// A schema as `specmint schema [--locale TAG]` prints it, parsed; with a locale the spec has
+// no messages serving, a RangeError naming the ones it has.
+function schemaOf(read, locale) {
+  const tag = localeOf(locale);
+  try {
+    return JSON.parse(call(() => read(tag)));
+  } catch (e) {
+    if (tag !== undefined && e && e.code === 'GenericFailure') {
+      throw new RangeError(`specmint: ${e.message}`);
+    }
+    throw e;
+  }
+}
+
 function judge(source, [accepts, acceptsText, errors, errorsText, maxInputBytes], index, data, locale) {
   if (typeof data === 'string') {
     // Each UTF-16 unit is at least one UTF-8 byte: a string this short is under any limit the
@@ -259,8 +273,8 @@ class Spec {
     return checked(this.validate(type, data, locale));
   }
 
-  schema(type) {
-    return JSON.parse(call(() => this._inner.schema(type)));
+  schema(type, locale) {
+    return schemaOf((tag) => this._inner.schema(type, tag), locale);
   }
 }
 
@@ -277,8 +291,8 @@ function check(type, data, locale) {
 }
 
 /** The bundled TYPE's JSON Schema, as an object. */
-function schema(type) {
-  return JSON.parse(call(() => native.schemaBundled(type)));
+function schema(type, locale) {
+  return schemaOf((tag) => native.schemaBundled(type, tag), locale);
 }
 
 function bundledTypes() {

@@ -247,12 +247,25 @@ pub fn bundled_max_input_bytes(index: u32) -> Result<f64> {
     Ok(bundled(index)?.document().max_input_bytes as f64)
 }
 
-/// The bundled TYPE's JSON Schema (JSON text).
+/// The bundled TYPE's JSON Schema (JSON text); with `locale` (checked by the caller), each
+/// rule's message in that language as ajv-errors reads it (`specmint schema --locale TAG`).
 #[napi]
-pub fn schema_bundled(name: String) -> Result<String> {
-    Ok(DocType::find(None, Some(&name))
-        .map_err(find_error)?
-        .schema())
+pub fn schema_bundled(name: String, locale: Option<String>) -> Result<String> {
+    schema_text(
+        &DocType::find(None, Some(&name)).map_err(find_error)?,
+        locale,
+    )
+}
+
+/// `ty`'s schema, in `locale` when given: a spec without messages serving it is the one
+/// `GenericFailure` of a schema, a `RangeError` in `index.js`.
+fn schema_text(ty: &DocType, locale: Option<String>) -> Result<String> {
+    match locale {
+        None => Ok(ty.schema()),
+        Some(tag) => ty
+            .schema_in_or_why(&tag)
+            .map_err(|why| Error::new(Status::GenericFailure, why)),
+    }
 }
 
 /// The bundled TYPEs.
@@ -360,10 +373,11 @@ impl NativeSpec {
     }
 
     /// TYPE's JSON Schema (JSON text): what `specmint schema --spec DIR TYPE` prints from the
-    /// current directory (its `$comment` names DIR as seen from there).
+    /// current directory (its `$comment` names DIR as seen from there); with `locale`, as
+    /// `--locale TAG` prints it.
     #[napi]
-    pub fn schema(&self, name: String) -> Result<String> {
+    pub fn schema(&self, name: String, locale: Option<String>) -> Result<String> {
         let index = self.index(name)?;
-        Ok(at(&self.types, index)?.schema())
+        schema_text(at(&self.types, index)?, locale)
     }
 }

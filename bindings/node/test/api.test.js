@@ -134,6 +134,24 @@ test('the bundled schema is the emitted one', () => {
   assert.deepStrictEqual(specmint.schema('task-packet'), emitted);
 });
 
+test('a schema in a locale carries its messages as ajv-errors reads them (specmint schema --locale)', () => {
+  const zh = specmint.schema('task-packet', 'zh-TW');
+  assert.deepStrictEqual(zh.$defs.packet.properties.objective.errorMessage, {
+    maxLength: '`objective` 超過上限 1000 個字元',
+    minLength: '`objective` 不可為空白',
+    pattern: '`objective` 不可為空白',
+    type: '`objective` 的型別不正確',
+  });
+  assert.deepStrictEqual(specmint.schema('task-packet', { locale: 'zh_TW.UTF-8' }), zh);
+  assert.deepStrictEqual(specmint.schema('task-packet', null), specmint.schema('task-packet'));
+  assert.throws(() => specmint.schema('task-packet', 'fr'), (e) => e instanceof RangeError
+    && e.message === 'specmint: `task-packet` has no messages in `fr` (it has de, zh-TW)');
+  assert.throws(() => specmint.schema('task-packet', 'zh TW'), RangeError);
+  const spec = specmint.Spec.load(acceptance);
+  assert.throws(() => spec.schema('webhook-event', 'zh-TW'), (e) => e instanceof RangeError
+    && /has no messages in `zh-TW`/.test(e.message));
+});
+
 test('a spec that does not check throws SpecError with file:line:col', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specmint-node-'));
   try {

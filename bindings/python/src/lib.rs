@@ -193,9 +193,16 @@ impl Spec {
     }
 
     /// TYPE's JSON Schema (what `specmint schema --spec DIR TYPE` prints from the current
-    /// directory: its `$comment` names DIR as seen from there, however it was given), as a dict.
-    fn schema<'py>(&self, py: Python<'py>, r#type: &str) -> PyResult<Bound<'py, PyAny>> {
-        schema_of(py, self.find(r#type)?)
+    /// directory: its `$comment` names DIR as seen from there, however it was given), as a dict;
+    /// with `locale`, each rule's message in that language as ajv-errors reads it (`--locale`).
+    #[pyo3(signature = (r#type, locale = None))]
+    fn schema<'py>(
+        &self,
+        py: Python<'py>,
+        r#type: &str,
+        locale: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        schema_of(py, self.find(r#type)?, locale)
     }
 
     fn __repr__(&self) -> String {
@@ -242,10 +249,12 @@ fn check(
     check_report(py, judge(py, &bundled(r#type)?, data, locale)?)
 }
 
-/// The bundled TYPE's JSON Schema (what `specmint schema TYPE` prints), as a dict.
+/// The bundled TYPE's JSON Schema (what `specmint schema TYPE` prints), as a dict; with
+/// `locale`, each rule's message in that language as ajv-errors reads it (`--locale TAG`).
 #[pyfunction]
-fn schema<'py>(py: Python<'py>, r#type: &str) -> PyResult<Bound<'py, PyAny>> {
-    schema_of(py, &bundled(r#type)?)
+#[pyo3(signature = (r#type, locale = None))]
+fn schema<'py>(py: Python<'py>, r#type: &str, locale: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    schema_of(py, &bundled(r#type)?, locale)
 }
 
 /// The bundled TYPEs.
@@ -298,9 +307,19 @@ fn check_report(py: Python<'_>, report: Report) -> PyResult<Report> {
     Err(error)
 }
 
-fn schema_of<'py>(py: Python<'py>, ty: &DocType) -> PyResult<Bound<'py, PyAny>> {
+/// `ty`'s schema as a dict, in `locale` when given (a `ValueError` when the tag is not one or
+/// the spec has no messages serving it).
+fn schema_of<'py>(
+    py: Python<'py>,
+    ty: &DocType,
+    locale: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = match locale {
+        None => ty.schema(),
+        Some(tag) => ty.schema_in_or_why(tag).map_err(PyValueError::new_err)?,
+    };
     let value: Value =
-        serde_json::from_str(&ty.schema()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        serde_json::from_str(&text).map_err(|e| PyValueError::new_err(e.to_string()))?;
     to_python(py, &value)
 }
 

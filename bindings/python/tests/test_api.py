@@ -114,6 +114,25 @@ def test_bundled_schema_is_the_emitted_one():
     assert specmint.schema("task-packet") == emitted
 
 
+def test_a_schema_in_a_locale_carries_its_messages_as_ajv_errors_reads_them():
+    zh = specmint.schema("task-packet", "zh-TW")
+    assert zh["$defs"]["packet"]["properties"]["objective"]["errorMessage"] == {
+        "maxLength": "`objective` 超過上限 1000 個字元",
+        "minLength": "`objective` 不可為空白",
+        "pattern": "`objective` 不可為空白",
+        "type": "`objective` 的型別不正確",
+    }
+    assert specmint.schema("task-packet", locale="zh_TW.UTF-8") == zh
+    assert specmint.schema("task-packet", None) == specmint.schema("task-packet")
+    with pytest.raises(ValueError) as raised:
+        specmint.schema("task-packet", "fr")
+    assert str(raised.value) == "`task-packet` has no messages in `fr` (it has de, zh-TW)"
+    with pytest.raises(ValueError):
+        specmint.schema("task-packet", "zh TW")
+    with pytest.raises(ValueError, match="has no messages in `zh-TW`"):
+        specmint.Spec.load(ACCEPTANCE).schema("webhook-event", "zh-TW")
+
+
 def test_a_spec_that_does_not_check_raises_spec_error(tmp_path):
     md = (ACCEPTANCE / "webhook_event.md").read_text()
     (tmp_path / "webhook_event.md").write_text(md)

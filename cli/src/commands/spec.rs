@@ -164,18 +164,9 @@ pub fn schema(args: args::Schema) -> Result<u8, CliError> {
         None => print!("{}", ty.schema()),
         Some(tag) => {
             super::check_locale(&tag)?;
-            let Some(schema) = ty.schema_in(&tag) else {
-                let locales = ty.locales();
-                let has = if locales.is_empty() {
-                    "it has no locale files".to_owned()
-                } else {
-                    format!("it has {}", locales.join(", "))
-                };
-                return Err(CliError::Usage(format!(
-                    "--locale: `{}` has no messages in `{tag}` ({has})",
-                    ty.name()
-                )));
-            };
+            let schema = ty
+                .schema_in_or_why(&tag)
+                .map_err(|why| CliError::Usage(format!("--locale: {why}")))?;
             print!("{schema}");
         }
     }

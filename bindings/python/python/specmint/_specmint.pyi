@@ -65,7 +65,8 @@ class Spec:
     def validate(self, type: str, data: Data, locale: str | None = None) -> Report: ...
     def check(self, type: str, data: Data, locale: str | None = None) -> Report:
         """Like ``validate``, but raises ``ValidationError`` when the document is invalid."""
-    def schema(self, type: str) -> dict[str, Any]: ...
+    def schema(self, type: str, locale: str | None = None) -> dict[str, Any]:
+        """TYPE's JSON Schema; with ``locale``, each rule's message in that language as ajv-errors reads it."""
 
 class SpecError(Exception):
     """A spec directory that cannot be read, or a spec in it that does not check."""
@@ -81,7 +82,9 @@ def validate(type: str, data: Data, locale: str | None = None) -> Report:
 def check(type: str, data: Data, locale: str | None = None) -> Report:
     """Like ``validate``, but raises ``ValidationError`` when the document is invalid."""
 
-def schema(type: str) -> dict[str, Any]:
-    """The bundled TYPE's JSON Schema, as a dict."""
+def schema(type: str, locale: str | None = None) -> dict[str, Any]:
+    """The bundled TYPE's JSON Schema, as a dict; with ``locale`` (``"zh-TW"``), each rule's message
+    in that language as ajv-errors reads it (``specmint schema --locale``); ``ValueError`` when the
+    spec has no messages in it."""
 
 def bundled_types() -> list[str]: ...
