@@ -114,7 +114,12 @@ impl Detail for crate::Violation {
         if let Some(path) = spans.next() {
             self.other = path.to_owned();
         }
-        if values && !text.contains(" is not ") {
+        // Negated by the condition's own words, not by a value that holds them.
+        let negated = text
+            .split('`')
+            .step_by(2)
+            .any(|words| words.contains(" is not "));
+        if values && !negated {
             let rest: Vec<String> = spans.map(quoted).collect();
             self.expected = rest.join(", ");
         }
@@ -157,7 +162,8 @@ impl Display for Shown<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::shown;
+    use super::{shown, Detail};
+    use crate::{Path, Violation};
 
     #[test]
     fn shown_cuts_at_64_chars() {
@@ -166,6 +172,30 @@ mod tests {
         assert_eq!(
             shown(&"😀".repeat(65)).to_string(),
             format!("{}…", "😀".repeat(64))
+        );
+    }
+
+    fn detail(when: &str) -> (String, String) {
+        let v = Violation::new("c", &Path::ROOT, String::new())
+            .with_condition(Some(&when as &dyn core::fmt::Display), true);
+        (v.other, v.expected)
+    }
+
+    /// `{other}` is the condition's path, `{expected}` its values; a negated condition names
+    /// none, and only the condition's words negate it, not a value that holds them.
+    #[test]
+    fn a_condition_gives_its_path_and_values_unless_its_words_negate_it() {
+        assert_eq!(
+            detail("`category` is `E` or `AE`"),
+            ("category".to_owned(), "`E`, `AE`".to_owned())
+        );
+        assert_eq!(
+            detail("`category` is not `E`"),
+            ("category".to_owned(), String::new())
+        );
+        assert_eq!(
+            detail("`note` is `it is not here`"),
+            ("note".to_owned(), "`it is not here`".to_owned())
         );
     }
 }
