@@ -2,7 +2,7 @@
 
 use std::io::{self, Read, Seek};
 
-use crate::runtime::document::{accepted_document, parse_document_streamed, DocumentSpec};
+use crate::runtime::document::{accepts_then, parse_document_streamed, DocumentSpec};
 use crate::runtime::rules::StreamedData;
 use crate::Report;
 
@@ -54,8 +54,8 @@ pub struct Bundled {
     /// [`Bundled::validate_streamed`]).
     pub check: fn(&[u8], &DocumentSpec, StreamedData) -> Result<String, Report>,
     /// Whether `check` would accept `input` under `document`: its verdict, without the
-    /// canonical JSON of an accepted document or the report of a refused one (see
-    /// [`accepted_document`]).
+    /// canonical JSON of an accepted document or the report of a refused one, read into a
+    /// value the thread keeps (see [`accepts_then`]).
     pub accepts: fn(&[u8], &DocumentSpec) -> bool,
     /// How a document of this type is judged in bounded memory, when its documents carry data
     /// strings too large to hold (TaskPack's flat form, with the `taskpack` feature): `None`,
@@ -126,18 +126,13 @@ macro_rules! bundled {
                 }
             },
             accepts: |input, document| {
-                let Some(value) = accepted_document::<crate::$module::$root>(
-                    input,
-                    document,
-                    StreamedData::new(),
-                ) else {
-                    return false;
-                };
-                #[allow(unused_mut)]
-                let mut violations: Vec<crate::Violation> = Vec::new();
-                $(violations.extend($behaviour(&value));)?
-                let _ = &value;
-                violations.is_empty()
+                accepts_then::<crate::$module::$root>(input, document, |value| {
+                    #[allow(unused_mut)]
+                    let mut violations: Vec<crate::Violation> = Vec::new();
+                    $(violations.extend($behaviour(value));)?
+                    let _ = value;
+                    violations.is_empty()
+                })
             },
             streamed: or_none!($($($streamed)?)?),
             other_form: or_none!($($($other_form)?)?),

@@ -239,3 +239,82 @@ fn every_spec_has_a_corpus_with_its_examples_and_every_rule_kind_it_uses() {
         }
     }
 }
+
+/// `accepts` reads each document into a value the thread keeps (serde's in-place reading). Every
+/// corpus case, three times over in a shuffled order and each followed by a copy cut short (a
+/// read that fails part way and leaves the kept value half written), is judged through the one
+/// kept value: the corpus's verdict every time, and an accepted value equal to a fresh read's.
+#[test]
+fn a_verdict_read_in_place_is_the_fresh_reads_whatever_came_before() {
+    use specmint::runtime::document::{accepted_document, accepts_then};
+    use specmint::runtime::rules::StreamedData;
+
+    fn judge<T>(b: &bundled::Bundled, cases: &[Value], failures: &mut Vec<String>) -> usize
+    where
+        T: serde::de::DeserializeOwned + specmint::Validate + PartialEq + std::fmt::Debug + 'static,
+    {
+        let docs: Vec<(String, Vec<u8>, bool)> = cases
+            .iter()
+            .map(|c| {
+                let id = c["id"].as_str().unwrap().to_owned();
+                (
+                    id,
+                    serde_json::to_vec(&c["document"]).unwrap(),
+                    c["valid"] == true,
+                )
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..docs.len())
+            .chain(0..docs.len())
+            .chain(0..docs.len())
+            .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        for &i in &order {
+            let (id, input, valid) = &docs[i];
+            let fresh = accepted_document::<T>(input, b.document, StreamedData::new());
+            let mut same_value = true;
+            let accepted = accepts_then::<T>(input, b.document, |value| {
+                same_value = fresh.as_ref() == Some(value);
+                true
+            });
+            if accepted != *valid || !same_value {
+                failures.push(format!(
+                    "{} {id}: read in place accepted={accepted}, same value={same_value}, corpus valid={valid}",
+                    b.module
+                ));
+            }
+            let cut = &input[..input.len() / 2];
+            if accepts_then::<T>(cut, b.document, |_| true) {
+                failures.push(format!("{} {id}: half of it accepted", b.module));
+            }
+        }
+        order.len()
+    }
+
+    let mut failures = Vec::new();
+    let mut judged = 0;
+    for corpus in corpora() {
+        let spec = corpus["spec"].as_str().unwrap();
+        let b = bundled::ALL.iter().find(|b| b.module == spec).unwrap();
+        let cases = corpus["cases"].as_array().unwrap();
+        judged += match spec {
+            "action_envelope" => {
+                judge::<specmint::action_envelope::ActionEnvelope>(b, cases, &mut failures)
+            }
+            "task_envelope" => {
+                judge::<specmint::task_envelope::TaskEnvelope>(b, cases, &mut failures)
+            }
+            "task_packet" => judge::<specmint::task_packet::TaskPacket>(b, cases, &mut failures),
+            "taskpack" => judge::<specmint::taskpack::FlatTaskPack>(b, cases, &mut failures),
+            other => panic!("no root type for {other}"),
+        };
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(judged > 3 * 4 * 50, "only {judged} verdicts");
+}

@@ -22,12 +22,14 @@ use crate::{Path, Report, Validate, Violation};
 
 mod locate;
 mod reader;
+mod reuse;
 mod scan;
 
 pub use locate::{
     line_col, locate, locate_all, locate_key, serde_line_column, serde_offset,
     split_serde_position, Want,
 };
+pub use reuse::{accepts, accepts_then};
 use scan::scan_forbidden_keys;
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
@@ -556,6 +558,19 @@ where
     S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
     T: Validate,
 {
+    let (value, text) = verdict_read(input, spec, |text| parse_strict(text, seed.clone()))?;
+    accepted_read(value, text, spec, streamed)
+}
+
+/// The first steps of every verdict: the size limit, the byte-order mark, UTF-8, then `read`
+/// of the whole text, else of the object cut out of surrounding prose (parse_text's steps,
+/// keeping only the verdict: any other failed read is a refusal). The value read and the
+/// text it was read from.
+fn verdict_read<'a, R>(
+    input: &'a [u8],
+    spec: &DocumentSpec,
+    mut read: impl FnMut(&'a str) -> Result<R, serde_json::Error>,
+) -> Option<(R, &'a str)> {
     if input.len() > spec.max_input_bytes {
         return None;
     }
@@ -565,18 +580,15 @@ where
         None => input,
     };
     let text = simdutf8::basic::from_utf8(input).ok()?;
-    // parse_text's steps, keeping only the verdict: the whole text, else the object cut out of
-    // surrounding prose (parse_failed's retry); any other failed parse is a refusal.
-    let text = match parse_strict(text, seed.clone()) {
-        Ok(value) => return accepted_read(value, text, spec, streamed),
+    let text = match read(text) {
+        Ok(value) => return Some((value, text)),
         // A text that is one object between JSON whitespace is its own outermost object: the
         // retry would parse the same text again (and `extracted_range` first reads it whole
         // to see whether it is JSON), so it is refused here.
         Err(_) if is_braced(text) => return None,
         Err(_) => &text[extracted_range(text, spec)?],
     };
-    let value = parse_strict(text, seed).ok()?;
-    accepted_read(value, text, spec, streamed)
+    read(text).ok().map(|value| (value, text))
 }
 
 /// `value`, read from `text`, when it passes every rule (parse_text's checks after a parse).
@@ -586,10 +598,18 @@ fn accepted_read<T: Validate>(
     spec: &DocumentSpec,
     streamed: StreamedData,
 ) -> Option<T> {
-    forbidden_in_free_members(text, spec).ok()?;
+    passes(&value, text, spec, streamed).then_some(value)
+}
+
+/// Whether `value`, read from `text`, passes every rule (parse_text's checks after a parse),
+/// with nothing rendered.
+fn passes<T: Validate>(value: &T, text: &str, spec: &DocumentSpec, streamed: StreamedData) -> bool {
+    if forbidden_in_free_members(text, spec).is_err() {
+        return false;
+    }
     let mut report = Report::verdict_only(streamed);
     value.validate_at(&Path::ROOT, with_growth_bound(&mut report, text, spec));
-    report.is_empty().then_some(value)
+    report.is_empty()
 }
 
 /// [`parse_document`] for input that is already a `str` (the UTF-8 check is skipped; the

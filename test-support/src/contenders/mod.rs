@@ -12,8 +12,7 @@ pub mod task_packet;
 use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
-use specmint::runtime::document::{accepted_document, parse_document, DocumentSpec};
-use specmint::runtime::rules::StreamedData;
+use specmint::runtime::document::{accepts, parse_document, DocumentSpec};
 
 /// One input document.
 pub struct Fixture {
@@ -102,18 +101,17 @@ where
     }
 }
 
-/// specmint's verdict alone ([`accepted_document`]): every rule applied, but a refusal is not
-/// diagnosed (no violation rendered, no path-tracking re-parse): what a binding's `accepts`
-/// runs, and the match for `jsonschema`'s `is_valid`.
+/// specmint's verdict alone ([`accepts`]): every rule applied, but a refusal is not
+/// diagnosed (no violation rendered, no path-tracking re-parse), the document read into a
+/// value the thread keeps: what a binding's `valid` runs, and the match for `jsonschema`'s
+/// `is_valid`.
 pub fn specmint_verdict<T>(document: &'static DocumentSpec) -> Contender
 where
     T: DeserializeOwned + specmint::Validate + 'static,
 {
     Contender {
         name: "specmint_verdict",
-        check: Box::new(move |bytes| {
-            accepted_document::<T>(bytes, document, StreamedData::new()).is_some()
-        }),
+        check: Box::new(move |bytes| accepts::<T>(bytes, document)),
         validate_only: None,
         full_rules: true,
     }
