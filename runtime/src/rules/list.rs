@@ -55,6 +55,28 @@ pub fn fold_eq(a: &str, b: &str, fold: Fold) -> bool {
         .eq(b.chars().flat_map(char::to_lowercase))
 }
 
+/// A hash of `key` as [`fold_eq`] compares it (untrimmed: trim first), so keys equal under the
+/// fold have equal fingerprints and a pair whose fingerprints differ needs no comparison.
+/// `fold_eq` with `ignore_case` compares the keys' lowercase chars (its ASCII shortcut and its
+/// skipped common prefix agree with that), so that is what is hashed, an ASCII byte as its
+/// char; without it, the bytes.
+fn fingerprint(key: &str, ignore_case: bool) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut hash = 0u64;
+    let mut feed = |unit: u32| hash = (hash.rotate_left(5) ^ u64::from(unit)).wrapping_mul(K);
+    if !ignore_case {
+        key.bytes().for_each(|b| feed(u32::from(b)));
+    } else if key.is_ascii() {
+        key.bytes()
+            .for_each(|b| feed(u32::from(b.to_ascii_lowercase())));
+    } else {
+        key.chars()
+            .flat_map(char::to_lowercase)
+            .for_each(|c| feed(u32::from(c)));
+    }
+    hash
+}
+
 /// Length of the longest common prefix of `a` and `b`, 16 bytes at a time.
 fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
@@ -249,20 +271,37 @@ fn each_duplicate_index<'a>(
 /// [`SMALL_LIST`] keys; through a hash map of folded keys above (the map is also built if
 /// more keys arrive than announced).
 struct Duplicates<'a> {
-    /// The keys so far, trimmed when `fold.trim` (pairwise mode).
-    keys: [Option<&'a str>; SMALL_LIST],
-    /// Folded key → first index (hash mode).
-    first: Option<HashMap<Cow<'a, str>, usize>>,
+    seen: Seen<'a>,
     next: usize,
     fold: Fold,
 }
 
+/// The keys [`Duplicates`] has seen.
+// The pairwise arrays are the point: on the stack, not behind an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Seen<'a> {
+    /// None yet, in pairwise mode: an empty list builds no arrays.
+    Nothing,
+    /// Pairwise mode: the keys so far, trimmed when `fold.trim`, and each one's
+    /// [`fingerprint`] (only keys with equal fingerprints are compared).
+    Pairwise {
+        keys: [Option<&'a str>; SMALL_LIST],
+        prints: [u64; SMALL_LIST],
+    },
+    /// Hash mode: folded key → first index.
+    Hashed(HashMap<Cow<'a, str>, usize>),
+}
+
 impl<'a> Duplicates<'a> {
     /// For a list of about `len` keys.
+    #[inline]
     fn new(len: usize, fold: Fold) -> Self {
         Duplicates {
-            keys: [None; SMALL_LIST],
-            first: (len > SMALL_LIST).then(|| HashMap::with_capacity(len)),
+            seen: if len > SMALL_LIST {
+                Seen::Hashed(HashMap::with_capacity(len))
+            } else {
+                Seen::Nothing
+            },
             next: 0,
             fold,
         }
@@ -273,34 +312,52 @@ impl<'a> Duplicates<'a> {
     fn push(&mut self, key: Option<&'a str>) -> Option<usize> {
         let j = self.next;
         self.next += 1;
-        if self.first.is_none() && j >= SMALL_LIST {
-            let mut first = HashMap::with_capacity(2 * SMALL_LIST);
-            for (i, k) in self.keys.iter().enumerate() {
-                if let Some(k) = k {
-                    first.entry(fold_key(k, self.fold)).or_insert(i);
+        // More keys than announced: on to hash mode.
+        if j >= SMALL_LIST {
+            match &self.seen {
+                Seen::Pairwise { keys, .. } => {
+                    let mut first = HashMap::with_capacity(2 * SMALL_LIST);
+                    for (i, k) in keys.iter().enumerate() {
+                        if let Some(k) = k {
+                            first.entry(fold_key(k, self.fold)).or_insert(i);
+                        }
+                    }
+                    self.seen = Seen::Hashed(first);
                 }
+                Seen::Nothing => self.seen = Seen::Hashed(HashMap::new()),
+                Seen::Hashed(_) => {}
             }
-            self.first = Some(first);
         }
         let key = key?;
-        match &mut self.first {
-            Some(first) => match first.entry(fold_key(key, self.fold)) {
+        if let Seen::Nothing = self.seen {
+            self.seen = Seen::Pairwise {
+                keys: [None; SMALL_LIST],
+                prints: [0; SMALL_LIST],
+            };
+        }
+        match &mut self.seen {
+            Seen::Hashed(first) => match first.entry(fold_key(key, self.fold)) {
                 std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(j);
                     None
                 }
             },
-            None => {
+            Seen::Pairwise { keys, prints } => {
                 let kj = if self.fold.trim { key.trim() } else { key };
                 let fold = Fold {
                     trim: false,
                     ..self.fold
                 };
-                let found = (0..j).find(|&i| self.keys[i].is_some_and(|ki| fold_eq(ki, kj, fold)));
-                self.keys[j] = Some(kj);
+                let print = fingerprint(kj, fold.ignore_case);
+                let found = (0..j).find(|&i| {
+                    prints[i] == print && keys[i].is_some_and(|ki| fold_eq(ki, kj, fold))
+                });
+                keys[j] = Some(kj);
+                prints[j] = print;
                 found
             }
+            Seen::Nothing => unreachable!("a key was just seen"),
         }
     }
 }
@@ -543,6 +600,9 @@ pub struct UniqueByKeys<'a, 'r> {
 
 impl<'a, 'r> UniqueByKeys<'a, 'r> {
     /// Starts checking a list of `len` items (the number of keys that will be pushed).
+    // Inlined where the derive calls it, so the key arrays are built in the caller's frame,
+    // not built and then moved.
+    #[inline]
     pub fn new(
         len: usize,
         key_name: &'r str,
@@ -756,5 +816,89 @@ impl<'a, 'r> UniqueKeys<'a, 'r> {
             })
             .with_other(first.dotted())
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    /// Keys built from pieces whose case folds are tricky: the Kelvin sign folds to ASCII `k`,
+    /// `İ` to two chars, final and medial sigma, `ß`, full-width letters, spaces to trim.
+    fn key(rng: &mut Rng) -> String {
+        const PIECES: &[&str] = &[
+            "k", "K", "\u{212A}", "i", "I", "\u{130}", "i\u{307}", "\u{3A3}", "\u{3C3}", "\u{3C2}",
+            "ß", "SS", "ss", "\u{FF21}", "\u{FF41}", "c1", "C1", " ", "\u{3000}", "整理", "-", "é",
+            "E\u{301}", "\u{C9}",
+        ];
+        (0..rng.below(4)).map(|_| rng.pick(PIECES)).collect()
+    }
+
+    #[test]
+    fn keys_equal_under_the_fold_have_equal_fingerprints() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut equal_pairs = 0;
+        for _ in 0..20_000 {
+            let (a, b) = (key(&mut rng), key(&mut rng));
+            for ignore_case in [false, true] {
+                let fold = Fold {
+                    trim: false,
+                    ignore_case,
+                };
+                if fold_eq(&a, &b, fold) {
+                    equal_pairs += 1;
+                    assert_eq!(
+                        fingerprint(&a, ignore_case),
+                        fingerprint(&b, ignore_case),
+                        "{a:?} and {b:?} (ignore_case {ignore_case})"
+                    );
+                }
+            }
+        }
+        // Enough pairs equal only under the fold (`K` and the Kelvin sign, `SS` and `ss`).
+        assert!(equal_pairs > 2_000, "only {equal_pairs} equal pairs");
+    }
+
+    #[test]
+    fn keys_after_more_keyless_items_than_announced_are_compared() {
+        let mut duplicates = Duplicates::new(
+            0,
+            Fold {
+                trim: true,
+                ignore_case: true,
+            },
+        );
+        for _ in 0..SMALL_LIST + 3 {
+            assert_eq!(duplicates.push(None), None);
+        }
+        assert_eq!(duplicates.push(Some("A")), None);
+        assert_eq!(duplicates.push(Some(" a ")), Some(SMALL_LIST + 3));
+    }
+
+    #[test]
+    fn duplicates_are_found_as_comparing_every_pair_finds_them() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..2_000 {
+            let len = rng.below(SMALL_LIST + 8);
+            let keys: Vec<Option<String>> = (0..len)
+                .map(|_| (rng.below(8) != 0).then(|| key(&mut rng)))
+                .collect();
+            let fold = Fold {
+                trim: round % 2 == 0,
+                ignore_case: round % 3 != 0,
+            };
+            let mut duplicates = Duplicates::new(if round % 5 == 0 { 0 } else { len }, fold);
+            for (j, kj) in keys.iter().enumerate() {
+                let want = kj.as_deref().and_then(|kj| {
+                    (0..j).find(|&i| keys[i].as_deref().is_some_and(|ki| fold_eq(ki, kj, fold)))
+                });
+                assert_eq!(
+                    duplicates.push(kj.as_deref()),
+                    want,
+                    "key {j} of {keys:?} under {fold:?}"
+                );
+            }
+        }
     }
 }
