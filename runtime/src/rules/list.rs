@@ -46,13 +46,43 @@ pub fn fold_eq(a: &str, b: &str, fold: Fold) -> bool {
         .rev()
         .find(|&i| a.is_char_boundary(i))
         .unwrap_or(0);
-    let (a, b) = (&a[start..], &b[start..]);
+    let (mut a, mut b) = (&a[start..], &b[start..]);
     if a.is_ascii() && b.is_ascii() {
         return a.eq_ignore_ascii_case(b);
+    }
+    // Char by char while both chars lowercase to one char known without a table (ASCII, or
+    // a caseless CJK or Hangul char): the first pair whose lowercase differs decides, as it
+    // would in the sequences of lowercase chars. From the first char that may fold otherwise,
+    // the rest is compared by its lowercase chars.
+    loop {
+        let (mut rest_a, mut rest_b) = (a.chars(), b.chars());
+        match (rest_a.next(), rest_b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => match (caseless_lower(x), caseless_lower(y)) {
+                (Some(x), Some(y)) if x != y => return false,
+                (Some(_), Some(_)) => (a, b) = (rest_a.as_str(), rest_b.as_str()),
+                _ => break,
+            },
+            _ => break,
+        }
     }
     a.chars()
         .flat_map(char::to_lowercase)
         .eq(b.chars().flat_map(char::to_lowercase))
+}
+
+/// `c`'s lowercase when it is one char known without Unicode's tables: an ASCII letter's
+/// ASCII lowercase, or `c` itself for the caseless CJK symbols, kana and ideographs
+/// (U+3000 to U+9FFF) and Hangul syllables (U+AC00 to U+D7A3). `None` for any other char.
+#[inline]
+fn caseless_lower(c: char) -> Option<char> {
+    if c.is_ascii() {
+        Some(c.to_ascii_lowercase())
+    } else if matches!(c, '\u{3000}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}') {
+        Some(c)
+    } else {
+        None
+    }
 }
 
 /// A hash of `key` as [`fold_eq`] compares it (untrimmed: trim first), so keys equal under the
@@ -495,7 +525,10 @@ pub fn contradiction<L, K, P, FB>(
     K: PartialEq<P> + Display + ?Sized,
     FB: Fn(&L::Item) -> &K,
 {
-    let Some(items) = list.items() else { return };
+    // One item contradicts nothing.
+    let Some(items) = list.items().filter(|items| items.len() > 1) else {
+        return;
+    };
     let Named {
         name: value_name,
         value,
@@ -535,6 +568,46 @@ pub fn contradiction<L, K, P, FB>(
             .with_other(first.dotted())
         });
     };
+    if items.len() <= SMALL_LIST && pairs.len() <= 32 {
+        // Each item's sides, read once: bit 2p when its `by` is pair p's `a`, bit 2p + 1
+        // when it is its `b`. Two items stand opposed on pair p when one has bit 2p and the
+        // other bit 2p + 1; only then are their values compared.
+        const A: u64 = 0x5555_5555_5555_5555;
+        let mut sides_of = [0u64; SMALL_LIST];
+        for (bits, item) in sides_of.iter_mut().zip(items) {
+            let kind = by(item);
+            for (p, pair) in pairs.iter().enumerate() {
+                let (on_a, on_b) = sides(kind, pair);
+                *bits |= (u64::from(on_a) | u64::from(on_b) << 1) << (2 * p);
+            }
+        }
+        for j in 1..items.len() {
+            let sj = sides_of[j];
+            if sj == 0 {
+                continue;
+            }
+            let first = (0..j).find(|&i| {
+                let si = sides_of[i];
+                let opposed = (si & (sj >> 1) & A) | ((si >> 1) & sj & A);
+                opposed != 0
+                    && pairs.iter().enumerate().any(|(p, pair)| {
+                        opposed >> (2 * p) & 1 == 1
+                            && fold_eq(
+                                value(&items[i]),
+                                value(&items[j]),
+                                Fold {
+                                    trim: false,
+                                    ignore_case: pair.ignore_case,
+                                },
+                            )
+                    })
+            });
+            if let Some(i) = first {
+                found(j, i, report);
+            }
+        }
+        return;
+    }
     if items.len() <= SMALL_LIST {
         for j in 1..items.len() {
             if let Some(i) = (0..j).find(|&i| contradicts(i, j)) {
@@ -830,7 +903,7 @@ mod tests {
         const PIECES: &[&str] = &[
             "k", "K", "\u{212A}", "i", "I", "\u{130}", "i\u{307}", "\u{3A3}", "\u{3C3}", "\u{3C2}",
             "ß", "SS", "ss", "\u{FF21}", "\u{FF41}", "c1", "C1", " ", "\u{3000}", "整理", "-", "é",
-            "E\u{301}", "\u{C9}",
+            "E\u{301}", "\u{C9}", "理", "한", "\u{9FFF}", "\u{A000}",
         ];
         (0..rng.below(4)).map(|_| rng.pick(PIECES)).collect()
     }
@@ -858,6 +931,32 @@ mod tests {
         }
         // Enough pairs equal only under the fold (`K` and the Kelvin sign, `SS` and `ss`).
         assert!(equal_pairs > 2_000, "only {equal_pairs} equal pairs");
+    }
+
+    #[test]
+    fn the_chars_taken_as_caseless_lowercase_to_themselves() {
+        for c in ('\u{0}'..='\u{10FFFF}').filter(|&c| caseless_lower(c).is_some()) {
+            let lower: Vec<char> = c.to_lowercase().collect();
+            assert_eq!(lower, [caseless_lower(c).unwrap()], "{c:?}");
+        }
+    }
+
+    #[test]
+    fn fold_eq_compares_the_lowercase_chars() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let lower = |s: &str| -> Vec<char> { s.chars().flat_map(char::to_lowercase).collect() };
+        let mut equal = 0;
+        for _ in 0..50_000 {
+            let (a, b) = (key(&mut rng), key(&mut rng));
+            let fold = Fold {
+                trim: false,
+                ignore_case: true,
+            };
+            let want = lower(&a) == lower(&b);
+            assert_eq!(fold_eq(&a, &b, fold), want, "{a:?} and {b:?}");
+            equal += usize::from(want);
+        }
+        assert!(equal > 2_000, "only {equal} equal pairs");
     }
 
     #[test]

@@ -184,6 +184,82 @@ fn contradictions(list: &[Item], pairs: &[Pair<&str>]) -> Vec<String> {
     .collect()
 }
 
+/// Random lists of up to 64 items (kinds on no side, one side, or both sides of several pairs,
+/// one pair with the same kind on both sides), each reported as the rule's definition says:
+/// against the first earlier item on the other side of some pair whose value is equal (under
+/// that pair's case rule).
+#[test]
+fn contradiction_reports_each_item_against_the_first_it_contradicts() {
+    const KINDS: [&str; 5] = ["must", "must_not", "has", "lacks", "note"];
+    const VALUES: [&str; 6] = ["Mail", "mail", "MAIL", "整理", "db", "\u{212A}"];
+    let pairs = [
+        Pair {
+            a: "must",
+            b: "must_not",
+            ignore_case: true,
+        },
+        Pair {
+            a: "has",
+            b: "lacks",
+            ignore_case: false,
+        },
+        Pair {
+            a: "must",
+            b: "lacks",
+            ignore_case: false,
+        },
+        Pair {
+            a: "note",
+            b: "note",
+            ignore_case: true,
+        },
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut reported = 0;
+    for round in 0..1_500 {
+        let len = next(65);
+        let rows: Vec<(&str, &str)> = (0..len)
+            .map(|_| (KINDS[next(KINDS.len())], VALUES[next(VALUES.len())]))
+            .collect();
+        let list = items(&rows);
+        let pairs = &pairs[..1 + round % pairs.len()];
+        let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<String>();
+        let want: Vec<String> = (1..len)
+            .filter_map(|j| {
+                let (kj, vj) = rows[j];
+                let i = (0..j).find(|&i| {
+                    let (ki, vi) = rows[i];
+                    pairs.iter().any(|p| {
+                        ((ki == p.a && kj == p.b) || (ki == p.b && kj == p.a))
+                            && if p.ignore_case {
+                                lower(vi) == lower(vj)
+                            } else {
+                                vi == vj
+                            }
+                    })
+                })?;
+                Some(format!(
+                    "`list[{j}].value` `{vj}` ({kj}) contradicts `list[{i}].value` ({})",
+                    rows[i].0
+                ))
+            })
+            .collect();
+        reported += want.len();
+        assert_eq!(
+            contradictions(&list, pairs),
+            want,
+            "{rows:?} under {pairs:?}"
+        );
+    }
+    assert!(reported > 5_000, "only {reported} contradictions");
+}
+
 #[test]
 fn contradiction_verbatim_vs_ignore_case() {
     let list = items(&[
