@@ -22,6 +22,7 @@ use crate::{Path, Report, Validate, Violation};
 
 mod locate;
 mod reader;
+#[cfg(feature = "in-place")]
 mod reuse;
 mod scan;
 
@@ -29,7 +30,6 @@ pub use locate::{
     line_col, locate, locate_all, locate_key, serde_line_column, serde_offset,
     split_serde_position, Want,
 };
-pub use reuse::{accepts, accepts_then};
 use scan::scan_forbidden_keys;
 
 /// How one kind of document is parsed: its name in messages, its error codes, the keys it
@@ -589,6 +589,31 @@ fn verdict_read<'a, R>(
         Err(_) => &text[extracted_range(text, spec)?],
     };
     read(text).ok().map(|value| (value, text))
+}
+
+/// The verdict of [`accepted_document`]: whether `input` is accepted as a `T` under `spec`,
+/// every rule applied, nothing rendered, for a caller that keeps no value. With the runtime's
+/// `in-place` feature the document is read into a value this thread keeps for `T` (serde's
+/// `deserialize_in_place`: a stream of documents of one type allocates little); without it,
+/// into a value of its own. The same verdicts either way.
+pub fn accepts<T>(input: &[u8], spec: &DocumentSpec) -> bool
+where
+    T: DeserializeOwned + Validate + 'static,
+{
+    accepts_then::<T>(input, spec, |_| true)
+}
+
+/// [`accepts`], then `then` on the accepted value (checks of the caller's own beyond the
+/// document's rules): `false` when the document is refused or `then` says so.
+pub fn accepts_then<T>(input: &[u8], spec: &DocumentSpec, then: impl FnOnce(&T) -> bool) -> bool
+where
+    T: DeserializeOwned + Validate + 'static,
+{
+    #[cfg(feature = "in-place")]
+    return reuse::accepts_then(input, spec, then);
+    #[cfg(not(feature = "in-place"))]
+    return accepted_document::<T>(input, spec, StreamedData::new())
+        .is_some_and(|value| then(&value));
 }
 
 /// `value`, read from `text`, when it passes every rule (parse_text's checks after a parse).

@@ -1,14 +1,17 @@
-//! The verdict read into a value the thread keeps: [`accepts`].
+//! The verdict read into a value the thread keeps ([`accepts`](super::accepts) with the
+//! runtime's `in-place` feature).
 //!
 //! [`accepted_document`](super::accepted_document) reads each document into a value of its
 //! own: every string and list of it allocated, copied and freed again, about a quarter of a
 //! verdict's instructions on a typical document. A caller that only needs the verdict (a
-//! binding's `valid`, bulk validation) reads instead into a value this thread keeps for the
-//! type, with serde's `deserialize_in_place`: strings and lists are overwritten in the
-//! capacity the previous document left, so a verdict allocates little or nothing and frees
-//! nothing. Every field is written or refused by each read (serde's in-place reading sets
-//! an absent field to its default and refuses a missing required one), so the rules see
-//! the value a fresh read would give; debug builds, so every test, check the verdict against
+//! binding's `valid`) reads instead into a value this thread keeps for the type, with serde's
+//! `deserialize_in_place`: strings and lists are overwritten in the capacity the previous
+//! document left, so a verdict allocates little or nothing and frees nothing. Serde's derive
+//! writes those readers with `serde_derive`'s `deserialize_in_place` feature, which the
+//! runtime's `in-place` turns on (for the whole build: see `runtime/Cargo.toml`). Every field
+//! is written or refused by each read (serde's in-place reading sets an absent field to its
+//! default and refuses a missing required one), so the rules see the value a fresh read would
+//! give; debug builds, so every test, check the verdict against
 //! [`accepted_document`](super::accepted_document)'s.
 
 use core::any::{Any, TypeId};
@@ -24,20 +27,12 @@ use crate::Validate;
 /// the value a thread keeps holds at most about this much text per type.
 const KEEP_MAX: usize = 256 * 1024;
 
-/// The verdict of [`accepted_document`](super::accepted_document): whether `input` is
-/// accepted as a `T` under `spec`, every rule applied, nothing rendered. The document is read
-/// into a value this thread keeps for `T` (see the module's text), so a stream of documents
-/// of one type allocates little.
-pub fn accepts<T>(input: &[u8], spec: &DocumentSpec) -> bool
-where
-    T: DeserializeOwned + Validate + 'static,
-{
-    accepts_then::<T>(input, spec, |_| true)
-}
-
-/// [`accepts`], then `then` on the accepted value (checks of the caller's own beyond the
-/// document's rules): `false` when the document is refused or `then` says so.
-pub fn accepts_then<T>(input: &[u8], spec: &DocumentSpec, then: impl FnOnce(&T) -> bool) -> bool
+/// [`accepts_then`](super::accepts_then), read into this thread's value for `T`.
+pub(super) fn accepts_then<T>(
+    input: &[u8],
+    spec: &DocumentSpec,
+    then: impl FnOnce(&T) -> bool,
+) -> bool
 where
     T: DeserializeOwned + Validate + 'static,
 {
