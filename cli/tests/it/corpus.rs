@@ -268,12 +268,9 @@ fn a_verdict_read_in_place_is_the_fresh_reads_whatever_came_before() {
             .chain(0..docs.len())
             .chain(0..docs.len())
             .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = common::Rng(0x2545_f491_4f6c_dd1d);
         for i in (1..order.len()).rev() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            order.swap(i, (seed % (i as u64 + 1)) as usize);
+            order.swap(i, rng.below(i + 1));
         }
         for &i in &order {
             let (id, input, valid) = &docs[i];

@@ -11,25 +11,7 @@
 use serde_json::{json, Map, Value};
 use specmint::bundled;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
+use crate::common::Rng;
 
 /// Characters strings are built from: ASCII, 2-byte Latin, CJK, astral emoji, a combining
 /// accent, and whitespace that is (or is not) Unicode White_Space.

@@ -534,22 +534,6 @@ pub fn contradiction<L, K, P, FB>(
         value,
     } = value;
     let sides = |k: &K, p: &Pair<P>| (*k == p.a, *k == p.b);
-    let contradicts = |i: usize, j: usize| -> bool {
-        let (x, y) = (&items[i], &items[j]);
-        // Several pairs may oppose the same kinds; any one with a match counts.
-        pairs.iter().any(|p| {
-            let ((xa, xb), (ya, yb)) = (sides(by(x), p), sides(by(y), p));
-            ((xa && yb) || (xb && ya))
-                && fold_eq(
-                    value(x),
-                    value(y),
-                    Fold {
-                        trim: false,
-                        ignore_case: p.ignore_case,
-                    },
-                )
-        })
-    };
     let found = |j: usize, i: usize, report: &mut Report| {
         let later_item = path.index(j);
         let later = later_item.field(value_name);
@@ -608,15 +592,8 @@ pub fn contradiction<L, K, P, FB>(
         }
         return;
     }
-    if items.len() <= SMALL_LIST {
-        for j in 1..items.len() {
-            if let Some(i) = (0..j).find(|&i| contradicts(i, j)) {
-                found(j, i, report);
-            }
-        }
-        return;
-    }
-    // Long list: per pair, one map per side from value key to the first item with it.
+    // A long list, or more pairs than the bits hold: per pair, one map per side from value key
+    // to the first item with it.
     let mut maps: Vec<[HashMap<Cow<'_, str>, usize>; 2]> = pairs
         .iter()
         .map(|_| [HashMap::new(), HashMap::new()])
