@@ -88,9 +88,11 @@ pub fn runtime_crate(name: &str, package: &str) -> std::path::PathBuf {
 }
 
 /// `cargo` started in `dir`, building into the scratch target beside this test binary's own
-/// (so a scratch crate's dependencies are built once and reused across runs) with line tables
-/// only as debug info, as the workspace's own profile has it: a scratch crate has no profile
-/// of ours, and full debug info made one test run's scratch builds many gigabytes.
+/// (so a scratch crate's dependencies are built once and reused across runs), light on disk as
+/// the CLI tests' `scratch_cargo` is: line tables only as debug info, as the workspace's own
+/// profile has it (a scratch crate has no profile of ours, and full debug info made one test
+/// run's scratch builds many gigabytes) unless the run sets `CARGO_PROFILE_DEV_DEBUG` itself,
+/// and no incremental caches for crates built once.
 pub fn scratch_cargo(dir: &std::path::Path) -> std::process::Command {
     // This test binary is target/<profile>/deps/<name>-<hash>.
     let exe = std::env::current_exe().unwrap();
@@ -101,6 +103,9 @@ pub fn scratch_cargo(dir: &std::path::Path) -> std::process::Command {
             "CARGO_TARGET_DIR",
             exe.ancestors().nth(3).unwrap().join("scratch"),
         )
-        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+        .env("CARGO_INCREMENTAL", "0");
+    if std::env::var_os("CARGO_PROFILE_DEV_DEBUG").is_none() {
+        cargo.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    }
     cargo
 }
