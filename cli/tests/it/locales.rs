@@ -368,6 +368,71 @@ fn the_german_task_packet_messages_take_cldr_plurals() {
     }
 }
 
+/// A `${` that a message quotes as text (an enum value, a member's key) is written `$`, WORD
+/// JOINER, `{`: ajv-errors reads every `${…}` as an interpolation of the document (an enum value
+/// `${title}` stopped ajv compiling the schema), so the only ones left are the schema's own key
+/// and value interpolations. The values and keys themselves, data, are as the spec writes them.
+/// (tests/peers/conformance/run.sh compiles this schema with ajv-errors over the spec's corpus.)
+#[test]
+fn a_dollar_brace_a_message_quotes_is_written_apart_for_ajv_errors() {
+    let out = specmint(
+        &[
+            "schema",
+            "--spec",
+            "tests/fixtures/dollar_spec",
+            "--locale",
+            "zh-TW",
+            "note",
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let note = &schema["$defs"]["note"];
+    let slot = &note["properties"]["slot"];
+    assert_eq!(
+        slot["errorMessage"]["enum"],
+        "`slot`的形狀不對（應為 `$\u{2060}{title}`, `$\u{2060}{/body}`, `plain`）"
+    );
+    assert_eq!(
+        slot["enum"],
+        serde_json::json!(["${title}", "${/body}", "plain"])
+    );
+    let lang = &note["properties"]["${lang}"];
+    assert_eq!(lang["errorMessage"]["type"], "`$\u{2060}{lang}`的形狀不對");
+    assert_eq!(
+        note["additionalProperties"]["errorMessage"],
+        "`${0#}`的形狀不對（應為 `id`, `slot`, `text`, `$\u{2060}{lang}`）"
+    );
+    // Every `${` left in a message is one of the schema's own interpolations.
+    let mut messages = Vec::new();
+    messages_in(&schema, false, &mut messages);
+    assert!(messages.len() > 10, "{messages:?}");
+    for m in messages {
+        let rest = m.replace("${0#}", "").replace("${0}", "");
+        assert!(!rest.contains("${"), "a `${{` in a message: {m}");
+    }
+}
+
+/// The strings under every `errorMessage` of `v` (`message`: `v` is under one).
+fn messages_in<'v>(v: &'v Value, message: bool, out: &mut Vec<&'v str>) {
+    match v {
+        Value::String(s) if message => out.push(s),
+        Value::Object(m) => {
+            for (k, inner) in m {
+                messages_in(inner, message || k == "errorMessage", out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| messages_in(i, message, out)),
+        _ => {}
+    }
+}
+
 /// `schema --locale TAG`: the schema with `errorMessage` in that locale (as ajv-errors reads
 /// it; tests/peers/conformance/check_error_messages.mjs runs it over every corpus); without
 /// `--locale` the schema as generated, byte for byte; a locale the spec lacks is a usage error.

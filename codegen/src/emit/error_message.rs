@@ -14,7 +14,13 @@ use crate::model::*;
 
 /// ajv-errors' interpolation of the current value's key (a member's name, JSON-quoted, or an
 /// item's index); ajv cannot read it at the top of a `$defs` entry it compiles on its own.
-const KEY: &str = "${0#}";
+/// Written as a mark while the messages are built and as `${0#}` at the end ([`finish`]),
+/// so that no `${` a spec's text holds is taken for one.
+const KEY: &str = "\u{2}";
+
+/// ajv-errors' interpolation of the current value itself (a forbidden key's text), a mark
+/// until [`finish`] as [`KEY`] is.
+const VALUE: &str = "\u{3}";
 
 /// `{path}` of a message at the top of a `$defs` entry: replaced by the path of each place the
 /// entry is used, once it is inlined there ([`inline`]), and in the entry itself by the
@@ -89,7 +95,33 @@ pub fn emit_schema_in(spec: &Spec, options: &super::Options, wanted: &str) -> Op
     let mut em = Map::new();
     ctx.put(&mut em, "_", &spec.errors.parse, Detail::at(""));
     insert(schema.as_object_mut().expect("object"), em);
+    finish(&mut schema, false);
     Some(specmint_runtime::json_text::pretty_file(&schema))
+}
+
+/// The messages under every `errorMessage` of `v` as ajv-errors is to read them: each `${`
+/// they hold as text (a value, a key or a template of the spec) written `$` WORD JOINER `{`,
+/// which reads the same, and the marks [`KEY`] and [`VALUE`] written as the interpolations
+/// they stand for. ajv-errors reads every `${…}` in a message as an interpolation of the
+/// document and has no escape for a literal one: an enum value `${title}` made ajv refuse to
+/// compile the schema (`Invalid JSON-pointer: title`), and `${/body}` would have printed the
+/// document's `body` in its place.
+fn finish(v: &mut Value, message: bool) {
+    match v {
+        Value::String(text) if message => {
+            *text = text
+                .replace("${", "$\u{2060}{")
+                .replace(KEY, "${0#}")
+                .replace(VALUE, "${0}");
+        }
+        Value::Object(m) => {
+            for (k, inner) in m.iter_mut() {
+                finish(inner, message || k == "errorMessage");
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| finish(i, message)),
+        _ => {}
+    }
 }
 
 struct Ctx<'a> {
@@ -187,7 +219,7 @@ impl Ctx<'_> {
                 &mut inner,
                 "not",
                 &self.spec.errors.forbidden_key,
-                Detail::at("${0}"),
+                Detail::at(VALUE),
             );
             insert(names, inner);
         }

@@ -30,6 +30,13 @@ for spec in task_packet action_envelope task_envelope taskpack; do
   "$bin" schema --locale zh-TW "${spec//_/-}" >"$out/$spec.zh-TW.schema.json"
   node tests/peers/conformance/check_error_messages.mjs --spec "$spec" --schema "$out/$spec.zh-TW.schema.json" || status=1
 done
+# The same over a spec of our own whose enum values and a key hold `${` (ajv-errors would read
+# them as interpolations: each literal one is written apart, docs/spec-format.md), its refusals
+# quoting the values as written.
+"$bin" generate --spec tests/fixtures/dollar_spec --out "$out/dollar" >/dev/null
+"$bin" schema --spec tests/fixtures/dollar_spec --locale zh-TW note >"$out/note.zh-TW.schema.json"
+node tests/peers/conformance/check_error_messages.mjs --spec note --schema "$out/note.zh-TW.schema.json" \
+  --generated "$out/dollar" --shows '${title}' --shows '${/body}' --shows '${lang}' || status=1
 
 # 200 seeded random specs (codegen/tests/it/random_specs.rs, which also checks each case against
 # the spec's rules and the Rust jsonschema): Python jsonschema and ajv over their corpora.
