@@ -371,7 +371,8 @@ fn the_german_task_packet_messages_take_cldr_plurals() {
 /// A `${` that a message quotes as text (an enum value, a member's key) is written `$`, WORD
 /// JOINER, `{`: ajv-errors reads every `${…}` as an interpolation of the document (an enum value
 /// `${title}` stopped ajv compiling the schema), so the only ones left are the schema's own key
-/// and value interpolations. The values and keys themselves, data, are as the spec writes them.
+/// and value interpolations. The values and keys themselves, data, are as the spec writes them,
+/// also under a member named `errorMessage`.
 /// (tests/peers/conformance/run.sh compiles this schema with ajv-errors over the spec's corpus.)
 #[test]
 fn a_dollar_brace_a_message_quotes_is_written_apart_for_ajv_errors() {
@@ -403,15 +404,22 @@ fn a_dollar_brace_a_message_quotes_is_written_apart_for_ajv_errors() {
         slot["enum"],
         serde_json::json!(["${title}", "${/body}", "plain"])
     );
+    // A member named `errorMessage` is a schema like any other: its values are as written.
+    let named = &note["properties"]["errorMessage"]["anyOf"][0];
+    assert_eq!(named["enum"], slot["enum"]);
+    assert_eq!(
+        named["errorMessage"]["enum"],
+        "`errorMessage`的形狀不對（應為 `$\u{2060}{title}`, `$\u{2060}{/body}`, `plain`）"
+    );
     let lang = &note["properties"]["${lang}"];
     assert_eq!(lang["errorMessage"]["type"], "`$\u{2060}{lang}`的形狀不對");
     assert_eq!(
         note["additionalProperties"]["errorMessage"],
-        "`${0#}`的形狀不對（應為 `id`, `slot`, `text`, `$\u{2060}{lang}`）"
+        "`${0#}`的形狀不對（應為 `id`, `slot`, `text`, `$\u{2060}{lang}`, `errorMessage`）"
     );
     // Every `${` left in a message is one of the schema's own interpolations.
     let mut messages = Vec::new();
-    messages_in(&schema, false, &mut messages);
+    messages_in(&schema, false, false, &mut messages);
     assert!(messages.len() > 10, "{messages:?}");
     for m in messages {
         let rest = m.replace("${0#}", "").replace("${0}", "");
@@ -419,16 +427,27 @@ fn a_dollar_brace_a_message_quotes_is_written_apart_for_ajv_errors() {
     }
 }
 
-/// The strings under every `errorMessage` of `v` (`message`: `v` is under one).
-fn messages_in<'v>(v: &'v Value, message: bool, out: &mut Vec<&'v str>) {
+/// The strings under every `errorMessage` keyword of the schema `v` (`message`: `v` is under
+/// one; `names`: `v` maps names to schemas, as `properties` and `$defs` do, where a member may
+/// be named `errorMessage` without being the keyword).
+fn messages_in<'v>(v: &'v Value, message: bool, names: bool, out: &mut Vec<&'v str>) {
     match v {
         Value::String(s) if message => out.push(s),
         Value::Object(m) => {
             for (k, inner) in m {
-                messages_in(inner, message || k == "errorMessage", out);
+                let keyword = !names && !message;
+                let is = |word: &str| keyword && k == word;
+                messages_in(
+                    inner,
+                    message || is("errorMessage"),
+                    is("properties") || is("$defs"),
+                    out,
+                );
             }
         }
-        Value::Array(items) => items.iter().for_each(|i| messages_in(i, message, out)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|i| messages_in(i, message, false, out)),
         _ => {}
     }
 }

@@ -95,33 +95,45 @@ pub fn emit_schema_in(spec: &Spec, options: &super::Options, wanted: &str) -> Op
     let mut em = Map::new();
     ctx.put(&mut em, "_", &spec.errors.parse, Detail::at(""));
     insert(schema.as_object_mut().expect("object"), em);
-    finish(&mut schema, false);
+    finish(&mut schema);
     Some(specmint_runtime::json_text::pretty_file(&schema))
 }
 
-/// The messages under every `errorMessage` of `v` as ajv-errors is to read them: each `${`
+/// The messages under every `errorMessage` of `schema` as ajv-errors is to read them: each `${`
 /// they hold as text (a value, a key or a template of the spec) written `$` WORD JOINER `{`,
 /// which reads the same, and the marks [`KEY`] and [`VALUE`] written as the interpolations
 /// they stand for. ajv-errors reads every `${…}` in a message as an interpolation of the
 /// document and has no escape for a literal one: an enum value `${title}` made ajv refuse to
 /// compile the schema (`Invalid JSON-pointer: title`), and `${/body}` would have printed the
 /// document's `body` in its place.
-fn finish(v: &mut Value, message: bool) {
-    match v {
-        Value::String(text) if message => {
-            *text = text
-                .replace("${", "$\u{2060}{")
-                .replace(KEY, "${0#}")
-                .replace(VALUE, "${0}");
-        }
-        Value::Object(m) => {
-            for (k, inner) in m.iter_mut() {
-                finish(inner, message || k == "errorMessage");
+///
+/// `walk` reads a schema (its keys keywords), a map of names to schemas (`names`: under
+/// `properties` or `$defs`, where a member or a table may be named `errorMessage`), or, with
+/// `message`, what an `errorMessage` holds.
+fn finish(schema: &mut Value) {
+    fn walk(v: &mut Value, message: bool, names: bool) {
+        match v {
+            Value::String(text) if message => {
+                *text = text
+                    .replace("${", "$\u{2060}{")
+                    .replace(KEY, "${0#}")
+                    .replace(VALUE, "${0}");
             }
+            Value::Object(m) => {
+                for (k, inner) in m.iter_mut() {
+                    let keyword = !names && !message;
+                    walk(
+                        inner,
+                        message || (keyword && k == "errorMessage"),
+                        keyword && matches!(k.as_str(), "properties" | "$defs"),
+                    );
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, message, false)),
+            _ => {}
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| finish(i, message)),
-        _ => {}
     }
+    walk(schema, false, false);
 }
 
 struct Ctx<'a> {
