@@ -39,6 +39,18 @@ pub fn specmint(args: &[&str], stdin: &[u8]) -> Output {
     specmint_in(&root(), args, stdin)
 }
 
+/// [`specmint`], which must exit 0: a failure shows what the program wrote to stderr.
+pub fn specmint_ok(args: &[&str], stdin: &[u8]) -> Output {
+    let out = specmint(args, stdin);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs the `specmint` binary in `dir`.
 pub fn specmint_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_specmint"))

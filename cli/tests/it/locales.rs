@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::common::{root, specmint};
+use crate::common::{root, specmint, specmint_ok};
 
 /// Every case of a bundled spec's corpus, one per line, as `--jsonl` reads them.
 fn corpus_lines(spec: &str) -> String {
@@ -307,15 +307,9 @@ fn an_own_spec_with_a_locale_missing_a_code_is_refused_at_the_line() {
     assert_eq!(verdict["errors"][0]["message"], "這份文件 格式不符");
     // Its schema in that locale: the rule's keyword carries the message; the note names the
     // command, as the plain schema's does.
-    let out = specmint(
+    let out = specmint_ok(
         &["schema", "--spec", spec, "note", "--locale", "zh-TW"],
         b"",
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -376,7 +370,7 @@ fn the_german_task_packet_messages_take_cldr_plurals() {
 /// (tests/peers/conformance/run.sh compiles this schema with ajv-errors over the spec's corpus.)
 #[test]
 fn a_dollar_brace_a_message_quotes_is_written_apart_for_ajv_errors() {
-    let out = specmint(
+    let out = specmint_ok(
         &[
             "schema",
             "--spec",
@@ -386,12 +380,6 @@ fn a_dollar_brace_a_message_quotes_is_written_apart_for_ajv_errors() {
             "note",
         ],
         b"",
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
     let note = &schema["$defs"]["note"];
@@ -463,13 +451,7 @@ fn schema_with_a_locale_carries_error_messages() {
         plain.stdout,
         std::fs::read(root().join("generated/schema/task_packet.schema.json")).unwrap()
     );
-    let out = specmint(&["schema", "--locale", "zh-TW", "task-packet"], b"");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = specmint_ok(&["schema", "--locale", "zh-TW", "task-packet"], b"");
     let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
     let packet = &schema["$defs"]["packet"];
     assert_eq!(
